@@ -1,0 +1,148 @@
+"""Question -> analysis -> evidence -> answer -> support check -> answer or refusal."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from citewise.agent.question import Question, analyse
+from citewise.llm.extractive import Candidate, Passage, idf_function, score_candidates, select_answer
+from citewise.retrieval.hybrid import Hit, Retriever
+from citewise.retrieval.terms import stem
+from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
+
+REFUSAL = "The library does not contain a passage that answers this."
+# Below this support, the best sentence does not cover enough of what the question asks.
+SUPPORT_THRESHOLD = 0.55
+
+
+@dataclass
+class Evidence:
+    id: str
+    document: str
+    title: str
+    page: int
+    bbox: list[float]
+    section: str
+    quote: str
+    link: str
+
+
+@dataclass
+class AnswerSentence:
+    text: str
+    citations: list[str]
+    support: float
+
+
+@dataclass
+class Answer:
+    question: str
+    refused: bool
+    answer: str
+    sentences: list[AnswerSentence]
+    evidence: list[Evidence]
+    support_score: float
+    backend: str = "extractive"
+    timings_ms: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        """Exactly the `ask --json` schema of ARCHITECTURE.md §5."""
+        return asdict(self)
+
+
+def _link(path: str, page: int) -> str:
+    return f"{Path(path).as_uri()}#page={page}"
+
+
+class QuestionAnswerer:
+    """Answers questions over one library with verbatim, cited sentences."""
+
+    def __init__(self, store: LibraryStore, retriever: Retriever) -> None:
+        self.store = store
+        self.retriever = retriever
+        self._documents: dict[str, tuple[str, str]] = {}
+
+    def _document(self, doc_id: str) -> tuple[str, str]:
+        if doc_id not in self._documents:
+            doc = self.store.document(doc_id)
+            self._documents[doc_id] = (doc.title, doc.path) if doc else ("", "")
+        return self._documents[doc_id]
+
+    def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
+        title, path = self._document(block.document_id)
+        return Evidence(
+            id=block.id,
+            document=block.document_id,
+            title=title,
+            page=block.page,
+            bbox=[round(v, 1) for v in block.bbox],
+            section=block.section_path,
+            quote=quote if quote is not None else block.text,
+            link=_link(path, block.page),
+        )
+
+    def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
+        started = time.perf_counter()
+        question = analyse(text)
+        hits = self.retriever.search(text, k=k, where=BlockFilter(documents=documents),
+                                     terms=question.terms)
+        retrieved = time.perf_counter()
+        passages, blocks = self._passages(hits)
+        total, freqs = self.store.document_frequencies(question.terms)
+        candidates = score_candidates(question, passages, idf_function(total, freqs))
+        chosen = select_answer(candidates, question)
+        support = _support(chosen, question)
+        answered = time.perf_counter()
+        timings = {
+            "retrieve": round((retrieved - started) * 1000),
+            "answer": round((answered - retrieved) * 1000),
+        }
+        if not chosen or support < SUPPORT_THRESHOLD:
+            closest = [self.evidence(h.block) for h in hits[:3]]
+            return Answer(text, True, REFUSAL, [], closest, round(support, 3), timings_ms=timings)
+        evidence: dict[str, Evidence] = {}
+        sentences = []
+        for c in chosen:
+            if c.block_id in evidence:
+                evidence[c.block_id].quote += " … " + c.text
+            else:
+                evidence[c.block_id] = self.evidence(blocks[c.block_id], c.text)
+            sentences.append(AnswerSentence(c.text, [c.block_id], round(c.coverage, 3)))
+        return Answer(
+            question=text,
+            refused=False,
+            answer=" ".join(s.text for s in sentences),
+            sentences=sentences,
+            evidence=list(evidence.values()),
+            support_score=round(support, 3),
+            timings_ms=timings,
+        )
+
+    def _passages(self, hits: list[Hit]) -> tuple[list[Passage], dict[str, StoredBlock]]:
+        passages: list[Passage] = []
+        blocks: dict[str, StoredBlock] = {}
+        best = max((h.score for h in hits), default=1.0) or 1.0
+        for hit in hits:
+            for block, is_context in [(hit.block, False)] + [(b, True) for b in hit.context]:
+                if block.id in blocks:
+                    continue
+                blocks[block.id] = block
+                passages.append(
+                    Passage(block.id, block.text, block.kind, block.label, block.section_path,
+                            hit.score / best, is_context)
+                )
+        return passages, blocks
+
+
+def _support(chosen: list[Candidate], question: Question) -> float:
+    """How much of what the question asks the chosen sentences cover (0..1)."""
+    if not chosen:
+        return 0.0
+    if not question.terms:
+        return 0.0
+    covered = set().union(*(c.terms for c in chosen))
+    best = max(c.coverage for c in chosen)
+    joint = len(covered) / len({stem(t) for t in question.terms})
+    return 0.7 * best + 0.3 * joint

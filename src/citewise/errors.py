@@ -1,0 +1,42 @@
+"""Every user-facing failure is a CitewiseError with a stable code and a hint."""
+
+from __future__ import annotations
+
+
+class CitewiseError(Exception):
+    """A failure the user can act on: `code` is stable, `hint` says what to do next."""
+
+    code = "CITEWISE_ERROR"
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str = "", code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        if code:
+            self.code = code
+
+    def __str__(self) -> str:
+        text = f"{self.code}: {self.message}"
+        return f"{text} — {self.hint}" if self.hint else text
+
+
+class BadDocumentError(CitewiseError):
+    """A file that cannot be ingested (empty, truncated, encrypted, not what it claims)."""
+
+    code = "BAD_DOCUMENT"
+
+
+class DuplicateDocumentError(CitewiseError):
+    """The same bytes are already in the library under another path."""
+
+    code = "DUPLICATE_DOCUMENT"
+
+
+class DocumentNotFoundError(CitewiseError):
+    code = "PAPER_NOT_FOUND"
+    exit_code = 3
+
+
+class LibraryError(CitewiseError):
+    code = "LIBRARY_ERROR"

@@ -1,0 +1,149 @@
+"""The no-model backend: answer with verbatim sentences picked from retrieved blocks.
+
+Everything here is a pure function of the question, the retrieved passages and term
+statistics, so the same library and question always give the same answer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from citewise.agent.question import Question
+from citewise.retrieval.terms import stem, tokens
+
+MAX_SENTENCES = 3
+MAX_WORDS = 80
+
+_ABBREVIATIONS = re.compile(
+    r"(?:\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bFig|\bFigs|\bEq|\bEqs|\bNo|\bSec|\bTab|\bResp|\bapprox"
+    r"|\bDr|\bProf|\bal|\bSt|\b[A-Z])\.$"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9(\"“‘\[])")
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A block offered as evidence: its ID, text, kind, label and retrieval strength."""
+
+    block_id: str
+    text: str
+    kind: str
+    label: str | None
+    section_path: str
+    retrieval: float  # 0..1, best retrieved block = 1
+    is_context: bool = False  # a neighbour of a retrieved block, not retrieved itself
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence (or table row) of a passage, scored against the question."""
+
+    block_id: str
+    text: str
+    coverage: float  # IDF-weighted share of question terms the sentence (in context) covers
+    score: float
+    terms: frozenset[str]
+
+
+def split_sentences(text: str, kind: str = "paragraph") -> list[str]:
+    """Sentences of prose; rows (lines) of tables. Abbreviations do not end a sentence."""
+    if kind == "table" or (kind != "paragraph" and "\n" in text):
+        return [line.strip() for line in text.split("\n") if line.strip()]
+    text = " ".join(text.split())
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        candidate = text[start : match.start()].strip()
+        if _ABBREVIATIONS.search(candidate):
+            continue
+        if candidate:
+            pieces.append(candidate)
+        start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        pieces.append(tail)
+    return pieces
+
+
+def stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text)}
+
+
+def _numbers_in(text: str) -> bool:
+    return bool(_DIGIT.search(text)) or bool(
+        re.search(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b", text, re.I)
+    )
+
+
+def score_candidates(
+    question: Question,
+    passages: list[Passage],
+    idf: Callable[[str], float],
+) -> list[Candidate]:
+    """Every sentence of every passage, scored; best first."""
+    qstems = {stem(t): idf(t) for t in question.terms}
+    total = sum(qstems.values()) or 1.0
+    wanted_labels = {label.lower() for label in question.labels}
+    candidates: list[Candidate] = []
+    for passage in passages:
+        # A sentence inherits the words of its section heading and label as context.
+        context = stems(f"{passage.section_path} {passage.label or ''}")
+        block_stems = stems(passage.text)
+        for sentence in split_sentences(passage.text, passage.kind):
+            words = len(sentence.split())
+            if words < 3 and passage.kind != "table":
+                continue
+            own = stems(sentence)
+            covered = {s for s in qstems if s in own}
+            in_context = {s for s in qstems if s in context or s in block_stems} - covered
+            coverage = (
+                sum(qstems[s] for s in covered) + 0.5 * sum(qstems[s] for s in in_context)
+            ) / total
+            score = coverage + 0.25 * passage.retrieval
+            if question.expects_number and not _numbers_in(sentence):
+                score *= 0.6
+            label = (passage.label or "").lower()
+            if wanted_labels and label in wanted_labels:
+                score += 0.15
+            if words > 60:
+                score *= 0.85  # overlong "sentences" are usually merged layout debris
+            if passage.is_context:
+                score *= 0.9
+            candidates.append(
+                Candidate(passage.block_id, sentence, coverage, score, frozenset(covered))
+            )
+    candidates.sort(key=lambda c: -c.score)
+    return candidates
+
+
+def select_answer(candidates: list[Candidate], question: Question) -> list[Candidate]:
+    """The best sentence, plus up to two more that cover question terms it misses."""
+    if not candidates:
+        return []
+    chosen = [candidates[0]]
+    covered = set(candidates[0].terms)
+    words = len(candidates[0].text.split())
+    for candidate in candidates[1:]:
+        if len(chosen) == MAX_SENTENCES:
+            break
+        new_terms = candidate.terms - covered
+        fits = words + len(candidate.text.split()) <= MAX_WORDS
+        if new_terms and fits and candidate.score >= 0.6 * chosen[0].score:
+            chosen.append(candidate)
+            covered |= candidate.terms
+            words += len(candidate.text.split())
+    return chosen
+
+
+def idf_function(total_blocks: int, frequencies: dict[str, int]) -> Callable[[str], float]:
+    """Smoothed inverse document frequency; a term the library never uses weighs most."""
+
+    def idf(term: str) -> float:
+        df = frequencies.get(term, 0)
+        return math.log((total_blocks + 1) / (df + 0.5))
+
+    return idf

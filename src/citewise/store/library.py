@@ -1,0 +1,301 @@
+"""Documents and blocks in the library store.
+
+Callers get dataclasses back, never sqlite3 rows, so another store (PostgreSQL + pgvector)
+can implement the same methods.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citewise.documents.model import BBox, Document, block_id
+from citewise.store.db import connect, transaction
+from citewise.store.fts import index_text, match_expression
+
+DB_NAME = "library.db"
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    id: str
+    sha256: str
+    path: str
+    kind: str
+    title: str
+    authors: list[str]
+    year: int | None
+    doi: str | None
+    abstract: str
+    pages: int
+    blocks: int
+    flagged_pages: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StoredBlock:
+    rowid: int
+    id: str
+    document_id: str
+    ordinal: int
+    kind: str
+    page: int
+    bbox: BBox
+    section_path: str
+    label: str | None
+    text: str
+    trusted: bool
+
+
+@dataclass(frozen=True)
+class BlockFilter:
+    """Restricts a search: to documents, pages, block kinds; untrusted blocks never match."""
+
+    documents: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    def sql(self, alias: str = "b") -> tuple[str, list[object]]:
+        clauses, params = [f"{alias}.trusted = 1"], []
+        for column, values in (
+            ("document_id", self.documents),
+            ("page", self.pages),
+            ("kind", self.kinds),
+        ):
+            if values:
+                clauses.append(f"{alias}.{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+        return " AND ".join(clauses), params
+
+
+_BLOCK_COLUMNS = (
+    "b.rowid, b.id, b.document_id, b.ordinal, b.kind, b.page, b.x0, b.y0, b.x1, b.y1, "
+    "b.section_path, b.label, b.text, b.trusted"
+)
+
+
+def _block(row: sqlite3.Row) -> StoredBlock:
+    return StoredBlock(
+        rowid=row["rowid"],
+        id=row["id"],
+        document_id=row["document_id"],
+        ordinal=row["ordinal"],
+        kind=row["kind"],
+        page=row["page"],
+        bbox=(row["x0"], row["y0"], row["x1"], row["y1"]),
+        section_path=row["section_path"],
+        label=row["label"],
+        text=row["text"],
+        trusted=bool(row["trusted"]),
+    )
+
+
+def _document(row: sqlite3.Row) -> StoredDocument:
+    return StoredDocument(
+        id=row["id"],
+        sha256=row["sha256"],
+        path=row["path"],
+        kind=row["kind"],
+        title=row["title"],
+        authors=json.loads(row["authors"]),
+        year=row["year"],
+        doi=row["doi"],
+        abstract=row["abstract"],
+        pages=row["pages"],
+        blocks=row["block_count"],
+        flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
+    )
+
+
+def document_slug(doc: Document) -> str:
+    """A human-readable ID: first author's family name + year + first title word."""
+    family = doc.authors[0].split()[-1] if doc.authors else ""
+    words = [w for w in re.findall(r"[^\W_]+", doc.title) if len(w) > 3]
+    parts = [family, str(doc.year or ""), words[0] if words else ""]
+    slug = "".join(parts) if family and words else doc.path.stem
+    ascii_slug = unicodedata.normalize("NFKD", slug).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_slug.lower()).strip("-") or "document"
+
+
+class LibraryStore:
+    """One library = one directory holding one SQLite file."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.db = connect(directory / DB_NAME)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- documents -------------------------------------------------------------------
+
+    def _documents(self, where: str = "", params: tuple[object, ...] = ()) -> list[StoredDocument]:
+        rows = self.db.execute(
+            "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
+            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            params,
+        ).fetchall()
+        return [_document(r) for r in rows]
+
+    def documents(self) -> list[StoredDocument]:
+        return self._documents()
+
+    def document(self, doc_id: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.id = ?", (doc_id,))
+        return found[0] if found else None
+
+    def document_by_sha(self, sha256: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.sha256 = ?", (sha256,))
+        return found[0] if found else None
+
+    def document_by_path(self, path: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.path = ?", (path,))
+        return found[0] if found else None
+
+    def _free_id(self, wanted: str) -> str:
+        candidate, n = wanted, 1
+        while self.db.execute("SELECT 1 FROM documents WHERE id = ?", (candidate,)).fetchone():
+            n += 1
+            candidate = f"{wanted}-{n}"
+        return candidate
+
+    def save_document(self, doc: Document, replaces: str | None = None) -> str:
+        """Store a parsed document and its blocks in one transaction; return its ID.
+
+        `replaces` names a document whose file changed: its rows are swapped for the new
+        ones atomically, keeping its ID.
+        """
+        with transaction(self.db):
+            if replaces:
+                self._delete_rows(replaces)
+                doc_id = replaces
+            else:
+                doc_id = self._free_id(document_slug(doc))
+            self.db.execute(
+                "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
+                "abstract, pages, flagged_pages) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    doc_id,
+                    doc.sha256,
+                    str(doc.path),
+                    doc.kind,
+                    doc.title,
+                    json.dumps(doc.authors),
+                    doc.year,
+                    doc.doi,
+                    doc.abstract,
+                    doc.pages,
+                    json.dumps(doc.flagged_pages),
+                ),
+            )
+            for b in doc.blocks:
+                cursor = self.db.execute(
+                    "INSERT INTO blocks (id, document_id, ordinal, kind, page, x0, y0, x1, y1, "
+                    "section_path, label, text, font_size, font_name, bold, trusted, data) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        block_id(doc.sha256, b.ordinal),
+                        doc_id,
+                        b.ordinal,
+                        b.kind,
+                        b.page,
+                        *b.bbox,
+                        b.section_path,
+                        b.label,
+                        b.text,
+                        b.font_size,
+                        b.font_name,
+                        int(b.bold),
+                        int(b.trusted),
+                        json.dumps(b.data) if b.data is not None else None,
+                    ),
+                )
+                self.db.execute(
+                    "INSERT INTO blocks_fts (rowid, text, section_path, label) VALUES (?,?,?,?)",
+                    (cursor.lastrowid, index_text(b.text), b.section_path, b.label or ""),
+                )
+        return doc_id
+
+    def _delete_rows(self, doc_id: str) -> None:
+        self.db.execute(
+            "DELETE FROM blocks_fts WHERE rowid IN (SELECT rowid FROM blocks WHERE document_id = ?)",
+            (doc_id,),
+        )
+        self.db.execute("DELETE FROM blocks WHERE document_id = ?", (doc_id,))
+        self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def delete_document(self, doc_id: str) -> None:
+        with transaction(self.db):
+            self._delete_rows(doc_id)
+
+    # -- blocks ----------------------------------------------------------------------
+
+    def blocks(self, doc_id: str) -> list[StoredBlock]:
+        rows = self.db.execute(
+            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
+            (doc_id,),
+        ).fetchall()
+        return [_block(r) for r in rows]
+
+    def blocks_by_rowid(self, rowids: list[int]) -> dict[int, StoredBlock]:
+        found: dict[int, StoredBlock] = {}
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT {_BLOCK_COLUMNS} FROM blocks b "
+                f"WHERE b.rowid IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            found.update((r["rowid"], _block(r)) for r in rows)
+        return found
+
+    def neighbours(self, block: StoredBlock, span: int = 1) -> list[StoredBlock]:
+        """Trusted blocks within `span` ordinals of `block` in the same document."""
+        rows = self.db.execute(
+            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? AND b.trusted = 1 "
+            "AND b.ordinal BETWEEN ? AND ? AND b.ordinal != ? ORDER BY b.ordinal",
+            (block.document_id, block.ordinal - span, block.ordinal + span, block.ordinal),
+        ).fetchall()
+        return [_block(r) for r in rows]
+
+    def keyword_search(
+        self, terms: list[str], limit: int, where: BlockFilter | None = None
+    ) -> list[tuple[int, float]]:
+        """(block rowid, BM25 score; higher is better) for blocks matching any term."""
+        if not terms:
+            return []
+        clause, params = (where or BlockFilter()).sql()
+        rows = self.db.execute(
+            "SELECT f.rowid, bm25(blocks_fts, 1.0, 0.3, 0.5) AS rank FROM blocks_fts f "
+            f"JOIN blocks b ON b.rowid = f.rowid WHERE blocks_fts MATCH ? AND {clause} "
+            "ORDER BY rank LIMIT ?",
+            (match_expression(terms), *params, limit),
+        ).fetchall()
+        return [(r[0], -r[1]) for r in rows]
+
+    def document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """(number of trusted blocks, blocks containing each term) for IDF weighting."""
+        (total,) = self.db.execute("SELECT count(*) FROM blocks WHERE trusted = 1").fetchone()
+        freqs = {}
+        for term in dict.fromkeys(terms):
+            (n,) = self.db.execute(
+                "SELECT count(*) FROM blocks_fts WHERE blocks_fts MATCH ?",
+                (match_expression([term]),),
+            ).fetchone()
+            freqs[term] = n
+        return total, freqs
+
+    def stats(self) -> dict[str, int]:
+        (docs,) = self.db.execute("SELECT count(*) FROM documents").fetchone()
+        (blocks,) = self.db.execute("SELECT count(*) FROM blocks").fetchone()
+        (pages,) = self.db.execute("SELECT coalesce(sum(pages), 0) FROM documents").fetchone()
+        return {"documents": docs, "blocks": blocks, "pages": pages}
+
+
+def resolve_path(path: Path) -> str:
+    """The path as stored: absolute, so links work from anywhere."""
+    return str(path.expanduser().resolve())

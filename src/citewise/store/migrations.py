@@ -1,0 +1,89 @@
+"""Ordered schema migrations: one small function per change (returning its SQL), applied on open.
+
+`PRAGMA user_version` records how many have run. Never edit a released migration;
+append a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+def _documents_and_blocks() -> str:
+    return """
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            path TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            authors TEXT NOT NULL DEFAULT '[]',
+            year INTEGER,
+            doi TEXT,
+            arxiv_id TEXT,
+            pmid TEXT,
+            venue TEXT,
+            abstract TEXT NOT NULL DEFAULT '',
+            csl TEXT,
+            pages INTEGER NOT NULL,
+            flagged_pages TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL DEFAULT 'ready',
+            ingested_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE INDEX documents_path ON documents(path);
+
+        CREATE TABLE blocks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            x0 REAL, y0 REAL, x1 REAL, y1 REAL,
+            section_path TEXT NOT NULL DEFAULT '',
+            label TEXT,
+            text TEXT NOT NULL,
+            font_size REAL, font_name TEXT, bold INTEGER NOT NULL DEFAULT 0,
+            trusted INTEGER NOT NULL DEFAULT 1,
+            data TEXT,
+            UNIQUE (document_id, ordinal)
+        );
+        CREATE INDEX blocks_document_page ON blocks(document_id, page);
+
+        -- Holds a tokenizer-friendly copy of the text (CJK characters spaced apart),
+        -- so rowids match blocks.rowid and deletes are explicit.
+        CREATE VIRTUAL TABLE blocks_fts USING fts5(
+            text, section_path, label,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        """
+
+
+def _vectors() -> str:
+    return """
+        CREATE TABLE embedding_models (
+            name TEXT PRIMARY KEY,
+            dimensions INTEGER NOT NULL
+        );
+        CREATE TABLE block_vectors (
+            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
+            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, block_rowid)
+        ) WITHOUT ROWID;
+        """
+
+
+MIGRATIONS: list[Callable[[], str]] = [
+    _documents_and_blocks,
+    _vectors,
+]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply every migration the database has not seen yet, each in its own transaction."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+        # The schema change and the version bump commit together or not at all.
+        db.executescript(f"BEGIN; {migration()}; PRAGMA user_version = {number}; COMMIT;")
