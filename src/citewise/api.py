@@ -7,11 +7,12 @@ from pathlib import Path
 
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.config import library_dir
-from citewise.embed.base import Embedder, load_default_embedder
+from citewise.embed.base import DEFAULT_MODEL, Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, ingest
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+from citewise.store.vectors import vector_count
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,11 @@ class Library:
     @property
     def answerer(self) -> QuestionAnswerer:
         if self._answerer is None:
-            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, self.embedder))
+            # Load the model only if this library has vectors for it: keyword-only libraries
+            # answer without paying the model's start-up time.
+            has_vectors = vector_count(self.store.db, DEFAULT_MODEL) > 0
+            embedder = self.embedder if has_vectors else None
+            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
     def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -90,8 +91,7 @@ class QuestionAnswerer:
                                      terms=question.terms)
         retrieved = time.perf_counter()
         passages, blocks = self._passages(hits)
-        total, freqs = self.store.document_frequencies(question.terms)
-        candidates = score_candidates(question, passages, idf_function(total, freqs))
+        candidates = score_candidates(question, passages, self._weights(question, passages))
         chosen = select_answer(candidates, question)
         support = _support(chosen, question)
         answered = time.perf_counter()
@@ -120,18 +120,29 @@ class QuestionAnswerer:
             timings_ms=timings,
         )
 
+    def _weights(self, question: Question, passages: list[Passage]) -> Callable[[str, str], float]:
+        """In-paper IDF of each question term, for each paper the passages come from."""
+        docs = list(dict.fromkeys(p.document_id for p in passages))
+        counts = self.store.document_term_counts(question.terms, docs)
+        idf = {doc: idf_function(total, freqs) for doc, (total, freqs) in counts.items()}
+        return lambda term, doc: idf[doc](term)
+
     def _passages(self, hits: list[Hit]) -> tuple[list[Passage], dict[str, StoredBlock]]:
         passages: list[Passage] = []
         blocks: dict[str, StoredBlock] = {}
         best = max((h.score for h in hits), default=1.0) or 1.0
+        # A table's caption frames its rows ("Table 2: filters ..." above "Not English 15.2M").
+        captions = {(b.document_id, b.label or ""): b.text for h in hits
+                    for b in [h.block, *h.context] if b.kind == "caption" and b.label}
         for hit in hits:
             for block, is_context in [(hit.block, False)] + [(b, True) for b in hit.context]:
                 if block.id in blocks:
                     continue
                 blocks[block.id] = block
                 passages.append(
-                    Passage(block.id, block.text, block.kind, block.label, block.section_path,
-                            hit.score / best, is_context)
+                    Passage(block.id, block.document_id, block.text, block.kind, block.label,
+                            block.section_path, hit.score / best, is_context,
+                            captions.get((block.document_id, block.label or ""), ""))
                 )
         return passages, blocks
 

@@ -16,12 +16,16 @@ _LABEL_NAMES = {
     "equation": "Eq.", "eq.": "Eq.", "section": "Section", "sec.": "Section",
 }
 
-_NUMERIC = re.compile(
-    r"\b(how (many|much|long|often|large|big|fast)|what (percentage|proportion|share|fraction|"
-    r"number|rate|ratio|score|accuracy|f1|precision|recall|value|size|mean|average|median)|"
-    r"which (percentage|value|score))\b",
+# "How many ...", or a what/which question about a measurable quantity.
+_NUMERIC = re.compile(r"\bhow (many|much|long|often|large|big|fast|old)\b", re.IGNORECASE)
+_QUANTITY_WORDS = re.compile(
+    r"\b(percentage|proportion|share|fraction|number|count|rate|ratio|score|accuracy|f1|"
+    r"precision|recall|value|size|mean|average|median|risk|error|yield|time|duration|"
+    r"likelihood|estimate|cost|speed|throughput|capacity|total|amount|age|length|perplexity|"
+    r"agreement|auc|bleu|rouge|p-value|odds)\b",
     re.IGNORECASE,
 )
+_WH = re.compile(r"^\s*(\w+\W+){0,6}?(what|which)\b", re.IGNORECASE)
 _DEFINITION = re.compile(
     r"\b(what (does|do|is|are) .* (stand for|mean)|define|definition of|what is meant by)\b",
     re.IGNORECASE,
@@ -49,7 +53,7 @@ def analyse(text: str) -> Question:
     labels = [f"{_LABEL_NAMES[m.group(1).lower()]} {m.group(2)}" for m in _LABEL.finditer(text)]
     if _DEFINITION.search(text):
         kind = "definition"
-    elif _NUMERIC.search(text):
+    elif _NUMERIC.search(text) or (_WH.search(text) and _QUANTITY_WORDS.search(text)):
         kind = "numeric"
     elif _METHOD.search(text):
         kind = "method"

@@ -38,7 +38,10 @@ class SentenceTransformerEmbedder:
         hf_logging.disable_progress_bar()
         self._model = SentenceTransformer(model_dir, device="cpu")
         self.name = name
-        self.dimensions = int(self._model.get_sentence_embedding_dimension() or 384)
+        dimension = getattr(self._model, "get_embedding_dimension", None) or (
+            self._model.get_sentence_embedding_dimension
+        )
+        self.dimensions = int(dimension() or 384)
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         vectors = self._model.encode(

@@ -30,12 +30,14 @@ class Passage:
     """A block offered as evidence: its ID, text, kind, label and retrieval strength."""
 
     block_id: str
+    document_id: str
     text: str
     kind: str
     label: str | None
     section_path: str
     retrieval: float  # 0..1, best retrieved block = 1
     is_context: bool = False  # a neighbour of a retrieved block, not retrieved itself
+    context: str = ""  # words around the block that frame it: caption of a table, neighbours
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Candidate:
     block_id: str
     text: str
     coverage: float  # IDF-weighted share of question terms the sentence (in context) covers
+    own: float  # the same share counting only the sentence's own words
     score: float
     terms: frozenset[str]
 
@@ -73,38 +76,57 @@ def stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text)}
 
 
-def _numbers_in(text: str) -> bool:
-    return bool(_DIGIT.search(text)) or bool(
-        re.search(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b", text, re.I)
-    )
+_NUMBER_WORDS = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"hundred|thousand|million|billion|twice|half|once)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"^(19|20)\d\d$")
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+
+
+def quantities(sentence: str, question: str) -> set[str]:
+    """Numbers a sentence states that the question does not (publication years aside)."""
+    found = {n for n in _numbers(sentence) if not _YEAR.match(n)} - _numbers(question)
+    words = {w.lower() for w in _NUMBER_WORDS.findall(sentence)}
+    return found | (words - {w.lower() for w in _NUMBER_WORDS.findall(question)})
 
 
 def score_candidates(
     question: Question,
     passages: list[Passage],
-    idf: Callable[[str], float],
+    weight: Callable[[str, str], float],
 ) -> list[Candidate]:
-    """Every sentence of every passage, scored; best first."""
-    qstems = {stem(t): idf(t) for t in question.terms}
-    total = sum(qstems.values()) or 1.0
+    """Every sentence of every passage, scored; best first.
+
+    `weight(term, document_id)` says how much finding a question term in that paper tells
+    (in-paper IDF: a word on every page of the paper is its topic, not the answer).
+    """
     wanted_labels = {label.lower() for label in question.labels}
     candidates: list[Candidate] = []
     for passage in passages:
-        # A sentence inherits the words of its section heading and label as context.
-        context = stems(f"{passage.section_path} {passage.label or ''}")
-        block_stems = stems(passage.text)
+        qstems: dict[str, float] = {}
+        for t in question.terms:
+            qstems[stem(t)] = max(qstems.get(stem(t), 0.0), weight(t, passage.document_id))
+        total = sum(qstems.values()) or 1.0
+        # A sentence inherits the words of its block, heading, label and caption as context.
+        context = stems(
+            f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
+        )
         for sentence in split_sentences(passage.text, passage.kind):
             words = len(sentence.split())
             if words < 3 and passage.kind != "table":
                 continue
             own = stems(sentence)
             covered = {s for s in qstems if s in own}
-            in_context = {s for s in qstems if s in context or s in block_stems} - covered
-            coverage = (
-                sum(qstems[s] for s in covered) + 0.5 * sum(qstems[s] for s in in_context)
-            ) / total
+            in_context = {s for s in qstems if s in context} - covered
+            own_share = sum(qstems[s] for s in covered) / total
+            coverage = own_share + 0.5 * sum(qstems[s] for s in in_context) / total
             score = coverage + 0.25 * passage.retrieval
-            if question.expects_number and not _numbers_in(sentence):
+            if question.expects_number and not quantities(sentence, question.text):
                 score *= 0.6
             label = (passage.label or "").lower()
             if wanted_labels and label in wanted_labels:
@@ -114,7 +136,7 @@ def score_candidates(
             if passage.is_context:
                 score *= 0.9
             candidates.append(
-                Candidate(passage.block_id, sentence, coverage, score, frozenset(covered))
+                Candidate(passage.block_id, sentence, coverage, own_share, score, frozenset(covered))
             )
     candidates.sort(key=lambda c: -c.score)
     return candidates

@@ -289,6 +289,26 @@ class LibraryStore:
             freqs[term] = n
         return total, freqs
 
+    def document_term_counts(
+        self, terms: list[str], documents: list[str]
+    ) -> dict[str, tuple[int, dict[str, int]]]:
+        """Per document: (trusted blocks, blocks containing each term), for in-paper IDF."""
+        counts: dict[str, tuple[int, dict[str, int]]] = {}
+        for doc_id in documents:
+            (total,) = self.db.execute(
+                "SELECT count(*) FROM blocks WHERE document_id = ? AND trusted = 1", (doc_id,)
+            ).fetchone()
+            freqs = {}
+            for term in dict.fromkeys(terms):
+                (n,) = self.db.execute(
+                    "SELECT count(*) FROM blocks_fts f JOIN blocks b ON b.rowid = f.rowid "
+                    "WHERE blocks_fts MATCH ? AND b.document_id = ? AND b.trusted = 1",
+                    (match_expression([term]), doc_id),
+                ).fetchone()
+                freqs[term] = n
+            counts[doc_id] = (total, freqs)
+        return counts
+
     def stats(self) -> dict[str, int]:
         (docs,) = self.db.execute("SELECT count(*) FROM documents").fetchone()
         (blocks,) = self.db.execute("SELECT count(*) FROM blocks").fetchone()

@@ -1,0 +1,108 @@
+"""Ingest speed: citewise vs pymupdf4llm.to_markdown on the same PDFs, in the same run.
+
+    python benchmarks/ingest.py [PDF_DIR] [--embed] [--write docs/benchmarks.md]
+
+PDF_DIR defaults to ../shared/corpus (beside the repository), else examples/papers.
+citewise is measured end to end (parse + SQLite store + FTS index) into a fresh library;
+with --embed, the same run also ingests with MiniLM embeddings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import pymupdf
+
+from citewise.api import Library
+
+ROOT = Path(__file__).resolve().parents[1]
+MARK_BEGIN = "<!-- ingest-benchmark:begin -->"
+MARK_END = "<!-- ingest-benchmark:end -->"
+
+
+def default_dir() -> Path:
+    shared = ROOT.parent / "shared" / "corpus"
+    return shared if shared.is_dir() else ROOT / "examples" / "papers"
+
+
+def count_pages(files: list[Path]) -> int:
+    total = 0
+    for f in files:
+        with pymupdf.open(f) as doc:
+            total += doc.page_count
+    return total
+
+
+def time_citewise(files: list[Path], embeddings: bool) -> tuple[float, int, int]:
+    """(seconds, pages, blocks) for a fresh library ingest of `files`."""
+    with tempfile.TemporaryDirectory() as tmp, Library(tmp, embeddings=embeddings) as lib:
+        if embeddings:
+            _ = lib.embedder  # load the model before the clock starts, as a warm server would
+        started = time.perf_counter()
+        report = lib.ingest(files)
+        seconds = time.perf_counter() - started
+        return seconds, report.pages, report.blocks
+
+
+def time_pymupdf4llm(files: list[Path]) -> float:
+    import pymupdf4llm
+
+    started = time.perf_counter()
+    for f in files:
+        pymupdf4llm.to_markdown(str(f), show_progress=False)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("pdf_dir", nargs="?", type=Path, default=None)
+    parser.add_argument("--embed", action="store_true", help="also time ingest with embeddings")
+    parser.add_argument("--write", type=Path, default=None, help="update this Markdown file")
+    args = parser.parse_args()
+    folder = args.pdf_dir or default_dir()
+    files = sorted(folder.glob("*.pdf"))
+    pages = count_pages(files)
+
+    cw_seconds, _, blocks = time_citewise(files, embeddings=False)
+    peer_seconds = time_pymupdf4llm(files)
+    rows = [
+        ("citewise ingest (parse + store + FTS, no embeddings)", cw_seconds),
+        ("pymupdf4llm.to_markdown (peer)", peer_seconds),
+    ]
+    if args.embed:
+        embed_seconds, _, _ = time_citewise(files, embeddings=True)
+        rows.insert(1, ("citewise ingest with MiniLM embeddings", embed_seconds))
+
+    lines = [
+        MARK_BEGIN,
+        "## Ingest",
+        "",
+        f"{len(files)} PDFs, {pages} pages ({folder.name}/), {blocks} blocks. "
+        f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+        f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}.",
+        "",
+        "| method | seconds | pages/s | ratio vs pymupdf4llm (speed) |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, seconds in rows:
+        lines.append(
+            f"| {name} | {seconds:.2f} | {pages / seconds:.1f} | {peer_seconds / seconds:.2f}× |"
+        )
+    lines += ["", "Reproduce: `python benchmarks/ingest.py --embed --write docs/benchmarks.md`",
+              MARK_END]
+    table = "\n".join(lines)
+    print(table)
+    if args.write:
+        text = args.write.read_text() if args.write.exists() else "# Benchmarks\n"
+        pattern = re.compile(re.escape(MARK_BEGIN) + ".*?" + re.escape(MARK_END), re.DOTALL)
+        text = pattern.sub(table, text) if pattern.search(text) else text.rstrip() + "\n\n" + table
+        args.write.write_text(text + ("" if text.endswith("\n") else "\n"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets citewise up and runs the main job on the bundled example papers:
+# ingest a folder of PDFs, list it, ask questions answered with page-level citations,
+# and one question the library cannot answer (a refusal, exit code 3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"  # CPU build, first
+python -m pip install --quiet --disable-pip-version-check -e ".[embed]"
+
+export CITEWISE_LIBRARY="$PWD/example-library"
+citewise ingest examples/papers
+citewise list
+citewise ask "How much longer did the field recorders' batteries last with on-device detection?"
+citewise ask "What accuracy does the granite classifier reach after heavy rain?"
+citewise ask "Which telescope observed the supernova?" || [ $? -eq 3 ]
