@@ -15,7 +15,11 @@ from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
 
 REFUSAL = "The library does not contain a passage that answers this."
 # Below this support, the best sentence does not cover enough of what the question asks.
-SUPPORT_THRESHOLD = 0.55
+SUPPORT_THRESHOLD = 0.42
+# An answer that never names what was asked about ("mean age") is probably about something else.
+ATTRIBUTE_MISSING_FACTOR = 0.6
+ATTRIBUTE_NAMED_SHARE = 0.4
+ABSENT_TERM_FACTOR = 0.5
 
 
 @dataclass
@@ -87,13 +91,29 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         question = analyse(text)
-        hits = self.retriever.search(text, k=k, where=BlockFilter(documents=documents),
-                                     terms=question.terms)
+        where = BlockFilter(documents=documents)
+        hits = self.retriever.search(text, k=k, where=where, terms=question.terms)
+        parts = question.parts()
+        if len(parts) > 1:
+            # Each part of "Who funded X, and which body approved it?" may live in another
+            # passage: search for each part within the papers the whole question points at.
+            papers = tuple(dict.fromkeys(h.block.document_id for h in hits[:3]))
+            for part in parts:
+                hits += self.retriever.search(part.text, k=max(3, k // 2),
+                                              where=BlockFilter(documents=papers),
+                                              terms=part.terms + question.terms)
         retrieved = time.perf_counter()
         passages, blocks = self._passages(hits)
-        candidates = score_candidates(question, passages, self._weights(question, passages))
-        chosen = select_answer(candidates, question)
-        support = _support(chosen, question)
+        weight = self._weights(question, passages)
+        if len(parts) > 1:
+            chosen, support = [], 0.0
+            for part in parts:
+                best = select_answer(score_candidates(part, passages, weight), part)[:1]
+                chosen += [c for c in best if all(c.text != o.text for o in chosen)]
+                support += _support(best, part) / len(parts)
+        else:
+            chosen = select_answer(score_candidates(question, passages, weight), question)
+            support = _support(chosen, question)
         answered = time.perf_counter()
         timings = {
             "retrieve": round((retrieved - started) * 1000),
@@ -121,11 +141,22 @@ class QuestionAnswerer:
         )
 
     def _weights(self, question: Question, passages: list[Passage]) -> Callable[[str, str], float]:
-        """In-paper IDF of each question term, for each paper the passages come from."""
+        """In-paper IDF of each question term, for each paper the passages come from.
+
+        A word the paper never uses cannot tell its sentences apart; unless it names what is
+        asked about ("perplexity"), it is likely phrasing ("kept", "final"), so it weighs less.
+        """
         docs = list(dict.fromkeys(p.document_id for p in passages))
         counts = self.store.document_term_counts(question.terms, docs)
         idf = {doc: idf_function(total, freqs) for doc, (total, freqs) in counts.items()}
-        return lambda term, doc: idf[doc](term)
+        attribute = set(question.attribute)
+
+        def weight(term: str, doc: str) -> float:
+            if counts[doc][1].get(term, 0) == 0 and term not in attribute:
+                return ABSENT_TERM_FACTOR * idf[doc](term)
+            return idf[doc](term)
+
+        return weight
 
     def _passages(self, hits: list[Hit]) -> tuple[list[Passage], dict[str, StoredBlock]]:
         passages: list[Passage] = []
@@ -148,12 +179,17 @@ class QuestionAnswerer:
 
 
 def _support(chosen: list[Candidate], question: Question) -> float:
-    """How much of what the question asks the chosen sentences cover (0..1)."""
-    if not chosen:
-        return 0.0
-    if not question.terms:
+    """How much of what the question asks the chosen sentences cover (0..1).
+
+    Mostly the best sentence's weighted coverage, partly the answer's joint coverage;
+    discounted when the answer never names the thing asked about ("mean age").
+    """
+    if not chosen or not question.terms:
         return 0.0
     covered = set().union(*(c.terms for c in chosen))
     best = max(c.coverage for c in chosen)
     joint = len(covered) / len({stem(t) for t in question.terms})
-    return 0.7 * best + 0.3 * joint
+    support = 0.7 * best + 0.3 * joint
+    if max(c.attribute for c in chosen) < ATTRIBUTE_NAMED_SHARE:
+        support *= ATTRIBUTE_MISSING_FACTOR
+    return support

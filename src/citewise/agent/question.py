@@ -34,6 +34,44 @@ _METHOD = re.compile(r"^\s*(how (were|was|did|do|does|is|are)|which (method|appr
                      re.IGNORECASE)
 
 
+_AUX = frozenset(
+    """was were is are did do does can could has have had will would should of for in on with
+    from between when that according to""".split()
+)
+_WH_START = re.compile(
+    r"\b(?:how (?:many|much)|what|which)\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|a|an)\s+)?",
+    re.IGNORECASE,
+)
+# Heads that any quantity or named thing satisfies: they say what kind of answer, not what about.
+_GENERIC_HEADS = frozenset(
+    """share percentage proportion fraction number count amount value score rate ratio many
+    much long two three four five method approach program programs tool tools technique
+    software package kind type way sort""".split()
+)
+
+
+def attribute_terms(text: str) -> list[str]:
+    """Content words of the thing a question asks about ("mean age" in "What was the mean age
+    of the participants?"), minus heads that only name the answer's type."""
+    match = _WH_START.search(text)
+    if not match:
+        return []
+    phrase = []
+    for word in re.split(r"\s+", text[match.end():]):
+        bare = word.strip(",?;:()").lower()
+        if not bare or bare in _AUX or len(phrase) == 4:
+            break
+        phrase.append(bare)
+        if word != word.rstrip(",?;:("):
+            break  # punctuation closes the phrase
+    return [w for w in content_terms(" ".join(phrase)) if w not in _GENERIC_HEADS]
+
+
+_PART_SPLIT = re.compile(
+    r",?\s+and\s+(?=(?:what|which|who|whom|how|when|where|why)\b)", re.IGNORECASE
+)
+
+
 @dataclass
 class Question:
     """A question, analysed: its type, the terms to look for, and labels it points at."""
@@ -42,10 +80,18 @@ class Question:
     type: str  # numeric | definition | method | factual
     terms: list[str]
     labels: list[str] = field(default_factory=list)
+    attribute: list[str] = field(default_factory=list)  # what exactly is asked about
 
     @property
     def expects_number(self) -> bool:
         return self.type == "numeric"
+
+    def parts(self) -> list[Question]:
+        """The sub-questions of "How many X, and what Y?"; just [self] for a simple question."""
+        pieces = [p.strip(" ,") for p in _PART_SPLIT.split(self.text) if p.strip(" ,")]
+        if len(pieces) < 2:
+            return [self]
+        return [analyse(p) for p in pieces]
 
 
 def analyse(text: str) -> Question:
@@ -59,4 +105,5 @@ def analyse(text: str) -> Question:
         kind = "method"
     else:
         kind = "factual"
-    return Question(text=text, type=kind, terms=content_terms(text), labels=labels)
+    return Question(text=text, type=kind, terms=content_terms(text), labels=labels,
+                    attribute=attribute_terms(text))

@@ -50,6 +50,9 @@ class Candidate:
     own: float  # the same share counting only the sentence's own words
     score: float
     terms: frozenset[str]
+    # weighted share of the question's attribute ("mean age") named in the sentence (for a
+    # table row: in the row, its header or caption); 1.0 when the question names none
+    attribute: float = 1.0
 
 
 def split_sentences(text: str, kind: str = "paragraph") -> list[str]:
@@ -84,8 +87,12 @@ _NUMBER_WORDS = re.compile(
 _YEAR = re.compile(r"^(19|20)\d\d$")
 
 
+# A stated number: not part of a name like "S2ORC", "F1" or "v3" (no letter right before it).
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])\.?\d+(?:[.,]\d+)*")
+
+
 def _numbers(text: str) -> set[str]:
-    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+    return set(_STATED_NUMBER.findall(text))
 
 
 def quantities(sentence: str, question: str) -> set[str]:
@@ -112,6 +119,7 @@ def score_candidates(
         for t in question.terms:
             qstems[stem(t)] = max(qstems.get(stem(t), 0.0), weight(t, passage.document_id))
         total = sum(qstems.values()) or 1.0
+        attribute = {stem(t): weight(t, passage.document_id) for t in question.attribute}
         # A sentence inherits the words of its block, heading, label and caption as context.
         context = stems(
             f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
@@ -124,7 +132,9 @@ def score_candidates(
             covered = {s for s in qstems if s in own}
             in_context = {s for s in qstems if s in context} - covered
             own_share = sum(qstems[s] for s in covered) / total
-            coverage = own_share + 0.5 * sum(qstems[s] for s in in_context) / total
+            # A table row means little without its header and caption; prose stands alone.
+            context_weight = 0.8 if passage.kind == "table" else 0.5
+            coverage = own_share + context_weight * sum(qstems[s] for s in in_context) / total
             score = coverage + 0.25 * passage.retrieval
             if question.expects_number and not quantities(sentence, question.text):
                 score *= 0.6
@@ -135,26 +145,38 @@ def score_candidates(
                 score *= 0.85  # overlong "sentences" are usually merged layout debris
             if passage.is_context:
                 score *= 0.9
+            frame = own | context if passage.kind == "table" else own
+            named = (
+                sum(w for s, w in attribute.items() if s in frame) / (sum(attribute.values()) or 1)
+                if attribute
+                else 1.0
+            )
             candidates.append(
-                Candidate(passage.block_id, sentence, coverage, own_share, score, frozenset(covered))
+                Candidate(passage.block_id, sentence, coverage, own_share, score,
+                          frozenset(covered), named)
             )
     candidates.sort(key=lambda c: -c.score)
     return candidates
 
 
 def select_answer(candidates: list[Candidate], question: Question) -> list[Candidate]:
-    """The best sentence, plus up to two more that cover question terms it misses."""
+    """The best sentence, plus up to two more that cover question terms it misses or score
+    nearly as well (the answer is often in the sentence next to the best match)."""
     if not candidates:
         return []
-    chosen = [candidates[0]]
-    covered = set(candidates[0].terms)
-    words = len(candidates[0].text.split())
+    best = candidates[0]
+    chosen = [best]
+    covered = set(best.terms)
+    words = len(best.text.split())
     for candidate in candidates[1:]:
         if len(chosen) == MAX_SENTENCES:
             break
-        new_terms = candidate.terms - covered
-        fits = words + len(candidate.text.split()) <= MAX_WORDS
-        if new_terms and fits and candidate.score >= 0.6 * chosen[0].score:
+        if words + len(candidate.text.split()) > MAX_WORDS or any(
+            candidate.text == c.text for c in chosen
+        ):
+            continue
+        adds_terms = bool(candidate.terms - covered) and candidate.score >= 0.6 * best.score
+        if adds_terms or candidate.score >= 0.8 * best.score:
             chosen.append(candidate)
             covered |= candidate.terms
             words += len(candidate.text.split())

@@ -17,6 +17,8 @@ from citewise.store.vectors import load_matrix, vector_count
 log = logging.getLogger(__name__)
 
 CANDIDATES = 50
+# Exact words matter most in papers (numbers, names, acronyms); meaning fills the gaps.
+FUSION_WEIGHTS = (1.0, 0.5)
 
 
 @dataclass
@@ -85,7 +87,7 @@ class Retriever:
         terms = terms if terms is not None else content_terms(query)
         keyword = [rowid for rowid, _ in self.store.keyword_search(terms, CANDIDATES, where)]
         dense, similarity, _ = self.dense(query, CANDIDATES, where)
-        fused = reciprocal_rank_fusion([keyword, dense])
+        fused = reciprocal_rank_fusion([keyword, dense], weights=FUSION_WEIGHTS)
         pool = sorted(fused, key=lambda r: -fused[r])[: max(3 * k, 20)]
         blocks = self.store.blocks_by_rowid(pool)
         pool = [r for r in pool if r in blocks]

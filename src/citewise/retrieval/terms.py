@@ -30,7 +30,10 @@ def stem(word: str) -> str:
     w = word.lower()
     if len(w) <= 3 or _NUMBER.match(w):
         return w
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for suffix, keep in (
+        ("yses", "ysis"), ("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""),
+        ("s", ""),
+    ):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             if suffix == "s" and w.endswith(("ss", "us", "is")):
                 return w
