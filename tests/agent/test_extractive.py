@@ -35,7 +35,7 @@ def test_question_analysis_finds_type_and_labels() -> None:
 
 
 def _passage(block_id: str, text: str, retrieval: float = 1.0) -> Passage:
-    return Passage(block_id, text, "paragraph", None, "", retrieval)
+    return Passage(block_id, "doc", text, "paragraph", None, "", retrieval)
 
 
 def test_numeric_question_prefers_the_sentence_with_the_number() -> None:
@@ -45,18 +45,39 @@ def test_numeric_question_prefers_the_sentence_with_the_number() -> None:
                  "The classifier reached an accuracy of 93.4% on held-out blocks."),
     ]
     idf = idf_function(10, {"accuracy": 1, "granite": 2, "classifier": 2})
-    best = select_answer(score_candidates(q, passages, idf), q)
+    best = select_answer(score_candidates(q, passages, lambda term, _doc: idf(term)), q)
     assert best[0].text == "The classifier reached an accuracy of 93.4% on held-out blocks."
 
 
-def test_answer_adds_a_second_sentence_only_for_terms_the_first_misses() -> None:
+def test_answer_adds_a_second_sentence_for_terms_the_first_misses_but_not_filler() -> None:
     q = analyse("How many blocks were labelled and what accuracy was reached?")
     passages = [
         _passage("b1", "Training used 1,284 labelled blocks. "
                  "The classifier reached an accuracy of 93.4%. The quarry is in Bergen."),
     ]
     idf = idf_function(10, {})
-    chosen = select_answer(score_candidates(q, passages, idf), q)
+    chosen = select_answer(score_candidates(q, passages, lambda term, _doc: idf(term)), q)
     texts = {c.text for c in chosen}
     assert texts == {"Training used 1,284 labelled blocks.",
                      "The classifier reached an accuracy of 93.4%."}
+
+
+def test_quantities_ignore_names_years_and_numbers_from_the_question() -> None:
+    from citewise.llm.extractive import quantities
+
+    assert quantities("S2ORC-SciBERT beats F1 baselines (Smith, 2019) on v3 data", "") == set()
+    assert quantities("RMS error is .025 on 7,918 families", "How many of 7,918?") == {".025"}
+    assert "seven" in quantities("seven came from the rural hospital", "How many?")
+
+
+def test_attribute_is_the_thing_asked_about() -> None:
+    assert analyse("What was the mean age of the participants?").attribute == ["mean", "age"]
+    assert analyse("What share of admissions happened at night?").attribute == []
+    assert analyse("How many PDFs per second can it process?").attribute == [
+        "pdfs", "per", "second"]
+
+
+def test_two_part_questions_split_into_parts() -> None:
+    parts = analyse("Who funded the study, and which body approved its protocol?").parts()
+    assert [p.text for p in parts] == ["Who funded the study", "which body approved its protocol?"]
+    assert analyse("What is the bed capacity?").parts()[0].text == "What is the bed capacity?"
