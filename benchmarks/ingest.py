@@ -93,8 +93,11 @@ def main() -> None:
         lines.append(
             f"| {name} | {seconds:.2f} | {pages / seconds:.1f} | {peer_seconds / seconds:.2f}× |"
         )
-    lines += ["", "Reproduce: `python benchmarks/ingest.py --embed --write docs/benchmarks.md`",
-              MARK_END]
+    lines += [
+        "",
+        "Reproduce: `python benchmarks/ingest.py --embed --write docs/benchmarks.md`",
+        MARK_END,
+    ]
     table = "\n".join(lines)
     print(table)
     if args.write:

@@ -16,21 +16,36 @@ GRANITE = {
     "title": "Granite Sorting with Acoustic Probes",
     "authors": "Ada Quarry and Ben Stone",
     "sections": [
-        ("Abstract", "Quarries lose money when mixed granite reaches the crusher. We present "
-         "acoustic probes that classify each block before it is cut, and report a field trial "
-         "at one quarry."),
-        ("1 Introduction", "Sorting granite by eye is slow and error-prone. Mixed loads damage "
-         "crushers and lower the price of the product. Acoustic testing is cheap, fast and "
-         "needs no sample preparation."),
-        ("2 Method", "The probe taps each block forty times and records the echo with a "
-         "contact microphone. A gradient boosted classifier labels the block from the echo "
-         "spectrum. Training used 1,284 labelled blocks collected at the Bergen quarry over "
-         "six months."),
-        ("3 Results", "The classifier reached an accuracy of 93.4% on the held-out test set "
-         "of 312 blocks. Sorting with the probes reduced crusher downtime by 41 hours per "
-         "month."),
-        ("4 Limitations", "Wet blocks dampen the echo, so accuracy drops to 78.0% after heavy "
-         "rain. The trial covered a single quarry and a single granite type."),
+        (
+            "Abstract",
+            "Quarries lose money when mixed granite reaches the crusher. We present "
+            "acoustic probes that classify each block before it is cut, and report a field trial "
+            "at one quarry.",
+        ),
+        (
+            "1 Introduction",
+            "Sorting granite by eye is slow and error-prone. Mixed loads damage "
+            "crushers and lower the price of the product. Acoustic testing is cheap, fast and "
+            "needs no sample preparation.",
+        ),
+        (
+            "2 Method",
+            "The probe taps each block forty times and records the echo with a "
+            "contact microphone. A gradient boosted classifier labels the block from the echo "
+            "spectrum. Training used 1,284 labelled blocks collected at the Bergen quarry over "
+            "six months.",
+        ),
+        (
+            "3 Results",
+            "The classifier reached an accuracy of 93.4% on the held-out test set "
+            "of 312 blocks. Sorting with the probes reduced crusher downtime by 41 hours per "
+            "month.",
+        ),
+        (
+            "4 Limitations",
+            "Wet blocks dampen the echo, so accuracy drops to 78.0% after heavy "
+            "rain. The trial covered a single quarry and a single granite type.",
+        ),
     ],
 }
 
@@ -38,32 +53,53 @@ BIRDS = {
     "title": "Low-Power Bird Song Detection on Field Recorders",
     "authors": "Carla Wren and Dev Finch",
     "left": [
-        ("Abstract", "Autonomous recorders fill their memory cards with silence. We detect "
-         "bird song on the device itself and store only the minutes that contain it."),
-        ("1 Introduction", "Acoustic monitoring of birds needs months of recordings from "
-         "remote sites. Batteries and memory cards limit how long a recorder can stay in "
-         "the field. On-device detection keeps only useful audio."),
-        ("2 Detector", "The detector is a four-layer convolutional network on mel "
-         "spectrograms of one-second windows. It runs on a Cortex-M4 microcontroller at "
-         "80 MHz and draws 11 mW while listening."),
+        (
+            "Abstract",
+            "Autonomous recorders fill their memory cards with silence. We detect "
+            "bird song on the device itself and store only the minutes that contain it.",
+        ),
+        (
+            "1 Introduction",
+            "Acoustic monitoring of birds needs months of recordings from "
+            "remote sites. Batteries and memory cards limit how long a recorder can stay in "
+            "the field. On-device detection keeps only useful audio.",
+        ),
+        (
+            "2 Detector",
+            "The detector is a four-layer convolutional network on mel "
+            "spectrograms of one-second windows. It runs on a Cortex-M4 microcontroller at "
+            "80 MHz and draws 11 mW while listening.",
+        ),
     ],
     "right": [
-        ("3 Evaluation", "We recorded 420 hours at three forest sites. The detector found "
-         "96.1% of the song segments marked by two ornithologists. Battery life grew from "
-         "9 to 31 days because the recorder stores 71% less audio."),
+        (
+            "3 Evaluation",
+            "We recorded 420 hours at three forest sites. The detector found "
+            "96.1% of the song segments marked by two ornithologists. Battery life grew from "
+            "9 to 31 days because the recorder stores 71% less audio.",
+        ),
         ("Table 1: Detection recall per site.", None),
-        ("4 Discussion", "Rain and wind cause most false detections. A second stage that "
-         "checks the frequency band of the song could remove them."),
+        (
+            "4 Discussion",
+            "Rain and wind cause most false detections. A second stage that "
+            "checks the frequency band of the song could remove them.",
+        ),
     ],
-    "table": [("Site", "Hours", "Recall"), ("Birch hill", "150", "97.0%"),
-              ("Fern valley", "140", "95.8%"), ("Pine ridge", "130", "95.4%")],
+    "table": [
+        ("Site", "Hours", "Recall"),
+        ("Birch hill", "150", "97.0%"),
+        ("Fern valley", "140", "95.8%"),
+        ("Pine ridge", "130", "95.4%"),
+    ],
 }
 
 
-def _write_section(page: pymupdf.Page, x0: float, x1: float, y: float, heading: str,
-                   body: str | None) -> float:
-    page.insert_text((x0, y), heading, fontsize=11 if body else 9,
-                     fontname="hebo" if body else "helv")
+def _write_section(
+    page: pymupdf.Page, x0: float, x1: float, y: float, heading: str, body: str | None
+) -> float:
+    page.insert_text(
+        (x0, y), heading, fontsize=11 if body else 9, fontname="hebo" if body else "helv"
+    )
     y += 14
     if body:
         rect = pymupdf.Rect(x0, y, x1, y + 300)

@@ -13,6 +13,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
 DEV_QA = SHARED / "qa" / "dev.yaml"
 
+
 @pytest.fixture
 def paper(tmp_path: Path) -> Path:
     return write_paper(tmp_path / "granite.pdf")

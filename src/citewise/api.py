@@ -17,8 +17,7 @@ from citewise.store.vectors import vector_count
 log = logging.getLogger(__name__)
 
 EMBEDDINGS_UNAVAILABLE = (
-    "notice: embedding model unavailable (pip install 'citewise[embed]'); "
-    "using keyword search only"
+    "notice: embedding model unavailable (pip install 'citewise[embed]'); using keyword search only"
 )
 
 
@@ -63,8 +62,9 @@ class Library:
         """A document by ID, or by original file name / path as a convenience."""
         doc = self.store.document(doc_id)
         if doc is None:
-            matches = [d for d in self.documents() if Path(d.path).name == doc_id
-                       or d.path == doc_id]
+            matches = [
+                d for d in self.documents() if Path(d.path).name == doc_id or d.path == doc_id
+            ]
             doc = matches[0] if len(matches) == 1 else None
         if doc is None:
             raise DocumentNotFoundError(

@@ -61,8 +61,12 @@ def _progress(enabled: bool) -> Progress:
 def main_options(
     library: Annotated[
         str | None,
-        typer.Option("--library", "-L", help="Library directory (default: $CITEWISE_LIBRARY "
-                     "or ~/.local/share/citewise/default)."),
+        typer.Option(
+            "--library",
+            "-L",
+            help="Library directory (default: $CITEWISE_LIBRARY "
+            "or ~/.local/share/citewise/default).",
+        ),
     ] = None,
 ) -> None:
     State.library = library
@@ -86,8 +90,7 @@ def ingest(
             err.print(notice)
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
-        err.print(f"error: {failure.path}: {failure.reason} ({failure.code})",
-                  markup=False, highlight=False)
+        sys.stderr.write(f"error: {failure.path}: {failure.reason} ({failure.code})\n")
     if as_json:
         _emit_json(
             {
@@ -118,8 +121,12 @@ def list_documents(
     with _open(embeddings=False) as lib:
         docs = lib.documents()
     if as_json:
-        _emit_json([{"id": d.id, "title": d.title, "path": d.path, "pages": d.pages,
-                     "blocks": d.blocks} for d in docs])
+        _emit_json(
+            [
+                {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
+                for d in docs
+            ]
+        )
     else:
         print_documents(out, docs)
 
@@ -136,13 +143,21 @@ def show(
     if as_json:
         _emit_json(
             {
-                "id": document.id, "title": document.title, "authors": document.authors,
-                "year": document.year, "doi": document.doi, "path": document.path,
-                "pages": document.pages, "blocks": document.blocks,
+                "id": document.id,
+                "title": document.title,
+                "authors": document.authors,
+                "year": document.year,
+                "doi": document.doi,
+                "path": document.path,
+                "pages": document.pages,
+                "blocks": document.blocks,
                 "abstract": document.abstract,
                 "flagged_pages": {str(k): v for k, v in document.flagged_pages.items()},
-                "sections": [{"title": b.text, "page": b.page, "path": b.section_path}
-                             for b in blocks if b.kind == "heading"],
+                "sections": [
+                    {"title": b.text, "page": b.page, "path": b.section_path}
+                    for b in blocks
+                    if b.kind == "heading"
+                ],
             }
         )
     else:
@@ -180,20 +195,43 @@ def eval_command(
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
         task = bar.add_task("evaluating", total=len(items))
-        result = evaluate(items, lib.ask, names,
-                          progress=lambda n, _t: bar.update(task, completed=n))
+        result = evaluate(
+            items, lib.ask, names, progress=lambda n, _t: bar.update(task, completed=n)
+        )
     if as_json:
         _emit_json(result)
         return
     from rich.table import Table
 
-    table = Table("scope", "items", "accuracy", "citation page acc.", "refusal recall",
-                  "false refusals", "p50 ms", "p95 ms")
-    rows = [("overall", result["overall"])] + list(result["by_type"].items())  # type: ignore[union-attr]
+    table = Table(
+        "scope",
+        "items",
+        "accuracy",
+        "citation page acc.",
+        "refusal recall",
+        "false refusals",
+        "p50 ms",
+        "p95 ms",
+    )
+    by_type: dict[str, dict[str, object]] = result["by_type"]  # type: ignore[assignment]
+    rows = [("overall", result["overall"]), *by_type.items()]
     for name, m in rows:
-        table.add_row(name, *(str(m[key]) for key in (
-            "items", "accuracy", "citation_page_accuracy", "refusal_recall",
-            "false_refusal_rate", "p50_ms", "p95_ms")))
+        assert isinstance(m, dict)
+        table.add_row(
+            name,
+            *(
+                str(m[key])
+                for key in (
+                    "items",
+                    "accuracy",
+                    "citation_page_accuracy",
+                    "refusal_recall",
+                    "false_refusal_rate",
+                    "p50_ms",
+                    "p95_ms",
+                )
+            ),
+        )
     out.print(table)
 
 
@@ -201,5 +239,5 @@ def main() -> None:
     try:
         app()
     except CitewiseError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        sys.stderr.write(f"error: {exc}\n")
         sys.exit(exc.exit_code)

@@ -97,9 +97,7 @@ def ingest_file(store: LibraryStore, path: Path, report: IngestReport) -> None:
     report.blocks += len(doc.blocks)
 
 
-def embed_missing(
-    store: LibraryStore, embedder: Embedder, progress: Progress | None = None
-) -> int:
+def embed_missing(store: LibraryStore, embedder: Embedder, progress: Progress | None = None) -> int:
     """Embed every trusted block that has no vector for this model yet; return how many."""
     register_model(store.db, embedder.name, embedder.dimensions)
     todo = blocks_without_vectors(store.db, embedder.name)

@@ -22,7 +22,10 @@ def run(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CITEWISE_LIBRARY": str(library), "HF_HUB_OFFLINE": "1"}
     return subprocess.run(
         [sys.executable, "-m", "citewise", *args],
-        capture_output=True, text=True, env=env, timeout=300,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 
@@ -43,21 +46,25 @@ def bad_folder(tmp_path: Path) -> Path:
     good = (folder / "good.pdf").read_bytes()
     (folder / "truncated.pdf").write_bytes(good[: len(good) // 3])
     doc = pymupdf.open(folder / "good.pdf")
-    doc.save(folder / "locked.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256,
-             user_pw="secret", owner_pw="owner")
+    doc.save(
+        folder / "locked.pdf",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="secret",
+        owner_pw="owner",
+    )
     return folder
 
 
 def test_bad_files_get_one_error_line_each_and_the_rest_is_ingested(
     bad_folder: Path, library_dir: Path
 ) -> None:
-    result = run(library_dir, "ingest", "--no-embed", str(bad_folder),
-                 str(bad_folder / "missing.pdf"))
+    result = run(
+        library_dir, "ingest", "--no-embed", str(bad_folder), str(bad_folder / "missing.pdf")
+    )
     assert result.returncode == 1
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     by_file = {Path(line.split(":")[1].strip()).name: line for line in errors}
-    assert set(by_file) == {"empty.pdf", "notes.pdf", "truncated.pdf", "locked.pdf",
-                            "missing.pdf"}
+    assert set(by_file) == {"empty.pdf", "notes.pdf", "truncated.pdf", "locked.pdf", "missing.pdf"}
     assert "empty" in by_file["empty.pdf"]
     assert "not a PDF" in by_file["notes.pdf"]
     assert "encrypted" in by_file["locked.pdf"]
@@ -85,9 +92,7 @@ def test_rerun_is_a_no_op_and_a_copy_is_reported_as_duplicate(
     assert db_counts(library_dir)[0] == 1
 
 
-def test_changed_file_replaces_its_blocks_under_the_same_id(
-    paper: Path, library_dir: Path
-) -> None:
+def test_changed_file_replaces_its_blocks_under_the_same_id(paper: Path, library_dir: Path) -> None:
     first = json.loads(run(library_dir, "ingest", "--no-embed", "--json", str(paper)).stdout)
     write_paper(paper, sections=[("1 Basalt", ["Basalt columns cool into hexagons."])])
     second = json.loads(run(library_dir, "ingest", "--no-embed", "--json", str(paper)).stdout)
@@ -104,7 +109,11 @@ def test_list_and_show_report_metadata_and_sections(paper: Path, library_dir: Pa
     assert listed[0]["title"] == "Granite Sorting with Acoustic Probes"
     shown = json.loads(run(library_dir, "show", listed[0]["id"], "--json").stdout)
     assert [(s["title"], s["page"]) for s in shown["sections"]] == [
-        ("1 Introduction", 1), ("2 Method", 1), ("3 Results", 1), ("4 Limitations", 1)]
+        ("1 Introduction", 1),
+        ("2 Method", 1),
+        ("3 Results", 1),
+        ("4 Limitations", 1),
+    ]
     missing = run(library_dir, "show", "nope")
     assert missing.returncode == 3 and "PAPER_NOT_FOUND" in missing.stderr
 
@@ -113,12 +122,24 @@ def test_ask_json_follows_the_schema_and_cites_the_right_page(
     paper: Path, library_dir: Path
 ) -> None:
     run(library_dir, "ingest", "--no-embed", str(paper))
-    result = run(library_dir, "ask", "--json", "What accuracy did the classifier reach on "
-                 "the held-out test set?")
+    result = run(
+        library_dir,
+        "ask",
+        "--json",
+        "What accuracy did the classifier reach on the held-out test set?",
+    )
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
-    assert set(answer) == {"question", "refused", "answer", "sentences", "evidence",
-                           "support_score", "backend", "timings_ms"}
+    assert set(answer) == {
+        "question",
+        "refused",
+        "answer",
+        "sentences",
+        "evidence",
+        "support_score",
+        "backend",
+        "timings_ms",
+    }
     assert answer["refused"] is False and answer["backend"] == "extractive"
     assert "93.4%" in answer["answer"]
     evidence = {e["id"]: e for e in answer["evidence"]}
@@ -133,9 +154,7 @@ def test_ask_json_follows_the_schema_and_cites_the_right_page(
     assert len(first["bbox"]) == 4 and first["bbox"][2] > first["bbox"][0]
 
 
-def test_ask_refuses_with_exit_code_3_when_nothing_answers(
-    paper: Path, library_dir: Path
-) -> None:
+def test_ask_refuses_with_exit_code_3_when_nothing_answers(paper: Path, library_dir: Path) -> None:
     run(library_dir, "ingest", "--no-embed", str(paper))
     result = run(library_dir, "ask", "--json", "Which telescope observed the supernova in 1987?")
     assert result.returncode == 3
@@ -183,6 +202,9 @@ def test_ingest_embeds_blocks_and_hybrid_ask_answers(paper: Path, library_dir: P
     report = json.loads(run(library_dir, "ingest", "--json", str(paper)).stdout)
     assert report["embedding_model"] == "all-MiniLM-L6-v2"
     assert report["embedded_blocks"] == report["blocks"]
-    answer = json.loads(run(library_dir, "ask", "--json",
-                            "What happens to accuracy when the blocks are wet?").stdout)
+    answer = json.loads(
+        run(
+            library_dir, "ask", "--json", "What happens to accuracy when the blocks are wet?"
+        ).stdout
+    )
     assert "78.0%" in answer["answer"]

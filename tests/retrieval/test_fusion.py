@@ -26,7 +26,12 @@ def test_mmr_without_vectors_keeps_relevance_order() -> None:
 
 def test_content_terms_drop_stopwords_and_keep_numbers() -> None:
     assert content_terms("How many PDFs were kept in 2020 for the S2ORC corpus?") == [
-        "pdfs", "kept", "2020", "s2orc", "corpus"]
+        "pdfs",
+        "kept",
+        "2020",
+        "s2orc",
+        "corpus",
+    ]
 
 
 def test_stem_folds_plurals_and_verb_endings() -> None:

@@ -11,9 +11,19 @@ from citewise.store.vectors import blocks_without_vectors, load_matrix, register
 
 
 def make_document(texts: list[str], sha: str = "a" * 64, path: str = "/tmp/x.pdf") -> Document:
-    blocks = [Block(i, "paragraph", 1 + i // 2, (0.0, 0.0, 10.0, 10.0), t) for i, t in enumerate(texts)]
-    return Document(path=Path(path), sha256=sha, kind="pdf", pages=2, blocks=blocks,
-                    title="Granite Sorting", authors=["Ada Quarry"], year=2024)
+    blocks = [
+        Block(i, "paragraph", 1 + i // 2, (0.0, 0.0, 10.0, 10.0), t) for i, t in enumerate(texts)
+    ]
+    return Document(
+        path=Path(path),
+        sha256=sha,
+        kind="pdf",
+        pages=2,
+        blocks=blocks,
+        title="Granite Sorting",
+        authors=["Ada Quarry"],
+        year=2024,
+    )
 
 
 def test_opens_in_wal_mode_with_foreign_keys_and_all_migrations(tmp_path: Path) -> None:
@@ -56,8 +66,11 @@ def test_replacing_a_document_swaps_its_blocks_and_keeps_its_id(tmp_path: Path) 
 
 def test_keyword_search_ranks_by_bm25_and_filters(tmp_path: Path) -> None:
     store = LibraryStore(tmp_path)
-    doc_id = store.save_document(make_document(
-        ["granite granite quarry", "granite only once here with many other words", "nothing"]))
+    doc_id = store.save_document(
+        make_document(
+            ["granite granite quarry", "granite only once here with many other words", "nothing"]
+        )
+    )
     hits = store.keyword_search(["granite", "quarry"], 10)
     blocks = store.blocks(doc_id)
     assert [rowid for rowid, _ in hits] == [blocks[0].rowid, blocks[1].rowid]
@@ -70,8 +83,9 @@ def test_keyword_search_ranks_by_bm25_and_filters(tmp_path: Path) -> None:
 
 def test_chinese_and_japanese_text_is_findable_by_substring(tmp_path: Path) -> None:
     store = LibraryStore(tmp_path)
-    store.save_document(make_document(
-        ["本文提出了一种检索增强生成方法", "自然言語処理の研究です", "plain english"]))
+    store.save_document(
+        make_document(["本文提出了一种检索增强生成方法", "自然言語処理の研究です", "plain english"])
+    )
     assert len(store.keyword_search(["检索增强"], 10)) == 1
     assert len(store.keyword_search(["言語処理"], 10)) == 1
     assert store.keyword_search(["检索失败"], 10) == []

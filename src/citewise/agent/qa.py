@@ -8,7 +8,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from citewise.agent.question import Question, analyse
-from citewise.llm.extractive import Candidate, Passage, idf_function, score_candidates, select_answer
+from citewise.llm.extractive import (
+    Candidate,
+    Passage,
+    idf_function,
+    score_candidates,
+    select_answer,
+)
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.retrieval.terms import stem
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
@@ -99,14 +105,18 @@ class QuestionAnswerer:
             # passage: search for each part within the papers the whole question points at.
             papers = tuple(dict.fromkeys(h.block.document_id for h in hits[:3]))
             for part in parts:
-                hits += self.retriever.search(part.text, k=max(3, k // 2),
-                                              where=BlockFilter(documents=papers),
-                                              terms=part.terms + question.terms)
+                hits += self.retriever.search(
+                    part.text,
+                    k=max(3, k // 2),
+                    where=BlockFilter(documents=papers),
+                    terms=part.terms + question.terms,
+                )
         retrieved = time.perf_counter()
         passages, blocks = self._passages(hits)
         weight = self._weights(question, passages)
         if len(parts) > 1:
-            chosen, support = [], 0.0
+            chosen: list[Candidate] = []
+            support = 0.0
             for part in parts:
                 best = select_answer(score_candidates(part, passages, weight), part)[:1]
                 chosen += [c for c in best if all(c.text != o.text for o in chosen)]
@@ -163,17 +173,29 @@ class QuestionAnswerer:
         blocks: dict[str, StoredBlock] = {}
         best = max((h.score for h in hits), default=1.0) or 1.0
         # A table's caption frames its rows ("Table 2: filters ..." above "Not English 15.2M").
-        captions = {(b.document_id, b.label or ""): b.text for h in hits
-                    for b in [h.block, *h.context] if b.kind == "caption" and b.label}
+        captions = {
+            (b.document_id, b.label or ""): b.text
+            for h in hits
+            for b in [h.block, *h.context]
+            if b.kind == "caption" and b.label
+        }
         for hit in hits:
             for block, is_context in [(hit.block, False)] + [(b, True) for b in hit.context]:
                 if block.id in blocks:
                     continue
                 blocks[block.id] = block
                 passages.append(
-                    Passage(block.id, block.document_id, block.text, block.kind, block.label,
-                            block.section_path, hit.score / best, is_context,
-                            captions.get((block.document_id, block.label or ""), ""))
+                    Passage(
+                        block.id,
+                        block.document_id,
+                        block.text,
+                        block.kind,
+                        block.label,
+                        block.section_path,
+                        hit.score / best,
+                        is_context,
+                        captions.get((block.document_id, block.label or ""), ""),
+                    )
                 )
         return passages, blocks
 

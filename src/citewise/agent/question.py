@@ -12,8 +12,14 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _LABEL_NAMES = {
-    "table": "Table", "tab.": "Table", "figure": "Figure", "fig.": "Figure",
-    "equation": "Eq.", "eq.": "Eq.", "section": "Section", "sec.": "Section",
+    "table": "Table",
+    "tab.": "Table",
+    "figure": "Figure",
+    "fig.": "Figure",
+    "equation": "Eq.",
+    "eq.": "Eq.",
+    "section": "Section",
+    "sec.": "Section",
 }
 
 # "How many ...", or a what/which question about a measurable quantity.
@@ -30,13 +36,14 @@ _DEFINITION = re.compile(
     r"\b(what (does|do|is|are) .* (stand for|mean)|define|definition of|what is meant by)\b",
     re.IGNORECASE,
 )
-_METHOD = re.compile(r"^\s*(how (were|was|did|do|does|is|are)|which (method|approach|model|tool))",
-                     re.IGNORECASE)
+_METHOD = re.compile(
+    r"^\s*(how (were|was|did|do|does|is|are)|which (method|approach|model|tool))", re.IGNORECASE
+)
 
 
 _AUX = frozenset(
-    """was were is are did do does can could has have had will would should of for in on with
-    from between when that according to""".split()
+    """was were is are did do does can could has have had will would should of for in on
+    with from between when that according to""".split()
 )
 _WH_START = re.compile(
     r"\b(?:how (?:many|much)|what|which)\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|a|an)\s+)?",
@@ -50,16 +57,29 @@ _GENERIC_HEADS = frozenset(
 )
 
 
+# "What happens to ...", "what causes ...": a verb right after "what" means no attribute.
+_VERBS_AFTER_WHAT = frozenset(
+    """happens happened happen causes caused cause makes made explains explained limits
+    limited affects affected drives drove remains changes changed determines determined
+    influences leads led prevents prevented""".split()
+)
+
+
 def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
     match = _WH_START.search(text)
     if not match:
         return []
-    phrase = []
-    for word in re.split(r"\s+", text[match.end():]):
+    phrase: list[str] = []
+    for word in re.split(r"\s+", text[match.end() :]):
         bare = word.strip(",?;:()").lower()
-        if not bare or bare in _AUX or len(phrase) == 4:
+        if (
+            not bare
+            or bare in _AUX
+            or len(phrase) == 4
+            or (not phrase and bare in _VERBS_AFTER_WHAT)
+        ):
             break
         phrase.append(bare)
         if word != word.rstrip(",?;:("):
@@ -105,5 +125,10 @@ def analyse(text: str) -> Question:
         kind = "method"
     else:
         kind = "factual"
-    return Question(text=text, type=kind, terms=content_terms(text), labels=labels,
-                    attribute=attribute_terms(text))
+    return Question(
+        text=text,
+        type=kind,
+        terms=content_terms(text),
+        labels=labels,
+        attribute=attribute_terms(text),
+    )

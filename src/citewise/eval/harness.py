@@ -76,8 +76,9 @@ def is_correct(answer: Answer, accept: list[str]) -> bool:
 def cited_locations(answer: Answer, file_names: dict[str, str]) -> set[tuple[str, int]]:
     """(file name, page) of every block the answer's sentences cite."""
     cited = {c for s in answer.sentences for c in s.citations}
-    return {(file_names.get(e.document, e.document), e.page) for e in answer.evidence
-            if e.id in cited}
+    return {
+        (file_names.get(e.document, e.document), e.page) for e in answer.evidence if e.id in cited
+    }
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -137,12 +138,13 @@ def evaluate(
         )
         if progress:
             progress(n, len(items))
-    by_type = {t: metrics([r for r in rows if r["type"] == t])
-               for t in sorted({str(r["type"]) for r in rows})}
+    by_type = {
+        t: metrics([r for r in rows if r["type"] == t])
+        for t in sorted({str(r["type"]) for r in rows})
+    }
     return {"overall": metrics(rows), "by_type": by_type, "items": rows}
 
 
 def file_name_map(documents: list[tuple[str, str]]) -> dict[str, str]:
     """Document ID -> original file name, to match the QA file's `doc` fields."""
     return {doc_id: Path(path).name for doc_id, path in documents}
-

@@ -152,8 +152,15 @@ def score_candidates(
                 else 1.0
             )
             candidates.append(
-                Candidate(passage.block_id, sentence, coverage, own_share, score,
-                          frozenset(covered), named)
+                Candidate(
+                    passage.block_id,
+                    sentence,
+                    coverage,
+                    own_share,
+                    score,
+                    frozenset(covered),
+                    named,
+                )
             )
     candidates.sort(key=lambda c: -c.score)
     return candidates

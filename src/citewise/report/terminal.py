@@ -28,7 +28,9 @@ def print_answer(console: Console, answer: Answer) -> None:
         console.print("\nEvidence:")
     for n, e in enumerate(answer.evidence, start=1):
         where = f"p. {e.page}" + (f" · {e.section}" if e.section else "")
-        console.print(f"[bold cyan][{n}][/] [bold]{escape(e.title or e.document)}[/] — {escape(where)}")
+        console.print(
+            f"[bold cyan][{n}][/] [bold]{escape(e.title or e.document)}[/] — {escape(where)}"
+        )
         console.print(f"    “{escape(e.quote)}”", soft_wrap=False)
         console.print(f"    [link={e.link}]{escape(e.link)}[/link]", style="dim")
 
@@ -42,7 +44,7 @@ def print_ingest_report(console: Console, report: IngestReport) -> None:
     )
     if report.embedding_model:
         summary += f"; {report.embedded_blocks} blocks embedded with {report.embedding_model}"
-    console.print(summary)
+    console.print(summary, soft_wrap=True)
 
 
 def print_documents(console: Console, documents: list[StoredDocument]) -> None:

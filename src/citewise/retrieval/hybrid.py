@@ -65,9 +65,12 @@ class Retriever:
         sims = matrix @ qvec
         if where.documents or where.pages or where.kinds:
             clause, params = where.sql()
-            allowed = [r[0] for r in self.store.db.execute(
-                f"SELECT b.rowid FROM blocks b WHERE {clause}", params
-            )]
+            allowed = [
+                r[0]
+                for r in self.store.db.execute(
+                    f"SELECT b.rowid FROM blocks b WHERE {clause}", params
+                )
+            ]
             sims = np.where(np.isin(rowids, allowed), sims, -np.inf)
         top = np.argsort(-sims)[:limit]
         top = top[np.isfinite(sims[top])]

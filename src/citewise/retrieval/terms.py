@@ -8,19 +8,16 @@ from citewise.store.fts import query_tokens
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been
-    before being below between both but by can could did do does doing done down during each
-    few for from further had has have having he her here hers him his how i if in into is it
-    its itself just me more most my no nor not now of off on once only or other our ours out
-    over own same she should so some such than that the their theirs them then there these
-    they this those through to too under until up very was we were what when where which while
-    who whom why will with would you your yours according approximately roughly many much
-    use used using get got give given reported report reach reached paper library""".split()
+    before being below between both but by can could did do does doing done down during
+    each few for from further had has have having he her here hers him his how i if in
+    into is it its itself just me more most my no nor not now of off on once only or
+    other our ours out over own same she should so some such than that the their theirs
+    them then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours according
+    approximately roughly many much use used using get got give given reported report
+    reach reached paper library""".split()
 )
 
-# Question words that name the kind of answer, not its content.
-QUESTION_WORDS = frozenset(
-    "what which who whom whose when where why how many much".split()
-)
 
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
@@ -31,7 +28,12 @@ def stem(word: str) -> str:
     if len(w) <= 3 or _NUMBER.match(w):
         return w
     for suffix, keep in (
-        ("yses", "ysis"), ("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""),
+        ("yses", "ysis"),
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
         ("s", ""),
     ):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:

@@ -60,7 +60,8 @@ class BlockFilter:
     kinds: tuple[str, ...] = ()
 
     def sql(self, alias: str = "b") -> tuple[str, list[object]]:
-        clauses, params = [f"{alias}.trusted = 1"], []
+        clauses: list[str] = [f"{alias}.trusted = 1"]
+        params: list[object] = []
         for column, values in (
             ("document_id", self.documents),
             ("page", self.pages),
@@ -222,7 +223,8 @@ class LibraryStore:
 
     def _delete_rows(self, doc_id: str) -> None:
         self.db.execute(
-            "DELETE FROM blocks_fts WHERE rowid IN (SELECT rowid FROM blocks WHERE document_id = ?)",
+            "DELETE FROM blocks_fts WHERE rowid IN "
+            "(SELECT rowid FROM blocks WHERE document_id = ?)",
             (doc_id,),
         )
         self.db.execute("DELETE FROM blocks WHERE document_id = ?", (doc_id,))

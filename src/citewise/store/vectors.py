@@ -32,7 +32,9 @@ def blocks_without_vectors(db: sqlite3.Connection, model: str) -> list[tuple[int
     return [(r[0], r[3]) for r in rows]
 
 
-def save_vectors(db: sqlite3.Connection, model: str, rowids: list[int], vectors: np.ndarray) -> None:
+def save_vectors(
+    db: sqlite3.Connection, model: str, rowids: list[int], vectors: np.ndarray
+) -> None:
     """Store normalized float32 vectors for blocks, in one transaction."""
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -1,0 +1,27 @@
+"""Perception: files -> Document. `read_document` picks the reader by file suffix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citewise.documents.model import Block, Document
+from citewise.documents.pdf import read_pdf
+from citewise.documents.text import read_text
+from citewise.errors import BadDocumentError
+
+READERS = {".pdf": read_pdf, ".txt": read_text, ".md": read_text, ".markdown": read_text}
+
+__all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS"]
+
+
+def read_document(path: Path) -> Document:
+    """Parse a file into a Document; BadDocumentError for unsupported or unreadable files."""
+    path = Path(path)
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        supported = ", ".join(sorted(READERS))
+        raise BadDocumentError(
+            f"unsupported file type '{path.suffix or '(none)'}'",
+            f"citewise reads {supported}",
+        )
+    return reader(path)

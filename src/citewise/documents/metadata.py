@@ -1,0 +1,158 @@
+"""First-page metadata: title, authors, abstract, DOI, year.
+
+Works on the first page's blocks (already in reading order) plus the PDF's own metadata
+dictionary; layout evidence wins, the PDF dictionary fills gaps when it looks sensible.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from citewise.documents.model import Block
+
+DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.I)
+YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+AFFILIATION = re.compile(
+    r"universit|institut|department|school|college|laborator|hospital|cent(?:er|re)|"
+    r"@|\binc\b|\bltd\b|faculty|division|street|road|\bcorresponden",
+    re.I,
+)
+MARKERS = re.compile(r"[\d*∗†‡§¶♯#]+|\band\b|[,;]|\s{2,}")
+PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "la", "le", "dos", "bin"}
+BAD_TITLE = re.compile(r"^(untitled|microsoft word|title)\b|\.(pdf|docx?|tex|dvi)$|^\S+$", re.I)
+
+
+@dataclass
+class Metadata:
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    abstract: str = ""
+    doi: str | None = None
+    year: int | None = None
+
+
+def extract_metadata(
+    blocks: list[Block],
+    pdf_meta: dict[str, str],
+    page_text: str = "",
+    title_block: Block | None = None,
+) -> Metadata:
+    """Metadata from page 1 blocks (reading order), its raw text, the PDF info dictionary.
+
+    `title_block` is the block `title_block_index` chose; None falls back to the PDF's title.
+    """
+    trusted = [b for b in blocks if b.trusted]
+    text = page_text if trusted else ""
+    if title_block is not None and not title_block.trusted:
+        title_block = None
+    meta = Metadata()
+    meta.title = title_block.text if title_block else _sensible_title(pdf_meta.get("title", ""))
+    meta.authors = _authors(trusted, title_block) or _meta_authors(pdf_meta.get("author", ""))
+    meta.abstract = _abstract(trusted)
+    meta.doi = find_doi(text + "\n" + "\n".join(b.text for b in trusted)) or find_doi(
+        " ".join(pdf_meta.get(k, "") or "" for k in ("subject", "keywords", "title"))
+    )
+    meta.year = find_year(text or "\n".join(b.text for b in trusted), pdf_meta)
+    return meta
+
+
+def title_block_index(blocks: list[Block], body_size: float, meta_title: str) -> int | None:
+    """The paper title: the PDF's own title if page 1 shows it, else the largest top text."""
+    first = [(i, b) for i, b in enumerate(blocks) if b.page == 1 and b.bbox[1] < 420]
+    first = [(i, b) for i, b in first if len(b.text) >= 8 and b.kind in ("paragraph", "heading")]
+    want = _squash(meta_title)
+    named = [(i, b) for i, b in first if len(want) >= 12 and want in _squash(b.text)]
+    pool = named or [(i, b) for i, b in first if b.font_size >= body_size + 1.5]
+    # a journal banner can be as large as the title; the title is bold and longer
+    best = max(
+        pool, key=lambda ib: (round(ib[1].font_size), ib[1].bold, len(ib[1].text)), default=None
+    )
+    return best[0] if best else None
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def _sensible_title(title: str) -> str:
+    title = " ".join(title.split())
+    if len(title) < 8 or BAD_TITLE.search(title) or sum(c.isdigit() for c in title) > 8:
+        return ""
+    return title
+
+
+def find_doi(text: str) -> str | None:
+    m = DOI.search(text)
+    return m.group(0).rstrip(".,;:)]}'\"") if m else None
+
+
+def find_year(text: str, pdf_meta: dict[str, str]) -> int | None:
+    """The newest plausible year printed on page 1, else the PDF's creation year.
+
+    Cited work is older than the paper and copyright lines can lag (an ACL 2018 paper
+    printed "©2017"), so the newest year no later than the file's creation wins.
+    """
+    created = re.match(r"D:((?:19|20)\d{2})", pdf_meta.get("creationDate", "") or "")
+    limit = int(created.group(1)) + 1 if created else 2100
+    clean = DOI.sub(" ", text)  # DOIs hold digit runs that look like years
+    years = [int(y) for y in YEAR.findall(clean) if 1900 <= int(y) <= limit]
+    if years:
+        return max(years)
+    return int(created.group(1)) if created else None
+
+
+def _authors(blocks: list[Block], title: Block | None) -> list[str]:
+    """Names in the lines between the title and the abstract, affiliations skipped."""
+    if title is None:
+        return []
+    start = next((i for i, b in enumerate(blocks) if b is title), len(blocks)) + 1
+    names: list[str] = []
+    for block in blocks[start : start + 6]:
+        if block.kind == "heading" and block.section_path or len(block.text) > 300:
+            break
+        if block.text.lower().startswith("abstract"):
+            break
+        if block.font_size < title.font_size * 0.45:
+            continue
+        lines = block.text.split("\n") if block.kind == "table" else [block.text]
+        for part in (
+            p for line in lines if not AFFILIATION.search(line) for p in MARKERS.split(line)
+        ):
+            name = part.strip(" .")
+            words = name.split()
+            if ":" in name or "editor" in name.lower():
+                continue
+            if 2 <= len(words) <= 6 and all(w[:1].isupper() or w in PARTICLES for w in words):
+                names.append(name)
+    return names
+
+
+def _meta_authors(author: str) -> list[str]:
+    parts = re.split(r"\s*;\s*|\s*,\s*|\s+and\s+", author or "")
+    return [p.strip() for p in parts if p.strip() and "{" not in p and "et al" not in p]
+
+
+def _abstract(blocks: list[Block]) -> str:
+    """Paragraphs under an 'Abstract' heading, else the first long paragraph."""
+    for i, block in enumerate(blocks):
+        if block.kind == "heading" and block.text.strip().rstrip(":.").lower() == "abstract":
+            parts = []
+            for b in blocks[i + 1 :]:
+                if b.kind == "heading":
+                    break
+                if b.kind == "paragraph":
+                    parts.append(b.text)
+            if parts:
+                return "\n\n".join(parts)
+        if block.kind == "paragraph" and block.text.lower().startswith("abstract"):
+            return re.sub(r"^abstract[\s:.—-]*", "", block.text, flags=re.I)
+    for block in blocks:
+        lowered = block.text.lower()
+        if (
+            block.kind == "paragraph"
+            and len(block.text) >= 400
+            and not lowered.startswith(("copyright", "©", "this is an open access"))
+        ):
+            return block.text
+    return ""

@@ -1,0 +1,114 @@
+"""Plain-text and Markdown reader: paragraphs split on blank lines, '#' headings."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from citewise.documents.model import Block, Document
+from citewise.errors import BadDocumentError
+
+ATX_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+FENCE = re.compile(r"^(```|~~~)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+NO_BOX = (0.0, 0.0, 0.0, 0.0)
+
+
+def read_text(path: Path) -> Document:
+    """Read a .txt or .md file; Markdown headings become heading blocks and section paths."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BadDocumentError(f"cannot read file: {exc.strerror}", "check the path") from exc
+    text = data.decode("utf-8-sig", errors="replace")  # a stray byte should not lose the file
+    if not text.strip():
+        raise BadDocumentError(f"empty file ({len(data)} bytes)", "add text or remove the file")
+    markdown = path.suffix.lower() in (".md", ".markdown")
+    blocks = parse_markdown(text) if markdown else parse_plain(text)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    first_line = next(line.strip() for line in text.splitlines() if line.strip())
+    return Document(
+        path=path,
+        sha256=hashlib.sha256(data).hexdigest(),
+        kind="markdown" if markdown else "text",
+        pages=1,
+        blocks=blocks,
+        title=headings[0] if headings else first_line[:200],
+    )
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """Runs of non-blank lines."""
+    out: list[str] = []
+    current: list[str] = []
+    for line in lines + [""]:
+        if line.strip():
+            current.append(line)
+        elif current:
+            out.append("\n".join(current))
+            current = []
+    return out
+
+
+def _block(ordinal: int, kind: str, text: str, section: str) -> Block:
+    if kind not in ("code", "table"):
+        text = " ".join(text.split())
+    return Block(ordinal, kind, 1, NO_BOX, text, section_path=section)
+
+
+def parse_plain(text: str) -> list[Block]:
+    """One paragraph block per blank-line-separated run."""
+    return [_block(i, "paragraph", p, "") for i, p in enumerate(_paragraphs(text.splitlines()))]
+
+
+def parse_markdown(text: str) -> list[Block]:
+    """Headings drive section_path; fenced code stays verbatim; lists and tables keep lines."""
+    blocks: list[Block] = []
+    stack: list[tuple[int, str]] = []
+    pending: list[str] = []
+    in_fence = False
+
+    def path() -> str:
+        return " > ".join(t for _, t in stack)
+
+    def flush() -> None:
+        for para in _paragraphs(pending):
+            lines = para.splitlines()
+            kind = "paragraph"
+            if all(line.lstrip().startswith("|") for line in lines):
+                kind = "table"
+                para = "\n".join(ln for ln in lines if not re.match(r"^\s*\|[\s|:-]+\|?\s*$", ln))
+            elif LIST_ITEM.match(lines[0]):
+                kind = "list"
+            blocks.append(_block(len(blocks), kind, para, path()))
+        pending.clear()
+
+    code: list[str] = []
+    for line in text.splitlines():
+        if FENCE.match(line.strip()):
+            if in_fence:
+                blocks.append(_block(len(blocks), "code", "\n".join(code), path()))
+                code = []
+            else:
+                flush()
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            code.append(line)
+            continue
+        m = ATX_HEADING.match(line)
+        if m:
+            flush()
+            level, title = len(m.group(1)), m.group(2).strip()
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title))
+            blocks.append(_block(len(blocks), "heading", title, path()))
+            continue
+        pending.append(line)
+    if in_fence and code:
+        blocks.append(_block(len(blocks), "code", "\n".join(code), path()))
+    flush()
+    return blocks
