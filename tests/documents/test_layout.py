@@ -6,21 +6,11 @@ import re
 
 import pytest
 
-from citewise.documents.layout import (
-    Seg,
-    Unit,
-    caption_label,
-    clean,
-    group_rows,
-    heading_candidate,
-    heading_level,
-    join_hyphenated,
-    join_rows,
-    order_units,
-    running_heads,
-    table_rows,
-    vocabulary,
-)
+from citewise.documents.captions import caption_label
+from citewise.documents.headings import heading_candidate, heading_level
+from citewise.documents.hyphenation import clean, join_hyphenated, join_rows, vocabulary
+from citewise.documents.layout import Seg, Unit, group_rows, order_units, running_heads
+from citewise.documents.tables import table_rows
 
 
 def seg(x0: float, y0: float, text: str, size: float = 10.0, width: float | None = None) -> Seg:

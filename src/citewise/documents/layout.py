@@ -1,28 +1,24 @@
-"""Page geometry and text helpers for the PDF reader.
+"""Page geometry for the PDF reader: PyMuPDF lines, running heads, columns, reading order."""
 
-Text joining and hyphenation, lines from PyMuPDF, running heads, columns and reading
-order, table rows, heading and caption patterns. Pure functions over PyMuPDF's
-`get_text("dict")` output; nothing here opens files.
-
-Vocabulary: a `Seg` is one PyMuPDF line (a run of spans on one baseline), a `Row` is the
-segments sharing a visual baseline, a `Unit` is a stack of rows that belongs together
-(a PyMuPDF block, later split into paragraphs, headings, table rows).
-"""
+# Vocabulary: a `Seg` is one PyMuPDF line (a run of spans on one baseline), a `Row` is the
+# segments sharing a visual baseline, a `Unit` is a stack of rows that belongs together
+# (a PyMuPDF block, later split into paragraphs, headings, table rows). Pure functions over
+# PyMuPDF's `get_text("dict")` output; nothing here opens files.
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+
+from citewise.documents.hyphenation import clean, join_rows
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
 PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,5}(\s*(of|/)\s*\d{1,5})?$", re.I)
-SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303"}
+BULLET = re.compile(r"^[•◦▪‣∙●○■□➢►–—]\s*\S")
 HEADER_ZONE = 0.1  # fraction of page height at top and bottom where running heads live
 Box = tuple[float, float, float, float]
-Cell = tuple[float, float, str]  # x0, x1, text
 
 
 @dataclass
@@ -124,7 +120,7 @@ class Unit:
         return join_rows([r.text for r in self.rows])
 
 
-# --- text -------------------------------------------------------------------------------
+# --- geometry -------------------------------------------------------------------------
 
 
 def union(boxes: list[Box]) -> Box:
@@ -134,61 +130,6 @@ def union(boxes: list[Box]) -> Box:
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
     )
-
-
-def clean(text: str) -> str:
-    """Collapse whitespace and fold spacing accents (F¨arber -> Färber)."""
-    if any(a in text for a in SPACING_ACCENTS):
-        text = re.sub(
-            r"([¨´`ˆ˜])\s?([A-Za-z])", lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text
-        )
-        text = unicodedata.normalize("NFC", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
-    """Join line texts with spaces, repairing words hyphenated at line ends."""
-    out = ""
-    for line in lines:
-        line = " ".join(line.split())
-        if not line:
-            continue
-        out = join_hyphenated(out, line, vocab) if out else line
-    return out
-
-
-def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) -> str:
-    """'implemen-' + 'tation' -> 'implementation'; 'state-of-the-' + 'art' keeps hyphens.
-
-    `vocab` holds the document's own words (lower-case): when the joined word occurs
-    elsewhere unbroken ('MrBayes') the hyphen goes, when it occurs hyphenated it stays.
-    """
-    if left.endswith("\u00ad"):
-        return left[:-1] + right
-    if not left.endswith("-") or left.endswith((" -", "--")):
-        return f"{left} {right}"
-    fragment = re.split(r"[\s/(\[]", left[:-1])[-1]
-    head = re.match(r"[^\W_]+", right)
-    if fragment and head and fragment.replace("-", "").isalnum():
-        whole = (fragment + head.group(0)).lower()
-        hyphenated = (fragment + "-" + head.group(0)).lower()
-        if whole in vocab and hyphenated not in vocab:
-            return left[:-1] + right
-        if hyphenated in vocab:
-            return left + right
-    # otherwise drop the hyphen only for a plain word broken by the typesetter
-    if fragment.isalpha() and right[:1].islower():
-        return left[:-1] + right
-    return left + right
-
-
-def vocabulary(texts: list[str]) -> frozenset[str]:
-    """Lower-case words (hyphenated compounds too) seen in the document's lines."""
-    words: set[str] = set()
-    for text in texts:
-        text = re.sub(r"\S+-$", "", text)  # a word broken at the line end is not a word
-        words.update(w.lower() for w in re.findall(r"[^\W_][\w-]*[^\W_]", text))
-    return frozenset(words)
 
 
 # --- lines from PyMuPDF -----------------------------------------------------------------
@@ -438,149 +379,3 @@ def _rows_first(units: list[Unit]) -> list[Unit]:
         out.extend(sorted(ordered[i:j], key=lambda u: u.bbox[0]))
         i = j
     return out
-
-
-# --- tables -------------------------------------------------------------------------------
-
-
-def table_rows(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[str]]:
-    """Table text as rows of cells; lines continuing a wrapped cell join their row."""
-    rows = group_rows(segs)
-    if not rows:
-        return []
-    left = min(r.x0 for r in rows)
-    gaps = [b.y0 - a.y1 for a, b in zip(rows, rows[1:], strict=False)]
-    # wrapped cells sit closer than rows do; only trust that when spacing is bimodal
-    split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
-    out: list[list[Cell]] = []
-    for i, row in enumerate(rows):
-        cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
-        under = _cells_under(cells, out[-1]) if out else None
-        if (
-            under is None
-            or gaps[i - 1] >= split
-            or row.x0 <= left + row.style.size  # a new row starts in the first column
-            or any(numeric.match(c[2]) for c in cells)
-        ):
-            out.append(cells)
-            continue
-        above = out[-1]
-        for (x0, x1, text), k in zip(cells, under, strict=True):
-            a0, a1, atext = above[k]
-            above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
-    return [[c[2] for c in cells] for cells in out]
-
-
-def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
-    """For each cell, the one distinct cell above it that it overlaps well; else None."""
-    picks: list[int] = []
-    for x0, x1, _ in cells:
-        best, k = max(
-            ((min(x1, a[1]) - max(x0, a[0]), j) for j, a in enumerate(above)), default=(0, -1)
-        )
-        if best < 0.3 * min(x1 - x0, above[k][1] - above[k][0]) or k in picks:
-            return None
-        picks.append(k)
-    return picks
-
-
-# --- headings and captions ----------------------------------------------------------------
-
-NUMBERING = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+)\.?|([A-Z])\.|([IVX]+)\.)\s+\S")
-KNOWN_HEADINGS = {
-    "abstract",
-    "introduction",
-    "references",
-    "bibliography",
-    "literature cited",
-    "acknowledgments",
-    "acknowledgements",
-    "acknowledgment",
-    "acknowledgement",
-    "conclusion",
-    "conclusions",
-    "methods",
-    "materials and methods",
-    "methodology",
-    "results",
-    "discussion",
-    "results and discussion",
-    "background",
-    "appendix",
-    "appendices",
-    "related work",
-    "limitations",
-    "future work",
-    "evaluation",
-    "experiments",
-    "summary",
-    "competing interests",
-    "funding",
-    "author contributions",
-    "authors' contributions",
-    "data availability",
-    "ethics statement",
-    "keywords",
-    "conclusions and future work",
-    "supplementary material",
-    "declarations",
-}
-REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "works cited"}
-CAPTION = re.compile(
-    r"^(Table|TABLE|Tab\.|Figure|FIGURE|Fig\.|FIG\.|Supplementary (?:Table|Figure))"
-    r"\s*(S?\d+[a-z]?|[IVX]+)\b"
-)
-
-
-def heading_name(text: str) -> str:
-    """Heading text without numbering or trailing colon, lower-case."""
-    name = re.sub(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip())
-    return name.rstrip(":.").strip().lower().replace("’", "'")
-
-
-def is_known_heading(text: str) -> bool:
-    return heading_name(text) in KNOWN_HEADINGS or heading_name(text).startswith("appendix")
-
-
-def is_reference_heading(text: str) -> bool:
-    return heading_name(text) in REFERENCE_HEADINGS
-
-
-def heading_candidate(text: str, continued: bool = False) -> bool:
-    """Short, starts like a title (unless `continued`), does not end like a sentence."""
-    text = text.strip()
-    if not 2 <= len(text) <= 150 or len(text.split()) > 18:
-        return False
-    if text.endswith((",", ";", "-")) and not continued:
-        return False
-    if text.endswith((".", ":")) and not is_known_heading(text):
-        return False
-    if not re.search(r"[A-Za-z]{3}", text):  # a heading has at least one real word
-        return False
-    letters = sum(c.isalpha() for c in text)
-    starts = continued or text[0].isupper() or text[0].isdigit()
-    return starts and letters >= 0.5 * len(text.replace(" ", ""))
-
-
-def heading_level(text: str) -> int | None:
-    """Depth from numbering: '2' -> 1, '2.1' -> 2, 'A.1' -> 2; None when unnumbered."""
-    m = NUMBERING.match(text.strip())
-    if not m:
-        return None
-    if m.group(1):
-        return m.group(1).count(".") + 1
-    if m.group(2):
-        return m.group(2).count(".") + 1
-    return 1
-
-
-def caption_label(text: str) -> str | None:
-    """'Fig. 3: ...' -> 'Figure 3'; 'Table 2 ...' -> 'Table 2'; None for other text."""
-    m = CAPTION.match(text.strip())
-    if not m:
-        return None
-    kind = m.group(1).lower()
-    word = "Figure" if kind.startswith("fig") else "Table"
-    if kind.startswith("supplementary"):
-        word = "Supplementary " + word
-    return f"{word} {m.group(2)}"

@@ -1,0 +1,46 @@
+"""Figure and table captions: spotting a caption, its label and the table it names."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.documents.layout import Unit
+
+CAPTION = re.compile(
+    r"^(Table|TABLE|Tab\.|Figure|FIGURE|Fig\.|FIG\.|Supplementary (?:Table|Figure))"
+    r"\s*(S?\d+[a-z]?|[IVX]+)\b"
+)
+
+
+def caption_label(text: str) -> str | None:
+    """'Fig. 3: ...' -> 'Figure 3'; 'Table 2 ...' -> 'Table 2'; None for other text."""
+    m = CAPTION.match(text.strip())
+    if not m:
+        return None
+    kind = m.group(1).lower()
+    word = "Figure" if kind.startswith("fig") else "Table"
+    if kind.startswith("supplementary"):
+        word = "Supplementary " + word
+    return f"{word} {m.group(2)}"
+
+
+def caption_like(text: str) -> bool:
+    """A label followed by caption punctuation ('Fig. 3:', 'Table IV.'), not a mention."""
+    return bool(re.match(r"^\S+\.?\s*[A-Z]?[\dIVX]+[a-z]?\s*[:.|]", text))
+
+
+def label_tables(units: list[Unit]) -> None:
+    """Give each 'Table N' caption's label to the nearest table on the page."""
+    tables = [u for u in units if u.kind == "table"]
+    for cap in (u for u in units if u.kind == "caption" and (u.label or "").startswith("Table")):
+        cx0, cy0, cx1, cy1 = cap.bbox
+        best, dist = None, 1e9
+        for t in tables:
+            tx0, ty0, tx1, ty1 = t.bbox
+            if t.label or min(cx1, tx1) <= max(cx0, tx0):
+                continue
+            d = min(abs(ty0 - cy1), abs(cy0 - ty1))
+            if d < dist:
+                best, dist = t, d
+        if best is not None and dist < 150:
+            best.label = cap.label

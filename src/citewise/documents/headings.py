@@ -1,0 +1,205 @@
+"""Section headings: heading text and lines, numbering depth, section paths."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.documents import layout
+from citewise.documents.captions import caption_label
+from citewise.documents.layout import BULLET, Row, Seg, Unit
+from citewise.documents.model import Block
+
+NUMBERING = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+)\.?|([A-Z])\.|([IVX]+)\.)\s+\S")
+KNOWN_HEADINGS = {
+    "abstract",
+    "introduction",
+    "references",
+    "bibliography",
+    "literature cited",
+    "acknowledgments",
+    "acknowledgements",
+    "acknowledgment",
+    "acknowledgement",
+    "conclusion",
+    "conclusions",
+    "methods",
+    "materials and methods",
+    "methodology",
+    "results",
+    "discussion",
+    "results and discussion",
+    "background",
+    "appendix",
+    "appendices",
+    "related work",
+    "limitations",
+    "future work",
+    "evaluation",
+    "experiments",
+    "summary",
+    "competing interests",
+    "funding",
+    "author contributions",
+    "authors' contributions",
+    "data availability",
+    "ethics statement",
+    "keywords",
+    "conclusions and future work",
+    "supplementary material",
+    "declarations",
+}
+REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "works cited"}
+
+
+def heading_name(text: str) -> str:
+    """Heading text without numbering or trailing colon, lower-case."""
+    name = re.sub(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip())
+    return name.rstrip(":.").strip().lower().replace("’", "'")
+
+
+def is_known_heading(text: str) -> bool:
+    return heading_name(text) in KNOWN_HEADINGS or heading_name(text).startswith("appendix")
+
+
+def is_reference_heading(text: str) -> bool:
+    return heading_name(text) in REFERENCE_HEADINGS
+
+
+def heading_candidate(text: str, continued: bool = False) -> bool:
+    """Short, starts like a title (unless `continued`), does not end like a sentence."""
+    text = text.strip()
+    if not 2 <= len(text) <= 150 or len(text.split()) > 18:
+        return False
+    if text.endswith((",", ";", "-")) and not continued:
+        return False
+    if text.endswith((".", ":")) and not is_known_heading(text):
+        return False
+    if not re.search(r"[A-Za-z]{3}", text):  # a heading has at least one real word
+        return False
+    letters = sum(c.isalpha() for c in text)
+    starts = continued or text[0].isupper() or text[0].isdigit()
+    return starts and letters >= 0.5 * len(text.replace(" ", ""))
+
+
+def heading_level(text: str) -> int | None:
+    """Depth from numbering: '2' -> 1, '2.1' -> 2, 'A.1' -> 2; None when unnumbered."""
+    m = NUMBERING.match(text.strip())
+    if not m:
+        return None
+    if m.group(1):
+        return m.group(1).count(".") + 1
+    if m.group(2):
+        return m.group(2).count(".") + 1
+    return 1
+
+
+# --- heading lines inside a unit ------------------------------------------------------
+
+
+def split_unit(unit: Unit, body: Seg) -> list[Unit]:
+    """Cut a unit around heading lines, and before a bullet or a caption start."""
+    rows = unit.rows
+    heads = [_row_is_heading(r, body, unit) for r in rows]
+    for i in range(1, len(rows)):
+        # mid-paragraph emphasis is not a heading: one must follow a finished line
+        if heads[i] and not heads[i - 1] and not _ends_line(rows[i - 1], unit):
+            heads[i] = False
+        # a long title wraps: its next line has the same style but may start lower-case
+        if heads[i - 1] and not heads[i] and _style_key(rows[i]) == _style_key(rows[i - 1]):
+            heads[i] = heading_candidate(rows[i].text, continued=True)
+    parts: list[list[int]] = [[]]
+    for i, row in enumerate(rows):
+        if i and (
+            heads[i] != heads[i - 1]
+            or (heads[i] and _style_key(row) != _style_key(rows[i - 1]))
+            or BULLET.match(row.text)
+            or (caption_label(row.text) and _ends_line(rows[i - 1], unit))
+        ):
+            parts.append([])
+        parts[-1].append(i)
+    out = []
+    for idx in parts:
+        piece = Unit([rows[i] for i in idx], col=unit.col)
+        if len(parts) > 1 and heads[idx[0]] and len(idx) <= 3:
+            piece.data["heading_row"] = True
+        out.append(piece)
+    return out
+
+
+def _style_key(row: Row) -> tuple[float, bool, str]:
+    s = row.style
+    return (round(s.size), s.bold, s.font)
+
+
+def _row_is_heading(row: Row, body: Seg, unit: Unit) -> bool:
+    """A line set apart by style that reads like a heading, not a sentence."""
+    s = row.style
+    main = [seg for seg in row.segs if len(seg.text.strip()) > 2]
+    # a bold lead-in followed by plain text on the same line is a run-in heading
+    if any(seg.bold != s.bold or abs(seg.size - s.size) > 0.6 for seg in main):
+        return False
+    if not heading_candidate(row.text) or layout.is_mono(s.font):
+        return False
+    others = [r.x1 for r in unit.rows if r is not row]
+    fills = bool(others) and row.x1 >= max(others) - 2 * s.size
+    if s.size >= body.size + 0.9:
+        return True
+    if fills:
+        return False
+    if s.bold and not body.bold:
+        return True
+    if len(row.text) > 60:
+        return False
+    # a run-in title in another face: 'References' atop small-print entries
+    lead = row is unit.rows[0] and len(unit.rows) > 1 and s.font != unit.style.font
+    return lead or (s.font != body.font and abs(s.size - body.size) <= 1.0)
+
+
+def _ends_line(row: Row, unit: Unit) -> bool:
+    """A row that ends a paragraph: sentence end or well short of the right edge."""
+    return row.text.rstrip().endswith((".", ":", "?", "!")) or row.x1 < unit.bbox[2] - 30
+
+
+def unit_is_heading(unit: Unit, body: Seg) -> bool:
+    text = unit.text
+    if len(unit.rows) > 3 or not heading_candidate(text):
+        return False
+    if is_known_heading(text):
+        return True
+    s = unit.style
+    if s.size < body.size - 1.0:  # figure labels, table notes, small print
+        return False
+    if unit.data.get("heading_row"):
+        return True
+    distinct = (s.bold and not body.bold) or s.size >= body.size + 0.9
+    return distinct or (heading_level(text) is not None and s.font != body.font)
+
+
+# --- section paths --------------------------------------------------------------------
+
+
+def assign_sections(blocks: list[Block], title: int | None) -> None:
+    """Set section_path from the heading chain; demote page-1 front matter that is not a heading."""
+    stack: list[tuple[int, str]] = []
+    levels: dict[tuple[int, bool], int] = {}
+    started = False
+    for i, block in enumerate(blocks):
+        if block.kind == "heading" and i != title:
+            numbered = heading_level(block.text)
+            known = is_known_heading(block.text)
+            # author lines and banners on page 1 are bold too, but are not sections
+            if not started and block.page == 1 and numbered is None and not known:
+                block.kind = "paragraph"
+            else:
+                started = True
+                key = (round(block.font_size), block.bold)
+                if numbered is not None or known:
+                    levels.setdefault(key, numbered or 1)
+                    level = numbered or 1
+                else:
+                    larger = [lv for (size, _), lv in levels.items() if size > key[0]]
+                    level = levels.get(key) or (max(larger) + 1 if larger else 1)
+                while stack and stack[-1][0] >= level:
+                    stack.pop()
+                stack.append((level, block.text))
+        block.section_path = "" if i == title else " > ".join(t for _, t in stack)

@@ -1,0 +1,160 @@
+"""Tables: fusing table-like units on a page and reading them as rows of cells."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.documents import layout
+from citewise.documents.hyphenation import clean, join_rows
+from citewise.documents.layout import Seg, Unit, group_rows
+
+NUMERIC_CELL = re.compile(r"^[-−+±~<>=%$.,()\d\s×*/]+[a-zA-Z%]{0,2}$")
+Cell = tuple[float, float, str]  # x0, x1, text
+
+
+def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
+    """Fuse consecutive table-like units (rows, cells side by side, a header) into one table."""
+    side = _side_by_side(units)
+    cand = [u.kind == "table" or i in side for i, u in enumerate(units)]
+    for i, u in enumerate(units):
+        # a header row with one gap counts when it touches a table
+        if (
+            not cand[i]
+            and u.kind == "paragraph"
+            and len(u.rows) <= 2
+            and any(g >= 1.0 * u.style.size for r in u.rows for g in r.gaps())
+        ):
+            near = [j for j in (i - 1, i + 1) if 0 <= j < len(units) and cand[j]]
+            cand[i] = any(_close(units[min(i, j)], units[max(i, j)], body) for j in near)
+    out: list[Unit] = []
+    for i, unit in enumerate(units):
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.kind == "table"
+            and ((cand[i] and _close(prev, unit, body)) or _wrapped_cell(prev, unit, body))
+        ):
+            prev.rows.extend(unit.rows)
+            continue
+        if cand[i]:
+            unit = Unit(list(unit.rows), col=unit.col, kind="table")
+        out.append(unit)
+    out = _absorb_fragments(out)
+    for unit in out:
+        if unit.kind == "table":
+            rows = table_rows(unit.segs, NUMERIC_CELL)
+            unit.data["rows"] = rows
+            if len(rows) < 2:
+                unit.kind = "paragraph"
+    return out
+
+
+def _wrapped_cell(table: Unit, unit: Unit, body: Seg) -> bool:
+    """Short lines beside or just under a table, within reach: wrapped cells of its rows."""
+    if unit.kind not in ("paragraph", "footnote") or not layout.is_cell_like(unit):
+        return False
+    tx0, ty0, tx1, ty1 = table.bbox
+    ux0, uy0, ux1, uy1 = unit.bbox
+    beside = uy0 < ty1 and ux0 - tx1 < 3 * body.size
+    # prose after a table starts at its left edge; a wrapped cell sits in a later column
+    inner = tx0 + 2 * body.size < ux0 and ux1 <= tx1 + 2
+    below = 0 <= uy0 - ty1 < 2.5 * body.size and inner
+    return beside or below
+
+
+def _absorb_fragments(units: list[Unit]) -> list[Unit]:
+    """Text lying inside a table's box is a piece of it (cells PyMuPDF split off)."""
+    tables = [u for u in units if u.kind == "table"]
+    rest = [u for u in units if u.kind in ("paragraph", "footnote", "list")]
+    eaten: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for unit in rest:
+            if id(unit) in eaten:
+                continue
+            for table in tables:
+                if table.col == unit.col and _overlap(table.bbox, unit.bbox):
+                    table.rows.extend(unit.rows)
+                    eaten.add(id(unit))
+                    grew = True
+                    break
+    return [u for u in units if id(u) not in eaten]
+
+
+def _overlap(a: layout.Box, b: layout.Box) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 2
+
+
+def _side_by_side(units: list[Unit]) -> set[int]:
+    """Small units sharing a line with another small unit in the same column: cells."""
+    small = sorted(
+        (
+            (i, u.bbox)
+            for i, u in enumerate(units)
+            if u.kind in ("paragraph", "table") and layout.is_cell_like(u)
+        ),
+        key=lambda item: item[1][1],
+    )
+    out: set[int] = set()
+    for n, (a, (ax0, _, ax1, ay1)) in enumerate(small):
+        for b, (bx0, by0, bx1, by1) in small[n + 1 :]:
+            if by0 >= ay1 - 2:
+                break  # sorted by top edge: the rest start below this unit
+            if (
+                units[a].col == units[b].col
+                and min(ay1, by1) - by0 > 2
+                and (bx0 > ax1 or ax0 > bx1)
+            ):
+                out.update((a, b))
+    return out
+
+
+def _close(a: Unit, b: Unit, body: Seg) -> bool:
+    ax0, ay0, ax1, ay1 = a.bbox
+    bx0, by0, bx1, by1 = b.bbox
+    return by0 - ay1 < 2.5 * body.size and min(ax1, bx1) > max(ax0, bx0) and by1 > ay0
+
+
+# --- rows of cells --------------------------------------------------------------------
+
+
+def table_rows(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[str]]:
+    """Table text as rows of cells; lines continuing a wrapped cell join their row."""
+    rows = group_rows(segs)
+    if not rows:
+        return []
+    left = min(r.x0 for r in rows)
+    gaps = [b.y0 - a.y1 for a, b in zip(rows, rows[1:], strict=False)]
+    # wrapped cells sit closer than rows do; only trust that when spacing is bimodal
+    split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
+    out: list[list[Cell]] = []
+    for i, row in enumerate(rows):
+        cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
+        under = _cells_under(cells, out[-1]) if out else None
+        if (
+            under is None
+            or gaps[i - 1] >= split
+            or row.x0 <= left + row.style.size  # a new row starts in the first column
+            or any(numeric.match(c[2]) for c in cells)
+        ):
+            out.append(cells)
+            continue
+        above = out[-1]
+        for (x0, x1, text), k in zip(cells, under, strict=True):
+            a0, a1, atext = above[k]
+            above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
+    return [[c[2] for c in cells] for cells in out]
+
+
+def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
+    """For each cell, the one distinct cell above it that it overlaps well; else None."""
+    picks: list[int] = []
+    for x0, x1, _ in cells:
+        best, k = max(
+            ((min(x1, a[1]) - max(x0, a[0]), j) for j, a in enumerate(above)), default=(0, -1)
+        )
+        if best < 0.3 * min(x1 - x0, above[k][1] - above[k][0]) or k in picks:
+            return None
+        picks.append(k)
+    return picks
