@@ -11,6 +11,6 @@ python -m pip install --quiet --disable-pip-version-check -e ".[embed]"
 export CITEWISE_LIBRARY="$PWD/example-library"
 citewise ingest examples/papers
 citewise list
-citewise ask "How much longer did the field recorders' batteries last with on-device detection?"
 citewise ask "What accuracy does the granite classifier reach after heavy rain?"
+citewise ask "What recall did the bird song detector reach at Pine ridge?"
 citewise ask "Which telescope observed the supernova?" || [ $? -eq 3 ]

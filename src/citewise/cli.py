@@ -207,9 +207,9 @@ def eval_command(
         "scope",
         "items",
         "accuracy",
-        "citation page acc.",
-        "refusal recall",
-        "false refusals",
+        "cited page",
+        "refused unans.",
+        "refused ans.",
         "p50 ms",
         "p95 ms",
     )

@@ -1,0 +1,56 @@
+"""Killing an ingest mid-way loses nothing: a rerun completes with no duplicate rows."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.pdfs import write_paper
+
+
+def test_kill_during_ingest_then_rerun_finishes_without_duplicates(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for n in range(40):
+        write_paper(folder / f"paper{n:02d}.pdf", title=f"Granite Study Number {n}")
+    library = tmp_path / "library"
+    env = {**os.environ, "CITEWISE_LIBRARY": str(library)}
+    command = [sys.executable, "-m", "citewise", "ingest", "--no-embed", str(folder)]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    database = library / "library.db"
+    deadline = time.time() + 60
+    stored = 0
+    while time.time() < deadline and stored < 3:  # kill once some documents are in
+        time.sleep(0.05)
+        if database.exists():
+            try:
+                with sqlite3.connect(database, timeout=1) as db:
+                    stored = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+            except sqlite3.OperationalError:
+                stored = 0
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    with sqlite3.connect(database) as db:
+        partial = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+        orphans = db.execute(
+            "SELECT count(*) FROM blocks b LEFT JOIN documents d ON d.id = b.document_id "
+            "WHERE d.id IS NULL"
+        ).fetchone()[0]
+    assert 0 < partial < 40 and orphans == 0  # killed part-way, no half-stored document
+
+    rerun = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    with sqlite3.connect(database) as db:
+        docs = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+        paths = db.execute("SELECT count(DISTINCT path) FROM documents").fetchone()[0]
+        blocks = db.execute("SELECT count(*) FROM blocks").fetchone()[0]
+        indexed = db.execute("SELECT count(*) FROM blocks_fts").fetchone()[0]
+    assert docs == paths == 40
+    assert blocks == indexed > 0
