@@ -9,7 +9,22 @@ import pytest
 
 from tests.pdfs import write_paper
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+def _shared_dir() -> Path:
+    """The shared research material: $CITEWISE_SHARED, else ../shared beside the repository,
+    else /work/shared (the development machine's location, for clones made elsewhere)."""
+    candidates = [
+        os.environ.get("CITEWISE_SHARED", ""),
+        str(Path(__file__).resolve().parents[2] / "shared"),
+        "/work/shared",
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    return Path(candidates[1])
+
+
+SHARED = _shared_dir()
 CORPUS = SHARED / "corpus"
 DEV_QA = SHARED / "qa" / "dev.yaml"
 

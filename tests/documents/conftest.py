@@ -11,7 +11,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+from tests.conftest import SHARED
+
+CORPUS = SHARED / "corpus"
 DEV_QA = CORPUS.parent / "qa" / "dev.yaml"
 
 TITLE = "Sorting Granite with Acoustic Probes"
