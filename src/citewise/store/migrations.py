@@ -75,9 +75,119 @@ def _vectors() -> str:
         """
 
 
+def _references() -> str:
+    return """
+        CREATE TABLE "references" (
+            id TEXT PRIMARY KEY,
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            block_id TEXT,
+            raw TEXT NOT NULL,
+            authors TEXT NOT NULL DEFAULT '[]',
+            title TEXT,
+            year INTEGER,
+            venue TEXT,
+            doi TEXT,
+            arxiv_id TEXT,
+            resolved_document TEXT REFERENCES documents(id) ON DELETE SET NULL,
+            UNIQUE (document_id, ordinal)
+        );
+        CREATE INDEX references_doi ON "references"(doi);
+        -- In-text citation markers ("[12]", "(Smith et al., 2020)") linked to entries.
+        CREATE TABLE citations (
+            block_id TEXT NOT NULL REFERENCES blocks(id) ON DELETE CASCADE,
+            reference_id TEXT NOT NULL REFERENCES "references"(id) ON DELETE CASCADE,
+            marker TEXT NOT NULL,
+            PRIMARY KEY (block_id, reference_id, marker)
+        );
+        """
+
+
+def _audit_log() -> str:
+    return """
+        CREATE TABLE llm_calls (
+            id INTEGER PRIMARY KEY,
+            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            task TEXT,
+            role TEXT,
+            backend TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_tokens INTEGER NOT NULL DEFAULT 0,
+            completion_tokens INTEGER NOT NULL DEFAULT 0,
+            latency_ms REAL NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            cache_hit INTEGER NOT NULL DEFAULT 0,
+            ok INTEGER NOT NULL DEFAULT 1,
+            error TEXT
+        );
+        CREATE TABLE llm_cache (
+            key TEXT PRIMARY KEY,
+            response TEXT NOT NULL,
+            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE http_requests (
+            id INTEGER PRIMARY KEY,
+            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            task TEXT,
+            source TEXT NOT NULL,
+            method TEXT NOT NULL DEFAULT 'GET',
+            url TEXT NOT NULL,
+            status INTEGER,
+            latency_ms REAL NOT NULL DEFAULT 0,
+            cache_hit INTEGER NOT NULL DEFAULT 0,
+            error TEXT
+        );
+        CREATE TABLE http_cache (
+            key TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            status INTEGER NOT NULL,
+            headers TEXT NOT NULL DEFAULT '{}',
+            body BLOB NOT NULL,
+            created REAL NOT NULL,
+            expires REAL NOT NULL
+        );
+        """
+
+
+def _research_tasks() -> str:
+    return """
+        CREATE TABLE tasks (
+            id TEXT PRIMARY KEY,
+            topic TEXT NOT NULL,
+            state TEXT NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,
+            options TEXT NOT NULL DEFAULT '{}',
+            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            updated TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE task_events (
+            id INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            stage TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE TABLE evidence (
+            id TEXT PRIMARY KEY,
+            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+            sub_question TEXT,
+            kind TEXT NOT NULL,
+            block_id TEXT,
+            record_key TEXT,
+            quote TEXT NOT NULL,
+            data TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX evidence_task ON evidence(task_id);
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
+    _references,
+    _audit_log,
+    _research_tasks,
 ]
 
 

@@ -1,18 +1,22 @@
-"""The `citewise` command: parse arguments, call api.py, render with Rich. No logic here."""
+"""Library commands: ingest, list, show, ask, eval."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from citewise.api import Library
-from citewise.errors import CitewiseError
+from citewise.cli.app import (
+    EXIT_REFUSED,
+    app,
+    emit_json,
+    err,
+    open_library,
+    out,
+    progress_bar,
+)
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from citewise.report.terminal import (
     print_answer,
@@ -20,56 +24,6 @@ from citewise.report.terminal import (
     print_documents,
     print_ingest_report,
 )
-
-app = typer.Typer(
-    help="citewise: ask your PDF library questions, get verifiable page-level citations.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console()
-err = Console(stderr=True)
-
-EXIT_REFUSED = 3
-
-
-class State:
-    library: str | None = None
-
-
-def _open(embeddings: bool = True) -> Library:
-    return Library(State.library, embeddings=embeddings)
-
-
-def _emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
-def _progress(enabled: bool) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not enabled,
-    )
-
-
-@app.callback()
-def main_options(
-    library: Annotated[
-        str | None,
-        typer.Option(
-            "--library",
-            "-L",
-            help="Library directory (default: $CITEWISE_LIBRARY "
-            "or ~/.local/share/citewise/default).",
-        ),
-    ] = None,
-) -> None:
-    State.library = library
 
 
 @app.command()
@@ -79,7 +33,7 @@ def ingest(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    with _open(embeddings=not no_embed) as lib, _progress(not as_json) as bar:
+    with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
@@ -92,7 +46,7 @@ def ingest(
     for failure in report.failed:
         sys.stderr.write(f"error: {failure.path}: {failure.reason} ({failure.code})\n")
     if as_json:
-        _emit_json(
+        emit_json(
             {
                 "documents": report.documents,
                 "added": report.added,
@@ -118,10 +72,10 @@ def list_documents(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """List the documents in the library."""
-    with _open(embeddings=False) as lib:
+    with open_library(embeddings=False) as lib:
         docs = lib.documents()
     if as_json:
-        _emit_json(
+        emit_json(
             [
                 {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
                 for d in docs
@@ -137,11 +91,11 @@ def show(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Show a document's metadata and sections."""
-    with _open(embeddings=False) as lib:
+    with open_library(embeddings=False) as lib:
         document = lib.document(doc)
         blocks = lib.blocks(document.id)
     if as_json:
-        _emit_json(
+        emit_json(
             {
                 "id": document.id,
                 "title": document.title,
@@ -172,12 +126,12 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3)."""
-    with _open() as lib:
+    with open_library() as lib:
         answer = lib.ask(question, doc or [], k)
         for notice in lib.notices:
             err.print(notice)
     if as_json:
-        _emit_json(answer.to_dict())
+        emit_json(answer.to_dict())
     else:
         print_answer(out, answer)
     if answer.refused:
@@ -191,7 +145,7 @@ def eval_command(
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
     items = load_items(qa_file)
-    with _open() as lib, _progress(not as_json) as bar:
+    with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
         task = bar.add_task("evaluating", total=len(items))
@@ -199,7 +153,7 @@ def eval_command(
             items, lib.ask, names, progress=lambda n, _t: bar.update(task, completed=n)
         )
     if as_json:
-        _emit_json(result)
+        emit_json(result)
         return
     from rich.table import Table
 
@@ -233,11 +187,3 @@ def eval_command(
             ),
         )
     out.print(table)
-
-
-def main() -> None:
-    try:
-        app()
-    except CitewiseError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        sys.exit(exc.exit_code)

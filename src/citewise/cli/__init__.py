@@ -1,0 +1,9 @@
+"""The `citewise` command: parse arguments, call api.py, render with Rich. No logic here.
+
+Each module registers its commands on the one Typer app when imported below.
+"""
+
+from citewise.cli import library, models, search, structure  # noqa: F401  (registers commands)
+from citewise.cli.app import app, main
+
+__all__ = ["app", "main"]

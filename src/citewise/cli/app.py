@@ -1,0 +1,74 @@
+"""The Typer app every command module registers on, and the helpers they share."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from citewise.api import Library
+from citewise.errors import CitewiseError
+
+app = typer.Typer(
+    help="citewise: ask your PDF library questions, get verifiable page-level citations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+EXIT_REFUSED = 3
+
+
+class State:
+    library: str | None = None
+
+
+def open_library(embeddings: bool = True) -> Library:
+    """The library chosen by --library / $CITEWISE_LIBRARY / the default."""
+    return Library(State.library, embeddings=embeddings)
+
+
+def emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def progress_bar(enabled: bool) -> Progress:
+    """A progress bar on stderr (stdout stays clean for --json)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not enabled,
+    )
+
+
+@app.callback()
+def main_options(
+    library: Annotated[
+        str | None,
+        typer.Option(
+            "--library",
+            "-L",
+            help="Library directory (default: $CITEWISE_LIBRARY "
+            "or ~/.local/share/citewise/default).",
+        ),
+    ] = None,
+) -> None:
+    State.library = library
+
+
+def main() -> None:
+    try:
+        app()
+    except CitewiseError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        sys.exit(exc.exit_code)

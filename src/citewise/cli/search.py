@@ -1,0 +1,5 @@
+"""Literature search commands (search, fetch, graph, watch, export)."""
+
+from __future__ import annotations
+
+from citewise.cli.app import app  # noqa: F401  (commands register on it)
