@@ -5,11 +5,16 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
-from citewise.config import library_dir
+from citewise.agent.verify import Verifier
+from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.embed.base import DEFAULT_MODEL, Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, ingest
+from citewise.llm.base import parse_spec
+from citewise.llm.registry import role_clients
+from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
 from citewise.store.vectors import vector_count
@@ -31,6 +36,7 @@ class Library:
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._answerer: QuestionAnswerer | None = None
+        self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer] = {}
         self.notices: list[str] = []
 
     def close(self) -> None:
@@ -89,3 +95,51 @@ class Library:
         """Answer with verbatim cited sentences, or refuse with the closest passages."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return self.answerer.ask(question, doc_ids, k)
+
+    # --- Language models (see citewise.llm and agent/generate.py) -----------------------
+
+    @property
+    def model_settings(self) -> ModelSettings:
+        """Roles and backends from citewise.toml ($CITEWISE_CONFIG, the library, ~/.config)."""
+        return load_model_settings(self.directory)
+
+    def generator(
+        self, llm: str | None = None, llm_url: str | None = None, use_cache: bool = True
+    ) -> GeneratedAnswerer | None:
+        """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
+        citewise.toml); None when that is the extractive backend."""
+        key = (llm, llm_url, use_cache)
+        if key not in self._generators:
+            settings = self.model_settings
+            override = parse_spec(llm, llm_url) if llm else None
+            db = self.store.db
+            writers = role_clients("write", settings, db, override, use_cache)
+            if not writers or writers[0].model.backend == "extractive":
+                return None
+            judges = role_clients("judge", settings, db, use_cache=use_cache)
+            verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
+            self._generators[key] = GeneratedAnswerer(
+                self.answerer, writers, verifier, cascade_threshold=settings.cascade_threshold
+            )
+        return self._generators[key]
+
+    def ask_with_model(
+        self,
+        question: str,
+        documents: list[str] | None = None,
+        k: int = 8,
+        llm: str | None = None,
+        llm_url: str | None = None,
+        use_cache: bool = True,
+    ) -> Answer:
+        """Like `ask`, but a language model writes the answer; every sentence is verified
+        against the evidence it cites. Falls back to `ask` for the extractive backend."""
+        generator = self.generator(llm, llm_url, use_cache)
+        if generator is None:
+            return self.ask(question, documents, k)
+        doc_ids = tuple(self.document(d).id for d in documents or [])
+        return generator.ask(question, doc_ids, k)
+
+    def usage(self, task: str | None = None) -> dict[str, object]:
+        """Model calls logged in this library: the `citewise usage --json` object."""
+        return usage_summary(self.store.db, task)

@@ -1,0 +1,312 @@
+"""Generated answers: numbered evidence in, cited sentences out, each verified.
+
+The flow is code; the model only writes. Retrieval and the refusal decision are the
+extractive answerer's. The model sees evidence as [E1..En] and replies
+`{"sentences": [{"text", "citations": ["E1"]}], "refused"}`; code maps E-numbers to block IDs
+(dropping, and logging, any it did not offer), verifies every sentence against what it cites,
+gives failures one repair round, then drops (or marks) what still fails. Nothing left means
+a refusal. The result has the `Answer` shape of the extractive path.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, QuestionAnswerer
+from citewise.agent.question import analyse
+from citewise.agent.verify import Verifier
+from citewise.llm.base import Message, Params
+from citewise.llm.client import ModelClient
+from citewise.llm.structured import structured_call
+from citewise.store.library import BlockFilter, StoredBlock
+
+log = logging.getLogger(__name__)
+
+MAX_EVIDENCE = 4
+MAX_EVIDENCE_WORDS = 120
+ANSWER_TOKENS = 200
+UNSUPPORTED_MARK = " [unsupported]"
+
+SYSTEM_PROMPT = """You answer a question using only the numbered evidence passages.
+Reply with a JSON object: {"sentences": [{"text": "...", "citations": ["E1"]}], "refused": false}.
+Write one to three short sentences. Every sentence cites the passage(s) it comes from.
+Copy numbers exactly as the evidence writes them. If the evidence does not answer the
+question, reply {"sentences": [], "refused": true}."""
+
+REPAIR_PROMPT = """These sentences are not supported by the evidence they cite:
+{problems}
+Rewrite each one so that the passage it cites says it, or leave it out.
+Reply with the same JSON object."""
+
+
+class DraftSentence(BaseModel):
+    text: str = Field(max_length=400)
+    citations: list[str] = Field(max_length=4)
+
+
+class DraftAnswer(BaseModel):
+    sentences: list[DraftSentence] = Field(max_length=4)
+    refused: bool
+
+
+@dataclass
+class NumberedEvidence:
+    """Evidence as the model sees it: E-number, the excerpt shown, and where it comes from."""
+
+    number: str  # "E1"
+    evidence: Evidence  # quote = the excerpt shown to the model, verbatim from the block
+
+
+@dataclass
+class GenerationLog:
+    """What happened to one question's draft: for audits and tests."""
+
+    unknown_citations: list[str] = field(default_factory=list)
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (sentence, reason)
+    repaired: int = 0
+    fell_back: bool = False
+
+
+_MARKER = re.compile(r"\s*\[\s*(E\d+)\s*\]", re.IGNORECASE)
+
+
+def normalize_citation(raw: str) -> str:
+    """ "E1", "[E1]", "e1", "1" -> "E1"; anything else unchanged (and so unknown)."""
+    text = raw.strip().strip("[]()").strip().upper()
+    return f"E{text}" if text.isdigit() else text
+
+
+def excerpt(text: str, focus: str = "", limit: int = MAX_EVIDENCE_WORDS) -> str:
+    """At most `limit` words of a block, around `focus` (the sentence that made it relevant)."""
+    words = text.split()
+    if len(words) <= limit:
+        return " ".join(words)
+    start = 0
+    if focus:
+        at = " ".join(words).find(focus.split("…")[0].strip()[:60])
+        if at >= 0:
+            start = max(0, len(" ".join(words)[:at].split()) - limit // 4)
+    start = min(start, len(words) - limit)
+    return " ".join(words[start : start + limit])
+
+
+def render_evidence(items: list[NumberedEvidence]) -> str:
+    return "\n\n".join(
+        f"[{n.number}] ({n.evidence.title or n.evidence.document}, p. {n.evidence.page}) "
+        f"{n.evidence.quote}"
+        for n in items
+    )
+
+
+def answer_messages(question: str, items: list[NumberedEvidence]) -> list[Message]:
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {
+            "role": "user",
+            "content": f"Evidence:\n\n{render_evidence(items)}\n\nQuestion: {question}",
+        },
+    ]
+
+
+def fit_to_context(
+    question: str, items: list[NumberedEvidence], client: ModelClient, reply_tokens: int
+) -> list[NumberedEvidence]:
+    """Drop the last passages (then shorten the first) until the prompt fits n_ctx."""
+    budget = client.n_ctx - reply_tokens - 64  # room for the chat template's own tokens
+
+    def size(chosen: list[NumberedEvidence]) -> int:
+        return sum(client.count_tokens(m["content"]) for m in answer_messages(question, chosen))
+
+    kept = list(items)
+    while len(kept) > 1 and size(kept) > budget:
+        kept.pop()
+    while kept and size(kept) > budget and len(kept[0].evidence.quote.split()) > 20:
+        words = kept[0].evidence.quote.split()
+        kept[0].evidence.quote = " ".join(words[: len(words) * 3 // 4])
+    if len(kept) < len(items):
+        log.info("trimmed evidence from %d to %d passages to fit n_ctx", len(items), len(kept))
+    return kept
+
+
+class GeneratedAnswerer:
+    """Answers with a language model, under the extractive answerer's retrieval and refusal
+    decisions, keeping only verified sentences."""
+
+    def __init__(
+        self,
+        answerer: QuestionAnswerer,
+        writers: list[ModelClient],
+        verifier: Verifier,
+        max_evidence: int = MAX_EVIDENCE,
+        cascade_threshold: float = 0.5,
+        mark_unsupported: bool = False,
+    ) -> None:
+        self.answerer = answerer
+        self.writers = writers
+        self.verifier = verifier
+        self.max_evidence = max_evidence
+        self.cascade_threshold = cascade_threshold
+        self.mark_unsupported = mark_unsupported
+        self.last_log = GenerationLog()
+
+    def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
+        started = time.perf_counter()
+        base = self.answerer.ask(text, documents, k)
+        label = self.writers[0].label
+        if base.refused:
+            base.backend = label
+            return base
+        items = self.numbered_evidence(text, base, documents, k)
+        retrieved = time.perf_counter()
+        answer = self._write(text, base, items, self.writers[0])
+        # Cascade: the next model is called only when the first one's answer is weak.
+        for writer in self.writers[1:]:
+            if not answer.refused and answer.support_score >= self.cascade_threshold:
+                break
+            answer = self._write(text, base, items, writer)
+        answer.timings_ms = {
+            "retrieve": round((retrieved - started) * 1000),
+            "answer": round((time.perf_counter() - retrieved) * 1000),
+        }
+        return answer
+
+    def numbered_evidence(
+        self, text: str, base: Answer, documents: tuple[str, ...], k: int
+    ) -> list[NumberedEvidence]:
+        """The blocks the extractive answer chose, then the other retrieved blocks."""
+        question = analyse(text)
+        hits = self.answerer.retriever.search(
+            text, k=k, where=BlockFilter(documents=documents), terms=question.terms
+        )
+        blocks: dict[str, StoredBlock] = {}
+        for hit in hits:
+            for block in [hit.block, *hit.context]:
+                blocks.setdefault(block.id, block)
+        chosen: list[Evidence] = []
+        for e in base.evidence:
+            found = blocks.get(e.id)
+            shown = excerpt(found.text, e.quote) if found else e.quote
+            chosen.append(Evidence(**{**vars(e), "quote": shown}))
+        for hit in hits:
+            if len(chosen) >= self.max_evidence:
+                break
+            if all(hit.block.id != e.id for e in chosen):
+                chosen.append(self.answerer.evidence(hit.block, excerpt(hit.block.text)))
+        return [NumberedEvidence(f"E{n}", e) for n, e in enumerate(chosen, start=1)]
+
+    def _write(
+        self, text: str, base: Answer, items: list[NumberedEvidence], writer: ModelClient
+    ) -> Answer:
+        record = GenerationLog()
+        self.last_log = record
+        items = fit_to_context(text, items, writer, ANSWER_TOKENS)
+        by_number = {n.number: n for n in items}
+        messages = answer_messages(text, items)
+        params = Params(max_tokens=ANSWER_TOKENS)
+
+        def fallback() -> DraftAnswer:
+            # The deterministic path: the extractive answer's sentences, citing what they quote.
+            numbers = {n.evidence.id: n.number for n in items}
+            return DraftAnswer(
+                sentences=[
+                    DraftSentence(
+                        text=s.text, citations=[numbers[c] for c in s.citations if c in numbers]
+                    )
+                    for s in base.sentences
+                ],
+                refused=False,
+            )
+
+        draft = structured_call(writer, messages, DraftAnswer, params, fallback)
+        record.fell_back = draft.fell_back
+        backend = f"extractive (fallback from {writer.label})" if draft.fell_back else writer.label
+        assert draft.value is not None
+        if draft.value.refused or not draft.value.sentences:
+            return self._refusal(text, base, backend, [])
+        kept, failed = self._verify(text, draft.value.sentences, by_number, record)
+        if failed:
+            problems = "\n".join(
+                f'- "{s}" (cites {", ".join(c) or "nothing"}): {why}' for s, c, why in failed
+            )
+            repair = structured_call(
+                writer,
+                [
+                    *messages,
+                    {"role": "assistant", "content": draft.value.model_dump_json()},
+                    {"role": "user", "content": REPAIR_PROMPT.format(problems=problems)},
+                ],
+                DraftAnswer,
+                params,
+            )
+            retried: list[tuple[str, list[str], str]] = []
+            if repair.value is not None and not repair.value.refused:
+                fixed, retried = self._verify(text, repair.value.sentences, by_number, record)
+                known = {s.text for s, _ in kept}
+                fixed = [(s, ids) for s, ids in fixed if s.text not in known]
+                record.repaired = len(fixed)
+                kept += fixed
+            else:
+                retried = failed
+            for sentence, numbers, why in retried:
+                record.dropped.append((sentence, why))
+                if self.mark_unsupported:
+                    ids = [by_number[c].evidence.id for c in numbers if c in by_number]
+                    marked = AnswerSentence(sentence + UNSUPPORTED_MARK, ids, 0.0)
+                    kept.append((marked, [c for c in numbers if c in by_number]))
+        if not [s for s, _ in kept if s.support > 0]:
+            return self._refusal(text, base, backend, items)
+        cited = list(dict.fromkeys(c for _, numbers in kept for c in numbers))
+        sentences = [s for s, _ in kept]
+        supports = [s.support for s in sentences if s.support > 0]
+        return Answer(
+            question=text,
+            refused=False,
+            answer=" ".join(s.text for s in sentences),
+            sentences=sentences,
+            evidence=[by_number[c].evidence for c in cited],
+            support_score=round(sum(supports) / len(supports), 3),
+            backend=backend,
+        )
+
+    def _verify(
+        self,
+        question: str,
+        drafts: list[DraftSentence],
+        by_number: dict[str, NumberedEvidence],
+        record: GenerationLog,
+    ) -> tuple[list[tuple[AnswerSentence, list[str]]], list[tuple[str, list[str], str]]]:
+        """(verified sentences with their E-numbers, failures with their reasons)."""
+        kept: list[tuple[AnswerSentence, list[str]]] = []
+        failed: list[tuple[str, list[str], str]] = []
+        for draft in drafts:
+            inline = [m.upper() for m in _MARKER.findall(draft.text)]
+            sentence = _MARKER.sub("", draft.text).strip()
+            if not sentence:
+                continue
+            numbers = list(dict.fromkeys(normalize_citation(c) for c in draft.citations + inline))
+            unknown = [c for c in numbers if c not in by_number]
+            if unknown:
+                # An ID the model was never shown is a fabrication, never a citation.
+                log.info("dropped citation(s) %s not in the evidence offered", unknown)
+                record.unknown_citations += unknown
+            numbers = [c for c in numbers if c in by_number]
+            verdict = self.verifier.check(
+                sentence, [by_number[c].evidence.quote for c in numbers], question
+            )
+            if verdict.supported:
+                ids = [by_number[c].evidence.id for c in numbers]
+                kept.append((AnswerSentence(sentence, ids, verdict.support), numbers))
+            else:
+                failed.append((sentence, numbers, verdict.reason))
+        return kept, failed
+
+    def _refusal(
+        self, text: str, base: Answer, backend: str, items: list[NumberedEvidence]
+    ) -> Answer:
+        closest = [n.evidence for n in items[:3]] or base.evidence[:3]
+        return Answer(text, True, REFUSAL, [], closest, 0.0, backend=backend)

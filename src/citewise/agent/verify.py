@@ -1,0 +1,145 @@
+"""Is a generated sentence supported by the evidence it cites?
+
+Plain code first: every number the sentence states must appear in its cited text, and its
+content words must be covered by it; embedding similarity adds a check on meaning; an
+optional `judge` model has the last word on sentences the code lets through.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from pydantic import BaseModel
+
+from citewise.embed.base import Embedder
+from citewise.llm.base import ModelError, Params
+from citewise.llm.client import ModelClient
+from citewise.llm.structured import structured_call
+from citewise.retrieval.terms import content_terms, stem
+
+log = logging.getLogger(__name__)
+
+# A sentence needs this much support (0..1) to stand; calibrated on verbatim and
+# paraphrased sentences against their source blocks (see tests/agent/test_verify.py).
+SUPPORT_THRESHOLD = 0.5
+COVERAGE_WEIGHT = 0.6
+
+# A number as stated: "1,024", "3.5", ".82", "12%"; not a digit inside a name ("F1", "S2ORC").
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])(\d+(?:,\d{3})+|\d*\.\d+|\d+)(?![A-Za-z])")
+_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000,
+}  # fmt: skip
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+
+
+def numbers(text: str) -> set[float]:
+    """The values of the numbers a text states, in digits or as words ("three" = 3)."""
+    found = {float(n.replace(",", "")) for n in _NUMBER.findall(text)}
+    return found | {float(_WORDS[w.lower()]) for w in _NUMBER_WORD.findall(text)}
+
+
+def _spelled(value: float) -> str:
+    return f"{value:g}"
+
+
+def unsupported_numbers(sentence: str, cited: str, question: str = "") -> list[str]:
+    """Numbers the sentence states that neither its cited text nor the question contains."""
+    known = numbers(cited) | numbers(question)
+    stated = sorted(numbers(sentence) - known)
+    # A percentage may be given as a fraction ("0.45" for "45%") or the other way round.
+    return [
+        _spelled(v)
+        for v in stated
+        if not any(abs(v * 100 - k) < 1e-9 or abs(v / 100 - k) < 1e-9 for k in known)
+    ]
+
+
+def content_coverage(sentence: str, cited: str, question: str = "") -> float:
+    """Share of the sentence's content words found in its cited text (or the question)."""
+    words = {stem(t) for t in content_terms(sentence) if not t.replace(".", "").isdigit()}
+    if not words:
+        return 0.0
+    source = {stem(t) for t in content_terms(f"{cited} {question}")}
+    return len(words & source) / len(words)
+
+
+@dataclass
+class Verdict:
+    supported: bool
+    support: float  # 0..1
+    reason: str = ""  # why not, in words the model can act on in a repair round
+
+
+class JudgeVerdict(BaseModel):
+    supported: bool
+    reason: str
+
+
+JUDGE_PROMPT = (
+    "You check whether a sentence is fully supported by the evidence. Reply with JSON "
+    '{"supported": true|false, "reason": "..."}.'
+)
+
+
+class Verifier:
+    """Scores sentences against cited evidence; `embedder` and `judge` are optional."""
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        judge: ModelClient | None = None,
+        threshold: float = SUPPORT_THRESHOLD,
+    ) -> None:
+        self.embedder = embedder
+        self.judge = judge
+        self.threshold = threshold
+
+    def similarity(self, sentence: str, cited: list[str]) -> float | None:
+        if self.embedder is None or not cited:
+            return None
+        vectors = self.embedder.encode([sentence, *cited])
+        return float(np.max(vectors[1:] @ vectors[0]))
+
+    def check(self, sentence: str, cited: list[str], question: str = "") -> Verdict:
+        """Verdict for one sentence given the texts it cites (empty: it cites nothing)."""
+        if not cited:
+            return Verdict(False, 0.0, "it cites no evidence")
+        joined = "\n".join(cited)
+        missing = unsupported_numbers(sentence, joined, question)
+        if missing:
+            return Verdict(False, 0.0, f"it states {', '.join(missing)}, not in the cited evidence")
+        coverage = content_coverage(sentence, joined, question)
+        similarity = self.similarity(sentence, cited)
+        support = (
+            coverage
+            if similarity is None
+            else COVERAGE_WEIGHT * coverage + (1 - COVERAGE_WEIGHT) * max(similarity, 0.0)
+        )
+        support = round(support, 3)
+        if support < self.threshold:
+            return Verdict(
+                False, support, f"the cited evidence does not say this (support {support:.2f})"
+            )
+        if self.judge is not None:
+            return self._judged(sentence, joined, support)
+        return Verdict(True, support)
+
+    def _judged(self, sentence: str, cited: str, support: float) -> Verdict:
+        messages = [
+            {"role": "system", "content": JUDGE_PROMPT},
+            {"role": "user", "content": f"Evidence:\n{cited}\n\nSentence: {sentence}"},
+        ]
+        assert self.judge is not None
+        try:
+            result = structured_call(self.judge, messages, JudgeVerdict, Params(max_tokens=96))
+        except ModelError as exc:  # an unavailable judge leaves the code's verdict standing
+            log.warning("judge unavailable: %s", exc)
+            return Verdict(True, support)
+        if result.value is None or result.value.supported:
+            return Verdict(True, support)
+        return Verdict(False, support, f"a judge found it unsupported: {result.value.reason}")

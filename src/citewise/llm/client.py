@@ -1,0 +1,107 @@
+"""A model as the agent uses it: cached by a hash of the call, and logged in `llm_calls`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+from dataclasses import asdict, dataclass, replace
+
+from citewise.errors import CitewiseError
+from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema
+from citewise.llm.usage import CallRecord, log_call
+
+log = logging.getLogger(__name__)
+
+
+def cache_key(
+    backend: str, model: str, messages: list[Message], schema: Schema | None, params: Params
+) -> str:
+    """sha256 of (backend, model, messages, schema, params), canonical JSON."""
+    payload = json.dumps(
+        [backend, model, messages, schema, asdict(params)], sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class ModelClient:
+    """Wraps a backend for one role: every call is looked up in `llm_cache` (unless
+    `use_cache` is off) and written to `llm_calls`, hits and failures included."""
+
+    model: LanguageModel
+    db: sqlite3.Connection | None = None
+    role: str | None = None
+    task: str | None = None
+    use_cache: bool = True
+
+    @property
+    def label(self) -> str:
+        return f"{self.model.backend}:{self.model.model}"
+
+    @property
+    def n_ctx(self) -> int:
+        return self.model.n_ctx
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
+
+    def for_role(self, role: str) -> ModelClient:
+        return replace(self, role=role)
+
+    def complete(
+        self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
+    ) -> Completion:
+        key = cache_key(self.model.backend, self.model.model, messages, schema, params)
+        cached = self._cached(key)
+        if cached is not None:
+            self._log(
+                CallRecord(
+                    cached.backend,
+                    cached.model,
+                    self.role,
+                    self.task,
+                    0,
+                    0,
+                    cached.latency_ms,
+                    cache_hit=True,
+                )
+            )
+            return cached
+        try:
+            completion = self.model.complete(messages, schema, params)
+        except CitewiseError as exc:
+            self._log(
+                CallRecord(
+                    self.model.backend,
+                    self.model.model,
+                    self.role,
+                    self.task,
+                    ok=False,
+                    error=exc.code,
+                )
+            )
+            raise
+        self._log(CallRecord.of(completion, self.role, self.task))
+        if self.db is not None and self.use_cache:
+            self.db.execute(
+                "INSERT OR REPLACE INTO llm_cache (key, response) VALUES (?, ?)",
+                (key, json.dumps(asdict(completion))),
+            )
+        return completion
+
+    def _cached(self, key: str) -> Completion | None:
+        if self.db is None or not self.use_cache:
+            return None
+        row = self.db.execute("SELECT response FROM llm_cache WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        completion = Completion(**json.loads(row[0]))
+        completion.cache_hit = True
+        completion.latency_ms = 0.0
+        return completion
+
+    def _log(self, call: CallRecord) -> None:
+        if self.db is not None:
+            log_call(self.db, call)

@@ -1,0 +1,146 @@
+"""Any OpenAI-compatible chat server: Ollama's /v1, llama.cpp server, vLLM, LM Studio, cloud.
+
+The HTTP transport is injectable, so tests replay answers through the real client code.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import httpx
+
+from citewise.llm.base import (
+    OLLAMA_URL,
+    Completion,
+    ContextOverflowError,
+    MalformedOutputError,
+    Message,
+    ModelError,
+    ModelTimeoutError,
+    ModelUnreachableError,
+    Params,
+    Schema,
+    UnknownModelError,
+)
+
+DEFAULT_URL = "http://127.0.0.1:8000/v1"  # python -m llama_cpp.server's default port
+DEFAULT_N_CTX = 4096
+_OVERFLOW_WORDS = ("context length", "context window", "maximum context", "too many tokens")
+
+
+def start_hint(backend: str, url: str) -> str:
+    if backend == "ollama":
+        return "start it with 'ollama serve' (and 'ollama pull MODEL'), or pass --llm-url"
+    return (
+        f"start a server at {url}, e.g. 'python -m llama_cpp.server --model FILE.gguf "
+        "--port 8000', or pass --llm-url"
+    )
+
+
+class OpenAICompatModel:
+    """Chat completions over HTTP; `response_format` carries the JSON schema."""
+
+    def __init__(
+        self,
+        model: str,
+        url: str | None = None,
+        backend: str = "openai",
+        api_key: str | None = None,
+        timeout: float = 120.0,
+        n_ctx: int = DEFAULT_N_CTX,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.backend = backend
+        self.model = model
+        self.n_ctx = n_ctx
+        default = OLLAMA_URL if backend == "ollama" else DEFAULT_URL
+        self.url = (url or default).rstrip("/")
+        key = api_key or os.environ.get("CITEWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._http = httpx.Client(
+            base_url=self.url, headers=headers, timeout=timeout, transport=transport
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def count_tokens(self, text: str) -> int:
+        # No tokenizer over HTTP: ~4 characters a token, rounded up to stay on the safe side.
+        return len(text) // 3 + 1
+
+    def _post(self, payload: dict[str, Any]) -> httpx.Response:
+        try:
+            return self._http.post("/chat/completions", json=payload)
+        except httpx.TimeoutException as exc:
+            raise ModelTimeoutError(
+                f"{self.url} did not answer within {self._http.timeout.read} s",
+                hint="use a smaller model, or raise 'timeout' for this backend in citewise.toml",
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ModelUnreachableError(
+                f"cannot reach the model server at {self.url} ({type(exc).__name__})",
+                hint=start_hint(self.backend, self.url),
+            ) from exc
+
+    def complete(
+        self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
+    ) -> Completion:
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": params.max_tokens,
+            "temperature": params.temperature,
+            "seed": params.seed,
+        }
+        if schema is not None:
+            payload["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": schema, "strict": True},
+            }
+        started = time.perf_counter()
+        response = self._post(payload)
+        latency = (time.perf_counter() - started) * 1000
+        if response.status_code >= 400:
+            self._raise_for(response)
+        try:
+            body = response.json()
+            choice = body["choices"][0]
+            text = choice["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise MalformedOutputError(
+                f"{self.url} sent a reply that is not an OpenAI chat completion",
+                hint="check that --llm-url points at an OpenAI-compatible /v1 endpoint",
+            ) from exc
+        usage = body.get("usage") or {}
+        return Completion(
+            text=text,
+            backend=self.backend,
+            model=self.model,
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=latency,
+            finish_reason=choice.get("finish_reason") or "stop",
+        )
+
+    def _raise_for(self, response: httpx.Response) -> None:
+        detail = response.text[:300]
+        lowered = detail.lower()
+        if any(w in lowered for w in _OVERFLOW_WORDS):
+            raise ContextOverflowError(
+                f"the prompt does not fit {self.model}'s context ({detail})",
+                hint="ask about fewer documents, or set n_ctx for this backend in citewise.toml",
+            )
+        if response.status_code == 404 or ("model" in lowered and "not found" in lowered):
+            raise UnknownModelError(
+                f"{self.url} has no model '{self.model}' ({response.status_code}: {detail})",
+                hint="'ollama pull MODEL' or check the model name the server lists at /v1/models",
+            )
+        if response.status_code in (401, 403):
+            raise ModelError(
+                f"{self.url} refused the request ({response.status_code})",
+                hint="set CITEWISE_LLM_API_KEY (or OPENAI_API_KEY) for this server",
+                code="MODEL_AUTH",
+            )
+        raise ModelError(f"{self.url} answered {response.status_code}: {detail}")

@@ -1,0 +1,79 @@
+"""From a spec (`--llm` or a role in citewise.toml) to a backend, and roles to clients."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any
+
+from citewise.config import BackendSettings, ModelSettings
+from citewise.llm.base import (
+    Completion,
+    LanguageModel,
+    Message,
+    ModelSpec,
+    Params,
+    Schema,
+    parse_spec,
+)
+from citewise.llm.client import ModelClient
+
+
+class ExtractiveModel:
+    """The no-model backend. It writes nothing: structured calls go straight to their
+    deterministic fallback, and answers come from `agent.qa` (verbatim, cited sentences)."""
+
+    backend = "extractive"
+    model = ""
+    n_ctx = 1 << 20
+
+    def complete(
+        self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
+    ) -> Completion:
+        return Completion(text="", backend=self.backend, model=self.model)
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+def open_model(
+    spec: ModelSpec, settings: ModelSettings | None = None, transport: Any = None
+) -> LanguageModel:
+    """The backend a spec names; per-backend options come from citewise.toml."""
+    options = (settings or ModelSettings()).backends.get(spec.backend, BackendSettings())
+    if spec.backend == "extractive":
+        return ExtractiveModel()
+    if spec.backend == "llamacpp":
+        from citewise.llm.llamacpp import DEFAULT_N_CTX, LlamaCppModel
+
+        return LlamaCppModel(spec.model, n_ctx=options.n_ctx or DEFAULT_N_CTX)
+    from citewise.llm.openai_compat import DEFAULT_N_CTX as HTTP_N_CTX
+    from citewise.llm.openai_compat import OpenAICompatModel
+
+    api_key = os.environ.get(options.api_key_env) if options.api_key_env else None
+    return OpenAICompatModel(
+        spec.model,
+        url=spec.url or options.url,
+        backend=spec.backend,
+        api_key=api_key,
+        timeout=options.timeout or 120.0,
+        n_ctx=options.n_ctx or HTTP_N_CTX,
+        transport=transport,
+    )
+
+
+def role_clients(
+    role: str,
+    settings: ModelSettings,
+    db: sqlite3.Connection | None,
+    override: ModelSpec | None = None,
+    use_cache: bool = True,
+    task: str | None = None,
+) -> list[ModelClient]:
+    """The client(s) serving a role: `override` (from --llm) if given, else the role's
+    cascade from citewise.toml; empty when the role is not configured."""
+    specs = [override] if override else [parse_spec(s) for s in settings.role(role)]
+    return [
+        ModelClient(open_model(spec, settings), db, role=role, task=task, use_cache=use_cache)
+        for spec in specs
+    ]
