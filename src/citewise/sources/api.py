@@ -1,0 +1,169 @@
+"""Searching several sources at once: translate, fetch concurrently, normalize, filter,
+dedupe, rank. `search_sources` is the entry point the CLI and the research pipeline call."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from citewise.sources.base import ParseError, SourceError
+from citewise.sources.catalog import build, check_names
+from citewise.sources.config import SOURCE_NAMES, SourcesConfig
+from citewise.sources.dedupe import dedupe
+from citewise.sources.http import HttpLayer
+from citewise.sources.query import Query, coerce
+from citewise.sources.ranking import rank
+from citewise.sources.record import SearchRecord, fold
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SourceReport:
+    """What one source did in a search."""
+
+    name: str
+    records: int = 0
+    seconds: float = 0.0
+    status: str = "ok"  # ok, skipped, failed
+    message: str = ""
+
+
+@dataclass
+class SearchResult:
+    records: list[SearchRecord]
+    warnings: list[str] = field(default_factory=list)  # failures: a source that did not answer
+    notices: list[str] = field(default_factory=list)  # expected skips (no key, wrong type)
+    sources: list[SourceReport] = field(default_factory=list)
+    query: Query | None = None
+
+
+def search_sources(
+    query: str | Query,
+    sources: list[str],
+    *,
+    store_db: sqlite3.Connection | None = None,
+    limit: int = 20,
+    config: SourcesConfig | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    refresh: bool = False,
+) -> SearchResult:
+    """Search `sources` (all eight names when empty) for `query`; the `limit` best merged
+    records, with a warning for each source that failed. Blocking; safe to call from inside a
+    running event loop (it then runs in a worker thread)."""
+    work = search_sources_async(
+        query,
+        sources,
+        store_db=store_db,
+        limit=limit,
+        config=config,
+        transport=transport,
+        refresh=refresh,
+    )
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(work)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
+async def search_sources_async(
+    query: str | Query,
+    sources: list[str],
+    *,
+    store_db: sqlite3.Connection | None = None,
+    limit: int = 20,
+    config: SourcesConfig | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    refresh: bool = False,
+) -> SearchResult:
+    """The async form of `search_sources`."""
+    parsed = coerce(query)
+    names = check_names(sources) if sources else list(SOURCE_NAMES)
+    config = config or SourcesConfig.load()
+    result = SearchResult(records=[], query=parsed)
+    async with HttpLayer(config, store_db, transport, refresh) as http:
+        found = await asyncio.gather(
+            *(_run_source(name, parsed, limit, config, http, result) for name in names)
+        )
+    records = [r for batch in found for r in batch if passes(r, parsed)]
+    priority = {name: config.settings(name).priority for name in SOURCE_NAMES}
+    result.records = rank(dedupe(records, priority), parsed)[:limit]
+    return result
+
+
+async def _run_source(
+    name: str,
+    query: Query,
+    limit: int,
+    config: SourcesConfig,
+    http: HttpLayer,
+    result: SearchResult,
+) -> list[SearchRecord]:
+    source = build(name, config)
+    report = SourceReport(name)
+    result.sources.append(report)
+    reason = source.skip_reason(query) if config.settings(name).enabled else f"{name} is disabled"
+    if reason:
+        report.status, report.message = "skipped", reason
+        result.notices.append(reason)
+        return []
+    fetcher = http.fetcher(name)
+    started = time.perf_counter()
+    try:
+        records = await source.search(fetcher, query, limit)
+    except ParseError as exc:
+        # An unreadable body must not stay in the cache.
+        http.evict(fetcher.last_key)
+        return _failed(report, result, f"{exc.message}", started)
+    except SourceError as exc:
+        return _failed(report, result, exc.message, started)
+    except Exception as exc:  # a reply shaped in a way no parser expected
+        log.debug("source %s failed", name, exc_info=True)
+        http.evict(fetcher.last_key)
+        return _failed(report, result, f"{name}: unreadable reply ({type(exc).__name__})", started)
+    report.records = len(records)
+    report.seconds = time.perf_counter() - started
+    return records
+
+
+def _failed(
+    report: SourceReport, result: SearchResult, message: str, started: float
+) -> list[SearchRecord]:
+    report.status, report.message = "failed", message
+    report.seconds = time.perf_counter() - started
+    result.warnings.append(message)
+    return []
+
+
+def passes(record: SearchRecord, query: Query) -> bool:
+    """The query's filters, applied again to what came back (not every source can apply
+    every filter; unknown values pass)."""
+    if record.year and query.year_from and record.year < query.year_from:
+        return False
+    if record.year and query.year_to and record.year > query.year_to:
+        return False
+    if query.open_access and not record.open_access:
+        return False
+    if (
+        query.min_citations
+        and record.citations is not None
+        and record.citations < query.min_citations
+    ):
+        return False
+    if not query.wants(record.kind):
+        return False
+    if query.authors and record.authors:
+        names = fold(" ".join(record.authors)).split()
+        for author in query.authors:
+            family = fold(author).split()
+            if family and family[-1] not in names:
+                return False
+    return True

@@ -1,0 +1,105 @@
+"""The query model every source translates: words and quoted phrases, the field they must
+match, authors, subject headings, years, publication types, open access, citations, limit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
+
+from citewise.errors import CitewiseError
+from citewise.sources.record import KINDS
+
+FIELDS = ("all", "title", "abstract")
+
+
+class QueryError(CitewiseError):
+    """A query the sources cannot run (empty, a bad year range, an unknown type)."""
+
+    code = "BAD_QUERY"
+    exit_code = 2
+
+
+_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+
+
+@dataclass(frozen=True)
+class Query:
+    """What the user asked for, before any source's syntax.
+
+    `terms` are single words, `phrases` quoted word sequences; all must match (AND) in
+    `field` ("all", "title" or "abstract")."""
+
+    terms: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    field: str = "all"
+    authors: tuple[str, ...] = ()
+    mesh: tuple[str, ...] = ()  # subject headings (PubMed [mh], Europe PMC MESH:)
+    year_from: int | None = None
+    year_to: int | None = None
+    types: frozenset[str] = dataclass_field(default_factory=frozenset)
+    open_access: bool = False
+    min_citations: int | None = None
+    limit: int = 20
+
+    @classmethod
+    def parse(cls, text: str, **options: object) -> Query:
+        """Split `text` into words and "quoted phrases"; options set the other fields."""
+        terms: list[str] = []
+        phrases: list[str] = []
+        for phrase, word in _TOKEN.findall(text or ""):
+            if phrase.strip():
+                phrases.append(" ".join(phrase.split()))
+            elif word:
+                cleaned = word.strip('"')
+                if cleaned:
+                    terms.append(cleaned)
+        query = cls(terms=tuple(terms), phrases=tuple(phrases))
+        return replace(query, **options).checked() if options else query.checked()  # type: ignore[arg-type]
+
+    def checked(self) -> Query:
+        """This query, or a QueryError saying what is wrong with it."""
+        if not (self.terms or self.phrases or self.authors or self.mesh):
+            raise QueryError("the query is empty", hint='give some words, e.g. "protein folding"')
+        if self.field not in FIELDS:
+            raise QueryError(
+                f"unknown field '{self.field}'", hint=f"use one of {', '.join(FIELDS)}"
+            )
+        unknown = set(self.types) - set(KINDS)
+        if unknown:
+            raise QueryError(
+                f"unknown publication type '{sorted(unknown)[0]}'", hint=f"use {', '.join(KINDS)}"
+            )
+        if self.year_from and self.year_to and self.year_from > self.year_to:
+            raise QueryError(f"--since {self.year_from} is after --until {self.year_to}")
+        if self.limit < 1:
+            raise QueryError("--limit must be at least 1")
+        return self
+
+    @property
+    def text(self) -> str:
+        """The words and phrases as plain text (for sources without operators, and ranking)."""
+        return " ".join([*self.phrases, *self.terms])
+
+    @property
+    def words(self) -> list[str]:
+        """Every word of the terms and phrases, lower-cased (for ranking)."""
+        return [w.lower() for w in re.findall(r"\w+", " ".join([*self.phrases, *self.terms]))]
+
+    def wants(self, kind: str | None) -> bool:
+        """Whether a record of this kind passes the --type filter (unknown kinds pass)."""
+        if not self.types or kind is None:
+            return True
+        if kind == "review":
+            # A review is also an article.
+            return bool({"review", "article"} & self.types)
+        return kind in self.types
+
+
+def coerce(query: str | Query) -> Query:
+    return query.checked() if isinstance(query, Query) else Query.parse(query)
+
+
+def quote(text: str) -> str:
+    """A phrase in double quotes, without inner quotes."""
+    return '"' + text.replace('"', " ").strip() + '"'
