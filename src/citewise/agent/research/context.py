@@ -1,0 +1,60 @@
+"""What every stage is handed: the task, its store, the library, retrieval and progress."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from citewise.agent.research.model import Plan, ResearchOptions
+from citewise.agent.research.tasks import Task, TaskCancelled, TaskStore
+from citewise.retrieval.hybrid import Retriever
+from citewise.store.library import LibraryStore
+
+# (stage state, units done, units in all); total 0 when unknown.
+Progress = Callable[[str, int, int], None]
+# (query, remote source names, limit) -> (search records, warnings); see gather.remote_search.
+RemoteSearch = Callable[[str, list[str], int], tuple[list[Any], list[str]]]
+
+# Crash tests set this to a state name: that stage stops mid-way (after part of its work,
+# before its output commits) and waits, so a SIGKILL lands inside it deterministically.
+STALL_VARIABLE = "CITEWISE_RESEARCH_STALL"
+STALL_SECONDS = 600
+
+
+def _no_progress(state: str, done: int, total: int) -> None:
+    return None
+
+
+@dataclass
+class StageContext:
+    task: Task
+    tasks: TaskStore
+    store: LibraryStore
+    retriever: Retriever
+    progress: Progress = _no_progress
+    remote_search: RemoteSearch | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def options(self) -> ResearchOptions:
+        return self.task.options
+
+    def output(self, stage: str, round_: int) -> dict[str, Any] | None:
+        return self.tasks.output(self.task.id, stage, round_)
+
+    def plan(self) -> Plan:
+        stored = self.output("plan", 0)
+        assert stored is not None, "the plan stage runs first"
+        return Plan.from_dict(stored["plan"])
+
+    def checkpoint(self, state: str, done: int, total: int) -> None:
+        """Between units of work: report progress, stop if cancelled, stall if a test asks."""
+        self.progress(state, done, total)
+        if self.tasks.get(self.task.id).state == "cancelled":
+            raise TaskCancelled(f"task '{self.task.id}' was cancelled")
+        if done >= 1 and os.environ.get(STALL_VARIABLE) == state:
+            self.tasks.event(self.task.id, state, "stall", {"done": done})
+            time.sleep(STALL_SECONDS)

@@ -1,0 +1,214 @@
+"""Search and screen: find candidate papers for each sub-question, then decide which to read.
+
+Search runs every query variant against the local library (hybrid retrieval) and, when
+asked, against remote scholarly sources (`citewise.sources`, imported lazily). Screening
+scores each new paper's title and abstract against the topic and logs include/exclude
+with a reason a user can read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from citewise.agent.research.context import StageContext
+from citewise.agent.research.model import Paper, Plan, ScreeningDecision, from_dict
+from citewise.retrieval.terms import content_terms, stem
+from citewise.store.library import StoredDocument
+
+HITS_PER_QUERY = 8
+REMOTE_LIMIT = 10
+INCLUDE_THRESHOLD = 0.3
+LEAD_CHARS = 1500
+
+
+def document_csl(doc: StoredDocument) -> dict[str, Any]:
+    """A CSL-JSON item for a library document (what the store knows about it)."""
+    item: dict[str, Any] = {"id": doc.id, "type": "article-journal", "title": doc.title or doc.id}
+    authors = []
+    for name in doc.authors:
+        parts = name.split()
+        if parts:
+            authors.append({"family": parts[-1], "given": " ".join(parts[:-1])})
+    if authors:
+        item["author"] = authors
+    if doc.year:
+        item["issued"] = {"date-parts": [[doc.year]]}
+    if doc.doi:
+        item["DOI"] = doc.doi
+    item["URL"] = Path(doc.path).as_uri()
+    return item
+
+
+def citation_key(key: str) -> str:
+    """A Pandoc-safe citation key (letters, digits and inner -_:.)."""
+    cleaned = re.sub(r"[^A-Za-z0-9_:.\-]+", "-", key).strip("-_:.")
+    return cleaned if cleaned and cleaned[0].isalnum() else f"ref-{cleaned or 'x'}"
+
+
+def record_paper(record: Any, round_: int) -> Paper:
+    """A remote search record (citewise.sources.SearchRecord) as a candidate paper."""
+    key = citation_key(str(record.key))
+    csl = dict(record.csl or {})
+    csl["id"] = key
+    link = record.pdf_url or (f"https://doi.org/{record.doi}" if record.doi else "")
+    link = link or str(csl.get("URL", ""))
+    return Paper(
+        key=key,
+        title=record.title or "",
+        abstract=record.abstract or "",
+        year=record.year,
+        authors=list(record.authors or []),
+        origin=",".join(record.sources) or "remote",
+        link=link,
+        csl=csl,
+        round=round_,
+        lead=record.abstract or "",
+    )
+
+
+def remote_search(query: str, sources: list[str], limit: int) -> tuple[list[Any], list[str]]:
+    """Search remote sources through citewise.sources when that package is installed."""
+    try:
+        from citewise.sources import search_sources  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return [], [
+            f"literature search is not available in this installation; skipped {', '.join(sources)}"
+        ]
+    result = search_sources(query, sources, limit=limit)
+    return list(result.records), [str(w) for w in result.warnings]
+
+
+class SearchStage:
+    """Queries -> candidate papers with the blocks each sub-question retrieved."""
+
+    name = "search"
+    state = "searching"
+
+    def run(
+        self, ctx: StageContext, plan: Plan, queries: dict[str, list[str]], round_: int
+    ) -> dict[str, Any]:
+        papers: dict[str, Paper] = {}
+        best_hits: dict[str, dict[str, float]] = {}
+        total = sum(len(q) for q in queries.values())
+        done = 0
+        for sq_id, variants in queries.items():
+            for query in variants:
+                hits = ctx.retriever.search(query, k=HITS_PER_QUERY, neighbours=0)
+                top = max((h.score for h in hits), default=0.0) or 1.0
+                for hit in hits:
+                    doc_id = hit.block.document_id
+                    if doc_id not in papers:
+                        doc = ctx.store.document(doc_id)
+                        if doc is None:
+                            continue
+                        papers[doc_id] = self._local_paper(ctx, doc, round_)
+                    blocks = papers[doc_id].hits.setdefault(sq_id, [])
+                    if hit.block.id not in blocks:
+                        blocks.append(hit.block.id)
+                    per_sq = best_hits.setdefault(doc_id, {})
+                    per_sq[sq_id] = max(per_sq.get(sq_id, 0.0), hit.score / top)
+                done += 1
+                ctx.checkpoint(self.state, done, total)
+        warnings: list[str] = []
+        if ctx.options.remote_sources and ctx.remote_search is not None:
+            for sq_id, variants in queries.items():
+                records, notes = ctx.remote_search(
+                    variants[0], ctx.options.remote_sources, REMOTE_LIMIT
+                )
+                warnings += [n for n in notes if n not in warnings]
+                for record in records:
+                    paper = record_paper(record, round_)
+                    found = papers.setdefault(paper.key, paper)
+                    found.hits.setdefault(sq_id, [])
+                    best_hits.setdefault(paper.key, {})[sq_id] = 0.5
+        for key, paper in papers.items():
+            # Breadth: how many sub-questions found this paper, weighted by rank strength.
+            paper.retrieval = round(sum(best_hits.get(key, {}).values()) / len(queries), 4)
+        ordered = sorted(papers.values(), key=lambda p: (-p.retrieval, p.key))
+        return {"papers": [asdict(p) for p in ordered], "warnings": warnings}
+
+    @staticmethod
+    def _local_paper(ctx: StageContext, doc: StoredDocument, round_: int) -> Paper:
+        lead = doc.abstract
+        if not lead:
+            paragraphs = [b.text for b in ctx.store.blocks(doc.id)[:40] if b.kind == "paragraph"]
+            lead = " ".join(paragraphs)[:LEAD_CHARS]
+        return Paper(
+            key=doc.id,
+            title=doc.title,
+            abstract=doc.abstract,
+            year=doc.year,
+            authors=doc.authors,
+            origin="local",
+            link=Path(doc.path).as_uri(),
+            csl=document_csl(doc),
+            round=round_,
+            lead=lead,
+        )
+
+
+def screen_paper(
+    paper: Paper, plan: Plan, weight: Callable[[str], float]
+) -> tuple[float, str, list[str]]:
+    """(score 0..1, reason, sub-questions it answers) from title + abstract and search breadth.
+
+    Topic coverage counts IDF-weighted topic terms in the title and abstract (or opening
+    text); breadth is how many sub-questions retrieved the paper.
+    """
+    text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead}")}
+    weights = {t: weight(t) for t in plan.topic_terms}
+    found = [t for t in plan.topic_terms if stem(t) in text]
+    coverage = sum(weights[t] for t in found) / (sum(weights.values()) or 1.0)
+    score = round(0.65 * coverage + 0.35 * min(1.0, paper.retrieval), 3)
+    answered = [q for q, blocks in paper.hits.items() if blocks or not paper.local]
+    asked = len(plan.sub_questions)
+    if not found:
+        return score, "title and abstract mention none of the topic's terms", answered
+    mentions = ", ".join(found[:6])
+    where = f"title/abstract mention {mentions}; retrieved for {len(answered)} of {asked} "
+    return score, where + "sub-questions", answered
+
+
+class ScreenStage:
+    """Candidate papers -> include/exclude decisions, each with a score and a reason."""
+
+    name = "screen"
+    state = "screening"
+
+    def run(
+        self, ctx: StageContext, plan: Plan, found: list[dict[str, Any]], included_before: int
+    ) -> dict[str, Any]:
+        total, freqs = ctx.store.document_frequencies(plan.topic_terms)
+        blocks = max(total, 1)
+
+        def weight(term: str) -> float:
+            # Rarer topic words say more about whether a paper is on topic.
+            return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
+
+        scored = []
+        for n, data in enumerate(found, start=1):
+            paper = from_dict(Paper, data)
+            score, reason, answered = screen_paper(paper, plan, weight)
+            scored.append((paper, score, reason, answered))
+            ctx.checkpoint(self.state, n, len(found))
+        scored.sort(key=lambda s: (-s[1], s[0].key))
+        room = max(0, ctx.options.max_papers - included_before)
+        decisions = []
+        for paper, score, reason, answered in scored:
+            include = score >= INCLUDE_THRESHOLD and not reason.startswith("title and abstract")
+            if include and room == 0:
+                include, reason = False, f"{reason}; beyond --max-papers {ctx.options.max_papers}"
+            elif include:
+                room -= 1
+            elif score < INCLUDE_THRESHOLD:
+                reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
+            decisions.append(
+                ScreeningDecision(
+                    paper.key, paper.title, paper.round, score, include, reason, answered
+                )
+            )
+        return {"decisions": [asdict(d) for d in decisions]}

@@ -1,0 +1,246 @@
+"""Write: evidence -> report sections, every sentence carrying the evidence IDs behind it.
+
+With the extractive backend a claim is a verbatim quote; the few sentences code composes
+(disagreements) restate numbers and names from the quotes they cite. Pure functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citewise.agent.research.model import (
+    Claim,
+    Disagreement,
+    EvidenceItem,
+    Paper,
+    Paragraph,
+    Plan,
+    Report,
+    ScreeningDecision,
+    Section,
+)
+from citewise.retrieval.terms import content_terms, stem
+
+PAPERS_PER_SECTION = 5
+CLAIMS_PER_PAPER = 2
+THEMES = 3
+PAPERS_PER_THEME = 3
+OPEN_PROBLEMS = 6
+FIELD_KINDS = ("contribution", "method", "setup", "result", "limitation", "application")
+FACET_LABELS = {
+    "methods": "Methods",
+    "datasets": "Datasets",
+    "metrics": "Evaluation",
+    "results": "Results",
+    "limitations": "Limitations",
+    "applications": "Applications",
+    "topic": "Topic",
+}
+NO_DISAGREEMENT = (
+    "No disagreement was found among the extracted evidence: no two papers report materially "
+    "different values for the same metric on the same subject, nor opposite claims about the "
+    "same effect."
+)
+
+
+def short_cite(csl: dict[str, Any]) -> str:
+    """ "Lo et al. (2020)" from a CSL item; the title when it names no author."""
+    authors = csl.get("author") or []
+    year = ((csl.get("issued") or {}).get("date-parts") or [[None]])[0][0]
+    if not authors:
+        name = str(csl.get("title") or csl.get("id"))
+        name = name if len(name) < 60 else name[:57] + "…"
+    else:
+        first = authors[0].get("family") or authors[0].get("literal") or "Anonymous"
+        if len(authors) == 1:
+            name = first
+        elif len(authors) == 2:
+            name = f"{first} and {authors[1].get('family', '')}"
+        else:
+            name = f"{first} et al."
+    return f"{name} ({year})" if year else name
+
+
+def _rank(item: EvidenceItem) -> tuple[int, float, str]:
+    # Field evidence (cue-matched) before retrieved passages; stronger first; ID breaks ties.
+    return (0 if item.kind in FIELD_KINDS else 1, -item.score, item.id)
+
+
+def _claim(item: EvidenceItem) -> Claim:
+    return Claim(item.quote, [item.id])
+
+
+class _Writer:
+    def __init__(
+        self,
+        plan: Plan,
+        evidence: list[EvidenceItem],
+        papers: dict[str, Paper],
+        order: list[str],
+    ) -> None:
+        self.plan = plan
+        self.evidence = sorted(evidence, key=_rank)
+        self.papers = papers
+        self.order = {key: n for n, key in enumerate(order)}  # screening rank of each paper
+
+    def cite(self, key: str) -> str:
+        paper = self.papers.get(key)
+        return short_cite(paper.csl) if paper else key
+
+    def by_question(self, qid: str) -> list[EvidenceItem]:
+        return [e for e in self.evidence if e.sub_question == qid]
+
+    def summary(self) -> Section:
+        section = Section("summary", "Executive summary")
+        used: set[str] = set()
+        for question in self.plan.sub_questions:
+            best = next((e for e in self.by_question(question.id) if e.quote not in used), None)
+            if best:
+                used.add(best.quote)
+                label = FACET_LABELS.get(question.facet, "Topic")
+                if question.facet == "topic":
+                    label = question.text.removeprefix("What do the sources report about ")
+                    label = label.rstrip("?").capitalize()
+                section.paragraphs.append(Paragraph([_claim(best)], lead=label))
+        return section
+
+    def background(self) -> Section:
+        section = Section("background", "Background")
+        for key in sorted(self.papers, key=lambda k: self.order.get(k, 1_000_000)):
+            items = [e for e in self.evidence if e.paper == key and e.kind == "contribution"]
+            if items:
+                section.paragraphs.append(Paragraph([_claim(items[0])], lead=self.cite(key)))
+        return section
+
+    def question(self, index: int) -> Section:
+        question = self.plan.sub_questions[index]
+        section = Section(question.id, question.text)
+        grouped: dict[str, list[EvidenceItem]] = {}
+        for item in self.by_question(question.id):
+            quotes = [e.quote for e in grouped.get(item.paper, [])]
+            if item.quote not in quotes and len(quotes) < CLAIMS_PER_PAPER:
+                grouped.setdefault(item.paper, []).append(item)
+        papers = sorted(grouped, key=lambda k: (self.order.get(k, 1_000_000), k))
+        for key in papers[:PAPERS_PER_SECTION]:
+            claims = [_claim(e) for e in grouped[key]]
+            section.paragraphs.append(Paragraph(claims, lead=self.cite(key)))
+        if not section.paragraphs:
+            note = "None of the screened sources answers this sub-question; it remains a gap."
+            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+        return section
+
+    def discussion(self) -> Section:
+        """Themes (words) that evidence from several papers shares, with a quote from each."""
+        section = Section("discussion", "Cross-cutting discussion")
+        topic = {stem(t) for t in self.plan.topic_terms}
+        by_paper: dict[str, set[str]] = {}
+        for item in self.evidence:
+            by_paper.setdefault(item.paper, set()).update(
+                stem(t) for t in content_terms(item.quote) if len(t) > 3 and not t.isdigit()
+            )
+        counts: dict[str, int] = {}
+        for stems in by_paper.values():
+            for s in stems - topic:
+                counts[s] = counts.get(s, 0) + 1
+        themes = sorted((s for s, n in counts.items() if n >= 2), key=lambda s: (-counts[s], s))
+        used: set[str] = set()
+        for theme in themes:
+            claims: list[Claim] = []
+            seen_papers: set[str] = set()
+            for item in self.evidence:
+                if item.paper in seen_papers or item.quote in used:
+                    continue
+                if theme in {stem(t) for t in content_terms(item.quote)}:
+                    claims.append(_claim(item))
+                    seen_papers.add(item.paper)
+                    used.add(item.quote)
+                if len(claims) == PAPERS_PER_THEME:
+                    break
+            if len(claims) >= 2:
+                word = next(
+                    t for e in self.evidence for t in content_terms(e.quote) if stem(t) == theme
+                )
+                section.paragraphs.append(Paragraph(claims, lead=word.capitalize()))
+            if len(section.paragraphs) == THEMES:
+                break
+        if not section.paragraphs:
+            note = "The included papers share no theme beyond the topic itself."
+            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+        return section
+
+    def disagreements(self, found: list[Disagreement]) -> Section:
+        section = Section("disagreements", "Where the sources disagree")
+        items = {e.id: e for e in self.evidence}
+        for d in found:
+            if d.evidence[0] not in items or d.evidence[1] not in items:
+                continue
+            first, second = items[d.evidence[0]], items[d.evidence[1]]
+            a, b = self.cite(first.paper), self.cite(second.paper)
+            ids = list(d.evidence)
+            if d.kind == "numbers":
+                lead = f"{d.topic}"
+                text = f"{a} report {d.values[0]}, whereas {b} report {d.values[1]}."
+            else:
+                lead = f"Effect: {d.topic}"
+                text = f"{a} report an effect, whereas {b} report none."
+            claims = [Claim(text, ids), _claim(first), _claim(second)]
+            why = (
+                f"Likely reason: {d.reason}."
+                if d.reason
+                else ("The quoted evidence does not show why they differ.")
+            )
+            claims.append(Claim(why, ids))
+            section.paragraphs.append(Paragraph(claims, lead=lead))
+        if not section.paragraphs:
+            section.paragraphs.append(Paragraph([Claim(NO_DISAGREEMENT, [], flag="note")]))
+        return section
+
+    def open_problems(self, gap_ids: list[str]) -> Section:
+        section = Section("open", "Open problems")
+        seen: set[str] = set()
+        claims: list[Claim] = []
+        for item in self.evidence:
+            if item.kind == "limitation" and item.paper not in seen:
+                seen.add(item.paper)
+                claims.append(_claim(item))
+            if len(claims) == OPEN_PROBLEMS:
+                break
+        if claims:
+            section.paragraphs.append(Paragraph(claims))
+        for question in self.plan.sub_questions:
+            if question.id in gap_ids:
+                note = f"The screened sources give little evidence on: {question.text}"
+                section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+        return section
+
+
+def write_report(
+    plan: Plan,
+    evidence: list[EvidenceItem],
+    papers: list[Paper],
+    screening: list[ScreeningDecision],
+    disagreements: list[Disagreement],
+    gap_ids: list[str],
+) -> Report:
+    """Executive summary, background, one section per sub-question, discussion,
+    disagreements, open problems; references are the CSL items of the papers cited."""
+    included = [d.key for d in sorted(screening, key=lambda d: -d.score) if d.included]
+    by_key = {p.key: p for p in papers}
+    writer = _Writer(plan, evidence, by_key, included)
+    sections = [writer.summary(), writer.background()]
+    sections += [writer.question(i) for i in range(len(plan.sub_questions))]
+    sections += [
+        writer.discussion(),
+        writer.disagreements(disagreements),
+        writer.open_problems(gap_ids),
+    ]
+    papers_of = {e.id: e.paper for e in evidence}
+    cited: list[str] = []
+    for section in sections:
+        for claim in section.claims():
+            for eid in claim.evidence:
+                key = papers_of.get(eid)
+                if key and key not in cited:
+                    cited.append(key)
+    references = [by_key[k].csl for k in cited if k in by_key]
+    return Report(plan.topic, sections, references, disagreements, screening=screening)
