@@ -39,6 +39,8 @@ class ReplayServer:
         self.routes: dict[str, list[Reply]] = {}
         self.served: dict[str, int] = {}
         self.requests: list[Seen] = []
+        self.in_flight = 0
+        self.max_in_flight = 0  # the most requests the server was handling at one time
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -101,9 +103,14 @@ class ReplayServer:
                             {k.lower(): v for k, v in self.headers.items()},
                         )
                     )
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
                 reply = server._reply_for(parts.path)
                 if reply.delay:
                     time.sleep(reply.delay)
+                # Done before the reply leaves, so the client's next request cannot overlap.
+                with server._lock:
+                    server.in_flight -= 1
                 try:
                     self.send_response(reply.status)
                     for name, value in reply.headers.items():
