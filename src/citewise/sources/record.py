@@ -181,10 +181,11 @@ def clean_text(value: object) -> str:
 
 
 def fold(text: str) -> str:
-    """Lower-case ASCII letters and digits only, for comparing titles and names."""
+    """Lower-case letters and digits without accents, in any script, for comparing titles
+    and names ("Wübben" and "Wubben" fold alike; Thai or CJK titles keep their letters)."""
     decomposed = unicodedata.normalize("NFKD", text)
-    ascii_text = decomposed.encode("ascii", "ignore").decode().lower()
-    return _SPACE.sub(" ", re.sub(r"[^a-z0-9]+", " ", ascii_text)).strip()
+    bare = "".join(c for c in decomposed if unicodedata.category(c) != "Mn").lower()
+    return " ".join(re.sub(r"[\W_]+", " ", bare).split())
 
 
 # ---------------------------------------------------------------- names
