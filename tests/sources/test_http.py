@@ -22,7 +22,7 @@ from citewise.sources.http import (
     reset_breakers,
     retry_after_seconds,
 )
-from citewise.sources.replay import Reply, ReplayServer
+from citewise.sources.replay import ReplayServer, Reply
 from citewise.store.db import connect
 
 OK = Reply(200, b'{"ok": true}', {"content-type": "application/json"})
