@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
@@ -13,6 +14,7 @@ from citewise.embed.base import DEFAULT_MODEL, Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, ingest
 from citewise.llm.base import parse_spec
+from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Retriever
@@ -143,3 +145,26 @@ class Library:
     def usage(self, task: str | None = None) -> dict[str, object]:
         """Model calls logged in this library: the `citewise usage --json` object."""
         return usage_summary(self.store.db, task)
+
+    def chat(
+        self,
+        documents: list[str] | None = None,
+        k: int = 8,
+        llm: str | None = None,
+        llm_url: str | None = None,
+        use_cache: bool = True,
+    ) -> ChatSession:
+        """A conversation: every turn re-retrieves; history only resolves references
+        (with the `reason` role, or --llm, when one is set)."""
+        override = parse_spec(llm, llm_url) if llm else None
+        resolvers = role_clients("reason", self.model_settings, self.store.db, override, use_cache)
+        resolver = (
+            resolvers[0] if resolvers and resolvers[0].model.backend != "extractive" else None
+        )
+        return ChatSession(
+            lambda q: self.ask_with_model(q, documents, k, llm, llm_url, use_cache), resolver
+        )
+
+    def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
+        """Which model serves each role, and whether it is reachable."""
+        return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)

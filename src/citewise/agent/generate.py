@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
@@ -310,3 +311,47 @@ class GeneratedAnswerer:
     ) -> Answer:
         closest = [n.evidence for n in items[:3]] or base.evidence[:3]
         return Answer(text, True, REFUSAL, [], closest, 0.0, backend=backend)
+
+
+class CitationAudit:
+    """Wraps an answer function for an evaluation run: counts citations that are not among
+    an answer's evidence (fabrications: must stay 0) and the model calls the run made."""
+
+    def __init__(
+        self, ask: Callable[[str], Answer], usage: Callable[[], dict[str, object]]
+    ) -> None:
+        self._ask = ask
+        self._usage = usage
+        self._before = usage()
+        self.answers: list[Answer] = []
+
+    def ask(self, question: str) -> Answer:
+        answer = self._ask(question)
+        self.answers.append(answer)
+        return answer
+
+    @property
+    def generated(self) -> bool:
+        return any(a.backend != "extractive" for a in self.answers)
+
+    def summary(self) -> dict[str, object]:
+        after = self._usage()
+
+        def delta(key: str) -> int:
+            return int(after[key]) - int(self._before[key])  # type: ignore[call-overload]
+
+        return {
+            "backends": sorted({a.backend for a in self.answers}),
+            "answers": len(self.answers),
+            "answered": sum(not a.refused for a in self.answers),
+            "fabricated_citations": sum(len(fabricated_citations(a)) for a in self.answers),
+            "calls_logged": delta("calls"),
+            "model_calls": delta("calls") - delta("cache_hits"),
+            "cache_hits": delta("cache_hits"),
+        }
+
+
+def fabricated_citations(answer: Answer) -> list[str]:
+    """Cited IDs that are not among the answer's evidence (code never lets one through)."""
+    offered = {e.id for e in answer.evidence}
+    return [c for s in answer.sentences for c in s.citations if c not in offered]

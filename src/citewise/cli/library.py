@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from citewise.agent.generate import CitationAudit
 from citewise.cli.app import (
     EXIT_REFUSED,
     app,
@@ -24,6 +25,15 @@ from citewise.report.terminal import (
     print_documents,
     print_ingest_report,
 )
+
+LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
+LlmOption = Annotated[str | None, typer.Option("--llm", help=LLM_HELP)]
+LlmUrlOption = Annotated[
+    str | None, typer.Option("--llm-url", help="Base URL of an OpenAI-compatible server (/v1).")
+]
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Call the model even when a cached reply exists.")
+]
 
 
 @app.command()
@@ -124,10 +134,14 @@ def ask(
     doc: Annotated[list[str] | None, typer.Option("--doc", help="Only this document.")] = None,
     k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    llm: LlmOption = None,
+    llm_url: LlmUrlOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
-    """Answer from the library with verbatim, cited sentences, or refuse (exit code 3)."""
+    """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
+    With --llm, a model writes the answer and every sentence is verified against its evidence."""
     with open_library() as lib:
-        answer = lib.ask(question, doc or [], k)
+        answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         for notice in lib.notices:
             err.print(notice)
     if as_json:
@@ -142,6 +156,9 @@ def ask(
 def eval_command(
     qa_file: Annotated[Path, typer.Argument(help="QA file (YAML, the format of dev.yaml).")],
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    llm: LlmOption = None,
+    llm_url: LlmUrlOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
     items = load_items(qa_file)
@@ -149,9 +166,14 @@ def eval_command(
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
         task = bar.add_task("evaluating", total=len(items))
-        result = evaluate(
-            items, lib.ask, names, progress=lambda n, _t: bar.update(task, completed=n)
+        audit = CitationAudit(
+            lambda q: lib.ask_with_model(q, None, 8, llm, llm_url, not no_cache), lib.usage
         )
+        result = evaluate(
+            items, audit.ask, names, progress=lambda n, _t: bar.update(task, completed=n)
+        )
+        if llm or audit.generated:
+            result["models"] = audit.summary()
     if as_json:
         emit_json(result)
         return

@@ -1,5 +1,103 @@
-"""Model commands (usage, doctor, chat)."""
+"""Model commands: usage, doctor, chat."""
 
 from __future__ import annotations
 
-from citewise.cli.app import app  # noqa: F401  (commands register on it)
+import json
+import sys
+from dataclasses import asdict
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from citewise.cli.app import app, emit_json, err, open_library, out
+from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
+from citewise.report.terminal import print_answer
+
+
+@app.command()
+def usage(
+    task: Annotated[str | None, typer.Option("--task", help="Only calls of this task.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Model calls logged in this library: tokens, cost, cache hits, latency."""
+    with open_library(embeddings=False) as lib:
+        summary = lib.usage(task)
+    if as_json:
+        emit_json(summary)
+        return
+    table = Table(
+        "backend", "model", "role", "calls", "prompt tok", "compl. tok", "cost $", "p50 ms"
+    )
+    for row in summary["by_model"]:  # type: ignore[attr-defined]
+        table.add_row(*(str(row[k]) for k in (
+            "backend", "model", "role", "calls", "prompt_tokens", "completion_tokens",
+            "cost_usd", "latency_ms_p50",
+        )))  # fmt: skip
+    out.print(table)
+    out.print(
+        f"{summary['calls']} calls ({summary['cache_hits']} from cache), "
+        f"{summary['prompt_tokens']} prompt + {summary['completion_tokens']} completion tokens"
+    )
+
+
+@app.command()
+def doctor(
+    llm: LlmOption = None,
+    llm_url: LlmUrlOption = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Which model serves each role, and whether it is reachable (exit 1 if one is not)."""
+    with open_library(embeddings=False) as lib:
+        reports = lib.doctor(llm, llm_url)
+        source = lib.model_settings.source
+    failing = any(not c.ok for r in reports for c in r.models)
+    if as_json:
+        emit_json({"config": source, "roles": [asdict(r) for r in reports], "ok": not failing})
+    else:
+        out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
+        table = Table("role", "model", "state", "detail")
+        for report in reports:
+            if not report.models:
+                table.add_row(report.role, "extractive", "[green]ok[/]", "no model needed")
+            for check in report.models:
+                state = "[green]ok[/]" if check.ok else "[red]unreachable[/]"
+                detail = check.detail + (f" — {check.hint}" if check.hint else "")
+                table.add_row(report.role, escape(check.spec), state, escape(detail))
+        out.print(table)
+    if failing:
+        raise typer.Exit(1)
+
+
+@app.command()
+def chat(
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Only this document.")] = None,
+    llm: LlmOption = None,
+    llm_url: LlmUrlOption = None,
+    no_cache: NoCacheOption = False,
+    k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per turn.")] = False,
+) -> None:
+    """Multi-turn questions (one per line; empty line, 'exit' or end of input ends).
+    Every turn searches the library afresh; earlier turns only resolve 'it', 'that method'."""
+    with open_library() as lib:
+        session = lib.chat(doc or [], k, llm, llm_url, not no_cache)
+        interactive = sys.stdin.isatty()
+        while True:
+            if interactive:
+                err.print("[bold]?[/] ", end="")
+            line = sys.stdin.readline()
+            text = line.strip()
+            if not text or text.lower() in {"exit", "quit"}:
+                break
+            turn = session.send(text)
+            if as_json:
+                row = {**turn.answer.to_dict(), "resolved_question": turn.resolved}
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            else:
+                if turn.resolved != text:
+                    err.print(f"[dim]searching for: {escape(turn.resolved)}[/]")
+                print_answer(out, turn.answer)
+                out.print()
