@@ -183,11 +183,10 @@ def numeric_disagreements(
 
 def _numeric_reason(a: Measurement, b: Measurement, years: dict[str, int | None]) -> str:
     only_a, only_b = a.entities - b.entities, b.entities - a.entities
-    if only_a and only_b:
-        return (
-            f"different datasets or systems ({', '.join(sorted(only_a)[:2])} vs "
-            f"{', '.join(sorted(only_b)[:2])})"
-        )
+    if only_a or only_b:
+        left = ", ".join(sorted(only_a)[:2]) or "no further name"
+        right = ", ".join(sorted(only_b)[:2]) or "no further name"
+        return f"different data or systems named ({left} vs {right})"
     if a.qualifiers != b.qualifiers and (a.qualifiers or b.qualifiers):
         left = ", ".join(sorted(a.qualifiers)) or "unqualified"
         right = ", ".join(sorted(b.qualifiers)) or "unqualified"

@@ -67,6 +67,11 @@ MIN_FIELD_SCORE = 1.2
 MEASUREMENTS = 4
 _METRIC_WORDS = re.compile(r"\b(accuracy|precision|recall|F1|AUC|metric|score|evaluat\w*)\b", re.I)
 _PROSE_KINDS = ("paragraph", "list", "caption")
+_USES_DATA = re.compile(
+    r"\b(use[sd]?|using|collect\w*|consist\w*|contain\w*|drawn|sampl\w*|recruit\w*|"
+    r"interview\w*|includ\w*|enrol\w*|annotat\w*)\b",
+    re.IGNORECASE,
+)
 _NAMED = re.compile(r"\b(?:[A-Z]{2,}[\w-]*|[A-Z][a-z]+-\d+|[A-Z][\w]*\d[\w-]*)\b")
 
 
@@ -117,6 +122,7 @@ def field_score(field: str, sentence: Sentence, topic_stems: set[str]) -> float:
     if field == "setup":
         # A setup names its data or states its size; "the whole training corpus" does not.
         score += 0.3 if numbers or _NAMED.search(sentence.text) else -0.3
+        score += 0.3 if _USES_DATA.search(sentence.text) else 0.0
     if field == "contribution":
         score += 0.4 * (1.0 - sentence.share)  # papers say what they do up front
     if field == "limitation" and sentence.share > 0.5:
@@ -235,7 +241,7 @@ def block_sentences(blocks: list[StoredBlock]) -> list[Sentence]:
     for block in blocks:
         if not block.trusted or block.kind not in _PROSE_KINDS:
             continue
-        for text in split_sentences(block.text, block.kind):
+        for text in split_sentences(block.text, "paragraph"):
             if is_quotable(text):
                 found.append(
                     Sentence(
@@ -336,11 +342,12 @@ class ExtractStage:
 
 
 def _passage(block: StoredBlock) -> Passage:
+    # Captions and lists are prose here: split into sentences as block_sentences does.
     return Passage(
         block.id,
         block.document_id,
         block.text,
-        block.kind,
+        "table" if block.kind == "table" else "paragraph",
         block.label,
         block.section_path,
         1.0,

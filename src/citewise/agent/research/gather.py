@@ -9,6 +9,7 @@ with a reason a user can read.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -70,15 +71,17 @@ def record_paper(record: Any, round_: int) -> Paper:
     )
 
 
-def remote_search(query: str, sources: list[str], limit: int) -> tuple[list[Any], list[str]]:
-    """Search remote sources through citewise.sources when that package is installed."""
+def remote_search(
+    query: str, sources: list[str], limit: int, store_db: sqlite3.Connection | None = None
+) -> tuple[list[Any], list[str]]:
+    """Search remote sources through citewise.sources (requests logged and cached in
+    `store_db`); a warning instead when that package is not installed."""
     try:
-        from citewise.sources import search_sources  # type: ignore[import-not-found,unused-ignore]
+        from citewise.sources import search_sources
     except ImportError:
-        return [], [
-            f"literature search is not available in this installation; skipped {', '.join(sources)}"
-        ]
-    result = search_sources(query, sources, limit=limit)
+        names = ", ".join(sources)
+        return [], [f"literature search is not available in this installation; skipped {names}"]
+    result = search_sources(query, sources, store_db=store_db, limit=limit)
     return list(result.records), [str(w) for w in result.warnings]
 
 

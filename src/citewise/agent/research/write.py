@@ -22,7 +22,7 @@ from citewise.agent.research.model import (
 from citewise.retrieval.terms import content_terms, stem
 
 PAPERS_PER_SECTION = 5
-CLAIMS_PER_PAPER = 2
+CLAIMS_PER_PAPER = 3
 THEMES = 3
 PAPERS_PER_THEME = 3
 OPEN_PROBLEMS = 6
@@ -207,10 +207,14 @@ class _Writer:
                 break
         if claims:
             section.paragraphs.append(Paragraph(claims))
-        for question in self.plan.sub_questions:
-            if question.id in gap_ids:
-                note = f"The screened sources give little evidence on: {question.text}"
-                section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+        # One sentence names every gap (the appendix's coverage table has the counts).
+        numbers = [
+            f"Q{n}" for n, q in enumerate(self.plan.sub_questions, start=1) if q.id in gap_ids
+        ]
+        if numbers:
+            listed = ", ".join(numbers[:-1]) + (" and " if len(numbers) > 1 else "") + numbers[-1]
+            note = f"The screened sources give little evidence (under two papers) on {listed}."
+            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
         return section
 
 

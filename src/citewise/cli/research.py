@@ -1,0 +1,197 @@
+"""Research commands: `research TOPIC` and `tasks [list|show|cancel|resume]`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import Progress, TaskID
+from rich.table import Table
+
+from citewise.agent.research import ResearchOptions
+from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.report.research import ResearchDesk, ResearchOutcome
+
+tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
+app.add_typer(tasks_app, name="tasks")
+
+LOCAL = "local"
+
+
+class _StageBars:
+    """One progress bar per stage, on stderr."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.rows: dict[str, TaskID] = {}
+
+    def __call__(self, state: str, done: int, total: int) -> None:
+        if state not in self.rows:
+            self.rows[state] = self.bar.add_task(state, total=total or None)
+        self.bar.update(self.rows[state], completed=done, total=total or None)
+
+
+def _sources(value: str) -> list[str]:
+    names = [s.strip().lower() for s in value.split(",") if s.strip()]
+    try:
+        from citewise.sources.config import SOURCE_NAMES
+    except ImportError:
+        known: tuple[str, ...] = (LOCAL,)
+    else:
+        known = (LOCAL, *SOURCE_NAMES)
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise typer.BadParameter(
+            f"unknown source '{unknown[0] if unknown else value}' (known: {', '.join(known)})",
+            param_hint="--sources",
+        )
+    return list(dict.fromkeys(names))
+
+
+def _print_outcome(outcome: ResearchOutcome) -> None:
+    task = outcome.task
+    out.print(f"task [bold]{task.id}[/] · {task.state} · round {task.round}")
+    if task.state != "completed":
+        out.print(f"resume with: citewise tasks resume {task.id}")
+        return
+    stats = outcome.stats
+    out.print(
+        f"{stats['papers_included']} of {stats['papers_screened']} papers included, "
+        f"{outcome.evidence} evidence items, {stats['disagreements']} disagreements; "
+        f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence, "
+        f"{stats['unresolved_ids']} unresolved IDs"
+    )
+    out.print(f"Markdown: {escape(str(outcome.report_markdown))}")
+    out.print(f"HTML:     {escape(str(outcome.report_html))}")
+
+
+def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None:
+    with open_library() as lib, progress_bar(not as_json) as bar:
+        desk = ResearchDesk(lib, _StageBars(bar))
+        outcome = work(desk)
+        for notice in lib.notices:
+            err.print(notice)
+        for event in desk.tasks.events(outcome.task.id, "warning"):
+            err.print(f"warning: {escape(str(event.data.get('message', '')))}")
+    if as_json:
+        emit_json(outcome.to_dict())
+    else:
+        _print_outcome(outcome)
+    if outcome.task.state != "completed":
+        raise typer.Exit(1)
+
+
+@app.command()
+def research(
+    topic: Annotated[str, typer.Argument(help="The research topic, in quotes.")],
+    sources: Annotated[
+        str, typer.Option("--sources", help="Comma-separated: local, arxiv, pubmed, ...")
+    ] = LOCAL,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Search rounds at most.")] = 3,
+    max_papers: Annotated[
+        int, typer.Option("--max-papers", min=1, help="Papers to include at most.")
+    ] = 12,
+    llm: Annotated[
+        str, typer.Option("--llm", help="Language model (default: extractive, no model).")
+    ] = "extractive",
+    budget_tokens: Annotated[
+        int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
+    ] = None,
+    report_out: Annotated[
+        Path | None, typer.Option("--out", help="Write the Markdown here.")
+    ] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+) -> None:
+    """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
+    options = ResearchOptions(
+        sources=_sources(sources),
+        rounds=rounds,
+        max_papers=max_papers,
+        llm=llm,
+        budget_tokens=budget_tokens,
+    )
+    if llm != "extractive":
+        err.print(
+            "notice: research writes with the extractive backend (verbatim quotes); "
+            f"--llm {escape(llm)} is recorded with the task"
+        )
+    _run(as_json, lambda desk: desk.research(topic, options, report_out, html))
+
+
+@tasks_app.callback(invoke_without_command=True)
+def tasks(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """List research tasks (the default), or show, cancel or resume one."""
+    if ctx.invoked_subcommand is None:
+        list_tasks(as_json)
+
+
+@tasks_app.command("list")
+def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Research tasks in this library, oldest first."""
+    with open_library(embeddings=False) as lib:
+        found = ResearchDesk(lib).list_tasks()
+    if as_json:
+        emit_json([t.summary() for t in found])
+        return
+    table = Table("id", "topic", "state", "round", "created")
+    for t in found:
+        table.add_row(t.id, t.topic, t.state, str(t.round), t.created)
+    out.print(table)
+
+
+@tasks_app.command("show")
+def show_task(
+    task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """A task's state, options and event log."""
+    with open_library(embeddings=False) as lib:
+        shown = ResearchDesk(lib).show(task_id)
+    if as_json:
+        emit_json(shown)
+        return
+    out.print(
+        f"[bold]{escape(shown['id'])}[/] · {shown['state']} · round {shown['round']} · "
+        f"{shown['evidence']} evidence items\n{escape(shown['topic'])}"
+    )
+    for path in (shown["report_markdown"], shown["report_html"]):
+        if path:
+            out.print(escape(path))
+    table = Table("time", "stage", "event", "data")
+    for e in shown["events"]:
+        table.add_row(e["time"], e["stage"], e["kind"], escape(str(e["data"]))[:100])
+    out.print(table)
+
+
+@tasks_app.command("cancel")
+def cancel_task(
+    task_id: Annotated[str, typer.Argument()],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Cancel a task; a process running it stops at its next checkpoint."""
+    with open_library(embeddings=False) as lib:
+        task = ResearchDesk(lib).cancel(task_id)
+    if as_json:
+        emit_json(task.summary())
+    else:
+        out.print(f"task {task.id} cancelled")
+
+
+@tasks_app.command("resume")
+def resume_task(
+    task_id: Annotated[str, typer.Argument()],
+    report_out: Annotated[
+        Path | None, typer.Option("--out", help="Write the Markdown here.")
+    ] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Finish a task from its last stored stage (a completed task re-renders offline)."""
+    _run(as_json, lambda desk: desk.resume(task_id, report_out, html))

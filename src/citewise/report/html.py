@@ -1,0 +1,151 @@
+"""A research report as one self-contained HTML file with an evidence board.
+
+Every claim carries numbered markers linking to its evidence cards; each card shows the
+verbatim quote, the paper, the page and a link to the source (the PDF page, or the record's
+URL). No scripts, fonts or images are fetched: the file opens offline.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
+from citewise.agent.research.write import short_cite
+from citewise.report.markdown import reference_text
+
+STYLE = """
+body{font:16px/1.55 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d232a;
+background:#fafafa}
+main{max-width:60rem;margin:0 auto;padding:1.5rem}
+h1{font-size:1.7rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
+.lead{font-weight:600}.note{font-style:italic;color:#555}
+.unverified{background:#fff4d6}
+sup a{text-decoration:none;color:#0b63b6;font-size:.75em;margin-left:1px}
+blockquote{margin:.6rem 0;padding:.4rem .8rem;border-left:3px solid #bbb;background:#fff}
+.board{display:grid;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:.8rem}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.7rem;font-size:.9rem}
+.card:target{border-color:#0b63b6;box-shadow:0 0 0 3px #cfe3f7}
+.card header{display:flex;justify-content:space-between;color:#555;font-size:.8rem}
+.card blockquote{font-size:.92rem}
+table{border-collapse:collapse;font-size:.85rem;width:100%}
+td,th{border:1px solid #ddd;padding:.3rem .4rem;vertical-align:top;text-align:left}
+.meta{color:#555}
+"""
+
+
+class _Numbers:
+    """Evidence numbered in order of first citation."""
+
+    def __init__(self) -> None:
+        self.order: dict[str, int] = {}
+
+    def __call__(self, eid: str) -> int:
+        return self.order.setdefault(eid, len(self.order) + 1)
+
+
+def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) -> str:
+    if claim.flag == "note" and not claim.evidence:
+        return f'<span class="note">{escape(claim.text)}</span>'
+    marks = "".join(
+        f'<sup><a href="#{eid}" title="{escape(evidence[eid].quote[:200])}">'
+        f"[{number(eid)}]</a></sup>"
+        for eid in claim.evidence
+        if eid in evidence
+    )
+    css = ' class="unverified" title="weakly supported by its evidence"' if claim.flag else ""
+    return f"<span{css}>{escape(claim.text)}</span>{marks}"
+
+
+def _section(
+    section: Section, evidence: dict[str, EvidenceItem], number: _Numbers, label: str
+) -> str:
+    parts = [f'<section id="{escape(section.key)}"><h2>{label}{escape(section.title)}</h2>']
+    if section.key == "disagreements":
+        for p in section.paragraphs:
+            claims = [_claim(c, evidence, number) for c in p.claims]
+            if len(claims) == 4 and p.lead:
+                parts.append(
+                    f"<h3>{escape(p.lead)}</h3><p>{claims[0]}</p>"
+                    f"<blockquote>{claims[1]}</blockquote><blockquote>{claims[2]}</blockquote>"
+                    f"<p>{claims[3]}</p>"
+                )
+            else:
+                parts.append(f"<p>{' '.join(claims)}</p>")
+    else:
+        listed = section.key in ("summary", "open")
+        parts.append("<ul>" if listed else "")
+        for p in section.paragraphs:
+            lead = f'<span class="lead">{escape(p.lead)}.</span> ' if p.lead else ""
+            body = " ".join(_claim(c, evidence, number) for c in p.claims)
+            parts.append(f"<li>{lead}{body}</li>" if listed else f"<p>{lead}{body}</p>")
+        parts.append("</ul>" if listed else "")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _card(item: EvidenceItem, n: int, papers: dict[str, dict[str, Any]]) -> str:
+    csl = papers.get(item.paper, {"id": item.paper, "title": item.title})
+    where = f"p. {item.page}" if item.page else "abstract"
+    section = f" · {escape(item.section)}" if item.section else ""
+    link = (
+        f'<a href="{escape(item.link)}">open source{", " + where if item.page else ""}</a>'
+        if item.link
+        else ""
+    )
+    return (
+        f'<article class="card" id="{item.id}"><header><span>[{n}] {item.id}</span>'
+        f"<span>{escape(item.kind)}</span></header>"
+        f"<blockquote>{escape(item.quote)}</blockquote>"
+        f"<p><b>{escape(short_cite(csl))}</b> — {escape(item.title or str(csl.get('title', '')))}"
+        f", {where}{section}</p><p>{link}</p></article>"
+    )
+
+
+def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> str:
+    """The whole report as one HTML document."""
+    by_id = {e.id: e for e in evidence}
+    number = _Numbers()
+    sections = []
+    q = 0
+    for section in report.sections:
+        label = ""
+        if section.key.startswith("q") and section.key[1:].isdigit():
+            q += 1
+            label = f"Q{q}. "
+        sections.append(_section(section, by_id, number, label))
+    papers = {str(ref.get("id")): ref for ref in report.references}
+    references = "".join(
+        f'<li id="ref-{escape(str(ref["id"]))}">{escape(reference_text(ref, markdown=False))}</li>'
+        for ref in report.references
+    )
+    cards = "".join(_card(by_id[eid], n, papers) for eid, n in number.order.items() if eid in by_id)
+    stats = "".join(
+        f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{escape(str(v))}</td></tr>"
+        for k, v in report.verification.items()
+    )
+    screening = "".join(
+        f"<tr><td>{escape(d.title or d.key)}<br><small>{escape(d.key)}</small></td>"
+        f"<td>{d.round}</td><td>{d.score:.2f}</td>"
+        f"<td>{'include' if d.included else 'exclude'}</td><td>{escape(d.reason)}</td></tr>"
+        for d in report.screening
+    )
+    title = f"Research report: {report.topic}"
+    return (
+        "<!doctype html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<style>{STYLE}</style></head><body><main>"
+        f"<h1>{escape(title)}</h1>"
+        f'<p class="meta">task {escape(task_id)} · {len(report.references)} papers cited · '
+        f"{len(number.order)} evidence items</p>"
+        + "".join(sections)
+        + f'<section id="references"><h2>References</h2><ol>{references}</ol></section>'
+        + f'<section id="evidence"><h2>Evidence board</h2><div class="board">{cards}</div>'
+        "</section>"
+        '<section id="appendix"><h2>Appendix A. Verification</h2>'
+        f"<table><tr><th>measure</th><th>value</th></tr>{stats}</table>"
+        "<h2>Appendix B. Screening log</h2><table><tr><th>paper</th><th>round</th>"
+        f"<th>score</th><th>decision</th><th>reason</th></tr>{screening}</table></section>"
+        "</main></body></html>\n"
+    )

@@ -1,0 +1,190 @@
+"""A research report as Markdown with Pandoc citations and a CSL-JSON bibliography.
+
+Each claim ends with a citation such as `[@lo2020s2orc, p. 4, ev-3fa2b1c9d0]`: the paper's
+citation key (its CSL item's id), the page, and the evidence ID, all attached by code.
+`pandoc --citeproc report.md` renders it with the bibliography the front matter names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
+from citewise.llm.extractive import split_sentences
+
+EVIDENCE_ID = re.compile(r"\bev-[0-9a-f]{10}\b")
+_CITATION = re.compile(r"(?<!\\)\[[^\[\]]*@[^\[\]]*(?<!\\)\]")
+_ESCAPE = re.compile(r"([\\`*_\[\]<>@#|])")
+
+
+def escape(text: str) -> str:
+    """Text Markdown shows as is: no emphasis, links, citations or tables by accident."""
+    return _ESCAPE.sub(r"\\\1", " ".join(text.split()))
+
+
+def csl_author_list(item: dict[str, Any]) -> str:
+    names = []
+    for author in item.get("author", []):
+        family = author.get("family") or author.get("literal") or ""
+        initials = " ".join(f"{p[0]}." for p in str(author.get("given", "")).split() if p)
+        names.append(f"{family}, {initials}".strip(", "))
+    if len(names) > 6:
+        names = names[:6] + ["et al."]
+    return ", ".join(names)
+
+
+def reference_text(item: dict[str, Any], markdown: bool = True) -> str:
+    """One bibliography entry, APA-like: authors (year). title. container. DOI or URL."""
+    text = escape if markdown else (lambda t: " ".join(t.split()))
+    year = ((item.get("issued") or {}).get("date-parts") or [[None]])[0][0]
+    title = text(str(item.get("title", "")).rstrip("."))
+    parts = [csl_author_list(item) or "Anonymous", f"({year or 'n.d.'}).", f"*{title}*."]
+    if not markdown:
+        parts[-1] = f"{title}."
+    container = item.get("container-title")
+    if container:
+        parts.append(f"{text(str(container))}.")
+    link = f"https://doi.org/{item['DOI']}" if item.get("DOI") else str(item.get("URL") or "")
+    if link:
+        parts.append(f"<{link}>" if markdown else link)
+    return " ".join(parts)
+
+
+def citation(evidence_ids: list[str], evidence: dict[str, EvidenceItem]) -> str:
+    """`[@key, p. 4, ev-…; @other, p. 2, ev-…]` for a claim's evidence."""
+    parts = []
+    for eid in evidence_ids:
+        item = evidence.get(eid)
+        if item is None:
+            continue
+        page = f", p. {item.page}" if item.page else ""
+        parts.append(f"@{item.paper}{page}, {eid}")
+    return f"[{'; '.join(parts)}]" if parts else ""
+
+
+def _claim(claim: Claim, evidence: dict[str, EvidenceItem]) -> str:
+    if claim.flag == "note" and not claim.evidence:
+        return f"*{escape(claim.text)}*"
+    marker = " \\[unverified\\]" if claim.flag == "unverified" else ""
+    return f"{escape(claim.text)}{marker} {citation(claim.evidence, evidence)}"
+
+
+def _section(section: Section, number: str, evidence: dict[str, EvidenceItem]) -> list[str]:
+    lines = [f"## {number}{escape(section.title)}", ""]
+    bullets = section.key in ("summary", "open")
+    for paragraph in section.paragraphs:
+        body = " ".join(_claim(c, evidence) for c in paragraph.claims)
+        lead = f"**{escape(paragraph.lead)}.** " if paragraph.lead else ""
+        if section.key == "disagreements" and len(paragraph.claims) == 4:
+            # A statement, the two quotes it rests on, and the likely reason.
+            statement, first, second, reason = (_claim(c, evidence) for c in paragraph.claims)
+            heading = f"### {escape(paragraph.lead)}"
+            lines += [heading, "", statement, "", f"> {first}", ">", f"> {second}", "", reason, ""]
+            continue
+        lines.append(f"- {lead}{body}" if bullets else f"{lead}{body}")
+        if not bullets:
+            lines.append("")
+    if bullets:
+        lines.append("")
+    return lines
+
+
+def render_markdown(
+    report: Report,
+    evidence: list[EvidenceItem],
+    task_id: str,
+    bibliography: str = "references.json",
+) -> str:
+    """The whole report: front matter, sections, references, appendices."""
+    by_id = {e.id: e for e in evidence}
+    title = f"Research report: {report.topic}"
+    lines = [
+        "---",
+        f"title: {json.dumps(title, ensure_ascii=False)}",
+        f"bibliography: {json.dumps(bibliography)}",
+        "suppress-bibliography: true",
+        "link-citations: true",
+        f"citewise-task: {json.dumps(task_id)}",
+        "---",
+        "",
+        f"# {escape(title)}",
+        "",
+    ]
+    q = 0
+    for section in report.sections:
+        number = ""
+        if section.key.startswith("q") and section.key[1:].isdigit():
+            q += 1
+            number = f"Q{q}. "
+        lines += _section(section, number, by_id)
+    lines += ["## References", ""]
+    for n, item in enumerate(report.references, start=1):
+        lines.append(f"{n}. \\[@{item['id']}\\] {reference_text(item)}")
+    lines += ["", *appendix(report, evidence)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def appendix(report: Report, evidence: list[EvidenceItem]) -> list[str]:
+    """Verification statistics, the screening log and the evidence cited."""
+    lines = ["## Appendix A. Verification", "", "| measure | value |", "|---|---|"]
+    for key, value in report.verification.items():
+        lines.append(f"| {key.replace('_', ' ')} | {value} |")
+    lines += ["", "## Appendix B. Screening log", ""]
+    lines += ["| paper | round | score | decision | reason |", "|---|---|---|---|---|"]
+    for d in report.screening:
+        decision = "include" if d.included else "exclude"
+        lines.append(
+            f"| {escape(d.title or d.key)} ({escape(d.key)}) | {d.round} | {d.score:.2f} | "
+            f"{decision} | {escape(d.reason)} |"
+        )
+    cited = {i for c in report.claims() for i in c.evidence}
+    lines += ["", "## Appendix C. Evidence cited", ""]
+    lines += ["| evidence | paper | page | block | quote |", "|---|---|---|---|---|"]
+    for item in evidence:
+        if item.id in cited:
+            lines.append(
+                f"| {item.id} | {escape(item.paper)} | {item.page or ''} | "
+                f"{item.block_id or 'abstract'} | {escape(item.quote)} |"
+            )
+    return lines
+
+
+def body_sentences(markdown: str) -> tuple[int, int]:
+    """(report sentences, sentences carrying evidence IDs) in the body of a rendered report.
+
+    The body runs from the executive summary to the references; headings, bold leads and
+    tables are not sentences. Text between two citations is split into sentences; only the
+    last one before a citation carries it.
+    """
+    start = markdown.find("## Executive summary")
+    end = markdown.find("## References")
+    body = markdown[start:end] if start >= 0 and end > start else markdown
+    total = cited = 0
+    for line in body.splitlines():
+        line = line.strip().removeprefix(">").removeprefix("- ").strip()
+        if not line or line.startswith(("#", "|")):
+            continue
+        line = re.sub(r"^\*\*[^*]+\*\*\s*", "", line)
+        pos = 0
+        for match in _CITATION.finditer(line):
+            segment = line[pos : match.start()]
+            sentences = split_sentences(_plain(segment))
+            total += len(sentences)
+            if sentences and EVIDENCE_ID.search(match.group(0)):
+                cited += 1
+            pos = match.end()
+        tail = split_sentences(_plain(line[pos:]))
+        total += len(tail)
+    return total, cited
+
+
+def _plain(text: str) -> str:
+    # Emphasis markers go; escaped characters are the quote's own and stay.
+    return re.sub(r"\\(.)", r"\1", re.sub(r"(?<!\\)\*", "", text)).strip()
+
+
+def csl_json(report: Report) -> str:
+    """The CSL-JSON bibliography the Markdown's front matter names."""
+    return json.dumps(report.references, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,195 @@
+"""Research tasks from start to report files: the face the CLI (and later the server) use.
+
+Runs or resumes a task with `Researcher`, then renders the stored, verified report to
+Markdown (with its CSL-JSON bibliography) and HTML. Rendering reads only the store, so a
+finished task re-renders offline, identically.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citewise.agent.research import Report, Researcher, ResearchOptions, Task
+from citewise.agent.research.context import Progress
+from citewise.agent.research.gather import remote_search
+from citewise.api import Library
+from citewise.report.html import render_html
+from citewise.report.markdown import EVIDENCE_ID, body_sentences, csl_json, render_markdown
+
+REPORTS_DIR = "reports"
+
+
+@dataclass
+class RenderedReport:
+    markdown: str
+    html: str
+    csl: str
+
+
+@dataclass
+class ResearchOutcome:
+    task: Task
+    report_markdown: Path | None = None
+    report_html: Path | None = None
+    evidence: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `research --json` / `tasks resume --json` object."""
+        return {
+            "task": self.task.id,
+            "state": self.task.state,
+            "report_markdown": str(self.report_markdown) if self.report_markdown else None,
+            "report_html": str(self.report_html) if self.report_html else None,
+            "evidence": self.evidence,
+            "stats": self.stats,
+        }
+
+
+class ResearchDesk:
+    """Research tasks of one library."""
+
+    def __init__(self, library: Library, progress: Progress | None = None) -> None:
+        self.library = library
+        self.researcher = Researcher(
+            library.store,
+            library.answerer.retriever,
+            progress,
+            remote_search=self._remote_search,
+        )
+        self.tasks = self.researcher.tasks
+
+    def _remote_search(
+        self, query: str, sources: list[str], limit: int
+    ) -> tuple[list[Any], list[str]]:
+        return remote_search(query, sources, limit, self.library.store.db)
+
+    # -- running -----------------------------------------------------------------------
+
+    def research(
+        self,
+        topic: str,
+        options: ResearchOptions,
+        out: Path | None = None,
+        html: Path | None = None,
+    ) -> ResearchOutcome:
+        """Start a task and run it to the end; the report files when it completes."""
+        task = self.researcher.start(topic, options)
+        return self.resume(task.id, out, html)
+
+    def resume(
+        self, task_id: str, out: Path | None = None, html: Path | None = None
+    ) -> ResearchOutcome:
+        """Finish a task from where it stopped (a completed task only re-renders)."""
+        started = time.perf_counter()
+        task = self.researcher.run(task_id)
+        evidence = self.tasks.evidence_count(task_id)
+        if task.state != "completed":
+            return ResearchOutcome(task, evidence=evidence, stats={"state": task.state})
+        outcome = self.write_files(task, out, html)
+        outcome.stats["seconds"] = round(time.perf_counter() - started, 3)
+        return outcome
+
+    def cancel(self, task_id: str) -> Task:
+        return self.tasks.cancel(task_id)
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def report(self, task_id: str) -> Report:
+        return self.researcher.report(task_id)
+
+    def render(self, task_id: str, bibliography: str = "references.json") -> RenderedReport:
+        report = self.report(task_id)
+        evidence = self.tasks.evidence(task_id)
+        return RenderedReport(
+            render_markdown(report, evidence, task_id, bibliography),
+            render_html(report, evidence, task_id),
+            csl_json(report),
+        )
+
+    def write_files(
+        self, task: Task, out: Path | None = None, html: Path | None = None
+    ) -> ResearchOutcome:
+        """report.md, report.html and references.json in the library's reports folder, and
+        copies where --out / --html ask (the bibliography beside the Markdown)."""
+        folder = self.library.directory / REPORTS_DIR / task.id
+        folder.mkdir(parents=True, exist_ok=True)
+        rendered = self.render(task.id)
+        (folder / "report.md").write_text(rendered.markdown, encoding="utf-8")
+        (folder / "report.html").write_text(rendered.html, encoding="utf-8")
+        (folder / "references.json").write_text(rendered.csl, encoding="utf-8")
+        markdown_path, html_path = folder / "report.md", folder / "report.html"
+        if out is not None:
+            bibliography = f"{out.stem}.references.json"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(self.render(task.id, bibliography).markdown, encoding="utf-8")
+            (out.parent / bibliography).write_text(rendered.csl, encoding="utf-8")
+            markdown_path = out
+        if html is not None:
+            html.parent.mkdir(parents=True, exist_ok=True)
+            html.write_text(rendered.html, encoding="utf-8")
+            html_path = html
+        evidence = self.tasks.evidence_count(task.id)
+        stats = self.stats(task, rendered.markdown)
+        return ResearchOutcome(task, markdown_path, html_path, evidence, stats)
+
+    def stats(self, task: Task, markdown: str) -> dict[str, Any]:
+        """Counts for `--json`: papers, evidence, sentences with IDs, unresolved IDs."""
+        report = self.report(task.id)
+        known = {e.id for e in self.tasks.evidence(task.id)}
+        cited = set(EVIDENCE_ID.findall(markdown))
+        sentences, with_ids = body_sentences(markdown)
+        included = [d for d in report.screening if d.included]
+        return {
+            "rounds": task.round,
+            "sub_questions": sum(1 for s in report.sections if s.key[1:].isdigit()),
+            "papers_screened": len(report.screening),
+            "papers_included": len(included),
+            "papers_cited": len(report.references),
+            "evidence_items": len(known),
+            "evidence_cited": len(cited & known),
+            "unresolved_ids": len(cited - known),
+            "sentences": sentences,
+            "sentences_with_evidence": with_ids,
+            "evidence_sentence_share": round(with_ids / sentences, 4) if sentences else 0.0,
+            "disagreements": len(report.disagreements),
+            "verification": report.verification,
+            "tokens_used": 0,
+            "budget_tokens": task.options.budget_tokens,
+        }
+
+    # -- listing -----------------------------------------------------------------------
+
+    def list_tasks(self) -> list[Task]:
+        return self.tasks.list_tasks()
+
+    def show(self, task_id: str) -> dict[str, Any]:
+        """The `tasks show --json` object: the task, its options, counts and event log."""
+        task = self.tasks.get(task_id)
+        events = self.tasks.events(task_id)
+        return {
+            **task.summary(),
+            "updated": task.updated,
+            "options": asdict(task.options),
+            "evidence": self.tasks.evidence_count(task_id),
+            "report_markdown": self._existing(task, "report.md"),
+            "report_html": self._existing(task, "report.html"),
+            "events": [
+                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": _brief(e.data)}
+                for e in events
+            ],
+        }
+
+    def _existing(self, task: Task, name: str) -> str | None:
+        path = self.library.directory / REPORTS_DIR / task.id / name
+        return str(path) if path.exists() else None
+
+
+def _brief(data: dict[str, Any]) -> dict[str, Any]:
+    """An event's data without the bulky stage output (shown as its keys)."""
+    if "output" in data and isinstance(data["output"], dict):
+        return {"round": data.get("round"), "output": sorted(data["output"])}
+    return data

@@ -1,0 +1,140 @@
+"""Pure parts of research: planning, disagreements, verification, Markdown sentence counts."""
+
+from __future__ import annotations
+
+from citewise.agent.research.disagree import (
+    find_disagreements,
+    measurements,
+    polarity,
+)
+from citewise.agent.research.model import (
+    FACETS,
+    Claim,
+    EvidenceItem,
+    Paragraph,
+    Report,
+    Section,
+    evidence_id,
+)
+from citewise.agent.research.plan import key_phrases, make_plan
+from citewise.agent.research.verify import verify_report
+from citewise.report.markdown import body_sentences, render_markdown
+
+
+def item(eid: str, paper: str, quote: str) -> EvidenceItem:
+    return EvidenceItem(id=eid, sub_question="q4", kind="result", paper=paper, quote=quote)
+
+
+def test_plan_has_four_to_eight_sub_questions_covering_every_facet() -> None:
+    plan = make_plan("citation graphs and full-text extraction from scholarly PDFs")
+    assert 4 <= len(plan.sub_questions) <= 8
+    assert {q.facet for q in plan.sub_questions} >= set(FACETS)
+    assert len({q.id for q in plan.sub_questions}) == len(plan.sub_questions)
+    for question in plan.sub_questions:
+        assert question.queries and all(q.strip() for q in question.queries)
+        assert question.text.endswith("?")
+    # Query variants bring in related words the topic does not use.
+    assert any("network" in q for s in plan.sub_questions for q in s.queries)
+
+
+def test_key_phrases_split_on_stopwords_and_punctuation() -> None:
+    assert key_phrases("Deep venous thrombosis prophylaxis in trauma patients: a review") == [
+        "Deep venous thrombosis prophylaxis",
+        "trauma patients",
+        "review",
+    ]
+
+
+def test_evidence_ids_are_deterministic_and_task_scoped() -> None:
+    first = evidence_id("t1", "q1", "method", "blk-1", "We use GROBID.")
+    assert first == evidence_id("t1", "q1", "method", "blk-1", "We use GROBID.")
+    assert first != evidence_id("t2", "q1", "method", "blk-1", "We use GROBID.")
+    assert first.startswith("ev-") and len(first) == 13
+
+
+def test_measurements_read_values_tied_to_their_metric() -> None:
+    found = measurements(item("e1", "a", "GROBID reaches an F1 of 0.89 on the CiteSeer set."))
+    assert [(m.metric, m.value, m.shown) for m in found] == [("F1", 89.0, "0.89")]
+    assert found[0].entities == {"GROBID", "CiteSeer"}
+    # A difference is not a value; a year is not a value.
+    assert not [
+        m
+        for m in measurements(item("e2", "a", "The ensemble improves results by 1.1 F1 points."))
+        if m.metric == "F1"
+    ]
+    counted = measurements(item("e3", "a", "S2ORC consists of 81.1M papers from many fields."))
+    assert [(m.metric, m.value) for m in counted] == [("number of papers", 81_100_000.0)]
+
+
+def test_same_metric_on_same_dataset_with_different_numbers_is_a_disagreement() -> None:
+    items = [
+        item("e1", "smith2020", "GROBID reaches an F1 of 0.89 on the CiteSeer benchmark."),
+        item("e2", "jones2022", "On CiteSeer, GROBID reaches an F1 of 0.71 on PubMed-style data."),
+        item("e3", "smith2020", "GROBID reaches an F1 of 0.70 on the CiteSeer benchmark."),
+        item("e4", "lee2021", "GROBID reaches an F1 of 0.88 on the CiteSeer benchmark."),
+    ]
+    found = find_disagreements(items, {"smith2020": 2020, "jones2022": 2022, "lee2021": 2021})
+    pairs = {(d.evidence, d.values) for d in found if d.kind == "numbers"}
+    # Across papers only; 0.89 vs 0.88 is not material; a paper never disagrees with itself.
+    assert (("e1", "e2"), ("0.89", "0.71")) in pairs
+    assert all({a, b} != {"e1", "e3"} for (a, b), _ in pairs)
+    assert all({a, b} != {"e1", "e4"} for (a, b), _ in pairs)
+    reasons = {d.evidence: d.reason for d in found}
+    assert "PubMed" in reasons[("e1", "e2")]  # the quotes name different data
+
+
+def test_opposite_claims_about_the_same_effect_are_a_disagreement() -> None:
+    assert polarity("Heparin reduced the bleeding rate in trauma patients.") == 1
+    assert polarity("Heparin did not reduce the bleeding rate in trauma patients.") == -1
+    items = [
+        item("e1", "a2019", "Early heparin reduced the bleeding rate in trauma patients."),
+        item("e2", "b2021", "Early heparin did not reduce the bleeding rate in trauma patients."),
+        item("e3", "c2020", "Compression stockings are cheap and widely available in wards."),
+    ]
+    found = [d for d in find_disagreements(items, {}) if d.kind == "direction"]
+    assert [d.evidence for d in found] == [("e1", "e2")]
+
+
+def _report(*claims: Claim) -> Report:
+    refs = [{"id": "smith2020", "title": "A", "author": [{"family": "Smith"}]}]
+    return Report("t", [Section("q1", "Q?", [Paragraph(list(claims))])], refs)
+
+
+def test_verification_drops_unresolvable_ids_and_unsupported_claims() -> None:
+    evidence = [item("ev-0000000001", "smith2020", "GROBID reaches an F1 of 0.89 on CiteSeer.")]
+    names = {"smith2020": ["Smith", "2020"]}
+    report = _report(
+        Claim("GROBID reaches an F1 of 0.89 on CiteSeer.", ["ev-0000000001", "ev-missing000"]),
+        Claim("Smith report 0.89 for F1 on CiteSeer.", ["ev-0000000001"]),
+        Claim("Smith report 0.95 for F1 on CiteSeer.", ["ev-0000000001"]),  # number not there
+        Claim("Transformers dominate every benchmark today.", ["ev-0000000001"]),
+        Claim("Nothing cites this.", ["ev-missing000"]),
+        Claim("A gap.", [], flag="note"),
+    )
+    verified = verify_report(report, evidence, names)
+    kept = {c.text: c for c in verified.claims()}
+    assert kept["GROBID reaches an F1 of 0.89 on CiteSeer."].evidence == ["ev-0000000001"]
+    assert kept["Smith report 0.89 for F1 on CiteSeer."].flag == ""
+    assert kept["Smith report 0.95 for F1 on CiteSeer."].flag == "unverified"
+    assert "Transformers dominate every benchmark today." not in kept
+    assert "Nothing cites this." not in kept
+    assert "A gap." in kept
+    stats = verified.verification
+    assert stats["ids_unresolved"] == 2 and stats["removed"] == 2 and stats["marked"] == 1
+
+
+def test_markdown_citations_carry_evidence_ids_and_sentences_are_counted() -> None:
+    evidence = [
+        EvidenceItem("ev-00000000aa", "q1", "method", "smith2020", "We use GROBID [1].", "b1", 3),
+        EvidenceItem("ev-00000000bb", "q1", "result", "smith2020", "It works well.", "b2", 4),
+    ]
+    report = _report(
+        Claim("We use GROBID [1].", ["ev-00000000aa"]),
+        Claim("It works well.", ["ev-00000000bb"]),
+        Claim("No disagreement was found.", [], flag="note"),
+    )
+    report.sections.insert(0, Section("summary", "Executive summary", []))
+    markdown = render_markdown(report, evidence, "task-1")
+    assert "[@smith2020, p. 3, ev-00000000aa]" in markdown
+    assert "We use GROBID \\[1\\]." in markdown  # quote brackets never read as citations
+    assert body_sentences(markdown) == (3, 2)
