@@ -38,7 +38,7 @@ class Library:
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._answerer: QuestionAnswerer | None = None
-        self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer] = {}
+        self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer | None] = {}
         self.notices: list[str] = []
 
     def close(self) -> None:
@@ -117,6 +117,7 @@ class Library:
             db = self.store.db
             writers = role_clients("write", settings, db, override, use_cache)
             if not writers or writers[0].model.backend == "extractive":
+                self._generators[key] = None
                 return None
             judges = role_clients("judge", settings, db, use_cache=use_cache)
             verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
