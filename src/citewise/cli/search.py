@@ -1,5 +1,231 @@
-"""Literature search commands (search, fetch, graph, watch, export)."""
+"""Literature search commands: search (eight scholarly databases at once) and export (the
+library's own documents as CSL-JSON, BibTeX or RIS)."""
 
 from __future__ import annotations
 
-from citewise.cli.app import app  # noqa: F401  (commands register on it)
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from citewise.cli.app import State, app, emit_json, err, out
+from citewise.config import library_dir
+from citewise.sources import (
+    SOURCE_NAMES,
+    Query,
+    SearchResult,
+    SourcesConfig,
+    search_sources,
+)
+from citewise.sources.export import FORMATS, export, library_records
+from citewise.store.library import LibraryStore
+
+EXIT_NOT_FOUND = 3
+# Short labels so a record found by four sources still fits the column.
+BADGES = {
+    "arxiv": ("arXiv", "red"),
+    "pubmed": ("PM", "blue"),
+    "semantic_scholar": ("S2", "magenta"),
+    "openalex": ("OAlex", "cyan"),
+    "crossref": ("CR", "yellow"),
+    "core": ("CORE", "green"),
+    "doaj": ("DOAJ", "bright_green"),
+    "europepmc": ("EPMC", "bright_blue"),
+}
+EXTENSION_FORMATS = {".json": "csl-json", ".bib": "bibtex", ".ris": "ris"}
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [v.strip() for value in values or [] for v in value.split(",") if v.strip()]
+
+
+def _format_for(fmt: str | None, out_file: Path | None) -> str:
+    if fmt:
+        if fmt not in ("table", *FORMATS):
+            raise typer.BadParameter(
+                f"use one of table, {', '.join(FORMATS)}", param_hint="--format"
+            )
+        return fmt
+    if out_file is not None:
+        return EXTENSION_FORMATS.get(out_file.suffix.lower(), "csl-json")
+    return "table"
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help='What to look for; "quoted phrases" stay together.')],
+    sources: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sources", "-s", help=f"Comma-separated: {','.join(SOURCE_NAMES)} (default: all)."
+        ),
+    ] = None,
+    since: Annotated[int | None, typer.Option("--since", help="First publication year.")] = None,
+    until: Annotated[int | None, typer.Option("--until", help="Last publication year.")] = None,
+    types: Annotated[
+        list[str] | None, typer.Option("--type", help="article, review or preprint (repeatable).")
+    ] = None,
+    field: Annotated[
+        str, typer.Option("--field", help="Match words in: all, title, abstract.")
+    ] = "all",
+    authors: Annotated[
+        list[str] | None, typer.Option("--author", help="Author name (repeatable).")
+    ] = None,
+    open_access: Annotated[bool, typer.Option("--oa", help="Open-access records only.")] = False,
+    min_citations: Annotated[
+        int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to return.")] = 20,
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
+    ] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the records here.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print records, warnings and timings as JSON.")
+    ] = False,
+    sources_config: Annotated[
+        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
+    ] = None,
+    refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
+) -> None:
+    """Search scholarly databases at once: merged, deduplicated, ranked records."""
+    chosen = _format_for(fmt, out_file)
+    parsed = Query.parse(
+        query,
+        field=field,
+        authors=tuple(authors or ()),
+        year_from=since,
+        year_to=until,
+        types=frozenset(_split(types)),
+        open_access=open_access,
+        min_citations=min_citations,
+        limit=limit,
+    )
+    config = SourcesConfig.load(sources_config)
+    store = LibraryStore(library_dir(State.library))
+    try:
+        result = search_sources(
+            parsed, _split(sources), store_db=store.db, limit=limit, config=config, refresh=refresh
+        )
+    finally:
+        store.close()
+    for notice in result.notices:
+        err.print(f"notice: {notice}", highlight=False)
+    for warning in result.warnings:
+        err.print(f"warning: {warning}", style="yellow", highlight=False)
+    if out_file is not None:
+        out_file.write_text(
+            export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
+        )
+        err.print(f"wrote {len(result.records)} records to {out_file}", highlight=False)
+    if as_json:
+        emit_json(_as_json(result))
+    elif chosen != "table" and out_file is None:
+        sys.stdout.write(export(result.records, chosen))
+    else:
+        print_records(result)
+    if not result.records:
+        tried = [s for s in result.sources if s.status != "skipped"]
+        raise typer.Exit(
+            1 if tried and all(s.status == "failed" for s in tried) else EXIT_NOT_FOUND
+        )
+
+
+def _as_json(result: SearchResult) -> dict[str, object]:
+    return {
+        "query": result.query.text if result.query else "",
+        "records": [r.to_dict() for r in result.records],
+        "warnings": result.warnings,
+        "notices": result.notices,
+        "sources": [
+            {
+                "name": s.name,
+                "status": s.status,
+                "records": s.records,
+                "seconds": round(s.seconds, 3),
+                "message": s.message,
+            }
+            for s in result.sources
+        ],
+    }
+
+
+def badges(names: list[str]) -> Text:
+    text = Text()
+    for name in names:
+        label, colour = BADGES.get(name, (name, "white"))
+        text.append(f"[{label}]", style=colour)
+        text.append(" ")
+    return text
+
+
+def print_records(result: SearchResult) -> None:
+    if not result.records:
+        out.print("No records found.")
+        return
+    table = Table(expand=True)
+    table.add_column("#", justify="right", width=3)
+    table.add_column("score", justify="right", width=5)
+    table.add_column("year", width=4)
+    table.add_column("title", ratio=3, min_width=24)
+    table.add_column("sources", ratio=1, min_width=6)
+    table.add_column("cites", justify="right", width=5)
+    table.add_column("key", ratio=1, min_width=12, overflow="fold")
+    for number, record in enumerate(result.records, start=1):
+        authors = (
+            record.authors[0] + (" et al." if len(record.authors) > 1 else "")
+            if record.authors
+            else ""
+        )
+        title = Text(record.title or "(untitled)", style="bold")
+        if authors:
+            title.append(f"\n{authors}", style="dim")
+        if record.open_access:
+            title.append("  open access", style="green")
+        if record.related:
+            title.append(f"\nother version: {', '.join(record.related)}", style="dim")
+        table.add_row(
+            str(number),
+            f"{record.score:.2f}",
+            str(record.year or ""),
+            title,
+            badges(record.sources),
+            "" if record.citations is None else str(record.citations),
+            record.key,
+        )
+    out.print(table)
+    timings = ", ".join(
+        f"{s.name} {s.records} in {s.seconds:.1f}s" for s in result.sources if s.status == "ok"
+    )
+    if timings:
+        err.print(f"[dim]{timings}[/dim]")
+
+
+@app.command("export")
+def export_library(
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="csl-json, bibtex or ris.")
+    ] = "csl-json",
+    out_file: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (default: stdout).")
+    ] = None,
+) -> None:
+    """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    store = LibraryStore(library_dir(State.library))
+    try:
+        records = library_records(store.db)
+    finally:
+        store.close()
+    text = export(records, fmt)
+    if out_file is None:
+        sys.stdout.write(text)
+    else:
+        out_file.write_text(text, "utf-8")
+        err.print(f"wrote {len(records)} documents to {out_file}", highlight=False)

@@ -163,6 +163,9 @@ def merge(members: list[SearchRecord], priority: dict[str, int]) -> SearchRecord
     for kind, field in (("doi", "DOI"), ("pmid", "PMID"), ("pmcid", "PMCID")):
         if kind in ids:
             csl[field] = ids[kind]
+    kind = first("kind")
+    if csl.get("publisher") == "arXiv" and kind != "preprint":
+        del csl["publisher"]  # the preprint's server, not the published version's publisher
     if "arxiv" in ids:
         csl.setdefault("number", ids["arxiv"])
         csl.setdefault("note", f"arXiv: {ids['arxiv']}")
@@ -181,7 +184,7 @@ def merge(members: list[SearchRecord], priority: dict[str, int]) -> SearchRecord
         open_access=any(r.open_access for r in members),
         pdf_url=first("pdf_url"),
         citations=max(citations) if citations else None,
-        kind=first("kind"),
+        kind=kind,
         url=first("url"),
         venue=first("venue"),
         published=first("published"),
