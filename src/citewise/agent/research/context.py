@@ -57,4 +57,8 @@ class StageContext:
             raise TaskCancelled(f"task '{self.task.id}' was cancelled")
         if done >= 1 and os.environ.get(STALL_VARIABLE) == state:
             self.tasks.event(self.task.id, state, "stall", {"done": done})
-            time.sleep(STALL_SECONDS)
+            deadline = time.monotonic() + STALL_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(0.1)
+                if self.tasks.get(self.task.id).state == "cancelled":
+                    raise TaskCancelled(f"task '{self.task.id}' was cancelled")

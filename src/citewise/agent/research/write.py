@@ -61,9 +61,16 @@ def short_cite(csl: dict[str, Any]) -> str:
     return f"{name} ({year})" if year else name
 
 
-def _rank(item: EvidenceItem) -> tuple[int, float, str]:
-    # Field evidence (cue-matched) before retrieved passages; stronger first; ID breaks ties.
-    return (0 if item.kind in FIELD_KINDS else 1, -item.score, item.id)
+def _rank(item: EvidenceItem) -> tuple[int, float, str, str, str]:
+    # Field evidence (cue-matched) before retrieved passages, stronger first; ties broken by
+    # what the evidence is, not by its task-scoped ID, so a rerun writes the same report.
+    return (
+        0 if item.kind in FIELD_KINDS else 1,
+        -item.score,
+        item.paper,
+        item.block_id or "",
+        item.quote,
+    )
 
 
 def _claim(item: EvidenceItem) -> Claim:
