@@ -141,3 +141,21 @@ def test_ollama_is_openai_at_the_default_port() -> None:
         "http://127.0.0.1:11434/v1", "ollama", "qwen2.5:7b",
     )  # fmt: skip
     assert isinstance(open_model(parse_spec("extractive")), ExtractiveModel)
+
+
+def test_a_server_without_json_schema_gets_json_object_with_the_schema() -> None:
+    formats: list[object] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent = json.loads(request.content)["response_format"]
+        formats.append(sent)
+        if sent["type"] == "json_schema":
+            return httpx.Response(422, json={"detail": [{"loc": ["body", "response_format"]}]})
+        return httpx.Response(200, json=_reply('{"ok": true}'))
+
+    model = OpenAICompatModel("m", "http://models.test/v1", transport=httpx.MockTransport(handler))
+    schema = {"type": "object"}
+    assert model.complete([{"role": "user", "content": "hi"}], schema).text == '{"ok": true}'
+    model.complete([{"role": "user", "content": "again"}], schema)
+    assert [f["type"] for f in formats] == ["json_schema", "json_object", "json_object"]  # type: ignore[index]
+    assert formats[1] == {"type": "json_object", "schema": schema}

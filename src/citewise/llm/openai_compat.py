@@ -30,6 +30,14 @@ DEFAULT_N_CTX = 4096
 _OVERFLOW_WORDS = ("context length", "context window", "maximum context", "too many tokens")
 
 
+def _rejects_json_schema(response: httpx.Response, style: str) -> bool:
+    return (
+        style == "json_schema"
+        and response.status_code in (400, 422)
+        and "response_format" in response.text
+    )
+
+
 def start_hint(backend: str, url: str) -> str:
     if backend == "ollama":
         return "start it with 'ollama serve' (and 'ollama pull MODEL'), or pass --llm-url"
@@ -59,6 +67,7 @@ class OpenAICompatModel:
         self.url = (url or default).rstrip("/")
         key = api_key or os.environ.get("CITEWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
         headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._schema_style = "json_schema"  # OpenAI's; switched once if the server rejects it
         self._http = httpx.Client(
             base_url=self.url, headers=headers, timeout=timeout, transport=transport
         )
@@ -94,13 +103,15 @@ class OpenAICompatModel:
             "temperature": params.temperature,
             "seed": params.seed,
         }
-        if schema is not None:
-            payload["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": schema, "strict": True},
-            }
         started = time.perf_counter()
+        if schema is not None:
+            payload["response_format"] = self._response_format(schema)
         response = self._post(payload)
+        if schema is not None and _rejects_json_schema(response, self._schema_style):
+            # llama.cpp's Python server only knows {"type": "json_object", "schema": ...}.
+            self._schema_style = "json_object"
+            payload["response_format"] = self._response_format(schema)
+            response = self._post(payload)
         latency = (time.perf_counter() - started) * 1000
         if response.status_code >= 400:
             self._raise_for(response)
@@ -123,6 +134,14 @@ class OpenAICompatModel:
             latency_ms=latency,
             finish_reason=choice.get("finish_reason") or "stop",
         )
+
+    def _response_format(self, schema: Schema) -> dict[str, Any]:
+        if self._schema_style == "json_object":
+            return {"type": "json_object", "schema": schema}
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "reply", "schema": schema, "strict": True},
+        }
 
     def _raise_for(self, response: httpx.Response) -> None:
         detail = response.text[:300]
