@@ -81,21 +81,25 @@ class SourcesConfig(BaseModel):
                 entry["api_key"] = key
             if env.get("CITEWISE_MAILTO") and not entry.get("mailto"):
                 entry["mailto"] = env["CITEWISE_MAILTO"]
-        try:
-            return cls(sources={name: SourceSettings(**data[name]) for name in SOURCE_NAMES})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise SourcesConfigError(
-                f"invalid sources configuration: {where}: {first['msg']}",
-                hint="see the shipped src/citewise/sources/sources.yaml for the format",
-            ) from exc
+        return cls(sources={name: _settings(name, data[name]) for name in SOURCE_NAMES})
 
     def with_overrides(self, overrides: dict[str, dict[str, Any]]) -> SourcesConfig:
         """A copy with some fields of some sources replaced (e.g. base URLs in tests)."""
         data = {name: s.model_dump() for name, s in self.sources.items()}
         merged = merge(data, overrides)
         return SourcesConfig(sources={n: SourceSettings(**merged[n]) for n in data})
+
+
+def _settings(name: str, entry: dict[str, Any]) -> SourceSettings:
+    try:
+        return SourceSettings(**entry)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in (name, *first["loc"]))
+        raise SourcesConfigError(
+            f"invalid sources configuration: {where}: {first['msg']}",
+            hint="see the shipped src/citewise/sources/sources.yaml for the format",
+        ) from exc
 
 
 def default_data() -> dict[str, dict[str, Any]]:
