@@ -104,6 +104,9 @@ def research(
         Path | None, typer.Option("--out", help="Write the Markdown here.")
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    sources_config: Annotated[
+        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
@@ -113,6 +116,7 @@ def research(
         max_papers=max_papers,
         llm=llm,
         budget_tokens=budget_tokens,
+        sources_config=str(sources_config.resolve()) if sources_config else None,
     )
     if llm != "extractive":
         err.print(

@@ -63,9 +63,11 @@ class ResearchDesk:
         self.tasks = self.researcher.tasks
 
     def _remote_search(
-        self, query: str, sources: list[str], limit: int
+        self, query: str, options: ResearchOptions, limit: int
     ) -> tuple[list[Any], list[str]]:
-        return remote_search(query, sources, limit, self.library.store.db)
+        return remote_search(
+            query, options.remote_sources, limit, self.library.store.db, options.sources_config
+        )
 
     # -- running -----------------------------------------------------------------------
 

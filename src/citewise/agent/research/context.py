@@ -15,8 +15,8 @@ from citewise.store.library import LibraryStore
 
 # (stage state, units done, units in all); total 0 when unknown.
 Progress = Callable[[str, int, int], None]
-# (query, remote source names, limit) -> (search records, warnings); see gather.remote_search.
-RemoteSearch = Callable[[str, list[str], int], tuple[list[Any], list[str]]]
+# (query, the task's options, limit) -> (search records, warnings); see gather.remote_search.
+RemoteSearch = Callable[[str, ResearchOptions, int], tuple[list[Any], list[str]]]
 
 # Crash tests set this to a state name: that stage stops mid-way (after part of its work,
 # before its output commits) and waits, so a SIGKILL lands inside it deterministically.

@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from citewise.agent.research.model import Disagreement, EvidenceItem
 from citewise.retrieval.terms import content_terms, stem
 
+# The words reasons are written in (verification accepts them beside the quotes' own words).
+REASON_WORDS = frozenset(
+    """different data systems named none metric definitions setups measured times populations
+    settings or vs""".split()
+)
 MATERIAL_DIFFERENCE = 0.2  # relative: 0.89 vs 0.70 disagree, 0.89 vs 0.87 do not
 SAME_EFFECT_OVERLAP = 3  # shared content stems that make two claims about one effect
 MAX_NUMERIC = 6
@@ -184,8 +189,8 @@ def numeric_disagreements(
 def _numeric_reason(a: Measurement, b: Measurement, years: dict[str, int | None]) -> str:
     only_a, only_b = a.entities - b.entities, b.entities - a.entities
     if only_a or only_b:
-        left = ", ".join(sorted(only_a)[:2]) or "no further name"
-        right = ", ".join(sorted(only_b)[:2]) or "no further name"
+        left = ", ".join(sorted(only_a)[:2]) or "none"
+        right = ", ".join(sorted(only_b)[:2]) or "none"
         return f"different data or systems named ({left} vs {right})"
     if a.qualifiers != b.qualifiers and (a.qualifiers or b.qualifiers):
         left = ", ".join(sorted(a.qualifiers)) or "unqualified"
@@ -235,10 +240,11 @@ def direction_disagreements(items: list[EvidenceItem]) -> list[Disagreement]:
                 f"different populations, data or settings ({', '.join(sorted(only_p)[:2])} vs "
                 f"{', '.join(sorted(only_n)[:2])})"
             )
+        in_order = [w for w in content_terms(positive.quote) if stem(w) in shared]
         result.append(
             Disagreement(
                 kind="direction",
-                topic=" ".join(sorted(shared)[:5]),
+                topic=" ".join(dict.fromkeys(in_order[:5])),
                 evidence=(positive.id, negative.id),
                 values=("effect reported", "no effect reported"),
                 reason=reason,

@@ -72,16 +72,22 @@ def record_paper(record: Any, round_: int) -> Paper:
 
 
 def remote_search(
-    query: str, sources: list[str], limit: int, store_db: sqlite3.Connection | None = None
+    query: str,
+    sources: list[str],
+    limit: int,
+    store_db: sqlite3.Connection | None = None,
+    config_path: str | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Search remote sources through citewise.sources (requests logged and cached in
     `store_db`); a warning instead when that package is not installed."""
     try:
         from citewise.sources import search_sources
+        from citewise.sources.config import SourcesConfig
     except ImportError:
         names = ", ".join(sources)
         return [], [f"literature search is not available in this installation; skipped {names}"]
-    result = search_sources(query, sources, store_db=store_db, limit=limit)
+    config = SourcesConfig.load(config_path)
+    result = search_sources(query, sources, store_db=store_db, limit=limit, config=config)
     return list(result.records), [str(w) for w in result.warnings]
 
 
@@ -119,9 +125,7 @@ class SearchStage:
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
             for sq_id, variants in queries.items():
-                records, notes = ctx.remote_search(
-                    variants[0], ctx.options.remote_sources, REMOTE_LIMIT
-                )
+                records, notes = ctx.remote_search(variants[0], ctx.options, REMOTE_LIMIT)
                 warnings += [n for n in notes if n not in warnings]
                 for record in records:
                     paper = record_paper(record, round_)

@@ -43,6 +43,7 @@ class ResearchOptions:
     max_papers: int = 12
     llm: str = "extractive"
     budget_tokens: int | None = None
+    sources_config: str | None = None  # a sources.yaml overriding the shipped defaults
 
     @property
     def remote_sources(self) -> list[str]:

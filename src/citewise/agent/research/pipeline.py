@@ -33,6 +33,7 @@ from citewise.agent.research.verify import verify_report
 from citewise.agent.research.write import write_report
 from citewise.errors import CitewiseError
 from citewise.retrieval.hybrid import Retriever
+from citewise.retrieval.terms import content_terms
 from citewise.store.library import LibraryStore
 
 
@@ -94,7 +95,9 @@ class VerifyStage:
         for ref in report.references:
             words = [a.get("family", "") for a in ref.get("author", [])[:2]]
             year = ((ref.get("issued") or {}).get("date-parts") or [[None]])[0][0]
-            names[str(ref.get("id"))] = [w for w in [*words, str(year or "")] if w]
+            # A composed sentence may name the paper by its authors, year and title.
+            title = content_terms(str(ref.get("title", "")))
+            names[str(ref.get("id"))] = [w for w in [*words, str(year or ""), *title] if w]
         verified = verify_report(report, ctx.tasks.evidence(ctx.task.id), names)
         ctx.checkpoint(self.state, 1, 1)
         return {"report": verified.to_dict()}

@@ -7,16 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from citewise.agent.research.disagree import REASON_WORDS
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.retrieval.terms import content_terms, stem
 
 KEEP = 0.75
 MARK = 0.4
 # Words the writer's own templates add around quoted names and numbers.
-TEMPLATE_WORDS = frozenset(
-    """report reports whereas none effect likely reason different datasets systems metric
-    definitions setups measured times populations data settings vs quoted evidence show
-    why differ unqualified et al""".split()
+TEMPLATE_WORDS = REASON_WORDS | frozenset(
+    """report reports whereas none effect likely reason quoted evidence show why differ
+    unqualified et al""".split()
 )
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 
@@ -57,7 +57,8 @@ def verify_report(
 ) -> Report:
     """The report with only claims that resolve and are supported, plus statistics.
 
-    `names` maps a paper key to the words its citation shows (family names, year).
+    `names` maps a paper key to the words a sentence may use to name it (family names,
+    year, title words).
     """
     by_id = {e.id: e for e in evidence}
     stats: dict[str, Any] = {

@@ -183,6 +183,8 @@ class _Writer:
                 continue
             first, second = items[d.evidence[0]], items[d.evidence[1]]
             a, b = self.cite(first.paper), self.cite(second.paper)
+            if a == b:  # same authors and year: tell the papers apart by title
+                a, b = f"{a}, “{first.title}”,", f"{b}, “{second.title}”,"
             ids = list(d.evidence)
             if d.kind == "numbers":
                 lead = f"{d.topic}"
