@@ -36,6 +36,8 @@ class IngestReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[IngestFailure] = field(default_factory=list)
+    # (path, message): parsed and stored, but the user should know (e.g. OCR unavailable)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
     pages: int = 0
     blocks: int = 0
     embedded_blocks: int = 0
@@ -93,6 +95,7 @@ def ingest_file(store: LibraryStore, path: Path, report: IngestReport) -> None:
     previous = store.document_by_path(str(absolute))
     doc_id = store.save_document(doc, replaces=previous.id if previous else None)
     (report.replaced if previous else report.added).append(doc_id)
+    report.warnings.extend((str(absolute), w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
 

@@ -107,13 +107,15 @@ def test_table_rows_stay_lines_and_take_the_caption_label(doc: Document) -> None
     assert table.kind == "table"
     assert table.label == "Table 1"
     assert table.text == "Model Accuracy F1\nBaseline 81.2 79.5\nProbes 93.4 92.1"
-    assert table.data == {
-        "rows": [
-            ["Model", "Accuracy", "F1"],
-            ["Baseline", "81.2", "79.5"],
-            ["Probes", "93.4", "92.1"],
-        ]
-    }
+    assert table.data is not None
+    assert table.data["rows"] == [
+        ["Model", "Accuracy", "F1"],
+        ["Baseline", "81.2", "79.5"],
+        ["Probes", "93.4", "92.1"],
+    ]
+    assert table.data["caption"] == "Table 1: Accuracy on the held-out test set."
+    assert (table.data["n_rows"], table.data["n_cols"], table.data["header_rows"]) == (3, 3, 1)
+    assert table.data["row_labels"] == ["Baseline", "Probes"]
     assert table.section_path == "3 Results"
     # the prose that mentions Table 1 is not a caption
     assert find(doc, "Table 1 compares the probes").kind == "paragraph"

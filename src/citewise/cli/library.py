@@ -55,6 +55,8 @@ def ingest(
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
         sys.stderr.write(f"error: {failure.path}: {failure.reason} ({failure.code})\n")
+    for path, warning in report.warnings:
+        sys.stderr.write(f"warning: {path}: {warning}\n")
     if as_json:
         emit_json(
             {
@@ -63,6 +65,7 @@ def ingest(
                 "replaced": report.replaced,
                 "unchanged": report.unchanged,
                 "failed": [vars(f) for f in report.failed],
+                "warnings": [{"path": p, "warning": w} for p, w in report.warnings],
                 "pages": report.pages,
                 "blocks": report.blocks,
                 "embedded_blocks": report.embedded_blocks,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.documents.layout import Unit
+from citewise.documents.layout import Seg, Unit
 
 CAPTION = re.compile(
     r"^(Table|TABLE|Tab\.|Figure|FIGURE|Fig\.|FIG\.|Supplementary (?:Table|Figure))"
@@ -44,3 +44,24 @@ def label_tables(units: list[Unit]) -> None:
                 best, dist = t, d
         if best is not None and dist < 150:
             best.label = cap.label
+            best.data["caption"] = cap.text
+
+
+def demote_mentions(units: list[Unit], body: Seg) -> list[Unit]:
+    """'Table 4. On average, ...' in body type after an unfinished sentence is prose that
+    happens to start a line ('... linking in' / 'Table 4. On average'), not a caption."""
+    prev: Unit | None = None
+    for unit in units:
+        style = unit.style
+        if (
+            unit.kind == "caption"
+            and prev is not None
+            and prev.kind == "paragraph"
+            and not prev.text.rstrip().endswith((".", ":", "?", "!"))
+            and abs(style.size - body.size) <= 0.4
+            and style.font == body.font
+            and not style.bold
+        ):
+            unit.kind, unit.label = "paragraph", None
+        prev = unit
+    return units

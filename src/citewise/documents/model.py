@@ -44,6 +44,86 @@ class Block:
 
 
 @dataclass
+class TableCell:
+    """One cell of a table grid; a spanning cell covers rowspan x colspan grid slots."""
+
+    row: int
+    col: int
+    text: str
+    rowspan: int = 1
+    colspan: int = 1
+    header: bool = False
+
+
+@dataclass
+class Table:
+    """A table block read as a grid (from the block's `data`)."""
+
+    label: str | None
+    page: int
+    caption: str
+    rows: int
+    cols: int
+    header_rows: int
+    cells: list[TableCell]
+    block: int  # ordinal of the table block
+
+    def grid(self) -> list[list[str]]:
+        """Rows x cols of text; a spanning cell's text sits in its first slot only."""
+        out = [["" for _ in range(self.cols)] for _ in range(self.rows)]
+        for c in self.cells:
+            out[c.row][c.col] = c.text
+        return out
+
+
+@dataclass
+class Equation:
+    """A display equation: its printed number (None when unnumbered), text and place."""
+
+    number: str | None
+    page: int
+    text: str
+    bbox: BBox
+    block: int
+
+
+@dataclass
+class Section:
+    """A heading in the section tree: '2.1' / 'Related Work' at depth `level`."""
+
+    number: str | None
+    title: str
+    level: int
+    page: int
+    block: int
+
+
+@dataclass
+class Reference:
+    """One bibliography entry, parsed."""
+
+    ordinal: int
+    raw: str
+    authors: list[str] = field(default_factory=list)
+    title: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    block: int | None = None  # ordinal of the reference block
+    marker: str | None = None  # the entry's own label: "12" for "[12]", None for author-year
+
+
+@dataclass
+class Citation:
+    """An in-text citation marker in a block, linked to a bibliography entry."""
+
+    block: int
+    reference: int  # Reference.ordinal
+    marker: str
+
+
+@dataclass
 class Document:
     """A parsed file: metadata plus blocks in reading order."""
 
@@ -59,6 +139,14 @@ class Document:
     abstract: str = ""
     # page number -> reason the page's text is not trusted (e.g. "garbled text layer")
     flagged_pages: dict[int, str] = field(default_factory=dict)
+    references: list[Reference] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    venue: str | None = None
+    arxiv_id: str | None = None
+    # extra metadata from a manifest or Zotero: collections, tags, notes (stored as CSL)
+    extra: dict[str, object] = field(default_factory=dict)
+    # problems worth telling the user that did not stop the parse ("OCR unavailable ...")
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def sections(self) -> list[tuple[str, int]]:

@@ -1,14 +1,24 @@
-"""Is a page's text layer usable? Detects garbled text (broken font encodings).
+"""Is a page's text layer usable? If not, read the page with OCR.
 
 Born-digital PDFs sometimes carry a text layer whose characters are shifted or mapped to
-the wrong glyphs ("Opnbddchmfr ne sgd ..."). Such text must never be cited. OCR itself is
-a later addition; this module only decides whether to trust the layer.
+the wrong glyphs ("Opnbddchmfr ne sgd ..."), and scans carry none. Such text must never be
+cited. When tesseract's language data is installed, those pages are rendered and read by
+OCR (tesseract's TSV output), keeping a box per word so citations still point at a
+region; otherwise the pages stay excluded and the reader says why.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import os
 import re
+import shutil
+import statistics
+import subprocess
 from dataclasses import dataclass
+
+import pymupdf
 
 FUNCTION_WORDS = frozenset(
     [
@@ -116,3 +126,152 @@ def page_text_is_garbage(text: str) -> bool:
     return stats.voweless_share > 0.3 or (
         stats.voweless_share > 0.2 and stats.inner_caps_share > 0.15
     )
+
+
+# --- OCR --------------------------------------------------------------------------------
+
+OCR_DPI = 200  # enough for 9-10 pt print; more costs time for little gain
+OCR_TIMEOUT = 120.0
+MIN_CONFIDENCE = 25.0  # below this tesseract's "words" are specks and rule fragments
+INSTALL_HINT = "install tesseract (apt-get install tesseract-ocr, brew install tesseract)"
+
+
+def tesseract_command() -> str | None:
+    """The tesseract executable ($CITEWISE_TESSERACT, else on PATH), or None."""
+    return os.environ.get("CITEWISE_TESSERACT") or shutil.which("tesseract")
+
+
+def read_by_ocr(
+    pages: list[pymupdf.Page], flagged: dict[int, str], raw: list[dict], warnings: list[str]
+) -> dict[int, str]:
+    """OCR the flagged pages in place of their text layer (`raw[n - 1]` is replaced).
+
+    Returns page -> why it was OCR'd, for the pages whose OCR text reads as language.
+    Pages that cannot be OCR'd stay flagged (excluded from citation), with a warning.
+    """
+    command = tesseract_command()
+    if command is None:
+        listed = ", ".join(str(n) for n in sorted(flagged))
+        warnings.append(
+            f"OCR unavailable: page(s) {listed} have no usable text layer and are excluded "
+            f"from citation — {INSTALL_HINT} and ingest again"
+        )
+        return {}
+    done: dict[int, str] = {}
+    for number, reason in sorted(flagged.items()):
+        try:
+            words = ocr_words(pages[number - 1], command)
+        except OcrError as exc:
+            warnings.append(f"OCR failed on page {number}: {exc}; the page stays excluded")
+            continue
+        text = " ".join(w.text for w in words)
+        if text_stats(text).tokens < 3 or page_text_is_garbage(text):
+            warnings.append(f"OCR found no readable text on page {number}; it stays excluded")
+            continue
+        raw[number - 1] = words_to_dict(words)
+        done[number] = f"OCR ({reason})"
+    return done
+
+
+class OcrError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """A word tesseract read, with its box in PDF points and its place in a line."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    line: tuple[int, int, int]  # block, paragraph, line
+    confidence: float
+
+
+def ocr_words(page: pymupdf.Page, command: str, dpi: int = OCR_DPI) -> list[OcrWord]:
+    """Render the page and read it with tesseract; word boxes come back in PDF points."""
+    image = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+    language = os.environ.get("CITEWISE_OCR_LANGUAGE", "eng")
+    # one thread: on small machines tesseract's OpenMP threads make it several times slower
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    try:
+        done = subprocess.run(
+            [command, "stdin", "stdout", "--dpi", str(dpi), "-l", language, "tsv"],
+            input=image,
+            capture_output=True,
+            timeout=OCR_TIMEOUT,
+            env=env,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OcrError(str(exc)) from exc
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise OcrError(message[-1] if message else f"tesseract exit code {done.returncode}")
+    return parse_tsv(done.stdout.decode("utf-8", "replace"), 72.0 / dpi)
+
+
+def parse_tsv(tsv: str, scale: float) -> list[OcrWord]:
+    """Words from tesseract's TSV output (level 5 rows), scaled from pixels to points."""
+    words = []
+    for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
+        text = (row.get("text") or "").strip()
+        if row.get("level") != "5" or not text:
+            continue
+        confidence = float(row["conf"])
+        if confidence < MIN_CONFIDENCE:
+            continue
+        left, top = int(row["left"]) * scale, int(row["top"]) * scale
+        width, height = int(row["width"]) * scale, int(row["height"]) * scale
+        line = (int(row["block_num"]), int(row["par_num"]), int(row["line_num"]))
+        words.append(OcrWord(left, top, left + width, top + height, text, line, confidence))
+    return words
+
+
+def words_to_dict(words: list[OcrWord]) -> dict:
+    """OCR words -> a page in PyMuPDF's get_text('dict') shape, for the usual reader.
+
+    Word boxes are ink: 'we' is short, 'Tg' spans ascender to descender (about 0.95 of the
+    font size), so the taller words of a line set its size; sizes near the page's usual
+    one are snapped to it, since ink heights are noisy. A gap wider than 1.5 sizes is a
+    column gutter, where the line is cut.
+    """
+    lines: dict[tuple[int, int, int], list[OcrWord]] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    sizes = {key: _line_size(found) for key, found in lines.items()}
+    usual = statistics.median(sizes.values()) if sizes else 10.0
+    blocks: dict[tuple[int, int], list[dict]] = {}
+    for key, found in sorted(lines.items()):
+        found.sort(key=lambda w: w.x0)
+        size = usual if abs(sizes[key] - usual) <= 0.15 * usual else sizes[key]
+        pieces: list[list[OcrWord]] = [[found[0]]]
+        for prev, w in zip(found, found[1:], strict=False):
+            if w.x0 - prev.x1 > max(1.5 * size, 8.0):
+                pieces.append([])
+            pieces[-1].append(w)
+        for part, piece in enumerate(pieces):
+            box = (
+                min(w.x0 for w in piece),
+                min(w.y0 for w in piece),
+                max(w.x1 for w in piece),
+                max(w.y1 for w in piece),
+            )
+            text = " ".join(w.text for w in piece)
+            span = {"text": text, "size": size, "font": "OCR", "flags": 0, "bbox": box}
+            line = {"spans": [span], "dir": (1.0, 0.0), "bbox": box, "wmode": 0}
+            # a piece past a gutter is another column: a block of its own
+            blocks.setdefault((key[0], part), []).append(line)
+    return {
+        "blocks": [
+            {"type": 0, "number": n, "lines": found, "bbox": found[0]["bbox"]}
+            for n, (_, found) in enumerate(sorted(blocks.items()))
+        ]
+    }
+
+
+def _line_size(words: list[OcrWord]) -> float:
+    heights = sorted(w.y1 - w.y0 for w in words)
+    return round(heights[(3 * len(heights)) // 4] / 0.95 * 2) / 2

@@ -11,14 +11,21 @@ import pymupdf
 
 from citewise.documents import layout
 from citewise.documents.bibliography import mark_references
-from citewise.documents.captions import caption_label, caption_like, label_tables
+from citewise.documents.captions import (
+    caption_label,
+    caption_like,
+    demote_mentions,
+    label_tables,
+)
+from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
 from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.metadata import extract_metadata, title_block_index
 from citewise.documents.model import Block, Document
-from citewise.documents.ocr import page_text_is_garbage
-from citewise.documents.tables import NUMERIC_CELL, merge_tables
+from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
+from citewise.documents.ruled import ruled_grid
+from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
 from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
@@ -29,18 +36,26 @@ EQ_NUMBER = re.compile(r"^\(\s*\d+[a-z]?\s*\)$")
 MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|math|symbol|stix", re.I)
 
 
-def read_pdf(path: Path) -> Document:
+def read_pdf(path: Path, ocr: bool = True) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
     Pipeline: PyMuPDF text lines (layout.page_segments) -> running heads dropped -> units
     in reading order (layout.page_units) -> per page: split around headings (headings),
     classify (caption, equation, code, list, table, footnote), fuse tables (tables) and
     broken paragraphs -> bibliography entries (bibliography) -> section paths over the
-    whole document (headings) -> first-page metadata (metadata).
+    whole document (headings) -> first-page metadata (metadata). Pages whose text layer
+    is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr).
     """
     path = Path(path)
     data = _read_bytes(path)
     doc = _open(data)
+    try:
+        return _parse(doc, path, data, ocr)
+    finally:
+        doc.close()
+
+
+def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Document:
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
@@ -56,9 +71,18 @@ def read_pdf(path: Path) -> Document:
         _check_repair(doc, data)  # page content is decoded only now
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
-    finally:
-        doc.close()
     turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
+    flagged = {
+        n + 1: "garbled text layer"
+        for n, (segs, _, _) in enumerate(turned)
+        if segs and page_text_is_garbage(" ".join(s.text for s in segs))
+    }
+    flagged.update({n: "no text layer" for n in scans})
+    warnings: list[str] = []
+    ocr_pages = read_by_ocr(pages_, flagged, raw, warnings) if ocr and flagged else {}
+    for n in ocr_pages:
+        del flagged[n]
+        turned[n - 1] = layout.page_segments(raw[n - 1], *sizes[n - 1])
     pages = [segs for segs, _, _ in turned]
     drops = layout.running_heads(pages, [h for _, _, h in turned])
     kept = [
@@ -67,18 +91,17 @@ def read_pdf(path: Path) -> Document:
     ]
     body = body_style(kept)
     vocab = vocabulary([s.text for segs in kept for s in segs])
-    flagged = {
-        n + 1: "garbled text layer"
-        for n, segs in enumerate(pages)
-        if segs and page_text_is_garbage(" ".join(s.text for s in segs))
-    }
-    flagged.update({n: "no text layer" for n in scans})
     blocks: list[Block] = []
     refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
     for number, (segs, (_, width, height)) in enumerate(zip(kept, turned, strict=True), start=1):
         units = page_structure(layout.page_units(segs, width), body, height)
         units, refs = mark_references(units, refs)
-        made = (_to_block(u, number, number not in flagged, vocab) for u in units)
+        if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
+            _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
+        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
+        if number in ocr_pages:
+            for block in made:
+                block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
         blocks.extend(b for b in made if b.text)  # bracket glyphs of a matrix carry no text
     title = title_block_index(blocks, body.size, pdf_meta.get("title", "") or "")
     if title is not None:
@@ -101,7 +124,20 @@ def read_pdf(path: Path) -> Document:
         doi=meta.doi,
         abstract=meta.abstract,
         flagged_pages=flagged,
+        warnings=warnings,
     )
+
+
+def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
+    """Swap the grid of a table drawn with cell borders for the one its rules define."""
+    if page.rotation or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs):
+        return  # turned pages keep the text-based grid
+    for unit in units:
+        if unit.kind == "table":
+            rows = len(unit.data.get("rows", []))  # type: ignore[arg-type]
+            grid = ruled_grid(page, unit.page_bbox, unit.segs, rows)
+            if grid is not None:
+                unit.data["grid"] = grid
 
 
 # --- opening the file ------------------------------------------------------------------
@@ -193,6 +229,7 @@ def page_structure(units: list[Unit], body: Seg, height: float) -> list[Unit]:
         if unit.kind == "paragraph" and unit_is_heading(unit, body):
             unit.kind = "heading"
     label_tables(pieces)
+    pieces = tables_from_captions(demote_mentions(pieces, body), body)
     return pieces
 
 
@@ -277,7 +314,11 @@ def _continues(a: Unit, b: Unit, body: Seg) -> bool:
 def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Block:
     style = unit.style
     rows: list[list[str]] = unit.data.get("rows", [])  # type: ignore[assignment]
+    data: dict[str, object] | None = None
     if unit.kind == "table":
+        cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
+        grid = unit.data.get("grid") or build_grid(cells)
+        data = {"rows": rows, "caption": unit.data.get("caption", ""), **grid}  # type: ignore[dict-item]
         text = "\n".join(" ".join(cells) for cells in rows)
     elif unit.kind == "code":
         text = "\n".join(r.text for r in unit.rows)
@@ -295,5 +336,5 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
         font_name=style.font,
         bold=style.bold,
         trusted=trusted,
-        data={"rows": rows} if unit.kind == "table" else None,
+        data=data,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from citewise.documents import layout
+from citewise.documents.grid import Cell as GridCell
 from citewise.documents.hyphenation import clean, join_rows
 from citewise.documents.layout import Seg, Unit, group_rows
 
@@ -42,9 +43,10 @@ def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
     out = _absorb_fragments(out)
     for unit in out:
         if unit.kind == "table":
-            rows = table_rows(unit.segs, NUMERIC_CELL)
-            unit.data["rows"] = rows
-            if len(rows) < 2:
+            cells = table_cells(unit.segs, NUMERIC_CELL)
+            unit.data["cells"] = cells
+            unit.data["rows"] = [[c.text for c in row] for row in cells]
+            if len(cells) < 2:
                 unit.kind = "paragraph"
     return out
 
@@ -121,6 +123,11 @@ def _close(a: Unit, b: Unit, body: Seg) -> bool:
 
 def table_rows(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[str]]:
     """Table text as rows of cells; lines continuing a wrapped cell join their row."""
+    return [[c.text for c in row] for row in table_cells(segs, numeric)]
+
+
+def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell]]:
+    """Rows of positioned cells; lines continuing a wrapped cell join their row."""
     rows = group_rows(segs)
     if not rows:
         return []
@@ -144,7 +151,7 @@ def table_rows(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[str]]:
         for (x0, x1, text), k in zip(cells, under, strict=True):
             a0, a1, atext = above[k]
             above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
-    return [[c[2] for c in cells] for cells in out]
+    return [[GridCell(x0, x1, text) for x0, x1, text in cells] for cells in out]
 
 
 def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
@@ -158,3 +165,71 @@ def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
             return None
         picks.append(k)
     return picks
+
+
+# --- tables found from their caption ------------------------------------------------------
+
+TABLEISH = ("paragraph", "footnote", "list", "table")
+CONTINUED = re.compile(r"^\(?\s*continued\b", re.I)
+
+
+def tables_from_captions(units: list[Unit], body: Seg) -> list[Unit]:
+    """Grow each 'Table N' into everything its caption stacks against: pieces of the same
+    table (a header set apart, wrapped header cells) and, for a caption with no table yet,
+    the small-print lines beside it (text-only tables escape the cell tests)."""
+    for cap in [u for u in units if u.kind == "caption" and (u.label or "").startswith("Table")]:
+        sides = [_stack(cap, units, body, up=True), _stack(cap, units, body, up=False)]
+        own = [u for u in units if u.kind == "table" and u.label == cap.label]
+        if own:
+            sides = [s for s in sides if any(u is own[0] for u in s)]
+            if not sides or len(sides[0]) < 2:
+                continue
+        pick = max(sides, key=lambda s: sum(len(u.rows) for u in s))
+        rows = [r for u in sorted(pick, key=lambda u: u.bbox[1]) for r in u.rows]
+        if len(rows) < 2:
+            continue
+        table = Unit(rows, col=pick[0].col, kind="table", label=cap.label)
+        cells = table_cells(table.segs, NUMERIC_CELL)
+        if len(cells) < 2:
+            continue
+        table.data.update(cells=cells, rows=[[c.text for c in r] for r in cells], caption=cap.text)
+        at = min(units.index(u) for u in pick)
+        units = [u for u in units if all(u is not p for p in pick)]
+        units.insert(min(at, len(units)), table)
+    return units
+
+
+def _stack(cap: Unit, units: list[Unit], body: Seg, up: bool) -> list[Unit]:
+    """Table-like units stacked above (or below) a caption, nearest first, none skipped."""
+    cx0, cy0, cx1, cy1 = cap.bbox
+    side = [
+        u
+        for u in units
+        if u is not cap and ((u.bbox[3] <= cy0 + 2) if up else (u.bbox[1] >= cy1 - 2))
+    ]
+    side.sort(key=lambda u: -u.bbox[3] if up else u.bbox[1])
+    out: list[Unit] = []
+    edge = cy0 if up else cy1
+    for unit in side:
+        ux0, uy0, ux1, uy1 = unit.bbox
+        if min(ux1, cx1) - max(ux0, cx0) <= 0.3 * min(ux1 - ux0, cx1 - cx0):
+            continue  # beside the table's column, not under it
+        gap = edge - uy1 if up else uy0 - edge
+        if gap > 2.5 * body.size or not _table_piece(unit, cap, body):
+            break
+        out.append(unit)
+        edge = min(edge, uy0) if up else max(edge, uy1)
+        cx0, cx1 = min(cx0, ux0), max(cx1, ux1)  # the table may be wider than its caption
+    return out
+
+
+def _table_piece(unit: Unit, cap: Unit, body: Seg) -> bool:
+    """Part of a table: a table piece, small print, or short cells that are not prose."""
+    if unit.kind == "table":
+        return unit.label in (None, cap.label)
+    if unit.kind not in TABLEISH or unit.label or CONTINUED.match(unit.text):
+        return False
+    if unit.style.size <= body.size - 0.5:
+        return True
+    short = all(len(r.text) <= 30 for r in unit.rows) and not unit.text.endswith(".")
+    return layout.has_cells(unit, NUMERIC_CELL) or (layout.is_cell_like(unit) and short)

@@ -1,0 +1,212 @@
+"""Table grids: rows of positioned cells -> columns, header rows, row labels and spans.
+
+Input is what the PDF reader sees: per table row, the cells left to right with their
+horizontal extent. Output is the JSON stored in a table block's `data`. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+from citewise.documents.model import Table, TableCell
+
+NUMERIC = re.compile(r"^[-−–+±~<>=≤≥%$.,()\[\]\d\s×*/†‡∗]+[a-zA-Z%]{0,2}[*†‡∗]*$")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell as printed: its left and right edge on the page and its text."""
+
+    x0: float
+    x1: float
+    text: str
+
+    @property
+    def mid(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def is_numeric(text: str) -> bool:
+    return bool(text) and bool(NUMERIC.match(text.strip()))
+
+
+def columns(rows: list[list[Cell]]) -> list[tuple[float, float]]:
+    """Column extents: x ranges that the cells of multi-cell rows cover, split where no
+    cell covers the axis. When a stray wide cell bridges two columns, the rows with the
+    most common cell count decide instead (their k-th cell is in column k)."""
+    multi = [r for r in rows if len(r) >= 2]
+    if not multi:
+        cells = [c for r in rows for c in r]
+        return [(min(c.x0 for c in cells), max(c.x1 for c in cells))] if cells else []
+    # one stray cell in eight rows may cross a gap between two columns
+    covered = _covered([(c.x0, c.x1) for r in multi for c in r], len(multi) // 8)
+    counts = Counter(len(r) for r in multi)
+    n = max(counts, key=lambda k: (counts[k], k))
+    if len(covered) >= n:
+        return covered
+    anchors = [r for r in multi if len(r) == n]
+    return [(min(r[k].x0 for r in anchors), max(r[k].x1 for r in anchors)) for k in range(n)]
+
+
+def _covered(spans: list[tuple[float, float]], allowance: int) -> list[tuple[float, float]]:
+    """Maximal x ranges covered by more than `allowance` spans (a sweep over the edges)."""
+    edges = sorted([(x0, 1) for x0, _ in spans] + [(x1, -1) for _, x1 in spans])
+    out: list[tuple[float, float]] = []
+    depth = 0
+    start = 0.0
+    for x, step in edges:
+        before = depth
+        depth += step
+        if before <= allowance < depth:
+            start = x
+        elif depth <= allowance < before and x > start:
+            out.append((start, x))
+    return out
+
+
+def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
+    """Columns a cell overlaps well; the nearest one when it sits in a gap."""
+    hits = [
+        k
+        for k, (c0, c1) in enumerate(cols)
+        if min(cell.x1, c1) - max(cell.x0, c0) > 0.3 * min(cell.x1 - cell.x0, c1 - c0)
+    ]
+    if hits:
+        return hits
+    return [min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - cell.mid))]
+
+
+Placed = dict[int, tuple[int, list[str]]]  # one grid row: first column -> (last column, texts)
+
+
+def _group_header(
+    row: list[Cell], below: list[Cell], cols: list[tuple[float, float]]
+) -> list[list[int]]:
+    """Columns under each cell of an upper header row. A cell that two or more cells of
+    the next header row touch heads a group ('CS' over 'prec.' and 'yield'): it spans
+    their columns. Other cells sit in the column they overlap."""
+    out = []
+    for cell in row:
+        under = _under(cell, below)
+        if len(under) >= 2:
+            ks = sorted({k for c in under for k in _overlapped(c, cols)})
+            out.append(list(range(ks[0], ks[-1] + 1)))
+        else:
+            out.append(_overlapped(cell, cols))
+    return out
+
+
+def _under(cell: Cell, below: list[Cell]) -> list[Cell]:
+    return [c for c in below if min(c.x1, cell.x1 + 3) > max(c.x0, cell.x0 - 3)]
+
+
+def _groups(row: list[Cell], below: list[Cell]) -> bool:
+    return len(row) < len(below) and any(len(_under(c, below)) >= 2 for c in row)
+
+
+def header_row_count(texts: list[list[str]]) -> int:
+    """Leading rows before the first row holding a number outside its first column."""
+    data = [any(is_numeric(t) for t in row[1:]) for row in texts]
+    if not any(data):
+        return 1 if len(texts) >= 2 else 0
+    return data.index(True)
+
+
+def _place(row: list[Cell], owned: list[list[int]]) -> Placed:
+    placed: list[tuple[int, int, list[str]]] = []
+    for cell, ks in zip(row, owned, strict=True):
+        first, last = min(ks), max(ks)
+        if placed and first <= placed[-1][1]:  # lands in the previous cell's columns
+            s0, e0, texts = placed[-1]
+            placed[-1] = (s0, max(e0, last), texts + [cell.text])
+        else:
+            placed.append((first, last, [cell.text]))
+    return {s0: (e0, texts) for s0, e0, texts in placed}
+
+
+def _fold_header(rows: list[Placed], header: int) -> tuple[list[Placed], int]:
+    """Header text wrapped over several lines ('Papers w/' / 'body text') is one header
+    row; lines holding a group cell that spans columns stay a level of their own."""
+    out: list[Placed] = []
+    for row in rows[:header]:
+        flat = all(last == k for k, (last, _) in row.items())
+        prev = out[-1] if out else None
+        if prev is not None and flat and all(last == k for k, (last, _) in prev.items()):
+            for k, (last, texts) in row.items():
+                prev[k] = (last, prev.get(k, (k, []))[1] + texts)
+            continue
+        out.append(dict(row))
+    return out + rows[header:], len(out)
+
+
+def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
+    """The stored form of a table: grid size, header rows, row labels, cells with spans."""
+    rows = [r for r in rows if r]
+    header = header_row_count([[c.text for c in r] for r in rows])
+    if header == 1 and len(rows) >= 3 and _groups(rows[0], rows[1]):
+        header = 2  # a text table under group headings: the level below is header too
+    cols = columns(rows[header:] if len(rows) - header >= 2 else rows)
+    if not cols:
+        return {"n_rows": 0, "n_cols": 0, "header_rows": 0, "cells": [], "row_labels": []}
+    placed = [
+        _place(
+            row,
+            _group_header(row, rows[i + 1], cols)
+            if i < header - 1
+            else [_overlapped(c, cols) for c in row],
+        )
+        for i, row in enumerate(rows)
+    ]
+    placed, header = _fold_header(placed, header)
+    cells: list[TableCell] = []
+    covered: set[tuple[int, int]] = set()
+    for i, row in enumerate(placed):
+        for k, (last, texts) in sorted(row.items()):
+            if (i, k) in covered:
+                continue
+            colspan = last - k + 1
+            rowspan = 1
+            # a header cell with nothing under it spans the header rows below ("Approach")
+            while i + rowspan < header and not any(
+                c in placed[i + rowspan] for c in range(k, k + colspan)
+            ):
+                rowspan += 1
+            for r in range(i, i + rowspan):
+                covered.update((r, c) for c in range(k, k + colspan))
+            cells.append(TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header))
+    labels = [
+        next((c.text for c in cells if c.row == i and c.col == 0), "")
+        for i in range(header, len(placed))
+    ]
+    return {
+        "n_rows": len(placed),
+        "n_cols": len(cols),
+        "header_rows": header,
+        "row_labels": row_labels(labels, len(cols)),
+        "cells": [asdict(c) for c in cells],
+    }
+
+
+def row_labels(first_column: list[str], n_cols: int) -> list[str]:
+    """The body rows' first cells when they name the rows (mostly words, not numbers)."""
+    named = sum(bool(t) and not is_numeric(t) for t in first_column)
+    return first_column if n_cols >= 2 and named > 0.5 * max(1, len(first_column)) else []
+
+
+def table_from_data(data: dict[str, object], label: str | None, page: int, block: int) -> Table:
+    """The Table view of a stored table block's data."""
+    raw_cells = data.get("cells") or []
+    assert isinstance(raw_cells, list)
+    cells = [TableCell(**c) for c in raw_cells]
+    return Table(
+        label=label,
+        page=page,
+        caption=str(data.get("caption") or ""),
+        rows=int(data.get("n_rows") or 0),  # type: ignore[call-overload]
+        cols=int(data.get("n_cols") or 0),  # type: ignore[call-overload]
+        header_rows=int(data.get("header_rows") or 0),  # type: ignore[call-overload]
+        cells=cells,
+        block=block,
+    )

@@ -1,0 +1,89 @@
+"""Ruled tables: PyMuPDF's line-based table finder, run only where a caption says a table is.
+
+The finder is slow on whole pages and blind to booktabs tables (horizontal rules only),
+so it is asked about one table's region at a time, and its answer is kept only when it
+sees a real grid of ruled cells. Cell boxes give exact row and column spans; the text in
+each box comes from the reader's own lines, which keep spacing and decimal points intact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pymupdf
+
+from citewise.documents.grid import header_row_count, row_labels
+from citewise.documents.hyphenation import clean
+from citewise.documents.layout import Box, Seg
+from citewise.documents.model import TableCell
+
+PAD = 3.0
+
+
+def ruled_grid(page: pymupdf.Page, region: Box, segs: list[Seg], rows: int) -> dict | None:
+    """Grid data (the shape `grid.build_grid` returns) for a ruled table in `region`.
+
+    `rows` is how many text rows the reader found there: a grid with far fewer rows is
+    a booktabs frame (rules above and below), not cell borders.
+    """
+    x0, y0, x1, y1 = region
+    clip = pymupdf.Rect(x0 - PAD, y0 - PAD, x1 + PAD, y1 + PAD)
+    try:
+        found = page.find_tables(clip=clip, strategy="lines", use_layout=False).tables
+    except (RuntimeError, ValueError):  # the finder gives up on odd vector graphics
+        return None
+    if not found:
+        return None
+    table = max(found, key=lambda t: abs(pymupdf.Rect(t.bbox) & clip))
+    if table.row_count < 2 or table.col_count < 2 or table.row_count < 0.7 * rows:
+        return None
+    boxes = [[tuple(c) if c is not None else None for c in r.cells] for r in table.rows]
+    return grid_from_boxes(boxes, segs)
+
+
+def grid_from_boxes(boxes: list[list[tuple[float, ...] | None]], segs: list[Seg]) -> dict | None:
+    """Cells with spans from ruled cell boxes (None marks a slot a spanning cell covers)."""
+    xs = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (0, 2)})
+    ys = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (1, 3)})
+    placed: list[tuple[int, int, int, int, str]] = []
+    for row in boxes:
+        for box in row:
+            if box is None:
+                continue
+            bx0, by0, bx1, by1 = box[:4]
+            r0, r1 = _index(ys, by0), _index(ys, by1)
+            c0, c1 = _index(xs, bx0), _index(xs, bx1)
+            if r1 <= r0 or c1 <= c0:
+                continue
+            inside = [s for s in segs if _centre_in(s.orig, (bx0, by0, bx1, by1))]
+            inside.sort(key=lambda s: (round(s.orig[1]), s.orig[0]))
+            placed.append((r0, c0, r1 - r0, c1 - c0, clean(" ".join(s.text for s in inside))))
+    if not placed:
+        return None
+    n_rows = max(r + h for r, _, h, _, _ in placed)
+    n_cols = max(c + w for _, c, _, w, _ in placed)
+    texts = [["" for _ in range(n_cols)] for _ in range(n_rows)]
+    for r, c, _, _, text in placed:
+        texts[r][c] = text
+    header = header_row_count(texts)
+    cells = [
+        TableCell(r, c, text, rowspan=h, colspan=w, header=r < header)
+        for r, c, h, w, text in sorted(placed)
+    ]
+    return {
+        "n_rows": n_rows,
+        "n_cols": n_cols,
+        "header_rows": header,
+        "row_labels": row_labels([texts[r][0] for r in range(header, n_rows)], n_cols),
+        "cells": [asdict(c) for c in cells],
+        "ruled": True,
+    }
+
+
+def _index(edges: list[float], value: float) -> int:
+    return min(range(len(edges)), key=lambda i: abs(edges[i] - value))
+
+
+def _centre_in(box: Box, cell: Box) -> bool:
+    mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return cell[0] <= mx <= cell[2] and cell[1] <= my <= cell[3]
