@@ -80,18 +80,20 @@ def requests_logged(db: sqlite3.Connection) -> list[tuple[object, ...]]:
 
 def test_the_configured_rate_is_never_exceeded(server: ReplayServer) -> None:
     server.add("/", OK)
-    rate, burst = 20.0, 3
+    rate, burst, count = 10.0, 2, 20
     config = config_for(server, rate_limit={"requests_per_second": rate, "burst": burst})
-    replies = fetch(config, [f"/r{i}" for i in range(30)])
+    replies = fetch(config, [f"/r{i}" for i in range(count)])
     assert all(getattr(r, "status", None) == 200 for r in replies)
     times = sorted(s.at for s in server.seen())
-    assert len(times) == 30
+    assert len(times) == count
     # Token bucket bound: requests j..k (inclusive) need at most burst + rate * (t_k - t_j).
-    slack = 0.02  # scheduling jitter on the server side, in seconds
-    for j in range(len(times)):
-        for k in range(j, len(times)):
-            assert k - j + 1 <= burst + rate * (times[k] - times[j] + slack)
-    assert times[-1] - times[0] >= (30 - burst) / rate - slack
+    # The slack absorbs how late a request may reach the server after leaving the client
+    # (a new connection, a busy machine); a broken limiter misses by whole seconds.
+    slack = 0.5 / rate
+    for j in range(count):
+        for k in range(j, count):
+            assert k - j + 1 <= burst + rate * (times[k] - times[j] + slack), (j, k)
+    assert times[-1] - times[0] >= (count - burst) / rate - slack
 
 
 def test_the_concurrency_cap_holds(server: ReplayServer) -> None:
