@@ -8,6 +8,7 @@ import pytest
 from citewise.sources import crossref, openalex
 from citewise.sources import semantic_scholar as s2
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
+from citewise.sources.csl import parse_name
 from citewise.sources.dedupe import dedupe, title_similarity
 from citewise.sources.record import (
     MERGE_ID_KINDS,
@@ -15,7 +16,6 @@ from citewise.sources.record import (
     make_record,
     normalize_doi,
     normalize_ids,
-    parse_name,
 )
 from tests.sources.contract import expects_garbage, parser_for
 from tests.sources.recorded import LITERATURE, fixture_files, load

@@ -15,11 +15,12 @@ import httpx
 from citewise.sources.base import ParseError, SourceError
 from citewise.sources.catalog import build, check_names
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
+from citewise.sources.csl import fold
 from citewise.sources.dedupe import dedupe
 from citewise.sources.http import HttpLayer
 from citewise.sources.query import Query, coerce
 from citewise.sources.ranking import rank
-from citewise.sources.record import SearchRecord, fold
+from citewise.sources.record import SearchRecord
 
 log = logging.getLogger(__name__)
 

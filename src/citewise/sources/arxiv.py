@@ -6,15 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
+from citewise.sources.csl import csl_name, parse_name, parts_from_iso
 from citewise.sources.query import Query, quote
-from citewise.sources.record import (
-    SearchRecord,
-    csl_name,
-    make_record,
-    normalize_arxiv,
-    parse_name,
-    parts_from_iso,
-)
+from citewise.sources.record import SearchRecord, make_record, normalize_arxiv
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"

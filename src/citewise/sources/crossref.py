@@ -6,16 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
+from citewise.sources.csl import csl_name, date_parts, parse_name
 from citewise.sources.query import Query
-from citewise.sources.record import (
-    SearchRecord,
-    csl_name,
-    date_parts,
-    make_record,
-    normalize_ids,
-    parse_name,
-    record_key,
-)
+from citewise.sources.record import SearchRecord, make_record, normalize_ids, record_key
 
 CSL_TYPE = {
     "journal-article": "article-journal",

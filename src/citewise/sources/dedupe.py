@@ -10,7 +10,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from citewise.sources.record import MERGE_ID_KINDS, SearchRecord, fold, record_key
+from citewise.sources.csl import fold
+from citewise.sources.record import MERGE_ID_KINDS, SearchRecord, record_key
 
 TITLE_THRESHOLD = 92.0
 # Identifier kinds whose different values mean two different works.

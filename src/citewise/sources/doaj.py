@@ -7,8 +7,9 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from citewise.sources.base import Fetcher, ParseError, Source, load_json
+from citewise.sources.csl import date_parts, parse_name
 from citewise.sources.query import Query, quote
-from citewise.sources.record import SearchRecord, date_parts, make_record, parse_name
+from citewise.sources.record import SearchRecord, make_record
 
 FIELD = {"all": "", "title": "bibjson.title:", "abstract": "bibjson.abstract:"}
 

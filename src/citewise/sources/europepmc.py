@@ -7,8 +7,9 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json, load_xml
+from citewise.sources.csl import csl_name, parse_name, parts_from_iso
 from citewise.sources.query import Query, quote
-from citewise.sources.record import SearchRecord, csl_name, make_record, parse_name, parts_from_iso
+from citewise.sources.record import SearchRecord, make_record
 
 FIELD = {"all": "", "title": "TITLE:", "abstract": "ABSTRACT:"}
 PUB_TYPE = {

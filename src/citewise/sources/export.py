@@ -8,13 +8,8 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from citewise.sources.record import (
-    SearchRecord,
-    display_name,
-    fold,
-    make_record,
-    parse_name,
-)
+from citewise.sources.csl import display_name, fold, parse_name
+from citewise.sources.record import SearchRecord, make_record
 
 FORMATS = ("csl-json", "bibtex", "ris")
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
+from citewise.sources.csl import parse_name, parts_from_iso
 from citewise.sources.query import Query, quote
-from citewise.sources.record import SearchRecord, make_record, parse_name, parts_from_iso
+from citewise.sources.record import SearchRecord, make_record
 
 SEARCH_FILTER = {"title": "title.search", "abstract": "abstract.search"}
 KIND_BY_TYPE = {"review": "review", "preprint": "preprint", "article": "article"}

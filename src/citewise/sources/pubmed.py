@@ -6,15 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
+from citewise.sources.csl import csl_name, date_parts, parse_name, season_month
 from citewise.sources.query import Query, quote
-from citewise.sources.record import (
-    SearchRecord,
-    csl_name,
-    date_parts,
-    make_record,
-    parse_name,
-    season_month,
-)
+from citewise.sources.record import SearchRecord, make_record
 
 TAG = {"all": "[tiab]", "title": "[ti]", "abstract": "[ab]"}
 PUBLICATION_TYPE = {
