@@ -366,3 +366,11 @@ def test_export_writes_the_librarys_documents(cli: Invoke, library_dir: Path, pa
     assert "Granite" in entry["title"]
     csl = json.loads(cli("export").stdout)
     assert csl[0]["id"] and csl[0]["type"]
+
+
+def test_watch_reports_only_new_records(cli: Invoke, own: Path) -> None:
+    first = cli("watch", "graph networks", "--sources-config", str(own), "--json")
+    assert first.returncode == 0, first.stderr
+    assert len(json.loads(first.stdout)["new"]) == 3
+    second = cli("watch", "graph networks", "--sources-config", str(own))
+    assert second.returncode == 0 and "No new records since" in second.stdout

@@ -21,6 +21,7 @@ from citewise.sources import (
     search_sources,
 )
 from citewise.sources.export import FORMATS, export, library_records
+from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
 EXIT_NOT_FOUND = 3
@@ -229,3 +230,53 @@ def export_library(
     else:
         out_file.write_text(text, "utf-8")
         err.print(f"wrote {len(records)} documents to {out_file}", highlight=False)
+
+
+@app.command()
+def watch(
+    query: Annotated[
+        str, typer.Argument(help="The saved query; the same words run the same watch.")
+    ],
+    sources: Annotated[
+        list[str] | None,
+        typer.Option("--sources", "-s", help="Comma-separated (default: arxiv,pubmed)."),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to look at per run.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    sources_config: Annotated[
+        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
+    ] = None,
+) -> None:
+    """Run a saved search: only records new since its last run."""
+    directory = library_dir(State.library)
+    store = LibraryStore(directory)
+    try:
+        run = WatchList(directory).run(
+            Query.parse(query),
+            _split(sources) or None,
+            store_db=store.db,
+            limit=limit,
+            config=SourcesConfig.load(sources_config),
+        )
+    finally:
+        store.close()
+    for notice in run.result.notices:
+        err.print(f"notice: {notice}", highlight=False)
+    for warning in run.result.warnings:
+        err.print(f"warning: {warning}", style="yellow", highlight=False)
+    if as_json:
+        emit_json(
+            {
+                "previous_run": run.previous_run,
+                "new": [r.to_dict() for r in run.new],
+                "warnings": run.result.warnings,
+                "notices": run.result.notices,
+            }
+        )
+        return
+    since = f" since {run.previous_run}" if run.previous_run else ""
+    if not run.new:
+        out.print(f"No new records{since}.")
+        return
+    out.print(f"{len(run.new)} new record{'s' if len(run.new) != 1 else ''}{since}:")
+    print_records(SearchResult(records=run.new, sources=run.result.sources))

@@ -30,11 +30,13 @@ def translate(query: Query, limit: int) -> dict[str, str]:
         start = f"{query.year_from or 1991}01010000"
         end = f"{query.year_to or 9999}12312359"
         clauses.append(f"submittedDate:[{start} TO {end}]")
+    if query.added_since:
+        clauses.append(f"submittedDate:[{query.added_since.replace('-', '')}0000 TO 999912312359]")
     return {
         "search_query": " AND ".join(clauses),
         "start": "0",
         "max_results": str(limit),
-        "sortBy": "relevance",
+        "sortBy": "submittedDate" if query.added_since else "relevance",
         "sortOrder": "descending",
     }
 

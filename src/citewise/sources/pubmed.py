@@ -19,7 +19,8 @@ PUBLICATION_TYPE = {
 
 
 def translate(query: Query, limit: int) -> dict[str, str]:
-    """esearch parameters: a tagged boolean term, newest relevance first."""
+    """esearch parameters: a tagged boolean term, most relevant first (newest first when
+    watching for records added since a date)."""
     tag = TAG[query.field]
     clauses = [f"{quote(p)}{tag}" for p in query.phrases]
     clauses += [f"{t}{tag}" for t in query.terms]
@@ -32,12 +33,18 @@ def translate(query: Query, limit: int) -> dict[str, str]:
         clauses.append(kinds[0] if len(kinds) == 1 else "(" + " OR ".join(kinds) + ")")
     if query.open_access:
         clauses.append('"free full text"[sb]')
-    return {
-        "db": "pubmed",
-        "term": " AND ".join(clauses),
-        "retmax": str(limit),
-        "sort": "relevance",
-    }
+    params = {"db": "pubmed", "term": " AND ".join(clauses), "retmax": str(limit)}
+    if query.added_since:
+        # Entrez date: when the record entered PubMed, whatever its publication date.
+        params.update(
+            datetype="edat",
+            mindate=query.added_since.replace("-", "/"),
+            maxdate="3000",
+            sort="pub_date",
+        )
+    else:
+        params["sort"] = "relevance"
+    return params
 
 
 def parse_esearch(body: bytes | str) -> list[str]:

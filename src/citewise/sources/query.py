@@ -41,6 +41,9 @@ class Query:
     open_access: bool = False
     min_citations: int | None = None
     limit: int = 20
+    # Only records added since this day (YYYY-MM-DD): arXiv submission date, PubMed Entrez
+    # date. Used by `citewise watch`; other sources rely on its list of records already seen.
+    added_since: str | None = None
 
     @classmethod
     def parse(cls, text: str, **options: object) -> Query:
@@ -72,6 +75,8 @@ class Query:
             )
         if self.year_from and self.year_to and self.year_from > self.year_to:
             raise QueryError(f"--since {self.year_from} is after --until {self.year_to}")
+        if self.added_since and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", self.added_since):
+            raise QueryError(f"bad date '{self.added_since}'", hint="use YYYY-MM-DD")
         if self.limit < 1:
             raise QueryError("--limit must be at least 1")
         return self
