@@ -13,6 +13,7 @@ from rich.table import Table
 
 from citewise.agent.research import ResearchOptions
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.llm.base import parse_spec
 from citewise.report.research import ResearchDesk, ResearchOutcome
 
 tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
@@ -95,7 +96,12 @@ def research(
         int, typer.Option("--max-papers", min=1, help="Papers to include at most.")
     ] = 12,
     llm: Annotated[
-        str, typer.Option("--llm", help="Language model (default: extractive, no model).")
+        str,
+        typer.Option(
+            "--llm",
+            help="BACKEND:MODEL that plans and screens (default: extractive, no model; "
+            "claims stay verbatim quotes either way).",
+        ),
     ] = "extractive",
     budget_tokens: Annotated[
         int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
@@ -118,11 +124,7 @@ def research(
         budget_tokens=budget_tokens,
         sources_config=str(sources_config.resolve()) if sources_config else None,
     )
-    if llm != "extractive":
-        err.print(
-            "notice: research writes with the extractive backend (verbatim quotes); "
-            f"--llm {escape(llm)} is recorded with the task"
-        )
+    parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
     _run(as_json, lambda desk: desk.research(topic, options, report_out, html))
 
 

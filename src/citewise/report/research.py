@@ -8,6 +8,7 @@ finished task re-renders offline, identically.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,11 @@ from typing import Any
 from citewise.agent.research import Report, Researcher, ResearchOptions, Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
+from citewise.agent.research.models import ResearchModels, TokenBudget
 from citewise.api import Library
+from citewise.llm.base import parse_spec
+from citewise.llm.client import ModelClient
+from citewise.llm.registry import role_clients
 from citewise.report.html import render_html
 from citewise.report.markdown import EVIDENCE_ID, body_sentences, csl_json, render_markdown
 
@@ -49,18 +54,43 @@ class ResearchOutcome:
         }
 
 
-class ResearchDesk:
-    """Research tasks of one library."""
+ModelsFor = Callable[[Task], ResearchModels | None]
 
-    def __init__(self, library: Library, progress: Progress | None = None) -> None:
+
+class ResearchDesk:
+    """Research tasks of one library. `models` overrides how a task's language models are
+    chosen (default: --llm, else the roles of citewise.toml, else none)."""
+
+    def __init__(
+        self, library: Library, progress: Progress | None = None, models: ModelsFor | None = None
+    ) -> None:
         self.library = library
         self.researcher = Researcher(
             library.store,
             library.answerer.retriever,
             progress,
             remote_search=self._remote_search,
+            models=models or self._models,
         )
         self.tasks = self.researcher.tasks
+
+    def _models(self, task: Task) -> ResearchModels | None:
+        """Clients for the `reason` and `screen` roles; None when both are extractive."""
+        llm = task.options.llm
+        override = parse_spec(llm) if llm and llm != "extractive" else None
+        settings = self.library.model_settings
+        db = self.library.store.db
+
+        def first(role: str) -> ModelClient | None:
+            clients = role_clients(role, settings, db, override, task=task.id)
+            return next((c for c in clients if c.model.backend != "extractive"), None)
+
+        reason = first("reason")
+        # One --llm model serves both roles: open it once.
+        screen = reason.for_role("screen") if override and reason else first("screen")
+        if reason is None and screen is None:
+            return None
+        return ResearchModels(reason, screen, TokenBudget(db, task.id, task.options.budget_tokens))
 
     def _remote_search(
         self, query: str, options: ResearchOptions, limit: int
@@ -159,7 +189,7 @@ class ResearchDesk:
             "evidence_sentence_share": round(with_ids / sentences, 4) if sentences else 0.0,
             "disagreements": len(report.disagreements),
             "verification": report.verification,
-            "tokens_used": 0,
+            "tokens_used": TokenBudget(self.library.store.db, task.id, None).used(),
             "budget_tokens": task.options.budget_tokens,
         }
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.agent.research.model import Plan, ResearchOptions
+from citewise.agent.research.models import ResearchModels
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStore
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import LibraryStore
@@ -36,6 +37,7 @@ class StageContext:
     retriever: Retriever
     progress: Progress = _no_progress
     remote_search: RemoteSearch | None = None
+    models: ResearchModels | None = None
     warnings: list[str] = field(default_factory=list)
 
     @property

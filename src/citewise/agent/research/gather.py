@@ -17,12 +17,14 @@ from typing import Any
 
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision, from_dict
+from citewise.agent.research.models import model_screen
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
 
 HITS_PER_QUERY = 8
 REMOTE_LIMIT = 10
 INCLUDE_THRESHOLD = 0.3
+UNSURE = (0.15, 0.5)  # scores where a configured screen model decides
 LEAD_CHARS = 1500
 
 
@@ -197,21 +199,32 @@ class ScreenStage:
             return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
 
         scored = []
+        verdicts: dict[str, bool] = {}
         for n, data in enumerate(found, start=1):
             paper = from_dict(Paper, data)
             score, reason, answered = screen_paper(paper, plan, weight)
+            if ctx.models is not None and UNSURE[0] <= score < UNSURE[1]:
+                # Only papers the score cannot call are worth a model's tokens.
+                verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)
+                if verdict is not None:
+                    verdicts[paper.key] = verdict.relevant
+                    judged = "relevant" if verdict.relevant else "not relevant"
+                    reason = f"{reason}; screen model: {judged} ({verdict.reason.strip()})"
             scored.append((paper, score, reason, answered))
             ctx.checkpoint(self.state, n, len(found))
         scored.sort(key=lambda s: (-s[1], s[0].key))
         room = max(0, ctx.options.max_papers - included_before)
         decisions = []
         for paper, score, reason, answered in scored:
-            include = score >= INCLUDE_THRESHOLD and not reason.startswith("title and abstract")
+            include = verdicts.get(
+                paper.key,
+                score >= INCLUDE_THRESHOLD and not reason.startswith("title and abstract"),
+            )
             if include and room == 0:
                 include, reason = False, f"{reason}; beyond --max-papers {ctx.options.max_papers}"
             elif include:
                 room -= 1
-            elif score < INCLUDE_THRESHOLD:
+            elif score < INCLUDE_THRESHOLD and paper.key not in verdicts:
                 reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
             decisions.append(
                 ScreeningDecision(

@@ -27,6 +27,7 @@ from citewise.agent.research.model import (
     ScreeningDecision,
     from_dict,
 )
+from citewise.agent.research.models import ResearchModels, model_plan
 from citewise.agent.research.plan import make_plan
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStateError, TaskStore
 from citewise.agent.research.verify import verify_report
@@ -43,6 +44,8 @@ class PlanStage:
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         plan = make_plan(ctx.task.topic)
+        if ctx.models is not None:
+            plan = model_plan(ctx.models, plan)
         ctx.checkpoint(self.state, 1, 1)
         return {"plan": plan.to_dict()}
 
@@ -144,12 +147,15 @@ class Researcher:
         retriever: Retriever,
         progress: Progress | None = None,
         remote_search: RemoteSearch | None = None,
+        models: Callable[[Task], ResearchModels | None] | None = None,
     ) -> None:
         self.store = store
         self.retriever = retriever
         self.tasks = TaskStore(store.db)
         self.progress = progress
         self.remote_search = remote_search
+        self.models_for = models
+        self._models: dict[str, ResearchModels | None] = {}
         self.plan_stage = PlanStage()
         self.search_stage = SearchStage()
         self.screen_stage = ScreenStage()
@@ -185,7 +191,12 @@ class Researcher:
             if task.finished:
                 return task
             ctx = StageContext(
-                task, self.tasks, self.store, self.retriever, remote_search=self.remote_search
+                task,
+                self.tasks,
+                self.store,
+                self.retriever,
+                remote_search=self.remote_search,
+                models=self._task_models(task),
             )
             if self.progress:
                 ctx.progress = self.progress
@@ -197,6 +208,20 @@ class Researcher:
                 self.tasks.event(task_id, task.state, "error", {"error": str(exc)})
                 self.tasks.set_state(task_id, "failed", f"{task.state}: {exc}")
                 raise
+
+    def _task_models(self, task: Task) -> ResearchModels | None:
+        """The task's models, opened once per process (a GGUF loads once)."""
+        if task.id not in self._models:
+            models = self.models_for(task) if self.models_for else None
+            if models is not None:
+                tasks = self.tasks
+
+                def note(message: str) -> None:
+                    tasks.event(task.id, tasks.get(task.id).state, "model", {"message": message})
+
+                models.on_skip = note
+            self._models[task.id] = models
+        return self._models[task.id]
 
     def _failed_stage(self, task_id: str) -> str:
         errors = self.tasks.events(task_id, "error")
