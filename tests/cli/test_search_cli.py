@@ -374,3 +374,18 @@ def test_watch_reports_only_new_records(cli: Invoke, own: Path) -> None:
     assert len(json.loads(first.stdout)["new"]) == 3
     second = cli("watch", "graph networks", "--sources-config", str(own))
     assert second.returncode == 0 and "No new records since" in second.stdout
+
+
+def test_graph_writes_a_citation_network(cli: Invoke, server: ReplayServer, tmp_path: Path) -> None:
+    from tests.sources.test_graph import list_page, work
+
+    server.add(
+        "/openalex/works/doi:10.1000/seed", Reply(200, json.dumps(work("W1")).encode(), JSON)
+    )
+    server.add("/openalex/works", list_page)
+    config = write_config(tmp_path / "sources.yaml", server)
+    out = tmp_path / "net.graphml"
+    done = cli("graph", "10.1000/seed", "--out", str(out), "--sources-config", str(config))
+    assert done.returncode == 0, done.stderr
+    assert "wrote 4 works and 4 citations" in done.stdout and out.read_text().count("<node ") == 4
+    assert cli("graph", "10.1000/seed", "--out", str(tmp_path / "x.dot")).returncode == 2

@@ -1,8 +1,10 @@
-"""Literature search commands: search (eight scholarly databases at once) and export (the
-library's own documents as CSL-JSON, BibTeX or RIS)."""
+"""Literature search commands: search (eight scholarly databases at once), watch (saved
+searches), graph (citation networks) and export (the library's documents as CSL-JSON,
+BibTeX or RIS)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +23,13 @@ from citewise.sources import (
     search_sources,
 )
 from citewise.sources.export import FORMATS, export, library_records
+from citewise.sources.graph import (
+    GRAPH_FORMATS,
+    graph_summary,
+    library_graph,
+    openalex_graph,
+    write_graph,
+)
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
@@ -280,3 +289,37 @@ def watch(
         return
     out.print(f"{len(run.new)} new record{'s' if len(run.new) != 1 else ''}{since}:")
     print_records(SearchResult(records=run.new, sources=run.result.sources))
+
+
+@app.command()
+def graph(
+    target: Annotated[str, typer.Argument(help="A DOI or OpenAlex ID (online), or a document ID.")],
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="FILE.gexf or FILE.graphml.")],
+    depth: Annotated[int, typer.Option("--depth", min=1, max=2, help="1 or 2 levels.")] = 1,
+    sources_config: Annotated[
+        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Citation network: a library document's references (offline), or a work's references
+    and citations from OpenAlex."""
+    if out_file.suffix.lower() not in GRAPH_FORMATS:
+        raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
+    store = LibraryStore(library_dir(State.library))
+    try:
+        if store.document(target) is not None:
+            network = library_graph(store.db, target, depth)
+        else:
+            network = asyncio.run(
+                openalex_graph(
+                    target, depth, config=SourcesConfig.load(sources_config), store_db=store.db
+                )
+            )
+    finally:
+        store.close()
+    write_graph(network, out_file)
+    summary = graph_summary(network)
+    if as_json:
+        emit_json({**summary, "out": str(out_file)})
+    else:
+        out.print(f"wrote {summary['nodes']} works and {summary['edges']} citations to {out_file}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -31,12 +32,15 @@ class Seen:
     headers: dict[str, str]
 
 
+Responder = Callable[[Seen], Reply]
+
+
 class ReplayServer:
     """Routes by longest path prefix; each route plays its replies in order, then repeats the
     last one. Unknown paths get 404."""
 
     def __init__(self) -> None:
-        self.routes: dict[str, list[Reply]] = {}
+        self.routes: dict[str, list[Reply | Responder]] = {}
         self.served: dict[str, int] = {}
         self.requests: list[Seen] = []
         self.in_flight = 0
@@ -51,7 +55,8 @@ class ReplayServer:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
-    def add(self, prefix: str, *replies: Reply) -> ReplayServer:
+    def add(self, prefix: str, *replies: Reply | Responder) -> ReplayServer:
+        """Replies for paths under `prefix`; a Responder builds one from the request."""
         self.routes[prefix] = list(replies)
         self.served[prefix] = 0
         return self
@@ -74,7 +79,7 @@ class ReplayServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _reply_for(self, path: str) -> Reply:
+    def _reply_for(self, path: str) -> Reply | Responder:
         with self._lock:
             matches = [p for p in self.routes if path.startswith(p)]
             if not matches:
@@ -93,19 +98,20 @@ class ReplayServer:
 
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 parts = urlsplit(self.path)
+                seen = Seen(
+                    time.monotonic(),
+                    "GET",
+                    parts.path,
+                    parse_qs(parts.query),
+                    {k.lower(): v for k, v in self.headers.items()},
+                )
                 with server._lock:
-                    server.requests.append(
-                        Seen(
-                            time.monotonic(),
-                            "GET",
-                            parts.path,
-                            parse_qs(parts.query),
-                            {k.lower(): v for k, v in self.headers.items()},
-                        )
-                    )
+                    server.requests.append(seen)
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
                 reply = server._reply_for(parts.path)
+                if callable(reply):
+                    reply = reply(seen)
                 if reply.delay:
                     time.sleep(reply.delay)
                 # Done before the reply leaves, so the client's next request cannot overlap.
