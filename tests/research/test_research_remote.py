@@ -18,6 +18,8 @@ from citewise.sources.replay import ReplayServer, Reply
 from tests.pdfs import write_paper
 from tests.sources.loopback import serve_fixtures
 
+JSON = {"content-type": "application/json"}
+
 TOPIC = "graph attention networks for molecule property prediction"
 LOCAL_PAPER = [
     (
@@ -110,3 +112,57 @@ def test_a_failing_source_is_a_warning_and_the_local_library_still_answers(
     assert outcome.stats["papers_included"] == 1 and outcome.evidence > 0
     shown = desk.show(outcome.task.id)
     assert json.dumps(shown)  # the event log, warnings included, is JSON-ready
+
+
+def openalex_work(base: str) -> bytes:
+    abstract = "We present acoustic probes that classify granite blocks before cutting."
+    index: dict[str, list[int]] = {}
+    for n, word in enumerate(abstract.split()):
+        index.setdefault(word, []).append(n)
+    work = {
+        "id": "https://openalex.org/W900",
+        "doi": "https://doi.org/10.1000/granite.2021.9",
+        "display_name": "Acoustic Probes for Granite Sorting",
+        "publication_year": 2021,
+        "type": "article",
+        "open_access": {"is_oa": True, "oa_url": f"{base}/pdf/probes.pdf"},
+        "best_oa_location": {"pdf_url": f"{base}/pdf/probes.pdf"},
+        "authorships": [{"author": {"display_name": "Ada Quarry"}}],
+        "abstract_inverted_index": index,
+    }
+    return json.dumps({"meta": {"count": 1}, "results": [work]}).encode()
+
+
+def test_fetch_downloads_and_ingests_open_access_pdfs_of_included_records(
+    library: Library, tmp_path: Path
+) -> None:
+    from tests.research.test_research_disagreements import FIRST
+
+    pdf = write_paper(tmp_path / "probes.pdf", "Acoustic Probes for Granite Sorting", FIRST)
+    with ReplayServer() as server:
+        server.add("/openalex/works", Reply(200, openalex_work(server.base_url), JSON))
+        server.add(
+            "/pdf/probes.pdf", Reply(200, pdf.read_bytes(), {"content-type": "application/pdf"})
+        )
+        options = ResearchOptions(
+            sources=["local", "openalex"],
+            sources_config=str(write_config(tmp_path / "sources.yaml", server)),
+            fetch=True,
+            rounds=1,
+        )
+        desk = ResearchDesk(library)
+        outcome = desk.research("acoustic probes for granite sorting", options)
+        downloads = len(server.seen("/pdf/"))
+    assert outcome.task.state == "completed" and downloads == 1
+    key = "doi:10.1000-granite.2021.9"
+    fetched = [e for e in desk.tasks.evidence(outcome.task.id) if e.paper == key]
+    assert fetched and all(e.block_id and e.page == 1 for e in fetched)
+    assert all(e.link.startswith("file://") and "#page=1" in e.link for e in fetched)
+    assert any("93.4%" in e.quote for e in fetched)  # from the PDF body, not the abstract
+    report = desk.report(outcome.task.id)
+    assert key in {r["id"] for r in report.references}  # cited as the record
+    logged = library.store.db.execute(
+        "SELECT status FROM http_requests WHERE source = 'acquire' AND task = ?",
+        (outcome.task.id,),
+    ).fetchall()
+    assert [r[0] for r in logged] == [200]

@@ -110,6 +110,10 @@ def research(
         Path | None, typer.Option("--out", help="Write the Markdown here.")
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    fetch: Annotated[
+        bool,
+        typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
+    ] = False,
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
@@ -123,6 +127,7 @@ def research(
         llm=llm,
         budget_tokens=budget_tokens,
         sources_config=str(sources_config.resolve()) if sources_config else None,
+        fetch=fetch,
     )
     parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
     _run(as_json, lambda desk: desk.research(topic, options, report_out, html))

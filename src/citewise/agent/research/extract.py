@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from citewise.agent.question import analyse
+from citewise.agent.research.acquire import AcquireStage
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.disagree import states_measurement
 from citewise.agent.research.model import EvidenceItem, Paper, Plan, SubQuestion, evidence_id
 from citewise.llm.extractive import Passage, quantities, score_candidates, split_sentences
 from citewise.retrieval.terms import content_terms, stem
-from citewise.store.library import StoredBlock
+from citewise.store.library import BlockFilter, StoredBlock
 
 _CUES: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern, re.IGNORECASE)
@@ -272,6 +274,9 @@ class ExtractStage:
     name = "extract"
     state = "extracting"
 
+    def __init__(self, acquire: AcquireStage | None = None) -> None:
+        self.acquire = acquire or AcquireStage()
+
     def run(
         self,
         ctx: StageContext,
@@ -298,14 +303,30 @@ class ExtractStage:
     def paper_items(
         self, ctx: StageContext, plan: Plan, paper: Paper, full: bool, round_: int
     ) -> list[EvidenceItem]:
-        if paper.local:
-            blocks = ctx.store.blocks(paper.key)
+        document = paper.key if paper.local else self.acquire.run(ctx, paper)
+        if document is not None:
+            if not paper.local:
+                stored = ctx.store.document(document)
+                paper.link = Path(stored.path).as_uri() if stored else paper.link
+                data = {"paper": paper.key, "document": document, "url": paper.pdf_url}
+                ctx.tasks.event(ctx.task.id, "acquire", "acquired", data)
+            blocks = ctx.store.blocks(document)
             sentences = block_sentences(blocks)
             by_id = {b.id: b for b in blocks}
-            passages = {
-                q: [_passage(by_id[b]) for b in ids if b in by_id and by_id[b].trusted]
-                for q, ids in paper.hits.items()
-            }
+            if paper.local:
+                passages = {
+                    q: [_passage(by_id[b]) for b in ids if b in by_id and by_id[b].trusted]
+                    for q, ids in paper.hits.items()
+                }
+            else:  # a fetched PDF: search it for each sub-question
+                where = BlockFilter(documents=(document,))
+                passages = {
+                    q.id: [
+                        _passage(h.block)
+                        for h in ctx.retriever.search(q.queries[0], 4, where, neighbours=0)
+                    ]
+                    for q in plan.sub_questions
+                }
         else:
             sentences = abstract_sentences(paper.abstract)
             block = Passage(paper.key, paper.key, paper.abstract, "paragraph", None, "", 1.0)

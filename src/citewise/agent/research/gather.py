@@ -70,6 +70,7 @@ def record_paper(record: Any, round_: int) -> Paper:
         csl=csl,
         round=round_,
         lead=record.abstract or "",
+        pdf_url=(record.pdf_url or "") if record.open_access else "",
     )
 
 
@@ -106,12 +107,16 @@ class SearchStage:
         best_hits: dict[str, dict[str, float]] = {}
         total = sum(len(q) for q in queries.values())
         done = 0
+        # PDFs this task fetched for remote records are those records, not new papers.
+        acquired = {e.data.get("document") for e in ctx.tasks.events(ctx.task.id, "acquired")}
         for sq_id, variants in queries.items():
             for query in variants:
                 hits = ctx.retriever.search(query, k=HITS_PER_QUERY, neighbours=0)
                 top = max((h.score for h in hits), default=0.0) or 1.0
                 for hit in hits:
                     doc_id = hit.block.document_id
+                    if doc_id in acquired:
+                        continue
                     if doc_id not in papers:
                         doc = ctx.store.document(doc_id)
                         if doc is None:

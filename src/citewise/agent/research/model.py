@@ -44,6 +44,7 @@ class ResearchOptions:
     llm: str = "extractive"
     budget_tokens: int | None = None
     sources_config: str | None = None  # a sources.yaml overriding the shipped defaults
+    fetch: bool = False  # may open-access PDFs of included records be downloaded and ingested?
 
     @property
     def remote_sources(self) -> list[str]:
@@ -91,6 +92,7 @@ class Paper:
     retrieval: float = 0.0  # best fused retrieval score, 0..1 relative to the round's best
     round: int = 1
     lead: str = ""  # opening text (abstract, else first paragraphs) for screening
+    pdf_url: str = ""  # an open-access PDF of a remote record, fetched when allowed
 
     @property
     def local(self) -> bool:
