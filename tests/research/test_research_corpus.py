@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import socket
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,3 +177,21 @@ def test_evidence_rows_are_never_duplicated(run: tuple[Library, ResearchOutcome,
             (outcome.task.id,),
         ).fetchone()
     assert rows == distinct == outcome.evidence
+
+
+@pytest.mark.skipif(shutil.which("pandoc") is None, reason="pandoc not installed")
+def test_pandoc_resolves_every_citation_against_the_bibliography(
+    run: tuple[Library, ResearchOutcome, Path],
+) -> None:
+    _, outcome, _ = run
+    markdown = Path(str(outcome.report_markdown))
+    result = subprocess.run(
+        ["pandoc", "--citeproc", markdown.name, "-t", "plain"],
+        cwd=markdown.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "not found" not in result.stderr and "WARNING" not in result.stderr
+    assert "(Lo et al. 2020" in result.stdout and "(Ammar et al. 2018" in result.stdout
