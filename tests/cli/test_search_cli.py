@@ -19,7 +19,7 @@ import yaml
 
 from citewise.sources.config import SOURCE_NAMES
 from citewise.sources.replay import ReplayServer, Reply
-from tests.sources.loopback import serve_fixtures
+from tests.sources.loopback import DATA, serve_fixtures
 from tests.sources.recorded import CSL_SCHEMA, LITERATURE, load
 
 JSON = {"content-type": "application/json"}
@@ -389,3 +389,32 @@ def test_graph_writes_a_citation_network(cli: Invoke, server: ReplayServer, tmp_
     assert done.returncode == 0, done.stderr
     assert "wrote 4 works and 4 citations" in done.stdout and out.read_text().count("<node ") == 4
     assert cli("graph", "10.1000/seed", "--out", str(tmp_path / "x.dot")).returncode == 2
+
+
+def test_fetch_downloads_an_open_copy_and_ingests_it_with_metadata(
+    cli: Invoke, server: ReplayServer, tmp_path: Path, paper: Path, library_dir: Path
+) -> None:
+    feed = (DATA / "arxiv.xml").read_text("utf-8")
+    feed = feed.replace("https://arxiv.org/pdf/2101.00001v2", f"{server.base_url}/pdf/x")
+    server.add("/arxiv/query", Reply(200, feed.encode(), {"content-type": "application/xml"}))
+    server.add("/semantic_scholar/", Reply(404, b"{}"))
+    server.add("/pdf/x", Reply(200, paper.read_bytes(), {"content-type": "application/pdf"}))
+    config = write_config(tmp_path / "sources.yaml", server)
+    done = cli("fetch", "arXiv:2101.00001", "--no-embed", "--json", "--sources-config", str(config))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["title"] == "Graph Attention Networks for Molecule Property Prediction"
+    with sqlite3.connect(library_dir / "library.db") as db:
+        row = db.execute("SELECT arxiv_id, authors, csl FROM documents").fetchone()
+    assert row[0] == "2101.00001" and "María Keller" in row[1]
+    assert json.loads(row[2])["id"] == result["document"]
+
+
+def test_fetch_without_an_open_copy_says_so(
+    cli: Invoke, server: ReplayServer, tmp_path: Path
+) -> None:
+    server.add("/", Reply(404, b"{}"))
+    config = write_config(tmp_path / "sources.yaml", server)
+    done = cli("fetch", "10.1000/closed", "--sources-config", str(config))
+    assert done.returncode == 3
+    assert "NO_OPEN_COPY" in done.stderr and "no source lists an open-access copy" in done.stderr

@@ -1,10 +1,11 @@
-"""Literature search commands: search (eight scholarly databases at once), watch (saved
-searches), graph (citation networks) and export (the library's documents as CSL-JSON,
-BibTeX or RIS)."""
+"""Literature commands: search (eight scholarly databases at once), fetch (an open-access
+PDF into the library), watch (saved searches), graph (citation networks) and export (the
+library's documents as CSL-JSON, BibTeX or RIS)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +14,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from citewise.cli.app import State, app, emit_json, err, out
+from citewise.cli.app import State, app, emit_json, err, open_library, out
 from citewise.config import library_dir
 from citewise.sources import (
     SOURCE_NAMES,
@@ -23,6 +24,7 @@ from citewise.sources import (
     search_sources,
 )
 from citewise.sources.export import FORMATS, export, library_records
+from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import (
     GRAPH_FORMATS,
     graph_summary,
@@ -323,3 +325,56 @@ def graph(
         emit_json({**summary, "out": str(out_file)})
     else:
         out.print(f"wrote {summary['nodes']} works and {summary['edges']} citations to {out_file}")
+
+
+@app.command()
+def fetch(
+    target: Annotated[str, typer.Argument(help="DOI, arXiv:ID, PMID or PMCID.")],
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    sources_config: Annotated[
+        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
+    ] = None,
+) -> None:
+    """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
+    and ingest it with the sources' metadata."""
+    config = SourcesConfig.load(sources_config)
+    directory = library_dir(State.library)
+    store = LibraryStore(directory)
+    try:
+        located = asyncio.run(locate(target, config=config, store_db=store.db))
+        for warning in located.warnings:
+            err.print(f"warning: {warning}", style="yellow", highlight=False)
+        pdf, url = asyncio.run(download(located, config=config, store_db=store.db))
+    finally:
+        store.close()
+    ident = located.identifier
+    path = (
+        directory
+        / "papers"
+        / (re.sub(r"[^A-Za-z0-9.-]+", "_", f"{ident.kind}-{ident.value}") + ".pdf")
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pdf)
+    with open_library(embeddings=not no_embed) as lib:
+        report = lib.ingest([path])
+        for failure in report.failed:
+            err.print(f"error: {failure.path}: {failure.reason}", highlight=False)
+        ids = report.added + report.replaced + report.unchanged
+        if not ids:
+            raise typer.Exit(1)
+        if located.record is not None:
+            apply_metadata(lib.store.db, ids[0], located.record)
+        document = lib.document(ids[0])
+    if as_json:
+        emit_json(
+            {
+                "document": document.id,
+                "title": document.title,
+                "pdf_url": url,
+                "path": str(path),
+                "doi": document.doi,
+            }
+        )
+    else:
+        out.print(f"fetched {document.id}: {document.title}\n  from {url}\n  saved as {path}")

@@ -1,0 +1,228 @@
+"""Finding and downloading an open-access copy of one work: arXiv, Europe PMC (PMC),
+OpenAlex `oa_url` and Semantic Scholar `openAccessPdf`, tried in that order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from citewise.errors import CitewiseError
+from citewise.sources import arxiv, europepmc, openalex
+from citewise.sources import semantic_scholar as s2
+from citewise.sources.base import SourceError
+from citewise.sources.config import SourcesConfig
+from citewise.sources.dedupe import dedupe
+from citewise.sources.http import HttpLayer, SourceFetcher, user_agent
+from citewise.sources.record import SearchRecord, arxiv_from_doi, normalize_arxiv, normalize_doi
+
+PDF_MAGIC = b"%PDF-"
+ORDER = ("arxiv", "europepmc", "openalex", "semantic_scholar")
+
+
+class NoOpenCopyError(CitewiseError):
+    code = "NO_OPEN_COPY"
+    exit_code = 3
+
+
+@dataclass(frozen=True)
+class Identifier:
+    kind: str  # doi, arxiv, pmid, pmcid
+    value: str
+
+
+@dataclass
+class Located:
+    """What the sources know about the work, and where open copies may be."""
+
+    identifier: Identifier
+    record: SearchRecord | None
+    candidates: list[tuple[str, str]] = field(default_factory=list)  # (source, PDF URL)
+    warnings: list[str] = field(default_factory=list)
+
+
+def identify(target: str) -> Identifier:
+    """DOI, arXiv ID, PMID or PMCID from what the user typed."""
+    text = target.strip()
+    if re.fullmatch(r"(?i)pmc\d+", text):
+        return Identifier("pmcid", text.upper())
+    if re.fullmatch(r"(?i)(pmid:\s*)?\d{1,9}", text):
+        return Identifier("pmid", re.sub(r"\D", "", text))
+    doi = normalize_doi(text)
+    if doi and not arxiv_from_doi(doi):
+        return Identifier("doi", doi)
+    arxiv_id = arxiv_from_doi(doi) or normalize_arxiv(text)
+    if arxiv_id and re.fullmatch(r"\d{4}\.\d{4,5}|[a-z.-]+/\d{7}", arxiv_id):
+        return Identifier("arxiv", arxiv_id)
+    raise CitewiseError(
+        f"'{target}' is not a DOI, arXiv ID or PMID",
+        hint="e.g. 10.7717/peerj.4375, arXiv:2101.00001 or 29456894",
+        code="BAD_IDENTIFIER",
+    )
+
+
+def _epmc_query(ident: Identifier) -> str | None:
+    return {
+        "doi": f'DOI:"{ident.value}"',
+        "pmid": f"EXT_ID:{ident.value} AND SRC:MED",
+        "pmcid": f"PMCID:{ident.value}",
+    }.get(ident.kind)
+
+
+async def _arxiv(fetch: SourceFetcher, base: str, ident: Identifier) -> list[SearchRecord]:
+    if ident.kind != "arxiv":
+        return []
+    response = await fetch.get(f"{base}/query", {"id_list": ident.value, "max_results": "1"})
+    return arxiv.parse_feed(response.body)
+
+
+async def _europepmc(fetch: SourceFetcher, base: str, ident: Identifier) -> list[SearchRecord]:
+    query = _epmc_query(ident)
+    if query is None:
+        return []
+    params = {"query": query, "resultType": "core", "format": "json", "pageSize": "1"}
+    response = await fetch.get(f"{base}/search", params)
+    return europepmc.parse_search(response.body)[0]
+
+
+async def _openalex(fetch: SourceFetcher, base: str, ident: Identifier) -> list[SearchRecord]:
+    if ident.kind not in ("doi", "pmid", "pmcid"):
+        return []
+    response = await fetch.get(f"{base}/works/{ident.kind}:{ident.value}")
+    return openalex.parse_works(response.body)
+
+
+async def _semantic_scholar(
+    fetch: SourceFetcher, base: str, ident: Identifier
+) -> list[SearchRecord]:
+    prefix = {"doi": "DOI", "arxiv": "ARXIV", "pmid": "PMID", "pmcid": "PMCID"}[ident.kind]
+    value = ident.value.removeprefix("PMC") if ident.kind == "pmcid" else ident.value
+    response = await fetch.get(f"{base}/paper/{prefix}:{value}", {"fields": s2.FIELDS})
+    return s2.parse_papers(response.body)
+
+
+LOOKUPS = {
+    "arxiv": _arxiv,
+    "europepmc": _europepmc,
+    "openalex": _openalex,
+    "semantic_scholar": _semantic_scholar,
+}
+
+
+async def locate(
+    target: str,
+    *,
+    config: SourcesConfig | None = None,
+    store_db: sqlite3.Connection | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> Located:
+    """Ask the open-access sources about one work, all at once."""
+    ident = identify(target)
+    config = config or SourcesConfig.load()
+    located = Located(ident, None)
+    async with HttpLayer(config, store_db, transport) as http:
+        names = list(ORDER)
+        found = await asyncio.gather(
+            *(
+                LOOKUPS[name](http.fetcher(name), config.settings(name).base_url.rstrip("/"), ident)
+                for name in names
+            ),
+            return_exceptions=True,
+        )
+    records: list[SearchRecord] = []
+    for name, outcome in zip(names, found, strict=True):
+        if isinstance(outcome, SourceError):
+            if "HTTP 404" not in outcome.message:  # "not there" is an answer, not a failure
+                located.warnings.append(outcome.message)
+            continue
+        if isinstance(outcome, BaseException):
+            located.warnings.append(f"{name}: unreadable reply ({type(outcome).__name__})")
+            continue
+        for record in outcome:
+            if record.ids.get(ident.kind) != ident.value:
+                continue  # another work in the same reply
+            records.append(record)
+            if record.pdf_url:
+                located.candidates.append((name, record.pdf_url))
+    priority = {n: config.settings(n).priority for n in ORDER}
+    merged = dedupe(records, priority)
+    located.record = merged[0] if merged else None
+    return located
+
+
+async def download(
+    located: Located,
+    *,
+    config: SourcesConfig | None = None,
+    store_db: sqlite3.Connection | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    timeout: float = 60.0,
+) -> tuple[bytes, str]:
+    """The first candidate that really is a PDF: (bytes, URL); NoOpenCopyError otherwise."""
+    config = config or SourcesConfig.load()
+    mailto = next((s.mailto for s in config.sources.values() if s.mailto), None)
+    tried: list[str] = []
+    async with httpx.AsyncClient(
+        transport=transport, follow_redirects=True, headers={"User-Agent": user_agent(mailto)}
+    ) as client:
+        for source, url in located.candidates:
+            started = time.perf_counter()
+            status: int | None = None
+            error: str | None = None
+            try:
+                reply = await client.get(url, timeout=timeout)
+                status = reply.status_code
+                if status == 200 and reply.content.startswith(PDF_MAGIC):
+                    return reply.content, url
+                error = f"HTTP {status}" if status != 200 else "not a PDF"
+            except httpx.HTTPError as exc:
+                error = type(exc).__name__
+            finally:
+                if store_db is not None:
+                    store_db.execute(
+                        "INSERT INTO http_requests (source, url, status, latency_ms, error)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (
+                            f"fetch:{source}",
+                            url,
+                            status,
+                            round((time.perf_counter() - started) * 1000, 1),
+                            error,
+                        ),
+                    )
+            tried.append(f"{source} ({error})")
+    where = "; ".join(tried) if tried else "no source lists an open-access copy"
+    raise NoOpenCopyError(
+        f"no open copy of {located.identifier.kind} {located.identifier.value} could be "
+        f"downloaded ({where})",
+        hint="look for it through your library, then 'citewise ingest' the PDF",
+    )
+
+
+def apply_metadata(db: sqlite3.Connection, doc_id: str, record: SearchRecord) -> None:
+    """Give an ingested document the metadata the sources hold (the PDF's own is often thin);
+    fields the sources lack keep what ingest found."""
+    db.execute(
+        "UPDATE documents SET title = COALESCE(NULLIF(?, ''), title),"
+        " authors = CASE WHEN ? != '[]' THEN ? ELSE authors END, year = COALESCE(?, year),"
+        " doi = COALESCE(?, doi), arxiv_id = COALESCE(?, arxiv_id), pmid = COALESCE(?, pmid),"
+        " venue = COALESCE(?, venue), abstract = COALESCE(NULLIF(?, ''), abstract), csl = ?"
+        " WHERE id = ?",
+        (
+            record.title,
+            *[json.dumps(record.authors, ensure_ascii=False)] * 2,
+            record.year,
+            record.doi,
+            record.ids.get("arxiv"),
+            record.ids.get("pmid"),
+            record.venue,
+            record.abstract,
+            json.dumps({**record.csl, "id": doc_id}, ensure_ascii=False),
+            doc_id,
+        ),
+    )
