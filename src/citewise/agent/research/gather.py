@@ -11,19 +11,23 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision, from_dict
 from citewise.agent.research.models import model_screen
+from citewise.agent.research.plan import related_terms
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
 
 HITS_PER_QUERY = 8
+TOP_RANKS = 3
+RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly") counts half
 REMOTE_LIMIT = 10
 INCLUDE_THRESHOLD = 0.3
+MIN_COVERAGE = 0.25  # weighted share of the topic's terms the title and abstract must cover
 UNSURE = (0.15, 0.5)  # scores where a configured screen model decides
 LEAD_CHARS = 1500
 
@@ -112,8 +116,7 @@ class SearchStage:
         for sq_id, variants in queries.items():
             for query in variants:
                 hits = ctx.retriever.search(query, k=HITS_PER_QUERY, neighbours=0)
-                top = max((h.score for h in hits), default=0.0) or 1.0
-                for hit in hits:
+                for rank, hit in enumerate(hits):
                     doc_id = hit.block.document_id
                     if doc_id in acquired:
                         continue
@@ -125,8 +128,11 @@ class SearchStage:
                     blocks = papers[doc_id].hits.setdefault(sq_id, [])
                     if hit.block.id not in blocks:
                         blocks.append(hit.block.id)
+                    # Breadth counts sub-questions where the paper ranks near the top: every
+                    # paper shows up somewhere in a small library's top 8.
                     per_sq = best_hits.setdefault(doc_id, {})
-                    per_sq[sq_id] = max(per_sq.get(sq_id, 0.0), hit.score / top)
+                    strong = 1.0 if rank < TOP_RANKS else 0.0
+                    per_sq[sq_id] = max(per_sq.get(sq_id, 0.0), strong)
                 done += 1
                 ctx.checkpoint(self.state, done, total)
         warnings: list[str] = []
@@ -165,26 +171,52 @@ class SearchStage:
         )
 
 
-def screen_paper(
-    paper: Paper, plan: Plan, weight: Callable[[str], float]
-) -> tuple[float, str, list[str]]:
-    """(score 0..1, reason, sub-questions it answers) from title + abstract and search breadth.
+@dataclass(frozen=True)
+class Screen:
+    """A paper's screening score, whether the score alone includes it, and why."""
+
+    score: float
+    eligible: bool
+    reason: str
+    answered: list[str]
+
+
+def screen_paper(paper: Paper, plan: Plan, weight: Callable[[str], float]) -> Screen:
+    """Score a paper from its title + abstract and its search breadth.
 
     Topic coverage counts IDF-weighted topic terms in the title and abstract (or opening
-    text); breadth is how many sub-questions retrieved the paper.
+    text), synonyms at half weight; breadth is how many sub-questions rank it near the top.
+    A paper is eligible when the score passes and the title and abstract cover enough of
+    the topic: breadth alone (a long paper matches everything somewhere) never includes it.
     """
     text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead}")}
     weights = {t: weight(t) for t in plan.topic_terms}
     found = [t for t in plan.topic_terms if stem(t) in text]
-    coverage = sum(weights[t] for t in found) / (sum(weights.values()) or 1.0)
+    related = [
+        t
+        for t in plan.topic_terms
+        if t not in found and any(stem(r) in text for r in related_terms([t]))
+    ]
+    covered = sum(weights[t] for t in found) + RELATED_WEIGHT * sum(weights[t] for t in related)
+    coverage = covered / (sum(weights.values()) or 1.0)
     score = round(0.65 * coverage + 0.35 * min(1.0, paper.retrieval), 3)
     answered = [q for q, blocks in paper.hits.items() if blocks or not paper.local]
-    asked = len(plan.sub_questions)
-    if not found:
-        return score, "title and abstract mention none of the topic's terms", answered
-    mentions = ", ".join(found[:6])
-    where = f"title/abstract mention {mentions}; retrieved for {len(answered)} of {asked} "
-    return score, where + "sub-questions", answered
+    if not found and not related:
+        return Screen(
+            score, False, "title and abstract mention none of the topic's terms", answered
+        )
+    mentions = ", ".join(found[:6] + [f"{t} (a synonym)" for t in related[:3]])
+    reason = (
+        f"title/abstract mention {mentions}; near the top for {len(answered)} of "
+        f"{len(plan.sub_questions)} sub-questions"
+    )
+    if coverage < MIN_COVERAGE:
+        return Screen(score, False, f"{reason}; covers only {coverage:.0%} of the topic", answered)
+    if score < INCLUDE_THRESHOLD:
+        return Screen(
+            score, False, f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}", answered
+        )
+    return Screen(score, True, reason, answered)
 
 
 class ScreenStage:
@@ -203,37 +235,37 @@ class ScreenStage:
             # Rarer topic words say more about whether a paper is on topic.
             return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
 
-        scored = []
-        verdicts: dict[str, bool] = {}
+        scored: list[tuple[Paper, Screen]] = []
         for n, data in enumerate(found, start=1):
             paper = from_dict(Paper, data)
-            score, reason, answered = screen_paper(paper, plan, weight)
-            if ctx.models is not None and UNSURE[0] <= score < UNSURE[1]:
+            screen = screen_paper(paper, plan, weight)
+            if ctx.models is not None and UNSURE[0] <= screen.score < UNSURE[1]:
                 # Only papers the score cannot call are worth a model's tokens.
                 verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)
                 if verdict is not None:
-                    verdicts[paper.key] = verdict.relevant
                     judged = "relevant" if verdict.relevant else "not relevant"
-                    reason = f"{reason}; screen model: {judged} ({verdict.reason.strip()})"
-            scored.append((paper, score, reason, answered))
+                    reason = f"{screen.reason}; screen model: {judged} ({verdict.reason.strip()})"
+                    screen = Screen(screen.score, verdict.relevant, reason, screen.answered)
+            scored.append((paper, screen))
             ctx.checkpoint(self.state, n, len(found))
-        scored.sort(key=lambda s: (-s[1], s[0].key))
+        scored.sort(key=lambda s: (-s[1].score, s[0].key))
         room = max(0, ctx.options.max_papers - included_before)
         decisions = []
-        for paper, score, reason, answered in scored:
-            include = verdicts.get(
-                paper.key,
-                score >= INCLUDE_THRESHOLD and not reason.startswith("title and abstract"),
-            )
+        for paper, screen in scored:
+            include, reason = screen.eligible, screen.reason
             if include and room == 0:
                 include, reason = False, f"{reason}; beyond --max-papers {ctx.options.max_papers}"
             elif include:
                 room -= 1
-            elif score < INCLUDE_THRESHOLD and paper.key not in verdicts:
-                reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
             decisions.append(
                 ScreeningDecision(
-                    paper.key, paper.title, paper.round, score, include, reason, answered
+                    paper.key,
+                    paper.title,
+                    paper.round,
+                    screen.score,
+                    include,
+                    reason,
+                    screen.answered,
                 )
             )
         return {"decisions": [asdict(d) for d in decisions]}
