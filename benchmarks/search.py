@@ -89,7 +89,7 @@ def report(medians: dict[str, float], runs: int) -> str:
         MARK_BEGIN,
         "## Search",
         "",
-        f"Five sources on a loopback server with injected latency, query \"{QUERY}\", median of "
+        f'Five sources on a loopback server with injected latency, query "{QUERY}", median of '
         f"{runs} runs, shipped rate limits, a real store (cache writes and request log, "
         f"`refresh` on). Machine: {platform.machine()}, Python {platform.python_version()}, "
         f"{date.today().isoformat()}.",
@@ -99,12 +99,17 @@ def report(medians: dict[str, float], runs: int) -> str:
     ]
     for name in LATENCY:
         delay = f"{LATENCY[name]:.2f} s" + (" × 2 requests" if name == "pubmed" else "")
-        lines.append(f"| {name} alone | {delay} | {medians[name]:.3f} | "
-                     f"{medians[name] / slowest:.2f}× |")
-    lines.append(f"| **all five together** (citewise) | | {medians['together']:.3f} | "
-                 f"**{medians['together'] / slowest:.2f}×** |")
-    lines.append(f"| all five one after another (peer: sequential client) | | "
-                 f"{medians['sequential']:.3f} | {medians['sequential'] / slowest:.2f}× |")
+        lines.append(
+            f"| {name} alone | {delay} | {medians[name]:.3f} | {medians[name] / slowest:.2f}× |"
+        )
+    lines.append(
+        f"| **all five together** (citewise) | | {medians['together']:.3f} | "
+        f"**{medians['together'] / slowest:.2f}×** |"
+    )
+    lines.append(
+        f"| all five one after another (peer: sequential client) | | "
+        f"{medians['sequential']:.3f} | {medians['sequential'] / slowest:.2f}× |"
+    )
     lines += [
         "",
         f"Floor (Search issue): together ≤ 1.3× the slowest single source ({slowest_name}). "
