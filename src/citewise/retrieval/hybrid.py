@@ -12,11 +12,12 @@ from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import mmr, reciprocal_rank_fusion
 from citewise.retrieval.terms import content_terms
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
-from citewise.store.vectors import load_matrix, vector_count
+from citewise.store.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 
 CANDIDATES = 50
+QUERY_CACHE = 256
 # Exact words matter most in papers (numbers, names, acronyms); meaning fills the gaps.
 FUSION_WEIGHTS = (1.0, 0.5)
 
@@ -34,48 +35,55 @@ class Hit:
 
 
 class Retriever:
-    """Searches one library; keeps the vector matrix warm between queries."""
+    """Searches one library; keeps the model and the mapped vector matrix warm."""
 
     def __init__(self, store: LibraryStore, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
-        self._matrix: tuple[np.ndarray, np.ndarray] | None = None
-        self._matrix_count = -1
+        self._index = VectorIndex(store.directory, embedder.name) if embedder else None
+        self._queries: dict[str, np.ndarray] = {}
 
-    def _vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def _vectors(self) -> VectorIndex | None:
+        """The vector index, current with SQLite (one small query when nothing changed)."""
+        if self._index is None:
+            return None
+        self._index.refresh(self.store.db)
+        return self._index if len(self._index) else None
+
+    def query_vector(self, query: str) -> np.ndarray | None:
+        """The query's embedding, remembered for repeated questions and sub-questions."""
         if self.embedder is None:
             return None
-        count = vector_count(self.store.db, self.embedder.name)
-        if count != self._matrix_count:
-            self._matrix = load_matrix(self.store.db, self.embedder.name)
-            self._matrix_count = count
-        if self._matrix is None or len(self._matrix[0]) == 0:
-            return None
-        return self._matrix
+        if query not in self._queries:
+            if len(self._queries) >= QUERY_CACHE:
+                self._queries.pop(next(iter(self._queries)))
+            self._queries[query] = self.embedder.encode([query])[0]
+        return self._queries[query]
 
     def dense(
         self, query: str, limit: int, where: BlockFilter
     ) -> tuple[list[int], dict[int, float], np.ndarray | None]:
         """(rowids by similarity, rowid -> similarity, query vector)."""
-        vectors = self._vectors()
-        if vectors is None or self.embedder is None:
+        index = self._vectors()
+        if index is None:
             return [], {}, None
-        rowids, matrix = vectors
-        qvec = self.embedder.encode([query])[0]
-        sims = matrix @ qvec
+        qvec = self.query_vector(query)
+        assert qvec is not None
+        allowed = None
         if where.documents or where.pages or where.kinds:
             clause, params = where.sql()
-            allowed = [
-                r[0]
-                for r in self.store.db.execute(
-                    f"SELECT b.rowid FROM blocks b WHERE {clause}", params
-                )
-            ]
-            sims = np.where(np.isin(rowids, allowed), sims, -np.inf)
-        top = np.argsort(-sims)[:limit]
-        top = top[np.isfinite(sims[top])]
-        ranked = [int(rowids[i]) for i in top]
-        return ranked, {int(rowids[i]): float(sims[i]) for i in top}, qvec
+            allowed = np.fromiter(
+                (
+                    r[0]
+                    for r in self.store.db.execute(
+                        f"SELECT b.rowid FROM blocks b WHERE {clause} ORDER BY b.rowid", params
+                    )
+                ),
+                dtype=np.int64,
+            )
+        rowids, sims = index.search(qvec, limit, allowed)
+        ranked = [int(r) for r in rowids]
+        return ranked, dict(zip(ranked, (float(s) for s in sims), strict=True)), qvec
 
     def search(
         self,
@@ -115,12 +123,8 @@ class Retriever:
         return hits
 
     def _pool_vectors(self, pool: list[int]) -> np.ndarray | None:
-        vectors = self._vectors()
-        if vectors is None or not pool:
+        index = self._vectors()
+        if index is None or not pool:
             return None
-        rowids, matrix = vectors
-        positions = np.searchsorted(rowids, pool)
-        positions = np.clip(positions, 0, len(rowids) - 1)
-        if not np.array_equal(rowids[positions], np.asarray(pool)):
-            return None  # some candidates have no vector yet: fall back to relevance order
-        return matrix[positions]
+        # None when some candidates have no vector yet: MMR then keeps relevance order.
+        return index.vectors(pool)

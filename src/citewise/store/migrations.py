@@ -182,12 +182,37 @@ def _research_tasks() -> str:
         """
 
 
+def _vector_changes() -> str:
+    # Counters bumped by triggers, so a vector matrix file beside the database can tell
+    # cheaply whether it is current (same counters), stale by appends only, or stale.
+    return """
+        CREATE TABLE vector_changes (
+            model TEXT PRIMARY KEY,
+            inserted INTEGER NOT NULL DEFAULT 0,
+            changed INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO vector_changes (model, inserted)
+            SELECT model, count(*) FROM block_vectors GROUP BY model;
+        CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
+            INSERT INTO vector_changes (model, inserted) VALUES (NEW.model, 1)
+            ON CONFLICT (model) DO UPDATE SET inserted = inserted + 1;
+        END;
+        CREATE TRIGGER block_vectors_update AFTER UPDATE ON block_vectors BEGIN
+            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
+        END;
+        CREATE TRIGGER block_vectors_delete AFTER DELETE ON block_vectors BEGIN
+            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
+        END;
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
     _references,
     _audit_log,
     _research_tasks,
+    _vector_changes,
 ]
 
 

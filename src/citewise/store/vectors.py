@@ -1,12 +1,15 @@
 """Block vectors, one per block per embedding model, as normalized float32 blobs.
 
-Dense search is brute force over a matrix held in memory: exact, and fast enough for a
-personal library (a million 384-d vectors are 1.5 GB as float32).
+SQLite holds the vectors of record. Search reads them from a memory-mapped matrix file
+beside the database (`store/vector_index.py`), rebuilt when `vector_changes` says the
+rows changed.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,8 +43,10 @@ def save_vectors(
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors = vectors / np.maximum(norms, 1e-12)
     with transaction(db):
+        # An upsert, not INSERT OR REPLACE: a replaced row must fire the update trigger.
         db.executemany(
-            "INSERT OR REPLACE INTO block_vectors (model, block_rowid, vector) VALUES (?, ?, ?)",
+            "INSERT INTO block_vectors (model, block_rowid, vector) VALUES (?, ?, ?) "
+            "ON CONFLICT (model, block_rowid) DO UPDATE SET vector = excluded.vector",
             [(model, rowid, vec.tobytes()) for rowid, vec in zip(rowids, vectors, strict=True)],
         )
 
@@ -63,3 +68,44 @@ def load_matrix(db: sqlite3.Connection, model: str) -> tuple[np.ndarray, np.ndar
 def vector_count(db: sqlite3.Connection, model: str) -> int:
     (n,) = db.execute("SELECT count(*) FROM block_vectors WHERE model = ?", (model,)).fetchone()
     return int(n)
+
+
+@dataclass(frozen=True)
+class VectorState:
+    """How many vector rows of a model were ever inserted, and updated or deleted."""
+
+    inserted: int = 0
+    changed: int = 0
+
+
+def vector_state(db: sqlite3.Connection, model: str) -> VectorState:
+    """The change counters of `model` (kept by triggers; one indexed row, cheap per query)."""
+    row = db.execute(
+        "SELECT inserted, changed FROM vector_changes WHERE model = ?", (model,)
+    ).fetchone()
+    return VectorState(int(row[0]), int(row[1])) if row else VectorState()
+
+
+def model_dimensions(db: sqlite3.Connection, model: str) -> int | None:
+    row = db.execute("SELECT dimensions FROM embedding_models WHERE name = ?", (model,)).fetchone()
+    return int(row[0]) if row else None
+
+
+def iter_vectors(
+    db: sqlite3.Connection, model: str, after_rowid: int = 0, chunk: int = 20_000
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(rowids, matrix) chunks of trusted blocks' vectors with rowid > `after_rowid`, in order."""
+    last = after_rowid
+    while True:
+        rows = db.execute(
+            "SELECT v.block_rowid, v.vector FROM block_vectors v JOIN blocks b "
+            "ON b.rowid = v.block_rowid WHERE v.model = ? AND v.block_rowid > ? "
+            "AND b.trusted = 1 ORDER BY v.block_rowid LIMIT ?",
+            (model, last, chunk),
+        ).fetchall()
+        if not rows:
+            return
+        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+        yield rowids, matrix.reshape(len(rows), -1)
+        last = int(rowids[-1])
