@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
+from citewise.sources.base import Fetcher, ParseError, Source, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record, normalize_arxiv
@@ -53,10 +53,6 @@ def parse_feed(body: bytes | str) -> list[SearchRecord]:
             raise ParseError("arxiv", clean(entry.findtext(f"{ATOM}summary")) or "error entry")
         records.append(_entry(entry))
     return records
-
-
-def total_results(body: bytes | str) -> int | None:
-    return as_int(load_xml("arxiv", body).findtext(f"{OPENSEARCH}totalResults"))
 
 
 def _entry(entry: ET.Element) -> SearchRecord:

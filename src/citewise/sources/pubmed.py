@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
+from citewise.sources.base import Fetcher, ParseError, Source, load_xml
 from citewise.sources.csl import csl_name, date_parts, parse_name, season_month
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record
@@ -156,10 +156,6 @@ def _article_date(article: ET.Element) -> list[int] | None:
     if node is None:
         return None
     return date_parts(node.findtext("Year"), node.findtext("Month"), node.findtext("Day"))
-
-
-def total_count(body: bytes | str) -> int | None:
-    return as_int(load_xml("pubmed", body).findtext("Count"))
 
 
 class PubmedSource(Source):
