@@ -98,7 +98,7 @@ def test_changed_file_replaces_its_blocks_under_the_same_id(paper: Path, library
     second = json.loads(run(library_dir, "ingest", "--no-embed", "--json", str(paper)).stdout)
     assert second["replaced"] == first["added"]
     shown = json.loads(run(library_dir, "show", first["added"][0], "--json").stdout)
-    assert [s["title"] for s in shown["sections"]] == ["1 Basalt"]
+    assert [(s["number"], s["title"]) for s in shown["sections"]] == [("1", "Basalt")]
 
 
 def test_list_and_show_report_metadata_and_sections(paper: Path, library_dir: Path) -> None:
@@ -108,11 +108,11 @@ def test_list_and_show_report_metadata_and_sections(paper: Path, library_dir: Pa
     assert listed[0]["path"] == str(paper.resolve())
     assert listed[0]["title"] == "Granite Sorting with Acoustic Probes"
     shown = json.loads(run(library_dir, "show", listed[0]["id"], "--json").stdout)
-    assert [(s["title"], s["page"]) for s in shown["sections"]] == [
-        ("1 Introduction", 1),
-        ("2 Method", 1),
-        ("3 Results", 1),
-        ("4 Limitations", 1),
+    assert [(s["number"], s["title"], s["level"], s["page"]) for s in shown["sections"]] == [
+        ("1", "Introduction", 1, 1),
+        ("2", "Method", 1, 1),
+        ("3", "Results", 1, 1),
+        ("4", "Limitations", 1, 1),
     ]
     missing = run(library_dir, "show", "nope")
     assert missing.returncode == 3 and "PAPER_NOT_FOUND" in missing.stderr

@@ -25,6 +25,7 @@ from citewise.report.terminal import (
     print_documents,
     print_ingest_report,
 )
+from citewise.store.references import document_structure
 
 LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
 LlmOption = Annotated[str | None, typer.Option("--llm", help=LLM_HELP)]
@@ -103,10 +104,10 @@ def show(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Show a document's metadata and sections."""
+    """Show a document's metadata and structure: sections, tables, equations, references."""
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
-        blocks = lib.blocks(document.id)
+        structure = document_structure(lib.store, document.id)
     if as_json:
         emit_json(
             {
@@ -115,20 +116,16 @@ def show(
                 "authors": document.authors,
                 "year": document.year,
                 "doi": document.doi,
-                "path": document.path,
                 "pages": document.pages,
+                **structure,
+                "path": document.path,
                 "blocks": document.blocks,
                 "abstract": document.abstract,
                 "flagged_pages": {str(k): v for k, v in document.flagged_pages.items()},
-                "sections": [
-                    {"title": b.text, "page": b.page, "path": b.section_path}
-                    for b in blocks
-                    if b.kind == "heading"
-                ],
             }
         )
     else:
-        print_document(out, document, blocks)
+        print_document(out, document, structure)
 
 
 @app.command()

@@ -1,5 +1,107 @@
-"""Paper-structure commands (table, formula)."""
+"""Paper-structure commands: `table DOC "Table 2"` and `formula DOC 3`."""
 
 from __future__ import annotations
 
-from citewise.cli.app import app  # noqa: F401  (commands register on it)
+import csv
+import io
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.documents.structure import (
+    equations,
+    find_equation,
+    find_table,
+    tables,
+    to_csv_rows,
+    to_markdown,
+)
+
+
+@app.command()
+def table(
+    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
+    label: Annotated[str, typer.Argument(help="'Table 2', or just 2.")],
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Cells with spans as JSON.")] = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table.")] = False,
+) -> None:
+    """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
+    with open_library(embeddings=False) as lib:
+        document = lib.document(doc)
+        found = tables(lib.store.blocks_with_data(document.id, ("table",)))
+        blocks = {b.ordinal: b for b in lib.blocks(document.id) if b.kind == "table"}
+    hit = find_table(found, label)
+    if hit is None:
+        known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
+        sys.stderr.write(f"error: no table '{label}' in {document.id} (labelled tables: {known})\n")
+        raise typer.Exit(EXIT_REFUSED)
+    block = blocks[hit.block]
+    if as_csv:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
+        sys.stdout.write(buffer.getvalue())
+    elif as_json:
+        emit_json(
+            {
+                "document": document.id,
+                "label": hit.label,
+                "caption": hit.caption,
+                "page": hit.page,
+                "block": block.id,
+                "bbox": list(block.bbox),
+                "rows": hit.rows,
+                "cols": hit.cols,
+                "header_rows": hit.header_rows,
+                "cells": [vars(c) for c in hit.cells],
+                "grid": hit.grid(),
+            }
+        )
+    elif as_markdown:
+        sys.stdout.write(to_markdown(hit) + "\n")
+    else:
+        grid = to_csv_rows(hit)
+        view = RichTable(title=f"{hit.label} · p. {hit.page}", caption=hit.caption or None)
+        head = grid[: hit.header_rows] or [[""] * hit.cols]
+        for k in range(hit.cols):
+            view.add_column("\n".join(dict.fromkeys(r[k] for r in head if r[k])))
+        for row in grid[hit.header_rows :]:
+            view.add_row(*row)
+        out.print(view)
+
+
+@app.command()
+def formula(
+    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
+    number: Annotated[str, typer.Argument(help="Equation number: 3, eq3, (3) or 'Eq. (3)'.")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Print a numbered display equation with its page and place on the page."""
+    with open_library(embeddings=False) as lib:
+        document = lib.document(doc)
+        found = equations(lib.store.blocks_with_data(document.id, ("equation",)))
+        blocks = {b.ordinal: b for b in lib.blocks(document.id) if b.kind == "equation"}
+    hit = find_equation(found, number)
+    if hit is None:
+        known = ", ".join(e.number for e in found if e.number) or "none"
+        sys.stderr.write(f"error: no equation '{number}' in {document.id} (numbered: {known})\n")
+        raise typer.Exit(EXIT_REFUSED)
+    block = blocks[hit.block]
+    if as_json:
+        emit_json(
+            {
+                "document": document.id,
+                "number": hit.number,
+                "page": hit.page,
+                "text": hit.text,
+                "bbox": list(hit.bbox),
+                "block": block.id,
+                "section": block.section_path,
+            }
+        )
+        return
+    out.print(f"[bold]Eq. ({hit.number})[/]  p. {hit.page} · {block.section_path}")
+    out.print(hit.text, markup=False)

@@ -120,7 +120,9 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
     out = []
     for idx in parts:
         piece = Unit([rows[i] for i in idx], col=unit.col)
-        if len(parts) > 1 and heads[idx[0]] and len(idx) <= 3:
+        # a heading set as a block of its own still must not merge into the prose above
+        alone = len(parts) == 1 and heading_level(piece.text) is not None
+        if (len(parts) > 1 or alone) and heads[idx[0]] and len(idx) <= 3:
             piece.data["heading_row"] = True
         out.append(piece)
     return out

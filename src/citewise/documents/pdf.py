@@ -17,6 +17,13 @@ from citewise.documents.captions import (
     demote_mentions,
     label_tables,
 )
+from citewise.documents.equations import (
+    EQ_NUMBER,
+    attach_numbers,
+    equation_number,
+    equation_text,
+    looks_like_display_math,
+)
 from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
@@ -24,7 +31,8 @@ from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.metadata import extract_metadata, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
-from citewise.documents.ruled import ruled_grid
+from citewise.documents.references import link_citations, parse_bibliography
+from citewise.documents.ruled import page_rules, ruled_grid
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
 from citewise.errors import BadDocumentError
 
@@ -32,8 +40,6 @@ from citewise.errors import BadDocumentError
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 REPAIR = "re-download or re-export the file"
 DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
-EQ_NUMBER = re.compile(r"^\(\s*\d+[a-z]?\s*\)$")
-MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|math|symbol|stix", re.I)
 
 
 def read_pdf(path: Path, ocr: bool = True) -> Document:
@@ -112,6 +118,7 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
+    references = parse_bibliography([b for b in blocks if b.kind == "reference"])
     return Document(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -125,6 +132,8 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         abstract=meta.abstract,
         flagged_pages=flagged,
         warnings=warnings,
+        references=references,
+        citations=link_citations(blocks, references),
     )
 
 
@@ -132,10 +141,12 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
     """Swap the grid of a table drawn with cell borders for the one its rules define."""
     if page.rotation or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs):
         return  # turned pages keep the text-based grid
+    rules: list[layout.Box] | None = None
     for unit in units:
         if unit.kind == "table":
+            rules = page_rules(page) if rules is None else rules
             rows = len(unit.data.get("rows", []))  # type: ignore[arg-type]
-            grid = ruled_grid(page, unit.page_bbox, unit.segs, rows)
+            grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
             if grid is not None:
                 unit.data["grid"] = grid
 
@@ -223,7 +234,7 @@ def page_structure(units: list[Unit], body: Seg, height: float) -> list[Unit]:
     pieces = [p for u in units for p in split_unit(u, body)]
     for unit in pieces:
         classify(unit, body, height)
-    pieces = merge_tables(pieces, body)
+    pieces = merge_tables(attach_numbers(pieces), body)
     pieces = merge_paragraphs(pieces, body)
     for unit in pieces:
         if unit.kind == "paragraph" and unit_is_heading(unit, body):
@@ -250,7 +261,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
     if layout.is_mono(style.font):
         unit.kind = "code"
         return
-    if _math_share(unit) > 0.5:
+    if looks_like_display_math(unit):
         unit.kind = "equation"
         return
     if BULLET.match(text):
@@ -262,12 +273,6 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
     small = style.size <= body.size - 1.2
     if small and unit.bbox[1] > 0.6 * height and not unit.data.get("heading_row"):
         unit.kind = "footnote"
-
-
-def _math_share(unit: Unit) -> float:
-    segs = unit.segs
-    total = sum(len(s.text) for s in segs) or 1
-    return sum(len(s.text) for s in segs if MATH_FONT.search(s.font)) / total
 
 
 # --- paragraphs and blocks --------------------------------------------------------------
@@ -324,6 +329,8 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
         text = "\n".join(r.text for r in unit.rows)
     else:
         text = join_rows([r.text for r in unit.rows], vocab)
+    if unit.kind == "equation":
+        data = {"number": equation_number(unit.label), "text": equation_text(unit)}
     x0, y0, x1, y1 = unit.page_bbox
     return Block(
         ordinal=0,

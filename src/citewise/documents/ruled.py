@@ -17,24 +17,73 @@ from citewise.documents.hyphenation import clean
 from citewise.documents.layout import Box, Seg
 from citewise.documents.model import TableCell
 
-PAD = 3.0
+PAD = (24.0, 12.0)  # rules sit outside the text, by the cell padding
 
 
-def ruled_grid(page: pymupdf.Page, region: Box, segs: list[Seg], rows: int) -> dict | None:
+def page_rules(page: pymupdf.Page) -> list[Box]:
+    """Straight rules drawn on the page: stroked lines and the sides of rectangles."""
+    rules: list[Box] = []
+    for path in page.get_cdrawings():
+        for item in path.get("items", []):
+            if item[0] == "l":
+                (ax, ay), (bx, by) = item[1], item[2]
+                if abs(ax - bx) < 1 or abs(ay - by) < 1:
+                    rules.append((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+            elif item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if x1 - x0 < 2 or y1 - y0 < 2:  # a hairline drawn as a thin filled box
+                    rules.append((x0, y0, x1, y1))
+                else:
+                    rules += [
+                        (x0, y0, x0, y1),
+                        (x1, y0, x1, y1),
+                        (x0, y0, x1, y0),
+                        (x0, y1, x1, y1),
+                    ]
+    return rules
+
+
+def ruled_grid(
+    page: pymupdf.Page, region: Box, segs: list[Seg], rows: int, rules: list[Box]
+) -> dict | None:
     """Grid data (the shape `grid.build_grid` returns) for a ruled table in `region`.
 
-    `rows` is how many text rows the reader found there: a grid with far fewer rows is
-    a booktabs frame (rules above and below), not cell borders.
+    Asked only when vertical rules cross the region: booktabs tables (horizontal rules
+    only) keep their text-based grid. `rows` is how many text rows the reader found: a
+    grid with far fewer rows is a frame around the table, not its cell borders.
     """
     x0, y0, x1, y1 = region
-    clip = pymupdf.Rect(x0 - PAD, y0 - PAD, x1 + PAD, y1 + PAD)
+    # horizontal rules over the text give the table's width, vertical ones inside it cells
+    across = [
+        r
+        for r in rules
+        if r[3] - r[1] < 2
+        and y0 - PAD[1] <= r[1] <= y1 + PAD[1]
+        and min(r[2], x1) - max(r[0], x0) > 0.5 * (x1 - x0)
+    ]
+    left = min([x0, *(r[0] for r in across)]) - 2
+    right = max([x1, *(r[2] for r in across)]) + 2
+    down = [
+        r
+        for r in rules
+        if r[2] - r[0] < 2 and left <= r[0] <= right and min(r[3], y1) - max(r[1], y0) > 2
+    ]
+    if len(down) < 2:
+        return None
+    clip = pymupdf.Rect(
+        left,
+        min([y0, *(r[1] for r in down)]) - PAD[1],
+        right,
+        max([y1, *(r[3] for r in down)]) + PAD[1],
+    )
     try:
         found = page.find_tables(clip=clip, strategy="lines", use_layout=False).tables
     except (RuntimeError, ValueError):  # the finder gives up on odd vector graphics
         return None
     if not found:
         return None
-    table = max(found, key=lambda t: abs(pymupdf.Rect(t.bbox) & clip))
+    text = pymupdf.Rect(region)
+    table = max(found, key=lambda t: abs(pymupdf.Rect(t.bbox) & text))
     if table.row_count < 2 or table.col_count < 2 or table.row_count < 0.7 * rows:
         return None
     boxes = [[tuple(c) if c is not None else None for c in r.cells] for r in table.rows]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.tree import Tree
 
 from citewise.agent.qa import Answer
 from citewise.ingest import IngestReport
-from citewise.store.library import StoredBlock, StoredDocument
+from citewise.store.library import StoredDocument
 
 
 def print_answer(console: Console, answer: Answer) -> None:
@@ -54,7 +57,9 @@ def print_documents(console: Console, documents: list[StoredDocument]) -> None:
     console.print(table)
 
 
-def print_document(console: Console, doc: StoredDocument, blocks: list[StoredBlock]) -> None:
+def print_document(console: Console, doc: StoredDocument, structure: dict[str, Any]) -> None:
+    """Metadata, then the paper as a tree: sections (with their tables and equations by
+    page), then the references, marking those that resolve to library documents."""
     console.print(f"[bold]{escape(doc.title or doc.id)}[/]  [dim]{doc.id}[/]")
     if doc.authors:
         console.print(escape(", ".join(doc.authors)))
@@ -66,8 +71,33 @@ def print_document(console: Console, doc: StoredDocument, blocks: list[StoredBlo
         console.print(f"[yellow]page {page} not trusted: {escape(reason)}[/]")
     if doc.abstract:
         console.print(f"\n[bold]Abstract[/]\n{escape(doc.abstract)}")
-    console.print("\n[bold]Sections[/]")
-    for b in blocks:
-        if b.kind == "heading":
-            depth = b.section_path.count(" > ")
-            console.print(f"{'  ' * depth}{escape(b.text)} [dim]p. {b.page}[/]")
+    tree = Tree("[bold]Structure[/]")
+    parents: list[tuple[int, Tree]] = [(0, tree)]
+    for s in structure["sections"]:
+        while parents[-1][0] >= s["level"]:
+            parents.pop()
+        name = f"{s['number']} {s['title']}" if s["number"] else s["title"]
+        node = parents[-1][1].add(f"{escape(name)} [dim]p. {s['page']}[/]")
+        parents.append((s["level"], node))
+    if structure["tables"]:
+        node = tree.add(f"[bold]Tables[/] ({len(structure['tables'])})")
+        for t in structure["tables"]:
+            size = f"{t['rows']}×{t['cols']}"
+            caption = escape(t["caption"][:80]) if t["caption"] else ""
+            node.add(f"{escape(t['label'] or 'table')} [dim]p. {t['page']} · {size}[/] {caption}")
+    if structure["equations"]:
+        node = tree.add(f"[bold]Equations[/] ({len(structure['equations'])})")
+        for e in structure["equations"]:
+            node.add(
+                f"({escape(str(e['number']))}) [dim]p. {e['page']}[/] {escape(e['text'][:80])}"
+            )
+    if structure["references"]:
+        refs = structure["references"]
+        resolved = sum(1 for r in refs if r["resolved_document"])
+        node = tree.add(f"[bold]References[/] ({len(refs)}, {resolved} in this library)")
+        for r in refs:
+            first = r["authors"][0] if r["authors"] else "?"
+            more = " et al." if len(r["authors"]) > 1 else ""
+            where = f" [green]→ {r['resolved_document']}[/]" if r["resolved_document"] else ""
+            node.add(f"{escape(first + more)} {r['year'] or ''}. {escape(r['title'] or '')}{where}")
+    console.print(tree)

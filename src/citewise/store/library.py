@@ -16,6 +16,7 @@ from pathlib import Path
 from citewise.documents.model import BBox, Document, block_id
 from citewise.store.db import connect, transaction
 from citewise.store.fts import index_text, match_expression
+from citewise.store.references import save_references
 
 DB_NAME = "library.db"
 
@@ -219,6 +220,7 @@ class LibraryStore:
                     "INSERT INTO blocks_fts (rowid, text, section_path, label) VALUES (?,?,?,?)",
                     (cursor.lastrowid, index_text(b.text), b.section_path, b.label or ""),
                 )
+            save_references(self.db, doc_id, doc)  # entries, citation links, resolution
         return doc_id
 
     def _delete_rows(self, doc_id: str) -> None:
@@ -242,6 +244,17 @@ class LibraryStore:
             (doc_id,),
         ).fetchall()
         return [_block(r) for r in rows]
+
+    def blocks_with_data(
+        self, doc_id: str, kinds: tuple[str, ...]
+    ) -> list[tuple[StoredBlock, dict | None]]:
+        """Blocks of the given kinds with their structured data (table cells, equation text)."""
+        rows = self.db.execute(
+            f"SELECT {_BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "
+            f"AND b.kind IN ({','.join('?' * len(kinds))}) ORDER BY b.ordinal",
+            (doc_id, *kinds),
+        ).fetchall()
+        return [(_block(r), json.loads(r["data"]) if r["data"] else None) for r in rows]
 
     def blocks_by_rowid(self, rowids: list[int]) -> dict[int, StoredBlock]:
         found: dict[int, StoredBlock] = {}

@@ -1,0 +1,95 @@
+"""Display equations: math fonts, a trailing '(n)' at the right margin, a text rendering."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.documents.layout import Unit, union
+
+EQ_NUMBER = re.compile(r"^\(\s*(\d+[a-z]?|[A-Z]\.\d+)\s*\)$")
+# TeX (cm*, ms*), MathTime (MT2MIT, MTSY), Times/Palatino math (tx*, px*), OpenType math
+MATH_FONT = re.compile(
+    r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix|^MT2|^MT(?:MI|SY|EX)|txmi|txsy|txex|"
+    r"pxmi|pxsy|pxex|eufm|rsfs|euclid|esint|wasy",
+    re.I,
+)
+PRIVATE_USE = re.compile(r"[\ue000-\uf8ff]")  # bracket pieces of big delimiters
+
+
+def math_share(unit: Unit) -> float:
+    """Share of the unit's characters set in a math font."""
+    segs = unit.segs
+    total = sum(len(s.text) for s in segs) or 1
+    return sum(len(s.text) for s in segs if MATH_FONT.search(s.font)) / total
+
+
+def looks_like_display_math(unit: Unit) -> bool:
+    """Mostly math, or a short math-heavy line that does not read as a sentence."""
+    share = math_share(unit)
+    if share > 0.5:
+        return True
+    text = unit.text
+    return share >= 0.2 and len(unit.rows) <= 3 and not text.rstrip().endswith(".")
+
+
+def attach_numbers(units: list[Unit]) -> list[Unit]:
+    """An equation number set apart ('(3)' alone at the right margin) joins the formula
+    on its left, whose pieces (a matrix's brackets, stacked fractions) become one unit."""
+    out = list(units)
+    for num in [u for u in units if len(u.rows) == 1 and EQ_NUMBER.match(u.text)]:
+        mid = (num.bbox[1] + num.bbox[3]) / 2
+        parts = [
+            u
+            for u in out
+            if u is not num
+            and u.bbox[2] <= num.bbox[0] + 2
+            and u.bbox[1] - 2 <= mid <= u.bbox[3] + 2
+            and u.col == num.col
+            and (u.kind == "equation" or (len(u.rows) <= 6 and u.kind in ("paragraph", "table")))
+        ]
+        if not parts or not any(u.kind == "equation" or math_share(u) > 0 for u in parts):
+            continue
+        top = min(u.bbox[1] for u in parts)
+        bottom = max(u.bbox[3] for u in parts)
+        # bracket glyphs and sub-lines of the same formula sit in its band
+        parts += [
+            u
+            for u in out
+            if u not in parts
+            and u is not num
+            and u.kind == "equation"
+            and not u.label
+            and u.bbox[1] >= top - 2
+            and u.bbox[3] <= bottom + 2
+        ]
+        formula = Unit(
+            [r for u in sorted(parts, key=lambda u: u.bbox[1]) for r in u.rows] + num.rows,
+            col=num.col,
+            kind="equation",
+            label="Eq. " + re.sub(r"\s", "", num.text),
+        )
+        at = min(out.index(u) for u in parts)
+        out = [u for u in out if u is not num and all(u is not p for p in parts)]
+        out.insert(at, formula)
+    return out
+
+
+def equation_number(label: str | None) -> str | None:
+    """'Eq. (3)' -> '3'."""
+    m = re.match(r"^Eq\. \((.+)\)$", label or "")
+    return m.group(1) if m else None
+
+
+def equation_text(unit: Unit) -> str:
+    """The formula as text: rows top to bottom, the number and bracket glyphs left out."""
+    rows = []
+    for row in unit.rows:
+        segs = [s for s in row.segs if not EQ_NUMBER.match(s.text.strip())]
+        text = " ".join(PRIVATE_USE.sub("", s.text).strip() for s in segs)
+        if text.strip():
+            rows.append(" ".join(text.split()))
+    return " ".join(rows)
+
+
+def bbox_of(unit: Unit) -> tuple[float, float, float, float]:
+    return union([s.orig for s in unit.segs])

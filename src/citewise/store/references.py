@@ -1,0 +1,215 @@
+"""Bibliography entries and in-text citations in the store, resolved to library documents.
+
+An entry resolves to a document in the same library by DOI, else by a close title match
+(and a year within one, when both are known). Resolution runs both ways when a document
+is saved: its own entries look for library papers, and entries elsewhere that were still
+unresolved look at the new paper. Callers run these inside the save transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from citewise.documents.model import Document, block_id
+from citewise.documents.structure import equations, sections, tables
+
+if TYPE_CHECKING:  # library.py calls save_references inside its save transaction
+    from citewise.store.library import LibraryStore
+
+TITLE_MATCH = 92.0  # rapidfuzz ratio on normalised titles (0-100)
+
+
+@dataclass(frozen=True)
+class StoredReference:
+    id: str
+    document_id: str
+    ordinal: int
+    block_id: str | None
+    raw: str
+    authors: list[str]
+    title: str | None
+    year: int | None
+    venue: str | None
+    doi: str | None
+    arxiv_id: str | None
+    resolved_document: str | None
+
+
+def reference_id(sha256: str, ordinal: int) -> str:
+    return f"{sha256[:12]}-r{ordinal:04d}"
+
+
+def save_references(db: sqlite3.Connection, doc_id: str, doc: Document) -> None:
+    """Store a document's entries and citation links, then resolve in both directions."""
+    for ref in doc.references:
+        db.execute(
+            'INSERT INTO "references" (id, document_id, ordinal, block_id, raw, authors, title, '
+            "year, venue, doi, arxiv_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                reference_id(doc.sha256, ref.ordinal),
+                doc_id,
+                ref.ordinal,
+                block_id(doc.sha256, ref.block) if ref.block is not None else None,
+                ref.raw,
+                json.dumps(ref.authors, ensure_ascii=False),
+                ref.title,
+                ref.year,
+                ref.venue,
+                ref.doi.lower() if ref.doi else None,
+                ref.arxiv_id,
+            ),
+        )
+    known = {r.ordinal for r in doc.references}
+    db.executemany(
+        "INSERT OR IGNORE INTO citations (block_id, reference_id, marker) VALUES (?,?,?)",
+        [
+            (block_id(doc.sha256, c.block), reference_id(doc.sha256, c.reference), c.marker)
+            for c in doc.citations
+            if c.reference in known
+        ],
+    )
+    resolve_references(db, doc_id)
+    resolve_to(db, doc_id)
+
+
+def _norm(title: str | None) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", (title or "").lower()).strip()
+
+
+def _matches(title: str | None, year: int | None, doc_title: str, doc_year: int | None) -> bool:
+    a, b = _norm(title), _norm(doc_title)
+    if len(a) < 12 or len(b) < 12:
+        return False
+    if year and doc_year and abs(year - doc_year) > 1:
+        return False
+    return fuzz.ratio(a, b) >= TITLE_MATCH
+
+
+def resolve_references(db: sqlite3.Connection, doc_id: str) -> None:
+    """Point this document's entries at library documents (DOI first, then title)."""
+    others = db.execute(
+        "SELECT id, title, year, lower(doi) AS doi FROM documents WHERE id != ?", (doc_id,)
+    ).fetchall()
+    if not others:
+        return
+    by_doi = {r["doi"]: r["id"] for r in others if r["doi"]}
+    refs = db.execute(
+        'SELECT id, title, year, doi FROM "references" WHERE document_id = ?', (doc_id,)
+    ).fetchall()
+    for ref in refs:
+        target = by_doi.get(ref["doi"]) if ref["doi"] else None
+        if target is None:
+            target = next(
+                (
+                    o["id"]
+                    for o in others
+                    if _matches(ref["title"], ref["year"], o["title"], o["year"])
+                ),
+                None,
+            )
+        if target is not None:
+            db.execute(
+                'UPDATE "references" SET resolved_document = ? WHERE id = ?', (target, ref["id"])
+            )
+
+
+def resolve_to(db: sqlite3.Connection, doc_id: str) -> None:
+    """Entries in other documents that cite the paper just saved now point at it."""
+    row = db.execute(
+        "SELECT title, year, lower(doi) AS doi FROM documents WHERE id = ?", (doc_id,)
+    ).fetchone()
+    if row is None:
+        return
+    open_refs = db.execute(
+        'SELECT id, title, year, doi FROM "references" '
+        "WHERE resolved_document IS NULL AND document_id != ?",
+        (doc_id,),
+    ).fetchall()
+    for ref in open_refs:
+        same_doi = bool(row["doi"]) and ref["doi"] == row["doi"]
+        if same_doi or _matches(ref["title"], ref["year"], row["title"], row["year"]):
+            db.execute(
+                'UPDATE "references" SET resolved_document = ? WHERE id = ?', (doc_id, ref["id"])
+            )
+
+
+def references(store: LibraryStore, doc_id: str) -> list[StoredReference]:
+    rows = store.db.execute(
+        'SELECT * FROM "references" WHERE document_id = ? ORDER BY ordinal', (doc_id,)
+    ).fetchall()
+    return [
+        StoredReference(
+            id=r["id"],
+            document_id=r["document_id"],
+            ordinal=r["ordinal"],
+            block_id=r["block_id"],
+            raw=r["raw"],
+            authors=json.loads(r["authors"]),
+            title=r["title"],
+            year=r["year"],
+            venue=r["venue"],
+            doi=r["doi"],
+            arxiv_id=r["arxiv_id"],
+            resolved_document=r["resolved_document"],
+        )
+        for r in rows
+    ]
+
+
+def citations(store: LibraryStore, doc_id: str) -> list[tuple[str, str, str]]:
+    """(block id, reference id, marker) for the document's in-text citations."""
+    rows = store.db.execute(
+        "SELECT c.block_id, c.reference_id, c.marker FROM citations c "
+        'JOIN "references" r ON r.id = c.reference_id WHERE r.document_id = ? '
+        "ORDER BY c.block_id",
+        (doc_id,),
+    ).fetchall()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def cited_by(store: LibraryStore, doc_id: str) -> list[str]:
+    """Library documents whose bibliography resolves to this one."""
+    rows = store.db.execute(
+        'SELECT DISTINCT document_id FROM "references" WHERE resolved_document = ? '
+        "ORDER BY document_id",
+        (doc_id,),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def document_structure(store: LibraryStore, doc_id: str) -> dict[str, object]:
+    """Sections, tables, equations and references of a stored document, as plain data
+    (the `citewise show --json` shape)."""
+    heads = store.blocks_with_data(doc_id, ("heading",))
+    found = store.blocks_with_data(doc_id, ("table", "equation"))
+    return {
+        "sections": [
+            {"number": s.number, "title": s.title, "level": s.level, "page": s.page}
+            for s in sections(b for b, _ in heads)
+        ],
+        "tables": [
+            {"label": t.label, "page": t.page, "rows": t.rows, "cols": t.cols, "caption": t.caption}
+            for t in tables(found)
+        ],
+        "equations": [
+            {"number": e.number, "page": e.page, "text": e.text}
+            for e in equations(found)
+            if e.number
+        ],
+        "references": [
+            {
+                "authors": r.authors,
+                "title": r.title,
+                "year": r.year,
+                "doi": r.doi,
+                "resolved_document": r.resolved_document,
+            }
+            for r in references(store, doc_id)
+        ],
+    }
