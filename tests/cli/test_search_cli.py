@@ -80,7 +80,7 @@ def write_config(path: Path, server: ReplayServer, **per_source: dict[str, objec
         config[name] = {
             "base_url": f"{server.base_url}/{name}",
             "rate_limit": {"requests_per_second": 50, "burst": 5},
-            "timeout": 2.0,
+            "timeout": 10.0,  # generous: a busy CI machine must not look like a dead source
             **per_source.get(name, {}),
         }
     path.write_text(yaml.safe_dump(config), "utf-8")

@@ -47,7 +47,7 @@ def loopback_config(server: ReplayServer, fast: bool = True, **extra: object) ->
         if fast:
             entry.update(
                 rate_limit={"requests_per_second": 100, "burst": 10},
-                timeout=2.0,
+                timeout=10.0,
                 max_concurrency=4,
             )
         overrides[name] = entry

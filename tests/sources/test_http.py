@@ -47,7 +47,7 @@ def config_for(server: ReplayServer, **settings: object) -> SourcesConfig:
     entry = {
         "base_url": server.base_url,
         "rate_limit": {"requests_per_second": 100, "burst": 10},
-        "timeout": 2.0,
+        "timeout": 10.0,
         "max_concurrency": 4,
         **settings,
     }
