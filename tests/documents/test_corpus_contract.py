@@ -155,3 +155,43 @@ def test_corpus_parses_at_twenty_pages_per_second_or_faster() -> None:
     pages = sum(read_pdf(CORPUS / name, ocr=False).pages for name in PAGES)
     rate = pages / (time.perf_counter() - start)
     assert rate >= 20, f"{rate:.1f} pages/s"
+
+
+def test_every_table_caption_yields_a_table_block_with_cells() -> None:
+    captions = found = 0
+    for name in PAGES:
+        doc = parsed(name)
+        for cap in (b for b in doc.blocks if b.kind == "caption"):
+            if not (cap.label or "").startswith("Table"):
+                continue
+            captions += 1
+            found += any(
+                b.kind == "table"
+                and b.label == cap.label
+                and b.page == cap.page
+                and b.data
+                and b.data["n_rows"] >= 2
+                and b.data["n_cols"] >= 2
+                and b.data["cells"]
+                for b in doc.blocks
+            )
+    # 9 in S2ORC, 4 in N18-3011, 1 in TIMP, 3 in example2 (one continued), 5 in test6
+    assert (found, captions) == (22, 22)
+
+
+def test_grouped_header_of_a_real_table_has_spans() -> None:
+    doc = parsed("N18-3011.pdf")
+    (table,) = [b for b in doc.blocks if b.kind == "table" and b.label == "Table 2"]
+    assert table.data is not None and table.data["header_rows"] == 2
+    cells = {(c["row"], c["col"]): c for c in table.data["cells"]}  # type: ignore[union-attr]
+    assert (cells[0, 1]["text"], cells[0, 1]["colspan"]) == ("CS", 2)
+    assert (cells[0, 0]["text"], cells[0, 0]["rowspan"]) == ("Approach", 2)
+    assert cells[2, 0]["text"] == "Statistical" and cells[2, 2]["text"] == "712"
+
+
+def test_numbered_equations_of_timp_are_all_found() -> None:
+    doc = parsed("MullenJSSv18i03.pdf")
+    numbers = {b.data["number"] for b in doc.blocks if b.kind == "equation" and b.data}
+    assert {str(n) for n in range(1, 32)} <= numbers
+    (eq4,) = [b for b in doc.blocks if b.label == "Eq. (4)"]
+    assert eq4.page == 4 and eq4.data and eq4.data["text"] == "cl(t) = exp(−klt),"

@@ -49,19 +49,21 @@ def label_tables(units: list[Unit]) -> None:
 
 def demote_mentions(units: list[Unit], body: Seg) -> list[Unit]:
     """'Table 4. On average, ...' in body type after an unfinished sentence is prose that
-    happens to start a line ('... linking in' / 'Table 4. On average'), not a caption."""
-    prev: Unit | None = None
+    happens to start a line ('... linking in' / 'Table 4. On average'), not a caption.
+    Figures and tables may sit between the two halves of the sentence."""
+    prose: Unit | None = None  # the last paragraph in reading order
     for unit in units:
         style = unit.style
         if (
             unit.kind == "caption"
-            and prev is not None
-            and prev.kind == "paragraph"
-            and not prev.text.rstrip().endswith((".", ":", "?", "!"))
+            and re.match(r"^\S+\s*[\dIVX]+[a-z]?\.\s", unit.text)  # 'Table 4. On', not 'Table 4:'
+            and prose is not None
+            and not prose.text.rstrip().endswith((".", ":", "?", "!"))
             and abs(style.size - body.size) <= 0.4
             and style.font == body.font
             and not style.bold
         ):
             unit.kind, unit.label = "paragraph", None
-        prev = unit
+        if unit.kind == "paragraph":
+            prose = unit
     return units

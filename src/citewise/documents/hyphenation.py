@@ -5,14 +5,23 @@ from __future__ import annotations
 import re
 import unicodedata
 
-SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303"}
+SPACING_ACCENTS = {
+    "¨": "\u0308",
+    "´": "\u0301",
+    "`": "\u0300",
+    "ˆ": "\u0302",
+    "˜": "\u0303",
+    "ˇ": "\u030c",  # Mináˇc -> Mináč
+    "˘": "\u0306",  # Do˘gan -> Doğan
+    "˚": "\u030a",
+}
 
 
 def clean(text: str) -> str:
     """Collapse whitespace and fold spacing accents (F¨arber -> Färber)."""
     if any(a in text for a in SPACING_ACCENTS):
         text = re.sub(
-            r"([¨´`ˆ˜])\s?([A-Za-z])", lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text
+            r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])", lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text
         )
         text = unicodedata.normalize("NFC", text)
     return re.sub(r"\s+", " ", text).strip()

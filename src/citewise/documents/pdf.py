@@ -241,7 +241,33 @@ def page_structure(units: list[Unit], body: Seg, height: float) -> list[Unit]:
             unit.kind = "heading"
     label_tables(pieces)
     pieces = tables_from_captions(demote_mentions(pieces, body), body)
-    return pieces
+    return join_drop_caps(pieces, body)
+
+
+def join_drop_caps(units: list[Unit], body: Seg) -> list[Unit]:
+    """A large initial ('O' of 'Over') set apart joins the paragraph it begins."""
+    out = list(units)
+    for cap in units:
+        text = cap.text
+        if len(cap.rows) != 1 or not (text.isalpha() and text.isupper() and len(text) <= 2):
+            continue
+        if cap.style.size < 1.8 * body.size:
+            continue
+        x0, y0, x1, y1 = cap.bbox
+        nxt = [
+            u
+            for u in out
+            if u.kind == "paragraph"
+            and u is not cap
+            and 0 <= u.rows[0].x0 - x1 < 2 * body.size
+            and y0 - body.size <= u.bbox[1] <= y1
+            and u.rows[0].text[:1].islower()
+        ]
+        if nxt:
+            first = nxt[0].rows[0].segs[0]
+            first.text = text + first.text
+            out.remove(cap)
+    return out
 
 
 def classify(unit: Unit, body: Seg, height: float) -> None:

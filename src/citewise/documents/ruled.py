@@ -24,6 +24,7 @@ def page_rules(page: pymupdf.Page) -> list[Box]:
     """Straight rules drawn on the page: stroked lines and the sides of rectangles."""
     rules: list[Box] = []
     for path in page.get_cdrawings():
+        stroked = "s" in str(path.get("type", ""))  # shaded cells are fills, not borders
         for item in path.get("items", []):
             if item[0] == "l":
                 (ax, ay), (bx, by) = item[1], item[2]
@@ -33,7 +34,7 @@ def page_rules(page: pymupdf.Page) -> list[Box]:
                 x0, y0, x1, y1 = item[1]
                 if x1 - x0 < 2 or y1 - y0 < 2:  # a hairline drawn as a thin filled box
                     rules.append((x0, y0, x1, y1))
-                else:
+                elif stroked:
                     rules += [
                         (x0, y0, x0, y1),
                         (x1, y0, x1, y1),
@@ -85,6 +86,10 @@ def ruled_grid(
     text = pymupdf.Rect(region)
     table = max(found, key=lambda t: abs(pymupdf.Rect(t.bbox) & text))
     if table.row_count < 2 or table.col_count < 2 or table.row_count < 0.7 * rows:
+        return None
+    frame = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)
+    inside = sum(frame.contains(pymupdf.Rect(s.orig)) for s in segs)
+    if inside < 0.9 * len(segs):  # the grid covers only part of the table
         return None
     boxes = [[tuple(c) if c is not None else None for c in r.cells] for r in table.rows]
     return grid_from_boxes(boxes, segs)
