@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citewise.documents import read_document
+from citewise.documents import READERS, read_document
 from citewise.embed.base import Embedder
 from citewise.errors import BadDocumentError, CitewiseError, DuplicateDocumentError
 from citewise.store.library import LibraryStore
 from citewise.store.vectors import blocks_without_vectors, register_model, save_vectors
 
-SUFFIXES = (".pdf", ".txt", ".md", ".markdown")
+SUFFIXES = tuple(READERS)
 EMBED_BATCH = 64
 
 

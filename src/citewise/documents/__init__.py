@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from citewise.documents.html import read_html
 from citewise.documents.model import Block, Document
+from citewise.documents.notebook import read_notebook
 from citewise.documents.pdf import read_pdf
+from citewise.documents.tabular import read_table_file
 from citewise.documents.text import read_text
 from citewise.errors import BadDocumentError
 
-READERS = {".pdf": read_pdf, ".txt": read_text, ".md": read_text, ".markdown": read_text}
+READERS: dict[str, Callable[[Path], Document]] = {
+    ".pdf": read_pdf,
+    ".txt": read_text,
+    ".md": read_text,
+    ".markdown": read_text,
+    ".ipynb": read_notebook,
+    ".csv": read_table_file,
+    ".tsv": read_table_file,
+    ".html": read_html,
+    ".htm": read_html,
+}
 
 __all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS"]
 
