@@ -8,10 +8,15 @@ from typing import Protocol
 
 import numpy as np
 
+from citewise.embed.static import STATIC_MODEL, load_static_embedder
+
 log = logging.getLogger(__name__)
 
 MINILM = "all-MiniLM-L6-v2"
-DEFAULT_MODEL = MINILM
+# Static vectors distilled from MiniLM: ~250x faster to embed at ingest, and on the dev set
+# as good for retrieval (docs/benchmarks.md, Retrieval). $CITEWISE_EMBED_MODEL picks
+# another known model (e.g. all-MiniLM-L6-v2) for the whole process.
+DEFAULT_MODEL = os.environ.get("CITEWISE_EMBED_MODEL") or STATIC_MODEL
 
 
 class Embedder(Protocol):
@@ -65,8 +70,6 @@ def load_embedder(name: str) -> Embedder | None:
     """A known local model by the name stored with its vectors, kept warm per process;
     None (keyword search only) when it cannot be loaded here."""
     if name not in _cached:
-        from citewise.embed.static import STATIC_MODEL, load_static_embedder
-
         try:
             if name == MINILM:
                 _cached[name] = SentenceTransformerEmbedder(bundled_minilm_dir(), MINILM)

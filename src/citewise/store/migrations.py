@@ -206,6 +206,29 @@ def _vector_changes() -> str:
         """
 
 
+def _block_changes() -> str:
+    # The same idea for blocks: the keyword index beside the database follows these.
+    return """
+        CREATE TABLE block_changes (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            inserted INTEGER NOT NULL DEFAULT 0,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            updated INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO block_changes (id, inserted) SELECT 1, count(*) FROM blocks;
+        CREATE TRIGGER blocks_insert AFTER INSERT ON blocks BEGIN
+            UPDATE block_changes SET inserted = inserted + 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER blocks_update AFTER UPDATE OF text, section_path, label, trusted
+        ON blocks BEGIN
+            UPDATE block_changes SET updated = updated + 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER blocks_delete AFTER DELETE ON blocks BEGIN
+            UPDATE block_changes SET deleted = deleted + 1 WHERE id = 1;
+        END;
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -213,6 +236,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _audit_log,
     _research_tasks,
     _vector_changes,
+    _block_changes,
 ]
 
 

@@ -1,0 +1,194 @@
+"""Pure functions behind the keyword index: analysis, postings, BM25 scoring.
+
+A segment is a compressed-sparse-row table: one row per term (rows ordered by a 64-bit
+hash of the term, so a query looks terms up with a binary search), holding the segment's
+documents that contain the term and a precomputed BM25 term-frequency factor. Scoring a
+query is then a handful of vectorized gathers and adds, whatever the library's size.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from citewise.retrieval.terms import STOPWORDS, stem
+
+# BM25 parameters (FTS5's defaults) and field weights (FTS5 ranked with the same ones).
+K1 = 1.2
+B = 0.75
+SECTION_WEIGHT = 0.3
+LABEL_WEIGHT = 0.5
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+
+
+@lru_cache(maxsize=200_000)
+def _term(token: str) -> str | None:
+    word = token.lower()
+    if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+        return None
+    stemmed = stem(word)
+    # stem() maps "granites" to "granit" but keeps "granite": drop a final e so both meet.
+    return stemmed[:-1] if len(stemmed) > 4 and stemmed.endswith("e") else stemmed
+
+
+def analyze(text: str) -> list[str]:
+    """Index terms of a text: lower-cased, stemmed words without stopwords; a run of CJK
+    characters becomes its overlapping character pairs (so any 2+ character substring
+    matches)."""
+    terms: list[str] = []
+    for token in _TOKEN.findall(text):
+        if _CJK_RUN.match(token):
+            terms += (
+                [token[i : i + 2] for i in range(len(token) - 1)] if len(token) > 1 else [token]
+            )
+        else:
+            term = _term(token)
+            if term:
+                terms.append(term)
+    return terms
+
+
+@lru_cache(maxsize=500_000)
+def term_hash(term: str) -> int:
+    """A stable 64-bit key for a term (the same in every process and on every machine)."""
+    return int.from_bytes(hashlib.blake2b(term.encode(), digest_size=8).digest(), "little")
+
+
+def hashes(terms: Iterable[str]) -> np.ndarray:
+    return np.fromiter((term_hash(t) for t in terms), dtype=np.uint64)
+
+
+@dataclass
+class Segment:
+    """Postings of a run of blocks: `docs[offsets[i]:offsets[i+1]]` contain term `keys[i]`."""
+
+    keys: np.ndarray  # uint64, ascending
+    offsets: np.ndarray  # int64, len(keys) + 1
+    docs: np.ndarray  # int32 positions into rowids, ascending within a term
+    weights: np.ndarray  # float32 BM25 tf factor of the term in the block
+    rowids: np.ndarray  # int64 block rowids, ascending
+
+    def __len__(self) -> int:
+        return len(self.rowids)
+
+    def document_frequency(self, key_positions: np.ndarray, found: np.ndarray) -> np.ndarray:
+        counts = self.offsets[key_positions + 1] - self.offsets[key_positions]
+        return np.where(found, counts, 0)
+
+    def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row positions, whether each key is present)."""
+        if len(self.keys) == 0:
+            return np.zeros(len(keys), dtype=np.int64), np.zeros(len(keys), dtype=bool)
+        where = np.clip(np.searchsorted(self.keys, keys), 0, len(self.keys) - 1)
+        return where, self.keys[where] == keys
+
+
+def block_terms(text: str, section: str, label: str) -> Counter[str]:
+    """Weighted term counts of a block: its text, plus its section path and label at
+    lower weights (a heading's words say less about a paragraph than its own)."""
+    counts: Counter[str] = Counter(analyze(text))
+    for extra, weight in ((section, SECTION_WEIGHT), (label, LABEL_WEIGHT)):
+        for term in analyze(extra):
+            counts[term] += weight  # type: ignore[assignment]
+    return counts
+
+
+def build_segment(blocks: Iterable[tuple[int, str, str, str]]) -> Segment:
+    """A segment from (rowid, text, section path, label) rows in ascending rowid order."""
+    vocabulary: dict[str, int] = {}
+    term_ids: list[int] = []
+    docs: list[int] = []
+    counts: list[float] = []
+    rowids: list[int] = []
+    lengths: list[float] = []
+    for position, (rowid, text, section, label) in enumerate(blocks):
+        weighted = block_terms(text, section, label)
+        rowids.append(rowid)
+        lengths.append(float(sum(weighted.values())))
+        for term, count in weighted.items():
+            term_ids.append(vocabulary.setdefault(term, len(vocabulary)))
+            docs.append(position)
+            counts.append(count)
+    keys = hashes(vocabulary)
+    order = np.argsort(keys, kind="stable")
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(keys))
+    rows = rank[np.asarray(term_ids, dtype=np.int64)]
+    doc_array = np.asarray(docs, dtype=np.int32)
+    length = np.asarray(lengths, dtype=np.float32)
+    tf = np.asarray(counts, dtype=np.float32)
+    average = float(length.mean()) if len(length) else 1.0
+    norm = K1 * (1 - B + B * length[doc_array] / max(average, 1e-6))
+    weights = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
+    return _csr(keys[order], rows, doc_array, weights, np.asarray(rowids, dtype=np.int64))
+
+
+def _csr(
+    keys: np.ndarray, rows: np.ndarray, docs: np.ndarray, weights: np.ndarray, rowids: np.ndarray
+) -> Segment:
+    """Sort (row, doc, weight) postings into a segment with the given ascending keys."""
+    order = np.lexsort((docs, rows))
+    offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=len(keys)), out=offsets[1:])
+    return Segment(keys, offsets, docs[order].astype(np.int32), weights[order], rowids)
+
+
+def _rows(segment: Segment) -> np.ndarray:
+    return np.repeat(np.arange(len(segment.keys)), np.diff(segment.offsets))
+
+
+def merge_segments(segments: list[Segment]) -> Segment:
+    """One segment holding every posting of `segments` (given in ascending rowid order)."""
+    keys = np.unique(np.concatenate([s.keys for s in segments]))
+    rows, docs, weights = [], [], []
+    base = 0
+    for segment in segments:
+        rows.append(np.searchsorted(keys, segment.keys)[_rows(segment)])
+        docs.append(segment.docs.astype(np.int64) + base)
+        weights.append(segment.weights)
+        base += len(segment)
+    rowids = np.concatenate([s.rowids for s in segments])
+    return _csr(keys, np.concatenate(rows), np.concatenate(docs), np.concatenate(weights), rowids)
+
+
+def compact(segment: Segment, live: np.ndarray) -> Segment:
+    """The segment without the blocks whose `live` flag (per position) is False."""
+    if live.all():
+        return segment
+    renumber = np.cumsum(live) - 1
+    keep = live[segment.docs]
+    rows = _rows(segment)[keep]
+    return _csr(
+        segment.keys,
+        rows,
+        renumber[segment.docs[keep]],
+        segment.weights[keep],
+        segment.rowids[live],
+    )
+
+
+def idf(document_frequency: np.ndarray, total: int) -> np.ndarray:
+    """BM25 inverse document frequency, never negative (Lucene's form)."""
+    df = document_frequency.astype(np.float64)
+    return np.log1p((total - df + 0.5) / (df + 0.5))
+
+
+def score_segment(
+    segment: Segment, positions: np.ndarray, found: np.ndarray, term_idf: np.ndarray
+) -> np.ndarray:
+    """BM25 score of every block of the segment (0 for blocks matching no term)."""
+    scores = np.zeros(len(segment), dtype=np.float32)
+    for row, present, weight in zip(positions, found, term_idf, strict=True):
+        if present:
+            start, end = segment.offsets[row], segment.offsets[row + 1]
+            scores[segment.docs[start:end]] += np.float32(weight) * segment.weights[start:end]
+    return scores

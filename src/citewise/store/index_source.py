@@ -1,0 +1,53 @@
+"""What indexes beside the database read from it: change counters and trusted blocks."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class BlockState:
+    """How many blocks were ever inserted, deleted and updated (kept by triggers)."""
+
+    inserted: int = 0
+    deleted: int = 0
+    updated: int = 0
+
+
+def block_state(db: sqlite3.Connection) -> BlockState:
+    """The block change counters: one row, cheap enough to read before every query."""
+    row = db.execute("SELECT inserted, deleted, updated FROM block_changes WHERE id = 1").fetchone()
+    return BlockState(int(row[0]), int(row[1]), int(row[2])) if row else BlockState()
+
+
+def iter_trusted_blocks(
+    db: sqlite3.Connection, after_rowid: int = 0, chunk: int = 50_000
+) -> Iterator[list[tuple[int, str, str, str]]]:
+    """(rowid, text, section path, label) of trusted blocks past `after_rowid`, in chunks."""
+    last = after_rowid
+    while True:
+        rows = db.execute(
+            "SELECT rowid, text, section_path, coalesce(label, '') FROM blocks "
+            "WHERE rowid > ? AND trusted = 1 ORDER BY rowid LIMIT ?",
+            (last, chunk),
+        ).fetchall()
+        if not rows:
+            return
+        yield [(int(r[0]), r[1], r[2], r[3]) for r in rows]
+        last = int(rows[-1][0])
+
+
+def trusted_rowids(db: sqlite3.Connection) -> np.ndarray:
+    """Every trusted block's rowid, ascending."""
+    rows = db.execute("SELECT rowid FROM blocks WHERE trusted = 1 ORDER BY rowid")
+    return np.fromiter((r[0] for r in rows), dtype=np.int64)
+
+
+def filtered_rowids(db: sqlite3.Connection, clause: str, params: list[object]) -> np.ndarray:
+    """Rowids of blocks matching a BlockFilter's SQL (alias `b`), ascending."""
+    rows = db.execute(f"SELECT b.rowid FROM blocks b WHERE {clause} ORDER BY b.rowid", params)
+    return np.fromiter((r[0] for r in rows), dtype=np.int64)

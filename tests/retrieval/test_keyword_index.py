@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+
+from citewise.documents.model import Block, Document
+from citewise.retrieval import keyword_index
+from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.retrieval.postings import (
+    K1,
+    B,
+    analyze,
+    build_segment,
+    compact,
+    merge_segments,
+)
+from citewise.store.library import LibraryStore
+
+
+def _document(name: str, texts: list[str]) -> Document:
+    doc = Document(
+        path=Path(f"/papers/{name}.pdf"),
+        sha256=hashlib.sha256(name.encode()).hexdigest(),
+        kind="pdf",
+        pages=len(texts),
+        title=f"On {name}",
+    )
+    doc.blocks = [
+        Block(i, "paragraph", i + 1, (0.0, 0.0, 1.0, 1.0), t) for i, t in enumerate(texts)
+    ]
+    return doc
+
+
+def _rowids(store: LibraryStore, doc_id: str) -> list[int]:
+    return [b.rowid for b in store.blocks(doc_id)]
+
+
+def test_analysis_stems_drops_stopwords_and_pairs_cjk_characters() -> None:
+    assert analyze("The granites were sorted by the quarries") == ["granit", "sort", "quarry"]
+    assert analyze("granite pipeline processes") == analyze("granites pipelines process")
+    assert analyze("检索增强生成") == ["检索", "索增", "增强", "强生", "生成"]
+    assert analyze("GPT-4 scored 86.4") == ["gpt", "4", "scor", "86", "4"]
+
+
+def test_scores_equal_bm25_computed_by_hand() -> None:
+    texts = ["granite granite basalt", "basalt slate", "marble", "granite slate slate slate"]
+    segment = build_segment([(i + 1, t, "", "") for i, t in enumerate(texts)])
+    index = KeywordIndex(Path("/nonexistent"))
+    index.segments = [segment]
+    lengths = [len(analyze(t)) for t in texts]
+    average = sum(lengths) / len(lengths)
+
+    def bm25(doc: int, word: str) -> float:
+        (term,) = analyze(word)
+        tf = analyze(texts[doc]).count(term)
+        df = sum(term in analyze(t) for t in texts)
+        idf = math.log1p((len(texts) - df + 0.5) / (df + 0.5))
+        return idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[doc] / average))
+
+    found = dict(index.search(["granite", "slate"], 10))
+    expected = {d + 1: bm25(d, "granite") + bm25(d, "slate") for d in range(4)}
+    expected = {r: s for r, s in expected.items() if s > 0}
+    assert found.keys() == expected.keys()
+    for rowid, score in expected.items():
+        assert math.isclose(found[rowid], score, rel_tol=1e-5)
+    assert [r for r, _ in index.search(["granite", "slate"], 2)] == sorted(
+        expected, key=lambda r: -expected[r]
+    )[:2]
+
+
+def test_merged_and_compacted_segments_hold_the_same_postings() -> None:
+    rows = [(i + 1, f"rock {i % 7} granite{i % 3} layer", "", "") for i in range(60)]
+    whole = build_segment(rows)
+    merged = merge_segments([build_segment(rows[:25]), build_segment(rows[25:])])
+    assert np.array_equal(merged.keys, whole.keys)
+    assert np.array_equal(merged.offsets, whole.offsets)
+    assert np.array_equal(merged.docs, whole.docs)
+    assert np.array_equal(merged.rowids, whole.rowids)
+    live = np.arange(60) % 4 != 0
+    kept = compact(whole, live)
+    rebuilt = build_segment([r for r, alive in zip(rows, live, strict=True) if alive])
+    assert np.array_equal(kept.rowids, rebuilt.rowids)
+    assert np.array_equal(kept.offsets[-1], rebuilt.offsets[-1])
+    for key in rebuilt.keys:
+        (a,), (b,) = np.flatnonzero(kept.keys == key), np.flatnonzero(rebuilt.keys == key)
+        assert np.array_equal(
+            kept.rowids[kept.docs[kept.offsets[a] : kept.offsets[a + 1]]],
+            rebuilt.rowids[rebuilt.docs[rebuilt.offsets[b] : rebuilt.offsets[b + 1]]],
+        )
+
+
+def test_index_follows_documents_added_and_removed(tmp_path: Path) -> None:
+    store = LibraryStore(tmp_path)
+    basalt = store.save_document(_document("basalt", ["basalt columns cool slowly", "lava"]))
+    index = KeywordIndex(tmp_path)
+    index.refresh(store.db)
+    assert [r for r, _ in index.search(["basalt"], 5)] == _rowids(store, basalt)[:1]
+
+    granite = store.save_document(_document("granite", ["granite and basalt", "quartz"]))
+    index.refresh(store.db)
+    assert len(index.segments) == 2  # the new document became its own segment
+    hits = {r for r, _ in index.search(["basalt"], 5)}
+    assert hits == {_rowids(store, basalt)[0], _rowids(store, granite)[0]}
+
+    store.delete_document(basalt)
+    index.refresh(store.db)
+    assert [r for r, _ in index.search(["basalt"], 5)] == _rowids(store, granite)[:1]
+    assert index.search(["lava"], 5) == []
+    assert len(index) == 2
+
+    # Another process maps the same files without rebuilding anything.
+    other = KeywordIndex(tmp_path)
+    other.refresh(store.db)
+    assert other.names == index.names
+    assert other.search(["quartz"], 5) == index.search(["quartz"], 5)
+
+
+def test_many_small_ingests_are_merged_into_few_segments(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(keyword_index, "MAX_SEGMENTS", 3)
+    store = LibraryStore(tmp_path)
+    index = KeywordIndex(tmp_path)
+    for n in range(7):
+        store.save_document(_document(f"rock{n}", [f"sample {n} of schist"]))
+        index.refresh(store.db)
+        assert len(index.segments) <= 3
+    assert len(index.search(["schist"], 10)) == 7
+    files = {p.name.split(".")[0] for p in (tmp_path / "keywords").glob("*.npy")}
+    assert files == set(index.names)  # merged-away segments' files are gone
+
+
+def test_filter_restricts_results_and_untrusted_blocks_are_never_indexed(tmp_path: Path) -> None:
+    store = LibraryStore(tmp_path)
+    doc = _document("gneiss", ["gneiss bands", "gneiss folds", "garbled gneiss"])
+    doc.blocks[2].trusted = False
+    store.save_document(doc)
+    index = KeywordIndex(tmp_path)
+    index.refresh(store.db)
+    rowids = _rowids(store, store.documents()[0].id)
+    assert {r for r, _ in index.search(["gneiss"], 5)} == set(rowids[:2])
+    allowed = np.array([rowids[1]], dtype=np.int64)
+    assert [r for r, _ in index.search(["gneiss"], 5, allowed)] == [rowids[1]]
