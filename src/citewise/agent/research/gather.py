@@ -28,7 +28,7 @@ RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly")
 REMOTE_LIMIT = 10
 INCLUDE_THRESHOLD = 0.3
 MIN_COVERAGE = 0.25  # weighted share of the topic's terms the title and abstract must cover
-UNSURE = (0.15, 0.5)  # scores where a configured screen model decides
+UNSURE_BELOW = 0.5  # a paper naming some topic terms but scoring below this: a model decides
 LEAD_CHARS = 1500
 
 
@@ -179,6 +179,12 @@ class Screen:
     eligible: bool
     reason: str
     answered: list[str]
+    mentions: bool = False  # the title or abstract names at least one topic term (or synonym)
+
+    @property
+    def unsure(self) -> bool:
+        """Whether the score cannot call it: some of the topic named, but not strongly."""
+        return self.mentions and self.score < UNSURE_BELOW
 
 
 def screen_paper(paper: Paper, plan: Plan, weight: Callable[[str], float]) -> Screen:
@@ -211,12 +217,12 @@ def screen_paper(paper: Paper, plan: Plan, weight: Callable[[str], float]) -> Sc
         f"{len(plan.sub_questions)} sub-questions"
     )
     if coverage < MIN_COVERAGE:
-        return Screen(score, False, f"{reason}; covers only {coverage:.0%} of the topic", answered)
+        reason = f"{reason}; covers only {coverage:.0%} of the topic"
+        return Screen(score, False, reason, answered, mentions=True)
     if score < INCLUDE_THRESHOLD:
-        return Screen(
-            score, False, f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}", answered
-        )
-    return Screen(score, True, reason, answered)
+        reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
+        return Screen(score, False, reason, answered, mentions=True)
+    return Screen(score, True, reason, answered, mentions=True)
 
 
 class ScreenStage:
@@ -239,13 +245,13 @@ class ScreenStage:
         for n, data in enumerate(found, start=1):
             paper = from_dict(Paper, data)
             screen = screen_paper(paper, plan, weight)
-            if ctx.models is not None and UNSURE[0] <= screen.score < UNSURE[1]:
+            if ctx.models is not None and screen.unsure:
                 # Only papers the score cannot call are worth a model's tokens.
                 verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)
                 if verdict is not None:
                     judged = "relevant" if verdict.relevant else "not relevant"
                     reason = f"{screen.reason}; screen model: {judged} ({verdict.reason.strip()})"
-                    screen = Screen(screen.score, verdict.relevant, reason, screen.answered)
+                    screen = Screen(screen.score, verdict.relevant, reason, screen.answered, True)
             scored.append((paper, screen))
             ctx.checkpoint(self.state, n, len(found))
         scored.sort(key=lambda s: (-s[1].score, s[0].key))
