@@ -12,7 +12,7 @@ from citewise.agent.verify import Verifier
 from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.embed.base import DEFAULT_MODEL, Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
-from citewise.ingest import IngestReport, Progress, ingest
+from citewise.ingest import IngestReport, Progress, Sources, ingest
 from citewise.llm.base import parse_spec
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
@@ -60,8 +60,11 @@ class Library:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
         return self._embedder
 
-    def ingest(self, paths: list[Path], progress: Progress | None = None) -> IngestReport:
-        return ingest(self.store, paths, self.embedder, progress)
+    def ingest(
+        self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
+    ) -> IngestReport:
+        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
+        return ingest(self.store, paths, self.embedder, progress, sources)
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()

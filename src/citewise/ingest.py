@@ -14,10 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.documents import READERS, read_document
+from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
+from citewise.documents.manifest import PaperMetadata, read_manifest
+from citewise.documents.model import Document
+from citewise.documents.references import link_citations
+from citewise.documents.zotero import read_zotero
 from citewise.embed.base import Embedder
 from citewise.errors import BadDocumentError, CitewiseError, DuplicateDocumentError
 from citewise.store.library import LibraryStore
-from citewise.store.vectors import blocks_without_vectors, register_model, save_vectors
+from citewise.store.vectors import (
+    blocks_without_vectors,
+    has_missing_vectors,
+    register_model,
+    save_vectors,
+)
 
 SUFFIXES = tuple(READERS)
 EMBED_BATCH = 64
@@ -53,6 +63,53 @@ class IngestReport:
 Progress = Callable[[str, int, int], None]
 
 
+@dataclass
+class Sources:
+    """Files named by a manifest or a Zotero library, with their metadata, and the
+    entries that could not be used (each one a failure in the report)."""
+
+    metadata: dict[Path, PaperMetadata] = field(default_factory=dict)
+    failures: list[IngestFailure] = field(default_factory=list)
+
+    @classmethod
+    def from_manifest(cls, path: Path) -> Sources:
+        out = cls()
+        try:
+            entries = read_manifest(path)
+        except CitewiseError as exc:
+            return cls(failures=[IngestFailure(str(path), exc.code, str(exc).split(": ", 1)[1])])
+        for entry in entries:
+            if entry.problem or entry.path is None:
+                out.failures.append(
+                    IngestFailure(
+                        str(entry.path or path), "BAD_MANIFEST_ENTRY", entry.problem or ""
+                    )
+                )
+            else:
+                out.metadata[entry.path] = entry.metadata
+        return out
+
+    @classmethod
+    def from_zotero(cls, directory: Path) -> Sources:
+        out = cls()
+        try:
+            items = read_zotero(directory)
+        except CitewiseError as exc:  # locked, unknown schema: the rest of the batch goes on
+            reason = str(exc).split(": ", 1)[1]
+            return cls(failures=[IngestFailure(str(directory), exc.code, reason)])
+        for item in items:
+            if item.problem:
+                out.failures.append(
+                    IngestFailure(str(item.path), "ZOTERO_ATTACHMENT", item.problem)
+                )
+            else:
+                out.metadata[item.path] = item.metadata
+        return out
+
+    def merge(self, other: Sources) -> Sources:
+        return Sources({**self.metadata, **other.metadata}, self.failures + other.failures)
+
+
 def expand_paths(paths: list[Path]) -> Iterator[Path | IngestFailure]:
     """Files to ingest (folders searched recursively), or a failure for a path that is not."""
     for path in paths:
@@ -71,8 +128,18 @@ def expand_paths(paths: list[Path]) -> Iterator[Path | IngestFailure]:
             yield IngestFailure(str(path), "UNREADABLE_PATH", "not a regular file")
 
 
-def ingest_file(store: LibraryStore, path: Path, report: IngestReport) -> None:
-    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested."""
+def ingest_file(
+    store: LibraryStore,
+    path: Path,
+    report: IngestReport,
+    metadata: PaperMetadata | None = None,
+    grobid: GrobidClient | None = None,
+) -> None:
+    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
+
+    `metadata` (manifest / Zotero) overrides what the reader found, also for a file that
+    is already in the library; `grobid` parses the bibliography when configured.
+    """
     absolute = path.expanduser().resolve()
     try:
         content = absolute.read_bytes()
@@ -83,6 +150,8 @@ def ingest_file(store: LibraryStore, path: Path, report: IngestReport) -> None:
     if existing is not None:
         if existing.path == str(absolute):
             report.unchanged.append(existing.id)
+            if metadata is not None:
+                _update_stored(store, existing.id, metadata, report, str(absolute))
             return
         raise DuplicateDocumentError(
             f"same content as '{existing.id}' ({existing.path})",
@@ -92,24 +161,75 @@ def ingest_file(store: LibraryStore, path: Path, report: IngestReport) -> None:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
     doc = read_document(absolute)
     doc.path = absolute
+    if grobid is not None and doc.kind == "pdf":
+        _grobid_references(doc, content, grobid, report)
+    wanted = None
+    if metadata is not None:
+        metadata.apply(doc)
+        wanted = metadata.id
+        if wanted and store.document(wanted) is not None:
+            taken = store.document(wanted)
+            if taken is not None and taken.path != str(absolute):
+                raise BadDocumentError(f"id '{wanted}' is already used by {taken.path}")
     previous = store.document_by_path(str(absolute))
-    doc_id = store.save_document(doc, replaces=previous.id if previous else None)
+    doc_id = store.save_document(doc, replaces=previous.id if previous else None, wanted_id=wanted)
     (report.replaced if previous else report.added).append(doc_id)
     report.warnings.extend((str(absolute), w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
 
 
+def _update_stored(
+    store: LibraryStore, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
+) -> None:
+    fields: dict[str, object] = {
+        "title": meta.title,
+        "authors": meta.authors or None,
+        "year": meta.year,
+        "doi": meta.doi,
+        "venue": meta.venue,
+        "abstract": meta.abstract,
+        "csl": {k: v for k, v in meta.extra.items() if v} or None,
+    }
+    store.update_metadata(doc_id, {k: v for k, v in fields.items() if v})
+    if meta.id and meta.id != doc_id:
+        report.warnings.append(
+            (path, f"already in the library as '{doc_id}'; its id stays (wanted '{meta.id}')")
+        )
+
+
+def _grobid_references(
+    doc: Document, content: bytes, grobid: GrobidClient, report: IngestReport
+) -> None:
+    """Swap the built-in bibliography for GROBID's; keep it when GROBID fails."""
+    try:
+        refs = grobid.references(content, doc.path.name)
+    except GrobidError as exc:
+        report.warnings.append((str(doc.path), f"{exc}; built-in reference parsing used"))
+        return
+    attach_blocks(refs, doc.blocks)
+    doc.references = refs
+    doc.citations = link_citations(doc.blocks, refs)
+
+
 def embed_missing(store: LibraryStore, embedder: Embedder, progress: Progress | None = None) -> int:
-    """Embed every trusted block that has no vector for this model yet; return how many."""
+    """Embed every trusted block that has no vector for this model yet; return how many.
+
+    Cheap when nothing is missing (two counts), so it can run whenever a library opens:
+    a library embedded with another model is re-embedded with this one.
+    """
     register_model(store.db, embedder.name, embedder.dimensions)
+    if not has_missing_vectors(store.db, embedder.name):
+        return 0
     todo = blocks_without_vectors(store.db, embedder.name)
-    for start in range(0, len(todo), EMBED_BATCH):
-        batch = todo[start : start + EMBED_BATCH]
+    # Fast (static) models embed thousands of blocks per call; the transformer, dozens.
+    chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
+    for start in range(0, len(todo), chunk):
+        batch = todo[start : start + chunk]
         vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
         save_vectors(store.db, embedder.name, [rowid for rowid, _ in batch], vectors)
         if progress:
-            progress("embedding", min(start + EMBED_BATCH, len(todo)), len(todo))
+            progress("embedding", min(start + chunk, len(todo)), len(todo))
     return len(todo)
 
 
@@ -118,11 +238,21 @@ def ingest(
     paths: list[Path],
     embedder: Embedder | None = None,
     progress: Progress | None = None,
+    sources: Sources | None = None,
+    grobid: GrobidClient | None = None,
 ) -> IngestReport:
-    """Ingest files and folders; failures are collected in the report, never raised."""
+    """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
+    failures are collected in the report, never raised.
+
+    `grobid` defaults to the server named by $CITEWISE_GROBID_URL, if any.
+    """
     report = IngestReport()
     started = time.perf_counter()
-    items = list(expand_paths(paths))
+    grobid = grobid or GrobidClient.from_env()
+    metadata = sources.metadata if sources else {}
+    if sources:
+        report.failed.extend(sources.failures)
+    items = list(expand_paths(paths)) + (list(sources.metadata) if sources else [])
     for done, item in enumerate(items, start=1):
         if isinstance(item, IngestFailure):
             report.failed.append(item)
@@ -130,7 +260,7 @@ def ingest(
         if progress:
             progress(item.name, done, len(items))
         try:
-            ingest_file(store, item, report)
+            ingest_file(store, item, report, metadata.get(item), grobid)
         except CitewiseError as exc:
             report.failed.append(IngestFailure(str(item), exc.code, exc.message))
         except Exception as exc:  # a parser bug must not lose the rest of the batch

@@ -19,6 +19,7 @@ from citewise.cli.app import (
     progress_bar,
 )
 from citewise.eval.harness import evaluate, file_name_map, load_items
+from citewise.ingest import Sources
 from citewise.report.terminal import (
     print_answer,
     print_document,
@@ -39,18 +40,39 @@ NoCacheOption = Annotated[
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="PDF, .txt or .md files, or folders.")],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="PDF, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
+    ] = None,
+    zotero: Annotated[
+        Path | None,
+        typer.Option("--zotero", help="Zotero data directory (zotero.sqlite + storage/)."),
+    ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--manifest",
+            help="library.yaml: papers: [{id, title, authors, year, doi, file_path, notes}].",
+        ),
+    ] = None,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
+    if not paths and zotero is None and manifest is None:
+        raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+    sources = Sources()
+    if manifest is not None:
+        sources = sources.merge(Sources.from_manifest(manifest))
+    if zotero is not None:
+        sources = sources.merge(Sources.from_zotero(zotero))
     with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
             bar.update(task, description=name[:40], completed=done, total=total)
 
-        report = lib.ingest(paths, progress=advance)
+        report = lib.ingest(list(paths or []), progress=advance, sources=sources)
         for notice in lib.notices:
             err.print(notice)
     # One line per failure on stderr, naming the file and the reason.

@@ -165,21 +165,24 @@ class LibraryStore:
             candidate = f"{wanted}-{n}"
         return candidate
 
-    def save_document(self, doc: Document, replaces: str | None = None) -> str:
+    def save_document(
+        self, doc: Document, replaces: str | None = None, wanted_id: str | None = None
+    ) -> str:
         """Store a parsed document and its blocks in one transaction; return its ID.
 
         `replaces` names a document whose file changed: its rows are swapped for the new
-        ones atomically, keeping its ID.
+        ones atomically, keeping its ID. `wanted_id` (from a manifest) is used when free.
         """
         with transaction(self.db):
             if replaces:
                 self._delete_rows(replaces)
                 doc_id = replaces
             else:
-                doc_id = self._free_id(document_slug(doc))
+                doc_id = self._free_id(wanted_id or document_slug(doc))
             self.db.execute(
                 "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
-                "abstract, pages, flagged_pages) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     doc_id,
                     doc.sha256,
@@ -192,6 +195,9 @@ class LibraryStore:
                     doc.abstract,
                     doc.pages,
                     json.dumps(doc.flagged_pages),
+                    doc.venue,
+                    doc.arxiv_id,
+                    json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
                 ),
             )
             for b in doc.blocks:
@@ -222,6 +228,20 @@ class LibraryStore:
                 )
             save_references(self.db, doc_id, doc)  # entries, citation links, resolution
         return doc_id
+
+    def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:
+        """Set bibliographic fields of a stored document (from a manifest or Zotero)."""
+        allowed = ("title", "authors", "year", "doi", "venue", "abstract", "csl")
+        sets = {k: v for k, v in fields.items() if k in allowed}
+        if not sets:
+            return
+        values = [json.dumps(v, ensure_ascii=False) if k in ("authors", "csl") else v
+                  for k, v in sets.items()]  # fmt: skip
+        with transaction(self.db):
+            self.db.execute(
+                f"UPDATE documents SET {', '.join(f'{k} = ?' for k in sets)} WHERE id = ?",
+                (*values, doc_id),
+            )
 
     def _delete_rows(self, doc_id: str) -> None:
         self.db.execute(
