@@ -33,7 +33,8 @@ SECTIONS = [
     "## Open problems",
     "## References",
     "## Appendix A. Verification",
-    "## Appendix B. Screening log",
+    "## Appendix B. Coverage",
+    "## Appendix C. Screening log",
 ]
 
 

@@ -124,6 +124,11 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{escape(str(v))}</td></tr>"
         for k, v in report.verification.items()
     )
+    coverage = "".join(
+        f"<tr><td>Q{n}. {escape(row['question'])}</td><td>{row['evidence']}</td>"
+        f"<td>{row['papers']}</td></tr>"
+        for n, row in enumerate(report.coverage, start=1)
+    )
     screening = "".join(
         f"<tr><td>{escape(d.title or d.key)}<br><small>{escape(d.key)}</small></td>"
         f"<td>{d.round}</td><td>{d.score:.2f}</td>"
@@ -145,7 +150,9 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         "</section>"
         '<section id="appendix"><h2>Appendix A. Verification</h2>'
         f"<table><tr><th>measure</th><th>value</th></tr>{stats}</table>"
-        "<h2>Appendix B. Screening log</h2><table><tr><th>paper</th><th>round</th>"
+        "<h2>Appendix B. Coverage</h2><table><tr><th>sub-question</th><th>evidence items</th>"
+        f"<th>papers</th></tr>{coverage}</table>"
+        "<h2>Appendix C. Screening log</h2><table><tr><th>paper</th><th>round</th>"
         f"<th>score</th><th>decision</th><th>reason</th></tr>{screening}</table></section>"
         "</main></body></html>\n"
     )

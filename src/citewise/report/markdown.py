@@ -127,11 +127,16 @@ def render_markdown(
 
 
 def appendix(report: Report, evidence: list[EvidenceItem]) -> list[str]:
-    """Verification statistics, the screening log and the evidence cited."""
+    """Verification statistics, coverage per sub-question, the screening log and the
+    evidence cited."""
     lines = ["## Appendix A. Verification", "", "| measure | value |", "|---|---|"]
     for key, value in report.verification.items():
         lines.append(f"| {key.replace('_', ' ')} | {value} |")
-    lines += ["", "## Appendix B. Screening log", ""]
+    lines += ["", "## Appendix B. Coverage", ""]
+    lines += ["| sub-question | evidence items | papers |", "|---|---|---|"]
+    for n, row in enumerate(report.coverage, start=1):
+        lines.append(f"| Q{n}. {escape(row['question'])} | {row['evidence']} | {row['papers']} |")
+    lines += ["", "## Appendix C. Screening log", ""]
     lines += ["| paper | round | score | decision | reason |", "|---|---|---|---|---|"]
     for d in report.screening:
         decision = "include" if d.included else "exclude"
@@ -140,7 +145,7 @@ def appendix(report: Report, evidence: list[EvidenceItem]) -> list[str]:
             f"{decision} | {escape(d.reason)} |"
         )
     cited = {i for c in report.claims() for i in c.evidence}
-    lines += ["", "## Appendix C. Evidence cited", ""]
+    lines += ["", "## Appendix D. Evidence cited", ""]
     lines += ["| evidence | paper | page | block | quote |", "|---|---|---|---|---|"]
     for item in evidence:
         if item.id in cited:

@@ -191,6 +191,8 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)
     verification: dict[str, Any] = field(default_factory=dict)
     screening: list[ScreeningDecision] = field(default_factory=list)
+    # per sub-question, in plan order: {"id", "question", "evidence", "papers"}
+    coverage: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -217,6 +219,7 @@ class Report:
             disagreements,
             data.get("verification", {}),
             screening,
+            data.get("coverage", []),
         )
 
     def claims(self) -> list[Claim]:

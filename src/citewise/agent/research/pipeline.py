@@ -80,7 +80,7 @@ class WriteStage:
             [papers[d.key] for d in included if d.key in papers],
             _decisions(ctx, round_),
             conflicts,
-            analysis.get("gaps", []),
+            analysis.get("coverage", {}),
         )
         ctx.checkpoint(self.state, 1, 1)
         return {"report": report.to_dict()}

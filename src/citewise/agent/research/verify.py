@@ -114,4 +114,5 @@ def verify_report(
         report.disagreements,
         verification=stats,
         screening=report.screening,
+        coverage=report.coverage,
     )

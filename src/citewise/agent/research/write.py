@@ -204,7 +204,7 @@ class _Writer:
             section.paragraphs.append(Paragraph([Claim(NO_DISAGREEMENT, [], flag="note")]))
         return section
 
-    def open_problems(self, gap_ids: list[str]) -> Section:
+    def open_problems(self, coverage: dict[str, dict[str, int]]) -> Section:
         section = Section("open", "Open problems")
         seen: set[str] = set()
         claims: list[Claim] = []
@@ -216,13 +216,17 @@ class _Writer:
                 break
         if claims:
             section.paragraphs.append(Paragraph(claims))
-        # One sentence names every gap (the appendix's coverage table has the counts).
+        # Thinly covered sub-questions, in one sentence (an unanswered one says so in its own
+        # section; the appendix's coverage table has the counts).
         numbers = [
-            f"Q{n}" for n, q in enumerate(self.plan.sub_questions, start=1) if q.id in gap_ids
+            f"Q{n}"
+            for n, q in enumerate(self.plan.sub_questions, start=1)
+            if coverage.get(q.id, {}).get("papers") == 1
         ]
         if numbers:
             listed = ", ".join(numbers[:-1]) + (" and " if len(numbers) > 1 else "") + numbers[-1]
-            note = f"The screened sources give little evidence (under two papers) on {listed}."
+            verb = "rests" if len(numbers) == 1 else "rest"
+            note = f"The evidence on {listed} {verb} on a single paper."
             section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
         return section
 
@@ -233,7 +237,7 @@ def write_report(
     papers: list[Paper],
     screening: list[ScreeningDecision],
     disagreements: list[Disagreement],
-    gap_ids: list[str],
+    coverage: dict[str, dict[str, int]],
 ) -> Report:
     """Executive summary, background, one section per sub-question, discussion,
     disagreements, open problems; references are the CSL items of the papers cited."""
@@ -245,7 +249,7 @@ def write_report(
     sections += [
         writer.discussion(),
         writer.disagreements(disagreements),
-        writer.open_problems(gap_ids),
+        writer.open_problems(coverage),
     ]
     papers_of = {e.id: e.paper for e in evidence}
     cited: list[str] = []
@@ -256,4 +260,10 @@ def write_report(
                 if key and key not in cited:
                     cited.append(key)
     references = [by_key[k].csl for k in cited if k in by_key]
-    return Report(plan.topic, sections, references, disagreements, screening=screening)
+    table = [
+        {"id": q.id, "question": q.text, **coverage.get(q.id, {"evidence": 0, "papers": 0})}
+        for q in plan.sub_questions
+    ]
+    return Report(
+        plan.topic, sections, references, disagreements, screening=screening, coverage=table
+    )
