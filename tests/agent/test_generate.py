@@ -209,3 +209,8 @@ def test_cascade_calls_the_second_model_only_when_the_first_is_weak(library: Lib
     clients = [ModelClient(m, library.store.db, use_cache=False) for m in (confident, unused)]
     assert GeneratedAnswerer(library.answerer, clients, Verifier()).ask(QUESTION).answer == GOOD
     assert unused.calls == []
+
+
+def test_the_models_refused_flag_is_advice_verified_sentences_stand(library: Library) -> None:
+    answer = answerer(library, [draft((GOOD, ["E1"]), refused=True)]).ask(QUESTION)
+    assert not answer.refused and answer.answer == GOOD

@@ -227,7 +227,9 @@ class GeneratedAnswerer:
         record.fell_back = draft.fell_back
         backend = f"extractive (fallback from {writer.label})" if draft.fell_back else writer.label
         assert draft.value is not None
-        if draft.value.refused or not draft.value.sentences:
+        # The model's "refused" is advice: retrieval already found the question answerable,
+        # so whatever it wrote is verified; a refusal is what is left when nothing survives.
+        if not draft.value.sentences:
             return self._refusal(text, base, backend, [])
         kept, failed = self._verify(text, draft.value.sentences, by_number, record)
         if failed:
@@ -244,16 +246,17 @@ class GeneratedAnswerer:
                 DraftAnswer,
                 params,
             )
-            retried: list[tuple[str, list[str], str]] = []
-            if repair.value is not None and not repair.value.refused:
-                fixed, retried = self._verify(text, repair.value.sentences, by_number, record)
+            # What stays unresolved: the originals if the repair fixed nothing, else the
+            # repair's own failures (its fixed sentences stand in for the originals).
+            unresolved = failed
+            if repair.value is not None:
+                fixed, still = self._verify(text, repair.value.sentences, by_number, record)
                 known = {s.text for s, _ in kept}
                 fixed = [(s, ids) for s, ids in fixed if s.text not in known]
                 record.repaired = len(fixed)
                 kept += fixed
-            else:
-                retried = failed
-            for sentence, numbers, why in retried:
+                unresolved = still if fixed else failed
+            for sentence, numbers, why in unresolved:
                 record.dropped.append((sentence, why))
                 if self.mark_unsupported:
                     ids = [by_number[c].evidence.id for c in numbers if c in by_number]

@@ -65,7 +65,7 @@ def _load(path: Path, n_ctx: int) -> Any:
                 raise ModelError(
                     "llama-cpp-python is not installed", hint=INSTALL_HINT, code="MISSING_BACKEND"
                 ) from exc
-            threads = max(1, min(4, os.cpu_count() or 1))
+            threads = 1 if (os.cpu_count() or 1) <= 2 else 4
             try:
                 _loaded[key] = Llama(
                     model_path=str(path), n_ctx=n_ctx, n_threads=threads, seed=0, verbose=False

@@ -33,7 +33,8 @@ _OVERFLOW_WORDS = ("context length", "context window", "maximum context", "too m
 def _rejects_json_schema(response: httpx.Response, style: str) -> bool:
     return (
         style == "json_schema"
-        and response.status_code in (400, 422)
+        # llama_cpp.server answers 500 with the validation error; others 400 or 422.
+        and response.status_code in (400, 422, 500)
         and "response_format" in response.text
     )
 
