@@ -10,16 +10,16 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.config import ModelSettings, library_dir, load_model_settings
-from citewise.embed.base import DEFAULT_MODEL, Embedder, load_default_embedder
+from citewise.embed.base import Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
-from citewise.ingest import IngestReport, Progress, Sources, ingest
+from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
-from citewise.store.vectors import vector_count
+from citewise.store.vectors import any_vectors
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +89,12 @@ class Library:
     @property
     def answerer(self) -> QuestionAnswerer:
         if self._answerer is None:
-            # Load the model only if this library has vectors for it: keyword-only libraries
-            # answer without paying the model's start-up time.
-            has_vectors = vector_count(self.store.db, DEFAULT_MODEL) > 0
-            embedder = self.embedder if has_vectors else None
+            # Load the model only if this library has vectors (of any model): keyword-only
+            # libraries answer without paying its start-up time. Blocks lacking vectors of
+            # the current model (say, the default model changed) are embedded first.
+            embedder = self.embedder if any_vectors(self.store.db) else None
+            if embedder is not None:
+                embed_missing(self.store, embedder)
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 

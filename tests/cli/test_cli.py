@@ -200,7 +200,7 @@ def test_eval_scores_a_qa_file(paper: Path, library_dir: Path, tmp_path: Path) -
 @pytest.mark.skipif(not has_embedder(), reason="embedding model not installed")
 def test_ingest_embeds_blocks_and_hybrid_ask_answers(paper: Path, library_dir: Path) -> None:
     report = json.loads(run(library_dir, "ingest", "--json", str(paper)).stdout)
-    assert report["embedding_model"] == "all-MiniLM-L6-v2"
+    assert report["embedding_model"].startswith("all-MiniLM-L6-v2")  # static, distilled
     assert report["embedded_blocks"] == report["blocks"]
     answer = json.loads(
         run(

@@ -84,6 +84,7 @@ class StaticEmbedder:
         self._model = StaticModel.from_pretrained(str(model_dir))
         self.name = name
         self.dimensions = int(self._model.dim)
+        self.chunk = 2048  # blocks per ingest write: encoding is cheap, transactions are not
 
     def encode(self, texts: list[str], batch_size: int = 1024) -> np.ndarray:
         if not texts:

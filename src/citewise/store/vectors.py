@@ -35,6 +35,21 @@ def blocks_without_vectors(db: sqlite3.Connection, model: str) -> list[tuple[int
     return [(r[0], r[3]) for r in rows]
 
 
+def has_missing_vectors(db: sqlite3.Connection, model: str) -> bool:
+    """Whether some trusted block lacks a vector for `model` (counts, no per-block probe)."""
+    vectors = vector_count(db, model)
+    (blocks,) = db.execute("SELECT count(*) FROM blocks").fetchone()  # an index count
+    if vectors >= blocks:
+        return False
+    (trusted,) = db.execute("SELECT count(*) FROM blocks WHERE trusted = 1").fetchone()
+    return int(trusted) > vectors
+
+
+def any_vectors(db: sqlite3.Connection) -> bool:
+    """Whether the library holds vectors of any model (else it is keyword-only)."""
+    return db.execute("SELECT EXISTS (SELECT 1 FROM block_vectors)").fetchone()[0] == 1
+
+
 def save_vectors(
     db: sqlite3.Connection, model: str, rowids: list[int], vectors: np.ndarray
 ) -> None:
