@@ -55,13 +55,14 @@ class Method:
 
 
 class Hybrid(Method):
-    """citewise: FTS5 BM25 + binary-quantized dense (exact rescoring), RRF, MMR."""
+    """citewise: mapped BM25 postings + sign-bit dense shortlist with exact rescoring,
+    fused by RRF, diversified by MMR."""
 
     name = "citewise hybrid"
 
     def prepare(self) -> None:
         self.retriever = Retriever(self.store, self.embedder)
-        self.retriever._vectors()  # map the matrix files (built at ingest) before timing
+        self.retriever.refresh()  # map the index files (built with the library) before timing
 
     def embed(self, text: str) -> np.ndarray | None:
         return self.retriever.query_vector(text)  # cached: search() reuses it

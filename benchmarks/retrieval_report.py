@@ -24,7 +24,7 @@ def _size_table(name: str, info: dict[str, Any]) -> list[str]:
         f"#### {title} ({info['blocks']:,} blocks, store {info['store_mb']:.0f} MB)",
         "",
         "| method | recall@5 | recall@10 | MRR | p50 ms | p95 ms | query embed p50 ms "
-        "| p50 vs hybrid | index build s | peak RSS MB |",
+        "| p50 vs hybrid | index build or load s | peak RSS MB |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for run in runs:
@@ -38,6 +38,29 @@ def _size_table(name: str, info: dict[str, Any]) -> list[str]:
             f"| {q['mrr']:.3f} | {_ms(p50)} | {_ms(p95)} | {_ms(embed) if embed else '—'} "
             f"| {p50 / base_p50:.1f}× | {run['build_s']:.1f} | {run['rss_mb']:.0f} |"
         )
+    return lines
+
+
+def _floors(results: dict[str, Any]) -> list[str]:
+    lines = []
+    for name, info in results["sizes"].items():
+        runs: dict[str, Any] = {}
+        for run in info["runs"]:
+            runs.setdefault(run["method"], run)  # the default model's hybrid comes first
+        hybrid, fts5, seed = runs["hybrid"], runs["fts5"], runs.get("seed-000")
+        p50 = _p(hybrid["search_ms"], 50)
+        r5 = hybrid["quality"]["recall@5"]
+        facts = [f"hybrid p50 {p50:.1f} ms", f"peak RSS {hybrid['rss_mb']:,.0f} MB"]
+        if seed:
+            facts.append(f"{_p(seed['search_ms'], 50) / max(p50, 1e-9):,.0f}× faster than seed-000")
+        facts.append(
+            f"recall@5 {r5:.3f} vs BM25-only {fts5['quality']['recall@5']:.3f} "
+            f"({r5 - fts5['quality']['recall@5']:+.3f})"
+        )
+        if seed:
+            facts.append(f"vs seed-000 {seed['quality']['recall@5']:.3f}")
+        label = "corpus" if name == "corpus" else f"{info['blocks']:,} blocks"
+        lines.append(f"- {label}: " + "; ".join(facts))
     return lines
 
 
@@ -76,17 +99,20 @@ def render(results: dict[str, Any], default_model: str) -> str:
             "",
             "Building the padded libraries (citewise store; filler only, the corpus is copied):",
             "",
-            "| blocks | blocks + FTS5 s | embed s | embed blocks/s | vector files s | store MB |",
-            "|---:|---:|---:|---:|---:|---:|",
+            "| blocks | blocks + FTS5 s | embed s | embed blocks/s | vector files s "
+            "| BM25 postings s | store MB |",
+            "|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for _, info in builds:
             embed = info["embed"]
             lines.append(
                 f"| {info['blocks']:,} | {info['store_s']:.1f} | {embed['seconds']:.1f} "
-                f"| {embed['blocks_per_s']:,.0f} | {info['index_s']:.1f} | {info['store_mb']:.0f} |"
+                f"| {embed['blocks_per_s']:,.0f} | {info['index_s']:.1f} "
+                f"| {info['keywords_s']:.1f} | {info['store_mb']:.0f} |"
             )
     for name, info in results["sizes"].items():
         lines += ["", *_size_table(name, info)]
+    lines += ["", "Floors of issue 7, from the tables above:", "", *_floors(results)]
     lines += [
         "",
         f"Reproduce: `{results['command']} --write docs/benchmarks.md` "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import mmap
 import os
 import re
 import sqlite3
@@ -59,6 +60,14 @@ def model_slug(model: str) -> str:
     """A file-name-safe, collision-free name for a model."""
     readable = re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-")[:40]
     return f"{readable}-{hashlib.sha256(model.encode()).hexdigest()[:8]}"
+
+
+def _mapped(path: Path, count: int) -> np.ndarray:
+    """The first `count` float32 values of a file, memory-mapped read-only (a plain ndarray:
+    np.memmap's indexing overhead costs more than the read at query time)."""
+    with open(path, "rb") as handle:
+        mapping = mmap.mmap(handle.fileno(), count * 4, access=mmap.ACCESS_READ)
+    return np.frombuffer(mapping, dtype=np.float32, count=count)
 
 
 @contextlib.contextmanager
@@ -120,9 +129,7 @@ class VectorIndex:
             self.codes = np.zeros((words_for(d), 0), dtype=np.uint64)
         else:
             self.rowids = np.fromfile(self._path(meta.generation, "rowids"), np.int64, n)
-            self.matrix = np.memmap(
-                self._path(meta.generation, "f32"), np.float32, mode="r", shape=(n, d)
-            )
+            self.matrix = _mapped(self._path(meta.generation, "f32"), n * d).reshape(n, d)
             bits = np.fromfile(self._path(meta.generation, "bits"), np.uint64, n * words_for(d))
             self.codes = np.ascontiguousarray(bits.reshape(n, words_for(d)).T)
         self.meta = meta
