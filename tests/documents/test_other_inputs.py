@@ -171,4 +171,7 @@ def test_html_headings_paragraphs_lists_tables_and_code(tmp_path: Path) -> None:
         ("table", "Site Mass\nBergen 812.5", "Granite > Uses"),
         ("code", "tap(block)\nlisten()", "Granite > Uses"),
     ]
-    assert doc.blocks[5].data == {"rows": [["Site", "Mass"], ["Bergen", "812.5"]]}
+    table = doc.blocks[5].data
+    assert table is not None and table["rows"] == [["Site", "Mass"], ["Bergen", "812.5"]]
+    assert (table["n_rows"], table["n_cols"], table["header_rows"]) == (2, 2, 1)
+    assert table["row_labels"] == ["Bergen"]

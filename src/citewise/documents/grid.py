@@ -210,3 +210,20 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
         cells=cells,
         block=block,
     )
+
+
+def grid_from_rows(rows: list[list[str]], header_rows: int) -> dict[str, object]:
+    """The stored grid of a table that arrives as rows already (HTML): no spans to find."""
+    width = max((len(r) for r in rows), default=0)
+    cells = [
+        TableCell(i, k, text, header=i < header_rows)
+        for i, row in enumerate(rows)
+        for k, text in enumerate(row)
+    ]
+    return {
+        "n_rows": len(rows),
+        "n_cols": width,
+        "header_rows": header_rows,
+        "row_labels": row_labels([r[0] if r else "" for r in rows[header_rows:]], width),
+        "cells": [asdict(c) for c in cells],
+    }

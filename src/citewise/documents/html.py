@@ -10,6 +10,7 @@ import hashlib
 from html.parser import HTMLParser
 from pathlib import Path
 
+from citewise.documents.grid import grid_from_rows
 from citewise.documents.model import Block, Document
 from citewise.documents.tabular import decode
 from citewise.errors import BadDocumentError
@@ -31,6 +32,8 @@ class _Reader(HTMLParser):
         self.row: list[str] | None = None
         self.cell: list[str] | None = None
         self.pre = 0
+        self.heads = 0
+        self.header_rows = 0
         self.title = ""
         self.in_title = False
 
@@ -61,10 +64,13 @@ class _Reader(HTMLParser):
         elif tag == "table":
             self.flush()
             self.table = []
+            self.header_rows = 0
         elif tag == "tr" and self.table is not None:
             self.row = []
+            self.heads = 0
         elif tag in ("td", "th") and self.row is not None:
             self.cell = []
+            self.heads += tag == "th"
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6") or tag in BLOCKS:
             if self.cell is None:
                 self.flush()
@@ -89,6 +95,9 @@ class _Reader(HTMLParser):
             self.cell = None
         elif tag == "tr" and self.row is not None and self.table is not None:
             if any(self.row):
+                # leading rows of <th> cells are the header
+                if self.heads == len(self.row) and self.header_rows == len(self.table):
+                    self.header_rows += 1
                 self.table.append(self.row)
             self.row = None
         elif tag == "table" and self.table is not None:
@@ -103,7 +112,7 @@ class _Reader(HTMLParser):
                         NO_BOX,
                         text,
                         section_path=self.section(),
-                        data={"rows": rows},
+                        data={"rows": rows, **grid_from_rows(rows, self.header_rows)},
                     )
                 )
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self.cell is None:

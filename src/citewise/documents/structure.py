@@ -60,10 +60,11 @@ def sections(blocks: Iterable[BlockLike]) -> list[Section]:
 
 def tables(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Table]:
     """Table blocks read as grids (blocks paired with their stored data)."""
+    # CSV row chunks and other tables without a cell grid are text, not tables to show
     return [
-        table_from_data(data or {}, b.label, b.page, b.ordinal)
+        table_from_data(data, b.label, b.page, b.ordinal)
         for b, data in blocks
-        if b.kind == "table"
+        if b.kind == "table" and data and data.get("cells")
     ]
 
 
