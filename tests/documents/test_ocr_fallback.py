@@ -7,7 +7,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.ocr import parse_tsv, tesseract_command, words_to_dict
+from citewise.documents.ocr import OcrWord, parse_tsv, tesseract_command, words_to_dict
 from citewise.documents.pdf import read_pdf
 from tests.documents.conftest import LEFT, caesar, write_lines
 
@@ -101,3 +101,17 @@ def test_tsv_words_become_lines_cut_at_the_gutter() -> None:
     assert lines == ["Left column", "Right"]
     assert len(page["blocks"]) == 2  # the far piece is another column
     assert page["blocks"][0]["lines"][0]["spans"][0]["size"] == 11.5
+
+
+def test_an_indented_line_after_a_finished_sentence_starts_a_paragraph() -> None:
+    def word(x0: float, y0: float, text: str, line: int) -> OcrWord:
+        return OcrWord(x0, y0, x0 + 6 * len(text), y0 + 9.5, text, (1, 1, line), 95.0)
+
+    words = [
+        word(72, 100, "Granite", 1), word(120, 100, "rings.", 1),
+        word(84, 113, "Marble", 2), word(130, 113, "hums", 2),
+        word(72, 126, "softly", 3),
+    ]  # fmt: skip
+    page = words_to_dict(words)
+    texts = [[line["spans"][0]["text"] for line in b["lines"]] for b in page["blocks"]]
+    assert texts == [["Granite rings."], ["Marble hums", "softly"]]

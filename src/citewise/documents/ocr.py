@@ -243,7 +243,7 @@ def words_to_dict(words: list[OcrWord]) -> dict:
         lines.setdefault(w.line, []).append(w)
     sizes = {key: _line_size(found) for key, found in lines.items()}
     usual = statistics.median(sizes.values()) if sizes else 10.0
-    blocks: dict[tuple[int, int], list[dict]] = {}
+    blocks: dict[tuple[int, int, int], list[dict]] = {}
     for key, found in sorted(lines.items()):
         found.sort(key=lambda w: w.x0)
         size = usual if abs(sizes[key] - usual) <= 0.15 * usual else sizes[key]
@@ -263,13 +263,28 @@ def words_to_dict(words: list[OcrWord]) -> dict:
             span = {"text": text, "size": size, "font": "OCR", "flags": 0, "bbox": box}
             line = {"spans": [span], "dir": (1.0, 0.0), "bbox": box, "wmode": 0}
             # a piece past a gutter is another column: a block of its own
-            blocks.setdefault((key[0], part), []).append(line)
+            blocks.setdefault((key[0], key[1], part), []).append(line)
+    paragraphs = [p for _, found in sorted(blocks.items()) for p in _paragraphs(found)]
     return {
         "blocks": [
             {"type": 0, "number": n, "lines": found, "bbox": found[0]["bbox"]}
-            for n, (_, found) in enumerate(sorted(blocks.items()))
+            for n, found in enumerate(paragraphs)
         ]
     }
+
+
+def _paragraphs(lines: list[dict]) -> list[list[dict]]:
+    """Tesseract runs paragraphs together; an indented line after a finished sentence
+    starts a new one."""
+    left = min(line["bbox"][0] for line in lines)
+    out: list[list[dict]] = [[]]
+    for line in lines:
+        size = line["spans"][0]["size"]
+        prev = out[-1][-1]["spans"][0]["text"] if out[-1] else ""
+        if prev.rstrip().endswith((".", "?", "!")) and line["bbox"][0] > left + 0.8 * size:
+            out.append([])
+        out[-1].append(line)
+    return out
 
 
 def _line_size(words: list[OcrWord]) -> float:
