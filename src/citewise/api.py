@@ -14,6 +14,7 @@ from citewise.embed.base import Embedder, load_default_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
+from citewise.llm.client import ModelClient
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
@@ -147,6 +148,13 @@ class Library:
             return self.ask(question, documents, k)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return generator.ask(question, doc_ids, k)
+
+    def models_for(
+        self, role: str, use_cache: bool = True, task: str | None = None
+    ) -> list[ModelClient]:
+        """The client(s) citewise.toml gives a role (two for a cascade), cached and logged in
+        this library; empty when the role is served by plain code."""
+        return role_clients(role, self.model_settings, self.store.db, None, use_cache, task)
 
     def usage(self, task: str | None = None) -> dict[str, object]:
         """Model calls logged in this library: the `citewise usage --json` object."""

@@ -65,3 +65,15 @@ def test_chat_with_the_api_uses_the_generated_path(library: Library) -> None:
     session = library.chat()
     turn = session.send("What accuracy did the classifier reach?")
     assert turn.answer.backend == "extractive" and session.resolver is None
+
+
+def test_roles_come_from_citewise_toml(library: Library) -> None:
+    config = library.directory / "citewise.toml"
+    config.write_text('[roles]\nscreen = ["extractive", "ollama:qwen2.5:7b"]\n')
+    try:
+        clients = library.models_for("screen", task="T9")
+        assert [c.label for c in clients] == ["extractive", "ollama:qwen2.5:7b"]
+        assert all(c.role == "screen" and c.task == "T9" for c in clients)
+        assert library.models_for("judge") == []
+    finally:
+        config.unlink()

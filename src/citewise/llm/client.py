@@ -38,7 +38,8 @@ class ModelClient:
 
     @property
     def label(self) -> str:
-        return f"{self.model.backend}:{self.model.model}"
+        model = self.model
+        return f"{model.backend}:{model.model}" if model.model else model.backend
 
     @property
     def n_ctx(self) -> int:
