@@ -124,7 +124,8 @@ def test_the_openai_path_against_a_real_llama_cpp_server(
 def test_cli_ask_and_usage_with_the_server(library: Library, smollm2_server: str) -> None:
     env = {**os.environ, "CITEWISE_LIBRARY": str(library.directory), "HF_HUB_OFFLINE": "1"}
     ask = subprocess.run(
-        [sys.executable, "-m", "citewise", "ask", QUESTIONS[1], "--json",
+        # The question the API asked over the same server: the CLI is served from the cache.
+        [sys.executable, "-m", "citewise", "ask", QUESTIONS[0], "--json",
          "--llm", "openai:smollm2", "--llm-url", smollm2_server],
         capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
@@ -138,7 +139,9 @@ def test_cli_ask_and_usage_with_the_server(library: Library, smollm2_server: str
         [sys.executable, "-m", "citewise", "usage", "--json"],
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
-    assert any(m["backend"] == "openai" for m in json.loads(usage.stdout)["by_model"])
+    summary = json.loads(usage.stdout)
+    assert any(m["backend"] == "openai" for m in summary["by_model"])
+    assert summary["cache_hits"] >= 1
     doctor = subprocess.run(
         [sys.executable, "-m", "citewise", "doctor", "--json",
          "--llm", "openai:smollm2", "--llm-url", smollm2_server],
