@@ -5,7 +5,7 @@
 PDF_DIR defaults to ../shared/corpus (beside the repository), else examples/papers.
 citewise is measured end to end (full structure: sections, table cells, equations,
 references, OCR of pages without a usable text layer; SQLite store + FTS index) into a
-fresh library; with --embed, the same run also ingests with MiniLM embeddings. The peers
+fresh library; with --embed, the same run also ingests with the default embeddings. The peers
 are pymupdf4llm's Markdown and JSON exports (to_json is its structured-output peer).
 """
 
@@ -23,6 +23,7 @@ from pathlib import Path
 import pymupdf
 
 from citewise.api import Library
+from citewise.embed.base import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
 MARK_BEGIN = "<!-- ingest-benchmark:begin -->"
@@ -93,7 +94,7 @@ def main() -> None:
     ]
     if args.embed:
         embed_seconds, _, _ = time_citewise(files, embeddings=True)
-        rows.insert(1, ("citewise ingest with MiniLM embeddings", embed_seconds))
+        rows.insert(1, (f"citewise ingest with embeddings (`{DEFAULT_MODEL}`)", embed_seconds))
 
     lines = [
         MARK_BEGIN,

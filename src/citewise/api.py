@@ -65,7 +65,10 @@ class Library:
         self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
-        return ingest(self.store, paths, self.embedder, progress, sources)
+        report = ingest(self.store, paths, self.embedder, progress, sources)
+        # Update the search indexes now, so the next question does not pay for them.
+        Retriever(self.store, self.embedder).refresh()
+        return report
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
