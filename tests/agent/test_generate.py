@@ -214,3 +214,13 @@ def test_cascade_calls_the_second_model_only_when_the_first_is_weak(library: Lib
 def test_the_models_refused_flag_is_advice_verified_sentences_stand(library: Library) -> None:
     answer = answerer(library, [draft((GOOD, ["E1"]), refused=True)]).ask(QUESTION)
     assert not answer.refused and answer.answer == GOOD
+
+
+def test_a_verified_answer_that_misses_the_question_gives_way_to_the_verbatim_one(
+    library: Library,
+) -> None:
+    aside = "Sorting with the probes reduced crusher downtime by 41 hours per month."
+    gen = answerer(library, [draft((aside, ["E1"]))])
+    answer = gen.ask(QUESTION)
+    assert answer.answer == library.ask(QUESTION).answer
+    assert answer.backend == "extractive (fallback from scripted:script-1)"

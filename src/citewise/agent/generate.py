@@ -5,7 +5,8 @@ extractive answerer's. The model sees evidence as [E1..En] and replies
 `{"sentences": [{"text", "citations": ["E1"]}], "refused"}`; code maps E-numbers to block IDs
 (dropping, and logging, any it did not offer), verifies every sentence against what it cites,
 gives failures one repair round, then drops (or marks) what still fails. Nothing left means
-a refusal. The result has the `Answer` shape of the extractive path.
+a refusal; verified sentences that cover less of the question than the verbatim answer give
+way to it. The result has the `Answer` shape of the extractive path.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import BaseModel, Field
 
@@ -24,6 +25,7 @@ from citewise.agent.verify import Verifier
 from citewise.llm.base import Message, Params
 from citewise.llm.client import ModelClient
 from citewise.llm.structured import structured_call
+from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import BlockFilter, StoredBlock
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,15 @@ def excerpt(text: str, focus: str = "", limit: int = MAX_EVIDENCE_WORDS) -> str:
             start = max(0, len(" ".join(words)[:at].split()) - limit // 4)
     start = min(start, len(words) - limit)
     return " ".join(words[start : start + limit])
+
+
+def question_coverage(question: str, sentences: list[str]) -> float:
+    """Share of the question's content words (stemmed) that the sentences use."""
+    wanted = {stem(t) for t in content_terms(question)}
+    if not wanted:
+        return 1.0
+    said = {stem(t) for t in content_terms(" ".join(sentences))}
+    return len(wanted & said) / len(wanted)
 
 
 def render_evidence(items: list[NumberedEvidence]) -> str:
@@ -264,6 +275,12 @@ class GeneratedAnswerer:
                     kept.append((marked, [c for c in numbers if c in by_number]))
         if not [s for s, _ in kept if s.support > 0]:
             return self._refusal(text, base, backend, items)
+        if question_coverage(text, [s.text for s, _ in kept]) < question_coverage(
+            text, [s.text for s in base.sentences]
+        ):
+            # Verified but incomplete: the verbatim answer says more of what was asked.
+            record.fell_back = True
+            return replace(base, backend=f"extractive (fallback from {writer.label})")
         cited = list(dict.fromkeys(c for _, numbers in kept for c in numbers))
         sentences = [s for s, _ in kept]
         supports = [s.support for s in sentences if s.support > 0]
