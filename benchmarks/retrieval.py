@@ -35,7 +35,7 @@ from retrieval_data import (  # noqa: E402
     parse_size,
     store_megabytes,
 )
-from retrieval_methods import METHODS, EmbeddingCache, Seed000  # noqa: E402
+from retrieval_methods import METHODS, EmbeddingCache  # noqa: E402
 from retrieval_report import render  # noqa: E402
 
 from citewise.api import Library  # noqa: E402
@@ -73,8 +73,8 @@ def run_worker(args: argparse.Namespace) -> None:
     store = LibraryStore(Path(args.library))
     embedder = load_embedder(args.model) if args.model else None
     method = METHODS[args.worker](store, embedder)
-    if isinstance(method, Seed000) and args.cache and embedder is not None:
-        method.cache = EmbeddingCache(Path(args.cache), embedder.name)
+    if args.cache:
+        method.cache = EmbeddingCache(Path(args.cache))
     started = time.perf_counter()
     method.prepare()
     build = time.perf_counter() - started
@@ -82,8 +82,7 @@ def run_worker(args: argparse.Namespace) -> None:
     queries = json.loads(Path(args.queries).read_text())
     rankings, search_ms, embed_ms = [], [], []
     for n, text in enumerate(queries):
-        if isinstance(method, Seed000):
-            method.use_cache = n >= args.timed
+        method.use_cache = n >= args.timed
         t0 = time.perf_counter()
         qvec = method.embed(text)
         t1 = time.perf_counter()
@@ -162,8 +161,27 @@ def keywords_timed(store: LibraryStore) -> float:
     return time.perf_counter() - started
 
 
+def reused(target: Path) -> dict[str, object] | None:
+    """What an earlier run with the same --work folder recorded when it built `target`."""
+    try:
+        info: dict[str, object] = json.loads((target / "build.json").read_text())
+    except (OSError, ValueError):
+        return None
+    info["reused"] = True
+    info["store_mb"] = store_megabytes(target)
+    return info
+
+
+def recorded(target: Path, info: dict[str, object]) -> dict[str, object]:
+    (target / "build.json").write_text(json.dumps(info))
+    return info
+
+
 def build_base(work: Path, pdfs: list[Path]) -> dict[str, object]:
     base = work / "corpus"
+    earlier = reused(base)
+    if earlier:
+        return earlier
     with Library(base, embeddings=False) as lib:
         lib.ingest(pdfs)
         store = lib.store
@@ -175,11 +193,14 @@ def build_base(work: Path, pdfs: list[Path]) -> dict[str, object]:
             info[f"embed:{model}"] = embed_timed(store, model)
             info[f"index:{model}"] = index_timed(store, model)
         info["keywords_s"] = keywords_timed(store)
-    return info
+    return recorded(base, info)
 
 
 def build_size(work: Path, size: int) -> dict[str, object]:
     target = work / f"n{size}"
+    earlier = reused(target)
+    if earlier:
+        return earlier
     copy_library(work / "corpus", target)
     store = LibraryStore(target)
     started = time.perf_counter()
@@ -191,7 +212,7 @@ def build_size(work: Path, size: int) -> dict[str, object]:
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     blocks = store.stats()["blocks"]
     store.close()
-    return {
+    info = {
         "blocks": blocks,
         "filler_blocks": added,
         "store_s": filler_s,
@@ -200,6 +221,7 @@ def build_size(work: Path, size: int) -> dict[str, object]:
         "keywords_s": keywords_s,
         "store_mb": store_megabytes(target),
     }
+    return recorded(target, info)
 
 
 def plan(size: int | None) -> list[tuple[str, str | None, str]]:
@@ -208,6 +230,8 @@ def plan(size: int | None) -> list[tuple[str, str | None, str]]:
     if size is None:
         other = MINILM if DEFAULT_MODEL != MINILM else STATIC_MODEL
         runs.append(("hybrid", other, f"citewise hybrid, `{other}` vectors"))
+        if DEFAULT_MODEL != MINILM:
+            runs.append(("hybrid-rescored", DEFAULT_MODEL, ""))
     runs += [
         ("fts5", None, ""),
         ("dense-binary", DEFAULT_MODEL, ""),
@@ -224,7 +248,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="10k,100k", help="library sizes in blocks")
     parser.add_argument("--write", type=Path, default=None, help="update this Markdown file")
-    parser.add_argument("--work", type=Path, default=None, help="keep libraries here")
+    parser.add_argument(
+        "--work", type=Path, default=None, help="keep libraries here; reuse those built before"
+    )
     parser.add_argument("--seed-timed", type=int, default=12, help="seed-000 queries timed")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--library", default=None, help=argparse.SUPPRESS)
@@ -265,7 +291,8 @@ def main() -> None:
         runs = []
         for method, model, label in plan(size):
             print(f"  {name}: {label or method}", flush=True)
-            timed = args.seed_timed if method == "seed-000" else len(queries)
+            slow = method in ("seed-000", "hybrid-rescored")
+            timed = args.seed_timed if slow else len(queries)
             result = run_method(method, work / name, model, queries, timed, work, args.cache)
             rankings = result.pop("rankings")
             assert isinstance(rankings, list)

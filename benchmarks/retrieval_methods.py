@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.embed.base import Embedder
+from citewise.embed.base import MINILM, Embedder, load_embedder
+from citewise.retrieval.fusion import reciprocal_rank_fusion
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 from citewise.store.library import LibraryStore
@@ -37,12 +38,58 @@ def trusted_blocks(store: LibraryStore) -> tuple[np.ndarray, list[str]]:
     return np.asarray(rowids, dtype=np.int64), texts
 
 
+class EmbeddingCache:
+    """Block vectors already computed by an earlier query or run, keyed by model and text.
+
+    Only untimed queries read it: it saves the benchmark minutes, not the method."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
+
+    @staticmethod
+    def _key(model: str, text: str) -> str:
+        return hashlib.sha1(f"{model}\0{text}".encode()).hexdigest()
+
+    def get(self, model: str, texts: list[str]) -> dict[str, np.ndarray]:
+        found = {}
+        for text in texts:
+            row = self.db.execute(
+                "SELECT vector FROM vectors WHERE key = ?", (self._key(model, text),)
+            ).fetchone()
+            if row:
+                found[text] = np.frombuffer(row[0], dtype=np.float32)
+        return found
+
+    def put(self, model: str, texts: list[str], vectors: np.ndarray) -> None:
+        rows = zip(texts, vectors, strict=True)
+        self.db.executemany(
+            "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+            [(self._key(model, t), v.astype(np.float32).tobytes()) for t, v in rows],
+        )
+
+
 class Method:
     name = ""
+    # Block vectors cached across runs; only untimed queries read it (see EmbeddingCache).
+    cache: EmbeddingCache | None = None
+    use_cache = False
 
     def __init__(self, store: LibraryStore, embedder: Embedder | None = None) -> None:
         self.store = store
         self.embedder = embedder
+
+    def encode_blocks(self, embedder: Embedder, texts: list[str]) -> np.ndarray:
+        """Block texts embedded at query time (what the re-embedding designs pay for)."""
+        known = self.cache.get(embedder.name, texts) if self.cache and self.use_cache else {}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            fresh = embedder.encode(missing)
+            known.update(zip(missing, fresh, strict=True))
+            if self.cache:
+                self.cache.put(embedder.name, missing, fresh)
+        return np.vstack([known[t] for t in texts])
 
     def prepare(self) -> None:
         pass
@@ -69,6 +116,33 @@ class Hybrid(Method):
 
     def search(self, text: str, qvec: np.ndarray | None) -> list[int]:
         return [h.block.rowid for h in self.retriever.search(text, k=K, neighbours=0)]
+
+
+class HybridRescored(Hybrid):
+    """citewise hybrid, then MiniLM embeds the top 20 at query time; fused by RRF."""
+
+    name = "citewise hybrid + MiniLM rescoring of the top 20 at query time"
+    RESCORED = 20
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.minilm = load_embedder(MINILM)
+
+    def embed(self, text: str) -> np.ndarray | None:
+        assert self.minilm is not None
+        self.minilm_query = self.minilm.encode([text])[0]
+        return super().embed(text)
+
+    def search(self, text: str, qvec: np.ndarray | None) -> list[int]:
+        assert self.minilm is not None
+        hits = self.retriever.search(text, k=self.RESCORED, neighbours=0)
+        if not hits:
+            return []
+        texts = [h.block.text for h in hits]
+        similarity = self.encode_blocks(self.minilm, texts) @ self.minilm_query
+        by_model = [hits[i].block.rowid for i in np.argsort(-similarity, kind="stable")]
+        fused = reciprocal_rank_fusion([[h.block.rowid for h in hits], by_model])
+        return sorted(fused, key=lambda r: -fused[r])[:K]
 
 
 class Fts5(Method):
@@ -116,55 +190,10 @@ class DenseBinary(DenseExact):
         return [int(r) for r in rowids]
 
 
-class EmbeddingCache:
-    """Block vectors already computed by an earlier query or run, keyed by model and text.
-
-    Only untimed queries read it: it saves the benchmark minutes, not the method."""
-
-    def __init__(self, path: Path, model: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
-        self.model = model
-
-    def _key(self, text: str) -> str:
-        return hashlib.sha1(f"{self.model}\0{text}".encode()).hexdigest()
-
-    def get(self, texts: list[str]) -> dict[str, np.ndarray]:
-        found = {}
-        for text in texts:
-            row = self.db.execute(
-                "SELECT vector FROM vectors WHERE key = ?", (self._key(text),)
-            ).fetchone()
-            if row:
-                found[text] = np.frombuffer(row[0], dtype=np.float32)
-        return found
-
-    def put(self, texts: list[str], vectors: np.ndarray) -> None:
-        rows = zip(texts, vectors, strict=True)
-        self.db.executemany(
-            "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
-            [(self._key(t), v.astype(np.float32).tobytes()) for t, v in rows],
-        )
-
-
 class Seed000(Method):
     """BM25 top-50, then embed those candidates at query time and rank by similarity."""
 
     name = "seed-000 design (BM25 top-50, re-embed at query time)"
-    cache: EmbeddingCache | None = None
-    use_cache = False
-
-    def encode_blocks(self, texts: list[str]) -> np.ndarray:
-        assert self.embedder is not None
-        known = self.cache.get(texts) if self.cache and self.use_cache else {}
-        missing = [t for t in dict.fromkeys(texts) if t not in known]
-        if missing:
-            fresh = self.embedder.encode(missing)
-            known.update(zip(missing, fresh, strict=True))
-            if self.cache:
-                self.cache.put(missing, fresh)
-        return np.vstack([known[t] for t in texts])
 
     def embed(self, text: str) -> np.ndarray | None:
         assert self.embedder is not None
@@ -177,7 +206,7 @@ class Seed000(Method):
             return []
         blocks = self.store.blocks_by_rowid(candidates)
         candidates = [r for r in candidates if r in blocks]
-        vectors = self.encode_blocks([blocks[r].text for r in candidates])
+        vectors = self.encode_blocks(self.embedder, [blocks[r].text for r in candidates])
         order = np.argsort(-(vectors @ qvec), kind="stable")[:K]
         return [candidates[i] for i in order]
 
@@ -218,6 +247,7 @@ class RankBm25(Method):
 
 METHODS: dict[str, type[Method]] = {
     "hybrid": Hybrid,
+    "hybrid-rescored": HybridRescored,
     "fts5": Fts5,
     "dense-exact": DenseExact,
     "dense-binary": DenseBinary,

@@ -38,3 +38,15 @@ def test_stem_folds_plurals_and_verb_endings() -> None:
     assert stem("vocabularies") == stem("vocabulary")
     assert stem("resolved") == stem("resolve") or stem("resolved") == "resolv"
     assert stem("analysis") == "analysis"
+
+
+def test_convex_fusion_keeps_a_strong_keyword_match_ahead_of_lukewarm_agreement() -> None:
+    from citewise.retrieval.fusion import convex_fusion
+
+    keyword = {1: 12.0, 2: 6.0, 3: 5.5, 4: 2.0}
+    dense = {3: 0.52, 5: 0.61, 4: 0.40}
+    fused = convex_fusion([keyword, dense], (0.6, 0.4))
+    assert max(fused, key=fused.__getitem__) == 1  # top keyword hit, absent from dense
+    assert fused[3] > fused[2]  # agreement still lifts a block above its keyword rank
+    assert fused[4] == 0.0  # last in both lists after normalization
+    assert convex_fusion([{}, {7: 0.3}], (0.6, 0.4)) == {7: 0.4}

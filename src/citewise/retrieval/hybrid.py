@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from citewise.embed.base import Embedder
-from citewise.retrieval.fusion import mmr, reciprocal_rank_fusion
+from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.terms import content_terms
 from citewise.store.index_source import filtered_rowids
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 CANDIDATES = 50
 QUERY_CACHE = 256
 # Exact words matter most in papers (numbers, names, acronyms); meaning fills the gaps.
-FUSION_WEIGHTS = (1.0, 0.5)
+FUSION_WEIGHTS = (0.6, 0.4)
 
 
 @dataclass
@@ -62,10 +62,10 @@ class Retriever:
             return None
         return filtered_rowids(self.store.db, *where.sql())
 
-    def keyword(self, terms: list[str], limit: int, where: BlockFilter) -> list[int]:
-        """Rowids of the best BM25 matches for any of `terms`."""
+    def keyword(self, terms: list[str], limit: int, where: BlockFilter) -> dict[int, float]:
+        """rowid -> BM25 score of the best matches for any of `terms`, best first."""
         self._keywords.refresh(self.store.db)
-        return [r for r, _ in self._keywords.search(terms, limit, self._allowed(where))]
+        return dict(self._keywords.search(terms, limit, self._allowed(where)))
 
     def _vectors(self) -> VectorIndex | None:
         """The vector index, current with SQLite (one small query when nothing changed)."""
@@ -110,7 +110,7 @@ class Retriever:
         terms = terms if terms is not None else content_terms(query)
         keyword = self.keyword(terms, CANDIDATES, where)
         dense, similarity, _ = self.dense(query, CANDIDATES, where)
-        fused = reciprocal_rank_fusion([keyword, dense], weights=FUSION_WEIGHTS)
+        fused = convex_fusion([keyword, similarity], FUSION_WEIGHTS)
         pool = sorted(fused, key=lambda r: -fused[r])[: max(3 * k, 20)]
         blocks = self.store.blocks_by_rowid(pool)
         pool = [r for r in pool if r in blocks]
