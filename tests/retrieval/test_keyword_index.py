@@ -142,3 +142,19 @@ def test_filter_restricts_results_and_untrusted_blocks_are_never_indexed(tmp_pat
     assert {r for r, _ in index.search(["gneiss"], 5)} == set(rowids[:2])
     allowed = np.array([rowids[1]], dtype=np.int64)
     assert [r for r, _ in index.search(["gneiss"], 5, allowed)] == [rowids[1]]
+
+
+def test_deleting_every_block_of_a_segment_drops_the_segment(tmp_path: Path) -> None:
+    store = LibraryStore(tmp_path)
+    store.save_document(_document("flint", ["flint nodules"]))
+    index = KeywordIndex(tmp_path)
+    index.refresh(store.db)
+    chert = store.save_document(_document("chert", ["chert nodules"]))
+    index.refresh(store.db)
+    store.delete_document(chert)
+    index.refresh(store.db)
+    assert len(index.segments) == 1
+    assert [r for r, _ in index.search(["nodules"], 5, np.array([1, 2]))] == [1]
+    store.delete_document(store.documents()[0].id)
+    index.refresh(store.db)
+    assert index.segments == [] and index.search(["nodules"], 5) == []

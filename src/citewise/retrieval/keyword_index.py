@@ -135,7 +135,9 @@ class KeywordIndex:
                 alive = np.isin(segment.rowids, live)
                 if not alive.all():
                     segments[i], names[i] = compact(segment, alive), ""
-        after = int(max((s.rowids[-1] for s in segments if len(s)), default=0))
+        kept = [i for i, segment in enumerate(segments) if len(segment)]  # all deleted: drop
+        segments, names = [segments[i] for i in kept], [names[i] for i in kept]
+        after = int(max((s.rowids[-1] for s in segments), default=0))
         for rows in iter_trusted_blocks(db, after, SEGMENT_BLOCKS):
             segments.append(build_segment(rows))
             names.append("")
@@ -180,7 +182,7 @@ class KeywordIndex:
         weights = idf(frequency, len(self))
         found_rowids, found_scores = [], []
         for segment, (positions, present) in zip(self.segments, lookups, strict=True):
-            if not present.any():
+            if len(segment) == 0 or not present.any():
                 continue
             scores = score_segment(segment, positions, present, weights)
             if allowed is not None:
