@@ -155,9 +155,9 @@ class KeywordIndex:
         tmp = self.folder / f"index.json.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(manifest))
         os.replace(tmp, self.folder / "index.json")
-        live = set(names)
+        live_names = set(names)
         for path in self.folder.glob("s*.npy"):
-            if path.name.split(".")[0] not in live:
+            if path.name.split(".")[0] not in live_names:
                 path.unlink(missing_ok=True)  # mapped elsewhere? POSIX keeps it until unmapped
         self._load(manifest)
 
