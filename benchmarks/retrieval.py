@@ -35,7 +35,7 @@ from retrieval_data import (  # noqa: E402
     parse_size,
     store_megabytes,
 )
-from retrieval_methods import METHODS, EmbeddingCache  # noqa: E402
+from retrieval_methods import METHODS, EmbeddingCache, Method  # noqa: E402
 from retrieval_report import render  # noqa: E402
 
 from citewise.api import Library  # noqa: E402
@@ -45,6 +45,11 @@ from citewise.ingest import embed_missing  # noqa: E402
 from citewise.retrieval.keyword_index import KeywordIndex  # noqa: E402
 from citewise.store.library import LibraryStore  # noqa: E402
 from citewise.store.vector_index import VectorIndex  # noqa: E402
+from citewise.store.vectors import (  # noqa: E402
+    blocks_without_vectors,
+    register_model,
+    save_vectors,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CITEWISE_SHARED") or ROOT.parent / "shared")
@@ -52,6 +57,7 @@ if not SHARED.is_dir():
     SHARED = Path("/work/shared")
 # rank_bm25 scores every block in Python per query term: beyond this it takes minutes.
 RANK_BM25_MAX = 100_000
+MINILM_SAMPLE = 256  # corpus blocks MiniLM embeds on the clock
 WARM_UP = "warm-up question about language model training data and evaluation"
 
 
@@ -149,6 +155,29 @@ def embed_timed(store: LibraryStore, model: str) -> dict[str, float]:
     return {"blocks": blocks, "seconds": seconds, "blocks_per_s": blocks / max(seconds, 1e-9)}
 
 
+def embed_sampled(store: LibraryStore, model: str, cache: str, sample: int) -> dict[str, float]:
+    """Embed every block with a slow model, timing the first `sample` blocks only; the rest
+    come from the benchmark's vector cache when an earlier run computed them."""
+    embedder = load_embedder(model)
+    if embedder is None:
+        raise SystemExit(f"embedding model {model} is not available")
+    register_model(store.db, model, embedder.dimensions)
+    todo = blocks_without_vectors(store.db, model)
+    timed, rest = todo[:sample], todo[sample:]
+    started = time.perf_counter()
+    save_vectors(store.db, model, [r for r, _ in timed], embedder.encode([t for _, t in timed]))
+    seconds = time.perf_counter() - started
+    method = Method(store)
+    method.cache, method.use_cache = (EmbeddingCache(Path(cache)) if cache else None), True
+    for start in range(0, len(rest), 256):
+        chunk = rest[start : start + 256]
+        vectors = method.encode_blocks(embedder, [t for _, t in chunk])
+        save_vectors(store.db, model, [r for r, _ in chunk], vectors)
+    blocks = len(timed)
+    speed = blocks / max(seconds, 1e-9)
+    return {"blocks": blocks, "seconds": seconds, "blocks_per_s": speed, "sampled": 1.0}
+
+
 def index_timed(store: LibraryStore, model: str) -> float:
     started = time.perf_counter()
     VectorIndex(store.directory, model).refresh(store.db)
@@ -177,7 +206,7 @@ def recorded(target: Path, info: dict[str, object]) -> dict[str, object]:
     return info
 
 
-def build_base(work: Path, pdfs: list[Path]) -> dict[str, object]:
+def build_base(work: Path, pdfs: list[Path], cache: str) -> dict[str, object]:
     base = work / "corpus"
     earlier = reused(base)
     if earlier:
@@ -190,7 +219,10 @@ def build_base(work: Path, pdfs: list[Path]) -> dict[str, object]:
             started = time.perf_counter()
             load_embedder(model)  # loading (or a first-use distillation) is not embedding
             info[f"load:{model}"] = time.perf_counter() - started
-            info[f"embed:{model}"] = embed_timed(store, model)
+            if model == MINILM:  # ~50 blocks/s: time a sample, reuse earlier runs' vectors
+                info[f"embed:{model}"] = embed_sampled(store, model, cache, MINILM_SAMPLE)
+            else:
+                info[f"embed:{model}"] = embed_timed(store, model)
             info[f"index:{model}"] = index_timed(store, model)
         info["keywords_s"] = keywords_timed(store)
     return recorded(base, info)
@@ -251,7 +283,7 @@ def main() -> None:
     parser.add_argument(
         "--work", type=Path, default=None, help="keep libraries here; reuse those built before"
     )
-    parser.add_argument("--seed-timed", type=int, default=12, help="seed-000 queries timed")
+    parser.add_argument("--seed-timed", type=int, default=8, help="seed-000 queries timed")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--library", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--model", default=None, help=argparse.SUPPRESS)
@@ -274,7 +306,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     pdfs = sorted((SHARED / "corpus").glob("*.pdf"))
     print(f"building corpus library in {work}", flush=True)
-    base = build_base(work, pdfs)
+    base = build_base(work, pdfs, args.cache)
     store = LibraryStore(work / "corpus")
     queries = load_queries(store, SHARED / "qa" / "dev.yaml")
     store.close()

@@ -99,7 +99,8 @@ def render(results: dict[str, Any], default_model: str) -> str:
         if key.startswith("embed:"):
             model = key.split(":", 1)[1]
             lines.append(
-                f"| `{model}` | {value['blocks']} | {value['seconds']:.2f} "
+                f"| `{model}` | {value['blocks']}{' (sample)' if value.get('sampled') else ''} "
+                f"| {value['seconds']:.2f} "
                 f"| {value['blocks_per_s']:,.0f} | {base['load:' + model]:.1f} |"
             )
     builds = [(n, i) for n, i in results["sizes"].items() if n != "corpus"]
