@@ -91,6 +91,16 @@ def test_nearly_every_sentence_carries_evidence_ids_that_all_resolve(
     assert stats["evidence_sentence_share"] >= 0.95
     assert stats["unresolved_ids"] == 0 and stats["verification"]["ids_unresolved"] == 0
     markdown = Path(str(outcome.report_markdown)).read_text()
+    # A body line without a citation is a labelled coverage note, counted apart.
+    body = markdown[markdown.index("## Executive summary") : markdown.index("## References")]
+    uncited = [
+        line.removeprefix("- ")
+        for line in body.splitlines()
+        if line.strip() and not line.startswith("#") and not EVIDENCE_ID.search(line)
+    ]
+    assert all(line.startswith("*Coverage note: ") for line in uncited), uncited
+    assert stats["coverage_notes"] >= len(uncited)
+    assert "Coverage notes (labelled 'Coverage note:')" in markdown  # the counting is stated
     cited = set(EVIDENCE_ID.findall(markdown))
     rows = library.store.db.execute(
         "SELECT e.id, e.quote, b.text, b.page, json_extract(e.data, '$.page') FROM evidence e "

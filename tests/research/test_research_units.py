@@ -137,4 +137,11 @@ def test_markdown_citations_carry_evidence_ids_and_sentences_are_counted() -> No
     markdown = render_markdown(report, evidence, "task-1")
     assert "[@smith2020, p. 3, ev-00000000aa]" in markdown
     assert "We use GROBID \\[1\\]." in markdown  # quote brackets never read as citations
-    assert body_sentences(markdown) == (3, 2)
+    # The note is labelled and counted apart; the claims are the report's sentences.
+    assert "*Coverage note: No disagreement was found.*" in markdown
+    assert body_sentences(markdown) == (2, 2, 1)
+    assert "| coverage notes (uncited, counted apart) | 1 |" in markdown
+    assert "| share citing evidence | 100.0% |" in markdown
+    # An unlabelled sentence without a citation is still a report sentence, uncited.
+    bare = markdown.replace("*Coverage note: No disagreement was found.*", "Gaps remain.")
+    assert body_sentences(bare) == (3, 2, 0)

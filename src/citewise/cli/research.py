@@ -62,7 +62,8 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
     out.print(
         f"{stats['papers_included']} of {stats['papers_screened']} papers included, "
         f"{outcome.evidence} evidence items, {stats['disagreements']} disagreements; "
-        f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence, "
+        f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence "
+        f"({stats['coverage_notes']} coverage notes apart), "
         f"{stats['unresolved_ids']} unresolved IDs"
     )
     out.print(f"Markdown: {escape(str(outcome.report_markdown))}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.write import short_cite
-from citewise.report.markdown import reference_text
+from citewise.report.markdown import NOTE_LABEL, SENTENCE_COUNTING, reference_text
 
 STYLE = """
 body{font:16px/1.55 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d232a;
@@ -46,7 +46,7 @@ class _Numbers:
 
 def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) -> str:
     if claim.flag == "note" and not claim.evidence:
-        return f'<span class="note">{escape(claim.text)}</span>'
+        return f'<span class="note">{escape(NOTE_LABEL)} {escape(claim.text)}</span>'
     marks = "".join(
         f'<sup><a href="#{eid}" title="{escape(evidence[eid].quote[:200])}">'
         f"[{number(eid)}]</a></sup>"
@@ -150,6 +150,7 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         "</section>"
         '<section id="appendix"><h2>Appendix A. Verification</h2>'
         f"<table><tr><th>measure</th><th>value</th></tr>{stats}</table>"
+        f"<p>{escape(SENTENCE_COUNTING)}</p>"
         "<h2>Appendix B. Coverage</h2><table><tr><th>sub-question</th><th>evidence items</th>"
         f"<th>papers</th></tr>{coverage}</table>"
         "<h2>Appendix C. Screening log</h2><table><tr><th>paper</th><th>round</th>"

@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.llm.extractive import split_sentences
 
 EVIDENCE_ID = re.compile(r"\bev-[0-9a-f]{10}\b")
+# Coverage notes say what the evidence does not hold (a sub-question nothing answers, no
+# disagreement found); they cite nothing, are labelled so, and are counted apart.
+NOTE_LABEL = "Coverage note:"
+_NOTE = re.compile(r"(?<!\\)\*" + re.escape(NOTE_LABEL) + r" (.*?)(?<!\\)\*")
+SENTENCE_COUNTING = (
+    "Sentences are counted in the report body, from the executive summary to the "
+    "references; headings, bold leads and tables are not sentences. A quote of several "
+    "sentences counts each, and only the last, which the citation follows, as citing "
+    "evidence. Coverage notes (labelled 'Coverage note:') state what the screened evidence "
+    "does not hold; they have nothing to cite and are counted apart, not as report sentences."
+)
 _CITATION = re.compile(r"(?<!\\)\[[^\[\]]*@[^\[\]]*(?<!\\)\]")
 _ESCAPE = re.compile(r"([\\`*_\[\]<>@#|])")
 
@@ -66,7 +77,7 @@ def citation(evidence_ids: list[str], evidence: dict[str, EvidenceItem]) -> str:
 
 def _claim(claim: Claim, evidence: dict[str, EvidenceItem]) -> str:
     if claim.flag == "note" and not claim.evidence:
-        return f"*{escape(claim.text)}*"
+        return f"*{NOTE_LABEL} {escape(claim.text)}*"
     marker = " \\[unverified\\]" if claim.flag == "unverified" else ""
     return f"{escape(claim.text)}{marker} {citation(claim.evidence, evidence)}"
 
@@ -119,19 +130,37 @@ def render_markdown(
             q += 1
             number = f"Q{q}. "
         lines += _section(section, number, by_id)
+    counted = body_sentences("\n".join(lines))
     lines += ["## References", ""]
     for n, item in enumerate(report.references, start=1):
         lines.append(f"{n}. \\[@{item['id']}\\] {reference_text(item)}")
-    lines += ["", *appendix(report, evidence)]
+    lines += ["", *appendix(report, evidence, counted)]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def appendix(report: Report, evidence: list[EvidenceItem]) -> list[str]:
-    """Verification statistics, coverage per sub-question, the screening log and the
-    evidence cited."""
+def sentence_share(counted: SentenceCount) -> float | None:
+    """The share of report sentences carrying evidence IDs; None when there are none."""
+    return round(counted.cited / counted.sentences, 4) if counted.sentences else None
+
+
+def appendix(
+    report: Report, evidence: list[EvidenceItem], counted: SentenceCount | None = None
+) -> list[str]:
+    """Verification statistics (with how sentences are counted), coverage per sub-question,
+    the screening log and the evidence cited."""
     lines = ["## Appendix A. Verification", "", "| measure | value |", "|---|---|"]
     for key, value in report.verification.items():
         lines.append(f"| {key.replace('_', ' ')} | {value} |")
+    if counted is not None:
+        share = sentence_share(counted)
+        lines += [
+            f"| report sentences | {counted.sentences} |",
+            f"| sentences citing evidence | {counted.cited} |",
+            f"| share citing evidence | {'n/a' if share is None else f'{share:.1%}'} |",
+            f"| coverage notes (uncited, counted apart) | {counted.notes} |",
+            "",
+            escape(SENTENCE_COUNTING),
+        ]
     lines += ["", "## Appendix B. Coverage", ""]
     lines += ["| sub-question | evidence items | papers |", "|---|---|---|"]
     for n, row in enumerate(report.coverage, start=1):
@@ -156,22 +185,26 @@ def appendix(report: Report, evidence: list[EvidenceItem]) -> list[str]:
     return lines
 
 
-def body_sentences(markdown: str) -> tuple[int, int]:
-    """(report sentences, sentences carrying evidence IDs) in the body of a rendered report.
+class SentenceCount(NamedTuple):
+    sentences: int  # report sentences (claims), coverage notes aside
+    cited: int  # of those, sentences carrying evidence IDs
+    notes: int  # coverage-note sentences
 
-    The body runs from the executive summary to the references; headings, bold leads and
-    tables are not sentences. Text between two citations is split into sentences; only the
-    last one before a citation carries it.
-    """
-    start = markdown.find("## Executive summary")
-    end = markdown.find("## References")
-    body = markdown[start:end] if start >= 0 and end > start else markdown
-    total = cited = 0
+
+def body_sentences(markdown: str) -> SentenceCount:
+    """Sentences in the body of a rendered report, counted as SENTENCE_COUNTING says."""
+    start = max(markdown.find("## Executive summary"), 0)
+    end = markdown.find("## References", start)
+    body = markdown[start:end] if end >= 0 else markdown[start:]
+    total = cited = notes = 0
     for line in body.splitlines():
         line = line.strip().removeprefix(">").removeprefix("- ").strip()
         if not line or line.startswith(("#", "|")):
             continue
         line = re.sub(r"^\*\*[^*]+\*\*\s*", "", line)
+        for note in _NOTE.finditer(line):
+            notes += len(split_sentences(_plain(note.group(1))))
+        line = _NOTE.sub(" ", line)
         pos = 0
         for match in _CITATION.finditer(line):
             segment = line[pos : match.start()]
@@ -182,7 +215,7 @@ def body_sentences(markdown: str) -> tuple[int, int]:
             pos = match.end()
         tail = split_sentences(_plain(line[pos:]))
         total += len(tail)
-    return total, cited
+    return SentenceCount(total, cited, notes)
 
 
 def _plain(text: str) -> str:

@@ -22,7 +22,14 @@ from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
 from citewise.report.html import render_html
-from citewise.report.markdown import EVIDENCE_ID, body_sentences, csl_json, render_markdown
+from citewise.report.markdown import (
+    EVIDENCE_ID,
+    SENTENCE_COUNTING,
+    body_sentences,
+    csl_json,
+    render_markdown,
+    sentence_share,
+)
 
 REPORTS_DIR = "reports"
 
@@ -173,7 +180,7 @@ class ResearchDesk:
         report = self.report(task.id)
         known = {e.id for e in self.tasks.evidence(task.id)}
         cited = set(EVIDENCE_ID.findall(markdown))
-        sentences, with_ids = body_sentences(markdown)
+        counted = body_sentences(markdown)
         included = [d for d in report.screening if d.included]
         return {
             "rounds": task.round,
@@ -184,9 +191,16 @@ class ResearchDesk:
             "evidence_items": len(known),
             "evidence_cited": len(cited & known),
             "unresolved_ids": len(cited - known),
-            "sentences": sentences,
-            "sentences_with_evidence": with_ids,
-            "evidence_sentence_share": round(with_ids / sentences, 4) if sentences else 0.0,
+            "sentences": counted.sentences,
+            "sentences_with_evidence": counted.cited,
+            "evidence_sentence_share": sentence_share(counted),
+            "coverage_notes": counted.notes,
+            "evidence_sentence_share_with_notes": round(
+                counted.cited / (counted.sentences + counted.notes), 4
+            )
+            if counted.sentences + counted.notes
+            else None,
+            "sentence_counting": SENTENCE_COUNTING,
             "disagreements": len(report.disagreements),
             "verification": report.verification,
             "tokens_used": TokenBudget(self.library.store.db, task.id, None).used(),

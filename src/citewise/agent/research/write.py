@@ -109,6 +109,9 @@ class _Writer:
                     label = question.text.removeprefix("What do the sources report about ")
                     label = label.rstrip("?").capitalize()
                 section.paragraphs.append(Paragraph([_claim(best)], lead=label))
+        if not section.paragraphs:
+            note = "No screened source in the library answers any sub-question on this topic."
+            section.paragraphs.append(Paragraph([_note(note)]))
         return section
 
     def background(self) -> Section:
@@ -132,8 +135,8 @@ class _Writer:
             claims = [_claim(e) for e in grouped[key]]
             section.paragraphs.append(Paragraph(claims, lead=self.cite(key)))
         if not section.paragraphs:
-            note = "None of the screened sources answers this sub-question; it remains a gap."
-            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+            note = "No screened source answers this sub-question (see Open problems)."
+            section.paragraphs.append(Paragraph([_note(note)]))
         return section
 
     def discussion(self) -> Section:
@@ -172,7 +175,7 @@ class _Writer:
                 break
         if not section.paragraphs:
             note = "The included papers share no theme beyond the topic itself."
-            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+            section.paragraphs.append(Paragraph([_note(note)]))
         return section
 
     def disagreements(self, found: list[Disagreement]) -> Section:
@@ -201,7 +204,7 @@ class _Writer:
             claims.append(Claim(why, ids))
             section.paragraphs.append(Paragraph(claims, lead=lead))
         if not section.paragraphs:
-            section.paragraphs.append(Paragraph([Claim(NO_DISAGREEMENT, [], flag="note")]))
+            section.paragraphs.append(Paragraph([_note(NO_DISAGREEMENT)]))
         return section
 
     def open_problems(self, coverage: dict[str, dict[str, int]]) -> Section:
@@ -216,19 +219,31 @@ class _Writer:
                 break
         if claims:
             section.paragraphs.append(Paragraph(claims))
-        # Thinly covered sub-questions, in one sentence (an unanswered one says so in its own
-        # section; the appendix's coverage table has the counts).
-        numbers = [
-            f"Q{n}"
-            for n, q in enumerate(self.plan.sub_questions, start=1)
-            if coverage.get(q.id, {}).get("papers") == 1
-        ]
-        if numbers:
-            listed = ", ".join(numbers[:-1]) + (" and " if len(numbers) > 1 else "") + numbers[-1]
-            verb = "rests" if len(numbers) == 1 else "rest"
-            note = f"The evidence on {listed} {verb} on a single paper."
-            section.paragraphs.append(Paragraph([Claim(note, [], flag="note")]))
+        # Gaps in the evidence base, as coverage notes: statements about what the screened
+        # evidence lacks, so they cite nothing (the appendix's coverage table has the counts).
+        papers = {q.id: coverage.get(q.id, {}).get("papers", 0) for q in self.plan.sub_questions}
+        numbered = list(enumerate(self.plan.sub_questions, start=1))
+        unanswered = [f"Q{n}" for n, q in numbered if not self.by_question(q.id)]
+        thin = [f"Q{n}" for n, q in numbered if papers[q.id] == 1]
+        notes = []
+        if unanswered:
+            notes.append(f"No screened source answers {_listed(unanswered)}.")
+        if thin:
+            verb = "rests" if len(thin) == 1 else "rest"
+            notes.append(f"The evidence on {_listed(thin)} {verb} on a single paper.")
+        if notes:
+            section.paragraphs += [Paragraph([_note(n)]) for n in notes]
         return section
+
+
+def _note(text: str) -> Claim:
+    """A coverage note: what the evidence does not hold. It cites nothing, so it is not a
+    claim; reports label it and count it apart from claim sentences."""
+    return Claim(text, [], flag="note")
+
+
+def _listed(labels: list[str]) -> str:
+    return ", ".join(labels[:-1]) + (" and " if len(labels) > 1 else "") + labels[-1]
 
 
 def write_report(
