@@ -23,6 +23,7 @@ from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, Questio
 from citewise.agent.question import analyse
 from citewise.agent.verify import Verifier
 from citewise.llm.base import Message, Params
+from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.structured import structured_call
 from citewise.retrieval.terms import content_terms, stem
@@ -175,12 +176,17 @@ class GeneratedAnswerer:
             return base
         items = self.numbered_evidence(text, base, documents, k)
         retrieved = time.perf_counter()
-        answer = self._write(text, base, items, self.writers[0])
-        # Cascade: the next model is called only when the first one's answer is weak.
-        for writer in self.writers[1:]:
-            if not answer.refused and answer.support_score >= self.cascade_threshold:
-                break
-            answer = self._write(text, base, items, writer)
+        # Cascade on what the write role can measure best: verification support. Each
+        # model writes alone; the next one is called only when this one's answer is weak.
+        writer = self.writers[0]
+        if writer.escalate is None and len(self.writers) > 1:
+            writer = chain(self.writers, self.cascade_threshold)[0]
+        answer = self._write(text, base, items, writer.alone())
+        while writer.escalate is not None and (
+            answer.refused or answer.support_score < writer.threshold
+        ):
+            writer = writer.escalate
+            answer = self._write(text, base, items, writer.alone())
         answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
             "answer": round((time.perf_counter() - retrieved) * 1000),

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, replace
 
 from citewise.errors import CitewiseError
 from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema
+from citewise.llm.cascade import reply_confidence
 from citewise.llm.usage import CallRecord, log_call
 
 log = logging.getLogger(__name__)
@@ -28,13 +29,20 @@ def cache_key(
 @dataclass
 class ModelClient:
     """Wraps a backend for one role: every call is looked up in `llm_cache` (unless
-    `use_cache` is off) and written to `llm_calls`, hits and failures included."""
+    `use_cache` is off) and written to `llm_calls`, hits and failures included.
+
+    `escalate` makes a cascade (see `llm.cascade`): when this model fails or its reply's
+    confidence is below `threshold`, the same call goes to that client, logged as a
+    second call.
+    """
 
     model: LanguageModel
     db: sqlite3.Connection | None = None
     role: str | None = None
     task: str | None = None
     use_cache: bool = True
+    escalate: ModelClient | None = None
+    threshold: float = 0.5
 
     @property
     def label(self) -> str:
@@ -49,10 +57,35 @@ class ModelClient:
         return self.model.count_tokens(text)
 
     def for_role(self, role: str) -> ModelClient:
-        return replace(self, role=role)
+        escalate = self.escalate.for_role(role) if self.escalate else None
+        return replace(self, role=role, escalate=escalate)
+
+    def alone(self) -> ModelClient:
+        """This model without its cascade (for callers that measure confidence themselves)."""
+        return replace(self, escalate=None)
 
     def complete(
         self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
+    ) -> Completion:
+        """This model's reply, or the next model's when this one fails or is unsure."""
+        if self.escalate is None:
+            return self._complete(messages, schema, params)
+        try:
+            completion = self._complete(messages, schema, params)
+        except CitewiseError as exc:
+            log.info("%s failed (%s); escalating to %s", self.label, exc.code, self.escalate.label)
+            return self.escalate.complete(messages, schema, params)
+        confidence = reply_confidence(completion.text, completion.finish_reason, schema)
+        if confidence < self.threshold:
+            log.info(
+                "%s confidence %.2f < %.2f; escalating to %s",
+                self.label, confidence, self.threshold, self.escalate.label,
+            )  # fmt: skip
+            return self.escalate.complete(messages, schema, params)
+        return completion
+
+    def _complete(
+        self, messages: list[Message], schema: Schema | None, params: Params
     ) -> Completion:
         key = cache_key(self.model.backend, self.model.model, messages, schema, params)
         cached = self._cached(key)

@@ -16,6 +16,7 @@ from citewise.llm.base import (
     Schema,
     parse_spec,
 )
+from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 
 
@@ -71,9 +72,12 @@ def role_clients(
     task: str | None = None,
 ) -> list[ModelClient]:
     """The client(s) serving a role: `override` (from --llm) if given, else the role's
-    cascade from citewise.toml; empty when the role is not configured."""
+    cascade from citewise.toml (the first client escalates to the second when unsure);
+    empty when the role is not configured."""
     specs = [override] if override else [parse_spec(s) for s in settings.role(role)]
-    return [
+    clients = [
         ModelClient(open_model(spec, settings), db, role=role, task=task, use_cache=use_cache)
         for spec in specs
     ]
+    # A cascade: the first client escalates to the second when unsure.
+    return chain(clients, settings.cascade_threshold)
