@@ -27,21 +27,18 @@ TOPIC = "thromboprophylaxis complications and patient outcomes in hospital care"
 STAGES = ["planning", "searching", "screening", "extracting", "analyzing", "writing", "verifying"]
 
 
-def citewise(library: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "citewise", "--library", str(library), *args]
+STALLING = Path(__file__).with_name("stalling.py")  # the CLI with one stage stalling
+ENVIRONMENT = {**os.environ, "HF_HUB_OFFLINE": "1"}
 
 
-def environment(stall: str | None = None) -> dict[str, str]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    env.pop("CITEWISE_RESEARCH_STALL", None)
-    if stall:
-        env["CITEWISE_RESEARCH_STALL"] = stall
-    return env
+def citewise(library: Path, *args: str, stall: str | None = None) -> list[str]:
+    entry = [str(STALLING), stall] if stall else ["-m", "citewise"]
+    return [sys.executable, *entry, "--library", str(library), *args]
 
 
 def run(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        citewise(library, *args), capture_output=True, text=True, env=environment(), timeout=300
+        citewise(library, *args), capture_output=True, text=True, env=ENVIRONMENT, timeout=300
     )
 
 
@@ -109,8 +106,8 @@ def kill_when_stalled(library: Path, args: list[str], stage: str) -> str:
     with sqlite3.connect(library / "library.db") as db:
         (last,) = db.execute("SELECT coalesce(max(id), 0) FROM task_events").fetchone()
     process = subprocess.Popen(
-        citewise(library, *args),
-        env=environment(stall=stage),
+        citewise(library, *args, stall=stage),
+        env=ENVIRONMENT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -163,8 +160,8 @@ def test_cancel_stops_a_running_task_and_it_cannot_be_resumed(library: Path) -> 
     with sqlite3.connect(library / "library.db") as db:
         (last,) = db.execute("SELECT coalesce(max(id), 0) FROM task_events").fetchone()
     process = subprocess.Popen(
-        citewise(library, "research", TOPIC, "--json"),
-        env=environment(stall="extracting"),
+        citewise(library, "research", TOPIC, "--json", stall="extracting"),
+        env=ENVIRONMENT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,11 +16,6 @@ from citewise.store.library import LibraryStore
 Progress = Callable[[str, int, int], None]
 # (query, the task's options, limit) -> (search records, warnings); see gather.remote_search.
 RemoteSearch = Callable[[str, ResearchOptions, int], tuple[list[Any], list[str]]]
-
-# Crash tests set this to a state name: that stage stops mid-way (after part of its work,
-# before its output commits) and waits, so a SIGKILL lands inside it deterministically.
-STALL_VARIABLE = "CITEWISE_RESEARCH_STALL"
-STALL_SECONDS = 600
 
 
 def _no_progress(state: str, done: int, total: int) -> None:
@@ -53,14 +46,8 @@ class StageContext:
         return Plan.from_dict(stored["plan"])
 
     def checkpoint(self, state: str, done: int, total: int) -> None:
-        """Between units of work: report progress, stop if cancelled, stall if a test asks."""
+        """Between units of work (before a stage's output commits): report progress, and
+        stop if the task was cancelled."""
         self.progress(state, done, total)
         if self.tasks.get(self.task.id).state == "cancelled":
             raise TaskCancelled(f"task '{self.task.id}' was cancelled")
-        if done >= 1 and os.environ.get(STALL_VARIABLE) == state:
-            self.tasks.event(self.task.id, state, "stall", {"done": done})
-            deadline = time.monotonic() + STALL_SECONDS
-            while time.monotonic() < deadline:
-                time.sleep(0.1)
-                if self.tasks.get(self.task.id).state == "cancelled":
-                    raise TaskCancelled(f"task '{self.task.id}' was cancelled")
