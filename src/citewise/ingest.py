@@ -17,6 +17,7 @@ from citewise.documents import READERS, read_document
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
 from citewise.documents.manifest import PaperMetadata, read_manifest
 from citewise.documents.model import Document
+from citewise.documents.parallel import Parse, ParsePool
 from citewise.documents.references import link_citations
 from citewise.documents.zotero import read_zotero
 from citewise.embed.base import Embedder
@@ -134,11 +135,13 @@ def ingest_file(
     report: IngestReport,
     metadata: PaperMetadata | None = None,
     grobid: GrobidClient | None = None,
+    parse: Parse = read_document,
 ) -> None:
     """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
 
     `metadata` (manifest / Zotero) overrides what the reader found, also for a file that
-    is already in the library; `grobid` parses the bibliography when configured.
+    is already in the library; `grobid` parses the bibliography when configured; `parse`
+    reads the file (a ParsePool's, when the batch is parsed ahead in worker processes).
     """
     absolute = path.expanduser().resolve()
     try:
@@ -159,7 +162,7 @@ def ingest_file(
         )
     if absolute.suffix.lower() not in SUFFIXES:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
-    doc = read_document(absolute)
+    doc = parse(path)
     doc.path = absolute
     if grobid is not None and doc.kind == "pdf":
         _grobid_references(doc, content, grobid, report)
@@ -212,6 +215,18 @@ def _grobid_references(
     doc.citations = link_citations(doc.blocks, refs)
 
 
+def _needs_parsing(store: LibraryStore, path: Path) -> bool:
+    """Whether ingest_file will parse `path` (a readable, supported file whose content is
+    not in the library yet), so it can be parsed ahead in a worker process."""
+    if path.suffix.lower() not in SUFFIXES:
+        return False
+    try:
+        sha256 = hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
+    except OSError:
+        return False
+    return store.document_by_sha(sha256) is None
+
+
 def embed_missing(store: LibraryStore, embedder: Embedder, progress: Progress | None = None) -> int:
     """Embed every trusted block that has no vector for this model yet; return how many.
 
@@ -253,18 +268,19 @@ def ingest(
     if sources:
         report.failed.extend(sources.failures)
     items = list(expand_paths(paths)) + (list(sources.metadata) if sources else [])
-    for done, item in enumerate(items, start=1):
-        if isinstance(item, IngestFailure):
-            report.failed.append(item)
-            continue
-        if progress:
-            progress(item.name, done, len(items))
-        try:
-            ingest_file(store, item, report, metadata.get(item), grobid)
-        except CitewiseError as exc:
-            report.failed.append(IngestFailure(str(item), exc.code, exc.message))
-        except Exception as exc:  # a parser bug must not lose the rest of the batch
-            report.failed.append(IngestFailure(str(item), "INTERNAL_ERROR", repr(exc)))
+    with ParsePool([p for p in items if isinstance(p, Path) and _needs_parsing(store, p)]) as pool:
+        for done, item in enumerate(items, start=1):
+            if isinstance(item, IngestFailure):
+                report.failed.append(item)
+                continue
+            if progress:
+                progress(item.name, done, len(items))
+            try:
+                ingest_file(store, item, report, metadata.get(item), grobid, pool.parse)
+            except CitewiseError as exc:
+                report.failed.append(IngestFailure(str(item), exc.code, exc.message))
+            except Exception as exc:  # a parser bug must not lose the rest of the batch
+                report.failed.append(IngestFailure(str(item), "INTERNAL_ERROR", repr(exc)))
     parsed = time.perf_counter()
     if embedder is not None:
         report.embedding_model = embedder.name

@@ -13,6 +13,26 @@ from pathlib import Path
 from tests.pdfs import write_paper
 
 
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_kill_during_ingest_then_rerun_finishes_without_duplicates(tmp_path: Path) -> None:
     folder = tmp_path / "papers"
     folder.mkdir()
@@ -35,8 +55,13 @@ def test_kill_during_ingest_then_rerun_finishes_without_duplicates(tmp_path: Pat
                     stored = db.execute("SELECT count(*) FROM documents").fetchone()[0]
             except sqlite3.OperationalError:
                 stored = 0
+    workers = children(process.pid)  # parse workers (one per core)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+    deadline = time.time() + 10
+    while any(alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers), "parse workers outlived the killed ingest"
     with sqlite3.connect(database) as db:
         partial = db.execute("SELECT count(*) FROM documents").fetchone()[0]
         orphans = db.execute(
