@@ -103,7 +103,7 @@ class Method:
 
 class Hybrid(Method):
     """citewise: mapped BM25 postings + sign-bit dense shortlist with exact rescoring,
-    fused by RRF, diversified by MMR."""
+    fused by normalized scores, diversified by MMR."""
 
     name = "citewise hybrid"
 

@@ -1,5 +1,5 @@
-"""Hybrid retrieval: BM25 and dense top-k, fused by RRF, diversified by MMR, expanded with
-neighbouring blocks.
+"""Hybrid retrieval: BM25 and dense top-k, fused by min-max normalized scores (0.6/0.4),
+diversified by MMR, expanded with neighbouring blocks.
 
 Both retrievers read indexes beside library.db that follow SQLite's change counters:
 BM25 over memory-mapped postings (keyword_index.py) and sign-bit vector codes with exact
