@@ -10,7 +10,8 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.config import ModelSettings, library_dir, load_model_settings
-from citewise.embed.base import Embedder, load_default_embedder
+from citewise.embed.base import Embedder
+from citewise.embed.settings import load_embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
@@ -20,7 +21,7 @@ from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
-from citewise.store.vectors import any_vectors
+from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,10 @@ class Library:
         if not self._embedder_loaded:
             self._embedder_loaded = True
             if self._embeddings:
-                self._embedder = load_default_embedder()
+                self._embedder = open_embedder(
+                    load_embed_settings(self.directory),
+                    lambda name: model_dimensions(self.store.db, name),
+                )
                 if self._embedder is None:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
         return self._embedder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated
 
@@ -62,8 +63,24 @@ def main_options(
             "or ~/.local/share/citewise/default).",
         ),
     ] = None,
+    embed: Annotated[
+        str | None,
+        typer.Option(
+            "--embed",
+            help="Embedding model: ollama:MODEL, openai:MODEL or a bundled one "
+            "(default: [embed] in citewise.toml, else the bundled model). A new model re-embeds.",
+        ),
+    ] = None,
+    embed_url: Annotated[
+        str | None, typer.Option("--embed-url", help="Base URL of the embedding server.")
+    ] = None,
 ) -> None:
     State.library = library
+    # The library reads these when it opens its embedder (citewise.embed.settings).
+    if embed:
+        os.environ["CITEWISE_EMBED"] = embed
+    if embed_url:
+        os.environ["CITEWISE_EMBED_URL"] = embed_url
 
 
 def main() -> None:

@@ -13,6 +13,8 @@ from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
+from citewise.embed.settings import load_embed_settings
+from citewise.llm.doctor import check_embedding
 from citewise.report.terminal import print_answer
 
 
@@ -52,12 +54,21 @@ def doctor(
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
-    failing = any(not c.ok for r in reports for c in r.models)
+        embedding = check_embedding(load_embed_settings(lib.directory))
+    failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
     if as_json:
-        emit_json({"config": source, "roles": [asdict(r) for r in reports], "ok": not failing})
+        emit_json({
+            "config": source, "roles": [asdict(r) for r in reports],
+            "embedding": asdict(embedding), "ok": not failing,
+        })  # fmt: skip
     else:
         out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
         table = Table("role", "model", "state", "detail")
+        table.add_row(
+            "embed", escape(embedding.spec),
+            "[green]ok[/]" if embedding.ok else "[red]unreachable[/]",
+            escape(embedding.detail + (f" — {embedding.hint}" if embedding.hint else "")),
+        )  # fmt: skip
         for report in reports:
             if not report.models:
                 table.add_row(report.role, "extractive", "[green]ok[/]", "no model needed")

