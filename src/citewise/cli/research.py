@@ -100,8 +100,9 @@ def research(
         str,
         typer.Option(
             "--llm",
-            help="BACKEND:MODEL that plans and screens (default: extractive, no model; "
-            "claims stay verbatim quotes either way).",
+            help="BACKEND:MODEL that plans, screens and drafts section prose, each sentence "
+            "verified against the evidence it cites (default: extractive, no model: "
+            "claims are verbatim quotes).",
         ),
     ] = "extractive",
     budget_tokens: Annotated[

@@ -82,7 +82,7 @@ class ResearchDesk:
         self.tasks = self.researcher.tasks
 
     def _models(self, task: Task) -> ResearchModels | None:
-        """Clients for the `reason` and `screen` roles; None when both are extractive."""
+        """Clients for the `reason`, `screen` and `write` roles; None when all are extractive."""
         llm = task.options.llm
         override = parse_spec(llm) if llm and llm != "extractive" else None
         settings = self.library.model_settings
@@ -93,11 +93,13 @@ class ResearchDesk:
             return next((c for c in clients if c.model.backend != "extractive"), None)
 
         reason = first("reason")
-        # One --llm model serves both roles: open it once.
+        # One --llm model serves every role: open it once.
         screen = reason.for_role("screen") if override and reason else first("screen")
-        if reason is None and screen is None:
+        write = reason.for_role("write") if override and reason else first("write")
+        if reason is None and screen is None and write is None:
             return None
-        return ResearchModels(reason, screen, TokenBudget(db, task.id, task.options.budget_tokens))
+        budget = TokenBudget(db, task.id, task.options.budget_tokens)
+        return ResearchModels(reason, screen, budget, write)
 
     def _remote_search(
         self, query: str, options: ResearchOptions, limit: int
@@ -204,6 +206,7 @@ class ResearchDesk:
             "disagreements": len(report.disagreements),
             "verification": report.verification,
             "tokens_used": TokenBudget(self.library.store.db, task.id, None).used(),
+            "tokens_charged": TokenBudget(self.library.store.db, task.id, None).charged(),
             "budget_tokens": task.options.budget_tokens,
         }
 

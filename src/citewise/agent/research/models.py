@@ -1,7 +1,8 @@
 """Language models in research, when one is configured: the `reason` role drafts the plan,
-the `screen` role judges papers the deterministic score is unsure about. Both are optional
-and bounded: every call is checked against the task's token budget first, every reply is
-validated, and anything missing or invalid falls back to the deterministic path.
+the `screen` role judges papers the deterministic score is unsure about, the `write` role
+drafts section prose (see prose.py). All are optional and bounded: every call is checked
+against the task's token budget first, every reply is validated, and anything missing or
+invalid falls back to the deterministic path.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from citewise.agent.research.model import FACETS, Plan, SubQuestion
-from citewise.llm.base import Message, ModelError, Params
-from citewise.llm.client import ModelClient
+from citewise.agent.research.tasks import TaskStore
+from citewise.llm.base import Completion, Message, ModelError, Params
+from citewise.llm.client import ModelClient, cache_key
 from citewise.llm.structured import parse_reply
 from citewise.retrieval.terms import content_terms
 
@@ -30,8 +32,14 @@ SCREEN_MAX_TOKENS = 60
 
 
 class TokenBudget:
-    """Tokens the task's model calls used (from the audit log, so it survives a restart)
-    against the limit from --budget-tokens (None: unlimited)."""
+    """The task's model tokens against the limit from --budget-tokens (None: unlimited).
+
+    Every reply the task consumes is charged once per distinct request (a `tokens` event
+    keyed by the request's cache key, holding the tokens the reply cost when it was made),
+    whether it came fresh or from the response cache. So a resumed task is not charged twice
+    for a call it repeats, and a cached rerun makes the same calls and skips the same ones as
+    the first run. Tokens actually spent (`used`, from the audit log) never exceed the charge.
+    """
 
     def __init__(self, db: sqlite3.Connection, task_id: str, limit: int | None) -> None:
         self.db = db
@@ -39,6 +47,7 @@ class TokenBudget:
         self.limit = limit
 
     def used(self) -> int:
+        """Tokens of the task's calls that reached a model (cache hits cost nothing)."""
         (n,) = self.db.execute(
             "SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM llm_calls "
             "WHERE task = ? AND cache_hit = 0",
@@ -46,8 +55,23 @@ class TokenBudget:
         ).fetchone()
         return int(n)
 
+    def charged(self) -> int:
+        (n,) = self.db.execute(
+            "SELECT coalesce(sum(tokens), 0) FROM (SELECT max(json_extract(data, '$.tokens')) "
+            "AS tokens FROM task_events WHERE task_id = ? AND kind = 'tokens' "
+            "GROUP BY json_extract(data, '$.key'))",
+            (self.task_id,),
+        ).fetchone()
+        return int(n)
+
+    def charge(self, key: str, completion: Completion, role: str | None) -> None:
+        tokens = completion.prompt_tokens + completion.completion_tokens
+        TaskStore(self.db).event(
+            self.task_id, role or "model", "tokens", {"key": key, "tokens": tokens}
+        )
+
     def allows(self, estimate: int) -> bool:
-        return self.limit is None or self.used() + estimate <= self.limit
+        return self.limit is None or self.charged() + estimate <= self.limit
 
 
 def estimate_tokens(client: ModelClient, messages: list[Message], max_tokens: int) -> int:
@@ -78,6 +102,7 @@ class ResearchModels:
     reason: ModelClient | None
     screen: ModelClient | None
     budget: TokenBudget
+    write: ModelClient | None = None
     on_skip: Callable[[str], None] = lambda note: None
 
     def ask(
@@ -91,13 +116,15 @@ class ResearchModels:
             if not self.budget.allows(estimate):
                 self.on_skip(f"token budget: a {client.role} call (~{estimate} tokens) skipped")
                 return None
+            schema, params = shape.model_json_schema(), Params(max_tokens=max_tokens)
             try:
-                completion = client.complete(
-                    conversation, shape.model_json_schema(), Params(max_tokens=max_tokens)
-                )
+                completion = client.complete(conversation, schema, params)
             except ModelError as exc:
                 self.on_skip(f"{client.role} model failed: {exc}")
                 return None
+            model = client.model
+            key = cache_key(model.backend, model.model, conversation, schema, params)
+            self.budget.charge(key, completion, client.role)
             try:
                 return parse_reply(completion.text, shape)
             except (ValueError, ValidationError) as exc:

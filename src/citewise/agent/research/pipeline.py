@@ -29,6 +29,7 @@ from citewise.agent.research.model import (
 )
 from citewise.agent.research.models import ResearchModels, model_plan
 from citewise.agent.research.plan import make_plan
+from citewise.agent.research.prose import model_prose
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStateError, TaskStore
 from citewise.agent.research.verify import verify_report
 from citewise.agent.research.write import write_report
@@ -82,8 +83,19 @@ class WriteStage:
             conflicts,
             analysis.get("coverage", {}),
         )
+        prose: dict[str, object] = {}
+        if ctx.models is not None and ctx.models.write is not None:
+            questions = {q.id: q.text for q in plan.sub_questions}
+            report, log = model_prose(
+                ctx.models,
+                report,
+                ctx.tasks.evidence(ctx.task.id),
+                questions,
+                lambda done, total: ctx.checkpoint(self.state, done, total),
+            )
+            prose = log.as_dict()
         ctx.checkpoint(self.state, 1, 1)
-        return {"report": report.to_dict()}
+        return {"report": report.to_dict(), "prose": prose}
 
 
 class VerifyStage:
@@ -102,6 +114,7 @@ class VerifyStage:
             title = content_terms(str(ref.get("title", "")))
             names[str(ref.get("id"))] = [w for w in [*words, str(year or ""), *title] if w]
         verified = verify_report(report, ctx.tasks.evidence(ctx.task.id), names)
+        verified.verification.update(written.get("prose") or {})
         ctx.checkpoint(self.state, 1, 1)
         return {"report": verified.to_dict()}
 
