@@ -22,10 +22,10 @@ from pydantic import BaseModel, Field
 from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, QuestionAnswerer
 from citewise.agent.question import analyse
 from citewise.agent.verify import Verifier
-from citewise.llm.base import Message, Params
+from citewise.llm.base import ContextOverflowError, Message, Params
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
-from citewise.llm.structured import structured_call
+from citewise.llm.structured import Structured, structured_call
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import BlockFilter, StoredBlock
 
@@ -74,6 +74,8 @@ class GenerationLog:
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (sentence, reason)
     repaired: int = 0
     fell_back: bool = False
+    overflows: int = 0  # server-side context overflows (each followed by a trimmed retry)
+    offered: int = 0  # evidence passages in the prompt the model answered
 
 
 _MARKER = re.compile(r"\s*\[\s*(E\d+)\s*\]", re.IGNORECASE)
@@ -222,10 +224,8 @@ class GeneratedAnswerer:
     ) -> Answer:
         record = GenerationLog()
         self.last_log = record
-        items = fit_to_context(text, items, writer, ANSWER_TOKENS)
-        by_number = {n.number: n for n in items}
-        messages = answer_messages(text, items)
         params = Params(max_tokens=ANSWER_TOKENS)
+        offered = list(items)
 
         def fallback() -> DraftAnswer:
             # The deterministic path: the extractive answer's sentences, citing what they quote.
@@ -240,8 +240,21 @@ class GeneratedAnswerer:
                 refused=False,
             )
 
-        draft = structured_call(writer, messages, DraftAnswer, params, fallback)
+        for attempt in range(2):
+            items = fit_to_context(text, offered, writer, ANSWER_TOKENS)
+            messages = answer_messages(text, items)
+            try:
+                draft = structured_call(writer, messages, DraftAnswer, params, fallback)
+                break
+            except ContextOverflowError as exc:
+                # The server's context is smaller than estimated; the backend has learnt its
+                # size from the error, so the evidence is trimmed again and sent once more.
+                log.info("%s: %s; trimming evidence (attempt %d)", writer.label, exc, attempt + 1)
+                record.overflows += 1
+                draft = Structured(fallback(), fell_back=True)
+        by_number = {n.number: n for n in items}
         record.fell_back = draft.fell_back
+        record.offered = len(items)
         backend = f"extractive (fallback from {writer.label})" if draft.fell_back else writer.label
         assert draft.value is not None
         # The model's "refused" is advice: retrieval already found the question answerable,
@@ -253,16 +266,19 @@ class GeneratedAnswerer:
             problems = "\n".join(
                 f'- "{s}" (cites {", ".join(c) or "nothing"}): {why}' for s, c, why in failed
             )
-            repair = structured_call(
-                writer,
-                [
-                    *messages,
-                    {"role": "assistant", "content": draft.value.model_dump_json()},
-                    {"role": "user", "content": REPAIR_PROMPT.format(problems=problems)},
-                ],
-                DraftAnswer,
-                params,
-            )
+            try:
+                repair = structured_call(
+                    writer,
+                    [
+                        *messages,
+                        {"role": "assistant", "content": draft.value.model_dump_json()},
+                        {"role": "user", "content": REPAIR_PROMPT.format(problems=problems)},
+                    ],
+                    DraftAnswer,
+                    params,
+                )
+            except ContextOverflowError:  # the longer conversation did not fit: no repair
+                repair = Structured(None, fell_back=True)
             # What stays unresolved: the originals if the repair fixed nothing, else the
             # repair's own failures (its fixed sentences stand in for the originals).
             unresolved = failed

@@ -41,7 +41,13 @@ class UnknownModelError(ModelError):
 
 
 class ContextOverflowError(ModelError):
+    """The prompt did not fit; `limit` is the server's context size when it said so."""
+
     code = "CONTEXT_OVERFLOW"
+
+    def __init__(self, message: str, hint: str = "", limit: int | None = None) -> None:
+        super().__init__(message, hint)
+        self.limit = limit
 
 
 class MalformedOutputError(ModelError):

@@ -6,6 +6,7 @@ The HTTP transport is injectable, so tests replay answers through the real clien
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Any
 
@@ -27,7 +28,25 @@ from citewise.llm.base import (
 
 DEFAULT_URL = "http://127.0.0.1:8000/v1"  # python -m llama_cpp.server's default port
 DEFAULT_N_CTX = 4096
-_OVERFLOW_WORDS = ("context length", "context window", "maximum context", "too many tokens")
+_OVERFLOW_WORDS = (
+    "context length", "context window", "maximum context", "too many tokens",
+    "context_length_exceeded", "exceeds the available context", "exceed_context_size",
+)  # fmt: skip
+# "maximum context length is 512 tokens. However, you requested 981 tokens (931 in the
+# messages, 50 in the completion)" (OpenAI, vLLM, llama_cpp.server); llama.cpp's own server
+# sends {"n_prompt_tokens": 931, "n_ctx": 512}.
+_LIMIT = re.compile(r"(?:maximum context length is|\"n_ctx\"\s*:)\s*(\d+)", re.IGNORECASE)
+_PROMPT = re.compile(r"(\d+) in the messages|\"n_prompt_tokens\"\s*:\s*(\d+)", re.IGNORECASE)
+
+
+def parse_overflow(detail: str) -> tuple[int | None, int | None]:
+    """(context size, prompt tokens) as a server's context-overflow error states them."""
+    limit = _LIMIT.search(detail)
+    prompt = _PROMPT.search(detail)
+    return (
+        int(limit.group(1)) if limit else None,
+        int(prompt.group(1) or prompt.group(2)) if prompt else None,
+    )
 
 
 def _rejects_json_schema(response: httpx.Response, style: str) -> bool:
@@ -69,6 +88,7 @@ class OpenAICompatModel:
         key = api_key or os.environ.get("CITEWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._schema_style = "json_schema"  # OpenAI's; switched once if the server rejects it
+        self._chars_per_token = 3.0
         self._http = httpx.Client(
             base_url=self.url, headers=headers, timeout=timeout, transport=transport
         )
@@ -77,8 +97,21 @@ class OpenAICompatModel:
         self._http.close()
 
     def count_tokens(self, text: str) -> int:
-        # No tokenizer over HTTP: ~4 characters a token, rounded up to stay on the safe side.
-        return len(text) // 3 + 1
+        # No tokenizer over HTTP: ~4 characters a token, estimated at 3 to stay on the safe
+        # side, until a context-overflow reply tells how many tokens a prompt really took.
+        return int(len(text) / self._chars_per_token) + 1
+
+    def _learn_overflow(self, detail: str, messages: list[Message]) -> int | None:
+        """Take the context size and the real prompt size from an overflow reply, so the
+        caller's next `fit_to_context` trims to what the server can take."""
+        limit, prompt = parse_overflow(detail)
+        if limit:
+            self.n_ctx = min(self.n_ctx, limit)
+        if prompt:
+            chars = sum(len(m["content"]) for m in messages)
+            # 10% margin; never more optimistic than the estimate already was.
+            self._chars_per_token = min(self._chars_per_token, 0.9 * chars / prompt)
+        return limit
 
     def _post(self, payload: dict[str, Any]) -> httpx.Response:
         try:
@@ -115,7 +148,7 @@ class OpenAICompatModel:
             response = self._post(payload)
         latency = (time.perf_counter() - started) * 1000
         if response.status_code >= 400:
-            self._raise_for(response)
+            self._raise_for(response, messages)
         try:
             body = response.json()
             choice = body["choices"][0]
@@ -144,13 +177,15 @@ class OpenAICompatModel:
             "json_schema": {"name": "reply", "schema": schema, "strict": True},
         }
 
-    def _raise_for(self, response: httpx.Response) -> None:
+    def _raise_for(self, response: httpx.Response, messages: list[Message]) -> None:
         detail = response.text[:300]
         lowered = detail.lower()
         if any(w in lowered for w in _OVERFLOW_WORDS):
+            limit = self._learn_overflow(response.text[:2000], messages)
             raise ContextOverflowError(
-                f"the prompt does not fit {self.model}'s context ({detail})",
+                f"the prompt does not fit {self.model}'s context at {self.url} ({detail})",
                 hint="ask about fewer documents, or set n_ctx for this backend in citewise.toml",
+                limit=limit,
             )
         if response.status_code == 404 or ("model" in lowered and "not found" in lowered):
             raise UnknownModelError(
