@@ -95,6 +95,15 @@ def test_wrong_dimensions_are_an_error_never_stored() -> None:
     )
     with pytest.raises(EmbeddingDimensionsError, match="4-dimensional.*768 expected"):
         embedder.encode(["text"])
+    # The width a library already stores for the model is the one expected.
+    stored = open_embedder(
+        EmbedSettings(model="ollama:nomic-embed-text"),
+        stored_dimensions={"ollama:nomic-embed-text": 768}.get,
+        transport=ollama_transport([]),
+    )
+    assert stored is not None and stored.dimensions == 768
+    with pytest.raises(EmbeddingDimensionsError, match="nomic-embed-text"):
+        stored.encode(["text"])
     ragged = HttpEmbedder(
         "ollama", "nomic-embed-text",
         transport=ollama_transport([], {"a": [1.0, 2.0], "b": [1.0, 2.0, 3.0]}),
