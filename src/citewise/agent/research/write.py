@@ -26,6 +26,11 @@ CLAIMS_PER_PAPER = 3
 THEMES = 3
 PAPERS_PER_THEME = 3
 OPEN_PROBLEMS = 6
+# Connectives that open sentences in every paper: never a theme the papers share.
+CONNECTIVES = frozenset(
+    """although however thus therefore moreover furthermore whereas while hence indeed also
+    additionally finally first second third overall instead""".split()
+)
 FIELD_KINDS = ("contribution", "method", "setup", "result", "limitation", "application")
 FACET_LABELS = {
     "methods": "Methods",
@@ -146,7 +151,9 @@ class _Writer:
         by_paper: dict[str, set[str]] = {}
         for item in self.evidence:
             by_paper.setdefault(item.paper, set()).update(
-                stem(t) for t in content_terms(item.quote) if len(t) > 3 and not t.isdigit()
+                stem(t)
+                for t in content_terms(item.quote)
+                if len(t) > 3 and not t.isdigit() and t not in CONNECTIVES
             )
         counts: dict[str, int] = {}
         for stems in by_paper.values():
