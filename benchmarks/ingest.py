@@ -27,7 +27,7 @@ from pathlib import Path
 import pymupdf
 
 from citewise.api import Library
-from citewise.documents.parallel import worker_count
+from citewise.documents.parallel import WORKERS_VARIABLE, worker_count
 from citewise.embed.base import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +112,14 @@ def main() -> None:
     if args.embed:
         embed_seconds, _, _ = median_citewise(files, True, args.repeat)
         rows.insert(1, (f"citewise ingest with embeddings (`{DEFAULT_MODEL}`)", embed_seconds))
+        previous = os.environ.get(WORKERS_VARIABLE)
+        os.environ[WORKERS_VARIABLE] = "1"
+        one_seconds, _, _ = median_citewise(files, True, args.repeat)
+        if previous is None:
+            del os.environ[WORKERS_VARIABLE]
+        else:
+            os.environ[WORKERS_VARIABLE] = previous
+        rows.insert(2, ("the same, parsing in this process only (1 worker)", one_seconds))
 
     lines = [
         MARK_BEGIN,
