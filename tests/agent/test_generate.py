@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.generate import (
-    GeneratedAnswerer,
+from citewise.agent.drafting import (
     NumberedEvidence,
     excerpt,
     fit_to_context,
     normalize_citation,
 )
+from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import REFUSAL, Evidence
 from citewise.agent.verify import Verifier
 from citewise.api import Library
@@ -168,6 +168,7 @@ def test_fit_to_context_shortens_a_single_long_passage() -> None:
     model = ScriptedModel([], n_ctx=300)
     kept = fit_to_context("q?", [NumberedEvidence("E1", long)], ModelClient(model), 100)
     assert len(kept) == 1 and len(kept[0].evidence.quote.split()) < 150
+    assert len(long.quote.split()) == 400  # the answer's own evidence keeps its whole quote
 
 
 def test_citation_forms_are_normalized() -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.generate import UNSUPPORTED_MARK, GeneratedAnswerer
+from citewise.agent.drafting import UNSUPPORTED_MARK
+from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.verify import JudgeVerdict, Verifier
 from citewise.api import Library
 from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.generate import DraftAnswer, fabricated_citations
+from citewise.agent.drafting import DraftAnswer
+from citewise.agent.generate import fabricated_citations
 from citewise.agent.qa import Answer
 from citewise.api import Library
 from citewise.llm.base import ContextOverflowError, Params, parse_spec

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from citewise.agent.generate import DraftAnswer, DraftSentence
+from citewise.agent.drafting import DraftAnswer, DraftSentence
 from citewise.agent.research import ResearchOptions, Task
 from citewise.agent.research.model import EvidenceItem
 from citewise.agent.research.models import ResearchModels, TokenBudget

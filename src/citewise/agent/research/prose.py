@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from citewise.agent.generate import DraftAnswer, normalize_citation
+from citewise.agent.drafting import DraftAnswer, normalize_citation
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.agent.research.models import ResearchModels
 from citewise.agent.research.verify import KEEP
