@@ -18,6 +18,7 @@ from citewise.agent.research.model import (
 )
 from citewise.agent.research.plan import key_phrases, make_plan
 from citewise.agent.research.verify import verify_report
+from citewise.agent.research.write import theme_terms
 from citewise.report.markdown import body_sentences, render_markdown
 
 
@@ -145,3 +146,14 @@ def test_markdown_citations_carry_evidence_ids_and_sentences_are_counted() -> No
     # An unlabelled sentence without a citation is still a report sentence, uncited.
     bare = markdown.replace("*Coverage note: No disagreement was found.*", "Gaps remain.")
     assert body_sentences(bare) == (3, 2, 0)
+
+
+def test_theme_terms_prefer_noun_phrases_and_skip_verb_forms() -> None:
+    quote = "Including biases, we release open training data and largely proposed evaluation code."
+    found = theme_terms(quote, topic={"model"})
+    assert found["train data"] == "training data"
+    assert found["evaluation code"] == "evaluation code"
+    assert "includ" not in found and "largely" not in found and "propos" not in found
+    assert "including biases" not in found.values()
+    # the topic's own words are never a theme
+    assert "evaluation" not in theme_terms(quote, topic={"evaluation"})

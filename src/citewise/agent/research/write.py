@@ -19,7 +19,7 @@ from citewise.agent.research.model import (
     ScreeningDecision,
     Section,
 )
-from citewise.retrieval.terms import content_terms, stem
+from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 
 PAPERS_PER_SECTION = 5
 CLAIMS_PER_PAPER = 3
@@ -31,6 +31,42 @@ CONNECTIVES = frozenset(
     """although however thus therefore moreover furthermore whereas while hence indeed also
     additionally finally first second third overall instead""".split()
 )
+
+
+def _theme_word(word: str) -> bool:
+    """A word that can name a theme: not a number, a connective, an adverb or a verb form
+    ("including", "proposed", "largely" open sentences in every field)."""
+    return (
+        len(word) > 3
+        and word.isalpha()
+        and word not in CONNECTIVES
+        and not word.endswith(("ing", "ed", "ly"))
+    )
+
+
+def theme_terms(quote: str, topic: set[str]) -> dict[str, str]:
+    """Stemmed theme keys in `quote` -> their surface form: adjacent pairs of content words
+    ("training data") and single theme words, leaving out the topic's own words."""
+    words = tokens(quote)
+    found: dict[str, str] = {}
+    for first, second in zip(words, words[1:], strict=False):
+        if first in STOPWORDS or second in STOPWORDS:
+            continue
+        # a gerund may modify a noun ("training data"), unless it works as a preposition
+        modifier = _theme_word(first) or (
+            first.endswith("ing") and len(first) > 5 and first not in PREPOSITION_LIKE
+        )
+        if modifier and _theme_word(second):
+            pair = (stem(first), stem(second))
+            if not set(pair) <= topic:
+                found.setdefault(" ".join(pair), f"{first} {second}")
+    for word in content_terms(quote):
+        if _theme_word(word) and stem(word) not in topic:
+            found.setdefault(stem(word), word)
+    return found
+
+
+PREPOSITION_LIKE = frozenset("including following regarding concerning during".split())
 FIELD_KINDS = ("contribution", "method", "setup", "result", "limitation", "application")
 FACET_LABELS = {
     "methods": "Methods",
@@ -145,21 +181,25 @@ class _Writer:
         return section
 
     def discussion(self) -> Section:
-        """Themes (words) that evidence from several papers shares, with a quote from each."""
+        """Themes that evidence from several papers shares, with a quote from each: two-word
+        phrases first ("training data"), then single words that name things."""
         section = Section("discussion", "Cross-cutting discussion")
         topic = {stem(t) for t in self.plan.topic_terms}
         by_paper: dict[str, set[str]] = {}
+        surface: dict[str, str] = {}
         for item in self.evidence:
-            by_paper.setdefault(item.paper, set()).update(
-                stem(t)
-                for t in content_terms(item.quote)
-                if len(t) > 3 and not t.isdigit() and t not in CONNECTIVES
-            )
+            found = theme_terms(item.quote, topic)
+            by_paper.setdefault(item.paper, set()).update(found)
+            for key, word in found.items():
+                surface.setdefault(key, word)
         counts: dict[str, int] = {}
-        for stems in by_paper.values():
-            for s in stems - topic:
-                counts[s] = counts.get(s, 0) + 1
-        themes = sorted((s for s, n in counts.items() if n >= 2), key=lambda s: (-counts[s], s))
+        for keys in by_paper.values():
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+        themes = sorted(
+            (k for k, n in counts.items() if n >= 2),
+            key=lambda k: (-counts[k], " " not in k, k),  # more papers, then phrases first
+        )
         used: set[str] = set()
         for theme in themes:
             claims: list[Claim] = []
@@ -167,17 +207,15 @@ class _Writer:
             for item in self.evidence:
                 if item.paper in seen_papers or item.quote in used:
                     continue
-                if theme in {stem(t) for t in content_terms(item.quote)}:
+                if theme in theme_terms(item.quote, topic):
                     claims.append(_claim(item))
                     seen_papers.add(item.paper)
                     used.add(item.quote)
                 if len(claims) == PAPERS_PER_THEME:
                     break
             if len(claims) >= 2:
-                word = next(
-                    t for e in self.evidence for t in content_terms(e.quote) if stem(t) == theme
-                )
-                section.paragraphs.append(Paragraph(claims, lead=word.capitalize()))
+                lead = surface[theme]
+                section.paragraphs.append(Paragraph(claims, lead=lead[0].upper() + lead[1:]))
             if len(section.paragraphs) == THEMES:
                 break
         if not section.paragraphs:
