@@ -274,8 +274,8 @@ class _Writer:
         if unanswered:
             notes.append(f"No screened source answers {_listed(unanswered)}.")
         if thin:
-            verb = "rests" if len(thin) == 1 else "rest"
-            notes.append(f"The evidence on {_listed(thin)} {verb} on a single paper.")
+            each = "" if len(thin) == 1 else " each"
+            notes.append(f"The evidence on {_listed(thin)} rests on a single paper{each}.")
         if notes:
             section.paragraphs += [Paragraph([_note(n)]) for n in notes]
         return section
