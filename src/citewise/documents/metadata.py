@@ -47,7 +47,9 @@ def extract_metadata(
     if title_block is not None and not title_block.trusted:
         title_block = None
     meta = Metadata()
-    meta.title = title_block.text if title_block else _sensible_title(pdf_meta.get("title", ""))
+    title = title_block.text if title_block else _sensible_title(pdf_meta.get("title", ""))
+    # a logo word lost before a colon ("OLMo: Accelerating ...") leaves the colon behind
+    meta.title = title.lstrip(":;,.–—- ").strip()
     meta.authors = _authors(trusted, title_block) or _meta_authors(pdf_meta.get("author", ""))
     meta.abstract = _abstract(trusted)
     meta.doi = find_doi(text + "\n" + "\n".join(b.text for b in trusted)) or find_doi(
