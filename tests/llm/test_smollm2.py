@@ -150,3 +150,30 @@ def test_cli_ask_and_usage_with_the_server(library: Library, smollm2_server: str
     )  # fmt: skip
     write = next(r for r in json.loads(doctor.stdout)["roles"] if r["role"] == "write")
     assert write["models"][0]["ok"], doctor.stdout
+
+
+@pytest.mark.parametrize("threshold", [0.0, 1.01])
+def test_a_cascade_that_starts_extractive_calls_the_model_only_when_unsure(
+    library: Library, threshold: float
+) -> None:
+    config = library.directory / "citewise.toml"
+    config.write_text(
+        f'[roles]\nwrite = ["extractive", "llamacpp:smollm2"]\n[cascade]\nthreshold = {threshold}\n'
+    )
+    try:
+        with Library(library.directory, embeddings=False) as lib:
+            verbatim = lib.ask(QUESTIONS[0])
+            assert not verbatim.refused and 0 < verbatim.support_score <= 1.0
+            before = lib.usage()["calls"]
+            answer = lib.ask_with_model(QUESTIONS[0], use_cache=False)
+            calls = int(lib.usage()["calls"]) - int(before)  # type: ignore[call-overload]
+    finally:
+        config.unlink()
+    if threshold == 0.0:  # the verbatim answer is sure enough: no model call at all
+        assert calls == 0 and answer.to_dict() | {"timings_ms": {}} == verbatim.to_dict() | {
+            "timings_ms": {}
+        }
+    else:  # never sure enough: the model writes, under verification
+        assert calls >= 1
+        assert "SmolLM2" in answer.backend or answer.answer == verbatim.answer
+        assert_verified(answer, library)
