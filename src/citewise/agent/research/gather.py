@@ -27,6 +27,7 @@ TOP_RANKS = 3
 RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly") counts half
 REMOTE_LIMIT = 10
 INCLUDE_THRESHOLD = 0.3
+DISTINCTIVE = 2  # a paper must name one of the topic's 2 rarest terms (or a synonym)
 MIN_COVERAGE = 0.25  # weighted share of the topic's terms the title and abstract must cover
 UNSURE_BELOW = 0.5  # a paper naming some topic terms but scoring below this: a model decides
 LEAD_CHARS = 1500
@@ -187,7 +188,23 @@ class Screen:
         return self.mentions and self.score < UNSURE_BELOW
 
 
-def screen_paper(paper: Paper, plan: Plan, weight: Callable[[str], float]) -> Screen:
+def distinctive_terms(weights: dict[str, float], keep: int = DISTINCTIVE) -> list[str]:
+    """The topic's most specific terms: the `keep` rarest in the library, and any tied
+    with them. A paper that names none of them (nor a synonym) is about something else:
+    "instruction tuning of language models" is not answered by papers on language models."""
+    ranked = sorted(weights, key=lambda t: -weights[t])
+    if len(ranked) <= keep:
+        return ranked
+    floor = weights[ranked[keep - 1]]
+    return [t for t in ranked if weights[t] >= floor]
+
+
+def screen_paper(
+    paper: Paper,
+    plan: Plan,
+    weight: Callable[[str], float],
+    in_text: Callable[[Paper, list[str]], set[str]] | None = None,
+) -> Screen:
     """Score a paper from its title + abstract and its search breadth.
 
     Topic coverage counts IDF-weighted topic terms in the title and abstract (or opening
@@ -219,6 +236,16 @@ def screen_paper(paper: Paper, plan: Plan, weight: Callable[[str], float]) -> Sc
     if coverage < MIN_COVERAGE:
         reason = f"{reason}; covers only {coverage:.0%} of the topic"
         return Screen(score, False, reason, answered, mentions=True)
+    distinctive = distinctive_terms(weights)
+    named = set(found + related)
+    if not set(distinctive) & named and in_text is not None:
+        named |= in_text(paper, distinctive)  # the full text of a library paper counts
+    if not set(distinctive) & named:
+        missing = " or ".join(distinctive)
+        reason = f"{reason}; never names the topic's most specific terms ({missing})"
+        if in_text is not None and paper.local:
+            reason += ", not even in its full text"
+        return Screen(score, False, reason, answered, mentions=True)
     if score < INCLUDE_THRESHOLD:
         reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
         return Screen(score, False, reason, answered, mentions=True)
@@ -241,10 +268,17 @@ class ScreenStage:
             # Rarer topic words say more about whether a paper is on topic.
             return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
 
+        def in_text(paper: Paper, terms: list[str]) -> set[str]:
+            """The terms a library paper's full text (trusted blocks) contains."""
+            if not paper.local:
+                return set()
+            _, counts = ctx.store.document_term_counts(terms, [paper.key])[paper.key]
+            return {t for t, n in counts.items() if n}
+
         scored: list[tuple[Paper, Screen]] = []
         for n, data in enumerate(found, start=1):
             paper = from_dict(Paper, data)
-            screen = screen_paper(paper, plan, weight)
+            screen = screen_paper(paper, plan, weight, in_text)
             if ctx.models is not None and screen.unsure:
                 # Only papers the score cannot call are worth a model's tokens.
                 verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)
