@@ -109,8 +109,10 @@ class Retriever:
         where = where or BlockFilter()
         terms = terms if terms is not None else content_terms(query)
         keyword = self.keyword(terms, CANDIDATES, where)
-        dense, similarity, _ = self.dense(query, CANDIDATES, where)
-        fused = convex_fusion([keyword, similarity], FUSION_WEIGHTS)
+        dense, similarity, qvec = self.dense(query, CANDIDATES, where)
+        fused = convex_fusion(
+            [keyword, self._dense_scores(similarity, list(keyword), qvec)], FUSION_WEIGHTS
+        )
         pool = sorted(fused, key=lambda r: -fused[r])[: max(3 * k, 20)]
         blocks = self.store.blocks_by_rowid(pool)
         pool = [r for r in pool if r in blocks]
@@ -133,6 +135,25 @@ class Retriever:
                 )
             )
         return hits
+
+    def _dense_scores(
+        self, similarity: dict[int, float], others: list[int], qvec: np.ndarray | None
+    ) -> dict[int, float]:
+        """The dense top-k's similarities, plus the exact similarity of keyword candidates
+        the dense shortlist missed (a missing score is unknown, not zero), floored at the
+        shortlist's lowest so normalization keeps the shortlist's scale."""
+        index = self._vectors()
+        missing = [r for r in others if r not in similarity]
+        if index is None or qvec is None or not missing or not similarity:
+            return similarity
+        vectors = index.vectors(missing)
+        if vectors is None:
+            return similarity
+        low = min(similarity.values())
+        scores = dict(similarity)
+        for rowid, sim in zip(missing, vectors @ qvec, strict=True):
+            scores[rowid] = max(float(sim), low)
+        return scores
 
     def _pool_vectors(self, pool: list[int]) -> np.ndarray | None:
         index = self._vectors()
