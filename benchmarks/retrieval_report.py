@@ -88,7 +88,9 @@ def render(results: dict[str, Any], default_model: str) -> str:
         "from a memory-mapped float32 matrix (`store/vector_index.py`). Both index files "
         "follow SQLite through trigger-kept change counters, so a query checks freshness "
         "with one tiny read. Vectors come from a static model distilled offline from the "
-        "bundled MiniLM (`embed/static.py`).",
+        "bundled MiniLM (`embed/static.py`). The two top-50 lists are fused by min-max "
+        "normalized scores (0.6 BM25, 0.4 cosine); a keyword candidate the dense shortlist "
+        "missed is scored by its exact cosine rather than zero (`retrieval/hybrid.py`).",
         "",
         "Embedding at ingest (the corpus's trusted blocks, model already loaded):",
         "",
