@@ -19,8 +19,8 @@ from citewise.llm.client import ModelClient
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
-from citewise.retrieval.hybrid import Retriever
-from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+from citewise.retrieval.hybrid import Hit, Retriever
+from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,11 @@ class Library:
         """Answer with verbatim cited sentences, or refuse with the closest passages."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return self.answerer.ask(question, doc_ids, k)
+
+    def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
+        """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
+        doc_ids = tuple(self.document(d).id for d in documents or [])
+        return self.answerer.retriever.search(query, k, BlockFilter(documents=doc_ids))
 
     # --- Language models (see citewise.llm and agent/generate.py) -----------------------
 

@@ -1,0 +1,228 @@
+"""Research task routes: start a task in the background, follow it, read its report, cancel.
+
+A task is a row in the library's task store from the moment POST /tasks returns, so it
+outlives the server: one killed mid-way finishes with `citewise tasks resume ID`. Each task
+runs in a worker thread with its own Library (its own SQLite connection), so requests stay
+answered while it works; DELETE marks it cancelled and it stops at its next checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from pydantic import BaseModel, Field, field_validator
+
+from citewise.agent.research import ResearchOptions
+from citewise.agent.research.tasks import TaskEvent, TaskStateError, TaskStore
+from citewise.api import Library
+from citewise.errors import CitewiseError
+from citewise.llm.base import parse_spec
+from citewise.report.research import ResearchDesk, _brief
+
+if TYPE_CHECKING:
+    from citewise.server.app import Service
+
+log = logging.getLogger(__name__)
+
+LOCAL = "local"
+POLL_SECONDS = 0.25
+
+
+def known_sources() -> tuple[str, ...]:
+    try:
+        from citewise.sources.config import SOURCE_NAMES
+    except ImportError:
+        return (LOCAL,)
+    return (LOCAL, *SOURCE_NAMES)
+
+
+class TaskRequest(BaseModel):
+    topic: str = Field(min_length=1, description="The research topic.")
+    sources: list[str] = Field(default_factory=lambda: [LOCAL], min_length=1)
+    rounds: int = Field(3, ge=1, le=10, description="Search rounds at most.")
+    max_papers: int = Field(12, ge=1, le=200, description="Papers to include at most.")
+    budget_tokens: int | None = Field(None, ge=1, description="Model token budget.")
+    llm: str = Field("extractive", description="BACKEND:MODEL, as `citewise research --llm`.")
+
+    @field_validator("sources")
+    @classmethod
+    def _known(cls, value: list[str]) -> list[str]:
+        names = [s.strip().lower() for s in value if s.strip()]
+        known = known_sources()
+        unknown = [n for n in names if n not in known]
+        if unknown or not names:
+            raise ValueError(f"unknown source {unknown[:1]} (known: {', '.join(known)})")
+        return list(dict.fromkeys(names))
+
+    @field_validator("llm")
+    @classmethod
+    def _model(cls, value: str) -> str:
+        try:
+            parse_spec(value)
+        except CitewiseError as exc:
+            raise ValueError(str(exc)) from exc
+        return value
+
+    def options(self) -> ResearchOptions:
+        return ResearchOptions(
+            sources=self.sources,
+            rounds=self.rounds,
+            max_papers=self.max_papers,
+            llm=self.llm,
+            budget_tokens=self.budget_tokens,
+        )
+
+
+class ReportNotReadyError(TaskStateError):
+    code = "REPORT_NOT_READY"
+
+
+class TaskRunner:
+    """Starts tasks in worker threads, each with a Library of its own."""
+
+    def __init__(self, svc: Service) -> None:
+        self.svc = svc
+        self.threads: dict[str, threading.Thread] = {}
+
+    @property
+    def store(self) -> TaskStore:
+        return TaskStore(self.svc.library.store.db)
+
+    def start(self, topic: str, options: ResearchOptions) -> dict[str, Any]:
+        with self.svc.lock:
+            task = self.store.create(topic, options)
+        self._launch(task.id)
+        return {"id": task.id, "state": task.state}
+
+    def _launch(self, task_id: str) -> None:
+        thread = threading.Thread(
+            target=self._run, args=(task_id,), name=f"task-{task_id}", daemon=True
+        )
+        self.threads[task_id] = thread
+        thread.start()
+
+    def _run(self, task_id: str) -> None:
+        try:
+            with Library(self.svc.library.directory) as library:
+                ResearchDesk(library).resume(task_id)
+        except CitewiseError as exc:  # stored as the task's failure by the pipeline
+            log.warning("task %s stopped: %s", task_id, exc)
+        except Exception:  # a thread must not die silently: the log says why
+            log.exception("task %s crashed", task_id)
+
+    def running(self, task_id: str) -> bool:
+        thread = self.threads.get(task_id)
+        return thread is not None and thread.is_alive()
+
+
+def runner(request: Request) -> TaskRunner:
+    found: TaskRunner = request.app.state.service.tasks
+    return found
+
+
+def _event(e: TaskEvent) -> dict[str, Any]:
+    return {"id": e.id, "time": e.time, "stage": e.stage, "kind": e.kind, "data": _brief(e.data)}
+
+
+def _sse(name: str, data: dict[str, Any], event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def task_routes(app: FastAPI) -> None:
+    @app.post("/tasks", status_code=202, tags=["research"])
+    def start_task(body: TaskRequest, request: Request) -> dict[str, Any]:
+        """Start a research task in the background: {"id", "state"} at once."""
+        return runner(request).start(body.topic, body.options())
+
+    @app.get("/tasks", tags=["research"])
+    def list_tasks(request: Request) -> list[dict[str, Any]]:
+        """The `citewise tasks list --json` objects, oldest first."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            return [t.summary() for t in tasks.store.list_tasks()]
+
+    @app.get("/tasks/{task_id}", tags=["research"])
+    def show_task(task_id: str, request: Request) -> dict[str, Any]:
+        """The `citewise tasks show --json` object: state, round, options, counts, events."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            shown = ResearchDesk(tasks.svc.library).show(task_id)
+        return {**shown, "running": tasks.running(task_id)}
+
+    @app.get(
+        "/tasks/{task_id}/report",
+        tags=["research"],
+        response_class=PlainTextResponse,
+        response_model=None,
+        responses={200: {"content": {"text/markdown": {}, "text/html": {}}}},
+    )
+    def task_report(
+        task_id: str,
+        request: Request,
+        format: Annotated[Literal["markdown", "html"], Query()] = "markdown",
+    ) -> PlainTextResponse | HTMLResponse:
+        """The report as Markdown (default) or self-contained HTML; 409 until completed."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            task = tasks.store.get(task_id)
+            if task.state != "completed":
+                raise ReportNotReadyError(
+                    f"task '{task_id}' is {task.state}, not completed",
+                    hint=f"follow GET /tasks/{task_id}/events; the report comes at the end",
+                )
+            rendered = ResearchDesk(tasks.svc.library).render(task_id)
+        if format == "html":
+            return HTMLResponse(rendered.html)
+        return PlainTextResponse(rendered.markdown, media_type="text/markdown; charset=utf-8")
+
+    @app.get(
+        "/tasks/{task_id}/events",
+        tags=["research"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    def task_events(
+        task_id: str,
+        request: Request,
+        last_event_id: Annotated[int | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Server-Sent Events: the task's event log, then new events as they come; the
+        last message is `end` with the task's final state."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            tasks.store.get(task_id)  # 404 before the stream starts
+
+        def stream() -> Iterator[str]:
+            last = last_event_id or 0
+            while True:
+                with tasks.svc.lock:
+                    events = [e for e in tasks.store.events(task_id) if e.id > last]
+                    task = tasks.store.get(task_id)
+                for e in events:
+                    yield _sse(e.kind, _event(e), e.id)
+                    last = e.id
+                if task.finished:
+                    yield _sse("end", {**task.summary(), "state": task.state})
+                    return
+                if not events:
+                    time.sleep(POLL_SECONDS)
+
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
+
+    @app.delete("/tasks/{task_id}", tags=["research"])
+    def cancel_task(task_id: str, request: Request) -> JSONResponse:
+        """Cancel a task; its worker stops at the next checkpoint. 409 if already finished."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            task = tasks.store.cancel(task_id)
+        return JSONResponse(task.summary())
