@@ -21,6 +21,7 @@ from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.references import document_structure
 from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,30 @@ class Library:
                 f"no document '{doc_id}'", hint="run 'citewise list' to see document IDs"
             )
         return doc
+
+    def document_list(self) -> list[dict[str, object]]:
+        """The `list --json` objects (and `GET /documents`)."""
+        return [
+            {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
+            for d in self.documents()
+        ]
+
+    def document_details(self, doc_id: str) -> dict[str, object]:
+        """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
+        doc = self.document(doc_id)
+        return {
+            "id": doc.id,
+            "title": doc.title,
+            "authors": doc.authors,
+            "year": doc.year,
+            "doi": doc.doi,
+            "pages": doc.pages,
+            **document_structure(self.store, doc.id),
+            "path": doc.path,
+            "blocks": doc.blocks,
+            "abstract": doc.abstract,
+            "flagged_pages": {str(k): v for k, v in doc.flagged_pages.items()},
+        }
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         return self.store.blocks(self.document(doc_id).id)

@@ -109,16 +109,11 @@ def list_documents(
 ) -> None:
     """List the documents in the library."""
     with open_library(embeddings=False) as lib:
+        if as_json:
+            emit_json(lib.document_list())
+            return
         docs = lib.documents()
-    if as_json:
-        emit_json(
-            [
-                {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
-                for d in docs
-            ]
-        )
-    else:
-        print_documents(out, docs)
+    print_documents(out, docs)
 
 
 @app.command()
@@ -128,26 +123,12 @@ def show(
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
     with open_library(embeddings=False) as lib:
+        if as_json:
+            emit_json(lib.document_details(doc))
+            return
         document = lib.document(doc)
         structure = document_structure(lib.store, document.id)
-    if as_json:
-        emit_json(
-            {
-                "id": document.id,
-                "title": document.title,
-                "authors": document.authors,
-                "year": document.year,
-                "doi": document.doi,
-                "pages": document.pages,
-                **structure,
-                "path": document.path,
-                "blocks": document.blocks,
-                "abstract": document.abstract,
-                "flagged_pages": {str(k): v for k, v in document.flagged_pages.items()},
-            }
-        )
-    else:
-        print_document(out, document, structure)
+    print_document(out, document, structure)
 
 
 @app.command()

@@ -24,7 +24,6 @@ from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
 from citewise.api import Library
 from citewise.errors import CitewiseError, DocumentNotFoundError
 from citewise.server.pages import PageNotFoundError, render_page
-from citewise.store.references import document_structure
 
 NOT_FOUND = (DocumentNotFoundError, TaskNotFoundError, PageNotFoundError)
 CONFLICT = (TaskStateError,)
@@ -128,17 +127,6 @@ class AskRequest(BaseModel):
 # -- routes ----------------------------------------------------------------------------
 
 
-def _document_summary(doc: Any) -> dict[str, Any]:
-    """The `list --json` object."""
-    return {
-        "id": doc.id,
-        "title": doc.title,
-        "path": doc.path,
-        "pages": doc.pages,
-        "blocks": doc.blocks,
-    }
-
-
 def _library_routes(app: FastAPI) -> None:
     @app.post("/ask", tags=["library"])
     def ask(body: AskRequest, request: Request) -> dict[str, Any]:
@@ -180,28 +168,14 @@ def _library_routes(app: FastAPI) -> None:
         """The `citewise list --json` objects."""
         svc = service(request)
         with svc.lock:
-            return [_document_summary(d) for d in svc.library.documents()]
+            return svc.library.document_list()
 
     @app.get("/documents/{doc_id}", tags=["library"])
     def document(doc_id: str, request: Request) -> dict[str, Any]:
         """The `citewise show --json` object."""
         svc = service(request)
         with svc.lock:
-            doc = svc.library.document(doc_id)
-            structure = document_structure(svc.library.store, doc.id)
-        return {
-            "id": doc.id,
-            "title": doc.title,
-            "authors": doc.authors,
-            "year": doc.year,
-            "doi": doc.doi,
-            "pages": doc.pages,
-            **structure,
-            "path": doc.path,
-            "blocks": doc.blocks,
-            "abstract": doc.abstract,
-            "flagged_pages": {str(k): v for k, v in doc.flagged_pages.items()},
-        }
+            return svc.library.document_details(doc_id)
 
     @app.get(
         "/documents/{doc_id}/pages/{number}.png",
