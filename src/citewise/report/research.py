@@ -227,7 +227,7 @@ class ResearchDesk:
             "report_markdown": self._existing(task, "report.md"),
             "report_html": self._existing(task, "report.html"),
             "events": [
-                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": _brief(e.data)}
+                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
                 for e in events
             ],
         }
@@ -237,7 +237,7 @@ class ResearchDesk:
         return str(path) if path.exists() else None
 
 
-def _brief(data: dict[str, Any]) -> dict[str, Any]:
+def brief_event_data(data: dict[str, Any]) -> dict[str, Any]:
     """An event's data without the bulky stage output (shown as its keys)."""
     if "output" in data and isinstance(data["output"], dict):
         return {"round": data.get("round"), "output": sorted(data["output"])}

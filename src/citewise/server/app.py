@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
 from citewise.api import Library
@@ -48,10 +49,36 @@ def service(request: Request) -> Service:
     return found
 
 
-def error(status: int, code: str, message: str, hint: str = "", **extra: Any) -> JSONResponse:
+class ErrorBody(BaseModel):
+    """What every error answers: a stable code, what went wrong, what to do next."""
+
+    code: str
+    message: str
+    hint: str = ""
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "the request body is not valid JSON"},
+    401: {"model": ErrorBody, "description": "a token is set and the request lacks it"},
+    404: {"model": ErrorBody, "description": "no such document, page, block or task"},
+    409: {"model": ErrorBody, "description": "the task is not in a state that allows this"},
+    422: {"model": ErrorBody, "description": "bad parameters (each problem listed)"},
+}
+
+
+def error(
+    status: int,
+    code: str,
+    message: str,
+    hint: str = "",
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
     """Every error body: {"code", "message", "hint"} (plus details for bad parameters)."""
     return JSONResponse(
-        {"code": code, "message": message, "hint": hint, **extra}, status_code=status
+        {"code": code, "message": message, "hint": hint, **extra},
+        status_code=status,
+        headers=headers,
     )
 
 
@@ -83,9 +110,26 @@ def _install_errors(app: FastAPI) -> None:
         )
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
-        return error(exc.status_code, code, str(exc.detail), "see /openapi.json for the routes")
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = {400: "BAD_BODY", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(
+            exc.status_code, "HTTP_ERROR"
+        )
+        hint = "see /openapi.json for the routes"
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # Allow lists every route on the path (RFC 9110)
+            headers["Allow"] = ", ".join(allowed_methods(request))
+        return error(exc.status_code, code, str(exc.detail), hint, headers=headers or None)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods the app's routes accept on this request's path (Starlette's own 405
+    names only the first matching route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 def jsonable(errors: Any) -> Any:
@@ -225,6 +269,7 @@ def create_app(directory: str | Path | None = None, token: str | None = None) ->
         title="citewise",
         summary="Ask your PDF library questions; research topics; verifiable citations.",
         lifespan=lifespan,
+        responses=ERROR_RESPONSES,
     )
     _install_errors(app)
     _install_auth(app, token)

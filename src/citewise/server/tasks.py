@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field, field_validator
 
@@ -24,7 +24,7 @@ from citewise.agent.research.tasks import TaskEvent, TaskStateError, TaskStore
 from citewise.api import Library
 from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
-from citewise.report.research import ResearchDesk, _brief
+from citewise.report.research import ResearchDesk, brief_event_data
 
 if TYPE_CHECKING:
     from citewise.server.app import Service
@@ -128,7 +128,13 @@ def runner(request: Request) -> TaskRunner:
 
 
 def _event(e: TaskEvent) -> dict[str, Any]:
-    return {"id": e.id, "time": e.time, "stage": e.stage, "kind": e.kind, "data": _brief(e.data)}
+    return {
+        "id": e.id,
+        "time": e.time,
+        "stage": e.stage,
+        "kind": e.kind,
+        "data": brief_event_data(e.data),
+    }
 
 
 def _sse(name: str, data: dict[str, Any], event_id: int | None = None) -> str:
@@ -160,7 +166,7 @@ def task_routes(app: FastAPI) -> None:
     @app.get(
         "/tasks/{task_id}/report",
         tags=["research"],
-        response_class=PlainTextResponse,
+        response_class=Response,
         response_model=None,
         responses={200: {"content": {"text/markdown": {}, "text/html": {}}}},
     )
@@ -192,7 +198,7 @@ def task_routes(app: FastAPI) -> None:
     def task_events(
         task_id: str,
         request: Request,
-        last_event_id: Annotated[int | None, Header()] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: the task's event log, then new events as they come; the
         last message is `end` with the task's final state."""
@@ -201,7 +207,9 @@ def task_routes(app: FastAPI) -> None:
             tasks.store.get(task_id)  # 404 before the stream starts
 
         def stream() -> Iterator[str]:
-            last = last_event_id or 0
+            # the browser sends back the last `id:` it saw; anything else starts over
+            sent = last_event_id or ""
+            last = int(sent) if sent.isdigit() else 0
             while True:
                 with tasks.svc.lock:
                     events = [e for e in tasks.store.events(task_id) if e.id > last]

@@ -1,0 +1,38 @@
+"""Schemathesis against the live server's /openapi.json: every generated request gets a
+documented status, a JSON error body where errors are JSON, and never a server error.
+
+POST /tasks is left out: each generated call would start a research task.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import Server, make_library, start
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("schemathesis") is None, reason="schemathesis not installed"
+)
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own: generated requests must not touch other tests' tasks."""
+    yield from start(make_library(tmp_path_factory.mktemp("fuzzed")))
+
+
+def test_every_generated_request_gets_a_documented_answer(fuzzed: Server, tmp_path: Path) -> None:
+    report = tmp_path / "junit.xml"
+    command = [sys.executable, "-m", "schemathesis.cli", "run", f"{fuzzed.url}/openapi.json"]
+    command += ["--checks", "all", "--exclude-name", "POST /tasks", "--max-examples", "20"]
+    command += ["--seed", "7", "--report", "junit", "--report-junit-path", str(report)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-4000:]
+    assert "/ask" in report.read_text()  # the operations really ran
+    assert fuzzed.process.poll() is None  # and the server survived them
