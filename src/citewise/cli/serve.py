@@ -61,7 +61,7 @@ def serve(
     except ImportError as exc:
         raise ServerUnavailableError(
             f"the server needs FastAPI and uvicorn ({exc})",
-            hint="pip install 'citewise[server]'",
+            hint='pip install -e ".[server]" in the citewise checkout',
         ) from exc
     directory = library_dir(State.library)
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
