@@ -13,11 +13,9 @@ new segment; deletions compact the segments that held them; small segments are m
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -36,28 +34,16 @@ from citewise.retrieval.postings import (
 from citewise.store.index_source import (
     BlockState,
     block_state,
+    file_lock,
     iter_trusted_blocks,
     trusted_rowids,
 )
-
-try:  # advisory lock so two processes do not write the same files at once (POSIX only)
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 FOLDER = "keywords"
 FORMAT = 2  # bump when analysis or weighting changes: old files are rebuilt
 ARRAYS = ("keys", "offsets", "docs", "weights", "rowids")
 MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with open(path, "a+b") as handle:
-        if fcntl is not None:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        yield
 
 
 class KeywordIndex:
@@ -110,7 +96,7 @@ class KeywordIndex:
         if manifest and manifest["state"] == asdict(state) and self._load(manifest):
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        with _locked(self.folder / "index.lock"):
+        with file_lock(self.folder / "index.lock"):
             manifest = self._manifest()
             if manifest and manifest["state"] == asdict(state) and self._load(manifest):
                 return

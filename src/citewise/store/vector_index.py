@@ -15,26 +15,20 @@ atomically. Readers holding an older generation keep a valid (if stale) view.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import mmap
 import os
 import re
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from citewise.store.index_source import file_lock
 from citewise.store.quantize import binary_codes, rescored_top_k, words_for
 from citewise.store.vectors import VectorState, iter_vectors, model_dimensions, vector_state
-
-try:  # advisory lock so two processes do not write the same files at once (POSIX only)
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 FOLDER = "vectors"
 # Rows shortlisted by sign bits before exact rescoring (the whole matrix when smaller).
@@ -68,14 +62,6 @@ def _mapped(path: Path, count: int) -> np.ndarray:
     with open(path, "rb") as handle:
         mapping = mmap.mmap(handle.fileno(), count * 4, access=mmap.ACCESS_READ)
     return np.frombuffer(mapping, dtype=np.float32, count=count)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with open(path, "a+b") as handle:
-        if fcntl is not None:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        yield
 
 
 class VectorIndex:
@@ -201,7 +187,7 @@ class VectorIndex:
                 self.rowids = np.zeros(0, dtype=np.int64)
                 return
             self.folder.mkdir(parents=True, exist_ok=True)
-            with _locked(self.folder / f"{self.slug}.lock"):
+            with file_lock(self.folder / f"{self.slug}.lock"):
                 meta = self._read_meta()  # another process may have just done the work
                 if meta is None or meta.state != state or not self._files_hold(meta):
                     appendable = (
