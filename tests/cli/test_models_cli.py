@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 from citewise.api import Library
 from citewise.llm.client import ModelClient
 from tests.llm.scripted import ScriptedModel
+from tests.loopback import free_port
 from tests.pdfs import write_paper
 
 
@@ -40,9 +40,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def closed_port_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    return f"http://127.0.0.1:{free_port()}/v1"
 
 
 def test_usage_on_a_library_without_calls(library: Path) -> None:

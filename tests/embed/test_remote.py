@@ -29,7 +29,7 @@ from citewise.ingest import embed_missing
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.vectors import model_dimensions, vector_count
 from tests.conftest import has_embedder
-from tests.llm.smollm2 import free_port
+from tests.loopback import free_port
 from tests.pdfs import write_paper
 
 

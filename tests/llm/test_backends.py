@@ -4,7 +4,6 @@ httpx.MockTransport, and the errors users see."""
 from __future__ import annotations
 
 import json
-import socket
 
 import httpx
 import pytest
@@ -23,6 +22,7 @@ from citewise.llm.base import (
 from citewise.llm.llamacpp import resolve_gguf
 from citewise.llm.openai_compat import OpenAICompatModel
 from citewise.llm.registry import ExtractiveModel, open_model
+from tests.loopback import free_port
 
 
 def test_specs_split_on_the_first_colon_only() -> None:
@@ -115,14 +115,8 @@ def test_timeout_is_reported_with_a_hint() -> None:
         model.complete([{"role": "user", "content": "hi"}])
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_unreachable_server_names_the_url_and_how_to_start_it() -> None:
-    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     model = open_model(parse_spec("openai:m", url))
     with pytest.raises(ModelUnreachableError) as exc:
         model.complete([{"role": "user", "content": "hi"}])

@@ -18,7 +18,7 @@ from citewise.llm.registry import role_clients
 from citewise.llm.structured import structured_call
 from citewise.store.db import connect
 from tests.llm.scripted import ScriptedModel
-from tests.llm.smollm2 import free_port
+from tests.loopback import free_port
 
 SCREEN = [{"role": "user", "content": "Is 'granite block classification' relevant?"}]
 

@@ -4,7 +4,6 @@ tests write; tests talk to it with httpx."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import httpx
 import pytest
 
 from citewise.api import Library
+from tests.loopback import free_port, stop
 from tests.pdfs import write_paper
 
 STALLING = Path(__file__).parents[1] / "research" / "stalling.py"  # one stage waits
@@ -34,13 +34,6 @@ BEE_SECTIONS = [
         ],
     ),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def make_library(folder: Path) -> Path:
@@ -100,12 +93,7 @@ def start(library: Path, *extra: str, stall: str | None = None) -> Iterator[Serv
                 time.sleep(0.1)
         yield Server(url, process, library)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, grace=10)
 
 
 @pytest.fixture(scope="session")

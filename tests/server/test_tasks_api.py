@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx
 
-from tests.server.conftest import TOKEN, Server, environment, free_port, serve_command
+from tests.loopback import free_port
+from tests.server.conftest import TOKEN, Server, environment, serve_command
 
 TOPIC = "acoustic granite sorting accuracy"
 
