@@ -42,7 +42,6 @@ class Library:
         self._embedder_loaded = False
         self._answerer: QuestionAnswerer | None = None
         self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer | None] = {}
-        self._extractive_first: set[tuple[str | None, str | None, bool]] = set()
         self.notices: list[str] = []
 
     def close(self) -> None:
@@ -160,17 +159,20 @@ class Library:
             override = parse_spec(llm, llm_url) if llm else None
             db = self.store.db
             writers = role_clients("write", settings, db, override, use_cache)
-            if writers and writers[0].model.backend == "extractive":
-                # extractive first: a model only where the verbatim answer is unsure
+            verbatim_first = bool(writers) and writers[0].model.backend == "extractive"
+            if verbatim_first:  # a model only where the verbatim answer is unsure
                 writers = [w for w in writers[1:] if w.model.backend != "extractive"]
-                self._extractive_first.add(key)
             if not writers:
                 self._generators[key] = None
                 return None
             judges = role_clients("judge", settings, db, use_cache=use_cache)
             verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
             self._generators[key] = GeneratedAnswerer(
-                self.answerer, writers, verifier, cascade_threshold=settings.cascade_threshold
+                self.answerer,
+                writers,
+                verifier,
+                cascade_threshold=settings.cascade_threshold,
+                verbatim_first=verbatim_first,
             )
         return self._generators[key]
 
@@ -188,12 +190,6 @@ class Library:
         generator = self.generator(llm, llm_url, use_cache)
         if generator is None:
             return self.ask(question, documents, k)
-        if (llm, llm_url, use_cache) in self._extractive_first:
-            # a cascade that starts with `extractive`: its answer stands unless it is
-            # unsure (a refusal stays a refusal: the model answers under the same decision)
-            verbatim = self.ask(question, documents, k)
-            if verbatim.refused or verbatim.support_score >= generator.cascade_threshold:
-                return verbatim
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return generator.ask(question, doc_ids, k)
 

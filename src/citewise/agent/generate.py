@@ -67,6 +67,7 @@ class GeneratedAnswerer:
         max_evidence: int = MAX_EVIDENCE,
         cascade_threshold: float = 0.5,
         mark_unsupported: bool = False,
+        verbatim_first: bool = False,
     ) -> None:
         self.answerer = answerer
         self.writers = writers
@@ -74,11 +75,15 @@ class GeneratedAnswerer:
         self.max_evidence = max_evidence
         self.cascade_threshold = cascade_threshold
         self.mark_unsupported = mark_unsupported
+        # a cascade that starts with `extractive`: the verbatim answer stands unless unsure
+        self.verbatim_first = verbatim_first
         self.last_log = GenerationLog()
 
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         base = self.answerer.ask(text, documents, k)
+        if self.verbatim_first and (base.refused or base.support_score >= self.cascade_threshold):
+            return base
         label = self.writers[0].label
         if base.refused:
             base.backend = label
