@@ -185,10 +185,10 @@ class _Writer:
         phrases first ("training data"), then single words that name things."""
         section = Section("discussion", "Cross-cutting discussion")
         topic = {stem(t) for t in self.plan.topic_terms}
+        themed = [(item, theme_terms(item.quote, topic)) for item in self.evidence]
         by_paper: dict[str, set[str]] = {}
         surface: dict[str, str] = {}
-        for item in self.evidence:
-            found = theme_terms(item.quote, topic)
+        for item, found in themed:
             by_paper.setdefault(item.paper, set()).update(found)
             for key, word in found.items():
                 surface.setdefault(key, word)
@@ -204,10 +204,10 @@ class _Writer:
         for theme in themes:
             claims: list[Claim] = []
             seen_papers: set[str] = set()
-            for item in self.evidence:
+            for item, found in themed:
                 if item.paper in seen_papers or item.quote in used:
                     continue
-                if theme in theme_terms(item.quote, topic):
+                if theme in found:
                     claims.append(_claim(item))
                     seen_papers.add(item.paper)
                     used.add(item.quote)
