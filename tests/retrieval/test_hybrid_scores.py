@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.retrieval.hybrid import Retriever
+from citewise.retrieval.hybrid import Retriever, dense_scores
 from citewise.store.library import LibraryStore
 from tests.retrieval.test_vector_index import DIMS, _document, _embed
 
@@ -41,12 +41,12 @@ def test_keyword_candidates_get_their_exact_similarity_floored_at_the_shortlist(
     assert vectors is not None
     exact = dict(zip(outside, (float(s) for s in vectors @ qvec), strict=True))
 
-    scores = retriever._dense_scores(shortlist, outside[:10], qvec)
+    scores = dense_scores(shortlist, outside[:10], qvec, index)
     low = min(shortlist.values())
     assert {r: scores[r] for r in shortlist} == shortlist  # the shortlist keeps its scores
     for rowid in outside[:10]:
         assert np.isclose(scores[rowid], max(exact[rowid], low))
     assert set(scores) == set(shortlist) | set(outside[:10])
     # nothing missing, or no query vector: the shortlist as it was
-    assert retriever._dense_scores(shortlist, list(shortlist), qvec) == shortlist
-    assert retriever._dense_scores(shortlist, outside, None) == shortlist
+    assert dense_scores(shortlist, list(shortlist), qvec, index) == shortlist
+    assert dense_scores(shortlist, outside, None, index) == shortlist

@@ -85,10 +85,9 @@ class Retriever:
         return self._queries[query]
 
     def dense(
-        self, query: str, limit: int, where: BlockFilter
+        self, query: str, limit: int, where: BlockFilter, index: VectorIndex | None
     ) -> tuple[list[int], dict[int, float], np.ndarray | None]:
-        """(rowids by similarity, rowid -> similarity, query vector)."""
-        index = self._vectors()
+        """(rowids by similarity, rowid -> similarity, query vector) from `index`."""
         if index is None:
             return [], {}, None
         qvec = self.query_vector(query)
@@ -109,14 +108,16 @@ class Retriever:
         where = where or BlockFilter()
         terms = terms if terms is not None else content_terms(query)
         keyword = self.keyword(terms, CANDIDATES, where)
-        dense, similarity, qvec = self.dense(query, CANDIDATES, where)
+        index = self._vectors()  # one freshness check serves the whole search
+        dense, similarity, qvec = self.dense(query, CANDIDATES, where, index)
         fused = convex_fusion(
-            [keyword, self._dense_scores(similarity, list(keyword), qvec)], FUSION_WEIGHTS
+            [keyword, dense_scores(similarity, list(keyword), qvec, index)], FUSION_WEIGHTS
         )
         pool = sorted(fused, key=lambda r: -fused[r])[: max(3 * k, 20)]
         blocks = self.store.blocks_by_rowid(pool)
         pool = [r for r in pool if r in blocks]
-        pool_vectors = self._pool_vectors(pool)
+        # None when some candidates have no vector yet: MMR then keeps relevance order.
+        pool_vectors = index.vectors(pool) if index is not None and pool else None
         order = mmr(pool, [fused[r] for r in pool], pool_vectors, k)
         keyword_rank = {r: i for i, r in enumerate(keyword, start=1)}
         dense_rank = {r: i for i, r in enumerate(dense, start=1)}
@@ -136,28 +137,24 @@ class Retriever:
             )
         return hits
 
-    def _dense_scores(
-        self, similarity: dict[int, float], others: list[int], qvec: np.ndarray | None
-    ) -> dict[int, float]:
-        """The dense top-k's similarities, plus the exact similarity of keyword candidates
-        the dense shortlist missed (a missing score is unknown, not zero), floored at the
-        shortlist's lowest so normalization keeps the shortlist's scale."""
-        index = self._vectors()
-        missing = [r for r in others if r not in similarity]
-        if index is None or qvec is None or not missing or not similarity:
-            return similarity
-        vectors = index.vectors(missing)
-        if vectors is None:
-            return similarity
-        low = min(similarity.values())
-        scores = dict(similarity)
-        for rowid, sim in zip(missing, vectors @ qvec, strict=True):
-            scores[rowid] = max(float(sim), low)
-        return scores
 
-    def _pool_vectors(self, pool: list[int]) -> np.ndarray | None:
-        index = self._vectors()
-        if index is None or not pool:
-            return None
-        # None when some candidates have no vector yet: MMR then keeps relevance order.
-        return index.vectors(pool)
+def dense_scores(
+    similarity: dict[int, float],
+    others: list[int],
+    qvec: np.ndarray | None,
+    index: VectorIndex | None,
+) -> dict[int, float]:
+    """The dense top-k's similarities, plus the exact similarity of keyword candidates
+    the dense shortlist missed (a missing score is unknown, not zero), floored at the
+    shortlist's lowest so normalization keeps the shortlist's scale."""
+    missing = [r for r in others if r not in similarity]
+    if index is None or qvec is None or not missing or not similarity:
+        return similarity
+    vectors = index.vectors(missing)
+    if vectors is None:
+        return similarity
+    low = min(similarity.values())
+    scores = dict(similarity)
+    for rowid, sim in zip(missing, vectors @ qvec, strict=True):
+        scores[rowid] = max(float(sim), low)
+    return scores
