@@ -18,9 +18,19 @@ def default_library_dir() -> Path:
 
 
 def library_dir(option: str | Path | None = None) -> Path:
-    """The library directory chosen by option, environment or default, in that order."""
+    """The library directory chosen by option, environment or default, in that order.
+
+    A path that exists but is not a directory is refused here, before anything opens it.
+    """
     chosen = option or os.environ.get("CITEWISE_LIBRARY")
-    return Path(chosen).expanduser() if chosen else default_library_dir()
+    path = Path(chosen).expanduser() if chosen else default_library_dir()
+    if path.exists() and not path.is_dir():
+        raise CitewiseError(
+            f"library path '{path}' is a file, not a directory",
+            hint="pass --library DIR (a folder; citewise creates it if missing)",
+            code="LIBRARY_NOT_A_DIRECTORY",
+        )
+    return path
 
 
 # --- Models: citewise.toml maps roles to backends -------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from importlib.metadata import version as package_version
 from typing import Annotated
 
 import typer
@@ -19,6 +20,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: flags read as flags (`--json`, not `--json <bool>`) and "[embed]" stays text.
+    rich_markup_mode=None,
 )
 out = Console()
 err = Console(stderr=True)
@@ -52,13 +55,29 @@ def progress_bar(enabled: bool) -> Progress:
     )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"citewise {package_version('citewise')}\n")
+        raise typer.Exit()
+
+
 @app.callback()
 def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
     library: Annotated[
         str | None,
         typer.Option(
             "--library",
             "-L",
+            metavar="DIR",
             help="Library directory (default: $CITEWISE_LIBRARY "
             "or ~/.local/share/citewise/default).",
         ),
@@ -67,12 +86,14 @@ def main_options(
         str | None,
         typer.Option(
             "--embed",
+            metavar="MODEL",
             help="Embedding model: ollama:MODEL, openai:MODEL or a bundled one "
             "(default: [embed] in citewise.toml, else the bundled model). A new model re-embeds.",
         ),
     ] = None,
     embed_url: Annotated[
-        str | None, typer.Option("--embed-url", help="Base URL of the embedding server.")
+        str | None,
+        typer.Option("--embed-url", metavar="URL", help="Base URL of the embedding server."),
     ] = None,
 ) -> None:
     State.library = library
