@@ -144,7 +144,12 @@ def _evidence() -> list[tuple[str, str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("qid", "docs", "sentence"), _evidence(), ids=lambda v: str(v)[:24])
+_EVIDENCE = _evidence() or [
+    pytest.param("", "", "", marks=pytest.mark.skip(reason="shared dev.yaml absent"))
+]
+
+
+@pytest.mark.parametrize(("qid", "docs", "sentence"), _EVIDENCE, ids=lambda v: str(v)[:24])
 def test_dev_evidence_sits_inside_one_block(qid: str, docs: str, sentence: str) -> None:
     assert any(in_one_block(parsed(name), sentence) for name in docs.split("|")), qid
 

@@ -11,6 +11,7 @@ import pytest
 
 from citewise.sources.base import ParseError
 from citewise.sources.record import SearchRecord
+from tests.conftest import shared_cases
 from tests.sources.contract import expects_garbage, parser_for
 from tests.sources.recorded import CSL_SCHEMA, LITERATURE, fixture_files, load
 
@@ -42,7 +43,11 @@ def parse_file(path: Path) -> tuple[list[SearchRecord], int]:
     return records, rejected
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.name}" for p in FILES])
+@pytest.mark.parametrize(
+    "path",
+    shared_cases(list(FILES), "shared literature fixtures absent"),
+    ids=[f"{p.parent.name}/{p.name}" for p in FILES] or None,
+)
 def test_every_fixture_parses_to_schema_valid_csl(
     path: Path, csl_validator: jsonschema.Draft7Validator
 ) -> None:
