@@ -16,6 +16,8 @@ from citewise.errors import CitewiseError
 ZOOM = 1.5
 MIN_ZOOM = 1e-3
 HIGHLIGHT = (0.95, 0.55, 0.0)  # orange boxes, visible on white paper and black text
+# MuPDF's own errors (FzErrorLimit past its size limits, ...) are not RuntimeErrors
+MUPDF_ERRORS = (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase)
 
 
 class PageNotFoundError(CitewiseError):
@@ -48,7 +50,7 @@ def render_page(
     most `max_pixels` pixels."""
     try:
         doc = pymupdf.open(path)
-    except (pymupdf.FileDataError, RuntimeError) as exc:
+    except (pymupdf.FileDataError, *MUPDF_ERRORS) as exc:
         raise PageNotFoundError(
             f"cannot open '{path}' as a PDF: {exc}",
             hint="only PDF documents have page images; is the file still there?",
@@ -68,7 +70,7 @@ def render_page(
                     page.draw_rect(rect, color=HIGHLIGHT, width=2, overlay=True)
             pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
             return pixmap.tobytes("png")
-        except (RuntimeError, ValueError, MemoryError) as exc:
+        except MUPDF_ERRORS as exc:
             raise RenderError(
                 f"cannot render page {number} of '{Path(path).name}': {exc}",
                 hint="the page is damaged or too complex to draw; open the PDF itself",
