@@ -208,6 +208,7 @@ class _Exchange:
             headers = list(message.get("headers", []))
             headers.append(NOSNIFF)
             if not self.body_done:  # an unread body would keep the connection busy
+                headers = [(k, v) for k, v in headers if k.lower() != b"connection"]
                 headers.append((b"connection", b"close"))
             message = {**message, "headers": headers}
             self.answering.set()

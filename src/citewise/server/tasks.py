@@ -136,10 +136,10 @@ class TaskRunner:
     def start(self, topic: str, options: ResearchOptions) -> dict[str, Any]:
         self.check_model(options.llm)
         with self.starting:
-            running = [t for t, thread in self.threads.items() if thread.is_alive()]
-            if len(running) >= self.svc.limits.max_tasks:
+            self.threads = {t: thread for t, thread in self.threads.items() if thread.is_alive()}
+            if len(self.threads) >= self.svc.limits.max_tasks:
                 raise TooManyTasksError(
-                    f"{len(running)} research tasks are running, the most this server runs",
+                    f"{len(self.threads)} research tasks are running, the most this server runs",
                     hint="wait for one to finish, or cancel one with DELETE /tasks/{id}",
                 )
             with self.svc.lock:
