@@ -5,18 +5,24 @@ finish. The server (tests/server/tight.py) has small limits so each shows in a f
 
 from __future__ import annotations
 
+import signal
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.server.conftest import Hostile, Server
+from citewise.agent.research import ResearchOptions
+from citewise.agent.research.tasks import TaskStore
+from citewise.api import Library
+from tests.server.conftest import Hostile, Server, make_library, start
 from tests.server.test_tasks_api import TOPIC, sse, wait_for
 
 MAX_STREAMS = 8  # tight.py
 MAX_TASKS = 2
 BODY_SECONDS = 1.0
+SHUTDOWN_SECONDS = 5  # cli/serve.py: open streams are cut this long after SIGTERM
 DROPPED_CLIENTS = 60  # more than the 40 worker threads one stuck stream each used to hold
 
 
@@ -141,3 +147,21 @@ def test_oversized_bodies_and_fields_are_refused(hostile: Hostile) -> None:
         assert response.json()["code"] == "BODY_TOO_LARGE"
     for response in (long_question, long_topic):
         assert response.status_code == 422 and response.json()["code"] == "INVALID_REQUEST"
+
+
+def test_a_stop_is_not_held_up_by_open_streams(tmp_path: Path) -> None:
+    library = make_library(tmp_path)
+    with Library(library, embeddings=False) as lib:
+        stuck = TaskStore(lib.store.db).create("a task nobody runs", ResearchOptions()).id
+    served = start(library)
+    server = next(served)
+    try:
+        with streams(server, stuck, 3) as statuses:
+            assert all(" 200 " in s for s in statuses)
+            started = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            server.process.wait(timeout=30)
+            seconds = time.monotonic() - started
+    finally:
+        served.close()
+    assert seconds < SHUTDOWN_SECONDS + 5

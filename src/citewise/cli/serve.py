@@ -13,6 +13,7 @@ from citewise.config import library_dir
 from citewise.errors import CitewiseError
 
 KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+SHUTDOWN_SECONDS = 5  # then open event streams are cut, so a stop never hangs on them
 
 
 class ServerUnavailableError(CitewiseError):
@@ -88,5 +89,10 @@ def serve(
     served = create_app(directory, secret, host=host, allow_hosts=allow_host or ())
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
     uvicorn.run(
-        served, host=host, port=port, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS
+        served,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
