@@ -67,6 +67,10 @@ def test_research_task_runs_to_a_report_in_the_background(server: Server) -> Non
         assert heading in text
     assert "93.4%" in text  # a quote from the library's granite paper
     assert html.status_code == 200 and html.text.lstrip().lower().startswith("<!doctype html")
+    # the report shows links from source records: nothing in it may run, load or post
+    policy = html.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src" not in policy
+    assert html.headers["x-content-type-options"] == "nosniff"
     assert bad_format.status_code == 422
     assert late_cancel.status_code == 409 and late_cancel.json()["code"] == "TASK_STATE"
 

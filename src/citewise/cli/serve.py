@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,48 +12,70 @@ from citewise.cli.app import State, app, err
 from citewise.config import library_dir
 from citewise.errors import CitewiseError
 
-
-class TokenRequiredError(CitewiseError):
-    code = "TOKEN_REQUIRED"
+KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+SHUTDOWN_SECONDS = 5  # then open event streams are cut, so a stop never hangs on them
 
 
 class ServerUnavailableError(CitewiseError):
     code = "SERVER_UNAVAILABLE"
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+class BadTokenFileError(CitewiseError):
+    code = "BAD_TOKEN_FILE"
+
+
+def read_token(token: str | None, token_file: Path | None) -> str | None:
+    """--token, else the first line of --token-file, else $CITEWISE_TOKEN, else None."""
+    if token:
+        err.print(
+            "citewise: warning: --token shows in `ps` to every user of this machine; "
+            "use --token-file FILE or $CITEWISE_TOKEN"
+        )
+        return token
+    if token_file is not None:
+        try:
+            lines = token_file.read_text(encoding="utf-8").strip().splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadTokenFileError(
+                f"cannot read the token file '{token_file}': {exc}",
+                hint="give a readable text file whose first line is the token",
+            ) from exc
+        if not lines or not lines[0].strip():
+            raise BadTokenFileError(f"the token file '{token_file}' is empty", hint="")
+        return lines[0].strip()
+    return os.environ.get("CITEWISE_TOKEN") or None
 
 
 @app.command()
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="Interface to bind; anything but loopback needs --token.")
+        str, typer.Option("--host", help="Interface to bind; anything but loopback needs a token.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8765,
     token: Annotated[
         str | None,
         typer.Option(
             "--token",
-            help="Require 'Authorization: Bearer TOKEN' on every request "
-            "(default: $CITEWISE_TOKEN).",
+            help="Require 'Authorization: Bearer TOKEN' on every request (visible in `ps`: "
+            "prefer --token-file or $CITEWISE_TOKEN).",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path | None,
+        typer.Option("--token-file", help="Read the token from the first line of this file."),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="Also answer requests whose Host header is NAME (besides loopback names "
+            "and --host); repeatable.",
         ),
     ] = None,
 ) -> None:
     """Serve the HTTP API (ask, search, documents, page images, research tasks; OpenAPI at
     /openapi.json) on loopback, or on HOST with a token."""
-    token = token or os.environ.get("CITEWISE_TOKEN") or None
-    if not is_loopback(host) and not token:
-        raise TokenRequiredError(
-            f"refusing to serve on non-loopback host '{host}' without a token",
-            hint="pass --token TOKEN (clients send 'Authorization: Bearer TOKEN'), "
-            "or bind 127.0.0.1",
-        )
+    secret = read_token(token, token_file)
     try:
         import uvicorn
 
@@ -64,5 +86,13 @@ def serve(
             hint='pip install -e ".[server]" in the citewise checkout',
         ) from exc
     directory = library_dir(State.library)
+    served = create_app(directory, secret, host=host, allow_hosts=allow_host or ())
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
-    uvicorn.run(create_app(directory, token), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        served,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )

@@ -3,12 +3,17 @@
 Every claim carries numbered markers linking to its evidence cards; each card shows the
 verbatim quote, the paper, the page and a link to the source (the PDF page, or the record's
 URL). No scripts, fonts or images are fetched: the file opens offline.
+
+Links come from source records nobody here wrote, so only http(s), DOI and the library's own
+file links become clickable; anything else (javascript:, data:, ...) is shown as text.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
+from urllib.parse import urlsplit
 
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.write import short_cite
@@ -34,6 +39,36 @@ td,th{border:1px solid #ddd;padding:.3rem .4rem;vertical-align:top;text-align:le
 """
 
 
+LINK_SCHEMES = ("http", "https", "file")  # file: the PDFs of the user's own library
+_CONTROL = re.compile(r"[\x00-\x20\x7f]")
+
+
+def safe_url(url: str) -> str | None:
+    """`url` if a browser may follow it (http, https, file), a `doi:` as its doi.org URL,
+    else None: the caller shows it as text."""
+    url = url.strip()
+    if _CONTROL.search(url):  # browsers drop these, so "java\tscript:" would still run
+        return None
+    if url.lower().startswith("doi:"):
+        return f"https://doi.org/{url[4:].lstrip('/')}"
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in LINK_SCHEMES or (
+        parts.scheme.lower() != "file" and not parts.netloc
+    ):
+        return None
+    return url
+
+
+def _link(url: str, label: str) -> str:
+    safe = safe_url(url)
+    if safe is None:
+        return f'<span class="meta">{escape(label)}: {escape(url)}</span>'
+    return f'<a href="{escape(safe)}" rel="noopener noreferrer">{escape(label)}</a>'
+
+
 class _Numbers:
     """Evidence numbered in order of first citation."""
 
@@ -48,7 +83,7 @@ def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) ->
     if claim.flag == "note" and not claim.evidence:
         return f'<span class="note">{escape(NOTE_LABEL)} {escape(claim.text)}</span>'
     marks = "".join(
-        f'<sup><a href="#{eid}" title="{escape(evidence[eid].quote[:200])}">'
+        f'<sup><a href="#{escape(eid)}" title="{escape(evidence[eid].quote[:200])}">'
         f"[{number(eid)}]</a></sup>"
         for eid in claim.evidence
         if eid in evidence
@@ -88,13 +123,9 @@ def _card(item: EvidenceItem, n: int, papers: dict[str, dict[str, Any]]) -> str:
     csl = papers.get(item.paper, {"id": item.paper, "title": item.title})
     where = f"p. {item.page}" if item.page else "abstract"
     section = f" · {escape(item.section)}" if item.section else ""
-    link = (
-        f'<a href="{escape(item.link)}">open source{", " + where if item.page else ""}</a>'
-        if item.link
-        else ""
-    )
+    link = _link(item.link, f"open source{', ' + where if item.page else ''}") if item.link else ""
     return (
-        f'<article class="card" id="{item.id}"><header><span>[{n}] {item.id}</span>'
+        f'<article class="card" id="{escape(item.id)}"><header><span>[{n}] {escape(item.id)}</span>'
         f"<span>{escape(item.kind)}</span></header>"
         f"<blockquote>{escape(item.quote)}</blockquote>"
         f"<p><b>{escape(short_cite(csl))}</b> — {escape(item.title or str(csl.get('title', '')))}"

@@ -1,5 +1,6 @@
-"""The FastAPI app: library routes (ask, search, documents, page images), error shapes, and
-bearer-token auth. Research task routes live in server/tasks.py.
+"""The FastAPI app: library routes (ask, search, documents, page images) and error shapes.
+Research task routes live in server/tasks.py, the event stream in server/events.py, the Host
+check, token and request limits in server/guards.py.
 
 One Library (one SQLite connection, the embedder kept warm) serves every request, one at a
 time under a lock; research tasks run in worker threads with Libraries of their own.
@@ -7,9 +8,9 @@ time under a lock; research tasks run in worker threads with Libraries of their 
 
 from __future__ import annotations
 
-import secrets
+import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,28 +20,56 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.routing import Match
 
 from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
 from citewise.api import Library
 from citewise.errors import CitewiseError, DocumentNotFoundError
+from citewise.server import limits as server_limits
+from citewise.server.guards import (
+    BearerAuth,
+    HostGuard,
+    RequestLimits,
+    allowed_hosts,
+    error,
+    require_token_off_loopback,
+)
+from citewise.server.limits import (
+    MAX_ID_CHARS,
+    MAX_LIST_ITEMS,
+    MAX_QUESTION_CHARS,
+    Limits,
+    RenderBusyError,
+)
 from citewise.server.pages import PageNotFoundError, render_page
+from citewise.store.db import connect
+from citewise.store.library import DB_NAME
+
+log = logging.getLogger(__name__)
 
 NOT_FOUND = (DocumentNotFoundError, TaskNotFoundError, PageNotFoundError)
 CONFLICT = (TaskStateError,)
 
 
 class Service:
-    """What the routes share: the library, the lock that serialises its use, the tasks."""
+    """What the routes share: the library, the lock that serialises its use, the tasks; a
+    connection of their own for event streams (polls never wait for a slow /ask); the one
+    page-render slot."""
 
-    def __init__(self, directory: str | Path | None) -> None:
+    def __init__(self, directory: str | Path | None, limits: Limits) -> None:
+        from citewise.server.events import EventStreams
         from citewise.server.tasks import TaskRunner
 
+        self.limits = limits
         self.library = Library(directory)
         self.lock = threading.RLock()
         self.tasks = TaskRunner(self)
+        self.streams = EventStreams(connect(self.library.directory / DB_NAME), limits)
+        self.render_slot = threading.BoundedSemaphore(1)
 
     def close(self) -> None:
+        self.streams.close()
         self.library.close()
 
 
@@ -61,28 +90,22 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "the request body is not valid JSON"},
     401: {"model": ErrorBody, "description": "a token is set and the request lacks it"},
     404: {"model": ErrorBody, "description": "no such document, page, block or task"},
+    408: {"model": ErrorBody, "description": "the request body did not arrive in time"},
     409: {"model": ErrorBody, "description": "the task is not in a state that allows this"},
+    413: {"model": ErrorBody, "description": "the request body is too large"},
+    421: {"model": ErrorBody, "description": "the Host header names another server"},
     422: {"model": ErrorBody, "description": "bad parameters (each problem listed)"},
+    429: {"model": ErrorBody, "description": "too many open streams or running tasks"},
+    500: {"model": ErrorBody, "description": "a bug; the server log has the traceback"},
+    503: {"model": ErrorBody, "description": "the page renderer stayed busy"},
+    504: {"model": ErrorBody, "description": "no answer within the request deadline"},
 }
 
 
-def error(
-    status: int,
-    code: str,
-    message: str,
-    hint: str = "",
-    headers: dict[str, str] | None = None,
-    **extra: Any,
-) -> JSONResponse:
-    """Every error body: {"code", "message", "hint"} (plus details for bad parameters)."""
-    return JSONResponse(
-        {"code": code, "message": message, "hint": hint, **extra},
-        status_code=status,
-        headers=headers,
-    )
-
-
 def _status(exc: CitewiseError) -> int:
+    status: int | None = getattr(exc, "http_status", None)
+    if status:
+        return status
     if isinstance(exc, NOT_FOUND):
         return 404
     if isinstance(exc, CONFLICT):
@@ -111,14 +134,28 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = {400: "BAD_BODY", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(
-            exc.status_code, "HTTP_ERROR"
-        )
+        code = {
+            400: "BAD_BODY",
+            404: "NOT_FOUND",
+            405: "METHOD_NOT_ALLOWED",
+            408: "BODY_TIMEOUT",
+            413: "BODY_TOO_LARGE",
+        }.get(exc.status_code, "HTTP_ERROR")
         hint = "see /openapi.json for the routes"
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # Allow lists every route on the path (RFC 9110)
             headers["Allow"] = ", ".join(allowed_methods(request))
         return error(exc.status_code, code, str(exc.detail), hint, headers=headers or None)
+
+    @app.exception_handler(Exception)
+    async def crashed(_: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return error(
+            500,
+            "INTERNAL_ERROR",
+            f"the server failed on this request ({type(exc).__name__})",
+            "this is a bug: the server log has the traceback",
+        )
 
 
 def allowed_methods(request: Request) -> list[str]:
@@ -137,34 +174,19 @@ def jsonable(errors: Any) -> Any:
     return [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors]
 
 
-def _install_auth(app: FastAPI, token: str | None) -> None:
-    if not token:
-        return
-    expected = f"Bearer {token}".encode()
-
-    @app.middleware("http")
-    async def bearer(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        given = request.headers.get("authorization", "").encode()
-        if not secrets.compare_digest(given, expected):
-            response = error(
-                401,
-                "UNAUTHORIZED",
-                "missing or wrong bearer token",
-                "send 'Authorization: Bearer TOKEN' (the --token given to 'citewise serve')",
-            )
-            response.headers["WWW-Authenticate"] = "Bearer"
-            return response
-        return await call_next(request)
-
-
 # -- request bodies --------------------------------------------------------------------
 
 
+DocumentId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
+
+
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, description="The question, in plain words.")
-    documents: list[str] | None = Field(None, description="Only these document IDs.")
+    question: str = Field(
+        min_length=1, max_length=MAX_QUESTION_CHARS, description="The question, in plain words."
+    )
+    documents: list[DocumentId] | None = Field(
+        None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."
+    )
     k: int = Field(8, ge=1, le=50, description="Passages to retrieve.")
 
 
@@ -183,7 +205,10 @@ def _library_routes(app: FastAPI) -> None:
     @app.get("/search", tags=["library"])
     def search(
         request: Request,
-        q: Annotated[str, Query(min_length=1, description="What to look for.")],
+        q: Annotated[
+            str,
+            Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="What to look for."),
+        ],
         k: Annotated[int, Query(ge=1, le=100)] = 8,
         document: Annotated[list[str] | None, Query(description="Only these documents.")] = None,
     ) -> list[dict[str, Any]]:
@@ -232,7 +257,8 @@ def _library_routes(app: FastAPI) -> None:
         number: int,
         request: Request,
         highlight: Annotated[
-            str, Query(description="Comma-separated block IDs to box on the page.")
+            str,
+            Query(max_length=4000, description="Comma-separated block IDs to box on the page."),
         ] = "",
     ) -> Response:
         """The page rendered as PNG, with the highlighted blocks' bounding boxes drawn."""
@@ -248,16 +274,33 @@ def _library_routes(app: FastAPI) -> None:
                 f"no block {', '.join(sorted(unknown))} in document '{doc.id}'",
                 hint="use block IDs from /ask evidence or /search hits",
             )
-        png = render_page(doc.path, number, boxes)
+        if not svc.render_slot.acquire(timeout=svc.limits.render_wait_seconds):
+            raise RenderBusyError(
+                "the page renderer is busy with other pages", hint="retry in a few seconds"
+            )
+        try:  # one render at a time: a page costs up to max_render_pixels of memory
+            png = render_page(doc.path, number, boxes, svc.limits.max_render_pixels)
+        finally:
+            svc.render_slot.release()
         return Response(png, media_type="image/png")
 
 
-def create_app(directory: str | Path | None = None, token: str | None = None) -> FastAPI:
-    """The app for the library at `directory`; with `token`, every request needs it."""
+def create_app(
+    directory: str | Path | None = None,
+    token: str | None = None,
+    host: str = "127.0.0.1",
+    allow_hosts: Iterable[str] = (),
+    limits: Limits | None = None,
+) -> FastAPI:
+    """The app for the library at `directory`, bound to `host`: with `token`, every request
+    needs it (and a host other than loopback requires one); requests whose Host header is
+    not loopback, `host` or one of `allow_hosts` are refused (DNS rebinding)."""
+    require_token_off_loopback(host, token)
+    chosen = limits or server_limits.DEFAULTS
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.service = Service(directory)
+        app.state.service = Service(directory, chosen)
         try:
             yield
         finally:
@@ -270,9 +313,14 @@ def create_app(directory: str | Path | None = None, token: str | None = None) ->
         summary="Ask your PDF library questions; research topics; verifiable citations.",
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
+        redirect_slashes=False,  # a redirect would echo the request's Host into Location
+        middleware=[
+            Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
+            Middleware(BearerAuth, token=token),
+            Middleware(RequestLimits, limits=chosen),
+        ],
     )
     _install_errors(app)
-    _install_auth(app, token)
     _library_routes(app)
     task_routes(app)
     return app

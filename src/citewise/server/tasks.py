@@ -8,11 +8,8 @@ answered while it works; DELETE marks it cancelled and it stops at its next chec
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, Response
@@ -20,11 +17,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Str
 from pydantic import BaseModel, Field, field_validator
 
 from citewise.agent.research import ResearchOptions
-from citewise.agent.research.tasks import TaskEvent, TaskStateError, TaskStore
+from citewise.agent.research.tasks import TaskStateError, TaskStore
 from citewise.api import Library
 from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
-from citewise.report.research import ResearchDesk, brief_event_data
+from citewise.report.research import ResearchDesk
+from citewise.server.events import resume_after
+from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, TooManyTasksError
 
 if TYPE_CHECKING:
     from citewise.server.app import Service
@@ -32,7 +31,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOCAL = "local"
-POLL_SECONDS = 0.25
+# The HTML report names sources it did not write: nothing in it may run or load.
+REPORT_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
 
 
 def known_sources() -> tuple[str, ...]:
@@ -44,12 +47,19 @@ def known_sources() -> tuple[str, ...]:
 
 
 class TaskRequest(BaseModel):
-    topic: str = Field(min_length=1, description="The research topic.")
-    sources: list[str] = Field(default_factory=lambda: [LOCAL], min_length=1)
+    topic: str = Field(min_length=1, max_length=MAX_TOPIC_CHARS, description="The research topic.")
+    sources: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=lambda: [LOCAL], min_length=1, max_length=MAX_LIST_ITEMS
+    )
     rounds: int = Field(3, ge=1, le=10, description="Search rounds at most.")
     max_papers: int = Field(12, ge=1, le=200, description="Papers to include at most.")
     budget_tokens: int | None = Field(None, ge=1, description="Model token budget.")
-    llm: str = Field("extractive", description="BACKEND:MODEL, as `citewise research --llm`.")
+    llm: str = Field(
+        "extractive",
+        max_length=300,
+        description="BACKEND:MODEL, as `citewise research --llm`: `extractive` or a model "
+        "citewise.toml configures for a role (never a path of the request's choosing).",
+    )
 
     @field_validator("sources")
     @classmethod
@@ -84,21 +94,57 @@ class ReportNotReadyError(TaskStateError):
     code = "REPORT_NOT_READY"
 
 
+class ModelNotAllowedError(CitewiseError):
+    code = "MODEL_NOT_ALLOWED"
+
+
+def same_model(a: str, b: str) -> bool:
+    try:
+        x, y = parse_spec(a), parse_spec(b)
+    except CitewiseError:
+        return False
+    return (x.backend, x.model) == (y.backend, y.model)
+
+
 class TaskRunner:
-    """Starts tasks in worker threads, each with a Library of its own."""
+    """Starts tasks in worker threads (at most `max_tasks` at once), each with a Library of
+    its own."""
 
     def __init__(self, svc: Service) -> None:
         self.svc = svc
         self.threads: dict[str, threading.Thread] = {}
+        self.starting = threading.Lock()
 
     @property
     def store(self) -> TaskStore:
         return TaskStore(self.svc.library.store.db)
 
+    def allowed_models(self) -> list[str]:
+        """What `llm` may name over HTTP: extractive and the models citewise.toml sets."""
+        roles = self.svc.library.model_settings.roles
+        return list(dict.fromkeys(["extractive", *(s for specs in roles.values() for s in specs)]))
+
+    def check_model(self, llm: str) -> None:
+        allowed = self.allowed_models()
+        if not any(same_model(llm, a) for a in allowed):
+            raise ModelNotAllowedError(
+                f"model '{llm[:100]}' is not one this server is configured with",
+                hint=f"use one of: {', '.join(allowed)} (models are set in citewise.toml "
+                "[roles] on the server's machine)",
+            )
+
     def start(self, topic: str, options: ResearchOptions) -> dict[str, Any]:
-        with self.svc.lock:
-            task = self.store.create(topic, options)
-        self._launch(task.id)
+        self.check_model(options.llm)
+        with self.starting:
+            self.threads = {t: thread for t, thread in self.threads.items() if thread.is_alive()}
+            if len(self.threads) >= self.svc.limits.max_tasks:
+                raise TooManyTasksError(
+                    f"{len(self.threads)} research tasks are running, the most this server runs",
+                    hint="wait for one to finish, or cancel one with DELETE /tasks/{id}",
+                )
+            with self.svc.lock:
+                task = self.store.create(topic, options)
+            self._launch(task.id)
         return {"id": task.id, "state": task.state}
 
     def _launch(self, task_id: str) -> None:
@@ -111,8 +157,12 @@ class TaskRunner:
     def _run(self, task_id: str) -> None:
         try:
             with Library(self.svc.library.directory) as library:
-                ResearchDesk(library).resume(task_id)
-        except CitewiseError as exc:  # stored as the task's failure by the pipeline
+                try:
+                    ResearchDesk(library).resume(task_id)
+                except Exception as exc:
+                    fail_unfinished(TaskStore(library.store.db), task_id, exc)
+                    raise
+        except CitewiseError as exc:  # stored as the task's failure
             log.warning("task %s stopped: %s", task_id, exc)
         except Exception:  # a thread must not die silently: the log says why
             log.exception("task %s crashed", task_id)
@@ -122,24 +172,23 @@ class TaskRunner:
         return thread is not None and thread.is_alive()
 
 
+def fail_unfinished(store: TaskStore, task_id: str, exc: Exception) -> None:
+    """A task whose run stopped on an error outside its stages (a model that cannot load)
+    is failed with the reason, not left in its state for ever."""
+    task = store.get(task_id)
+    if task.finished:
+        return
+    if isinstance(exc, CitewiseError):
+        reason, code = exc.message, exc.code
+    else:
+        reason, code = f"internal error ({type(exc).__name__}; see the server log)", "INTERNAL"
+    store.event(task_id, task.state, "error", {"error": reason, "code": code})
+    store.set_state(task_id, "failed", f"{task.state}: {code}: {reason}")
+
+
 def runner(request: Request) -> TaskRunner:
     found: TaskRunner = request.app.state.service.tasks
     return found
-
-
-def _event(e: TaskEvent) -> dict[str, Any]:
-    return {
-        "id": e.id,
-        "time": e.time,
-        "stage": e.stage,
-        "kind": e.kind,
-        "data": brief_event_data(e.data),
-    }
-
-
-def _sse(name: str, data: dict[str, Any], event_id: int | None = None) -> str:
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 def task_routes(app: FastAPI) -> None:
@@ -186,7 +235,7 @@ def task_routes(app: FastAPI) -> None:
                 )
             rendered = ResearchDesk(tasks.svc.library).render(task_id)
         if format == "html":
-            return HTMLResponse(rendered.html)
+            return HTMLResponse(rendered.html, headers={"Content-Security-Policy": REPORT_CSP})
         return PlainTextResponse(rendered.markdown, media_type="text/markdown; charset=utf-8")
 
     @app.get(
@@ -202,29 +251,8 @@ def task_routes(app: FastAPI) -> None:
     ) -> StreamingResponse:
         """Server-Sent Events: the task's event log, then new events as they come; the
         last message is `end` with the task's final state."""
-        tasks = runner(request)
-        with tasks.svc.lock:
-            tasks.store.get(task_id)  # 404 before the stream starts
-
-        def stream() -> Iterator[str]:
-            # the browser sends back the last `id:` it saw; anything else starts over
-            sent = last_event_id or ""
-            last = int(sent) if sent.isdigit() else 0
-            while True:
-                with tasks.svc.lock:
-                    events = [e for e in tasks.store.events(task_id) if e.id > last]
-                    task = tasks.store.get(task_id)
-                for e in events:
-                    yield _sse(e.kind, _event(e), e.id)
-                    last = e.id
-                if task.finished:
-                    yield _sse("end", {**task.summary(), "state": task.state})
-                    return
-                if not events:
-                    time.sleep(POLL_SECONDS)
-
-        return StreamingResponse(
-            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        return runner(request).svc.streams.open_stream(
+            task_id, resume_after(last_event_id), request
         )
 
     @app.delete("/tasks/{task_id}", tags=["research"])

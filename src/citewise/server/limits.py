@@ -1,0 +1,50 @@
+"""How much one server gives any client: body sizes and deadlines, open event streams,
+concurrent research tasks, page-render pixels. Errors past a limit are CitewiseErrors with an
+HTTP status of their own, so every face of the server answers them as JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citewise.errors import CitewiseError
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 256 * 1024  # every JSON body the API takes fits in a few KB
+    body_seconds: float = 10.0  # to send the whole request body once the headers are in
+    request_seconds: float = 300.0  # to the first byte of the answer (streams then run on)
+    max_streams: int = 32  # open GET /tasks/{id}/events streams
+    max_tasks: int = 4  # research tasks running at once
+    max_render_pixels: int = 4_000_000  # width * height of one page image (~12 MB of RGB)
+    render_wait_seconds: float = 30.0  # for the one render slot before answering 503
+
+
+# The limits create_app uses when given none (a test wrapper may replace it before serving).
+DEFAULTS = Limits()
+
+MAX_QUESTION_CHARS = 4000
+MAX_TOPIC_CHARS = 2000
+MAX_ID_CHARS = 200
+MAX_LIST_ITEMS = 100
+
+
+class LimitError(CitewiseError):
+    """A request past one of the server's limits; `http_status` is what it answers."""
+
+    code = "LIMIT_EXCEEDED"
+    http_status = 429
+
+
+class TooManyStreamsError(LimitError):
+    code = "TOO_MANY_STREAMS"
+
+
+class TooManyTasksError(LimitError):
+    code = "TOO_MANY_TASKS"
+
+
+class RenderBusyError(LimitError):
+    code = "RENDER_BUSY"
+    http_status = 503
