@@ -86,7 +86,9 @@ def test_a_trickling_reply_is_abandoned_at_the_deadline() -> None:
     with HostileServer() as server:
         server.add("/crossref/works", trickle)
         started = time.monotonic()
-        result = search_sources("graph", ["crossref"], config=guarded(f"{server.base_url}/crossref"))
+        result = search_sources(
+            "graph", ["crossref"], config=guarded(f"{server.base_url}/crossref")
+        )
         elapsed = time.monotonic() - started
     assert elapsed < 4.0, f"the search took {elapsed:.1f} s against a 2 s deadline"
     (warning,) = result.warnings

@@ -12,6 +12,7 @@ import asyncio
 import json
 import math
 import sqlite3
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -22,6 +23,9 @@ from citewise.sources.transfer import redact
 # How far back (in rows) the rate check looks for a source's recent requests; a window is a
 # few seconds, far fewer rows than this.
 LOOKBACK_ROWS = 5000
+# Searches in several threads may share one connection: one claim at a time, so no two
+# threads open a transaction on it at once.
+_CLAIM_LOCK = threading.Lock()
 
 
 def log_time(seconds: float) -> str:
@@ -98,7 +102,8 @@ class RequestLog:
         if self.db is None:
             return None
         while True:
-            row, wait = self._claim(source, url, limit)
+            with _CLAIM_LOCK:
+                row, wait = self._claim(source, url, limit)
             if row is not None:
                 return row
             await asyncio.sleep(wait)
