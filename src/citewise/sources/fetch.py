@@ -1,10 +1,10 @@
 """Finding and downloading an open-access copy of one work: arXiv, Europe PMC (PMC),
 OpenAlex `oa_url` and Semantic Scholar `openAccessPdf`, tried in that order.
 
-The one PDF downloader (`fetch_pdf`, also used by research's acquire stage): a link is
-downloaded only from a host its source is known to serve PDFs from (`pdf_hosts` in
-sources.yaml, and the source's own host), redirects included, or when the user named it;
-the body is streamed under a size cap and the whole download under a deadline."""
+Downloads go through `downloader.fetch_pdf`, the one PDF downloader (research's acquire
+stage uses it too): a link is downloaded only from a host its source is known to serve PDFs
+from (`pdf_hosts` in sources.yaml, and the source's own host), redirects included, or when
+the user named it; the body is streamed under a size cap, the whole under a deadline."""
 
 from __future__ import annotations
 
