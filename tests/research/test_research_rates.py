@@ -135,6 +135,6 @@ def test_processes_sharing_a_library_share_each_sources_rate(tmp_path: Path) -> 
     assert len(times) == len(arrived) == 8
     rate, burst = RATES["arxiv"]
     assert_within_rate(times, rate, burst)
-    # The server saw about the same spacing (a request may reach it a little late).
-    gaps = [b - a for a, b in zip(arrived, arrived[1:], strict=False)]
-    assert min(gaps) >= 0.5 * burst / rate, gaps
+    # The server saw the eight spread over seven intervals, give or take how late the
+    # first one reached it (a busy machine); unlimited, they arrive within a few tenths.
+    assert arrived[-1] - arrived[0] >= 7 * burst / rate - 0.5

@@ -105,7 +105,7 @@ def test_the_rate_holds_across_searches_of_one_process(server: ReplayServer) -> 
         assert getattr(reply, "status", None) == 200
     times = [s.at for s in server.seen()]
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 0.2 - 0.05, gaps
+    assert min(gaps) >= 0.2 - 0.1, gaps  # the slack: how late a request may reach the server
 
 
 def test_the_concurrency_cap_holds(server: ReplayServer) -> None:
