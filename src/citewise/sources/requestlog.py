@@ -23,6 +23,7 @@ from citewise.sources.transfer import redact
 # How far back (in rows) the rate check looks for a source's recent requests; a window is a
 # few seconds, far fewer rows than this.
 LOOKBACK_ROWS = 5000
+CLOCK_SLACK = 1.0  # seconds a logged start may lie ahead of this clock and still count
 # Searches in several threads may share one connection: one claim at a time, so no two
 # threads open a transaction on it at once.
 _CLAIM_LOCK = threading.Lock()
@@ -136,7 +137,8 @@ class RequestLog:
             ).fetchall()
             if len(recent) >= limit.burst:
                 wait = min(log_seconds(r[0]) for r in recent) + window - now
-                if wait > 0:
+                # Far more than a window ahead means the clock went back: stale rows.
+                if 0 < wait <= window + CLOCK_SLACK:
                     if own:
                         self.db.execute("ROLLBACK")
                     return None, wait
