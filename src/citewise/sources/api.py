@@ -134,7 +134,10 @@ async def _run_source(
         http.evict(fetcher.last_key)
         return _failed(report, result, f"{exc.message}", started)
     except SourceError as exc:
-        return _failed(report, result, exc.message, started)
+        # A limit this client enforces says which (RESPONSE_TOO_LARGE, DEADLINE_EXCEEDED ...).
+        coded = exc.code not in (SourceError.code, ParseError.code)
+        message = f"{exc.message} [{exc.code}]" if coded else exc.message
+        return _failed(report, result, message, started)
     except Exception as exc:  # a reply shaped in a way no parser expected
         log.debug("source %s failed", name, exc_info=True)
         http.evict(fetcher.last_key)
