@@ -96,6 +96,18 @@ def test_the_configured_rate_is_never_exceeded(server: ReplayServer) -> None:
     assert times[-1] - times[0] >= (count - burst) / rate - slack
 
 
+def test_the_rate_holds_across_searches_of_one_process(server: ReplayServer) -> None:
+    # Each search opens its own session (and its own event loop); the bucket is the process's.
+    server.add("/", OK)
+    config = config_for(server, rate_limit={"requests_per_second": 5.0, "burst": 1})
+    for n in range(4):
+        (reply,) = fetch(config, [f"/search{n}"])  # no library: no request log to lean on
+        assert getattr(reply, "status", None) == 200
+    times = [s.at for s in server.seen()]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= 0.2 - 0.1, gaps  # the slack: how late a request may reach the server
+
+
 def test_the_concurrency_cap_holds(server: ReplayServer) -> None:
     server.add("/", Reply(200, b"{}", {}, delay=0.1))
     fetch(config_for(server, max_concurrency=2), [f"/c{i}" for i in range(8)])

@@ -335,9 +335,14 @@ def fetch(
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
+    pdf_url: Annotated[
+        str | None,
+        typer.Option("--pdf-url", help="Download this PDF link (yours) instead of the sources'."),
+    ] = None,
 ) -> None:
     """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
-    and ingest it with the sources' metadata."""
+    and ingest it with the sources' metadata. Links the sources name are downloaded only from
+    hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
     config = SourcesConfig.load(sources_config)
     directory = library_dir(State.library)
     store = LibraryStore(directory)
@@ -345,7 +350,7 @@ def fetch(
         located = asyncio.run(locate(target, config=config, store_db=store.db))
         for warning in located.warnings:
             err.print(f"warning: {warning}", style="yellow", highlight=False)
-        pdf, url = asyncio.run(download(located, config=config, store_db=store.db))
+        pdf, url = asyncio.run(download(located, config=config, store_db=store.db, pdf_url=pdf_url))
     finally:
         store.close()
     ident = located.identifier

@@ -8,7 +8,9 @@ import concurrent.futures
 import logging
 import sqlite3
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import httpx
 
@@ -23,6 +25,7 @@ from citewise.sources.ranking import rank
 from citewise.sources.record import SearchRecord
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass
@@ -67,6 +70,12 @@ def search_sources(
         transport=transport,
         refresh=refresh,
     )
+    return run_blocking(work)
+
+
+def run_blocking(work: Coroutine[Any, Any, T]) -> T:
+    """Run `work` to its end from synchronous code, even inside a running event loop (it
+    then runs in a worker thread). The rate limits hold either way: they are per process."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -125,7 +134,10 @@ async def _run_source(
         http.evict(fetcher.last_key)
         return _failed(report, result, f"{exc.message}", started)
     except SourceError as exc:
-        return _failed(report, result, exc.message, started)
+        # A limit this client enforces says which (RESPONSE_TOO_LARGE, DEADLINE_EXCEEDED ...).
+        coded = exc.code not in (SourceError.code, ParseError.code)
+        message = f"{exc.message} [{exc.code}]" if coded else exc.message
+        return _failed(report, result, message, started)
     except Exception as exc:  # a reply shaped in a way no parser expected
         log.debug("source %s failed", name, exc_info=True)
         http.evict(fetcher.last_key)

@@ -44,7 +44,14 @@ class SourceSettings(BaseModel):
     rate_limit: RateLimit
     priority: int = 5
     max_concurrency: int = Field(default=1, ge=1)
-    timeout: float = Field(default=20.0, gt=0)
+    timeout: float = Field(default=20.0, gt=0)  # seconds per connect or read
+    # Seconds for a whole exchange, redirects and body included (a trickling reply stops).
+    deadline: float = Field(default=60.0, gt=0)
+    # Decoded bytes one reply may have; past it the read stops (RESPONSE_TOO_LARGE).
+    max_response_bytes: int = Field(default=20_000_000, ge=1)
+    # Hosts (and their subdomains) this source's PDF links may be downloaded from, besides
+    # the host of base_url; a link elsewhere is fetched only when the user names it.
+    pdf_hosts: list[str] = Field(default_factory=list)
     max_retries: int = Field(default=3, ge=0)
     cache_ttl: float = Field(default=86400.0, ge=0)
     # Failures in a row before the source is skipped for `breaker_cooldown` seconds.

@@ -1,5 +1,10 @@
 """Finding and downloading an open-access copy of one work: arXiv, Europe PMC (PMC),
-OpenAlex `oa_url` and Semantic Scholar `openAccessPdf`, tried in that order."""
+OpenAlex `oa_url` and Semantic Scholar `openAccessPdf`, tried in that order.
+
+Downloads go through `downloader.fetch_pdf`, the one PDF downloader (research's acquire
+stage uses it too): a link is downloaded only from a host its source is known to serve PDFs
+from (`pdf_hosts` in sources.yaml, and the source's own host), redirects included, or when
+the user named it; the body is streamed under a size cap, the whole under a deadline."""
 
 from __future__ import annotations
 
@@ -7,7 +12,6 @@ import asyncio
 import json
 import re
 import sqlite3
-import time
 from dataclasses import dataclass, field
 
 import httpx
@@ -18,10 +22,13 @@ from citewise.sources import semantic_scholar as s2
 from citewise.sources.base import SourceError
 from citewise.sources.config import SourcesConfig
 from citewise.sources.dedupe import dedupe
-from citewise.sources.http import HttpLayer, SourceFetcher, user_agent
+from citewise.sources.downloader import PDF_MAGIC, fetch_pdf, link_problem
+from citewise.sources.http import HttpLayer, SourceFetcher
 from citewise.sources.record import SearchRecord, arxiv_from_doi, normalize_arxiv, normalize_doi
+from citewise.sources.transfer import RefusedURL
 
-PDF_MAGIC = b"%PDF-"
+__all__ = ["PDF_MAGIC", "fetch_pdf", "link_problem"]
+
 ORDER = ("arxiv", "europepmc", "openalex", "semantic_scholar")
 
 
@@ -161,46 +168,38 @@ async def download(
     config: SourcesConfig | None = None,
     store_db: sqlite3.Connection | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
-    timeout: float = 60.0,
+    pdf_url: str | None = None,
 ) -> tuple[bytes, str]:
-    """The first candidate that really is a PDF: (bytes, URL); NoOpenCopyError otherwise."""
+    """The first candidate that really is a PDF: (bytes, URL); NoOpenCopyError otherwise.
+    A candidate on a host its source is not known to serve PDFs from is refused, not
+    downloaded; `pdf_url` (the user's own choice) replaces the candidates."""
     config = config or SourcesConfig.load()
-    mailto = next((s.mailto for s in config.sources.values() if s.mailto), None)
+    candidates = [("user", pdf_url)] if pdf_url else located.candidates
     tried: list[str] = []
-    async with httpx.AsyncClient(
-        transport=transport, follow_redirects=True, headers={"User-Agent": user_agent(mailto)}
-    ) as client:
-        for source, url in located.candidates:
-            started = time.perf_counter()
-            status: int | None = None
-            error: str | None = None
-            try:
-                reply = await client.get(url, timeout=timeout)
-                status = reply.status_code
-                if status == 200 and reply.content.startswith(PDF_MAGIC):
-                    return reply.content, url
-                error = f"HTTP {status}" if status != 200 else "not a PDF"
-            except httpx.HTTPError as exc:
-                error = type(exc).__name__
-            finally:
-                if store_db is not None:
-                    store_db.execute(
-                        "INSERT INTO http_requests (source, url, status, latency_ms, error)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (
-                            f"fetch:{source}",
-                            url,
-                            status,
-                            round((time.perf_counter() - started) * 1000, 1),
-                            error,
-                        ),
-                    )
-            tried.append(f"{source} ({error})")
+    refused = False
+    for source, url in candidates:
+        allowed = None if pdf_url else [source]
+        try:
+            body = await fetch_pdf(
+                url,
+                sources=allowed,
+                config=config,
+                store_db=store_db,
+                transport=transport,
+                log_as=f"fetch:{source}",
+            )
+        except SourceError as exc:
+            refused = refused or isinstance(exc, RefusedURL)
+            tried.append(f"{source} ({exc.message.removeprefix(f'fetch:{source}: ')})")
+            continue
+        return body, url
     where = "; ".join(tried) if tried else "no source lists an open-access copy"
     raise NoOpenCopyError(
         f"no open copy of {located.identifier.kind} {located.identifier.value} could be "
         f"downloaded ({where})",
-        hint="look for it through your library, then 'citewise ingest' the PDF",
+        hint="pass --pdf-url URL to download a link you trust"
+        if refused
+        else "look for it through your library, then 'citewise ingest' the PDF",
     )
 
 

@@ -1,134 +1,55 @@
 """The shared async HTTP layer every source fetches through.
 
-Per source: a token bucket (never more than the configured rate), a concurrency cap,
-retries with exponential backoff and jitter, `Retry-After` honoured on 429/503, timeouts and
-a circuit breaker. For all: polite headers, a response cache in the store (`http_cache`, with
-a TTL; `refresh` bypasses it) and a request log (`http_requests`)."""
+Per source: a token bucket (never more than the configured rate, shared by every search of
+the process), a concurrency cap, retries with exponential backoff and jitter, `Retry-After`
+honoured on 429/503, timeouts, an overall deadline, a size cap on the decoded reply, and a
+circuit breaker. For all: polite headers, redirects followed by hand (credentials never go
+to another host), a response cache in the store (`http_cache`, with a TTL; `refresh`
+bypasses it) and a request log (`http_requests`) that also keeps the rate between processes
+sharing the library."""
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import hashlib
-import json
-import random
-import re
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import httpx
 
 from citewise import __version__
+from citewise.sources import transfer
 from citewise.sources.base import HttpResponse, SourceError
 from citewise.sources.config import SourcesConfig, SourceSettings
+from citewise.sources.limits import (
+    CircuitBreaker,
+    TokenBucket,
+    backoff_delay,
+    breaker_for,
+    bucket_for,
+    reset_breakers,
+    retry_after_seconds,
+)
+from citewise.sources.requestlog import RequestLog
+from citewise.sources.transfer import Caps, DeadlineExceeded, RefusedURL, ResponseTooLarge, redact
+
+__all__ = [
+    "CircuitBreaker",
+    "HttpLayer",
+    "SourceFetcher",
+    "TokenBucket",
+    "backoff_delay",
+    "breaker_for",
+    "full_url",
+    "redact",
+    "reset_breakers",
+    "retry_after_seconds",
+    "user_agent",
+]
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
-BACKOFF_BASE = 0.5  # seconds before the first retry when the server gives no Retry-After
-BACKOFF_CAP = 8.0
-# Parameters whose values never go into the request log.
-SECRET_PARAMS = re.compile(r"(?i)\b(api_key|apikey|key|token)=[^&]*")
-
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
-
-
-class TokenBucket:
-    """At most `burst` requests at once, refilled at `rate` per second: over any window of
-    t seconds, no more than burst + rate * t requests start."""
-
-    def __init__(
-        self, rate: float, burst: int, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = float(burst)
-        self._clock = clock
-        self._sleep = sleep
-        self._last = clock()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        async with self._lock:
-            while True:
-                now = self._clock()
-                self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-                self._last = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await self._sleep((1 - self._tokens) / self.rate)
-
-
-class CircuitBreaker:
-    """Opens after `threshold` failed attempts in a row; while open (for `cooldown` seconds)
-    requests fail at once; after that one trial request decides."""
-
-    def __init__(self, threshold: int, cooldown: float, clock: Clock = time.monotonic) -> None:
-        self.threshold = threshold
-        self.cooldown = cooldown
-        self.failures = 0
-        self.opened_at: float | None = None
-        self._clock = clock
-
-    @property
-    def is_open(self) -> bool:
-        if self.opened_at is None:
-            return False
-        if self._clock() - self.opened_at >= self.cooldown:
-            # Half-open: let one trial through; one more failure opens it again.
-            self.opened_at = None
-            self.failures = self.threshold - 1
-            return False
-        return True
-
-    def record_success(self) -> None:
-        self.failures = 0
-        self.opened_at = None
-
-    def record_failure(self) -> None:
-        self.failures += 1
-        if self.failures >= self.threshold:
-            self.opened_at = self._clock()
-
-
-# One breaker per (source, base URL) for the whole process, so a dead source stays skipped
-# across searches (the research pipeline searches many times).
-_BREAKERS: dict[tuple[str, str], CircuitBreaker] = {}
-
-
-def breaker_for(name: str, settings: SourceSettings) -> CircuitBreaker:
-    key = (name, settings.base_url)
-    if key not in _BREAKERS:
-        _BREAKERS[key] = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
-    return _BREAKERS[key]
-
-
-def reset_breakers() -> None:
-    _BREAKERS.clear()
-
-
-def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if re.fullmatch(r"\d+(\.\d+)?", value):
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
-
-
-def backoff_delay(attempt: int, rng: random.Random | None = None) -> float:
-    """Exponential backoff with jitter: about 0.5, 1, 2, 4 ... seconds, capped, each scaled by
-    a random factor in [0.5, 1] so clients that failed together do not retry together."""
-    delay = min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt)
-    return delay * (rng or random).uniform(0.5, 1.0)
 
 
 def user_agent(mailto: str | None) -> str:
@@ -142,12 +63,14 @@ def full_url(url: str, params: dict[str, str] | None) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urlencode(sorted(params.items()))}"
 
 
-def redact(url: str) -> str:
-    return SECRET_PARAMS.sub(lambda m: f"{m.group(1)}=***", url)
+def caps_for(settings: SourceSettings) -> Caps:
+    return Caps(settings.max_response_bytes, settings.deadline, settings.timeout)
 
 
 class HttpLayer:
-    """One search's HTTP session: an httpx client, and per-source limits, cache and log."""
+    """One search's HTTP session: an httpx client bound to the running event loop, the
+    library's cache and log, and a view per source. The rate limits and breakers it applies
+    are the process's (limits.py) and, through the log, the library's."""
 
     def __init__(
         self,
@@ -158,8 +81,9 @@ class HttpLayer:
     ) -> None:
         self.config = config
         self.db = store_db
-        self.refresh = refresh
-        self._client = httpx.AsyncClient(transport=transport, follow_redirects=True)
+        self.requests = RequestLog(store_db, refresh)
+        # Redirects are followed by transfer.get, which strips credentials on a host change.
+        self._client = httpx.AsyncClient(transport=transport, follow_redirects=False)
         self._fetchers: dict[str, SourceFetcher] = {}
 
     async def __aenter__(self) -> HttpLayer:
@@ -168,65 +92,18 @@ class HttpLayer:
     async def __aexit__(self, *exc: object) -> None:
         await self._client.aclose()
 
+    @property
+    def client(self) -> httpx.AsyncClient:
+        return self._client
+
     def fetcher(self, name: str) -> SourceFetcher:
         if name not in self._fetchers:
             self._fetchers[name] = SourceFetcher(self, name, self.config.settings(name))
         return self._fetchers[name]
 
-    # -------------------------------------------------------------- store
-
-    def cached(self, key: str) -> HttpResponse | None:
-        if self.db is None or self.refresh:
-            return None
-        row = self.db.execute(
-            "SELECT url, status, headers, body FROM http_cache WHERE key = ? AND expires > ?",
-            (key, time.time()),
-        ).fetchone()
-        if row is None:
-            return None
-        url, status, headers, body = tuple(row)
-        return HttpResponse(status, json.loads(headers), bytes(body), url, True, key)
-
-    def store(self, key: str, response: HttpResponse, ttl: float) -> None:
-        if self.db is None or ttl <= 0:
-            return
-        now = time.time()
-        self.db.execute(
-            "INSERT OR REPLACE INTO http_cache (key, url, status, headers, body, created, expires)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                redact(response.url),
-                response.status,
-                json.dumps(response.headers),
-                response.body,
-                now,
-                now + ttl,
-            ),
-        )
-
     def evict(self, key: str | None) -> None:
         """Forget a cached reply (its body turned out to be unreadable)."""
-        if self.db is not None and key:
-            self.db.execute("DELETE FROM http_cache WHERE key = ?", (key,))
-
-    def log(
-        self,
-        source: str,
-        method: str,
-        url: str,
-        status: int | None,
-        latency_ms: float,
-        cache_hit: bool,
-        error: str | None,
-    ) -> None:
-        if self.db is None:
-            return
-        self.db.execute(
-            "INSERT INTO http_requests (source, method, url, status, latency_ms, cache_hit, error)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (source, method, redact(url), status, round(latency_ms, 1), int(cache_hit), error),
-        )
+        self.requests.evict(key)
 
 
 class SourceFetcher:
@@ -236,11 +113,10 @@ class SourceFetcher:
         self.layer = layer
         self.name = name
         self.settings = settings
-        self.bucket = TokenBucket(
-            settings.rate_limit.requests_per_second, settings.rate_limit.burst
-        )
+        self.bucket = bucket_for(name, settings)
         self.slots = asyncio.Semaphore(settings.max_concurrency)
         self.breaker = breaker_for(name, settings)
+        self.caps = caps_for(settings)
         self.last_key: str | None = None
 
     def headers(self, extra: dict[str, str] | None) -> dict[str, str]:
@@ -258,15 +134,15 @@ class SourceFetcher:
         target = full_url(url, params)
         key = hashlib.sha256(f"GET {target}".encode()).hexdigest()
         self.last_key = key
-        hit = self.layer.cached(key)
+        hit = self.layer.requests.cached(key)
         if hit is not None:
-            self.layer.log(self.name, "GET", target, hit.status, 0.0, True, None)
+            self.layer.requests.hit(self.name, target, hit.status)
             return hit
         response = await self._send(target, self.headers(headers))
         response = HttpResponse(
             response.status, response.headers, response.body, response.url, False, key
         )
-        self.layer.store(key, response, self.settings.cache_ttl)
+        self.layer.requests.store(key, response, self.settings.cache_ttl)
         return response
 
     async def _send(self, target: str, headers: dict[str, str]) -> HttpResponse:
@@ -282,6 +158,9 @@ class SourceFetcher:
             if outcome.response is not None:
                 self.breaker.record_success()
                 return outcome.response
+            if outcome.fatal is not None:
+                self.breaker.record_failure()
+                raise outcome.fatal
             if not outcome.retryable:
                 raise SourceError(self.name, outcome.problem)
             self.breaker.record_failure()
@@ -296,15 +175,18 @@ class SourceFetcher:
             attempt += 1
 
     async def _attempt(self, target: str, headers: dict[str, str]) -> Attempt:
-        """One try, within the concurrency cap and the rate limit."""
+        """One try, within the concurrency cap, the process's rate limit and the library's."""
+        log = self.layer.requests
         async with self.slots:
             await self.bucket.acquire()
+            row = await log.start(self.name, target, self.settings.rate_limit)
             started = time.perf_counter()
+            fatal: SourceError | None = None
             try:
-                reply = await self.layer._client.get(
-                    target, headers=headers, timeout=self.settings.timeout
-                )
-                body = reply.content
+                reply = await transfer.get(self.layer.client, self.name, target, headers, self.caps)
+            except (ResponseTooLarge, DeadlineExceeded, RefusedURL) as exc:
+                # Not worth another try: the same server would send the same again.
+                fatal, problem = exc, f"{exc.code}: {exc.message.removeprefix(self.name + ': ')}"
             except httpx.TimeoutException:
                 problem = f"timed out after {self.settings.timeout:g} s"
             except httpx.TransportError as exc:
@@ -313,17 +195,14 @@ class SourceFetcher:
                 problem = ""
         elapsed = (time.perf_counter() - started) * 1000
         if problem:
-            self.layer.log(self.name, "GET", target, None, elapsed, False, problem)
-            return Attempt(problem, retryable=True)
-        status = reply.status_code
+            log.finish(row, None, elapsed, problem)
+            return Attempt(problem, retryable=fatal is None, fatal=fatal)
+        status = reply.status
         if 200 <= status < 300:
-            self.layer.log(self.name, "GET", target, status, elapsed, False, None)
-            response_headers = {k.lower(): v for k, v in reply.headers.items()}
-            return Attempt(
-                "", response=HttpResponse(status, response_headers, body, str(reply.url))
-            )
-        problem = f"HTTP {status}" + (f" {reply.reason_phrase}" if reply.reason_phrase else "")
-        self.layer.log(self.name, "GET", target, status, elapsed, False, problem)
+            log.finish(row, status, elapsed, None)
+            return Attempt("", response=HttpResponse(status, reply.headers, reply.body, reply.url))
+        problem = f"HTTP {status}" + (f" {reply.reason}" if reply.reason else "")
+        log.finish(row, status, elapsed, problem)
         told = (
             retry_after_seconds(reply.headers.get("retry-after")) if status in (429, 503) else None
         )
@@ -332,9 +211,11 @@ class SourceFetcher:
 
 @dataclass(frozen=True)
 class Attempt:
-    """What one try came to: a response, or a problem that may be worth retrying."""
+    """What one try came to: a response, a problem that may be worth retrying, or a fatal
+    error (a limit this client enforces) to raise as it is."""
 
     problem: str
     retryable: bool = False
     retry_after: float | None = None
     response: HttpResponse | None = None
+    fatal: SourceError | None = None

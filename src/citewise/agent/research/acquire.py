@@ -3,14 +3,14 @@ it (--fetch); otherwise, or when the download fails, the record stays abstract-o
 
 The file lands in the library's `acquired/` folder under a name derived from the record
 key, written to a temporary name and renamed, so a kill never leaves half a PDF; ingest is
-idempotent (by content hash), so a rerun reuses what an earlier run stored. Every request
-is logged in `http_requests`.
+idempotent (by content hash), so a rerun reuses what an earlier run stored. Downloads go
+through citewise.sources' one downloader (host allowlist, size cap, deadline); every
+request is logged in `http_requests`.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import httpx
@@ -19,11 +19,8 @@ from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper
 from citewise.errors import CitewiseError
 from citewise.ingest import ingest
-from citewise.store.db import transaction
 from citewise.store.library import resolve_path
 
-MAX_BYTES = 50 * 1024 * 1024
-TIMEOUT = 30.0
 FOLDER = "acquired"
 
 
@@ -40,7 +37,7 @@ class AcquireStage:
 
     name = "acquire"
 
-    def __init__(self, transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(self, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.transport = transport
 
     def run(self, ctx: StageContext, paper: Paper) -> str | None:
@@ -49,7 +46,7 @@ class AcquireStage:
         target = ctx.store.directory / FOLDER / pdf_name(paper.key)
         try:
             if not target.exists():
-                self._download(ctx, paper.pdf_url, target)
+                self._download(ctx, paper, target)
             report = ingest(ctx.store, [target], None)
         except (AcquireError, OSError) as exc:
             ctx.tasks.event(ctx.task.id, self.name, "warning", {"message": str(exc)})
@@ -62,37 +59,35 @@ class AcquireStage:
         doc = ctx.store.document_by_path(resolve_path(target))
         return doc.id if doc else None
 
-    def _download(self, ctx: StageContext, url: str, target: Path) -> None:
-        started = time.perf_counter()
-        status: int | None = None
-        error = ""
+    def _download(self, ctx: StageContext, paper: Paper, target: Path) -> None:
+        """The paper's PDF into `target`, through the sources' one downloader: only from a
+        host the sources that named the link are known to serve PDFs from, under its size
+        cap and deadline, logged in `http_requests` with this task."""
+        from citewise.sources.api import run_blocking
+        from citewise.sources.base import SourceError
+        from citewise.sources.config import SourcesConfig
+        from citewise.sources.downloader import fetch_pdf
+
+        config = SourcesConfig.load(ctx.options.sources_config)
+        named_by = [s for s in paper.origin.split(",") if s in config.sources]
         try:
-            with httpx.Client(
-                timeout=TIMEOUT, follow_redirects=True, transport=self.transport
-            ) as client:
-                response = client.get(url, headers={"Accept": "application/pdf"})
-                status = response.status_code
-                body = response.content
-            if status != 200:
-                error = f"HTTP {status}"
-            elif len(body) > MAX_BYTES or not body.startswith(b"%PDF"):
-                error = "not a PDF (or larger than 50 MB)"
-        except httpx.HTTPError as exc:
-            error = f"{type(exc).__name__}: {exc}"
-        finally:
-            self._log(ctx, url, status, time.perf_counter() - started, error)
-        if error:
-            raise AcquireError(f"could not fetch {url}: {error}", hint="using the abstract only")
+            body = run_blocking(
+                fetch_pdf(
+                    paper.pdf_url,
+                    sources=named_by,
+                    config=config,
+                    store_db=ctx.store.db,
+                    transport=self.transport,
+                    log_as=self.name,
+                    task=ctx.task.id,
+                )
+            )
+        except SourceError as exc:
+            raise AcquireError(
+                f"could not fetch {exc.message.removeprefix(self.name + ': ')}",
+                hint="using the abstract only",
+            ) from exc
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".part")
         partial.write_bytes(body)
         partial.replace(target)
-
-    @staticmethod
-    def _log(ctx: StageContext, url: str, status: int | None, seconds: float, error: str) -> None:
-        with transaction(ctx.store.db):
-            ctx.store.db.execute(
-                "INSERT INTO http_requests (task, source, method, url, status, latency_ms, error) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (ctx.task.id, "acquire", "GET", url, status, seconds * 1000, error or None),
-            )
