@@ -15,7 +15,7 @@ from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
 from citewise.embed.settings import load_embed_settings
 from citewise.llm.doctor import check_embedding
-from citewise.report.terminal import print_answer
+from citewise.report.terminal import print_answer, print_index_report
 
 
 @app.command()
@@ -48,18 +48,28 @@ def usage(
 def doctor(
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
+    check_index: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Also compare the search indexes with the store and repair them."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Which model serves each role, and whether it is reachable (exit 1 if one is not)."""
+    """Which model serves each role, and whether it is reachable (exit 1 if one is not);
+    with --check, whether the vector index matches the store (repaired where it does not)."""
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
         embedding = check_embedding(load_embed_settings(lib.directory))
+        index = lib.check_index() if check_index else None
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
+    failing = failing or (index is not None and not index.ok)
     if as_json:
         emit_json({
             "config": source, "roles": [asdict(r) for r in reports],
             "embedding": asdict(embedding), "ok": not failing,
+            **({"index": index.to_dict()} if index is not None else {}),
         })  # fmt: skip
     else:
         out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
@@ -77,6 +87,8 @@ def doctor(
                 detail = check.detail + (f" — {check.hint}" if check.hint else "")
                 table.add_row(report.role, escape(check.spec), state, escape(detail))
         out.print(table)
+        if index is not None:
+            print_index_report(out, index)
     if failing:
         raise typer.Exit(1)
 

@@ -12,6 +12,7 @@ from rich.tree import Tree
 from citewise.agent.qa import Answer
 from citewise.ingest import IngestReport
 from citewise.store.library import StoredDocument
+from citewise.store.vector_check import IndexReport
 
 
 def print_answer(console: Console, answer: Answer) -> None:
@@ -101,3 +102,21 @@ def print_document(console: Console, doc: StoredDocument, structure: dict[str, A
             where = f" [green]→ {r['resolved_document']}[/]" if r["resolved_document"] else ""
             node.add(f"{escape(first + more)} {r['year'] or ''}. {escape(r['title'] or '')}{where}")
     console.print(tree)
+
+
+def print_index_report(console: Console, report: IndexReport) -> None:
+    """`doctor --check`: per model, the mismatches found and whether they were repaired."""
+    if not report.models:
+        console.print("index: no vectors in this library (keyword search only)")
+    for m in report.models:
+        state = (
+            "[green]ok[/]"
+            if m.mismatches == 0
+            else ("[yellow]repaired[/]" if m.remaining == 0 else "[red]still wrong[/]")
+        )
+        console.print(
+            f"index {escape(m.model)}: {state} · {m.vectors} vectors in the store, "
+            f"{m.indexed} indexed · {m.mismatches} mismatches found, {m.remaining} left"
+        )
+        for problem in m.problems:
+            console.print(f"  - {escape(problem)}")
