@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citewise.api import Library
 from citewise.errors import CitewiseError
+from citewise.store.db import storage_error
 
 app = typer.Typer(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
@@ -89,3 +91,9 @@ def main() -> None:
     except CitewiseError as exc:
         sys.stderr.write(f"error: {exc}\n")
         sys.exit(exc.exit_code)
+    except (sqlite3.Error, OSError) as exc:
+        error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
+        if error is None:
+            raise
+        sys.stderr.write(f"error: {error}\n")
+        sys.exit(error.exit_code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -65,6 +66,21 @@ def _open(target: str, uri: bool = False) -> sqlite3.Connection:
     return db
 
 
+def _use_wal(db: sqlite3.Connection, wait: float = 10.0) -> None:
+    """Switch to WAL. Switching needs an exclusive lock, and SQLite reports a busy one at
+    once (no busy handler), so a second process opening a new library retries."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def connect(path: Path, read_only: bool | None = None) -> sqlite3.Connection:
     """Open (creating if needed) the database at `path`, migrated to the latest schema;
     read-only when this process may not write it (or `read_only` says so)."""
@@ -75,7 +91,7 @@ def connect(path: Path, read_only: bool | None = None) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = _open(str(path))
-        db.execute("PRAGMA journal_mode = WAL")
+        _use_wal(db)
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA synchronous = NORMAL")
         migrate(db)
