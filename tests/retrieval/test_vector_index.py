@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from citewise.documents.model import Block, Document
+from citewise.errors import CitewiseError
 from citewise.store.library import LibraryStore
 from citewise.store.quantize import binary_codes
 from citewise.store.vector_index import VectorIndex, model_slug
@@ -17,6 +18,7 @@ from citewise.store.vectors import (
     save_vectors,
     vector_state,
 )
+from tests.store.mounts import resize, tiny_disk
 
 DIMS = 70  # not a multiple of 64: codes are padded
 
@@ -218,3 +220,23 @@ def test_doctor_check_counts_rows_that_differ_and_rebuilds(tmp_path: Path) -> No
     assert check.vectors == check.indexed == 30
     again = VectorIndex(tmp_path, "m").check(store.db)
     assert (again.mismatches, again.repaired) == (0, False)
+
+
+def test_a_full_disk_mid_append_raises_disk_full_and_heals_once_space_is_freed(
+    tmp_path: Path,
+) -> None:
+    store = LibraryStore(tmp_path)
+    with tiny_disk(tmp_path / "vectors", "64k"):
+        store.save_document(_document("basalt", 10))
+        _embed(store, "m", 1)
+        VectorIndex(tmp_path, "m").refresh(store.db)
+        store.save_document(_document("granite", 400))  # 112 KB of floats: does not fit
+        _embed(store, "m", 2)
+        with pytest.raises(CitewiseError) as raised:
+            VectorIndex(tmp_path, "m").refresh(store.db)
+        assert raised.value.code == "DISK_FULL"
+        resize(tmp_path / "vectors", "4m")
+        index = VectorIndex(tmp_path, "m")
+        _assert_mirrors_sqlite(index, store, "m")
+        assert index.meta is not None and index.meta.count == 410
+        assert index.check(store.db).mismatches == 0

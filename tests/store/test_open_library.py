@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from citewise.store.library import LibraryStore
 from citewise.store.migrations import MIGRATIONS
 from tests.pdfs import write_paper
 from tests.retrieval.test_vector_index import _document
+from tests.store.mounts import read_only, tiny_disk
 
 # Waits for a common start time, then opens (creating and migrating) the library.
 OPEN_AT = """
@@ -65,36 +65,11 @@ def _citewise(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@contextlib.contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """`folder` read-only for this process, for real: a read-only bind mount when we run
-    as root (root writes through file modes), else its modes without write bits."""
-    if os.geteuid() != 0:
-        modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
-        for path in modes:
-            path.chmod(modes[path] & 0o555)
-        try:
-            yield
-        finally:
-            for path, mode in modes.items():
-                path.chmod(mode)
-        return
-    bind = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
-    if bind.returncode:
-        pytest.skip("cannot make a read-only mount here")
-    try:
-        remount = ["mount", "-o", "remount,ro,bind", str(folder), str(folder)]
-        if subprocess.run(remount, capture_output=True).returncode:
-            pytest.skip("cannot make a read-only mount here")
-        yield
-    finally:
-        subprocess.run(["umount", str(folder)], check=True)
-
-
 def test_a_read_only_library_can_be_listed_and_asked(tmp_path: Path) -> None:
     library = tmp_path / "library"
     ingested = _citewise(library, "ingest", str(write_paper(tmp_path / "granite.pdf")))
     assert ingested.returncode == 0, ingested.stderr
+    shutil.rmtree(library / "vectors")  # dense search then reads the vectors from SQLite
     with read_only(library):
         assert not os.access(library, os.W_OK)
         listed = _citewise(library, "list", "--json")
@@ -149,20 +124,6 @@ def test_a_full_disk_gives_disk_full_and_keeps_the_library_consistent(tmp_path: 
         assert len(store.documents()) == 2
     finally:
         store.close()
-
-
-@contextlib.contextmanager
-def tiny_disk(folder: Path, size: str) -> Iterator[None]:
-    folder.mkdir(parents=True)
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True
-    )
-    if mounted.returncode:
-        pytest.skip("cannot mount a small tmpfs here (needs root)")
-    try:
-        yield
-    finally:
-        subprocess.run(["umount", str(folder)], check=True)
 
 
 def test_ingest_onto_a_full_disk_reports_disk_full(tmp_path: Path) -> None:
