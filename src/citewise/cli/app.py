@@ -14,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citewise.api import Library
 from citewise.errors import CitewiseError
+from citewise.report.terminal import plain
 from citewise.store.db import storage_error
 
 app = typer.Typer(
@@ -89,11 +90,11 @@ def main() -> None:
     try:
         app()
     except CitewiseError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"error: {plain(exc)}\n")
         sys.exit(exc.exit_code)
     except (sqlite3.Error, OSError) as exc:
         error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
         if error is None:
             raise
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {plain(error)}\n")
         sys.exit(error.exit_code)

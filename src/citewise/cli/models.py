@@ -8,14 +8,13 @@ from dataclasses import asdict
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
 from citewise.embed.settings import load_embed_settings
 from citewise.llm.doctor import check_embedding
-from citewise.report.terminal import print_answer, print_index_report
+from citewise.report.terminal import print_answer, print_index_report, safe
 
 
 @app.command()
@@ -75,9 +74,9 @@ def doctor(
         out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
         table = Table("role", "model", "state", "detail")
         table.add_row(
-            "embed", escape(embedding.spec),
+            "embed", safe(embedding.spec),
             "[green]ok[/]" if embedding.ok else "[red]unreachable[/]",
-            escape(embedding.detail + (f" — {embedding.hint}" if embedding.hint else "")),
+            safe(embedding.detail + (f" — {embedding.hint}" if embedding.hint else "")),
         )  # fmt: skip
         for report in reports:
             if not report.models:
@@ -85,7 +84,7 @@ def doctor(
             for check in report.models:
                 state = "[green]ok[/]" if check.ok else "[red]unreachable[/]"
                 detail = check.detail + (f" — {check.hint}" if check.hint else "")
-                table.add_row(report.role, escape(check.spec), state, escape(detail))
+                table.add_row(report.role, safe(check.spec), state, safe(detail))
         out.print(table)
         if index is not None:
             print_index_report(out, index)
@@ -121,6 +120,6 @@ def chat(
                 sys.stdout.flush()
             else:
                 if turn.resolved != text:
-                    err.print(f"[dim]searching for: {escape(turn.resolved)}[/]")
+                    err.print(f"[dim]searching for: {safe(turn.resolved)}[/]")
                 print_answer(out, turn.answer)
                 out.print()
