@@ -24,7 +24,9 @@ DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 def storage_error(exc: BaseException, where: Path | str = "") -> CitewiseError | None:
-    """The user-facing error for a full disk or a read-only library; None for others."""
+    """The user-facing error for a full disk or a read-only library; None for others.
+    `where` (else the file the OS error names) says which path was being written."""
+    where = where or getattr(exc, "filename", None) or ""
     place = f" ({where})" if where else ""
     full = read_only = False
     if isinstance(exc, sqlite3.Error):
@@ -34,7 +36,7 @@ def storage_error(exc: BaseException, where: Path | str = "") -> CitewiseError |
         full, read_only = exc.errno in DISK_FULL, exc.errno == errno.EROFS
     if full:
         return LibraryError(
-            f"the disk holding the library is full{place}",
+            f"the disk is full{place}",
             hint="free some space, then run the command again (what was stored before is kept)",
             code="DISK_FULL",
         )
