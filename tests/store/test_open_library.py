@@ -85,6 +85,10 @@ def test_a_read_only_library_can_be_listed_and_asked(tmp_path: Path) -> None:
         assert asked.returncode == 0, asked.stderr
         assert "93.4%" in json.loads(asked.stdout)["answer"]
 
+        checked = _citewise(library, "doctor", "--check", "--json")
+        assert checked.returncode == 0, checked.stderr
+        assert json.loads(checked.stdout)["index"]["remaining"] == 0
+
         more = _citewise(library, "ingest", str(write_paper(tmp_path / "more.pdf", title="More")))
         assert more.returncode == 1
         assert "LIBRARY_READ_ONLY" in more.stderr and "Traceback" not in more.stderr

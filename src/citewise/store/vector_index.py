@@ -280,7 +280,13 @@ class VectorIndex:
         mismatches, problems = self._full_check(db)
         self.meta = None
         repaired = bool(mismatches)
-        problems += self._update(db, rebuild=repaired)
+        try:
+            problems += self._update(db, rebuild=repaired)
+        except OSError as exc:
+            if exc.errno not in READ_ONLY:
+                raise storage_error(exc, self.folder) or exc from exc
+            problems.append("the library is read-only: nothing repaired")
+            repaired = False
         remaining, _ = self._full_check(db)
         (vectors,) = db.execute(
             "SELECT count(*) FROM block_vectors v JOIN blocks b ON b.rowid = v.block_rowid "
