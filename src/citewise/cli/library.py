@@ -72,7 +72,7 @@ def ingest(
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
-            bar.update(task, description=name[:40], completed=done, total=total)
+            bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
         report = lib.ingest(list(paths or []), progress=advance, sources=sources)
         for notice in lib.notices:

@@ -32,7 +32,7 @@ def usage(
         "backend", "model", "role", "calls", "prompt tok", "compl. tok", "cost $", "p50 ms"
     )
     for row in summary["by_model"]:  # type: ignore[attr-defined]
-        table.add_row(*(str(row[k]) for k in (
+        table.add_row(*(safe(row[k]) for k in (
             "backend", "model", "role", "calls", "prompt_tokens", "completion_tokens",
             "cost_usd", "latency_ms_p50",
         )))  # fmt: skip
@@ -71,7 +71,7 @@ def doctor(
             **({"index": index.to_dict()} if index is not None else {}),
         })  # fmt: skip
     else:
-        out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
+        out.print(f"config: {safe(source or 'none (every role uses the extractive backend)')}")
         table = Table("role", "model", "state", "detail")
         table.add_row(
             "embed", safe(embedding.spec),

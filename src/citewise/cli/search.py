@@ -243,7 +243,7 @@ def export_library(
         sys.stdout.write(plain(text))
     else:
         out_file.write_text(text, "utf-8")
-        err.print(f"wrote {len(records)} documents to {out_file}", highlight=False)
+        err.print(f"wrote {len(records)} documents to {safe(out_file)}", highlight=False)
 
 
 @app.command()
@@ -288,7 +288,7 @@ def watch(
             }
         )
         return
-    since = f" since {run.previous_run}" if run.previous_run else ""
+    since = f" since {safe(run.previous_run)}" if run.previous_run else ""
     if not run.new:
         out.print(f"No new records{since}.")
         return
@@ -327,7 +327,9 @@ def graph(
     if as_json:
         emit_json({**summary, "out": str(out_file)})
     else:
-        out.print(f"wrote {summary['nodes']} works and {summary['edges']} citations to {out_file}")
+        out.print(
+            f"wrote {summary['nodes']} works and {summary['edges']} citations to {safe(out_file)}"
+        )
 
 
 @app.command()
