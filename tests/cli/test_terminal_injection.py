@@ -3,6 +3,7 @@ CLI's output, and Rich markup in them is shown as written, not interpreted."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ TITLE = f"Granite \x1b[31mRed\x1b[0m {MARKUP} Probes"
 QUOTE = "[bold red]on wet granite[/bold red]"
 NOTES = (
     f"# Basalt \x1b[31mRed\x1b[0m {MARKUP} Notes\n\n"
-    "The basalt \x1b]0;owned\x07 probe \x1b[2J\rreached an accuracy of 91.2% "
+    "The basalt \x1b]0;owned\x07 probe \x1b[2J\r\x9b1mreached an accuracy of 91.2% "
     "[bold red]on dry basalt[/bold red] in tests.\n"
 )
 
@@ -57,7 +58,7 @@ def _hostile_files(folder: Path) -> list[Path]:
 def _assert_inert(done: subprocess.CompletedProcess[str]) -> None:
     assert done.returncode == 0, done.stderr
     for stream in (done.stdout, done.stderr):
-        controls = sorted({c for c in stream if ord(c) < 32 and c not in "\n\t"} - {" "})
+        controls = sorted({c for c in stream if (ord(c) < 32 or 127 <= ord(c) < 160)} - set("\n\t"))
         assert controls == [], f"control characters reached the terminal: {controls}"
 
 
@@ -77,6 +78,10 @@ def test_list_show_and_ask_print_hostile_titles_and_text_inert(tmp_path: Path) -
     assert "[bold red]on dry basalt[/bold red]" in asked.stdout
     assert QUOTE in asked.stdout
     assert "owned" in asked.stdout  # the text around a stripped sequence is kept
+
+    as_json = _citewise(library, "ask", "--json", "What accuracy did the probe reach in tests?")
+    _assert_inert(as_json)  # JSON escapes them: the same value, nothing raw on the terminal
+    assert any("\x9b" in e["quote"] for e in json.loads(as_json.stdout)["evidence"])
 
     shown = _citewise(library, "show", "basalt.md")
     _assert_inert(shown)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
@@ -14,7 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citewise.api import Library
 from citewise.errors import CitewiseError
-from citewise.report.terminal import plain
+from citewise.report.terminal import json_text, plain
 from citewise.store.db import storage_error
 
 app = typer.Typer(
@@ -39,7 +38,7 @@ def open_library(embeddings: bool = True) -> Library:
 
 
 def emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(data) + "\n")
 
 
 def progress_bar(enabled: bool) -> Progress:

@@ -7,6 +7,7 @@ stripped, and Rich markup in them is escaped (`safe`), or they go in as plain `T
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,6 +31,17 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 def plain(text: object) -> str:
     """`text` without characters that could drive the terminal."""
     return _CONTROL.sub("", str(text))
+
+
+# What json.dumps leaves raw with ensure_ascii=False: DEL, C1 controls, bidi controls.
+_JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(data: object) -> str:
+    """`data` as indented JSON in which no character can drive a terminal (those json
+    leaves raw are written as \\u escapes: the same JSON value)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def safe(text: object) -> str:
