@@ -22,6 +22,7 @@ from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
+from citewise.store.vector_index import IndexReport, check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
@@ -226,3 +227,8 @@ class Library:
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
+
+    def check_index(self) -> IndexReport:
+        """Every vector index beside the library compared row by row with SQLite, and
+        rebuilt where it differs (`citewise doctor --check`)."""
+        return check_vector_indexes(self.directory, self.store.db)

@@ -4,9 +4,12 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from citewise.documents.model import Block, Document
+from citewise.errors import CitewiseError
 from citewise.store.library import LibraryStore
+from citewise.store.quantize import binary_codes
 from citewise.store.vector_index import VectorIndex, model_slug
 from citewise.store.vectors import (
     blocks_without_vectors,
@@ -15,6 +18,7 @@ from citewise.store.vectors import (
     save_vectors,
     vector_state,
 )
+from tests.store.mounts import resize, tiny_disk
 
 DIMS = 70  # not a multiple of 64: codes are padded
 
@@ -133,3 +137,106 @@ def test_a_truncated_matrix_file_is_rebuilt(tmp_path: Path) -> None:
     (f32,) = (tmp_path / "vectors").glob("*.f32")
     f32.write_bytes(f32.read_bytes()[:100])  # as if killed mid-write
     _assert_mirrors_sqlite(VectorIndex(tmp_path, "m"), store, "m")
+
+
+def _files(folder: Path) -> dict[str, Path]:
+    return {p.suffix[1:]: p for p in folder.iterdir() if p.suffix in (".rowids", ".f32", ".bits")}
+
+
+@pytest.mark.parametrize(
+    "stale",
+    [
+        ("rowids",),  # killed before the .f32 append
+        ("rowids", "f32"),  # killed before the .bits append
+        ("rowids", "f32", "bits"),  # killed before the manifest
+        ("rowids", "f32-partial"),  # the disk filled up half-way through a row
+    ],
+    ids=["before-f32", "before-bits", "before-manifest", "disk-full-mid-row"],
+)
+def test_an_append_cut_before_its_manifest_leaves_no_trace(
+    tmp_path: Path, stale: tuple[str, ...]
+) -> None:
+    store = LibraryStore(tmp_path)
+    store.save_document(_document("basalt", 30))
+    _embed(store, "m", 1)
+    VectorIndex(tmp_path, "m").refresh(store.db)
+    store.save_document(_document("granite", 20))
+    _embed(store, "m", 2)
+    rowids, matrix = load_matrix(store.db, "m")
+    files = _files(tmp_path / "vectors")
+    cut = {  # what the interrupted append of granite's rows had written
+        "rowids": rowids[30:].tobytes(),
+        "f32": matrix[30:].tobytes(),
+        "f32-partial": matrix[30:].tobytes()[:1234],
+        "bits": np.ascontiguousarray(binary_codes(matrix[30:]).T).tobytes(),
+    }
+    for name in stale:
+        with open(files[name.split("-")[0]], "ab") as handle:
+            handle.write(cut[name])
+
+    store.save_document(_document("schist", 10))  # the user ingests more
+    _embed(store, "m", 3)
+    index = VectorIndex(tmp_path, "m")
+    _assert_mirrors_sqlite(index, store, "m")
+    assert index.meta is not None and index.meta.count == 60
+    sizes = {s: p.stat().st_size for s, p in _files(tmp_path / "vectors").items()}
+    assert sizes == {"rowids": 60 * 8, "f32": 60 * 4 * DIMS, "bits": 60 * 16}
+    assert index.check(store.db).mismatches == 0
+
+
+def test_files_an_older_version_corrupted_are_found_on_open_and_rebuilt(tmp_path: Path) -> None:
+    store = LibraryStore(tmp_path)
+    store.save_document(_document("basalt", 30))
+    _embed(store, "m", 1)
+    VectorIndex(tmp_path, "m").refresh(store.db)
+    store.save_document(_document("granite", 20))
+    _embed(store, "m", 2)
+    VectorIndex(tmp_path, "m").refresh(store.db)
+    files = _files(tmp_path / "vectors")
+    rowids = np.fromfile(files["rowids"], np.int64)
+    # Stale rowids of a cut append, then the next append after them (the manifest's count
+    # still fits the files, so lengths alone do not show it).
+    np.concatenate([rowids[:30], rowids[30:40], rowids[30:40]]).tofile(files["rowids"])
+
+    index = VectorIndex(tmp_path, "m")
+    index.refresh(store.db)  # the check on open
+    stored, matrix = load_matrix(store.db, "m")
+    assert np.array_equal(index.rowids, stored)
+    assert np.array_equal(np.asarray(index.matrix), matrix)
+
+
+def test_doctor_check_counts_rows_that_differ_and_rebuilds(tmp_path: Path) -> None:
+    store = LibraryStore(tmp_path)
+    store.save_document(_document("basalt", 30))
+    _embed(store, "m", 1)
+    VectorIndex(tmp_path, "m").refresh(store.db)
+    f32 = _files(tmp_path / "vectors")["f32"]
+    floats = np.fromfile(f32, np.float32).reshape(30, DIMS)
+    floats[[3, 11]] = floats[[11, 3]]  # two rows carry each other's vector
+    floats.tofile(f32)
+
+    check = VectorIndex(tmp_path, "m").check(store.db)
+    assert (check.mismatches, check.repaired, check.remaining) == (2, True, 0)
+    assert check.vectors == check.indexed == 30
+    again = VectorIndex(tmp_path, "m").check(store.db)
+    assert (again.mismatches, again.repaired) == (0, False)
+
+
+def test_a_full_disk_mid_append_raises_disk_full_and_heals_once_space_is_freed(
+    tmp_path: Path,
+) -> None:
+    store = LibraryStore(tmp_path)
+    with tiny_disk(tmp_path / "vectors", "64k"):
+        store.save_document(_document("basalt", 10))
+        _embed(store, "m", 1)
+        VectorIndex(tmp_path, "m").refresh(store.db)
+        store.save_document(_document("granite", 400))  # 112 KB of floats: does not fit
+        _embed(store, "m", 2)
+        with pytest.raises(CitewiseError) as raised:
+            VectorIndex(tmp_path, "m").refresh(store.db)
+        assert raised.value.code == "DISK_FULL"
+        resize(tmp_path / "vectors", "4m")
+        index = VectorIndex(tmp_path, "m")
+        _assert_mirrors_sqlite(index, store, "m")
+        assert index.meta is not None and index.meta.count == 410
+        assert index.check(store.db).mismatches == 0

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
+import sqlite3
 import sys
 from importlib.metadata import version as package_version
 from typing import Annotated
@@ -14,6 +14,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citewise.api import Library
 from citewise.errors import CitewiseError
+from citewise.report.terminal import json_text, plain
+from citewise.store.db import storage_error
 
 app = typer.Typer(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
@@ -39,7 +41,7 @@ def open_library(embeddings: bool = True) -> Library:
 
 
 def emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(data) + "\n")
 
 
 def progress_bar(enabled: bool) -> Progress:
@@ -108,5 +110,11 @@ def main() -> None:
     try:
         app()
     except CitewiseError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"error: {plain(exc)}\n")
         sys.exit(exc.exit_code)
+    except (sqlite3.Error, OSError) as exc:
+        error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
+        if error is None:
+            raise
+        sys.stderr.write(f"error: {plain(error)}\n")
+        sys.exit(error.exit_code)

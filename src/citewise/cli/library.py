@@ -21,10 +21,12 @@ from citewise.cli.app import (
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from citewise.ingest import Sources
 from citewise.report.terminal import (
+    plain,
     print_answer,
     print_document,
     print_documents,
     print_ingest_report,
+    safe,
 )
 from citewise.store.references import document_structure
 
@@ -70,16 +72,16 @@ def ingest(
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
-            bar.update(task, description=name[:40], completed=done, total=total)
+            bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
         report = lib.ingest(list(paths or []), progress=advance, sources=sources)
         for notice in lib.notices:
-            err.print(notice)
+            err.print(safe(notice))
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
-        sys.stderr.write(f"error: {failure.path}: {failure.reason} ({failure.code})\n")
+        sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
     for path, warning in report.warnings:
-        sys.stderr.write(f"warning: {path}: {warning}\n")
+        sys.stderr.write(plain(f"warning: {path}: {warning}") + "\n")
     if as_json:
         emit_json(
             {
@@ -146,7 +148,7 @@ def ask(
     with open_library() as lib:
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         for notice in lib.notices:
-            err.print(notice)
+            err.print(safe(notice))
     if as_json:
         emit_json(answer.to_dict())
     else:

@@ -8,14 +8,13 @@ from dataclasses import asdict
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
 from citewise.embed.settings import load_embed_settings
 from citewise.llm.doctor import check_embedding
-from citewise.report.terminal import print_answer
+from citewise.report.terminal import print_answer, print_index_report, safe
 
 
 @app.command()
@@ -33,7 +32,7 @@ def usage(
         "backend", "model", "role", "calls", "prompt tok", "compl. tok", "cost $", "p50 ms"
     )
     for row in summary["by_model"]:  # type: ignore[attr-defined]
-        table.add_row(*(str(row[k]) for k in (
+        table.add_row(*(safe(row[k]) for k in (
             "backend", "model", "role", "calls", "prompt_tokens", "completion_tokens",
             "cost_usd", "latency_ms_p50",
         )))  # fmt: skip
@@ -48,26 +47,36 @@ def usage(
 def doctor(
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
+    check_index: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Also compare the search indexes with the store and repair them."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Which model serves each role, and whether it is reachable (exit 1 if one is not)."""
+    """Which model serves each role, and whether it is reachable (exit 1 if one is not);
+    with --check, whether the vector index matches the store (repaired where it does not)."""
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
         embedding = check_embedding(load_embed_settings(lib.directory))
+        index = lib.check_index() if check_index else None
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
+    failing = failing or (index is not None and not index.ok)
     if as_json:
         emit_json({
             "config": source, "roles": [asdict(r) for r in reports],
             "embedding": asdict(embedding), "ok": not failing,
+            **({"index": index.to_dict()} if index is not None else {}),
         })  # fmt: skip
     else:
-        out.print(f"config: {source or 'none (every role uses the extractive backend)'}")
+        out.print(f"config: {safe(source or 'none (every role uses the extractive backend)')}")
         table = Table("role", "model", "state", "detail")
         table.add_row(
-            "embed", escape(embedding.spec),
+            "embed", safe(embedding.spec),
             "[green]ok[/]" if embedding.ok else "[red]unreachable[/]",
-            escape(embedding.detail + (f" — {embedding.hint}" if embedding.hint else "")),
+            safe(embedding.detail + (f" — {embedding.hint}" if embedding.hint else "")),
         )  # fmt: skip
         for report in reports:
             if not report.models:
@@ -75,8 +84,10 @@ def doctor(
             for check in report.models:
                 state = "[green]ok[/]" if check.ok else "[red]unreachable[/]"
                 detail = check.detail + (f" — {check.hint}" if check.hint else "")
-                table.add_row(report.role, escape(check.spec), state, escape(detail))
+                table.add_row(report.role, safe(check.spec), state, safe(detail))
         out.print(table)
+        if index is not None:
+            print_index_report(out, index)
     if failing:
         raise typer.Exit(1)
 
@@ -109,6 +120,6 @@ def chat(
                 sys.stdout.flush()
             else:
                 if turn.resolved != text:
-                    err.print(f"[dim]searching for: {escape(turn.resolved)}[/]")
+                    err.print(f"[dim]searching for: {safe(turn.resolved)}[/]")
                 print_answer(out, turn.answer)
                 out.print()

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
@@ -15,6 +14,7 @@ from citewise.agent.research import ResearchOptions
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.llm.base import parse_spec
 from citewise.report.research import ResearchDesk, ResearchOutcome
+from citewise.report.terminal import safe
 
 tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
 app.add_typer(tasks_app, name="tasks")
@@ -54,9 +54,9 @@ def _sources(value: str) -> list[str]:
 
 def _print_outcome(outcome: ResearchOutcome) -> None:
     task = outcome.task
-    out.print(f"task [bold]{task.id}[/] · {task.state} · round {task.round}")
+    out.print(f"task [bold]{safe(task.id)}[/] · {safe(task.state)} · round {task.round}")
     if task.state != "completed":
-        out.print(f"resume with: citewise tasks resume {task.id}")
+        out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
     stats = outcome.stats
     out.print(
@@ -66,8 +66,8 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
         f"({stats['coverage_notes']} coverage notes apart), "
         f"{stats['unresolved_ids']} unresolved IDs"
     )
-    out.print(f"Markdown: {escape(str(outcome.report_markdown))}")
-    out.print(f"HTML:     {escape(str(outcome.report_html))}")
+    out.print(f"Markdown: {safe(outcome.report_markdown)}")
+    out.print(f"HTML:     {safe(outcome.report_html)}")
 
 
 def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None:
@@ -75,9 +75,9 @@ def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None
         desk = ResearchDesk(lib, _StageBars(bar))
         outcome = work(desk)
         for notice in lib.notices:
-            err.print(notice)
+            err.print(safe(notice))
         for event in desk.tasks.events(outcome.task.id, "warning"):
-            err.print(f"warning: {escape(str(event.data.get('message', '')))}")
+            err.print(f"warning: {safe(event.data.get('message', ''))}")
     if as_json:
         emit_json(outcome.to_dict())
     else:
@@ -155,7 +155,7 @@ def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
         return
     table = Table("id", "topic", "state", "round", "created")
     for t in found:
-        table.add_row(t.id, t.topic, t.state, str(t.round), t.created)
+        table.add_row(safe(t.id), safe(t.topic), safe(t.state), str(t.round), safe(t.created))
     out.print(table)
 
 
@@ -171,15 +171,15 @@ def show_task(
         emit_json(shown)
         return
     out.print(
-        f"[bold]{escape(shown['id'])}[/] · {shown['state']} · round {shown['round']} · "
-        f"{shown['evidence']} evidence items\n{escape(shown['topic'])}"
+        f"[bold]{safe(shown['id'])}[/] · {safe(shown['state'])} · round {shown['round']} · "
+        f"{shown['evidence']} evidence items\n{safe(shown['topic'])}"
     )
     for path in (shown["report_markdown"], shown["report_html"]):
         if path:
-            out.print(escape(path))
+            out.print(safe(path))
     table = Table("time", "stage", "event", "data")
     for e in shown["events"]:
-        table.add_row(e["time"], e["stage"], e["kind"], escape(str(e["data"]))[:100])
+        table.add_row(*(safe(e[k]) for k in ("time", "stage", "kind")), safe(str(e["data"])[:100]))
     out.print(table)
 
 
@@ -194,7 +194,7 @@ def cancel_task(
     if as_json:
         emit_json(task.summary())
     else:
-        out.print(f"task {task.id} cancelled")
+        out.print(f"task {safe(task.id)} cancelled")
 
 
 @tasks_app.command("resume")

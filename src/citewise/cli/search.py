@@ -16,6 +16,7 @@ from rich.text import Text
 
 from citewise.cli.app import State, app, emit_json, err, open_library, out
 from citewise.config import library_dir
+from citewise.report.terminal import plain, safe
 from citewise.sources import (
     SOURCE_NAMES,
     Query,
@@ -127,18 +128,18 @@ def search(
     finally:
         store.close()
     for notice in result.notices:
-        err.print(f"notice: {notice}", highlight=False)
+        err.print(f"notice: {safe(notice)}", highlight=False)
     for warning in result.warnings:
-        err.print(f"warning: {warning}", style="yellow", highlight=False)
+        err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
     if out_file is not None:
         out_file.write_text(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
-        err.print(f"wrote {len(result.records)} records to {out_file}", highlight=False)
+        err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
     if as_json:
         emit_json(_as_json(result))
     elif chosen != "table" and out_file is None:
-        sys.stdout.write(export(result.records, chosen))
+        sys.stdout.write(plain(export(result.records, chosen)))
     else:
         print_records(result)
     if not result.records:
@@ -190,29 +191,31 @@ def print_records(result: SearchResult) -> None:
     table.add_column("key", ratio=1, min_width=12, overflow="fold")
     for number, record in enumerate(result.records, start=1):
         authors = (
-            record.authors[0] + (" et al." if len(record.authors) > 1 else "")
+            plain(record.authors[0]) + (" et al." if len(record.authors) > 1 else "")
             if record.authors
             else ""
         )
-        title = Text(record.title or "(untitled)", style="bold")
+        title = Text(plain(record.title or "(untitled)"), style="bold")
         if authors:
             title.append(f"\n{authors}", style="dim")
         if record.open_access:
             title.append("  open access", style="green")
         if record.related:
-            title.append(f"\nother version: {', '.join(record.related)}", style="dim")
+            title.append(plain(f"\nother version: {', '.join(record.related)}"), style="dim")
         table.add_row(
             str(number),
             f"{record.score:.2f}",
             str(record.year or ""),
             title,
-            badges(record.sources),
+            badges([plain(s) for s in record.sources]),
             "" if record.citations is None else str(record.citations),
-            record.key,
+            Text(plain(record.key)),
         )
     out.print(table)
     timings = ", ".join(
-        f"{s.name} {s.records} in {s.seconds:.1f}s" for s in result.sources if s.status == "ok"
+        f"{safe(s.name)} {s.records} in {s.seconds:.1f}s"
+        for s in result.sources
+        if s.status == "ok"
     )
     if timings:
         err.print(f"[dim]{timings}[/dim]")
@@ -237,10 +240,10 @@ def export_library(
         store.close()
     text = export(records, fmt)
     if out_file is None:
-        sys.stdout.write(text)
+        sys.stdout.write(plain(text))
     else:
         out_file.write_text(text, "utf-8")
-        err.print(f"wrote {len(records)} documents to {out_file}", highlight=False)
+        err.print(f"wrote {len(records)} documents to {safe(out_file)}", highlight=False)
 
 
 @app.command()
@@ -272,9 +275,9 @@ def watch(
     finally:
         store.close()
     for notice in run.result.notices:
-        err.print(f"notice: {notice}", highlight=False)
+        err.print(f"notice: {safe(notice)}", highlight=False)
     for warning in run.result.warnings:
-        err.print(f"warning: {warning}", style="yellow", highlight=False)
+        err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
     if as_json:
         emit_json(
             {
@@ -285,7 +288,7 @@ def watch(
             }
         )
         return
-    since = f" since {run.previous_run}" if run.previous_run else ""
+    since = f" since {safe(run.previous_run)}" if run.previous_run else ""
     if not run.new:
         out.print(f"No new records{since}.")
         return
@@ -324,7 +327,9 @@ def graph(
     if as_json:
         emit_json({**summary, "out": str(out_file)})
     else:
-        out.print(f"wrote {summary['nodes']} works and {summary['edges']} citations to {out_file}")
+        out.print(
+            f"wrote {summary['nodes']} works and {summary['edges']} citations to {safe(out_file)}"
+        )
 
 
 @app.command()
@@ -349,7 +354,7 @@ def fetch(
     try:
         located = asyncio.run(locate(target, config=config, store_db=store.db))
         for warning in located.warnings:
-            err.print(f"warning: {warning}", style="yellow", highlight=False)
+            err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
         pdf, url = asyncio.run(download(located, config=config, store_db=store.db, pdf_url=pdf_url))
     finally:
         store.close()
@@ -364,7 +369,7 @@ def fetch(
     with open_library(embeddings=not no_embed) as lib:
         report = lib.ingest([path])
         for failure in report.failed:
-            err.print(f"error: {failure.path}: {failure.reason}", highlight=False)
+            err.print(f"error: {safe(failure.path)}: {safe(failure.reason)}", highlight=False)
         ids = report.added + report.replaced + report.unchanged
         if not ids:
             raise typer.Exit(1)
@@ -382,4 +387,7 @@ def fetch(
             }
         )
     else:
-        out.print(f"fetched {document.id}: {document.title}\n  from {url}\n  saved as {path}")
+        out.print(
+            f"fetched {safe(document.id)}: {safe(document.title)}\n"
+            f"  from {safe(url)}\n  saved as {safe(path)}"
+        )

@@ -19,6 +19,7 @@ from citewise.documents.structure import (
     to_csv_rows,
     to_markdown,
 )
+from citewise.report.terminal import plain, safe
 
 
 @app.command()
@@ -37,13 +38,14 @@ def table(
     hit = find_table(found, label)
     if hit is None:
         known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
-        sys.stderr.write(f"error: no table '{label}' in {document.id} (labelled tables: {known})\n")
+        message = f"error: no table '{label}' in {document.id} (labelled tables: {known})"
+        sys.stderr.write(plain(message) + "\n")
         raise typer.Exit(EXIT_REFUSED)
     block = blocks[hit.block]
     if as_csv:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
-        sys.stdout.write(buffer.getvalue())
+        sys.stdout.write(plain(buffer.getvalue()))
     elif as_json:
         emit_json(
             {
@@ -61,15 +63,17 @@ def table(
             }
         )
     elif as_markdown:
-        sys.stdout.write(to_markdown(hit) + "\n")
+        sys.stdout.write(plain(to_markdown(hit)) + "\n")
     else:
         grid = to_csv_rows(hit)
-        view = RichTable(title=f"{hit.label} · p. {hit.page}", caption=hit.caption or None)
+        view = RichTable(
+            title=f"{safe(hit.label)} · p. {hit.page}", caption=safe(hit.caption) or None
+        )
         head = grid[: hit.header_rows] or [[""] * hit.cols]
         for k in range(hit.cols):
-            view.add_column("\n".join(dict.fromkeys(r[k] for r in head if r[k])))
+            view.add_column(safe("\n".join(dict.fromkeys(r[k] for r in head if r[k]))))
         for row in grid[hit.header_rows :]:
-            view.add_row(*row)
+            view.add_row(*(safe(cell) for cell in row))
         out.print(view)
 
 
@@ -87,7 +91,8 @@ def formula(
     hit = find_equation(found, number)
     if hit is None:
         known = ", ".join(e.number for e in found if e.number) or "none"
-        sys.stderr.write(f"error: no equation '{number}' in {document.id} (numbered: {known})\n")
+        message = f"error: no equation '{number}' in {document.id} (numbered: {known})"
+        sys.stderr.write(plain(message) + "\n")
         raise typer.Exit(EXIT_REFUSED)
     block = blocks[hit.block]
     if as_json:
@@ -103,5 +108,5 @@ def formula(
             }
         )
         return
-    out.print(f"[bold]Eq. ({hit.number})[/]  p. {hit.page} · {block.section_path}")
-    out.print(hit.text, markup=False)
+    out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(block.section_path)}")
+    out.print(plain(hit.text), markup=False)

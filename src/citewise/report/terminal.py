@@ -1,41 +1,76 @@
-"""Rich renderings of answers, documents and reports for the terminal."""
+"""Rich renderings of answers, documents and reports for the terminal.
+
+Titles, quotes and paths come from files and web sources, so none of it may drive the
+terminal: control characters (ESC sequences, carriage returns, bidi overrides) are
+stripped, and Rich markup in them is escaped (`safe`), or they go in as plain `Text`.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.style import Style
 from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 
 from citewise.agent.qa import Answer
 from citewise.ingest import IngestReport
 from citewise.store.library import StoredDocument
+from citewise.store.vector_check import IndexReport
+
+# C0 controls but tab and newline, DEL, C1 controls (U+009B is a one-byte CSI), and the
+# bidi embeddings, overrides and isolates that reorder what the terminal shows.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain(text: object) -> str:
+    """`text` without characters that could drive the terminal."""
+    return _CONTROL.sub("", str(text))
+
+
+# What json.dumps leaves raw with ensure_ascii=False: DEL, C1 controls, bidi controls.
+_JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(data: object) -> str:
+    """`data` as indented JSON in which no character can drive a terminal (those json
+    leaves raw are written as \\u escapes: the same JSON value)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def safe(text: object) -> str:
+    """`text` ready for a Rich markup string: no control characters, markup escaped."""
+    return escape(plain(text))
 
 
 def print_answer(console: Console, answer: Answer) -> None:
     """The answer with [n] markers, then the evidence board."""
     numbers = {e.id: n for n, e in enumerate(answer.evidence, start=1)}
     if answer.refused:
-        console.print(f"[bold yellow]{escape(answer.answer)}[/]")
+        console.print(f"[bold yellow]{safe(answer.answer)}[/]")
         if answer.evidence:
             console.print("\nClosest passages considered:")
     else:
         parts = []
         for sentence in answer.sentences:
             marks = "".join(f"[{numbers[c]}]" for c in sentence.citations if c in numbers)
-            parts.append(f"{escape(sentence.text)} [bold cyan]{escape(marks)}[/]")
+            parts.append(f"{safe(sentence.text)} [bold cyan]{escape(marks)}[/]")
         console.print(" ".join(parts))
-        console.print(f"\n[dim]support {answer.support_score:.2f} · backend {answer.backend}[/]")
+        backend = safe(answer.backend)
+        console.print(f"\n[dim]support {answer.support_score:.2f} · backend {backend}[/]")
         console.print("\nEvidence:")
     for n, e in enumerate(answer.evidence, start=1):
         where = f"p. {e.page}" + (f" · {e.section}" if e.section else "")
-        console.print(
-            f"[bold cyan][{n}][/] [bold]{escape(e.title or e.document)}[/] — {escape(where)}"
-        )
-        console.print(f"    “{escape(e.quote)}”", soft_wrap=False)
-        console.print(f"    [link={e.link}]{escape(e.link)}[/link]", style="dim")
+        console.print(f"[bold cyan][{n}][/] [bold]{safe(e.title or e.document)}[/] — {safe(where)}")
+        console.print(f"    “{safe(e.quote)}”", soft_wrap=False)
+        link = plain(e.link)
+        console.print(Text("    ").append(link, style=Style(link=link)), style="dim")
 
 
 def print_ingest_report(console: Console, report: IngestReport) -> None:
@@ -53,44 +88,44 @@ def print_ingest_report(console: Console, report: IngestReport) -> None:
 def print_documents(console: Console, documents: list[StoredDocument]) -> None:
     table = Table("id", "title", "year", "pages", "blocks", "path")
     for d in documents:
-        table.add_row(d.id, d.title, str(d.year or ""), str(d.pages), str(d.blocks), d.path)
+        table.add_row(
+            safe(d.id), safe(d.title), str(d.year or ""), str(d.pages), str(d.blocks), safe(d.path)
+        )
     console.print(table)
 
 
 def print_document(console: Console, doc: StoredDocument, structure: dict[str, Any]) -> None:
     """Metadata, then the paper as a tree: sections (with their tables and equations by
     page), then the references, marking those that resolve to library documents."""
-    console.print(f"[bold]{escape(doc.title or doc.id)}[/]  [dim]{doc.id}[/]")
+    console.print(f"[bold]{safe(doc.title or doc.id)}[/]  [dim]{safe(doc.id)}[/]")
     if doc.authors:
-        console.print(escape(", ".join(doc.authors)))
+        console.print(safe(", ".join(doc.authors)))
     facts = [f"{doc.pages} pages", f"{doc.blocks} blocks"]
     facts += [f"year {doc.year}"] if doc.year else []
-    facts += [f"doi {doc.doi}"] if doc.doi else []
-    console.print(" · ".join(facts) + f"\n{escape(doc.path)}")
+    facts += [f"doi {safe(doc.doi)}"] if doc.doi else []
+    console.print(" · ".join(facts) + f"\n{safe(doc.path)}")
     for page, reason in sorted(doc.flagged_pages.items()):
-        console.print(f"[yellow]page {page} not trusted: {escape(reason)}[/]")
+        console.print(f"[yellow]page {page} not trusted: {safe(reason)}[/]")
     if doc.abstract:
-        console.print(f"\n[bold]Abstract[/]\n{escape(doc.abstract)}")
+        console.print(f"\n[bold]Abstract[/]\n{safe(doc.abstract)}")
     tree = Tree("[bold]Structure[/]")
     parents: list[tuple[int, Tree]] = [(0, tree)]
     for s in structure["sections"]:
         while parents[-1][0] >= s["level"]:
             parents.pop()
         name = f"{s['number']} {s['title']}" if s["number"] else s["title"]
-        node = parents[-1][1].add(f"{escape(name)} [dim]p. {s['page']}[/]")
+        node = parents[-1][1].add(f"{safe(name)} [dim]p. {s['page']}[/]")
         parents.append((s["level"], node))
     if structure["tables"]:
         node = tree.add(f"[bold]Tables[/] ({len(structure['tables'])})")
         for t in structure["tables"]:
             size = f"{t['rows']}×{t['cols']}"
-            caption = escape(t["caption"][:80]) if t["caption"] else ""
-            node.add(f"{escape(t['label'] or 'table')} [dim]p. {t['page']} · {size}[/] {caption}")
+            caption = safe(t["caption"][:80]) if t["caption"] else ""
+            node.add(f"{safe(t['label'] or 'table')} [dim]p. {t['page']} · {size}[/] {caption}")
     if structure["equations"]:
         node = tree.add(f"[bold]Equations[/] ({len(structure['equations'])})")
         for e in structure["equations"]:
-            node.add(
-                f"({escape(str(e['number']))}) [dim]p. {e['page']}[/] {escape(e['text'][:80])}"
-            )
+            node.add(f"({safe(str(e['number']))}) [dim]p. {e['page']}[/] {safe(e['text'][:80])}")
     if structure["references"]:
         refs = structure["references"]
         resolved = sum(1 for r in refs if r["resolved_document"])
@@ -98,6 +133,24 @@ def print_document(console: Console, doc: StoredDocument, structure: dict[str, A
         for r in refs:
             first = r["authors"][0] if r["authors"] else "?"
             more = " et al." if len(r["authors"]) > 1 else ""
-            where = f" [green]→ {r['resolved_document']}[/]" if r["resolved_document"] else ""
-            node.add(f"{escape(first + more)} {r['year'] or ''}. {escape(r['title'] or '')}{where}")
+            where = f" [green]→ {safe(r['resolved_document'])}[/]" if r["resolved_document"] else ""
+            node.add(f"{safe(first + more)} {r['year'] or ''}. {safe(r['title'] or '')}{where}")
     console.print(tree)
+
+
+def print_index_report(console: Console, report: IndexReport) -> None:
+    """`doctor --check`: per model, the mismatches found and whether they were repaired."""
+    if not report.models:
+        console.print("index: no vectors in this library (keyword search only)")
+    for m in report.models:
+        state = (
+            "[green]ok[/]"
+            if m.mismatches == 0
+            else ("[yellow]repaired[/]" if m.remaining == 0 else "[red]still wrong[/]")
+        )
+        console.print(
+            f"index {safe(m.model)}: {state} · {m.vectors} vectors in the store, "
+            f"{m.indexed} indexed · {m.mismatches} mismatches found, {m.remaining} left"
+        )
+        for problem in m.problems:
+            console.print(f"  - {safe(problem)}")

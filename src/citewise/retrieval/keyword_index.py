@@ -31,6 +31,7 @@ from citewise.retrieval.postings import (
     merge_segments,
     score_segment,
 )
+from citewise.store.db import READ_ONLY
 from citewise.store.index_source import (
     BlockState,
     block_state,
@@ -95,12 +96,19 @@ class KeywordIndex:
         manifest = self._manifest()
         if manifest and manifest["state"] == asdict(state) and self._load(manifest):
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with file_lock(self.folder / "index.lock"):
-            manifest = self._manifest()
-            if manifest and manifest["state"] == asdict(state) and self._load(manifest):
-                return
-            self._update(db, state, manifest)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with file_lock(self.folder / "index.lock"):
+                manifest = self._manifest()
+                if manifest and manifest["state"] == asdict(state) and self._load(manifest):
+                    return
+                self._update(db, state, manifest)
+        except OSError as exc:
+            if exc.errno not in READ_ONLY:
+                raise
+            # A read-only library: postings built in memory for this process.
+            self.segments = [build_segment(rows) for rows in iter_trusted_blocks(db)]
+            self.names, self.state = [""] * len(self.segments), state
 
     def _update(
         self, db: sqlite3.Connection, state: BlockState, manifest: dict[str, object] | None

@@ -124,11 +124,12 @@ def document_slug(doc: Document) -> str:
 
 
 class LibraryStore:
-    """One library = one directory holding one SQLite file."""
+    """One library = one directory holding one SQLite file (opened read-only when this
+    process may not write it, or when `read_only` says so)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, read_only: bool | None = None) -> None:
         self.directory = directory
-        self.db = connect(directory / DB_NAME)
+        self.db = connect(directory / DB_NAME, read_only)
 
     def close(self) -> None:
         self.db.close()

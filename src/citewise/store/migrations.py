@@ -240,9 +240,38 @@ MIGRATIONS: list[Callable[[], str]] = [
 ]
 
 
+def statements(script: str) -> list[str]:
+    """The SQL statements of a migration's script (trigger bodies kept whole)."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                found.append(pending.strip())
+            pending = ""
+    return found
+
+
 def migrate(db: sqlite3.Connection) -> None:
-    """Apply every migration the database has not seen yet, each in its own transaction."""
-    (version,) = db.execute("PRAGMA user_version").fetchone()
-    for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
-        # The schema change and the version bump commit together or not at all.
-        db.executescript(f"BEGIN; {migration()}; PRAGMA user_version = {number}; COMMIT;")
+    """Apply every migration the database has not seen yet, each in its own transaction.
+
+    Each runs under SQLite's write lock (BEGIN IMMEDIATE) after re-reading the version, so
+    two processes opening a new library at once apply each migration exactly once.
+    """
+    while True:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version >= len(MIGRATIONS):
+            return
+        db.execute("BEGIN IMMEDIATE")  # waits (busy_timeout) while another process migrates
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version < len(MIGRATIONS):
+                # The schema change and the version bump commit together or not at all.
+                for statement in statements(MIGRATIONS[version]()):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise

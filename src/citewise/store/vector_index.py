@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
+import logging
 import os
 import re
 import sqlite3
@@ -26,11 +26,32 @@ from pathlib import Path
 
 import numpy as np
 
+from citewise.store.db import READ_ONLY, storage_error
+from citewise.store.index_files import file_sizes, mapped_floats, publish, write_rows
 from citewise.store.index_source import file_lock
 from citewise.store.quantize import binary_codes, rescored_top_k, words_for
-from citewise.store.vectors import VectorState, iter_vectors, model_dimensions, vector_state
+from citewise.store.vector_check import (
+    SAMPLE,
+    IndexCheck,
+    IndexReport,
+    full_mismatches,
+    length_problems,
+    order_problems,
+    row_bytes,
+    sample_mismatches,
+)
+from citewise.store.vectors import (
+    VectorState,
+    iter_vectors,
+    load_matrix,
+    model_dimensions,
+    vector_state,
+)
+
+log = logging.getLogger(__name__)
 
 FOLDER = "vectors"
+SUFFIXES = ("rowids", "f32", "bits")
 # Rows shortlisted by sign bits before exact rescoring (the whole matrix when smaller).
 SHORTLIST = 1000
 
@@ -54,14 +75,6 @@ def model_slug(model: str) -> str:
     """A file-name-safe, collision-free name for a model."""
     readable = re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-")[:40]
     return f"{readable}-{hashlib.sha256(model.encode()).hexdigest()[:8]}"
-
-
-def _mapped(path: Path, count: int) -> np.ndarray:
-    """The first `count` float32 values of a file, memory-mapped read-only (a plain ndarray:
-    np.memmap's indexing overhead costs more than the read at query time)."""
-    with open(path, "rb") as handle:
-        mapping = mmap.mmap(handle.fileno(), count * 4, access=mmap.ACCESS_READ)
-    return np.frombuffer(mapping, dtype=np.float32, count=count)
 
 
 class VectorIndex:
@@ -92,20 +105,10 @@ class VectorIndex:
         return meta if meta.model == self.model else None
 
     def _write_meta(self, meta: MatrixMeta) -> None:
-        tmp = self.folder / f"{self.slug}.json.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(asdict(meta)))
-        os.replace(tmp, self.folder / f"{self.slug}.json")
+        publish(self.folder / f"{self.slug}.json", json.dumps(asdict(meta)))
 
-    def _files_hold(self, meta: MatrixMeta) -> bool:
-        """Whether the files are at least as long as `meta` says (a crash may cut them)."""
-        sizes = {"rowids": 8, "f32": 4 * meta.dimensions, "bits": 8 * words_for(meta.dimensions)}
-        try:
-            return all(
-                self._path(meta.generation, s).stat().st_size >= meta.count * size
-                for s, size in sizes.items()
-            )
-        except OSError:
-            return False
+    def _sizes(self, meta: MatrixMeta) -> dict[str, int] | None:
+        return file_sizes({s: self._path(meta.generation, s) for s in SUFFIXES})
 
     def _load(self, meta: MatrixMeta) -> None:
         n, d = meta.count, meta.dimensions
@@ -115,26 +118,55 @@ class VectorIndex:
             self.codes = np.zeros((words_for(d), 0), dtype=np.uint64)
         else:
             self.rowids = np.fromfile(self._path(meta.generation, "rowids"), np.int64, n)
-            self.matrix = _mapped(self._path(meta.generation, "f32"), n * d).reshape(n, d)
+            self.matrix = mapped_floats(self._path(meta.generation, "f32"), n * d).reshape(n, d)
             bits = np.fromfile(self._path(meta.generation, "bits"), np.uint64, n * words_for(d))
             self.codes = np.ascontiguousarray(bits.reshape(n, words_for(d)).T)
         self.meta = meta
 
-    def _append(self, generation: int, rowids: np.ndarray, matrix: np.ndarray) -> None:
+    def _open_files(self, meta: MatrixMeta) -> list[str] | None:
+        """Load `meta`'s files when they hold its rows, returning how their lengths differ
+        from its count (longer: an append cut before its manifest); None when they are
+        missing or cut short."""
+        sizes = self._sizes(meta)
+        rows = row_bytes(meta.dimensions)
+        if sizes is None or any(sizes[s] < meta.count * rows[s] for s in SUFFIXES):
+            return None
+        self._load(meta)
+        return length_problems(sizes, meta.count, meta.dimensions)
+
+    def _opened(self, db: sqlite3.Connection, meta: MatrixMeta) -> tuple[list[str], bool]:
+        """The check on open: (what is wrong, whether the rows the manifest counts are
+        sound: whole files, ascending rowids, a sample of rows equal to SQLite's)."""
+        problems = self._open_files(meta)
+        if problems is None:
+            return ["index files missing or cut short"], False
+        found = order_problems(self.rowids, meta.max_rowid)
+        bad = sample_mismatches(db, self.model, (self.rowids, self.matrix, self.codes))
+        if bad:
+            found.append(f"{bad} of {min(SAMPLE, meta.count)} sampled rows differ from SQLite")
+        return problems + found, not found
+
+    def _cut_tails(self, meta: MatrixMeta) -> None:
+        """Drop bytes past the manifest's count (readers map only counted rows)."""
+        for suffix, size in row_bytes(meta.dimensions).items():
+            os.truncate(self._path(meta.generation, suffix), meta.count * size)
+
+    def _append(self, generation: int, start: int, rowids: np.ndarray, matrix: np.ndarray) -> None:
+        """Write rows from row `start` of each file on, durable before a manifest counts them."""
         codes = np.ascontiguousarray(binary_codes(matrix).T)  # row-major on disk: appendable
+        sizes = row_bytes(matrix.shape[1])
         for suffix, data in (("rowids", rowids), ("f32", matrix), ("bits", codes)):
-            with open(self._path(generation, suffix), "ab") as handle:
-                handle.write(np.ascontiguousarray(data).tobytes())
+            raw = np.ascontiguousarray(data).tobytes()
+            write_rows(self._path(generation, suffix), start * sizes[suffix], raw)
 
     def _rebuild(self, db: sqlite3.Connection, state: VectorState, dimensions: int) -> MatrixMeta:
         previous = self._read_meta()
         generation = (previous.generation + 1) if previous else 1
-        for suffix in ("rowids", "f32", "bits"):
-            self._path(generation, suffix).unlink(missing_ok=True)
-            self._path(generation, suffix).touch()
+        empty = np.zeros((0, dimensions), dtype=np.float32)
+        self._append(generation, 0, np.zeros(0, dtype=np.int64), empty)  # fresh, empty files
         count, max_rowid = 0, 0
         for rowids, matrix in iter_vectors(db, self.model):
-            self._append(generation, rowids, matrix)
+            self._append(generation, count, rowids, matrix)
             count, max_rowid = count + len(rowids), int(rowids[-1])
         meta = MatrixMeta(
             self.model, dimensions, count, max_rowid, state.inserted, state.changed, generation
@@ -158,7 +190,7 @@ class VectorIndex:
             return None
         count, max_rowid = meta.count, meta.max_rowid
         for rowids, matrix in chunks:
-            self._append(meta.generation, rowids, matrix)
+            self._append(meta.generation, count, rowids, matrix)
             count, max_rowid = count + len(rowids), int(rowids[-1])
         extended = MatrixMeta(
             self.model,
@@ -172,34 +204,125 @@ class VectorIndex:
         self._write_meta(extended)
         return extended
 
+    def _update(self, db: sqlite3.Connection, rebuild: bool = False) -> list[str]:
+        """Under the lock: make the files match SQLite (cut stale tails, append, or
+        rebuild); returns what the check on open found wrong on the way."""
+        dimensions = model_dimensions(db, self.model)
+        if dimensions is None:  # model never registered: nothing to search
+            state = vector_state(db, self.model)
+            self.meta = MatrixMeta(self.model, 0, 0, 0, state.inserted, state.changed, 0)
+            self.rowids = np.zeros(0, dtype=np.int64)
+            return []
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with file_lock(self.folder / f"{self.slug}.lock"):
+            state = vector_state(db, self.model)  # another process may have just done the work
+            meta = self._read_meta()
+            problems: list[str] = []
+            sound = False
+            if meta is not None and meta.dimensions == dimensions and not rebuild:
+                problems, sound = self._opened(db, meta)
+                if sound and problems:
+                    self._cut_tails(meta)  # an append cut before its manifest: drop its rows
+            if sound and meta is not None and meta.state == state:
+                self._load(meta)
+                return problems
+            appendable = (
+                sound
+                and meta is not None
+                and meta.changed == state.changed
+                and meta.inserted <= state.inserted
+            )
+            extended = self._extend(db, meta, state) if appendable and meta else None
+            self._load(extended or self._rebuild(db, state, dimensions))
+        return problems
+
     # -- public ----------------------------------------------------------------------
 
     def refresh(self, db: sqlite3.Connection) -> None:
-        """Make the mapped view match SQLite: a no-op (one tiny query) when it already does."""
+        """Make the mapped view match SQLite: a no-op (one tiny query) when it already does.
+
+        Files another process wrote are checked on open (lengths, order, a sample of rows
+        against SQLite) and cut back, extended or rebuilt when they do not hold.
+        """
         state = vector_state(db, self.model)
         if self.meta is not None and self.meta.state == state:
             return
         meta = self._read_meta()
-        if meta is None or meta.state != state or not self._files_hold(meta):
-            dimensions = model_dimensions(db, self.model)
-            if dimensions is None:  # model never registered: nothing to search
-                self.meta = MatrixMeta(self.model, 0, 0, 0, state.inserted, state.changed, 0)
-                self.rowids = np.zeros(0, dtype=np.int64)
-                return
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with file_lock(self.folder / f"{self.slug}.lock"):
-                meta = self._read_meta()  # another process may have just done the work
-                if meta is None or meta.state != state or not self._files_hold(meta):
-                    appendable = (
-                        meta is not None
-                        and meta.changed == state.changed
-                        and meta.inserted <= state.inserted
-                        and meta.dimensions == dimensions
-                        and self._files_hold(meta)
-                    )
-                    extended = self._extend(db, meta, state) if appendable and meta else None
-                    meta = extended or self._rebuild(db, state, dimensions)
-        self._load(meta)
+        if meta is not None and meta.state == state and self._opened(db, meta) == ([], True):
+            return
+        self.meta = None
+        try:
+            problems = self._update(db)
+        except OSError as exc:
+            self.meta = None
+            if exc.errno not in READ_ONLY:
+                raise storage_error(exc, self.folder) or exc from exc
+            self._load_from_sqlite(db)  # a read-only library: search from memory
+            return
+        if problems:
+            log.warning("vector index %s repaired: %s", self.slug, "; ".join(problems))
+
+    def _load_from_sqlite(self, db: sqlite3.Connection) -> None:
+        """The whole matrix read from SQLite into memory, when no file can be written."""
+        state = vector_state(db, self.model)
+        dimensions = model_dimensions(db, self.model) or 0
+        rowids, matrix = load_matrix(db, self.model)
+        matrix = matrix.reshape(len(rowids), dimensions)
+        self.rowids, self.matrix, self.codes = rowids, matrix, binary_codes(matrix)
+        max_rowid = int(rowids[-1]) if len(rowids) else 0
+        self.meta = MatrixMeta(
+            self.model, dimensions, len(rowids), max_rowid, state.inserted, state.changed, 0
+        )
+
+    def check(self, db: sqlite3.Connection) -> IndexCheck:
+        """The full check (every row against SQLite), the repair it calls for, and the full
+        check again: `citewise doctor --check`."""
+        mismatches, problems = self._full_check(db)
+        self.meta = None
+        repaired = bool(mismatches)
+        try:
+            problems += self._update(db, rebuild=repaired)
+        except OSError as exc:
+            if exc.errno not in READ_ONLY:
+                raise storage_error(exc, self.folder) or exc from exc
+            problems.append("the library is read-only: nothing repaired")
+            repaired = False
+        remaining, _ = self._full_check(db)
+        (vectors,) = db.execute(
+            "SELECT count(*) FROM block_vectors v JOIN blocks b ON b.rowid = v.block_rowid "
+            "WHERE v.model = ? AND b.trusted = 1",
+            (self.model,),
+        ).fetchone()
+        return IndexCheck(
+            self.model, int(vectors), len(self), mismatches, problems, repaired, remaining
+        )
+
+    def _full_check(self, db: sqlite3.Connection) -> tuple[int, list[str]]:
+        """(discrepancies, what they are) between the files and SQLite, changing nothing;
+        a row that differs counts once. An index behind SQLite by inserts is compared as far
+        as it goes; one behind by updates or deletes is only due for a rebuild."""
+        dimensions = model_dimensions(db, self.model)
+        if dimensions is None:
+            return 0, []
+        meta = self._read_meta()
+        if meta is None:
+            built = any(self.folder.glob(f"{self.slug}.*.f32"))
+            return (1, ["manifest missing or unreadable"]) if built else (0, [])
+        if meta.dimensions != dimensions:
+            return 1, ["dimensions differ from the model's"]
+        problems = self._open_files(meta)
+        if problems is None:
+            return 1, ["index files missing or cut short"]
+        problems += order_problems(self.rowids, meta.max_rowid)
+        state = vector_state(db, self.model)
+        rows = 0
+        if meta.changed == state.changed:
+            upto = None if meta.state == state else meta.max_rowid
+            rows = full_mismatches(db, self.model, (self.rowids, self.matrix, self.codes), upto)
+        count = len(problems) + rows
+        if rows:
+            problems.append(f"{rows} rows differ from SQLite (rowid, floats or sign bits)")
+        return count, problems
 
     def search(
         self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
@@ -232,3 +355,9 @@ class VectorIndex:
         if len(positions) != len(wanted):
             return None
         return np.asarray(self.matrix[positions], dtype=np.float32)
+
+
+def check_vector_indexes(directory: Path, db: sqlite3.Connection) -> IndexReport:
+    """Every embedding model's index beside the library checked row by row and repaired."""
+    models = [r[0] for r in db.execute("SELECT name FROM embedding_models ORDER BY name")]
+    return IndexReport([VectorIndex(directory, m).check(db) for m in models])

@@ -17,6 +17,8 @@ from citewise.store.db import transaction
 
 
 def register_model(db: sqlite3.Connection, name: str, dimensions: int) -> None:
+    if model_dimensions(db, name) is not None:
+        return  # no write when known: a read-only library can still be asked
     with transaction(db):
         db.execute(
             "INSERT OR IGNORE INTO embedding_models (name, dimensions) VALUES (?, ?)",
