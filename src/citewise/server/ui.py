@@ -1,0 +1,49 @@
+"""The web app: static files shipped in the package (server/static/), served at `/`.
+
+The files hold no library data, so they load without the token (a browser cannot add a
+header to a page load); the app asks for the token once and sends it as a bearer header on
+every data request. A strict Content-Security-Policy lets only these files' own script and
+style run: nothing inline, nothing from another origin.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import FastAPI, Response
+
+from citewise.server.pages import PageNotFoundError
+
+STATIC = {  # name -> media type: the only files served, so no path comes from the request
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+}
+PUBLIC_PATHS = frozenset({"/", *(f"/static/{name}" for name in STATIC)})
+UI_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    "connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+UI_HEADERS = {
+    "Content-Security-Policy": UI_CSP,
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-cache",
+}
+
+
+def static_file(name: str) -> bytes:
+    return resources.files("citewise.server").joinpath("static", name).read_bytes()
+
+
+def ui_routes(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        return Response(static_file("index.html"), media_type="text/html", headers=UI_HEADERS)
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def asset(name: str) -> Response:
+        media = STATIC.get(name)
+        if media is None:
+            raise PageNotFoundError(f"no file '{name[:100]}' in the web app", hint="open /")
+        return Response(static_file(name), media_type=media, headers=UI_HEADERS)
