@@ -156,6 +156,52 @@ class Library:
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return self.answerer.retriever.search(query, k, BlockFilter(documents=doc_ids))
 
+    def search_records(
+        self, query: str, k: int = 8, documents: list[str] | None = None
+    ) -> list[dict[str, object]]:
+        """`search` as plain data (GET /search and the MCP `search_library` tool)."""
+        hits = self.search(query, k, documents)
+        titles = {d.id: d.title for d in self.documents()}
+        return [
+            {
+                "id": h.block.id,
+                "document": h.block.document_id,
+                "title": titles.get(h.block.document_id, ""),
+                "page": h.block.page,
+                "bbox": list(h.block.bbox),
+                "section": h.block.section_path,
+                "kind": h.block.kind,
+                "text": h.block.text,
+                "score": round(h.score, 4),
+            }
+            for h in hits
+        ]
+
+    def search_literature(
+        self, query: str, sources: list[str] | None = None, limit: int = 10
+    ) -> dict[str, object]:
+        """Scholarly databases (network; all eight when `sources` is empty): merged, ranked
+        records with each source's status, as `citewise search --json` prints them."""
+        from citewise.sources import Query, SourcesConfig, search_sources
+
+        result = search_sources(
+            Query.parse(query, limit=limit),
+            sources or [],
+            store_db=self.store.db,
+            limit=limit,
+            config=SourcesConfig.load(),
+        )
+        return {
+            "query": result.query.text if result.query else "",
+            "records": [r.to_dict() for r in result.records],
+            "warnings": result.warnings,
+            "notices": result.notices,
+            "sources": [
+                {"name": s.name, "status": s.status, "records": s.records, "message": s.message}
+                for s in result.sources
+            ],
+        }
+
     # --- Language models (see citewise.llm and agent/generate.py) -----------------------
 
     @property

@@ -88,9 +88,9 @@ def screenshot_dir(tmp_path: Path) -> Path:
 
 
 def rect(page: Any, selector: str) -> dict[str, float]:
-    found: dict[str, float] = page.eval_on_selector(
-        selector, "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
-    )
+    script = "e => { const r = e.getBoundingClientRect(); "
+    script += "return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
+    found: dict[str, float] = page.eval_on_selector(selector, script)
     return found
 
 
@@ -140,7 +140,8 @@ def test_a_citation_opens_the_evidence_board_with_the_block_boxed(
     shot = screenshot_dir(tmp_path) / "evidence-board.png"
     page.locator("#evidence-board").screenshot(path=str(shot))  # scrolls the board into view
     # the box sits where the block's bbox says, scaled from PDF points to the image as shown
-    image, box, board = rect(page, "#ev-image"), rect(page, "#ev-box"), rect(page, "#evidence-board")
+    image, box = rect(page, "#ev-image"), rect(page, "#ev-box")
+    board = rect(page, "#evidence-board")
     scale = image["w"] / PAGE_WIDTH
     x0, y0, x1, y1 = block["bbox"]
     assert box["x"] == pytest.approx(image["x"] + x0 * scale, abs=1.5)
@@ -233,9 +234,7 @@ def test_the_research_tab_runs_a_task_with_live_events(page: Any, served: Server
     assert page.get_attribute("#report-md", "href").startswith("blob:")
 
 
-def test_with_a_token_the_shell_loads_and_data_needs_the_header(
-    page: Any, guarded: Server
-) -> None:
+def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guarded: Server) -> None:
     page.goto(guarded.url + "/")
     page.wait_for_selector("#status.error")
     assert "UNAUTHORIZED" in page.inner_text("#status")

@@ -215,22 +215,7 @@ def _library_routes(app: FastAPI) -> None:
         """The best blocks of the local library for `q` (hybrid retrieval, no answer)."""
         svc = service(request)
         with svc.lock:
-            hits = svc.library.search(q, k, document)
-            titles = {d.id: d.title for d in svc.library.documents()}
-        return [
-            {
-                "id": h.block.id,
-                "document": h.block.document_id,
-                "title": titles.get(h.block.document_id, ""),
-                "page": h.block.page,
-                "bbox": list(h.block.bbox),
-                "section": h.block.section_path,
-                "kind": h.block.kind,
-                "text": h.block.text,
-                "score": round(h.score, 4),
-            }
-            for h in hits
-        ]
+            return svc.library.search_records(q, k, document)
 
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
