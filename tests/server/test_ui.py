@@ -20,6 +20,7 @@ import pytest
 from citewise.api import Library
 from tests.pdfs import write_paper
 from tests.server.conftest import TOKEN, Server, make_library, start
+from tests.structure.paper import write_structured_paper
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -51,8 +52,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     hostile = write_paper(
         folder / "hostile.pdf", title=HOSTILE_TITLE, sections=[("1 Payload", [HOSTILE_TEXT])]
     )
+    structured = write_structured_paper(folder / "structured.pdf")
     with Library(library, embeddings=False) as lib:
-        assert not lib.ingest([hostile]).failed
+        assert not lib.ingest([structured, hostile]).failed
     yield from start(library)
 
 
@@ -109,13 +111,24 @@ def test_library_lists_documents_and_shows_a_document_with_its_sections(
     page.goto(served.url + "/")
     page.wait_for_selector("#documents tbody tr")
     rows = page.locator("#documents tbody tr")
-    assert rows.count() == 3
+    assert rows.count() == 4
     assert "Granite Sorting with Acoustic Probes" in page.inner_text("#documents")
     page.click("#documents button:text('Granite Sorting with Acoustic Probes')")
     page.wait_for_selector("#document-view:not([hidden])")
     sections = page.inner_text("#doc-sections")
     for heading in ("Introduction", "Method", "Results", "Limitations"):
         assert heading in sections
+    page.click("#documents button:text('Echo Profiles of Quarry Stone')")
+    page.wait_for_selector("#doc-tables table.grid")
+    grids = page.locator("#doc-tables table.grid")
+    assert grids.count() == 3  # Tables 1-3, rendered as grids of cells
+    first = grids.first
+    assert "Table 1" in first.locator("caption").inner_text()
+    assert first.locator("tr").count() == 4
+    assert "91.5" in first.inner_text() and "Contact" in first.inner_text()
+    assert "E = a m u 2" in page.inner_text("#doc-equations")
+    nested = "#doc-sections li:has(> span:text-is('2 Method')) > ul"
+    assert "2.1 Tapping" in page.inner_text(nested)  # the tree nests 2.1 under 2
     page.fill("#library-q", "crusher downtime")
     page.click("#library-search button")
     page.wait_for_selector("#search-hits li")
@@ -193,7 +206,7 @@ def test_a_hostile_title_and_text_run_nothing(page: Any, served: Server) -> None
     page.goto(served.url + "/")
     page.wait_for_selector("#documents tbody tr")
     assert HOSTILE_TITLE in page.inner_text("#documents")  # shown as text, not markup
-    page.click("#documents tbody tr:last-child button")
+    page.locator("#documents button", has_text="window.__pwned").click()
     page.wait_for_selector("#document-view:not([hidden])")
     page.fill("#library-q", "zinc plating rust coastal")
     page.click("#library-search button")
@@ -212,7 +225,9 @@ def test_a_hostile_title_and_text_run_nothing(page: Any, served: Server) -> None
     assert not [h for h in hrefs if h.lower().startswith("javascript:")]
 
 
-def test_the_research_tab_runs_a_task_with_live_events(page: Any, served: Server) -> None:
+def test_the_research_tab_runs_a_task_with_live_events(
+    page: Any, served: Server, tmp_path: Path
+) -> None:
     page.goto(served.url + "/")
     page.click("nav button[data-view=research]")
     page.fill("#topic", "acoustic granite sorting accuracy")
@@ -228,10 +243,18 @@ def test_the_research_tab_runs_a_task_with_live_events(page: Any, served: Server
     shown = page.locator("#research-events li").all_inner_texts()
     assert len(shown) == len(logged)  # every event of the log arrived over the stream
     assert {line.split(" · ")[0] for line in shown} >= {"plan", "write", "verify"}
-    page.wait_for_selector("#report-frame:not([hidden])")
+    assert page.get_attribute("#report-md", "href").startswith("blob:")
+    # each local claim's marker opens the evidence board on its block
+    page.wait_for_selector("#report-claims button.cite")
+    assert "93.4%" in page.inner_text("#report-claims")
+    marker = page.locator("#report-claims button.cite").first
+    block_id = marker.get_attribute("data-evidence")
+    marker.click()
+    page.wait_for_selector(f"#ev-box[data-placed='{block_id}']")
+    page.screenshot(path=str(screenshot_dir(tmp_path) / "research-report.png"))
+    page.click("#report-full summary")
     frame = page.frame_locator("#report-frame")
     assert "Research report" in frame.locator("h1").first.inner_text()
-    assert page.get_attribute("#report-md", "href").startswith("blob:")
 
 
 def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guarded: Server) -> None:

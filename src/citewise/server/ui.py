@@ -8,11 +8,16 @@ style run: nothing inline, nothing from another origin.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from importlib import resources
+from typing import Any
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 
+from citewise.agent.research.tasks import TaskStore
+from citewise.report.research import ResearchDesk
 from citewise.server.pages import PageNotFoundError
+from citewise.server.tasks import ReportNotReadyError
 
 STATIC = {  # name -> media type: the only files served, so no path comes from the request
     "app.js": "text/javascript; charset=utf-8",
@@ -47,3 +52,25 @@ def ui_routes(app: FastAPI) -> None:
         if media is None:
             raise PageNotFoundError(f"no file '{name[:100]}' in the web app", hint="open /")
         return Response(static_file(name), media_type=media, headers=UI_HEADERS)
+
+    @app.get("/tasks/{task_id}/claims", tags=["research"])
+    def task_claims(task_id: str, request: Request) -> dict[str, Any]:
+        """A completed report's sections and claims with the evidence each cites (block,
+        page, bbox, quote): what the web app links to the evidence board."""
+        svc = request.app.state.service
+        with svc.lock:
+            task = TaskStore(svc.library.store.db).get(task_id)
+            if task.state != "completed":
+                raise ReportNotReadyError(
+                    f"task '{task_id}' is {task.state}, not completed",
+                    hint=f"follow GET /tasks/{task_id}/events; the report comes at the end",
+                )
+            desk = ResearchDesk(svc.library)
+            report = desk.report(task_id)
+            evidence = desk.tasks.evidence(task_id)
+        return {
+            "task": task_id,
+            "topic": report.topic,
+            "sections": [asdict(s) for s in report.sections],
+            "evidence": {e.id: asdict(e) for e in evidence},
+        }

@@ -295,7 +295,8 @@ async function startResearch(event) {
   const task = await postJSON("/tasks", body);
   $("research-events").replaceChildren();
   $("report-links").hidden = true;
-  $("report-frame").hidden = true;
+  $("report-full").hidden = true;
+  $("report-claims").replaceChildren();
   $("research-state").textContent = `task ${task.id}: ${task.state}`;
   await follow(task.id);
 }
@@ -351,10 +352,44 @@ async function showReport(taskId) {
   $("report-md").href = await blobURL(base);
   $("report-html").href = html;
   $("report-links").hidden = false;
-  const frame = $("report-frame");
   // From memory (the report forbids framing itself); the sandbox lets nothing in it run.
-  frame.src = html;
-  frame.hidden = false;
+  $("report-frame").src = html;
+  $("report-full").hidden = false;
+  renderClaims(await getJSON(`/tasks/${encodeURIComponent(taskId)}/claims`));
+}
+
+// Each claim with a marker per evidence item; local evidence opens the evidence board.
+function renderClaims(report) {
+  const view = $("report-claims");
+  view.replaceChildren(el("h3", { text: `Research report: ${report.topic}` }));
+  const numbers = new Map(Object.keys(report.evidence).map((id, i) => [id, i + 1]));
+  for (const section of report.sections) {
+    view.append(el("h4", { text: section.title }));
+    for (const paragraph of section.paragraphs) {
+      const para = el("p", { cls: "claims" });
+      if (paragraph.lead) para.append(el("strong", { text: `${paragraph.lead} ` }));
+      for (const claim of paragraph.claims) {
+        para.append(el("span", { text: claim.text, cls: claim.flag ? `claim ${claim.flag}` : "claim" }));
+        for (const id of claim.evidence) para.append(claimMarker(report.evidence[id], numbers.get(id), claim));
+        para.append(" ");
+      }
+      view.append(para);
+    }
+  }
+}
+
+function claimMarker(ev, number, claim) {
+  const label = `[${number ?? "?"}]`;
+  if (!ev || !ev.block_id) {
+    return el("span", { text: label, cls: "cite remote", attrs: { title: ev ? `${ev.title}: ${ev.quote}` : "" } });
+  }
+  const marker = el("button", {
+    text: label,
+    cls: "cite",
+    attrs: { type: "button", "data-evidence": ev.block_id, title: "Show this evidence" },
+  });
+  marker.addEventListener("click", guarded(() => showEvidence(ev.block_id, `support ${claim.support.toFixed(2)}`, ev.quote)));
+  return marker;
 }
 
 // -- usage ----------------------------------------------------------------------------
