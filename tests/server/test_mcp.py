@@ -12,6 +12,7 @@ import asyncio
 import base64
 import importlib.util
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ import yaml
 from citewise.api import Library
 from citewise.sources.config import SOURCE_NAMES
 from citewise.sources.replay import ReplayServer
-from tests.server.conftest import Server, environment, make_library, start
+from tests.loopback import free_port, stop
+from tests.server.conftest import TOKEN, Server, environment, make_library, start
 from tests.sources.loopback import serve_fixtures
 from tests.structure.paper import write_structured_paper
 
@@ -222,3 +224,56 @@ def test_a_research_task_runs_to_its_report(got: dict[str, Any]) -> None:
     assert shown["state"] == "completed" and shown["evidence"] > 0
     assert "# Research report: " in got["get_report"]
     assert "93.4%" in got["get_report"]
+
+
+def test_streamable_http_keeps_the_host_and_token_rules(small: Path, tmp_path: Path) -> None:
+    import httpx
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    token_file = tmp_path / "token"
+    token_file.write_text(f"{TOKEN}\n")
+    port = free_port()
+    command = [sys.executable, "-m", "citewise", "--library", str(small), "mcp", "--http"]
+    command += ["--port", str(port), "--token-file", str(token_file)]
+    process = subprocess.Popen(command, env=environment(), stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                anonymous = httpx.post(url, json={}, timeout=2)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None and time.time() < deadline, "no MCP server"
+                time.sleep(0.2)
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        rebound = httpx.post(url, json={}, headers={**auth, "Host": "attacker.example"})
+
+        async def listed() -> list[str]:
+            async with (
+                create_mcp_http_client(headers=auth) as http,
+                streamable_http_client(url, http_client=http) as (read, write),
+                ClientSession(read, write) as client,
+            ):
+                await client.initialize()
+                tools = (await client.list_tools()).tools
+                docs = json.loads(text(await client.call_tool("list_documents", {})))
+                return [t.name for t in tools] + [d["id"] for d in docs]
+
+        names = asyncio.run(asyncio.wait_for(listed(), timeout=60))
+    finally:
+        stop(process)
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "UNAUTHORIZED"
+    assert rebound.status_code == 421 and rebound.json()["code"] == "HOST_NOT_ALLOWED"
+    assert set(names) >= TOOLS and "quarrygranite" in names
+    wide = [sys.executable, "-m", "citewise", "--library", str(small), "mcp", "--http"]
+    refused = subprocess.run(
+        [*wide, "--host", "0.0.0.0", "--port", str(free_port())],
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1 and "TOKEN_REQUIRED" in refused.stderr

@@ -14,19 +14,27 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.utilities.types import Image
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import Resource, ToolAnnotations
+from starlette.types import ASGIApp
 
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.errors import CitewiseError
 from citewise.report.research import ResearchDesk
+from citewise.server.guards import (
+    BearerAuth,
+    HostGuard,
+    allowed_hosts,
+    require_token_off_loopback,
+)
 from citewise.server.pages import render_page
 from citewise.server.tasks import TaskRequest
 
@@ -134,6 +142,24 @@ def create_mcp(directory: str | Path | None = None) -> CitewiseMCP:
             raise ResourceNotFoundError(str(exc)) from exc
 
     return server
+
+
+def http_app(
+    server: MCPServer[Any],
+    host: str = "127.0.0.1",
+    token: str | None = None,
+    allow_hosts: Iterable[str] = (),
+) -> ASGIApp:
+    """The server over streamable HTTP at /mcp, under the rules of `citewise serve`: a Host
+    that is not loopback, `host` or `allow_hosts` gets 421; with `token` every request
+    needs 'Authorization: Bearer TOKEN'; a host other than loopback requires a token."""
+    require_token_off_loopback(host, token)
+    # the SDK's own Host check is off: HostGuard applies the server's one rule instead
+    inner = server.streamable_http_app(
+        host=host,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    return HostGuard(BearerAuth(inner, token), allowed_hosts(host, allow_hosts))
 
 
 def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
