@@ -90,8 +90,17 @@ def screenshot_dir(tmp_path: Path) -> Path:
 
 
 def rect(page: Any, selector: str) -> dict[str, float]:
+    """The element's border box in page pixels."""
     script = "e => { const r = e.getBoundingClientRect(); "
     script += "return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
+    found: dict[str, float] = page.eval_on_selector(selector, script)
+    return found
+
+
+def content(page: Any, selector: str) -> dict[str, float]:
+    """Where the element draws its content (inside its border): what the PDF maps onto."""
+    script = "e => { const r = e.getBoundingClientRect(); return {x: r.x + e.clientLeft, "
+    script += "y: r.y + e.clientTop, w: e.clientWidth, h: e.clientHeight}; }"
     found: dict[str, float] = page.eval_on_selector(selector, script)
     return found
 
@@ -153,7 +162,7 @@ def test_a_citation_opens_the_evidence_board_with_the_block_boxed(
     shot = screenshot_dir(tmp_path) / "evidence-board.png"
     page.locator("#evidence-board").screenshot(path=str(shot))  # scrolls the board into view
     # the box sits where the block's bbox says, scaled from PDF points to the image as shown
-    image, box = rect(page, "#ev-image"), rect(page, "#ev-box")
+    image, box = content(page, "#ev-image"), rect(page, "#ev-box")
     board = rect(page, "#evidence-board")
     scale = image["w"] / PAGE_WIDTH
     x0, y0, x1, y1 = block["bbox"]
@@ -162,12 +171,46 @@ def test_a_citation_opens_the_evidence_board_with_the_block_boxed(
     assert box["w"] == pytest.approx((x1 - x0) * scale, abs=1.5)
     assert box["h"] == pytest.approx((y1 - y0) * scale, abs=1.5)
 
-    # and the screenshot shows the highlight colour inside the box, white paper beside it
+    # the screenshot shows the highlight colour inside the box, white paper beside it
     pixmap = pymupdf.Pixmap(str(shot))
     inside = pixels(pixmap, box, board, inset=4)
     below = {**box, "y": box["y"] + box["h"] + 40, "h": 20}  # the paper under the block
     assert share(inside, highlighted) > 0.6
     assert share(pixels(pixmap, below, board, inset=4), highlighted) < 0.05
+
+
+def test_read_in_context_opens_the_pdf_in_the_browser_with_the_box(
+    page: Any, served: Server, tmp_path: Path
+) -> None:
+    ask(page, served, QUESTION)
+    marker = page.locator("#answer-text button.cite").first
+    block_id = marker.get_attribute("data-evidence")
+    marker.click()
+    page.wait_for_selector(f"#ev-box[data-placed='{block_id}']")
+    page.click("#ev-read")
+    page.wait_for_selector("#viewer-box[data-placed='1']")  # pdf.js drew page 1
+    assert page.inner_text("#viewer-label") == "page 1 of 1"
+    assert page.is_hidden("#ev-page")
+    with served.client() as http:
+        x0, y0, x1, y1 = http.get(f"/blocks/{block_id}").json()["bbox"]
+    inked = page.evaluate(
+        """() => { const c = document.getElementById('viewer-canvas');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 128) n++; return n; }"""
+    )
+    assert inked > 2000  # the page's text was rendered, not a blank canvas
+    shot = screenshot_dir(tmp_path) / "pdf-viewer.png"
+    page.locator("#viewer").screenshot(path=str(shot))
+    canvas, box = content(page, "#viewer-canvas"), rect(page, "#viewer-box")
+    scale = canvas["w"] / PAGE_WIDTH
+    assert box["x"] == pytest.approx(canvas["x"] + x0 * scale, abs=1.5)
+    assert box["y"] == pytest.approx(canvas["y"] + y0 * scale, abs=1.5)
+    assert box["w"] == pytest.approx((x1 - x0) * scale, abs=1.5)
+    assert box["h"] == pytest.approx((y1 - y0) * scale, abs=1.5)
+    viewer = rect(page, "#viewer")
+    assert share(pixels(pymupdf.Pixmap(str(shot)), box, viewer, inset=4), highlighted) > 0.6
+    page.click("#viewer-close")
+    assert page.is_visible("#ev-page") and page.is_hidden("#viewer")
 
 
 def pixels(
@@ -219,7 +262,7 @@ def test_a_hostile_title_and_text_run_nothing(page: Any, served: Server) -> None
     page.wait_for_selector("#ev-box[data-placed]")
     time.sleep(0.3)  # an injected handler (onerror of a broken image) would have fired
     assert page.evaluate("window.__pwned") is None
-    assert page.evaluate("document.scripts.length") == 1  # only app.js
+    assert page.evaluate("document.scripts.length") == 2  # only viewer.js and app.js
     assert page.evaluate("document.querySelectorAll('img[src=x], b[onmouseover]').length") == 0
     hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
     assert not [h for h in hrefs if h.lower().startswith("javascript:")]

@@ -22,11 +22,16 @@ from citewise.server.tasks import ReportNotReadyError
 STATIC = {  # name -> media type: the only files served, so no path comes from the request
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
+    "viewer.js": "text/javascript; charset=utf-8",
+    # pdf.js (pdfjs-dist, Apache-2.0, vendored unchanged: static/pdfjs/README.md)
+    "pdfjs/pdf.min.mjs": "text/javascript; charset=utf-8",
+    "pdfjs/pdf.worker.min.mjs": "text/javascript; charset=utf-8",
 }
 PUBLIC_PATHS = frozenset({"/", *(f"/static/{name}" for name in STATIC)})
 UI_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
-    "connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; "
+    "connect-src 'self'; worker-src 'self'; frame-src 'self' blob:; object-src 'none'; "
+    "base-uri 'none'; "
     "form-action 'none'; frame-ancestors 'none'"
 )
 UI_HEADERS = {
@@ -46,7 +51,7 @@ def ui_routes(app: FastAPI) -> None:
     def index() -> Response:
         return Response(static_file("index.html"), media_type="text/html", headers=UI_HEADERS)
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @app.get("/static/{name:path}", include_in_schema=False)
     def asset(name: str) -> Response:
         media = STATIC.get(name)
         if media is None:

@@ -240,6 +240,7 @@ async function showEvidence(blockId, support, quote) {
   open.dataset.pdf = pdf;
   open.dataset.page = ev.page;
   $("ev-box").hidden = true;
+  backToEvidence();
   shown = ev;
   const image = $("ev-image");
   const old = image.src;
@@ -255,12 +256,25 @@ function placeBox() {
   const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
   const scale = image.clientWidth / pageWidth;
   const [x0, y0, x1, y1] = shown.bbox;
-  box.style.left = `${image.offsetLeft + x0 * scale}px`;
-  box.style.top = `${image.offsetTop + y0 * scale}px`;
+  box.style.left = `${image.offsetLeft + image.clientLeft + x0 * scale}px`;
+  box.style.top = `${image.offsetTop + image.clientTop + y0 * scale}px`;
   box.style.width = `${(x1 - x0) * scale}px`;
   box.style.height = `${(y1 - y0) * scale}px`;
   box.hidden = false;
   box.dataset.placed = shown.id;
+}
+
+// The PDF itself in the in-browser viewer (viewer.js), at the cited page with the box.
+async function readInContext() {
+  if (!shown) return;
+  const data = new Uint8Array(await (await request(`${docPath(shown.document)}/file`)).arrayBuffer());
+  $("ev-page").hidden = true;
+  await CitewiseViewer.open(data, shown.page, shown.bbox);
+}
+
+function backToEvidence() {
+  CitewiseViewer.close();
+  $("ev-page").hidden = false;
 }
 
 // With a token a plain link cannot carry it: fetch the PDF and open it from memory.
@@ -432,6 +446,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("research-form").addEventListener("submit", guarded(startResearch));
   $("ev-open").addEventListener("click", guarded(openPdf));
   $("ev-image").addEventListener("load", placeBox);
+  $("ev-read").addEventListener("click", guarded(readInContext));
+  $("viewer-prev").addEventListener("click", guarded(() => CitewiseViewer.turn(-1)));
+  $("viewer-next").addEventListener("click", guarded(() => CitewiseViewer.turn(1)));
+  $("viewer-close").addEventListener("click", backToEvidence);
   new ResizeObserver(placeBox).observe($("ev-image"));
   guarded(loadDocuments)();
 });
