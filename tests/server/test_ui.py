@@ -316,3 +316,6 @@ def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guard
     assert page.locator("#documents tbody tr").count() == 2
     with guarded.client(TOKEN) as http:
         assert http.get("/tasks").json() == []
+    page.click("nav button[data-view=usage]")
+    page.wait_for_selector("#usage-totals:has-text('model calls')")
+    assert page.inner_text("#usage-totals").startswith("0 model calls")  # extractive: none

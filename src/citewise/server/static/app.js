@@ -412,7 +412,7 @@ async function loadUsage() {
   const usage = await getJSON("/usage");
   $("usage-totals").textContent =
     `${usage.calls} model calls · ${usage.prompt_tokens} prompt tokens · ` +
-    `${usage.completion_tokens} completion tokens`;
+    `${usage.completion_tokens} completion tokens · ${usage.cache_hits} cache hits`;
   $("usage").tBodies[0].replaceChildren(
     ...(usage.by_model || []).map((m) =>
       el(
