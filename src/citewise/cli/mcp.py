@@ -25,18 +25,28 @@ def mcp(
     ] = False,
     host: Annotated[
         str,
-        typer.Option("--host", help="With --http: interface; anything but loopback needs a token."),
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="With --http: interface; anything but loopback needs a token.",
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8766,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT")] = 8766,
     token_file: Annotated[
         Path | None,
         typer.Option(
-            "--token-file", help="With --http: require the token on this file's first line."
+            "--token-file",
+            metavar="FILE",
+            help="With --http: require the token on this file's first line.",
         ),
     ] = None,
     allow_host: Annotated[
         list[str] | None,
-        typer.Option("--allow-host", help="With --http: also answer this Host name; repeatable."),
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="With --http: also answer this Host name; repeatable.",
+        ),
     ] = None,
 ) -> None:
     """Serve the library over MCP: tools (search_library, ask, get_evidence, list_documents,
