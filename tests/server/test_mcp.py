@@ -181,6 +181,9 @@ def test_results_match_the_http_api(got: dict[str, Any], http: Server) -> None:
         formula = client.get(f"/documents/{structured}/equations/1").json()
         block = got["ask"]["sentences"][0]["citations"][0]
         evidence = client.get(f"/blocks/{block}").json()
+        task_id = got["start_research"]["id"]
+        task = client.get(f"/tasks/{task_id}").json()
+        report = client.get(f"/tasks/{task_id}/report").text
     assert got["search_library"] == hits
     assert "41 hours per month" in hits[0]["text"]
     answer.pop("timings_ms")
@@ -190,6 +193,11 @@ def test_results_match_the_http_api(got: dict[str, Any], http: Server) -> None:
     assert got["get_formula"] == formula and formula["text"] == "E = a m u 2"
     shown = json.loads(text(got["get_evidence"]))
     assert shown == {k: v for k, v in evidence.items() if k != "page_size"}
+    # the task the MCP server ran, as the HTTP API shows it (which server runs it differs)
+    assert {k: v for k, v in got["get_task"].items() if k != "running"} == {
+        k: v for k, v in task.items() if k != "running"
+    }
+    assert got["get_report"] == report
 
 
 def test_get_evidence_returns_the_page_image_with_the_block(got: dict[str, Any]) -> None:
