@@ -239,10 +239,13 @@ async function showEvidence(blockId, support, quote) {
   open.href = `${pdf}#page=${ev.page}`;
   open.dataset.pdf = pdf;
   open.dataset.page = ev.page;
-  $("ev-box").hidden = true;
+  const box = $("ev-box");
+  box.hidden = true;
+  delete box.dataset.placed;
   backToEvidence();
   shown = ev;
   const image = $("ev-image");
+  image.dataset.loading = ev.id;
   const old = image.src;
   image.src = await blobURL(`${docPath(ev.document)}/pages/${ev.page}.png?highlight=${encodeURIComponent(ev.id)}`);
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
@@ -252,7 +255,7 @@ async function showEvidence(blockId, support, quote) {
 function placeBox() {
   const image = $("ev-image");
   const box = $("ev-box");
-  if (!shown || !image.naturalWidth || !image.clientWidth) return;
+  if (!shown || image.dataset.shows !== shown.id || !image.naturalWidth || !image.clientWidth) return;
   const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
   const scale = image.clientWidth / pageWidth;
   const [x0, y0, x1, y1] = shown.bbox;
@@ -445,7 +448,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-form").addEventListener("submit", guarded(ask));
   $("research-form").addEventListener("submit", guarded(startResearch));
   $("ev-open").addEventListener("click", guarded(openPdf));
-  $("ev-image").addEventListener("load", placeBox);
+  $("ev-image").addEventListener("load", (event) => {
+    event.target.dataset.shows = event.target.dataset.loading; // the image now on screen
+    placeBox();
+  });
   $("ev-read").addEventListener("click", guarded(readInContext));
   $("viewer-prev").addEventListener("click", guarded(() => CitewiseViewer.turn(-1)));
   $("viewer-next").addEventListener("click", guarded(() => CitewiseViewer.turn(1)));
