@@ -287,6 +287,10 @@ def test_the_research_tab_runs_a_task_with_live_events(
     assert len(shown) == len(logged)  # every event of the log arrived over the stream
     assert {line.split(" · ")[0] for line in shown} >= {"plan", "write", "verify"}
     assert page.get_attribute("#report-md", "href").startswith("blob:")
+    assert page.get_attribute("#report-csl", "href").startswith("blob:")
+    with served.client() as http:
+        csl = http.get(f"/tasks/{task_id}/references.json").json()
+    assert csl and all("title" in item for item in csl)  # the bibliography, as CSL-JSON
     # each local claim's marker opens the evidence board on its block
     page.wait_for_selector("#report-claims button.cite")
     assert "93.4%" in page.inner_text("#report-claims")

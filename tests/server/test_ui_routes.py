@@ -37,7 +37,15 @@ def test_with_a_token_only_the_shell_loads_without_it(guarded_server: Server) ->
         shell = [anonymous.get(path).status_code for path in SHELL]
         data = {
             path: anonymous.get(path).status_code
-            for path in ("/openapi.json", "/documents", "/usage", "/blocks/x", "/tasks/x/claims")
+            for path in (
+                "/openapi.json",
+                "/documents",
+                "/usage",
+                "/blocks/x",
+                "/documents/x/file",
+                "/tasks/x/claims",
+                "/tasks/x/references.json",
+            )
         }
         # a cookie is no token: a forged cross-site form cannot start work
         forged = anonymous.post(

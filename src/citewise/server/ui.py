@@ -46,6 +46,16 @@ def static_file(name: str) -> bytes:
     return resources.files("citewise.server").joinpath("static", name).read_bytes()
 
 
+def completed(svc: Any, task_id: str) -> None:
+    """ReportNotReadyError (409) unless the task has completed."""
+    task = TaskStore(svc.library.store.db).get(task_id)
+    if task.state != "completed":
+        raise ReportNotReadyError(
+            f"task '{task_id}' is {task.state}, not completed",
+            hint=f"follow GET /tasks/{task_id}/events; the report comes at the end",
+        )
+
+
 def ui_routes(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def index() -> Response:
@@ -58,18 +68,22 @@ def ui_routes(app: FastAPI) -> None:
             raise PageNotFoundError(f"no file '{name[:100]}' in the web app", hint="open /")
         return Response(static_file(name), media_type=media, headers=UI_HEADERS)
 
+    @app.get("/tasks/{task_id}/references.json", tags=["research"])
+    def task_references(task_id: str, request: Request) -> Response:
+        """The completed report's bibliography as CSL-JSON (what the Markdown cites)."""
+        svc = request.app.state.service
+        with svc.lock:
+            completed(svc, task_id)
+            rendered = ResearchDesk(svc.library).render(task_id)
+        return Response(rendered.csl, media_type="application/json")
+
     @app.get("/tasks/{task_id}/claims", tags=["research"])
     def task_claims(task_id: str, request: Request) -> dict[str, Any]:
         """A completed report's sections and claims with the evidence each cites (block,
         page, bbox, quote): what the web app links to the evidence board."""
         svc = request.app.state.service
         with svc.lock:
-            task = TaskStore(svc.library.store.db).get(task_id)
-            if task.state != "completed":
-                raise ReportNotReadyError(
-                    f"task '{task_id}' is {task.state}, not completed",
-                    hint=f"follow GET /tasks/{task_id}/events; the report comes at the end",
-                )
+            completed(svc, task_id)
             desk = ResearchDesk(svc.library)
             report = desk.report(task_id)
             evidence = desk.tasks.evidence(task_id)

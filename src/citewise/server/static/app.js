@@ -368,6 +368,7 @@ async function showReport(taskId) {
   const html = await blobURL(`${base}?format=html`);
   $("report-md").href = await blobURL(base);
   $("report-html").href = html;
+  $("report-csl").href = await blobURL(`/tasks/${encodeURIComponent(taskId)}/references.json`);
   $("report-links").hidden = false;
   // From memory (the report forbids framing itself); the sandbox lets nothing in it run.
   $("report-frame").src = html;
