@@ -9,6 +9,7 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
+from citewise.api_compare import ComparisonMethods
 from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.embed.base import Embedder
 from citewise.embed.settings import load_embed_settings, open_embedder
@@ -31,7 +32,7 @@ EMBEDDINGS_UNAVAILABLE = (
 )
 
 
-class Library:
+class Library(ComparisonMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:

@@ -1,0 +1,106 @@
+"""The literature matrix: one row per paper, one cited cell per column, cached in the library.
+
+A rerun computes only the cells the cache lacks (new papers, new columns, changed files);
+the gazetteer that names datasets and models is built only when something is computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from citewise.agent.aspects import library_gazetteer, load_paper, parse_aspects
+from citewise.agent.compare import Cell, cell_for
+from citewise.agent.extraction import Finding
+from citewise.agent.gazetteer import Gazetteer
+from citewise.store.library import LibraryStore, StoredDocument
+from citewise.store.matrix_cache import MatrixCache
+
+DEFAULT_COLUMNS = ("task", "method", "datasets", "metrics", "limitations")
+EXTRACTOR_VERSION = 1  # bump when extraction changes, so cached cells are recomputed
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    document: str
+    title: str
+    year: int | None
+    path: str
+    cells: tuple[Cell, ...]
+
+    def cell(self, column: str) -> Cell:
+        return next(c for c in self.cells if c.aspect == column)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "document": self.document,
+            "title": self.title,
+            "year": self.year,
+            "path": self.path,
+            "cells": {c.aspect: c.to_dict() for c in self.cells},
+        }
+
+
+@dataclass(frozen=True)
+class Matrix:
+    columns: tuple[str, ...]
+    rows: tuple[MatrixRow, ...]
+    computed: int  # cells computed in this run
+    cached: int  # cells read from the library's cache
+
+    @property
+    def fill_rate(self) -> float:
+        cells = [c for r in self.rows for c in r.cells]
+        return sum(c.stated for c in cells) / len(cells) if cells else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "columns": list(self.columns),
+            "rows": [r.to_dict() for r in self.rows],
+            "fill_rate": round(self.fill_rate, 3),
+            "computed": self.computed,
+            "cached": self.cached,
+        }
+
+
+def _finding(column: str, data: dict | None) -> Finding | None:
+    if not data:
+        return None
+    return Finding(
+        column, data["value"], data["quote"], data["page"], data["block"], data["section"], 0.0
+    )
+
+
+def build_matrix(
+    store: LibraryStore,
+    docs: list[StoredDocument],
+    columns: list[str],
+    progress: Callable[[str], None] | None = None,
+) -> Matrix:
+    wanted = parse_aspects(",".join(columns), DEFAULT_COLUMNS)
+    cache = MatrixCache(store.db)
+    gazetteer: Gazetteer | None = None
+    rows, computed, cached = [], 0, 0
+    for doc in docs:
+        known = cache.cells(doc.id, doc.sha256, EXTRACTOR_VERSION)
+        missing = [c for c in wanted if c not in known]
+        if missing:
+            if gazetteer is None:
+                gazetteer = library_gazetteer([load_paper(store, d) for d in store.documents()])
+            paper = load_paper(store, doc)
+            new = {c: cell_for(paper, c, gazetteer) for c in missing}
+            cache.save(
+                doc.id,
+                doc.sha256,
+                EXTRACTOR_VERSION,
+                {c: cell.finding.to_dict() if cell.finding else None for c, cell in new.items()},
+            )
+            known.update({c: cell.finding.to_dict() if cell.finding else None
+                          for c, cell in new.items()})  # fmt: skip
+        computed += len(missing)
+        cached += len(wanted) - len(missing)
+        cells = tuple(Cell(doc.id, c, _finding(c, known[c])) for c in wanted)
+        rows.append(MatrixRow(doc.id, doc.title, doc.year, doc.path, cells))
+        if progress:
+            progress(doc.id)
+    return Matrix(tuple(wanted), tuple(rows), computed, cached)

@@ -1,0 +1,111 @@
+"""Aspects stated in prose rather than as settings: task, method, main result, limitations.
+
+Each is a cue ('we propose', 'the aim of this study', 'outperforms', 'a limitation') whose
+clause, cut at a word boundary, is the value; the sentence is the quote.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.extraction import Finding, Unit
+
+MAX_VALUE = 110
+_CLAUSE = r"(?P<v>[^.;:]{8,400})"
+_SUBJECT = r"(?:we|this (?:paper|article|study|work|review)|the (?:present|current) study|here we)"
+PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
+    "task": [
+        re.compile(
+            r"\b(?:the\s+)?(?:aims?|purpose|objectives?|goals?)\s+of\s+(?:this|the|our)\s+"
+            rf"(?:study|review|paper|work|analysis)\s+(?:is|was|were|are)\s+(?:to\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:aim(?:s|ed)? to|seek(?:s)? to|set out to|address(?:es)?|"
+            rf"tackle(?:s)?|focus(?:es)? on|investigate(?:s|d)?|examine(?:s|d)?|stud(?:y|ies))\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(rf"\bthe (?:task|problem) of {_CLAUSE}", re.I),
+    ],
+    "method": [
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|describe(?:s)?|"
+            rf"develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            r"(?P<v>\b(?:a\s+)?(?:systematic (?:literature )?review|meta-analysis|"
+            r"cross-sectional|retrospective|prospective|qualitative|quantitative|"
+            r"randomi[sz]ed controlled|semi-structured interviews|focus groups?|situational "
+            r"analysis|case study)[^.;:]{0,90})",
+            re.I,
+        ),
+    ],
+    "main result": [
+        re.compile(
+            rf"\b(?:results|findings|experiments|evaluations?)\s+(?:show|suggest|indicate|"
+            rf"demonstrate|reveal)(?:ed|s)?\s+(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:find|found|show|showed|demonstrate|observe|observed)\s+"
+            rf"(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(r"(?P<v>\b[A-Z][\w-]*[^.;:]{0,60}\b(?:outperform|achiev|improv)\w*[^.;:]{3,90})"),
+    ],
+    "limitations": [
+        re.compile(
+            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
+            rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b(?:is|are|was|were)\s+(?:limited (?:by|to|in)|not (?:able|designed) to)\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(rf"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could)\s+{_CLAUSE}", re.I),
+    ],
+}
+_SECTIONS = {
+    "task": re.compile(r"abstract|introduction|background|objective", re.I),
+    "method": re.compile(r"abstract|introduction|method|approach|design", re.I),
+    "main result": re.compile(r"abstract|result|conclusion|evaluation|finding", re.I),
+    "limitations": re.compile(r"limitation|discussion|conclusion|future", re.I),
+}
+
+
+def cut(text: str, limit: int = MAX_VALUE) -> str:
+    """The clause shortened at a word boundary (still a verbatim span of the sentence)."""
+    text = text.strip(" ,")
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    return head[: head.rfind(" ")].rstrip(" ,") if " " in head else head
+
+
+def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """Clauses after the aspect's cues, preferring the sections such statements live in."""
+    found = []
+    share = max(len(paper_units), 1)
+    for n, unit in enumerate(paper_units):
+        if unit.kind == "table":
+            continue
+        in_section = bool(_SECTIONS[aspect].search(unit.section))
+        for rank, pattern in enumerate(PROSE_CUES[aspect]):
+            m = pattern.search(unit.text)
+            if not m:
+                continue
+            value = cut(m.group("v"))
+            if len(value.split()) < 2 or value not in unit.text:
+                continue
+            early = 1.0 - n / share  # the abstract and introduction state tasks and methods
+            score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+            if aspect == "limitations" and "limitation" in unit.section.lower():
+                score += 1.0
+            found.append(
+                Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
+            )
+            break
+    return found
