@@ -6,8 +6,10 @@ the gazetteer that names datasets and models is built only when something is com
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from citewise.agent.aspects import library_gazetteer, load_paper, parse_aspects
 from citewise.agent.compare import Cell, cell_for
@@ -17,7 +19,18 @@ from citewise.store.library import LibraryStore, StoredDocument
 from citewise.store.matrix_cache import MatrixCache
 
 DEFAULT_COLUMNS = ("task", "method", "datasets", "metrics", "limitations")
-EXTRACTOR_VERSION = 1  # bump when extraction changes, so cached cells are recomputed
+
+
+def _extractor_version() -> int:
+    """A checksum of the extraction code: when it changes, cached cells are recomputed."""
+    from citewise.agent import aspects, compare, extraction, gazetteer, patterns, prose_aspects
+
+    text = "".join(Path(m.__file__ or "").read_text() for m in
+                   (aspects, compare, extraction, gazetteer, patterns, prose_aspects))  # fmt: skip
+    return zlib.crc32(text.encode())
+
+
+EXTRACTOR_VERSION = _extractor_version()
 
 
 @dataclass(frozen=True)

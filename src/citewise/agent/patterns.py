@@ -37,7 +37,9 @@ METRIC_NAMES = (
     r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
     r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"
     r"LAS|UAS|Cohen(?:'s)? kappa|kappa|sensitivity|specificity|odds ratios?|relative risks?|"
-    r"hazard ratios?|log[- ]likelihood|likelihood ratio tests?|Jaccard index"
+    r"hazard ratios?|log[- ]likelihood|likelihood ratio tests?|Jaccard index|incidence|"
+    r"prevalence|(?:mortality|complication|failure|response|satisfaction|readmission|"
+    r"retrieval|occlusion|migration|error|success|survival) rates?"
 )
 
 PATTERNS: dict[str, list[re.Pattern[str]]] = {
@@ -163,6 +165,14 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(r"(?P<v>https?://[^\s,;)\]]+[^\s,;)\].])"),
     ],
     "metrics": [re.compile(rf"(?P<v>\b(?:{METRIC_NAMES})(?![\w-]))")],
+    "sample": [
+        re.compile(
+            r"(?P<v>\b\d[\d,]*\s+(?:\w+\s+){0,2}(?:patients|participants|outpatients|inpatients|"
+            r"respondents|stakeholders|subjects|volunteers|studies|trials|articles|interviewees|"
+            r"children|adults|households))\b",
+            re.I,
+        ),
+    ],
     "splits": [
         re.compile(
             r"(?P<v>\b(?:train(?:ing)?|dev(?:elopment)?|validation|held-out|test)"
@@ -193,6 +203,11 @@ _CONTEXT = {
     "metrics": re.compile(
         r"\b(report\w*|evaluat\w*|measur\w*|metrics?|scores?|statistics?|results?|"
         r"performance|achiev\w*|outperform\w*|compar\w*)\b",
+        re.I,
+    ),
+    "sample": re.compile(
+        r"\b(interview\w*|survey\w*|recruit\w*|enrol\w*|sampl\w*|includ\w*|identified|"
+        r"analy[sz]ed|participat\w*|questionnaire\w*|review\w*)\b",
         re.I,
     ),
     "splits": re.compile(r"\b(report|select|evaluat|held|split|results?|tune|use)\w*", re.I),

@@ -11,7 +11,7 @@ import re
 from citewise.agent.extraction import Finding, Unit
 
 MAX_VALUE = 110
-_CLAUSE = r"(?P<v>[^.;:]{8,400})"
+_CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
 _SUBJECT = r"(?:we|this (?:paper|article|study|work|review)|the (?:present|current) study|here we)"
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
@@ -26,6 +26,12 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(rf"\bthe (?:task|problem) of {_CLAUSE}", re.I),
+        re.compile(
+            r"\b(?:was|were) (?:performed|completed|conducted|carried out|used|undertaken)\b"
+            r"[^.;:]{0,80}?\bto\s+(?P<v>(?:evaluate|assess|determine|identify|explore|"
+            r"investigate|examine|understand|describe|compare|measure|estimate|aid)\b[^.;:]{5,300})",
+            re.I,
+        ),
     ],
     "method": [
         re.compile(
@@ -65,7 +71,20 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"\b(?:is|are|was|were)\s+(?:limited (?:by|to|in)|not (?:able|designed) to)\s+{_CLAUSE}",
             re.I,
         ),
-        re.compile(rf"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could)\s+{_CLAUSE}", re.I),
+        re.compile(
+            rf"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could|includes?)\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |shortcomings? in |"
+            rf"it (?:may|might) be possible that ){_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            r"(?:^|, )[Hh]owever,?\s+(?P<v>[^.;:]{0,200}?\b(?:not|cannot|no|lack\w*|longer|"
+            r"poor\w*|loss|difficult\w*|fail\w*|limited|bias\w*|insufficient|slow\w*|"
+            r"caution|costly|errors?|only)\b[^.;:]{0,200})"
+        ),
     ],
 }
 _SECTIONS = {
@@ -104,6 +123,9 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
             if aspect == "limitations" and "limitation" in unit.section.lower():
                 score += 1.0
+            if aspect == "limitations" and rank == len(PROSE_CUES[aspect]) - 1:
+                if not in_section:
+                    continue  # a 'however' counts only where papers weigh their work
             found.append(
                 Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
             )
