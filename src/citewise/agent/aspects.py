@@ -108,7 +108,7 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets" and not own:
-            # studies of people: the sample is the data ('structured interviews with 100 outpatients')
+            # studies of people: the sample is the data ('interviews with 100 outpatients')
             return extract("sample", paper.units, limit)
         return best_distinct(own, limit)
     if aspect in PROSE_CUES:

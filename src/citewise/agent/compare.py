@@ -107,9 +107,7 @@ def differences(aspects: list[str], cells: list[Cell]) -> list[Difference]:
         if silent:
             text += "; " + ", ".join(silent) + (" does" if len(silent) == 1 else " do")
             text += " not state it"
-        out.append(
-            Difference(text + ".", tuple(c.finding.block_id for c in stated if c.finding))
-        )
+        out.append(Difference(text + ".", tuple(c.finding.block_id for c in stated if c.finding)))
     return out
 
 

@@ -17,7 +17,9 @@ from citewise.llm.extractive import split_sentences
 from citewise.store.library import StoredBlock
 
 PROSE_KINDS = ("paragraph", "list", "caption", "footnote")
-_SKIP_SECTIONS = re.compile(r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I)
+_SKIP_SECTIONS = re.compile(
+    r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I
+)
 _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"https?://\S+")
 
@@ -88,12 +90,16 @@ def section_bonus(aspect: str, unit: Unit) -> float:
 def clean_value(value: str) -> str:
     """Trim punctuation around a match; keep a closing bracket the value opened."""
     value = value.strip(" ,;:.")
-    while value and value[-1] in ")]" and value.count("(") + value.count("[") < (
-        value.count(")") + value.count("]")
+    while (
+        value
+        and value[-1] in ")]"
+        and value.count("(") + value.count("[") < (value.count(")") + value.count("]"))
     ):
         value = value[:-1].rstrip(" ,;:.")
-    while value and value[0] in "([" and value.count(")") + value.count("]") < (
-        value.count("(") + value.count("[")
+    while (
+        value
+        and value[0] in "(["
+        and value.count(")") + value.count("]") < (value.count("(") + value.count("["))
     ):
         value = value[1:].lstrip()
     return value

@@ -16,7 +16,9 @@ from citewise.agent.extraction import Finding, Unit, section_bonus
 from citewise.documents.model import Table
 
 NAME = r"[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*"
-_DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
+_DATA_WORD = (
+    r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
+)
 _MODEL_WORD = r"(?:models?|architectures?|networks?|encoders?|baselines?|classifiers?)"
 _DATASET_PATTERNS = [
     re.compile(
@@ -42,7 +44,8 @@ _COMMON = {
     "The", "This", "These", "That", "Our", "We", "In", "On", "For", "A", "An", "Each", "All",
     "Table", "Figure", "Fig", "Section", "Appendix", "Eq", "Using", "From", "With", "As",
     "It", "Its", "One", "Two", "First", "Second", "Finally", "However", "Moreover", "Full",
-    "English", "Chinese", "German", "French", "Spanish", "Other", "Both", "Such", "Some", "Many", "New", "Large", "Small",
+    "English", "Chinese", "German", "French", "Spanish", "Other", "Both", "Such", "Some",
+    "Many", "New", "Large", "Small",
 }  # fmt: skip
 
 

@@ -45,7 +45,7 @@ METRIC_NAMES = (
 PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "optimizer": [
         re.compile(
-            rf"(?P<v>\b(?:{OPTIMIZERS})\b(?:\s+optimi[sz]er)?"
+            rf"(?P<v>\b(?:{OPTIMIZERS})\b"
             rf"(?:\s+with\s+(?:a\s+)?(?:Nesterov\s+)?momentum(?:\s+of)?\s+{NUM})?)"
             r"(?!\s+[A-Z][a-z]+\b)"  # "Adam Smith" is a person
         ),
@@ -102,11 +102,13 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
     ],
     "weight decay": [
         re.compile(rf"\bweight[- ]decay(?:\s+(?:rate|coefficient))?{_IS}(?P<v>{NUM})", _I),
-        re.compile(rf"\bL2 (?:regulari[sz]ation|penalty)(?:\s+(?:weight|coefficient))?{_IS}(?P<v>{NUM})"),
+        re.compile(
+            rf"\bL2 (?:regulari[sz]ation|penalty)(?:\s+(?:weight|coefficient))?{_IS}(?P<v>{NUM})"
+        ),
     ],
     "gradient clipping": [
         re.compile(
-            r"\bgradients?(?:\s+norms?)?\s+(?:clipping|clipped)(?:\s+(?:threshold|value|norm))?"
+            r"\bgradients?(?:\s+norms?)?(?:\s+(?:are|is|were|was))?\s+(?:clipping|clipped)(?:\s+(?:threshold|value|norm))?"
             rf"{_IS}(?:a\s+)?(?:max(?:imum)?\s+)?(?:norm\s+)?(?:of\s+)?(?P<v>{NUM})",
             _I,
         ),
@@ -120,7 +122,7 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "dropout": [
         re.compile(
             r"\bdropout(?:\s+(?:rate|probability|ratio|of|with))*"
-            rf"(?:\s+(?:is|was|=|:|set to|of|p\s*=)){{0,2}}\s*(?P<v>0?\.\d+|\d+%)",
+            r"(?:\s+(?:is|was|=|:|set to|of|p\s*=)){0,2}\s*(?P<v>0?\.\d+|\d+%)",
             _I,
         ),
         re.compile(r"(?P<v>\b0?\.\d+)\s+dropout\b", _I),
@@ -140,7 +142,9 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             rf"(?P<v>\b(?:{_COUNT}\s*(?:[x×]\s*)?)?{_ACCEL}(?:\s+\d+\s?GB)?(?:\s+GPUs?)?)\b"
         ),
-        re.compile(rf"(?P<v>\b(?:{_COUNT}\s+)?(?:Cloud\s+)?TPUs?(?:\s?v\d(?:-\d+)?)?(?:\s+pods?)?)"),
+        re.compile(
+            rf"(?P<v>\b(?:{_COUNT}\s+)?(?:Cloud\s+)?TPUs?(?:\s?v\d(?:-\d+)?)?(?:\s+pods?)?)"
+        ),
         re.compile(
             r"(?P<v>\b(?:Intel|AMD)\s+(?:Xeon|Core|EPYC|Ryzen)(?:\s+(?:CPU|Gold|Silver|"
             r"Platinum|i\d))?(?:\s+[A-Z]?\d{3,5}\w*)?(?:\s*\(\s*[\d.]+\s*GHz\s*\))?)"

@@ -22,7 +22,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(
             rf"\b{_SUBJECT}\s+(?:aim(?:s|ed)? to|seek(?:s)? to|set out to|address(?:es)?|"
-            rf"tackle(?:s)?|focus(?:es)? on|investigate(?:s|d)?|examine(?:s|d)?|stud(?:y|ies))\s+{_CLAUSE}",
+            r"tackle(?:s)?|focus(?:es)? on|investigate(?:s|d)?|examine(?:s|d)?|stud(?:y|ies))"
+            rf"\s+{_CLAUSE}",
             re.I,
         ),
         re.compile(rf"\bthe (?:task|problem) of {_CLAUSE}", re.I),
@@ -58,7 +59,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
-        re.compile(r"(?P<v>\b[A-Z][\w-]*[^.;:]{0,60}\b(?:outperform|achiev|improv)\w*[^.;:]{3,90})"),
+        re.compile(
+            r"(?P<v>\b[A-Z][\w-]*[^.;:]{0,60}\b(?:outperform|achiev|improv)\w*[^.;:]{3,90})"
+        ),
     ],
     "limitations": [
         re.compile(
@@ -68,11 +71,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            rf"\b(?:is|are|was|were)\s+(?:limited (?:by|to|in)|not (?:able|designed) to)\s+{_CLAUSE}",
+            r"\b(?:is|are|was|were)\s+(?:limited (?:by|to|in)|not (?:able|designed) to)"
+            rf"\s+{_CLAUSE}",
             re.I,
         ),
         re.compile(
-            rf"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could|includes?)\s+{_CLAUSE}",
+            r"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could|includes?)"
+            rf"\s+{_CLAUSE}",
             re.I,
         ),
         re.compile(
@@ -123,9 +128,9 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
             if aspect == "limitations" and "limitation" in unit.section.lower():
                 score += 1.0
-            if aspect == "limitations" and rank == len(PROSE_CUES[aspect]) - 1:
-                if not in_section:
-                    continue  # a 'however' counts only where papers weigh their work
+            last_cue = rank == len(PROSE_CUES[aspect]) - 1
+            if aspect == "limitations" and last_cue and not in_section:
+                continue  # a 'however' counts only where papers weigh their work
             found.append(
                 Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
             )

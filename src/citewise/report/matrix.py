@@ -91,9 +91,7 @@ def to_markdown(matrix: Matrix) -> str:
         "|---" * (3 + len(matrix.columns)) + "|",
     ]
     for r in matrix.rows:
-        cells = [
-            _md(c.value) + (f" (p. {c.finding.page})" if c.finding else "") for c in r.cells
-        ]
+        cells = [_md(c.value) + (f" (p. {c.finding.page})" if c.finding else "") for c in r.cells]
         year = r.year if r.year is not None else ""
         lines.append(f"| {r.document} | {_md(r.title)} | {year} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

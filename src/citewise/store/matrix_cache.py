@@ -25,9 +25,7 @@ class MatrixCache:
         ).fetchall()
         return {r["column_name"]: json.loads(r["cell"]) if r["cell"] else None for r in rows}
 
-    def save(
-        self, doc_id: str, sha256: str, version: int, cells: dict[str, dict | None]
-    ) -> None:
+    def save(self, doc_id: str, sha256: str, version: int, cells: dict[str, dict | None]) -> None:
         """Store one paper's newly computed cells together."""
         with transaction(self.db):
             self.db.executemany(
