@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citewise.agent.aspects import Paper, find_aspect, parse_aspects
+from citewise.agent.extract_model import model_finding
 from citewise.agent.extraction import Finding, merged_value
 from citewise.agent.gazetteer import Gazetteer
+from citewise.llm.client import ModelClient
 
 DEFAULT_ASPECTS = ("task", "method", "datasets", "metrics", "main result", "limitations")
 NOT_STATED = "not stated"
@@ -47,9 +49,14 @@ class Cell:
         }
 
 
-def cell_for(paper: Paper, aspect: str, gazetteer: Gazetteer) -> Cell:
-    findings = find_aspect(aspect, paper, gazetteer, CELL_CANDIDATES)
-    return Cell(paper.document.id, aspect, merged_value(findings))
+def cell_for(
+    paper: Paper, aspect: str, gazetteer: Gazetteer, model: ModelClient | None = None
+) -> Cell:
+    """Deterministic first; the `extract` model only where the patterns found nothing."""
+    finding = merged_value(find_aspect(aspect, paper, gazetteer, CELL_CANDIDATES))
+    if finding is None and model is not None:
+        finding = model_finding(model, aspect, paper.units)
+    return Cell(paper.document.id, aspect, finding)
 
 
 @dataclass(frozen=True)
@@ -112,10 +119,13 @@ def differences(aspects: list[str], cells: list[Cell]) -> list[Difference]:
 
 
 def compare_papers(
-    papers: list[Paper], gazetteer: Gazetteer, aspects: list[str] | None = None
+    papers: list[Paper],
+    gazetteer: Gazetteer,
+    aspects: list[str] | None = None,
+    model: ModelClient | None = None,
 ) -> Comparison:
     wanted = parse_aspects(",".join(aspects), DEFAULT_ASPECTS) if aspects else list(DEFAULT_ASPECTS)
-    cells = [cell_for(p, a, gazetteer) for a in wanted for p in papers]
+    cells = [cell_for(p, a, gazetteer, model) for a in wanted for p in papers]
     return Comparison(
         tuple((p.document.id, p.document.title) for p in papers),
         tuple(wanted),

@@ -23,7 +23,7 @@ _MODEL_WORD = r"(?:models?|architectures?|networks?|encoders?|baselines?|classif
 _DATASET_PATTERNS = [
     re.compile(
         rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+)(?P<v>{NAME})"
-        rf"(?:\s+\(?(?:[Rr]elease|[Vv]ersion|v)\s*[\d.]+\)?)?(?:\s+\d{{4}})?(?:\s+[a-z-]+)?\s+{_DATA_WORD}\b"
+        rf"(?:\s+\(?(?:[Rr]elease|[Vv]ersion|v)\s*[\d.]+\)?)?(?:\s+\d{{4}})?(?:\s+(?![a-z-]+ed\b)[a-z-]+)?\s+{_DATA_WORD}\b"
     ),
     re.compile(rf"\b{_DATA_WORD}\s+(?:called|named|of)\s+(?P<v>{NAME})\b"),
 ]
@@ -34,12 +34,22 @@ _MODEL_PATTERNS = [
     ),
     re.compile(rf"(?P<v>{NAME})\s+(?:\([^)]*\)\s+)?{_MODEL_WORD}\b"),
     re.compile(rf"\bmodel\s+\((?P<v>{NAME})\)"),
+    re.compile(
+        r"(?P<v>\b(?:\d+|one|two|three|four|six|eight|twelve|single)[- ]layers?\s+"
+        r"(?:bi-?directional\s+)?(?:LSTM|GRU|RNN|CNN|MLP|Transformer|BiLSTM)s?)\b"
+    ),
 ]
 _ARCHITECTURES = re.compile(
     r"^(?:Transformer|LSTM|BiLSTM|GRU|CNN|RNN|MLP|ResNet|VGG|U-Net|ViT|GAN|VAE)s?$"
 )
 _COLUMN = {"datasets": re.compile(r"^(data ?sets?|corpus|corpora|benchmarks?|data)$", re.I),
            "model": re.compile(r"^(models?|methods?|systems?|architectures?)$", re.I)}  # fmt: skip
+# a sentence that uses a name, rather than mentions it
+_USES = re.compile(
+    r"\b(?:trained|evaluated|tested|fine-tuned|pre-?trained|experiments?)\s+(?:\w+\s+){0,3}?on\b|"
+    r"\b(?:we|they)\s+(?:use|used|adopt|employ)\b",
+    re.I,
+)
 _COMMON = {
     "The", "This", "These", "That", "Our", "We", "In", "On", "For", "A", "An", "Each", "All",
     "Table", "Figure", "Fig", "Section", "Appendix", "Eq", "Using", "From", "With", "As",
@@ -54,7 +64,7 @@ def is_name(token: str, kind: str) -> bool:
     a dataset may also be one proper word ('Selectome'); sentence words are not names."""
     if token in _COMMON or len(token) < 2:
         return False
-    if kind == "model" and _ARCHITECTURES.match(token):
+    if kind == "model" and (_ARCHITECTURES.match(token) or re.search(r"[- ]layer", token)):
         return True
     inner = sum(c.isupper() for c in token[1:]) + sum(c.isdigit() for c in token)
     if inner >= 1:
@@ -127,7 +137,7 @@ def name_findings(
                 score = 3.0
             elif value in own:
                 score = 2.0 + bonus
-            elif unit.kind == "table" or bonus:
+            elif unit.kind == "table" or bonus or _USES.search(unit.text):
                 score = 1.0 + bonus
             else:
                 continue

@@ -15,6 +15,7 @@ from citewise.agent.aspects import library_gazetteer, load_paper, parse_aspects
 from citewise.agent.compare import Cell, cell_for
 from citewise.agent.extraction import Finding
 from citewise.agent.gazetteer import Gazetteer
+from citewise.llm.client import ModelClient
 from citewise.store.library import LibraryStore, StoredDocument
 from citewise.store.matrix_cache import MatrixCache
 
@@ -23,10 +24,18 @@ DEFAULT_COLUMNS = ("task", "method", "datasets", "metrics", "limitations")
 
 def _extractor_version() -> int:
     """A checksum of the extraction code: when it changes, cached cells are recomputed."""
-    from citewise.agent import aspects, compare, extraction, gazetteer, patterns, prose_aspects
+    from citewise.agent import (
+        aspects,
+        compare,
+        extract_model,
+        extraction,
+        gazetteer,
+        patterns,
+        prose_aspects,
+    )
 
-    text = "".join(Path(m.__file__ or "").read_text() for m in
-                   (aspects, compare, extraction, gazetteer, patterns, prose_aspects))  # fmt: skip
+    modules = (aspects, compare, extract_model, extraction, gazetteer, patterns, prose_aspects)
+    text = "".join(Path(m.__file__ or "").read_text() for m in modules)
     return zlib.crc32(text.encode())
 
 
@@ -89,23 +98,26 @@ def build_matrix(
     docs: list[StoredDocument],
     columns: list[str],
     progress: Callable[[str], None] | None = None,
+    model: ModelClient | None = None,
 ) -> Matrix:
     wanted = parse_aspects(",".join(columns), DEFAULT_COLUMNS)
+    # cells a model helped fill are cached apart from the purely extractive ones
+    version = EXTRACTOR_VERSION ^ (zlib.crc32(model.label.encode()) if model else 0)
     cache = MatrixCache(store.db)
     gazetteer: Gazetteer | None = None
     rows, computed, cached = [], 0, 0
     for doc in docs:
-        known = cache.cells(doc.id, doc.sha256, EXTRACTOR_VERSION)
+        known = cache.cells(doc.id, doc.sha256, version)
         missing = [c for c in wanted if c not in known]
         if missing:
             if gazetteer is None:
                 gazetteer = library_gazetteer([load_paper(store, d) for d in store.documents()])
             paper = load_paper(store, doc)
-            new = {c: cell_for(paper, c, gazetteer) for c in missing}
+            new = {c: cell_for(paper, c, gazetteer, model) for c in missing}
             cache.save(
                 doc.id,
                 doc.sha256,
-                EXTRACTOR_VERSION,
+                version,
                 {c: cell.finding.to_dict() if cell.finding else None for c, cell in new.items()},
             )
             known.update({c: cell.finding.to_dict() if cell.finding else None

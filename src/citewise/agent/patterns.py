@@ -166,7 +166,11 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(r"(?P<v>\b[A-Z][A-Za-z]+\s+v\d+(?:\.\d+)+)\b"),
     ],
     "code availability": [
-        re.compile(r"(?P<v>https?://[^\s,;)\]]+[^\s,;)\].])"),
+        # licences, DOIs and author IDs are links, not code or data
+        re.compile(
+            r"(?P<v>https?://(?!(?:www\.)?(?:creativecommons\.org|(?:dx\.)?doi\.org|orcid\.org))"
+            r"[^\s,;)\]]+[^\s,;)\].])"
+        ),
     ],
     "metrics": [re.compile(rf"(?P<v>\b(?:{METRIC_NAMES})(?![\w-]))")],
     "sample": [
@@ -199,11 +203,13 @@ _CONTEXT = {
         r"hardware|processor|computer|GHz|took|hours)\b",
         re.I,
     ),
+    # lower-case cues, or a capitalised one opening the sentence ("Code is at ..."), so a
+    # journal's name ("Journal of Statistical Software http://...") is no cue
     "code availability": re.compile(
-        r"\b(code|available|availability|release[sd]?|download|repository|website|github|"
-        r"implementation|software|found at|access)\b",
-        re.I,
+        r"\b(code|available|availability|release[sd]?|download|repository|website|"
+        r"implementation|software|found at|access)\b|^(Code|Data|Software|Source)\b|GitHub"
     ),
+    "schedule": re.compile(r"learning[- ]rate|\blr\b|optimi[sz]|train|warm-?up|schedul", re.I),
     "metrics": re.compile(
         r"\b(report\w*|evaluat\w*|measur\w*|metrics?|scores?|statistics?|results?|"
         r"performance|achiev\w*|outperform\w*|compar\w*)\b",

@@ -6,6 +6,7 @@ not state is reported as not stated, never guessed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from citewise.agent.aspects import Paper, find_aspect
@@ -44,6 +45,10 @@ LIMITS = {
     "splits": 3,
 }
 DEFAULT_LIMIT = 2
+# For a rerun, a dataset or model counts where the paper uses it, not where the
+# introduction or related work mentions it.
+BACKGROUND = re.compile(r"introduction|related work|background|prior work|literature", re.I)
+NAMED = ("datasets", "model")
 NOT_STATED = "not stated"
 
 
@@ -85,8 +90,11 @@ class Setup:
 def extract_setup(
     paper: Paper, gazetteer: Gazetteer, aspects: tuple[str, ...] = SETUP_ASPECTS
 ) -> Setup:
-    items = tuple(
-        SetupItem(a, tuple(find_aspect(a, paper, gazetteer, LIMITS.get(a, DEFAULT_LIMIT))))
-        for a in aspects
-    )
-    return Setup(paper.document.id, paper.document.title, items)
+    items = []
+    for a in aspects:
+        found = find_aspect(a, paper, gazetteer, LIMITS.get(a, DEFAULT_LIMIT))
+        kept = tuple(
+            f for f in found if a not in NAMED or not BACKGROUND.search(f.section.split(" > ")[0])
+        )
+        items.append(SetupItem(a, kept))
+    return Setup(paper.document.id, paper.document.title, tuple(items))

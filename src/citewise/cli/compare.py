@@ -16,6 +16,11 @@ from citewise.agent.setup import NOT_STATED, SETUP_ASPECTS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 
+Llm = Annotated[
+    str | None,
+    typer.Option("--llm", help="BACKEND:MODEL for cells the patterns miss (else: extract role)."),
+]
+LlmUrl = Annotated[str | None, typer.Option("--llm-url", help="Base URL of the model server.")]
 Aspects = Annotated[
     str | None,
     typer.Option(
@@ -31,10 +36,13 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown")] = False,
     as_csv: Annotated[bool, typer.Option("--csv")] = False,
+    llm: Llm = None,
+    llm_url: LlmUrl = None,
 ) -> None:
     """Compare papers aspect by aspect: one cited cell per paper, 'not stated' when absent."""
     with open_library(embeddings=False) as lib:
-        result = lib.compare(docs, parse_aspects(aspects, ()) if aspects else None)
+        wanted = parse_aspects(aspects, ()) if aspects else None
+        result = lib.compare(docs, wanted, lib.extract_model(llm, llm_url))
     if as_json:
         emit_json(result.to_dict())
     elif as_markdown:
@@ -64,6 +72,8 @@ def matrix(
         str | None, typer.Option("--columns", help=f"Default: {','.join(DEFAULT_COLUMNS)}.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    llm: Llm = None,
+    llm_url: LlmUrl = None,
 ) -> None:
     """The literature matrix: one row per paper, one cited cell per column."""
     if all_docs and docs:
@@ -74,7 +84,8 @@ def matrix(
         total = len(ids) if ids else len(lib.documents())
         with progress_bar(sys.stderr.isatty()) as bar:
             task = bar.add_task("matrix", total=total)
-            result = lib.matrix(ids, wanted, lambda doc: bar.advance(task))
+            model = lib.extract_model(llm, llm_url)
+            result = lib.matrix(ids, wanted, lambda doc: bar.advance(task), model)
     write_matrix(result, out_file)
     summary = {
         "out": str(out_file),
