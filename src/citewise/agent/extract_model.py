@@ -27,7 +27,7 @@ KEYWORDS: dict[str, str] = {
     "metrics": r"metric|measure|score|accuracy|F1|precision|recall|evaluat|rate",
     "main result": r"result|show|find|found|outperform|achiev|improv|significant",
     "limitations": r"limitation|limited|however|future|cannot|fail|lack|drawback|bias",
-    "optimizer": r"optimi[sz]|Adam|SGD|momentum",
+    "optimizer": r"optimi[sz]|Adam|SGD|momentum|updated?|gradient",
     "learning rate": r"learning rate|lr\b",
     "schedule": r"schedul|decay|warm|anneal",
     "batch size": r"batch",
@@ -43,13 +43,13 @@ class ExtractedValue(BaseModel):
 
 
 def candidates(aspect: str, paper_units: list[Unit], k: int = CANDIDATES) -> list[Unit]:
-    """The k sentences most likely to state the aspect: its keywords, its sections."""
+    """The k sentences most likely to state the aspect: its keywords, then its sections."""
     words = re.compile(KEYWORDS.get(aspect, re.escape(aspect)), re.I)
     scored = []
     for n, unit in enumerate(paper_units):
-        hits = len(words.findall(unit.text))
-        if hits:
-            scored.append((hits + section_bonus(aspect, unit), -n, unit))
+        score = len(words.findall(unit.text)) + section_bonus(aspect, unit)
+        if score and unit.kind != "table":
+            scored.append((score, -n, unit))
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [u for _, _, u in scored[:k]]
 
