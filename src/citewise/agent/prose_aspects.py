@@ -41,10 +41,12 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"(?P<v>\b(?:a\s+)?(?:systematic (?:literature )?review|meta-analysis|"
-            r"cross-sectional|retrospective|prospective|qualitative|quantitative|"
-            r"randomi[sz]ed controlled|semi-structured interviews|focus groups?|situational "
-            r"analysis|case study)[^.;:]{0,90})",
+            r"(?P<v>\b(?:a\s+)?(?:(?:systematic (?:literature )?review|meta-analysis|"
+            r"semi-?structured interviews?|focus groups?|situational analysis|case study|"
+            r"randomi[sz]ed controlled trial)|(?:cross-sectional|retrospective|prospective|"
+            r"qualitative|quantitative|mixed[- ]methods?|observational)\s+(?:\w+\s+){0,3}?"
+            r"(?:study|design|approach|analysis|methods?|survey|interviews?|trial|research "
+            r"design))\b[^.;:]{0,90})",
             re.I,
         ),
     ],
@@ -59,8 +61,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
-        re.compile(
-            r"(?P<v>\b[A-Z][\w-]*[^.;:]{0,60}\b(?:outperform|achiev|improv)\w*[^.;:]{3,90})"
+        re.compile(  # a whole sentence whose verb reports a result
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv)(?:s|es|ed)\b"
+            r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
     ],
     "limitations": [
@@ -75,9 +78,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"\s+{_CLAUSE}",
             re.I,
         ),
-        re.compile(
-            r"\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could|includes?)"
-            rf"\s+{_CLAUSE}",
+        re.compile(  # the sentence that names future work
+            r"^(?P<v>[^.;:]*\b(?:future work|in the future)\b[^.;:]*?\b(?:will|should|could|"
+            r"includes?)\s+(?:[^.;:]|\.(?=\d)){8,300})",
             re.I,
         ),
         re.compile(
@@ -98,6 +101,10 @@ _SECTIONS = {
     "main result": re.compile(r"abstract|result|conclusion|evaluation|finding", re.I),
     "limitations": re.compile(r"limitation|discussion|conclusion|future", re.I),
 }
+
+
+# a clause that is no value: starts mid-phrase ("address, the algorithm ...")
+_FRAGMENT = re.compile(r"^(?:[a-z]+,|[,)\]]|(?:and|or|but|which|that)\b)")
 
 
 def cut(text: str, limit: int = MAX_VALUE) -> str:
@@ -122,7 +129,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             if not m:
                 continue
             value = cut(m.group("v"))
-            if len(value.split()) < 2 or value not in unit.text:
+            if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
                 continue
             early = 1.0 - n / share  # the abstract and introduction state tasks and methods
             score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
