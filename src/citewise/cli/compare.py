@@ -10,7 +10,7 @@ import typer
 import yaml
 from rich.table import Table as RichTable
 
-from citewise.agent.aspects import AspectError, parse_aspects
+from citewise.agent.aspects import parse_aspects
 from citewise.agent.matrix import DEFAULT_COLUMNS
 from citewise.agent.setup import NOT_STATED, SETUP_ASPECTS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
@@ -77,7 +77,7 @@ def matrix(
 ) -> None:
     """The literature matrix: one row per paper, one cited cell per column."""
     if all_docs and docs:
-        raise AspectError("give --all or --docs, not both", code="USAGE")
+        raise typer.BadParameter("give --all or --docs, not both", param_hint="--docs")
     wanted = parse_aspects(columns, DEFAULT_COLUMNS)
     with open_library(embeddings=False) as lib:
         ids = [d.strip() for d in docs.split(",") if d.strip()] if docs else None
