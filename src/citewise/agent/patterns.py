@@ -195,7 +195,9 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
 # Aspects whose patterns are ambiguous on their own need a cue in the same sentence.
 _CONTEXT = {
     "optimizer": re.compile(
-        r"optimi[sz]|train|learning rate|fine-?tun|minimi[sz]|loss|momentum|gradient", re.I
+        r"optimi[sz]|train|learning rate|fine-?tun|minimi[sz]|loss|momentum|gradient|β1|beta1|"
+        rf"\b(?:use[sd]?|using|with|via)\s+(?:the\s+)?(?:{OPTIMIZERS})\b",
+        re.I,
     ),
     "learning rate": None,
     "hardware": re.compile(
