@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from citewise.agent.aspects import aspects_in_question
 from citewise.api import Library
 from citewise.cli import app
 from tests.pdfs import write_paper
@@ -111,3 +112,19 @@ def test_markdown_and_csv_renderings(two_papers: Path) -> None:
                               "--csv"]).stdout  # fmt: skip
     assert out.splitlines()[0] == "aspect,document,value,page,quote"
     assert len(out.splitlines()) == 7
+
+
+@pytest.mark.parametrize(
+    "question,aspects",
+    [
+        ("compare the optimizer configurations in zhang2023 and wang2022, especially "
+         "learning-rate decay and gradient clipping",
+         ["optimizer", "schedule", "gradient clipping"]),
+        ("compare the optimizer settings across all papers", ["optimizer"]),
+        ("how do A and B differ in their datasets and evaluation metrics?",
+         ["datasets", "metrics"]),
+        ("compare these papers", []),
+    ],
+)  # fmt: skip
+def test_a_comparative_question_names_its_aspects(question: str, aspects: list[str]) -> None:
+    assert aspects_in_question(question) == aspects

@@ -80,6 +80,51 @@ def parse_aspects(text: str | None, default: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(wanted))
 
 
+# Words a question uses for aspects ("compare the optimizer configurations ..., especially
+# learning-rate decay and gradient clipping"), longest match first.
+_QUESTION_WORDS: dict[str, tuple[str, ...]] = {
+    r"learning[- ]rate (?:decay|schedules?|warm-?ups?)|lr schedules?|decay|annealing": (
+        "schedule",
+    ),
+    r"(?:gradient|grad)(?:[- ]norm)? clipping|clipping": ("gradient clipping",),
+    r"learning[- ]rates?": ("learning rate",),
+    r"optimi[sz]ers?|optimi[sz]ation": ("optimizer",),
+    r"hyper-?parameters?|training (?:setups?|settings|configurations?|details)": (
+        "optimizer", "learning rate", "schedule", "batch size", "epochs",
+    ),
+    r"batch[- ]sizes?": ("batch size",),
+    r"epochs?|training steps": ("epochs",),
+    r"warm-?ups?": ("warmup",),
+    r"weight[- ]decay|regulari[sz]ation": ("weight decay",),
+    r"dropout": ("dropout",),
+    r"hardware|gpus?|tpus?|compute": ("hardware",),
+    r"random seeds?|seeds?": ("seeds",),
+    r"data ?sets?|corpora|benchmarks?": ("datasets",),
+    r"metrics?|evaluation measures?": ("metrics",),
+    r"models?|architectures?": ("model",),
+    r"limitations?|weakness(?:es)?|shortcomings?": ("limitations",),
+    r"results?|findings|performance": ("main result",),
+    r"methods?|approach(?:es)?": ("method",),
+    r"tasks?|goals?|aims?|objectives?": ("task",),
+    r"code|implementation|availability": ("code availability",),
+}  # fmt: skip
+
+
+def aspects_in_question(question: str) -> list[str]:
+    """The aspects a comparative question asks about, in the order it names them; []
+    when it names none (the caller then uses the default aspects)."""
+    found: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+    patterns = sorted(_QUESTION_WORDS, key=len, reverse=True)
+    for pattern in patterns:
+        for m in re.finditer(rf"\b(?:{pattern})\b", question, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue  # inside a longer phrase already read ("learning-rate decay")
+            taken.append((m.start(), m.end()))
+            found.extend((m.start(), a) for a in _QUESTION_WORDS[pattern])
+    return list(dict.fromkeys(a for _, a in sorted(found, key=lambda t: t[0])))
+
+
 @dataclass
 class Paper:
     """A library document as extraction sees it."""
