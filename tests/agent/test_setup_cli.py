@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import pymupdf
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -72,3 +73,51 @@ def test_matrix_writes_markdown_and_csv_and_refuses_other_files(
     both = runner.invoke(app, ["-L", str(lib), "matrix", "--all", "--docs", doc, "--out",
                                str(md)])  # fmt: skip
     assert both.exit_code == 2
+
+
+HYPERPARAMETERS = [
+    ("Optimizer", "AdamW"),
+    ("Learning rate", "2e-5"),
+    ("Batch size", "16"),
+    ("Warmup steps", "500"),
+    ("Weight decay", "0.01"),
+    ("Epochs", "3"),
+]
+
+
+def write_hyperparameter_table(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Ringing Granite with Transformers", fontsize=18, fontname="hebo")
+    page.insert_text((72, 100), "Ada Quarry", fontsize=11, fontname="helv")
+    page.insert_text((72, 130), "A Hyperparameters", fontsize=12, fontname="hebo")
+    page.insert_text((72, 150), "Table 4 lists the settings of every run.", fontsize=10)
+    page.insert_text((72, 175), "Table 4: Hyperparameters of the echo transformer.", fontsize=9)
+    y = 195.0
+    for name, value in [("Hyperparameter", "Value"), *HYPERPARAMETERS]:
+        page.insert_text((72, y), name, fontsize=9)
+        page.insert_text((220, y), value, fontsize=9)
+        y += 13
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_setup_reads_a_hyperparameter_table_row_by_row(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    pdf = write_hyperparameter_table(tmp_path / "table.pdf")
+    assert runner.invoke(app, ["-L", str(lib), "ingest", "--no-embed", str(pdf)]).exit_code == 0
+    doc = json.loads(runner.invoke(app, ["-L", str(lib), "list", "--json"]).stdout)[0]["id"]
+    aspects = json.loads(runner.invoke(app, ["-L", str(lib), "setup", doc, "--json"]).stdout)[
+        "aspects"
+    ]
+    got = {a: [v["value"] for v in item["values"]] for a, item in aspects.items() if item["stated"]}
+    assert got == {
+        "optimizer": ["AdamW"],
+        "learning rate": ["2e-5"],
+        "batch size": ["16"],
+        "warmup": ["500"],
+        "weight decay": ["0.01"],
+        "epochs": ["3"],
+    }
+    assert aspects["learning rate"]["values"][0]["quote"] == "Learning rate 2e-5"

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citewise.agent.patterns import PATTERNS, SECTION_HINTS, needs_context
+from citewise.agent.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
 from citewise.llm.extractive import split_sentences
 from citewise.store.library import StoredBlock
 
@@ -106,7 +106,17 @@ def clean_value(value: str) -> str:
 
 
 def find_in_unit(aspect: str, unit: Unit) -> list[Finding]:
-    """Every match of the aspect's patterns in one unit, as findings."""
+    """Every match of the aspect's patterns in one unit, as findings; a table row whose
+    first cell names the setting gives the rest of the row."""
+    label = ROW_LABELS.get(aspect)
+    row = label.match(unit.text) if label and unit.kind == "table" else None
+    if row:
+        value = clean_value(row.group("v"))
+        if value and value in unit.text:
+            score = 2.0 + section_bonus(aspect, unit)
+            return [
+                Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
+            ]
     context = needs_context(aspect)
     if context is not None and not context.search(_URL.sub(" ", unit.text)):
         return []

@@ -243,3 +243,26 @@ SECTION_HINTS: dict[str, re.Pattern[str]] = {
     "code availability": re.compile(r"availab|code|data|software|abstract|introduction", re.I),
     "metrics": re.compile(_SETUP_SECTIONS + r"|result", re.I),
 }
+
+
+# A hyperparameter table's row: its first cell names the setting, the rest is the value
+# ("Learning rate 2e-5", "Batch size 16 32" for two models).
+_ROW_LABELS = {
+    "optimizer": r"optimi[sz]er",
+    "learning rate": r"(?:peak |initial |max(?:imum)? |base )?(?:learning[- ]rate|lr)",
+    "schedule": r"(?:learning[- ]rate |lr )?(?:schedule|scheduler|decay)",
+    "warmup": r"warm-?up(?: steps| ratio| proportion| epochs)?",
+    "batch size": r"(?:global |per-device |train(?:ing)? )?batch[- ]size",
+    "epochs": r"(?:training |max(?:imum)? |number of )?(?:epochs|steps|iterations|updates)",
+    "weight decay": r"weight[- ]decay|l2(?: regulari[sz]ation)?",
+    "gradient clipping": (
+        r"(?:gradient |grad )(?:norm )?clip(?:ping)?|max(?:imum)? grad(?:ient)? norm"
+    ),
+    "dropout": r"dropout(?: rate| probability)?",
+    "seeds": r"(?:random )?seeds?",
+    "hardware": r"hardware|gpus?|accelerators?",
+}
+ROW_LABELS: dict[str, re.Pattern[str]] = {
+    aspect: re.compile(rf"^(?:{label})\s*[:=]?\s+(?P<v>\S.{{0,60}})$", re.I)
+    for aspect, label in _ROW_LABELS.items()
+}
