@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from citewise.agent.aspects import Paper, library_gazetteer, load_paper
+from citewise.agent.aspects import Paper, load_paper
 from citewise.agent.compare import Comparison, compare_papers
 from citewise.agent.gazetteer import Gazetteer
-from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix
+from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
 from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
 from citewise.config import ModelSettings
 from citewise.llm.base import parse_spec
@@ -43,8 +43,8 @@ class ComparisonMethods:
         return [load_paper(self.store, self.document(d)) for d in doc_ids]
 
     def gazetteer(self) -> Gazetteer:
-        """Dataset and model names over the whole library."""
-        return library_gazetteer([load_paper(self.store, d) for d in self.store.documents()])
+        """Dataset and model names over the whole library (per paper, cached)."""
+        return cached_gazetteer(self.store)
 
     def setup(self, doc_id: str, aspects: tuple[str, ...] = SETUP_ASPECTS) -> Setup:
         """Every setting needed to rerun the paper's experiments, each cited or not stated."""

@@ -128,3 +128,21 @@ def test_markdown_and_csv_renderings(two_papers: Path) -> None:
 )  # fmt: skip
 def test_a_comparative_question_names_its_aspects(question: str, aspects: list[str]) -> None:
     assert aspects_in_question(question) == aspects
+
+
+def test_the_library_gazetteer_is_cached_per_paper(two_papers: Path) -> None:
+    from citewise.agent.matrix import EXTRACTOR_VERSION, NAMES
+    from citewise.store.matrix_cache import MatrixCache
+
+    a, b = ids(two_papers)
+    with Library(two_papers, embeddings=False) as lib:
+        cache = MatrixCache(lib.store.db)
+        assert all(NAMES not in cache.cells(d.id, d.sha256, EXTRACTOR_VERSION)
+                   for d in lib.documents())  # fmt: skip
+        first = lib.gazetteer()
+        for d in lib.documents():
+            assert set(cache.cells(d.id, d.sha256, EXTRACTOR_VERSION)[NAMES]) == {
+                "datasets",
+                "model",
+            }
+        assert lib.gazetteer().names == first.names

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from citewise.agent.aspects import library_gazetteer, load_paper, parse_aspects
+from citewise.agent.aspects import load_paper, parse_aspects
 from citewise.agent.compare import Cell, cell_for
 from citewise.agent.extraction import Finding
 from citewise.agent.gazetteer import Gazetteer
@@ -85,6 +85,28 @@ class Matrix:
         }
 
 
+NAMES = "_names"  # the cache row holding a paper's dataset and model names
+
+
+def cached_gazetteer(store: LibraryStore) -> Gazetteer:
+    """The library's gazetteer, each paper's names read from the cache when computed before
+    (so a comparison in a large library parses only papers it has not seen)."""
+    cache = MatrixCache(store.db)
+    gazetteer = Gazetteer()
+    for doc in store.documents():
+        names = cache.cells(doc.id, doc.sha256, EXTRACTOR_VERSION).get(NAMES)
+        if names is None:
+            own = Gazetteer()
+            paper = load_paper(store, doc)
+            own.add_units(paper.units)
+            own.add_tables(paper.tables)
+            names = {kind: sorted(values) for kind, values in own.names.items()}
+            cache.save(doc.id, doc.sha256, EXTRACTOR_VERSION, {NAMES: names})
+        for kind, values in names.items():
+            gazetteer.names.setdefault(kind, set()).update(values)
+    return gazetteer
+
+
 def _finding(column: str, data: dict | None) -> Finding | None:
     if not data:
         return None
@@ -111,7 +133,7 @@ def build_matrix(
         missing = [c for c in wanted if c not in known]
         if missing:
             if gazetteer is None:
-                gazetteer = library_gazetteer([load_paper(store, d) for d in store.documents()])
+                gazetteer = cached_gazetteer(store)
             paper = load_paper(store, doc)
             new = {c: cell_for(paper, c, gazetteer, model) for c in missing}
             cache.save(
