@@ -140,14 +140,6 @@ def load_paper(store: LibraryStore, document: StoredDocument) -> Paper:
     return Paper(document, units(blocks), found)
 
 
-def library_gazetteer(papers: list[Paper]) -> Gazetteer:
-    gazetteer = Gazetteer()
-    for paper in papers:
-        gazetteer.add_units(paper.units)
-        gazetteer.add_tables(paper.tables)
-    return gazetteer
-
-
 def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3) -> list[Finding]:
     """The aspect's best values in the paper, best first; [] when the paper does not say."""
     if aspect in NAMED:

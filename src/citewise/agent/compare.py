@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 from citewise.agent.aspects import Paper, find_aspect, parse_aspects
 from citewise.agent.extract_model import model_finding
-from citewise.agent.extraction import Finding, merged_value
+from citewise.agent.extraction import NOT_STATED, Finding, merged_value
 from citewise.agent.gazetteer import Gazetteer
 from citewise.llm.client import ModelClient
 
 DEFAULT_ASPECTS = ("task", "method", "datasets", "metrics", "main result", "limitations")
-NOT_STATED = "not stated"
 CELL_CANDIDATES = 4
 
 

@@ -16,6 +16,7 @@ from citewise.agent.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_c
 from citewise.llm.extractive import split_sentences
 from citewise.store.library import StoredBlock
 
+NOT_STATED = "not stated"  # what a cell says when the paper does not state the aspect
 PROSE_KINDS = ("paragraph", "list", "caption", "footnote")
 _SKIP_SECTIONS = re.compile(
     r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I

@@ -49,7 +49,6 @@ DEFAULT_LIMIT = 2
 # introduction or related work mentions it.
 BACKGROUND = re.compile(r"introduction|related work|background|prior work|literature", re.I)
 NAMED = ("datasets", "model")
-NOT_STATED = "not stated"
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ import yaml
 from rich.table import Table as RichTable
 
 from citewise.agent.aspects import parse_aspects
+from citewise.agent.extraction import NOT_STATED
 from citewise.agent.matrix import DEFAULT_COLUMNS
-from citewise.agent.setup import NOT_STATED, SETUP_ASPECTS
+from citewise.agent.setup import SETUP_ASPECTS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 
