@@ -144,9 +144,9 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
     """The aspect's best values in the paper, best first; [] when the paper does not say."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
-        if aspect == "datasets" and not own:
+        if aspect == "datasets":
             # studies of people: the sample is the data ('interviews with 100 outpatients')
-            return extract("sample", paper.units, limit)
+            own += extract("sample", paper.units, 2)
         return best_distinct(own, limit)
     if aspect in PROSE_CUES:
         return best_distinct(prose_findings(aspect, paper.units), limit)

@@ -175,7 +175,8 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "metrics": [re.compile(rf"(?P<v>\b(?:{METRIC_NAMES})(?![\w-]))")],
     "sample": [
         re.compile(
-            r"(?P<v>\b\d[\d,]*\s+(?:\w+\s+){0,2}(?:patients|participants|outpatients|inpatients|"
+            r"(?P<v>\b(?:\d[\d,]*|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+            r"(?:-\w+)?|eleven|twelve|\w+teen|hundred)\s+(?:\w+\s+){0,2}(?:patients|participants|outpatients|inpatients|"
             r"respondents|stakeholders|subjects|volunteers|studies|trials|articles|interviewees|"
             r"children|adults|households))\b",
             re.I,
@@ -219,7 +220,7 @@ _CONTEXT = {
     ),
     "sample": re.compile(
         r"\b(interview\w*|survey\w*|recruit\w*|enrol\w*|sampl\w*|includ\w*|identified|"
-        r"analy[sz]ed|participat\w*|questionnaire\w*|review\w*)\b",
+        r"analy[sz]ed|participa\w*|questionnaire\w*|review\w*)\b",
         re.I,
     ),
     "splits": re.compile(r"\b(report|select|evaluat|held|split|results?|tune|use)\w*", re.I),
