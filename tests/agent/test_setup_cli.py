@@ -121,3 +121,14 @@ def test_setup_reads_a_hyperparameter_table_row_by_row(tmp_path: Path) -> None:
         "epochs": ["3"],
     }
     assert aspects["learning rate"]["values"][0]["quote"] == "Learning rate 2e-5"
+
+
+def test_bracketed_text_in_quotes_prints_as_written(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    sections = [("2 Setup", ["We train with the AdamW optimizer [/b] as in [8] and [bold]."])]
+    pdf = write_paper(tmp_path / "brackets.pdf", "Brackets in Granite Papers", sections)
+    assert runner.invoke(app, ["-L", str(lib), "ingest", "--no-embed", str(pdf)]).exit_code == 0
+    doc = json.loads(runner.invoke(app, ["-L", str(lib), "list", "--json"]).stdout)[0]["id"]
+    result = runner.invoke(app, ["-L", str(lib), "setup", doc])
+    assert result.exit_code == 0, result.output
+    assert "[/b]" in result.stdout and "[8]" in result.stdout

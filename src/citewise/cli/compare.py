@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 import yaml
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from citewise.agent.aspects import parse_aspects
@@ -56,12 +57,13 @@ def compare(
             row = [aspect]
             for doc, _ in result.documents:
                 c = result.cell(aspect, doc)
-                row.append(f"{c.value}  [dim]p. {c.finding.page}[/]" if c.finding else
+                # paper text is no markup: "[8]" or "[/b]" in a quote must print as is
+                row.append(f"{escape(c.value)}  [dim]p. {c.finding.page}[/]" if c.finding else
                            f"[dim]{c.value}[/]")  # fmt: skip
             view.add_row(*row)
         out.print(view)
         if result.key_differences:
-            out.print("[bold]Key differences.[/] " + result.key_differences)
+            out.print("[bold]Key differences.[/] " + escape(result.key_differences))
 
 
 @app.command()
@@ -125,5 +127,5 @@ def setup(
         if not item.findings:
             view.add_row(item.aspect, f"[dim]{NOT_STATED}[/]", "", "")
         for f in item.findings:
-            view.add_row(item.aspect, f.value, str(f.page), f.quote)
+            view.add_row(item.aspect, escape(f.value), str(f.page), escape(f.quote))
     out.print(view)

@@ -8,6 +8,7 @@ import sys
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
@@ -113,7 +114,7 @@ def formula(
             }
         )
         return
-    out.print(f"[bold]Eq. ({hit.number})[/]  p. {hit.page} · {block.section_path}")
+    out.print(f"[bold]Eq. ({hit.number})[/]  p. {hit.page} · {escape(block.section_path)}")
     out.print(hit.text, markup=False)
     if latex:
         out.print(f"LaTeX: {latex}", markup=False)
