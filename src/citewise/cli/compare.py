@@ -102,7 +102,7 @@ def matrix(
         emit_json(summary)
     else:
         err.print(
-            f"{out_file}: {len(result.rows)} papers × {len(result.columns)} columns, "
+            f"{escape(str(out_file))}: {len(result.rows)} papers × {len(result.columns)} columns, "
             f"{result.fill_rate:.0%} filled ({result.computed} computed, {result.cached} cached)"
         )
 
