@@ -38,7 +38,8 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, dic
 def test_every_action_publishes_schemas_and_error_codes() -> None:
     published = {s["name"]: s for s in schemas()}
     assert set(published) == {
-        "search_library", "compare_methods", "extract_setup", "lookup_table", "extract_formula"
+        "search_library", "compare_methods", "extract_setup", "lookup_table", "extract_formula",
+        "validate_conclusion",
     }  # fmt: skip
     for spec in published.values():
         assert spec["parameters"]["type"] == "object" and spec["result"]["type"] == "object"
@@ -167,3 +168,19 @@ def test_a_result_that_breaks_its_postcondition_is_not_returned(
         real.postcondition))  # fmt: skip
     out = execute(lib[0], "compare_methods", {"documents": ["a", "b"]})
     assert out.error and out.error.code == "POSTCONDITION_FAILED"
+
+
+def test_validate_conclusion_needs_a_passage_that_says_it(lib) -> None:
+    library, ids = lib
+    said = "We apply gradient clipping with a maximum norm of 1.0."
+    out = execute(library, "validate_conclusion", {"conclusion": said})
+    assert out.ok and out.result and out.result["supported"]
+    (evidence,) = out.result["evidence"]
+    assert evidence["document"] == ids["adamw"] and "maximum norm of 1.0" in evidence["quote"]
+    wrong = "We apply gradient clipping with a maximum norm of 7.5."
+    out = execute(library, "validate_conclusion",
+                  {"conclusion": wrong, "documents": [ids["adamw"]]})  # fmt: skip
+    assert out.ok and out.result and not out.result["supported"]
+    assert "7.5" in out.result["reason"] and out.result["evidence"] == []
+    out = execute(library, "validate_conclusion", {"conclusion": "zyxwv qwerty plugh"})
+    assert out.error and out.error.code == "NO_EVIDENCE"

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from citewise.agent.compare import Comparison
 from citewise.agent.setup import Setup
+from citewise.agent.verify import Verifier
 from citewise.documents.formulas import lookup_equation
 from citewise.documents.structure import equations, find_table, tables, to_csv_rows
 from citewise.errors import CitewiseError
@@ -239,6 +240,44 @@ def extract_formula(lib: LibraryLike, p: ExtractFormulaParams) -> ExtractFormula
     block = next(b for b in lib.store.blocks(doc.id) if b.ordinal == hit.block)
     return ExtractFormulaResult(
         document=doc.id, number=hit.number or p.number, page=hit.page, text=hit.text, block=block.id
+    )
+
+
+# --- validate_conclusion ------------------------------------------------------------
+
+
+class ValidateConclusionParams(Params):
+    conclusion: str = Field(min_length=3, description="A claim to check against the library.")
+    documents: list[str] = Field(default_factory=list, description="Restrict to these IDs.")
+    k: int = Field(5, ge=1, le=20, description="Passages to check it against.")
+
+
+class ValidateConclusionResult(BaseModel):
+    supported: bool
+    support: float
+    reason: str
+    evidence: list[Citation]  # the passage that supports it best (empty when none does)
+
+
+def validate_conclusion(lib: LibraryLike, p: ValidateConclusionParams) -> ValidateConclusionResult:
+    """Is the claim said by a passage of the library? Numbers must appear in the passage,
+    its content words must be covered (agent/verify.py, without a model)."""
+    docs = [lib.document(d).id for d in p.documents]
+    hits = lib.search(p.conclusion, p.k, docs or None)
+    if not hits:
+        raise ToolFailure(
+            "no passage of the library matches the conclusion",
+            code="NO_EVIDENCE",
+            hint="search_library with other words",
+        )
+    verifier = Verifier()
+    verdicts = [(verifier.check(p.conclusion, [h.block.text]), h) for h in hits]
+    verdict, best = max(verdicts, key=lambda vh: (vh[0].supported, vh[0].support))
+    return ValidateConclusionResult(
+        supported=verdict.supported,
+        support=verdict.support,
+        reason=verdict.reason,
+        evidence=[_citation(best.block)] if verdict.supported else [],
     )
 
 

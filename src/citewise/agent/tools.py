@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from citewise.agent import tool_actions as a
+from citewise.agent.verify import SUPPORT_THRESHOLD
 from citewise.documents.formulas import parse_equation_id
 from citewise.errors import CitewiseError
 
@@ -68,6 +69,12 @@ def _formula_post(p: a.ExtractFormulaParams, r: a.ExtractFormulaResult) -> str |
     return None if r.number == wanted else f"asked for ({wanted}), got ({r.number})"
 
 
+def _conclusion_post(p: a.ValidateConclusionParams, r: a.ValidateConclusionResult) -> str | None:
+    if r.supported and (not r.evidence or r.support < SUPPORT_THRESHOLD):
+        return "a supported conclusion without sufficient evidence"
+    return None
+
+
 REGISTRY: dict[str, Tool] = {
     t.name: t
     for t in (
@@ -86,6 +93,9 @@ REGISTRY: dict[str, Tool] = {
         Tool("extract_formula", "A numbered display equation of a paper.",
              a.ExtractFormulaParams, a.ExtractFormulaResult, a.extract_formula,
              ("PAPER_NOT_FOUND", "FORMULA_NOT_FOUND", "INVALID_EQ_ID"), _formula_post),
+        Tool("validate_conclusion", "Whether a passage of the library states a claim.",
+             a.ValidateConclusionParams, a.ValidateConclusionResult, a.validate_conclusion,
+             ("PAPER_NOT_FOUND", "NO_EVIDENCE"), _conclusion_post),
     )
 }  # fmt: skip
 
