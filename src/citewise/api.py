@@ -9,6 +9,7 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
+from citewise.api_compare import ComparisonMethods
 from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.embed.base import Embedder
@@ -47,7 +48,7 @@ class StructureNotFoundError(CitewiseError):
     http_status = 404
 
 
-class Library:
+class Library(ComparisonMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:

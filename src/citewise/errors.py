@@ -40,3 +40,16 @@ class DocumentNotFoundError(CitewiseError):
 
 class LibraryError(CitewiseError):
     code = "LIBRARY_ERROR"
+
+
+class FormulaNotFoundError(CitewiseError):
+    """A well-formed equation ID the paper does not number."""
+
+    code = "FORMULA_NOT_FOUND"
+    exit_code = 3
+
+
+class InvalidEquationIdError(CitewiseError):
+    """An equation ID that is not one of the accepted forms."""
+
+    code = "INVALID_EQ_ID"

@@ -18,8 +18,8 @@ from citewise.documents.captions import (
     label_tables,
 )
 from citewise.documents.equations import (
-    EQ_NUMBER,
     attach_numbers,
+    ends_in_equation_number,
     equation_number,
     equation_text,
     looks_like_display_math,
@@ -281,7 +281,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
         return
     # a display equation ends in its number at the right margin: "(3)"
     last = max(unit.segs, key=lambda s: s.x1)
-    if len(rows) <= 4 and EQ_NUMBER.match(last.text) and len(unit.segs) > 1:
+    if len(rows) <= 4 and ends_in_equation_number(unit, last.text) and len(unit.segs) > 1:
         unit.kind, unit.label = "equation", "Eq. " + re.sub(r"\s", "", last.text)
         return
     if layout.is_mono(style.font):
