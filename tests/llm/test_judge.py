@@ -115,8 +115,10 @@ def test_a_sentence_the_judge_rejects_is_dropped_or_marked(tmp_path: Path) -> No
         return f'{{"supported": {str(ok).lower()}, "reason": "it reverses the evidence"}}'
 
     for mark in (False, True):
-        writer = ModelClient(ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), lib.store.db)
-        judge = ModelClient(ScriptedModel([verdict] * 3), lib.store.db, role="judge")
+        writer = ModelClient(
+            ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), lib.store.audit
+        )
+        judge = ModelClient(ScriptedModel([verdict] * 3), lib.store.audit, role="judge")
         generator = GeneratedAnswerer(
             lib.answerer, [writer], Verifier(judge=judge), mark_unsupported=mark
         )
