@@ -69,7 +69,7 @@ def test_smollm2_as_judge_is_logged_schema_bound_and_obeyed(library: Library) ->
     recording = Recording(judge.model)
     judge = replace(judge, model=recording)
     writer = ModelClient(
-        ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), library.store.db, role="write"
+        ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), library.store.audit, role="write"
     )
     generator = GeneratedAnswerer(
         library.answerer, [writer], Verifier(judge=judge), mark_unsupported=True
