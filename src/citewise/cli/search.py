@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from citewise.api import open_store
 from citewise.cli.app import State, app, emit_json, err, open_library, out
 from citewise.config import library_dir
 from citewise.report.terminal import plain, safe
@@ -34,7 +35,6 @@ from citewise.sources.graph import (
     write_graph,
 )
 from citewise.sources.watch import WatchList
-from citewise.store.library import LibraryStore
 
 EXIT_NOT_FOUND = 3
 # Short labels so a record found by four sources still fits the column.
@@ -120,10 +120,10 @@ def search(
         limit=limit,
     )
     config = SourcesConfig.load(sources_config)
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
         result = search_sources(
-            parsed, _split(sources), store_db=store.db, limit=limit, config=config, refresh=refresh
+            parsed, _split(sources), audit=store.audit, limit=limit, config=config, refresh=refresh
         )
     finally:
         store.close()
@@ -233,9 +233,9 @@ def export_library(
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
-        records = library_records(store.db)
+        records = library_records(store)
     finally:
         store.close()
     text = export(records, fmt)
@@ -262,13 +262,12 @@ def watch(
     ] = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
-    directory = library_dir(State.library)
-    store = LibraryStore(directory)
+    store = open_store(State.library)
     try:
-        run = WatchList(directory).run(
+        run = WatchList(store.watches).run(
             Query.parse(query),
             _split(sources) or None,
-            store_db=store.db,
+            audit=store.audit,
             limit=limit,
             config=SourcesConfig.load(sources_config),
         )
@@ -310,14 +309,14 @@ def graph(
     and citations from OpenAlex."""
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
         if store.document(target) is not None:
-            network = library_graph(store.db, target, depth)
+            network = library_graph(store, target, depth)
         else:
             network = asyncio.run(
                 openalex_graph(
-                    target, depth, config=SourcesConfig.load(sources_config), store_db=store.db
+                    target, depth, config=SourcesConfig.load(sources_config), audit=store.audit
                 )
             )
     finally:
@@ -350,12 +349,12 @@ def fetch(
     hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
     config = SourcesConfig.load(sources_config)
     directory = library_dir(State.library)
-    store = LibraryStore(directory)
+    store = open_store(State.library)
     try:
-        located = asyncio.run(locate(target, config=config, store_db=store.db))
+        located = asyncio.run(locate(target, config=config, audit=store.audit))
         for warning in located.warnings:
             err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
-        pdf, url = asyncio.run(download(located, config=config, store_db=store.db, pdf_url=pdf_url))
+        pdf, url = asyncio.run(download(located, config=config, audit=store.audit, pdf_url=pdf_url))
     finally:
         store.close()
     ident = located.identifier
@@ -374,7 +373,7 @@ def fetch(
         if not ids:
             raise typer.Exit(1)
         if located.record is not None:
-            apply_metadata(lib.store.db, ids[0], located.record)
+            apply_metadata(lib.store, ids[0], located.record)
         document = lib.document(ids[0])
     if as_json:
         emit_json(

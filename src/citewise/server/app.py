@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
+from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError, TaskStore
 from citewise.api import Library
 from citewise.errors import CitewiseError, DocumentNotFoundError
 from citewise.server import limits as server_limits
@@ -43,8 +43,6 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, page_size, render_page
-from citewise.store.db import connect
-from citewise.store.library import DB_NAME
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +63,8 @@ class Service:
         self.library = Library(directory)
         self.lock = threading.RLock()
         self.tasks = TaskRunner(self)
-        self.streams = EventStreams(connect(self.library.directory / DB_NAME), limits)
+        polls = Library(self.library.directory, embeddings=False)
+        self.streams = EventStreams(TaskStore(polls.store.tasks), polls.close, limits)
         self.render_slot = threading.BoundedSemaphore(1)
 
     def close(self) -> None:

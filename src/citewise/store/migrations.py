@@ -244,6 +244,20 @@ def _matrix_cells() -> str:
         """
 
 
+def _watches() -> str:
+    # Saved searches, formerly watches.json beside the database.
+    return """
+        CREATE TABLE watches (
+            id TEXT PRIMARY KEY,
+            query TEXT NOT NULL,
+            sources TEXT NOT NULL DEFAULT '[]',
+            last_run TEXT,
+            runs INTEGER NOT NULL DEFAULT 0,
+            seen TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -253,6 +267,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _vector_changes,
     _block_changes,
     _matrix_cells,
+    _watches,
 ]
 
 
