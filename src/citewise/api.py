@@ -51,6 +51,13 @@ class Library:
     def close(self) -> None:
         self.store.close()
 
+    def reader(self) -> Library:
+        """Another Library on this directory with a database connection of its own (for one
+        thread at a time), sharing this one's embedder: a server's per-request reader."""
+        other = Library(self.directory, self._embeddings)
+        other._embedder, other._embedder_loaded = self.embedder, True
+        return other
+
     def __enter__(self) -> Library:
         return self
 
