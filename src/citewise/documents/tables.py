@@ -19,12 +19,7 @@ def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
     cand = [u.kind == "table" or i in side for i, u in enumerate(units)]
     for i, u in enumerate(units):
         # a header row with one gap counts when it touches a table
-        if (
-            not cand[i]
-            and u.kind == "paragraph"
-            and len(u.rows) <= 2
-            and any(g >= 1.0 * u.style.size for r in u.rows for g in r.gaps())
-        ):
+        if not cand[i] and u.kind == "paragraph" and len(u.rows) <= 2 and _has_gap(u):
             near = [j for j in (i - 1, i + 1) if 0 <= j < len(units) and cand[j]]
             cand[i] = any(_close(units[min(i, j)], units[max(i, j)], body) for j in near)
     out: list[Unit] = []
@@ -49,6 +44,12 @@ def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
             if len(cells) < 2:
                 unit.kind = "paragraph"
     return out
+
+
+def _has_gap(unit: Unit) -> bool:
+    """A gap of at least one character's width between segments of a row."""
+    size = unit.style.size  # once per unit: it weighs every segment
+    return any(g >= 1.0 * size for r in unit.rows for g in r.gaps())
 
 
 def _wrapped_cell(table: Unit, unit: Unit, body: Seg) -> bool:

@@ -1,0 +1,68 @@
+"""Hostile files the tests write themselves: small inputs that cost a naive parser dearly.
+
+Each generator writes its file and returns the path. Sizes are parameters, so a test can
+make a file just big enough to cross a budget it lowers itself instead of a full-size bomb.
+"""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import pymupdf
+
+WORDS = ("granite", "echo", "probe", "basalt", "quarry", "crack", "spectrum", "saw")
+
+
+def _with_content(path: Path, content: bytes, width: float = 595, height: float = 842) -> Path:
+    """A one-page PDF whose page shows `content` (a raw content stream) in Helvetica 'F1'."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    page.insert_text((72, 72), "x", fontname="helv", fontsize=10)  # adds a font resource
+    font = doc.get_page_fonts(0)[0][4]  # the resource name PyMuPDF gave it
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, content.replace(b"/F1 ", f"/{font} ".encode()))
+    doc.save(path, garbage=3, deflate=True)
+    doc.close()
+    return path
+
+
+def write_stacked_lines(
+    path: Path, lines: int = 4000, step: float = 0.01, size: float = 9, columns: int = 40
+) -> Path:
+    """Text lines stacked `step` pt apart: with the default sizes one visual row of `lines`
+    segments; with `size` below `step` as many rows (a few KB either way)."""
+    ops = [b"BT /F1 %.2f Tf" % size]
+    for i in range(lines):
+        x = 72 + (i % columns) * 11
+        y = 700 - i * step
+        ops.append(b"1 0 0 1 %.2f %.3f Tm (%s) Tj" % (x, y, WORDS[i % len(WORDS)].encode()))
+    ops.append(b"ET")
+    return _with_content(path, b"\n".join(ops))
+
+
+def write_text_operator_bomb(path: Path, operators: int = 300_000) -> Path:
+    """One content stream with `operators` text-showing operators: tiny compressed, huge
+    once laid out (every operator is a span in get_text('dict'))."""
+    row = b"".join(b"(%s) Tj " % w.encode() for w in WORDS)
+    body = b"BT /F1 4 Tf 36 800 Td " + row * (operators // len(WORDS)) + b"ET"
+    assert len(zlib.compress(body)) < len(body)  # the point: small file, big page
+    return _with_content(path, body)
+
+
+def write_giant_page(path: Path, points: float = 10_000) -> Path:
+    """A page `points` pt on each side with a sentence of text on it (under 1 KB)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=points, height=points)
+    page.insert_text((72, 72), "A sentence on a very large page.", fontname="helv", fontsize=10)
+    doc.save(path, garbage=3, deflate=True)
+    doc.close()
+    return path
+
+
+def write_one_line_markdown(path: Path, megabytes: float = 4.0) -> Path:
+    """A Markdown file that is a single line of prose: one paragraph of `megabytes` MB."""
+    sentence = "The quarry probe measured the granite echo at forty taps per block. "
+    count = int(megabytes * 1_000_000) // len(sentence) + 1
+    path.write_text("# One line\n\n" + sentence * count + "\n", encoding="utf-8")
+    return path
