@@ -6,7 +6,6 @@ make a file just big enough to cross a budget it lowers itself instead of a full
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 
 import pymupdf
@@ -42,12 +41,16 @@ def write_stacked_lines(
 
 
 def write_text_operator_bomb(path: Path, operators: int = 300_000) -> Path:
-    """One content stream with `operators` text-showing operators: tiny compressed, huge
-    once laid out (every operator is a span in get_text('dict'))."""
-    row = b"".join(b"(%s) Tj " % w.encode() for w in WORDS)
-    body = b"BT /F1 4 Tf 36 800 Td " + row * (operators // len(WORDS)) + b"ET"
-    assert len(zlib.compress(body)) < len(body)  # the point: small file, big page
-    return _with_content(path, body)
+    """One content stream with `operators` text-showing operators: a small file, a huge
+    page once laid out (every operator is its own span in get_text('dict'))."""
+    # a grid of positions, each shown in turn at another size: no two operators merge
+    cells = [b"1 0 0 1 %d %d Tm" % (36 + 9 * (k % 58), 40 + 9 * (k // 58)) for k in range(58 * 84)]
+    ops = [b"BT"]
+    for i in range(operators):
+        word = WORDS[i % len(WORDS)].encode()
+        ops.append(b"/F1 %d Tf %s (%s) Tj" % (3 + i % 3, cells[i % len(cells)], word))
+    ops.append(b"ET")
+    return _with_content(path, b"\n".join(ops))
 
 
 def write_giant_page(path: Path, points: float = 10_000) -> Path:

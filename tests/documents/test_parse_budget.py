@@ -1,0 +1,75 @@
+"""Every file is parsed under a time and memory budget; one hostile file costs only itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from citewise.documents import Document
+from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParsePool
+from tests.hostile import write_stacked_lines, write_text_operator_bomb
+from tests.pdfs import write_paper
+
+UNLIMITED_TEXT = 10**9  # lets a bomb past the cheap check, so the memory limit meets it
+
+
+def outcomes(pool: ParsePool) -> dict[str, str]:
+    """File name -> 'doc' or the error code, for every file the pool was given."""
+    return {
+        path.name: "doc" if isinstance(result, Document) else getattr(result, "code", "?")
+        for path, result in pool.results()
+    }
+
+
+def test_text_operator_bomb_is_refused_before_layout(tmp_path: Path) -> None:
+    bomb = write_text_operator_bomb(tmp_path / "bomb.pdf", operators=120_000)
+    with ParsePool([bomb], ParseBudget(text_ops_per_page=100_000)) as pool:
+        [(_, error)] = list(pool.results())
+    assert getattr(error, "code", None) == "TOO_COMPLEX"
+    assert "page 1 has 120,000 text operators" in str(error)
+
+
+def test_parse_past_its_memory_budget_is_too_large(tmp_path: Path) -> None:
+    # 200,000 spans need ~350 MB in get_text("dict"); the budget allows 120 MB
+    bomb = write_text_operator_bomb(tmp_path / "bomb.pdf", operators=200_000)
+    budget = ParseBudget(memory_mb=120, text_ops_per_page=UNLIMITED_TEXT)
+    with ParsePool([bomb], budget) as pool:
+        [(_, error)] = list(pool.results())
+    assert getattr(error, "code", None) == "TOO_LARGE"
+    assert "120 MB memory budget" in str(error)
+
+
+def test_parse_past_its_time_budget_is_stopped_and_named(tmp_path: Path) -> None:
+    slow = write_stacked_lines(tmp_path / "slow.pdf", lines=40_000)  # over a second of layout
+    budget = ParseBudget(seconds=0.2, seconds_per_page=0.0)
+    with ParsePool([slow], budget) as pool:
+        [(_, error)] = list(pool.results())
+        assert not any(job.process.is_alive() for job in pool._running)
+    assert getattr(error, "code", None) == "TOO_COMPLEX"
+    assert "longer than its 0.2 s budget" in str(error)
+
+
+def test_a_killed_worker_fails_only_its_own_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WORKERS_VARIABLE, "3")
+    slow = write_stacked_lines(tmp_path / "victim.pdf", lines=40_000)
+    good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(2)]
+    with ParsePool([good[0], slow, good[1]]) as pool:
+        [victim] = [job for job in pool._running if job.path == slow]
+        os.kill(victim.process.pid, signal.SIGKILL)  # what the OOM killer does
+        got = outcomes(pool)
+    assert got == {"good0.pdf": "doc", "victim.pdf": "TOO_LARGE", "good1.pdf": "doc"}
+
+
+def test_budget_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEWISE_PARSE_SECONDS", "7.5")
+    monkeypatch.setenv("CITEWISE_PARSE_MEMORY_MB", "300")
+    monkeypatch.setenv("CITEWISE_PARSE_TEXT_OPS", "nonsense")
+    budget = ParseBudget.from_env()
+    assert (budget.seconds, budget.memory_mb) == (7.5, 300)
+    assert budget.text_ops_per_page == ParseBudget().text_ops_per_page
+    assert budget.deadline(pages=1) == 7.5 and budget.deadline(pages=100) == 200.0
