@@ -43,13 +43,14 @@ def write_stacked_lines(
 def write_text_operator_bomb(path: Path, operators: int = 300_000) -> Path:
     """One content stream with `operators` text-showing operators: a small file, a huge
     page once laid out (every operator is its own span in get_text('dict'))."""
-    # a grid of positions, each shown in turn at another size: no two operators merge
-    cells = [b"1 0 0 1 %d %d Tm" % (36 + 9 * (k % 58), 40 + 9 * (k // 58)) for k in range(58 * 84)]
-    ops = [b"BT"]
-    for i in range(operators):
-        word = WORDS[i % len(WORDS)].encode()
-        ops.append(b"/F1 %d Tf %s (%s) Tj" % (3 + i % 3, cells[i % len(cells)], word))
-    ops.append(b"ET")
+    # a grid of positions, each shown in turn at another size: no two operators merge;
+    # the pattern repeats every 480 operators (~20 KB), so the stream deflates to little
+    cells = [b"1 0 0 1 %d %d Tm" % (36 + 21 * (k % 24), 60 + 36 * (k // 24)) for k in range(480)]
+    period = [
+        b"/F1 %d Tf %s (%s) Tj" % (3 + k % 3, cell, WORDS[k % len(WORDS)].encode())
+        for k, cell in enumerate(cells)
+    ]
+    ops = [b"BT", *(period[i % len(period)] for i in range(operators)), b"ET"]
     return _with_content(path, b"\n".join(ops))
 
 

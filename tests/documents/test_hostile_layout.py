@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from citewise.documents.pdf import read_pdf
-from tests.hostile import WORDS, write_stacked_lines
+from tests.hostile import WORDS, write_stacked_lines, write_text_operator_bomb
 
 
 def profiled_events(path: Path) -> int:
@@ -31,6 +31,13 @@ def test_work_grows_linearly_with_lines_stacked_on_one_row(tmp_path: Path) -> No
     large = profiled_events(write_stacked_lines(tmp_path / "large.pdf", lines=1000))
     # four times the lines: linear work is ~4x; the old per-gap style recount was ~15x
     assert large < 6 * small, (small, large)
+
+
+def test_work_grows_linearly_with_table_like_spans_on_a_page(tmp_path: Path) -> None:
+    small = profiled_events(write_text_operator_bomb(tmp_path / "small.pdf", operators=2000))
+    large = profiled_events(write_text_operator_bomb(tmp_path / "large.pdf", operators=8000))
+    # linear is ~4x; re-measuring a growing table's box for every unit it met was ~8x
+    assert large < 5.5 * small, (small, large)
 
 
 def test_stacked_lines_still_read_as_text(tmp_path: Path) -> None:
