@@ -54,11 +54,17 @@ def write_text_operator_bomb(path: Path, operators: int = 300_000) -> Path:
     return _with_content(path, b"\n".join(ops))
 
 
-def write_giant_page(path: Path, points: float = 10_000) -> Path:
-    """A page `points` pt on each side with a sentence of text on it (under 1 KB)."""
+def write_giant_page(path: Path, points: float = 10_000, scanned: bool = False) -> Path:
+    """A page `points` pt on each side (under 1 KB) with a sentence of text on it, or, when
+    `scanned`, only a small picture stretched over it (a scan: OCR renders the whole page)."""
     doc = pymupdf.open()
     page = doc.new_page(width=points, height=points)
-    page.insert_text((72, 72), "A sentence on a very large page.", fontname="helv", fontsize=10)
+    if scanned:
+        pixels = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 8, 8), False)
+        pixels.clear_with(200)
+        page.insert_image(page.rect, pixmap=pixels)
+    else:
+        page.insert_text((72, 72), "A sentence on a very large page.", fontname="helv", fontsize=10)
     doc.save(path, garbage=3, deflate=True)
     doc.close()
     return path

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from citewise.documents import Document
+from citewise.documents.ocr import tesseract_command
 from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParsePool
-from tests.hostile import write_stacked_lines, write_text_operator_bomb
+from tests.hostile import write_giant_page, write_stacked_lines, write_text_operator_bomb
 from tests.pdfs import write_paper
 
 UNLIMITED_TEXT = 10**9  # lets a bomb past the cheap check, so the memory limit meets it
@@ -40,6 +41,15 @@ def test_parse_past_its_memory_budget_is_too_large(tmp_path: Path) -> None:
         [(_, error)] = list(pool.results())
     assert getattr(error, "code", None) == "TOO_LARGE"
     assert "120 MB memory budget" in str(error)
+
+
+@pytest.mark.skipif(tesseract_command() is None, reason="OCR needs tesseract")
+def test_giant_scanned_page_is_too_large_to_render_for_ocr(tmp_path: Path) -> None:
+    # 10,000 pt at the OCR resolution is a 770 MB image, then as much again as PNG
+    scan = write_giant_page(tmp_path / "scan.pdf", scanned=True)
+    with ParsePool([scan], ParseBudget(memory_mb=400)) as pool:
+        [(_, error)] = list(pool.results())
+    assert getattr(error, "code", None) == "TOO_LARGE"
 
 
 def test_parse_past_its_time_budget_is_stopped_and_named(tmp_path: Path) -> None:

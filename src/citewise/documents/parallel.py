@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import time
 from collections import deque
@@ -30,7 +31,9 @@ from citewise.errors import BadDocumentError, CitewiseError, TooComplexError, To
 WORKERS_VARIABLE = "CITEWISE_PARSE_WORKERS"
 SECONDS_VARIABLE = "CITEWISE_PARSE_SECONDS"
 MEMORY_VARIABLE = "CITEWISE_PARSE_MEMORY_MB"
-BUDGET_HINT = f"split or re-export the file; raise ${SECONDS_VARIABLE} / ${MEMORY_VARIABLE}"
+MUPDF_NO_MEMORY = re.compile(r"\b(?:m|c|re)alloc\b.*\bfailed\b")
+MEMORY_HINT = f"split or re-export the file; set {MEMORY_VARIABLE} higher to try anyway"
+TIME_HINT = f"split or re-export the file; set {SECONDS_VARIABLE} higher to try anyway"
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,10 @@ class ParseFailure:
 
 
 def _out_of_memory(exc: BaseException | None) -> bool:
-    """MemoryError, or MuPDF's failed allocation, anywhere in the exception's chain."""
+    """MemoryError, or MuPDF's failed allocation ("code=2: malloc (771617284 bytes) failed",
+    raised as RuntimeError or FzErrorSystem), anywhere in the exception's chain."""
     while exc is not None:
-        if isinstance(exc, MemoryError):
-            return True
-        if isinstance(exc, RuntimeError) and "alloc" in str(exc) and "failed" in str(exc):
+        if isinstance(exc, MemoryError) or MUPDF_NO_MEMORY.search(str(exc)):
             return True
         exc = exc.__cause__ or exc.__context__
     return False
@@ -99,7 +101,7 @@ def parse_in_worker(path: Path, budget: ParseBudget) -> Document | ParseFailure:
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
-            return ParseFailure(TooLargeError, message, BUDGET_HINT)
+            return ParseFailure(TooLargeError, message, MEMORY_HINT)
         if isinstance(exc, CitewiseError):
             return ParseFailure(type(exc), exc.message, exc.hint, exc.code)
         return ParseFailure(RuntimeError, repr(exc))  # a parser bug: this file only
@@ -158,6 +160,8 @@ def _page_count(path: Path) -> int:
 def _work(path: Path, budget: ParseBudget, conn: Connection) -> None:
     """A worker's whole life: limits, page count (sets the deadline), parse, reply."""
     _die_with_parent()
+    if hasattr(os, "setpgid"):
+        os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
     _limit_memory(budget.memory_mb)
     os.environ[TEXT_OPS_VARIABLE] = str(budget.text_ops_per_page)  # read by the PDF reader
     conn.send(("pages", _page_count(path)))
@@ -166,7 +170,7 @@ def _work(path: Path, budget: ParseBudget, conn: Connection) -> None:
         conn.send(("done", result))
     except MemoryError:
         message = f"the parsed document exceeds the {budget.memory_mb} MB memory budget"
-        conn.send(("done", ParseFailure(TooLargeError, message, BUDGET_HINT)))
+        conn.send(("done", ParseFailure(TooLargeError, message, MEMORY_HINT)))
     conn.close()
 
 
@@ -235,7 +239,7 @@ class ParsePool:
                 job.result = ParseFailure(
                     TooComplexError,
                     f"parsing took longer than its {job.deadline - job.started:g} s budget",
-                    BUDGET_HINT,
+                    TIME_HINT,
                 )
             if job.result is not None:
                 self._end(job)
@@ -257,7 +261,10 @@ class ParsePool:
 
     def _end(self, job: _Job) -> None:
         if job.process.is_alive():
-            job.process.kill()
+            try:
+                os.killpg(job.process.pid, signal.SIGKILL)  # type: ignore[arg-type]
+            except (AttributeError, OSError):  # no group yet (or not Unix)
+                job.process.kill()
         job.process.join()
         job.conn.close()
 
@@ -305,7 +312,7 @@ def _outcome(result: Document | ParseFailure | None) -> Document | Exception:
 def _death(exitcode: int | None) -> ParseFailure:
     """A worker gone without a reply: killed (the OOM killer sends SIGKILL) or crashed."""
     if exitcode == -signal.SIGKILL:
-        return ParseFailure(TooLargeError, "the parser was killed (out of memory?)", BUDGET_HINT)
+        return ParseFailure(TooLargeError, "the parser was killed (out of memory?)", MEMORY_HINT)
     how = f"signal {-exitcode}" if exitcode and exitcode < 0 else f"exit code {exitcode}"
     return ParseFailure(
         BadDocumentError, f"the parser crashed ({how})", "report the file", "PARSER_CRASHED"
