@@ -71,8 +71,9 @@ def write_giant_page(path: Path, points: float = 10_000, scanned: bool = False) 
 
 
 def write_one_line_markdown(path: Path, megabytes: float = 4.0) -> Path:
-    """A Markdown file that is a single line of prose: one paragraph of `megabytes` MB."""
-    sentence = "The quarry probe measured the granite echo at forty taps per block. "
-    count = int(megabytes * 1_000_000) // len(sentence) + 1
-    path.write_text("# One line\n\n" + sentence * count + "\n", encoding="utf-8")
+    """A Markdown file whose body is one line and one endless sentence of `megabytes` MB
+    (no full stop to split it at, as in a dumped log or a minified export)."""
+    phrase = "the quarry probe measured the granite echo at forty taps per block and "
+    count = int(megabytes * 1_000_000) // len(phrase) + 1
+    path.write_text("# One line\n\n" + phrase * count + "so on.\n", encoding="utf-8")
     return path

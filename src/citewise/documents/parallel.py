@@ -24,8 +24,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from citewise.documents import read_document
+from citewise.documents.bounds import TEXT_OPS_PER_PAGE, TEXT_OPS_VARIABLE
 from citewise.documents.model import Document
-from citewise.documents.pdf import TEXT_OPS_PER_PAGE, TEXT_OPS_VARIABLE
 from citewise.errors import BadDocumentError, CitewiseError, TooComplexError, TooLargeError
 
 WORKERS_VARIABLE = "CITEWISE_PARSE_WORKERS"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -12,6 +11,7 @@ import pymupdf
 
 from citewise.documents import layout
 from citewise.documents.bibliography import mark_references
+from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
     caption_label,
     caption_like,
@@ -35,17 +35,12 @@ from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
-from citewise.errors import BadDocumentError, TooComplexError
+from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 REPAIR = "re-download or re-export the file"
 DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
-# text-showing operators on one page: real pages carry < 10,000; every one becomes a span
-# in get_text("dict") (~1.5 KB each), so a bomb of millions costs gigabytes
-TEXT_OPS_VARIABLE = "CITEWISE_PARSE_TEXT_OPS"
-TEXT_OPS_PER_PAGE = 100_000
-TEXT_OPERATORS = (b"Tj", b"TJ", b"'", b'"')
 
 
 def read_pdf(path: Path, ocr: bool = True) -> Document:
@@ -142,28 +137,6 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         references=references,
         citations=link_citations(blocks, references),
     )
-
-
-def text_operator_budget() -> int:
-    """Text operators allowed on one page ($CITEWISE_PARSE_TEXT_OPS overrides)."""
-    wanted = os.environ.get(TEXT_OPS_VARIABLE, "")
-    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else TEXT_OPS_PER_PAGE
-
-
-def check_text_operators(pages: list[pymupdf.Page], budget: int) -> None:
-    """Refuse a page whose content stream shows more text than layout can afford, before
-    get_text builds it. A byte count, not a parse: quotes inside strings count too, so it
-    errs high, and text in form XObjects escapes it (the worker's memory budget does not)."""
-    for page in pages:
-        content = page.read_contents()
-        if len(content) < budget:  # every operator takes at least one byte
-            continue
-        ops = sum(content.count(op) for op in TEXT_OPERATORS)
-        if ops > budget:
-            raise TooComplexError(
-                f"page {page.number + 1} has {ops:,} text operators (budget {budget:,} a page)",
-                f"re-export the file; set {TEXT_OPS_VARIABLE} higher to try anyway",
-            )
 
 
 def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
