@@ -266,6 +266,7 @@ class ParsePool:
             except (AttributeError, OSError):  # no group yet (or not Unix)
                 job.process.kill()
         job.process.join()
+        job.process.close()  # its sentinel descriptor, not left to the garbage collector
         job.conn.close()
 
     def parse(self, path: Path) -> Document:
