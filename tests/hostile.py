@@ -40,18 +40,47 @@ def write_stacked_lines(
     return _with_content(path, b"\n".join(ops))
 
 
+def _text_operators(count: int, font: bytes = b"F1") -> bytes:
+    """`count` text-showing operators, none merging with the next into one span: a grid of
+    positions, each shown in turn at another size. The pattern repeats every 480 operators
+    (~20 KB), so the stream deflates to little."""
+    cells = [b"1 0 0 1 %d %d Tm" % (36 + 21 * (k % 24), 60 + 36 * (k // 24)) for k in range(480)]
+    period = [
+        b"/%s %d Tf %s (%s) Tj" % (font, 3 + k % 3, cell, WORDS[k % len(WORDS)].encode())
+        for k, cell in enumerate(cells)
+    ]
+    return b"\n".join([b"BT", *(period[i % len(period)] for i in range(count)), b"ET"])
+
+
 def write_text_operator_bomb(path: Path, operators: int = 300_000) -> Path:
     """One content stream with `operators` text-showing operators: a small file, a huge
     page once laid out (every operator is its own span in get_text('dict'))."""
-    # a grid of positions, each shown in turn at another size: no two operators merge;
-    # the pattern repeats every 480 operators (~20 KB), so the stream deflates to little
-    cells = [b"1 0 0 1 %d %d Tm" % (36 + 21 * (k % 24), 60 + 36 * (k // 24)) for k in range(480)]
-    period = [
-        b"/F1 %d Tf %s (%s) Tj" % (3 + k % 3, cell, WORDS[k % len(WORDS)].encode())
-        for k, cell in enumerate(cells)
-    ]
-    ops = [b"BT", *(period[i % len(period)] for i in range(operators)), b"ET"]
-    return _with_content(path, b"\n".join(ops))
+    return _with_content(path, _text_operators(operators))
+
+
+def write_form_bomb(path: Path, operators: int = 2000, repeats: int = 100) -> Path:
+    """A form XObject of `operators` text operators drawn `repeats` times (a few KB): the
+    page's own content shows no text at all, yet lays out operators x repeats spans."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 72), "x", fontname="helv", fontsize=10)
+    font_xref, _, _, _, font, *_ = doc.get_page_fonts(0)[0]
+    form = doc.get_new_xref()
+    doc.update_object(
+        form,
+        f"<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] "
+        f"/Resources << /Font << /{font} {font_xref} 0 R >> >> >>",
+    )
+    doc.update_stream(form, _text_operators(operators, font.encode()))
+    kind, value = doc.xref_get_key(page.xref, "Resources")
+    if kind == "xref":  # resources held in an object of their own
+        doc.xref_set_key(int(value.split()[0]), "XObject", f"<< /Fm0 {form} 0 R >>")
+    else:
+        doc.xref_set_key(page.xref, "Resources/XObject", f"<< /Fm0 {form} 0 R >>")
+    doc.update_stream(page.get_contents()[0], b"q /Fm0 Do Q\n" * repeats)
+    doc.save(path, garbage=3, deflate=True)
+    doc.close()
+    return path
 
 
 def write_giant_page(path: Path, points: float = 10_000, scanned: bool = False) -> Path:

@@ -12,6 +12,7 @@ from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget
 from citewise.ingest import FILE_MB_VARIABLE, ingest
 from citewise.store.library import LibraryStore
 from tests.hostile import (
+    write_form_bomb,
     write_giant_page,
     write_one_line_markdown,
     write_stacked_lines,
@@ -24,6 +25,7 @@ def hostile_batch(folder: Path) -> dict[str, str | None]:
     """File name -> the error code it must get (None: it must be stored), hostile first."""
     folder.mkdir()
     write_text_operator_bomb(folder / "a-bomb.pdf", operators=150_000)
+    write_form_bomb(folder / "a-form-bomb.pdf", operators=2000, repeats=300)
     write_stacked_lines(folder / "b-stacked.pdf", lines=40_000)
     write_giant_page(folder / "c-giant.pdf")
     write_one_line_markdown(folder / "d-one-line.md", megabytes=1.0)
@@ -32,6 +34,7 @@ def hostile_batch(folder: Path) -> dict[str, str | None]:
         write_paper(folder / f"f-good{i}.pdf", title=f"Good paper number {i}")
     return {
         "a-bomb.pdf": "TOO_COMPLEX",  # past the text-operator check
+        "a-form-bomb.pdf": "TOO_LARGE",  # hides from that check, not from the memory limit
         "b-stacked.pdf": None,  # linear layout now: seconds, not minutes
         "c-giant.pdf": None,  # a large page is not a crime; its text is small
         "d-one-line.md": None,  # stored in bounded blocks

@@ -11,10 +11,13 @@ import pytest
 from citewise.documents import Document
 from citewise.documents.ocr import tesseract_command
 from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParsePool
-from tests.hostile import write_giant_page, write_stacked_lines, write_text_operator_bomb
+from tests.hostile import (
+    write_form_bomb,
+    write_giant_page,
+    write_stacked_lines,
+    write_text_operator_bomb,
+)
 from tests.pdfs import write_paper
-
-UNLIMITED_TEXT = 10**9  # lets a bomb past the cheap check, so the memory limit meets it
 
 
 def outcomes(pool: ParsePool) -> dict[str, str]:
@@ -34,10 +37,10 @@ def test_text_operator_bomb_is_refused_before_layout(tmp_path: Path) -> None:
 
 
 def test_parse_past_its_memory_budget_is_too_large(tmp_path: Path) -> None:
-    # 200,000 spans need ~350 MB in get_text("dict"); the budget allows 120 MB
-    bomb = write_text_operator_bomb(tmp_path / "bomb.pdf", operators=200_000)
-    budget = ParseBudget(memory_mb=120, text_ops_per_page=UNLIMITED_TEXT)
-    with ParsePool([bomb], budget) as pool:
+    # a 3 KB file of 200,000 spans (~400 MB in get_text("dict")); the budget allows 120 MB.
+    # The text is in a form XObject, which the page's operator count does not see.
+    bomb = write_form_bomb(tmp_path / "bomb.pdf", operators=2000, repeats=100)
+    with ParsePool([bomb], ParseBudget(memory_mb=120)) as pool:
         [(_, error)] = list(pool.results())
     assert getattr(error, "code", None) == "TOO_LARGE"
     assert "120 MB memory budget" in str(error)
@@ -56,8 +59,10 @@ def test_parse_past_its_time_budget_is_stopped_and_named(tmp_path: Path) -> None
     slow = write_stacked_lines(tmp_path / "slow.pdf", lines=40_000)  # over a second of layout
     budget = ParseBudget(seconds=0.2, seconds_per_page=0.0)
     with ParsePool([slow], budget) as pool:
+        [worker] = [job.pid for job in pool._running]
         [(_, error)] = list(pool.results())
-        assert not any(job.process.is_alive() for job in pool._running)
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)  # stopped and reaped, not left running
     assert getattr(error, "code", None) == "TOO_COMPLEX"
     assert "longer than its 0.2 s budget" in str(error)
 
@@ -70,7 +75,7 @@ def test_a_killed_worker_fails_only_its_own_file(
     good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(2)]
     with ParsePool([good[0], slow, good[1]]) as pool:
         [victim] = [job for job in pool._running if job.path == slow]
-        os.kill(victim.process.pid, signal.SIGKILL)  # what the OOM killer does
+        os.kill(victim.pid, signal.SIGKILL)  # what the OOM killer does
         got = outcomes(pool)
     assert got == {"good0.pdf": "doc", "victim.pdf": "TOO_LARGE", "good1.pdf": "doc"}
 
