@@ -25,8 +25,8 @@ def hostile_batch(folder: Path) -> dict[str, str | None]:
     """File name -> the error code it must get (None: it must be stored), hostile first."""
     folder.mkdir()
     write_text_operator_bomb(folder / "a-bomb.pdf", operators=150_000)
-    write_form_bomb(folder / "a-form-bomb.pdf", operators=2000, repeats=300)
-    write_stacked_lines(folder / "b-stacked.pdf", lines=40_000)
+    write_form_bomb(folder / "a-form-bomb.pdf", operators=2000, repeats=200)
+    write_stacked_lines(folder / "b-stacked.pdf", lines=20_000)
     write_giant_page(folder / "c-giant.pdf")
     write_one_line_markdown(folder / "d-one-line.md", megabytes=1.0)
     write_one_line_markdown(folder / "e-oversized.md", megabytes=3.0)
@@ -51,7 +51,7 @@ def test_hostile_files_cost_only_themselves_and_a_rerun_loses_nothing(
     monkeypatch.setenv(WORKERS_VARIABLE, "2")
     monkeypatch.setenv(FILE_MB_VARIABLE, "2")
     expected = hostile_batch(tmp_path / "batch")
-    budget = ParseBudget(seconds=60, memory_mb=400)
+    budget = ParseBudget(seconds=60, memory_mb=250)
     store = LibraryStore(tmp_path / "lib")
     try:
         first = ingest(store, [tmp_path / "batch"], budget=budget)
