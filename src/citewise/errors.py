@@ -40,6 +40,12 @@ class TooComplexError(BadDocumentError):
     code = "TOO_COMPLEX"
 
 
+class ParserCrashedError(BadDocumentError):
+    """The process parsing a file died without an answer (a crash in a native library)."""
+
+    code = "PARSER_CRASHED"
+
+
 class DuplicateDocumentError(CitewiseError):
     """The same bytes are already in the library under another path."""
 

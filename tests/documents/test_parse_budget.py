@@ -67,17 +67,24 @@ def test_parse_past_its_time_budget_is_stopped_and_named(tmp_path: Path) -> None
     assert "longer than its 0.2 s budget" in str(error)
 
 
-def test_a_killed_worker_fails_only_its_own_file(
+def test_a_killed_or_crashed_worker_fails_only_its_own_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(WORKERS_VARIABLE, "3")
-    slow = write_stacked_lines(tmp_path / "victim.pdf", lines=40_000)
+    monkeypatch.setenv(WORKERS_VARIABLE, "4")
+    killed = write_stacked_lines(tmp_path / "killed.pdf", lines=40_000)  # seconds of work
+    crashed = write_stacked_lines(tmp_path / "crashed.pdf", lines=40_001)
     good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(2)]
-    with ParsePool([good[0], slow, good[1]]) as pool:
-        [victim] = [job for job in pool._running if job.path == slow]
-        os.kill(victim.pid, signal.SIGKILL)  # what the OOM killer does
+    with ParsePool([good[0], killed, crashed, good[1]]) as pool:
+        workers = {job.path: job.pid for job in pool._running}
+        os.kill(workers[killed], signal.SIGKILL)  # what the OOM killer does
+        os.kill(workers[crashed], signal.SIGTERM)  # any other death: a crash, an abort
         got = outcomes(pool)
-    assert got == {"good0.pdf": "doc", "victim.pdf": "TOO_LARGE", "good1.pdf": "doc"}
+    assert got == {
+        "good0.pdf": "doc",
+        "killed.pdf": "TOO_LARGE",
+        "crashed.pdf": "PARSER_CRASHED",
+        "good1.pdf": "doc",
+    }
 
 
 def test_budget_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,7 +32,7 @@ from citewise.documents.worker import (
     parse_in_worker,
     run_worker,
 )
-from citewise.errors import BadDocumentError, TooComplexError, TooLargeError
+from citewise.errors import BadDocumentError, ParserCrashedError, TooComplexError, TooLargeError
 
 __all__ = ["WORKERS_VARIABLE", "ParseBudget", "ParseFailure", "ParsePool", "parse_in_worker"]
 
@@ -235,7 +235,7 @@ def _outcome(result: Document | ParseFailure | None) -> Document | Exception:
     if isinstance(result, ParseFailure):
         return result.exception()
     if result is None:  # cannot happen: a job ends only with a result
-        return BadDocumentError("the parser gave no result", code="PARSER_CRASHED")
+        return ParserCrashedError("the parser gave no result")
     return result
 
 
@@ -244,9 +244,7 @@ def _death(exitcode: int | None) -> ParseFailure:
     if exitcode == -signal.SIGKILL:
         return ParseFailure(TooLargeError, "the parser was killed (out of memory?)", MEMORY_HINT)
     how = f"signal {-exitcode}" if exitcode and exitcode < 0 else f"exit code {exitcode}"
-    return ParseFailure(
-        BadDocumentError, f"the parser crashed ({how})", "report the file", "PARSER_CRASHED"
-    )
+    return ParseFailure(ParserCrashedError, f"the parser crashed ({how})", "report the file")
 
 
 Parse = Callable[[Path], Document]
