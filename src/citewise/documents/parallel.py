@@ -67,6 +67,7 @@ class _Job:
     result: Document | ParseFailure | None = None
     reaped: bool = False  # joined: its pid may belong to another process now
     exitcode: int | None = None
+    grown_kb: int = 0  # the most memory the watch saw it add
 
 
 class ParsePool:
@@ -120,10 +121,9 @@ class ParsePool:
                             _kill(job.pid)
 
     def _over_budget(self, job: _Job) -> ParseFailure | None:
-        grown = _resident_kb(job.pid) - job.base_kb
-        if grown > self.budget.memory_mb * 1024:
-            message = f"parsing needs more than its {self.budget.memory_mb} MB memory budget"
-            return ParseFailure(TooLargeError, message, MEMORY_HINT)
+        job.grown_kb = max(job.grown_kb, _resident_kb(job.pid) - job.base_kb)
+        if job.grown_kb > self.budget.memory_mb * 1024:
+            return self._too_large()
         if time.monotonic() >= job.deadline:
             seconds = job.deadline - job.started
             message = f"parsing took longer than its {seconds:g} s budget"
@@ -150,12 +150,19 @@ class ParsePool:
         self._running = [job for job in self._running if job.result is None]
         self._fill()
 
+    def _too_large(self) -> ParseFailure:
+        message = f"parsing needs more than its {self.budget.memory_mb} MB memory budget"
+        return ParseFailure(TooLargeError, message, MEMORY_HINT)
+
     def _receive(self, job: _Job) -> None:
         try:
             what, value = job.conn.recv()
         except (EOFError, OSError):  # the worker is gone without (a whole) reply
             self._reap(job)
-            job.result = job.stopped or _death(job.exitcode)
+            # dying while it grew towards its budget: the allocation that failed was memory
+            ballooned = job.grown_kb > self.budget.memory_mb * 512 and job.exitcode != 0
+            job.result = job.stopped or (self._too_large() if ballooned else None)
+            job.result = job.result or _death(job.exitcode)
             return
         if what == "pages":
             job.deadline = job.started + self.budget.deadline(int(value))

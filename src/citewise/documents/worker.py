@@ -24,7 +24,9 @@ MEMORY_VARIABLE = "CITEWISE_PARSE_MEMORY_MB"
 MUPDF_NO_MEMORY = re.compile(r"\b(?:m|c|re)alloc\b.*\bfailed\b")
 MEMORY_HINT = f"split or re-export the file; set {MEMORY_VARIABLE} higher to try anyway"
 TIME_HINT = f"split or re-export the file; set {SECONDS_VARIABLE} higher to try anyway"
-BACKSTOP = 2  # the worker's own data limit, in budgets: the pool's watch acts first
+# the worker's own data limit lies this far past its budget (at least): the pool's watch
+# stops it first, the limit only meets one huge allocation between two looks
+BACKSTOP_MB = 512
 
 
 @dataclass(frozen=True)
@@ -110,15 +112,15 @@ def _die_with_parent() -> None:
 
 def _limit_memory(megabytes: int) -> None:
     """Cap the data this process may add (heap and private mappings, where MuPDF and Python
-    allocate) at BACKSTOP times `megabytes`, Linux only: the pool stops a worker growing past
-    its budget, this catches one huge allocation between two looks. (Allocation failures
-    are not always clean: glibc aborts when thread-local data cannot be allocated.)"""
+    allocate) well past its `megabytes` budget, Linux only: the pool stops a worker growing
+    past its budget; this catches one huge allocation between two looks. (Allocation
+    failures are not always clean: glibc aborts when thread-local data cannot be had.)"""
     try:
         import resource
 
         with open("/proc/self/status") as status:
             held = next(int(line.split()[1]) for line in status if line.startswith("VmData:"))
-        limit = held * 1024 + BACKSTOP * megabytes * 2**20
+        limit = held * 1024 + (megabytes + max(megabytes, BACKSTOP_MB)) * 2**20
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     except (ImportError, OSError, StopIteration, ValueError, AttributeError):
         pass  # no /proc or no RLIMIT_DATA: the pool's watch still holds
