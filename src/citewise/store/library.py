@@ -285,6 +285,12 @@ class LibraryStore:
         ).fetchall()
         return [_block(r) for r in rows]
 
+    def block(self, block_id: str) -> StoredBlock | None:
+        row = self.db.execute(
+            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.id = ?", (block_id,)
+        ).fetchone()
+        return _block(row) if row else None
+
     def blocks_with_data(
         self, doc_id: str, kinds: tuple[str, ...]
     ) -> list[tuple[StoredBlock, dict | None]]:

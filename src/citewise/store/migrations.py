@@ -243,6 +243,21 @@ def _watches() -> str:
         """
 
 
+def _matrix_cells() -> str:
+    # Literature-matrix cells already computed, so a rerun computes only new papers or
+    # new columns; a changed file (new sha256) or extractor version invalidates its cells.
+    return """
+        CREATE TABLE matrix_cells (
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            sha256 TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            column_name TEXT NOT NULL,
+            cell TEXT,
+            PRIMARY KEY (document_id, column_name)
+        ) WITHOUT ROWID;
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -251,6 +266,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _research_tasks,
     _vector_changes,
     _block_changes,
+    _matrix_cells,
     _watches,
 ]
 
