@@ -141,9 +141,10 @@ def write(path: Path, rows: list[str], clients: int) -> None:
             "",
             f"Library: the PDFs of `../shared/corpus`, every dev question "
             f"(`../shared/qa/dev.yaml`) asked once by one client (solo), then by {clients} "
-            "clients at once, twice, over loopback (extractive backend; the server warmed by one "
-            f"untimed concurrent round). Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}, {date.today().isoformat()}; load average "
+            "clients at once, twice, over loopback (extractive backend; the server warmed by "
+            f"one untimed concurrent round). Machine: {platform.machine()}, "
+            f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"{date.today().isoformat()}; load average "
             f"{load:.1f} at the end (the machine is shared).",
             "",
             "| server | solo p50 ms | solo p95 ms | clients | requests | p50 ms | p95 ms "

@@ -381,6 +381,7 @@ class Library(ComparisonMethods):
             "section": block.section_path,
         }
 
+
 def open_store(directory: str | Path | None = None) -> LibraryStore:
     """The store of the library at `directory` (default: the configured library), for faces
     that need its repositories without a Library (literature search, watches, export)."""
