@@ -67,6 +67,13 @@ class Library(ComparisonMethods):
     def close(self) -> None:
         self.store.close()
 
+    def reader(self) -> Library:
+        """Another Library on this directory with a database connection of its own (for one
+        thread at a time), sharing this one's embedder: a server's per-request reader."""
+        other = Library(self.directory, self._embeddings)
+        other._embedder, other._embedder_loaded = self.embedder, True
+        return other
+
     def __enter__(self) -> Library:
         return self
 
@@ -196,7 +203,7 @@ class Library(ComparisonMethods):
         result = search_sources(
             Query.parse(query, limit=limit),
             sources or [],
-            store_db=self.store.db,
+            audit=self.store.audit,
             limit=limit,
             config=SourcesConfig.load(),
         )

@@ -48,7 +48,7 @@ def static_file(name: str) -> bytes:
 
 def completed(svc: Any, task_id: str) -> None:
     """ReportNotReadyError (409) unless the task has completed."""
-    task = TaskStore(svc.library.store.db).get(task_id)
+    task = TaskStore(svc.library.store.tasks).get(task_id)
     if task.state != "completed":
         raise ReportNotReadyError(
             f"task '{task_id}' is {task.state}, not completed",
