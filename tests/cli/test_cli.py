@@ -12,10 +12,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from citewise.agent.refusal import NOT_IN_LIBRARY, REFUSALS
 from tests.conftest import has_embedder
 from tests.pdfs import write_paper
-
-REFUSAL = "The library does not contain a passage that answers this."
 
 
 def run(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -139,6 +138,10 @@ def test_ask_json_follows_the_schema_and_cites_the_right_page(
         "support_score",
         "backend",
         "timings_ms",
+        "refusal_kind",
+        "scope",
+        "signals",
+        "withheld",
     }
     assert answer["refused"] is False and answer["backend"] == "extractive"
     assert "93.4%" in answer["answer"]
@@ -159,10 +162,12 @@ def test_ask_refuses_with_exit_code_3_when_nothing_answers(paper: Path, library_
     result = run(library_dir, "ask", "--json", "Which telescope observed the supernova in 1987?")
     assert result.returncode == 3
     answer = json.loads(result.stdout)
-    assert answer["refused"] is True and answer["answer"] == REFUSAL
+    # nothing in the granite paper is about telescopes: the first kind of refusal
+    assert answer["refused"] is True and answer["refusal_kind"] == NOT_IN_LIBRARY
+    assert answer["answer"] == REFUSALS[NOT_IN_LIBRARY]
     assert answer["sentences"] == []
     terminal = run(library_dir, "ask", "Which telescope observed the supernova in 1987?")
-    assert terminal.returncode == 3 and REFUSAL in terminal.stdout
+    assert terminal.returncode == 3 and REFUSALS[NOT_IN_LIBRARY] in terminal.stdout
 
 
 def test_terminal_answer_shows_markers_and_an_evidence_board(

@@ -92,19 +92,75 @@ _PART_SPLIT = re.compile(
 )
 
 
+# Questions that want several sentences: a list, an explanation, a procedure.
+_WANTS_LIST = re.compile(
+    r"^\s*(why|explain|describe|summari[sz]e|list|how (were|was|did|do|does|is|are)\b)"
+    r"|\b(what are the|which \w+s (are|were|do|did)|steps|reasons|limitations)\b",
+    re.IGNORECASE,
+)
+_WHO = re.compile(r"^\s*(\w+\W+){0,4}?(who|whom|which (individual|person|author|people))\b", re.I)
+# What only the image shows: colours, drawn marks, positions of curves and items.
+_VISUAL = re.compile(
+    r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
+    r"bold|background|shaded|drawn|depicted|pictured|plotted|curves?|arrows?|icons?|stamp|"
+    r"photo(graph)?s?|images?|pictures?|top of page|bottom of page|leftmost|rightmost)\b",
+    re.IGNORECASE,
+)
+_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?|graphs?)\b", re.I)
+# "Compare X in A and B", "which papers ...", "across all papers": one answer per paper.
+_COMPARATIVE = re.compile(
+    r"^\s*compare\b|\bwhich (papers|documents|studies|articles)\b|\b(across|in) (all|each|"
+    r"both|every) (of the )?(papers|documents|studies|articles)\b|\b(differ|difference) between\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass
 class Question:
-    """A question, analysed: its type, the terms to look for, and labels it points at."""
+    """A question, analysed: its type, the terms to look for, and labels it points at.
+
+    The one shared analysis: answer selection, refusal, figure handling and table/number
+    answers all read it. `scope` is filled in by the answerer (agent/scope.py)."""
 
     text: str
     type: str  # numeric | definition | method | factual
     terms: list[str]
     labels: list[str] = field(default_factory=list)
     attribute: list[str] = field(default_factory=list)  # what exactly is asked about
+    scope: tuple[str, ...] = ()  # documents the question names (or --doc), if any
+
+    @property
+    def kind(self) -> str:
+        return self.type
 
     @property
     def expects_number(self) -> bool:
         return self.type == "numeric"
+
+    @property
+    def expects_name(self) -> bool:
+        """ "Who led ...", "which individual ...": the answer is a person's name."""
+        return bool(_WHO.search(self.text))
+
+    @property
+    def wants_list(self) -> bool:
+        """A list, explanation or procedure: may take more than one sentence."""
+        return bool(_WANTS_LIST.search(self.text)) or self.type == "method"
+
+    @property
+    def is_visual(self) -> bool:
+        """Asks about what a figure shows as an image (colours, drawn items, positions)."""
+        return bool(_VISUAL.search(self.text)) or (
+            bool(_FIGURE_WORDS.search(self.text)) and bool(re.search(r"\bshown|show\b", self.text))
+        )
+
+    @property
+    def figure_labels(self) -> list[str]:
+        return [label for label in self.labels if label.startswith("Figure")]
+
+    @property
+    def is_comparative(self) -> bool:
+        return bool(_COMPARATIVE.search(self.text))
 
     def parts(self) -> list[Question]:
         """The sub-questions of "How many X, and what Y?"; just [self] for a simple question."""

@@ -1,0 +1,145 @@
+"""Draft an answer from retrieved passages and measure it for the refusal decision.
+
+The draft is the best sentence (one per part of a two-part question; more only while the
+answer stays under 40 words, or 80 for a list or an explanation), each cut to its shortest
+answering clause; the signals say how well it answers (agent/refusal.py decides).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from citewise.agent.figures import visual_words
+from citewise.agent.question import Question
+from citewise.agent.spans import shortest_span
+from citewise.llm.extractive import (
+    Candidate,
+    Passage,
+    quantities,
+    score_candidates,
+    select_answer,
+)
+from citewise.retrieval.terms import stem
+
+Weight = Callable[[str, str], float]
+# An answer is this short unless the question asks for a list or an explanation.
+SHORT_ANSWER_WORDS = 40
+LIST_WORDS = 80
+_DIGIT = re.compile(r"\d")
+# Two capitalized words in a row, or an initial and a surname: a person's name.
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
+
+
+@dataclass
+class Span:
+    """One answer sentence: the candidate it comes from and the verbatim span shown."""
+
+    candidate: Candidate
+    text: str
+
+
+@dataclass
+class Draft:
+    spans: list[Span]
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """select_answer's sentences, the best one first; a number question's best sentence
+    that states a number goes first."""
+    chosen = select_answer(ranked, question)
+    if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
+        stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
+        chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
+    return chosen
+
+
+def _within_budget(spans: list[Span], question: Question) -> list[Span]:
+    """The first span always; more only while the answer stays short (a list or an
+    explanation may run longer)."""
+    budget = LIST_WORDS if question.wants_list else SHORT_ANSWER_WORDS
+    kept = spans[:1]
+    words = len(spans[0].text.split()) if spans else 0
+    for span in spans[1:]:
+        words += len(span.text.split())
+        if words > budget:
+            break
+        kept.append(span)
+    return kept
+
+
+def type_fit(question: Question, text: str) -> float:
+    """1.0 when the span holds what the question type needs (a number, a name, the
+    visual property asked about)."""
+    visual = visual_words(question)
+    if visual and not visual & {w.lower() for w in re.findall(r"\w+", text)}:
+        return 0.0
+    if question.expects_number:
+        return 1.0 if quantities(text, question.text) else 0.0
+    if question.expects_name:
+        names = {m.group(0) for m in _NAME.finditer(text)}
+        return 1.0 if any(n.lower() not in question.text.lower() for n in names) else 0.0
+    return 1.0
+
+
+def draft_answer(
+    question: Question,
+    passages: list[Passage],
+    weight: Weight,
+    document_of: dict[str, str],
+) -> Draft:
+    """The drafted answer and its signals (empty spans: nothing to draft from)."""
+    parts = question.parts()
+    chosen: list[Candidate] = []
+    coverage = 0.0
+    about = 0.0
+    ranked: list[Candidate] = []
+    for part in parts:
+        ranked = score_candidates(part, passages, weight)
+        about = max([about, *(c.coverage for c in ranked[:20])])
+        best = _pick(part, ranked) if len(parts) == 1 else _pick(part, ranked)[:1]
+        chosen += [c for c in best if all(c.text != o.text for o in chosen)]
+        coverage += _coverage(best, part) / len(parts)
+    if not chosen:
+        return Draft([], {"drafted": 0.0, "about": round(about, 3)})
+    doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
+    spans = [Span(c, shortest_span(c.text, question, doc_weight)) for c in chosen]
+    if len(parts) == 1:
+        spans = _within_budget(spans, question)
+    text = " ".join(s.text for s in spans)
+    in_scope = (
+        1.0 if not question.scope or document_of.get(chosen[0].block_id) in question.scope else 0.0
+    )
+    signals = {
+        "drafted": 1.0,
+        "coverage": round(coverage, 3),
+        "attribute": round(max(c.attribute for c in chosen), 3),
+        "type_fit": type_fit(question, text),
+        "in_scope": in_scope,
+        "about": round(about, 3),
+        "margin": round(_margin(chosen[0], ranked), 3),
+        "words": float(len(text.split())),
+    }
+    return Draft(spans, signals)
+
+
+def _doc_weight(weight: Weight, doc: str) -> Callable[[str], float]:
+    return lambda term: weight(term, doc)
+
+
+def _coverage(chosen: list[Candidate], question: Question) -> float:
+    """Mostly the best sentence's weighted coverage, partly the answer's joint coverage."""
+    if not chosen or not question.terms:
+        return 0.0
+    covered = set().union(*(c.terms for c in chosen))
+    best = max(c.coverage for c in chosen)
+    joint = len(covered) / len({stem(t) for t in question.terms})
+    return 0.7 * best + 0.3 * joint
+
+
+def _margin(best: Candidate, ranked: list[Candidate]) -> float:
+    """How far the best sentence's score leads the best one from another block."""
+    other = next((c.score for c in ranked if c.block_id != best.block_id), 0.0)
+    return best.score - other
