@@ -9,6 +9,7 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
+from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.embed.base import Embedder
 from citewise.embed.settings import load_embed_settings, open_embedder
@@ -71,8 +72,12 @@ class Library:
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
         report = ingest(self.store, paths, self.embedder, progress, sources)
-        # Update the search indexes now, so the next question does not pay for them.
+        # Update the search indexes and the learned vocabulary now, so the next question
+        # does not pay for them.
         Retriever(self.store, self.embedder).refresh()
+        learn_vocabulary(self.store)
+        if self._answerer is not None:
+            self._answerer.forget()
         return report
 
     def documents(self) -> list[StoredDocument]:

@@ -28,6 +28,7 @@ Weight = Callable[[str, str], float]
 SHORT_ANSWER_WORDS = 40
 LIST_WORDS = 80
 _DIGIT = re.compile(r"\d")
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
 # Two capitalized words in a row, or an initial and a surname: a person's name.
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
 
@@ -53,6 +54,36 @@ def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
         stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
         chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
+    return _defining_first(question, chosen, ranked)
+
+
+def expands(acronym: str, text: str) -> bool:
+    """Whether the text spells the acronym out ("Open Language Model" for "OLMo"): words
+    in a row whose initials are its capitals (a lower-case tail may be dropped)."""
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    capitals = [c.lower() for c in acronym if c.isupper() or c.isdigit()]
+    words = re.findall(r"[A-Za-z][\w-]*", text)
+    for wanted in {tuple(letters), tuple(capitals)}:
+        n = len(wanted)
+        if n < 2:
+            continue
+        for i in range(len(words) - n + 1):
+            if tuple(w[0].lower() for w in words[i : i + n]) == wanted:
+                return True
+    return False
+
+
+def _defining_first(
+    question: Question, chosen: list[Candidate], ranked: list[Candidate]
+) -> list[Candidate]:
+    """For "What does X stand for?", a sentence that spells X out goes first."""
+    names = [w for w in re.findall(r"[A-Za-z][\w-]+", question.text) if _ACRONYM.match(w)]
+    if question.type != "definition" or not names or not ranked:
+        return chosen
+    floor = 0.5 * ranked[0].score
+    for candidate in ranked[:30]:
+        if candidate.score >= floor and any(expands(n, candidate.text) for n in names):
+            return [candidate, *[c for c in chosen if c.text != candidate.text]]
     return chosen
 
 

@@ -26,6 +26,7 @@ from citewise.agent.refusal import (
     support,
 )
 from citewise.agent.scope import Paper, ScopeChoice, scope_from_question, title_names
+from citewise.agent.vocabulary import Vocabulary
 from citewise.llm.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
@@ -54,6 +55,7 @@ class QuestionAnswerer:
         self.policy = policy
         self._documents: dict[str, tuple[str, str]] = {}
         self._papers: list[Paper] | None = None
+        self._vocabulary: Vocabulary | None = None
 
     def _document(self, doc_id: str) -> tuple[str, str]:
         if doc_id not in self._documents:
@@ -74,11 +76,29 @@ class QuestionAnswerer:
             link=_link(path, block.page),
         )
 
+    def vocabulary(self) -> Vocabulary:
+        """The library's learned abbreviations and names (learned now if missing)."""
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.of(self.store)
+        return self._vocabulary
+
+    def forget(self) -> None:
+        """Drop what was read about the library's documents (after an ingest)."""
+        self._papers, self._vocabulary = None, None
+        self._documents.clear()
+
     def papers(self) -> list[Paper]:
         """The library's papers as a question can name them (read once per answerer)."""
         if self._papers is None:
+            names = self.vocabulary().names_by_document()
             self._papers = [
-                Paper(d.id, d.title, tuple(d.authors), d.year, frozenset(title_names(d.title)))
+                Paper(
+                    d.id,
+                    d.title,
+                    tuple(d.authors),
+                    d.year,
+                    frozenset(title_names(d.title) | names.get(d.id, set())),
+                )
                 for d in self.store.documents()
             ]
         return self._papers
@@ -92,7 +112,13 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         chosen_scope = self.scope(analyse(text), documents)
-        question = replace(analyse(text), scope=tuple(s.document for s in chosen_scope))
+        expansion, aliases = self.vocabulary().aliases(text)
+        question = replace(
+            analyse(text),
+            scope=tuple(s.document for s in chosen_scope),
+            expansion=expansion,
+            aliases=aliases,
+        )
         hits = self.retrieve(question, k, strict=bool(documents))
         retrieved = time.perf_counter()
         missing = missing_labels(question, self.store)
@@ -121,9 +147,10 @@ class QuestionAnswerer:
         """Hits for the question (and each part of a two-part one), within its scope; a
         scope the question implies (not --doc) also lets in the library's best few."""
         where = BlockFilter(documents=question.scope)
-        hits = self.retriever.search(question.text, k=k, where=where, terms=question.terms)
+        terms = question.terms + question.expansion
+        hits = self.retriever.search(question.text, k=k, where=where, terms=terms)
         if question.scope and not strict:
-            hits += self.retriever.search(question.text, k=max(2, k // 4), terms=question.terms)
+            hits += self.retriever.search(question.text, k=max(2, k // 4), terms=terms)
         parts = question.parts()
         if len(parts) > 1:
             # Each part of "Who funded X, and which body approved it?" may live in another

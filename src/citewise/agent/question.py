@@ -128,6 +128,10 @@ class Question:
     labels: list[str] = field(default_factory=list)
     attribute: list[str] = field(default_factory=list)  # what exactly is asked about
     scope: tuple[str, ...] = ()  # documents the question names (or --doc), if any
+    # learned from the library (agent/vocabulary.py): extra search terms, and per term stem
+    # the stem sets that also cover it ("lr" for "learning rate")
+    expansion: list[str] = field(default_factory=list)
+    aliases: dict[str, list[frozenset[str]]] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:

@@ -113,6 +113,12 @@ def score_candidates(
     (in-paper IDF: a word on every page of the paper is its topic, not the answer).
     """
     wanted_labels = {label.lower() for label in question.labels}
+    aliases = question.aliases
+
+    def has(term_stem: str, words: set[str]) -> bool:
+        # "lr" in the sentence covers "learning rate" in the question (agent/vocabulary.py)
+        return term_stem in words or any(a <= words for a in aliases.get(term_stem, ()))
+
     candidates: list[Candidate] = []
     for passage in passages:
         qstems: dict[str, float] = {}
@@ -129,8 +135,8 @@ def score_candidates(
             if words < 3 and passage.kind != "table":
                 continue
             own = stems(sentence)
-            covered = {s for s in qstems if s in own}
-            in_context = {s for s in qstems if s in context} - covered
+            covered = {s for s in qstems if has(s, own)}
+            in_context = {s for s in qstems if has(s, context)} - covered
             own_share = sum(qstems[s] for s in covered) / total
             # A table row means little without its header and caption; prose stands alone.
             context_weight = 0.8 if passage.kind == "table" else 0.5
@@ -147,7 +153,8 @@ def score_candidates(
                 score *= 0.9
             frame = own | context if passage.kind == "table" else own
             named = (
-                sum(w for s, w in attribute.items() if s in frame) / (sum(attribute.values()) or 1)
+                sum(w for s, w in attribute.items() if has(s, frame))
+                / (sum(attribute.values()) or 1)
                 if attribute
                 else 1.0
             )
