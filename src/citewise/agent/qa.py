@@ -13,12 +13,19 @@ from dataclasses import replace
 from pathlib import Path
 
 from citewise.agent.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.compare_questions import (
+    PaperAnswer,
+    grouped_text,
+    papers_to_ask,
+    per_paper_question,
+)
 from citewise.agent.draft import Draft, draft_answer
 from citewise.agent.figures import figure_refusal, missing_labels
 from citewise.agent.question import Question, analyse
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
     IN_FIGURE,
+    NOT_ANSWERED,
     NOT_IN_LIBRARY,
     REFUSALS,
     RefusalPolicy,
@@ -119,6 +126,12 @@ class QuestionAnswerer:
             expansion=expansion,
             aliases=aliases,
         )
+        if question.is_comparative:
+            papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
+            if papers:
+                answer = self._compare(question, papers, k)
+                answer.scope = [s.to_dict() for s in chosen_scope]
+                return answer
         hits = self.retrieve(question, k, strict=bool(documents))
         retrieved = time.perf_counter()
         missing = missing_labels(question, self.store)
@@ -164,6 +177,42 @@ class QuestionAnswerer:
                     terms=part.terms + question.terms,
                 )
         return hits
+
+    def _compare(self, question: Question, papers: list[str], k: int) -> Answer:
+        """Each paper answers within itself; a refused draft says "not stated"."""
+        parts: list[PaperAnswer] = []
+        evidence: dict[str, Evidence] = {}
+        for doc in papers:
+            one = per_paper_question(question, doc)
+            answer = self._finish(one, *self._draft(one, k, strict=True))
+            parts.append(PaperAnswer(doc, [] if answer.refused else answer.sentences,
+                                     answer.support_score))  # fmt: skip
+            if not answer.refused:
+                evidence.update((e.id, e) for e in answer.evidence)
+        stated = [p for p in parts if p.sentences]
+        support = max((p.support for p in stated), default=0.0)
+        return Answer(
+            question.text,
+            not stated,
+            grouped_text(parts) if stated else REFUSALS[NOT_ANSWERED],
+            [s for p in stated for s in p.sentences],
+            list(evidence.values()),
+            round(support, 3),
+            refusal_kind=None if stated else NOT_ANSWERED,
+        )
+
+    def _draft(
+        self, question: Question, k: int, strict: bool
+    ) -> tuple[Draft, list[Hit], dict[str, StoredBlock]]:
+        hits = self.retrieve(question, k, strict=strict)
+        passages, blocks = self._passages(hits, () if strict else question.scope)
+        draft = draft_answer(
+            question,
+            passages,
+            self._weights(question, passages),
+            {b.id: b.document_id for b in blocks.values()},
+        )
+        return draft, hits, blocks
 
     def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
         """Refuse a question about a table or figure its paper does not have."""
