@@ -6,9 +6,7 @@ same question within itself; a paper whose best draft would be refused says "not
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from citewise.agent.answer import AnswerSentence
 from citewise.agent.question import Question
