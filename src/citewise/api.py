@@ -24,8 +24,12 @@ from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
 from citewise.store.vectors import any_vectors, model_dimensions
+from citewise.store.vocabulary import ReviewEntry, log_review, reviews
 
 log = logging.getLogger(__name__)
+
+# Answers below this support (and every refusal) are logged for review (`citewise review`).
+REVIEW_BELOW = 0.6
 
 EMBEDDINGS_UNAVAILABLE = (
     "notice: embedding model unavailable (pip install 'citewise[embed]'); using keyword search only"
@@ -139,7 +143,23 @@ class Library:
     def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
-        return self.answerer.ask(question, doc_ids, k)
+        answer = self.answerer.ask(question, doc_ids, k)
+        if answer.refused or answer.support_score < REVIEW_BELOW:
+            sentences = answer.withheld if answer.refused else answer.sentences
+            log_review(
+                self.store.db,
+                question,
+                answer.refused,
+                answer.refusal_kind,
+                answer.support_score,
+                answer.answer if not answer.refused else " ".join(s.text for s in sentences),
+                [c for s in sentences for c in s.citations],
+            )
+        return answer
+
+    def review(self, limit: int = 50) -> list[ReviewEntry]:
+        """The latest low-support answers and refusals logged by `ask`, newest first."""
+        return reviews(self.store.db, limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""

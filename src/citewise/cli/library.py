@@ -158,6 +158,27 @@ def ask(
         raise typer.Exit(EXIT_REFUSED)
 
 
+@app.command()
+def review(
+    limit: Annotated[int, typer.Option("-n", help="How many entries to show.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Low-support answers and refusals that `ask` logged, newest first: the questions
+    the library answers worst."""
+    with open_library(embeddings=False) as lib:
+        entries = lib.review(limit)
+    if as_json:
+        emit_json([vars(e) for e in entries])
+        return
+    from rich.table import Table
+
+    table = Table("asked", "support", "outcome", "question", "draft answer")
+    for e in entries:
+        outcome = f"refused ({e.refusal_kind})" if e.refused else "answered"
+        table.add_row(e.asked_at, f"{e.support:.2f}", outcome, e.question, e.answer[:120])
+    out.print(table)
+
+
 @app.command("eval")
 def eval_command(
     qa_file: Annotated[
