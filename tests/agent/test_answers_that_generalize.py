@@ -97,8 +97,11 @@ def test_a_system_named_in_the_question_scopes_the_answer_to_its_paper(
     assert "MARBLET" in answer.scope[0]["reason"]
     assert not answer.refused and "workshop computer" in answer.answer
     assert all(e.document == marble for e in answer.evidence)
-    granola = two_papers.ask("What computer does GRANOLA run on?")
+    granite = _doc(two_papers, "granite.pdf")
+    granola = two_papers.ask("What does GRANOLA run on?")
+    assert [s["document"] for s in granola.scope] == [granite]
     assert not granola.refused and "field laptop" in granola.answer
+    assert all(e.document == granite for e in granola.evidence)
 
 
 def test_an_abbreviation_defined_on_page_3_bridges_a_question_about_page_7(

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    library = Library(tmp_path_factory.mktemp("mmlb-library"), embeddings=False)
+    library = Library(tmp_path_factory.mktemp("mmlb-library"))
     report = library.ingest(sorted((MMLB / "corpus").glob("*.pdf")))
     assert report.failed == []
     names = file_name_map([(d.id, d.path) for d in library.documents()])

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from citewise.agent.figures import visual_words
+from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.question import Question
 from citewise.agent.spans import shortest_span
 from citewise.llm.extractive import (
@@ -27,6 +27,27 @@ Weight = Callable[[str, str], float]
 # An answer is this short unless the question asks for a list or an explanation.
 SHORT_ANSWER_WORDS = 40
 LIST_WORDS = 80
+OUTSIDE_SCOPE_SCORE = 0.5
+# A span that spells out the acronym a definition question asks about holds the answer.
+DEFINITION_FOUND_COVERAGE = 0.7
+# Answer shapes some questions need.
+_WANTS_LINK = re.compile(r"\b(web ?link|url|website|web address|doi)\b", re.IGNORECASE)
+_LINK = re.compile(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
+_WANTS_DATE = re.compile(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
+_DATE = re.compile(
+    r"\b(1[5-9]|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\d{1,2}[:.]\d\d\s*[ap]\.?m",
+    re.IGNORECASE,
+)
+_WANTS_DURATION = re.compile(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
+# a duration or a length: what "how long" is answered in
+_DURATION = re.compile(
+    r"\b(\d+(\.\d+)?\s*(ms|s|h|hrs?|min|km|cm|mm|m)\b|(milli)?seconds?|minutes?|hours?|days?|"
+    r"weeks?|months?|years?|decades?|words?|pages?|tokens?|characters?|lines?|meters?|"
+    r"metres?|miles?)",
+    re.IGNORECASE,
+)
+_REFERS_TO_FIGURE = re.compile(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
 # Two capitalized words in a row, or an initial and a surname: a person's name.
@@ -73,11 +94,20 @@ def expands(acronym: str, text: str) -> bool:
     return False
 
 
+def _acronyms(question: Question) -> list[str]:
+    return [w for w in re.findall(r"[A-Za-z][\w-]+", question.text) if _ACRONYM.match(w)]
+
+
+def spells_out_the_name(question: Question, text: str) -> bool:
+    """A definition question's span that spells out the acronym it asks about."""
+    return question.type == "definition" and any(expands(n, text) for n in _acronyms(question))
+
+
 def _defining_first(
     question: Question, chosen: list[Candidate], ranked: list[Candidate]
 ) -> list[Candidate]:
     """For "What does X stand for?", a sentence that spells X out goes first."""
-    names = [w for w in re.findall(r"[A-Za-z][\w-]+", question.text) if _ACRONYM.match(w)]
+    names = _acronyms(question)
     if question.type != "definition" or not names or not ranked:
         return chosen
     floor = 0.5 * ranked[0].score
@@ -87,13 +117,17 @@ def _defining_first(
     return chosen
 
 
-def _within_budget(spans: list[Span], question: Question) -> list[Span]:
+def _within_budget(
+    spans: list[Span], question: Question, document_of: dict[str, str]
+) -> list[Span]:
     """The first span always; more only while the answer stays short (a list or an
     explanation may run longer)."""
     budget = LIST_WORDS if question.wants_list else SHORT_ANSWER_WORDS
     kept = spans[:1]
     words = len(spans[0].text.split()) if spans else 0
     for span in spans[1:]:
+        if document_of.get(span.candidate.block_id) != document_of.get(kept[0].candidate.block_id):
+            continue  # one answer, one paper (comparisons go through compare_questions)
         words += len(span.text.split())
         if words > budget:
             break
@@ -101,12 +135,21 @@ def _within_budget(spans: list[Span], question: Question) -> list[Span]:
     return kept
 
 
-def type_fit(question: Question, text: str) -> float:
-    """1.0 when the span holds what the question type needs (a number, a name, the
-    visual property asked about)."""
+def type_fit(question: Question, text: str, from_caption: bool = False) -> float:
+    """1.0 when the span holds what the question type needs: a number, a name, a date, a
+    link, the visual property asked about; for a question about a figure, text about a
+    figure (its caption, or a sentence that refers to one)."""
     visual = visual_words(question)
     if visual and not visual & {w.lower() for w in re.findall(r"\w+", text)}:
         return 0.0
+    if asks_about_figure(question) and not (from_caption or _REFERS_TO_FIGURE.search(text)):
+        return 0.0
+    if _WANTS_LINK.search(question.text):
+        return 1.0 if _LINK.search(text) else 0.0
+    if _WANTS_DURATION.search(question.text) and not _DURATION.search(text):
+        return 0.0
+    if _WANTS_DATE.search(question.text):
+        return 1.0 if _DATE.search(text) else 0.0
     if question.expects_number:
         return 1.0 if quantities(text, question.text) else 0.0
     if question.expects_name:
@@ -128,7 +171,7 @@ def draft_answer(
     about = 0.0
     ranked: list[Candidate] = []
     for part in parts:
-        ranked = score_candidates(part, passages, weight)
+        ranked = _prefer_scope(score_candidates(part, passages, weight), question, document_of)
         about = max([about, *(c.coverage for c in ranked[:20])])
         best = _pick(part, ranked) if len(parts) == 1 else _pick(part, ranked)[:1]
         chosen += [c for c in best if all(c.text != o.text for o in chosen)]
@@ -138,22 +181,42 @@ def draft_answer(
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
     spans = [Span(c, shortest_span(c.text, question, doc_weight)) for c in chosen]
     if len(parts) == 1:
-        spans = _within_budget(spans, question)
+        spans = _within_budget(spans, question, document_of)
     text = " ".join(s.text for s in spans)
+    kinds = {p.block_id: p.kind for p in passages}
+    captions = {kinds.get(s.candidate.block_id, "") for s in spans}
     in_scope = (
         1.0 if not question.scope or document_of.get(chosen[0].block_id) in question.scope else 0.0
     )
+    if spells_out_the_name(question, spans[0].text):
+        # "What does OLMo stand for?" answered by "... truly Open Language Model"
+        coverage = max(coverage, DEFINITION_FOUND_COVERAGE)
     signals = {
         "drafted": 1.0,
         "coverage": round(coverage, 3),
         "attribute": round(max(c.attribute for c in chosen), 3),
-        "type_fit": type_fit(question, text),
+        "type_fit": type_fit(question, text, captions <= {"caption"}),
         "in_scope": in_scope,
         "about": round(about, 3),
         "margin": round(_margin(chosen[0], ranked), 3),
         "words": float(len(text.split())),
     }
     return Draft(spans, signals)
+
+
+def _prefer_scope(
+    ranked: list[Candidate], question: Question, document_of: dict[str, str]
+) -> list[Candidate]:
+    """Sentences from outside the papers the question names count for less (soft scope)."""
+    if not question.scope:
+        return ranked
+    outside = [
+        replace(c, score=c.score * OUTSIDE_SCOPE_SCORE)
+        for c in ranked
+        if document_of.get(c.block_id) not in question.scope
+    ]
+    inside = [c for c in ranked if document_of.get(c.block_id) in question.scope]
+    return sorted(inside + outside, key=lambda c: -c.score)
 
 
 def _doc_weight(weight: Weight, doc: str) -> Callable[[str], float]:

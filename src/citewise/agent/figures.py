@@ -18,7 +18,8 @@ _VISUAL_WORD = re.compile(
     r"background|shaded|arrows?|icons?|stamp|curves?)\b",
     re.IGNORECASE,
 )
-_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?|graphs?|images?)\b", re.I)
+# ("graph" is left out: papers build knowledge and citation graphs)
+_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?|images?)\b", re.I)
 
 
 def asks_about_figure(question: Question) -> bool:

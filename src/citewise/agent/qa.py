@@ -21,7 +21,7 @@ from citewise.agent.compare_questions import (
 )
 from citewise.agent.draft import Draft, draft_answer
 from citewise.agent.figures import figure_refusal, missing_labels
-from citewise.agent.question import Question, analyse
+from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
     IN_FIGURE,
@@ -32,7 +32,13 @@ from citewise.agent.refusal import (
     decide,
     support,
 )
-from citewise.agent.scope import Paper, ScopeChoice, scope_from_question, title_names
+from citewise.agent.scope import (
+    Paper,
+    ScopeChoice,
+    scope_from_question,
+    title_names,
+    without_naming_words,
+)
 from citewise.agent.vocabulary import Vocabulary
 from citewise.llm.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
@@ -114,14 +120,14 @@ class QuestionAnswerer:
         """Explicit --doc wins; else the papers the question names (soft)."""
         if documents:
             return [ScopeChoice(d, self._document(d)[0], "--doc") for d in documents]
-        return scope_from_question(question.text, self.papers())
+        return scope_from_question(focus_sentence(question.text), self.papers())
 
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         chosen_scope = self.scope(analyse(text), documents)
         expansion, aliases = self.vocabulary().aliases(text)
         question = replace(
-            analyse(text),
+            without_naming_words(analyse(text), chosen_scope),
             scope=tuple(s.document for s in chosen_scope),
             expansion=expansion,
             aliases=aliases,

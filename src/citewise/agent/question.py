@@ -106,7 +106,7 @@ _VISUAL = re.compile(
     r"photo(graph)?s?|images?|pictures?|top of page|bottom of page|leftmost|rightmost)\b",
     re.IGNORECASE,
 )
-_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?|graphs?)\b", re.I)
+_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?)\b", re.I)
 # "Compare X in A and B", "which papers ...", "across all papers": one answer per paper.
 _COMPARATIVE = re.compile(
     r"^\s*compare\b|\bwhich (papers|documents|studies|articles)\b|\b(across|in) (all|each|"
@@ -177,18 +177,33 @@ class Question:
 def analyse(text: str) -> Question:
     """Classify the question and pull out its key terms and referenced labels."""
     labels = [f"{_LABEL_NAMES[m.group(1).lower()]} {m.group(2)}" for m in _LABEL.finditer(text)]
-    if _DEFINITION.search(text):
+    asking = focus_sentence(text)
+    if _DEFINITION.search(asking):
         kind = "definition"
-    elif _NUMERIC.search(text) or (_WH.search(text) and _QUANTITY_WORDS.search(text)):
+    elif _NUMERIC.search(asking) or (_WH.search(asking) and _QUANTITY_WORDS.search(asking)):
         kind = "numeric"
-    elif _METHOD.search(text):
+    elif _METHOD.search(asking):
         kind = "method"
     else:
         kind = "factual"
+    focus = focus_sentence(text)
     return Question(
         text=text,
         type=kind,
-        terms=content_terms(text),
+        terms=content_terms(focus),
         labels=labels,
-        attribute=attribute_terms(text),
+        attribute=attribute_terms(focus),
     )
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def focus_sentence(text: str) -> str:
+    """The asking sentence of "S2ORC uses ScienceParse. What F1 does ... report?": a lead
+    statement sets the context, the question says what to find."""
+    pieces = [p for p in _SENTENCES.split(text.strip()) if p]
+    asking = [p for p in pieces if p.rstrip().endswith("?")]
+    if len(pieces) < 2 or not asking:
+        return text
+    return asking[-1]

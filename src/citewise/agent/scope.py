@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from citewise.agent.question import Question
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 
 # A name that fits more than this many papers does not pick one out.
@@ -20,6 +21,7 @@ MAX_SCOPED = 2
 # Title words: at least this many distinctive ones, of enough weight, name the paper.
 TITLE_WORDS = 2
 TITLE_WEIGHT = 2.0
+TITLE_RELATIVE = 0.6
 _NAME_LIKE = re.compile(r"^(?=.*[A-Z].*[A-Z0-9])[A-Za-z][A-Za-z0-9-]{1,}$|^[A-Z][a-z]+[A-Z]\w*$")
 _GENERIC_TITLE = frozenset(
     """study analysis review introduction introductory approach method methods model models
@@ -45,6 +47,9 @@ class ScopeChoice:
     document: str
     title: str
     reason: str
+    # the question's words that named the paper (stems); they name it, they are not
+    # what to look for inside it
+    words: frozenset[str] = frozenset()
 
     def to_dict(self) -> dict[str, str]:
         return {"document": self.document, "title": self.title, "reason": self.reason}
@@ -77,26 +82,29 @@ def _mentions(question: str, name: str) -> bool:
     return re.search(pattern, question, re.IGNORECASE if name.islower() else 0) is not None
 
 
-def _by_name(question: str, papers: list[Paper]) -> dict[str, str]:
-    chosen: dict[str, str] = {}
+def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
+    chosen: dict[str, tuple[str, set[str]]] = {}
     words = set(tokens(question))
     years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
     for paper in papers:
         if _mentions(question, paper.id):
-            chosen[paper.id] = f"ID '{paper.id}'"
+            chosen[paper.id] = (f"ID '{paper.id}'", {stem(t) for t in tokens(paper.id)})
             continue
-        for name in sorted(paper.names):
+        # names its title introduces first, then abbreviations only it defines
+        in_title = title_names(paper.title)
+        for name in sorted(paper.names, key=lambda n: (n not in in_title, n)):
             if _mentions(question, name):
-                chosen[paper.id] = f"name '{name}'"
+                chosen[paper.id] = (f"name '{name}'", {stem(t) for t in tokens(name)})
                 break
         else:
             family = _family(paper.authors[0]) if paper.authors else ""
             if family and paper.year and family in words and str(paper.year) in years:
-                chosen[paper.id] = f"author-year '{family} {paper.year}'"
+                named = {family, str(paper.year)}
+                chosen[paper.id] = (f"author-year '{family} {paper.year}'", named)
     return chosen
 
 
-def _by_title(question: str, papers: list[Paper]) -> dict[str, str]:
+def _by_title(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
     """Papers whose distinctive title words the question uses (title-level IDF)."""
     words = {stem(t) for t in tokens(question)}
     titles = {p.id: _title_words(p.title) for p in papers}
@@ -111,7 +119,9 @@ def _by_title(question: str, papers: list[Paper]) -> dict[str, str]:
         if len(shared) >= TITLE_WORDS and weight >= TITLE_WEIGHT:
             scored.append((weight, paper.id, sorted(shared)))
     scored.sort(reverse=True)
-    return {pid: "title words " + ", ".join(ws) for _, pid, ws in scored[:MAX_SCOPED]}
+    # a title matched far better than the others is the one named
+    kept = [s for s in scored if s[0] >= TITLE_RELATIVE * scored[0][0]] if scored else []
+    return {pid: ("title words " + ", ".join(ws), set(ws)) for _, pid, ws in kept[:MAX_SCOPED]}
 
 
 def scope_from_question(question: str, papers: Iterable[Paper]) -> list[ScopeChoice]:
@@ -125,4 +135,25 @@ def scope_from_question(question: str, papers: Iterable[Paper]) -> list[ScopeCho
     if not chosen or len(chosen) > MAX_SCOPED:
         return []
     titles = {p.id: p.title for p in papers}
-    return [ScopeChoice(pid, titles[pid], reason) for pid, reason in chosen.items()]
+    return [
+        ScopeChoice(pid, titles[pid], reason, frozenset(words))
+        for pid, (reason, words) in chosen.items()
+    ]
+
+
+# Keep at least this many terms after dropping the words that named the paper.
+MIN_TERMS_LEFT = 2
+
+
+def without_naming_words(question: Question, scope: list[ScopeChoice]) -> Question:
+    """The question without the words that named its paper ("Semantic Scholar literature
+    graph" once scoped to that paper), unless too little would be left to look for."""
+    named = set().union(*(s.words for s in scope)) if scope else set()
+    if not named:
+        return question
+    # what is asked about stays, even when it is also part of the name ("RMS error")
+    named -= {stem(t) for t in question.attribute}
+    keep = [t for t in question.terms if stem(t) not in named]
+    if len(keep) < MIN_TERMS_LEFT:
+        return question
+    return replace(question, terms=keep)

@@ -110,9 +110,11 @@ class Vocabulary:
             if not long_words:
                 continue
             if f" {' '.join(tokens(t.long))} " in joined and short not in question_tokens:
-                extra.append(short)
+                extra += [short, short + "s"]  # "KB" and "KBs"
                 for w in long_words:
-                    aliases.setdefault(stem(w), []).append(frozenset({short}))
+                    aliases.setdefault(stem(w), []).extend(
+                        [frozenset({short}), frozenset({short + "s"})]
+                    )
             elif short in question_tokens:
                 extra += [w for w in long_words if w not in question_tokens]
                 aliases.setdefault(stem(short), []).append(long_stems)

@@ -91,8 +91,16 @@ _YEAR = re.compile(r"^(19|20)\d\d$")
 _STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])\.?\d+(?:[.,]\d+)*")
 
 
+# A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3") states nothing.
+_LABEL_NUMBER = re.compile(
+    r"\b(?:fig(?:ure)?s?|tables?|tab|sections?|sec|eqs?|equations?|appendix|chapter)\.?\s*\(?"
+    r"\d+(?:\.\d+)*|§\s*\d+(?:\.\d+)*",
+    re.IGNORECASE,
+)
+
+
 def _numbers(text: str) -> set[str]:
-    return set(_STATED_NUMBER.findall(text))
+    return set(_STATED_NUMBER.findall(_LABEL_NUMBER.sub(" ", text)))
 
 
 def quantities(sentence: str, question: str) -> set[str]:
