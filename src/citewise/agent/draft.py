@@ -28,6 +28,8 @@ Weight = Callable[[str, str], float]
 SHORT_ANSWER_WORDS = 40
 LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
+# A sentence of the needed shape may replace a better-scoring one down to this share.
+SHAPE_FLOOR = 0.6
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
 # Answer shapes some questions need.
@@ -40,11 +42,14 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _WANTS_DURATION = re.compile(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
-# a duration or a length: what "how long" is answered in
+# a duration or a length, a number with its unit: what "how long" is answered in
+_UNITS = (
+    r"(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|words?|"
+    r"pages?|tokens?|characters?|km|cm|mm|m)\b"
+)
 _DURATION = re.compile(
-    r"\b(\d+(\.\d+)?\s*(ms|s|h|hrs?|min|km|cm|mm|m)\b|(milli)?seconds?|minutes?|hours?|days?|"
-    r"weeks?|months?|years?|decades?|words?|pages?|tokens?|characters?|lines?|meters?|"
-    r"metres?|miles?)",
+    r"\b(\d[\d.,]*\s*|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an|"
+    r"half|several|few)[\s-]+)" + _UNITS,
     re.IGNORECASE,
 )
 _REFERS_TO_FIGURE = re.compile(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
@@ -75,7 +80,23 @@ def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
         stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
         chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
-    return _defining_first(question, chosen, ranked)
+    return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
+
+
+def _shape_first(
+    question: Question, chosen: list[Candidate], ranked: list[Candidate]
+) -> list[Candidate]:
+    """When the best sentence lacks what the question needs (a date, a link, a name, ...),
+    a nearly as good one that has it goes first."""
+    if not chosen or type_fit(question, chosen[0].text) == 1.0:
+        return chosen
+    floor = SHAPE_FLOOR * chosen[0].score
+    for candidate in ranked[:30]:
+        if candidate.score < floor:
+            break
+        if type_fit(question, candidate.text) == 1.0:
+            return [candidate, *[c for c in chosen if c.text != candidate.text]]
+    return chosen
 
 
 def expands(acronym: str, text: str) -> bool:
