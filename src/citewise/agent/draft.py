@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.question import Question
+from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.spans import shortest_span
 from citewise.llm.extractive import (
     Candidate,
@@ -88,15 +89,22 @@ def _shape_first(
 ) -> list[Candidate]:
     """When the best sentence lacks what the question needs (a date, a link, a name, ...),
     a nearly as good one that has it goes first."""
-    if not chosen or type_fit(question, chosen[0].text) == 1.0:
+    if not chosen or _fits(question, chosen[0]):
         return chosen
     floor = SHAPE_FLOOR * chosen[0].score
     for candidate in ranked[:30]:
         if candidate.score < floor:
             break
-        if type_fit(question, candidate.text) == 1.0:
+        if _fits(question, candidate):
             return [candidate, *[c for c in chosen if c.text != candidate.text]]
     return chosen
+
+
+def _fits(question: Question, candidate: Candidate) -> bool:
+    """Has the shape the question needs; a name for "who funded ..." must also name the
+    act asked about (an acknowledgement lists names too)."""
+    named = not question.expects_name or candidate.attribute >= ATTRIBUTE_NAMED_SHARE
+    return type_fit(question, candidate.text) == 1.0 and named
 
 
 def expands(acronym: str, text: str) -> bool:

@@ -45,6 +45,7 @@ _AUX = frozenset(
     """was were is are did do does can could has have had will would should of for in on
     with from between when that according to""".split()
 )
+_WHO_DID = re.compile(r"\bwho(?:m)?\s+([a-z]+(?:ed|led|ote|ew|ve|ght|id|ook|ent))\b", re.I)
 _WH_START = re.compile(
     r"\b(?:how (?:many|much)|what|which)\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|a|an)\s+)?",
     re.IGNORECASE,
@@ -69,6 +70,10 @@ def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
     match = _WH_START.search(text)
+    who = _WHO_DID.search(text)
+    if who and (not match or who.start() < match.start()):
+        # "Who funded the study?": what is asked about is the act ("funded")
+        return [w for w in content_terms(who.group(1)) if w not in _AUX]
     if not match:
         return []
     phrase: list[str] = []

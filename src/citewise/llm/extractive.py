@@ -19,7 +19,7 @@ MAX_WORDS = 80
 
 _ABBREVIATIONS = re.compile(
     r"(?:\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bFig|\bFigs|\bEq|\bEqs|\bNo|\bSec|\bTab|\bResp|\bapprox"
-    r"|\bDr|\bProf|\bal|\bSt|\b[A-Z])\.$"
+    r"|\bDr|\bProf|\bMrs?|\bMs|\bJr|\bSr|\bal|\bSt|\b[A-Z])\.$"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9(\"“‘\[])")
 _DIGIT = re.compile(r"\d")
