@@ -164,6 +164,18 @@ def _within_budget(
     return kept
 
 
+def refers_to_figure(question: Question, text: str) -> bool:
+    """Whether the text is about the figure the question names (any figure if it names
+    none): "Figure 1" is not answered by a sentence about Figure 2."""
+    if not question.figure_labels:
+        return bool(_REFERS_TO_FIGURE.search(text))
+    numbers = [label.split()[-1] for label in question.figure_labels]
+    return any(
+        re.search(rf"\bfig(?:ure)?s?\.?\s*{re.escape(n)}(?![\d.])", text, re.IGNORECASE)
+        for n in numbers
+    )
+
+
 def type_fit(question: Question, text: str, from_caption: bool = False) -> float:
     """1.0 when the span holds what the question type needs: a number, a name, a date, a
     link, the visual property asked about; for a question about a figure, text about a
@@ -171,7 +183,8 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
     visual = visual_words(question)
     if visual and not visual & {w.lower() for w in re.findall(r"\w+", text)}:
         return 0.0
-    if asks_about_figure(question) and not (from_caption or _REFERS_TO_FIGURE.search(text)):
+    any_caption = from_caption and not question.figure_labels
+    if asks_about_figure(question) and not (any_caption or refers_to_figure(question, text)):
         return 0.0
     if _WANTS_LINK.search(question.text):
         return 1.0 if _LINK.search(text) else 0.0

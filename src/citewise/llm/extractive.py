@@ -88,7 +88,8 @@ _YEAR = re.compile(r"^(19|20)\d\d$")
 
 
 # A stated number: not part of a name like "S2ORC", "F1" or "v3" (no letter right before it).
-_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])\.?\d+(?:[.,]\d+)*")
+# ("GPT-4", "COVID-19": a number after a letter and a hyphen is part of a name too)
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)\.?\d+(?:[.,]\d+)*")
 
 
 # A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3") states nothing.
