@@ -8,6 +8,7 @@ external benchmarks' "Pure-text (Plain-text)", "Table", "Figure", ...).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,8 +19,11 @@ import yaml
 from citewise.agent.qa import Answer
 from citewise.errors import CitewiseError
 from citewise.eval.calibration import calibration_table, leave_one_document_out
+from citewise.llm.extractive import without_labels
 
 MAX_ANSWER_WORDS = 80
+# Accepted strings this short ("2", "M.A") count only as whole tokens of the answer.
+SHORT_ACCEPT = 3
 # Evidence a text-only reader can use; the rest (Figure, Chart) is in images.
 TEXT_EVIDENCE = ("pure-text", "table", "generalized-text")
 
@@ -36,6 +40,7 @@ class QAItem:
     accept: list[str]
     pages: list[int]
     evidence_sources: list[str] = field(default_factory=list)
+    weak_match: bool = False  # the benchmark says the answer is too short for substrings
 
     def gold_locations(self) -> set[tuple[str, int]]:
         """(file name, page) pairs where a citation counts as on target."""
@@ -73,6 +78,7 @@ def load_items(path: Path) -> list[QAItem]:
                 accept=[str(a) for a in entry.get("accept") or []],
                 pages=[int(p) for p in entry.get("pages") or []],
                 evidence_sources=[str(s) for s in entry.get("evidence_sources") or []],
+                weak_match=bool(entry.get("weak_match", False)),
             )
         )
     return items
@@ -82,17 +88,38 @@ def _normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def text_is_correct(text: str, accept: list[str]) -> bool:
-    """At most 80 words and containing any accepted string."""
+def _contains(text: str, accept: str, whole: bool) -> bool:
+    if not whole:
+        return accept in text
+    # "2" must not count inside "GPT-4, 2) the format" as "42" or "3.2"
+    pattern = r"(?<![\w.-])" + re.escape(accept) + r"(?![\w]|[.,]\d)"
+    return re.search(pattern, text) is not None
+
+
+# List markers "2)" and compounds "one-step" state no count.
+_NOT_A_COUNT = re.compile(
+    r"\(?\b\d+\)|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)-[a-z]\w*",
+    re.IGNORECASE,
+)
+
+
+def text_is_correct(text: str, accept: list[str], whole: bool = False) -> bool:
+    """At most 80 words and containing any accepted string; short accepted strings (and
+    every one of a `weak_match` item) only as a whole token, and for `weak_match` items
+    not inside a label ("Chapter 9"), a list marker ("2)") or a compound ("one-step")."""
     if len(text.split()) > MAX_ANSWER_WORDS:
         return False
+    if whole:
+        text = _NOT_A_COUNT.sub(" ", without_labels(text))
     normal = _normalize(text)
-    return any(_normalize(a) in normal for a in accept)
+    return any(
+        _contains(normal, _normalize(a), whole or len(a.strip()) <= SHORT_ACCEPT) for a in accept
+    )
 
 
-def is_correct(answer: Answer, accept: list[str]) -> bool:
+def is_correct(answer: Answer, accept: list[str], whole: bool = False) -> bool:
     """Answered, at most 80 words, and containing any accepted string."""
-    return not answer.refused and text_is_correct(answer.answer, accept)
+    return not answer.refused and text_is_correct(answer.answer, accept, whole)
 
 
 def cited_locations(
@@ -148,10 +175,12 @@ def _row(item: QAItem, answer: Answer, ms: float, file_names: dict[str, str]) ->
         "answerable": item.answerable,
         "refused": answer.refused,
         "refusal_kind": answer.refusal_kind,
-        "correct": item.answerable and is_correct(answer, item.accept),
+        "correct": item.answerable and is_correct(answer, item.accept, item.weak_match),
         # what the answer would have been without the refusal decision (for calibration)
         "draft_correct": item.answerable
-        and text_is_correct(withheld if answer.refused else answer.answer, item.accept),
+        and text_is_correct(
+            withheld if answer.refused else answer.answer, item.accept, item.weak_match
+        ),
         "page_hit": bool(cited & item.gold_locations()),
         "draft_page_hit": bool(
             (cited_locations(answer, file_names, withheld=True) if answer.refused else cited)

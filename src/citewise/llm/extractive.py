@@ -100,8 +100,13 @@ _LABEL_NUMBER = re.compile(
 )
 
 
+def without_labels(text: str) -> str:
+    """The text without numbers that only name a part of the paper ("Table 2", "§ 3")."""
+    return _LABEL_NUMBER.sub(" ", text)
+
+
 def _numbers(text: str) -> set[str]:
-    return set(_STATED_NUMBER.findall(_LABEL_NUMBER.sub(" ", text)))
+    return set(_STATED_NUMBER.findall(without_labels(text)))
 
 
 def quantities(sentence: str, question: str) -> set[str]:
