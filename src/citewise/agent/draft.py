@@ -53,6 +53,15 @@ _DURATION = re.compile(
     r"half|several|few)[\s-]+)" + _UNITS,
     re.IGNORECASE,
 )
+# "How did X compare?" is answered by a comparison ("20 times less", "faster than")
+_WANTS_COMPARISON = re.compile(r"\bhow (?:did|does|do|would)\b[^?]*\bcompare\b", re.I)
+_COMPARISON = re.compile(
+    r"\b(times|fold|less|more|fewer|faster|slower|higher|lower|better|worse|smaller|larger|"
+    r"than|outperform\w*|exceed\w*)\b",
+    re.IGNORECASE,
+)
+# What a link is written with, for finding one ("the web link to this paper")
+LINK_TERMS = ["http", "https", "doi", "www"]
 _REFERS_TO_FIGURE = re.compile(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
@@ -190,6 +199,8 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
         return 1.0 if _LINK.search(text) else 0.0
     if _WANTS_DURATION.search(question.text) and not _DURATION.search(text):
         return 0.0
+    if _WANTS_COMPARISON.search(question.text) and not _COMPARISON.search(text):
+        return 0.0
     if _WANTS_DATE.search(question.text):
         return 1.0 if _DATE.search(text) else 0.0
     if question.expects_number:
@@ -209,6 +220,7 @@ def draft_answer(
     """The drafted answer and its signals (empty spans: nothing to draft from)."""
     parts = question.parts()
     chosen: list[Candidate] = []
+    asked: list[Question] = []  # the part each chosen sentence answers
     coverage = 0.0
     about = 0.0
     ranked: list[Candidate] = []
@@ -216,12 +228,17 @@ def draft_answer(
         ranked = _prefer_scope(score_candidates(part, passages, weight), question, document_of)
         about = max([about, *(c.coverage for c in ranked[:20])])
         best = _pick(part, ranked) if len(parts) == 1 else _pick(part, ranked)[:1]
-        chosen += [c for c in best if all(c.text != o.text for o in chosen)]
+        new = [c for c in best if all(c.text != o.text for o in chosen)]
+        chosen += new
+        asked += [part] * len(new)
         coverage += _coverage(best, part) / len(parts)
     if not chosen:
         return Draft([], {"drafted": 0.0, "about": round(about, 3)})
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
-    spans = [Span(c, shortest_span(c.text, question, doc_weight)) for c in chosen]
+    spans = [
+        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text)))
+        for c, part in zip(chosen, asked, strict=True)
+    ]
     if len(parts) == 1:
         spans = _within_budget(spans, question, document_of)
     text = " ".join(s.text for s in spans)
@@ -279,3 +296,25 @@ def _margin(best: Candidate, ranked: list[Candidate]) -> float:
     """How far the best sentence's score leads the best one from another block."""
     other = next((c.score for c in ranked if c.block_id != best.block_id), 0.0)
     return best.score - other
+
+
+def _shape_kept(question: Question, sentence: str) -> Callable[[str], bool]:
+    """A span of this sentence must keep the shape the question needs, if it has it."""
+    if type_fit(question, sentence) < 1.0:
+        return lambda _span: True
+    return lambda span: type_fit(question, span) == 1.0
+
+
+def shape_terms(question: Question) -> list[str]:
+    """Search terms for the shape an answer must have (a link's "http", "doi")."""
+    return LINK_TERMS if _WANTS_LINK.search(question.text) else []
+
+
+def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
+    """A link written out ("http://dx.doi.org/...") covers the question's "web link"."""
+    if not _WANTS_LINK.search(question.text):
+        return {}
+    wanted = {stem(w) for w in ("web", "link", "url", "website", "address")}
+    return {
+        stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted
+    }

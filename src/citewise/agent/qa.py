@@ -19,7 +19,7 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
-from citewise.agent.draft import Draft, draft_answer
+from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.figures import figure_refusal, missing_labels
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
@@ -126,10 +126,12 @@ class QuestionAnswerer:
         started = time.perf_counter()
         chosen_scope = self.scope(analyse(text), documents)
         expansion, aliases = self.vocabulary().aliases(text)
+        for term, forms in shape_aliases(analyse(text)).items():
+            aliases.setdefault(term, []).extend(forms)
         question = replace(
             without_naming_words(analyse(text), chosen_scope),
             scope=tuple(s.document for s in chosen_scope),
-            expansion=expansion,
+            expansion=expansion + shape_terms(analyse(text)),
             aliases=aliases,
         )
         if question.is_comparative:

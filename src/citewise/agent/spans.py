@@ -23,10 +23,14 @@ def clauses(sentence: str) -> list[str]:
 
 
 def shortest_span(
-    sentence: str, question: Question, weight: Callable[[str], float] = lambda _t: 1.0
+    sentence: str,
+    question: Question,
+    weight: Callable[[str], float] = lambda _t: 1.0,
+    keeps: Callable[[str], bool] = lambda _span: True,
 ) -> str:
     """The shortest run of whole clauses that keeps what the sentence answers: most of
-    its weighted question terms, and its number when the question asks for one."""
+    its weighted question terms, its number when the question asks for one, and whatever
+    else `keeps` asks for (the answer's shape: a date, a comparison)."""
     if len(sentence.split()) <= SHORT_WORDS:
         return sentence
     pieces = clauses(sentence)
@@ -50,6 +54,8 @@ def shortest_span(
             if full and covered(span) < KEEP_COVERAGE * full:
                 continue
             if needs_number and not quantities(span, question.text):
+                continue
+            if not keeps(span):
                 continue
             best = span
     return best
