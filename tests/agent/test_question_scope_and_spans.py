@@ -99,3 +99,18 @@ def test_refusal_kinds_come_from_the_signals() -> None:
     assert decide({**strong, "coverage": 0.2, "about": 0.2}) == NOT_IN_LIBRARY
     assert decide({**strong, "coverage": 0.5, "type_fit": 0.0, "about": 0.6}) == NOT_ANSWERED
     assert decide({**strong, "in_scope": 0.0}) == NOT_ANSWERED
+
+
+def test_scientific_notation_is_bridged_between_question_and_paper() -> None:
+    from citewise.agent.vocabulary import number_aliases, scientific_numbers
+    from citewise.llm.extractive import stems
+
+    assert [(m, e) for _, m, e in scientific_numbers("2e-5, 1.5 × 10⁻⁴, 3x10^-4")] == [
+        ("2", -5),
+        ("1.5", -4),
+        ("3", -4),
+    ]
+    _, aliases = number_aliases("Which runs used a learning rate of 2e-5?")
+    for sentence in ("The rate was 2 × 10⁻⁵ throughout.", "We used 0.00002 for all runs."):
+        words = stems(sentence)
+        assert any(form <= words for form in aliases["2e"]), sentence

@@ -39,7 +39,7 @@ from citewise.agent.scope import (
     title_names,
     without_naming_words,
 )
-from citewise.agent.vocabulary import Vocabulary
+from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.llm.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
@@ -126,8 +126,11 @@ class QuestionAnswerer:
         started = time.perf_counter()
         chosen_scope = self.scope(analyse(text), documents)
         expansion, aliases = self.vocabulary().aliases(text)
-        for term, forms in shape_aliases(analyse(text)).items():
-            aliases.setdefault(term, []).extend(forms)
+        numbers, number_forms = number_aliases(text)
+        expansion = expansion + numbers
+        for extra in (shape_aliases(analyse(text)), number_forms):
+            for term, forms in extra.items():
+                aliases.setdefault(term, []).extend(forms)
         question = replace(
             without_naming_words(analyse(text), chosen_scope),
             scope=tuple(s.document for s in chosen_scope),

@@ -119,3 +119,44 @@ class Vocabulary:
                 extra += [w for w in long_words if w not in question_tokens]
                 aliases.setdefault(stem(short), []).append(long_stems)
         return list(dict.fromkeys(extra)), aliases
+
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺−", "0123456789-+-")
+_TO_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_SCIENTIFIC = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:[eE]\s*([-+]?\d+)|[×x*]\s*10\s*(?:\^|\*\*)?\s*\(?([-+]?\d+)\)?)"
+)
+
+
+def scientific_numbers(text: str) -> list[tuple[str, str, int]]:
+    """(as written, mantissa, exponent) of numbers in scientific notation ("2e-5",
+    "2 × 10⁻⁵", "2x10^-5")."""
+    plain = text.translate(_SUPERSCRIPT)
+    found = []
+    for match in _SCIENTIFIC.finditer(plain):
+        exponent = match.group(2) or match.group(3)
+        found.append((match.group(0), match.group(1), int(exponent)))
+    return found
+
+
+def number_aliases(text: str) -> tuple[list[str], dict[str, list[frozenset[str]]]]:
+    """Search terms and coverage aliases that let "2e-5" in a question find "2 × 10⁻⁵" or
+    "0.00002" in a paper, and back."""
+    extra: list[str] = []
+    aliases: dict[str, list[frozenset[str]]] = {}
+    for written, mantissa, exponent in scientific_numbers(text):
+        value = float(mantissa) * 10.0**exponent
+        decimal = f"{value:.12f}".rstrip("0").rstrip(".")
+        superscript = str(abs(exponent)).translate(_TO_SUPERSCRIPT)
+        forms = [
+            tokens(f"{mantissa}e{exponent}"),
+            tokens(f"{mantissa} × 10^{exponent}"),
+            tokens(f"{mantissa} × 10⁻{superscript}"),
+            tokens(decimal),
+        ]
+        asked = {stem(t) for t in tokens(written)}
+        for form in forms:
+            extra += form
+            for term in asked:
+                aliases.setdefault(term, []).append(frozenset(stem(t) for t in form))
+    return list(dict.fromkeys(extra)), aliases
