@@ -140,11 +140,14 @@ class Library:
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
-    def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:
-        """Answer with verbatim cited sentences, or refuse with the closest passages."""
+    def ask(
+        self, question: str, documents: list[str] | None = None, k: int = 8, review: bool = True
+    ) -> Answer:
+        """Answer with verbatim cited sentences, or refuse with the closest passages.
+        Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         answer = self.answerer.ask(question, doc_ids, k)
-        if answer.refused or answer.support_score < REVIEW_BELOW:
+        if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             log_review(
                 self.store.db,

@@ -15,7 +15,9 @@ from citewise.store.library import LibraryStore, StoredBlock
 
 _VISUAL_WORD = re.compile(
     r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
-    r"background|shaded|arrows?|icons?|stamp|curves?)\b",
+    r"background|shaded|arrows?|icons?|stamp|curves?)\b"
+    # where on the page or in the figure something is drawn: layout only the image shows
+    r"|\b(top|bottom|left|right|upper|lower)\b(?= (?:part )?of (?:the )?(?:page|figure|image))",
     re.IGNORECASE,
 )
 # ("graph" is left out: papers build knowledge and citation graphs)
@@ -28,7 +30,7 @@ def asks_about_figure(question: Question) -> bool:
 
 def visual_words(question: Question) -> set[str]:
     """The visual properties a question asks about ("green", "background")."""
-    return {w.lower() for w in _VISUAL_WORD.findall(question.text)}
+    return {m.group(0).lower() for m in _VISUAL_WORD.finditer(question.text)}
 
 
 def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock]:

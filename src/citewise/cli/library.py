@@ -217,7 +217,8 @@ def eval_command(
     items = load_items(qa_file)
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
-        lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
+        # load the model once so latencies measure answering, not start-up
+        lib.ask("warm up", review=False)
         task = bar.add_task("evaluating", total=len(items))
         scoped: list[str] = []  # the current item's documents (--scope-docs)
         audit = CitationAudit(

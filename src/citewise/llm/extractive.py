@@ -92,9 +92,11 @@ _YEAR = re.compile(r"^(19|20)\d\d$")
 _STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)\.?\d+(?:[.,]\d+)*")
 
 
-# A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3") states nothing.
+# A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3", "Example 1")
+# states nothing.
 _LABEL_NUMBER = re.compile(
-    r"\b(?:fig(?:ure)?s?|tables?|tab|sections?|sec|eqs?|equations?|appendix|chapter)\.?\s*\(?"
+    r"\b(?:fig(?:ure)?s?|tables?|tab|sections?|sec|eqs?|equations?|appendix|chapters?|examples?|"
+    r"steps?|phases?|stages?|rows?|columns?|algorithms?|theorems?|lemmas?)\.?\s*\(?"
     r"\d+(?:\.\d+)*|§\s*\d+(?:\.\d+)*",
     re.IGNORECASE,
 )
