@@ -122,34 +122,46 @@ class QuestionAnswerer:
             return [ScopeChoice(d, self._document(d)[0], "--doc") for d in documents]
         return scope_from_question(focus_sentence(question.text), self.papers())
 
-    def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
-        started = time.perf_counter()
-        chosen_scope = self.scope(analyse(text), documents)
+    def analyse(
+        self, text: str, documents: tuple[str, ...] = ()
+    ) -> tuple[Question, list[ScopeChoice]]:
+        """The shared question analysis: type, terms, labels, the papers it is scoped to,
+        and the library's vocabulary for it (abbreviations, number forms, link shapes)."""
+        plain = analyse(text)
+        chosen_scope = self.scope(plain, documents)
         expansion, aliases = self.vocabulary().aliases(text)
         numbers, number_forms = number_aliases(text)
-        expansion = expansion + numbers
-        for extra in (shape_aliases(analyse(text)), number_forms):
+        for extra in (shape_aliases(plain), number_forms):
             for term, forms in extra.items():
                 aliases.setdefault(term, []).extend(forms)
         question = replace(
-            without_naming_words(analyse(text), chosen_scope),
+            without_naming_words(plain, chosen_scope),
             scope=tuple(s.document for s in chosen_scope),
-            expansion=expansion + shape_terms(analyse(text)),
+            expansion=expansion + numbers + shape_terms(plain),
             aliases=aliases,
         )
+        return question, chosen_scope
+
+    def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
+        started = time.perf_counter()
+        question, chosen_scope = self.analyse(text, documents)
+        answer = self._answer(question, documents, k, started)
+        answer.scope = [s.to_dict() for s in chosen_scope]
+        return answer
+
+    def _answer(
+        self, question: Question, documents: tuple[str, ...], k: int, started: float
+    ) -> Answer:
+        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer."""
         if question.is_comparative:
             papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
             if papers:
-                answer = self._compare(question, papers, k)
-                answer.scope = [s.to_dict() for s in chosen_scope]
-                return answer
+                return self._compare(question, papers, k)
         hits = self.retrieve(question, k, strict=bool(documents))
         retrieved = time.perf_counter()
         missing = missing_labels(question, self.store)
         if missing:  # "Figure 7" of a paper whose figures end at 6
-            answer = self._absent(question, missing, hits)
-            answer.scope = [s.to_dict() for s in chosen_scope]
-            return answer
+            return self._absent(question, missing, hits)
         # Hook point: a table cell or computed answer (agent/numbers.py) may answer here.
         passages, blocks = self._passages(hits, question.scope if not documents else ())
         draft = draft_answer(
@@ -158,13 +170,11 @@ class QuestionAnswerer:
             self._weights(question, passages),
             {b.id: b.document_id for b in blocks.values()},
         )
-        timings = {
+        answer = self._finish(question, draft, hits, blocks)
+        answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
             "answer": round((time.perf_counter() - retrieved) * 1000),
         }
-        answer = self._finish(question, draft, hits, blocks)
-        answer.timings_ms = timings
-        answer.scope = [s.to_dict() for s in chosen_scope]
         return answer
 
     def retrieve(self, question: Question, k: int, strict: bool = False) -> list[Hit]:
