@@ -142,7 +142,7 @@ def test_a_figure_only_question_is_refused_citing_the_caption(two_papers: Librar
     )
     assert answer.refused and answer.refusal_kind == IN_FIGURE
     assert answer.evidence[0].quote.startswith("Figure 2: Grading error")
-    assert "figure" in answer.answer.lower()
+    assert answer.answer.startswith("The answer is in Figure 2 (page 2)")
 
 
 def test_refusals_say_which_kind(two_papers: Library) -> None:

@@ -263,13 +263,18 @@ class QuestionAnswerer:
             closest = [self.evidence(h.block) for h in hits[:3]]
             considered += [e for e in closest if all(e.id != o.id for o in considered)]
             figure = figure_refusal(question, self.store, blocks.values())
+            reason = REFUSALS[kind]
             if figure is not None:
                 kind = IN_FIGURE
                 considered = [self.evidence(figure), *considered]
+                reason = (
+                    f"The answer is in {figure.label} (page {figure.page}), an image citewise "
+                    "cannot read; its caption is cited."
+                )
             return Answer(
                 question.text,
                 True,
-                REFUSALS[kind],
+                reason,
                 [],
                 considered[:4],
                 score,
