@@ -114,3 +114,11 @@ def test_scientific_notation_is_bridged_between_question_and_paper() -> None:
     for sentence in ("The rate was 2 × 10⁻⁵ throughout.", "We used 0.00002 for all runs."):
         words = stems(sentence)
         assert any(form <= words for form in aliases["2e"]), sentence
+
+
+def test_a_question_can_point_at_a_page() -> None:
+    from citewise.agent.figures import page_named
+
+    assert page_named("what is the color of the stamp in the 6th page?") == 6
+    assert page_named("the figure at the top of page 12") == 12
+    assert page_named("What does Table 2 report?") is None

@@ -57,7 +57,22 @@ def figure_refusal(
             if caption.label in wanted:
                 return caption
         return None
+    page = page_named(question.text)
+    if page is not None:  # "the stamp on the 6th page": a caption on that page, if any
+        docs = question.scope or tuple(dict.fromkeys(b.document_id for b in retrieved))
+        on_page = [c for c in _captions(store, docs) if c.page == page]
+        if on_page:
+            return on_page[0]
     return next((b for b in retrieved if b.kind == "caption" and b.label), None)
+
+
+_PAGE = re.compile(r"\bpage\s+(\d+)\b|\b(\d+)(?:st|nd|rd|th)\s+page\b", re.IGNORECASE)
+
+
+def page_named(text: str) -> int | None:
+    """The page a question points at ("page 6", "the 6th page"), if it names one."""
+    match = _PAGE.search(text)
+    return int(match.group(1) or match.group(2)) if match else None
 
 
 def missing_labels(question: Question, store: LibraryStore) -> list[str]:
