@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from citewise.agent.numbers import quantities
 from citewise.agent.question import Question
 from citewise.retrieval.terms import stem, tokens
 
@@ -77,29 +78,6 @@ def split_sentences(text: str, kind: str = "paragraph") -> list[str]:
 
 def stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text)}
-
-
-_NUMBER_WORDS = re.compile(
-    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"hundred|thousand|million|billion|twice|half|once)\b",
-    re.IGNORECASE,
-)
-_YEAR = re.compile(r"^(19|20)\d\d$")
-
-
-# A stated number: not part of a name like "S2ORC", "F1" or "v3" (no letter right before it).
-_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])\.?\d+(?:[.,]\d+)*")
-
-
-def _numbers(text: str) -> set[str]:
-    return set(_STATED_NUMBER.findall(text))
-
-
-def quantities(sentence: str, question: str) -> set[str]:
-    """Numbers a sentence states that the question does not (publication years aside)."""
-    found = {n for n in _numbers(sentence) if not _YEAR.match(n)} - _numbers(question)
-    words = {w.lower() for w in _NUMBER_WORDS.findall(sentence)}
-    return found | (words - {w.lower() for w in _NUMBER_WORDS.findall(question)})
 
 
 def score_candidates(
