@@ -45,6 +45,10 @@ class AnswerSentence:
     text: str
     citations: list[str]
     support: float
+    # optional, shown in JSON only when set (agent/numeric_answer.py): "cell" | "computed"
+    kind: str = "quote"
+    cell: dict[str, object] | None = None  # {"table", "row", "column", "value"}
+    operands: list[dict[str, object]] | None = None  # each operand quoted and cited
 
 
 @dataclass
@@ -59,8 +63,13 @@ class Answer:
     timings_ms: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
-        """Exactly the `ask --json` schema of ARCHITECTURE.md §5."""
-        return asdict(self)
+        """Exactly the `ask --json` schema of ARCHITECTURE.md §5 (a cell or computed
+        sentence adds its `kind`, `cell` and `operands`)."""
+        out = asdict(self)
+        for sentence in out["sentences"]:
+            if sentence["kind"] == "quote":
+                del sentence["kind"], sentence["cell"], sentence["operands"]
+        return out
 
 
 def _link(path: str, page: int) -> str:
@@ -99,6 +108,10 @@ class QuestionAnswerer:
         question = analyse(text)
         where = BlockFilter(documents=documents)
         hits = self.retriever.search(text, k=k, where=where, terms=question.terms)
+        from citewise.agent.numeric_answer import answer_numeric  # imports this module
+
+        if (numeric := answer_numeric(text, question, hits, self.store)) is not None:
+            return numeric
         parts = question.parts()
         if len(parts) > 1:
             # Each part of "Who funded X, and which body approved it?" may live in another
