@@ -123,8 +123,10 @@ def render(computation: Computation) -> str:
     ids = citations(computation)
     markers = "".join(f"[{ids.index(o.block_id) + 1}]" for o in _first_per_block(computation))
     text = f"{computation.what} = {computation.arithmetic()} = {computation.shown_result()}"
-    if computation.definition:
-        text += f" ({computation.definition})"
+    notes = [computation.definition] if computation.definition else []
+    notes += computation.notes
+    if notes:
+        text += f" ({'; '.join(notes)})"
     return f"{text} {markers}."
 
 

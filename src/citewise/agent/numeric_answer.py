@@ -34,6 +34,8 @@ from citewise.agent.computed import (
     render,
     two_operand,
 )
+from citewise.agent.filing_answer import filing_computation
+from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question
@@ -269,11 +271,47 @@ def refusal(
     )
 
 
+def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | None:
+    """A company's figure or metric for a fiscal year, from its filing's statements."""
+    found = filing_computation(text, store)
+    if found is None:
+        return None
+    if isinstance(found, Missing):
+        reason = f"The filing's statements do not state {found}, which this needs."
+        return refusal(store, text, reason, [], started)
+    comp, blocks = found
+    only = comp.operands[0]
+    if (
+        len(comp.operands) == 1
+        and comp.divisor == 1.0
+        and comp.expression.strip("() ") == only.name
+    ):
+        block = blocks[only.block_id]
+        label = only.quote.split(only.printed)[0].strip(" .$")
+        year = only.label.rsplit("FY", 1)[-1]
+        notes = f" ({'; '.join(comp.notes)})" if comp.notes else ""
+        sentence = f"{comp.what}: {label}, {year}: {only.printed}{notes}."
+        cell: dict[str, object] = {
+            "table": block.section_path or f"page {block.page}",
+            "row": label,
+            "column": year,
+            "value": only.printed,
+        }
+        answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
+        return build_answer(
+            store, text, [(answer_sentence, [Quoted(block, only.quote)])], 1.0, started
+        )
+    return computed_answer(store, text, comp, blocks, started)
+
+
 def answer_numeric(
     question_text: str, question: Question, hits: list[Hit], store: LibraryStore
 ) -> Answer | None:
     """A cell or computed answer when the question asks for one; None otherwise."""
     started = time.perf_counter()
+    filing = filing_answer(question_text, store, started)
+    if filing is not None:
+        return filing
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed
