@@ -7,7 +7,7 @@ import pytest
 
 from citewise.agent.computed import Computation, Operand, check, evaluate, render
 from citewise.api import Library
-from tests.agent.tables_pdf import write_results_paper
+from tests.agent.tables_pdf import write_annual_report, write_results_paper
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +75,69 @@ def test_verification_recomputes_from_the_quotes() -> None:
     assert not check(good, {"b1": "Row 7,207 more"})  # an operand not in its cited text
     with pytest.raises(ValueError):
         evaluate("__import__('os')", {})
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory: pytest.TempPathFactory) -> tuple[Library, Library]:
+    """Granite Corp's 10-K with both statements, and one whose income statement is missing."""
+    whole, partial = tmp_path_factory.mktemp("whole"), tmp_path_factory.mktemp("partial")
+    write_annual_report(whole / "granite_2018_10k.pdf")
+    write_annual_report(partial / "granite_2018_10k.pdf", with_income=False)
+    libraries = []
+    for folder in (whole, partial):
+        lib = Library(folder / "lib", embeddings=False)
+        lib.ingest([folder / "granite_2018_10k.pdf"])
+        libraries.append(lib)
+    return libraries[0], libraries[1]
+
+
+def test_a_statement_line_item_for_a_fiscal_year_is_its_cell(
+    filings: tuple[Library, Library],
+) -> None:
+    answer = filings[0].ask("What is Granite Corp's FY2018 capital expenditure (in USD millions)?")
+    (sentence,) = answer.sentences
+    assert sentence.kind == "cell" and sentence.cell is not None
+    assert sentence.cell["row"] == "Purchases of property, plant and equipment"
+    assert sentence.cell["column"] == "2018" and sentence.cell["value"] == "(1,577)"
+    assert "(1,577) (in millions)" in answer.answer
+    (evidence,) = answer.evidence
+    assert (
+        evidence.page == 1
+        and evidence.quote == "Purchases of property, plant and equipment (1,577) (1,373)"
+    )
+
+
+def test_a_margin_across_two_statement_pages_shows_its_definition(
+    filings: tuple[Library, Library],
+) -> None:
+    text, operands, pages = _computed(
+        filings[0], "What is Granite Corp's FY2018 EBITDA less capex (in USD millions)?"
+    )
+    # parenthesized capex is an outflow: its magnitude is subtracted
+    assert "7,207 + 1,488 − 1,577 = 7,118" in text and "[1][2]" in text
+    assert [(o["row"], o["value"]) for o in operands] == [
+        ("Operating income", "7,207"),
+        ("Depreciation and amortization", "1,488"),
+        ("Purchases of property, plant and equipment", "(1,577)"),
+    ]
+    assert [pages[str(o["citation"])] for o in operands] == [2, 1, 1]
+    text, _, _ = _computed(filings[0], "What is Granite Corp's FY2018 operating margin?")
+    assert "7,207 / 32,765 × 100 = 22.0%" in text and "operating income / revenue" in text
+
+
+def test_a_scale_asked_for_converts_from_the_statements_millions(
+    filings: tuple[Library, Library],
+) -> None:
+    text, operands, _ = _computed(
+        filings[0], "How much did Granite Corp pay in dividends in FY2017 (in USD billions)?"
+    )
+    assert "2,803 / 1,000 = 2.80 (in billions)" in text
+    assert [o["value"] for o in operands] == ["(2,803)"]
+
+
+def test_refuses_a_metric_whose_statement_is_missing(filings: tuple[Library, Library]) -> None:
+    answer = filings[1].ask("What is Granite Corp's FY2018 operating margin?")
+    assert answer.refused and answer.sentences == []
+    assert "operating income for FY2018" in answer.answer
+    # the cash flow figure alone is still answered
+    assert not filings[1].ask("What is Granite Corp's FY2018 capital expenditure?").refused

@@ -64,10 +64,12 @@ class Operand:
     block_id: str
     quote: str  # the line of the block that holds it
     scale: float = 1.0  # the block's scale note ("in millions": 1e6), for the record
+    row: str = ""  # the row or line label it is printed under
 
     def to_dict(self) -> dict[str, object]:
         return {
             "label": self.label,
+            "row": self.row,
             "value": self.printed,
             "used": self.value,
             "citation": self.block_id,
@@ -107,9 +109,21 @@ class Computation:
             shown = re.sub(rf"\b{o.name}\b", format_number(o.value), shown)
         for op in ("**", "-", "*"):
             shown = shown.replace(f" {op} ", f" {_SHOWN[op]} ")
+        shown = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", re.sub(r"\s+", " ", shown))).strip()
+        while re.fullmatch(r"\((?:[^()]|\([^()]*\))*\)", shown) and _balanced(shown[1:-1]):
+            shown = shown[1:-1]  # no parentheses around the whole expression
         if self.divisor != 1.0:
-            shown = f"({shown}) / {format_number(self.divisor)}"
+            shown = f"{shown} / {format_number(self.divisor)}"
         return shown
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def citations(computation: Computation) -> list[str]:

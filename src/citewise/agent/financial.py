@@ -88,9 +88,9 @@ LINE_ITEMS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "net income": (
         "income",
         (
-            r"^net (income|earnings) attributable to (?!non)",
+            r"^net (income|earnings) attributable to (?!.*(?:noncontrolling|minority))",
             r"^net (income|earnings)$",
-            r"^consolidated net income attributable to (?!non)",
+            r"^consolidated net income attributable to (?!.*(?:noncontrolling|minority))",
         ),
         False,
     ),  # fmt: skip
@@ -196,7 +196,12 @@ class Lookup:
         kind, patterns, _ = LINE_ITEMS[item]
         ranked = sorted(
             (p for p in self.pages if str(year) in p.years),
-            key=lambda p: (p.kind != kind, "consolidated" not in compact(p.title), p.page),
+            key=lambda p: (
+                p.kind != kind,
+                p.summary,
+                "consolidated" not in compact(p.title),
+                p.page,
+            ),
         )
         for page in ranked:
             for pattern in patterns:
@@ -210,6 +215,8 @@ class Lookup:
 
 
 def _plain(label: str) -> str:
+    """A label as the patterns read it: no note references ("Inventories (Note 6)")."""
+    label = re.sub(r"\((?:see )?notes?\b[\w ,.&-]*\)?", "", label, flags=re.I)
     return re.sub(r"\s+", " ", label.replace("’", "'")).strip().lower()
 
 
@@ -239,10 +246,19 @@ class Builder:
         printed = line.figures[str(year)]
         self.operands.append(
             Operand(
-                name, f"{item}, FY{year}", printed, value, line.block.id, line.quote, line.scale
+                name,
+                f"{item}, FY{year}",
+                printed,
+                value,
+                line.block.id,
+                line.quote,
+                line.scale,
+                line.label,
             )
         )
-        return name
+        base = self.operands[0].scale
+        # statements in thousands and in millions side by side: brought to one scale
+        return name if line.scale == base else f"({name} * {line.scale / base:g})"
 
     def expand(self, formula: str, year: int) -> str:
         """`formula` at `year`: avg() and change() over this year and the one before."""
@@ -295,7 +311,10 @@ def computation(
     builder = Builder(lookup, [])
     parts = [f"({builder.expand(formula, y)})" for y in years]
     expression = parts[0] if len(parts) == 1 else f"({' + '.join(parts)}) / {len(parts)}"
-    return Computation(what, expression, builder.operands, None, "%" if percent else "", definition)
+    # operands listed (and their citations numbered) in the order the arithmetic uses them
+    at = {o.name: re.search(rf"\b{o.name}\b", expression) for o in builder.operands}
+    operands = sorted(builder.operands, key=lambda o: m.start() if (m := at[o.name]) else 0)
+    return Computation(what, expression, operands, None, "%" if percent else "", definition)
 
 
 # --- definitions the question gives -----------------------------------------------------

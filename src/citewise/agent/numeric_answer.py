@@ -287,7 +287,7 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
         and comp.expression.strip("() ") == only.name
     ):
         block = blocks[only.block_id]
-        label = only.quote.split(only.printed)[0].strip(" .$")
+        label = only.row or only.label
         year = only.label.rsplit("FY", 1)[-1]
         notes = f" ({'; '.join(comp.notes)})" if comp.notes else ""
         sentence = f"{comp.what}: {label}, {year}: {only.printed}{notes}."

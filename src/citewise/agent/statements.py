@@ -46,6 +46,7 @@ ASKED_KINDS = {
 }
 _YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
 _VALUE = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
+_SUMMARY = re.compile(r"\b(data|selected|key|summary|highlights|quarterly)\b", re.I)
 TITLE_BLOCKS = 6  # a statement's title is among the first blocks of its page
 TITLE_LENGTH = 150
 HEADER_LINES = 40
@@ -80,6 +81,12 @@ class StatementPage:
     years: list[str]
     scale: float
     items: list[LineItem] = field(default_factory=list)
+
+    @property
+    def summary(self) -> bool:
+        """Selected or key data drawn from a statement (five years, "... Data"), not the
+        statement itself: its figures may be restated or rounded differently."""
+        return len(self.years) > 3 or bool(_SUMMARY.search(self.title))
 
 
 def compact(text: str) -> str:
@@ -141,26 +148,38 @@ def read_pages(blocks: list[StoredBlock]) -> list[StatementPage]:
             previous = page
         elif page.kind and not page.years:
             untimed.append((page, lines))
-    # A statement page whose column header was lost (an image, a dropped line) takes the
-    # years of the document's other statements with as many columns.
     for page, lines in untimed:
-        width = Counter(len(split_line(ln)[1]) for _, ln in lines).most_common(1)[0][0]
-        known = Counter(tuple(p.years) for p in pages if p.kind and len(p.years) == width)
-        if width >= 2 and known:
-            page.years = list(known.most_common(1)[0][0])
-            _add_items(page, lines)
-            if page.items:
-                pages.append(page)
+        _assume_years(page, lines, pages)
+        if page.items:
+            pages.append(page)
     return sorted(pages, key=lambda p: p.page)
+
+
+def _assume_years(
+    page: StatementPage, lines: list[tuple[StoredBlock, str]], dated: list[StatementPage]
+) -> None:
+    """A statement page whose column header was lost (an image, a dropped line): its
+    columns are the document's latest fiscal year and the ones before, in the order the
+    document's other statements print their years (newest first in most filings)."""
+    width = Counter(len(split_line(ln)[1]) for _, ln in lines).most_common(1)[0][0]
+    years = [[int(y) for y in p.years] for p in dated if p.kind and len(p.years) >= 2]
+    if width < 2 or not years:
+        return
+    latest = Counter(max(ys) for ys in years).most_common(1)[0][0]
+    newest_first = sum(ys[0] > ys[-1] for ys in years) >= len(years) / 2
+    run = [str(latest - k) for k in range(width)]
+    page.years = run if newest_first else run[::-1]
+    _add_items(page, lines)
 
 
 def _title(blocks: list[StoredBlock]) -> str:
     """The page's statement title: a short line near its top that names a statement."""
-    for block in blocks[:TITLE_BLOCKS]:
-        for line in [block.section_path, *block.text.splitlines()[:3]]:
-            if len(line) <= TITLE_LENGTH and page_kind(line):
-                return line
-    return ""
+    # the page's own lines first: a section path may be carried over from the page before
+    lines = [ln for b in blocks[:TITLE_BLOCKS] for ln in b.text.splitlines()[:3]]
+    lines += [b.section_path for b in blocks[:TITLE_BLOCKS]]
+    return next(
+        (ln for ln in lines if len(ln) <= TITLE_LENGTH and page_kind(ln) and _titled(ln)), ""
+    )
 
 
 def _header_years(lines: list[tuple[StoredBlock, str]]) -> list[str]:
@@ -171,11 +190,23 @@ def _header_years(lines: list[tuple[StoredBlock, str]]) -> list[str]:
             return years
     found: list[str] = []
     for _, line in lines[:HEADER_LINES]:
-        label, figures = split_line(line)
-        if figures and re.search(r"[A-Za-z]{3}", label) and not _YEAR.fullmatch(figures[0]):
-            break
+        _, figures = split_line(line)
+        if any(not _dated(f) for f in figures):
+            break  # the first line with an amount: the header is above it
         found += [y for y in _YEAR.findall(line) if y not in found]
     return found if len(found) >= 2 else []
+
+
+def _dated(figure: str) -> bool:
+    """A year or a day of the month, as column headers print them ("29,", "2021")."""
+    bare = figure.rstrip(",")
+    return bool(_YEAR.fullmatch(bare)) or (bare.isdigit() and int(bare) <= 31)
+
+
+def _titled(line: str) -> bool:
+    """A title, not a sentence: most of its longer words are capitalized."""
+    long = [w for w in re.findall(r"[A-Za-z]+", line) if len(w) > 3]
+    return bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
 
 
 def _read_page(
@@ -213,6 +244,8 @@ def _add_items(page: StatementPage, lines: list[tuple[StoredBlock, str]]) -> Non
                 continue
             label = f"Total {section.lower()}"
         figures = figures[-len(page.years) :]
+        if all(_dated(f) for f in figures):
+            continue  # a column header repeated, not a line item
         by_year = dict(zip(page.years, figures, strict=True))
         page.items.append(
             LineItem(label, by_year, block, line.strip(), page.kind, page.title, page.scale)
