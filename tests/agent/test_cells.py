@@ -82,3 +82,52 @@ def test_ties_and_unnamed_columns_give_no_cell() -> None:
     assert superlative("Which system has the best Test F1?", view) is None  # 79.0 twice
     best = superlative("Which system has the best Dev F1?", view)
     assert best is not None and best.row == "Beta"
+
+
+RUNS = """run_id,model,lr,acc_top1,val_loss,notes
+r01,resnet50,0.1,0.712,1.21,baseline
+r02,resnet50,0.05,0.748,1.08,
+r03,vit_b16,0.001,0.831,0.86,warmup
+r04,vit_b16,0.0005,,0.91,crashed
+r05,convnext,0.004,0.806,0.88,
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    folder = tmp_path_factory.mktemp("csv")
+    (folder / "runs.csv").write_text(RUNS, encoding="utf-8")
+    lib = Library(folder / "lib", embeddings=False)
+    lib.ingest([folder / "runs.csv"])
+    return lib
+
+
+def test_a_csv_column_range_and_missing_share_come_from_its_schema(runs: Library) -> None:
+    answer = runs.ask("What is the range of acc_top1 in runs.csv?")
+    (sentence,) = answer.sentences
+    assert answer.answer == "acc_top1 ranges from 0.712 to 0.831 in runs.csv."
+    assert sentence.cell == {
+        "table": "runs.csv",
+        "row": "range",
+        "column": "acc_top1",
+        "value": "0.712 to 0.831",
+    }
+    (evidence,) = answer.evidence
+    assert evidence.id == sentence.citations[0]
+    assert evidence.quote == "acc_top1 (number, 0.712 to 0.831, 20% missing)"
+    missing = runs.ask("What share of acc_top1 values is missing in runs.csv?")
+    assert missing.answer.startswith("20% of acc_top1 values are missing")
+
+
+def test_the_best_run_reads_every_row_and_knows_a_loss_is_best_low(runs: Library) -> None:
+    best = runs.ask("Which run has the best acc_top1?")
+    assert best.answer == "r03 (run_id) has the best acc_top1: 0.831."
+    assert best.evidence[0].quote == "r03 vit_b16 0.001 0.831 0.86 warmup"
+    assert runs.ask("Which run has the lowest lr?").answer.startswith("r04 ")
+
+
+def test_no_column_answer_for_a_column_the_file_lacks(runs: Library) -> None:
+    text = "What is the range of top5 accuracy in runs.csv?"
+    question = analyse(text)
+    hits = runs.answerer.retriever.search(text, k=8, terms=question.terms)
+    assert answer_numeric(text, question, hits, runs.store) is None

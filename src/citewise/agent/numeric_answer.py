@@ -25,6 +25,7 @@ from citewise.agent.cells import (
     superlative,
     words,
 )
+from citewise.agent.columns import column_fact
 from citewise.agent.computed import (
     Computation,
     Operand,
@@ -304,6 +305,22 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
     return computed_answer(store, text, comp, blocks, started)
 
 
+def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) -> Answer | None:
+    """A CSV column's range, missing share, type or best row, from its schema or rows."""
+    docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
+    fact = column_fact(text, store, docs)
+    if fact is None:
+        return None
+    cell: dict[str, object] = {
+        "table": fact.block.section_path,
+        "row": fact.what,
+        "column": fact.column,
+        "value": fact.value,
+    }
+    sentence = AnswerSentence(fact.sentence, [fact.block.id], 1.0, "cell", cell)
+    return build_answer(store, text, [(sentence, [Quoted(fact.block, fact.quote)])], 1.0, started)
+
+
 def answer_numeric(
     question_text: str, question: Question, hits: list[Hit], store: LibraryStore
 ) -> Answer | None:
@@ -312,6 +329,9 @@ def answer_numeric(
     filing = filing_answer(question_text, store, started)
     if filing is not None:
         return filing
+    csv = csv_answer(question_text, hits, store, started)
+    if csv is not None:
+        return csv
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed
