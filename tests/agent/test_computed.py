@@ -141,3 +141,17 @@ def test_refuses_a_metric_whose_statement_is_missing(filings: tuple[Library, Lib
     assert "operating income for FY2018" in answer.answer
     # the cash flow figure alone is still answered
     assert not filings[1].ask("What is Granite Corp's FY2018 capital expenditure?").refused
+
+
+def test_a_change_between_two_years_and_a_line_named_in_full(
+    filings: tuple[Library, Library],
+) -> None:
+    text, operands, _ = _computed(
+        filings[0], "By what percentage did Granite Corp's net sales change from FY2017 to FY2018?"
+    )
+    assert "(32,765 − 31,657) / 31,657 × 100 = 3.5%" in text
+    assert [o["label"] for o in operands] == ["revenue, FY2018", "revenue, FY2017"]
+    # a label no standard name covers, named word for word in the question
+    answer = filings[0].ask("What was Granite Corp's FY2018 net cash used in investing activities?")
+    (sentence,) = answer.sentences
+    assert sentence.cell is not None and sentence.cell["value"] == "(2,210)"

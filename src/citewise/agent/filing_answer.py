@@ -9,14 +9,13 @@ import re
 from collections import OrderedDict
 
 from citewise.agent.computed import Computation
+from citewise.agent.definitions import item_named, metric_formula
 from citewise.agent.financial import (
     Builder,
     Lookup,
     Missing,
     computation,
     given_formula,
-    item_named,
-    metric_formula,
 )
 from citewise.agent.numbers import WORDS, format_number, scale_of
 from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
@@ -27,6 +26,9 @@ _ROUND = re.compile(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+
 _PERCENT = re.compile(r"%|\bpercent", re.I)
 _N_YEAR_AVERAGE = re.compile(r"\b(\w+)[ -]year average\b", re.I)
 _CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
+_CHANGE = re.compile(
+    r"\b(change[ds]?|grow(?:th)?|grew|increase[ds]?|decrease[ds]?|decline[ds]?)\b", re.I
+)
 _SHARE_OF = re.compile(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
 
 
@@ -75,6 +77,31 @@ def _cagr(question: str, lookup: Lookup) -> Computation | None:
                        "%", definition)  # fmt: skip
 
 
+def _change(question: str, lookup: Lookup) -> Computation | None:
+    """Change of a line item between the two years named: in % when asked for a rate."""
+    years = question_years(question)
+    item = item_named(question)
+    if item is None or len(years) != 2:
+        return None
+    old, new = min(years), max(years)
+    builder = Builder(lookup, [])
+    now, before = builder.figure(item, new), builder.figure(item, old)
+    percent = bool(_PERCENT.search(question) or re.search(r"\brate\b", question, re.I))
+    expression = f"({now} - {before}) / {before} * 100" if percent else f"{now} - {before}"
+    what = f"{item} change FY{old}–FY{new}"
+    return Computation(what, expression, builder.operands, None, "%" if percent else "")
+
+
+def _line_named(question: str, year: int, lookup: Lookup) -> Computation | None:
+    """A line item no standard name covers, named in full by the question."""
+    line = lookup.by_words(question, year)
+    if line is None:
+        return None
+    builder = Builder(lookup, [])
+    name = builder.line_figure(line, line.label, year)
+    return Computation(f"FY{year} {line.label}", name, builder.operands)
+
+
 def metric(question: str, lookup: Lookup) -> Computation | None:
     """The computation the question asks for, from the first rule that applies: a
     definition it gives, a standard metric, "X as a % of Y", a CAGR, one line item."""
@@ -89,18 +116,20 @@ def metric(question: str, lookup: Lookup) -> Computation | None:
         formula = f"({formula}) * 100" if percent else formula
         return computation(what, formula, years, lookup, definition, percent)
     if standard is not None:
-        formula, definition, percent = standard
-        return computation(what, formula, years, lookup, definition, percent)
+        formula, definition, percent, name = standard
+        return computation(f"{what} {name}", formula, years, lookup, definition, percent)
     if _CAGR.search(question):
         found = _cagr(question, lookup)
         return found if found else None
+    if _CHANGE.search(question) and len(question_years(question)) == 2:
+        return _change(question, lookup)
     if share and item_named(share.group(1)) and item_named(share.group(2)):
         part, whole = item_named(share.group(1)), item_named(share.group(2))
         formula = f"{part} / {whole} * 100"
         return computation(what, formula, years, lookup, f"{part} / {whole}", True)
     item = item_named(question)
     if item is None:
-        return None
+        return _line_named(question, year, lookup) if len(years) == 1 else None
     return computation(f"FY{year} {item}", item, years, lookup, "", False)
 
 
