@@ -117,7 +117,7 @@ LINE_ITEMS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "income tax expense": (
         "income",
         (
-            r"^(?:provision for|\(provision\) benefit for|benefit from) income tax(?:es)?",
+            r"^(?:provision|benefit|\(provision\) benefit)[/() a-z]* for (?:income )?tax(?:es)?",
             r"^income tax(?:es)?(?: expense)?(?: \(benefit\))?$",
             r"^income tax (?:expense|provision)",
         ),
@@ -126,8 +126,8 @@ LINE_ITEMS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "income before taxes": (
         "income",
         (
-            r"^(?:income|earnings) (?:from continuing operations )?before (?:provision for )?"
-            r"income tax(?:es)?",
+            r"^(?:income|earnings|profit) (?:from continuing operations )?before (?:the )?"
+            r"(?:provision|benefit|income tax|taxes)",
             r"^income before taxes",
         ),
         False,

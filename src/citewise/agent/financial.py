@@ -64,6 +64,7 @@ class Lookup:
 def _plain(label: str) -> str:
     """A label as the patterns read it: no note references ("Inventories (Note 6)")."""
     label = re.sub(r"\((?:see )?notes?\b[\w ,.&-]*\)?", "", label, flags=re.I)
+    label = re.sub(r"\s*\([a-z]\)|^less:\s*", "", label, flags=re.I)  # footnote marks
     return re.sub(r"\s+", " ", label.replace("’", "'")).strip().lower()
 
 

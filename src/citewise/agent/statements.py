@@ -46,7 +46,11 @@ ASKED_KINDS = {
 }
 _YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
 _VALUE = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
-_SUMMARY = re.compile(r"\b(data|selected|key|summary|highlights|quarterly)\b", re.I)
+_SUMMARY = re.compile(
+    r"\b(selected|key|summary|highlights|quarterly)\b|"
+    r"\b(?:earnings|operations|income|sheets?|flows?|financial) data\b",
+    re.I,
+)
 TITLE_BLOCKS = 6  # a statement's title is among the first blocks of its page
 TITLE_LENGTH = 150
 HEADER_LINES = 40
@@ -123,6 +127,8 @@ def split_line(line: str) -> tuple[str, list[str]]:
     tokens = line.split()
     figures: list[str] = []
     while tokens and (_VALUE.match(tokens[-1]) or tokens[-1] == "$"):
+        if len(tokens) > 1 and tokens[-2].lower().lstrip("(") in ("note", "notes"):
+            break  # "(Note 8)" names a note, it is not a figure
         token = tokens.pop()
         if token != "$":
             figures.append(token.strip("$"))
@@ -130,6 +136,38 @@ def split_line(line: str) -> tuple[str, list[str]]:
     label = re.sub(r"(\s*\.){2,}\s*$", "", label).strip(" .$:")
     label = re.sub(r"\s*\.{2,}\s*", " ", label)
     return label, figures[::-1]
+
+
+def _segments(
+    lines: list[tuple[StoredBlock, str]], width: int
+) -> list[tuple[StoredBlock, str, str, list[str]]]:
+    """(block, text, label, figures) per line item; a line the reader merged from several
+    rows ("Income before taxes 623 1,216 1,503 Provision for taxes (111) (256) (437)") is
+    split when every piece has one figure per column."""
+    out: list[tuple[StoredBlock, str, str, list[str]]] = []
+    for block, line in lines:
+        pieces = _pieces(line)
+        counts = [len(split_line(p)[1]) for p in pieces]
+        # the last piece may be a label that continues on the next line
+        if len(pieces) >= 2 and all(c == width for c in counts[:-1]) and counts[-1] in (0, width):
+            out += [(block, p, *split_line(p)) for p in pieces]
+        else:
+            out.append((block, line, *split_line(line)))
+    return out
+
+
+def _pieces(line: str) -> list[str]:
+    """The line cut after each run of figures that words follow."""
+    tokens = line.split()
+    pieces: list[list[str]] = [[]]
+    for i, token in enumerate(tokens):
+        pieces[-1].append(token)
+        noted = i > 0 and tokens[i - 1].lower().lstrip("(") in ("note", "notes")
+        figure = (bool(_VALUE.match(token)) or token == "$") and not noted
+        following = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if figure and following and not (_VALUE.match(following) or following == "$"):
+            pieces.append([])
+    return [" ".join(p) for p in pieces if p]
 
 
 def read_pages(blocks: list[StoredBlock]) -> list[StatementPage]:
@@ -205,7 +243,8 @@ def _dated(figure: str) -> bool:
 
 def _titled(line: str) -> bool:
     """A title, not a sentence: most of its longer words are capitalized."""
-    long = [w for w in re.findall(r"[A-Za-z]+", line) if len(w) > 3]
+    bare = re.sub(r"\([^)]*\)?", " ", line)  # "(amounts in millions, ...)" is not title
+    long = [w for w in re.findall(r"[A-Za-z]+", bare) if len(w) > 3]
     return bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
 
 
@@ -231,14 +270,13 @@ def _add_items(page: StatementPage, lines: list[tuple[StoredBlock, str]]) -> Non
     """Line items: a label and one figure per year; a figure line with no label is the
     total of the section its header opened ("Revenues" ... "5,162,082 12,899,672")."""
     section = ""
-    for block, line in lines:
-        label, figures = split_line(line)
+    for block, line, label, figures in _segments(lines, len(page.years)):
         words = re.search(r"[A-Za-z]{3}", label)
         if words and not figures:
             section = label
             continue
-        if len(figures) < len(page.years):
-            continue
+        if len(figures) < len(page.years) or (len(figures) > len(page.years) and not page.kind):
+            continue  # outside a statement, extra columns (changes, shares) are ambiguous
         if not words:
             if not section or label:
                 continue
@@ -249,7 +287,7 @@ def _add_items(page: StatementPage, lines: list[tuple[StoredBlock, str]]) -> Non
         by_year = dict(zip(page.years, figures, strict=True))
         page.items.append(
             LineItem(label, by_year, block, line.strip(), page.kind, page.title, page.scale)
-        )
+        )  # the quote is verbatim: a piece of the block's text
 
 
 # --- which filing -----------------------------------------------------------------------
