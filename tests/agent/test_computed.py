@@ -155,3 +155,11 @@ def test_a_change_between_two_years_and_a_line_named_in_full(
     answer = filings[0].ask("What was Granite Corp's FY2018 net cash used in investing activities?")
     (sentence,) = answer.sentences
     assert sentence.cell is not None and sentence.cell["value"] == "(2,210)"
+
+
+def test_a_paper_is_not_read_as_a_filing(library: Library) -> None:
+    from citewise.agent.filing_answer import filing_computation
+
+    # the file is results.pdf: the question names it and a year, but it has no statements
+    question = "What revenue do the results report for FY2019?"
+    assert filing_computation(question, library.store) is None

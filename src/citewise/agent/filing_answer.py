@@ -166,6 +166,8 @@ def filing_computation(
     if doc is None:
         return None
     pages = statement_pages(store, doc.id, doc.sha256)
+    if not any(p.kind for p in pages):
+        return None  # not a filing: no balance sheet, income or cash flow statement
     try:
         result = metric(question, Lookup(pages))
     except Missing as missing:
