@@ -21,7 +21,8 @@ def _index_name(model: str) -> str:
 
 
 def _literal(vector: np.ndarray) -> str:
-    return "[" + ",".join(f"{v:.8g}" for v in vector.tolist()) + "]"
+    # numpy's float32 repr is the shortest that reads back to the same float32
+    return "[" + ",".join(str(v) for v in np.asarray(vector, dtype=np.float32)) + "]"
 
 
 class PostgresVectors:
