@@ -57,6 +57,8 @@ def test_a_round_trip_through_postgresql_keeps_every_row(tmp_path: Path, pg_url:
         rowids, matrix = pg.vectors.load_matrix("mini")
         ((nearest, score),) = pg.vectors.nearest("mini", matrix[3], 1)  # through HNSW
         assert nearest == rowids[3] and score > 0.999
+        indexes = pg.db.rows("SELECT indexdef FROM pg_indexes WHERE tablename = 'block_vectors'")
+        assert any("hnsw" in r["indexdef"] and "'mini'" in r["indexdef"] for r in indexes)
     again = LibraryStore(tmp_path / "two")
     assert again.keyword_search(["granite"], 5) and again.stats() == {
         "documents": 2,

@@ -39,7 +39,8 @@ def stored_block(row: dict[str, Any]) -> StoredBlock:
 
 def filter_clause(where: BlockFilter, alias: str = "b") -> tuple[str, list[object]]:
     """The WHERE clause (blocks table as `alias`) and parameters of a BlockFilter."""
-    clauses, params = [f"{alias}.trusted = 1"], []
+    clauses: list[str] = [f"{alias}.trusted = 1"]
+    params: list[object] = []
     for column, values in (
         ("document_id", where.documents),
         ("page", where.pages),

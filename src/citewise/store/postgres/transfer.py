@@ -24,6 +24,7 @@ from citewise.store.postgres.connection import Database, is_postgres_url, redact
 from citewise.store.postgres.schema import TABLES
 from citewise.store.postgres.text import CONFIG
 from citewise.store.postgres.text import index_text as pg_index_text
+from citewise.store.postgres.vectors import create_index
 
 BATCH = 2_000
 DERIVED = {"tsv"}  # columns rebuilt on the target, never copied or checksummed
@@ -149,6 +150,8 @@ class PostgresEndpoint:
 
     def finish(self) -> None:
         with self.db.transaction() as conn:  # identities continue after the copied ids
+            for row in conn.execute("SELECT name, dimensions FROM embedding_models").fetchall():
+                create_index(conn, row["name"], row["dimensions"])
             for table, column in IDENTITY.items():
                 conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'), "

@@ -8,6 +8,7 @@ ranking it returns matches the exact one (measured in tests/store/postgres).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,15 @@ def _index_name(model: str) -> str:
 def _literal(vector: np.ndarray) -> str:
     # numpy's float32 repr is the shortest that reads back to the same float32
     return "[" + ",".join(str(v) for v in np.asarray(vector, dtype=np.float32)) + "]"
+
+
+def create_index(conn: Any, model: str, dimensions: int) -> None:
+    """The model's partial HNSW index (cosine on halfvec), unless it exists."""
+    quoted = model.replace("'", "''")
+    conn.execute(
+        f"CREATE INDEX IF NOT EXISTS {_index_name(model)} ON block_vectors USING hnsw "
+        f"((vector::halfvec({int(dimensions)})) halfvec_cosine_ops) WHERE model = '{quoted}'"
+    )
 
 
 class PostgresVectors:
@@ -42,12 +52,7 @@ class PostgresVectors:
                 "ON CONFLICT DO NOTHING",
                 (model, dimensions),
             )
-            quoted = model.replace("'", "''")
-            conn.execute(
-                f"CREATE INDEX IF NOT EXISTS {_index_name(model)} ON block_vectors USING hnsw "
-                f"((vector::halfvec({int(dimensions)})) halfvec_cosine_ops) "
-                f"WHERE model = '{quoted}'"
-            )
+            create_index(conn, model, dimensions)
 
     def any_vectors(self) -> bool:
         return bool(self.db.value("SELECT EXISTS (SELECT 1 FROM block_vectors)"))
