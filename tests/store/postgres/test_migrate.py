@@ -73,3 +73,19 @@ def test_a_second_run_copies_nothing_and_still_verifies(tmp_path: Path, pg_url: 
     copy_library(tmp_path / "one", pg_url)
     rerun = copy_library(tmp_path / "one", pg_url)
     assert rerun.verified and sum(rerun.copied.values()) == 0
+
+
+def test_the_command_prints_verified_counts_as_json(tmp_path: Path, pg_url: str) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    _library(tmp_path / "one")
+    result = CliRunner().invoke(app, ["migrate", str(tmp_path / "one"), pg_url, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    tables = {t["table"]: t for t in report["tables"]}
+    assert report["verified"] and tables["blocks"]["target_rows"] == 5
+    assert all(t["same"] for t in tables.values()) and "postgres" not in str(report["source"])
