@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
 from citewise.errors import LibraryError
@@ -46,4 +45,3 @@ def test_an_unreachable_server_fails_with_a_code_and_hint(tmp_path) -> None:  # 
     with pytest.raises(LibraryError) as info:
         PostgresLibraryStore(url)
     assert info.value.code == "POSTGRES_UNAVAILABLE" and "pgvector" in info.value.hint
-    assert psycopg is not None
