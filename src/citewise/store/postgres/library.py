@@ -6,6 +6,7 @@ from citewise.store.postgres.blocks import PostgresBlocks
 from citewise.store.postgres.connection import Database, redact
 from citewise.store.postgres.documents import PostgresDocuments
 from citewise.store.postgres.references import PostgresReferences
+from citewise.store.postgres.tasks import PostgresTaskRepository
 from citewise.store.postgres.vectors import PostgresVectors
 
 
@@ -18,6 +19,7 @@ class PostgresLibraryStore(PostgresDocuments, PostgresBlocks, PostgresReferences
         self.location = redact(url)
         self.db = Database(url, max_connections)
         self.vectors = PostgresVectors(self.db)
+        self.tasks = PostgresTaskRepository(self.db)
 
     def close(self) -> None:
         self.db.close()

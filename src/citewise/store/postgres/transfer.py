@@ -27,7 +27,7 @@ from citewise.store.postgres.text import index_text as pg_index_text
 from citewise.store.postgres.vectors import create_index
 
 BATCH = 2_000
-DERIVED = {"tsv"}  # columns rebuilt on the target, never copied or checksummed
+DERIVED = {"tsv", "seq"}  # columns made on the target, never copied or checksummed
 IDENTITY = {
     "blocks": "rowid",
     "llm_calls": "id",
