@@ -5,6 +5,7 @@ library's documents as CSL-JSON, BibTeX or RIS)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sys
 from pathlib import Path
@@ -33,9 +34,11 @@ from citewise.sources.graph import (
     openalex_graph,
     write_graph,
 )
+from citewise.sources.intent import describe, parse_intent, summary
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
+log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
 # Short labels so a record found by four sources still fits the column.
 BADGES = {
@@ -87,6 +90,12 @@ def search(
     authors: Annotated[
         list[str] | None, typer.Option("--author", help="Author name (repeatable).")
     ] = None,
+    mesh: Annotated[
+        list[str] | None, typer.Option("--mesh", help="MeSH descriptor (repeatable).")
+    ] = None,
+    languages: Annotated[
+        list[str] | None, typer.Option("--lang", help="Language, ISO 639-1 (en, de; repeatable).")
+    ] = None,
     open_access: Annotated[bool, typer.Option("--oa", help="Open-access records only.")] = False,
     min_citations: Annotated[
         int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
@@ -108,10 +117,12 @@ def search(
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
-    parsed = Query.parse(
+    intent = parse_intent(
         query,
         field=field,
         authors=tuple(authors or ()),
+        mesh=tuple(mesh or ()),
+        languages=tuple(_split(languages)),
         year_from=since,
         year_to=until,
         types=frozenset(_split(types)),
@@ -119,6 +130,8 @@ def search(
         min_citations=min_citations,
         limit=limit,
     )
+    parsed = intent.query
+    log.info("search: %r parsed as %s (%s)", query, describe(parsed), "; ".join(intent.notes))
     config = SourcesConfig.load(sources_config)
     store = LibraryStore(library_dir(State.library))
     try:
@@ -152,6 +165,7 @@ def search(
 def _as_json(result: SearchResult) -> dict[str, object]:
     return {
         "query": result.query.text if result.query else "",
+        "parsed_query": describe(result.query) if result.query else None,
         "records": [r.to_dict() for r in result.records],
         "warnings": result.warnings,
         "notices": result.notices,
@@ -181,7 +195,7 @@ def print_records(result: SearchResult) -> None:
     if not result.records:
         out.print("No records found.")
         return
-    table = Table(expand=True)
+    table = Table(expand=True, title=plain(summary(result.query)) if result.query else None)
     table.add_column("#", justify="right", width=3)
     table.add_column("score", justify="right", width=5)
     table.add_column("year", width=4)

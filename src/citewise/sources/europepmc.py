@@ -8,7 +8,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
-from citewise.sources.query import Query, quote
+from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
 FIELD = {"all": "", "title": "TITLE:", "abstract": "ABSTRACT:"}
@@ -17,7 +17,18 @@ PUB_TYPE = {
     "preprint": "SRC:PPR",
     "article": 'PUB_TYPE:"journal article"',
 }
+DESIGN = {
+    "meta-analysis": 'PUB_TYPE:"meta-analysis"',
+    "systematic-review": 'PUB_TYPE:"systematic review"',
+    "rct": 'PUB_TYPE:"randomized controlled trial"',
+}
 PAGE_SIZE_MAX = 1000
+
+
+def _any(clauses: list[str]) -> list[str]:
+    if not clauses:
+        return []
+    return [clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"]
 
 
 def translate(query: Query, limit: int, cursor: str = "*") -> dict[str, str]:
@@ -28,9 +39,9 @@ def translate(query: Query, limit: int, cursor: str = "*") -> dict[str, str]:
     clauses += [f"AUTH:{quote(a)}" for a in query.authors]
     if query.year_from or query.year_to:
         clauses.append(f"PUB_YEAR:[{query.year_from or 1000} TO {query.year_to or 3000}]")
-    if query.types:
-        kinds = [PUB_TYPE[k] for k in sorted(query.types)]
-        clauses.append(kinds[0] if len(kinds) == 1 else "(" + " OR ".join(kinds) + ")")
+    clauses += _any([PUB_TYPE[k] for k in sorted(query.types)])
+    clauses += _any([DESIGN[d] for d in sorted(query.designs)])
+    clauses += _any([f"LANG:{LANGUAGE_CODES[c][1]}" for c in query.languages])
     if query.open_access:
         clauses.append("OPEN_ACCESS:y")
     return {

@@ -56,6 +56,8 @@ def translate(query: Query, limit: int) -> dict[str, str]:
         filters.append(f"to_publication_date:{query.year_to}-12-31")
     if query.types:
         filters.append("type:" + "|".join(sorted(query.types)))
+    if query.languages:
+        filters.append("language:" + "|".join(query.languages))
     if query.open_access:
         filters.append("is_oa:true")
     if query.min_citations:

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from citewise.sources.base import Fetcher, ParseError, Source, load_xml
 from citewise.sources.csl import csl_name, date_parts, parse_name, season_month
-from citewise.sources.query import Query, quote
+from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
 TAG = {"all": "[tiab]", "title": "[ti]", "abstract": "[ab]"}
@@ -16,6 +16,18 @@ PUBLICATION_TYPE = {
     "preprint": "preprint[pt]",
     "article": "journal article[pt]",
 }
+DESIGN = {
+    "meta-analysis": "meta-analysis[pt]",
+    "systematic-review": "systematic review[pt]",
+    "rct": "randomized controlled trial[pt]",
+}
+
+
+def _any(clauses: list[str]) -> list[str]:
+    """One clause, or an OR group; nothing for none."""
+    if not clauses:
+        return []
+    return [clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"]
 
 
 def translate(query: Query, limit: int) -> dict[str, str]:
@@ -28,9 +40,9 @@ def translate(query: Query, limit: int) -> dict[str, str]:
     clauses += [f"{quote(a)}[au]" for a in query.authors]
     if query.year_from or query.year_to:
         clauses.append(f"{query.year_from or 1800}:{query.year_to or 3000}[dp]")
-    if query.types:
-        kinds = [PUBLICATION_TYPE[k] for k in sorted(query.types)]
-        clauses.append(kinds[0] if len(kinds) == 1 else "(" + " OR ".join(kinds) + ")")
+    clauses += _any([PUBLICATION_TYPE[k] for k in sorted(query.types)])
+    clauses += _any([DESIGN[d] for d in sorted(query.designs)])
+    clauses += _any([f"{LANGUAGE_CODES[c][0]}[la]" for c in query.languages])
     if query.open_access:
         clauses.append('"free full text"[sb]')
     params = {"db": "pubmed", "term": " AND ".join(clauses), "retmax": str(limit)}

@@ -15,6 +15,7 @@ FIELDS = (
     "publicationTypes,citationCount,isOpenAccess,openAccessPdf,url"
 )
 PUBLICATION_TYPE = {"review": "Review", "article": "JournalArticle"}
+DESIGN = {"meta-analysis": "MetaAnalysis", "systematic-review": "Review", "rct": "ClinicalTrial"}
 
 
 def translate(query: Query, limit: int) -> dict[str, str]:
@@ -25,6 +26,7 @@ def translate(query: Query, limit: int) -> dict[str, str]:
     if query.year_from or query.year_to:
         params["year"] = f"{query.year_from or ''}-{query.year_to or ''}"
     types = [PUBLICATION_TYPE[k] for k in sorted(query.types) if k in PUBLICATION_TYPE]
+    types += [DESIGN[d] for d in sorted(query.designs) if DESIGN[d] not in types]
     if types:
         params["publicationTypes"] = ",".join(types)
     if query.open_access:
