@@ -35,6 +35,7 @@ from citewise.sources.graph import (
     write_graph,
 )
 from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.paging import ALL_CAP
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
@@ -100,7 +101,12 @@ def search(
     min_citations: Annotated[
         int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to return.")] = 20,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help=f"Records to return (at most {ALL_CAP}).")
+    ] = 20,
+    everything: Annotated[
+        bool, typer.Option("--all", help=f"Page through every source, up to {ALL_CAP} records.")
+    ] = False,
     fmt: Annotated[
         str | None, typer.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
     ] = None,
@@ -117,6 +123,9 @@ def search(
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
+    if limit > ALL_CAP:
+        raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
+    limit = ALL_CAP if everything else limit
     intent = parse_intent(
         query,
         field=field,
@@ -174,6 +183,7 @@ def _as_json(result: SearchResult) -> dict[str, object]:
                 "name": s.name,
                 "status": s.status,
                 "records": s.records,
+                "total": s.total,
                 "seconds": round(s.seconds, 3),
                 "message": s.message,
             }
@@ -227,7 +237,8 @@ def print_records(result: SearchResult) -> None:
         )
     out.print(table)
     timings = ", ".join(
-        f"{safe(s.name)} {s.records} in {s.seconds:.1f}s"
+        f"{safe(s.name)} {s.records}{'' if s.total is None else f' of {s.total}'}"
+        f" in {s.seconds:.1f}s"
         for s in result.sources
         if s.status == "ok"
     )

@@ -34,6 +34,7 @@ class SourceReport:
 
     name: str
     records: int = 0
+    total: int | None = None  # matches the source reports (None: it does not say)
     seconds: float = 0.0
     status: str = "ok"  # ok, skipped, failed
     message: str = ""
@@ -143,6 +144,7 @@ async def _run_source(
         http.evict(fetcher.last_key)
         return _failed(report, result, f"{name}: unreadable reply ({type(exc).__name__})", started)
     report.records = len(records)
+    report.total = source.total
     report.seconds = time.perf_counter() - started
     return records
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import csl_name, date_parts, parse_name
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import Query
 from citewise.sources.record import SearchRecord, make_record, normalize_ids, record_key
 
@@ -151,5 +152,15 @@ class CrossrefSource(Source):
         params = translate(query, limit)
         if self.settings.mailto:
             params["mailto"] = self.settings.mailto
-        response = await fetch.get(f"{self.base_url}/works", self.params(params))
-        return parse_works(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            paged = {**params, "rows": str(size)}
+            if offset:
+                paged["offset"] = str(offset)
+            response = await fetch.get(f"{self.base_url}/works", self.params(paged))
+            total = json_total(response.body, "message", "total-results")
+            return Page(parse_works(response.body), total)
+
+        collected = await collect(page, limit, 1000)
+        self.total = collected.total
+        return collected.records

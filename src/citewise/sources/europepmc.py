@@ -8,6 +8,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
@@ -141,15 +142,17 @@ class EuropePmcSource(Source):
     name = "europepmc"
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
-        records: list[SearchRecord] = []
-        cursor: str | None = "*"
-        while cursor and len(records) < limit:
-            params = self.params(translate(query, limit - len(records), cursor))
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = self.params(translate(query, size, cursor or "*"))
             if self.settings.mailto:
                 params.setdefault("email", self.settings.mailto)
             response = await fetch.get(f"{self.base_url}/search", params)
-            page, next_cursor = parse_search(response.body)
-            records += page
-            # No next cursor, the same cursor again, or an empty page: the end.
-            cursor = next_cursor if page and next_cursor != cursor else None
-        return records[:limit]
+            records, next_cursor = parse_search(response.body)
+            total = json_total(response.body, "hitCount")
+            # No next cursor means the end; collect() also stops on a repeated one.
+            return Page(records, total, next_cursor, last=next_cursor is None)
+
+        collected = await collect(page, limit, PAGE_SIZE_MAX)
+        self.total = collected.total
+        return collected.records

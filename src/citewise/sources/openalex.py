@@ -7,9 +7,11 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total, page_number
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
+PAGE_SIZE = 200  # the most per-page allows
 SEARCH_FILTER = {"title": "title.search", "abstract": "abstract.search"}
 KIND_BY_TYPE = {"review": "review", "preprint": "preprint", "article": "article"}
 CSL_TYPE = {
@@ -154,5 +156,14 @@ class OpenAlexSource(Source):
             params["api_key"] = self.settings.api_key
         if self.settings.mailto:
             params["mailto"] = self.settings.mailto
-        response = await fetch.get(f"{self.base_url}/works", self.params(params))
-        return parse_works(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            paged = {**params, "per-page": str(size)}
+            if offset:
+                paged["page"] = str(page_number(offset, size))
+            response = await fetch.get(f"{self.base_url}/works", self.params(paged))
+            return Page(parse_works(response.body), json_total(response.body, "meta", "count"))
+
+        collected = await collect(page, limit, PAGE_SIZE)
+        self.total = collected.total
+        return collected.records

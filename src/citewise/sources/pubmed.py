@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from citewise.sources.base import Fetcher, ParseError, Source, load_xml
+from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
 from citewise.sources.csl import csl_name, date_parts, parse_name, season_month
+from citewise.sources.paging import Page, collect
 from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
+PAGE_SIZE = 200  # esearch ids per page; efetch takes them in one request
 TAG = {"all": "[tiab]", "title": "[ti]", "abstract": "[ab]"}
 PUBLICATION_TYPE = {
     "review": "review[pt]",
@@ -68,6 +70,11 @@ def parse_esearch(body: bytes | str) -> list[str]:
     if error:
         raise ParseError("pubmed", error)
     return [i.text.strip() for i in root.findall("IdList/Id") if i.text]
+
+
+def parse_count(body: bytes | str) -> int | None:
+    """The number of matching records esearch reports (its Count)."""
+    return as_int(load_xml("pubmed", body).findtext("Count"))
 
 
 def parse_efetch(body: bytes | str) -> list[SearchRecord]:
@@ -181,10 +188,21 @@ class PubmedSource(Source):
         return params
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
-        found = await fetch.get(
-            f"{self.base_url}/esearch.fcgi", self._identify(self.params(translate(query, limit)))
-        )
-        pmids = parse_esearch(found.body)[:limit]
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = translate(query, size)
+            if offset:
+                params["retstart"] = str(offset)
+            found = await fetch.get(
+                f"{self.base_url}/esearch.fcgi", self._identify(self.params(params))
+            )
+            pmids = parse_esearch(found.body)[:size]
+            return Page(await self._fetch(fetch, query, pmids), parse_count(found.body))
+
+        collected = await collect(page, limit, PAGE_SIZE)
+        self.total = collected.total
+        return collected.records
+
+    async def _fetch(self, fetch: Fetcher, query: Query, pmids: list[str]) -> list[SearchRecord]:
         if not pmids:
             return []
         fetched = await fetch.get(

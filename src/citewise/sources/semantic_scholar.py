@@ -7,6 +7,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import Query
 from citewise.sources.record import SearchRecord, make_record
 
@@ -108,7 +109,15 @@ class SemanticScholarSource(Source):
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
         headers = {"x-api-key": self.settings.api_key} if self.settings.api_key else {}
-        response = await fetch.get(
-            f"{self.base_url}/paper/search", self.params(translate(query, limit)), headers
-        )
-        return parse_papers(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = translate(query, size)
+            if offset:
+                params["offset"] = str(offset)
+            url = f"{self.base_url}/paper/search"
+            response = await fetch.get(url, self.params(params), headers)
+            return Page(parse_papers(response.body), json_total(response.body, "total"))
+
+        collected = await collect(page, limit, 100)
+        self.total = collected.total
+        return collected.records
