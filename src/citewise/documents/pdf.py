@@ -11,6 +11,7 @@ import pymupdf
 
 from citewise.documents import layout
 from citewise.documents.bibliography import mark_references
+from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
     caption_label,
     caption_like,
@@ -64,6 +65,7 @@ def read_pdf(path: Path, ocr: bool = True) -> Document:
 def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Document:
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
+        check_text_operators(pages_, text_operator_budget())
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
