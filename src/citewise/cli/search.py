@@ -224,6 +224,8 @@ def print_records(result: SearchResult) -> None:
             title.append(f"\n{authors}", style="dim")
         if record.open_access:
             title.append("  open access", style="green")
+        if record.retraction:
+            title.append(plain(f"\nRETRACTED ({record.retraction})"), style="bold red")
         if record.related:
             title.append(plain(f"\nother version: {', '.join(record.related)}"), style="dim")
         table.add_row(

@@ -141,7 +141,25 @@ def item_record(item: dict[str, Any]) -> SearchRecord:
         for target in relation.get(name) or []:
             if target.get("id-type") == "doi" and target.get("id"):
                 record.related.append(record_key(normalize_ids({"doi": str(target["id"])})))
+    _retraction(item, record)
     return record
+
+
+RETRACTION_TYPES = {"retraction", "removal", "withdrawal"}
+
+
+def _retraction(item: dict[str, Any], record: SearchRecord) -> None:
+    """Crossref's update notices: `updated-by` on a retracted work, `update-to` on the
+    notice that retracts another."""
+    for update in item.get("updated-by") or []:
+        if isinstance(update, dict) and update.get("type") in RETRACTION_TYPES:
+            notice = update.get("DOI") or "a notice"
+            record.retraction = f"Crossref {update['type']} ({notice})"
+    for update in item.get("update-to") or []:
+        if isinstance(update, dict) and update.get("type") in RETRACTION_TYPES:
+            doi = normalize_ids({"doi": str(update.get("DOI") or "")}).get("doi")
+            if doi:
+                record.retracts.append(doi)
 
 
 class CrossrefSource(Source):

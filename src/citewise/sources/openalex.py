@@ -124,7 +124,7 @@ def work_record(work: dict[str, Any]) -> SearchRecord:
         [work["publication_year"]] if as_int(work.get("publication_year")) else None
     )
     issns = source.get("issn") or []
-    return make_record(
+    record = make_record(
         "openalex",
         csl_type=csl_type,
         title=work.get("display_name") or work.get("title") or "",
@@ -145,6 +145,9 @@ def work_record(work: dict[str, Any]) -> SearchRecord:
         pdf_url=best.get("pdf_url") or oa.get("oa_url"),
         citations=as_int(work.get("cited_by_count")),
     )
+    if work.get("is_retracted") is True:
+        record.retraction = "OpenAlex is_retracted"
+    return record
 
 
 class OpenAlexSource(Source):

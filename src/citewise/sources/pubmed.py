@@ -123,7 +123,7 @@ def _article(node: ET.Element) -> SearchRecord:
         else ("preprint" if "preprint" in types else "article")
     )
     pmcid = ids.get("pmcid")
-    return make_record(
+    record = make_record(
         "pubmed",
         csl_type="article" if kind == "preprint" else "article-journal",
         title=_text(article.find("ArticleTitle")) or _text(article.find("VernacularTitle")),
@@ -144,6 +144,9 @@ def _article(node: ET.Element) -> SearchRecord:
         pdf_url=None,
         keywords=[k.text for k in citation.findall("KeywordList/Keyword") if k.text][:10],
     )
+    if "retracted publication" in types:
+        record.retraction = "PubMed publication type Retracted Publication"
+    return record
 
 
 def _author(node: ET.Element) -> dict[str, str]:

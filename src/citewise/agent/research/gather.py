@@ -212,6 +212,10 @@ def screen_paper(
     A paper is eligible when the score passes and the title and abstract cover enough of
     the topic: breadth alone (a long paper matches everything somewhere) never includes it.
     """
+    retracted = re.search(r"^RETRACTED: (.+)$", str(paper.csl.get("note") or ""), re.M)
+    if retracted:
+        # Flagged by the sources (citewise.sources.flags): never read as evidence.
+        return Screen(0.0, False, f"excluded: retracted ({retracted.group(1)})", [])
     text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead}")}
     weights = {t: weight(t) for t in plan.topic_terms}
     found = [t for t in plan.topic_terms if stem(t) in text]
