@@ -25,7 +25,7 @@ from citewise.sources import (
     SourcesConfig,
     search_sources,
 )
-from citewise.sources.export import FORMATS, export, library_records
+from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for, library_records
 from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import (
     GRAPH_FORMATS,
@@ -52,7 +52,6 @@ BADGES = {
     "doaj": ("DOAJ", "bright_green"),
     "europepmc": ("EPMC", "bright_blue"),
 }
-EXTENSION_FORMATS = {".json": "csl-json", ".bib": "bibtex", ".ris": "ris"}
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -251,15 +250,16 @@ def print_records(result: SearchResult) -> None:
 @app.command("export")
 def export_library(
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="csl-json, bibtex or ris.")
-    ] = "csl-json",
+        str | None,
+        typer.Option("--format", "-f", help="csl-json, bibtex or ris (default: from --out)."),
+    ] = None,
     out_file: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write here (default: stdout).")
+        Path | None,
+        typer.Option("--out", "-o", help="Write here: .json, .bib or .ris (default: stdout)."),
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    fmt = format_for(fmt, out_file)
     store = LibraryStore(library_dir(State.library))
     try:
         records = library_records(store.db)
