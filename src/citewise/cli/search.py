@@ -25,6 +25,7 @@ from citewise.sources import (
     SourcesConfig,
     search_sources,
 )
+from citewise.sources.authors import search_by_author
 from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for, library_records
 from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import (
@@ -119,6 +120,12 @@ def search(
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
+    by_author: Annotated[
+        bool,
+        typer.Option(
+            "--by-author", help="The topic's most-cited authors first, then their papers."
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
@@ -143,7 +150,8 @@ def search(
     config = SourcesConfig.load(sources_config)
     store = LibraryStore(library_dir(State.library))
     try:
-        result = search_sources(
+        run = search_by_author if by_author else search_sources
+        result = run(
             parsed, _split(sources), store_db=store.db, limit=limit, config=config, refresh=refresh
         )
     finally:
