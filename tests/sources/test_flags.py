@@ -10,7 +10,7 @@ import pytest
 
 from citewise.agent.research.gather import record_paper, screen_paper
 from citewise.agent.research.model import Plan
-from citewise.sources import arxiv, crossref, pubmed, search_sources
+from citewise.sources import arxiv, crossref, europepmc, pubmed, search_sources
 from citewise.sources.export import export
 from citewise.sources.flags import apply_notices, complete
 from citewise.sources.http import reset_breakers
@@ -72,3 +72,14 @@ def test_openalex_is_retracted_reaches_search_export_and_screening(server: Repla
     assert decisions["doi:10.1000/page.3"].eligible is False
     assert decisions["doi:10.1000/page.3"].reason == "excluded: retracted (OpenAlex is_retracted)"
     assert "retracted" not in decisions["doi:10.1000/page.2"].reason
+
+
+def test_europe_pmc_retracted_publication_type() -> None:
+    reply = json.loads((DATA / "europepmc.json").read_text("utf-8"))
+    plain = europepmc.parse_search(json.dumps(reply))[0][0]
+    assert plain.retraction is None
+    reply["resultList"]["result"][0]["pubTypeList"] = {
+        "pubType": ["research-article", "Retracted Publication"]
+    }
+    (record,), _ = europepmc.parse_search(json.dumps(reply))
+    assert record.retraction == "Europe PMC publication type Retracted Publication"

@@ -115,7 +115,7 @@ def result_record(result: dict[str, Any]) -> SearchRecord:
         pdf = f"https://europepmc.org/articles/{pmcid}?pdf=render"
     issn = journal.get("issn") or (result.get("journalIssn") or "").split(";")[0].strip()
     source_id = f"{result.get('source')}/{result.get('id')}" if result.get("id") else None
-    return make_record(
+    record = make_record(
         "europepmc",
         csl_type="article" if preprint else "article-journal",
         title=result.get("title") or "",
@@ -136,6 +136,9 @@ def result_record(result: dict[str, Any]) -> SearchRecord:
         pdf_url=pdf,
         citations=as_int(result.get("citedByCount")),
     )
+    if "retracted publication" in type_text:
+        record.retraction = "Europe PMC publication type Retracted Publication"
+    return record
 
 
 class EuropePmcSource(Source):
