@@ -52,6 +52,7 @@ from citewise.store.vectors import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "citewise/bench"
 SHARED = Path(os.environ.get("CITEWISE_SHARED") or ROOT.parent / "shared")
 if not SHARED.is_dir():
     SHARED = Path("/work/shared")
@@ -292,10 +293,7 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=10**9, help=argparse.SUPPRESS)
     parser.add_argument(
         "--cache",
-        default=str(
-            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-            / "citewise" / "bench" / "vectors.sqlite"
-        ),
+        default=str(BENCH_CACHE / "vectors.sqlite"),
         help="block vectors reused by untimed seed-000 queries ('' for none)",
     )
     args = parser.parse_args()
