@@ -9,6 +9,8 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
+from citewise.agent.vocabulary import learn as learn_vocabulary
+from citewise.api_compare import ComparisonMethods
 from citewise.config import ModelSettings, library_dir, load_model_settings
 from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.embed.base import Embedder
@@ -25,8 +27,12 @@ from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, Store
 from citewise.store.references import document_structure
 from citewise.store.vector_index import IndexReport, check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
+from citewise.store.vocabulary import ReviewEntry, log_review, reviews
 
 log = logging.getLogger(__name__)
+
+# Answers below this support (and every refusal) are logged for review (`citewise review`).
+REVIEW_BELOW = 0.6
 
 EMBEDDINGS_UNAVAILABLE = (
     "notice: embedding model unavailable (pip install 'citewise[embed]'); using keyword search only"
@@ -47,7 +53,7 @@ class StructureNotFoundError(CitewiseError):
     http_status = 404
 
 
-class Library:
+class Library(ComparisonMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:
@@ -87,8 +93,12 @@ class Library:
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
         report = ingest(self.store, paths, self.embedder, progress, sources)
-        # Update the search indexes now, so the next question does not pay for them.
+        # Update the search indexes and the learned vocabulary now, so the next question
+        # does not pay for them.
         Retriever(self.store, self.embedder).refresh()
+        learn_vocabulary(self.store)
+        if self._answerer is not None:
+            self._answerer.forget()
         return report
 
     def documents(self) -> list[StoredDocument]:
@@ -147,10 +157,29 @@ class Library:
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
-    def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:
-        """Answer with verbatim cited sentences, or refuse with the closest passages."""
+    def ask(
+        self, question: str, documents: list[str] | None = None, k: int = 8, review: bool = True
+    ) -> Answer:
+        """Answer with verbatim cited sentences, or refuse with the closest passages.
+        Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
-        return self.answerer.ask(question, doc_ids, k)
+        answer = self.answerer.ask(question, doc_ids, k)
+        if review and (answer.refused or answer.support_score < REVIEW_BELOW):
+            sentences = answer.withheld if answer.refused else answer.sentences
+            log_review(
+                self.store.db,
+                question,
+                answer.refused,
+                answer.refusal_kind,
+                answer.support_score,
+                answer.answer if not answer.refused else " ".join(s.text for s in sentences),
+                [c for s in sentences for c in s.citations],
+            )
+        return answer
+
+    def review(self, limit: int = 50) -> list[ReviewEntry]:
+        """The latest low-support answers and refusals logged by `ask`, newest first."""
+        return reviews(self.store.db, limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
