@@ -49,7 +49,7 @@ NoCacheOption = Annotated[
 def ingest(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="PDF, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
+        typer.Argument(help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
     ] = None,
     zotero: Annotated[
         Path | None,
