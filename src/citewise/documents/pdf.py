@@ -30,7 +30,7 @@ from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
 from citewise.documents.layout import BULLET, Seg, Unit
-from citewise.documents.metadata import extract_metadata, title_block_index
+from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
 from citewise.documents.references import link_citations, parse_bibliography
@@ -122,6 +122,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
+    # running heads and feet of the next pages often carry the journal, volume and pages
+    margins = "\n".join(s.text for segs in pages[1:3] for s in segs[:3] + segs[-3:])
+    publication = find_publication(first_text if not flagged.get(1) else "", margins)
     references = parse_bibliography([b for b in blocks if b.kind == "reference"])
     return Document(
         path=path,
@@ -134,6 +137,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         year=meta.year,
         doi=meta.doi,
         abstract=meta.abstract,
+        venue=publication.venue,
+        arxiv_id=publication.arxiv_id,
+        extra=publication.csl(),
         flagged_pages=flagged,
         warnings=warnings,
         references=references,
