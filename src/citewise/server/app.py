@@ -355,6 +355,8 @@ def create_app(
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
         redirect_slashes=False,  # a redirect would echo the request's Host into Location
+        docs_url=None,  # FastAPI's pages load from a CDN: ui.py serves packaged docs at /docs
+        redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
             Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),
