@@ -11,6 +11,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from citewise.documents.footnotes import line_text
 from citewise.documents.hyphenation import clean, join_rows
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
@@ -35,6 +36,8 @@ class Seg:
     bold: bool
     block: int
     orig: Box = (0.0, 0.0, 0.0, 0.0)  # box on the real page (differs on turned pages)
+    marks: list[str] = field(default_factory=list)  # footnote marks taken out of the text
+    note: str | None = None  # the label a footnote line opens with ('10')
 
     @property
     def height(self) -> float:
@@ -185,12 +188,13 @@ def page_segments(raw: dict, width: float, height: float) -> tuple[list[Seg], fl
     for bno, line, spans, way in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
-        text = "".join(s["text"] for s in line["spans"]).strip()
+        text, marks, note = line_text(line["spans"])
         top = max(spans, key=lambda s: len(s["text"].strip()))
         box = tuple(line["bbox"])
         x0, y0, x1, y1 = _turn(box, main, width, height)
         font = font_family(top["font"])
-        seg = Seg(x0, y0, x1, y1, text, top["size"], font, is_bold(font, top["flags"]), bno, box)
+        bold = is_bold(font, top["flags"])
+        seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)
         segs.append(seg)
     turned = main in ((0, 1), (0, -1))
     return segs, (height if turned else width), (width if turned else height)

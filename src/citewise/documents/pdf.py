@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents import layout
+from citewise.documents import footnotes, layout
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
@@ -117,6 +117,7 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     assign_sections(blocks, title)
     for i, block in enumerate(blocks):
         block.ordinal = i
+    footnotes.link(blocks)
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
@@ -359,6 +360,12 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
         text = join_rows([r.text for r in unit.rows], vocab)
     if unit.kind == "equation":
         data = {"number": equation_number(unit.label), "text": equation_text(unit)}
+    marks = [m for s in unit.segs for m in s.marks]
+    if marks:
+        data = {**(data or {}), "marks": marks}
+    labels = [s.note for s in unit.segs if s.note]
+    if labels:
+        data = {**(data or {}), "labels": labels}
     x0, y0, x1, y1 = unit.page_bbox
     return Block(
         ordinal=0,
