@@ -112,7 +112,9 @@ def test_sentence_across_a_line_break_stays_in_one_block() -> None:
     doc = parsed("2020.acl-main.447.pdf")
     (block,) = [b for b in doc.blocks if "30.5M PDFs are selected for processing" in b.text]
     assert block.kind == "paragraph" and block.page == 3
-    assert block.section_path == "2 Constructing the corpus > 2.1 Processing PDFs"
+    # the run-in heading 'Selecting PDFs' opens the paragraph's subsection
+    path = "2 Constructing the corpus > 2.1 Processing PDFs > Selecting PDFs"
+    assert block.section_path == path
 
 
 def test_table_rows_are_lines_of_a_labelled_table_block() -> None:

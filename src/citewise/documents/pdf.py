@@ -363,6 +363,8 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
     marks = [m for s in unit.segs for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}
+    if unit.data.get("run_in"):
+        data = {**(data or {}), "run_in": True}
     labels = [s.note for s in unit.segs if s.note]
     if labels:
         data = {**(data or {}), "labels": labels}
