@@ -9,7 +9,10 @@ import pymupdf
 import pytest
 
 from citewise.documents.crops import crop_png, figure_box
+from citewise.documents.equations import image_only
+from citewise.documents.pdf import read_pdf
 from citewise.errors import CitewiseError
+from tests.conftest import CORPUS
 from tests.structure.test_structure_cli import cli, doc_id
 
 PROSE = [
@@ -81,3 +84,23 @@ def test_formula_and_table_png(tmp_path: Path, structured_pdf: Path) -> None:
         assert pix.width > 40 and pix.height > 10
     # the equation crop is a line, the table crop several rows
     assert pymupdf.Pixmap(str(tab)).height > pymupdf.Pixmap(str(eq)).height
+
+
+def test_unusable_equation_text_is_flagged_image_only() -> None:
+    for text in (",", "l", "\ufffd −1 \ufffd", "q ),", ""):
+        assert image_only(text), text
+    for text in ("cl(t) = exp(−klt),", "ΨW = Ψ ◦W", "C(i, l) = e−klti."):
+        assert not image_only(text), text
+
+
+@pytest.mark.skipif(not (CORPUS / "MullenJSSv18i03.pdf").is_file(), reason="corpus absent")
+def test_every_numbered_equation_of_a_real_paper_has_a_crop(tmp_path: Path) -> None:
+    doc = read_pdf(CORPUS / "MullenJSSv18i03.pdf")
+    eqs = [b for b in doc.blocks if b.kind == "equation" and b.label]
+    assert len(eqs) == 31
+    for block in eqs:
+        out = tmp_path / f"{block.ordinal}.png"
+        crop_png(CORPUS / "MullenJSSv18i03.pdf", block.page, block.bbox, out, zoom=1.0)
+        assert pymupdf.Pixmap(str(out)).width > 5
+    flagged = {b.label for b in eqs if (b.data or {}).get("image_only")}
+    assert {"Eq. (5)", "Eq. (16)", "Eq. (24)", "Eq. (25)"} <= flagged  # ',' 'l' ',' '� −1 �'

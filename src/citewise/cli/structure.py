@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.documents.crops import crop_png
+from citewise.documents.equations import image_only
 from citewise.documents.formulas import context as formula_context
 from citewise.documents.formulas import lookup_equation, to_latex, variables
 from citewise.documents.structure import (
@@ -118,6 +119,7 @@ def formula(
                 "page": hit.page,
                 "text": hit.text,
                 "latex": latex,
+                "image_only": image_only(hit.text),
                 "variables": variables(hit.text),
                 "before": lead,
                 "after": follow,
@@ -128,8 +130,11 @@ def formula(
         )
         return
     out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(block.section_path)}")
-    out.print(plain(hit.text), markup=False)
-    if latex:
+    if image_only(hit.text):
+        out.print("image only: its text layer cannot be read; see it with --png FILE")
+    else:
+        out.print(plain(hit.text), markup=False)
+    if latex and not image_only(hit.text):
         out.print(plain(f"LaTeX: {latex}"), markup=False)
     if lead:
         out.print(plain(f"before: {lead}"), markup=False)

@@ -23,6 +23,7 @@ from citewise.documents.equations import (
     ends_in_equation_number,
     equation_number,
     equation_text,
+    image_only,
     looks_like_display_math,
 )
 from citewise.documents.grid import Cell, build_grid
@@ -359,7 +360,10 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
     else:
         text = join_rows([r.text for r in unit.rows], vocab)
     if unit.kind == "equation":
-        data = {"number": equation_number(unit.label), "text": equation_text(unit)}
+        eq_text = equation_text(unit)
+        data = {"number": equation_number(unit.label), "text": eq_text}
+        if image_only(eq_text):
+            data["image_only"] = True  # the crop shows it; the text would mislead
     marks = [m for s in unit.segs for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}
