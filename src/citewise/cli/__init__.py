@@ -8,6 +8,7 @@ from citewise.cli import (  # noqa: F401
     figures,
     library,
     mcp,
+    migrate,
     models,
     research,
     search,
