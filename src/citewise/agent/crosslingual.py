@@ -52,6 +52,7 @@ class Bridged:
     english: str
     glosses: list[tuple[str, str]] = field(default_factory=list)  # (Chinese word, English)
     aliases: dict[str, list[frozenset[str]]] = field(default_factory=dict)
+    expansion: list[str] = field(default_factory=list)  # other senses the library uses
 
 
 def _dictionary_path() -> Path:
@@ -76,15 +77,25 @@ def _glosses(definitions: str) -> list[str]:
         if not sense or _SKIP_GLOSS.match(sense):
             continue
         words = " ".join(_GLOSS_NOISE.sub(" ", sense).split()).strip(" ,.")
-        if words and len(words.split()) <= 3 and words not in found:
+        if words and len(words.split()) <= 3 and ":" not in words and words not in found:
             found.append(words)
     return found
 
 
-@lru_cache(maxsize=1)
 def dictionary() -> dict[str, tuple[str, ...]]:
     """Simplified (and traditional) headword -> English glosses, from CC-CEDICT."""
+    return _cedict()[0]
+
+
+def is_verb(word: str) -> bool:
+    """CC-CEDICT glosses a verb "to ...": its first sense says the word's main use."""
+    return word in _cedict()[1] and word not in GLOSSARY
+
+
+@lru_cache(maxsize=1)
+def _cedict() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     entries: dict[str, list[str]] = {}
+    verbs: set[str] = set()
     with gzip.open(_dictionary_path(), mode="rt", encoding="utf-8") as lines:
         for line in lines:
             if line.startswith("#"):
@@ -93,11 +104,13 @@ def dictionary() -> dict[str, tuple[str, ...]]:
             if not match:
                 continue
             for head in {match.group(2), match.group(1)}:
+                if head not in entries and match.group(3).startswith("to "):
+                    verbs.add(head)
                 glosses = entries.setdefault(head, [])
                 glosses += [g for g in _glosses(match.group(3)) if g not in glosses]
-    merged = {k: tuple(v[:4]) for k, v in entries.items() if v}
+    merged = {k: tuple(v[:8]) for k, v in entries.items() if v}
     merged.update(GLOSSARY)
-    return merged
+    return merged, frozenset(verbs)
 
 
 @lru_cache(maxsize=1)
@@ -111,10 +124,10 @@ def _segmenter():  # type: ignore[no-untyped-def]
             hint="pip install 'citewise[zh]'",
         ) from exc
     jieba.setLogLevel(60)
-    for word in GLOSSARY:
-        jieba.add_word(word)
-    for word, _ in QUESTION_WORDS:
-        jieba.add_word(word)
+    # the dictionary's words, so that segmentation and translation agree ("标注者")
+    for word in [*dictionary(), *(w for w, _ in QUESTION_WORDS)]:
+        if len(word) > 1 and _HAN_CHAR.match(word):
+            jieba.add_word(word)
     return jieba
 
 
@@ -123,7 +136,7 @@ def segment(text: str) -> list[str]:
     words: list[str] = []
     for run in _RUNS.findall(text):
         if _HAN_CHAR.match(run):
-            words += [w for w in _segmenter().lcut(run, HMM=False) if w.strip()]
+            words += [w for w in _segmenter().lcut(run) if w.strip()]
         elif run.strip(" ?!.:,()"):
             words.append(run.strip())
     return words
@@ -200,11 +213,19 @@ def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> 
         return word.translate(_PUNCT).strip("?!.:,")
     if word in STOPWORDS or word in dict(QUESTION_WORDS):
         return ""
+    if len(word) == 1 and word not in GLOSSARY:
+        return ""  # a lone character is mostly grammar (到, 而, 出); its senses are many
     senses = _senses(word)
     if not senses:
         return ""
     primary, others = _choose(senses, frequencies)
     bridged.glosses.append((word, primary))
+    if is_verb(word):
+        # a verb's translation rarely is the paper's verb ("耗费" is "take", not "waste"):
+        # its senses help find passages but are not terms an answer must contain
+        bridged.expansion += [t for sense in (primary, *others) for t in content_terms(sense)]
+        return ""
+    bridged.expansion += [t for other in others for t in content_terms(other)]
     for term in content_terms(primary):
         for other in others:
             bridged.aliases.setdefault(stem(term), []).append(

@@ -143,7 +143,10 @@ class QuestionAnswerer:
         question = replace(
             without_naming_words(plain, chosen_scope),
             scope=tuple(s.document for s in chosen_scope),
-            expansion=expansion + numbers + shape_terms(plain),
+            expansion=expansion
+            + numbers
+            + shape_terms(plain)
+            + (bridged.expansion if bridged else []),
             aliases=aliases,
         )
         return question, chosen_scope

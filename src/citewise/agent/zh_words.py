@@ -54,6 +54,9 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
 # Common terms of research writing, methods and evaluation (CC-CEDICT lacks most of them or
 # lists an everyday sense first).
 GLOSSARY: dict[str, tuple[str, ...]] = {
+    "表": ("table",),
+    "图": ("figure",),
+    "页": ("pages", "page"),
     "准确率": ("accuracy",),
     "准确度": ("accuracy",),
     "精确率": ("precision",),
