@@ -134,6 +134,7 @@ class QuestionAnswerer:
         plain = analyse(text)
         chosen_scope = self.scope(plain, documents)
         expansion, aliases = self.vocabulary().aliases(text)
+        expansion += bridged.expansion if bridged else []
         for term, forms in (bridged.aliases if bridged else {}).items():
             aliases.setdefault(term, []).extend(forms)
         numbers, number_forms = number_aliases(text)
@@ -143,10 +144,7 @@ class QuestionAnswerer:
         question = replace(
             without_naming_words(plain, chosen_scope),
             scope=tuple(s.document for s in chosen_scope),
-            expansion=expansion
-            + numbers
-            + shape_terms(plain)
-            + (bridged.expansion if bridged else []),
+            expansion=expansion + numbers + shape_terms(plain),
             aliases=aliases,
         )
         return question, chosen_scope
