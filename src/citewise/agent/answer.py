@@ -22,6 +22,11 @@ class AnswerSentence:
     text: str
     citations: list[str]
     support: float
+    # "quote", or "cell" / "computed" (agent/numeric_answer.py); the last two carry
+    # the cell they read or every operand, quoted and cited
+    kind: str = "quote"
+    cell: dict[str, object] | None = None  # {"table", "row", "column", "value"}
+    operands: list[dict[str, object]] | None = None
 
 
 @dataclass
@@ -49,5 +54,9 @@ class Answer:
 
     def to_dict(self) -> dict[str, object]:
         """The `ask --json` schema of ARCHITECTURE.md §5, plus refusal_kind, scope, signals
-        and withheld."""
-        return asdict(self)
+        and withheld; a cell or computed sentence adds its `kind`, `cell` and `operands`."""
+        out = asdict(self)
+        for sentence in [*out["sentences"], *out["withheld"]]:
+            if sentence["kind"] == "quote":
+                del sentence["kind"], sentence["cell"], sentence["operands"]
+        return out

@@ -169,7 +169,11 @@ class QuestionAnswerer:
         missing = missing_labels(question, self.store)
         if missing:  # "Figure 7" of a paper whose figures end at 6
             return self._absent(question, missing, hits)
-        # Hook point: a table cell or computed answer (agent/numbers.py) may answer here.
+        # A table cell or a computed answer (agent/numeric_answer.py) answers first.
+        from citewise.agent.numeric_answer import answer_numeric  # it imports this module
+
+        if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
+            return numeric
         passages, blocks = self._passages(hits, question.scope if not documents else ())
         draft = draft_answer(
             question,

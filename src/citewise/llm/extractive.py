@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
 from citewise.retrieval.terms import stem, tokens
 
@@ -79,19 +80,6 @@ def stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text)}
 
 
-_NUMBER_WORDS = re.compile(
-    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"hundred|thousand|million|billion|twice|half|once)\b",
-    re.IGNORECASE,
-)
-_YEAR = re.compile(r"^(19|20)\d\d$")
-
-
-# A stated number: not part of a name like "S2ORC", "F1" or "v3" (no letter right before it).
-# ("GPT-4", "COVID-19": a number after a letter and a hyphen is part of a name too)
-_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])(?<![A-Za-z]-)\.?\d+(?:[.,]\d+)*")
-
-
 # A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3", "Example 1")
 # states nothing.
 _LABEL_NUMBER = re.compile(
@@ -107,15 +95,10 @@ def without_labels(text: str) -> str:
     return _LABEL_NUMBER.sub(" ", text)
 
 
-def _numbers(text: str) -> set[str]:
-    return set(_STATED_NUMBER.findall(without_labels(text)))
-
-
 def quantities(sentence: str, question: str) -> set[str]:
-    """Numbers a sentence states that the question does not (publication years aside)."""
-    found = {n for n in _numbers(sentence) if not _YEAR.match(n)} - _numbers(question)
-    words = {w.lower() for w in _NUMBER_WORDS.findall(sentence)}
-    return found | (words - {w.lower() for w in _NUMBER_WORDS.findall(question)})
+    """Numbers a sentence states that the question does not (publication years and numbers
+    that only label a figure, table or section aside), read by agent/numbers.py."""
+    return stated_quantities(without_labels(sentence), without_labels(question))
 
 
 def score_candidates(
