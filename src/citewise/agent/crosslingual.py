@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from citewise.agent.zh_words import GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
 from citewise.errors import CitewiseError
@@ -34,6 +35,11 @@ _MONTHS = "January February March April May June July August September October N
 _PUNCT = str.maketrans("？！。：（）“”‘’、", "?!.:()\"\"'',")
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\b(?:to|a|an|the|sb|sth)\b|\.\.\.")
 _SKIP_GLOSS = re.compile(r"^(?:CL:|variant of|surname|see |old variant|abbr\.|also written|pr\.)")
+
+_QUESTION_PHRASES = dict(QUESTION_WORDS)
+_QUESTION_SPLIT = re.compile(
+    "(" + "|".join(sorted(map(re.escape, _QUESTION_PHRASES), key=len, reverse=True)) + ")"
+)
 
 Frequencies = Callable[[list[str]], dict[str, int]]
 
@@ -114,7 +120,7 @@ def _cedict() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
 
 
 @lru_cache(maxsize=1)
-def _segmenter():  # type: ignore[no-untyped-def]
+def _segmenter() -> Any:
     try:
         import jieba
     except ImportError as exc:
@@ -136,7 +142,12 @@ def segment(text: str) -> list[str]:
     words: list[str] = []
     for run in _RUNS.findall(text):
         if _HAN_CHAR.match(run):
-            words += [w for w in _segmenter().lcut(run) if w.strip()]
+            # question words stand apart, so that "多少次" still asks "how many"
+            for piece in _QUESTION_SPLIT.split(run):
+                if piece in _QUESTION_PHRASES:
+                    words.append(piece)
+                elif piece:
+                    words += [w for w in _segmenter().lcut(piece) if w.strip()]
         elif run.strip(" ?!.:,()"):
             words.append(run.strip())
     return words
