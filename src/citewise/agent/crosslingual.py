@@ -59,6 +59,8 @@ class Bridged:
     glosses: list[tuple[str, str]] = field(default_factory=list)  # (Chinese word, English)
     aliases: dict[str, list[frozenset[str]]] = field(default_factory=dict)
     expansion: list[str] = field(default_factory=list)  # other senses the library uses
+    # the library itself is in Chinese here: search the question's own words (native_terms)
+    native: bool = False
 
 
 def _dictionary_path() -> Path:
@@ -279,3 +281,10 @@ def _sentence(text: str, frequencies: Frequencies | None, bridged: Bridged) -> s
     # "..., and what ..." lets agent/question.py split a two-part question
     sentence = ", and ".join(parts)
     return sentence[:1].upper() + sentence[1:] + ("?" if asking else ".")
+
+
+def native_terms(text: str) -> list[str]:
+    """The question's own Chinese words as search terms (character pairs), without its
+    question words and particles: for a library whose documents are Chinese."""
+    kept = [w for w in segment(text) if w not in _QUESTION_PHRASES and w not in STOPWORDS]
+    return content_terms(" ".join(kept))

@@ -40,7 +40,7 @@ from citewise.agent.scope import (
     without_naming_words,
 )
 from citewise.agent.vocabulary import Vocabulary, number_aliases
-from citewise.agent.zh_answer import bridge_question, in_language
+from citewise.agent.zh_answer import bridge_question, in_language, native_question
 from citewise.llm.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
@@ -130,8 +130,10 @@ class QuestionAnswerer:
         and the library's vocabulary for it (abbreviations, number forms, link shapes).
         A Chinese question is analysed as its English bridge (agent/crosslingual.py)."""
         bridged = bridge_question(text, self.store)
-        text = bridged.english if bridged else text
-        plain = analyse(text)
+        text = bridged.english if bridged and not bridged.native else text
+        plain = analyse(bridged.english if bridged else text)
+        if bridged and bridged.native:
+            plain = native_question(plain, bridged)
         chosen_scope = self.scope(plain, documents)
         expansion, aliases = self.vocabulary().aliases(text)
         expansion += bridged.expansion if bridged else []

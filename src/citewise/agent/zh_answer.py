@@ -4,8 +4,11 @@ stays the paper's own words; only citewise's own texts (refusal reasons, labels)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citewise.agent.answer import Answer
-from citewise.agent.crosslingual import Bridged, bridge, is_chinese
+from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
+from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
 from citewise.store.library import LibraryStore
 
@@ -41,16 +44,29 @@ def bridge_question(text: str, store: LibraryStore) -> Bridged | None:
     library's block frequencies choose between a word's senses."""
     if not is_chinese(text):
         return None
-    return bridge(text, lambda terms: store.document_frequencies(terms)[1])
+    bridged = bridge(text, lambda terms: store.document_frequencies(terms)[1])
+    own = native_terms(text)
+    found = store.document_frequencies(own)[1] if own else {}
+    # most of the question's own words occur in the library: its documents speak Chinese
+    bridged.native = bool(own) and sum(1 for t in own if found.get(t)) >= 0.6 * len(own)
+    return bridged
+
+
+def native_question(question: Question, bridged: Bridged) -> Question:
+    """A Chinese question over Chinese documents: the bridge says what kind of answer is
+    wanted; the question's own words are what to find."""
+    return replace(
+        question, text=bridged.original, terms=native_terms(bridged.original), attribute=[]
+    )
 
 
 def in_language(answer: Answer, asked: str, analysed: str) -> Answer:
     """The answer to the question as asked: a bridged question is answered in Chinese
     labels (`lang` "zh"), with the English it was searched as kept in `translation`."""
-    if asked == analysed:
+    if not is_chinese(asked):
         return answer
     answer.question = asked
-    answer.translation = analysed
+    answer.translation = analysed if analysed != asked else ""
     return to_chinese(answer)
 
 
