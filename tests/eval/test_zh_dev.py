@@ -1,10 +1,10 @@
 """Chinese versions of the dev questions (tests/eval/data/dev_zh.yaml, our translation) over
 the English corpus, extractive, against dev.yaml's gold (issue 19).
 
-Measured at this commit: English 0.837 accuracy / 1.0 refusal recall / 0.07 false refusals;
-Chinese 0.535 / 0.333 / 0.279 (English 0.884 / 1.0 / 0.047 after merging main). The issue's floors (accuracy within 0.15 of English, refusal
-recall >= 0.85, false refusals <= 0.20) are NOT met yet; these assertions hold the measured
-level so that it cannot slip, and the gap is asserted to stay below its measured size.
+Measured at this commit (after merging main): English 0.884 accuracy / 1.0 refusal recall /
+0.047 false refusals; Chinese 0.535 / 0.333 / 0.279. The issue's floors (accuracy within
+0.15 of English, refusal recall >= 0.85, false refusals <= 0.20) are NOT met yet; these
+assertions hold the measured level so that it cannot slip.
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
 """
 

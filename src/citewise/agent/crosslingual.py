@@ -288,3 +288,17 @@ def native_terms(text: str) -> list[str]:
     question words and particles: for a library whose documents are Chinese."""
     kept = [w for w in segment(text) if w not in _QUESTION_PHRASES and w not in STOPWORDS]
     return content_terms(" ".join(kept))
+
+
+def translate_words(text: str, frequencies: Frequencies | None = None) -> str:
+    """A Chinese phrase as English search words in its order (a topic, not a question):
+    names and numbers kept, particles dropped, each word by its most used sense."""
+    english: list[str] = []
+    for word in segment(text.translate(_PUNCT)):
+        if not _HAN_CHAR.search(word):
+            english.append(word.strip("?!.:,()"))
+        elif word not in STOPWORDS and (len(word) > 1 or word in GLOSSARY):
+            senses = _senses(word)
+            if senses:
+                english.append(_choose(senses, frequencies)[0])
+    return " ".join(w for w in english if w)
