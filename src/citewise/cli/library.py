@@ -11,6 +11,7 @@ import typer
 
 from citewise.agent.answer import Answer
 from citewise.agent.generate import CitationAudit
+from citewise.agent.zh_answer import to_chinese
 from citewise.cli.app import (
     EXIT_REFUSED,
     app,
@@ -156,6 +157,10 @@ def ask(
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="Labels in this language: zh (automatic for Chinese)."),
+    ] = None,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
@@ -163,6 +168,8 @@ def ask(
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         for notice in lib.notices:
             err.print(safe(notice))
+    if lang == "zh":
+        answer = to_chinese(answer)
     if as_json:
         emit_json(answer.to_dict())
     else:
