@@ -35,6 +35,7 @@ from citewise.agent.computed import (
     render,
     two_operand,
 )
+from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
@@ -332,6 +333,12 @@ def answer_numeric(
     csv = csv_answer(question_text, hits, store, started)
     if csv is not None:
         return csv
+    counted = count_for(question_text, question, hits, store)
+    if counted is not None:
+        quoted = [Quoted(b, q) for b, q in counted.quotes]
+        cites = list(dict.fromkeys(q.block.id for q in quoted))
+        sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
+        return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed
