@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 
 from citewise.agent.counting import count_members, count_parts
+from citewise.agent.roles import role_holder
 from citewise.api import Library
 
 HELV, BOLD = "helv", "hebo"
@@ -79,3 +80,33 @@ def test_questions_outside_the_two_kinds_are_not_counted(report: Library) -> Non
     assert count_members("How many reviewers come from Bergen University?", blocks) is None
     # a list that never names the organisation has no count to give
     assert count_members("How many chapter authors come from Lund University?", blocks) is None
+
+
+def write_contributors(path: Path) -> Path:
+    doc = pymupdf.open()
+    _page(doc, "Granite Blocks: A Field Report", ["A report on sorting granite by sound."])
+    _page(doc, "Lead Coordinator", ["Ada Quarry, Bergen University"])
+    _page(
+        doc,
+        "Lead Authors",
+        ["Ben Stone, Oslo Institute of Mining", "Cleo Mason, Bergen University"],
+    )
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_who_leads_is_the_sole_entry_under_the_heading_naming_the_role(tmp_path: Path) -> None:
+    library = Library(tmp_path / "library", embeddings=False)
+    try:
+        assert library.ingest([write_contributors(tmp_path / "credits.pdf")]).failed == []
+        answer = library.ask("Which individual leads this program?")
+        assert not answer.refused, answer
+        assert answer.answer.startswith("Ada Quarry, Bergen University (Lead Coordinator)")
+        assert answer.sentences[0].kind == "role" and answer.evidence[0].page == 2
+        blocks = library.store.blocks(library.documents()[0].id)
+        # "chair" names no heading; two roles in one question name no single one
+        assert role_holder("Who chaired the review?", blocks) is None
+        assert role_holder("Who led and chaired the review?", blocks) is None
+    finally:
+        library.close()

@@ -41,6 +41,7 @@ from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question
+from citewise.agent.roles import holder_for
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
 
@@ -339,6 +340,12 @@ def answer_numeric(
         cites = list(dict.fromkeys(q.block.id for q in quoted))
         sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
         return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
+    holder = holder_for(question_text, question, hits, store)
+    if holder is not None:
+        said = f"{holder.block.text.strip()} ({holder.heading})"
+        sentence = AnswerSentence(said, [holder.block.id], 1.0, "role")
+        quote = Quoted(holder.block, holder.block.text)
+        return build_answer(store, question_text, [(sentence, [quote])], 1.0, started)
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed
