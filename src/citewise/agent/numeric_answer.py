@@ -23,6 +23,7 @@ from citewise.agent.cells import (
     numeric_columns,
     row_name,
     superlative,
+    superlative_total,
     words,
 )
 from citewise.agent.columns import column_fact
@@ -145,7 +146,7 @@ def cell_answer(
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
     for block, view in _table_views(hits, question, store):
-        match = superlative(text, view) or match_cell(text, view)
+        match = superlative(text, view) or superlative_total(text, view) or match_cell(text, view)
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
             scored.append((match.score + _relevance(question, block, view), block, view, match))
