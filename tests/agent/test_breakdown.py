@@ -9,7 +9,7 @@ import pymupdf
 
 from citewise.agent.cells import TableView, breakdown, superlative_total
 from citewise.api import Library
-from tests.agent.tables_pdf import LEFT, _para, _table
+from tests.agent.tables_pdf import LEFT, _para, _table, write_results_paper
 
 # "Sorting error" breaks down into the three rows below it (they add up, column by column).
 ERRORS = [
@@ -59,3 +59,21 @@ def test_breakdown_needs_rows_that_add_up_and_a_total_word() -> None:
     assert superlative_total("Which error has the lowest total on Marble?", view) is None
     # a table that never names the dataset asked about does not answer for it
     assert superlative_total("Which sorting error has the lowest total in BASALT?", view) is None
+
+
+def test_a_lead_statement_names_no_cell(tmp_path: Path) -> None:
+    """The cell is named by the asking sentence; the rows a lead statement mentions
+    ("BM25 and Hybrid fusion") do not compete with it."""
+    library = Library(tmp_path / "library", embeddings=False)
+    try:
+        assert library.ingest([write_results_paper(tmp_path / "results.pdf")]).failed == []
+        doc = library.documents()[0].id
+        answer = library.ask(
+            "The paper compares BM25 and Hybrid fusion. "
+            "What NFCorpus Recall@100 does the Dense retriever reach?",
+            documents=(doc,),
+        )
+        assert not answer.refused, answer
+        assert answer.answer.startswith("24.2"), answer.answer
+    finally:
+        library.close()

@@ -290,8 +290,8 @@ def names_all(question: str, view: TableView) -> bool:
 
 def superlative_total(question: str, view: TableView) -> CellMatch | None:
     """ "Which type of semantic error has the lowest total": the row whose values, summed
-    over the value columns, are the extreme; among the parts of the row the question names
-    when that row breaks down into the rows below it. Only when no one column is named."""
+    over the value columns, are the extreme, among the parts of the row the question names
+    (the rows below it that add up to it). Only when no one column is named."""
     found = _SUPERLATIVE.search(question)
     if not found or not _WHICH.search(question) or not _TOTAL_OVER.search(question):
         return None
@@ -301,9 +301,11 @@ def superlative_total(question: str, view: TableView) -> CellMatch | None:
         return None
     asked = set(words(question))
     named = sorted(((_row_score(r, asked), i) for i, r in enumerate(view.rows)), reverse=True)
-    rows, bonus = list(range(len(view.rows))), 0.0
-    if named and named[0][0] >= MATCH_FLOOR and (parts := breakdown(view, named[0][1])):
-        rows, bonus = parts, 0.5
+    if not named or named[0][0] < MATCH_FLOOR:
+        return None
+    # only the parts of the row named ("type of semantic error"): totals of unrelated rows
+    # (methods over datasets) are no quantity the table means
+    rows = breakdown(view, named[0][1])
     totals = [(sum(vs), i) for i in rows if len(vs := row_values(view.rows[i])) >= 2]
     if len(totals) < 2:
         return None
@@ -313,4 +315,4 @@ def superlative_total(question: str, view: TableView) -> CellMatch | None:
         return None
     shown = f"{value:g}"
     return CellMatch(row_name(view.rows[i]), "total over the value columns", shown, i, 0,
-                     1.5 + bonus, "superlative")  # fmt: skip
+                     2.0, "superlative")  # fmt: skip
