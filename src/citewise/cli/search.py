@@ -5,6 +5,7 @@ library's documents as CSL-JSON, BibTeX or RIS)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sys
 from pathlib import Path
@@ -24,7 +25,8 @@ from citewise.sources import (
     SourcesConfig,
     search_sources,
 )
-from citewise.sources.export import FORMATS, export, library_records
+from citewise.sources.authors import search_by_author
+from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for, library_records
 from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import (
     GRAPH_FORMATS,
@@ -33,9 +35,12 @@ from citewise.sources.graph import (
     openalex_graph,
     write_graph,
 )
+from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.paging import ALL_CAP
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
+log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
 # Short labels so a record found by four sources still fits the column.
 BADGES = {
@@ -48,7 +53,6 @@ BADGES = {
     "doaj": ("DOAJ", "bright_green"),
     "europepmc": ("EPMC", "bright_blue"),
 }
-EXTENSION_FORMATS = {".json": "csl-json", ".bib": "bibtex", ".ris": "ris"}
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -87,11 +91,22 @@ def search(
     authors: Annotated[
         list[str] | None, typer.Option("--author", help="Author name (repeatable).")
     ] = None,
+    mesh: Annotated[
+        list[str] | None, typer.Option("--mesh", help="MeSH descriptor (repeatable).")
+    ] = None,
+    languages: Annotated[
+        list[str] | None, typer.Option("--lang", help="Language, ISO 639-1 (en, de; repeatable).")
+    ] = None,
     open_access: Annotated[bool, typer.Option("--oa", help="Open-access records only.")] = False,
     min_citations: Annotated[
         int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to return.")] = 20,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help=f"Records to return (at most {ALL_CAP}).")
+    ] = 20,
+    everything: Annotated[
+        bool, typer.Option("--all", help=f"Page through every source, up to {ALL_CAP} records.")
+    ] = False,
     fmt: Annotated[
         str | None, typer.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
     ] = None,
@@ -105,13 +120,24 @@ def search(
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
+    by_author: Annotated[
+        bool,
+        typer.Option(
+            "--by-author", help="The topic's most-cited authors first, then their papers."
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
-    parsed = Query.parse(
+    if limit > ALL_CAP:
+        raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
+    limit = ALL_CAP if everything else limit
+    intent = parse_intent(
         query,
         field=field,
         authors=tuple(authors or ()),
+        mesh=tuple(mesh or ()),
+        languages=tuple(_split(languages)),
         year_from=since,
         year_to=until,
         types=frozenset(_split(types)),
@@ -119,10 +145,13 @@ def search(
         min_citations=min_citations,
         limit=limit,
     )
+    parsed = intent.query
+    log.info("search: %r parsed as %s (%s)", query, describe(parsed), "; ".join(intent.notes))
     config = SourcesConfig.load(sources_config)
     store = LibraryStore(library_dir(State.library))
     try:
-        result = search_sources(
+        run = search_by_author if by_author else search_sources
+        result = run(
             parsed, _split(sources), store_db=store.db, limit=limit, config=config, refresh=refresh
         )
     finally:
@@ -152,6 +181,7 @@ def search(
 def _as_json(result: SearchResult) -> dict[str, object]:
     return {
         "query": result.query.text if result.query else "",
+        "parsed_query": describe(result.query) if result.query else None,
         "records": [r.to_dict() for r in result.records],
         "warnings": result.warnings,
         "notices": result.notices,
@@ -160,6 +190,7 @@ def _as_json(result: SearchResult) -> dict[str, object]:
                 "name": s.name,
                 "status": s.status,
                 "records": s.records,
+                "total": s.total,
                 "seconds": round(s.seconds, 3),
                 "message": s.message,
             }
@@ -181,7 +212,7 @@ def print_records(result: SearchResult) -> None:
     if not result.records:
         out.print("No records found.")
         return
-    table = Table(expand=True)
+    table = Table(expand=True, title=plain(summary(result.query)) if result.query else None)
     table.add_column("#", justify="right", width=3)
     table.add_column("score", justify="right", width=5)
     table.add_column("year", width=4)
@@ -200,6 +231,8 @@ def print_records(result: SearchResult) -> None:
             title.append(f"\n{authors}", style="dim")
         if record.open_access:
             title.append("  open access", style="green")
+        if record.retraction:
+            title.append(plain(f"\nRETRACTED ({record.retraction})"), style="bold red")
         if record.related:
             title.append(plain(f"\nother version: {', '.join(record.related)}"), style="dim")
         table.add_row(
@@ -213,7 +246,8 @@ def print_records(result: SearchResult) -> None:
         )
     out.print(table)
     timings = ", ".join(
-        f"{safe(s.name)} {s.records} in {s.seconds:.1f}s"
+        f"{safe(s.name)} {s.records}{'' if s.total is None else f' of {s.total}'}"
+        f" in {s.seconds:.1f}s"
         for s in result.sources
         if s.status == "ok"
     )
@@ -224,15 +258,16 @@ def print_records(result: SearchResult) -> None:
 @app.command("export")
 def export_library(
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="csl-json, bibtex or ris.")
-    ] = "csl-json",
+        str | None,
+        typer.Option("--format", "-f", help="csl-json, bibtex or ris (default: from --out)."),
+    ] = None,
     out_file: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write here (default: stdout).")
+        Path | None,
+        typer.Option("--out", "-o", help="Write here: .json, .bib or .ris (default: stdout)."),
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    fmt = format_for(fmt, out_file)
     store = LibraryStore(library_dir(State.library))
     try:
         records = library_records(store.db)
