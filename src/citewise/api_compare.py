@@ -36,7 +36,7 @@ class ComparisonMethods:
     ) -> ModelClient | None:
         """The `extract` role's model (or --llm's); None when extraction is plain code."""
         override = parse_spec(llm, llm_url) if llm else None
-        clients = role_clients("extract", self.model_settings, self.store.db, override)
+        clients = role_clients("extract", self.model_settings, self.store.audit, override)
         return clients[0] if clients and clients[0].model.backend != "extractive" else None
 
     def papers(self, doc_ids: list[str]) -> list[Paper]:

@@ -7,6 +7,7 @@ from citewise.cli import (  # noqa: F401
     compare,
     library,
     mcp,
+    migrate,
     models,
     research,
     search,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from importlib.metadata import version as package_version
 from typing import Annotated
@@ -12,10 +11,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from citewise.api import Library
+from citewise.api import Library, storage_error
 from citewise.errors import CitewiseError
 from citewise.report.terminal import json_text, plain
-from citewise.store.db import storage_error
 
 app = typer.Typer(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
@@ -112,7 +110,7 @@ def main() -> None:
     except CitewiseError as exc:
         sys.stderr.write(f"error: {plain(exc)}\n")
         sys.exit(exc.exit_code)
-    except (sqlite3.Error, OSError) as exc:
+    except Exception as exc:
         error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
         if error is None:
             raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -19,6 +20,7 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
+from citewise.documents.pdf import PASSWORD_ENV
 from citewise.eval.compare import compare_runs, fit_runs, load_run
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from citewise.eval.render import print_comparison, print_eval, print_fit
@@ -31,7 +33,6 @@ from citewise.report.terminal import (
     print_ingest_report,
     safe,
 )
-from citewise.store.references import document_structure
 
 LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
 LlmOption = Annotated[str | None, typer.Option("--llm", help=LLM_HELP)]
@@ -47,7 +48,7 @@ NoCacheOption = Annotated[
 def ingest(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="PDF, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
+        typer.Argument(help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
     ] = None,
     zotero: Annotated[
         Path | None,
@@ -61,11 +62,21 @@ def ingest(
         ),
     ] = None,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    password: Annotated[
+        str | None,
+        typer.Option(
+            "--password",
+            help="Password of encrypted PDFs (else $CITEWISE_PDF_PASSWORD).",
+            metavar="PASSWORD",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+    if password:  # through the environment, so the parsing worker processes see it
+        os.environ[PASSWORD_ENV] = password
     sources = Sources()
     if manifest is not None:
         sources = sources.merge(Sources.from_manifest(manifest))
@@ -132,7 +143,7 @@ def show(
             emit_json(lib.document_details(doc))
             return
         document = lib.document(doc)
-        structure = document_structure(lib.store, document.id)
+        structure = lib.structure(document.id)
     print_document(out, document, structure)
 
 

@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from citewise.api import open_store
 from citewise.cli.app import State, app, emit_json, err, open_library, out
 from citewise.config import library_dir
 from citewise.report.terminal import plain, safe
@@ -38,7 +39,6 @@ from citewise.sources.graph import (
 from citewise.sources.intent import describe, parse_intent, summary
 from citewise.sources.paging import ALL_CAP
 from citewise.sources.watch import WatchList
-from citewise.store.library import LibraryStore
 
 log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
@@ -148,11 +148,11 @@ def search(
     parsed = intent.query
     log.info("search: %r parsed as %s (%s)", query, describe(parsed), "; ".join(intent.notes))
     config = SourcesConfig.load(sources_config)
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
         run = search_by_author if by_author else search_sources
         result = run(
-            parsed, _split(sources), store_db=store.db, limit=limit, config=config, refresh=refresh
+            parsed, _split(sources), audit=store.audit, limit=limit, config=config, refresh=refresh
         )
     finally:
         store.close()
@@ -268,9 +268,9 @@ def export_library(
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     fmt = format_for(fmt, out_file)
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
-        records = library_records(store.db)
+        records = library_records(store)
     finally:
         store.close()
     text = export(records, fmt)
@@ -297,13 +297,12 @@ def watch(
     ] = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
-    directory = library_dir(State.library)
-    store = LibraryStore(directory)
+    store = open_store(State.library)
     try:
-        run = WatchList(directory).run(
+        run = WatchList(store.watches).run(
             Query.parse(query),
             _split(sources) or None,
-            store_db=store.db,
+            audit=store.audit,
             limit=limit,
             config=SourcesConfig.load(sources_config),
         )
@@ -345,14 +344,14 @@ def graph(
     and citations from OpenAlex."""
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
-    store = LibraryStore(library_dir(State.library))
+    store = open_store(State.library)
     try:
         if store.document(target) is not None:
-            network = library_graph(store.db, target, depth)
+            network = library_graph(store, target, depth)
         else:
             network = asyncio.run(
                 openalex_graph(
-                    target, depth, config=SourcesConfig.load(sources_config), store_db=store.db
+                    target, depth, config=SourcesConfig.load(sources_config), audit=store.audit
                 )
             )
     finally:
@@ -385,12 +384,12 @@ def fetch(
     hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
     config = SourcesConfig.load(sources_config)
     directory = library_dir(State.library)
-    store = LibraryStore(directory)
+    store = open_store(State.library)
     try:
-        located = asyncio.run(locate(target, config=config, store_db=store.db))
+        located = asyncio.run(locate(target, config=config, audit=store.audit))
         for warning in located.warnings:
             err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
-        pdf, url = asyncio.run(download(located, config=config, store_db=store.db, pdf_url=pdf_url))
+        pdf, url = asyncio.run(download(located, config=config, audit=store.audit, pdf_url=pdf_url))
     finally:
         store.close()
     ident = located.identifier
@@ -409,7 +408,7 @@ def fetch(
         if not ids:
             raise typer.Exit(1)
         if located.record is not None:
-            apply_metadata(lib.store.db, ids[0], located.record)
+            apply_metadata(lib.store, ids[0], located.record)
         document = lib.document(ids[0])
     if as_json:
         emit_json(

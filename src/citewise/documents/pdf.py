@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -29,7 +30,7 @@ from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
 from citewise.documents.layout import BULLET, Seg, Unit
-from citewise.documents.metadata import extract_metadata, title_block_index
+from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
 from citewise.documents.references import link_citations, parse_bibliography
@@ -40,6 +41,7 @@ from citewise.errors import BadDocumentError
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 REPAIR = "re-download or re-export the file"
+PASSWORD_ENV = "CITEWISE_PDF_PASSWORD"
 DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
 
 
@@ -55,7 +57,7 @@ def read_pdf(path: Path, ocr: bool = True) -> Document:
     """
     path = Path(path)
     data = _read_bytes(path)
-    doc = _open(data)
+    doc = _open(data, path.name)
     try:
         return _parse(doc, path, data, ocr)
     finally:
@@ -120,6 +122,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
+    # running heads and feet of the next pages often carry the journal, volume and pages
+    margins = "\n".join(s.text for segs in pages[1:3] for s in segs[:3] + segs[-3:])
+    publication = find_publication(first_text if not flagged.get(1) else "", margins)
     references = parse_bibliography([b for b in blocks if b.kind == "reference"])
     return Document(
         path=path,
@@ -132,6 +137,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         year=meta.year,
         doi=meta.doi,
         abstract=meta.abstract,
+        venue=publication.venue,
+        arxiv_id=publication.arxiv_id,
+        extra=publication.csl(),
         flagged_pages=flagged,
         warnings=warnings,
         references=references,
@@ -182,7 +190,7 @@ def _sniff(data: bytes) -> str:
         return "no %PDF header"
 
 
-def _open(data: bytes) -> pymupdf.Document:
+def _open(data: bytes, name: str = "") -> pymupdf.Document:
     # MuPDF prints to stderr by default; errors reach the user through BadDocumentError
     pymupdf.TOOLS.mupdf_display_errors(False)
     pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -192,12 +200,31 @@ def _open(data: bytes) -> pymupdf.Document:
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
     if doc.needs_pass:
-        doc.close()
-        raise BadDocumentError("encrypted PDF (password required)", "save an unencrypted copy")
+        _unlock(doc, name)
     if doc.page_count == 0:
         doc.close()
         raise BadDocumentError("PDF has no pages", REPAIR)
     return doc
+
+
+def _unlock(doc: pymupdf.Document, name: str) -> None:
+    """Open an encrypted PDF with $CITEWISE_PDF_PASSWORD (`ingest --password`): the variable,
+    not an argument, so the worker processes that parse files see it too."""
+    password = os.environ.get(PASSWORD_ENV, "")
+    if not password:
+        doc.close()
+        raise BadDocumentError(
+            "encrypted PDF (password required)",
+            f"give it with --password or ${PASSWORD_ENV}, or save an unencrypted copy",
+        )
+    if not doc.authenticate(password):
+        doc.close()
+        raise BadDocumentError(
+            f"wrong password for encrypted PDF '{name}'",
+            f"check --password / ${PASSWORD_ENV} (one password for the whole batch: "
+            "ingest files with other passwords apart)",
+            code="WRONG_PDF_PASSWORD",
+        )
 
 
 def _check_repair(doc: pymupdf.Document, data: bytes) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from typing import Any
 
 from citewise.config import BackendSettings, ModelSettings
@@ -18,6 +17,7 @@ from citewise.llm.base import (
 )
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
+from citewise.store.protocols import AuditLog
 
 
 class ExtractiveModel:
@@ -66,7 +66,7 @@ def open_model(
 def role_clients(
     role: str,
     settings: ModelSettings,
-    db: sqlite3.Connection | None,
+    audit: AuditLog | None,
     override: ModelSpec | None = None,
     use_cache: bool = True,
     task: str | None = None,
@@ -76,7 +76,7 @@ def role_clients(
     empty when the role is not configured."""
     specs = [override] if override else [parse_spec(s) for s in settings.role(role)]
     clients = [
-        ModelClient(open_model(spec, settings), db, role=role, task=task, use_cache=use_cache)
+        ModelClient(open_model(spec, settings), audit, role=role, task=task, use_cache=use_cache)
         for spec in specs
     ]
     # A cascade: the first client escalates to the second when unsure.

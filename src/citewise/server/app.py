@@ -2,8 +2,11 @@
 Research task routes live in server/tasks.py, the event stream in server/events.py, the Host
 check, token and request limits in server/guards.py.
 
-One Library (one SQLite connection, the embedder kept warm) serves every request, one at a
-time under a lock; research tasks run in worker threads with Libraries of their own.
+Reads (ask, search, documents, pages) run at once, each on a connection of its own
+(server/readers.py: WAL readers sharing one warm embedder); the one writer Library, under a
+lock, creates and cancels tasks and answers through a language model when one is configured
+(one model instance, one call at a time). Research tasks run in worker threads with
+Libraries of their own.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
+from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError, TaskStore
 from citewise.api import Library
 from citewise.errors import CitewiseError, DocumentNotFoundError
 from citewise.server import limits as server_limits
@@ -43,8 +46,7 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, page_size, render_page
-from citewise.store.db import connect
-from citewise.store.library import DB_NAME
+from citewise.server.readers import ReaderPool
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +55,8 @@ CONFLICT = (TaskStateError,)
 
 
 class Service:
-    """What the routes share: the library, the lock that serialises its use, the tasks; a
-    connection of their own for event streams (polls never wait for a slow /ask); the one
-    page-render slot."""
+    """What the routes share: the writer library and the lock that serialises its use, the
+    readers, the tasks; a connection of their own for event streams; the one render slot."""
 
     def __init__(self, directory: str | Path | None, limits: Limits) -> None:
         from citewise.server.events import EventStreams
@@ -64,12 +65,15 @@ class Service:
         self.limits = limits
         self.library = Library(directory)
         self.lock = threading.RLock()
+        self.readers = ReaderPool(self.library, self.lock, limits.max_readers)
         self.tasks = TaskRunner(self)
-        self.streams = EventStreams(connect(self.library.directory / DB_NAME), limits)
+        polls = Library(self.library.directory, embeddings=False)
+        self.streams = EventStreams(TaskStore(polls.store.tasks), polls.close, limits)
         self.render_slot = threading.BoundedSemaphore(1)
 
     def close(self) -> None:
         self.streams.close()
+        self.readers.close()
         self.library.close()
 
 
@@ -199,7 +203,13 @@ def _library_routes(app: FastAPI) -> None:
         """Exactly the `citewise ask --json` object; a refusal is a 200 with refused=true."""
         svc = service(request)
         with svc.lock:
-            answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+            generated = svc.library.generator() is not None
+        if generated:  # one model instance: its calls take turns on the writer
+            with svc.lock:
+                answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+        else:
+            with svc.readers.reader() as lib:
+                answer = lib.ask(body.question, body.documents or [], body.k)
         return answer.to_dict()
 
     @app.get("/search", tags=["library"])
@@ -214,22 +224,20 @@ def _library_routes(app: FastAPI) -> None:
     ) -> list[dict[str, Any]]:
         """The best blocks of the local library for `q` (hybrid retrieval, no answer)."""
         svc = service(request)
-        with svc.lock:
-            return svc.library.search_records(q, k, document)
+        with svc.readers.reader() as lib:
+            return lib.search_records(q, k, document)
 
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
         """The `citewise list --json` objects."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.document_list()
+        with service(request).readers.reader() as lib:
+            return lib.document_list()
 
     @app.get("/documents/{doc_id}", tags=["library"])
     def document(doc_id: str, request: Request) -> dict[str, Any]:
         """The `citewise show --json` object."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.document_details(doc_id)
+        with service(request).readers.reader() as lib:
+            return lib.document_details(doc_id)
 
     @app.get(
         "/documents/{doc_id}/pages/{number}.png",
@@ -249,9 +257,9 @@ def _library_routes(app: FastAPI) -> None:
         """The page rendered as PNG, with the highlighted blocks' bounding boxes drawn."""
         wanted = {b.strip() for b in highlight.split(",") if b.strip()}
         svc = service(request)
-        with svc.lock:
-            doc = svc.library.document(doc_id)
-            blocks = svc.library.blocks(doc.id) if wanted else []
+        with svc.readers.reader() as lib:
+            doc = lib.document(doc_id)
+            blocks = lib.blocks(doc.id) if wanted else []
         boxes = [list(b.bbox) for b in blocks if b.id in wanted and b.page == number]
         unknown = wanted - {b.id for b in blocks}
         if unknown:
@@ -276,9 +284,8 @@ def _evidence_routes(app: FastAPI) -> None:
     @app.get("/blocks/{block_id}", tags=["library"])
     def block(block_id: str, request: Request) -> dict[str, Any]:
         """One block as evidence: quote, page, bbox (PDF points), section, the page's size."""
-        svc = service(request)
-        with svc.lock:
-            found = svc.library.evidence(block_id)
+        with service(request).readers.reader() as lib:
+            found = lib.evidence(block_id)
         return {**found, "page_size": page_size(str(found["path"]), int(str(found["page"])))}
 
     @app.get(
@@ -289,9 +296,8 @@ def _evidence_routes(app: FastAPI) -> None:
     )
     def document_file(doc_id: str, request: Request) -> Response:
         """The document's PDF itself (open it at a page with #page=N)."""
-        svc = service(request)
-        with svc.lock:
-            doc = svc.library.document(doc_id)
+        with service(request).readers.reader() as lib:
+            doc = lib.document(doc_id)
         path = Path(doc.path)
         if path.suffix.lower() != ".pdf" or not path.is_file():
             raise PageNotFoundError(
@@ -303,23 +309,20 @@ def _evidence_routes(app: FastAPI) -> None:
     @app.get("/documents/{doc_id}/tables/{label}", tags=["library"])
     def table(doc_id: str, label: str, request: Request) -> dict[str, Any]:
         """A table as cells and a grid (the `citewise table --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.table(doc_id, label)
+        with service(request).readers.reader() as lib:
+            return lib.table(doc_id, label)
 
     @app.get("/documents/{doc_id}/equations/{number}", tags=["library"])
     def equation(doc_id: str, number: str, request: Request) -> dict[str, Any]:
         """A numbered equation (the `citewise formula --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.formula(doc_id, number)
+        with service(request).readers.reader() as lib:
+            return lib.formula(doc_id, number)
 
     @app.get("/usage", tags=["library"])
     def usage(request: Request) -> dict[str, Any]:
         """Model calls logged in this library (the `citewise usage --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.usage()
+        with service(request).readers.reader() as lib:
+            return lib.usage()
 
 
 def create_app(
@@ -352,6 +355,8 @@ def create_app(
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
         redirect_slashes=False,  # a redirect would echo the request's Host into Location
+        docs_url=None,  # FastAPI's pages load from a CDN: ui.py serves packaged docs at /docs
+        redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
             Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),

@@ -72,7 +72,7 @@ class LibraryTools:
 
     def start_research(self, request: TaskRequest) -> dict[str, Any]:
         def create(library: Library) -> dict[str, Any]:
-            task = TaskStore(library.store.db).create(request.topic, request.options())
+            task = TaskStore(library.store.tasks).create(request.topic, request.options())
             return {"id": task.id, "state": task.state}
 
         started = self.call(create)
@@ -91,7 +91,7 @@ class LibraryTools:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:
-                    fail_unfinished(TaskStore(library.store.db), task_id, exc)
+                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
                     raise
         except Exception:  # stored as the task's failure; the log says why
             log.exception("task %s stopped", task_id)
@@ -241,7 +241,7 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
         """The report of a completed task, as Markdown or self-contained HTML."""
 
         def render(lib: Library) -> str:
-            task = TaskStore(lib.store.db).get(task_id)
+            task = TaskStore(lib.store.tasks).get(task_id)
             if task.state != "completed":
                 raise CitewiseError(
                     f"task '{task_id}' is {task.state}, not completed",

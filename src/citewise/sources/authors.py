@@ -4,7 +4,6 @@ the topic from every source, merged and deduplicated."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 
 from citewise.sources.api import SearchResult, search_sources
@@ -14,6 +13,7 @@ from citewise.sources.dedupe import dedupe
 from citewise.sources.query import Query
 from citewise.sources.ranking import rank
 from citewise.sources.record import SearchRecord
+from citewise.store.protocols import AuditLog
 
 SEED_SOURCES = ["openalex", "semantic_scholar"]
 SEED_LIMIT = 50
@@ -42,7 +42,7 @@ def search_by_author(
     query: Query,
     sources: list[str],
     *,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     limit: int = 20,
     config: SourcesConfig | None = None,
     refresh: bool = False,
@@ -53,7 +53,7 @@ def search_by_author(
     seed = search_sources(
         query,
         seed_sources or SEED_SOURCES,
-        store_db=store_db,
+        audit=audit,
         limit=SEED_LIMIT,
         config=config,
         refresh=refresh,
@@ -68,7 +68,7 @@ def search_by_author(
         by_them = search_sources(
             replace(query, authors=(*query.authors, name)),
             sources,
-            store_db=store_db,
+            audit=audit,
             limit=limit,
             config=config,
             refresh=refresh,

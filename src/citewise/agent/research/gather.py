@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from citewise.agent.research.plan import related_terms
 from citewise.agent.research.remote_query import search_remote
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
+from citewise.store.protocols import AuditLog
 
 log = logging.getLogger(__name__)
 HITS_PER_QUERY = 8
@@ -86,11 +86,11 @@ def remote_search(
     query: str,
     sources: list[str],
     limit: int,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     config_path: str | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Search remote sources through citewise.sources (requests logged and cached in
-    `store_db`); a warning instead when that package is not installed."""
+    `audit`); a warning instead when that package is not installed."""
     try:
         from citewise.sources import search_sources
         from citewise.sources.config import SourcesConfig
@@ -98,7 +98,7 @@ def remote_search(
         names = ", ".join(sources)
         return [], [f"literature search is not available in this installation; skipped {names}"]
     config = SourcesConfig.load(config_path)
-    result = search_sources(query, sources, store_db=store_db, limit=limit, config=config)
+    result = search_sources(query, sources, audit=audit, limit=limit, config=config)
     return list(result.records), [str(w) for w in result.warnings]
 
 

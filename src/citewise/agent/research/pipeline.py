@@ -164,7 +164,7 @@ class Researcher:
     ) -> None:
         self.store = store
         self.retriever = retriever
-        self.tasks = TaskStore(store.db)
+        self.tasks = TaskStore(store.tasks)
         self.progress = progress
         self.remote_search = remote_search
         self.models_for = models
