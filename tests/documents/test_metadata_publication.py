@@ -85,7 +85,7 @@ def test_a_journal_pdf_exports_as_article_with_its_fields(tmp_path: Path) -> Non
     }
     with Library(tmp_path / "library", embeddings=False) as lib:
         assert not lib.ingest([pdf]).failed
-        bibtex = to_bibtex(library_records(lib.store.db))
+        bibtex = to_bibtex(library_records(lib.store))
     assert bibtex.startswith("@article{")
     for field in (
         "journal = {Journal of Quarry Engineering}",
@@ -115,8 +115,8 @@ def corpus_bibtex(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     library = tmp_path_factory.mktemp("corpus") / "library"
     with Library(library, embeddings=False) as lib:
         lib.ingest([CORPUS / name for name in PRESENT])
-        records = library_records(lib.store.db)
-        paths = dict(lib.store.db.execute("SELECT id, path FROM documents").fetchall())
+        records = library_records(lib.store)
+        paths = {d.id: d.path for d in lib.store.documents()}
     entries = {}
     for record in records:
         entries[Path(paths[record.key]).name] = to_bibtex([record])

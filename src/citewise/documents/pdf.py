@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents import layout
+from citewise.documents import footnotes, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
@@ -24,6 +24,7 @@ from citewise.documents.equations import (
     ends_in_equation_number,
     equation_number,
     equation_text,
+    image_only,
     looks_like_display_math,
 )
 from citewise.documents.grid import Cell, build_grid
@@ -69,6 +70,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, text_operator_budget())
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        for page, r in zip(pages_, raw, strict=True):
+            if spacing.needs_respacing(r):  # word gaps without space characters
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
         # a page of pictures and no text is a scan waiting for OCR
@@ -119,6 +123,7 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     assign_sections(blocks, title)
     for i, block in enumerate(blocks):
         block.ordinal = i
+    footnotes.link(blocks)
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
@@ -385,7 +390,18 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
     else:
         text = join_rows([r.text for r in unit.rows], vocab)
     if unit.kind == "equation":
-        data = {"number": equation_number(unit.label), "text": equation_text(unit)}
+        eq_text = equation_text(unit)
+        data = {"number": equation_number(unit.label), "text": eq_text}
+        if image_only(eq_text):
+            data["image_only"] = True  # the crop shows it; the text would mislead
+    marks = [m for s in unit.segs for m in s.marks]
+    if marks:
+        data = {**(data or {}), "marks": marks}
+    if unit.data.get("run_in"):
+        data = {**(data or {}), "run_in": True}
+    labels = [s.note for s in unit.segs if s.note]
+    if labels:
+        data = {**(data or {}), "labels": labels}
     x0, y0, x1, y1 = unit.page_bbox
     return Block(
         ordinal=0,
