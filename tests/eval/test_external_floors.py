@@ -1,6 +1,6 @@
 """Contract: MMLongBench-Doc's dev half (questions nobody on the project wrote), each asked
 within its paper (--scope-docs). Floors are what the answerer reaches, with margin
-(measured: refusal recall 0.818, text+table accuracy 0.111 with weak-match items scored as
+(measured: refusal recall 0.909, text+table accuracy 0.389 with weak-match items scored as
 whole tokens); the issue's target (text+table accuracy >= 0.50) is not met. Skips when absent."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_unanswerable_questions_are_refused(scores: dict[str, object]) -> None:
     overall = scores["overall"]
     assert isinstance(overall, dict)
-    assert overall["refusal_recall"] >= 0.75
+    assert overall["refusal_recall"] >= 0.80
 
 
 def test_text_and_table_questions_are_scored_apart_from_figure_ones(
@@ -40,7 +40,7 @@ def test_text_and_table_questions_are_scored_apart_from_figure_ones(
 ) -> None:
     by_evidence = scores["by_evidence"]
     assert isinstance(by_evidence, dict) and set(by_evidence) == {"text+table", "figure"}
-    assert by_evidence["text+table"]["accuracy"] >= 0.05
+    assert by_evidence["text+table"]["accuracy"] >= 0.30
 
 
 def test_every_answer_is_scoped_to_its_paper(scores: dict[str, object]) -> None:

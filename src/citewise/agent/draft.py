@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.question import Question
 from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
-from citewise.agent.spans import shortest_span
+from citewise.agent.spans import listed_items, shortest_span
 from citewise.llm.extractive import (
     Candidate,
     Passage,
@@ -240,6 +240,14 @@ def draft_answer(
         for c, part in zip(chosen, asked, strict=True)
     ]
     if len(parts) == 1:
+        texts = {p.block_id: p.text for p in passages}
+        spans = [
+            Span(
+                s.candidate,
+                listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")),
+            )
+            for s in spans
+        ]
         spans = _within_budget(spans, question, document_of)
     text = " ".join(s.text for s in spans)
     kinds = {p.block_id: p.kind for p in passages}

@@ -23,6 +23,7 @@ from citewise.agent.cells import (
     numeric_columns,
     row_name,
     superlative,
+    superlative_total,
     words,
 )
 from citewise.agent.columns import column_fact
@@ -35,11 +36,13 @@ from citewise.agent.computed import (
     render,
     two_operand,
 )
+from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
-from citewise.agent.question import Question
+from citewise.agent.question import Question, focus_sentence
+from citewise.agent.roles import holder_for
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
 
@@ -118,10 +121,12 @@ def _table_views(
     sections = {(h.block.document_id, h.block.section_path) for h in hits[:3]}
     wanted = {label.lower() for label in question.labels}
     docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
+    # a question scoped to one paper may ask for any of its tables (retrieval reads prose)
+    whole = set(question.scope) if len(question.scope) == 1 else set()
     out: list[tuple[StoredBlock, TableView]] = []
-    for doc in docs[:3]:
+    for doc in list(dict.fromkeys([*whole, *docs[:3]])):
         for block, data in store.blocks_with_data(doc, ("table",)):
-            near = (block.document_id, block.section_path) in sections
+            near = (block.document_id, block.section_path) in sections or doc in whole
             if data and (block.id in ids or near or (block.label or "").lower() in wanted):
                 view = TableView.from_data(data, block.label)
                 if view is not None:
@@ -142,8 +147,11 @@ def cell_answer(
 ) -> Answer | None:
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
+    asking = focus_sentence(text)  # a lead statement's words name no cell
     for block, view in _table_views(hits, question, store):
-        match = superlative(text, view) or match_cell(text, view)
+        match = (
+            superlative(asking, view) or superlative_total(asking, view) or match_cell(asking, view)
+        )
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
             scored.append((match.score + _relevance(question, block, view), block, view, match))
@@ -332,6 +340,18 @@ def answer_numeric(
     csv = csv_answer(question_text, hits, store, started)
     if csv is not None:
         return csv
+    counted = count_for(question_text, question, hits, store)
+    if counted is not None:
+        quoted = [Quoted(b, q) for b, q in counted.quotes]
+        cites = list(dict.fromkeys(q.block.id for q in quoted))
+        sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
+        return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
+    holder = holder_for(question_text, question, hits, store)
+    if holder is not None:
+        said = f"{holder.block.text.strip()} ({holder.heading})"
+        sentence = AnswerSentence(said, [holder.block.id], 1.0, "role")
+        quote = Quoted(holder.block, holder.block.text)
+        return build_answer(store, question_text, [(sentence, [quote])], 1.0, started)
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed
