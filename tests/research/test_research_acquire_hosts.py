@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources.http import reset_breakers
 from citewise.sources.replay import ReplayServer, Reply
 from tests.pdfs import write_paper

@@ -17,7 +17,7 @@ import yaml
 import citewise
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources.http import reset_breakers
 from citewise.sources.replay import ReplayServer
 from citewise.store.db import connect

@@ -17,7 +17,7 @@ from citewise.agent.research import Report, Researcher, ResearchOptions, Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
-from citewise.api import Library
+from citewise.api.library import Library
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
