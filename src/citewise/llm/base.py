@@ -25,7 +25,7 @@ class ModelError(CitewiseError):
 
 class BadModelSpecError(ModelError):
     code = "BAD_MODEL_SPEC"
-    exit_code = 2
+    kind = "invalid"
 
 
 class ModelUnreachableError(ModelError):

@@ -23,9 +23,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError
 from citewise.api import Library
-from citewise.errors import CitewiseError, DocumentNotFoundError
+from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.guards import (
     BearerAuth,
@@ -48,8 +47,6 @@ from citewise.store.library import DB_NAME
 
 log = logging.getLogger(__name__)
 
-NOT_FOUND = (DocumentNotFoundError, TaskNotFoundError, PageNotFoundError)
-CONFLICT = (TaskStateError,)
 
 
 class Service:
@@ -102,21 +99,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _status(exc: CitewiseError) -> int:
-    status: int | None = getattr(exc, "http_status", None)
-    if status:
-        return status
-    if isinstance(exc, NOT_FOUND):
-        return 404
-    if isinstance(exc, CONFLICT):
-        return 409
-    return 422
-
-
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(CitewiseError)
     async def citewise_error(_: Request, exc: CitewiseError) -> JSONResponse:
-        return error(_status(exc), exc.code, exc.message, exc.hint)
+        return error(exc.http_status, exc.code, exc.message, exc.hint)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_: Request, exc: RequestValidationError) -> JSONResponse:

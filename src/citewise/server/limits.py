@@ -31,10 +31,10 @@ MAX_LIST_ITEMS = 100
 
 
 class LimitError(CitewiseError):
-    """A request past one of the server's limits; `http_status` is what it answers."""
+    """A request past one of the server's limits (kind too_many, or busy: HTTP 429 / 503)."""
 
     code = "LIMIT_EXCEEDED"
-    http_status = 429
+    kind = "too_many"
 
 
 class TooManyStreamsError(LimitError):
@@ -47,4 +47,4 @@ class TooManyTasksError(LimitError):
 
 class RenderBusyError(LimitError):
     code = "RENDER_BUSY"
-    http_status = 503
+    kind = "busy"

@@ -22,7 +22,7 @@ MUPDF_ERRORS = (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase
 
 class PageNotFoundError(CitewiseError):
     code = "PAGE_NOT_FOUND"
-    exit_code = 3
+    kind = "not_found"
 
 
 class RenderError(CitewiseError):

@@ -32,7 +32,7 @@ assert tuple(SOURCE_CLASSES) == SOURCE_NAMES
 
 class UnknownSourceError(CitewiseError):
     code = "UNKNOWN_SOURCE"
-    exit_code = 2
+    kind = "invalid"
 
 
 def check_names(names: list[str]) -> list[str]:

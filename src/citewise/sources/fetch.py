@@ -34,7 +34,7 @@ ORDER = ("arxiv", "europepmc", "openalex", "semantic_scholar")
 
 class NoOpenCopyError(CitewiseError):
     code = "NO_OPEN_COPY"
-    exit_code = 3
+    kind = "not_found"
 
 
 @dataclass(frozen=True)

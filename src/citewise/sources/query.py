@@ -17,7 +17,7 @@ class QueryError(CitewiseError):
     """A query the sources cannot run (empty, a bad year range, an unknown type)."""
 
     code = "BAD_QUERY"
-    exit_code = 2
+    kind = "invalid"
 
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')

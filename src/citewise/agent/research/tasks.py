@@ -27,13 +27,14 @@ from citewise.store.db import transaction
 
 class TaskNotFoundError(CitewiseError):
     code = "TASK_NOT_FOUND"
-    exit_code = 3
+    kind = "not_found"
 
 
 class TaskStateError(CitewiseError):
     """The task is in a state that does not allow what was asked (resume a cancelled task)."""
 
     code = "TASK_STATE"
+    kind = "conflict"
 
 
 class TaskCancelled(CitewiseError):
