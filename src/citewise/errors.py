@@ -68,7 +68,7 @@ class DuplicateDocumentError(CitewiseError):
 
 class DocumentNotFoundError(CitewiseError):
     code = "PAPER_NOT_FOUND"
-    kind = "not_found"
+    kind: Kind = "not_found"
 
 
 class LibraryError(CitewiseError):

@@ -48,7 +48,6 @@ from citewise.store.library import DB_NAME
 log = logging.getLogger(__name__)
 
 
-
 class Service:
     """What the routes share: the library, the lock that serialises its use, the tasks; a
     connection of their own for event streams (polls never wait for a slow /ask); the one

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class LimitError(CitewiseError):
     """A request past one of the server's limits (kind too_many, or busy: HTTP 429 / 503)."""
 
     code = "LIMIT_EXCEEDED"
-    kind = "too_many"
+    kind: Kind = "too_many"
 
 
 class TooManyStreamsError(LimitError):
@@ -47,4 +47,4 @@ class TooManyTasksError(LimitError):
 
 class RenderBusyError(LimitError):
     code = "RENDER_BUSY"
-    kind = "busy"
+    kind: Kind = "busy"

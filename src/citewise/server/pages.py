@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 ZOOM = 1.5
 MIN_ZOOM = 1e-3
@@ -22,7 +22,7 @@ MUPDF_ERRORS = (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase
 
 class PageNotFoundError(CitewiseError):
     code = "PAGE_NOT_FOUND"
-    kind = "not_found"
+    kind: Kind = "not_found"
 
 
 class RenderError(CitewiseError):

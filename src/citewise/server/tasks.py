@@ -19,9 +19,9 @@ from pydantic import BaseModel, Field, field_validator
 from citewise.agent.research import ResearchOptions
 from citewise.agent.research.tasks import TaskStateError, TaskStore
 from citewise.api import Library
+from citewise.api.research import ResearchDesk
 from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
-from citewise.api.research import ResearchDesk
 from citewise.server.events import resume_after
 from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, TooManyTasksError
 

@@ -21,20 +21,20 @@ from citewise.agent.research.model import (
     ResearchOptions,
     from_dict,
 )
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.store.db import transaction
 
 
 class TaskNotFoundError(CitewiseError):
     code = "TASK_NOT_FOUND"
-    kind = "not_found"
+    kind: Kind = "not_found"
 
 
 class TaskStateError(CitewiseError):
     """The task is in a state that does not allow what was asked (resume a cancelled task)."""
 
     code = "TASK_STATE"
-    kind = "conflict"
+    kind: Kind = "conflict"
 
 
 class TaskCancelled(CitewiseError):
