@@ -9,9 +9,9 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
-from citewise.config import ModelSettings, library_dir, load_model_settings
+from citewise.config import ModelSettings, Settings
 from citewise.embed.base import Embedder
-from citewise.embed.settings import load_embed_settings, open_embedder
+from citewise.embed.settings import embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
@@ -35,8 +35,15 @@ EMBEDDINGS_UNAVAILABLE = (
 class Library:
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
-    def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:
-        self.directory = library_dir(directory)
+    def __init__(
+        self,
+        directory: str | Path | None = None,
+        embeddings: bool = True,
+        settings: Settings | None = None,
+    ) -> None:
+        # A face passes the Settings it built; Python callers get them read now.
+        self.settings = settings.for_library(directory) if settings else Settings.load(directory)
+        self.directory = self.settings.library
         self.store = LibraryStore(self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
@@ -60,8 +67,9 @@ class Library:
             self._embedder_loaded = True
             if self._embeddings:
                 self._embedder = open_embedder(
-                    load_embed_settings(self.directory),
+                    embed_settings(self.settings),
                     lambda name: model_dimensions(self.store.db, name),
+                    environ=self.settings.environ,
                 )
                 if self._embedder is None:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
@@ -147,7 +155,7 @@ class Library:
     @property
     def model_settings(self) -> ModelSettings:
         """Roles and backends from citewise.toml ($CITEWISE_CONFIG, the library, ~/.config)."""
-        return load_model_settings(self.directory)
+        return self.settings.models
 
     def generator(
         self, llm: str | None = None, llm_url: str | None = None, use_cache: bool = True

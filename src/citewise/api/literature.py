@@ -142,7 +142,7 @@ class Literature:
 
     def __init__(self, directory: Path, config: SourcesConfig | None = None) -> None:
         self.directory = directory
-        self.config = config or SourcesConfig.load(None)
+        self.config = config or SourcesConfig.load(None, {})
 
     def search(
         self, query: Query, sources: list[str], limit: int, refresh: bool = False

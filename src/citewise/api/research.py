@@ -78,6 +78,7 @@ class ResearchDesk:
             progress,
             remote_search=self._remote_search,
             models=models or self._models,
+            environ=library.settings.environ,
         )
         self.tasks = self.researcher.tasks
 
@@ -105,7 +106,12 @@ class ResearchDesk:
         self, query: str, options: ResearchOptions, limit: int
     ) -> tuple[list[Any], list[str]]:
         return remote_search(
-            query, options.remote_sources, limit, self.library.store.db, options.sources_config
+            query,
+            options.remote_sources,
+            limit,
+            self.library.store.db,
+            options.sources_config,
+            dict(self.library.settings.environ),
         )
 
     # -- running -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
-from citewise.embed.settings import load_embed_settings
+from citewise.embed.settings import embed_settings
 from citewise.llm.doctor import check_embedding
 from citewise.report.terminal import print_answer, print_index_report, safe
 
@@ -60,7 +60,7 @@ def doctor(
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
-        embedding = check_embedding(load_embed_settings(lib.directory))
+        embedding = check_embedding(embed_settings(lib.settings), lib.settings.environ)
         index = lib.check_index() if check_index else None
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
     failing = failing or (index is not None and not index.ok)

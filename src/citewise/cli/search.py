@@ -13,8 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.api.literature import FetchFailedError, Literature
-from citewise.cli.app import State, app, emit_json, err, open_library, out
-from citewise.config import library_dir
+from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.report.terminal import plain, safe
 from citewise.sources import SOURCE_NAMES, Query, SearchResult, SourcesConfig
 from citewise.sources.export import FORMATS, export
@@ -125,7 +124,8 @@ def search(
 
 
 def _literature(sources_config: Path | None) -> Literature:
-    return Literature(library_dir(State.library), SourcesConfig.load(sources_config))
+    chosen = settings()
+    return Literature(chosen.library, SourcesConfig.load(sources_config, chosen.environ))
 
 
 def badges(names: list[str]) -> Text:
@@ -193,7 +193,7 @@ def export_library(
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    exported = Literature(library_dir(State.library)).export_library(fmt)
+    exported = Literature(settings().library).export_library(fmt)
     if out_file is None:
         sys.stdout.write(plain(exported.text))
     else:

