@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from citewise.llm.base import ModelError, Params
 from citewise.llm.client import ModelClient, cache_key
-from citewise.llm.registry import ExtractiveModel
+from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.structured import structured_call
 from citewise.llm.usage import cost_usd, usage_summary
 from citewise.store.db import connect

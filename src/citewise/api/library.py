@@ -125,6 +125,10 @@ class Library:
             "flagged_pages": {str(k): v for k, v in doc.flagged_pages.items()},
         }
 
+    def structure(self, doc_id: str) -> dict[str, object]:
+        """Sections, tables, equations and references of a stored document."""
+        return document_structure(self.store, self.document(doc_id).id)
+
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         return self.store.blocks(self.document(doc_id).id)
 

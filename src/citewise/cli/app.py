@@ -11,11 +11,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from citewise.api import Library
+from citewise.api import Library, storage_error
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.report.terminal import json_text, plain
-from citewise.store.db import storage_error
 
 app = typer.Typer(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",

@@ -28,7 +28,6 @@ from citewise.report.terminal import (
     print_ingest_report,
     safe,
 )
-from citewise.store.references import document_structure
 
 LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
 LlmOption = Annotated[str | None, typer.Option("--llm", help=LLM_HELP)]
@@ -129,7 +128,7 @@ def show(
             emit_json(lib.document_details(doc))
             return
         document = lib.document(doc)
-        structure = document_structure(lib.store, document.id)
+        structure = lib.structure(document.id)
     print_document(out, document, structure)
 
 

@@ -6,34 +6,10 @@ import sqlite3
 from typing import Any
 
 from citewise.config import BackendSettings, ModelSettings
-from citewise.llm.base import (
-    Completion,
-    LanguageModel,
-    Message,
-    ModelSpec,
-    Params,
-    Schema,
-    parse_spec,
-)
+from citewise.llm.base import LanguageModel, ModelSpec, parse_spec
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
-
-
-class ExtractiveModel:
-    """The no-model backend. It writes nothing: structured calls go straight to their
-    deterministic fallback, and answers come from `agent.qa` (verbatim, cited sentences)."""
-
-    backend = "extractive"
-    model = ""
-    n_ctx = 1 << 20
-
-    def complete(
-        self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
-    ) -> Completion:
-        return Completion(text="", backend=self.backend, model=self.model)
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
+from citewise.llm.nomodel import ExtractiveModel
 
 
 def open_model(

@@ -27,6 +27,7 @@ from citewise.api import Library
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
+from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
     HostGuard,
@@ -43,6 +44,7 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, render_page
+from citewise.server.tasks import TaskRunner, task_routes
 from citewise.store.db import connect
 from citewise.store.library import DB_NAME
 
@@ -57,9 +59,6 @@ class Service:
     def __init__(
         self, directory: str | Path | None, limits: Limits, settings: Settings | None = None
     ) -> None:
-        from citewise.server.events import EventStreams
-        from citewise.server.tasks import TaskRunner
-
         self.limits = limits
         # The face's Settings (the CLI's), else the environment and citewise.toml read now.
         self.library = Library(directory, settings=settings or Settings.load(directory))
@@ -295,8 +294,6 @@ def create_app(
             yield
         finally:
             app.state.service.close()
-
-    from citewise.server.tasks import task_routes
 
     app = FastAPI(
         title="citewise",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from contextlib import AbstractContextManager
+from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import FastAPI, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
@@ -22,11 +23,8 @@ from citewise.api import Library
 from citewise.api.research import ResearchDesk
 from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
-from citewise.server.events import resume_after
-from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, TooManyTasksError
-
-if TYPE_CHECKING:
-    from citewise.server.app import Service
+from citewise.server.events import EventStreams, resume_after
+from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, Limits, TooManyTasksError
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +102,18 @@ def same_model(a: str, b: str) -> bool:
     except CitewiseError:
         return False
     return (x.backend, x.model) == (y.backend, y.model)
+
+
+class Service(Protocol):
+    """What the task routes need of the app's shared service (server.app.Service), so this
+    module does not import the app that mounts it."""
+
+    library: Library
+    limits: Limits
+    streams: EventStreams
+
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
 
 
 class TaskRunner:
