@@ -186,7 +186,7 @@ def index_timed(store: LibraryStore, model: str) -> float:
 
 def keywords_timed(store: LibraryStore) -> float:
     started = time.perf_counter()
-    KeywordIndex(store.directory).refresh(store.db)
+    KeywordIndex(store.directory).refresh(store)
     return time.perf_counter() - started
 
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from citewise.sources import SourcesConfig, search_sources  # noqa: E402
 from citewise.sources.http import reset_breakers  # noqa: E402
 from citewise.sources.replay import ReplayServer  # noqa: E402
+from citewise.store.audit import SqliteAuditLog  # noqa: E402
 from citewise.store.db import connect  # noqa: E402
 from tests.sources.loopback import ROUTES, fixture_reply  # noqa: E402
 
@@ -50,7 +51,8 @@ def timed(config: SourcesConfig, sources: list[str], db_dir: Path) -> float:
     db = connect(db_dir / "library.db")
     try:
         started = time.perf_counter()
-        result = search_sources(QUERY, sources, store_db=db, config=config, refresh=True)
+        audit = SqliteAuditLog(db)
+        result = search_sources(QUERY, sources, audit=audit, config=config, refresh=True)
         elapsed = time.perf_counter() - started
     finally:
         db.close()

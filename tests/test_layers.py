@@ -96,8 +96,10 @@ def test_the_checks_catch_a_planted_violation(source: str, check: object) -> Non
     assert check(ast.parse(source)) != []
 
 
-# store/ is being restructured on the arch-store branch (issue 13, item 1), which owns it.
-PENDING_CYCLES = [["citewise.store.library", "citewise.store.references"]]
+def pending(cycle: list[str]) -> bool:
+    """store/ is being restructured on the arch-store branch (issue 13, item 1), which owns
+    it: a cycle inside store/ is its to break."""
+    return all(name.startswith("citewise.store.") for name in cycle)
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -158,7 +160,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycles() -> None:
-    assert [c for c in cycles(import_graph()) if c not in PENDING_CYCLES] == []
+    assert [c for c in cycles(import_graph()) if not pending(c)] == []
 
 
 def test_the_cycle_check_finds_a_planted_cycle() -> None:

@@ -37,7 +37,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 def answerer(library: Library, replies: list[Reply], **options: object) -> GeneratedAnswerer:
     model = ScriptedModel(replies)
-    client = ModelClient(model, library.store.db, role="write", use_cache=False)
+    client = ModelClient(model, library.store.audit, role="write", use_cache=False)
     return GeneratedAnswerer(library.answerer, [client], Verifier(), **options)  # type: ignore[arg-type]
 
 
@@ -187,7 +187,7 @@ def test_cached_calls_are_not_repeated(tmp_path: Path) -> None:
     lib = Library(tmp_path / "lib", embeddings=False)
     lib.ingest([write_paper(tmp_path / "granite.pdf")])
     model = ScriptedModel([draft((GOOD, ["E1"])), draft((GOOD, ["E1"]))])
-    client = ModelClient(model, lib.store.db, role="write")
+    client = ModelClient(model, lib.store.audit, role="write")
     gen = GeneratedAnswerer(lib.answerer, [client], Verifier())
     first, second = gen.ask(QUESTION), gen.ask(QUESTION)
     assert first.answer == second.answer == GOOD
@@ -200,14 +200,14 @@ def test_cached_calls_are_not_repeated(tmp_path: Path) -> None:
 def test_cascade_calls_the_second_model_only_when_the_first_is_weak(library: Library) -> None:
     weak = ScriptedModel([draft(refused=True)], model="small")
     strong = ScriptedModel([draft((GOOD, ["E1"]))], model="large")
-    clients = [ModelClient(m, library.store.db, role="write", use_cache=False)
+    clients = [ModelClient(m, library.store.audit, role="write", use_cache=False)
                for m in (weak, strong)]  # fmt: skip
     gen = GeneratedAnswerer(library.answerer, clients, Verifier())
     answer = gen.ask(QUESTION)
     assert answer.backend == "scripted:large" and len(weak.calls) == len(strong.calls) == 1
     confident = ScriptedModel([draft((GOOD, ["E1"]))], model="small")
     unused = ScriptedModel([], model="large")
-    clients = [ModelClient(m, library.store.db, use_cache=False) for m in (confident, unused)]
+    clients = [ModelClient(m, library.store.audit, use_cache=False) for m in (confident, unused)]
     assert GeneratedAnswerer(library.answerer, clients, Verifier()).ask(QUESTION).answer == GOOD
     assert unused.calls == []
 

@@ -53,10 +53,10 @@ def test_usage_on_a_library_without_calls(library: Path) -> None:
 
 def test_usage_reports_logged_calls_by_model_and_task(tmp_path: Path) -> None:
     with Library(tmp_path / "lib", embeddings=False) as lib:
-        client = ModelClient(ScriptedModel(["a", "b"]), lib.store.db, role="write", task="T1")
+        client = ModelClient(ScriptedModel(["a", "b"]), lib.store.audit, role="write", task="T1")
         client.complete([{"role": "user", "content": "q"}])
         client.complete([{"role": "user", "content": "q"}])
-        ModelClient(ScriptedModel(["c"]), lib.store.db, role="judge").complete(
+        ModelClient(ScriptedModel(["c"]), lib.store.audit, role="judge").complete(
             [{"role": "user", "content": "r"}]
         )
     everything = json.loads(run(tmp_path / "lib", "usage", "--json").stdout)

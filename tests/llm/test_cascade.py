@@ -16,6 +16,7 @@ from citewise.llm.client import ModelClient
 from citewise.llm.openai_compat import OpenAICompatModel
 from citewise.llm.registry import role_clients
 from citewise.llm.structured import structured_call
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.llm.scripted import ScriptedModel
 from tests.loopback import free_port
@@ -63,7 +64,11 @@ def test_any_role_escalates_only_when_the_first_model_is_unsure(
     small = ScriptedModel(['{"relevant": true, "reason": "granite"', "not json either"], "small")
     large = ScriptedModel([{"relevant": True, "reason": "about granite blocks"}], "large")
     first, second = chain(
-        [ModelClient(small, db, role=role), ModelClient(large, db, role=role)], 0.5
+        [
+            ModelClient(small, SqliteAuditLog(db), role=role),
+            ModelClient(large, SqliteAuditLog(db), role=role),
+        ],
+        0.5,
     )
     assert first.escalate is not None and second.escalate is None
     result = structured_call(first, SCREEN, Relevance, Params(max_tokens=40))
@@ -73,7 +78,13 @@ def test_any_role_escalates_only_when_the_first_model_is_unsure(
 
     sure = ScriptedModel([{"relevant": False, "reason": "about telescopes"}], "small")
     unused = ScriptedModel([], "large")
-    first = chain([ModelClient(sure, db, role=role), ModelClient(unused, db, role=role)], 0.5)[0]
+    first = chain(
+        [
+            ModelClient(sure, SqliteAuditLog(db), role=role),
+            ModelClient(unused, SqliteAuditLog(db), role=role),
+        ],
+        0.5,
+    )[0]
     assert structured_call(first, SCREEN, Relevance).value == Relevance(
         relevant=False, reason="about telescopes"
     )
@@ -84,13 +95,19 @@ def test_a_stated_confidence_below_the_threshold_escalates(db: sqlite3.Connectio
     small = ScriptedModel([{"relevant": True, "reason": "maybe", "confidence": 0.3}], "small")
     large = ScriptedModel([{"relevant": False, "reason": "no"}], "large")
     first = chain(
-        [ModelClient(small, db, role="screen"), ModelClient(large, db, role="screen")], 0.5
+        [
+            ModelClient(small, SqliteAuditLog(db), role="screen"),
+            ModelClient(large, SqliteAuditLog(db), role="screen"),
+        ],
+        0.5,
     )[0]
     completion = first.complete(SCREEN, SCHEMA)  # what the research stages call directly
     assert completion.model == "large" and len(large.calls) == 1
     unsure = ScriptedModel([{"relevant": True, "reason": "maybe", "confidence": 0.3}], "small")
     unused = ScriptedModel([], "large")
-    lenient = chain([ModelClient(unsure, db), ModelClient(unused, db)], 0.25)[0]
+    lenient = chain(
+        [ModelClient(unsure, SqliteAuditLog(db)), ModelClient(unused, SqliteAuditLog(db))], 0.25
+    )[0]
     assert lenient.complete(SCREEN, SCHEMA).model == "small" and unused.calls == []
 
 
@@ -98,7 +115,11 @@ def test_a_failing_first_model_escalates_and_the_failure_is_logged(db: sqlite3.C
     down = OpenAICompatModel("small", url=f"http://127.0.0.1:{free_port()}/v1", timeout=2)
     large = ScriptedModel([{"relevant": True, "reason": "granite"}], "large")
     first = chain(
-        [ModelClient(down, db, role="reason"), ModelClient(large, db, role="reason")], 0.5
+        [
+            ModelClient(down, SqliteAuditLog(db), role="reason"),
+            ModelClient(large, SqliteAuditLog(db), role="reason"),
+        ],
+        0.5,
     )[0]
     assert first.complete(SCREEN, SCHEMA).model == "large"
     assert logged(db) == [("reason", "small", 0), ("reason", "large", 1)]
@@ -145,6 +166,8 @@ class Recorder:
 def test_a_cached_unsure_reply_still_goes_to_the_second_model(db: sqlite3.Connection) -> None:
     small = Recorder()
     large = ScriptedModel(["yes", "yes"], "large")
-    first = chain([ModelClient(small, db), ModelClient(large, db)], 0.5)[0]
+    first = chain(
+        [ModelClient(small, SqliteAuditLog(db)), ModelClient(large, SqliteAuditLog(db))], 0.5
+    )[0]
     assert first.complete(SCREEN).text == first.complete(SCREEN).text == "yes"
     assert small.calls == 1 and len(large.calls) == 1  # both second calls were cache hits

@@ -13,6 +13,7 @@ from citewise.llm.client import ModelClient, cache_key
 from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.structured import structured_call
 from citewise.llm.usage import cost_usd, usage_summary
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.llm.scripted import ScriptedModel
 
@@ -43,11 +44,11 @@ def test_cache_key_changes_with_every_part_of_the_call() -> None:
 
 def test_second_identical_call_is_a_logged_cache_hit(db: sqlite3.Connection) -> None:
     model = ScriptedModel(["one", "two"])
-    client = ModelClient(model, db, role="write", task="t1")
+    client = ModelClient(model, SqliteAuditLog(db), role="write", task="t1")
     assert client.complete(HELLO).text == "one"
     again = client.complete(HELLO)
     assert again.text == "one" and again.cache_hit and len(model.calls) == 1
-    fresh = ModelClient(model, db, role="write", use_cache=False).complete(HELLO)
+    fresh = ModelClient(model, SqliteAuditLog(db), role="write", use_cache=False).complete(HELLO)
     assert fresh.text == "two" and not fresh.cache_hit
     rows = db.execute("SELECT task, role, cache_hit, ok FROM llm_calls ORDER BY id").fetchall()
     assert [tuple(r) for r in rows] == [("t1", "write", 0, 1), ("t1", "write", 1, 1),
@@ -55,11 +56,11 @@ def test_second_identical_call_is_a_logged_cache_hit(db: sqlite3.Connection) -> 
 
 
 def test_usage_summary_has_the_documented_shape(db: sqlite3.Connection) -> None:
-    client = ModelClient(ScriptedModel(["a", "b"]), db, role="write", task="t1")
+    client = ModelClient(ScriptedModel(["a", "b"]), SqliteAuditLog(db), role="write", task="t1")
     client.complete(HELLO)
     client.complete(HELLO)
     client.for_role("judge").complete([{"role": "user", "content": "other"}])
-    summary = usage_summary(db)
+    summary = usage_summary(SqliteAuditLog(db))
     assert set(summary) == {"calls", "prompt_tokens", "completion_tokens", "cache_hits",
                             "by_model"}  # fmt: skip
     assert (summary["calls"], summary["cache_hits"]) == (3, 1)
@@ -69,7 +70,7 @@ def test_usage_summary_has_the_documented_shape(db: sqlite3.Connection) -> None:
     assert set(rows[0]) == {"backend", "model", "role", "calls", "prompt_tokens",
                             "completion_tokens", "cost_usd", "latency_ms_p50"}  # fmt: skip
     assert rows[1]["latency_ms_p50"] == 5.0  # the cache hit does not count
-    assert usage_summary(db, task="none")["calls"] == 0
+    assert usage_summary(SqliteAuditLog(db), task="none")["calls"] == 0
 
 
 def test_failed_calls_are_logged_with_their_code(db: sqlite3.Connection) -> None:
@@ -78,7 +79,7 @@ def test_failed_calls_are_logged_with_their_code(db: sqlite3.Connection) -> None
             raise ModelError("boom", code="MODEL_TIMEOUT")
 
     with pytest.raises(ModelError):
-        ModelClient(Broken([]), db, role="write").complete(HELLO)
+        ModelClient(Broken([]), SqliteAuditLog(db), role="write").complete(HELLO)
     assert tuple(db.execute("SELECT ok, error FROM llm_calls").fetchone()) == (0, "MODEL_TIMEOUT")
 
 

@@ -69,7 +69,7 @@ def test_smollm2_as_judge_is_logged_schema_bound_and_obeyed(library: Library) ->
     recording = Recording(judge.model)
     judge = replace(judge, model=recording)
     writer = ModelClient(
-        ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), library.store.db, role="write"
+        ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), library.store.audit, role="write"
     )
     generator = GeneratedAnswerer(
         library.answerer, [writer], Verifier(judge=judge), mark_unsupported=True
@@ -115,8 +115,10 @@ def test_a_sentence_the_judge_rejects_is_dropped_or_marked(tmp_path: Path) -> No
         return f'{{"supported": {str(ok).lower()}, "reason": "it reverses the evidence"}}'
 
     for mark in (False, True):
-        writer = ModelClient(ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), lib.store.db)
-        judge = ModelClient(ScriptedModel([verdict] * 3), lib.store.db, role="judge")
+        writer = ModelClient(
+            ScriptedModel([draft(GOOD, REVERSED), draft(REVERSED)]), lib.store.audit
+        )
+        judge = ModelClient(ScriptedModel([verdict] * 3), lib.store.audit, role="judge")
         generator = GeneratedAnswerer(
             lib.answerer, [writer], Verifier(judge=judge), mark_unsupported=mark
         )

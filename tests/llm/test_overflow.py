@@ -59,7 +59,7 @@ def test_a_server_side_overflow_is_retried_with_evidence_trimmed_to_fit(
 ) -> None:
     # The client believes the server has 4096 tokens; the server has 512.
     model = OpenAICompatModel("smollm2", smollm2_small_server, n_ctx=4096)
-    client = ModelClient(model, library.store.db, role="write", use_cache=False)
+    client = ModelClient(model, library.store.audit, role="write", use_cache=False)
     with pytest.raises(ContextOverflowError, match="512"):
         model.complete([{"role": "user", "content": "granite " * 700}], params=Params(max_tokens=8))
     model.n_ctx = 4096  # forget what that taught it

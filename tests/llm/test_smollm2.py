@@ -109,7 +109,7 @@ def test_the_openai_path_against_a_real_llama_cpp_server(
     library: Library, smollm2_server: str
 ) -> None:
     model = open_model(parse_spec("openai:smollm2", smollm2_server))
-    client = ModelClient(model, library.store.db, role="write")
+    client = ModelClient(model, library.store.audit, role="write")
     result = structured_call(
         client, [{"role": "user", "content": EVIDENCE}], DraftAnswer, Params(max_tokens=160)
     )

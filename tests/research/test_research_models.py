@@ -79,8 +79,10 @@ def scripted_desk(library: Library, replies: list[Any]) -> tuple[ResearchDesk, S
     model = ScriptedModel(replies)
 
     def models(task: Task) -> ResearchModels:
-        client = ModelClient(model, library.store.db, role="reason", task=task.id, use_cache=False)
-        budget = TokenBudget(library.store.db, task.id, task.options.budget_tokens)
+        client = ModelClient(
+            model, library.store.audit, role="reason", task=task.id, use_cache=False
+        )
+        budget = TokenBudget(library.store, task.id, task.options.budget_tokens)
         return ResearchModels(client, client.for_role("screen"), budget)
 
     return ResearchDesk(library, models=models), model

@@ -94,9 +94,8 @@ def runs(library: Library) -> tuple[ResearchDesk, ResearchOutcome, ResearchOutco
     model = open_model(parse_spec(spec), library.model_settings)
 
     def models(task: Task) -> ResearchModels:
-        db = library.store.db
-        writer = ModelClient(model, db, role="write", task=task.id)
-        return ResearchModels(None, None, TokenBudget(db, task.id, BUDGET), writer)
+        writer = ModelClient(model, library.store.audit, role="write", task=task.id)
+        return ResearchModels(None, None, TokenBudget(library.store, task.id, BUDGET), writer)
 
     desk = ResearchDesk(library, models=models)
     options = ResearchOptions(rounds=1, llm=spec, budget_tokens=BUDGET)

@@ -103,11 +103,13 @@ from pathlib import Path
 from citewise.sources import search_sources
 from citewise.sources.config import SourcesConfig
 from citewise.store.db import connect
+from citewise.store.audit import SqliteAuditLog
 
 db = connect(Path(sys.argv[1]))
 config = SourcesConfig.load(sys.argv[2], env={})
 for n in range(int(sys.argv[3])):
-    result = search_sources(f"graph {sys.argv[4]} {n}", ["arxiv"], store_db=db, config=config)
+    query = f"graph {sys.argv[4]} {n}"
+    result = search_sources(query, ["arxiv"], audit=SqliteAuditLog(db), config=config)
     assert not result.warnings, result.warnings
 db.close()
 """

@@ -96,24 +96,24 @@ def test_index_follows_documents_added_and_removed(tmp_path: Path) -> None:
     store = LibraryStore(tmp_path)
     basalt = store.save_document(_document("basalt", ["basalt columns cool slowly", "lava"]))
     index = KeywordIndex(tmp_path)
-    index.refresh(store.db)
+    index.refresh(store)
     assert [r for r, _ in index.search(["basalt"], 5)] == _rowids(store, basalt)[:1]
 
     granite = store.save_document(_document("granite", ["granite and basalt", "quartz"]))
-    index.refresh(store.db)
+    index.refresh(store)
     assert len(index.segments) == 2  # the new document became its own segment
     hits = {r for r, _ in index.search(["basalt"], 5)}
     assert hits == {_rowids(store, basalt)[0], _rowids(store, granite)[0]}
 
     store.delete_document(basalt)
-    index.refresh(store.db)
+    index.refresh(store)
     assert [r for r, _ in index.search(["basalt"], 5)] == _rowids(store, granite)[:1]
     assert index.search(["lava"], 5) == []
     assert len(index) == 2
 
     # Another process maps the same files without rebuilding anything.
     other = KeywordIndex(tmp_path)
-    other.refresh(store.db)
+    other.refresh(store)
     assert other.names == index.names
     assert other.search(["quartz"], 5) == index.search(["quartz"], 5)
 
@@ -124,7 +124,7 @@ def test_many_small_ingests_are_merged_into_few_segments(tmp_path: Path, monkeyp
     index = KeywordIndex(tmp_path)
     for n in range(7):
         store.save_document(_document(f"rock{n}", [f"sample {n} of schist"]))
-        index.refresh(store.db)
+        index.refresh(store)
         assert len(index.segments) <= 3
     assert len(index.search(["schist"], 10)) == 7
     files = {p.name.split(".")[0] for p in (tmp_path / "keywords").glob("*.npy")}
@@ -137,7 +137,7 @@ def test_filter_restricts_results_and_untrusted_blocks_are_never_indexed(tmp_pat
     doc.blocks[2].trusted = False
     store.save_document(doc)
     index = KeywordIndex(tmp_path)
-    index.refresh(store.db)
+    index.refresh(store)
     rowids = _rowids(store, store.documents()[0].id)
     assert {r for r, _ in index.search(["gneiss"], 5)} == set(rowids[:2])
     allowed = np.array([rowids[1]], dtype=np.int64)
@@ -148,13 +148,13 @@ def test_deleting_every_block_of_a_segment_drops_the_segment(tmp_path: Path) -> 
     store = LibraryStore(tmp_path)
     store.save_document(_document("flint", ["flint nodules"]))
     index = KeywordIndex(tmp_path)
-    index.refresh(store.db)
+    index.refresh(store)
     chert = store.save_document(_document("chert", ["chert nodules"]))
-    index.refresh(store.db)
+    index.refresh(store)
     store.delete_document(chert)
-    index.refresh(store.db)
+    index.refresh(store)
     assert len(index.segments) == 1
     assert [r for r, _ in index.search(["nodules"], 5, np.array([1, 2]))] == [1]
     store.delete_document(store.documents()[0].id)
-    index.refresh(store.db)
+    index.refresh(store)
     assert index.segments == [] and index.search(["nodules"], 5) == []

@@ -161,7 +161,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hostile]:
         report = lib.ingest([write_giant_pdf(folder / "giant.pdf")])
         assert not report.failed
         giant = next(d.id for d in lib.documents() if Path(d.path).name == "giant.pdf")
-        tasks = TaskStore(lib.store.db)
+        tasks = TaskStore(lib.store.tasks)
         stuck = tasks.create("a task nobody runs", ResearchOptions()).id
         cancelled = tasks.create("a task cancelled at once", ResearchOptions()).id
         tasks.cancel(cancelled)

@@ -152,7 +152,7 @@ def test_oversized_bodies_and_fields_are_refused(hostile: Hostile) -> None:
 def test_a_stop_is_not_held_up_by_open_streams(tmp_path: Path) -> None:
     library = make_library(tmp_path)
     with Library(library, embeddings=False) as lib:
-        stuck = TaskStore(lib.store.db).create("a task nobody runs", ResearchOptions()).id
+        stuck = TaskStore(lib.store.tasks).create("a task nobody runs", ResearchOptions()).id
     served = start(library)
     server = next(served)
     try:

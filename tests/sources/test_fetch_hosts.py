@@ -16,6 +16,7 @@ from citewise.sources.config import SourcesConfig
 from citewise.sources.fetch import Located, NoOpenCopyError, download, locate
 from citewise.sources.http import reset_breakers
 from citewise.sources.replay import ReplayServer, Reply
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.sources.loopback import loopback_config
 
@@ -65,7 +66,7 @@ def test_a_pdf_link_on_a_host_the_source_does_not_serve_is_not_downloaded(
     located = located_at(api, link)
     db = connect(tmp_path / "library.db")
     with pytest.raises(NoOpenCopyError) as caught:
-        asyncio.run(download(located, config=loopback_config(api), store_db=db))
+        asyncio.run(download(located, config=loopback_config(api), audit=SqliteAuditLog(db)))
     assert elsewhere.seen() == []  # not a single request to the unknown host
     assert "is not on a host openalex is known to serve PDFs from" in caught.value.message
     assert "--pdf-url" in caught.value.hint

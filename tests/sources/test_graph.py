@@ -15,6 +15,7 @@ from citewise.sources.graph import GraphError, library_graph, openalex_graph, wr
 from citewise.sources.http import reset_breakers
 from citewise.sources.replay import ReplayServer, Reply, Seen
 from citewise.store.db import connect
+from citewise.store.library import LibraryStore
 from tests.sources.loopback import loopback_config
 
 W = "https://openalex.org/"
@@ -90,12 +91,13 @@ def test_library_graph_from_parsed_references(tmp_path: Path) -> None:
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
-    one = library_graph(db, "smith2020", 1)
+    store = LibraryStore(tmp_path)
+    one = library_graph(store, "smith2020", 1)
     assert one.edges == {("smith2020", "lee2018"), ("smith2020", "doi:10.1/doe")}
-    two = library_graph(db, "smith2020", 2)
+    two = library_graph(store, "smith2020", 2)
     assert ("lee2018", "r3") in two.edges and two.nodes["r3"].label == "Old work"
     with pytest.raises(GraphError):
-        library_graph(db, "nobody", 1)
+        library_graph(store, "nobody", 1)
 
     networkx = pytest.importorskip("networkx")
     write_graph(two, tmp_path / "g.gexf")

@@ -23,6 +23,7 @@ from citewise.sources.http import (
     retry_after_seconds,
 )
 from citewise.sources.replay import ReplayServer, Reply
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 
 OK = Reply(200, b'{"ok": true}', {"content-type": "application/json"})
@@ -63,7 +64,8 @@ def fetch(
     """GET each path concurrently through the crossref fetcher; replies or exceptions."""
 
     async def run() -> list[object]:
-        async with HttpLayer(config, db, refresh=refresh) as layer:
+        audit = SqliteAuditLog(db) if db is not None else None
+        async with HttpLayer(config, audit, refresh=refresh) as layer:
             fetcher = layer.fetcher("crossref")
             base = config.settings("crossref").base_url
             return await asyncio.gather(

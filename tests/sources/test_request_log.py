@@ -13,6 +13,7 @@ import pytest
 
 from citewise.sources.config import RateLimit
 from citewise.sources.requestlog import RequestLog, log_seconds, log_time
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 
 EVERY_HALF_SECOND = RateLimit(requests_per_second=2.0, burst=1)
@@ -35,7 +36,7 @@ def logged_elsewhere(db: sqlite3.Connection, at: float, cache_hit: int = 0) -> N
 
 def seconds_to_start(db: sqlite3.Connection) -> float:
     started = time.monotonic()
-    asyncio.run(RequestLog(db).start("arxiv", "http://x/query", EVERY_HALF_SECOND))
+    asyncio.run(RequestLog(SqliteAuditLog(db)).start("arxiv", "http://x/query", EVERY_HALF_SECOND))
     return time.monotonic() - started
 
 

@@ -22,6 +22,7 @@ from citewise.sources import (
 from citewise.sources.config import SourcesConfigError
 from citewise.sources.http import reset_breakers
 from citewise.sources.replay import ReplayServer
+from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.sources.loopback import DATA, loopback_config, serve_fixtures
 
@@ -88,7 +89,11 @@ def test_an_injected_transport_needs_no_server(tmp_path: Path) -> None:
     db: sqlite3.Connection = connect(tmp_path / "library.db")
     config = SourcesConfig.load(env={"CITEWISE_MAILTO": "me@example.org"})
     result = search_sources(
-        "graph", ["crossref"], store_db=db, config=config, transport=httpx.MockTransport(handler)
+        "graph",
+        ["crossref"],
+        audit=SqliteAuditLog(db),
+        config=config,
+        transport=httpx.MockTransport(handler),
     )
     assert len(result.records) == 2
     assert (

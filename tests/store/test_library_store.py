@@ -123,3 +123,18 @@ def test_deleting_a_document_removes_blocks_vectors_and_index_rows(tmp_path: Pat
     assert store.db.execute("SELECT count(*) FROM block_vectors").fetchone()[0] == 0
     assert store.db.execute("SELECT count(*) FROM blocks_fts").fetchone()[0] == 0
     assert store.documents() == []
+
+
+def test_an_old_watches_file_moves_into_the_store_once(tmp_path: Path) -> None:
+    import json
+
+    legacy = {"abc": {"query": "graph", "sources": ["arxiv"], "last_run": "2026-01-01",
+                      "runs": 2, "seen": ["doi:10.1/x"]}}  # fmt: skip
+    (tmp_path / "watches.json").write_text(json.dumps(legacy), "utf-8")
+    store = LibraryStore(tmp_path)
+    (watch,) = store.watches.list_watches()
+    assert (watch.id, watch.query, watch.runs, watch.seen) == ("abc", "graph", 2, ["doi:10.1/x"])
+    assert not (tmp_path / "watches.json").exists()
+    assert (tmp_path / "watches.json.imported").exists()
+    store.close()
+    assert len(LibraryStore(tmp_path).watches.list_watches()) == 1

@@ -7,7 +7,6 @@ these and render the typed results (each with `to_dict()`, the JSON every face p
 
 from __future__ import annotations
 
-from citewise.api.library import EMBEDDINGS_UNAVAILABLE, Library
-from citewise.store.db import storage_error
+from citewise.api.library import EMBEDDINGS_UNAVAILABLE, Library, storage_error
 
 __all__ = ["EMBEDDINGS_UNAVAILABLE", "Library", "storage_error"]

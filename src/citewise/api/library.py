@@ -20,12 +20,15 @@ from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
 from citewise.llm.usage import usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
+from citewise.store.db import storage_error
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
 from citewise.store.vector_index import IndexReport, check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
+
+__all__ = ["Library", "storage_error"]  # faces never import citewise.store
 
 EMBEDDINGS_UNAVAILABLE = (
     "notice: embedding model unavailable (pip install 'citewise[embed]'); using keyword search only"
@@ -54,6 +57,13 @@ class Library:
 
     def close(self) -> None:
         self.store.close()
+
+    def reader(self) -> Library:
+        """Another Library on this directory with a database connection of its own (for one
+        thread at a time), sharing this one's embedder: a server's per-request reader."""
+        other = Library(self.directory, self._embeddings, settings=self.settings)
+        other._embedder, other._embedder_loaded = self.embedder, True
+        return other
 
     def __enter__(self) -> Library:
         return self
@@ -170,15 +180,15 @@ class Library:
         if key not in self._generators:
             settings = self.model_settings
             override = parse_spec(llm, llm_url) if llm else None
-            db = self.store.db
-            writers = role_clients("write", settings, db, override, use_cache)
+            audit = self.store.audit
+            writers = role_clients("write", settings, audit, override, use_cache)
             verbatim_first = bool(writers) and writers[0].model.backend == "extractive"
             if verbatim_first:  # a model only where the verbatim answer is unsure
                 writers = [w for w in writers[1:] if w.model.backend != "extractive"]
             if not writers:
                 self._generators[key] = None
                 return None
-            judges = role_clients("judge", settings, db, use_cache=use_cache)
+            judges = role_clients("judge", settings, audit, use_cache=use_cache)
             verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
             self._generators[key] = GeneratedAnswerer(
                 self.answerer,
@@ -211,11 +221,11 @@ class Library:
     ) -> list[ModelClient]:
         """The client(s) citewise.toml gives a role (two for a cascade), cached and logged in
         this library; empty when the role is served by plain code."""
-        return role_clients(role, self.model_settings, self.store.db, None, use_cache, task)
+        return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
 
     def usage(self, task: str | None = None) -> dict[str, object]:
         """Model calls logged in this library: the `citewise usage --json` object."""
-        return usage_summary(self.store.db, task)
+        return usage_summary(self.store.audit, task)
 
     def chat(
         self,
@@ -228,7 +238,9 @@ class Library:
         """A conversation: every turn re-retrieves; history only resolves references
         (with the `reason` role, or --llm, when one is set)."""
         override = parse_spec(llm, llm_url) if llm else None
-        resolvers = role_clients("reason", self.model_settings, self.store.db, override, use_cache)
+        resolvers = role_clients(
+            "reason", self.model_settings, self.store.audit, override, use_cache
+        )
         resolver = (
             resolvers[0] if resolvers and resolvers[0].model.backend != "extractive" else None
         )

@@ -150,7 +150,7 @@ class Literature:
         store = LibraryStore(self.directory)
         try:
             result = search_sources(
-                query, sources, store_db=store.db, limit=limit, config=self.config, refresh=refresh
+                query, sources, audit=store.audit, limit=limit, config=self.config, refresh=refresh
             )
         finally:
             store.close()
@@ -160,7 +160,7 @@ class Literature:
         """The library's own documents as CSL-JSON, BibTeX or RIS."""
         store = LibraryStore(self.directory)
         try:
-            records = library_records(store.db)
+            records = library_records(store)
         finally:
             store.close()
         return Exported(export(records, fmt), len(records))
@@ -168,8 +168,8 @@ class Literature:
     def watch(self, query: Query, sources: list[str] | None, limit: int) -> WatchReport:
         store = LibraryStore(self.directory)
         try:
-            run = WatchList(self.directory).run(
-                query, sources, store_db=store.db, limit=limit, config=self.config
+            run = WatchList(store.watches).run(
+                query, sources, audit=store.audit, limit=limit, config=self.config
             )
         finally:
             store.close()
@@ -181,10 +181,10 @@ class Literature:
         store = LibraryStore(self.directory)
         try:
             if store.document(target) is not None:
-                network = library_graph(store.db, target, depth)
+                network = library_graph(store, target, depth)
             else:
                 network = asyncio.run(
-                    openalex_graph(target, depth, config=self.config, store_db=store.db)
+                    openalex_graph(target, depth, config=self.config, audit=store.audit)
                 )
         finally:
             store.close()
@@ -202,12 +202,12 @@ class Literature:
         sources' metadata. Raises FetchFailedError when the PDF does not ingest."""
         store = LibraryStore(self.directory)
         try:
-            located = asyncio.run(locate(target, config=self.config, store_db=store.db))
+            located = asyncio.run(locate(target, config=self.config, audit=store.audit))
             for warning in located.warnings:
                 if on_warning is not None:
                     on_warning(warning)
             pdf, url = asyncio.run(
-                download(located, config=self.config, store_db=store.db, pdf_url=pdf_url)
+                download(located, config=self.config, audit=store.audit, pdf_url=pdf_url)
             )
         finally:
             store.close()
@@ -221,6 +221,6 @@ class Literature:
             if not ids:
                 raise FetchFailedError(failures)
             if located.record is not None:
-                apply_metadata(lib.store.db, ids[0], located.record)
+                apply_metadata(lib.store, ids[0], located.record)
             document = lib.document(ids[0])
         return FetchedPaper(document.id, document.title, url, path, document.doi, failures)

@@ -87,10 +87,10 @@ class ResearchDesk:
         llm = task.options.llm
         override = parse_spec(llm) if llm and llm != "extractive" else None
         settings = self.library.model_settings
-        db = self.library.store.db
+        store = self.library.store
 
         def first(role: str) -> ModelClient | None:
-            clients = role_clients(role, settings, db, override, task=task.id)
+            clients = role_clients(role, settings, store.audit, override, task=task.id)
             return next((c for c in clients if c.model.backend != "extractive"), None)
 
         reason = first("reason")
@@ -99,7 +99,7 @@ class ResearchDesk:
         write = reason.for_role("write") if override and reason else first("write")
         if reason is None and screen is None and write is None:
             return None
-        budget = TokenBudget(db, task.id, task.options.budget_tokens)
+        budget = TokenBudget(store, task.id, task.options.budget_tokens)
         return ResearchModels(reason, screen, budget, write)
 
     def _remote_search(
@@ -109,7 +109,7 @@ class ResearchDesk:
             query,
             options.remote_sources,
             limit,
-            self.library.store.db,
+            self.library.store.audit,
             options.sources_config,
             dict(self.library.settings.environ),
         )
@@ -211,8 +211,8 @@ class ResearchDesk:
             "sentence_counting": SENTENCE_COUNTING,
             "disagreements": len(report.disagreements),
             "verification": report.verification,
-            "tokens_used": TokenBudget(self.library.store.db, task.id, None).used(),
-            "tokens_charged": TokenBudget(self.library.store.db, task.id, None).charged(),
+            "tokens_used": TokenBudget(self.library.store, task.id, None).used(),
+            "tokens_charged": TokenBudget(self.library.store, task.id, None).charged(),
             "budget_tokens": task.options.budget_tokens,
         }
 

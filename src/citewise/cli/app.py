@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from importlib.metadata import version as package_version
 from typing import Annotated
@@ -117,7 +116,7 @@ def main() -> None:
     except CitewiseError as exc:
         sys.stderr.write(f"error: {plain(exc)}\n")
         sys.exit(exc.exit_code)
-    except (sqlite3.Error, OSError) as exc:
+    except Exception as exc:
         error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
         if error is None:
             raise

@@ -1,17 +1,18 @@
-"""A model as the agent uses it: cached by a hash of the call, and logged in `llm_calls`."""
+"""A model as the agent uses it: cached by a hash of the call, and logged (the store's
+AuditLog)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
-import sqlite3
 from dataclasses import asdict, dataclass, replace
 
 from citewise.errors import CitewiseError
 from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema
 from citewise.llm.confidence import reply_confidence
 from citewise.llm.usage import CallRecord, log_call
+from citewise.store.protocols import AuditLog
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ def cache_key(
 @dataclass
 class ModelClient:
     """Wraps a backend for one role: every call is looked up in `llm_cache` (unless
-    `use_cache` is off) and written to `llm_calls`, hits and failures included.
+    `use_cache` is off) and written to the call log, hits and failures included.
 
     `escalate` makes a cascade (see `llm.cascade`): when this model fails or its reply's
     confidence is below `threshold`, the same call goes to that client, logged as a
@@ -37,7 +38,7 @@ class ModelClient:
     """
 
     model: LanguageModel
-    db: sqlite3.Connection | None = None
+    audit: AuditLog | None = None
     role: str | None = None
     task: str | None = None
     use_cache: bool = True
@@ -118,24 +119,21 @@ class ModelClient:
             )
             raise
         self._log(CallRecord.of(completion, self.role, self.task))
-        if self.db is not None and self.use_cache:
-            self.db.execute(
-                "INSERT OR REPLACE INTO llm_cache (key, response) VALUES (?, ?)",
-                (key, json.dumps(asdict(completion))),
-            )
+        if self.audit is not None and self.use_cache:
+            self.audit.cache_model_reply(key, json.dumps(asdict(completion)))
         return completion
 
     def _cached(self, key: str) -> Completion | None:
-        if self.db is None or not self.use_cache:
+        if self.audit is None or not self.use_cache:
             return None
-        row = self.db.execute("SELECT response FROM llm_cache WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        response = self.audit.cached_model_reply(key)
+        if response is None:
             return None
-        completion = Completion(**json.loads(row[0]))
+        completion = Completion(**json.loads(response))
         completion.cache_hit = True
         completion.latency_ms = 0.0
         return completion
 
     def _log(self, call: CallRecord) -> None:
-        if self.db is not None:
-            log_call(self.db, call)
+        if self.audit is not None:
+            log_call(self.audit, call)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from citewise.config import BackendSettings, ModelSettings
@@ -10,6 +9,7 @@ from citewise.llm.base import LanguageModel, ModelSpec, parse_spec
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.nomodel import ExtractiveModel
+from citewise.store.protocols import AuditLog
 
 
 def open_model(
@@ -44,7 +44,7 @@ def open_model(
 def role_clients(
     role: str,
     settings: ModelSettings,
-    db: sqlite3.Connection | None,
+    audit: AuditLog | None,
     override: ModelSpec | None = None,
     use_cache: bool = True,
     task: str | None = None,
@@ -54,7 +54,7 @@ def role_clients(
     empty when the role is not configured."""
     specs = [override] if override else [parse_spec(s) for s in settings.role(role)]
     clients = [
-        ModelClient(open_model(spec, settings), db, role=role, task=task, use_cache=use_cache)
+        ModelClient(open_model(spec, settings), audit, role=role, task=task, use_cache=use_cache)
         for spec in specs
     ]
     # A cascade: the first client escalates to the second when unsure.

@@ -1,11 +1,12 @@
-"""The audit log of model calls (table `llm_calls`), cost estimates, and `citewise usage`."""
+"""Model calls for the audit log (the store's AuditLog), cost estimates, `citewise usage`."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from citewise.llm.base import Completion
+from citewise.store.protocols import AuditLog
+from citewise.store.records import ModelCall
 
 # US dollars per million (prompt, completion) tokens for hosted models people point citewise
 # at. Local backends are free; a model missing here is reported at 0 (an estimate, not a bill).
@@ -59,26 +60,24 @@ class CallRecord:
         )
 
 
-def log_call(db: sqlite3.Connection, call: CallRecord) -> None:
-    db.execute(
-        """INSERT INTO llm_calls (task, role, backend, model, prompt_tokens, completion_tokens,
-               latency_ms, cost_usd, cache_hit, ok, error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        (
-            call.task,
-            call.role,
+def log_call(audit: AuditLog, call: CallRecord) -> None:
+    cost = 0.0
+    if not call.cache_hit:
+        cost = cost_usd(call.backend, call.model, call.prompt_tokens, call.completion_tokens)
+    audit.log_model_call(
+        ModelCall(
             call.backend,
             call.model,
+            call.role,
+            call.task,
             call.prompt_tokens,
             call.completion_tokens,
-            round(call.latency_ms, 1),
-            0.0
-            if call.cache_hit
-            else cost_usd(call.backend, call.model, call.prompt_tokens, call.completion_tokens),
-            int(call.cache_hit),
-            int(call.ok),
+            call.latency_ms,
+            cost,
+            call.cache_hit,
+            call.ok,
             call.error,
-        ),
+        )
     )
 
 
@@ -90,37 +89,30 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def usage_summary(db: sqlite3.Connection, task: str | None = None) -> dict[str, object]:
+def usage_summary(audit: AuditLog, task: str | None = None) -> dict[str, object]:
     """Totals and one row per (backend, model, role): the `citewise usage --json` shape."""
-    where, params = ("WHERE task = ?", (task,)) if task else ("", ())
-    rows = db.execute(
-        f"""SELECT backend, model, coalesce(role, '') AS role, prompt_tokens, completion_tokens,
-                   cost_usd, latency_ms, cache_hit FROM llm_calls {where} ORDER BY id""",
-        params,
-    ).fetchall()
-    groups: dict[tuple[str, str, str], list[sqlite3.Row]] = {}
+    rows = audit.model_calls(task)
+    groups: dict[tuple[str, str, str], list[ModelCall]] = {}
     for row in rows:
-        groups.setdefault((row["backend"], row["model"], row["role"]), []).append(row)
+        groups.setdefault((row.backend, row.model, row.role or ""), []).append(row)
     by_model = [
         {
             "backend": backend,
             "model": model,
             "role": role,
             "calls": len(group),
-            "prompt_tokens": sum(r["prompt_tokens"] for r in group),
-            "completion_tokens": sum(r["completion_tokens"] for r in group),
-            "cost_usd": round(sum(r["cost_usd"] for r in group), 6),
+            "prompt_tokens": sum(r.prompt_tokens for r in group),
+            "completion_tokens": sum(r.completion_tokens for r in group),
+            "cost_usd": round(sum(r.cost_usd for r in group), 6),
             # Latency of real calls: a cache hit measures SQLite, not the model.
-            "latency_ms_p50": round(
-                _median([r["latency_ms"] for r in group if not r["cache_hit"]]), 1
-            ),
+            "latency_ms_p50": round(_median([r.latency_ms for r in group if not r.cache_hit]), 1),
         }
         for (backend, model, role), group in sorted(groups.items())
     ]
     return {
         "calls": len(rows),
-        "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
-        "completion_tokens": sum(r["completion_tokens"] for r in rows),
-        "cache_hits": sum(r["cache_hit"] for r in rows),
+        "prompt_tokens": sum(r.prompt_tokens for r in rows),
+        "completion_tokens": sum(r.completion_tokens for r in rows),
+        "cache_hits": sum(int(r.cache_hit) for r in rows),
         "by_model": by_model,
     }

@@ -17,7 +17,6 @@ from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.terms import content_terms
-from citewise.store.index_source import filtered_rowids
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
 from citewise.store.vector_index import VectorIndex
 
@@ -53,18 +52,18 @@ class Retriever:
 
     def refresh(self) -> None:
         """Bring both indexes up to date now (otherwise the next search does it)."""
-        self._keywords.refresh(self.store.db)
+        self._keywords.refresh(self.store)
         self._vectors()
 
     def _allowed(self, where: BlockFilter) -> np.ndarray | None:
         """Rowids a filtered search may return; None when only trust restricts it."""
         if not (where.documents or where.pages or where.kinds):
             return None
-        return filtered_rowids(self.store.db, *where.sql())
+        return self.store.candidates(where)
 
     def keyword(self, terms: list[str], limit: int, where: BlockFilter) -> dict[int, float]:
         """rowid -> BM25 score of the best matches for any of `terms`, best first."""
-        self._keywords.refresh(self.store.db)
+        self._keywords.refresh(self.store)
         return dict(self._keywords.search(terms, limit, self._allowed(where)))
 
     def _vectors(self) -> VectorIndex | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 
@@ -32,13 +31,8 @@ from citewise.retrieval.postings import (
     score_segment,
 )
 from citewise.store.db import READ_ONLY
-from citewise.store.index_source import (
-    BlockState,
-    block_state,
-    file_lock,
-    iter_trusted_blocks,
-    trusted_rowids,
-)
+from citewise.store.index_source import BlockState, file_lock
+from citewise.store.protocols import BlockSource
 
 FOLDER = "keywords"
 FORMAT = 2  # bump when analysis or weighting changes: old files are rebuilt
@@ -88,9 +82,9 @@ class KeywordIndex:
 
     # -- keeping up with SQLite --------------------------------------------------------
 
-    def refresh(self, db: sqlite3.Connection) -> None:
+    def refresh(self, source: BlockSource) -> None:
         """Make the index match the database: one tiny query when nothing changed."""
-        state = block_state(db)
+        state = source.block_state()
         if self.state == state:
             return
         manifest = self._manifest()
@@ -102,16 +96,16 @@ class KeywordIndex:
                 manifest = self._manifest()
                 if manifest and manifest["state"] == asdict(state) and self._load(manifest):
                     return
-                self._update(db, state, manifest)
+                self._update(source, state, manifest)
         except OSError as exc:
             if exc.errno not in READ_ONLY:
                 raise
             # A read-only library: postings built in memory for this process.
-            self.segments = [build_segment(rows) for rows in iter_trusted_blocks(db)]
+            self.segments = [build_segment(rows) for rows in source.iter_trusted_blocks()]
             self.names, self.state = [""] * len(self.segments), state
 
     def _update(
-        self, db: sqlite3.Connection, state: BlockState, manifest: dict[str, object] | None
+        self, source: BlockSource, state: BlockState, manifest: dict[str, object] | None
     ) -> None:
         previous = BlockState(**manifest["state"]) if manifest else None  # type: ignore[arg-type]
         usable = (
@@ -124,7 +118,7 @@ class KeywordIndex:
         names = list(self.names) if usable else []
         counter = int(manifest.get("next", 0)) if manifest else 0  # type: ignore[call-overload]
         if usable and previous is not None and previous.deleted != state.deleted:
-            live = trusted_rowids(db)
+            live = source.trusted_rowids()
             for i, segment in enumerate(segments):
                 alive = np.isin(segment.rowids, live)
                 if not alive.all():
@@ -132,7 +126,7 @@ class KeywordIndex:
         kept = [i for i, segment in enumerate(segments) if len(segment)]  # all deleted: drop
         segments, names = [segments[i] for i in kept], [names[i] for i in kept]
         after = int(max((s.rowids[-1] for s in segments), default=0))
-        for rows in iter_trusted_blocks(db, after, SEGMENT_BLOCKS):
+        for rows in source.iter_trusted_blocks(after, SEGMENT_BLOCKS):
             segments.append(build_segment(rows))
             names.append("")
         if len(segments) > MAX_SEGMENTS:

@@ -2,8 +2,11 @@
 Research task routes live in server/tasks.py, the event stream in server/events.py, the Host
 check, token and request limits in server/guards.py.
 
-One Library (one SQLite connection, the embedder kept warm) serves every request, one at a
-time under a lock; research tasks run in worker threads with Libraries of their own.
+Reads (ask, search, documents, pages) run at once, each on a connection of its own
+(server/readers.py: WAL readers sharing one warm embedder); the one writer Library, under a
+lock, creates and cancels tasks and answers through a language model when one is configured
+(one model instance, one call at a time). Research tasks run in worker threads with
+Libraries of their own.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
+from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.config import Settings
 from citewise.errors import CitewiseError
@@ -44,17 +48,15 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, render_page
+from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
-from citewise.store.db import connect
-from citewise.store.library import DB_NAME
 
 log = logging.getLogger(__name__)
 
 
 class Service:
-    """What the routes share: the library, the lock that serialises its use, the tasks; a
-    connection of their own for event streams (polls never wait for a slow /ask); the one
-    page-render slot."""
+    """What the routes share: the writer library and the lock that serialises its use, the
+    readers, the tasks; a connection of their own for event streams; the one render slot."""
 
     def __init__(
         self, directory: str | Path | None, limits: Limits, settings: Settings | None = None
@@ -63,12 +65,15 @@ class Service:
         # The face's Settings (the CLI's), else the environment and citewise.toml read now.
         self.library = Library(directory, settings=settings or Settings.load(directory))
         self.lock = threading.RLock()
+        self.readers = ReaderPool(self.library, self.lock, limits.max_readers)
         self.tasks = TaskRunner(self)
-        self.streams = EventStreams(connect(self.library.directory / DB_NAME), limits)
+        polls = Library(self.library.directory, embeddings=False, settings=self.library.settings)
+        self.streams = EventStreams(TaskStore(polls.store.tasks), polls.close, limits)
         self.render_slot = threading.BoundedSemaphore(1)
 
     def close(self) -> None:
         self.streams.close()
+        self.readers.close()
         self.library.close()
 
 
@@ -187,7 +192,13 @@ def _library_routes(app: FastAPI) -> None:
         """Exactly the `citewise ask --json` object; a refusal is a 200 with refused=true."""
         svc = service(request)
         with svc.lock:
-            answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+            generated = svc.library.generator() is not None
+        if generated:  # one model instance: its calls take turns on the writer
+            with svc.lock:
+                answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+        else:
+            with svc.readers.reader() as lib:
+                answer = lib.ask(body.question, body.documents or [], body.k)
         return answer.to_dict()
 
     @app.get("/search", tags=["library"])
@@ -202,9 +213,9 @@ def _library_routes(app: FastAPI) -> None:
     ) -> list[dict[str, Any]]:
         """The best blocks of the local library for `q` (hybrid retrieval, no answer)."""
         svc = service(request)
-        with svc.lock:
-            hits = svc.library.search(q, k, document)
-            titles = {d.id: d.title for d in svc.library.documents()}
+        with svc.readers.reader() as lib:
+            hits = lib.search(q, k, document)
+            titles = {d.id: d.title for d in lib.documents()}
         return [
             {
                 "id": h.block.id,
@@ -223,16 +234,14 @@ def _library_routes(app: FastAPI) -> None:
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
         """The `citewise list --json` objects."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.document_list()
+        with service(request).readers.reader() as lib:
+            return lib.document_list()
 
     @app.get("/documents/{doc_id}", tags=["library"])
     def document(doc_id: str, request: Request) -> dict[str, Any]:
         """The `citewise show --json` object."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.document_details(doc_id)
+        with service(request).readers.reader() as lib:
+            return lib.document_details(doc_id)
 
     @app.get(
         "/documents/{doc_id}/pages/{number}.png",
@@ -252,9 +261,9 @@ def _library_routes(app: FastAPI) -> None:
         """The page rendered as PNG, with the highlighted blocks' bounding boxes drawn."""
         wanted = {b.strip() for b in highlight.split(",") if b.strip()}
         svc = service(request)
-        with svc.lock:
-            doc = svc.library.document(doc_id)
-            blocks = svc.library.blocks(doc.id) if wanted else []
+        with svc.readers.reader() as lib:
+            doc = lib.document(doc_id)
+            blocks = lib.blocks(doc.id) if wanted else []
         boxes = [list(b.bbox) for b in blocks if b.id in wanted and b.page == number]
         unknown = wanted - {b.id for b in blocks}
         if unknown:

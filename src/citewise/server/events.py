@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -73,21 +72,22 @@ class EventStreamResponse(StreamingResponse):
 class EventStreams:
     """The open event streams of one server and the connection they read from."""
 
-    def __init__(self, db: sqlite3.Connection, limits: Limits) -> None:
-        self.store = TaskStore(db)
+    def __init__(self, store: TaskStore, close: Callable[[], None], limits: Limits) -> None:
+        self.store = store
+        self._close = close
         self.limits = limits
         self.lock = threading.Lock()
         self.open = 0
 
     def close(self) -> None:
         with self.lock:
-            self.store.db.close()
+            self._close()
 
     def read(self, task_id: str, after: int) -> tuple[list[TaskEvent], Task]:
         """The task's events after id `after`, and the task (TaskNotFoundError if none)."""
         with self.lock:
             task = self.store.get(task_id)
-            return [e for e in self.store.events(task_id) if e.id > after], task
+            return self.store.events(task_id, after=after), task
 
     def open_stream(self, task_id: str, after: int, request: Request) -> EventStreamResponse:
         """A stream of the task's events after `after`; 404 for no task, 429 past the cap."""

@@ -17,6 +17,7 @@ class Limits:
     request_seconds: float = 300.0  # to the first byte of the answer (streams then run on)
     max_streams: int = 32  # open GET /tasks/{id}/events streams
     max_tasks: int = 4  # research tasks running at once
+    max_readers: int = 8  # read requests served at once, each on a connection of its own
     max_render_pixels: int = 4_000_000  # width * height of one page image (~12 MB of RGB)
     render_wait_seconds: float = 30.0  # for the one render slot before answering 503
 

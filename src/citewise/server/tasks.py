@@ -127,7 +127,7 @@ class TaskRunner:
 
     @property
     def store(self) -> TaskStore:
-        return TaskStore(self.svc.library.store.db)
+        return TaskStore(self.svc.library.store.tasks)
 
     def allowed_models(self) -> list[str]:
         """What `llm` may name over HTTP: extractive and the models citewise.toml sets."""
@@ -171,7 +171,7 @@ class TaskRunner:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:
-                    fail_unfinished(TaskStore(library.store.db), task_id, exc)
+                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
                     raise
         except CitewiseError as exc:  # stored as the task's failure
             log.warning("task %s stopped: %s", task_id, exc)

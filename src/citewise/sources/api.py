@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import sqlite3
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from citewise.sources.http import HttpLayer
 from citewise.sources.query import Query, coerce
 from citewise.sources.ranking import rank
 from citewise.sources.record import SearchRecord
+from citewise.store.protocols import AuditLog
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,7 +52,7 @@ def search_sources(
     query: str | Query,
     sources: list[str],
     *,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     limit: int = 20,
     config: SourcesConfig | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
@@ -64,7 +64,7 @@ def search_sources(
     work = search_sources_async(
         query,
         sources,
-        store_db=store_db,
+        audit=audit,
         limit=limit,
         config=config,
         transport=transport,
@@ -88,7 +88,7 @@ async def search_sources_async(
     query: str | Query,
     sources: list[str],
     *,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     limit: int = 20,
     config: SourcesConfig | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
@@ -99,7 +99,7 @@ async def search_sources_async(
     names = check_names(sources) if sources else list(SOURCE_NAMES)
     config = config or SourcesConfig.load()
     result = SearchResult(records=[], query=parsed)
-    async with HttpLayer(config, store_db, transport, refresh) as http:
+    async with HttpLayer(config, audit, transport, refresh) as http:
         found = await asyncio.gather(
             *(_run_source(name, parsed, limit, config, http, result) for name in names)
         )

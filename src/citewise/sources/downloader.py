@@ -8,7 +8,6 @@ and the request is logged in `http_requests`."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from urllib.parse import urlsplit
 
@@ -19,6 +18,8 @@ from citewise.sources.base import SourceError
 from citewise.sources.config import SourcesConfig
 from citewise.sources.http import user_agent
 from citewise.sources.transfer import Caps, RefusedURL, redact
+from citewise.store.protocols import AuditLog
+from citewise.store.records import HttpRequest
 
 PDF_MAGIC = b"%PDF-"
 PDF_CAPS = Caps(max_bytes=50_000_000, deadline=120.0, timeout=30.0)
@@ -59,7 +60,7 @@ async def fetch_pdf(
     *,
     sources: list[str] | None,
     config: SourcesConfig,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     log_as: str = "fetch",
     task: str | None = None,
@@ -91,14 +92,14 @@ async def fetch_pdf(
         except httpx.HTTPError as exc:
             error = SourceError(log_as, f"{redact(url)}: {type(exc).__name__}")
         finally:
-            _log(store_db, log_as, url, status, time.perf_counter() - started, error, task)
+            _log(audit, log_as, url, status, time.perf_counter() - started, error, task)
     if error is not None:
         raise error
     return body
 
 
 def _log(
-    db: sqlite3.Connection | None,
+    audit: AuditLog | None,
     source: str,
     url: str,
     status: int | None,
@@ -106,14 +107,14 @@ def _log(
     error: SourceError | None,
     task: str | None,
 ) -> None:
-    if db is None:
+    if audit is None:
         return
     problem = None
     if error is not None:
         problem = error.message.removeprefix(f"{source}: ")
         problem = problem if error.code == SourceError.code else f"{error.code}: {problem}"
-    db.execute(
-        "INSERT INTO http_requests (task, source, method, url, status, latency_ms, error)"
-        " VALUES (?, ?, 'GET', ?, ?, ?, ?)",
-        (task, source, redact(url), status, round(seconds * 1000, 1), problem),
+    audit.log_request(
+        HttpRequest(
+            source, redact(url), task=task, status=status, latency_ms=seconds * 1000, error=problem
+        )
     )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 from citewise.sources.csl import display_name, fold, parse_name
 from citewise.sources.record import SearchRecord, make_record
+from citewise.store.protocols import DocumentRepository
 
 FORMATS = ("csl-json", "bibtex", "ris")
 
@@ -182,32 +182,26 @@ def to_ris(records: list[SearchRecord]) -> str:
 # ---------------------------------------------------------------- the library's own documents
 
 
-def library_records(db: sqlite3.Connection) -> list[SearchRecord]:
+def library_records(store: DocumentRepository) -> list[SearchRecord]:
     """The library's documents as records (their stored CSL where ingest saved one)."""
-    rows = db.execute(
-        "SELECT id, title, authors, year, doi, arxiv_id, pmid, venue, abstract, csl, path "
-        "FROM documents ORDER BY id"
-    ).fetchall()
     records = []
-    for row in rows:
-        doc_id, title, authors, year, doi, arxiv_id, pmid, venue, abstract, csl, path = tuple(row)
+    for doc in sorted(store.documents(), key=lambda d: d.id):
         record = make_record(
             "library",
-            csl_type="article-journal" if venue else "article",
-            title=title or "",
-            names=[parse_name(a) for a in json.loads(authors or "[]") if isinstance(a, str)],
-            issued=[int(year)] if year else None,
-            ids={"doi": doi, "arxiv": arxiv_id, "pmid": pmid},
-            abstract=abstract or "",
-            container=venue,
+            csl_type="article-journal" if doc.venue else "article",
+            title=doc.title or "",
+            names=[parse_name(a) for a in doc.authors if isinstance(a, str)],
+            issued=[int(doc.year)] if doc.year else None,
+            ids={"doi": doc.doi, "arxiv": doc.arxiv_id, "pmid": doc.pmid},
+            abstract=doc.abstract or "",
+            container=doc.venue,
             url=None,
         )
-        if csl:
-            stored = json.loads(csl)
-            if isinstance(stored, dict):
-                record.csl = {**stored, **{k: v for k, v in record.csl.items() if k not in stored}}
+        if isinstance(doc.csl, dict):
+            stored = doc.csl
+            record.csl = {**stored, **{k: v for k, v in record.csl.items() if k not in stored}}
         # The document ID is the citation key users see in answers and reports.
-        record.key = record.csl["id"] = doc_id
+        record.key = record.csl["id"] = doc.id
         record.csl.pop("source", None)
         record.authors = [display_name(n) for n in record.csl.get("author") or []]
         records.append(record)

@@ -9,9 +9,7 @@ the user named it; the body is streamed under a size cap, the whole under a dead
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-import sqlite3
 from dataclasses import dataclass, field
 
 import httpx
@@ -26,6 +24,7 @@ from citewise.sources.downloader import PDF_MAGIC, fetch_pdf, link_problem
 from citewise.sources.http import HttpLayer, SourceFetcher
 from citewise.sources.record import SearchRecord, arxiv_from_doi, normalize_arxiv, normalize_doi
 from citewise.sources.transfer import RefusedURL
+from citewise.store.protocols import AuditLog, DocumentRepository
 
 __all__ = ["PDF_MAGIC", "fetch_pdf", "link_problem"]
 
@@ -125,14 +124,14 @@ async def locate(
     target: str,
     *,
     config: SourcesConfig | None = None,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> Located:
     """Ask the open-access sources about one work, all at once."""
     ident = identify(target)
     config = config or SourcesConfig.load()
     located = Located(ident, None)
-    async with HttpLayer(config, store_db, transport) as http:
+    async with HttpLayer(config, audit, transport) as http:
         names = list(ORDER)
         found = await asyncio.gather(
             *(
@@ -166,7 +165,7 @@ async def download(
     located: Located,
     *,
     config: SourcesConfig | None = None,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     pdf_url: str | None = None,
 ) -> tuple[bytes, str]:
@@ -184,7 +183,7 @@ async def download(
                 url,
                 sources=allowed,
                 config=config,
-                store_db=store_db,
+                audit=audit,
                 transport=transport,
                 log_as=f"fetch:{source}",
             )
@@ -203,25 +202,18 @@ async def download(
     )
 
 
-def apply_metadata(db: sqlite3.Connection, doc_id: str, record: SearchRecord) -> None:
+def apply_metadata(store: DocumentRepository, doc_id: str, record: SearchRecord) -> None:
     """Give an ingested document the metadata the sources hold (the PDF's own is often thin);
     fields the sources lack keep what ingest found."""
-    db.execute(
-        "UPDATE documents SET title = COALESCE(NULLIF(?, ''), title),"
-        " authors = CASE WHEN ? != '[]' THEN ? ELSE authors END, year = COALESCE(?, year),"
-        " doi = COALESCE(?, doi), arxiv_id = COALESCE(?, arxiv_id), pmid = COALESCE(?, pmid),"
-        " venue = COALESCE(?, venue), abstract = COALESCE(NULLIF(?, ''), abstract), csl = ?"
-        " WHERE id = ?",
-        (
-            record.title,
-            *[json.dumps(record.authors, ensure_ascii=False)] * 2,
-            record.year,
-            record.doi,
-            record.ids.get("arxiv"),
-            record.ids.get("pmid"),
-            record.venue,
-            record.abstract,
-            json.dumps({**record.csl, "id": doc_id}, ensure_ascii=False),
-            doc_id,
-        ),
-    )
+    found: dict[str, object] = {
+        "title": record.title or None,
+        "authors": record.authors or None,
+        "year": record.year,
+        "doi": record.doi,
+        "arxiv_id": record.ids.get("arxiv"),
+        "pmid": record.ids.get("pmid"),
+        "venue": record.venue,
+        "abstract": record.abstract or None,
+    }
+    fields = {k: v for k, v in found.items() if v is not None}
+    store.update_metadata(doc_id, {**fields, "csl": {**record.csl, "id": doc_id}})

@@ -4,11 +4,10 @@ library's parsed reference lists; written as GEXF or GraphML."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -17,6 +16,7 @@ from citewise.sources.base import Fetcher, SourceError, load_json
 from citewise.sources.config import SourcesConfig
 from citewise.sources.http import HttpLayer
 from citewise.sources.record import normalize_doi
+from citewise.store.protocols import AuditLog, DocumentRepository, ReferenceRepository
 
 SELECT = "id,doi,display_name,publication_year,referenced_works"
 BATCH = 50  # OpenAlex accepts up to 50 IDs in one openalex:A|B|... filter
@@ -80,7 +80,7 @@ async def openalex_graph(
     depth: int = 1,
     *,
     config: SourcesConfig | None = None,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     max_nodes: int = 500,
 ) -> CitationGraph:
@@ -93,7 +93,7 @@ async def openalex_graph(
     doi = normalize_doi(seed)
     path = f"doi:{doi}" if doi else _short(seed)
     graph = CitationGraph()
-    async with HttpLayer(config, store_db, transport) as http:
+    async with HttpLayer(config, audit, transport) as http:
         fetch = http.fetcher("openalex")
         try:
             response = await fetch.get(f"{base}/works/{path}", {"select": SELECT, **extra})
@@ -147,14 +147,11 @@ async def openalex_graph(
 # ---------------------------------------------------------------- offline (the library)
 
 
-def library_graph(db: sqlite3.Connection, document: str, depth: int = 1) -> CitationGraph:
+def library_graph(store: LibraryGraphSource, document: str, depth: int = 1) -> CitationGraph:
     """A document's parsed references (resolved to library documents where ingest could),
     and with depth 2 the references of those library documents."""
     graph = CitationGraph()
-    titles = {
-        row[0]: (row[1], row[2], row[3])
-        for row in db.execute("SELECT id, title, year, doi FROM documents")
-    }
+    titles = {d.id: (d.title, d.year, d.doi) for d in store.documents()}
     if document not in titles:
         raise GraphError(
             f"no document '{document}'", hint="run 'citewise list' to see document IDs"
@@ -165,12 +162,8 @@ def library_graph(db: sqlite3.Connection, document: str, depth: int = 1) -> Cita
     for _ in range(depth):
         next_frontier = []
         for doc_id in frontier:
-            rows = db.execute(
-                'SELECT id, title, year, doi, raw, resolved_document FROM "references" '
-                "WHERE document_id = ? ORDER BY ordinal",
-                (doc_id,),
-            ).fetchall()
-            for ref_id, ref_title, ref_year, ref_doi, raw, resolved in rows:
+            for ref in store.references(doc_id):
+                resolved = ref.resolved_document
                 if resolved and resolved in titles:
                     r_title, r_year, r_doi = titles[resolved]
                     node = graph.add(
@@ -178,12 +171,17 @@ def library_graph(db: sqlite3.Connection, document: str, depth: int = 1) -> Cita
                     )
                     next_frontier.append(resolved)
                 else:
-                    clean = normalize_doi(ref_doi)
-                    node_id = f"doi:{clean}" if clean else ref_id
-                    node = graph.add(Node(node_id, ref_title or (raw or "")[:120], ref_year, clean))
+                    clean = normalize_doi(ref.doi)
+                    node_id = f"doi:{clean}" if clean else ref.id
+                    label = ref.title or (ref.raw or "")[:120]
+                    node = graph.add(Node(node_id, label, ref.year, clean))
                 graph.edges.add((doc_id, node.id))
         frontier = next_frontier
     return graph
+
+
+class LibraryGraphSource(DocumentRepository, ReferenceRepository, Protocol):
+    """What the offline graph reads: documents and their parsed references."""
 
 
 # ---------------------------------------------------------------- writers

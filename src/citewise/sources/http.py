@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import sqlite3
 import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -34,6 +33,7 @@ from citewise.sources.limits import (
 )
 from citewise.sources.requestlog import RequestLog
 from citewise.sources.transfer import Caps, DeadlineExceeded, RefusedURL, ResponseTooLarge, redact
+from citewise.store.protocols import AuditLog
 
 __all__ = [
     "CircuitBreaker",
@@ -75,13 +75,13 @@ class HttpLayer:
     def __init__(
         self,
         config: SourcesConfig,
-        store_db: sqlite3.Connection | None = None,
+        audit: AuditLog | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         refresh: bool = False,
     ) -> None:
         self.config = config
-        self.db = store_db
-        self.requests = RequestLog(store_db, refresh)
+        self.audit = audit
+        self.requests = RequestLog(audit, refresh)
         # Redirects are followed by transfer.get, which strips credentials on a host change.
         self._client = httpx.AsyncClient(transport=transport, follow_redirects=False)
         self._fetchers: dict[str, SourceFetcher] = {}

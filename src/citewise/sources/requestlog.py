@@ -1,5 +1,5 @@
-"""The library's side of the HTTP layer: the response cache (`http_cache`) and the request log
-(`http_requests`).
+"""The library's side of the HTTP layer: the response cache and the request log (both kept
+by the store's audit log, store/audit.py).
 
 The log doubles as the rate limit between processes that share a library: a request is
 logged when it starts (not when it ends), and before it starts the log is asked when this
@@ -9,24 +9,20 @@ two processes cannot both take the same free slot."""
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import sqlite3
-import threading
 import time
 from datetime import UTC, datetime
 
 from citewise.sources.base import HttpResponse
 from citewise.sources.config import RateLimit
 from citewise.sources.transfer import redact
+from citewise.store.protocols import AuditLog
+from citewise.store.records import CachedResponse, HttpRequest
 
 # How far back (in rows) the rate check looks for a source's recent requests; a window is a
 # few seconds, far fewer rows than this.
 LOOKBACK_ROWS = 5000
 CLOCK_SLACK = 1.0  # seconds a logged start may lie ahead of this clock and still count
-# Searches in several threads may share one connection: one claim at a time, so no two
-# threads open a transaction on it at once.
-_CLAIM_LOCK = threading.Lock()
 
 
 def log_time(seconds: float) -> str:
@@ -43,68 +39,53 @@ def log_seconds(stamp: str) -> float:
 
 
 class RequestLog:
-    """Cache and log of one library (or neither, without a database)."""
+    """Cache and log of one library (or neither, without an audit log)."""
 
-    def __init__(self, db: sqlite3.Connection | None, refresh: bool = False) -> None:
-        self.db = db
+    def __init__(self, audit: AuditLog | None, refresh: bool = False) -> None:
+        self.audit = audit
         self.refresh = refresh
 
     # -------------------------------------------------------------- cache
 
     def cached(self, key: str) -> HttpResponse | None:
-        if self.db is None or self.refresh:
+        if self.audit is None or self.refresh:
             return None
-        row = self.db.execute(
-            "SELECT url, status, headers, body FROM http_cache WHERE key = ? AND expires > ?",
-            (key, time.time()),
-        ).fetchone()
+        row = self.audit.cached_response(key, time.time())
         if row is None:
             return None
-        url, status, headers, body = tuple(row)
-        return HttpResponse(status, json.loads(headers), bytes(body), url, True, key)
+        return HttpResponse(row.status, row.headers, row.body, row.url, True, key)
 
     def store(self, key: str, response: HttpResponse, ttl: float) -> None:
-        if self.db is None or ttl <= 0:
+        if self.audit is None or ttl <= 0:
             return
         now = time.time()
-        self.db.execute(
-            "INSERT OR REPLACE INTO http_cache (key, url, status, headers, body, created, expires)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                redact(response.url),
-                response.status,
-                json.dumps(response.headers),
-                response.body,
-                now,
-                now + ttl,
-            ),
+        url, headers = redact(response.url), response.headers
+        self.audit.cache_response(
+            CachedResponse(key, url, response.status, headers, response.body, now, now + ttl)
         )
 
     def evict(self, key: str | None) -> None:
         """Forget a cached reply (its body turned out to be unreadable)."""
-        if self.db is not None and key:
-            self.db.execute("DELETE FROM http_cache WHERE key = ?", (key,))
+        if self.audit is not None and key:
+            self.audit.evict_response(key)
 
     # -------------------------------------------------------------- log
 
     def hit(self, source: str, url: str, status: int) -> None:
         """A reply served from the cache (no request left the machine)."""
-        if self.db is not None:
-            self.db.execute(
-                "INSERT INTO http_requests (time, source, method, url, status, cache_hit)"
-                " VALUES (?, ?, 'GET', ?, ?, 1)",
-                (log_time(time.time()), source, redact(url), status),
+        if self.audit is not None:
+            when = log_time(time.time())
+            self.audit.log_request(
+                HttpRequest(source, redact(url), status=status, cache_hit=True, time=when)
             )
 
     async def start(self, source: str, url: str, limit: RateLimit) -> int | None:
         """Wait until the log shows `source` has a free slot under `limit` (requests by every
         process sharing the library count), then log this request as started; its row id."""
-        if self.db is None:
+        if self.audit is None:
             return None
         while True:
-            with _CLAIM_LOCK:
-                row, wait = self._claim(source, url, limit)
+            row, wait = self._claim(source, url, limit)
             if row is not None:
                 return row
             await asyncio.sleep(wait)
@@ -112,44 +93,24 @@ class RequestLog:
     def finish(
         self, row: int | None, status: int | None, latency_ms: float, error: str | None
     ) -> None:
-        if self.db is not None and row is not None:
-            self.db.execute(
-                "UPDATE http_requests SET status = ?, latency_ms = ?, error = ? WHERE id = ?",
-                (status, round(latency_ms, 1), error, row),
-            )
+        if self.audit is not None and row is not None:
+            self.audit.finish_request(row, status, latency_ms, error)
 
     def _claim(self, source: str, url: str, limit: RateLimit) -> tuple[int | None, float]:
         """(row id, 0) when a slot was free and is now taken; (None, seconds to wait) if not.
         Sliding window: at most `burst` starts within burst / rate seconds, which keeps
         the token bucket's bound (burst + rate * t over any t seconds)."""
-        assert self.db is not None
+        assert self.audit is not None
         window = limit.burst / limit.requests_per_second
-        own = not self.db.in_transaction
-        if own:
-            self.db.execute("BEGIN IMMEDIATE")
-        try:
-            now = time.time()
-            recent = self.db.execute(
-                "SELECT time FROM http_requests"
-                " WHERE id > (SELECT COALESCE(MAX(id), 0) FROM http_requests) - ?"
-                " AND source = ? AND cache_hit = 0 ORDER BY id DESC LIMIT ?",
-                (LOOKBACK_ROWS, source, limit.burst),
-            ).fetchall()
+        now = time.time()
+
+        def wait_for(recent: list[str]) -> float:
             if len(recent) >= limit.burst:
-                wait = min(log_seconds(r[0]) for r in recent) + window - now
+                wait = min(log_seconds(r) for r in recent) + window - now
                 # Far more than a window ahead means the clock went back: stale rows.
                 if 0 < wait <= window + CLOCK_SLACK:
-                    if own:
-                        self.db.execute("ROLLBACK")
-                    return None, wait
-            cursor = self.db.execute(
-                "INSERT INTO http_requests (time, source, method, url) VALUES (?, ?, 'GET', ?)",
-                (log_time(now), source, redact(url)),
-            )
-        except BaseException:
-            if own and self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
-        if own:
-            self.db.execute("COMMIT")
-        return cursor.lastrowid, 0.0
+                    return wait
+            return 0.0
+
+        request = HttpRequest(source, redact(url), time=log_time(now))
+        return self.audit.claim_request(request, limit.burst, LOOKBACK_ROWS, wait_for)

@@ -2,17 +2,14 @@
 run (arXiv submission date and PubMed Entrez date narrow the query; a list of identifiers
 already seen removes repeats from every source).
 
-Watches live in `watches.json` in the library directory."""
+Watches live in the library's store (the `watches` table; a library's old `watches.json`
+is moved there when the library is opened for watches)."""
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
-from pathlib import Path
 
 import httpx
 
@@ -21,8 +18,9 @@ from citewise.sources.catalog import check_names
 from citewise.sources.config import SourcesConfig
 from citewise.sources.query import Query, coerce
 from citewise.sources.record import SearchRecord
+from citewise.store.protocols import AuditLog, WatchRepository
+from citewise.store.records import WatchRecord
 
-WATCH_FILE = "watches.json"
 DEFAULT_SOURCES = ("arxiv", "pubmed")
 
 
@@ -51,27 +49,27 @@ def identifiers(record: SearchRecord) -> set[str]:
     return {record.key, *(f"{kind}:{value}" for kind, value in record.ids.items())}
 
 
+def _watch(record: WatchRecord) -> Watch:
+    return Watch(record.query, list(record.sources), record.last_run, record.runs, record.seen)
+
+
 class WatchList:
-    """The watches of one library, read from and written back to its JSON file."""
+    """The watches of one library, in its store's watch repository."""
 
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / WATCH_FILE
-        data = json.loads(self.path.read_text("utf-8")) if self.path.exists() else {}
-        self.watches = {key: Watch(**value) for key, value in data.items()}
+    def __init__(self, repository: WatchRepository) -> None:
+        self.repository = repository
+        self.watches = {r.id: _watch(r) for r in repository.list_watches()}
 
-    def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        data = {key: asdict(w) for key, w in self.watches.items()}
-        temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
-        os.replace(temporary, self.path)  # never a half-written file
+    def save(self, key: str) -> None:
+        """Write one watch back (one transaction: never half-written)."""
+        self.repository.save_watch(WatchRecord(id=key, **asdict(self.watches[key])))
 
     def run(
         self,
         query: str | Query,
         sources: list[str] | None = None,
         *,
-        store_db: sqlite3.Connection | None = None,
+        audit: AuditLog | None = None,
         limit: int = 50,
         config: SourcesConfig | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -86,7 +84,7 @@ class WatchList:
         result = search_sources(
             narrowed,
             names,
-            store_db=store_db,
+            audit=audit,
             limit=limit,
             config=config,
             transport=transport,
@@ -103,5 +101,5 @@ class WatchList:
         watch.runs += 1
         watch.seen = sorted(seen)
         self.watches[key] = watch
-        self.save()
+        self.save(key)
         return WatchRun(new=new, result=result, previous_run=previous)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from citewise.store.filters import BlockFilter
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -64,7 +66,23 @@ def trusted_rowids(db: sqlite3.Connection) -> np.ndarray:
     return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
 
-def filtered_rowids(db: sqlite3.Connection, clause: str, params: list[object]) -> np.ndarray:
-    """Rowids of blocks matching a BlockFilter's SQL (alias `b`), ascending."""
+def filter_clause(where: BlockFilter, alias: str = "b") -> tuple[str, list[object]]:
+    """The WHERE clause (blocks table as `alias`) and parameters of a BlockFilter."""
+    clauses: list[str] = [f"{alias}.trusted = 1"]
+    params: list[object] = []
+    for column, values in (
+        ("document_id", where.documents),
+        ("page", where.pages),
+        ("kind", where.kinds),
+    ):
+        if values:
+            clauses.append(f"{alias}.{column} IN ({','.join('?' * len(values))})")
+            params.extend(values)
+    return " AND ".join(clauses), params
+
+
+def filtered_rowids(db: sqlite3.Connection, where: BlockFilter) -> np.ndarray:
+    """Rowids of the trusted blocks `where` allows, ascending."""
+    clause, params = filter_clause(where)
     rows = db.execute(f"SELECT b.rowid FROM blocks b WHERE {clause} ORDER BY b.rowid", params)
     return np.fromiter((r[0] for r in rows), dtype=np.int64)

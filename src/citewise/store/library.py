@@ -10,13 +10,31 @@ import json
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from citewise.documents.model import BBox, Document, block_id
-from citewise.store.db import connect, transaction
+from citewise.store import index_source
+from citewise.store.audit import SqliteAuditLog
+from citewise.store.db import connect, transaction, writable
+from citewise.store.filters import BlockFilter
 from citewise.store.fts import index_text, match_expression
-from citewise.store.references import save_references
+from citewise.store.index_source import BlockState, filter_clause
+from citewise.store.references import (
+    StoredReference,
+    documents_citing,
+    save_references,
+    stored_citations,
+    stored_references,
+)
+from citewise.store.tasks import SqliteTaskRepository
+from citewise.store.watches import LEGACY_FILE as LEGACY_WATCH_FILE
+from citewise.store.watches import SqliteWatchRepository
+
+__all__ = ["DB_NAME", "BlockFilter", "LibraryStore", "StoredBlock", "StoredDocument"]
 
 DB_NAME = "library.db"
 
@@ -35,6 +53,10 @@ class StoredDocument:
     pages: int
     blocks: int
     flagged_pages: dict[int, str] = field(default_factory=dict)
+    venue: str | None = None
+    arxiv_id: str | None = None
+    pmid: str | None = None
+    csl: dict[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -50,28 +72,6 @@ class StoredBlock:
     label: str | None
     text: str
     trusted: bool
-
-
-@dataclass(frozen=True)
-class BlockFilter:
-    """Restricts a search: to documents, pages, block kinds; untrusted blocks never match."""
-
-    documents: tuple[str, ...] = ()
-    pages: tuple[int, ...] = ()
-    kinds: tuple[str, ...] = ()
-
-    def sql(self, alias: str = "b") -> tuple[str, list[object]]:
-        clauses: list[str] = [f"{alias}.trusted = 1"]
-        params: list[object] = []
-        for column, values in (
-            ("document_id", self.documents),
-            ("page", self.pages),
-            ("kind", self.kinds),
-        ):
-            if values:
-                clauses.append(f"{alias}.{column} IN ({','.join('?' * len(values))})")
-                params.extend(values)
-        return " AND ".join(clauses), params
 
 
 _BLOCK_COLUMNS = (
@@ -110,6 +110,10 @@ def _document(row: sqlite3.Row) -> StoredDocument:
         pages=row["pages"],
         blocks=row["block_count"],
         flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
+        venue=row["venue"],
+        arxiv_id=row["arxiv_id"],
+        pmid=row["pmid"],
+        csl=json.loads(row["csl"]) if row["csl"] else None,
     )
 
 
@@ -130,6 +134,11 @@ class LibraryStore:
     def __init__(self, directory: Path, read_only: bool | None = None) -> None:
         self.directory = directory
         self.db = connect(directory / DB_NAME, read_only)
+        self.tasks = SqliteTaskRepository(self.db)
+        self.audit = SqliteAuditLog(self.db)
+        self.watches = SqliteWatchRepository(self.db)
+        if (directory / LEGACY_WATCH_FILE).is_file() and writable(directory / DB_NAME):
+            self.watches.import_watch_file(directory)
 
     def close(self) -> None:
         self.db.close()
@@ -232,7 +241,17 @@ class LibraryStore:
 
     def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:
         """Set bibliographic fields of a stored document (from a manifest or Zotero)."""
-        allowed = ("title", "authors", "year", "doi", "venue", "abstract", "csl")
+        allowed = (
+            "title",
+            "authors",
+            "year",
+            "doi",
+            "arxiv_id",
+            "pmid",
+            "venue",
+            "abstract",
+            "csl",
+        )
         sets = {k: v for k, v in fields.items() if k in allowed}
         if not sets:
             return
@@ -304,7 +323,7 @@ class LibraryStore:
         """(block rowid, BM25 score; higher is better) for blocks matching any term."""
         if not terms:
             return []
-        clause, params = (where or BlockFilter()).sql()
+        clause, params = filter_clause(where or BlockFilter())
         rows = self.db.execute(
             "SELECT f.rowid, bm25(blocks_fts, 1.0, 0.3, 0.5) AS rank FROM blocks_fts f "
             f"JOIN blocks b ON b.rowid = f.rowid WHERE blocks_fts MATCH ? AND {clause} "
@@ -344,6 +363,36 @@ class LibraryStore:
                 freqs[term] = n
             counts[doc_id] = (total, freqs)
         return counts
+
+    def candidates(self, where: BlockFilter) -> np.ndarray:
+        """Rowids of the trusted blocks `where` allows, ascending."""
+        return index_source.filtered_rowids(self.db, where)
+
+    # -- what indexes beside the database read -----------------------------------------
+
+    def block_state(self) -> BlockState:
+        return index_source.block_state(self.db)
+
+    def iter_trusted_blocks(
+        self, after_rowid: int = 0, chunk: int = 50_000
+    ) -> Iterator[list[tuple[int, str, str, str]]]:
+        return index_source.iter_trusted_blocks(self.db, after_rowid, chunk)
+
+    def trusted_rowids(self) -> np.ndarray:
+        return index_source.trusted_rowids(self.db)
+
+    # -- references --------------------------------------------------------------------
+
+    def references(self, doc_id: str) -> list[StoredReference]:
+        return stored_references(self.db, doc_id)
+
+    def citations(self, doc_id: str) -> list[tuple[str, str, str]]:
+        """(block id, reference id, marker) for the document's in-text citations."""
+        return stored_citations(self.db, doc_id)
+
+    def cited_by(self, doc_id: str) -> list[str]:
+        """Library documents whose bibliography resolves to this one."""
+        return documents_citing(self.db, doc_id)
 
     def stats(self) -> dict[str, int]:
         (docs,) = self.db.execute("SELECT count(*) FROM documents").fetchone()

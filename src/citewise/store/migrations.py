@@ -229,6 +229,20 @@ def _block_changes() -> str:
         """
 
 
+def _watches() -> str:
+    # Saved searches, formerly watches.json beside the database.
+    return """
+        CREATE TABLE watches (
+            id TEXT PRIMARY KEY,
+            query TEXT NOT NULL,
+            sources TEXT NOT NULL DEFAULT '[]',
+            last_run TEXT,
+            runs INTEGER NOT NULL DEFAULT 0,
+            seen TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -237,6 +251,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _research_tasks,
     _vector_changes,
     _block_changes,
+    _watches,
 ]
 
 

@@ -19,8 +19,8 @@ from rapidfuzz import fuzz
 from citewise.documents.model import Document, block_id
 from citewise.documents.structure import equations, sections, tables
 
-if TYPE_CHECKING:  # library.py calls save_references inside its save transaction
-    from citewise.store.library import LibraryStore
+if TYPE_CHECKING:
+    from citewise.store.protocols import ReferenceRepository, Store
 
 TITLE_MATCH = 92.0  # rapidfuzz ratio on normalised titles (0-100)
 
@@ -139,8 +139,8 @@ def resolve_to(db: sqlite3.Connection, doc_id: str) -> None:
             )
 
 
-def references(store: LibraryStore, doc_id: str) -> list[StoredReference]:
-    rows = store.db.execute(
+def stored_references(db: sqlite3.Connection, doc_id: str) -> list[StoredReference]:
+    rows = db.execute(
         'SELECT * FROM "references" WHERE document_id = ? ORDER BY ordinal', (doc_id,)
     ).fetchall()
     return [
@@ -162,9 +162,9 @@ def references(store: LibraryStore, doc_id: str) -> list[StoredReference]:
     ]
 
 
-def citations(store: LibraryStore, doc_id: str) -> list[tuple[str, str, str]]:
+def stored_citations(db: sqlite3.Connection, doc_id: str) -> list[tuple[str, str, str]]:
     """(block id, reference id, marker) for the document's in-text citations."""
-    rows = store.db.execute(
+    rows = db.execute(
         "SELECT c.block_id, c.reference_id, c.marker FROM citations c "
         'JOIN "references" r ON r.id = c.reference_id WHERE r.document_id = ? '
         "ORDER BY c.block_id",
@@ -173,9 +173,9 @@ def citations(store: LibraryStore, doc_id: str) -> list[tuple[str, str, str]]:
     return [(r[0], r[1], r[2]) for r in rows]
 
 
-def cited_by(store: LibraryStore, doc_id: str) -> list[str]:
+def documents_citing(db: sqlite3.Connection, doc_id: str) -> list[str]:
     """Library documents whose bibliography resolves to this one."""
-    rows = store.db.execute(
+    rows = db.execute(
         'SELECT DISTINCT document_id FROM "references" WHERE resolved_document = ? '
         "ORDER BY document_id",
         (doc_id,),
@@ -183,7 +183,21 @@ def cited_by(store: LibraryStore, doc_id: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def document_structure(store: LibraryStore, doc_id: str) -> dict[str, object]:
+def references(store: ReferenceRepository, doc_id: str) -> list[StoredReference]:
+    return store.references(doc_id)
+
+
+def citations(store: ReferenceRepository, doc_id: str) -> list[tuple[str, str, str]]:
+    """(block id, reference id, marker) for the document's in-text citations."""
+    return store.citations(doc_id)
+
+
+def cited_by(store: ReferenceRepository, doc_id: str) -> list[str]:
+    """Library documents whose bibliography resolves to this one."""
+    return store.cited_by(doc_id)
+
+
+def document_structure(store: Store, doc_id: str) -> dict[str, object]:
     """Sections, tables, equations and references of a stored document, as plain data
     (the `citewise show --json` shape)."""
     heads = store.blocks_with_data(doc_id, ("heading",))
@@ -210,6 +224,6 @@ def document_structure(store: LibraryStore, doc_id: str) -> dict[str, object]:
                 "doi": r.doi,
                 "resolved_document": r.resolved_document,
             }
-            for r in references(store, doc_id)
+            for r in store.references(doc_id)
         ],
     }

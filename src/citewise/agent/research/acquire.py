@@ -76,7 +76,7 @@ class AcquireStage:
                     paper.pdf_url,
                     sources=named_by,
                     config=config,
-                    store_db=ctx.store.db,
+                    audit=ctx.store.audit,
                     transport=self.transport,
                     log_as=self.name,
                     task=ctx.task.id,

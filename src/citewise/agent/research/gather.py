@@ -9,7 +9,6 @@ with a reason a user can read.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from citewise.agent.research.models import model_screen
 from citewise.agent.research.plan import related_terms
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
+from citewise.store.protocols import AuditLog
 
 HITS_PER_QUERY = 8
 TOP_RANKS = 3
@@ -83,17 +83,17 @@ def remote_search(
     query: str,
     sources: list[str],
     limit: int,
-    store_db: sqlite3.Connection | None = None,
+    audit: AuditLog | None = None,
     config_path: str | None = None,
     environ: dict[str, str] | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Search remote sources through citewise.sources (requests logged and cached in
-    `store_db`); keys and contact address from `environ` (the face's snapshot)."""
+    `audit`); keys and contact address from `environ` (the face's snapshot)."""
     from citewise.sources import search_sources
     from citewise.sources.config import SourcesConfig
 
     config = SourcesConfig.load(config_path, environ or {})
-    result = search_sources(query, sources, store_db=store_db, limit=limit, config=config)
+    result = search_sources(query, sources, audit=audit, limit=limit, config=config)
     return list(result.records), [str(w) for w in result.warnings]
 
 

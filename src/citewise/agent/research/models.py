@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
@@ -22,6 +21,7 @@ from citewise.llm.base import Completion, Message, ModelError, Params
 from citewise.llm.client import ModelClient, cache_key
 from citewise.llm.structured import parse_reply
 from citewise.retrieval.terms import content_terms
+from citewise.store.protocols import Store
 
 T = TypeVar("T", bound=BaseModel)
 # Chat templates add a few tokens per message; estimates round up by this share as well.
@@ -41,32 +41,21 @@ class TokenBudget:
     the first run. Tokens actually spent (`used`, from the audit log) never exceed the charge.
     """
 
-    def __init__(self, db: sqlite3.Connection, task_id: str, limit: int | None) -> None:
-        self.db = db
+    def __init__(self, store: Store, task_id: str, limit: int | None) -> None:
+        self.store = store
         self.task_id = task_id
         self.limit = limit
 
     def used(self) -> int:
         """Tokens of the task's calls that reached a model (cache hits cost nothing)."""
-        (n,) = self.db.execute(
-            "SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM llm_calls "
-            "WHERE task = ? AND cache_hit = 0",
-            (self.task_id,),
-        ).fetchone()
-        return int(n)
+        return self.store.audit.model_tokens_used(self.task_id)
 
     def charged(self) -> int:
-        (n,) = self.db.execute(
-            "SELECT coalesce(sum(tokens), 0) FROM (SELECT max(json_extract(data, '$.tokens')) "
-            "AS tokens FROM task_events WHERE task_id = ? AND kind = 'tokens' "
-            "GROUP BY json_extract(data, '$.key'))",
-            (self.task_id,),
-        ).fetchone()
-        return int(n)
+        return self.store.tasks.charged_tokens(self.task_id)
 
     def charge(self, key: str, completion: Completion, role: str | None) -> None:
         tokens = completion.prompt_tokens + completion.completion_tokens
-        TaskStore(self.db).event(
+        TaskStore(self.store.tasks).event(
             self.task_id, role or "model", "tokens", {"key": key, "tokens": tokens}
         )
 

@@ -166,7 +166,7 @@ class Researcher:
         self.store = store
         self.retriever = retriever
         self.environ = dict(environ or {})  # the face's snapshot: source keys, contact
-        self.tasks = TaskStore(store.db)
+        self.tasks = TaskStore(store.tasks)
         self.progress = progress
         self.remote_search = remote_search
         self.models_for = models
