@@ -18,12 +18,13 @@ from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
-from citewise.llm.usage import usage_summary
+from citewise.llm.usage import UsageSummary, usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
-from citewise.store.vector_index import IndexReport, check_vector_indexes
+from citewise.store.vector_check import IndexReport
+from citewise.store.vector_index import check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,7 @@ class Library:
         this library; empty when the role is served by plain code."""
         return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
 
-    def usage(self, task: str | None = None) -> dict[str, object]:
+    def usage(self, task: str | None = None) -> UsageSummary:
         """Model calls logged in this library: the `citewise usage --json` object."""
         return usage_summary(self.store.audit, task)
 

@@ -26,20 +26,20 @@ def usage(
     with open_library(embeddings=False) as lib:
         summary = lib.usage(task)
     if as_json:
-        emit_json(summary)
+        emit_json(summary.to_dict())
         return
     table = Table(
         "backend", "model", "role", "calls", "prompt tok", "compl. tok", "cost $", "p50 ms"
     )
-    for row in summary["by_model"]:  # type: ignore[attr-defined]
-        table.add_row(*(safe(row[k]) for k in (
-            "backend", "model", "role", "calls", "prompt_tokens", "completion_tokens",
-            "cost_usd", "latency_ms_p50",
+    for row in summary.by_model:
+        table.add_row(*(safe(v) for v in (
+            row.backend, row.model, row.role, row.calls, row.prompt_tokens,
+            row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
     out.print(
-        f"{summary['calls']} calls ({summary['cache_hits']} from cache), "
-        f"{summary['prompt_tokens']} prompt + {summary['completion_tokens']} completion tokens"
+        f"{summary.calls} calls ({summary.cache_hits} from cache), "
+        f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens"
     )
 
 
