@@ -10,13 +10,19 @@ import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "citewise"
 FACES = ("cli", "server")
-# documents/ is being reworked on the ingest branch (issue 22); its three reads move to
-# Settings when that branch lands.
-PENDING_ENV = {"documents/ocr.py", "documents/grobid.py", "documents/parallel.py"}
+# Not yet moved to Settings (named, so a new read anywhere else fails): the parse knobs of
+# documents/ and ingest.py (OCR command and language, GROBID URL, worker count, per-page and
+# per-file limits), several read inside the parse worker processes, which get no Settings.
+PENDING_ENV = {
+    "documents/bounds.py",
+    "documents/grobid.py",
+    "documents/ocr.py",
+    "documents/parallel.py",
+    "documents/worker.py",
+    "ingest.py",
+}
 BELOW_AGENT = ("llm", "embed", "sources", "store", "retrieval", "documents")
-# The extractive answer selector moves into agent/ once the trust branch (issue 11), which
-# rewrites it, has landed.
-PENDING_AGENT = {"llm/extractive.py"}
+PENDING_AGENT: set[str] = set()
 
 
 def modules() -> list[tuple[str, ast.Module]]:

@@ -60,6 +60,25 @@ class BadDocumentError(CitewiseError):
     code = "BAD_DOCUMENT"
 
 
+class TooLargeError(BadDocumentError):
+    """A file bigger than ingest reads, or whose parse needs more memory than its budget."""
+
+    code = "TOO_LARGE"
+
+
+class TooComplexError(BadDocumentError):
+    """A file whose parse takes longer than its budget, or a page with more text operators
+    than any real page carries (a text-operator bomb)."""
+
+    code = "TOO_COMPLEX"
+
+
+class ParserCrashedError(BadDocumentError):
+    """The process parsing a file died without an answer (a crash in a native library)."""
+
+    code = "PARSER_CRASHED"
+
+
 class DuplicateDocumentError(CitewiseError):
     """The same bytes are already in the library under another path."""
 
@@ -73,3 +92,16 @@ class DocumentNotFoundError(CitewiseError):
 
 class LibraryError(CitewiseError):
     code = "LIBRARY_ERROR"
+
+
+class FormulaNotFoundError(CitewiseError):
+    """A well-formed equation ID the paper does not number."""
+
+    code = "FORMULA_NOT_FOUND"
+    kind: Kind = "not_found"
+
+
+class InvalidEquationIdError(CitewiseError):
+    """An equation ID that is not one of the accepted forms."""
+
+    code = "INVALID_EQ_ID"

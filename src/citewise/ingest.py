@@ -8,20 +8,27 @@ blocks without vectors are embedded on the next run).
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.documents import READERS, read_document
+from citewise.documents.bounds import bound_blocks
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
 from citewise.documents.manifest import PaperMetadata, read_manifest
 from citewise.documents.model import Document
-from citewise.documents.parallel import Parse, ParsePool
+from citewise.documents.parallel import Parse, ParseBudget, ParsePool
 from citewise.documents.references import link_citations
 from citewise.documents.zotero import read_zotero
 from citewise.embed.base import Embedder
-from citewise.errors import BadDocumentError, CitewiseError, DuplicateDocumentError
+from citewise.errors import (
+    BadDocumentError,
+    CitewiseError,
+    DuplicateDocumentError,
+    TooLargeError,
+)
 from citewise.store.library import LibraryStore
 from citewise.store.vectors import (
     blocks_without_vectors,
@@ -32,6 +39,10 @@ from citewise.store.vectors import (
 
 SUFFIXES = tuple(READERS)
 EMBED_BATCH = 64
+# the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
+MAX_FILE_MB = {".pdf": 512.0}
+MAX_TEXT_FILE_MB = 32.0
+FILE_MB_VARIABLE = "CITEWISE_MAX_FILE_MB"
 
 
 @dataclass
@@ -144,6 +155,7 @@ def ingest_file(
     reads the file (a ParsePool's, when the batch is parsed ahead in worker processes).
     """
     absolute = path.expanduser().resolve()
+    check_file_size(absolute)
     try:
         content = absolute.read_bytes()
     except OSError as exc:
@@ -164,6 +176,7 @@ def ingest_file(
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
     doc = parse(path)
     doc.path = absolute
+    bound_blocks(doc)
     if grobid is not None and doc.kind == "pdf":
         _grobid_references(doc, content, grobid, report)
     wanted = None
@@ -180,6 +193,26 @@ def ingest_file(
     report.warnings.extend((str(absolute), w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
+
+
+def check_file_size(path: Path) -> None:
+    """Refuse a file above its type's size cap ($CITEWISE_MAX_FILE_MB overrides) before
+    reading it: TOO_LARGE, with the size and the cap."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # reading it reports the problem
+    suffix = path.suffix.lower()
+    try:
+        cap = float(os.environ[FILE_MB_VARIABLE])
+    except (KeyError, ValueError):
+        cap = MAX_FILE_MB.get(suffix, MAX_TEXT_FILE_MB)
+    if size > cap * 1_000_000:
+        raise TooLargeError(
+            f"file is {size / 1_000_000:.1f} MB; {suffix or 'such'} files above {cap:g} MB "
+            "are not read",
+            f"split the file, or set {FILE_MB_VARIABLE} higher",
+        )
 
 
 def _update_stored(
@@ -221,8 +254,9 @@ def _needs_parsing(store: LibraryStore, path: Path) -> bool:
     if path.suffix.lower() not in SUFFIXES:
         return False
     try:
+        check_file_size(path)
         sha256 = hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
-    except OSError:
+    except (OSError, TooLargeError):
         return False
     return store.document_by_sha(sha256) is None
 
@@ -255,10 +289,13 @@ def ingest(
     progress: Progress | None = None,
     sources: Sources | None = None,
     grobid: GrobidClient | None = None,
+    budget: ParseBudget | None = None,
 ) -> IngestReport:
     """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
     failures are collected in the report, never raised.
 
+    Files are parsed in worker processes, each under `budget` (default: ParseBudget.from_env)
+    and stored as they finish, so a file that hangs or is stopped loses no other file.
     `grobid` defaults to the server named by $CITEWISE_GROBID_URL, if any.
     """
     report = IngestReport()
@@ -268,19 +305,31 @@ def ingest(
     if sources:
         report.failed.extend(sources.failures)
     items = list(expand_paths(paths)) + (list(sources.metadata) if sources else [])
-    with ParsePool([p for p in items if isinstance(p, Path) and _needs_parsing(store, p)]) as pool:
-        for done, item in enumerate(items, start=1):
-            if isinstance(item, IngestFailure):
-                report.failed.append(item)
-                continue
-            if progress:
-                progress(item.name, done, len(items))
-            try:
-                ingest_file(store, item, report, metadata.get(item), grobid, pool.parse)
-            except CitewiseError as exc:
-                report.failed.append(IngestFailure(str(item), exc.code, exc.message))
-            except Exception as exc:  # a parser bug must not lose the rest of the batch
-                report.failed.append(IngestFailure(str(item), "INTERNAL_ERROR", repr(exc)))
+    report.failed.extend(i for i in items if isinstance(i, IngestFailure))
+    files = [i for i in items if isinstance(i, Path)]
+    ahead = {p for p in files if _needs_parsing(store, p)}
+    rest = [p for p in files if p not in ahead]
+    done = 0
+
+    def step(path: Path, parse: Parse) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(path.name, done, len(files))
+        try:
+            ingest_file(store, path, report, metadata.get(path), grobid, parse)
+        except CitewiseError as exc:
+            report.failed.append(IngestFailure(str(path), exc.code, exc.message))
+        except Exception as exc:  # a parser bug must not lose the rest of the batch
+            report.failed.append(IngestFailure(str(path), "INTERNAL_ERROR", repr(exc)))
+
+    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], budget) as pool:
+        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
+            step(path, pool.parse)
+        for path, outcome in pool.results():
+            step(path, _given(outcome))
+        for path in _repeats(files, ahead):  # named twice: unchanged the second time
+            step(path, pool.parse)
     parsed = time.perf_counter()
     if embedder is not None:
         report.embedding_model = embedder.name
@@ -288,3 +337,25 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _repeats(files: list[Path], ahead: set[Path]) -> list[Path]:
+    """Second and later mentions of a file parsed ahead: handled after it (unchanged)."""
+    seen: set[Path] = set()
+    out = []
+    for path in files:
+        if path in seen:
+            out.append(path)
+        seen.add(path)
+    return [p for p in out if p in ahead]
+
+
+def _given(outcome: Document | Exception) -> Parse:
+    """A parse function that hands over a worker's outcome."""
+
+    def parse(path: Path) -> Document:
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    return parse

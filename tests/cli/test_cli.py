@@ -12,10 +12,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from citewise.agent.refusal import NOT_IN_LIBRARY, REFUSALS
 from tests.conftest import has_embedder
 from tests.pdfs import write_paper
-
-REFUSAL = "The library does not contain a passage that answers this."
 
 
 def run(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -139,6 +138,10 @@ def test_ask_json_follows_the_schema_and_cites_the_right_page(
         "support_score",
         "backend",
         "timings_ms",
+        "refusal_kind",
+        "scope",
+        "signals",
+        "withheld",
     }
     assert answer["refused"] is False and answer["backend"] == "extractive"
     assert "93.4%" in answer["answer"]
@@ -159,10 +162,12 @@ def test_ask_refuses_with_exit_code_3_when_nothing_answers(paper: Path, library_
     result = run(library_dir, "ask", "--json", "Which telescope observed the supernova in 1987?")
     assert result.returncode == 3
     answer = json.loads(result.stdout)
-    assert answer["refused"] is True and answer["answer"] == REFUSAL
+    # nothing in the granite paper is about telescopes: the first kind of refusal
+    assert answer["refused"] is True and answer["refusal_kind"] == NOT_IN_LIBRARY
+    assert answer["answer"] == REFUSALS[NOT_IN_LIBRARY]
     assert answer["sentences"] == []
     terminal = run(library_dir, "ask", "Which telescope observed the supernova in 1987?")
-    assert terminal.returncode == 3 and REFUSAL in terminal.stdout
+    assert terminal.returncode == 3 and REFUSALS[NOT_IN_LIBRARY] in terminal.stdout
 
 
 def test_terminal_answer_shows_markers_and_an_evidence_board(
@@ -208,3 +213,45 @@ def test_ingest_embeds_blocks_and_hybrid_ask_answers(paper: Path, library_dir: P
         ).stdout
     )
     assert "78.0%" in answer["answer"]
+
+
+def test_review_lists_refusals_and_low_support_answers_that_ask_logged(
+    paper: Path, library_dir: Path
+) -> None:
+    run(library_dir, "ingest", "--no-embed", str(paper))
+    run(library_dir, "ask", "Which telescope observed the supernova in 1987?")
+    run(library_dir, "ask", "What accuracy did the classifier reach on the held-out test set?")
+    result = run(library_dir, "review", "--json")
+    assert result.returncode == 0, result.stderr
+    entries = json.loads(result.stdout)
+    questions = [e["question"] for e in entries]
+    assert "Which telescope observed the supernova in 1987?" in questions
+    refused = next(e for e in entries if e["question"].startswith("Which telescope"))
+    assert refused["refused"] is True and refused["refusal_kind"] == NOT_IN_LIBRARY
+    assert all(e["refused"] or e["support"] < 0.6 for e in entries)
+
+
+def test_eval_compare_shows_two_runs_side_by_side(
+    paper: Path, library_dir: Path, tmp_path: Path
+) -> None:
+    run(library_dir, "ingest", "--no-embed", str(paper))
+    qa = tmp_path / "qa.yaml"
+    qa.write_text(
+        "- id: g1\n  doc: granite.pdf\n  question: How much did the probes reduce crusher "
+        "downtime?\n  type: numeric\n  answerable: true\n  answer: 41 hours\n"
+        "  accept: ['41 hours']\n  pages: [1]\n  evidence: ''\n"
+    )
+    first = run(library_dir, "eval", str(qa), "--json", "--scope-docs")
+    assert first.returncode == 0, first.stderr
+    a = tmp_path / "a.json"
+    a.write_text(first.stdout)
+    run_b = json.loads(first.stdout)
+    run_b["items"][0]["correct"] = False  # a second run that got the item wrong
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(run_b))
+    result = run(library_dir, "eval", "--compare", str(a), "--compare", str(b), "--json")
+    assert result.returncode == 0, result.stderr
+    comparison = json.loads(result.stdout)
+    assert comparison["items"] == [{"id": "g1", "a": "right", "b": "wrong", "changed": True}]
+    assert comparison["by_type"][0]["scope"] == "overall"
+    assert json.loads(first.stdout)["items"][0]["scope"] != []

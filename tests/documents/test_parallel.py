@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.documents import read_document
+from citewise.documents import Document, read_document
 from citewise.documents.parallel import WORKERS_VARIABLE, ParsePool, worker_count
 from citewise.errors import CitewiseError
 from tests.pdfs import write_paper
@@ -20,6 +20,15 @@ def outcome(parse, path: Path) -> tuple[str, ...]:
     return ("doc", doc.title or "", str(doc.pages), *(b.text for b in doc.blocks))
 
 
+def given(result: Document | Exception):
+    def parse(path: Path) -> Document:
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    return parse
+
+
 def test_pool_gives_the_same_documents_and_errors_as_parsing_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -28,14 +37,22 @@ def test_pool_gives_the_same_documents_and_errors_as_parsing_in_process(
     (tmp_path / "notes.pdf").write_text("not a PDF at all\n" * 10)
     (tmp_path / "table.xyz").write_text("unsupported")
     files += [tmp_path / "empty.pdf", tmp_path / "notes.pdf", tmp_path / "table.xyz"]
-    expected = [outcome(read_document, f) for f in files]
+    expected = {f: outcome(read_document, f) for f in files}
     monkeypatch.setenv(WORKERS_VARIABLE, "2")
     with ParsePool(files) as pool:
-        assert pool._executor is not None  # really in worker processes
-        got = [outcome(pool.parse, f) for f in files]
+        got = {path: outcome(given(result), path) for path, result in pool.results()}
     assert got == expected
-    assert [o[0] for o in got] == ["doc"] * 3 + ["error"] * 3
-    assert got[3][2] == got[4][2] == "BAD_DOCUMENT" and got[5][4]  # hint survived
+    assert sorted(o[0] for o in got.values()) == ["doc"] * 3 + ["error"] * 3
+    assert got[files[3]][2] == got[files[4]][2] == "BAD_DOCUMENT" and got[files[5]][4]  # hint
+
+
+def test_parse_runs_a_file_not_submitted_in_a_worker_too(tmp_path: Path) -> None:
+    paper = write_paper(tmp_path / "paper.pdf")
+    with ParsePool([]) as pool:
+        assert pool.parse(paper).title == read_document(paper).title
+        with pytest.raises(CitewiseError) as caught:
+            pool.parse(tmp_path / "missing.pdf")
+        assert caught.value.code == "BAD_DOCUMENT"
 
 
 def test_worker_count_follows_the_override_and_the_batch_size(
@@ -46,5 +63,4 @@ def test_worker_count_follows_the_override_and_the_batch_size(
     assert worker_count(2) == 2
     monkeypatch.setenv(WORKERS_VARIABLE, "1")
     assert worker_count(10) == 1
-    with ParsePool([Path("/nonexistent.pdf")]) as pool:  # one worker: parsed in process
-        assert pool._executor is None
+    assert worker_count(0) == 1

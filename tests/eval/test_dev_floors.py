@@ -1,4 +1,5 @@
-"""Contract: the extractive backend meets the Foundation floors on the shared dev set.
+"""Contract: the extractive backend meets its floors on the shared dev set (issue 11 raised
+them to what the answerer reaches, with margin: measured 0.814 / 0.070 / 1.0 / 1.0).
 
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
 """
@@ -32,10 +33,17 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_dev_set_meets_the_foundation_floors(scores: dict[str, object]) -> None:
     overall = scores["overall"]
     assert isinstance(overall, dict)
-    assert overall["accuracy"] >= 0.60
-    assert overall["citation_page_accuracy"] >= 0.85
-    assert overall["refusal_recall"] >= 0.80
-    assert overall["false_refusal_rate"] <= 0.15
+    assert overall["accuracy"] >= 0.78
+    assert overall["citation_page_accuracy"] >= 0.95
+    assert overall["refusal_recall"] >= 0.90
+    assert overall["false_refusal_rate"] <= 0.10
+
+
+def test_every_refusal_says_its_kind(scores: dict[str, object]) -> None:
+    items = scores["items"]
+    assert isinstance(items, list)
+    refused = [i for i in items if i["refused"]]
+    assert refused and all(i["refusal_kind"] for i in refused)
 
 
 def test_every_answer_cites_blocks_listed_in_its_evidence(scores: dict[str, object]) -> None:

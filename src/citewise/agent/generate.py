@@ -272,9 +272,7 @@ class CitationAudit:
     """Wraps an answer function for an evaluation run: counts citations that are not among
     an answer's evidence (fabrications: must stay 0) and the model calls the run made."""
 
-    def __init__(
-        self, ask: Callable[[str], Answer], usage: Callable[[], UsageSummary]
-    ) -> None:
+    def __init__(self, ask: Callable[[str], Answer], usage: Callable[[], UsageSummary]) -> None:
         self._ask = ask
         self._usage = usage
         self._before = usage()

@@ -1,66 +1,56 @@
-"""Question -> analysis -> evidence -> answer -> support check -> answer or refusal."""
+"""Question -> analysis -> scope -> evidence -> draft -> refuse or answer.
+
+`ask` reads as its stages: analyse the question and scope it to the papers it names,
+retrieve, (table cells and computed answers may answer here), draft the shortest verbatim
+answer, then let agent/refusal.py decide from the draft's signals.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
-from citewise.agent.question import Question, analyse
-from citewise.llm.extractive import (
-    Candidate,
-    Passage,
-    idf_function,
-    score_candidates,
-    select_answer,
+from citewise.agent.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.compare_questions import (
+    PaperAnswer,
+    grouped_text,
+    papers_to_ask,
+    per_paper_question,
 )
+from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
+from citewise.agent.extractive import Passage, idf_function
+from citewise.agent.figures import figure_refusal, missing_labels
+from citewise.agent.question import Question, analyse, focus_sentence
+from citewise.agent.refusal import (
+    DEFAULT_POLICY,
+    IN_FIGURE,
+    NOT_ANSWERED,
+    NOT_IN_LIBRARY,
+    REFUSALS,
+    RefusalPolicy,
+    decide,
+    support,
+)
+from citewise.agent.scope import (
+    Paper,
+    ScopeChoice,
+    scope_from_question,
+    title_names,
+    without_naming_words,
+)
+from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.retrieval.hybrid import Hit, Retriever
-from citewise.retrieval.terms import stem
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
 
+__all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"]
+
+# The generic refusal sentence (kinds have their own, agent/refusal.py).
 REFUSAL = "The library does not contain a passage that answers this."
-# Below this support, the best sentence does not cover enough of what the question asks.
-SUPPORT_THRESHOLD = 0.42
-# An answer that never names what was asked about ("mean age") is probably about something else.
-ATTRIBUTE_MISSING_FACTOR = 0.6
-ATTRIBUTE_NAMED_SHARE = 0.4
 ABSENT_TERM_FACTOR = 0.5
-
-
-@dataclass
-class Evidence:
-    id: str
-    document: str
-    title: str
-    page: int
-    bbox: list[float]
-    section: str
-    quote: str
-    link: str
-
-
-@dataclass
-class AnswerSentence:
-    text: str
-    citations: list[str]
-    support: float
-
-
-@dataclass
-class Answer:
-    question: str
-    refused: bool
-    answer: str
-    sentences: list[AnswerSentence]
-    evidence: list[Evidence]
-    support_score: float
-    backend: str = "extractive"
-    timings_ms: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, object]:
-        """Exactly the `ask --json` schema of ARCHITECTURE.md §5."""
-        return asdict(self)
+# Passages from outside the papers a question names still count, for less (soft scope).
+OUTSIDE_SCOPE_FACTOR = 0.5
 
 
 def _link(path: str, page: int) -> str:
@@ -70,10 +60,15 @@ def _link(path: str, page: int) -> str:
 class QuestionAnswerer:
     """Answers questions over one library with verbatim, cited sentences."""
 
-    def __init__(self, store: LibraryStore, retriever: Retriever) -> None:
+    def __init__(
+        self, store: LibraryStore, retriever: Retriever, policy: RefusalPolicy = DEFAULT_POLICY
+    ) -> None:
         self.store = store
         self.retriever = retriever
+        self.policy = policy
         self._documents: dict[str, tuple[str, str]] = {}
+        self._papers: list[Paper] | None = None
+        self._vocabulary: Vocabulary | None = None
 
     def _document(self, doc_id: str) -> tuple[str, str]:
         if doc_id not in self._documents:
@@ -94,16 +89,111 @@ class QuestionAnswerer:
             link=_link(path, block.page),
         )
 
+    def vocabulary(self) -> Vocabulary:
+        """The library's learned abbreviations and names (learned now if missing)."""
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.of(self.store)
+        return self._vocabulary
+
+    def forget(self) -> None:
+        """Drop what was read about the library's documents (after an ingest)."""
+        self._papers, self._vocabulary = None, None
+        self._documents.clear()
+
+    def papers(self) -> list[Paper]:
+        """The library's papers as a question can name them (read once per answerer)."""
+        if self._papers is None:
+            names = self.vocabulary().names_by_document()
+            self._papers = [
+                Paper(
+                    d.id,
+                    d.title,
+                    tuple(d.authors),
+                    d.year,
+                    frozenset(title_names(d.title) | names.get(d.id, set())),
+                )
+                for d in self.store.documents()
+            ]
+        return self._papers
+
+    def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
+        """Explicit --doc wins; else the papers the question names (soft)."""
+        if documents:
+            return [ScopeChoice(d, self._document(d)[0], "--doc") for d in documents]
+        return scope_from_question(focus_sentence(question.text), self.papers())
+
+    def analyse(
+        self, text: str, documents: tuple[str, ...] = ()
+    ) -> tuple[Question, list[ScopeChoice]]:
+        """The shared question analysis: type, terms, labels, the papers it is scoped to,
+        and the library's vocabulary for it (abbreviations, number forms, link shapes)."""
+        plain = analyse(text)
+        chosen_scope = self.scope(plain, documents)
+        expansion, aliases = self.vocabulary().aliases(text)
+        numbers, number_forms = number_aliases(text)
+        for extra in (shape_aliases(plain), number_forms):
+            for term, forms in extra.items():
+                aliases.setdefault(term, []).extend(forms)
+        question = replace(
+            without_naming_words(plain, chosen_scope),
+            scope=tuple(s.document for s in chosen_scope),
+            expansion=expansion + numbers + shape_terms(plain),
+            aliases=aliases,
+        )
+        return question, chosen_scope
+
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
-        question = analyse(text)
-        where = BlockFilter(documents=documents)
-        hits = self.retriever.search(text, k=k, where=where, terms=question.terms)
+        question, chosen_scope = self.analyse(text, documents)
+        answer = self._answer(question, documents, k, started)
+        answer.scope = [s.to_dict() for s in chosen_scope]
+        return answer
+
+    def _answer(
+        self, question: Question, documents: tuple[str, ...], k: int, started: float
+    ) -> Answer:
+        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer."""
+        if question.is_comparative:
+            papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
+            if papers:
+                return self._compare(question, papers, k)
+        hits = self.retrieve(question, k, strict=bool(documents))
+        retrieved = time.perf_counter()
+        missing = missing_labels(question, self.store)
+        if missing:  # "Figure 7" of a paper whose figures end at 6
+            return self._absent(question, missing, hits)
+        # A table cell or a computed answer (agent/numeric_answer.py) answers first.
+        from citewise.agent.numeric_answer import answer_numeric  # it imports this module
+
+        if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
+            return numeric
+        passages, blocks = self._passages(hits, question.scope if not documents else ())
+        draft = draft_answer(
+            question,
+            passages,
+            self._weights(question, passages),
+            {b.id: b.document_id for b in blocks.values()},
+        )
+        answer = self._finish(question, draft, hits, blocks)
+        answer.timings_ms = {
+            "retrieve": round((retrieved - started) * 1000),
+            "answer": round((time.perf_counter() - retrieved) * 1000),
+        }
+        return answer
+
+    def retrieve(self, question: Question, k: int, strict: bool = False) -> list[Hit]:
+        """Hits for the question (and each part of a two-part one), within its scope; a
+        scope the question implies (not --doc) also lets in the library's best few."""
+        where = BlockFilter(documents=question.scope)
+        terms = question.terms + question.expansion
+        hits = self.retriever.search(question.text, k=k, where=where, terms=terms)
+        if question.scope and not strict:
+            hits += self.retriever.search(question.text, k=max(2, k // 4), terms=terms)
         parts = question.parts()
         if len(parts) > 1:
             # Each part of "Who funded X, and which body approved it?" may live in another
             # passage: search for each part within the papers the whole question points at.
-            papers = tuple(dict.fromkeys(h.block.document_id for h in hits[:3]))
+            papers = question.scope or tuple(dict.fromkeys(h.block.document_id for h in hits[:3]))
             for part in parts:
                 hits += self.retriever.search(
                     part.text,
@@ -111,43 +201,104 @@ class QuestionAnswerer:
                     where=BlockFilter(documents=papers),
                     terms=part.terms + question.terms,
                 )
-        retrieved = time.perf_counter()
-        passages, blocks = self._passages(hits)
-        weight = self._weights(question, passages)
-        if len(parts) > 1:
-            chosen: list[Candidate] = []
-            support = 0.0
-            for part in parts:
-                best = select_answer(score_candidates(part, passages, weight), part)[:1]
-                chosen += [c for c in best if all(c.text != o.text for o in chosen)]
-                support += _support(best, part) / len(parts)
-        else:
-            chosen = select_answer(score_candidates(question, passages, weight), question)
-            support = _support(chosen, question)
-        answered = time.perf_counter()
-        timings = {
-            "retrieve": round((retrieved - started) * 1000),
-            "answer": round((answered - retrieved) * 1000),
-        }
-        if not chosen or support < SUPPORT_THRESHOLD:
-            closest = [self.evidence(h.block) for h in hits[:3]]
-            return Answer(text, True, REFUSAL, [], closest, round(support, 3), timings_ms=timings)
+        return hits
+
+    def _compare(self, question: Question, papers: list[str], k: int) -> Answer:
+        """Each paper answers within itself; a refused draft says "not stated"."""
+        parts: list[PaperAnswer] = []
         evidence: dict[str, Evidence] = {}
-        sentences = []
-        for c in chosen:
-            if c.block_id in evidence:
-                evidence[c.block_id].quote += " … " + c.text
-            else:
-                evidence[c.block_id] = self.evidence(blocks[c.block_id], c.text)
-            sentences.append(AnswerSentence(c.text, [c.block_id], round(c.coverage, 3)))
+        for doc in papers:
+            one = per_paper_question(question, doc)
+            answer = self._finish(one, *self._draft(one, k, strict=True))
+            parts.append(PaperAnswer(doc, [] if answer.refused else answer.sentences,
+                                     answer.support_score))  # fmt: skip
+            if not answer.refused:
+                evidence.update((e.id, e) for e in answer.evidence)
+        stated = [p for p in parts if p.sentences]
+        support = max((p.support for p in stated), default=0.0)
         return Answer(
-            question=text,
+            question.text,
+            not stated,
+            grouped_text(parts) if stated else REFUSALS[NOT_ANSWERED],
+            [s for p in stated for s in p.sentences],
+            list(evidence.values()),
+            round(support, 3),
+            refusal_kind=None if stated else NOT_ANSWERED,
+        )
+
+    def _draft(
+        self, question: Question, k: int, strict: bool
+    ) -> tuple[Draft, list[Hit], dict[str, StoredBlock]]:
+        hits = self.retrieve(question, k, strict=strict)
+        passages, blocks = self._passages(hits, () if strict else question.scope)
+        draft = draft_answer(
+            question,
+            passages,
+            self._weights(question, passages),
+            {b.id: b.document_id for b in blocks.values()},
+        )
+        return draft, hits, blocks
+
+    def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
+        """Refuse a question about a table or figure its paper does not have."""
+        signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
+        return Answer(
+            question.text,
+            True,
+            f"{REFUSALS[NOT_IN_LIBRARY]} (no {', '.join(labels)} in the paper)",
+            [],
+            [self.evidence(h.block) for h in hits[:3]],
+            0.0,
+            refusal_kind=NOT_IN_LIBRARY,
+            signals=signals,
+        )
+
+    def _finish(
+        self, question: Question, draft: Draft, hits: list[Hit], blocks: dict[str, StoredBlock]
+    ) -> Answer:
+        kind = decide(draft.signals, self.policy)
+        score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
+        sentences = [
+            AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
+            for s in draft.spans
+        ]
+        if kind is not None:
+            considered = [self.evidence(blocks[s.candidate.block_id]) for s in draft.spans]
+            closest = [self.evidence(h.block) for h in hits[:3]]
+            considered += [e for e in closest if all(e.id != o.id for o in considered)]
+            figure = figure_refusal(question, self.store, blocks.values())
+            reason = REFUSALS[kind]
+            if figure is not None:
+                kind = IN_FIGURE
+                considered = [self.evidence(figure), *considered]
+                reason = (
+                    f"The answer is in {figure.label} (page {figure.page}), an image citewise "
+                    "cannot read; its caption is cited."
+                )
+            return Answer(
+                question.text,
+                True,
+                reason,
+                [],
+                considered[:4],
+                score,
+                refusal_kind=kind,
+                signals=draft.signals,
+                withheld=sentences,
+            )
+        evidence: dict[str, Evidence] = {}
+        for span in draft.spans:
+            block_id = span.candidate.block_id
+            # the whole passage stays in the evidence, as context for the short answer
+            evidence.setdefault(block_id, self.evidence(blocks[block_id]))
+        return Answer(
+            question=question.text,
             refused=False,
             answer=" ".join(s.text for s in sentences),
             sentences=sentences,
             evidence=list(evidence.values()),
-            support_score=round(support, 3),
-            timings_ms=timings,
+            support_score=score,
+            signals=draft.signals,
         )
 
     def _weights(self, question: Question, passages: list[Passage]) -> Callable[[str, str], float]:
@@ -162,13 +313,17 @@ class QuestionAnswerer:
         attribute = set(question.attribute)
 
         def weight(term: str, doc: str) -> float:
+            if doc not in counts:
+                return 1.0
             if counts[doc][1].get(term, 0) == 0 and term not in attribute:
                 return ABSENT_TERM_FACTOR * idf[doc](term)
             return idf[doc](term)
 
         return weight
 
-    def _passages(self, hits: list[Hit]) -> tuple[list[Passage], dict[str, StoredBlock]]:
+    def _passages(
+        self, hits: list[Hit], scope: tuple[str, ...] = ()
+    ) -> tuple[list[Passage], dict[str, StoredBlock]]:
         passages: list[Passage] = []
         blocks: dict[str, StoredBlock] = {}
         best = max((h.score for h in hits), default=1.0) or 1.0
@@ -180,6 +335,9 @@ class QuestionAnswerer:
             if b.kind == "caption" and b.label
         }
         for hit in hits:
+            strength = hit.score / best
+            if scope and hit.block.document_id not in scope:
+                strength *= OUTSIDE_SCOPE_FACTOR
             for block, is_context in [(hit.block, False)] + [(b, True) for b in hit.context]:
                 if block.id in blocks:
                     continue
@@ -192,26 +350,9 @@ class QuestionAnswerer:
                         block.kind,
                         block.label,
                         block.section_path,
-                        hit.score / best,
+                        strength,
                         is_context,
                         captions.get((block.document_id, block.label or ""), ""),
                     )
                 )
         return passages, blocks
-
-
-def _support(chosen: list[Candidate], question: Question) -> float:
-    """How much of what the question asks the chosen sentences cover (0..1).
-
-    Mostly the best sentence's weighted coverage, partly the answer's joint coverage;
-    discounted when the answer never names the thing asked about ("mean age").
-    """
-    if not chosen or not question.terms:
-        return 0.0
-    covered = set().union(*(c.terms for c in chosen))
-    best = max(c.coverage for c in chosen)
-    joint = len(covered) / len({stem(t) for t in question.terms})
-    support = 0.7 * best + 0.3 * joint
-    if max(c.attribute for c in chosen) < ATTRIBUTE_NAMED_SHARE:
-        support *= ATTRIBUTE_MISSING_FACTOR
-    return support

@@ -45,6 +45,7 @@ _AUX = frozenset(
     """was were is are did do does can could has have had will would should of for in on
     with from between when that according to""".split()
 )
+_WHO_DID = re.compile(r"\bwho(?:m)?\s+([a-z]+(?:ed|led|ote|ew|ve|ght|id|ook|ent))\b", re.I)
 _WH_START = re.compile(
     r"\b(?:how (?:many|much)|what|which)\s+(?:(?:was|were|is|are)\s+)?(?:(?:the|a|an)\s+)?",
     re.IGNORECASE,
@@ -69,6 +70,10 @@ def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
     match = _WH_START.search(text)
+    who = _WHO_DID.search(text)
+    if who and (not match or who.start() < match.start()):
+        # "Who funded the study?": what is asked about is the act ("funded")
+        return [w for w in content_terms(who.group(1)) if w not in _AUX]
     if not match:
         return []
     phrase: list[str] = []
@@ -92,19 +97,79 @@ _PART_SPLIT = re.compile(
 )
 
 
+# Questions that want several sentences: a list, an explanation, a procedure.
+_WANTS_LIST = re.compile(
+    r"^\s*(why|explain|describe|summari[sz]e|list|how (were|was|did|do|does|is|are)\b)"
+    r"|\b(what are the|which \w+s (are|were|do|did)|steps|reasons|limitations)\b",
+    re.IGNORECASE,
+)
+_WHO = re.compile(r"^\s*(\w+\W+){0,4}?(who|whom|which (individual|person|author|people))\b", re.I)
+# What only the image shows: colours, drawn marks, positions of curves and items.
+_VISUAL = re.compile(
+    r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
+    r"bold|background|shaded|drawn|depicted|pictured|plotted|curves?|arrows?|icons?|stamp|"
+    r"photo(graph)?s?|images?|pictures?|top of page|bottom of page|leftmost|rightmost)\b",
+    re.IGNORECASE,
+)
+_FIGURE_WORDS = re.compile(r"\b(figures?|fig\.|charts?|plots?|diagrams?)\b", re.I)
+# "Compare X in A and B", "which papers ...", "across all papers": one answer per paper.
+_COMPARATIVE = re.compile(
+    r"^\s*compare\b|\bwhich (papers|documents|studies|articles)\b|\b(across|in) (all|each|"
+    r"both|every) (of the )?(papers|documents|studies|articles)\b|\b(differ|difference) between\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass
 class Question:
-    """A question, analysed: its type, the terms to look for, and labels it points at."""
+    """A question, analysed: its type, the terms to look for, and labels it points at.
+
+    The one shared analysis: answer selection, refusal, figure handling and table/number
+    answers all read it. `scope` is filled in by the answerer (agent/scope.py)."""
 
     text: str
     type: str  # numeric | definition | method | factual
     terms: list[str]
     labels: list[str] = field(default_factory=list)
     attribute: list[str] = field(default_factory=list)  # what exactly is asked about
+    scope: tuple[str, ...] = ()  # documents the question names (or --doc), if any
+    # learned from the library (agent/vocabulary.py): extra search terms, and per term stem
+    # the stem sets that also cover it ("lr" for "learning rate")
+    expansion: list[str] = field(default_factory=list)
+    aliases: dict[str, list[frozenset[str]]] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.type
 
     @property
     def expects_number(self) -> bool:
         return self.type == "numeric"
+
+    @property
+    def expects_name(self) -> bool:
+        """ "Who led ...", "which individual ...": the answer is a person's name."""
+        return bool(_WHO.search(self.text))
+
+    @property
+    def wants_list(self) -> bool:
+        """A list, explanation or procedure: may take more than one sentence."""
+        return bool(_WANTS_LIST.search(self.text)) or self.type == "method"
+
+    @property
+    def is_visual(self) -> bool:
+        """Asks about what a figure shows as an image (colours, drawn items, positions)."""
+        return bool(_VISUAL.search(self.text)) or (
+            bool(_FIGURE_WORDS.search(self.text)) and bool(re.search(r"\bshown|show\b", self.text))
+        )
+
+    @property
+    def figure_labels(self) -> list[str]:
+        return [label for label in self.labels if label.startswith("Figure")]
+
+    @property
+    def is_comparative(self) -> bool:
+        return bool(_COMPARATIVE.search(self.text))
 
     def parts(self) -> list[Question]:
         """The sub-questions of "How many X, and what Y?"; just [self] for a simple question."""
@@ -117,18 +182,33 @@ class Question:
 def analyse(text: str) -> Question:
     """Classify the question and pull out its key terms and referenced labels."""
     labels = [f"{_LABEL_NAMES[m.group(1).lower()]} {m.group(2)}" for m in _LABEL.finditer(text)]
-    if _DEFINITION.search(text):
+    asking = focus_sentence(text)
+    if _DEFINITION.search(asking):
         kind = "definition"
-    elif _NUMERIC.search(text) or (_WH.search(text) and _QUANTITY_WORDS.search(text)):
+    elif _NUMERIC.search(asking) or (_WH.search(asking) and _QUANTITY_WORDS.search(asking)):
         kind = "numeric"
-    elif _METHOD.search(text):
+    elif _METHOD.search(asking):
         kind = "method"
     else:
         kind = "factual"
+    focus = focus_sentence(text)
     return Question(
         text=text,
         type=kind,
-        terms=content_terms(text),
+        terms=content_terms(focus),
         labels=labels,
-        attribute=attribute_terms(text),
+        attribute=attribute_terms(focus),
     )
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def focus_sentence(text: str) -> str:
+    """The asking sentence of "S2ORC uses ScienceParse. What F1 does ... report?": a lead
+    statement sets the context, the question says what to find."""
+    pieces = [p for p in _SENTENCES.split(text.strip()) if p]
+    asking = [p for p in pieces if p.rstrip().endswith("?")]
+    if len(pieces) < 2 or not asking:
+        return text
+    return asking[-1]

@@ -8,12 +8,12 @@ optional `judge` model has the last word on sentences the code lets through.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 
 import numpy as np
 from pydantic import BaseModel
 
+from citewise.agent.numbers import spelled, unsupported, values
 from citewise.embed.base import Embedder
 from citewise.llm.base import ModelError, Params
 from citewise.llm.client import ModelClient
@@ -27,36 +27,18 @@ log = logging.getLogger(__name__)
 SUPPORT_THRESHOLD = 0.5
 COVERAGE_WEIGHT = 0.6
 
-# A number as stated: "1,024", "3.5", ".82", "12%"; not a digit inside a name ("F1", "S2ORC").
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])(\d+(?:,\d{3})+|\d*\.\d+|\d+)(?![A-Za-z])")
-_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000,
-}  # fmt: skip
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
-
 
 def numbers(text: str) -> set[float]:
     """The values of the numbers a text states, in digits or as words ("three" = 3)."""
-    found = {float(n.replace(",", "")) for n in _NUMBER.findall(text)}
-    return found | {float(_WORDS[w.lower()]) for w in _NUMBER_WORD.findall(text)}
-
-
-def _spelled(value: float) -> str:
-    return f"{value:g}"
+    return values(text)
 
 
 def unsupported_numbers(sentence: str, cited: str, question: str = "") -> list[str]:
-    """Numbers the sentence states that neither its cited text nor the question contains."""
-    known = numbers(cited) | numbers(question)
-    stated = sorted(numbers(sentence) - known)
-    # A percentage may be given as a fraction ("0.45" for "45%") or the other way round.
-    return [
-        _spelled(v)
-        for v in stated
-        if not any(abs(v * 100 - k) < 1e-9 or abs(v / 100 - k) < 1e-9 for k in known)
-    ]
+    """Numbers the sentence states that neither its cited text nor the question contains
+    (the one rule of agent/numbers.py: a share may be given as a fraction and back)."""
+    return sorted(
+        dict.fromkeys(spelled(abs(n.value)) for n in unsupported(sentence, cited, question))
+    )
 
 
 def content_coverage(sentence: str, cited: str, question: str = "") -> float:

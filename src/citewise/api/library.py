@@ -9,10 +9,13 @@ from citewise.agent.chat import ChatSession
 from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
+from citewise.agent.vocabulary import learn as learn_vocabulary
+from citewise.api.compare import ComparisonMethods
 from citewise.config import ModelSettings, Settings
+from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.embed.base import Embedder
 from citewise.embed.settings import embed_settings, open_embedder
-from citewise.errors import DocumentNotFoundError
+from citewise.errors import CitewiseError, DocumentNotFoundError, Kind
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
@@ -26,17 +29,33 @@ from citewise.store.references import document_structure
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
+from citewise.store.vocabulary import ReviewEntry, log_review, reviews
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Library", "storage_error"]  # faces never import citewise.store
+
+# Answers below this support (and every refusal) are logged for review (`citewise review`).
+REVIEW_BELOW = 0.6
 
 EMBEDDINGS_UNAVAILABLE = (
     "notice: embedding model unavailable (pip install 'citewise[embed]'); using keyword search only"
 )
 
 
-class Library:
+class BlockNotFoundError(CitewiseError):
+    code = "BLOCK_NOT_FOUND"
+    kind: Kind = "not_found"
+
+
+class StructureNotFoundError(CitewiseError):
+    """No table with that label, or no equation with that number, in the document."""
+
+    code = "NOT_IN_DOCUMENT"
+    kind: Kind = "not_found"
+
+
+class Library(ComparisonMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -91,8 +110,12 @@ class Library:
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
         report = ingest(self.store, paths, self.embedder, progress, sources)
-        # Update the search indexes now, so the next question does not pay for them.
+        # Update the search indexes and the learned vocabulary now, so the next question
+        # does not pay for them.
         Retriever(self.store, self.embedder).refresh()
+        learn_vocabulary(self.store)
+        if self._answerer is not None:
+            self._answerer.forget()
         return report
 
     def documents(self) -> list[StoredDocument]:
@@ -155,15 +178,80 @@ class Library:
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
-    def ask(self, question: str, documents: list[str] | None = None, k: int = 8) -> Answer:
-        """Answer with verbatim cited sentences, or refuse with the closest passages."""
+    def ask(
+        self, question: str, documents: list[str] | None = None, k: int = 8, review: bool = True
+    ) -> Answer:
+        """Answer with verbatim cited sentences, or refuse with the closest passages.
+        Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
-        return self.answerer.ask(question, doc_ids, k)
+        answer = self.answerer.ask(question, doc_ids, k)
+        if review and (answer.refused or answer.support_score < REVIEW_BELOW):
+            sentences = answer.withheld if answer.refused else answer.sentences
+            log_review(
+                self.store.db,
+                question,
+                answer.refused,
+                answer.refusal_kind,
+                answer.support_score,
+                answer.answer if not answer.refused else " ".join(s.text for s in sentences),
+                [c for s in sentences for c in s.citations],
+            )
+        return answer
+
+    def review(self, limit: int = 50) -> list[ReviewEntry]:
+        """The latest low-support answers and refusals logged by `ask`, newest first."""
+        return reviews(self.store.db, limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         return self.answerer.retriever.search(query, k, BlockFilter(documents=doc_ids))
+
+    def search_records(
+        self, query: str, k: int = 8, documents: list[str] | None = None
+    ) -> list[dict[str, object]]:
+        """`search` as plain data (GET /search and the MCP `search_library` tool)."""
+        hits = self.search(query, k, documents)
+        titles = {d.id: d.title for d in self.documents()}
+        return [
+            {
+                "id": h.block.id,
+                "document": h.block.document_id,
+                "title": titles.get(h.block.document_id, ""),
+                "page": h.block.page,
+                "bbox": list(h.block.bbox),
+                "section": h.block.section_path,
+                "kind": h.block.kind,
+                "text": h.block.text,
+                "score": round(h.score, 4),
+            }
+            for h in hits
+        ]
+
+    def search_literature(
+        self, query: str, sources: list[str] | None = None, limit: int = 10
+    ) -> dict[str, object]:
+        """Scholarly databases (network; all eight when `sources` is empty): merged, ranked
+        records with each source's status, as `citewise search --json` prints them."""
+        from citewise.sources import Query, SourcesConfig, search_sources
+
+        result = search_sources(
+            Query.parse(query, limit=limit),
+            sources or [],
+            audit=self.store.audit,
+            limit=limit,
+            config=SourcesConfig.load(None, self.settings.environ),
+        )
+        return {
+            "query": result.query.text if result.query else "",
+            "records": [r.to_dict() for r in result.records],
+            "warnings": result.warnings,
+            "notices": result.notices,
+            "sources": [
+                {"name": s.name, "status": s.status, "records": s.records, "message": s.message}
+                for s in result.sources
+            ],
+        }
 
     # --- Language models (see citewise.llm and agent/generate.py) -----------------------
 
@@ -257,3 +345,73 @@ class Library:
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`)."""
         return check_vector_indexes(self.directory, self.store.db)
+
+    # --- Evidence and structure lookups (the web app's evidence board, the MCP tools) ----
+
+    def evidence(self, block_id: str) -> dict[str, object]:
+        """One block as evidence: its document, page, bbox (PDF points), section path and
+        verbatim text."""
+        block = self.store.block(block_id)
+        if block is None:
+            raise BlockNotFoundError(
+                f"no block '{block_id}'", hint="use block IDs from ask evidence or search hits"
+            )
+        doc = self.document(block.document_id)
+        return {
+            "id": block.id,
+            "document": doc.id,
+            "title": doc.title,
+            "page": block.page,
+            "bbox": [round(v, 1) for v in block.bbox],
+            "section": block.section_path,
+            "kind": block.kind,
+            "label": block.label,
+            "quote": block.text,
+            "path": doc.path,
+        }
+
+    def table(self, doc_id: str, label: str) -> dict[str, object]:
+        """A table of a document as cells and a grid (the `citewise table --json` object)."""
+        document = self.document(doc_id)
+        found = tables(self.store.blocks_with_data(document.id, ("table",)))
+        hit = find_table(found, label)
+        if hit is None:
+            known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
+            raise StructureNotFoundError(
+                f"no table '{label}' in {document.id}", hint=f"labelled tables: {known}"
+            )
+        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
+        return {
+            "document": document.id,
+            "label": hit.label,
+            "caption": hit.caption,
+            "page": hit.page,
+            "block": block.id,
+            "bbox": list(block.bbox),
+            "rows": hit.rows,
+            "cols": hit.cols,
+            "header_rows": hit.header_rows,
+            "cells": [vars(c) for c in hit.cells],
+            "grid": hit.grid(),
+        }
+
+    def formula(self, doc_id: str, number: str) -> dict[str, object]:
+        """A numbered display equation with its page and place (`citewise formula --json`)."""
+        document = self.document(doc_id)
+        found = equations(self.store.blocks_with_data(document.id, ("equation",)))
+        hit = find_equation(found, number)
+        if hit is None:
+            known = ", ".join(e.number for e in found if e.number) or "none"
+            raise StructureNotFoundError(
+                f"no equation '{number}' in {document.id}", hint=f"numbered equations: {known}"
+            )
+        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
+        return {
+            "document": document.id,
+            "number": hit.number,
+            "page": hit.page,
+            "text": hit.text,
+            "bbox": list(hit.bbox),
+            "block": block.id,
+            "section": block.section_path,
+        }

@@ -3,7 +3,16 @@
 Each module registers its commands on the one Typer app when imported below.
 """
 
-from citewise.cli import library, models, research, search, serve, structure  # noqa: F401
+from citewise.cli import (  # noqa: F401
+    compare,
+    library,
+    mcp,
+    models,
+    research,
+    search,
+    serve,
+    structure,
+)
 from citewise.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from citewise.agent.answer import Answer
 from citewise.agent.generate import CitationAudit
 from citewise.cli.app import (
     EXIT_REFUSED,
@@ -18,7 +19,9 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
+from citewise.eval.compare import compare_runs, fit_runs, load_run
 from citewise.eval.harness import evaluate, file_name_map, load_items
+from citewise.eval.render import print_comparison, print_eval, print_fit
 from citewise.ingest import Sources
 from citewise.report.terminal import (
     plain,
@@ -156,60 +159,99 @@ def ask(
         raise typer.Exit(EXIT_REFUSED)
 
 
+@app.command()
+def review(
+    limit: Annotated[int, typer.Option("-n", help="How many entries to show.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Low-support answers and refusals that `ask` logged, newest first: the questions
+    the library answers worst."""
+    with open_library(embeddings=False) as lib:
+        entries = lib.review(limit)
+    if as_json:
+        emit_json([vars(e) for e in entries])
+        return
+    from rich.table import Table
+
+    table = Table("asked", "support", "outcome", "question", "draft answer")
+    for e in entries:
+        outcome = f"refused ({e.refusal_kind})" if e.refused else "answered"
+        table.add_row(e.asked_at, f"{e.support:.2f}", outcome, e.question, e.answer[:120])
+    out.print(table)
+
+
 @app.command("eval")
 def eval_command(
-    qa_file: Annotated[Path, typer.Argument(help="QA file (YAML, the format of dev.yaml).")],
+    qa_file: Annotated[
+        Path | None, typer.Argument(help="QA file (YAML, the format of dev.yaml).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    scope_docs: Annotated[
+        bool,
+        typer.Option("--scope-docs", help="Ask each question within its item's `doc`."),
+    ] = False,
+    compare: Annotated[
+        list[Path] | None,
+        typer.Option("--compare", help="Two saved `eval --json` runs to show side by side."),
+    ] = None,
+    fit: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--fit",
+            help="Saved `eval --json` runs: fit the refusal parameters, leave one document out.",
+        ),
+    ] = None,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
+    if compare:
+        _compare_runs(compare, as_json)
+        return
+    if fit:
+        result = fit_runs(fit)
+        emit_json(result) if as_json else print_fit(out, result)
+        return
+    if qa_file is None:
+        raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
     items = load_items(qa_file)
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
-        lib.ask("warm up")  # load the model once so latencies measure answering, not start-up
+        # load the model once so latencies measure answering, not start-up
+        lib.ask("warm up", review=False)
         task = bar.add_task("evaluating", total=len(items))
+        scoped: list[str] = []  # the current item's documents (--scope-docs)
         audit = CitationAudit(
-            lambda q: lib.ask_with_model(q, None, 8, llm, llm_url, not no_cache), lib.usage
+            lambda q: lib.ask_with_model(q, scoped, 8, llm, llm_url, not no_cache), lib.usage
         )
+
+        def ask(question: str, docs: list[str]) -> Answer:
+            scoped[:] = docs
+            return audit.ask(question)
+
         result = evaluate(
-            items, audit.ask, names, progress=lambda n, _t: bar.update(task, completed=n)
+            items,
+            ask,
+            names,
+            progress=lambda n, _t: bar.update(task, completed=n),
+            scope_docs=scope_docs,
         )
         if llm or audit.generated:
             result["models"] = audit.summary()
     if as_json:
         emit_json(result)
         return
-    from rich.table import Table
+    print_eval(out, result)
 
-    table = Table(
-        "scope",
-        "items",
-        "accuracy",
-        "cited page",
-        "refused unans.",
-        "refused ans.",
-        "p50 ms",
-        "p95 ms",
-    )
-    by_type: dict[str, dict[str, object]] = result["by_type"]  # type: ignore[assignment]
-    rows = [("overall", result["overall"]), *by_type.items()]
-    for name, m in rows:
-        assert isinstance(m, dict)
-        table.add_row(
-            name,
-            *(
-                str(m[key])
-                for key in (
-                    "items",
-                    "accuracy",
-                    "citation_page_accuracy",
-                    "refusal_recall",
-                    "false_refusal_rate",
-                    "p50_ms",
-                    "p95_ms",
-                )
-            ),
+
+def _compare_runs(paths: list[Path], as_json: bool) -> None:
+    if len(paths) != 2:
+        raise typer.BadParameter(
+            "--compare takes two saved runs: --compare A.json --compare B.json"
         )
-    out.print(table)
+    comparison = compare_runs(load_run(paths[0]), load_run(paths[1]))
+    if as_json:
+        emit_json(comparison)
+    else:
+        print_comparison(out, comparison, paths[0].name, paths[1].name)

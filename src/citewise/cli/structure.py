@@ -11,14 +11,16 @@ import typer
 from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.documents.formulas import context as formula_context
+from citewise.documents.formulas import lookup_equation, to_latex, variables
 from citewise.documents.structure import (
     equations,
-    find_equation,
     find_table,
     tables,
     to_csv_rows,
     to_markdown,
 )
+from citewise.errors import CitewiseError
 from citewise.report.terminal import plain, safe
 
 
@@ -80,21 +82,24 @@ def table(
 @app.command()
 def formula(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    number: Annotated[str, typer.Argument(help="Equation number: 3, eq3, (3) or 'Eq. (3)'.")],
+    number: Annotated[
+        str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
+    ],
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Print a numbered display equation with its page and place on the page."""
+    """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
         found = equations(lib.store.blocks_with_data(document.id, ("equation",)))
-        blocks = {b.ordinal: b for b in lib.blocks(document.id) if b.kind == "equation"}
-    hit = find_equation(found, number)
-    if hit is None:
-        known = ", ".join(e.number for e in found if e.number) or "none"
-        message = f"error: no equation '{number}' in {document.id} (numbered: {known})"
-        sys.stderr.write(plain(message) + "\n")
-        raise typer.Exit(EXIT_REFUSED)
-    block = blocks[hit.block]
+        all_blocks = lib.blocks(document.id)
+    try:
+        hit = lookup_equation(found, number, document.id)
+    except CitewiseError as exc:
+        sys.stderr.write(plain(f"error: {exc}") + "\n")
+        raise typer.Exit(exc.exit_code) from exc
+    block = next(b for b in all_blocks if b.ordinal == hit.block)
+    lead, follow = formula_context(all_blocks, hit.block)
+    latex = to_latex(hit.text)
     if as_json:
         emit_json(
             {
@@ -102,6 +107,10 @@ def formula(
                 "number": hit.number,
                 "page": hit.page,
                 "text": hit.text,
+                "latex": latex,
+                "variables": variables(hit.text),
+                "before": lead,
+                "after": follow,
                 "bbox": list(hit.bbox),
                 "block": block.id,
                 "section": block.section_path,
@@ -110,3 +119,9 @@ def formula(
         return
     out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(block.section_path)}")
     out.print(plain(hit.text), markup=False)
+    if latex:
+        out.print(plain(f"LaTeX: {latex}"), markup=False)
+    if lead:
+        out.print(plain(f"before: {lead}"), markup=False)
+    if follow:
+        out.print(plain(f"after: {follow}"), markup=False)

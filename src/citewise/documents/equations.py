@@ -6,7 +6,9 @@ import re
 
 from citewise.documents.layout import Unit, union
 
-EQ_NUMBER = re.compile(r"^\(\s*(\d+[a-z]?|[A-Z]\.\d+)\s*\)$")
+# "(3)", "(3a)", section-numbered "(3.2)", appendix "(A.1)" / "(A1)"
+EQ_ID = r"(?:[1-9]\d{0,2}(?:\.[1-9]\d{0,2})?[a-z]?|[A-Z]\.?[1-9]\d{0,2}[a-z]?)"
+EQ_NUMBER = re.compile(rf"^\(\s*({EQ_ID})\s*\)$")
 # TeX (cm*, ms*), MathTime (MT2MIT, MTSY), Times/Palatino math (tx*, px*), OpenType math
 MATH_FONT = re.compile(
     r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix|^MT2|^MT(?:MI|SY|EX)|txmi|txsy|txex|"
@@ -30,6 +32,15 @@ def looks_like_display_math(unit: Unit) -> bool:
         return True
     text = unit.text
     return share >= 0.2 and len(unit.rows) <= 3 and not text.rstrip().endswith(".")
+
+
+def ends_in_equation_number(unit: Unit, last: str) -> bool:
+    """The unit's rightmost piece is an equation number; a dotted one ('(3.2)') only
+    beside math, since tables print deviations the same way."""
+    m = EQ_NUMBER.match(last)
+    if not m:
+        return False
+    return "." not in m.group(1) or math_share(unit) > 0 or "=" in unit.text
 
 
 def attach_numbers(units: list[Unit]) -> list[Unit]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from citewise.documents.hyphenation import clean, join_rows
 
@@ -65,14 +66,14 @@ class Row:
 
     @property
     def text(self) -> str:
-        out = ""
+        parts: list[str] = []
         prev: Seg | None = None
         for s in self.segs:
             # kerning splits words into segments; only a visible gap is a space
             sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
-            out += sep + s.text
+            parts += (sep, s.text)
             prev = s
-        return clean(out)
+        return clean("".join(parts))
 
     @property
     def style(self) -> Seg:
@@ -160,7 +161,9 @@ def _turn(box: Box, way: tuple[int, int], w: float, h: float) -> Box:
     return box
 
 
-def page_segments(raw: dict, width: float, height: float) -> tuple[list[Seg], float, float]:
+def page_segments(
+    raw: dict[str, Any], width: float, height: float
+) -> tuple[list[Seg], float, float]:
     """Text lines of one page (from get_text('dict')) running in the page's main direction.
 
     Landscape tables are often set on a turned page: lines are rotated into a
@@ -232,15 +235,16 @@ def running_heads(pages: list[list[Seg]], heights: list[float]) -> list[set[int]
 def group_rows(segs: list[Seg]) -> list[Row]:
     """Cluster segments into visual rows by vertical overlap, top to bottom."""
     rows: list[list[Seg]] = []
+    top = bottom = 0.0  # extent of the last row, kept as it grows (not rescanned per segment)
     for s in sorted(segs, key=lambda s: (s.y0 + s.y1) / 2):
         if rows:
-            last = rows[-1]
-            top, bottom = min(t.y0 for t in last), max(t.y1 for t in last)
             overlap = min(bottom, s.y1) - max(top, s.y0)
             if overlap > 0.5 * min(s.height, bottom - top):
-                last.append(s)
+                rows[-1].append(s)
+                top, bottom = min(top, s.y0), max(bottom, s.y1)
                 continue
         rows.append([s])
+        top, bottom = s.y0, s.y1
     return [Row(sorted(r, key=lambda s: s.x0)) for r in rows]
 
 

@@ -1,56 +1,48 @@
-"""Parsing several files at once: one worker process per core, results in input order.
+"""Parsing files under a budget: one worker process per file, results as they finish.
 
 Parsing is CPU-bound Python (PyMuPDF layout, tables, references) plus tesseract for pages
-without a usable text layer, so a batch spreads over processes; the caller stores each
-Document in the main process, in order, so the library sees the same writes as a
-sequential ingest. Errors travel back as data (an exception's extra fields would be lost
-by pickling) and are raised again, unchanged, where the Document is asked for.
+without a usable text layer, and a hostile file can make it hang or eat gigabytes. So each
+file is parsed in a process of its own (documents/worker.py) and a watch thread here stops
+any worker past its wall-clock deadline or memory budget: the file is named (TOO_COMPLEX,
+TOO_LARGE), a worker that dies fails only its own file, and every other file of the batch
+comes back whatever order they finish in.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from citewise.documents import read_document
 from citewise.documents.model import Document
-from citewise.errors import CitewiseError
+from citewise.documents.worker import (
+    MEMORY_HINT,
+    TIME_HINT,
+    ParseBudget,
+    ParseFailure,
+    parse_in_worker,
+    run_worker,
+)
+from citewise.errors import BadDocumentError, ParserCrashedError, TooComplexError, TooLargeError
+
+__all__ = ["WORKERS_VARIABLE", "ParseBudget", "ParseFailure", "ParsePool", "parse_in_worker"]
 
 WORKERS_VARIABLE = "CITEWISE_PARSE_WORKERS"
-
-
-@dataclass(frozen=True)
-class ParseFailure:
-    """An exception raised in a worker, in a form that survives pickling."""
-
-    kind: type[Exception]
-    message: str
-    hint: str = ""
-    code: str | None = None
-
-    def exception(self) -> Exception:
-        if issubclass(self.kind, CitewiseError):
-            return self.kind(self.message, self.hint, self.code)
-        return self.kind(self.message)
-
-
-def parse_in_worker(path: Path) -> Document | ParseFailure:
-    try:
-        return read_document(path)
-    except CitewiseError as exc:
-        return ParseFailure(type(exc), exc.message, exc.hint, exc.code)
-    except Exception as exc:  # a parser bug: reported for this file, the batch goes on
-        return ParseFailure(RuntimeError, repr(exc))
+WATCH_SECONDS = 0.05  # how often the watch looks at workers' memory and deadlines
 
 
 def worker_count(files: int) -> int:
     """Processes to use: one per available core ($CITEWISE_PARSE_WORKERS overrides), at
-    most one per file; 1 means parse in this process."""
+    most one per file, at least one."""
     wanted = os.environ.get(WORKERS_VARIABLE, "")
     if wanted.isdigit() and int(wanted) > 0:
         cores = int(wanted)
@@ -62,54 +54,204 @@ def worker_count(files: int) -> int:
     return max(1, min(cores, files))
 
 
-def _die_with_parent() -> None:
-    """Workers end when the ingest process is killed (Linux), so none lingers after kill -9."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+@dataclass
+class _Job:
+    path: Path
+    process: BaseProcess
+    conn: Connection
+    started: float
+    deadline: float
+    pid: int
+    base_kb: int  # the pool's resident size when the worker was forked: its starting size
+    stopped: ParseFailure | None = None  # set by the watch when it stops the worker
+    result: Document | ParseFailure | None = None
+    reaped: bool = False  # joined: its pid may belong to another process now
+    exitcode: int | None = None
+    grown_kb: int = 0  # the most memory the watch saw it add
 
 
 class ParsePool:
-    """Parses `paths` ahead in worker processes; `parse(path)` returns that path's Document
-    (waiting for it) or raises its error; paths not submitted are parsed in this process."""
+    """Parses `paths` in worker processes, `workers` at a time, each under `budget`.
 
-    def __init__(self, paths: list[Path]) -> None:
-        self._futures: dict[Path, Future[Document | ParseFailure]] = {}
-        self._executor: ProcessPoolExecutor | None = None
-        workers = worker_count(len(paths))
-        if workers < 2:
-            return
+    `results()` yields (path, Document or the error to raise) as files finish; `parse(path)`
+    parses one more file the same way and returns its Document or raises its error.
+    """
+
+    def __init__(self, paths: list[Path], budget: ParseBudget | None = None) -> None:
+        self.budget = budget or ParseBudget.from_env()
+        self._queue = deque(dict.fromkeys(paths))
+        self._workers = worker_count(len(self._queue))
+        self._running: list[_Job] = []
+        self._done: deque[tuple[Path, Document | Exception]] = deque()
         methods = multiprocessing.get_all_start_methods()
         # fork starts a worker in milliseconds; workers only parse, never touch the store
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._executor = ProcessPoolExecutor(workers, context, initializer=_die_with_parent)
-        for path in paths:
-            self._futures[path] = self._executor.submit(parse_in_worker, path)
+        self._context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._closed = threading.Event()
+        self._reaping = threading.Lock()  # the watch never kills a pid already reaped
+        # the watch runs beside whatever the caller does between results (storing a file)
+        self._watch = threading.Thread(target=self._watch_workers, daemon=True)
+        self._watch.start()
+        self._fill()
+
+    def _start(self, path: Path) -> _Job:
+        receive, send = self._context.Pipe(duplex=False)
+        args = (path, self.budget, send)
+        process = self._context.Process(target=run_worker, args=args)  # type: ignore[attr-defined]
+        base = _resident_kb(os.getpid())
+        process.start()
+        send.close()  # the parent keeps only its end: EOF tells it the worker is gone
+        now = time.monotonic()
+        deadline = now + self.budget.deadline(1)
+        return _Job(path, process, receive, now, deadline, process.pid, base)
+
+    def _fill(self) -> None:
+        while self._queue and len(self._running) < self._workers:
+            self._running.append(self._start(self._queue.popleft()))
+
+    def _watch_workers(self) -> None:
+        """Stop (kill) every worker past its deadline or its memory budget; the main thread
+        then sees it gone and reports the reason the watch left."""
+        while not self._closed.wait(WATCH_SECONDS):
+            for job in list(self._running):
+                reason = None if job.stopped else self._over_budget(job)
+                if reason is not None:
+                    with self._reaping:
+                        if not job.reaped:
+                            job.stopped = reason
+                            _kill(job.pid)
+
+    def _over_budget(self, job: _Job) -> ParseFailure | None:
+        job.grown_kb = max(job.grown_kb, _resident_kb(job.pid) - job.base_kb)
+        if job.grown_kb > self.budget.memory_mb * 1024:
+            return self._too_large()
+        if time.monotonic() >= job.deadline:
+            seconds = job.deadline - job.started
+            message = f"parsing took longer than its {seconds:g} s budget"
+            return ParseFailure(TooComplexError, message, TIME_HINT)
+        return None
+
+    def results(self) -> Iterator[tuple[Path, Document | Exception]]:
+        """Every submitted file's outcome (a Document or the error to raise), as they finish."""
+        while self._done or self._running:
+            if not self._done:
+                self._advance()
+            while self._done:
+                yield self._done.popleft()
+
+    def _advance(self) -> None:
+        """Wait for a reply or a worker's end; move every job that ended to the done list."""
+        wait([job.conn for job in self._running], timeout=1.0)
+        for job in self._running:
+            if job.conn.poll():
+                self._receive(job)
+            if job.result is not None:
+                self._reap(job)
+                self._done.append((job.path, _outcome(job.result)))
+        self._running = [job for job in self._running if job.result is None]
+        self._fill()
+
+    def _too_large(self) -> ParseFailure:
+        message = f"parsing needs more than its {self.budget.memory_mb} MB memory budget"
+        return ParseFailure(TooLargeError, message, MEMORY_HINT)
+
+    def _receive(self, job: _Job) -> None:
+        try:
+            what, value = job.conn.recv()
+        except (EOFError, OSError):  # the worker is gone without (a whole) reply
+            self._reap(job)
+            # dying while it grew towards its budget: the allocation that failed was memory
+            ballooned = job.grown_kb > self.budget.memory_mb * 512 and job.exitcode != 0
+            job.result = job.stopped or (self._too_large() if ballooned else None)
+            job.result = job.result or _death(job.exitcode)
+            return
+        if what == "pages":
+            job.deadline = job.started + self.budget.deadline(int(value))
+        else:
+            job.result = value
+
+    def _reap(self, job: _Job) -> None:
+        if job.reaped:
+            return
+        with self._reaping:
+            if job.result is not None or job.stopped is not None:
+                _kill(job.pid)  # done or stopped: it has nothing more to say
+            job.process.join(timeout=5)
+            if job.process.is_alive():  # closed its pipe yet lives on: nothing to wait for
+                _kill(job.pid)
+                job.process.join()
+            job.reaped = True
+        job.exitcode = job.process.exitcode
+        job.process.close()  # its descriptor, not left to the garbage collector
+        job.conn.close()
 
     def parse(self, path: Path) -> Document:
-        future = self._futures.pop(path, None)
-        if future is None:
-            return read_document(path)
-        result = future.result()
-        if isinstance(result, ParseFailure):
-            raise result.exception()
-        return result
+        """`path`'s Document (parsed now, under the same budget, if it was not submitted);
+        raises its error. Other files finishing meanwhile wait for `results()`."""
+        if path in self._queue:
+            self._queue.remove(path)
+            self._running.append(self._start(path))
+        elif all(job.path != path for job in self._running) and all(
+            done != path for done, _ in self._done
+        ):
+            self._running.append(self._start(path))
+        while True:
+            for i, (done, outcome) in enumerate(self._done):
+                if done == path:
+                    del self._done[i]
+                    if isinstance(outcome, Exception):
+                        raise outcome
+                    return outcome
+            self._advance()
 
     def close(self) -> None:
-        for future in self._futures.values():
-            future.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self._closed.set()
+        self._watch.join()
+        self._queue.clear()
+        self._done.clear()
+        for job in self._running:
+            job.stopped = job.stopped or ParseFailure(BadDocumentError, "not parsed: stopped")
+            self._reap(job)
+        self._running = []
 
     def __enter__(self) -> ParsePool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _resident_kb(pid: int | None) -> int:
+    """Resident memory of a process in KB (Linux /proc; 0 where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0
+
+
+def _kill(pid: int) -> None:
+    """Kill a worker that is not yet reaped, with its process group (its tesseract)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no group yet, or not Unix
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _outcome(result: Document | ParseFailure | None) -> Document | Exception:
+    if isinstance(result, ParseFailure):
+        return result.exception()
+    if result is None:  # cannot happen: a job ends only with a result
+        return ParserCrashedError("the parser gave no result")
+    return result
+
+
+def _death(exitcode: int | None) -> ParseFailure:
+    """A worker gone without a reply: killed (the OOM killer sends SIGKILL) or crashed."""
+    if exitcode == -signal.SIGKILL:
+        return ParseFailure(TooLargeError, "the parser was killed (out of memory?)", MEMORY_HINT)
+    how = f"signal {-exitcode}" if exitcode and exitcode < 0 else f"exit code {exitcode}"
+    return ParseFailure(ParserCrashedError, f"the parser crashed ({how})", "report the file")
 
 
 Parse = Callable[[Path], Document]

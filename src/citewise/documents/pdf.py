@@ -11,6 +11,7 @@ import pymupdf
 
 from citewise.documents import layout
 from citewise.documents.bibliography import mark_references
+from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
     caption_label,
     caption_like,
@@ -18,8 +19,8 @@ from citewise.documents.captions import (
     label_tables,
 )
 from citewise.documents.equations import (
-    EQ_NUMBER,
     attach_numbers,
+    ends_in_equation_number,
     equation_number,
     equation_text,
     looks_like_display_math,
@@ -64,6 +65,7 @@ def read_pdf(path: Path, ocr: bool = True) -> Document:
 def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Document:
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
+        check_text_operators(pages_, text_operator_budget())
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
@@ -281,7 +283,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
         return
     # a display equation ends in its number at the right margin: "(3)"
     last = max(unit.segs, key=lambda s: s.x1)
-    if len(rows) <= 4 and EQ_NUMBER.match(last.text) and len(unit.segs) > 1:
+    if len(rows) <= 4 and ends_in_equation_number(unit, last.text) and len(unit.segs) > 1:
         unit.kind, unit.label = "equation", "Eq. " + re.sub(r"\s", "", last.text)
         return
     if layout.is_mono(style.font):

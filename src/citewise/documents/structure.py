@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from citewise.documents.equations import equation_number
+from citewise.documents.formulas import lookup_equation
 from citewise.documents.grid import table_from_data
 from citewise.documents.headings import NUMBERING, heading_level
 from citewise.documents.model import Equation, Section, Table
+from citewise.errors import CitewiseError
 
 BBox = tuple[float, float, float, float]
 
@@ -58,7 +60,7 @@ def sections(blocks: Iterable[BlockLike]) -> list[Section]:
     return out
 
 
-def tables(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Table]:
+def tables(blocks: Iterable[tuple[BlockLike, dict[str, Any] | None]]) -> list[Table]:
     """Table blocks read as grids (blocks paired with their stored data)."""
     # CSV row chunks and other tables without a cell grid are text, not tables to show
     return [
@@ -68,7 +70,7 @@ def tables(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Table]:
     ]
 
 
-def equations(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Equation]:
+def equations(blocks: Iterable[tuple[BlockLike, dict[str, Any] | None]]) -> list[Equation]:
     """Display equations with their printed number (None when unnumbered)."""
     out = []
     for b, data in blocks:
@@ -88,11 +90,12 @@ def find_table(found: list[Table], wanted: str) -> Table | None:
 
 
 def find_equation(found: list[Equation], wanted: str) -> Equation | None:
-    """'3', 'eq3', 'Eq. (3)', '(3)', 'equation 3' -> that numbered equation."""
-    m = re.search(r"(\d+[a-z]?|[A-Z]\.\d+)\)?\s*$", wanted.strip())
-    if not m:
+    """'3', 'eq3', 'Eq. (3)', '(3.2)', 'equation A.1' -> that numbered equation, else None
+    (documents/formulas.py says why: a malformed ID or a number the paper lacks)."""
+    try:
+        return lookup_equation(found, wanted)
+    except CitewiseError:
         return None
-    return next((e for e in found if e.number == m.group(1)), None)
 
 
 def _key(label: str) -> str:

@@ -17,29 +17,31 @@ def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
     """Fuse consecutive table-like units (rows, cells side by side, a header) into one table."""
     side = _side_by_side(units)
     cand = [u.kind == "table" or i in side for i, u in enumerate(units)]
+    boxes = [u.bbox for u in units]  # once each: a box is a pass over the unit's segments
     for i, u in enumerate(units):
         # a header row with one gap counts when it touches a table
-        if (
-            not cand[i]
-            and u.kind == "paragraph"
-            and len(u.rows) <= 2
-            and any(g >= 1.0 * u.style.size for r in u.rows for g in r.gaps())
-        ):
+        if not cand[i] and u.kind == "paragraph" and len(u.rows) <= 2 and _has_gap(u):
             near = [j for j in (i - 1, i + 1) if 0 <= j < len(units) and cand[j]]
-            cand[i] = any(_close(units[min(i, j)], units[max(i, j)], body) for j in near)
+            cand[i] = any(_close(boxes[min(i, j)], boxes[max(i, j)], body) for j in near)
     out: list[Unit] = []
+    box: layout.Box = (0.0, 0.0, 0.0, 0.0)  # the last unit out, grown with what it absorbs
     for i, unit in enumerate(units):
         prev = out[-1] if out else None
         if (
             prev is not None
             and prev.kind == "table"
-            and ((cand[i] and _close(prev, unit, body)) or _wrapped_cell(prev, unit, body))
+            and (
+                (cand[i] and _close(box, boxes[i], body))
+                or _wrapped_cell(box, unit, boxes[i], body)
+            )
         ):
             prev.rows.extend(unit.rows)
+            box = layout.union([box, boxes[i]])
             continue
         if cand[i]:
             unit = Unit(list(unit.rows), col=unit.col, kind="table")
         out.append(unit)
+        box = boxes[i]
     out = _absorb_fragments(out)
     for unit in out:
         if unit.kind == "table":
@@ -51,12 +53,19 @@ def merge_tables(units: list[Unit], body: Seg) -> list[Unit]:
     return out
 
 
-def _wrapped_cell(table: Unit, unit: Unit, body: Seg) -> bool:
-    """Short lines beside or just under a table, within reach: wrapped cells of its rows."""
+def _has_gap(unit: Unit) -> bool:
+    """A gap of at least one character's width between segments of a row."""
+    size = unit.style.size  # once per unit: it weighs every segment
+    return any(g >= 1.0 * size for r in unit.rows for g in r.gaps())
+
+
+def _wrapped_cell(table: layout.Box, unit: Unit, box: layout.Box, body: Seg) -> bool:
+    """Short lines (`unit`, at `box`) beside or just under a table's box, within reach:
+    wrapped cells of its rows."""
     if unit.kind not in ("paragraph", "footnote") or not layout.is_cell_like(unit):
         return False
-    tx0, ty0, tx1, ty1 = table.bbox
-    ux0, uy0, ux1, uy1 = unit.bbox
+    tx0, ty0, tx1, ty1 = table
+    ux0, uy0, ux1, uy1 = box
     beside = uy0 < ty1 and ux0 - tx1 < 3 * body.size
     # prose after a table starts at its left edge; a wrapped cell sits in a later column
     inner = tx0 + 2 * body.size < ux0 and ux1 <= tx1 + 2
@@ -66,18 +75,19 @@ def _wrapped_cell(table: Unit, unit: Unit, body: Seg) -> bool:
 
 def _absorb_fragments(units: list[Unit]) -> list[Unit]:
     """Text lying inside a table's box is a piece of it (cells PyMuPDF split off)."""
-    tables = [u for u in units if u.kind == "table"]
-    rest = [u for u in units if u.kind in ("paragraph", "footnote", "list")]
+    tables = [(u, [u.bbox]) for u in units if u.kind == "table"]  # box kept as it grows
+    rest = [(u, u.bbox) for u in units if u.kind in ("paragraph", "footnote", "list")]
     eaten: set[int] = set()
     grew = True
     while grew:
         grew = False
-        for unit in rest:
+        for unit, box in rest:
             if id(unit) in eaten:
                 continue
-            for table in tables:
-                if table.col == unit.col and _overlap(table.bbox, unit.bbox):
+            for table, grown in tables:
+                if table.col == unit.col and _overlap(grown[0], box):
                     table.rows.extend(unit.rows)
+                    grown[0] = layout.union([grown[0], box])
                     eaten.add(id(unit))
                     grew = True
                     break
@@ -112,9 +122,10 @@ def _side_by_side(units: list[Unit]) -> set[int]:
     return out
 
 
-def _close(a: Unit, b: Unit, body: Seg) -> bool:
-    ax0, ay0, ax1, ay1 = a.bbox
-    bx0, by0, bx1, by1 = b.bbox
+def _close(a: layout.Box, b: layout.Box, body: Seg) -> bool:
+    """Box b starts within reach under box a and overlaps it across."""
+    ax0, ay0, ax1, ay1 = a
+    bx0, by0, bx1, by1 = b
     return by0 - ay1 < 2.5 * body.size and min(ax1, bx1) > max(ax0, bx0) and by1 > ay0
 
 

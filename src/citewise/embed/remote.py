@@ -102,7 +102,8 @@ def parse_ollama_embeddings(body: object, count: int) -> list[list[float]]:
 def normalized(rows: list[list[float]]) -> np.ndarray:
     matrix = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    normalized: np.ndarray = matrix / np.maximum(norms, 1e-12)
+    return normalized
 
 
 class HttpEmbedder:

@@ -82,7 +82,8 @@ class StaticEmbedder:
             dtype=np.float32,
         )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, 1e-12)
+        normalized: np.ndarray = vectors / np.maximum(norms, 1e-12)
+        return normalized
 
 
 def load_static_embedder(source_dir: str | Path) -> StaticEmbedder:

@@ -2,22 +2,32 @@
 
 Items: id, doc (original file name or a list of them), question, type, answerable, answer,
 accept (any of these strings in the answer counts as correct), pages (gold pages; for a
-list of docs, pages[i] belongs to doc[i]), evidence.
+list of docs, pages[i] belongs to doc[i]), evidence; optionally evidence_sources (the
+external benchmarks' "Pure-text (Plain-text)", "Table", "Figure", ...).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from citewise.agent.extractive import without_labels
 from citewise.agent.qa import Answer
 from citewise.errors import CitewiseError
+from citewise.eval.calibration import calibration_table, leave_one_document_out
 
 MAX_ANSWER_WORDS = 80
+# Accepted strings this short ("2", "M.A") count only as whole tokens of the answer.
+SHORT_ACCEPT = 3
+# Evidence a text-only reader can use; the rest (Figure, Chart) is in images.
+TEXT_EVIDENCE = ("pure-text", "table", "generalized-text")
+
+Ask = Callable[[str, list[str]], Answer]
 
 
 @dataclass
@@ -29,12 +39,23 @@ class QAItem:
     answerable: bool
     accept: list[str]
     pages: list[int]
+    evidence_sources: list[str] = field(default_factory=list)
+    weak_match: bool = False  # the benchmark says the answer is too short for substrings
 
     def gold_locations(self) -> set[tuple[str, int]]:
         """(file name, page) pairs where a citation counts as on target."""
         if len(self.docs) > 1 and len(self.pages) == len(self.docs):
             return set(zip(self.docs, self.pages, strict=True))
         return {(doc, page) for doc in self.docs for page in self.pages}
+
+    @property
+    def evidence_group(self) -> str | None:
+        """ "text+table" when every evidence source is text or a table; "figure" when one
+        is an image; None when the item says nothing about its evidence."""
+        if not self.evidence_sources:
+            return None
+        text = all(s.lower().startswith(TEXT_EVIDENCE) for s in self.evidence_sources)
+        return "text+table" if text else "figure"
 
 
 def load_items(path: Path) -> list[QAItem]:
@@ -56,6 +77,8 @@ def load_items(path: Path) -> list[QAItem]:
                 answerable=bool(entry.get("answerable", True)),
                 accept=[str(a) for a in entry.get("accept") or []],
                 pages=[int(p) for p in entry.get("pages") or []],
+                evidence_sources=[str(s) for s in entry.get("evidence_sources") or []],
+                weak_match=bool(entry.get("weak_match", False)),
             )
         )
     return items
@@ -65,17 +88,46 @@ def _normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def is_correct(answer: Answer, accept: list[str]) -> bool:
-    """Answered, at most 80 words, and containing any accepted string."""
-    if answer.refused or len(answer.answer.split()) > MAX_ANSWER_WORDS:
+def _contains(text: str, accept: str, whole: bool) -> bool:
+    if not whole:
+        return accept in text
+    # "2" must not count inside "GPT-4, 2) the format" as "42" or "3.2"
+    pattern = r"(?<![\w.-])" + re.escape(accept) + r"(?![\w]|[.,]\d)"
+    return re.search(pattern, text) is not None
+
+
+# List markers "2)" and compounds "one-step" state no count.
+_NOT_A_COUNT = re.compile(
+    r"\(?\b\d+\)|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)-[a-z]\w*",
+    re.IGNORECASE,
+)
+
+
+def text_is_correct(text: str, accept: list[str], whole: bool = False) -> bool:
+    """At most 80 words and containing any accepted string; short accepted strings (and
+    every one of a `weak_match` item) only as a whole token, and for `weak_match` items
+    not inside a label ("Chapter 9"), a list marker ("2)") or a compound ("one-step")."""
+    if len(text.split()) > MAX_ANSWER_WORDS:
         return False
-    text = _normalize(answer.answer)
-    return any(_normalize(a) in text for a in accept)
+    if whole:
+        text = _NOT_A_COUNT.sub(" ", without_labels(text))
+    normal = _normalize(text)
+    return any(
+        _contains(normal, _normalize(a), whole or len(a.strip()) <= SHORT_ACCEPT) for a in accept
+    )
 
 
-def cited_locations(answer: Answer, file_names: dict[str, str]) -> set[tuple[str, int]]:
-    """(file name, page) of every block the answer's sentences cite."""
-    cited = {c for s in answer.sentences for c in s.citations}
+def is_correct(answer: Answer, accept: list[str], whole: bool = False) -> bool:
+    """Answered, at most 80 words, and containing any accepted string."""
+    return not answer.refused and text_is_correct(answer.answer, accept, whole)
+
+
+def cited_locations(
+    answer: Answer, file_names: dict[str, str], withheld: bool = False
+) -> set[tuple[str, int]]:
+    """(file name, page) of every block the answer's sentences (or withheld draft) cite."""
+    sentences = answer.withheld if withheld else answer.sentences
+    cited = {c for s in sentences for c in s.citations}
     return {
         (file_names.get(e.document, e.document), e.page) for e in answer.evidence if e.id in cited
     }
@@ -89,13 +141,16 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def metrics(rows: list[dict[str, object]]) -> dict[str, float | int]:
+Row = dict[str, object]
+
+
+def metrics(rows: list[Row]) -> dict[str, float | int]:
     answerable = [r for r in rows if r["answerable"]]
     unanswerable = [r for r in rows if not r["answerable"]]
     answered = [r for r in answerable if not r["refused"]]
     latencies = [float(r["ms"]) for r in rows]  # type: ignore[arg-type]
 
-    def share(part: list[dict[str, object]], whole: list[dict[str, object]]) -> float:
+    def share(part: list[Row], whole: list[Row]) -> float:
         return round(len(part) / len(whole), 3) if whole else 0.0
 
     return {
@@ -109,40 +164,76 @@ def metrics(rows: list[dict[str, object]]) -> dict[str, float | int]:
     }
 
 
+def _row(item: QAItem, answer: Answer, ms: float, file_names: dict[str, str]) -> Row:
+    cited = cited_locations(answer, file_names)
+    withheld = " ".join(s.text for s in answer.withheld)
+    return {
+        "id": item.id,
+        "docs": item.docs,
+        "type": item.type,
+        "evidence": item.evidence_group,
+        "answerable": item.answerable,
+        "refused": answer.refused,
+        "refusal_kind": answer.refusal_kind,
+        "correct": item.answerable and is_correct(answer, item.accept, item.weak_match),
+        # what the answer would have been without the refusal decision (for calibration)
+        "draft_correct": item.answerable
+        and text_is_correct(
+            withheld if answer.refused else answer.answer, item.accept, item.weak_match
+        ),
+        "page_hit": bool(cited & item.gold_locations()),
+        "draft_page_hit": bool(
+            (cited_locations(answer, file_names, withheld=True) if answer.refused else cited)
+            & item.gold_locations()
+        ),
+        "cited": sorted(f"{doc}#{page}" for doc, page in cited),
+        "support": answer.support_score,
+        "signals": answer.signals,
+        "scope": [s["document"] for s in answer.scope],
+        "answer": answer.answer,
+        "ms": round(ms, 1),
+    }
+
+
 def evaluate(
     items: list[QAItem],
-    ask: Callable[[str], Answer],
+    ask: Ask,
     file_names: dict[str, str],
     progress: Callable[[int, int], None] | None = None,
+    scope_docs: bool = False,
 ) -> dict[str, object]:
-    """Ask every question; return overall and per-type metrics plus per-item rows."""
-    rows: list[dict[str, object]] = []
+    """Ask every question (scoped to the item's documents with `scope_docs`); return
+    overall, per-type and per-evidence metrics, the support calibration, and per-item rows."""
+    by_name = {name: doc_id for doc_id, name in file_names.items()}
+    rows: list[Row] = []
     for n, item in enumerate(items, start=1):
+        docs = [by_name[d] for d in item.docs if d in by_name] if scope_docs else []
         started = time.perf_counter()
-        answer = ask(item.question)
-        ms = (time.perf_counter() - started) * 1000
-        cited = cited_locations(answer, file_names)
-        rows.append(
-            {
-                "id": item.id,
-                "type": item.type,
-                "answerable": item.answerable,
-                "refused": answer.refused,
-                "correct": item.answerable and is_correct(answer, item.accept),
-                "page_hit": bool(cited & item.gold_locations()),
-                "cited": sorted(f"{doc}#{page}" for doc, page in cited),
-                "support": answer.support_score,
-                "answer": answer.answer,
-                "ms": round(ms, 1),
-            }
-        )
+        answer = ask(item.question, docs)
+        rows.append(_row(item, answer, (time.perf_counter() - started) * 1000, file_names))
         if progress:
             progress(n, len(items))
+    return summarize(rows)
+
+
+def summarize(rows: list[Row]) -> dict[str, object]:
+    """Metrics of evaluated rows: overall, by type, by evidence kind, calibration, LODO."""
     by_type = {
         t: metrics([r for r in rows if r["type"] == t])
         for t in sorted({str(r["type"]) for r in rows})
     }
-    return {"overall": metrics(rows), "by_type": by_type, "items": rows}
+    result: dict[str, object] = {"overall": metrics(rows), "by_type": by_type}
+    groups = sorted({str(r["evidence"]) for r in rows if r["evidence"]})
+    if groups:
+        # unanswerable items carry no evidence: count them with every group's refusals
+        unanswerable = [r for r in rows if not r["answerable"]]
+        result["by_evidence"] = {
+            g: metrics([r for r in rows if r["evidence"] == g] + unanswerable) for g in groups
+        }
+    result["calibration"] = calibration_table(rows)
+    result["lodo"] = leave_one_document_out(rows)
+    result["items"] = rows
+    return result
 
 
 def file_name_map(documents: list[tuple[str, str]]) -> dict[str, str]:

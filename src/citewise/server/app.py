@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -47,9 +47,10 @@ from citewise.server.limits import (
     Limits,
     RenderBusyError,
 )
-from citewise.server.pages import PageNotFoundError, render_page
+from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
+from citewise.server.ui import PUBLIC_PATHS, ui_routes
 
 log = logging.getLogger(__name__)
 
@@ -214,22 +215,7 @@ def _library_routes(app: FastAPI) -> None:
         """The best blocks of the local library for `q` (hybrid retrieval, no answer)."""
         svc = service(request)
         with svc.readers.reader() as lib:
-            hits = lib.search(q, k, document)
-            titles = {d.id: d.title for d in lib.documents()}
-        return [
-            {
-                "id": h.block.id,
-                "document": h.block.document_id,
-                "title": titles.get(h.block.document_id, ""),
-                "page": h.block.page,
-                "bbox": list(h.block.bbox),
-                "section": h.block.section_path,
-                "kind": h.block.kind,
-                "text": h.block.text,
-                "score": round(h.score, 4),
-            }
-            for h in hits
-        ]
+            return lib.search_records(q, k, document)
 
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
@@ -282,6 +268,58 @@ def _library_routes(app: FastAPI) -> None:
         return Response(png, media_type="image/png")
 
 
+def _evidence_routes(app: FastAPI) -> None:
+    """What the web app's evidence board, document view and usage tab read."""
+
+    @app.get("/blocks/{block_id}", tags=["library"])
+    def block(block_id: str, request: Request) -> dict[str, Any]:
+        """One block as evidence: quote, page, bbox (PDF points), section, the page's size."""
+        svc = service(request)
+        with svc.lock:
+            found = svc.library.evidence(block_id)
+        return {**found, "page_size": page_size(str(found["path"]), int(str(found["page"])))}
+
+    @app.get(
+        "/documents/{doc_id}/file",
+        tags=["library"],
+        response_class=Response,
+        responses={200: {"content": {"application/pdf": {}}}},
+    )
+    def document_file(doc_id: str, request: Request) -> Response:
+        """The document's PDF itself (open it at a page with #page=N)."""
+        svc = service(request)
+        with svc.lock:
+            doc = svc.library.document(doc_id)
+        path = Path(doc.path)
+        if path.suffix.lower() != ".pdf" or not path.is_file():
+            raise PageNotFoundError(
+                f"document '{doc.id}' has no PDF file at '{path}'",
+                hint="only PDF documents are served; is the file still there?",
+            )
+        return FileResponse(path, media_type="application/pdf", content_disposition_type="inline")
+
+    @app.get("/documents/{doc_id}/tables/{label}", tags=["library"])
+    def table(doc_id: str, label: str, request: Request) -> dict[str, Any]:
+        """A table as cells and a grid (the `citewise table --json` object)."""
+        svc = service(request)
+        with svc.lock:
+            return svc.library.table(doc_id, label)
+
+    @app.get("/documents/{doc_id}/equations/{number}", tags=["library"])
+    def equation(doc_id: str, number: str, request: Request) -> dict[str, Any]:
+        """A numbered equation (the `citewise formula --json` object)."""
+        svc = service(request)
+        with svc.lock:
+            return svc.library.formula(doc_id, number)
+
+    @app.get("/usage", tags=["library"])
+    def usage(request: Request) -> dict[str, Any]:
+        """Model calls logged in this library (the `citewise usage --json` object)."""
+        svc = service(request)
+        with svc.lock:
+            return svc.library.usage().to_dict()
+
+
 def create_app(
     directory: str | Path | None = None,
     token: str | None = None,
@@ -312,11 +350,13 @@ def create_app(
         redirect_slashes=False,  # a redirect would echo the request's Host into Location
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token),
+            Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),
             Middleware(RequestLimits, limits=chosen),
         ],
     )
     _install_errors(app)
     _library_routes(app)
+    _evidence_routes(app)
     task_routes(app)
+    ui_routes(app)
     return app

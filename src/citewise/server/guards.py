@@ -111,14 +111,22 @@ class HostGuard:
 
 
 class BearerAuth:
-    """401 unless the request carries 'Authorization: Bearer TOKEN'."""
+    """401 unless the request carries 'Authorization: Bearer TOKEN'; a GET of a `public`
+    path (the web app's static shell, the same for every library) needs none, since a
+    browser cannot add a header to a page load."""
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+    def __init__(
+        self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset()
+    ) -> None:
         self.app = app
         self.expected = f"Bearer {token}".encode() if token else None
+        self.public = public
+
+    def _public(self, scope: Scope) -> bool:
+        return scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.expected is not None:
+        if scope["type"] == "http" and self.expected is not None and not self._public(scope):
             given = Headers(scope=scope).get("authorization", "").encode()
             if not secrets.compare_digest(given, self.expected):
                 refused = error(

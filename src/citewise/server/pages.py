@@ -69,9 +69,23 @@ def render_page(
                     rect = pymupdf.Rect(*bbox) + (-2, -2, 2, 2)
                     page.draw_rect(rect, color=HIGHLIGHT, width=2, overlay=True)
             pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-            return pixmap.tobytes("png")
+            png: bytes = pixmap.tobytes("png")
+            return png
         except MUPDF_ERRORS as exc:
             raise RenderError(
                 f"cannot render page {number} of '{Path(path).name}': {exc}",
                 hint="the page is damaged or too complex to draw; open the PDF itself",
             ) from exc
+
+
+def page_size(path: str | Path, number: int) -> list[float] | None:
+    """Width and height in PDF points of page `number` (1-based), or None when the file is
+    not a PDF that has it (the web app then scales boxes by the image alone)."""
+    try:
+        with pymupdf.open(path) as doc:
+            if not doc.is_pdf or not 1 <= number <= doc.page_count:
+                return None
+            rect = doc[number - 1].rect
+            return [round(rect.width, 2), round(rect.height, 2)]
+    except (pymupdf.FileDataError, *MUPDF_ERRORS):
+        return None

@@ -111,7 +111,8 @@ def _settings(name: str, entry: dict[str, Any]) -> SourceSettings:
 
 def default_data() -> dict[str, dict[str, Any]]:
     text = resources.files("citewise.sources").joinpath("sources.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    data: dict[str, dict[str, Any]] = yaml.safe_load(text)
+    return data
 
 
 def read_file(path: Path) -> dict[str, dict[str, Any]]:

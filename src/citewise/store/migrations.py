@@ -229,6 +229,49 @@ def _block_changes() -> str:
         """
 
 
+def _matrix_cells() -> str:
+    # Literature-matrix cells already computed, so a rerun computes only new papers or
+    # new columns; a changed file (new sha256) or extractor version invalidates its cells.
+    return """
+        CREATE TABLE matrix_cells (
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            sha256 TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            column_name TEXT NOT NULL,
+            cell TEXT,
+            PRIMARY KEY (document_id, column_name)
+        ) WITHOUT ROWID;
+        """
+
+
+def _vocabulary() -> str:
+    # Learned from each document at ingest: abbreviations it defines ("learning rate (LR)")
+    # and names it introduces ("S2ORC"); `vocabulary_documents` says which are done.
+    return """
+        CREATE TABLE vocabulary (
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            short TEXT NOT NULL,
+            long TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (document_id, kind, short, long)
+        );
+        CREATE TABLE vocabulary_documents (
+            document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            sha256 TEXT NOT NULL
+        );
+        CREATE TABLE answer_reviews (
+            id INTEGER PRIMARY KEY,
+            asked_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            question TEXT NOT NULL,
+            refused INTEGER NOT NULL,
+            refusal_kind TEXT,
+            support REAL NOT NULL,
+            answer TEXT NOT NULL,
+            citations TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+
+
 def _watches() -> str:
     # Saved searches, formerly watches.json beside the database.
     return """
@@ -251,6 +294,8 @@ MIGRATIONS: list[Callable[[], str]] = [
     _research_tasks,
     _vector_changes,
     _block_changes,
+    _matrix_cells,
+    _vocabulary,
     _watches,
 ]
 

@@ -141,7 +141,8 @@ def _decisions(ctx: StageContext, last_round: int) -> list[ScreeningDecision]:
 def _queries(ctx: StageContext, plan: Plan, round_: int) -> dict[str, list[str]]:
     if round_ == 1:
         return {q.id: q.queries for q in plan.sub_questions}
-    return (ctx.output("analyze", round_ - 1) or {}).get("new_queries", {})
+    queries: dict[str, list[str]] = (ctx.output("analyze", round_ - 1) or {}).get("new_queries", {})
+    return queries
 
 
 def _asked(ctx: StageContext, last_round: int) -> set[str]:

@@ -4,9 +4,9 @@ unsupported claims removed, weakly supported ones kept but marked. Pure function
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from citewise.agent.numbers import unsupported
 from citewise.agent.research.disagree import REASON_WORDS
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.retrieval.terms import content_terms, stem
@@ -18,7 +18,6 @@ TEMPLATE_WORDS = REASON_WORDS | frozenset(
     """report reports whereas none effect likely reason quoted evidence show why differ
     unqualified et al""".split()
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 
 
 def claim_support(claim: Claim, quotes: list[str], allowed: set[str]) -> float:
@@ -36,8 +35,8 @@ def claim_support(claim: Claim, quotes: list[str], allowed: set[str]) -> float:
         if t not in TEMPLATE_WORDS and stem(t) not in allowed and not t.isdigit()
     ]
     share = sum(1 for t in terms if stem(t) in evidence_stems) / len(terms) if terms else 1.0
-    numbers = set(_NUMBER.findall(claim.text)) - allowed
-    if any(n not in joined for n in numbers):
+    # the one number rule (agent/numbers.py); years and names of the cited papers are allowed
+    if unsupported(claim.text, joined, " ".join(sorted(allowed))):
         share *= 0.5
     return round(share, 3)
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
 from citewise.retrieval.terms import stem, tokens
 
@@ -19,7 +20,7 @@ MAX_WORDS = 80
 
 _ABBREVIATIONS = re.compile(
     r"(?:\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bFig|\bFigs|\bEq|\bEqs|\bNo|\bSec|\bTab|\bResp|\bapprox"
-    r"|\bDr|\bProf|\bal|\bSt|\b[A-Z])\.$"
+    r"|\bDr|\bProf|\bMrs?|\bMs|\bJr|\bSr|\bal|\bSt|\b[A-Z])\.$"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9(\"“‘\[])")
 _DIGIT = re.compile(r"\d")
@@ -79,27 +80,25 @@ def stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text)}
 
 
-_NUMBER_WORDS = re.compile(
-    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"hundred|thousand|million|billion|twice|half|once)\b",
+# A number that only names a part of the paper ("Figure 2", "Table 1", "§ 3", "Example 1")
+# states nothing.
+_LABEL_NUMBER = re.compile(
+    r"\b(?:fig(?:ure)?s?|tables?|tab|sections?|sec|eqs?|equations?|appendix|chapters?|examples?|"
+    r"steps?|phases?|stages?|rows?|columns?|algorithms?|theorems?|lemmas?)\.?\s*\(?"
+    r"\d+(?:\.\d+)*|§\s*\d+(?:\.\d+)*",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"^(19|20)\d\d$")
 
 
-# A stated number: not part of a name like "S2ORC", "F1" or "v3" (no letter right before it).
-_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.])\.?\d+(?:[.,]\d+)*")
-
-
-def _numbers(text: str) -> set[str]:
-    return set(_STATED_NUMBER.findall(text))
+def without_labels(text: str) -> str:
+    """The text without numbers that only name a part of the paper ("Table 2", "§ 3")."""
+    return _LABEL_NUMBER.sub(" ", text)
 
 
 def quantities(sentence: str, question: str) -> set[str]:
-    """Numbers a sentence states that the question does not (publication years aside)."""
-    found = {n for n in _numbers(sentence) if not _YEAR.match(n)} - _numbers(question)
-    words = {w.lower() for w in _NUMBER_WORDS.findall(sentence)}
-    return found | (words - {w.lower() for w in _NUMBER_WORDS.findall(question)})
+    """Numbers a sentence states that the question does not (publication years and numbers
+    that only label a figure, table or section aside), read by agent/numbers.py."""
+    return stated_quantities(without_labels(sentence), without_labels(question))
 
 
 def score_candidates(
@@ -113,6 +112,12 @@ def score_candidates(
     (in-paper IDF: a word on every page of the paper is its topic, not the answer).
     """
     wanted_labels = {label.lower() for label in question.labels}
+    aliases = question.aliases
+
+    def has(term_stem: str, words: set[str]) -> bool:
+        # "lr" in the sentence covers "learning rate" in the question (agent/vocabulary.py)
+        return term_stem in words or any(a <= words for a in aliases.get(term_stem, ()))
+
     candidates: list[Candidate] = []
     for passage in passages:
         qstems: dict[str, float] = {}
@@ -129,8 +134,8 @@ def score_candidates(
             if words < 3 and passage.kind != "table":
                 continue
             own = stems(sentence)
-            covered = {s for s in qstems if s in own}
-            in_context = {s for s in qstems if s in context} - covered
+            covered = {s for s in qstems if has(s, own)}
+            in_context = {s for s in qstems if has(s, context)} - covered
             own_share = sum(qstems[s] for s in covered) / total
             # A table row means little without its header and caption; prose stands alone.
             context_weight = 0.8 if passage.kind == "table" else 0.5
@@ -147,7 +152,8 @@ def score_candidates(
                 score *= 0.9
             frame = own | context if passage.kind == "table" else own
             named = (
-                sum(w for s, w in attribute.items() if s in frame) / (sum(attribute.values()) or 1)
+                sum(w for s, w in attribute.items() if has(s, frame))
+                / (sum(attribute.values()) or 1)
                 if attribute
                 else 1.0
             )

@@ -1,0 +1,58 @@
+"""The answer `ask` returns: cited sentences, their evidence, or a refusal with its kind."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Evidence:
+    id: str
+    document: str
+    title: str
+    page: int
+    bbox: list[float]
+    section: str
+    quote: str
+    link: str
+
+
+@dataclass
+class AnswerSentence:
+    text: str
+    citations: list[str]
+    support: float
+    # "quote", or "cell" / "computed" (agent/numeric_answer.py); the last two carry
+    # the cell they read or every operand, quoted and cited
+    kind: str = "quote"
+    cell: dict[str, object] | None = None  # {"table", "row", "column", "value"}
+    operands: list[dict[str, object]] | None = None
+
+
+@dataclass
+class Answer:
+    question: str
+    refused: bool
+    answer: str
+    sentences: list[AnswerSentence]
+    evidence: list[Evidence]
+    support_score: float
+    backend: str = "extractive"
+    timings_ms: dict[str, int] = field(default_factory=dict)
+    # not_in_library | not_answered | in_figure (agent/refusal.py); None when answered
+    refusal_kind: str | None = None
+    # the documents the question was scoped to, and why (agent/scope.py)
+    scope: list[dict[str, str]] = field(default_factory=list)
+    # the measurements the refusal decision read (agent/refusal.py)
+    signals: dict[str, float] = field(default_factory=dict)
+    # a refused answer's best draft: what it would have said, shown for review
+    withheld: list[AnswerSentence] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        """The `ask --json` schema of ARCHITECTURE.md §5, plus refusal_kind, scope, signals
+        and withheld; a cell or computed sentence adds its `kind`, `cell` and `operands`."""
+        out = asdict(self)
+        for sentence in [*out["sentences"], *out["withheld"]]:
+            if sentence["kind"] == "quote":
+                del sentence["kind"], sentence["cell"], sentence["operands"]
+        return out

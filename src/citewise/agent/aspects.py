@@ -1,0 +1,153 @@
+"""The aspects a comparison, matrix or setup can ask for, and one entry point to find them.
+
+`Paper` is what extraction needs of a library document (its sentences and tables);
+`find_aspect` routes an aspect to its patterns, the gazetteer or the prose cues.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.agent.extraction import Finding, Unit, best_distinct, extract, units
+from citewise.agent.gazetteer import Gazetteer, name_findings
+from citewise.agent.patterns import PATTERNS
+from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
+from citewise.documents.model import Table
+from citewise.documents.structure import tables
+from citewise.errors import CitewiseError
+from citewise.store.library import LibraryStore, StoredDocument
+
+NAMED = ("datasets", "model")
+ALIASES = {
+    "learning rate schedule": "schedule",
+    "lr schedule": "schedule",
+    "lr": "learning rate",
+    "learning-rate": "learning rate",
+    "clipping": "gradient clipping",
+    "grad clipping": "gradient clipping",
+    "gradient norm clipping": "gradient clipping",
+    "batch": "batch size",
+    "batch-size": "batch size",
+    "steps": "epochs",
+    "epochs/steps": "epochs",
+    "training steps": "epochs",
+    "dataset": "datasets",
+    "data": "datasets",
+    "metric": "metrics",
+    "models": "model",
+    "architecture": "model",
+    "model/architecture": "model",
+    "result": "main result",
+    "results": "main result",
+    "limitation": "limitations",
+    "weaknesses": "limitations",
+    "weakness": "limitations",
+    "seed": "seeds",
+    "code": "code availability",
+    "code/data availability": "code availability",
+    "availability": "code availability",
+    "gpu": "hardware",
+    "optimiser": "optimizer",
+    "warm-up": "warmup",
+}
+KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES)
+
+
+class AspectError(CitewiseError):
+    code = "ASPECT_EMPTY"
+
+
+def normalise_aspect(name: str) -> str:
+    """'Learning-rate schedule' -> 'schedule'; an unknown aspect is an error naming the known."""
+    key = re.sub(r"\s+", " ", name.strip().lower())
+    key = ALIASES.get(key, key)
+    if key not in KNOWN:
+        raise AspectError(
+            f"unknown aspect '{name}'",
+            hint="known aspects: " + ", ".join(sorted(KNOWN)),
+            code="UNKNOWN_ASPECT",
+        )
+    return key
+
+
+def parse_aspects(text: str | None, default: tuple[str, ...]) -> list[str]:
+    if not text:
+        return list(default)
+    wanted = [normalise_aspect(a) for a in text.split(",") if a.strip()]
+    if not wanted:
+        raise AspectError("no aspects given", hint=f"e.g. --aspects '{','.join(default[:3])}'")
+    return list(dict.fromkeys(wanted))
+
+
+# Words a question uses for aspects ("compare the optimizer configurations ..., especially
+# learning-rate decay and gradient clipping"), longest match first.
+_QUESTION_WORDS: dict[str, tuple[str, ...]] = {
+    r"learning[- ]rate (?:decay|schedules?|warm-?ups?)|lr schedules?|decay|annealing": (
+        "schedule",
+    ),
+    r"(?:gradient|grad)(?:[- ]norm)? clipping|clipping": ("gradient clipping",),
+    r"learning[- ]rates?": ("learning rate",),
+    r"optimi[sz]ers?|optimi[sz]ation": ("optimizer",),
+    r"hyper-?parameters?|training (?:setups?|settings|configurations?|details)": (
+        "optimizer", "learning rate", "schedule", "batch size", "epochs",
+    ),
+    r"batch[- ]sizes?": ("batch size",),
+    r"epochs?|training steps": ("epochs",),
+    r"warm-?ups?": ("warmup",),
+    r"weight[- ]decay|regulari[sz]ation": ("weight decay",),
+    r"dropout": ("dropout",),
+    r"hardware|gpus?|tpus?|compute": ("hardware",),
+    r"random seeds?|seeds?": ("seeds",),
+    r"data ?sets?|corpora|benchmarks?": ("datasets",),
+    r"metrics?|evaluation measures?": ("metrics",),
+    r"models?|architectures?": ("model",),
+    r"limitations?|weakness(?:es)?|shortcomings?": ("limitations",),
+    r"results?|findings|performance": ("main result",),
+    r"methods?|approach(?:es)?": ("method",),
+    r"tasks?|goals?|aims?|objectives?": ("task",),
+    r"code|implementation|availability": ("code availability",),
+}  # fmt: skip
+
+
+def aspects_in_question(question: str) -> list[str]:
+    """The aspects a comparative question asks about, in the order it names them; []
+    when it names none (the caller then uses the default aspects)."""
+    found: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+    patterns = sorted(_QUESTION_WORDS, key=len, reverse=True)
+    for pattern in patterns:
+        for m in re.finditer(rf"\b(?:{pattern})\b", question, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue  # inside a longer phrase already read ("learning-rate decay")
+            taken.append((m.start(), m.end()))
+            found.extend((m.start(), a) for a in _QUESTION_WORDS[pattern])
+    return list(dict.fromkeys(a for _, a in sorted(found, key=lambda t: t[0])))
+
+
+@dataclass
+class Paper:
+    """A library document as extraction sees it."""
+
+    document: StoredDocument
+    units: list[Unit]
+    tables: list[Table]
+
+
+def load_paper(store: LibraryStore, document: StoredDocument) -> Paper:
+    blocks = store.blocks(document.id)
+    found = tables(store.blocks_with_data(document.id, ("table",)))
+    return Paper(document, units(blocks), found)
+
+
+def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3) -> list[Finding]:
+    """The aspect's best values in the paper, best first; [] when the paper does not say."""
+    if aspect in NAMED:
+        own = name_findings(aspect, paper.units, paper.tables, gazetteer)
+        if aspect == "datasets":
+            # studies of people: the sample is the data ('interviews with 100 outpatients')
+            own += extract("sample", paper.units, 2)
+        return best_distinct(own, limit)
+    if aspect in PROSE_CUES:
+        return best_distinct(prose_findings(aspect, paper.units), limit)
+    return extract(aspect, paper.units, limit)

@@ -1,0 +1,254 @@
+"""Which cell of a table a question asks for: its row and column headers matched to the
+question's words (fuzzy, abbreviations, multi-row headers and spans), special rows ("last
+row", "total", "average") and superlatives over a column ("which filter removes most").
+
+Works on a table block's stored grid (documents/grid.py); pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.agent.numbers import parse_number
+from citewise.documents.grid import is_numeric, table_from_data
+from citewise.documents.structure import to_csv_rows
+from citewise.retrieval.terms import STOPWORDS, stem, tokens
+
+# Standard abbreviations of results-table headers (not any one paper's): header -> words.
+STANDARD_ABBREVIATIONS = {
+    "lnl": "log likelihood",
+    "ll": "log likelihood",
+    "acc": "accuracy",
+    "ppl": "perplexity",
+    "prec": "precision",
+    "rec": "recall",
+    "avg": "average",
+    "std": "standard deviation",
+    "sd": "standard deviation",
+    "no": "number",
+    "num": "number",
+    "pct": "percent",
+    "yr": "year",
+}
+# A column where less is better: "best" there means the smallest value.
+_LOWER_IS_BETTER = re.compile(
+    r"\b(error|err|loss|perplexity|ppl|wer|cer|time|latency|rmse|mae|mse|cost|runtime)\b", re.I
+)
+_SUPERLATIVE = re.compile(
+    r"\b(best|highest|largest|most|biggest|greatest|top|maximum|max|lowest|smallest|least|"
+    r"fewest|worst|minimum|min)\b",
+    re.I,
+)
+_LOW_WORDS = {"lowest", "smallest", "least", "fewest", "minimum", "min"}
+_WHICH = re.compile(r"\b(which|what|who)\b", re.I)
+_LAST_ROW = re.compile(r"\b(last|final|bottom) row\b", re.I)
+_FIRST_ROW = re.compile(r"\bfirst row\b", re.I)
+_TOTAL_ROW = re.compile(r"\b(total|overall|all)\b", re.I)
+_AVERAGE_ROW = re.compile(r"\b(average|mean|avg)\b", re.I)
+MATCH_FLOOR = 0.5
+
+
+@dataclass
+class TableView:
+    """A table as headers and body rows: column headers joined over the header rows."""
+
+    label: str  # "Table 3", or the caption's start when unnumbered
+    caption: str
+    columns: list[str]
+    rows: list[list[str]]
+
+    @classmethod
+    def from_data(cls, data: dict[str, object], label: str | None) -> TableView | None:
+        if not data.get("cells"):
+            return None
+        table = table_from_data(data, label, 0, 0)
+        grid = to_csv_rows(table)
+        head = max(1, table.header_rows)
+        if len(grid) <= head or table.cols < 2:
+            return None
+        columns = [
+            " ".join(dict.fromkeys(grid[r][k] for r in range(head) if grid[r][k]))
+            for k in range(table.cols)
+        ]
+        caption = table.caption
+        return cls(label or caption[:40], caption, columns, grid[head:])
+
+
+@dataclass
+class CellMatch:
+    """The cell a question asks for, with what matched and how well (0..2)."""
+
+    row: str
+    column: str
+    value: str
+    row_index: int
+    column_index: int
+    score: float
+    kind: str = "cell"  # cell | superlative
+
+
+def words(text: str) -> list[str]:
+    """Content words of a header or question, stemmed; standard abbreviations spelled out."""
+    out: list[str] = []
+    for t in tokens(text):
+        if t in STOPWORDS and t not in ("all", "no", "not"):
+            continue
+        expansion = STANDARD_ABBREVIATIONS.get(t)
+        out.extend(stem(w) for w in (expansion.split() if expansion else [t]))
+    return out
+
+
+def _known(word: str, asked: set[str]) -> bool:
+    """A header word the question uses, as is or abbreviated ("prec." for "precision")."""
+    if word in asked:
+        return True
+    return len(word) >= 3 and any(a.startswith(word) for a in asked)
+
+
+def label_score(label: str, asked: set[str]) -> float:
+    """How much of a header the question names: share of its words, plus a little for
+    each (a longer exact name beats a shorter one: "S2ORC-SciBERT" over "SciBERT")."""
+    own = [w for w in dict.fromkeys(words(label)) if not w.replace(".", "").isdigit()]
+    if not own:
+        return 0.0
+    hit = sum(_known(w, asked) for w in own)
+    return hit / len(own) + 0.05 * hit if hit else 0.0
+
+
+def _row_score(row: list[str], asked: set[str]) -> float:
+    """Summed over the row's text cells: "ChemProt" and "REL" both named beat "REL" alone."""
+    return sum(label_score(c, asked) for c in dict.fromkeys(row) if c and not is_numeric(c))
+
+
+def row_name(row: list[str]) -> str:
+    """The row's header: its text cells before the first number."""
+    lead: list[str] = []
+    for c in row:
+        if c and is_numeric(c):
+            break
+        if c and c not in lead:
+            lead.append(c)
+    return " ".join(lead)
+
+
+def numeric_columns(view: TableView) -> list[int]:
+    """Columns holding values: mostly numbers, and not the first (it names the rows)."""
+    return [
+        k
+        for k in range(1, len(view.columns))
+        if sum(is_numeric(r[k]) for r in view.rows if k < len(r)) >= max(1, len(view.rows) // 2)
+    ]
+
+
+def _special_row(question: str, view: TableView) -> int | None:
+    if _LAST_ROW.search(question):
+        return len(view.rows) - 1
+    if _FIRST_ROW.search(question):
+        return 0
+    for pattern in (_TOTAL_ROW, _AVERAGE_ROW):
+        if pattern.search(question):
+            named = [
+                i for i, r in enumerate(view.rows) if pattern.search(row_name(r).split(" ")[0])
+            ]
+            if len(named) == 1:
+                return named[0]
+    return None
+
+
+_COUNT_HEADER = re.compile(r"^(number|count|#|no\.|n)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)
+_SHARE = re.compile(r"\b(percentage|percent|share|proportion|fraction)\b|%", re.I)
+_NEGATED = re.compile(r"\b(not|no|never|n't|did not|didn't)\b", re.I)
+
+
+def _unit_bonus(question: str, header: str) -> float:
+    """A share asked for picks the "%" column; of "Yes (%)" / "No (%)", the affirmative
+    one unless the question is negated ("what percentage said they had ...")."""
+    bonus = 0.0
+    if _SHARE.search(question) and re.search(r"%|percent", header, re.I):
+        bonus += 1.0
+        if re.match(r"\s*yes\b", header, re.I) and not _NEGATED.search(question):
+            bonus += 0.25
+    return bonus
+
+
+def best_column(question: str, view: TableView, among: list[int]) -> tuple[int, float] | None:
+    """The value column the question names; a lone value column counts as named when it
+    is a count and the question asks "how many"."""
+    asked = set(words(question))
+    scored = sorted(
+        (
+            (label_score(view.columns[k], asked) + _unit_bonus(question, view.columns[k]), k)
+            for k in among
+        ),
+        reverse=True,
+    )
+    if not scored:
+        return None
+    if (
+        len(among) == 1
+        and _HOW_MANY.search(question)
+        and _COUNT_HEADER.match(view.columns[among[0]])
+    ):
+        return among[0], max(scored[0][0], MATCH_FLOOR)
+    if scored[0][0] < MATCH_FLOOR or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1], scored[0][0]
+
+
+def match_cell(question: str, view: TableView) -> CellMatch | None:
+    """The one cell whose row and column headers the question names best; None when no
+    row or no column is named clearly (a tie, or less than half of a header matched)."""
+    numeric = numeric_columns(view)
+    column = best_column(question, view, numeric)
+    if column is None:
+        return None
+    k, col_score = column
+    special = _special_row(question, view)
+    if special is not None:
+        i, row_score = special, 1.0
+    else:
+        asked = set(words(question))
+        scores = sorted(((_row_score(r, asked), i) for i, r in enumerate(view.rows)), reverse=True)
+        if not scores or scores[0][0] < MATCH_FLOOR:
+            return None
+        if len(scores) > 1 and scores[1][0] >= scores[0][0] - 1e-9:
+            return None
+        row_score, i = scores[0]
+    value = view.rows[i][k] if k < len(view.rows[i]) else ""
+    if not value:
+        return None
+    return CellMatch(
+        row_name(view.rows[i]), view.columns[k], value, i, k, min(row_score, 1.0) + col_score
+    )
+
+
+def superlative(question: str, view: TableView) -> CellMatch | None:
+    """ "Which X is best on Y" / "which filter removes most papers": the row with the
+    largest (or smallest) value in the column the question names."""
+    found = _SUPERLATIVE.search(question)
+    if not found or not _WHICH.search(question):
+        return None
+    column = best_column(question, view, numeric_columns(view))
+    if column is None:
+        return None
+    k, col_score = column
+    valued = [
+        (v, i)
+        for i, r in enumerate(view.rows)
+        if k < len(r) and (v := parse_number(r[k])) is not None and row_name(r)
+    ]
+    if len(valued) < 2:
+        return None
+    word = found.group(1).lower()
+    low = word in _LOW_WORDS or (
+        word in ("best", "top") and bool(_LOWER_IS_BETTER.search(view.columns[k]))
+    )
+    if word == "worst":
+        low = not _LOWER_IS_BETTER.search(view.columns[k])
+    value, i = min(valued) if low else max(valued)
+    if sum(v == value for v, _ in valued) > 1:
+        return None  # a tie has no single answer
+    row = view.rows[i]
+    return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative")

@@ -1,0 +1,320 @@
+"""Draft an answer from retrieved passages and measure it for the refusal decision.
+
+The draft is the best sentence (one per part of a two-part question; more only while the
+answer stays under 40 words, or 80 for a list or an explanation), each cut to its shortest
+answering clause; the signals say how well it answers (agent/refusal.py decides).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from citewise.agent.extractive import (
+    Candidate,
+    Passage,
+    quantities,
+    score_candidates,
+    select_answer,
+)
+from citewise.agent.figures import asks_about_figure, visual_words
+from citewise.agent.question import Question
+from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
+from citewise.agent.spans import shortest_span
+from citewise.retrieval.terms import stem
+
+Weight = Callable[[str, str], float]
+# An answer is this short unless the question asks for a list or an explanation.
+SHORT_ANSWER_WORDS = 40
+LIST_WORDS = 80
+OUTSIDE_SCOPE_SCORE = 0.5
+# A sentence of the needed shape may replace a better-scoring one down to this share.
+SHAPE_FLOOR = 0.6
+# A span that spells out the acronym a definition question asks about holds the answer.
+DEFINITION_FOUND_COVERAGE = 0.7
+# Answer shapes some questions need.
+_WANTS_LINK = re.compile(r"\b(web ?link|url|website|web address|doi)\b", re.IGNORECASE)
+_LINK = re.compile(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
+_WANTS_DATE = re.compile(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
+_DATE = re.compile(
+    r"\b(1[5-9]|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\d{1,2}[:.]\d\d\s*[ap]\.?m",
+    re.IGNORECASE,
+)
+_WANTS_DURATION = re.compile(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
+# a duration or a length, a number with its unit: what "how long" is answered in
+_UNITS = (
+    r"(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|words?|"
+    r"pages?|tokens?|characters?|km|cm|mm|m)\b"
+)
+_DURATION = re.compile(
+    r"\b(\d[\d.,]*\s*|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an|"
+    r"half|several|few)[\s-]+)" + _UNITS,
+    re.IGNORECASE,
+)
+# "How did X compare?" is answered by a comparison ("20 times less", "faster than")
+_WANTS_COMPARISON = re.compile(r"\bhow (?:did|does|do|would)\b[^?]*\bcompare\b", re.I)
+_COMPARISON = re.compile(
+    r"\b(times|fold|less|more|fewer|faster|slower|higher|lower|better|worse|smaller|larger|"
+    r"than|outperform\w*|exceed\w*)\b",
+    re.IGNORECASE,
+)
+# What a link is written with, for finding one ("the web link to this paper")
+LINK_TERMS = ["http", "https", "doi", "www"]
+_REFERS_TO_FIGURE = re.compile(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
+# Two capitalized words in a row, or an initial and a surname: a person's name.
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
+
+
+@dataclass
+class Span:
+    """One answer sentence: the candidate it comes from and the verbatim span shown."""
+
+    candidate: Candidate
+    text: str
+
+
+@dataclass
+class Draft:
+    spans: list[Span]
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """select_answer's sentences, the best one first; a number question's best sentence
+    that states a number goes first."""
+    chosen = select_answer(ranked, question)
+    if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
+        stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
+        chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
+    return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
+
+
+def _shape_first(
+    question: Question, chosen: list[Candidate], ranked: list[Candidate]
+) -> list[Candidate]:
+    """When the best sentence lacks what the question needs (a date, a link, a name, ...),
+    a nearly as good one that has it goes first."""
+    if not chosen or _fits(question, chosen[0]):
+        return chosen
+    floor = SHAPE_FLOOR * chosen[0].score
+    for candidate in ranked[:30]:
+        if candidate.score < floor:
+            break
+        if _fits(question, candidate):
+            return [candidate, *[c for c in chosen if c.text != candidate.text]]
+    return chosen
+
+
+def _fits(question: Question, candidate: Candidate) -> bool:
+    """Has the shape the question needs; a name for "who funded ..." must also name the
+    act asked about (an acknowledgement lists names too)."""
+    named = not question.expects_name or candidate.attribute >= ATTRIBUTE_NAMED_SHARE
+    return type_fit(question, candidate.text) == 1.0 and named
+
+
+def expands(acronym: str, text: str) -> bool:
+    """Whether the text spells the acronym out ("Open Language Model" for "OLMo"): words
+    in a row whose initials are its capitals (a lower-case tail may be dropped)."""
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    capitals = [c.lower() for c in acronym if c.isupper() or c.isdigit()]
+    words = re.findall(r"[A-Za-z][\w-]*", text)
+    for wanted in {tuple(letters), tuple(capitals)}:
+        n = len(wanted)
+        if n < 2:
+            continue
+        for i in range(len(words) - n + 1):
+            if tuple(w[0].lower() for w in words[i : i + n]) == wanted:
+                return True
+    return False
+
+
+def _acronyms(question: Question) -> list[str]:
+    return [w for w in re.findall(r"[A-Za-z][\w-]+", question.text) if _ACRONYM.match(w)]
+
+
+def spells_out_the_name(question: Question, text: str) -> bool:
+    """A definition question's span that spells out the acronym it asks about."""
+    return question.type == "definition" and any(expands(n, text) for n in _acronyms(question))
+
+
+def _defining_first(
+    question: Question, chosen: list[Candidate], ranked: list[Candidate]
+) -> list[Candidate]:
+    """For "What does X stand for?", a sentence that spells X out goes first."""
+    names = _acronyms(question)
+    if question.type != "definition" or not names or not ranked:
+        return chosen
+    floor = 0.5 * ranked[0].score
+    for candidate in ranked[:30]:
+        if candidate.score >= floor and any(expands(n, candidate.text) for n in names):
+            return [candidate, *[c for c in chosen if c.text != candidate.text]]
+    return chosen
+
+
+def _within_budget(
+    spans: list[Span], question: Question, document_of: dict[str, str]
+) -> list[Span]:
+    """The first span always; more only while the answer stays short (a list or an
+    explanation may run longer)."""
+    budget = LIST_WORDS if question.wants_list else SHORT_ANSWER_WORDS
+    kept = spans[:1]
+    words = len(spans[0].text.split()) if spans else 0
+    for span in spans[1:]:
+        if document_of.get(span.candidate.block_id) != document_of.get(kept[0].candidate.block_id):
+            continue  # one answer, one paper (comparisons go through compare_questions)
+        words += len(span.text.split())
+        if words > budget:
+            break
+        kept.append(span)
+    return kept
+
+
+def refers_to_figure(question: Question, text: str) -> bool:
+    """Whether the text is about the figure the question names (any figure if it names
+    none): "Figure 1" is not answered by a sentence about Figure 2."""
+    if not question.figure_labels:
+        return bool(_REFERS_TO_FIGURE.search(text))
+    numbers = [label.split()[-1] for label in question.figure_labels]
+    return any(
+        re.search(rf"\bfig(?:ure)?s?\.?\s*{re.escape(n)}(?![\d.])", text, re.IGNORECASE)
+        for n in numbers
+    )
+
+
+def type_fit(question: Question, text: str, from_caption: bool = False) -> float:
+    """1.0 when the span holds what the question type needs: a number, a name, a date, a
+    link, the visual property asked about; for a question about a figure, text about a
+    figure (its caption, or a sentence that refers to one)."""
+    visual = visual_words(question)
+    if visual and not visual & {w.lower() for w in re.findall(r"\w+", text)}:
+        return 0.0
+    any_caption = from_caption and not question.figure_labels
+    if asks_about_figure(question) and not (any_caption or refers_to_figure(question, text)):
+        return 0.0
+    if _WANTS_LINK.search(question.text):
+        return 1.0 if _LINK.search(text) else 0.0
+    if _WANTS_DURATION.search(question.text) and not _DURATION.search(text):
+        return 0.0
+    if _WANTS_COMPARISON.search(question.text) and not _COMPARISON.search(text):
+        return 0.0
+    if _WANTS_DATE.search(question.text):
+        return 1.0 if _DATE.search(text) else 0.0
+    if question.expects_number:
+        return 1.0 if quantities(text, question.text) else 0.0
+    if question.expects_name:
+        names = {m.group(0) for m in _NAME.finditer(text)}
+        return 1.0 if any(n.lower() not in question.text.lower() for n in names) else 0.0
+    return 1.0
+
+
+def draft_answer(
+    question: Question,
+    passages: list[Passage],
+    weight: Weight,
+    document_of: dict[str, str],
+) -> Draft:
+    """The drafted answer and its signals (empty spans: nothing to draft from)."""
+    parts = question.parts()
+    chosen: list[Candidate] = []
+    asked: list[Question] = []  # the part each chosen sentence answers
+    coverage = 0.0
+    about = 0.0
+    ranked: list[Candidate] = []
+    for part in parts:
+        ranked = _prefer_scope(score_candidates(part, passages, weight), question, document_of)
+        about = max([about, *(c.coverage for c in ranked[:20])])
+        best = _pick(part, ranked) if len(parts) == 1 else _pick(part, ranked)[:1]
+        new = [c for c in best if all(c.text != o.text for o in chosen)]
+        chosen += new
+        asked += [part] * len(new)
+        coverage += _coverage(best, part) / len(parts)
+    if not chosen:
+        return Draft([], {"drafted": 0.0, "about": round(about, 3)})
+    doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
+    spans = [
+        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text)))
+        for c, part in zip(chosen, asked, strict=True)
+    ]
+    if len(parts) == 1:
+        spans = _within_budget(spans, question, document_of)
+    text = " ".join(s.text for s in spans)
+    kinds = {p.block_id: p.kind for p in passages}
+    captions = {kinds.get(s.candidate.block_id, "") for s in spans}
+    in_scope = (
+        1.0 if not question.scope or document_of.get(chosen[0].block_id) in question.scope else 0.0
+    )
+    if spells_out_the_name(question, spans[0].text):
+        # "What does OLMo stand for?" answered by "... truly Open Language Model"
+        coverage = max(coverage, DEFINITION_FOUND_COVERAGE)
+    signals = {
+        "drafted": 1.0,
+        "coverage": round(coverage, 3),
+        "attribute": round(max(c.attribute for c in chosen), 3),
+        "type_fit": type_fit(question, text, captions <= {"caption"}),
+        "in_scope": in_scope,
+        "about": round(about, 3),
+        "margin": round(_margin(chosen[0], ranked), 3),
+        "words": float(len(text.split())),
+    }
+    return Draft(spans, signals)
+
+
+def _prefer_scope(
+    ranked: list[Candidate], question: Question, document_of: dict[str, str]
+) -> list[Candidate]:
+    """Sentences from outside the papers the question names count for less (soft scope)."""
+    if not question.scope:
+        return ranked
+    outside = [
+        replace(c, score=c.score * OUTSIDE_SCOPE_SCORE)
+        for c in ranked
+        if document_of.get(c.block_id) not in question.scope
+    ]
+    inside = [c for c in ranked if document_of.get(c.block_id) in question.scope]
+    return sorted(inside + outside, key=lambda c: -c.score)
+
+
+def _doc_weight(weight: Weight, doc: str) -> Callable[[str], float]:
+    return lambda term: weight(term, doc)
+
+
+def _coverage(chosen: list[Candidate], question: Question) -> float:
+    """Mostly the best sentence's weighted coverage, partly the answer's joint coverage."""
+    if not chosen or not question.terms:
+        return 0.0
+    covered = set().union(*(c.terms for c in chosen))
+    best = max(c.coverage for c in chosen)
+    joint = len(covered) / len({stem(t) for t in question.terms})
+    return 0.7 * best + 0.3 * joint
+
+
+def _margin(best: Candidate, ranked: list[Candidate]) -> float:
+    """How far the best sentence's score leads the best one from another block."""
+    other = next((c.score for c in ranked if c.block_id != best.block_id), 0.0)
+    return best.score - other
+
+
+def _shape_kept(question: Question, sentence: str) -> Callable[[str], bool]:
+    """A span of this sentence must keep the shape the question needs, if it has it."""
+    if type_fit(question, sentence) < 1.0:
+        return lambda _span: True
+    return lambda span: type_fit(question, span) == 1.0
+
+
+def shape_terms(question: Question) -> list[str]:
+    """Search terms for the shape an answer must have (a link's "http", "doi")."""
+    return LINK_TERMS if _WANTS_LINK.search(question.text) else []
+
+
+def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
+    """A link written out ("http://dx.doi.org/...") covers the question's "web link"."""
+    if not _WANTS_LINK.search(question.text):
+        return {}
+    wanted = {stem(w) for w in ("web", "link", "url", "website", "address")}
+    return {
+        stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted
+    }

@@ -1,0 +1,178 @@
+"""Questions about a company's figures for a fiscal period, answered from its filing's
+statement pages: a line item ("FY2018 capital expenditure") as a cited cell, a metric
+("working capital ratio", a definition the question gives, a 3-year average, a CAGR) as a
+computed sentence whose every operand is a cited line item."""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+
+from citewise.agent.computed import Computation
+from citewise.agent.definitions import item_named, metric_formula
+from citewise.agent.financial import (
+    Builder,
+    Lookup,
+    Missing,
+    computation,
+    given_formula,
+)
+from citewise.agent.numbers import WORDS, format_number, scale_of
+from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
+from citewise.store.library import LibraryStore, StoredBlock
+
+_PAGES_CACHE: OrderedDict[tuple[str, str], list[StatementPage]] = OrderedDict()
+_ROUND = re.compile(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+) decimal", re.I)
+_PERCENT = re.compile(r"%|\bpercent", re.I)
+_N_YEAR_AVERAGE = re.compile(r"\b(\w+)[ -]year average\b", re.I)
+_CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
+_CHANGE = re.compile(
+    r"\b(change[ds]?|grow(?:th)?|grew|increase[ds]?|decrease[ds]?|decline[ds]?)\b", re.I
+)
+_SHARE_OF = re.compile(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
+
+
+def statement_pages(store: LibraryStore, doc_id: str, sha: str) -> list[StatementPage]:
+    key = (doc_id, sha)
+    if key not in _PAGES_CACHE:
+        _PAGES_CACHE[key] = read_pages(store.blocks(doc_id))
+        while len(_PAGES_CACHE) > 8:
+            _PAGES_CACHE.popitem(last=False)
+    return _PAGES_CACHE[key]
+
+
+def decimals_asked(question: str) -> int | None:
+    m = _ROUND.search(question)
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return int(word) if word.isdigit() else int(WORDS.get(word, 2))
+
+
+def _years(question: str) -> tuple[int, list[int]]:
+    """The fiscal year asked about, and every year a multi-year average spans."""
+    years = question_years(question)
+    latest = max(years)
+    m = _N_YEAR_AVERAGE.search(question)
+    if m and len(years) >= 2:
+        return latest, list(range(min(years), latest + 1))
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else int(WORDS.get(m.group(1).lower(), 1))
+        return latest, list(range(latest - n + 1, latest + 1))
+    return latest, [latest]
+
+
+def _cagr(question: str, lookup: Lookup) -> Computation | None:
+    """Compound annual growth of the line item named before "CAGR", first to last year."""
+    years = question_years(question)
+    item = item_named(_CAGR.split(question)[0]) or item_named(question)
+    if item is None or len(years) < 2:
+        return None
+    start, end = min(years), max(years)
+    builder = Builder(lookup, [])
+    last, first = builder.figure(item, end), builder.figure(item, start)
+    expression = f"(({last} / {first}) ** (1 / {end - start}) - 1) * 100"
+    definition = "(end / start)^(1 / years) − 1"
+    return Computation(f"{item} CAGR FY{start}–FY{end}", expression, builder.operands, None,
+                       "%", definition)  # fmt: skip
+
+
+def _change(question: str, lookup: Lookup) -> Computation | None:
+    """Change of a line item between the two years named: in % when asked for a rate."""
+    years = question_years(question)
+    item = item_named(question)
+    if item is None or len(years) != 2:
+        return None
+    old, new = min(years), max(years)
+    builder = Builder(lookup, [])
+    now, before = builder.figure(item, new), builder.figure(item, old)
+    percent = bool(_PERCENT.search(question) or re.search(r"\brate\b", question, re.I))
+    expression = f"({now} - {before}) / {before} * 100" if percent else f"{now} - {before}"
+    what = f"{item} change FY{old}–FY{new}"
+    return Computation(what, expression, builder.operands, None, "%" if percent else "")
+
+
+def _line_named(question: str, year: int, lookup: Lookup) -> Computation | None:
+    """A line item no standard name covers, named in full by the question."""
+    line = lookup.by_words(question, year)
+    if line is None:
+        return None
+    builder = Builder(lookup, [])
+    name = builder.line_figure(line, line.label, year)
+    return Computation(f"FY{year} {line.label}", name, builder.operands)
+
+
+def metric(question: str, lookup: Lookup) -> Computation | None:
+    """The computation the question asks for, from the first rule that applies: a
+    definition it gives, a standard metric, "X as a % of Y", a CAGR, one line item."""
+    year, years = _years(question)
+    given = given_formula(question)
+    standard = metric_formula(question)
+    share = _SHARE_OF.search(question)
+    what = f"FY{year}"
+    if given is not None:
+        formula, definition = given
+        percent = bool(_PERCENT.search(question)) and "/" in formula and "100" not in formula
+        formula = f"({formula}) * 100" if percent else formula
+        return computation(what, formula, years, lookup, definition, percent)
+    if standard is not None:
+        formula, definition, percent, name = standard
+        return computation(f"{what} {name}", formula, years, lookup, definition, percent)
+    if _CAGR.search(question):
+        found = _cagr(question, lookup)
+        return found if found else None
+    if _CHANGE.search(question) and len(question_years(question)) == 2:
+        return _change(question, lookup)
+    if share and item_named(share.group(1)) and item_named(share.group(2)):
+        part, whole = item_named(share.group(1)), item_named(share.group(2))
+        formula = f"{part} / {whole} * 100"
+        return computation(what, formula, years, lookup, f"{part} / {whole}", True)
+    item = item_named(question)
+    if item is None:
+        return _line_named(question, year, lookup) if len(years) == 1 else None
+    return computation(f"FY{year} {item}", item, years, lookup, "", False)
+
+
+def finish(comp: Computation, question: str) -> Computation:
+    """Scale and precision as asked: "in USD billions" from a statement in millions."""
+    comp.decimals = decimals_asked(question)
+    asked = scale_of(question)
+    printed = comp.operands[0].scale if comp.operands else 1.0
+    amount = "/" not in comp.expression
+    if amount and asked > 1 and printed > 1 and asked != printed:
+        comp.divisor = asked / printed
+        comp.notes.append(f"in {_scale_word(asked)}")
+        comp.decimals = 2 if comp.decimals is None else comp.decimals
+    elif amount and printed > 1:
+        comp.notes.append(f"in {_scale_word(printed)}")
+    if comp.decimals is None:
+        comp.decimals = 1 if comp.unit == "%" else (0 if amount else 2)
+    return comp
+
+
+def _scale_word(scale: float) -> str:
+    return {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(scale, format_number(scale))
+
+
+def filing_computation(
+    question: str, store: LibraryStore
+) -> tuple[Computation, dict[str, StoredBlock]] | Missing | None:
+    """The cited computation for a question about a filing's figures with the blocks its
+    operands cite; Missing when a figure it needs is not on the statement pages; None when
+    it is not such a question."""
+    if not question_years(question):
+        return None
+    doc = pick_filing(question, store.documents())
+    if doc is None:
+        return None
+    pages = statement_pages(store, doc.id, doc.sha256)
+    if not any(p.kind for p in pages):
+        return None  # not a filing: no balance sheet, income or cash flow statement
+    try:
+        result = metric(question, Lookup(pages))
+    except Missing as missing:
+        return missing
+    if result is None or not result.operands:
+        return None
+    blocks = {item.block.id: item.block for page in pages for item in page.items}
+    return finish(result, question), blocks

@@ -1,0 +1,338 @@
+"""Answers read from table cells or computed from cited figures, before sentence picking.
+
+`answer_numeric` is the one entry point `QuestionAnswerer.ask` calls right after
+retrieval: a statement line item for a fiscal period (agent/statements.py), a computed
+figure (agent/computed.py), a CSV column's summary (agent/columns.py) or one cell of a
+retrieved table (agent/cells.py). None means "not a table question": the sentence picker
+answers as before.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from citewise.agent.cells import (
+    CellMatch,
+    TableView,
+    best_column,
+    label_score,
+    match_cell,
+    numeric_columns,
+    row_name,
+    superlative,
+    words,
+)
+from citewise.agent.columns import column_fact
+from citewise.agent.computed import (
+    Computation,
+    Operand,
+    check,
+    citations,
+    operation,
+    render,
+    two_operand,
+)
+from citewise.agent.filing_answer import filing_computation
+from citewise.agent.financial import Missing
+from citewise.agent.numbers import parse_number
+from citewise.agent.qa import Answer, AnswerSentence, Evidence
+from citewise.agent.question import Question
+from citewise.retrieval.hybrid import Hit
+from citewise.store.library import LibraryStore, StoredBlock
+
+# A table the question does not point at must be among the first hits to be read.
+TABLE_HITS = 6
+STRONG_MATCH = 1.5
+# An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
+FULL_NAME = 1.0
+
+
+@dataclass
+class Quoted:
+    """A figure or cell quoted from one block: what the answer cites for it."""
+
+    block: StoredBlock
+    quote: str
+
+
+def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
+    doc = store.document(quoted.block.document_id)
+    title, path = (doc.title, doc.path) if doc else ("", "")
+    link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
+    block = quoted.block
+    return Evidence(
+        id=block.id,
+        document=block.document_id,
+        title=title,
+        page=block.page,
+        bbox=[round(v, 1) for v in block.bbox],
+        section=block.section_path,
+        quote=quoted.quote,
+        link=link,
+    )
+
+
+def row_quote(block: StoredBlock, row: list[str]) -> str:
+    """The line of the table block's text that holds this row (verbatim), else the row."""
+    cells = [c for c in row if c]
+    lines = [ln for ln in block.text.splitlines() if all(c in ln for c in cells)]
+    return lines[0] if lines else " ".join(cells)
+
+
+def build_answer(
+    store: LibraryStore,
+    question: str,
+    sentences: list[tuple[AnswerSentence, list[Quoted]]],
+    support: float,
+    started: float,
+) -> Answer:
+    """An answer whose sentences cite the quoted blocks (one evidence item per block)."""
+    found: dict[str, Evidence] = {}
+    for _, quotes in sentences:
+        for q in quotes:
+            if q.block.id not in found:
+                found[q.block.id] = evidence(store, q)
+            elif q.quote not in found[q.block.id].quote:
+                found[q.block.id].quote += " … " + q.quote
+    return Answer(
+        question=question,
+        refused=False,
+        answer=" ".join(s.text for s, _ in sentences),
+        sentences=[s for s, _ in sentences],
+        evidence=list(found.values()),
+        support_score=round(support, 3),
+        timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
+    )
+
+
+def _table_views(
+    hits: list[Hit], question: Question, store: LibraryStore
+) -> list[tuple[StoredBlock, TableView]]:
+    """Tables the question may be about, with their grids: tables among the first hits,
+    tables in the same section as the first three hits (the prose around a table is often
+    what retrieval finds), and tables the question names by label ("Table 3")."""
+    ids = {b.id for h in hits[:TABLE_HITS] for b in [h.block, *h.context] if b.kind == "table"}
+    sections = {(h.block.document_id, h.block.section_path) for h in hits[:3]}
+    wanted = {label.lower() for label in question.labels}
+    docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
+    out: list[tuple[StoredBlock, TableView]] = []
+    for doc in docs[:3]:
+        for block, data in store.blocks_with_data(doc, ("table",)):
+            near = (block.document_id, block.section_path) in sections
+            if data and (block.id in ids or near or (block.label or "").lower() in wanted):
+                view = TableView.from_data(data, block.label)
+                if view is not None:
+                    out.append((block, view))
+    return out
+
+
+def _relevance(question: Question, block: StoredBlock, view: TableView) -> float:
+    """0..1: the question names the table's label, or shares words with its caption."""
+    if block.label and block.label.lower() in {lab.lower() for lab in question.labels}:
+        return 1.0
+    asked = set(words(question.text))
+    return 0.5 * min(1.0, label_score(f"{view.caption} {block.section_path}", asked) * 2)
+
+
+def cell_answer(
+    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+) -> Answer | None:
+    """One cell of a retrieved table, when its row and column headers are both named."""
+    scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
+    for block, view in _table_views(hits, question, store):
+        match = superlative(text, view) or match_cell(text, view)
+        # a question not typed numeric needs both its row and its column named outright
+        if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
+            scored.append((match.score + _relevance(question, block, view), block, view, match))
+    if not scored:
+        return None
+    scored.sort(key=lambda s: -s[0])
+    score, block, view, match = scored[0]
+    if len(scored) > 1 and scored[1][0] == score and scored[1][3].value != match.value:
+        return None  # two tables answer differently and equally well
+    where = view.label or "the table"
+    if match.kind == "superlative":
+        sentence = f"{match.row} ({match.column}: {match.value}; {where})."
+    else:
+        sentence = f"{match.value} ({match.column}, {match.row}; {where})."
+    cell: dict[str, object] = {
+        "table": where,
+        "row": match.row,
+        "column": match.column,
+        "value": match.value,
+    }
+    quote = Quoted(block, row_quote(block, view.rows[match.row_index]))
+    support = min(1.0, 0.5 + score / 4)
+    answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
+    return build_answer(store, text, [(answer_sentence, [quote])], support, started)
+
+
+def _row_operands(text: str, views: list[tuple[StoredBlock, TableView]]) -> list[Operand]:
+    """Rows of the candidate tables that the question names in full, as operands in the
+    column it names."""
+    asked = set(words(text))
+    found: list[Operand] = []
+    for block, view in views:
+        column = best_column(text, view, numeric_columns(view))
+        if column is None:
+            continue
+        k = column[0]
+        for row in view.rows:
+            name = row_name(row)
+            value = parse_number(row[k]) if k < len(row) else None
+            if value is None or label_score(name, asked) < FULL_NAME:
+                continue
+            label = f"{name}, {view.columns[k]}"
+            found.append(Operand("", label, row[k], value, block.id, row_quote(block, row)))
+    return found
+
+
+def _in_question_order(text: str, operands: list[Operand]) -> list[Operand]:
+    """Operands ordered by where the question names their rows; a name inside a longer
+    one ("BM25" in "BM25 + rerank") counts only where it stands alone."""
+    lowered = text.lower()
+    taken: list[tuple[int, int]] = []
+    placed: list[tuple[int, Operand]] = []
+    for o in sorted(operands, key=lambda o: -len(o.label)):
+        name = o.label.rsplit(", ", 1)[0].lower()
+        spots = [m.start() for m in re.finditer(re.escape(name), lowered)]
+        free = [p for p in spots if all(not (a <= p < b) for a, b in taken)]
+        at = free[0] if free else (spots[0] if spots else len(lowered))
+        taken.append((at, at + len(name)))
+        placed.append((at, o))
+    return [o for _, o in sorted(placed, key=lambda p: p[0])]
+
+
+def computed_from_cells(
+    text: str, hits: list[Hit], question: Question, store: LibraryStore, started: float
+) -> Answer | None:
+    """A difference, ratio, sum, change or average of two table figures the question names
+    (the first named is the first operand); a refusal when only one of them is stated."""
+    what = operation(text)
+    if what is None:
+        return None
+    views = _table_views(hits, question, store)
+    blocks = {b.id: b for b, _ in views}
+    picked: list[Operand] = []
+    for o in _row_operands(text, views):
+        if all(o.label.rsplit(", ", 1)[0] != p.label.rsplit(", ", 1)[0] for p in picked):
+            picked.append(o)
+    if not picked:
+        return None
+    if len(picked) == 1:
+        only = picked[0]
+        reason = (
+            f"Only one figure for the {what} is stated ({only.label}: {only.printed}); "
+            "the other is not in the library."
+        )
+        return refusal(store, text, reason, [Quoted(blocks[only.block_id], only.quote)], started)
+    if len(picked) > 2:
+        return None  # more rows named than a two-figure operation takes
+    first, second = _in_question_order(text, picked)
+    computation = two_operand(what, first, second)
+    return computed_answer(store, text, computation, blocks, started)
+
+
+def computed_answer(
+    store: LibraryStore,
+    text: str,
+    computation: Computation,
+    blocks: dict[str, StoredBlock],
+    started: float,
+) -> Answer | None:
+    """The computed sentence, its operands cited; None when recomputation disagrees."""
+    quotes = [Quoted(blocks[o.block_id], o.quote) for o in computation.operands]
+    if not check(computation, {b.id: b.text for b in blocks.values()}):
+        return None
+    sentence = AnswerSentence(
+        render(computation),
+        citations(computation),
+        1.0,
+        "computed",
+        operands=[o.to_dict() for o in computation.operands],
+    )
+    return build_answer(store, text, [(sentence, quotes)], 1.0, started)
+
+
+def refusal(
+    store: LibraryStore, text: str, reason: str, closest: list[Quoted], started: float
+) -> Answer:
+    """A refusal that says which operand is missing and shows the one that was found."""
+    return Answer(
+        question=text,
+        refused=True,
+        answer=reason,
+        sentences=[],
+        evidence=[evidence(store, q) for q in closest],
+        support_score=0.0,
+        timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
+    )
+
+
+def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | None:
+    """A company's figure or metric for a fiscal year, from its filing's statements."""
+    found = filing_computation(text, store)
+    if found is None:
+        return None
+    if isinstance(found, Missing):
+        reason = f"The filing's statements do not state {found}, which this needs."
+        return refusal(store, text, reason, [], started)
+    comp, blocks = found
+    only = comp.operands[0]
+    if (
+        len(comp.operands) == 1
+        and comp.divisor == 1.0
+        and comp.expression.strip("() ") == only.name
+    ):
+        block = blocks[only.block_id]
+        label = only.row or only.label
+        year = only.label.rsplit("FY", 1)[-1]
+        notes = f" ({'; '.join(comp.notes)})" if comp.notes else ""
+        sentence = f"{comp.what}: {label}, {year}: {only.printed}{notes}."
+        cell: dict[str, object] = {
+            "table": block.section_path or f"page {block.page}",
+            "row": label,
+            "column": year,
+            "value": only.printed,
+        }
+        answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
+        return build_answer(
+            store, text, [(answer_sentence, [Quoted(block, only.quote)])], 1.0, started
+        )
+    return computed_answer(store, text, comp, blocks, started)
+
+
+def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) -> Answer | None:
+    """A CSV column's range, missing share, type or best row, from its schema or rows."""
+    docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
+    fact = column_fact(text, store, docs)
+    if fact is None:
+        return None
+    cell: dict[str, object] = {
+        "table": fact.block.section_path,
+        "row": fact.what,
+        "column": fact.column,
+        "value": fact.value,
+    }
+    sentence = AnswerSentence(fact.sentence, [fact.block.id], 1.0, "cell", cell)
+    return build_answer(store, text, [(sentence, [Quoted(fact.block, fact.quote)])], 1.0, started)
+
+
+def answer_numeric(
+    question_text: str, question: Question, hits: list[Hit], store: LibraryStore
+) -> Answer | None:
+    """A cell or computed answer when the question asks for one; None otherwise."""
+    started = time.perf_counter()
+    filing = filing_answer(question_text, store, started)
+    if filing is not None:
+        return filing
+    csv = csv_answer(question_text, hits, store, started)
+    if csv is not None:
+        return csv
+    computed = computed_from_cells(question_text, hits, question, store, started)
+    if computed is not None:
+        return computed
+    return cell_answer(question_text, question, hits, store, started)

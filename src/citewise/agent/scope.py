@@ -1,0 +1,159 @@
+"""Scope from the question: the papers a question names narrow retrieval to them (softly).
+
+A paper is named by its citewise ID ("zhang2023"), the system or dataset name its title
+introduces ("S2ORC", "VESPA"), an abbreviation only it defines ("KCH"), distinctive title
+words ("the trauma DVT-prophylaxis review"), or its first author and year ("Zhang et al.
+2023"). A name that fits too many papers scopes nothing: the library answers as a whole.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from citewise.agent.question import Question
+from citewise.retrieval.terms import STOPWORDS, stem, tokens
+
+# A name that fits more than this many papers does not pick one out.
+MAX_SCOPED = 2
+# Title words: at least this many distinctive ones, of enough weight, name the paper.
+TITLE_WORDS = 2
+TITLE_WEIGHT = 2.0
+TITLE_RELATIVE = 0.6
+_NAME_LIKE = re.compile(r"^(?=.*[A-Z].*[A-Z0-9])[A-Za-z][A-Za-z0-9-]{1,}$|^[A-Z][a-z]+[A-Z]\w*$")
+_GENERIC_TITLE = frozenset(
+    """study analysis review introduction introductory approach method methods model models
+    system systems paper towards toward using based via new novel large scale""".split()
+)
+
+
+@dataclass(frozen=True)
+class Paper:
+    """What the question can name a paper by."""
+
+    id: str
+    title: str
+    authors: tuple[str, ...]
+    year: int | None
+    names: frozenset[str] = frozenset()  # system/dataset names, abbreviations it defines
+
+
+@dataclass(frozen=True)
+class ScopeChoice:
+    """A document the answer is scoped to, and why (the `scope` of ask --json)."""
+
+    document: str
+    title: str
+    reason: str
+    # the question's words that named the paper (stems); they name it, they are not
+    # what to look for inside it
+    words: frozenset[str] = frozenset()
+
+    def to_dict(self) -> dict[str, str]:
+        return {"document": self.document, "title": self.title, "reason": self.reason}
+
+
+def title_names(title: str) -> set[str]:
+    """Names a title introduces: "S2ORC", "VESPA", "TIMP", "LOGIC-LM", "OLMo"."""
+    head = title.split(":")[0] if ":" in title else ""
+    found = {w for w in re.findall(r"[A-Za-z][\w-]+", title) if _NAME_LIKE.match(w)}
+    if head and len(head.split()) == 1:
+        found.add(head.strip())
+    return {w for w in found if w.lower() not in STOPWORDS and len(w) >= 3}
+
+
+def _family(author: str) -> str:
+    parts = author.replace(",", " ").split()
+    return parts[-1].lower() if parts else ""
+
+
+def _title_words(title: str) -> set[str]:
+    return {
+        stem(t)
+        for t in tokens(title)
+        if t not in STOPWORDS and t not in _GENERIC_TITLE and len(t) > 2 and not t.isdigit()
+    }
+
+
+def _mentions(question: str, name: str) -> bool:
+    pattern = r"(?<![\w-])" + re.escape(name) + r"(?:'s|’s)?(?![\w-])"
+    return re.search(pattern, question, re.IGNORECASE if name.islower() else 0) is not None
+
+
+def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
+    chosen: dict[str, tuple[str, set[str]]] = {}
+    words = set(tokens(question))
+    years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
+    for paper in papers:
+        if _mentions(question, paper.id):
+            chosen[paper.id] = (f"ID '{paper.id}'", {stem(t) for t in tokens(paper.id)})
+            continue
+        # names its title introduces first, then abbreviations only it defines
+        in_title = title_names(paper.title)
+        for name in sorted(paper.names, key=lambda n: (n not in in_title, n)):
+            if _mentions(question, name):
+                chosen[paper.id] = (f"name '{name}'", {stem(t) for t in tokens(name)})
+                break
+        else:
+            family = _family(paper.authors[0]) if paper.authors else ""
+            if family and paper.year and family in words and str(paper.year) in years:
+                named = {family, str(paper.year)}
+                chosen[paper.id] = (f"author-year '{family} {paper.year}'", named)
+    return chosen
+
+
+def _by_title(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
+    """Papers whose distinctive title words the question uses (title-level IDF)."""
+    words = {stem(t) for t in tokens(question)}
+    titles = {p.id: _title_words(p.title) for p in papers}
+    frequency: dict[str, int] = {}
+    for ws in titles.values():
+        for w in ws:
+            frequency[w] = frequency.get(w, 0) + 1
+    scored = []
+    for paper in papers:
+        shared = titles[paper.id] & words
+        weight = sum(math.log((len(papers) + 1) / frequency[w]) for w in shared)
+        if len(shared) >= TITLE_WORDS and weight >= TITLE_WEIGHT:
+            scored.append((weight, paper.id, sorted(shared)))
+    scored.sort(reverse=True)
+    # a title matched far better than the others is the one named
+    kept = [s for s in scored if s[0] >= TITLE_RELATIVE * scored[0][0]] if scored else []
+    return {pid: ("title words " + ", ".join(ws), set(ws)) for _, pid, ws in kept[:MAX_SCOPED]}
+
+
+def scope_from_question(question: str, papers: Iterable[Paper]) -> list[ScopeChoice]:
+    """The papers the question names, with the reason; empty when it names none or too many."""
+    papers = list(papers)
+    if len(papers) < 2:
+        return []
+    chosen = _by_name(question, papers)
+    for pid, reason in _by_title(question, papers).items():
+        chosen.setdefault(pid, reason)
+    if not chosen or len(chosen) > MAX_SCOPED:
+        return []
+    titles = {p.id: p.title for p in papers}
+    return [
+        ScopeChoice(pid, titles[pid], reason, frozenset(words))
+        for pid, (reason, words) in chosen.items()
+    ]
+
+
+# Keep at least this many terms after dropping the words that named the paper.
+MIN_TERMS_LEFT = 2
+
+
+def without_naming_words(question: Question, scope: list[ScopeChoice]) -> Question:
+    """The question without the words that named its paper ("Semantic Scholar literature
+    graph" once scoped to that paper), unless too little would be left to look for."""
+    named = set().union(*(s.words for s in scope)) if scope else set()
+    if not named:
+        return question
+    # what is asked about stays, even when it is also part of the name ("RMS error")
+    named -= {stem(t) for t in question.attribute}
+    keep = [t for t in question.terms if stem(t) not in named]
+    if len(keep) < MIN_TERMS_LEFT:
+        return question
+    return replace(question, terms=keep)

@@ -1,0 +1,61 @@
+"""Short answers: the shortest verbatim span of a chosen sentence that still answers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from citewise.agent.extractive import quantities, stems
+from citewise.agent.question import Question
+from citewise.retrieval.terms import stem
+
+# Sentences up to this long are already short; longer ones are cut to a clause.
+SHORT_WORDS = 25
+MIN_SPAN_WORDS = 5
+# A span keeps at least this share of the sentence's weighted question terms.
+KEEP_COVERAGE = 0.75
+_CLAUSE_END = re.compile(r"(?<=[;:,])\s+|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
+
+
+def clauses(sentence: str) -> list[str]:
+    """The sentence cut at semicolons, colons and commas (pieces keep their punctuation)."""
+    return [p for p in _CLAUSE_END.split(sentence) if p.strip()]
+
+
+def shortest_span(
+    sentence: str,
+    question: Question,
+    weight: Callable[[str], float] = lambda _t: 1.0,
+    keeps: Callable[[str], bool] = lambda _span: True,
+) -> str:
+    """The shortest run of whole clauses that keeps what the sentence answers: most of
+    its weighted question terms, its number when the question asks for one, and whatever
+    else `keeps` asks for (the answer's shape: a date, a comparison)."""
+    if len(sentence.split()) <= SHORT_WORDS:
+        return sentence
+    pieces = clauses(sentence)
+    if len(pieces) < 2:
+        return sentence
+    wanted = {stem(t): weight(t) for t in question.terms}
+
+    def covered(text: str) -> float:
+        own = stems(text)
+        return sum(w for s, w in wanted.items() if s in own)
+
+    full = covered(sentence)
+    needs_number = question.expects_number and bool(quantities(sentence, question.text))
+    best = sentence
+    for start in range(len(pieces)):
+        for end in range(start + 1, len(pieces) + 1):
+            span = " ".join(pieces[start:end]).strip().rstrip(",;:")
+            words = len(span.split())
+            if words < MIN_SPAN_WORDS or words >= len(best.split()):
+                continue
+            if full and covered(span) < KEEP_COVERAGE * full:
+                continue
+            if needs_number and not quantities(span, question.text):
+                continue
+            if not keeps(span):
+                continue
+            best = span
+    return best

@@ -1,0 +1,284 @@
+"""The typed actions of the tool registry: parameters, results, what each may fail with.
+
+Each action is a pydantic parameter model, a pydantic result model and a function; the
+registry (agent/tools.py) validates parameters, runs the function, checks the result's
+postconditions and turns every failure into an error code with a recovery hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from citewise.agent.compare import Comparison
+from citewise.agent.setup import Setup
+from citewise.agent.verify import Verifier
+from citewise.documents.formulas import lookup_equation
+from citewise.documents.structure import equations, find_table, tables, to_csv_rows
+from citewise.errors import CitewiseError
+from citewise.retrieval.hybrid import Hit
+from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+
+
+class LibraryLike(Protocol):
+    """What the actions need of citewise.api.Library."""
+
+    store: LibraryStore
+
+    def document(self, doc_id: str) -> StoredDocument: ...
+    def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]: ...
+    def compare(self, doc_ids: list[str], aspects: list[str] | None = None) -> Comparison: ...
+    def setup(self, doc_id: str) -> Setup: ...
+
+
+class ToolFailure(CitewiseError):
+    """An action's precondition or outcome the caller can act on (code + hint)."""
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Citation(BaseModel):
+    """A verbatim quote with its address."""
+
+    document: str
+    page: int
+    block: str
+    quote: str
+
+
+# --- search_library -----------------------------------------------------------------
+
+
+class SearchLibraryParams(Params):
+    query: str = Field(min_length=1, description="What to look for.")
+    k: int = Field(8, ge=1, le=50)
+    documents: list[str] = Field(default_factory=list, description="Restrict to these IDs.")
+    page: int | None = Field(None, ge=1, description="Restrict to one page (needs documents).")
+
+
+class SearchLibraryResult(BaseModel):
+    hits: list[Citation]
+
+
+def search_library(lib: LibraryLike, p: SearchLibraryParams) -> SearchLibraryResult:
+    docs = [lib.document(d) for d in p.documents]
+    if p.page is not None:
+        if len(docs) != 1:
+            raise ToolFailure(
+                "a page needs exactly one document",
+                code="INVALID_PARAMS",
+                hint="pass documents=[ID] with page",
+            )
+        if p.page > docs[0].pages:
+            raise ToolFailure(
+                f"page {p.page} is beyond {docs[0].id}'s {docs[0].pages} pages",
+                code="PAGE_OUT_OF_RANGE",
+                hint=f"pages run from 1 to {docs[0].pages}",
+            )
+    hits = lib.search(p.query, p.k if p.page is None else 50, [d.id for d in docs] or None)
+    if p.page is not None:
+        hits = [h for h in hits if h.block.page == p.page][: p.k]
+    return SearchLibraryResult(hits=[_citation(h.block) for h in hits])
+
+
+def _citation(block: StoredBlock) -> Citation:
+    return Citation(document=block.document_id, page=block.page, block=block.id, quote=block.text)
+
+
+# --- compare_methods / extract_setup ------------------------------------------------
+
+
+class CompareMethodsParams(Params):
+    documents: list[str] = Field(min_length=2, description="Two or more document IDs.")
+    aspects: list[str] = Field(default_factory=list, description="Default: task, method, ...")
+
+
+class Cell(BaseModel):
+    aspect: str
+    document: str
+    value: str
+    stated: bool
+    citation: Citation | None
+
+
+class CompareMethodsResult(BaseModel):
+    aspects: list[str]
+    cells: list[Cell]
+    key_differences: str
+
+
+def compare_methods(lib: LibraryLike, p: CompareMethodsParams) -> CompareMethodsResult:
+    comparison = lib.compare(p.documents, p.aspects or None)
+    cells = [
+        Cell(
+            aspect=c.aspect,
+            document=c.document,
+            value=c.value,
+            stated=c.stated,
+            citation=Citation(
+                document=c.document,
+                page=c.finding.page,
+                block=c.finding.block_id,
+                quote=c.finding.quote,
+            )
+            if c.finding
+            else None,
+        )
+        for c in comparison.cells
+    ]
+    if not any(c.stated for c in cells):
+        raise ToolFailure(
+            "none of the papers states " + ", ".join(comparison.aspects),
+            code="ASPECT_EMPTY",
+            hint="ask for other aspects, or run extract_setup on one paper to see what it states",
+        )
+    return CompareMethodsResult(
+        aspects=list(comparison.aspects), cells=cells, key_differences=comparison.key_differences
+    )
+
+
+class ExtractSetupParams(Params):
+    document: str = Field(min_length=1)
+
+
+class SetupValue(BaseModel):
+    aspect: str
+    value: str
+    citation: Citation
+
+
+class ExtractSetupResult(BaseModel):
+    document: str
+    values: list[SetupValue]
+    not_stated: list[str]
+
+
+def extract_setup(lib: LibraryLike, p: ExtractSetupParams) -> ExtractSetupResult:
+    setup = lib.setup(lib.document(p.document).id)
+    values = [
+        SetupValue(
+            aspect=i.aspect,
+            value=f.value,
+            citation=Citation(
+                document=setup.document, page=f.page, block=f.block_id, quote=f.quote
+            ),
+        )
+        for i in setup.items
+        for f in i.findings
+    ]
+    if not values:
+        raise ToolFailure(
+            f"{setup.document} states no experiment setting",
+            code="ASPECT_EMPTY",
+            hint="the paper may not report experiments; try search_library",
+        )
+    missing = [i.aspect for i in setup.items if not i.stated]
+    return ExtractSetupResult(document=setup.document, values=values, not_stated=missing)
+
+
+# --- lookup_table / extract_formula -------------------------------------------------
+
+
+class LookupTableParams(Params):
+    document: str = Field(min_length=1)
+    label: str = Field(min_length=1, description="'Table 2' or 2.")
+
+
+class LookupTableResult(BaseModel):
+    document: str
+    label: str
+    page: int
+    caption: str
+    rows: list[list[str]]
+    block: str
+
+
+def lookup_table(lib: LibraryLike, p: LookupTableParams) -> LookupTableResult:
+    doc = lib.document(p.document)
+    found = tables(lib.store.blocks_with_data(doc.id, ("table",)))
+    hit = find_table(found, p.label)
+    if hit is None:
+        known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
+        raise ToolFailure(
+            f"no table '{p.label}' in {doc.id}",
+            code="TABLE_NOT_FOUND",
+            hint=f"labelled tables: {known}",
+        )
+    block = next(b for b in lib.store.blocks(doc.id) if b.ordinal == hit.block)
+    return LookupTableResult(
+        document=doc.id,
+        label=hit.label or p.label,
+        page=hit.page,
+        caption=hit.caption,
+        rows=to_csv_rows(hit),
+        block=block.id,
+    )
+
+
+class ExtractFormulaParams(Params):
+    document: str = Field(min_length=1)
+    number: str = Field(min_length=1, description="3, 3.2, A.1, eq3.2 or 'Eq. (3.2)'.")
+
+
+class ExtractFormulaResult(BaseModel):
+    document: str
+    number: str
+    page: int
+    text: str
+    block: str
+
+
+def extract_formula(lib: LibraryLike, p: ExtractFormulaParams) -> ExtractFormulaResult:
+    doc = lib.document(p.document)
+    hit = lookup_equation(
+        equations(lib.store.blocks_with_data(doc.id, ("equation",))), p.number, doc.id
+    )
+    block = next(b for b in lib.store.blocks(doc.id) if b.ordinal == hit.block)
+    return ExtractFormulaResult(
+        document=doc.id, number=hit.number or p.number, page=hit.page, text=hit.text, block=block.id
+    )
+
+
+# --- validate_conclusion ------------------------------------------------------------
+
+
+class ValidateConclusionParams(Params):
+    conclusion: str = Field(min_length=3, description="A claim to check against the library.")
+    documents: list[str] = Field(default_factory=list, description="Restrict to these IDs.")
+    k: int = Field(5, ge=1, le=20, description="Passages to check it against.")
+
+
+class ValidateConclusionResult(BaseModel):
+    supported: bool
+    support: float
+    reason: str
+    evidence: list[Citation]  # the passage that supports it best (empty when none does)
+
+
+def validate_conclusion(lib: LibraryLike, p: ValidateConclusionParams) -> ValidateConclusionResult:
+    """Is the claim said by a passage of the library? Numbers must appear in the passage,
+    its content words must be covered (agent/verify.py, without a model)."""
+    docs = [lib.document(d).id for d in p.documents]
+    hits = lib.search(p.conclusion, p.k, docs or None)
+    if not hits:
+        raise ToolFailure(
+            "no passage of the library matches the conclusion",
+            code="NO_EVIDENCE",
+            hint="search_library with other words",
+        )
+    verifier = Verifier()
+    verdicts = [(verifier.check(p.conclusion, [h.block.text]), h) for h in hits]
+    verdict, best = max(verdicts, key=lambda vh: (vh[0].supported, vh[0].support))
+    return ValidateConclusionResult(
+        supported=verdict.supported,
+        support=verdict.support,
+        reason=verdict.reason,
+        evidence=[_citation(best.block)] if verdict.supported else [],
+    )
+
+
+Action = Callable[[Any, Any], BaseModel]

@@ -1,0 +1,78 @@
+"""`citewise mcp`: the library as an MCP server over stdio (for desktop assistants, IDEs),
+or over streamable HTTP with the Host and token rules of `citewise serve`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from citewise.cli.app import State, app, err
+from citewise.cli.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS, read_token
+from citewise.config import library_dir
+from citewise.errors import CitewiseError
+
+
+class MCPUnavailableError(CitewiseError):
+    code = "MCP_UNAVAILABLE"
+
+
+@app.command()
+def mcp(
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")
+    ] = False,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="With --http: interface; anything but loopback needs a token.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT")] = 8766,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--token-file",
+            metavar="FILE",
+            help="With --http: require the token on this file's first line.",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="With --http: also answer this Host name; repeatable.",
+        ),
+    ] = None,
+) -> None:
+    """Serve the library over MCP: tools (search_library, ask, get_evidence, list_documents,
+    get_document, get_table, get_formula, search_literature, start_research, get_task,
+    get_report) and each document as a resource; stdio unless --http ($CITEWISE_TOKEN or
+    --token-file sets the HTTP token)."""
+    try:
+        from citewise.server.mcp import create_mcp, http_app
+    except ImportError as exc:
+        raise MCPUnavailableError(
+            f"the MCP server needs the mcp SDK ({exc})",
+            hint='pip install -e ".[mcp]" in the citewise checkout',
+        ) from exc
+    server = create_mcp(library_dir(State.library))
+    if not http:
+        server.run("stdio")
+        return
+    import uvicorn
+
+    served = http_app(server, host, read_token(None, token_file), allow_host or ())
+    err.print(f"citewise: MCP over streamable HTTP on http://{host}:{port}/mcp")
+    uvicorn.run(
+        served,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )

@@ -1,0 +1,156 @@
+"""The life of one parse worker: a process of its own, limits set inside it, one file
+parsed, the outcome sent back to the pool (documents/parallel.py) as data.
+
+Errors travel as ParseFailure (an exception's extra fields would be lost by pickling) and
+are raised again, unchanged, where they are used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from citewise.documents import read_document
+from citewise.documents.bounds import TEXT_OPS_PER_PAGE, TEXT_OPS_VARIABLE
+from citewise.documents.model import Document
+from citewise.errors import CitewiseError, TooLargeError
+
+SECONDS_VARIABLE = "CITEWISE_PARSE_SECONDS"
+MEMORY_VARIABLE = "CITEWISE_PARSE_MEMORY_MB"
+MUPDF_NO_MEMORY = re.compile(r"\b(?:m|c|re)alloc\b.*\bfailed\b")
+MEMORY_HINT = f"split or re-export the file; set {MEMORY_VARIABLE} higher to try anyway"
+TIME_HINT = f"split or re-export the file; set {SECONDS_VARIABLE} higher to try anyway"
+# the worker's own data limit lies this far past its budget (at least): the pool's watch
+# stops it first, the limit only meets one huge allocation between two looks
+BACKSTOP_MB = 512
+
+
+@dataclass(frozen=True)
+class ParseBudget:
+    """What one file may cost: wall-clock seconds (`seconds`, or `seconds_per_page` times
+    its pages when that is more: OCR is slow but honest), memory the parse may add to the
+    worker's starting size, and text operators on one PDF page."""
+
+    seconds: float = 30.0
+    seconds_per_page: float = 2.0
+    memory_mb: int = 1024
+    text_ops_per_page: int = TEXT_OPS_PER_PAGE
+
+    @classmethod
+    def from_env(cls) -> ParseBudget:
+        """Defaults, overridden by $CITEWISE_PARSE_SECONDS, _MEMORY_MB and _TEXT_OPS."""
+
+        def number(name: str, default: float) -> float:
+            try:
+                value = float(os.environ.get(name, ""))
+            except ValueError:
+                return default
+            return value if value > 0 else default
+
+        base = cls()
+        return cls(
+            seconds=number(SECONDS_VARIABLE, base.seconds),
+            memory_mb=int(number(MEMORY_VARIABLE, base.memory_mb)),
+            text_ops_per_page=int(number(TEXT_OPS_VARIABLE, base.text_ops_per_page)),
+        )
+
+    def deadline(self, pages: int) -> float:
+        return max(self.seconds, self.seconds_per_page * pages)
+
+
+@dataclass(frozen=True)
+class ParseFailure:
+    """An exception raised in a worker, in a form that survives pickling."""
+
+    kind: type[Exception]
+    message: str
+    hint: str = ""
+    code: str | None = None
+
+    def exception(self) -> Exception:
+        if issubclass(self.kind, CitewiseError):
+            return self.kind(self.message, self.hint, self.code)
+        return self.kind(self.message)
+
+
+def _out_of_memory(exc: BaseException | None) -> bool:
+    """MemoryError, or MuPDF's failed allocation ("code=2: malloc (771617284 bytes) failed",
+    raised as RuntimeError or FzErrorSystem), anywhere in the exception's chain."""
+    while exc is not None:
+        if isinstance(exc, MemoryError) or MUPDF_NO_MEMORY.search(str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def parse_in_worker(path: Path, budget: ParseBudget) -> Document | ParseFailure:
+    """Parse `path`, every error returned as data; a memory failure is TOO_LARGE."""
+    try:
+        return read_document(path)
+    except Exception as exc:
+        if _out_of_memory(exc):
+            message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
+            return ParseFailure(TooLargeError, message, MEMORY_HINT)
+        if isinstance(exc, CitewiseError):
+            return ParseFailure(type(exc), exc.message, exc.hint, exc.code)
+        return ParseFailure(RuntimeError, repr(exc))  # a parser bug: this file only
+
+
+def _die_with_parent() -> None:
+    """Workers end when the ingest process is killed (Linux), so none lingers after kill -9."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _limit_memory(megabytes: int) -> None:
+    """Cap the data this process may add (heap and private mappings, where MuPDF and Python
+    allocate) well past its `megabytes` budget, Linux only: the pool stops a worker growing
+    past its budget; this catches one huge allocation between two looks. (Allocation
+    failures are not always clean: glibc aborts when thread-local data cannot be had.)"""
+    try:
+        import resource
+
+        with open("/proc/self/status") as status:
+            held = next(int(line.split()[1]) for line in status if line.startswith("VmData:"))
+        limit = held * 1024 + (megabytes + max(megabytes, BACKSTOP_MB)) * 2**20
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, OSError, StopIteration, ValueError, AttributeError):
+        pass  # no /proc or no RLIMIT_DATA: the pool's watch still holds
+
+
+def _page_count(path: Path) -> int:
+    if path.suffix.lower() != ".pdf":
+        return 1
+    try:
+        import pymupdf
+
+        with pymupdf.open(path) as doc:
+            return int(doc.page_count)
+    except Exception:  # the real parse reports what is wrong with the file
+        return 1
+
+
+def run_worker(path: Path, budget: ParseBudget, conn: Connection) -> None:
+    """A worker's whole life: limits, page count (the pool sets the deadline by it), parse,
+    reply."""
+    _die_with_parent()
+    if hasattr(os, "setpgid"):
+        os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
+    _limit_memory(budget.memory_mb)
+    os.environ[TEXT_OPS_VARIABLE] = str(budget.text_ops_per_page)  # read by the PDF reader
+    conn.send(("pages", _page_count(path)))
+    result = parse_in_worker(path, budget)
+    try:
+        conn.send(("done", result))
+    except MemoryError:
+        message = f"the parsed document exceeds the {budget.memory_mb} MB memory budget"
+        conn.send(("done", ParseFailure(TooLargeError, message, MEMORY_HINT)))
+    conn.close()

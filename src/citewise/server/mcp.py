@@ -1,0 +1,254 @@
+"""`citewise mcp`: the library as an MCP server (official `mcp` SDK, stdio), for desktop
+assistants, IDEs and scripts. Each tool is one call into `Library` (citewise.api); results
+are the same JSON objects the HTTP API answers.
+
+Read-only tools carry readOnlyHint; `search_literature` also openWorldHint (it goes to the
+network). A failing tool answers an error result whose text starts with the citewise error
+code and ends with its hint. Research tasks run in background threads with a Library of
+their own; a task cut off when the client closes the server resumes with
+`citewise tasks resume ID`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.utilities.types import Image
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import Resource, ToolAnnotations
+from starlette.types import ASGIApp
+
+from citewise.agent.research.tasks import TaskStore
+from citewise.api import Library
+from citewise.api.research import ResearchDesk
+from citewise.errors import CitewiseError
+from citewise.server.guards import (
+    BearerAuth,
+    HostGuard,
+    allowed_hosts,
+    require_token_off_loopback,
+)
+from citewise.server.pages import render_page
+from citewise.server.tasks import TaskRequest
+
+log = logging.getLogger(__name__)
+
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+NETWORK = ToolAnnotations(read_only_hint=True, open_world_hint=True)
+STARTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+DOCUMENT_URI = "citewise://documents/{document_id}"
+MAX_PAGE_PIXELS = 2_000_000  # a page image small enough to hand to a model
+
+T = TypeVar("T")
+
+
+def as_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1)
+
+
+class LibraryTools:
+    """One Library shared by the tools (one call at a time) and the research threads."""
+
+    def __init__(self, directory: str | Path | None) -> None:
+        self.library = Library(directory)
+        self.lock = threading.Lock()
+        self.threads: dict[str, threading.Thread] = {}
+
+    def call(self, work: Callable[[Library], T]) -> T:
+        """`work(library)` under the lock; a CitewiseError becomes the tool's error result
+        with its code and hint."""
+        try:
+            with self.lock:
+                return work(self.library)
+        except CitewiseError as exc:
+            raise ToolError(str(exc)) from exc
+
+    def start_research(self, request: TaskRequest) -> dict[str, Any]:
+        def create(library: Library) -> dict[str, Any]:
+            task = TaskStore(library.store.tasks).create(request.topic, request.options())
+            return {"id": task.id, "state": task.state}
+
+        started = self.call(create)
+        thread = threading.Thread(
+            target=self._run, args=(started["id"],), name=f"task-{started['id']}", daemon=True
+        )
+        self.threads[started["id"]] = thread
+        thread.start()
+        return started
+
+    def _run(self, task_id: str) -> None:
+        from citewise.server.tasks import fail_unfinished
+
+        try:
+            with Library(self.library.directory) as library:
+                try:
+                    ResearchDesk(library).resume(task_id)
+                except Exception as exc:
+                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
+                    raise
+        except Exception:  # stored as the task's failure; the log says why
+            log.exception("task %s stopped", task_id)
+
+    def page_image(self, evidence: dict[str, Any]) -> Image:
+        png = render_page(
+            str(evidence["path"]), int(evidence["page"]), [evidence["bbox"]], MAX_PAGE_PIXELS
+        )
+        return Image(data=png, format="png")
+
+
+class CitewiseMCP(MCPServer[Any]):
+    """MCPServer whose resource list is the library's documents as they are now."""
+
+    tools: LibraryTools
+
+    async def list_resources(self) -> list[Resource]:
+        listed = self.tools.call(lambda lib: lib.document_list())
+        return [
+            Resource(
+                uri=DOCUMENT_URI.format(document_id=d["id"]),
+                name=str(d["id"]),
+                title=str(d["title"] or d["id"]),
+                description=f"{d['pages']} pages: metadata, sections, tables, equations",
+                mime_type="application/json",
+            )
+            for d in listed
+        ]
+
+
+def create_mcp(directory: str | Path | None = None) -> CitewiseMCP:
+    """The MCP server over the library at `directory` (default: the current library)."""
+    server = CitewiseMCP(
+        "citewise",
+        instructions="A local PDF library: search it, ask questions answered with verbatim "
+        "cited passages (document, page, bbox), read tables and equations, run research tasks.",
+    )
+    tools = server.tools = LibraryTools(directory)
+    _library_tools(server, tools)
+    _research_tools(server, tools)
+
+    @server.resource(DOCUMENT_URI, mime_type="application/json")
+    def document(document_id: str) -> str:
+        """A document's metadata and structure (the `citewise show --json` object)."""
+        try:
+            return as_json(tools.call(lambda lib: lib.document_details(document_id)))
+        except ToolError as exc:
+            raise ResourceNotFoundError(str(exc)) from exc
+
+    return server
+
+
+def http_app(
+    server: MCPServer[Any],
+    host: str = "127.0.0.1",
+    token: str | None = None,
+    allow_hosts: Iterable[str] = (),
+) -> ASGIApp:
+    """The server over streamable HTTP at /mcp, under the rules of `citewise serve`: a Host
+    that is not loopback, `host` or `allow_hosts` gets 421; with `token` every request
+    needs 'Authorization: Bearer TOKEN'; a host other than loopback requires a token."""
+    require_token_off_loopback(host, token)
+    # the SDK's own Host check is off: HostGuard applies the server's one rule instead
+    inner = server.streamable_http_app(
+        host=host,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    return HostGuard(BearerAuth(inner, token), allowed_hosts(host, allow_hosts))
+
+
+def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
+    @server.tool(annotations=READ, structured_output=False)
+    def list_documents() -> str:
+        """Every document of the library: id, title, path, pages, blocks."""
+        return as_json(tools.call(lambda lib: lib.document_list()))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_document(document_id: str) -> str:
+        """A document's metadata, section tree, tables, equations and references."""
+        return as_json(tools.call(lambda lib: lib.document_details(document_id)))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def search_library(query: str, k: int = 8, documents: list[str] | None = None) -> str:
+        """The k best passages of the local library for `query` (no answer): block id,
+        document, page, bbox, section, text, score."""
+        return as_json(tools.call(lambda lib: lib.search_records(query, k, documents)))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def ask(question: str, documents: list[str] | None = None, k: int = 8) -> str:
+        """Answer from the library with verbatim cited sentences (each citation a block id
+        with its evidence: page, bbox, quote), or a refusal with the closest passages."""
+        return as_json(
+            tools.call(lambda lib: lib.ask_with_model(question, documents or [], k).to_dict())
+        )
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_evidence(block_id: str, page_image: bool = False) -> list[str | Image]:
+        """A cited block: verbatim quote, document, page, bbox (PDF points), section; with
+        page_image, also the page as PNG with the block boxed."""
+        evidence = tools.call(lambda lib: lib.evidence(block_id))
+        if not page_image:
+            return [as_json(evidence)]
+        return [as_json(evidence), tools.call(lambda _: tools.page_image(evidence))]
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_table(document_id: str, label: str) -> str:
+        """A table ('Table 2' or 2) as cells with spans and as a grid of text."""
+        return as_json(tools.call(lambda lib: lib.table(document_id, label)))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_formula(document_id: str, number: str) -> str:
+        """A numbered display equation ('3', 'Eq. (3)') with its page and bbox."""
+        return as_json(tools.call(lambda lib: lib.formula(document_id, number)))
+
+    @server.tool(annotations=NETWORK, structured_output=False)
+    def search_literature(query: str, sources: list[str] | None = None, limit: int = 10) -> str:
+        """NETWORK: search scholarly databases (arxiv, pubmed, semantic_scholar, openalex,
+        crossref, core, doaj, europepmc; all when `sources` is empty) for records."""
+        return as_json(tools.call(lambda lib: lib.search_literature(query, sources, limit)))
+
+
+def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
+    @server.tool(annotations=STARTS, structured_output=False)
+    def start_research(
+        topic: str, rounds: int = 3, sources: list[str] | None = None, max_papers: int = 12
+    ) -> str:
+        """Start a research task in the background ({"id", "state"}); sources default to
+        the local library ("local"); follow it with get_task, read it with get_report."""
+        try:
+            request = TaskRequest.model_validate(
+                {"topic": topic, "rounds": rounds, "sources": sources or ["local"]}
+                | {"max_papers": max_papers}
+            )
+        except ValueError as exc:  # pydantic's ValidationError
+            raise ToolError(f"INVALID_REQUEST: {exc}") from exc
+        return as_json(tools.start_research(request))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_task(task_id: str) -> str:
+        """A research task: state, round, options, counts and its event log."""
+        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id))
+        thread = tools.threads.get(task_id)
+        return as_json({**shown, "running": thread is not None and thread.is_alive()})
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_report(task_id: str, format: Literal["markdown", "html"] = "markdown") -> str:
+        """The report of a completed task, as Markdown or self-contained HTML."""
+
+        def render(lib: Library) -> str:
+            task = TaskStore(lib.store.tasks).get(task_id)
+            if task.state != "completed":
+                raise CitewiseError(
+                    f"task '{task_id}' is {task.state}, not completed",
+                    hint="poll get_task until its state is completed",
+                    code="REPORT_NOT_READY",
+                )
+            rendered = ResearchDesk(lib).render(task_id)
+            return rendered.html if format == "html" else rendered.markdown
+
+        return tools.call(render)

@@ -1,0 +1,462 @@
+// citewise web app: a face of the HTTP API, no logic of its own.
+// Every string that comes from a document is set with textContent, never parsed as HTML.
+"use strict";
+
+const state = { token: sessionStorage.getItem("citewise-token") || "", documents: [] };
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+// An element with text (never HTML), attributes and children.
+function el(tag, { text, cls, attrs } = {}, children = []) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function status(message, isError = false) {
+  const node = $("status");
+  node.textContent = message;
+  node.classList.toggle("error", isError);
+}
+
+function headers(extra = {}) {
+  const h = { ...extra };
+  if (state.token) h.Authorization = `Bearer ${state.token}`;
+  return h;
+}
+
+async function request(path, options = {}) {
+  const response = await fetch(path, { ...options, headers: headers(options.headers) });
+  if (!response.ok) {
+    let detail = `${response.status}`;
+    try {
+      const body = await response.json();
+      detail = `${body.code}: ${body.message}${body.hint ? ` (${body.hint})` : ""}`;
+    } catch (_) {
+      /* not JSON */
+    }
+    if (response.status === 401) detail += " - enter the server's token above";
+    throw new Error(detail);
+  }
+  return response;
+}
+
+async function getJSON(path) {
+  return (await request(path)).json();
+}
+
+async function postJSON(path, body) {
+  const init = { method: "POST", body: JSON.stringify(body) };
+  return (await request(path, { ...init, headers: { "Content-Type": "application/json" } })).json();
+}
+
+async function blobURL(path) {
+  return URL.createObjectURL(await (await request(path)).blob());
+}
+
+function docPath(id) {
+  return `/documents/${encodeURIComponent(id)}`;
+}
+
+function guarded(fn) {
+  return async (...args) => {
+    try {
+      await fn(...args);
+    } catch (exc) {
+      status(String(exc.message || exc), true);
+    }
+  };
+}
+
+// -- views ----------------------------------------------------------------------------
+
+function show(view) {
+  for (const button of document.querySelectorAll("nav button")) {
+    if (button.dataset.view === view) button.setAttribute("aria-current", "page");
+    else button.removeAttribute("aria-current");
+  }
+  for (const section of document.querySelectorAll(".view")) {
+    section.hidden = section.id !== `view-${view}`;
+  }
+  if (view === "usage") guarded(loadUsage)();
+  if (view === "research") guarded(loadTasks)();
+}
+
+// -- library --------------------------------------------------------------------------
+
+async function loadDocuments() {
+  state.documents = await getJSON("/documents");
+  const body = $("documents").tBodies[0];
+  body.replaceChildren();
+  const scope = $("ask-scope");
+  scope.replaceChildren(el("option", { text: "all documents", attrs: { value: "" } }));
+  for (const doc of state.documents) {
+    const open = el("button", { text: doc.title || doc.id, cls: "link", attrs: { type: "button" } });
+    open.addEventListener("click", guarded(() => openDocument(doc.id)));
+    body.append(
+      el("tr", {}, [
+        el("td", {}, [open]),
+        el("td", { text: doc.id, cls: "mono" }),
+        el("td", { text: doc.pages }),
+        el("td", { text: doc.blocks }),
+      ]),
+    );
+    scope.append(el("option", { text: doc.title || doc.id, attrs: { value: doc.id } }));
+  }
+  status(`${state.documents.length} documents`);
+}
+
+function sectionTree(sections) {
+  const root = el("ul", { cls: "tree" });
+  const stack = [{ level: 0, list: root }];
+  for (const s of sections) {
+    while (stack.length > 1 && stack[stack.length - 1].level >= s.level) stack.pop();
+    const label = `${s.number ? `${s.number} ` : ""}${s.title}`;
+    const item = el("li", {}, [el("span", { text: label }), el("span", { text: ` p. ${s.page}`, cls: "meta" })]);
+    stack[stack.length - 1].list.append(item);
+    const children = el("ul");
+    item.append(children);
+    stack.push({ level: s.level, list: children });
+  }
+  return root;
+}
+
+function grid(table) {
+  const view = el("table", { cls: "grid" });
+  if (table.caption) view.append(el("caption", { text: `${table.label || ""} ${table.caption}`.trim() }));
+  table.grid.forEach((row, r) => {
+    const cellTag = r < table.header_rows ? "th" : "td";
+    view.append(el("tr", {}, row.map((text) => el(cellTag, { text }))));
+  });
+  return view;
+}
+
+async function openDocument(id) {
+  const doc = await getJSON(docPath(id));
+  $("document-view").hidden = false;
+  $("doc-title").textContent = doc.title || doc.id;
+  const authors = (doc.authors || []).join(", ");
+  $("doc-meta").textContent = [authors, doc.year, doc.doi ? `doi:${doc.doi}` : "", `${doc.pages} pages`]
+    .filter(Boolean)
+    .join(" · ");
+  $("doc-abstract").textContent = doc.abstract || "";
+  $("doc-sections").replaceChildren(sectionTree(doc.sections || []));
+  const tables = $("doc-tables");
+  tables.replaceChildren();
+  for (const t of doc.tables || []) {
+    if (!t.label) {
+      tables.append(el("p", { text: `A table on p. ${t.page} (${t.rows} x ${t.cols})`, cls: "meta" }));
+      continue;
+    }
+    tables.append(grid(await getJSON(`${docPath(doc.id)}/tables/${encodeURIComponent(t.label)}`)));
+  }
+  if (!tables.childElementCount) tables.append(el("p", { text: "none", cls: "meta" }));
+  const eqs = $("doc-equations");
+  eqs.replaceChildren(...(doc.equations || []).map((e) => el("li", { text: `(${e.number}) ${e.text}  p. ${e.page}` })));
+  if (!eqs.childElementCount) eqs.append(el("li", { text: "none", cls: "meta" }));
+}
+
+function hitItem(hit, support) {
+  const item = el("li", {}, [
+    el("span", { text: hit.title || hit.document, cls: "title" }),
+    el("span", { text: ` p. ${hit.page}`, cls: "meta" }),
+    el("div", { text: hit.quote ?? hit.text, cls: "quote" }),
+  ]);
+  const button = el("button", { text: "Show evidence", cls: "link show-evidence", attrs: { type: "button" } });
+  button.addEventListener("click", guarded(() => showEvidence(hit.id, support, hit.quote)));
+  item.append(button);
+  return item;
+}
+
+async function searchLibrary(event) {
+  event.preventDefault();
+  const q = $("library-q").value.trim();
+  const hits = await getJSON(`/search?q=${encodeURIComponent(q)}&k=8`);
+  $("search-hits").replaceChildren(...hits.map((h) => hitItem(h, `score ${h.score}`)));
+  status(`${hits.length} passages for “${q}”`);
+}
+
+// -- ask ------------------------------------------------------------------------------
+
+async function ask(event) {
+  event.preventDefault();
+  const question = $("question").value.trim();
+  const scope = $("ask-scope").value;
+  status("asking…");
+  const answer = await postJSON("/ask", { question, documents: scope ? [scope] : null });
+  renderAnswer(answer);
+  status(answer.refused ? "refused: no passage answers this" : "answered");
+}
+
+function renderAnswer(answer) {
+  $("answer").hidden = false;
+  const text = $("answer-text");
+  text.replaceChildren();
+  text.classList.toggle("refusal", answer.refused);
+  const numbers = new Map(answer.evidence.map((e, i) => [e.id, i + 1]));
+  const quotes = new Map(answer.evidence.map((e) => [e.id, e.quote]));
+  if (answer.refused || !answer.sentences.length) {
+    text.textContent = answer.answer;
+  }
+  for (const sentence of answer.refused ? [] : answer.sentences) {
+    text.append(el("span", { text: sentence.text, cls: "sentence" }));
+    for (const id of sentence.citations) {
+      const marker = el("button", {
+        text: `[${numbers.get(id) ?? "?"}]`,
+        cls: "cite",
+        attrs: { type: "button", "data-evidence": id, title: "Show this evidence" },
+      });
+      marker.addEventListener("click", guarded(() => showEvidence(id, `support ${sentence.support.toFixed(2)}`, quotes.get(id))));
+      text.append(marker);
+    }
+    text.append(" ");
+  }
+  $("answer-meta").textContent = `support ${answer.support_score.toFixed(2)} · ${answer.backend}`;
+  $("closest-heading").hidden = !answer.refused;
+  $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
+}
+
+// -- evidence board -------------------------------------------------------------------
+
+let shown = null; // the evidence on the board: {bbox, page_size}
+
+// `quote` is the cited sentence when the answer quotes part of the block.
+async function showEvidence(blockId, support, quote) {
+  const ev = await getJSON(`/blocks/${encodeURIComponent(blockId)}`);
+  $("evidence-board").hidden = false;
+  $("ev-title").textContent = ev.title || ev.document;
+  $("ev-where").textContent = `${ev.document} · page ${ev.page}`;
+  $("ev-section").textContent = ev.section ? `Section: ${ev.section}` : "";
+  $("ev-support").textContent = support || "";
+  $("ev-quote").textContent = quote || ev.quote;
+  const pdf = `${docPath(ev.document)}/file`;
+  const open = $("ev-open");
+  open.href = `${pdf}#page=${ev.page}`;
+  open.dataset.pdf = pdf;
+  open.dataset.page = ev.page;
+  const box = $("ev-box");
+  box.hidden = true;
+  delete box.dataset.placed;
+  backToEvidence();
+  shown = ev;
+  const image = $("ev-image");
+  image.dataset.loading = ev.id;
+  const old = image.src;
+  image.src = await blobURL(`${docPath(ev.document)}/pages/${ev.page}.png?highlight=${encodeURIComponent(ev.id)}`);
+  if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+}
+
+// The box over the cited block: its bbox (PDF points) scaled to the image as shown.
+function placeBox() {
+  const image = $("ev-image");
+  const box = $("ev-box");
+  if (!shown || image.dataset.shows !== shown.id || !image.naturalWidth || !image.clientWidth) return;
+  const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
+  const scale = image.clientWidth / pageWidth;
+  const [x0, y0, x1, y1] = shown.bbox;
+  box.style.left = `${image.offsetLeft + image.clientLeft + x0 * scale}px`;
+  box.style.top = `${image.offsetTop + image.clientTop + y0 * scale}px`;
+  box.style.width = `${(x1 - x0) * scale}px`;
+  box.style.height = `${(y1 - y0) * scale}px`;
+  box.hidden = false;
+  box.dataset.placed = shown.id;
+}
+
+// The PDF itself in the in-browser viewer (viewer.js), at the cited page with the box.
+async function readInContext() {
+  if (!shown) return;
+  const data = new Uint8Array(await (await request(`${docPath(shown.document)}/file`)).arrayBuffer());
+  $("ev-page").hidden = true;
+  await CitewiseViewer.open(data, shown.page, shown.bbox);
+}
+
+function backToEvidence() {
+  CitewiseViewer.close();
+  $("ev-page").hidden = false;
+}
+
+// With a token a plain link cannot carry it: fetch the PDF and open it from memory.
+async function openPdf(event) {
+  if (!state.token) return;
+  event.preventDefault();
+  const link = event.currentTarget;
+  window.open(`${await blobURL(link.dataset.pdf)}#page=${link.dataset.page}`, "_blank", "noopener");
+}
+
+// -- research -------------------------------------------------------------------------
+
+async function loadTasks() {
+  const tasks = await getJSON("/tasks");
+  $("tasks").replaceChildren(
+    ...tasks.reverse().map((t) => {
+      const item = el("li", {}, [el("span", { text: `${t.topic} ` }), el("span", { text: t.state, cls: "meta" })]);
+      if (t.state === "completed") {
+        const view = el("button", { text: "report", cls: "link", attrs: { type: "button" } });
+        view.addEventListener("click", guarded(() => showReport(t.id)));
+        item.append(" ", view);
+      }
+      return item;
+    }),
+  );
+}
+
+async function startResearch(event) {
+  event.preventDefault();
+  const sources = $("sources").value.split(",").map((s) => s.trim()).filter(Boolean);
+  const body = { topic: $("topic").value.trim(), rounds: Number($("rounds").value), sources };
+  const task = await postJSON("/tasks", body);
+  $("research-events").replaceChildren();
+  $("report-links").hidden = true;
+  $("report-full").hidden = true;
+  $("report-claims").replaceChildren();
+  $("research-state").textContent = `task ${task.id}: ${task.state}`;
+  await follow(task.id);
+}
+
+// Server-Sent Events read with fetch, so the bearer header goes along (EventSource sends none).
+async function follow(taskId) {
+  const response = await request(`/tasks/${encodeURIComponent(taskId)}/events`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const message = parseEvent(buffer.slice(0, cut));
+      buffer = buffer.slice(cut + 2);
+      if (message && (await onEvent(taskId, message))) return;
+    }
+  }
+}
+
+function parseEvent(chunk) {
+  let name = "message";
+  const data = [];
+  for (const line of chunk.split("\n")) {
+    if (line.startsWith("event: ")) name = line.slice(7);
+    else if (line.startsWith("data: ")) data.push(line.slice(6));
+  }
+  return data.length ? { name, data: JSON.parse(data.join("\n")) } : null;
+}
+
+async function onEvent(taskId, { name, data }) {
+  if (name === "end") {
+    $("research-state").textContent = `task ${taskId}: ${data.state}`;
+    $("research-state").dataset.state = data.state;
+    if (data.state === "completed") await showReport(taskId);
+    guarded(loadTasks)();
+    return true;
+  }
+  const detail = Object.entries(data.data || {})
+    .slice(0, 3)
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .join(" ");
+  $("research-events").append(el("li", { text: `${data.stage} · ${name} ${detail}`.slice(0, 300) }));
+  $("research-state").textContent = `task ${taskId}: ${data.stage}`;
+  return false;
+}
+
+async function showReport(taskId) {
+  const base = `/tasks/${encodeURIComponent(taskId)}/report`;
+  const html = await blobURL(`${base}?format=html`);
+  $("report-md").href = await blobURL(base);
+  $("report-html").href = html;
+  $("report-csl").href = await blobURL(`/tasks/${encodeURIComponent(taskId)}/references.json`);
+  $("report-links").hidden = false;
+  // From memory (the report forbids framing itself); the sandbox lets nothing in it run.
+  $("report-frame").src = html;
+  $("report-full").hidden = false;
+  renderClaims(await getJSON(`/tasks/${encodeURIComponent(taskId)}/claims`));
+}
+
+// Each claim with a marker per evidence item; local evidence opens the evidence board.
+function renderClaims(report) {
+  const view = $("report-claims");
+  view.replaceChildren(el("h3", { text: `Research report: ${report.topic}` }));
+  const numbers = new Map(Object.keys(report.evidence).map((id, i) => [id, i + 1]));
+  for (const section of report.sections) {
+    view.append(el("h4", { text: section.title }));
+    for (const paragraph of section.paragraphs) {
+      const para = el("p", { cls: "claims" });
+      if (paragraph.lead) para.append(el("strong", { text: `${paragraph.lead} ` }));
+      for (const claim of paragraph.claims) {
+        para.append(el("span", { text: claim.text, cls: claim.flag ? `claim ${claim.flag}` : "claim" }));
+        for (const id of claim.evidence) para.append(claimMarker(report.evidence[id], numbers.get(id), claim));
+        para.append(" ");
+      }
+      view.append(para);
+    }
+  }
+}
+
+function claimMarker(ev, number, claim) {
+  const label = `[${number ?? "?"}]`;
+  if (!ev || !ev.block_id) {
+    return el("span", { text: label, cls: "cite remote", attrs: { title: ev ? `${ev.title}: ${ev.quote}` : "" } });
+  }
+  const marker = el("button", {
+    text: label,
+    cls: "cite",
+    attrs: { type: "button", "data-evidence": ev.block_id, title: "Show this evidence" },
+  });
+  marker.addEventListener("click", guarded(() => showEvidence(ev.block_id, `support ${claim.support.toFixed(2)}`, ev.quote)));
+  return marker;
+}
+
+// -- usage ----------------------------------------------------------------------------
+
+async function loadUsage() {
+  const usage = await getJSON("/usage");
+  $("usage-totals").textContent =
+    `${usage.calls} model calls · ${usage.prompt_tokens} prompt tokens · ` +
+    `${usage.completion_tokens} completion tokens · ${usage.cache_hits} cache hits`;
+  $("usage").tBodies[0].replaceChildren(
+    ...(usage.by_model || []).map((m) =>
+      el(
+        "tr",
+        {},
+        [m.backend, m.model, m.role, m.calls, m.prompt_tokens, m.completion_tokens, m.latency_ms_p50].map((v) =>
+          el("td", { text: v }),
+        ),
+      ),
+    ),
+  );
+}
+
+// -- start ----------------------------------------------------------------------------
+
+function useToken(event) {
+  event.preventDefault();
+  state.token = $("token").value.trim();
+  sessionStorage.setItem("citewise-token", state.token);
+  $("token").value = "";
+  guarded(loadDocuments)();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("nav button")) {
+    button.addEventListener("click", () => show(button.dataset.view));
+  }
+  $("token-form").addEventListener("submit", useToken);
+  $("library-search").addEventListener("submit", guarded(searchLibrary));
+  $("ask-form").addEventListener("submit", guarded(ask));
+  $("research-form").addEventListener("submit", guarded(startResearch));
+  $("ev-open").addEventListener("click", guarded(openPdf));
+  $("ev-image").addEventListener("load", (event) => {
+    event.target.dataset.shows = event.target.dataset.loading; // the image now on screen
+    placeBox();
+  });
+  $("ev-read").addEventListener("click", guarded(readInContext));
+  $("viewer-prev").addEventListener("click", guarded(() => CitewiseViewer.turn(-1)));
+  $("viewer-next").addEventListener("click", guarded(() => CitewiseViewer.turn(1)));
+  $("viewer-close").addEventListener("click", backToEvidence);
+  new ResizeObserver(placeBox).observe($("ev-image"));
+  guarded(loadDocuments)();
+});
