@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from citewise.agent.chat import ChatSession
@@ -43,6 +44,17 @@ EMBEDDINGS_UNAVAILABLE = (
 )
 
 
+@dataclass(frozen=True)
+class Preparation:
+    """What `Library.prepare()` did: blocks embedded now, and what the user should know."""
+
+    embedded: int
+    notices: list[str]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"embedded": self.embedded, "notices": self.notices}
+
+
 class BlockNotFoundError(CitewiseError):
     code = "BLOCK_NOT_FOUND"
     kind: Kind = "not_found"
@@ -72,6 +84,7 @@ class Library(ComparisonMethods):
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._answerer: QuestionAnswerer | None = None
+        self._preparation: Preparation | None = None
         self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer | None] = {}
         self.notices: list[str] = []
 
@@ -166,15 +179,24 @@ class Library(ComparisonMethods):
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         return self.store.blocks(self.document(doc_id).id)
 
+    def prepare(self) -> Preparation:
+        """Ready the library to answer, once: when it holds vectors (of any model), load the
+        embedding model and embed the blocks lacking vectors of the current one (say, the
+        default model changed); open the answerer. Keyword-only libraries skip the model's
+        start-up time. `ask`, `search` and the generated-answer path call this first."""
+        if self._preparation is None:
+            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedded = embed_missing(self.store, embedder) if embedder is not None else 0
+            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._preparation = Preparation(embedded, list(self.notices))
+        return self._preparation
+
     @property
     def answerer(self) -> QuestionAnswerer:
+        """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
+        before preparation it searches the vectors the library already has."""
         if self._answerer is None:
-            # Load the model only if this library has vectors (of any model): keyword-only
-            # libraries answer without paying its start-up time. Blocks lacking vectors of
-            # the current model (say, the default model changed) are embedded first.
             embedder = self.embedder if any_vectors(self.store.db) else None
-            if embedder is not None:
-                embed_missing(self.store, embedder)
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
@@ -184,6 +206,7 @@ class Library(ComparisonMethods):
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
+        self.prepare()
         answer = self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
@@ -205,6 +228,7 @@ class Library(ComparisonMethods):
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
+        self.prepare()
         return self.answerer.retriever.search(query, k, BlockFilter(documents=doc_ids))
 
     def search_records(
@@ -265,6 +289,7 @@ class Library(ComparisonMethods):
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
+        self.prepare()
         key = (llm, llm_url, use_cache)
         if key not in self._generators:
             settings = self.model_settings

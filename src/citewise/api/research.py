@@ -72,6 +72,7 @@ class ResearchDesk:
         self, library: Library, progress: Progress | None = None, models: ModelsFor | None = None
     ) -> None:
         self.library = library
+        library.prepare()  # research searches every block: embed what lacks vectors first
         self.researcher = Researcher(
             library.store,
             library.answerer.retriever,

@@ -32,7 +32,7 @@ class ReaderPool:
             # The writer prepares first (embeds blocks lacking vectors, refreshes the
             # indexes), so readers only read.
             with self.writer_lock:
-                _ = self.writer.answerer
+                self.writer.prepare()
                 reader = self.writer.reader()
             self._all.append(reader)
             return reader
