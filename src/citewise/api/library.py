@@ -12,11 +12,11 @@ from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.compare import ComparisonMethods
+from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
-from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.embed.base import Embedder
 from citewise.embed.settings import embed_settings, open_embedder
-from citewise.errors import CitewiseError, DocumentNotFoundError, Kind
+from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
@@ -34,7 +34,12 @@ from citewise.store.vocabulary import ReviewEntry, log_review, reviews
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Library", "storage_error"]  # faces never import citewise.store
+__all__ = [
+    "BlockNotFoundError",
+    "Library",
+    "StructureNotFoundError",
+    "storage_error",
+]  # faces never import citewise.store
 
 # Answers below this support (and every refusal) are logged for review (`citewise review`).
 REVIEW_BELOW = 0.6
@@ -55,19 +60,7 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class BlockNotFoundError(CitewiseError):
-    code = "BLOCK_NOT_FOUND"
-    kind: Kind = "not_found"
-
-
-class StructureNotFoundError(CitewiseError):
-    """No table with that label, or no equation with that number, in the document."""
-
-    code = "NOT_IN_DOCUMENT"
-    kind: Kind = "not_found"
-
-
-class Library(ComparisonMethods):
+class Library(ComparisonMethods, StructureMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -370,73 +363,3 @@ class Library(ComparisonMethods):
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`)."""
         return check_vector_indexes(self.directory, self.store.db)
-
-    # --- Evidence and structure lookups (the web app's evidence board, the MCP tools) ----
-
-    def evidence(self, block_id: str) -> dict[str, object]:
-        """One block as evidence: its document, page, bbox (PDF points), section path and
-        verbatim text."""
-        block = self.store.block(block_id)
-        if block is None:
-            raise BlockNotFoundError(
-                f"no block '{block_id}'", hint="use block IDs from ask evidence or search hits"
-            )
-        doc = self.document(block.document_id)
-        return {
-            "id": block.id,
-            "document": doc.id,
-            "title": doc.title,
-            "page": block.page,
-            "bbox": [round(v, 1) for v in block.bbox],
-            "section": block.section_path,
-            "kind": block.kind,
-            "label": block.label,
-            "quote": block.text,
-            "path": doc.path,
-        }
-
-    def table(self, doc_id: str, label: str) -> dict[str, object]:
-        """A table of a document as cells and a grid (the `citewise table --json` object)."""
-        document = self.document(doc_id)
-        found = tables(self.store.blocks_with_data(document.id, ("table",)))
-        hit = find_table(found, label)
-        if hit is None:
-            known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
-            raise StructureNotFoundError(
-                f"no table '{label}' in {document.id}", hint=f"labelled tables: {known}"
-            )
-        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "label": hit.label,
-            "caption": hit.caption,
-            "page": hit.page,
-            "block": block.id,
-            "bbox": list(block.bbox),
-            "rows": hit.rows,
-            "cols": hit.cols,
-            "header_rows": hit.header_rows,
-            "cells": [vars(c) for c in hit.cells],
-            "grid": hit.grid(),
-        }
-
-    def formula(self, doc_id: str, number: str) -> dict[str, object]:
-        """A numbered display equation with its page and place (`citewise formula --json`)."""
-        document = self.document(doc_id)
-        found = equations(self.store.blocks_with_data(document.id, ("equation",)))
-        hit = find_equation(found, number)
-        if hit is None:
-            known = ", ".join(e.number for e in found if e.number) or "none"
-            raise StructureNotFoundError(
-                f"no equation '{number}' in {document.id}", hint=f"numbered equations: {known}"
-            )
-        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "number": hit.number,
-            "page": hit.page,
-            "text": hit.text,
-            "bbox": list(hit.bbox),
-            "block": block.id,
-            "section": block.section_path,
-        }
