@@ -348,9 +348,12 @@ def test_search_against_recorded_responses_with_throttling_and_failures(
     # Europe PMC: the 503, then the first page, then the next page by its cursorMark.
     epmc = server.seen("/europepmc")
     assert [r.query["cursorMark"] for r in epmc] == [["*"], ["*"], ["AoIIP4ZawSg1MzEyODI1MA=="]]
-    assert counts["europepmc"] == 50
+    # The replayed next page repeats the recorded first page: deduplicated across pages.
+    assert counts["europepmc"] == 25
     arxiv_requests = server.seen("/arxiv")
-    assert len(arxiv_requests) == 2 and arxiv_requests[1].at - arxiv_requests[0].at >= 0.95
+    # The 429, page one, then page two by `start` (the feed's total says there is more).
+    assert len(arxiv_requests) == 3 and arxiv_requests[1].at - arxiv_requests[0].at >= 0.95
+    assert arxiv_requests[2].query["start"] == ["10"]
     with sqlite3.connect(library_dir / "library.db") as db:
         statuses = [
             s for (s,) in db.execute("SELECT status FROM http_requests WHERE source != 'x'")

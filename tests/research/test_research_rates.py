@@ -93,7 +93,9 @@ def test_a_research_run_keeps_every_sources_rate(tmp_path: Path) -> None:
     assert outcome.task.state == "completed"
     for source, (rate, burst) in RATES.items():
         times = request_starts(tmp_path / "library" / "library.db", source)
-        assert len(times) >= burst + 3, f"{source}: only {len(times)} requests"
+        # Research sends each distinct remote query once per round (remote_query.py), so a
+        # run makes fewer requests than one per sub-question; enough to fill a window.
+        assert len(times) >= burst + 1, f"{source}: only {len(times)} requests"
         assert_within_rate(times, rate, burst)
 
 

@@ -15,10 +15,12 @@ from pathlib import Path
 
 from citewise.api.library import Library
 from citewise.sources import Query, SearchRecord, SearchResult, SourcesConfig, search_sources
+from citewise.sources.authors import search_by_author
 from citewise.sources.export import export, library_records
 from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
 from citewise.sources.graph import write_graph as write_graph_file
+from citewise.sources.intent import describe
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
@@ -46,6 +48,7 @@ class LiteratureSearch:
         result = self.result
         return {
             "query": result.query.text if result.query else "",
+            "parsed_query": describe(result.query) if result.query else None,
             "records": [r.to_dict() for r in result.records],
             "warnings": result.warnings,
             "notices": result.notices,
@@ -54,6 +57,7 @@ class LiteratureSearch:
                     "name": s.name,
                     "status": s.status,
                     "records": s.records,
+                    "total": s.total,
                     "seconds": round(s.seconds, 3),
                     "message": s.message,
                 }
@@ -145,11 +149,19 @@ class Literature:
         self.config = config or SourcesConfig.load(None, {})
 
     def search(
-        self, query: Query, sources: list[str], limit: int, refresh: bool = False
+        self,
+        query: Query,
+        sources: list[str],
+        limit: int,
+        refresh: bool = False,
+        by_author: bool = False,
     ) -> LiteratureSearch:
+        """Records from the sources (with `by_author`: the topic's most-cited authors' papers
+        on it), requests logged and cached in the library."""
         store = LibraryStore(self.directory)
+        run = search_by_author if by_author else search_sources
         try:
-            result = search_sources(
+            result = run(
                 query, sources, audit=store.audit, limit=limit, config=self.config, refresh=refresh
             )
         finally:

@@ -4,6 +4,7 @@ library's documents as CSL-JSON, BibTeX or RIS)."""
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,10 +16,20 @@ from rich.text import Text
 from citewise.api.literature import FetchFailedError, Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.report.terminal import plain, safe
-from citewise.sources import SOURCE_NAMES, Query, SearchResult, SourcesConfig
-from citewise.sources.export import FORMATS, export
-from citewise.sources.graph import GRAPH_FORMATS
+from citewise.sources import (
+    SOURCE_NAMES,
+    Query,
+    SearchResult,
+    SourcesConfig,
+)
+from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for
+from citewise.sources.graph import (
+    GRAPH_FORMATS,
+)
+from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.paging import ALL_CAP
 
+log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
 # Short labels so a record found by four sources still fits the column.
 BADGES = {
@@ -31,7 +42,6 @@ BADGES = {
     "doaj": ("DOAJ", "bright_green"),
     "europepmc": ("EPMC", "bright_blue"),
 }
-EXTENSION_FORMATS = {".json": "csl-json", ".bib": "bibtex", ".ris": "ris"}
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -70,11 +80,22 @@ def search(
     authors: Annotated[
         list[str] | None, typer.Option("--author", help="Author name (repeatable).")
     ] = None,
+    mesh: Annotated[
+        list[str] | None, typer.Option("--mesh", help="MeSH descriptor (repeatable).")
+    ] = None,
+    languages: Annotated[
+        list[str] | None, typer.Option("--lang", help="Language, ISO 639-1 (en, de; repeatable).")
+    ] = None,
     open_access: Annotated[bool, typer.Option("--oa", help="Open-access records only.")] = False,
     min_citations: Annotated[
         int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to return.")] = 20,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help=f"Records to return (at most {ALL_CAP}).")
+    ] = 20,
+    everything: Annotated[
+        bool, typer.Option("--all", help=f"Page through every source, up to {ALL_CAP} records.")
+    ] = False,
     fmt: Annotated[
         str | None, typer.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
     ] = None,
@@ -88,13 +109,24 @@ def search(
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
+    by_author: Annotated[
+        bool,
+        typer.Option(
+            "--by-author", help="The topic's most-cited authors first, then their papers."
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
-    parsed = Query.parse(
+    if limit > ALL_CAP:
+        raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
+    limit = ALL_CAP if everything else limit
+    intent = parse_intent(
         query,
         field=field,
         authors=tuple(authors or ()),
+        mesh=tuple(mesh or ()),
+        languages=tuple(_split(languages)),
         year_from=since,
         year_to=until,
         types=frozenset(_split(types)),
@@ -102,7 +134,11 @@ def search(
         min_citations=min_citations,
         limit=limit,
     )
-    found = _literature(sources_config).search(parsed, _split(sources), limit, refresh)
+    parsed = intent.query
+    log.info("search: %r parsed as %s (%s)", query, describe(parsed), "; ".join(intent.notes))
+    found = _literature(sources_config).search(
+        parsed, _split(sources), limit, refresh, by_author=by_author
+    )
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -141,7 +177,7 @@ def print_records(result: SearchResult) -> None:
     if not result.records:
         out.print("No records found.")
         return
-    table = Table(expand=True)
+    table = Table(expand=True, title=plain(summary(result.query)) if result.query else None)
     table.add_column("#", justify="right", width=3)
     table.add_column("score", justify="right", width=5)
     table.add_column("year", width=4)
@@ -160,6 +196,8 @@ def print_records(result: SearchResult) -> None:
             title.append(f"\n{authors}", style="dim")
         if record.open_access:
             title.append("  open access", style="green")
+        if record.retraction:
+            title.append(plain(f"\nRETRACTED ({record.retraction})"), style="bold red")
         if record.related:
             title.append(plain(f"\nother version: {', '.join(record.related)}"), style="dim")
         table.add_row(
@@ -173,7 +211,8 @@ def print_records(result: SearchResult) -> None:
         )
     out.print(table)
     timings = ", ".join(
-        f"{safe(s.name)} {s.records} in {s.seconds:.1f}s"
+        f"{safe(s.name)} {s.records}{'' if s.total is None else f' of {s.total}'}"
+        f" in {s.seconds:.1f}s"
         for s in result.sources
         if s.status == "ok"
     )
@@ -184,15 +223,16 @@ def print_records(result: SearchResult) -> None:
 @app.command("export")
 def export_library(
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="csl-json, bibtex or ris.")
-    ] = "csl-json",
+        str | None,
+        typer.Option("--format", "-f", help="csl-json, bibtex or ris (default: from --out)."),
+    ] = None,
     out_file: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write here (default: stdout).")
+        Path | None,
+        typer.Option("--out", "-o", help="Write here: .json, .bib or .ris (default: stdout)."),
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    fmt = format_for(fmt, out_file)
     exported = Literature(settings().library).export_library(fmt)
     if out_file is None:
         sys.stdout.write(plain(exported.text))

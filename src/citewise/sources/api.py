@@ -18,6 +18,7 @@ from citewise.sources.catalog import build, check_names
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
 from citewise.sources.csl import fold
 from citewise.sources.dedupe import dedupe
+from citewise.sources.flags import apply_notices, complete
 from citewise.sources.http import HttpLayer
 from citewise.sources.query import Query, coerce
 from citewise.sources.ranking import rank
@@ -34,6 +35,7 @@ class SourceReport:
 
     name: str
     records: int = 0
+    total: int | None = None  # matches the source reports (None: it does not say)
     seconds: float = 0.0
     status: str = "ok"  # ok, skipped, failed
     message: str = ""
@@ -105,7 +107,8 @@ async def search_sources_async(
         )
     records = [r for batch in found for r in batch if passes(r, parsed)]
     priority = {name: config.settings(name).priority for name in SOURCE_NAMES}
-    result.records = rank(dedupe(records, priority), parsed)[:limit]
+    merged = [complete(r) for r in apply_notices(dedupe(records, priority))]
+    result.records = rank(merged, parsed)[:limit]
     return result
 
 
@@ -143,6 +146,7 @@ async def _run_source(
         http.evict(fetcher.last_key)
         return _failed(report, result, f"{name}: unreadable reply ({type(exc).__name__})", started)
     report.records = len(records)
+    report.total = source.total
     report.seconds = time.perf_counter() - started
     return records
 

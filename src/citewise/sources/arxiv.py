@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from citewise.sources.base import Fetcher, ParseError, Source, load_xml
+from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record, normalize_arxiv
 
@@ -16,6 +17,7 @@ OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
 OAI = "{http://www.openarchives.org/OAI/2.0/}"
 OAI_ARXIV = "{http://arxiv.org/OAI/arXiv/}"
 
+PAGE_SIZE = 100  # the export API's advice for one request
 PREFIX = {"all": "all", "title": "ti", "abstract": "abs"}
 
 
@@ -39,6 +41,11 @@ def translate(query: Query, limit: int) -> dict[str, str]:
         "sortBy": "submittedDate" if query.added_since else "relevance",
         "sortOrder": "descending",
     }
+
+
+def parse_total(body: bytes | str) -> int | None:
+    """opensearch:totalResults of an export-API feed."""
+    return as_int(load_xml("arxiv", body).findtext(f"{OPENSEARCH}totalResults"))
 
 
 def parse_feed(body: bytes | str) -> list[SearchRecord]:
@@ -121,5 +128,11 @@ class ArxivSource(Source):
     kinds = frozenset({"preprint"})
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
-        response = await fetch.get(f"{self.base_url}/query", self.params(translate(query, limit)))
-        return parse_feed(response.body)
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = {**translate(query, size), "start": str(offset)}
+            response = await fetch.get(f"{self.base_url}/query", self.params(params))
+            return Page(parse_feed(response.body), parse_total(response.body))
+
+        collected = await collect(page, limit, PAGE_SIZE)
+        self.total = collected.total
+        return collected.records

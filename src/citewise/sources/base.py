@@ -63,6 +63,8 @@ class Source(ABC):
 
     def __init__(self, settings: SourceSettings) -> None:
         self.settings = settings
+        # How many records the source reported for the last search (None: it does not say).
+        self.total: int | None = None
 
     @property
     def base_url(self) -> str:

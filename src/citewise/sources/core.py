@@ -7,6 +7,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
@@ -134,7 +135,15 @@ class CoreSource(Source):
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
         headers = {"Authorization": f"Bearer {self.settings.api_key}"}
-        response = await fetch.get(
-            f"{self.base_url}/search/works", self.params(translate(query, limit)), headers
-        )
-        return parse_works(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = translate(query, size)
+            if offset:
+                params["offset"] = str(offset)
+            url = f"{self.base_url}/search/works"
+            response = await fetch.get(url, self.params(params), headers)
+            return Page(parse_works(response.body), json_total(response.body, "totalHits"))
+
+        collected = await collect(page, limit, 100)
+        self.total = collected.total
+        return collected.records

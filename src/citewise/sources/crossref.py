@@ -7,6 +7,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import csl_name, date_parts, parse_name
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import Query
 from citewise.sources.record import SearchRecord, make_record, normalize_ids, record_key
 
@@ -140,7 +141,25 @@ def item_record(item: dict[str, Any]) -> SearchRecord:
         for target in relation.get(name) or []:
             if target.get("id-type") == "doi" and target.get("id"):
                 record.related.append(record_key(normalize_ids({"doi": str(target["id"])})))
+    _retraction(item, record)
     return record
+
+
+RETRACTION_TYPES = {"retraction", "removal", "withdrawal"}
+
+
+def _retraction(item: dict[str, Any], record: SearchRecord) -> None:
+    """Crossref's update notices: `updated-by` on a retracted work, `update-to` on the
+    notice that retracts another."""
+    for update in item.get("updated-by") or []:
+        if isinstance(update, dict) and update.get("type") in RETRACTION_TYPES:
+            notice = update.get("DOI") or "a notice"
+            record.retraction = f"Crossref {update['type']} ({notice})"
+    for update in item.get("update-to") or []:
+        if isinstance(update, dict) and update.get("type") in RETRACTION_TYPES:
+            doi = normalize_ids({"doi": str(update.get("DOI") or "")}).get("doi")
+            if doi:
+                record.retracts.append(doi)
 
 
 class CrossrefSource(Source):
@@ -151,5 +170,15 @@ class CrossrefSource(Source):
         params = translate(query, limit)
         if self.settings.mailto:
             params["mailto"] = self.settings.mailto
-        response = await fetch.get(f"{self.base_url}/works", self.params(params))
-        return parse_works(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            paged = {**params, "rows": str(size)}
+            if offset:
+                paged["offset"] = str(offset)
+            response = await fetch.get(f"{self.base_url}/works", self.params(paged))
+            total = json_total(response.body, "message", "total-results")
+            return Page(parse_works(response.body), total)
+
+        collected = await collect(page, limit, 1000)
+        self.total = collected.total
+        return collected.records

@@ -190,4 +190,7 @@ def merge(members: list[SearchRecord], priority: dict[str, int]) -> SearchRecord
         venue=first("venue"),
         published=first("published"),
         related=related,
+        links={k: v for r in reversed(ranked) for k, v in r.links.items()},
+        retraction=first("retraction"),
+        retracts=sorted({d for r in members for d in r.retracts}),
     )

@@ -8,6 +8,7 @@ from urllib.parse import quote as url_quote
 
 from citewise.sources.base import Fetcher, ParseError, Source, load_json
 from citewise.sources.csl import date_parts, parse_name
+from citewise.sources.paging import Page, collect, json_total, page_number
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
@@ -87,5 +88,13 @@ class DoajSource(Source):
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
         query_string, params = translate(query, limit)
-        response = await fetch.get(self.base_url + search_path(query_string), self.params(params))
-        return parse_articles(response.body)
+        url = self.base_url + search_path(query_string)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            paged = {**params, "pageSize": str(size), "page": str(page_number(offset, size))}
+            response = await fetch.get(url, self.params(paged))
+            return Page(parse_articles(response.body), json_total(response.body, "total"))
+
+        collected = await collect(page, limit, 100)
+        self.total = collected.total
+        return collected.records

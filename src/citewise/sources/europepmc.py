@@ -8,7 +8,8 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
-from citewise.sources.query import Query, quote
+from citewise.sources.paging import Page, collect, json_total
+from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
 FIELD = {"all": "", "title": "TITLE:", "abstract": "ABSTRACT:"}
@@ -17,7 +18,18 @@ PUB_TYPE = {
     "preprint": "SRC:PPR",
     "article": 'PUB_TYPE:"journal article"',
 }
+DESIGN = {
+    "meta-analysis": 'PUB_TYPE:"meta-analysis"',
+    "systematic-review": 'PUB_TYPE:"systematic review"',
+    "rct": 'PUB_TYPE:"randomized controlled trial"',
+}
 PAGE_SIZE_MAX = 1000
+
+
+def _any(clauses: list[str]) -> list[str]:
+    if not clauses:
+        return []
+    return [clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"]
 
 
 def translate(query: Query, limit: int, cursor: str = "*") -> dict[str, str]:
@@ -28,9 +40,9 @@ def translate(query: Query, limit: int, cursor: str = "*") -> dict[str, str]:
     clauses += [f"AUTH:{quote(a)}" for a in query.authors]
     if query.year_from or query.year_to:
         clauses.append(f"PUB_YEAR:[{query.year_from or 1000} TO {query.year_to or 3000}]")
-    if query.types:
-        kinds = [PUB_TYPE[k] for k in sorted(query.types)]
-        clauses.append(kinds[0] if len(kinds) == 1 else "(" + " OR ".join(kinds) + ")")
+    clauses += _any([PUB_TYPE[k] for k in sorted(query.types)])
+    clauses += _any([DESIGN[d] for d in sorted(query.designs)])
+    clauses += _any([f"LANG:{LANGUAGE_CODES[c][1]}" for c in query.languages])
     if query.open_access:
         clauses.append("OPEN_ACCESS:y")
     return {
@@ -103,7 +115,7 @@ def result_record(result: dict[str, Any]) -> SearchRecord:
         pdf = f"https://europepmc.org/articles/{pmcid}?pdf=render"
     issn = journal.get("issn") or (result.get("journalIssn") or "").split(";")[0].strip()
     source_id = f"{result.get('source')}/{result.get('id')}" if result.get("id") else None
-    return make_record(
+    record = make_record(
         "europepmc",
         csl_type="article" if preprint else "article-journal",
         title=result.get("title") or "",
@@ -124,21 +136,26 @@ def result_record(result: dict[str, Any]) -> SearchRecord:
         pdf_url=pdf,
         citations=as_int(result.get("citedByCount")),
     )
+    if "retracted publication" in type_text:
+        record.retraction = "Europe PMC publication type Retracted Publication"
+    return record
 
 
 class EuropePmcSource(Source):
     name = "europepmc"
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
-        records: list[SearchRecord] = []
-        cursor: str | None = "*"
-        while cursor and len(records) < limit:
-            params = self.params(translate(query, limit - len(records), cursor))
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = self.params(translate(query, size, cursor or "*"))
             if self.settings.mailto:
                 params.setdefault("email", self.settings.mailto)
             response = await fetch.get(f"{self.base_url}/search", params)
-            page, next_cursor = parse_search(response.body)
-            records += page
-            # No next cursor, the same cursor again, or an empty page: the end.
-            cursor = next_cursor if page and next_cursor != cursor else None
-        return records[:limit]
+            records, next_cursor = parse_search(response.body)
+            total = json_total(response.body, "hitCount")
+            # No next cursor means the end; collect() also stops on a repeated one.
+            return Page(records, total, next_cursor, last=next_cursor is None)
+
+        collected = await collect(page, limit, PAGE_SIZE_MAX)
+        self.total = collected.total
+        return collected.records

@@ -5,13 +5,41 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
+from citewise.errors import CitewiseError, Kind
 from citewise.sources.csl import display_name, fold, parse_name
 from citewise.sources.record import SearchRecord, make_record
 from citewise.store.protocols import DocumentRepository
 
 FORMATS = ("csl-json", "bibtex", "ris")
+EXTENSION_FORMATS = {".json": "csl-json", ".bib": "bibtex", ".ris": "ris"}
+
+
+class ExportFormatError(CitewiseError):
+    """An export format, or a file extension, that names none of FORMATS."""
+
+    code = "BAD_EXPORT_FORMAT"
+    kind: Kind = "invalid"
+
+
+def format_for(fmt: str | None, path: Path | None) -> str:
+    """The export format: `fmt` when given, else the one `path`'s extension names (CSL-JSON
+    for stdout); an unknown format or extension is an ExportFormatError."""
+    if fmt:
+        if fmt not in FORMATS:
+            raise ExportFormatError(f"unknown format '{fmt}'", hint=f"use {', '.join(FORMATS)}")
+        return fmt
+    if path is None:
+        return "csl-json"
+    chosen = EXTENSION_FORMATS.get(path.suffix.lower())
+    if chosen is None:
+        raise ExportFormatError(
+            f"cannot tell the format from '{path.name}'",
+            hint="name the file .json, .bib or .ris, or give --format csl-json|bibtex|ris",
+        )
+    return chosen
 
 
 def export(records: list[SearchRecord], fmt: str) -> str:

@@ -7,9 +7,11 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total, page_number
 from citewise.sources.query import Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
+PAGE_SIZE = 200  # the most per-page allows
 SEARCH_FILTER = {"title": "title.search", "abstract": "abstract.search"}
 KIND_BY_TYPE = {"review": "review", "preprint": "preprint", "article": "article"}
 CSL_TYPE = {
@@ -56,6 +58,8 @@ def translate(query: Query, limit: int) -> dict[str, str]:
         filters.append(f"to_publication_date:{query.year_to}-12-31")
     if query.types:
         filters.append("type:" + "|".join(sorted(query.types)))
+    if query.languages:
+        filters.append("language:" + "|".join(query.languages))
     if query.open_access:
         filters.append("is_oa:true")
     if query.min_citations:
@@ -120,7 +124,7 @@ def work_record(work: dict[str, Any]) -> SearchRecord:
         [work["publication_year"]] if as_int(work.get("publication_year")) else None
     )
     issns = source.get("issn") or []
-    return make_record(
+    record = make_record(
         "openalex",
         csl_type=csl_type,
         title=work.get("display_name") or work.get("title") or "",
@@ -141,6 +145,9 @@ def work_record(work: dict[str, Any]) -> SearchRecord:
         pdf_url=best.get("pdf_url") or oa.get("oa_url"),
         citations=as_int(work.get("cited_by_count")),
     )
+    if work.get("is_retracted") is True:
+        record.retraction = "OpenAlex is_retracted"
+    return record
 
 
 class OpenAlexSource(Source):
@@ -152,5 +159,14 @@ class OpenAlexSource(Source):
             params["api_key"] = self.settings.api_key
         if self.settings.mailto:
             params["mailto"] = self.settings.mailto
-        response = await fetch.get(f"{self.base_url}/works", self.params(params))
-        return parse_works(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            paged = {**params, "per-page": str(size)}
+            if offset:
+                paged["page"] = str(page_number(offset, size))
+            response = await fetch.get(f"{self.base_url}/works", self.params(paged))
+            return Page(parse_works(response.body), json_total(response.body, "meta", "count"))
+
+        collected = await collect(page, limit, PAGE_SIZE)
+        self.total = collected.total
+        return collected.records

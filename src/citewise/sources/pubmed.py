@@ -5,17 +5,31 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from citewise.sources.base import Fetcher, ParseError, Source, load_xml
+from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
 from citewise.sources.csl import csl_name, date_parts, parse_name, season_month
-from citewise.sources.query import Query, quote
+from citewise.sources.paging import Page, collect
+from citewise.sources.query import LANGUAGE_CODES, Query, quote
 from citewise.sources.record import SearchRecord, make_record
 
+PAGE_SIZE = 200  # esearch ids per page; efetch takes them in one request
 TAG = {"all": "[tiab]", "title": "[ti]", "abstract": "[ab]"}
 PUBLICATION_TYPE = {
     "review": "review[pt]",
     "preprint": "preprint[pt]",
     "article": "journal article[pt]",
 }
+DESIGN = {
+    "meta-analysis": "meta-analysis[pt]",
+    "systematic-review": "systematic review[pt]",
+    "rct": "randomized controlled trial[pt]",
+}
+
+
+def _any(clauses: list[str]) -> list[str]:
+    """One clause, or an OR group; nothing for none."""
+    if not clauses:
+        return []
+    return [clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"]
 
 
 def translate(query: Query, limit: int) -> dict[str, str]:
@@ -28,9 +42,9 @@ def translate(query: Query, limit: int) -> dict[str, str]:
     clauses += [f"{quote(a)}[au]" for a in query.authors]
     if query.year_from or query.year_to:
         clauses.append(f"{query.year_from or 1800}:{query.year_to or 3000}[dp]")
-    if query.types:
-        kinds = [PUBLICATION_TYPE[k] for k in sorted(query.types)]
-        clauses.append(kinds[0] if len(kinds) == 1 else "(" + " OR ".join(kinds) + ")")
+    clauses += _any([PUBLICATION_TYPE[k] for k in sorted(query.types)])
+    clauses += _any([DESIGN[d] for d in sorted(query.designs)])
+    clauses += _any([f"{LANGUAGE_CODES[c][0]}[la]" for c in query.languages])
     if query.open_access:
         clauses.append('"free full text"[sb]')
     params = {"db": "pubmed", "term": " AND ".join(clauses), "retmax": str(limit)}
@@ -56,6 +70,11 @@ def parse_esearch(body: bytes | str) -> list[str]:
     if error:
         raise ParseError("pubmed", error)
     return [i.text.strip() for i in root.findall("IdList/Id") if i.text]
+
+
+def parse_count(body: bytes | str) -> int | None:
+    """The number of matching records esearch reports (its Count)."""
+    return as_int(load_xml("pubmed", body).findtext("Count"))
 
 
 def parse_efetch(body: bytes | str) -> list[SearchRecord]:
@@ -104,7 +123,7 @@ def _article(node: ET.Element) -> SearchRecord:
         else ("preprint" if "preprint" in types else "article")
     )
     pmcid = ids.get("pmcid")
-    return make_record(
+    record = make_record(
         "pubmed",
         csl_type="article" if kind == "preprint" else "article-journal",
         title=_text(article.find("ArticleTitle")) or _text(article.find("VernacularTitle")),
@@ -125,6 +144,9 @@ def _article(node: ET.Element) -> SearchRecord:
         pdf_url=None,
         keywords=[k.text for k in citation.findall("KeywordList/Keyword") if k.text][:10],
     )
+    if "retracted publication" in types:
+        record.retraction = "PubMed publication type Retracted Publication"
+    return record
 
 
 def _author(node: ET.Element) -> dict[str, str]:
@@ -169,10 +191,21 @@ class PubmedSource(Source):
         return params
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
-        found = await fetch.get(
-            f"{self.base_url}/esearch.fcgi", self._identify(self.params(translate(query, limit)))
-        )
-        pmids = parse_esearch(found.body)[:limit]
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = translate(query, size)
+            if offset:
+                params["retstart"] = str(offset)
+            found = await fetch.get(
+                f"{self.base_url}/esearch.fcgi", self._identify(self.params(params))
+            )
+            pmids = parse_esearch(found.body)[:size]
+            return Page(await self._fetch(fetch, query, pmids), parse_count(found.body))
+
+        collected = await collect(page, limit, PAGE_SIZE)
+        self.total = collected.total
+        return collected.records
+
+    async def _fetch(self, fetch: Fetcher, query: Query, pmids: list[str]) -> list[SearchRecord]:
         if not pmids:
             return []
         fetched = await fetch.get(

@@ -11,6 +11,26 @@ from citewise.errors import CitewiseError, Kind
 from citewise.sources.record import KINDS
 
 FIELDS = ("all", "title", "abstract")
+# Study designs a source may filter on (PubMed [pt], Europe PMC PUB_TYPE, S2 publicationTypes).
+DESIGNS = ("meta-analysis", "systematic-review", "rct")
+# ISO 639-1 -> (English name as PubMed's [la] takes it, ISO 639-2 as Europe PMC's LANG takes it).
+LANGUAGE_CODES = {
+    "en": ("english", "eng"),
+    "de": ("german", "ger"),
+    "fr": ("french", "fre"),
+    "es": ("spanish", "spa"),
+    "it": ("italian", "ita"),
+    "pt": ("portuguese", "por"),
+    "nl": ("dutch", "dut"),
+    "zh": ("chinese", "chi"),
+    "ja": ("japanese", "jpn"),
+    "ru": ("russian", "rus"),
+    "ko": ("korean", "kor"),
+    "pl": ("polish", "pol"),
+    "sv": ("swedish", "swe"),
+    "tr": ("turkish", "tur"),
+    "ar": ("arabic", "ara"),
+}
 
 
 class QueryError(CitewiseError):
@@ -38,6 +58,8 @@ class Query:
     year_from: int | None = None
     year_to: int | None = None
     types: frozenset[str] = dataclass_field(default_factory=frozenset)
+    designs: frozenset[str] = dataclass_field(default_factory=frozenset)
+    languages: tuple[str, ...] = ()  # ISO 639-1 codes ("en", "de")
     open_access: bool = False
     min_citations: int | None = None
     limit: int = 20
@@ -72,6 +94,17 @@ class Query:
         if unknown:
             raise QueryError(
                 f"unknown publication type '{sorted(unknown)[0]}'", hint=f"use {', '.join(KINDS)}"
+            )
+        if set(self.designs) - set(DESIGNS):
+            raise QueryError(
+                f"unknown study design '{sorted(set(self.designs) - set(DESIGNS))[0]}'",
+                hint=f"use {', '.join(DESIGNS)}",
+            )
+        unknown_languages = [code for code in self.languages if code not in LANGUAGE_CODES]
+        if unknown_languages:
+            raise QueryError(
+                f"unknown language '{unknown_languages[0]}'",
+                hint=f"use an ISO 639-1 code: {', '.join(LANGUAGE_CODES)}",
             )
         if self.year_from and self.year_to and self.year_from > self.year_to:
             raise QueryError(f"--since {self.year_from} is after --until {self.year_to}")

@@ -47,6 +47,12 @@ class SearchRecord:
     related: list[str] = field(default_factory=list)
     # How the score was made: component name -> contribution.
     explanation: dict[str, float] = field(default_factory=dict)
+    # Links derived from identifiers ("arxiv_doi", "pmc"), by sources/flags.py.
+    links: dict[str, str] = field(default_factory=dict)
+    # Why the work counts as retracted ("OpenAlex is_retracted"), None when no source says so.
+    retraction: str | None = None
+    # DOIs this record (a retraction notice) retracts.
+    retracts: list[str] = field(default_factory=list)
 
     @property
     def first_author_family(self) -> str:
@@ -74,6 +80,9 @@ class SearchRecord:
             "score": round(self.score, 4),
             "explanation": {k: round(v, 4) for k, v in self.explanation.items()},
             "related": self.related,
+            "links": self.links,
+            "retracted": self.retraction is not None,
+            "retraction": self.retraction,
             "abstract": self.abstract,
             "csl": self.csl,
         }

@@ -7,6 +7,7 @@ from typing import Any
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_json
 from citewise.sources.csl import parse_name, parts_from_iso
+from citewise.sources.paging import Page, collect, json_total
 from citewise.sources.query import Query
 from citewise.sources.record import SearchRecord, make_record
 
@@ -15,6 +16,7 @@ FIELDS = (
     "publicationTypes,citationCount,isOpenAccess,openAccessPdf,url"
 )
 PUBLICATION_TYPE = {"review": "Review", "article": "JournalArticle"}
+DESIGN = {"meta-analysis": "MetaAnalysis", "systematic-review": "Review", "rct": "ClinicalTrial"}
 
 
 def translate(query: Query, limit: int) -> dict[str, str]:
@@ -25,6 +27,7 @@ def translate(query: Query, limit: int) -> dict[str, str]:
     if query.year_from or query.year_to:
         params["year"] = f"{query.year_from or ''}-{query.year_to or ''}"
     types = [PUBLICATION_TYPE[k] for k in sorted(query.types) if k in PUBLICATION_TYPE]
+    types += [DESIGN[d] for d in sorted(query.designs) if DESIGN[d] not in types]
     if types:
         params["publicationTypes"] = ",".join(types)
     if query.open_access:
@@ -106,7 +109,15 @@ class SemanticScholarSource(Source):
 
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
         headers = {"x-api-key": self.settings.api_key} if self.settings.api_key else {}
-        response = await fetch.get(
-            f"{self.base_url}/paper/search", self.params(translate(query, limit)), headers
-        )
-        return parse_papers(response.body)
+
+        async def page(offset: int, size: int, cursor: str | None) -> Page:
+            params = translate(query, size)
+            if offset:
+                params["offset"] = str(offset)
+            url = f"{self.base_url}/paper/search"
+            response = await fetch.get(url, self.params(params), headers)
+            return Page(parse_papers(response.body), json_total(response.body, "total"))
+
+        collected = await collect(page, limit, 100)
+        self.total = collected.total
+        return collected.records

@@ -8,6 +8,7 @@ with a reason a user can read.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -18,10 +19,12 @@ from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision, from_dict
 from citewise.agent.research.models import model_screen
 from citewise.agent.research.plan import related_terms
+from citewise.agent.research.remote_query import search_remote
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import AuditLog
 
+log = logging.getLogger(__name__)
 HITS_PER_QUERY = 8
 TOP_RANKS = 3
 RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly") counts half
@@ -136,9 +139,27 @@ class SearchStage:
                 ctx.checkpoint(self.state, done, total)
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
-            for sq_id, variants in queries.items():
-                records, notes = ctx.remote_search(variants[0], ctx.options, REMOTE_LIMIT)
-                warnings += [n for n in notes if n not in warnings]
+            remote = ctx.remote_search
+            _, freqs = ctx.store.document_frequencies(plan.topic_terms)
+            sent_found = search_remote(
+                plan,
+                queries,
+                round_,
+                lambda text: remote(text, ctx.options, REMOTE_LIMIT),
+                # Rarer in the library, rarer in the databases: the term broadening drops.
+                rarity=lambda term: 1.0 / (1.0 + freqs.get(term, 0)) + len(term) / 1000,
+            )
+            warnings += [n for n in sent_found.warnings if n not in warnings]
+            for sent in sent_found.log:
+                log.info(
+                    "remote query for %s: %s (%s): %d records",
+                    sent["sub_question"],
+                    sent["query"],
+                    sent["why"],
+                    sent["records"],
+                )
+                ctx.tasks.event(ctx.task.id, self.name, "remote-query", sent)
+            for sq_id, records in sent_found.records.items():
                 for record in records:
                     paper = record_paper(record, round_)
                     found = papers.setdefault(paper.key, paper)
@@ -210,6 +231,10 @@ def screen_paper(
     A paper is eligible when the score passes and the title and abstract cover enough of
     the topic: breadth alone (a long paper matches everything somewhere) never includes it.
     """
+    retracted = re.search(r"^RETRACTED: (.+)$", str(paper.csl.get("note") or ""), re.M)
+    if retracted:
+        # Flagged by the sources (citewise.sources.flags): never read as evidence.
+        return Screen(0.0, False, f"excluded: retracted ({retracted.group(1)})", [])
     text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead}")}
     weights = {t: weight(t) for t in plan.topic_terms}
     found = [t for t in plan.topic_terms if stem(t) in text]
