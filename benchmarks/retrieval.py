@@ -40,7 +40,7 @@ from retrieval_report import render  # noqa: E402
 
 from citewise.api import Library  # noqa: E402
 from citewise.embed.base import DEFAULT_MODEL, MINILM, load_embedder  # noqa: E402
-from citewise.embed.static import STATIC_MODEL, model_cache_dir  # noqa: E402
+from citewise.embed.static import STATIC_MODEL  # noqa: E402
 from citewise.ingest import embed_missing  # noqa: E402
 from citewise.retrieval.keyword_index import KeywordIndex  # noqa: E402
 from citewise.store.library import LibraryStore  # noqa: E402
@@ -52,6 +52,7 @@ from citewise.store.vectors import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "citewise/bench"
 SHARED = Path(os.environ.get("CITEWISE_SHARED") or ROOT.parent / "shared")
 if not SHARED.is_dir():
     SHARED = Path("/work/shared")
@@ -292,7 +293,7 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=10**9, help=argparse.SUPPRESS)
     parser.add_argument(
         "--cache",
-        default=str(model_cache_dir().parent / "bench" / "vectors.sqlite"),
+        default=str(BENCH_CACHE / "vectors.sqlite"),
         help="block vectors reused by untimed seed-000 queries ('' for none)",
     )
     args = parser.parse_args()

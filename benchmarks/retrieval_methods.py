@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+from fts5_peer import Fts5Table
 
 from citewise.embed.base import MINILM, Embedder, load_embedder
 from citewise.retrieval.fusion import reciprocal_rank_fusion
@@ -148,8 +149,11 @@ class HybridRescored(Hybrid):
 class Fts5(Method):
     name = "BM25 only (SQLite FTS5)"
 
+    def prepare(self) -> None:
+        self.fts = Fts5Table(self.store)  # the peer's own table (citewise keeps no FTS5)
+
     def search(self, text: str, qvec: np.ndarray | None) -> list[int]:
-        return [r for r, _ in self.store.keyword_search(content_terms(text), K)]
+        return [r for r, _ in self.fts.search(content_terms(text), K)]
 
 
 class DenseExact(Method):
@@ -195,13 +199,16 @@ class Seed000(Method):
 
     name = "seed-000 design (BM25 top-50, re-embed at query time)"
 
+    def prepare(self) -> None:
+        self.fts = Fts5Table(self.store)
+
     def embed(self, text: str) -> np.ndarray | None:
         assert self.embedder is not None
         return self.embedder.encode([text])[0]
 
     def search(self, text: str, qvec: np.ndarray | None) -> list[int]:
         assert self.embedder is not None and qvec is not None
-        candidates = [r for r, _ in self.store.keyword_search(content_terms(text), SEED_CANDIDATES)]
+        candidates = [r for r, _ in self.fts.search(content_terms(text), SEED_CANDIDATES)]
         if not candidates:
             return []
         blocks = self.store.blocks_by_rowid(candidates)

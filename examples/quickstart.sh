@@ -5,11 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# PyTorch's CPU build first: PyPI's plain `torch` is the multi-GB CUDA build. The CPU wheels
-# are on PyTorch's own index (a local wheel of the same version is used when pip finds one).
-python -m pip install --quiet --disable-pip-version-check "torch==2.13.0+cpu" \
-    --extra-index-url https://download.pytorch.org/whl/cpu --retries 1 --timeout 20
-python -m pip install --quiet --disable-pip-version-check -e ".[embed]"
+# The default install is light (no PyTorch): the embedding model ships inside the package.
+python -m pip install --quiet --disable-pip-version-check -e .
 
 export CITEWISE_LIBRARY="$PWD/example-library"
 citewise ingest examples/papers

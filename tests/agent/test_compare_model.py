@@ -49,7 +49,7 @@ def pick(word: str, value: str):  # noqa: ANN201 - a scripted reply
 
 def client(lib: Library, replies: list) -> tuple[ModelClient, ScriptedModel]:
     model = ScriptedModel(replies)
-    return ModelClient(model, lib.store.db, role="extract", use_cache=False), model
+    return ModelClient(model, lib.store.audit, role="extract", use_cache=False), model
 
 
 def test_model_fills_a_gap_with_a_verbatim_value(library) -> None:

@@ -66,7 +66,7 @@ def test_a_supported_sentence_is_kept_with_its_block_id(library: Library) -> Non
     assert "93.4%" in answer.evidence[0].quote
     assert set(answer.to_dict()) == {
         "question", "refused", "answer", "sentences", "evidence", "support_score", "backend",
-        "timings_ms", "refusal_kind", "scope", "signals", "withheld",
+        "timings_ms", "refusal_kind", "scope", "signals", "withheld", "lang", "translation",
     }  # fmt: skip
 
 

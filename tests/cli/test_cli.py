@@ -142,8 +142,11 @@ def test_ask_json_follows_the_schema_and_cites_the_right_page(
         "scope",
         "signals",
         "withheld",
+        "lang",
+        "translation",
     }
     assert answer["refused"] is False and answer["backend"] == "extractive"
+    assert answer["lang"] == "en" and answer["translation"] == ""
     assert "93.4%" in answer["answer"]
     evidence = {e["id"]: e for e in answer["evidence"]}
     for sentence in answer["sentences"]:

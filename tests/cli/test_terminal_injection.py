@@ -73,13 +73,18 @@ def test_list_show_and_ask_print_hostile_titles_and_text_inert(tmp_path: Path) -
     _assert_inert(listed)
     assert listed.stdout.count(MARKUP) == 2  # both titles, brackets and all
 
-    asked = _citewise(library, "ask", "What accuracy did the probe reach in tests?")
+    # answers are one sentence now: ask for each paper's sentence by what only it names
+    asked = _citewise(library, "ask", "What accuracy did the basalt probe reach on dry basalt?")
     _assert_inert(asked)
     assert "[bold red]on dry basalt[/bold red]" in asked.stdout
-    assert QUOTE in asked.stdout
     assert "owned" in asked.stdout  # the text around a stripped sequence is kept
+    granite = _citewise(library, "ask", "What accuracy did the probe reach on wet granite?")
+    _assert_inert(granite)
+    assert QUOTE in granite.stdout
 
-    as_json = _citewise(library, "ask", "--json", "What accuracy did the probe reach in tests?")
+    as_json = _citewise(
+        library, "ask", "--json", "What accuracy did the basalt probe reach on dry basalt?"
+    )
     _assert_inert(as_json)  # JSON escapes them: the same value, nothing raw on the terminal
     assert any("\x9b" in e["quote"] for e in json.loads(as_json.stdout)["evidence"])
 

@@ -43,8 +43,24 @@ def squash(text: str) -> str:
 
 
 def in_one_block(doc: Document, sentence: str) -> bool:
+    """The sentence sits in one block; a footnote mark the block took out of its text
+    (the QA transcript reads 'code15' where the page sets 'code' and a raised 15) is
+    read as the block reads it."""
     want = squash(sentence)
-    return any(want in squash(b.text) for b in doc.blocks)
+    for block in doc.blocks:
+        marks = (block.data or {}).get("marks") or []
+        text = squash(block.text)
+        if want in text:
+            return True
+        bare = sentence
+        for mark in sorted(set(marks), key=len, reverse=True):
+            glued = (
+                rf"(?<=[^\W\d_]){re.escape(mark)}(?=[\s,.;:)]|$)|(?<=[.,]){re.escape(mark)}(?=\s)"
+            )
+            bare = re.sub(glued, "", bare)
+        if marks and squash(bare) in text:
+            return True
+    return False
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
@@ -96,7 +112,9 @@ def test_sentence_across_a_line_break_stays_in_one_block() -> None:
     doc = parsed("2020.acl-main.447.pdf")
     (block,) = [b for b in doc.blocks if "30.5M PDFs are selected for processing" in b.text]
     assert block.kind == "paragraph" and block.page == 3
-    assert block.section_path == "2 Constructing the corpus > 2.1 Processing PDFs"
+    # the run-in heading 'Selecting PDFs' opens the paragraph's subsection
+    path = "2 Constructing the corpus > 2.1 Processing PDFs > Selecting PDFs"
+    assert block.section_path == path
 
 
 def test_table_rows_are_lines_of_a_labelled_table_block() -> None:

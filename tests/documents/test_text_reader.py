@@ -96,9 +96,9 @@ def test_empty_text_file_is_rejected(tmp_path: Path, content: bytes) -> None:
 
 
 def test_unsupported_suffix_is_rejected(tmp_path: Path) -> None:
-    path = tmp_path / "paper.docx"
+    path = tmp_path / "paper.odt"
     path.write_bytes(b"PK\x03\x04")
-    with pytest.raises(BadDocumentError, match=r"unsupported file type '\.docx'"):
+    with pytest.raises(BadDocumentError, match=r"unsupported file type '\.odt'"):
         read_document(path)
 
 

@@ -11,9 +11,11 @@ from citewise.embed.static import STATIC_MODEL
 from citewise.ingest import embed_missing
 from citewise.retrieval.hybrid import Retriever
 from citewise.store.vectors import vector_count
-from tests.conftest import has_embedder
+from tests.conftest import has_transformer
 
-pytestmark = pytest.mark.skipif(not has_embedder(), reason="embedding model not installed")
+needs_transformer = pytest.mark.skipif(
+    not has_transformer(), reason="the [transformer] extra (sentence-transformers) is not installed"
+)
 
 
 def test_static_model_is_the_default_and_encodes_normalized_vectors() -> None:
@@ -31,10 +33,11 @@ def test_static_model_is_the_default_and_encodes_normalized_vectors() -> None:
     assert vectors.shape == (4, embedder.dimensions) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    assert not vectors[3].any()  # no token: a zero vector, not NaN
     assert embedder.encode([]).shape == (0, embedder.dimensions)
 
 
-def test_vectors_carry_their_model_name_and_a_new_model_reembeds(
+def test_vectors_carry_their_model_name_and_a_lost_model_reembeds(
     paper: Path, library_dir: Path
 ) -> None:
     with Library(library_dir) as lib:
@@ -46,20 +49,39 @@ def test_vectors_carry_their_model_name_and_a_new_model_reembeds(
         static = lib.embedder
         assert static is not None
         assert embed_missing(store, static) == 0  # nothing left to do
-
-        minilm = load_embedder(MINILM)
-        assert minilm is not None
-        assert embed_missing(store, minilm) == trusted  # another model: every block again
-        assert vector_count(store.db, MINILM) == trusted
-        # Each model searches its own vectors.
-        for embedder in (minilm, static):
-            hits = Retriever(store, embedder).search("accuracy when the blocks are wet", k=3)
-            assert any(h.dense_rank is not None for h in hits)
+        hits = Retriever(store, static).search("accuracy when the blocks are wet", k=3)
+        assert any(h.dense_rank is not None for h in hits)
 
         # A library embedded only with an earlier default is re-embedded when it answers.
+        earlier = "all-MiniLM-L6-v2-static256-v1"
+        store.db.execute("INSERT INTO embedding_models VALUES (?, ?)", (earlier, static.dimensions))
+        store.db.execute(
+            "INSERT INTO block_vectors SELECT ?, block_rowid, vector FROM block_vectors"
+            " WHERE model = ?",
+            (earlier, STATIC_MODEL),
+        )
         store.db.execute("DELETE FROM embedding_models WHERE name = ?", (STATIC_MODEL,))
         assert vector_count(store.db, STATIC_MODEL) == 0
+        assert vector_count(store.db, earlier) == trusted
     with Library(library_dir) as lib:
         answer = lib.ask("What happens to accuracy when the blocks are wet?")
         assert vector_count(lib.store.db, STATIC_MODEL) == trusted
         assert "78.0%" in answer.answer
+
+
+@needs_transformer
+def test_the_transformer_model_embeds_again_and_searches_its_own_vectors(
+    paper: Path, library_dir: Path
+) -> None:
+    with Library(library_dir) as lib:
+        lib.ingest([paper])
+        store = lib.store
+        trusted = store.db.execute("SELECT count(*) FROM blocks WHERE trusted = 1").fetchone()[0]
+        static = lib.embedder
+        minilm = load_embedder(MINILM)
+        assert static is not None and minilm is not None
+        assert embed_missing(store, minilm) == trusted  # another model: every block again
+        assert vector_count(store.db, MINILM) == trusted
+        for embedder in (minilm, static):
+            hits = Retriever(store, embedder).search("accuracy when the blocks are wet", k=3)
+            assert any(h.dense_rank is not None for h in hits)

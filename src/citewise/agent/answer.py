@@ -47,6 +47,10 @@ class Answer:
     signals: dict[str, float] = field(default_factory=dict)
     # a refused answer's best draft: what it would have said, shown for review
     withheld: list[AnswerSentence] = field(default_factory=list)
+    # the language of the labels ("zh" for a Chinese question or --lang zh), and the English
+    # a Chinese question was searched as (agent/zh_answer.py); quotes are never translated
+    lang: str = "en"
+    translation: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """The `ask --json` schema of ARCHITECTURE.md §5, plus refusal_kind, scope, signals

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
-from citewise.retrieval.terms import stem, tokens
+from citewise.retrieval.terms import stem, tokens, word_count
 
 MAX_SENTENCES = 3
 MAX_WORDS = 80
@@ -22,7 +22,10 @@ _ABBREVIATIONS = re.compile(
     r"(?:\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bFig|\bFigs|\bEq|\bEqs|\bNo|\bSec|\bTab|\bResp|\bapprox"
     r"|\bDr|\bProf|\bMrs?|\bMs|\bJr|\bSr|\bal|\bSt|\b[A-Z])\.$"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9(\"“‘\[])")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9(\"“‘\[])"
+    r"|(?<=[。！？])[”’」』）]*\s*(?=\S)"  # CJK sentences end without a space
+)
 _DIGIT = re.compile(r"\d")
 
 
@@ -130,7 +133,7 @@ def score_candidates(
             f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
         )
         for sentence in split_sentences(passage.text, passage.kind):
-            words = len(sentence.split())
+            words = word_count(sentence)
             if words < 3 and passage.kind != "table":
                 continue
             own = stems(sentence)

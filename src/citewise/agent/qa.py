@@ -41,6 +41,7 @@ from citewise.agent.scope import (
     without_naming_words,
 )
 from citewise.agent.vocabulary import Vocabulary, number_aliases
+from citewise.agent.zh_answer import bridge_question, in_language, native_question
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
 
@@ -126,10 +127,18 @@ class QuestionAnswerer:
         self, text: str, documents: tuple[str, ...] = ()
     ) -> tuple[Question, list[ScopeChoice]]:
         """The shared question analysis: type, terms, labels, the papers it is scoped to,
-        and the library's vocabulary for it (abbreviations, number forms, link shapes)."""
-        plain = analyse(text)
+        and the library's vocabulary for it (abbreviations, number forms, link shapes).
+        A Chinese question is analysed as its English bridge (agent/crosslingual.py)."""
+        bridged = bridge_question(text, self.store)
+        text = bridged.english if bridged and not bridged.native else text
+        plain = analyse(bridged.english if bridged else text)
+        if bridged and bridged.native:
+            plain = native_question(plain, bridged)
         chosen_scope = self.scope(plain, documents)
         expansion, aliases = self.vocabulary().aliases(text)
+        expansion += bridged.expansion if bridged else []
+        for term, forms in (bridged.aliases if bridged else {}).items():
+            aliases.setdefault(term, []).extend(forms)
         numbers, number_forms = number_aliases(text)
         for extra in (shape_aliases(plain), number_forms):
             for term, forms in extra.items():
@@ -147,7 +156,7 @@ class QuestionAnswerer:
         question, chosen_scope = self.analyse(text, documents)
         answer = self._answer(question, documents, k, started)
         answer.scope = [s.to_dict() for s in chosen_scope]
-        return answer
+        return in_language(answer, text, question.text)
 
     def _answer(
         self, question: Question, documents: tuple[str, ...], k: int, started: float

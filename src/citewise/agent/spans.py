@@ -7,14 +7,14 @@ from collections.abc import Callable
 
 from citewise.agent.extractive import quantities, stems
 from citewise.agent.question import Question
-from citewise.retrieval.terms import stem
+from citewise.retrieval.terms import stem, word_count
 
 # Sentences up to this long are already short; longer ones are cut to a clause.
 SHORT_WORDS = 25
 MIN_SPAN_WORDS = 5
 # A span keeps at least this share of the sentence's weighted question terms.
 KEEP_COVERAGE = 0.75
-_CLAUSE_END = re.compile(r"(?<=[;:,])\s+|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
+_CLAUSE_END = re.compile(r"(?<=[;:,])\s+|(?<=[，；：])\s*|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
 
 
 def clauses(sentence: str) -> list[str]:
@@ -31,7 +31,7 @@ def shortest_span(
     """The shortest run of whole clauses that keeps what the sentence answers: most of
     its weighted question terms, its number when the question asks for one, and whatever
     else `keeps` asks for (the answer's shape: a date, a comparison)."""
-    if len(sentence.split()) <= SHORT_WORDS:
+    if word_count(sentence) <= SHORT_WORDS:
         return sentence
     pieces = clauses(sentence)
     if len(pieces) < 2:
@@ -48,8 +48,8 @@ def shortest_span(
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
             span = " ".join(pieces[start:end]).strip().rstrip(",;:")
-            words = len(span.split())
-            if words < MIN_SPAN_WORDS or words >= len(best.split()):
+            words = word_count(span)
+            if words < MIN_SPAN_WORDS or words >= word_count(best):
                 continue
             if full and covered(span) < KEEP_COVERAGE * full:
                 continue

@@ -5,8 +5,10 @@ Each module registers its commands on the one Typer app when imported below.
 
 from citewise.cli import (  # noqa: F401
     compare,
+    figures,
     library,
     mcp,
+    migrate,
     models,
     research,
     search,

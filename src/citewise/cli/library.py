@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,6 +11,7 @@ import typer
 
 from citewise.agent.answer import Answer
 from citewise.agent.generate import CitationAudit
+from citewise.agent.zh_answer import to_chinese
 from citewise.cli.app import (
     EXIT_REFUSED,
     app,
@@ -19,6 +21,7 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
+from citewise.documents.pdf import PASSWORD_ENV
 from citewise.eval.compare import compare_runs, fit_runs, load_run
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from citewise.eval.render import print_comparison, print_eval, print_fit
@@ -46,7 +49,7 @@ NoCacheOption = Annotated[
 def ingest(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="PDF, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
+        typer.Argument(help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
     ] = None,
     zotero: Annotated[
         Path | None,
@@ -60,11 +63,21 @@ def ingest(
         ),
     ] = None,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    password: Annotated[
+        str | None,
+        typer.Option(
+            "--password",
+            help="Password of encrypted PDFs (else $CITEWISE_PDF_PASSWORD).",
+            metavar="PASSWORD",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+    if password:  # through the environment, so the parsing worker processes see it
+        os.environ[PASSWORD_ENV] = password
     sources = Sources()
     if manifest is not None:
         sources = sources.merge(Sources.from_manifest(manifest))
@@ -144,6 +157,10 @@ def ask(
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="Labels in this language: zh (automatic for Chinese)."),
+    ] = None,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
@@ -151,6 +168,8 @@ def ask(
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         for notice in lib.notices:
             err.print(safe(notice))
+    if lang == "zh":
+        answer = to_chinese(answer)
     if as_json:
         emit_json(answer.to_dict())
     else:

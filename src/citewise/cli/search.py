@@ -28,6 +28,7 @@ from citewise.sources.graph import (
 )
 from citewise.sources.intent import describe, parse_intent, summary
 from citewise.sources.paging import ALL_CAP
+from citewise.sources.zh_query import english_request
 
 log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
@@ -121,6 +122,10 @@ def search(
     if limit > ALL_CAP:
         raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
     limit = ALL_CAP if everything else limit
+    asked = query
+    query, translated = english_request(query)  # a Chinese request, read into English
+    for note in translated:
+        err.print(f"notice: {safe(note)}", highlight=False)
     intent = parse_intent(
         query,
         field=field,
@@ -135,7 +140,8 @@ def search(
         limit=limit,
     )
     parsed = intent.query
-    log.info("search: %r parsed as %s (%s)", query, describe(parsed), "; ".join(intent.notes))
+    notes = "; ".join([*translated, *intent.notes])
+    log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
     found = _literature(sources_config).search(
         parsed, _split(sources), limit, refresh, by_author=by_author
     )

@@ -5,12 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.documents.crops import crop_png
+from citewise.documents.equations import image_only
 from citewise.documents.formulas import context as formula_context
 from citewise.documents.formulas import lookup_equation, to_latex, variables
 from citewise.documents.structure import (
@@ -31,6 +34,7 @@ def table(
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Cells with spans as JSON.")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table.")] = False,
+    png: Annotated[Path | None, typer.Option("--png", help="Write the table region.")] = None,
 ) -> None:
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
     with open_library(embeddings=False) as lib:
@@ -44,6 +48,8 @@ def table(
         sys.stderr.write(plain(message) + "\n")
         raise typer.Exit(EXIT_REFUSED)
     block = blocks[hit.block]
+    if png is not None:
+        _write_crop(Path(document.path), hit.page, block.bbox, png)
     if as_csv:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
@@ -86,6 +92,9 @@ def formula(
         str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
     ],
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    png: Annotated[
+        Path | None, typer.Option("--png", help="Write the equation as printed.")
+    ] = None,
 ) -> None:
     """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
     with open_library(embeddings=False) as lib:
@@ -100,6 +109,8 @@ def formula(
     block = next(b for b in all_blocks if b.ordinal == hit.block)
     lead, follow = formula_context(all_blocks, hit.block)
     latex = to_latex(hit.text)
+    if png is not None:
+        _write_crop(Path(document.path), hit.page, hit.bbox, png)
     if as_json:
         emit_json(
             {
@@ -108,6 +119,7 @@ def formula(
                 "page": hit.page,
                 "text": hit.text,
                 "latex": latex,
+                "image_only": image_only(hit.text),
                 "variables": variables(hit.text),
                 "before": lead,
                 "after": follow,
@@ -118,10 +130,22 @@ def formula(
         )
         return
     out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(block.section_path)}")
-    out.print(plain(hit.text), markup=False)
-    if latex:
+    if image_only(hit.text):
+        out.print("image only: its text layer cannot be read; see it with --png FILE")
+    else:
+        out.print(plain(hit.text), markup=False)
+    if latex and not image_only(hit.text):
         out.print(plain(f"LaTeX: {latex}"), markup=False)
     if lead:
         out.print(plain(f"before: {lead}"), markup=False)
     if follow:
         out.print(plain(f"after: {follow}"), markup=False)
+
+
+def _write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], png: Path) -> None:
+    try:
+        crop_png(pdf, page, bbox, png)
+    except CitewiseError as exc:
+        sys.stderr.write(plain(f"error: {exc}") + "\n")
+        raise typer.Exit(exc.exit_code) from exc
+    sys.stderr.write(plain(f"wrote {png}") + "\n")

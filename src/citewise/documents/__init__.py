@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from citewise.documents.docx import read_docx
 from citewise.documents.html import read_html
 from citewise.documents.model import Block, Document
 from citewise.documents.notebook import read_notebook
@@ -23,6 +24,7 @@ READERS: dict[str, Callable[[Path], Document]] = {
     ".tsv": read_table_file,
     ".html": read_html,
     ".htm": read_html,
+    ".docx": read_docx,
 }
 
 __all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS"]

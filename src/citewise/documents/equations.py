@@ -104,3 +104,15 @@ def equation_text(unit: Unit) -> str:
 
 def bbox_of(unit: Unit) -> tuple[float, float, float, float]:
     return union([s.orig for s in unit.segs])
+
+
+def image_only(text: str) -> bool:
+    """Text that cannot stand for the equation (',' 'l' '� −1 �'): show its crop instead.
+
+    Usable text has at least four letters, digits or math symbols, an operator or a
+    relation among them, and few replacement characters (glyphs without a Unicode map).
+    """
+    inked = [c for c in text if not c.isspace() and c not in ",.;:()[]{}"]
+    if len(inked) < 4 or text.count("\ufffd") * 4 >= len(inked):
+        return True
+    return not re.search(r"[=<>≤≥≈∝∼+\-−×·/∗⋆◦∑∏∫]", text)

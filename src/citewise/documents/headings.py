@@ -98,8 +98,8 @@ def heading_level(text: str) -> int | None:
 
 def split_unit(unit: Unit, body: Seg) -> list[Unit]:
     """Cut a unit around heading lines, and before a bullet or a caption start."""
-    rows = unit.rows
-    heads = [_row_is_heading(r, body, unit) for r in rows]
+    rows, leads = split_run_ins(unit.rows, body, unit)
+    heads = [i in leads or _row_is_heading(r, body, unit) for i, r in enumerate(rows)]
     for i in range(1, len(rows)):
         # mid-paragraph emphasis is not a heading: one must follow a finished line
         if heads[i] and not heads[i - 1] and not _ends_line(rows[i - 1], unit):
@@ -124,8 +124,44 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
         alone = len(parts) == 1 and heading_level(piece.text) is not None
         if (len(parts) > 1 or alone) and heads[idx[0]] and len(idx) <= 3:
             piece.data["heading_row"] = True
+            if idx[0] in leads:
+                piece.data["run_in"] = True
         out.append(piece)
     return out
+
+
+def split_run_ins(rows: list[Row], body: Seg, unit: Unit) -> tuple[list[Row], set[int]]:
+    """'Selecting PDFs We remove…': a bold lead-in opening a paragraph line becomes a row
+    of its own (returned with the indices of such rows), so heading and paragraph part."""
+    out: list[Row] = []
+    leads: set[int] = set()
+    for i, row in enumerate(rows):
+        lead = run_in_lead(row, body)
+        opens = i == 0 or _ends_line(rows[i - 1], unit)
+        if lead and opens:
+            leads.add(len(out))
+            out += [Row(row.segs[:lead]), Row(row.segs[lead:])]
+        else:
+            out.append(row)
+    return out, leads
+
+
+def run_in_lead(row: Row, body: Seg) -> int:
+    """How many leading segments of the row are a bold run-in heading (0: none)."""
+    if body.bold or len(row.segs) < 2 or not row.segs[0].bold:
+        return 0
+    n = next((k for k, seg in enumerate(row.segs) if not seg.bold), 0)
+    lead = " ".join(seg.text for seg in row.segs[:n]).strip()
+    rest = row.segs[n:] if n else []
+    if not rest or abs(row.segs[0].size - body.size) > 0.6 or lead.endswith((":", ",")):
+        return 0
+    if caption_label(lead) or BULLET.match(lead) or len(lead.split()) > 10:
+        return 0
+    words = " ".join(seg.text for seg in rest).split()
+    # a heading, then a sentence: the paragraph starts with a capital or a number
+    if not heading_candidate(lead.rstrip(".")) or not words or not words[0][:1].isupper():
+        return 0
+    return n
 
 
 def _style_key(row: Row) -> tuple[float, bool, str]:
@@ -164,7 +200,8 @@ def _ends_line(row: Row, unit: Unit) -> bool:
 
 def unit_is_heading(unit: Unit, body: Seg) -> bool:
     text = unit.text
-    if len(unit.rows) > 3 or not heading_candidate(text):
+    run_in = bool(unit.data.get("run_in")) and heading_candidate(text.rstrip("."))
+    if len(unit.rows) > 3 or not (run_in or heading_candidate(text)):
         return False
     if is_known_heading(text):
         return True
@@ -182,7 +219,7 @@ def unit_is_heading(unit: Unit, body: Seg) -> bool:
 
 def assign_sections(blocks: list[Block], title: int | None) -> None:
     """Set section_path from the heading chain; demote page-1 front matter that is not a heading."""
-    stack: list[tuple[int, str]] = []
+    stack: list[tuple[int, str, bool]] = []  # (level, text, run-in)
     levels: dict[tuple[int, bool], int] = {}
     started = False
     for i, block in enumerate(blocks):
@@ -194,14 +231,34 @@ def assign_sections(blocks: list[Block], title: int | None) -> None:
                 block.kind = "paragraph"
             else:
                 started = True
-                key = (round(block.font_size), block.bold)
-                if numbered is not None or known:
-                    levels.setdefault(key, numbered or 1)
-                    level = numbered or 1
-                else:
-                    larger = [lv for (size, _), lv in levels.items() if size > key[0]]
-                    level = levels.get(key) or (max(larger) + 1 if larger else 1)
+                level = _level(block, numbered, known, stack, levels)
                 while stack and stack[-1][0] >= level:
                     stack.pop()
-                stack.append((level, block.text))
-        block.section_path = "" if i == title else " > ".join(t for _, t in stack)
+                stack.append((level, block.text, _is_run_in(block, numbered, known)))
+        block.section_path = "" if i == title else " > ".join(t for _, t, _ in stack)
+
+
+def _level(
+    block: Block,
+    numbered: int | None,
+    known: bool,
+    stack: list[tuple[int, str, bool]],
+    levels: dict[tuple[int, bool], int],
+) -> int:
+    key = (round(block.font_size), block.bold)
+    if numbered is not None or known:
+        levels.setdefault(key, numbered or 1)
+        return numbered or 1
+    if _is_run_in(block, numbered, known):  # it sits under the section it is in
+        while stack and stack[-1][2]:
+            stack.pop()
+        return stack[-1][0] + 1 if stack else 1
+    larger = [lv for (size, _), lv in levels.items() if size > key[0]]
+    return levels.get(key) or (max(larger) + 1 if larger else 1)
+
+
+def _is_run_in(block: Block, numbered: int | None, known: bool) -> bool:
+    """'Papers. We obtain…', 'Selecting PDFs We remove…': a lead-in set inside a paragraph."""
+    if numbered is not None or known:
+        return False
+    return block.text.endswith(".") or bool((block.data or {}).get("run_in"))

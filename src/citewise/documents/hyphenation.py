@@ -57,16 +57,53 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
             return left[:-1] + right
         if hyphenated in vocab:
             return left + right
+        if head.group(0)[:1].islower() and is_compound(fragment, head.group(0), vocab):
+            return left + right
     # otherwise drop the hyphen only for a plain word broken by the typesetter
     if fragment.isalpha() and right[:1].islower():
         return left[:-1] + right
     return left + right
 
 
+def is_compound(fragment: str, head: str, vocab: frozenset[str]) -> bool:
+    """A real hyphen at a line break: 'automatically-' + 'detected', 'non-' + 'linear'.
+
+    Decided by a short list of compound parts and by both halves being words of the
+    document on their own, which syllables a typesetter breaks at ('implemen', 'tation')
+    seldom are.
+    """
+    first, second = fragment.lower().rsplit("-", 1)[-1], head.lower()
+    if first in KEEP_PREFIXES or second in KEEP_TAILS:
+        return True
+    if f"{first}-{second}" in COMPOUNDS:
+        return True
+    if first.endswith("ly") and len(first) >= 5 and len(second) >= 4:
+        return True  # an adverb before a participle: 'publicly-available'
+    return len(first) >= 4 and len(second) >= 4 and first in vocab and second in vocab
+
+
+KEEP_PREFIXES = frozenset({"non", "self", "cross", "semi", "quasi", "pseudo", "well", "state"})
+KEEP_TAILS = frozenset(
+    "based level specific like aware wise free driven scale grained oriented dependent "
+    "enhanced provided parsed cleaned detected trained tuned annotated labeled labelled "
+    "related independent agnostic friendly sensitive only art the".split()
+)
+COMPOUNDS = frozenset(
+    "real-world large-scale small-scale end-to open-source well-known so-called long-term "
+    "short-term high-quality low-resource multi-task multi-modal multi-lingual multi-label "
+    "pre-trained pre-training post-processing co-occurrence co-author co-authors in-domain "
+    "out-of-domain out-of fine-tuning fine-grained one-hot state-of-the".split()
+)
+
+
 def vocabulary(texts: list[str]) -> frozenset[str]:
     """Lower-case words (hyphenated compounds too) seen in the document's lines."""
     words: set[str] = set()
+    broken = False
     for text in texts:
+        if broken:  # nor is the rest of it that opens the next line
+            text = re.sub(r"^\s*\S+", "", text)
+        broken = bool(re.search(r"[^\W\d_]-$", text.rstrip()))
         text = re.sub(r"\S+-$", "", text)  # a word broken at the line end is not a word
         words.update(w.lower() for w in re.findall(r"[^\W_][\w-]*[^\W_]", text))
     return frozenset(words)

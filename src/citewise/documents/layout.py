@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from citewise.documents.footnotes import line_text
 from citewise.documents.hyphenation import clean, join_rows
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
@@ -36,6 +37,8 @@ class Seg:
     bold: bool
     block: int
     orig: Box = (0.0, 0.0, 0.0, 0.0)  # box on the real page (differs on turned pages)
+    marks: list[str] = field(default_factory=list)  # footnote marks taken out of the text
+    note: str | None = None  # the label a footnote line opens with ('10')
 
     @property
     def height(self) -> float:
@@ -185,18 +188,43 @@ def page_segments(
     if main == (9, 9):
         main = (1, 0)
     segs: list[Seg] = []
-    for bno, line, spans, way in lines:
+    for bno, line, _, way in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
-        text = "".join(s["text"] for s in line["spans"]).strip()
-        top = max(spans, key=lambda s: len(s["text"].strip()))
-        box = tuple(line["bbox"])
-        x0, y0, x1, y1 = _turn(box, main, width, height)
-        font = font_family(top["font"])
-        seg = Seg(x0, y0, x1, y1, text, top["size"], font, is_bold(font, top["flags"]), bno, box)
-        segs.append(seg)
+        for part in _run_in_parts(line["spans"]):
+            live = [s for s in part if s["text"].strip()]
+            text, marks, note = line_text(part)
+            top = max(live, key=lambda s: len(s["text"].strip()))
+            split = len(part) < len(line["spans"])  # inked spans only: the space is a gap
+            box = union([tuple(s["bbox"]) for s in live]) if split else tuple(line["bbox"])
+            x0, y0, x1, y1 = _turn(box, main, width, height)
+            font = font_family(top["font"])
+            bold = is_bold(font, top["flags"])
+            seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)
+            segs.append(seg)
     turned = main in ((0, 1), (0, -1))
     return segs, (height if turned else width), (width if turned else height)
+
+
+def _run_in_parts(spans: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """'**Papers.** We obtain…' in one PyMuPDF line: the bold lead-in becomes its own
+    segment (headings.split_run_ins decides whether it is a heading)."""
+    live = [s for s in spans if s["text"].strip()]
+    if len(live) < 2 or not is_bold(live[0]["font"], live[0]["flags"]):
+        return [spans]
+    cut = next(
+        (
+            i
+            for i, s in enumerate(spans)
+            if s["text"].strip() and not is_bold(s["font"], s["flags"])
+        ),
+        0,
+    )
+    lead = "".join(s["text"] for s in spans[:cut]).strip()
+    rest = "".join(s["text"] for s in spans[cut:]).strip()
+    if not cut or not lead.endswith(".") or len(lead) < 3 or not rest[:1].isupper():
+        return [spans]
+    return [spans[:cut], spans[cut:]]
 
 
 # --- running heads, rows, columns, reading order -----------------------------------------

@@ -158,3 +158,111 @@ def _abstract(blocks: list[Block]) -> str:
         ):
             return block.text
     return ""
+
+
+# --- where the paper was published: from the first page, its headers and footers ---------
+
+DASH = r"\s*[–—-]+\s*"
+PROCEEDINGS = re.compile(
+    r"(?P<venue>Proceedings of [^\n|]+?)(?:,\s*pages\s+(?P<pages>\d+" + DASH + r"\d+)|\n|$)", re.I
+)
+VOLUME = re.compile(r"\bVol(?:ume|\.)?\s*(?P<volume>\d+)", re.I)
+ISSUE = re.compile(r"\b(?:Issue|No\.|Number)\s*(?P<issue>\d+)", re.I)
+PAGES = re.compile(r"\b(?:pp?\.|pages)\s*(?P<pages>\d+" + DASH + r"\d+)", re.I)
+ARTICLE_ID = re.compile(r"\bArticle (?:ID|No\.?|Number)\s*(?P<pages>[A-Za-z]?\d+)", re.I)
+# "Datta et al. Journal of Trauma Management & Outcomes 2010, 4:1" (a running footer)
+FOOTER_CITATION = re.compile(
+    r"et al\.?\s+(?P<venue>[A-Z][^\n|]*?)\s+(?:19|20)\d{2},\s*(?P<volume>\d+):(?P<pages>[\w-]+)"
+)
+# "Webb et al. (2017), PeerJ Comput. Sci., DOI 10.7717/peerj-cs.118"
+FOOTER_DOI = re.compile(
+    r"et al\.?\s*\((?:19|20)\d{2}\),\s*(?P<venue>[A-Z][^,\n|]+?),\s*"
+    r"(?:(?P<volume>\d+)(?::(?P<pages>[\w-]+))?,\s*)?DOI",
+    re.I,
+)
+JOURNAL_LINE = re.compile(
+    r"^(?:The\s+)?(?:[A-Z][\w&.-]*\s+){0,4}(?:Journal|Annals|Transactions|Letters|Review)\b"
+    r"[\w&,.:\s-]{0,80}$"
+)
+ARXIV = re.compile(r"\barXiv:\s*(?P<id>\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
+
+
+@dataclass
+class Publication:
+    """Where a paper appeared, as printed on it; `kind` is a CSL type."""
+
+    venue: str | None = None
+    kind: str | None = None  # "article-journal" or "paper-conference"
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    arxiv_id: str | None = None
+
+    def csl(self) -> dict[str, object]:
+        """The CSL-JSON fields this adds to a record."""
+        fields = {
+            "type": self.kind,
+            "container-title": self.venue,
+            "volume": self.volume,
+            "issue": self.issue,
+            "page": self.pages,
+        }
+        return {k: v for k, v in fields.items() if v}
+
+
+def _clean_venue(text: str) -> str:
+    return " ".join(text.split()).strip(" ,.;:")
+
+
+def find_publication(first_page: str, margins: str = "") -> Publication:
+    """Venue, volume, issue, pages and arXiv ID printed on the first page (`first_page`,
+    its lines in reading order) or in the running heads and feet of the others (`margins`)."""
+    pub = Publication()
+    text = first_page + "\n" + margins
+    arxiv = ARXIV.search(text)
+    pub.arxiv_id = arxiv.group("id") if arxiv else None
+    proceedings = PROCEEDINGS.search(first_page)
+    if proceedings:
+        venue = _clean_venue(proceedings.group("venue"))
+        pages = proceedings.group("pages") or _group(PAGES.search(first_page), "pages")
+        # a name cut short (a line break, OCR) is worse than none: keep the type and pages
+        pub.venue = venue if len(venue) >= 20 and not venue.endswith(" the") else None
+        pub.kind, pub.pages = "paper-conference", _pages(pages)
+        return pub
+    for pattern in (FOOTER_CITATION, FOOTER_DOI):
+        footer = pattern.search(text)
+        if footer:
+            pub.venue, pub.kind = _clean_venue(footer.group("venue")), "article-journal"
+            pub.volume = footer.group("volume")
+            pub.pages = _pages(footer.group("pages"))
+            break
+    lines = [line.strip() for line in first_page.split("\n")[:15] if line.strip()]
+    for i, line in enumerate(lines):
+        volume = VOLUME.search(line)
+        if not volume or len(line) > 120:
+            continue
+        pub.volume = pub.volume or volume.group("volume")
+        issue = ISSUE.search(line)
+        pub.issue = pub.issue or (issue.group("issue") if issue else None)
+        pages = PAGES.search(line) or ARTICLE_ID.search(line)
+        pub.pages = pub.pages or (_pages(pages.group("pages")) if pages else None)
+        if pub.venue is None:
+            named = [c for c in lines[max(0, i - 2) : i] if JOURNAL_LINE.match(c)]
+            before = (
+                lines[i - 1]
+                if i and not re.search(r"\d{3}|publish|corporation", lines[i - 1], re.I)
+                else None
+            )
+            masthead = named[-1] if named else before
+            if masthead:
+                pub.venue, pub.kind = _clean_venue(masthead), "article-journal"
+        break
+    return pub
+
+
+def _group(match: re.Match[str] | None, name: str) -> str | None:
+    return match.group(name) if match else None
+
+
+def _pages(text: str | None) -> str | None:
+    return re.sub(DASH, "-", text) if text else None

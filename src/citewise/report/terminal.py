@@ -19,6 +19,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from citewise.agent.qa import Answer
+from citewise.agent.zh_answer import LABELS, page_label
 from citewise.ingest import IngestReport
 from citewise.store.library import StoredDocument
 from citewise.store.vector_check import IndexReport
@@ -50,12 +51,16 @@ def safe(text: object) -> str:
 
 
 def print_answer(console: Console, answer: Answer) -> None:
-    """The answer with [n] markers, then the evidence board."""
+    """The answer with [n] markers, then the evidence board; labels in `answer.lang`
+    (quotes stay in the paper's words)."""
     numbers = {e.id: n for n, e in enumerate(answer.evidence, start=1)}
+    label = LABELS.get(answer.lang, LABELS["en"])
+    if answer.translation:
+        console.print(f"[dim]{label['translation']}: {safe(answer.translation)}[/]")
     if answer.refused:
         console.print(f"[bold yellow]{safe(answer.answer)}[/]")
         if answer.evidence:
-            console.print("\nClosest passages considered:")
+            console.print(f"\n{label['closest']}")
     else:
         parts = []
         for sentence in answer.sentences:
@@ -63,10 +68,11 @@ def print_answer(console: Console, answer: Answer) -> None:
             parts.append(f"{safe(sentence.text)} [bold cyan]{escape(marks)}[/]")
         console.print(" ".join(parts))
         backend = safe(answer.backend)
-        console.print(f"\n[dim]support {answer.support_score:.2f} · backend {backend}[/]")
-        console.print("\nEvidence:")
+        support = f"{label['support']} {answer.support_score:.2f}"
+        console.print(f"\n[dim]{support} · {label['backend']} {backend}[/]")
+        console.print(f"\n{label['evidence']}")
     for n, e in enumerate(answer.evidence, start=1):
-        where = f"p. {e.page}" + (f" · {e.section}" if e.section else "")
+        where = page_label(answer.lang, e.page) + (f" · {e.section}" if e.section else "")
         console.print(f"[bold cyan][{n}][/] [bold]{safe(e.title or e.document)}[/] — {safe(where)}")
         console.print(f"    “{safe(e.quote)}”", soft_wrap=False)
         link = plain(e.link)

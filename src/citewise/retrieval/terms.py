@@ -43,9 +43,38 @@ def stem(word: str) -> str:
     return w
 
 
+_CJK_RUN = re.compile("^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$")
+# CJK characters that only glue a sentence together; a pair across one says nothing
+_CJK_GLUE = frozenset("的了是在和与及或也都就而之其这那个")
+
+
+def _pairs(run: str) -> list[str]:
+    """A CJK run as its overlapping character pairs (as the keyword index has them), so that
+    "准确率" in a question meets "准确率" in a sentence without a segmenter."""
+    if len(run) < 2:
+        return [run]
+    pairs = [run[i : i + 2] for i in range(len(run) - 1)]
+    return [p for p in pairs if not (p[0] in _CJK_GLUE or p[1] in _CJK_GLUE)] or pairs
+
+
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def word_count(text: str) -> int:
+    """Words of a text as a length: whitespace words, and a CJK word for each two CJK
+    characters (CJK writes no spaces between words)."""
+    cjk = len(_CJK_CHAR.findall(text))
+    if not cjk:
+        return len(text.split())
+    return len(_CJK_CHAR.sub(" ", text).split()) + (cjk + 1) // 2
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens (letters and digits; CJK runs kept whole)."""
-    return [t.lower() for t in query_tokens(text)]
+    """Lower-cased word tokens (letters and digits; CJK runs as character pairs)."""
+    found: list[str] = []
+    for t in query_tokens(text):
+        found += _pairs(t) if _CJK_RUN.match(t) else [t.lower()]
+    return found
 
 
 def content_terms(text: str) -> list[str]:

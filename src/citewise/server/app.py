@@ -274,9 +274,8 @@ def _evidence_routes(app: FastAPI) -> None:
     @app.get("/blocks/{block_id}", tags=["library"])
     def block(block_id: str, request: Request) -> dict[str, Any]:
         """One block as evidence: quote, page, bbox (PDF points), section, the page's size."""
-        svc = service(request)
-        with svc.lock:
-            found = svc.library.evidence(block_id)
+        with service(request).readers.reader() as lib:
+            found = lib.evidence(block_id)
         return {**found, "page_size": page_size(str(found["path"]), int(str(found["page"])))}
 
     @app.get(
@@ -287,9 +286,8 @@ def _evidence_routes(app: FastAPI) -> None:
     )
     def document_file(doc_id: str, request: Request) -> Response:
         """The document's PDF itself (open it at a page with #page=N)."""
-        svc = service(request)
-        with svc.lock:
-            doc = svc.library.document(doc_id)
+        with service(request).readers.reader() as lib:
+            doc = lib.document(doc_id)
         path = Path(doc.path)
         if path.suffix.lower() != ".pdf" or not path.is_file():
             raise PageNotFoundError(
@@ -301,23 +299,20 @@ def _evidence_routes(app: FastAPI) -> None:
     @app.get("/documents/{doc_id}/tables/{label}", tags=["library"])
     def table(doc_id: str, label: str, request: Request) -> dict[str, Any]:
         """A table as cells and a grid (the `citewise table --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.table(doc_id, label)
+        with service(request).readers.reader() as lib:
+            return lib.table(doc_id, label)
 
     @app.get("/documents/{doc_id}/equations/{number}", tags=["library"])
     def equation(doc_id: str, number: str, request: Request) -> dict[str, Any]:
         """A numbered equation (the `citewise formula --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.formula(doc_id, number)
+        with service(request).readers.reader() as lib:
+            return lib.formula(doc_id, number)
 
     @app.get("/usage", tags=["library"])
     def usage(request: Request) -> dict[str, Any]:
         """Model calls logged in this library (the `citewise usage --json` object)."""
-        svc = service(request)
-        with svc.lock:
-            return svc.library.usage().to_dict()
+        with service(request).readers.reader() as lib:
+            return lib.usage().to_dict()
 
 
 def create_app(
@@ -348,6 +343,8 @@ def create_app(
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
         redirect_slashes=False,  # a redirect would echo the request's Host into Location
+        docs_url=None,  # FastAPI's pages load from a CDN: ui.py serves packaged docs at /docs
+        redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
             Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),

@@ -8,7 +8,6 @@ out for its whole duration; at most `size` exist, made on first need and then re
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,33 +20,39 @@ class ReaderPool:
         self.writer = writer
         self.writer_lock = writer_lock
         self.size = max(1, size)
-        self._idle: queue.SimpleQueue[Library] = queue.SimpleQueue()
+        self._idle: list[Library] = []
         self._all: list[Library] = []
         self._lock = threading.Lock()
+        # Waiters are woken in arrival order (Condition's FIFO), so a busy pool is fair.
+        self._slots = threading.Semaphore(self.size)
 
-    def _new(self) -> Library | None:
+    def _checkout(self) -> Library:
+        """An idle reader, else a new one (a free slot means fewer than `size` exist)."""
         with self._lock:
-            if len(self._all) >= self.size:
-                return None
-            # The writer prepares first (embeds blocks lacking vectors, refreshes the
-            # indexes), so readers only read.
-            with self.writer_lock:
-                self.writer.prepare()
-                reader = self.writer.reader()
+            if self._idle:
+                return self._idle.pop()
+        # The writer prepares first (embeds blocks lacking vectors, refreshes the indexes),
+        # so readers only read.
+        with self.writer_lock:
+            self.writer.prepare()
+            reader = self.writer.reader()
+        with self._lock:
             self._all.append(reader)
-            return reader
+        return reader
 
     @contextmanager
     def reader(self) -> Iterator[Library]:
         """A Library no other request is using until this one ends."""
+        self._slots.acquire()
         try:
-            lib = self._idle.get_nowait()
-        except queue.Empty:
-            lib = self._new() or self._idle.get()
-        try:
-            yield lib
+            lib = self._checkout()
+            try:
+                yield lib
+            finally:
+                with self._lock:
+                    self._idle.append(lib)
         finally:
-            self._idle.put(lib)
+            self._slots.release()
 
     def close(self) -> None:
         with self._lock:

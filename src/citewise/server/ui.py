@@ -26,8 +26,12 @@ STATIC = {  # name -> media type: the only files served, so no path comes from t
     # pdf.js (pdfjs-dist, Apache-2.0, vendored unchanged: static/pdfjs/README.md)
     "pdfjs/pdf.min.mjs": "text/javascript; charset=utf-8",
     "pdfjs/pdf.worker.min.mjs": "text/javascript; charset=utf-8",
+    # the API docs at /docs: Swagger UI (swagger-ui-dist, Apache-2.0: static/swagger/README.md)
+    "docs.js": "text/javascript; charset=utf-8",
+    "swagger/swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger/swagger-ui.css": "text/css; charset=utf-8",
 }
-PUBLIC_PATHS = frozenset({"/", *(f"/static/{name}" for name in STATIC)})
+PUBLIC_PATHS = frozenset({"/", "/docs", *(f"/static/{name}" for name in STATIC)})
 UI_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
     "connect-src 'self'; worker-src 'self'; frame-src 'self' blob:; object-src 'none'; "
@@ -60,6 +64,11 @@ def ui_routes(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def index() -> Response:
         return Response(static_file("index.html"), media_type="text/html", headers=UI_HEADERS)
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> Response:
+        """Swagger UI over /openapi.json from packaged files: works offline, no CDN."""
+        return Response(static_file("docs.html"), media_type="text/html", headers=UI_HEADERS)
 
     @app.get("/static/{name:path}", include_in_schema=False)
     def asset(name: str) -> Response:

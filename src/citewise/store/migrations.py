@@ -229,6 +229,20 @@ def _block_changes() -> str:
         """
 
 
+def _watches() -> str:
+    # Saved searches, formerly watches.json beside the database.
+    return """
+        CREATE TABLE watches (
+            id TEXT PRIMARY KEY,
+            query TEXT NOT NULL,
+            sources TEXT NOT NULL DEFAULT '[]',
+            last_run TEXT,
+            runs INTEGER NOT NULL DEFAULT 0,
+            seen TEXT NOT NULL DEFAULT '[]'
+        );
+        """
+
+
 def _matrix_cells() -> str:
     # Literature-matrix cells already computed, so a rerun computes only new papers or
     # new columns; a changed file (new sha256) or extractor version invalidates its cells.
@@ -268,20 +282,6 @@ def _vocabulary() -> str:
             support REAL NOT NULL,
             answer TEXT NOT NULL,
             citations TEXT NOT NULL DEFAULT '[]'
-        );
-        """
-
-
-def _watches() -> str:
-    # Saved searches, formerly watches.json beside the database.
-    return """
-        CREATE TABLE watches (
-            id TEXT PRIMARY KEY,
-            query TEXT NOT NULL,
-            sources TEXT NOT NULL DEFAULT '[]',
-            last_run TEXT,
-            runs INTEGER NOT NULL DEFAULT 0,
-            seen TEXT NOT NULL DEFAULT '[]'
         );
         """
 

@@ -1,0 +1,84 @@
+"""A Chinese question's way through the answerer: bridged into English for the analysis and
+search, and its answer labelled in Chinese. Quotes are never translated: an answer sentence
+stays the paper's own words; only citewise's own texts (refusal reasons, labels) change."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from citewise.agent.answer import Answer
+from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
+from citewise.agent.question import Question
+from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.store.library import LibraryStore
+
+REFUSALS_ZH = {
+    NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
+    NOT_ANSWERED: "找到了相关段落，但没有一段回答了这个问题。",
+    IN_FIGURE: "答案在图中，citewise 无法读取图像；已引用其图注。",
+}
+REFUSAL_ZH = "文献库中没有能回答这个问题的段落。"
+
+LABELS = {
+    "en": {
+        "closest": "Closest passages considered:",
+        "evidence": "Evidence:",
+        "support": "support",
+        "backend": "backend",
+        "page": "p.",
+        "translation": "Searched as",
+    },
+    "zh": {
+        "closest": "参考过的最接近段落：",
+        "evidence": "证据（原文引用）：",
+        "support": "支持度",
+        "backend": "后端",
+        "page": "第{}页",
+        "translation": "检索所用英文",
+    },
+}
+
+
+def bridge_question(text: str, store: LibraryStore) -> Bridged | None:
+    """The English bridge of a Chinese question (None for any other question); the
+    library's block frequencies choose between a word's senses."""
+    if not is_chinese(text):
+        return None
+    bridged = bridge(text, lambda terms: store.document_frequencies(terms)[1])
+    own = native_terms(text)
+    found = store.document_frequencies(own)[1] if own else {}
+    # most of the question's own words occur in the library: its documents speak Chinese
+    bridged.native = bool(own) and sum(1 for t in own if found.get(t)) >= 0.6 * len(own)
+    return bridged
+
+
+def native_question(question: Question, bridged: Bridged) -> Question:
+    """A Chinese question over Chinese documents: the bridge says what kind of answer is
+    wanted; the question's own words are what to find."""
+    return replace(
+        question, text=bridged.original, terms=native_terms(bridged.original), attribute=[]
+    )
+
+
+def in_language(answer: Answer, asked: str, analysed: str) -> Answer:
+    """The answer to the question as asked: a bridged question is answered in Chinese
+    labels (`lang` "zh"), with the English it was searched as kept in `translation`."""
+    if not is_chinese(asked):
+        return answer
+    answer.question = asked
+    answer.translation = analysed if analysed != asked else ""
+    return to_chinese(answer)
+
+
+def to_chinese(answer: Answer) -> Answer:
+    """Chinese labels for any answer (`--lang zh`): the refusal reason is citewise's own
+    text and is translated; quoted sentences are not."""
+    answer.lang = "zh"
+    if answer.refused:
+        answer.answer = REFUSALS_ZH.get(answer.refusal_kind or "", REFUSAL_ZH)
+    return answer
+
+
+def page_label(lang: str, page: int) -> str:
+    label = LABELS.get(lang, LABELS["en"])["page"]
+    return label.format(page) if "{}" in label else f"{label} {page}"

@@ -1,0 +1,142 @@
+"""The small, general Chinese vocabulary that CC-CEDICT lacks or gets wrong for research text.
+
+Everything here is general: question words (what kind of answer is wanted) and the common
+terms of scientific writing and evaluation. Nothing names a paper, a data set or an answer;
+the library's own words decide between a dictionary entry's senses (agent/crosslingual.py).
+"""
+
+from __future__ import annotations
+
+# Question forms, longest first: Chinese words -> the English that agent/question.py reads.
+# "{}" in a form is where the question's translated terms go (a whole-question template).
+QUESTION_FORMS: tuple[tuple[str, str], ...] = (
+    ("代表什么", "What does {} stand for?"),
+    ("是什么意思", "What does {} mean?"),
+    ("全称是什么", "What does {} stand for?"),
+    ("的全称", "What does {} stand for?"),
+)
+QUESTION_WORDS: tuple[tuple[str, str], ...] = (
+    ("多长时间", "how long"),
+    ("多久", "how long"),
+    ("多长", "how long"),
+    ("多大比例", "what share"),
+    ("多少百分比", "what percentage"),
+    ("百分之多少", "what percentage"),
+    ("比例是多少", "what proportion"),
+    ("是多少", "what"),
+    ("为多少", "what"),
+    ("多少", "how many"),
+    ("几个", "how many"),
+    ("几篇", "how many"),
+    ("哪些论文", "which papers"),
+    ("哪几篇论文", "which papers"),
+    ("所有论文", "across all papers"),
+    ("各篇论文", "across all papers"),
+    ("每篇论文", "across all papers"),
+    ("哪些", "which"),
+    ("哪个", "which"),
+    ("哪种", "which"),
+    ("哪两个", "which two"),
+    ("哪一", "which"),
+    ("什么", "what"),
+    ("是如何", "how were"),
+    ("如何", "how were"),
+    ("怎样", "how were"),
+    ("怎么", "how were"),
+    ("为什么", "why"),
+    ("为何", "why"),
+    ("谁", "who"),
+    ("对比", "compare"),
+    ("比较", "compare"),
+    ("是否", "whether"),
+)
+
+# Common terms of research writing, methods and evaluation (CC-CEDICT lacks most of them or
+# lists an everyday sense first).
+GLOSSARY: dict[str, tuple[str, ...]] = {
+    "表": ("table",),
+    "图": ("figure",),
+    "页": ("pages", "page"),
+    "准确率": ("accuracy",),
+    "准确度": ("accuracy",),
+    "精确率": ("precision",),
+    "精度": ("precision", "accuracy"),
+    "召回率": ("recall",),
+    "错误率": ("error rate",),
+    "误差": ("error",),
+    "得分": ("score",),
+    "分数": ("score",),
+    "困惑度": ("perplexity",),
+    "优化器": ("optimizer",),
+    "优化": ("optimization", "optimize"),
+    "学习率": ("learning rate",),
+    "批量大小": ("batch size",),
+    "预训练": ("pretrained", "pretraining"),
+    "训练": ("training", "trained", "train"),
+    "微调": ("fine-tuning", "fine-tuned"),
+    "词表": ("vocabulary",),
+    "词汇表": ("vocabulary",),
+    "嵌入": ("embeddings", "embedding"),
+    "向量": ("vector",),
+    "模型": ("model",),
+    "数据集": ("dataset", "data"),
+    "语料库": ("corpus",),
+    "语料": ("corpus",),
+    "基线": ("baseline",),
+    "开发集": ("development set",),
+    "测试集": ("test set",),
+    "训练集": ("training set",),
+    "标注": ("annotation", "labeling"),
+    "标注者": ("annotator",),
+    "一致性": ("agreement",),
+    "聚类": ("clustering",),
+    "簇": ("clusters",),
+    "抽取": ("extraction",),
+    "提取": ("extraction",),
+    "元数据": ("metadata",),
+    "参考文献": ("bibliography", "references"),
+    "引用": ("citation",),
+    "链接": ("links", "linking"),
+    "论文": ("paper",),
+    "文献": ("literature",),
+    "综述": ("review", "survey"),
+    "系统综述": ("systematic review",),
+    "指南": ("guideline",),
+    "实验": ("experiment",),
+    "方法": ("method", "approach"),
+    "算法": ("algorithm",),
+    "参数": ("parameters",),
+    "估计": ("estimate",),
+    "样本": ("sample",),
+    "受访者": ("respondents",),
+    "参与者": ("participants",),
+    "患者": ("patients",),
+    "研究": ("study",),
+    "分析": ("analysis", "analysed"),
+    "评估": ("evaluation",),
+    "过滤": ("filtering", "filter"),
+    "过滤器": ("filter",),
+    "处理": ("processing",),
+    "节点": ("nodes",),
+    "实体": ("entity",),
+    "知识库": ("knowledge base",),
+    "片段": ("spans",),
+    "相似度": ("similarity",),
+    "比对": ("alignment",),
+    "似然": ("likelihood",),
+    "对数似然": ("log-likelihood",),
+    "指数": ("index", "exponential"),
+    "速率": ("rate",),
+    "率": ("rate",),
+    "函数": ("function",),
+    "程序": ("programs", "program"),
+    "格式": ("formats", "format"),
+    "阶段": ("phase", "stage"),
+}
+
+# Words that carry no search meaning in a question (particles, measure words, light verbs).
+STOPWORDS = frozenset(
+    """的 了 在 是 中 有 和 与 及 或 把 被 对 为 以 于 从 上 下 里 时 之后 之前 后 前 个 篇 条 项
+    次 种 位 名 份 这 那 这个 那个 这篇 这项 其 它 它们 他们 我们 所 用 使用 得到 达到 来 去 也 都
+    又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数""".split()
+)

@@ -1,0 +1,172 @@
+"""Documents on PostgreSQL: save (blocks, full text, references in one transaction),
+metadata updates, deletes, lookups."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citewise.documents.model import Document, block_id
+from citewise.store.library import StoredDocument, document_slug
+from citewise.store.postgres.connection import Database
+from citewise.store.postgres.references import save_references
+from citewise.store.postgres.text import CONFIG, index_text
+
+_METADATA = ("title", "authors", "year", "doi", "arxiv_id", "pmid", "venue", "abstract", "csl")
+
+
+def stored_document(row: dict[str, Any]) -> StoredDocument:
+    return StoredDocument(
+        id=row["id"],
+        sha256=row["sha256"],
+        path=row["path"],
+        kind=row["kind"],
+        title=row["title"],
+        authors=json.loads(row["authors"]),
+        year=row["year"],
+        doi=row["doi"],
+        abstract=row["abstract"],
+        pages=row["pages"],
+        blocks=int(row["block_count"]),
+        flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
+        venue=row["venue"],
+        arxiv_id=row["arxiv_id"],
+        pmid=row["pmid"],
+        csl=json.loads(row["csl"]) if row["csl"] else None,
+    )
+
+
+def _block_rows(doc: Document, doc_id: str) -> list[tuple[Any, ...]]:
+    return [
+        (
+            block_id(doc.sha256, b.ordinal),
+            doc_id,
+            b.ordinal,
+            b.kind,
+            b.page,
+            *b.bbox,
+            b.section_path,
+            b.label,
+            b.text,
+            b.font_size,
+            b.font_name,
+            int(b.bold),
+            int(b.trusted),
+            json.dumps(b.data) if b.data is not None else None,
+            index_text(b.text),
+            index_text(b.section_path),
+            index_text(b.label or ""),
+        )
+        for b in doc.blocks
+    ]
+
+
+class PostgresDocuments:
+    """DocumentRepository over one database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def _documents(self, where: str = "", params: tuple[Any, ...] = ()) -> list[StoredDocument]:
+        rows = self.db.rows(
+            "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
+            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            params,
+        )
+        return [stored_document(r) for r in rows]
+
+    def documents(self) -> list[StoredDocument]:
+        return self._documents()
+
+    def document(self, doc_id: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.id = %s", (doc_id,))
+        return found[0] if found else None
+
+    def document_by_sha(self, sha256: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.sha256 = %s", (sha256,))
+        return found[0] if found else None
+
+    def document_by_path(self, path: str) -> StoredDocument | None:
+        found = self._documents("WHERE d.path = %s", (path,))
+        return found[0] if found else None
+
+    @staticmethod
+    def _free_id(conn: Any, wanted: str) -> str:
+        candidate, n = wanted, 1
+        while conn.execute("SELECT 1 FROM documents WHERE id = %s", (candidate,)).fetchone():
+            n += 1
+            candidate = f"{wanted}-{n}"
+        return candidate
+
+    def save_document(
+        self, doc: Document, replaces: str | None = None, wanted_id: str | None = None
+    ) -> str:
+        """Store a parsed document, its blocks and references in one transaction."""
+        with self.db.transaction() as conn:
+            if replaces:
+                conn.execute("DELETE FROM documents WHERE id = %s", (replaces,))
+                doc_id = replaces
+            else:
+                # Two machines saving papers of one author and year at once take turns here.
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext('citewise-document-ids'))")
+                doc_id = self._free_id(conn, wanted_id or document_slug(doc))
+            conn.execute(
+                "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
+                "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    doc_id,
+                    doc.sha256,
+                    str(doc.path),
+                    doc.kind,
+                    doc.title,
+                    json.dumps(doc.authors),
+                    doc.year,
+                    doc.doi,
+                    doc.abstract,
+                    doc.pages,
+                    json.dumps(doc.flagged_pages),
+                    doc.venue,
+                    doc.arxiv_id,
+                    json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
+                ),
+            )
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO blocks (id, document_id, ordinal, kind, page, x0, y0, x1, y1, "
+                    "section_path, label, text, font_size, font_name, bold, trusted, data, tsv) "
+                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, "
+                    f"setweight(to_tsvector('{CONFIG}', %s), 'A') || "
+                    f"setweight(to_tsvector('{CONFIG}', %s), 'C') || "
+                    f"setweight(to_tsvector('{CONFIG}', %s), 'B'))",
+                    _block_rows(doc, doc_id),
+                )
+            save_references(conn, doc_id, doc)
+        return doc_id
+
+    def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:
+        sets = {k: v for k, v in fields.items() if k in _METADATA}
+        if not sets:
+            return
+        values = [
+            json.dumps(v, ensure_ascii=False) if k in ("authors", "csl") else v
+            for k, v in sets.items()
+        ]
+        with self.db.transaction() as conn:
+            conn.execute(
+                f"UPDATE documents SET {', '.join(f'{k} = %s' for k in sets)} WHERE id = %s",
+                (*values, doc_id),
+            )
+
+    def delete_document(self, doc_id: str) -> None:
+        with self.db.transaction() as conn:  # blocks, vectors, references cascade
+            conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
+
+    def stats(self) -> dict[str, int]:
+        row = self.db.one(
+            "SELECT (SELECT count(*) FROM documents) AS documents, "
+            "(SELECT count(*) FROM blocks) AS blocks, "
+            "(SELECT coalesce(sum(pages), 0) FROM documents) AS pages"
+        )
+        assert row is not None
+        return {k: int(v) for k, v in row.items()}
