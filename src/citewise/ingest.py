@@ -8,6 +8,7 @@ blocks without vectors are embedded on the next run).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -43,6 +44,8 @@ EMBED_BATCH = 64
 MAX_FILE_MB = {".pdf": 512.0}
 MAX_TEXT_FILE_MB = 32.0
 FILE_MB_VARIABLE = "CITEWISE_MAX_FILE_MB"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -321,7 +324,15 @@ def ingest(
         except CitewiseError as exc:
             report.failed.append(IngestFailure(str(path), exc.code, exc.message))
         except Exception as exc:  # a parser bug must not lose the rest of the batch
-            report.failed.append(IngestFailure(str(path), "INTERNAL_ERROR", repr(exc)))
+            log.debug("unexpected failure ingesting %s", path, exc_info=True)
+            report.failed.append(
+                IngestFailure(
+                    str(path),
+                    "UNREADABLE",
+                    f"citewise could not read this file ({type(exc).__name__}); the rest of "
+                    "the batch went on — please report it if the file opens elsewhere",
+                )
+            )
 
     with ParsePool([p for p in dict.fromkeys(files) if p in ahead], budget) as pool:
         for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run

@@ -91,6 +91,26 @@ def test_notebook_with_invalid_json_is_a_clear_error(tmp_path: Path) -> None:
         read_document(path)
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [
+        {"cell_type": "code", "source": "x", "outputs": 5},
+        {
+            "cell_type": "code",
+            "source": "x",
+            "outputs": [{"output_type": "display_data", "data": [1]}],
+        },
+    ],
+)
+def test_a_cell_of_the_wrong_shape_is_a_bad_document_not_an_internal_error(
+    tmp_path: Path, cell: dict[str, object]
+) -> None:
+    path = tmp_path / "odd.ipynb"
+    path.write_text(json.dumps({"cells": [cell]}))
+    with pytest.raises(BadDocumentError, match="malformed notebook"):
+        read_document(path)
+
+
 CSV = """sample,mass_g,wet,collected,site
 G-01,812.5,false,2023-04-02,Bergen
 G-02,790,true,2023-04-03,Bergen

@@ -44,7 +44,14 @@ def read_notebook(path: Path) -> Document:
             "not a Jupyter notebook (no 'cells' list; nbformat 4 expected)",
             "convert it with 'jupyter nbconvert --to notebook'",
         )
-    blocks = notebook_blocks(cells)
+    try:
+        blocks = notebook_blocks(cells)
+    except (TypeError, AttributeError, ValueError, KeyError) as exc:
+        # a cell whose fields have the wrong shape ("outputs": 5): the file, not citewise
+        raise BadDocumentError(
+            f"malformed notebook: a cell does not follow nbformat 4 ({type(exc).__name__})",
+            "open it in Jupyter and save it again",
+        ) from exc
     heading = next((b.text for b in blocks if b.kind == "heading"), "")
     meta = nb.get("metadata", {}) if isinstance(nb.get("metadata"), dict) else {}
     authors = [a.get("name", "") for a in meta.get("authors", []) if isinstance(a, dict)]
