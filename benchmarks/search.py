@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from citewise.sources import SourcesConfig, search_sources  # noqa: E402
 from citewise.sources.http import reset_breakers  # noqa: E402
-from citewise.sources.replay import ReplayServer  # noqa: E402
 from citewise.store.audit import SqliteAuditLog  # noqa: E402
 from citewise.store.db import connect  # noqa: E402
 from tests.sources.loopback import ROUTES, fixture_reply  # noqa: E402
+from tests.sources.replay import ReplayServer  # noqa: E402
 
 MARK_BEGIN = "<!-- search-benchmark:begin -->"
 MARK_END = "<!-- search-benchmark:end -->"

@@ -1,29 +1,42 @@
-"""Where the library lives: --library DIR, else $CITEWISE_LIBRARY, else a per-user default."""
+"""Configuration, read once by the face: where the library lives (--library DIR, else
+$CITEWISE_LIBRARY, else a per-user default), citewise.toml and the CITEWISE_* environment.
+
+`Settings.load()` is the one place that reads the process environment and parses
+citewise.toml; the CLI and the server build one `Settings` and pass it down (to `Library`,
+the model registry, the embedder, the literature sources). Nothing below the faces reads
+`os.environ`: the few process-wide paths (model cache, offline flags for the model
+libraries) are functions here, so the rule has one exception, and it is this file.
+"""
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from citewise.errors import CitewiseError
 
 
-def default_library_dir() -> Path:
+def default_library_dir(environ: Mapping[str, str] | None = None) -> Path:
     """~/.local/share/citewise/default (honouring $XDG_DATA_HOME)."""
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    env = os.environ if environ is None else environ
+    data_home = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data_home) / "citewise" / "default"
 
 
-def library_dir(option: str | Path | None = None) -> Path:
+def library_dir(option: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Path:
     """The library directory chosen by option, environment or default, in that order.
 
     A path that exists but is not a directory is refused here, before anything opens it.
     """
-    chosen = option or os.environ.get("CITEWISE_LIBRARY")
-    path = Path(chosen).expanduser() if chosen else default_library_dir()
+    env = os.environ if environ is None else environ
+    chosen = option or env.get("CITEWISE_LIBRARY")
+    path = Path(chosen).expanduser() if chosen else default_library_dir(env)
     if path.exists() and not path.is_dir():
         raise CitewiseError(
             f"library path '{path}' is a file, not a directory",
@@ -58,17 +71,25 @@ class ModelSettings(BaseModel):
     backends: dict[str, BackendSettings] = Field(default_factory=dict)
     cascade_threshold: float = 0.5
     source: str | None = None  # the file these came from
+    # Where `api_key_env` names are looked up (the face's snapshot of the environment).
+    environ: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+
+    def secret(self, variable: str | None) -> str | None:
+        return self.environ.get(variable) if variable else None
 
     def role(self, name: str) -> list[str]:
         return self.roles.get(name, [])
 
 
-def config_file(library: Path | None = None) -> Path | None:
+def config_file(
+    library: Path | None = None, environ: Mapping[str, str] | None = None
+) -> Path | None:
     """$CITEWISE_CONFIG, else citewise.toml in the library directory, else
     ~/.config/citewise/citewise.toml (honouring $XDG_CONFIG_HOME); None if none exists."""
-    config_home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    env = os.environ if environ is None else environ
+    config_home = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     candidates = [
-        os.environ.get("CITEWISE_CONFIG", ""),
+        env.get("CITEWISE_CONFIG", ""),
         str(library / "citewise.toml") if library else "",
         str(Path(config_home) / "citewise" / "citewise.toml"),
     ]
@@ -78,13 +99,27 @@ def config_file(library: Path | None = None) -> Path | None:
     return None
 
 
-def load_model_settings(library: Path | None = None) -> ModelSettings:
-    """Model settings from citewise.toml (empty settings when there is no file)."""
-    path = config_file(library)
+def read_toml(path: Path | None) -> dict[str, Any]:
+    """citewise.toml as a table (empty when there is no file)."""
     if path is None:
-        return ModelSettings()
+        return {}
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CitewiseError(
+            f"cannot read {path}: {exc}",
+            hint='fix citewise.toml (see docs: [roles] write = "ollama:qwen2.5:7b")',
+            code="BAD_CONFIG",
+        ) from exc
+
+
+def model_settings_from(
+    raw: dict[str, Any], path: Path | None, environ: Mapping[str, str]
+) -> ModelSettings:
+    """The `[roles]`, `[backends.*]` and `[cascade]` tables of a parsed citewise.toml."""
+    if path is None:
+        return ModelSettings(environ=dict(environ))
+    try:
         roles = {
             name: [spec] if isinstance(spec, str) else list(spec)
             for name, spec in (raw.get("roles") or {}).items()
@@ -97,10 +132,97 @@ def load_model_settings(library: Path | None = None) -> ModelSettings:
             backends=raw.get("backends") or {},
             cascade_threshold=(raw.get("cascade") or {}).get("threshold", 0.5),
             source=str(path),
+            environ=dict(environ),
         )
-    except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
+    except ValueError as exc:
         raise CitewiseError(
             f"cannot read {path}: {exc}",
             hint='fix citewise.toml (see docs: [roles] write = "ollama:qwen2.5:7b")',
             code="BAD_CONFIG",
         ) from exc
+
+
+def load_model_settings(library: Path | None = None) -> ModelSettings:
+    """Model settings from citewise.toml (empty settings when there is no file)."""
+    return Settings.load(library).models
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable, read once: the library directory, citewise.toml (parsed
+    once) and a snapshot of the environment; `embed` / `embed_url` are --embed / --embed-url
+    (else $CITEWISE_EMBED / $CITEWISE_EMBED_URL)."""
+
+    library: Path
+    config_path: Path | None = None
+    toml: dict[str, Any] = field(default_factory=dict)
+    environ: Mapping[str, str] = field(default_factory=dict)
+    embed: str | None = None
+    embed_url: str | None = None
+
+    @classmethod
+    def load(
+        cls,
+        library: str | Path | None = None,
+        embed: str | None = None,
+        embed_url: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+        directory = library_dir(library, env)
+        path = config_file(directory, env)
+        return cls(
+            library=directory,
+            config_path=path,
+            toml=read_toml(path),
+            environ=env,
+            embed=embed or env.get("CITEWISE_EMBED") or None,
+            embed_url=embed_url or env.get("CITEWISE_EMBED_URL") or None,
+        )
+
+    def for_library(self, library: str | Path | None) -> Settings:
+        """The same environment and options for another library directory (its own
+        citewise.toml, when it has one)."""
+        if library is None or library_dir(library, self.environ) == self.library:
+            return self
+        return Settings.load(library, self.embed, self.embed_url, self.environ)
+
+    @property
+    def models(self) -> ModelSettings:
+        return model_settings_from(self.toml, self.config_path, self.environ)
+
+    def value(self, name: str, default: str = "") -> str:
+        """One environment value from the snapshot."""
+        return self.environ.get(name, default)
+
+
+# --- Process-wide paths and flags (the only environment reads outside Settings) --------
+
+
+def model_cache_dir() -> Path:
+    """Where distilled models are cached: $CITEWISE_MODEL_CACHE, else the XDG cache."""
+    chosen = os.environ.get("CITEWISE_MODEL_CACHE")
+    if chosen:
+        return Path(chosen).expanduser()
+    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache_home) / "citewise" / "models"
+
+
+def default_embed_model(fallback: str) -> str:
+    """$CITEWISE_EMBED_MODEL (a known local model for the whole process), else `fallback`."""
+    return os.environ.get("CITEWISE_EMBED_MODEL") or fallback
+
+
+MODEL_LIBRARIES_OFFLINE = (
+    ("HF_HUB_OFFLINE", "1"),
+    ("TRANSFORMERS_OFFLINE", "1"),
+    ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
+    ("TRANSFORMERS_VERBOSITY", "error"),
+    ("TOKENIZERS_PARALLELISM", "false"),
+)
+
+
+def keep_model_libraries_offline() -> None:
+    """Never let transformers / huggingface_hub reach a hub (they read these variables)."""
+    for key, value in MODEL_LIBRARIES_OFFLINE:
+        os.environ.setdefault(key, value)

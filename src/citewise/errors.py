@@ -2,12 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["failed", "invalid", "not_found", "conflict", "too_many", "busy"]
+
+
+@dataclass(frozen=True)
+class KindAnswer:
+    """What a kind of failure answers: the CLI's exit code and the HTTP status."""
+
+    exit_code: int
+    http_status: int
+
+
+# The one table the faces read: a new error class picks a kind, never a status.
+KINDS: dict[str, KindAnswer] = {
+    "failed": KindAnswer(1, 422),  # could not be done as asked (bad file, model error, ...)
+    "invalid": KindAnswer(2, 422),  # the request itself is malformed (spec, query, name)
+    "not_found": KindAnswer(3, 404),  # no such document, page, task or open copy
+    "conflict": KindAnswer(1, 409),  # the thing is not in a state that allows this
+    "too_many": KindAnswer(1, 429),  # past a server limit (streams, running tasks)
+    "busy": KindAnswer(1, 503),  # a shared resource stayed busy; try again
+}
+
 
 class CitewiseError(Exception):
-    """A failure the user can act on: `code` is stable, `hint` says what to do next."""
+    """A failure the user can act on: `code` is stable, `hint` says what to do next,
+    `kind` (a key of KINDS) decides the exit code and the HTTP status."""
 
     code = "CITEWISE_ERROR"
-    exit_code = 1
+    kind: Kind = "failed"
+
+    @property
+    def exit_code(self) -> int:
+        return KINDS[self.kind].exit_code
+
+    @property
+    def http_status(self) -> int:
+        return KINDS[self.kind].http_status
 
     def __init__(self, message: str, hint: str = "", code: str | None = None) -> None:
         super().__init__(message)
@@ -54,7 +87,7 @@ class DuplicateDocumentError(CitewiseError):
 
 class DocumentNotFoundError(CitewiseError):
     code = "PAPER_NOT_FOUND"
-    exit_code = 3
+    kind: Kind = "not_found"
 
 
 class LibraryError(CitewiseError):
@@ -65,7 +98,7 @@ class FormulaNotFoundError(CitewiseError):
     """A well-formed equation ID the paper does not number."""
 
     code = "FORMULA_NOT_FOUND"
-    exit_code = 3
+    kind: Kind = "not_found"
 
 
 class InvalidEquationIdError(CitewiseError):

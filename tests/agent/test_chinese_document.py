@@ -9,9 +9,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from citewise.agent.extractive import split_sentences
 from citewise.agent.zh_answer import REFUSALS_ZH
 from citewise.api import Library
-from citewise.llm.extractive import split_sentences
 from citewise.retrieval.terms import content_terms, word_count
 
 pytest.importorskip("jieba")

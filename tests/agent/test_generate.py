@@ -193,7 +193,7 @@ def test_cached_calls_are_not_repeated(tmp_path: Path) -> None:
     assert first.answer == second.answer == GOOD
     assert len(model.calls) == 1
     usage = lib.usage()
-    assert usage["calls"] == 2 and usage["cache_hits"] == 1
+    assert usage.calls == 2 and usage.cache_hits == 1
     lib.close()
 
 

@@ -102,8 +102,8 @@ def test_refusal_kinds_come_from_the_signals() -> None:
 
 
 def test_scientific_notation_is_bridged_between_question_and_paper() -> None:
+    from citewise.agent.extractive import stems
     from citewise.agent.vocabulary import number_aliases, scientific_numbers
-    from citewise.llm.extractive import stems
 
     assert [(m, e) for _, m, e in scientific_numbers("2e-5, 1.5 × 10⁻⁴, 3x10^-4")] == [
         ("2", -5),

@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from citewise.sources.config import SOURCE_NAMES
-from citewise.sources.replay import ReplayServer, Reply
 from tests.sources.loopback import DATA, serve_fixtures
 from tests.sources.recorded import CSL_SCHEMA, LITERATURE, load
+from tests.sources.replay import ReplayServer, Reply
 
 JSON = {"content-type": "application/json"}
 

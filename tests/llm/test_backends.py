@@ -20,8 +20,9 @@ from citewise.llm.base import (
     parse_spec,
 )
 from citewise.llm.llamacpp import resolve_gguf
+from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.openai_compat import OpenAICompatModel
-from citewise.llm.registry import ExtractiveModel, open_model
+from citewise.llm.registry import open_model
 from tests.loopback import free_port
 
 

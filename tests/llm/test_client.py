@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from citewise.llm.base import ModelError, Params
 from citewise.llm.client import ModelClient, cache_key
-from citewise.llm.registry import ExtractiveModel
+from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.structured import structured_call
 from citewise.llm.usage import cost_usd, usage_summary
 from citewise.store.audit import SqliteAuditLog
@@ -60,7 +60,7 @@ def test_usage_summary_has_the_documented_shape(db: sqlite3.Connection) -> None:
     client.complete(HELLO)
     client.complete(HELLO)
     client.for_role("judge").complete([{"role": "user", "content": "other"}])
-    summary = usage_summary(SqliteAuditLog(db))
+    summary = usage_summary(SqliteAuditLog(db)).to_dict()
     assert set(summary) == {"calls", "prompt_tokens", "completion_tokens", "cache_hits",
                             "by_model"}  # fmt: skip
     assert (summary["calls"], summary["cache_hits"]) == (3, 1)
@@ -70,7 +70,7 @@ def test_usage_summary_has_the_documented_shape(db: sqlite3.Connection) -> None:
     assert set(rows[0]) == {"backend", "model", "role", "calls", "prompt_tokens",
                             "completion_tokens", "cost_usd", "latency_ms_p50"}  # fmt: skip
     assert rows[1]["latency_ms_p50"] == 5.0  # the cache hit does not count
-    assert usage_summary(SqliteAuditLog(db), task="none")["calls"] == 0
+    assert usage_summary(SqliteAuditLog(db), task="none").calls == 0
 
 
 def test_failed_calls_are_logged_with_their_code(db: sqlite3.Connection) -> None:

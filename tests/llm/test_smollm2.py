@@ -72,20 +72,20 @@ def test_in_process_structured_call_follows_the_schema() -> None:
 
 
 def test_generated_answers_with_smollm2_are_verified_logged_and_cached(library: Library) -> None:
-    before = library.usage()["calls"]
+    before = library.usage().calls
     answers = [library.ask_with_model(q, llm="llamacpp:smollm2") for q in QUESTIONS]
     for answer in answers:
         assert_verified(answer, library)
         assert "SmolLM2-135M-Instruct.Q4_1.gguf" in answer.backend
     usage = library.usage()
-    assert int(usage["calls"]) > int(before)  # type: ignore[call-overload]
-    (row,) = [r for r in usage["by_model"] if r["backend"] == "llamacpp"]  # type: ignore[attr-defined]
-    assert row["role"] == "write" and row["cost_usd"] == 0.0 and row["completion_tokens"] > 0
+    assert usage.calls > before
+    (row,) = [r for r in usage.by_model if r.backend == "llamacpp"]
+    assert row.role == "write" and row.cost_usd == 0.0 and row.completion_tokens > 0
     # The same questions again: every model call is answered from the cache.
-    new_calls = int(usage["calls"]) - int(usage["cache_hits"])  # type: ignore[call-overload]
+    new_calls = usage.calls - usage.cache_hits
     again = [library.ask_with_model(q, llm="llamacpp:smollm2") for q in QUESTIONS]
     after = library.usage()
-    assert int(after["calls"]) - int(after["cache_hits"]) == new_calls  # type: ignore[call-overload]
+    assert after.calls - after.cache_hits == new_calls
     assert [a.to_dict() | {"timings_ms": {}} for a in again] == [
         a.to_dict() | {"timings_ms": {}} for a in answers
     ]
@@ -118,8 +118,8 @@ def test_the_openai_path_against_a_real_llama_cpp_server(
     answer = library.ask_with_model(QUESTIONS[0], llm="openai:smollm2", llm_url=smollm2_server)
     assert_verified(answer, library)
     assert "openai:smollm2" in answer.backend
-    rows = [r for r in library.usage()["by_model"] if r["backend"] == "openai"]  # type: ignore[attr-defined]
-    assert rows and rows[0]["model"] == "smollm2"
+    rows = [r for r in library.usage().by_model if r.backend == "openai"]
+    assert rows and rows[0].model == "smollm2"
 
 
 def test_cli_ask_and_usage_with_the_server(library: Library, smollm2_server: str) -> None:
@@ -164,9 +164,9 @@ def test_a_cascade_that_starts_extractive_calls_the_model_only_when_unsure(
         with Library(library.directory, embeddings=False) as lib:
             verbatim = lib.ask(QUESTIONS[0])
             assert not verbatim.refused and 0 < verbatim.support_score <= 1.0
-            before = lib.usage()["calls"]
+            before = lib.usage().calls
             answer = lib.ask_with_model(QUESTIONS[0], use_cache=False)
-            calls = int(lib.usage()["calls"]) - int(before)  # type: ignore[call-overload]
+            calls = lib.usage().calls - before
     finally:
         config.unlink()
     if threshold == 0.0:  # the verbatim answer is sure enough: no model call at all

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST
 from tests.research.test_research_remote import JSON, LOCAL_PAPER, openalex_work, write_config
+from tests.sources.replay import ReplayServer, Reply
 
 
 def test_a_pdf_link_on_an_unknown_host_is_not_fetched(tmp_path: Path) -> None:

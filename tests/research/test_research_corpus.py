@@ -18,8 +18,8 @@ import pytest
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
+from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.report.markdown import EVIDENCE_ID
-from citewise.report.research import ResearchDesk, ResearchOutcome
 from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")

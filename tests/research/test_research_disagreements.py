@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from tests.pdfs import write_paper
 
 FIRST = [

@@ -13,9 +13,9 @@ import pytest
 from citewise.agent.research import ResearchOptions, Task
 from citewise.agent.research.models import ResearchModels, TokenBudget
 from citewise.api import Library
+from citewise.api.research import ResearchDesk
 from citewise.llm.base import Message
 from citewise.llm.client import ModelClient
-from citewise.report.research import ResearchDesk
 from tests.llm.scripted import ScriptedModel
 from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST, SECOND

@@ -19,11 +19,11 @@ from citewise.agent.research.prose import ProseLog, verified_claims
 from citewise.agent.research.verify import KEEP
 from citewise.agent.verify import Verifier
 from citewise.api import Library
+from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import open_model
 from citewise.report.markdown import EVIDENCE_ID
-from citewise.report.research import ResearchDesk, ResearchOutcome
 from tests.llm.smollm2 import SMOLLM2, needs_smollm2
 from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST, SECOND

@@ -17,13 +17,13 @@ import yaml
 import citewise
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer
 from citewise.store.db import connect
 from tests.pdfs import write_paper
 from tests.research.test_research_remote import LOCAL_PAPER, TOPIC
 from tests.sources.loopback import serve_fixtures
+from tests.sources.replay import ReplayServer
 
 # The subprocesses import the citewise under test (and the tests beside it).
 SRC = Path(citewise.__file__).resolve().parents[1]

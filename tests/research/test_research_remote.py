@@ -12,11 +12,11 @@ import yaml
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources.config import SOURCE_NAMES
-from citewise.sources.replay import ReplayServer, Reply
 from tests.pdfs import write_paper
 from tests.sources.loopback import serve_fixtures
+from tests.sources.replay import ReplayServer, Reply
 
 JSON = {"content-type": "application/json"}
 

@@ -16,13 +16,13 @@ from citewise.agent.research.remote_query import (
     search_remote,
 )
 from citewise.api import Library
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.sources import arxiv, pubmed
 from citewise.sources.query import Query
-from citewise.sources.replay import ReplayServer
 from tests.pdfs import write_paper
 from tests.research.test_research_remote import LOCAL_PAPER, TOPIC, write_config
 from tests.sources.loopback import serve_fixtures
+from tests.sources.replay import ReplayServer
 
 
 def test_facet_questions_send_the_topic_as_a_phrase_without_cue_words() -> None:

@@ -25,10 +25,10 @@ import yaml
 
 from citewise.api import Library
 from citewise.sources.config import SOURCE_NAMES
-from citewise.sources.replay import ReplayServer
 from tests.loopback import free_port, stop
 from tests.server.conftest import TOKEN, Server, environment, make_library, start
 from tests.sources.loopback import serve_fixtures
+from tests.sources.replay import ReplayServer
 from tests.structure.paper import write_structured_paper
 
 pytestmark = pytest.mark.skipif(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
-from citewise.sources.replay import ReplayServer, Reply
+from tests.sources.replay import ReplayServer, Reply
 
 DATA = Path(__file__).parent / "data"
 JSON = {"content-type": "application/json"}

@@ -11,8 +11,8 @@ from citewise.sources import Query
 from citewise.sources.authors import search_by_author, top_authors
 from citewise.sources.http import reset_breakers
 from citewise.sources.record import SearchRecord, make_record
-from citewise.sources.replay import ReplayServer
 from tests.sources.loopback import loopback_config, serve_fixtures
+from tests.sources.replay import ReplayServer
 
 
 def test_top_authors_sum_citations_and_break_ties_by_papers() -> None:

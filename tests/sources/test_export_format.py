@@ -11,9 +11,9 @@ import pytest
 
 from citewise.sources.export import ExportFormatError, format_for
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer
 from tests.cli.test_search_cli import Invoke, write_config
 from tests.sources.loopback import serve_fixtures
+from tests.sources.replay import ReplayServer
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from citewise.errors import CitewiseError
 from citewise.sources.fetch import Identifier, NoOpenCopyError, download, identify, locate
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from tests.sources.loopback import DATA, loopback_config
+from tests.sources.replay import ReplayServer, Reply
 
 
 @pytest.mark.parametrize(

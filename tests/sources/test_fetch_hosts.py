@@ -15,10 +15,10 @@ import pytest
 from citewise.sources.config import SourcesConfig
 from citewise.sources.fetch import Located, NoOpenCopyError, download, locate
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.sources.loopback import loopback_config
+from tests.sources.replay import ReplayServer, Reply
 
 DOI = "10.1000/granite.2021.9"
 PDF = b"%PDF-1.7 a tiny but real-looking PDF header"

@@ -14,8 +14,8 @@ from citewise.sources import arxiv, crossref, europepmc, pubmed, search_sources
 from citewise.sources.export import export
 from citewise.sources.flags import apply_notices, complete
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from tests.sources.loopback import DATA, JSON, loopback_config
+from tests.sources.replay import ReplayServer, Reply
 
 
 def test_crossref_update_notices_flag_the_retracted_works() -> None:

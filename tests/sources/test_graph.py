@@ -13,10 +13,10 @@ import pytest
 
 from citewise.sources.graph import GraphError, library_graph, openalex_graph, write_graph
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply, Seen
 from citewise.store.db import connect
 from citewise.store.library import LibraryStore
 from tests.sources.loopback import loopback_config
+from tests.sources.replay import ReplayServer, Reply, Seen
 
 W = "https://openalex.org/"
 WORKS = {

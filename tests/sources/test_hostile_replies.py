@@ -14,8 +14,8 @@ import pytest
 from citewise.sources import SearchResult, search_sources
 from citewise.sources.config import SourcesConfig
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from tests.sources.hostile import HostileServer, Misbehaviour, gzip_bomb, padded_json
+from tests.sources.replay import ReplayServer, Reply
 
 DATA = Path(__file__).parent / "data"
 JSON = {"content-type": "application/json"}

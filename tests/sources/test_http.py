@@ -22,9 +22,9 @@ from citewise.sources.http import (
     reset_breakers,
     retry_after_seconds,
 )
-from citewise.sources.replay import ReplayServer, Reply
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
+from tests.sources.replay import ReplayServer, Reply
 
 OK = Reply(200, b'{"ok": true}', {"content-type": "application/json"})
 

@@ -14,8 +14,8 @@ from citewise.sources import arxiv, openalex, pubmed, search_sources
 from citewise.sources.http import reset_breakers
 from citewise.sources.paging import Page, collect
 from citewise.sources.record import SearchRecord, make_record
-from citewise.sources.replay import ReplayServer, Reply, Seen
 from tests.sources.loopback import DATA, JSON, XML, loopback_config
+from tests.sources.replay import ReplayServer, Reply, Seen
 
 EFETCH = (DATA / "pubmed_efetch_paged.xml").read_text("utf-8")
 

@@ -21,10 +21,10 @@ from citewise.sources import (
 )
 from citewise.sources.config import SourcesConfigError
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.sources.loopback import DATA, loopback_config, serve_fixtures
+from tests.sources.replay import ReplayServer
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from citewise.sources.http import reset_breakers
-from citewise.sources.replay import ReplayServer, Reply
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 from tests.sources.loopback import DATA, loopback_config, serve_fixtures
+from tests.sources.replay import ReplayServer, Reply
 
 
 @pytest.fixture

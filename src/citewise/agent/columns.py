@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from citewise.agent.numbers import parse_number
 from citewise.store.library import LibraryStore, StoredBlock
@@ -45,7 +46,7 @@ def _named_column(question: str, names: list[str]) -> str | None:
     return max(hits, key=len) if hits else None
 
 
-def _schema(store: LibraryStore, doc: str) -> tuple[StoredBlock, dict] | None:
+def _schema(store: LibraryStore, doc: str) -> tuple[StoredBlock, dict[str, Any]] | None:
     for block, data in store.blocks_with_data(doc, ("paragraph",)):
         if block.label == "Schema" and data and data.get("columns"):
             return block, data
@@ -58,7 +59,7 @@ def _describe_quote(block: StoredBlock, column: str) -> str:
     return m.group(0) if m else block.text
 
 
-def schema_fact(question: str, block: StoredBlock, data: dict) -> ColumnFact | None:
+def schema_fact(question: str, block: StoredBlock, data: dict[str, Any]) -> ColumnFact | None:
     columns = {str(c["name"]): c for c in data["columns"]}
     name = _named_column(question, list(columns))
     if name is None:

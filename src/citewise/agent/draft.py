@@ -11,17 +11,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from citewise.agent.figures import asks_about_figure, visual_words
-from citewise.agent.question import Question
-from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
-from citewise.agent.spans import listed_items, shortest_span
-from citewise.llm.extractive import (
+from citewise.agent.extractive import (
     Candidate,
     Passage,
     quantities,
     score_candidates,
     select_answer,
 )
+from citewise.agent.figures import asks_about_figure, visual_words
+from citewise.agent.question import Question
+from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
+from citewise.agent.spans import listed_items, shortest_span
 from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]

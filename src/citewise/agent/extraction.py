@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from citewise.agent.extractive import split_sentences
 from citewise.agent.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
-from citewise.llm.extractive import split_sentences
 from citewise.store.library import StoredBlock
 
 NOT_STATED = "not stated"  # what a cell says when the paper does not state the aspect

@@ -38,6 +38,7 @@ from citewise.llm.base import ContextOverflowError, Params
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.structured import Structured, structured_call
+from citewise.llm.usage import UsageSummary
 from citewise.store.library import BlockFilter, StoredBlock
 
 log = logging.getLogger(__name__)
@@ -271,9 +272,7 @@ class CitationAudit:
     """Wraps an answer function for an evaluation run: counts citations that are not among
     an answer's evidence (fabrications: must stay 0) and the model calls the run made."""
 
-    def __init__(
-        self, ask: Callable[[str], Answer], usage: Callable[[], dict[str, object]]
-    ) -> None:
+    def __init__(self, ask: Callable[[str], Answer], usage: Callable[[], UsageSummary]) -> None:
         self._ask = ask
         self._usage = usage
         self._before = usage()
@@ -289,19 +288,16 @@ class CitationAudit:
         return any(a.backend != "extractive" for a in self.answers)
 
     def summary(self) -> dict[str, object]:
-        after = self._usage()
-
-        def delta(key: str) -> int:
-            return int(after[key]) - int(self._before[key])  # type: ignore[call-overload]
-
+        after, before = self._usage(), self._before
+        calls, cache_hits = after.calls - before.calls, after.cache_hits - before.cache_hits
         return {
             "backends": sorted({a.backend for a in self.answers}),
             "answers": len(self.answers),
             "answered": sum(not a.refused for a in self.answers),
             "fabricated_citations": sum(len(fabricated_citations(a)) for a in self.answers),
-            "calls_logged": delta("calls"),
-            "model_calls": delta("calls") - delta("cache_hits"),
-            "cache_hits": delta("cache_hits"),
+            "calls_logged": calls,
+            "model_calls": calls - cache_hits,
+            "cache_hits": cache_hits,
         }
 
 

@@ -10,6 +10,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from citewise.agent.aspects import load_paper, parse_aspects
 from citewise.agent.compare import Cell, cell_for
@@ -107,7 +108,7 @@ def cached_gazetteer(store: LibraryStore) -> Gazetteer:
     return gazetteer
 
 
-def _finding(column: str, data: dict | None) -> Finding | None:
+def _finding(column: str, data: dict[str, Any] | None) -> Finding | None:
     if not data:
         return None
     return Finding(

@@ -20,6 +20,7 @@ from citewise.agent.compare_questions import (
     per_paper_question,
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
+from citewise.agent.extractive import Passage, idf_function
 from citewise.agent.figures import figure_refusal, missing_labels
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
@@ -41,7 +42,6 @@ from citewise.agent.scope import (
 )
 from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.agent.zh_answer import bridge_question, in_language, native_question
-from citewise.llm.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from citewise.agent.extractive import quantities, stems
 from citewise.agent.question import Question
-from citewise.llm.extractive import quantities, stems
 from citewise.retrieval.terms import stem, word_count
 
 # Sentences up to this long are already short; longer ones are cut to a clause.

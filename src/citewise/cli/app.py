@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from importlib.metadata import version as package_version
 from typing import Annotated
@@ -12,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from citewise.api import Library, storage_error
+from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.report.terminal import json_text, plain
 
@@ -31,11 +31,21 @@ EXIT_REFUSED = 3
 
 class State:
     library: str | None = None
+    embed: str | None = None
+    embed_url: str | None = None
+    settings: Settings | None = None  # built once per command, on first use
 
 
 def open_library(embeddings: bool = True) -> Library:
     """The library chosen by --library / $CITEWISE_LIBRARY / the default."""
-    return Library(State.library, embeddings=embeddings)
+    return Library(State.library, embeddings=embeddings, settings=settings())
+
+
+def settings() -> Settings:
+    """The configuration this command runs with (environment and citewise.toml read once)."""
+    if State.settings is None:
+        State.settings = Settings.load(State.library, State.embed, State.embed_url)
+    return State.settings
 
 
 def emit_json(data: object) -> None:
@@ -97,11 +107,7 @@ def main_options(
     ] = None,
 ) -> None:
     State.library = library
-    # The library reads these when it opens its embedder (citewise.embed.settings).
-    if embed:
-        os.environ["CITEWISE_EMBED"] = embed
-    if embed_url:
-        os.environ["CITEWISE_EMBED_URL"] = embed_url
+    State.embed, State.embed_url, State.settings = embed, embed_url, None
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
-from citewise.embed.settings import load_embed_settings
+from citewise.embed.settings import embed_settings
 from citewise.llm.doctor import check_embedding
 from citewise.report.terminal import print_answer, print_index_report, safe
 
@@ -26,20 +26,20 @@ def usage(
     with open_library(embeddings=False) as lib:
         summary = lib.usage(task)
     if as_json:
-        emit_json(summary)
+        emit_json(summary.to_dict())
         return
     table = Table(
         "backend", "model", "role", "calls", "prompt tok", "compl. tok", "cost $", "p50 ms"
     )
-    for row in summary["by_model"]:  # type: ignore[attr-defined]
-        table.add_row(*(safe(row[k]) for k in (
-            "backend", "model", "role", "calls", "prompt_tokens", "completion_tokens",
-            "cost_usd", "latency_ms_p50",
+    for row in summary.by_model:
+        table.add_row(*(safe(v) for v in (
+            row.backend, row.model, row.role, row.calls, row.prompt_tokens,
+            row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
     out.print(
-        f"{summary['calls']} calls ({summary['cache_hits']} from cache), "
-        f"{summary['prompt_tokens']} prompt + {summary['completion_tokens']} completion tokens"
+        f"{summary.calls} calls ({summary.cache_hits} from cache), "
+        f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens"
     )
 
 
@@ -60,7 +60,7 @@ def doctor(
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
-        embedding = check_embedding(load_embed_settings(lib.directory))
+        embedding = check_embedding(embed_settings(lib.settings), lib.settings.environ)
         index = lib.check_index() if check_index else None
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
     failing = failing or (index is not None and not index.ok)

@@ -11,9 +11,9 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from citewise.agent.research import ResearchOptions
+from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.llm.base import parse_spec
-from citewise.report.research import ResearchDesk, ResearchOutcome
 from citewise.report.terminal import safe
 
 tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)

@@ -4,9 +4,7 @@ library's documents as CSL-JSON, BibTeX or RIS)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,30 +13,21 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from citewise.api import open_store
-from citewise.cli.app import State, app, emit_json, err, open_library, out
-from citewise.config import library_dir
+from citewise.api.literature import FetchFailedError, Literature
+from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.report.terminal import plain, safe
 from citewise.sources import (
     SOURCE_NAMES,
     Query,
     SearchResult,
     SourcesConfig,
-    search_sources,
 )
-from citewise.sources.authors import search_by_author
-from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for, library_records
-from citewise.sources.fetch import apply_metadata, download, locate
+from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for
 from citewise.sources.graph import (
     GRAPH_FORMATS,
-    graph_summary,
-    library_graph,
-    openalex_graph,
-    write_graph,
 )
 from citewise.sources.intent import describe, parse_intent, summary
 from citewise.sources.paging import ALL_CAP
-from citewise.sources.watch import WatchList
 from citewise.sources.zh_query import english_request
 
 log = logging.getLogger(__name__)
@@ -153,15 +142,10 @@ def search(
     parsed = intent.query
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
-    config = SourcesConfig.load(sources_config)
-    store = open_store(State.library)
-    try:
-        run = search_by_author if by_author else search_sources
-        result = run(
-            parsed, _split(sources), audit=store.audit, limit=limit, config=config, refresh=refresh
-        )
-    finally:
-        store.close()
+    found = _literature(sources_config).search(
+        parsed, _split(sources), limit, refresh, by_author=by_author
+    )
+    result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
     for warning in result.warnings:
@@ -172,37 +156,18 @@ def search(
         )
         err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
     if as_json:
-        emit_json(_as_json(result))
+        emit_json(found.to_dict())
     elif chosen != "table" and out_file is None:
         sys.stdout.write(plain(export(result.records, chosen)))
     else:
         print_records(result)
     if not result.records:
-        tried = [s for s in result.sources if s.status != "skipped"]
-        raise typer.Exit(
-            1 if tried and all(s.status == "failed" for s in tried) else EXIT_NOT_FOUND
-        )
+        raise typer.Exit(1 if found.all_failed else EXIT_NOT_FOUND)
 
 
-def _as_json(result: SearchResult) -> dict[str, object]:
-    return {
-        "query": result.query.text if result.query else "",
-        "parsed_query": describe(result.query) if result.query else None,
-        "records": [r.to_dict() for r in result.records],
-        "warnings": result.warnings,
-        "notices": result.notices,
-        "sources": [
-            {
-                "name": s.name,
-                "status": s.status,
-                "records": s.records,
-                "total": s.total,
-                "seconds": round(s.seconds, 3),
-                "message": s.message,
-            }
-            for s in result.sources
-        ],
-    }
+def _literature(sources_config: Path | None) -> Literature:
+    chosen = settings()
+    return Literature(chosen.library, SourcesConfig.load(sources_config, chosen.environ))
 
 
 def badges(names: list[str]) -> Text:
@@ -274,17 +239,12 @@ def export_library(
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     fmt = format_for(fmt, out_file)
-    store = open_store(State.library)
-    try:
-        records = library_records(store)
-    finally:
-        store.close()
-    text = export(records, fmt)
+    exported = Literature(settings().library).export_library(fmt)
     if out_file is None:
-        sys.stdout.write(plain(text))
+        sys.stdout.write(plain(exported.text))
     else:
-        out_file.write_text(text, "utf-8")
-        err.print(f"wrote {len(records)} documents to {safe(out_file)}", highlight=False)
+        out_file.write_text(exported.text, "utf-8")
+        err.print(f"wrote {exported.count} documents to {safe(out_file)}", highlight=False)
 
 
 @app.command()
@@ -303,30 +263,13 @@ def watch(
     ] = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
-    store = open_store(State.library)
-    try:
-        run = WatchList(store.watches).run(
-            Query.parse(query),
-            _split(sources) or None,
-            audit=store.audit,
-            limit=limit,
-            config=SourcesConfig.load(sources_config),
-        )
-    finally:
-        store.close()
+    run = _literature(sources_config).watch(Query.parse(query), _split(sources) or None, limit)
     for notice in run.result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
     for warning in run.result.warnings:
         err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
     if as_json:
-        emit_json(
-            {
-                "previous_run": run.previous_run,
-                "new": [r.to_dict() for r in run.new],
-                "warnings": run.result.warnings,
-                "notices": run.result.notices,
-            }
-        )
+        emit_json(run.to_dict())
         return
     since = f" since {safe(run.previous_run)}" if run.previous_run else ""
     if not run.new:
@@ -350,22 +293,10 @@ def graph(
     and citations from OpenAlex."""
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
-    store = open_store(State.library)
-    try:
-        if store.document(target) is not None:
-            network = library_graph(store, target, depth)
-        else:
-            network = asyncio.run(
-                openalex_graph(
-                    target, depth, config=SourcesConfig.load(sources_config), audit=store.audit
-                )
-            )
-    finally:
-        store.close()
-    write_graph(network, out_file)
-    summary = graph_summary(network)
+    written = _literature(sources_config).graph(target, depth, out_file)
+    summary = written.summary()
     if as_json:
-        emit_json({**summary, "out": str(out_file)})
+        emit_json(written.to_dict())
     else:
         out.print(
             f"wrote {summary['nodes']} works and {summary['edges']} citations to {safe(out_file)}"
@@ -388,46 +319,27 @@ def fetch(
     """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
     and ingest it with the sources' metadata. Links the sources name are downloaded only from
     hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
-    config = SourcesConfig.load(sources_config)
-    directory = library_dir(State.library)
-    store = open_store(State.library)
+    literature = _literature(sources_config)
+
+    def warn(warning: str) -> None:
+        err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
+
+    def print_failures(failures: list[tuple[str, str]]) -> None:
+        for path, reason in failures:
+            err.print(f"error: {safe(path)}: {safe(reason)}", highlight=False)
+
     try:
-        located = asyncio.run(locate(target, config=config, audit=store.audit))
-        for warning in located.warnings:
-            err.print(f"warning: {safe(warning)}", style="yellow", highlight=False)
-        pdf, url = asyncio.run(download(located, config=config, audit=store.audit, pdf_url=pdf_url))
-    finally:
-        store.close()
-    ident = located.identifier
-    path = (
-        directory
-        / "papers"
-        / (re.sub(r"[^A-Za-z0-9.-]+", "_", f"{ident.kind}-{ident.value}") + ".pdf")
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pdf)
-    with open_library(embeddings=not no_embed) as lib:
-        report = lib.ingest([path])
-        for failure in report.failed:
-            err.print(f"error: {safe(failure.path)}: {safe(failure.reason)}", highlight=False)
-        ids = report.added + report.replaced + report.unchanged
-        if not ids:
-            raise typer.Exit(1)
-        if located.record is not None:
-            apply_metadata(lib.store, ids[0], located.record)
-        document = lib.document(ids[0])
-    if as_json:
-        emit_json(
-            {
-                "document": document.id,
-                "title": document.title,
-                "pdf_url": url,
-                "path": str(path),
-                "doi": document.doi,
-            }
+        fetched = literature.fetch(
+            target, lambda: open_library(embeddings=not no_embed), pdf_url, warn
         )
+    except FetchFailedError as exc:
+        print_failures(exc.failures)
+        raise typer.Exit(1) from None
+    print_failures(fetched.failures)
+    if as_json:
+        emit_json(fetched.to_dict())
     else:
         out.print(
-            f"fetched {safe(document.id)}: {safe(document.title)}\n"
-            f"  from {safe(url)}\n  saved as {safe(path)}"
+            f"fetched {safe(fetched.document)}: {safe(fetched.title)}\n"
+            f"  from {safe(fetched.pdf_url)}\n  saved as {safe(fetched.path)}"
         )

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from citewise.cli.app import State, app, err
-from citewise.config import library_dir
+from citewise.cli.app import app, err, settings
 from citewise.errors import CitewiseError
 
 KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
@@ -43,7 +41,7 @@ def read_token(token: str | None, token_file: Path | None) -> str | None:
         if not lines or not lines[0].strip():
             raise BadTokenFileError(f"the token file '{token_file}' is empty", hint="")
         return lines[0].strip()
-    return os.environ.get("CITEWISE_TOKEN") or None
+    return settings().value("CITEWISE_TOKEN") or None
 
 
 @app.command()
@@ -85,8 +83,9 @@ def serve(
             f"the server needs FastAPI and uvicorn ({exc})",
             hint='pip install -e ".[server]" in the citewise checkout',
         ) from exc
-    directory = library_dir(State.library)
-    served = create_app(directory, secret, host=host, allow_hosts=allow_host or ())
+    chosen = settings()
+    directory = chosen.library
+    served = create_app(directory, secret, host=host, allow_hosts=allow_host or (), settings=chosen)
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
     uvicorn.run(
         served,

@@ -10,7 +10,7 @@ and remembers mark "10". At the start of a line the same run is the note's own l
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from citewise.documents.model import Block
@@ -20,11 +20,11 @@ SMALLER = 0.85  # a mark's size relative to the line's main span
 RAISED = 0.2  # baseline lift, in main-span sizes
 
 
-def _raised(span: dict, main: dict) -> bool:
+def _raised(span: dict[str, Any], main: dict[str, Any]) -> bool:
     if span["size"] >= SMALLER * main["size"]:
         return False
     lift = main["origin"][1] - span["origin"][1]
-    return lift > RAISED * main["size"]
+    return bool(lift > RAISED * main["size"])
 
 
 def _is_mark(text: str, before: str) -> bool:
@@ -40,7 +40,7 @@ def _is_mark(text: str, before: str) -> bool:
     return not (mark[0].isdigit() and power)  # x², R², 10⁵: a power, not a note
 
 
-def _main(spans: list[dict]) -> dict:
+def _main(spans: list[dict[str, Any]]) -> dict[str, Any]:
     """The span standing for the line's body text: the largest size set in words."""
     words = [s for s in spans if len(s["text"].strip()) >= 2] or spans
     return max(words, key=lambda s: (round(s["size"], 1), len(s["text"].strip())))
@@ -51,7 +51,7 @@ def split_marks(run: str) -> list[str]:
     return re.findall(r"\d+|[^\d,\s]", run)
 
 
-def line_text(spans: list[dict]) -> tuple[str, list[str], str | None]:
+def line_text(spans: list[dict[str, Any]]) -> tuple[str, list[str], str | None]:
     """The line's text without note marks, the marks it carried, and a note's own label."""
     live = [s for s in spans if s["text"].strip()]
     if not live:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from citewise.documents.footnotes import line_text
 from citewise.documents.hyphenation import clean, join_rows
@@ -163,7 +164,9 @@ def _turn(box: Box, way: tuple[int, int], w: float, h: float) -> Box:
     return box
 
 
-def page_segments(raw: dict, width: float, height: float) -> tuple[list[Seg], float, float]:
+def page_segments(
+    raw: dict[str, Any], width: float, height: float
+) -> tuple[list[Seg], float, float]:
     """Text lines of one page (from get_text('dict')) running in the page's main direction.
 
     Landscape tables are often set on a turned page: lines are rotated into a
@@ -203,7 +206,7 @@ def page_segments(raw: dict, width: float, height: float) -> tuple[list[Seg], fl
     return segs, (height if turned else width), (width if turned else height)
 
 
-def _run_in_parts(spans: list[dict]) -> list[list[dict]]:
+def _run_in_parts(spans: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """'**Papers.** We obtain…' in one PyMuPDF line: the bold lead-in becomes its own
     segment (headings.split_run_ins decides whether it is a heading)."""
     live = [s for s in spans if s["text"].strip()]

@@ -17,6 +17,7 @@ import shutil
 import statistics
 import subprocess
 from dataclasses import dataclass
+from typing import Any
 
 import pymupdf
 
@@ -142,7 +143,10 @@ def tesseract_command() -> str | None:
 
 
 def read_by_ocr(
-    pages: list[pymupdf.Page], flagged: dict[int, str], raw: list[dict], warnings: list[str]
+    pages: list[pymupdf.Page],
+    flagged: dict[int, str],
+    raw: list[dict[str, Any]],
+    warnings: list[str],
 ) -> dict[int, str]:
     """OCR the flagged pages in place of their text layer (`raw[n - 1]` is replaced).
 
@@ -230,7 +234,7 @@ def parse_tsv(tsv: str, scale: float) -> list[OcrWord]:
     return words
 
 
-def words_to_dict(words: list[OcrWord]) -> dict:
+def words_to_dict(words: list[OcrWord]) -> dict[str, Any]:
     """OCR words -> a page in PyMuPDF's get_text('dict') shape, for the usual reader.
 
     Word boxes are ink: 'we' is short, 'Tg' spans ascender to descender (about 0.95 of the
@@ -243,7 +247,7 @@ def words_to_dict(words: list[OcrWord]) -> dict:
         lines.setdefault(w.line, []).append(w)
     sizes = {key: _line_size(found) for key, found in lines.items()}
     usual = statistics.median(sizes.values()) if sizes else 10.0
-    blocks: dict[tuple[int, int, int], list[dict]] = {}
+    blocks: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
     for key, found in sorted(lines.items()):
         found.sort(key=lambda w: w.x0)
         size = usual if abs(sizes[key] - usual) <= 0.15 * usual else sizes[key]
@@ -273,11 +277,11 @@ def words_to_dict(words: list[OcrWord]) -> dict:
     }
 
 
-def _paragraphs(lines: list[dict]) -> list[list[dict]]:
+def _paragraphs(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Tesseract runs paragraphs together; an indented line after a finished sentence
     starts a new one."""
     left = min(line["bbox"][0] for line in lines)
-    out: list[list[dict]] = [[]]
+    out: list[list[dict[str, Any]]] = [[]]
     for line in lines:
         size = line["spans"][0]["size"]
         prev = out[-1][-1]["spans"][0]["text"] if out[-1] else ""

@@ -9,6 +9,7 @@ each box comes from the reader's own lines, which keep spacing and decimal point
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 import pymupdf
 
@@ -46,7 +47,7 @@ def page_rules(page: pymupdf.Page) -> list[Box]:
 
 def ruled_grid(
     page: pymupdf.Page, region: Box, segs: list[Seg], rows: int, rules: list[Box]
-) -> dict | None:
+) -> dict[str, Any] | None:
     """Grid data (the shape `grid.build_grid` returns) for a ruled table in `region`.
 
     Asked only when vertical rules cross the region: booktabs tables (horizontal rules
@@ -95,7 +96,9 @@ def ruled_grid(
     return grid_from_boxes(boxes, segs)
 
 
-def grid_from_boxes(boxes: list[list[tuple[float, ...] | None]], segs: list[Seg]) -> dict | None:
+def grid_from_boxes(
+    boxes: list[list[tuple[float, ...] | None]], segs: list[Seg]
+) -> dict[str, Any] | None:
     """Cells with spans from ruled cell boxes (None marks a slot a spanning cell covers)."""
     xs = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (0, 2)})
     ys = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (1, 3)})

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 GLUED = re.compile(r"[^\W\d_]{20,}")  # a run of letters too long for one word
 
 
-def needs_respacing(raw: dict) -> bool:
+def needs_respacing(raw: dict[str, Any]) -> bool:
     """Some fonts set word spaces as gaps, not characters: 'CompositionofthedataforOLMo'."""
     return any(
         GLUED.search(span["text"])
@@ -17,7 +18,7 @@ def needs_respacing(raw: dict) -> bool:
     )
 
 
-def respace(raw: dict, chars: dict) -> None:
+def respace(raw: dict[str, Any], chars: dict[str, Any]) -> None:
     """Put a space where `chars` (the page's rawdict) shows a word gap in a span that has
     no space characters (on a page `needs_respacing` picked)."""
     spaced: dict[tuple[float, float], str] = {}

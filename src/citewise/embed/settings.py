@@ -14,15 +14,13 @@ search only reads the configured model's vectors.
 
 from __future__ import annotations
 
-import os
-import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from citewise.config import config_file
+from citewise.config import Settings
 from citewise.embed.base import MINILM, Embedder, load_default_embedder, load_embedder
 from citewise.embed.remote import (
     BATCH_SIZE,
@@ -59,39 +57,44 @@ class EmbedSettings(BaseModel):
         return self.model or "default"
 
 
-def load_embed_settings(library: Path | None = None) -> EmbedSettings:
-    """The `[embed]` table of citewise.toml, overridden by $CITEWISE_EMBED(_URL)."""
-    path = config_file(library)
+def embed_settings(settings: Settings) -> EmbedSettings:
+    """The `[embed]` table of citewise.toml, overridden by --embed / --embed-url (or
+    $CITEWISE_EMBED / $CITEWISE_EMBED_URL, which the face read into `settings`)."""
+    path = settings.config_path
     table: dict[str, Any] = {}
     if path is not None:
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8")).get("embed") or {}
-            settings = EmbedSettings(**table, source=str(path) if table.get("model") else None)
-        except (OSError, tomllib.TOMLDecodeError, ValidationError, TypeError) as exc:
+            table = settings.toml.get("embed") or {}
+            chosen = EmbedSettings(**table, source=str(path) if table.get("model") else None)
+        except (ValidationError, TypeError) as exc:
             raise CitewiseError(
                 f"cannot read the [embed] table of {path}: {exc}",
                 hint='e.g. [embed] model = "ollama:nomic-embed-text"',
                 code="BAD_CONFIG",
             ) from exc
     else:
-        settings = EmbedSettings()
-    chosen = os.environ.get("CITEWISE_EMBED")
-    if chosen:
-        settings = settings.model_copy(
-            update={"model": chosen, "source": "--embed / $CITEWISE_EMBED"}
+        chosen = EmbedSettings()
+    if settings.embed:
+        chosen = chosen.model_copy(
+            update={"model": settings.embed, "source": "--embed / $CITEWISE_EMBED"}
         )
-        if chosen != table.get("model"):
-            settings = settings.model_copy(update={"dimensions": None})  # another model
-    url = os.environ.get("CITEWISE_EMBED_URL")
-    if url:
-        settings = settings.model_copy(update={"url": url})
-    return settings
+        if settings.embed != table.get("model"):
+            chosen = chosen.model_copy(update={"dimensions": None})  # another model
+    if settings.embed_url:
+        chosen = chosen.model_copy(update={"url": settings.embed_url})
+    return chosen
+
+
+def load_embed_settings(library: Path | None = None) -> EmbedSettings:
+    """`embed_settings` for a library directory, reading the configuration now."""
+    return embed_settings(Settings.load(library))
 
 
 def open_embedder(
     settings: EmbedSettings,
     stored_dimensions: Callable[[str], int | None] | None = None,
     transport: Any = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Embedder | None:
     """The configured embedder; None (keyword search only) when a bundled model is not
     installed. `stored_dimensions(name)` gives the width the library already holds for a
@@ -108,7 +111,9 @@ def open_embedder(
             code="BAD_EMBED_SPEC",
         )
     known = stored_dimensions(f"{backend}:{model}") if stored_dimensions else None
-    key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
+    env = environ or {}
+    key = env.get(settings.api_key_env) if settings.api_key_env else None
+    key = key or env.get("CITEWISE_EMBED_API_KEY")
     return HttpEmbedder(
         backend,
         model,

@@ -70,7 +70,8 @@ class StaticEmbedder:
             sums = np.add.reduceat(self._vectors[flat], offsets[filled], axis=0)
             out[start + filled] = sums  # the direction of the mean; its length is normalized away
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.maximum(norms, 1e-12)
+        normalized: np.ndarray = out / np.maximum(norms, 1e-12)
+        return normalized
 
 
 def load_static_embedder() -> StaticEmbedder:

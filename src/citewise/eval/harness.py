@@ -16,10 +16,10 @@ from pathlib import Path
 
 import yaml
 
+from citewise.agent.extractive import without_labels
 from citewise.agent.qa import Answer
 from citewise.errors import CitewiseError
 from citewise.eval.calibration import calibration_table, leave_one_document_out
-from citewise.llm.extractive import without_labels
 
 MAX_ANSWER_WORDS = 80
 # Accepted strings this short ("2", "M.A") count only as whole tokens of the answer.

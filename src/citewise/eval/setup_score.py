@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _NON_WORD = re.compile(r"[^0-9a-z%]+")
 
@@ -51,7 +52,7 @@ class SetupScore:
         )
 
 
-def score_setup(values: dict[str, list[str]], gold: dict[str, dict]) -> SetupScore:
+def score_setup(values: dict[str, list[str]], gold: dict[str, dict[str, Any]]) -> SetupScore:
     """`values`: aspect -> extracted values; `gold`: the gold file's `aspects` mapping."""
     score = SetupScore()
     for aspect, extracted in values.items():

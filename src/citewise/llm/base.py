@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 Schema = dict[str, Any]  # a JSON schema
@@ -25,7 +25,7 @@ class ModelError(CitewiseError):
 
 class BadModelSpecError(ModelError):
     code = "BAD_MODEL_SPEC"
-    exit_code = 2
+    kind: Kind = "invalid"
 
 
 class ModelUnreachableError(ModelError):

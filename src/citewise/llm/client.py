@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, replace
 
 from citewise.errors import CitewiseError
 from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema
-from citewise.llm.cascade import reply_confidence
+from citewise.llm.confidence import reply_confidence
 from citewise.llm.usage import CallRecord, log_call
 from citewise.store.protocols import AuditLog
 

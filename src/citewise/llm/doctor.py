@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import httpx
@@ -80,7 +81,7 @@ def doctor(settings: ModelSettings, override: ModelSpec | None = None) -> list[R
     return reports
 
 
-def check_embedding(settings: EmbedSettings) -> Check:
+def check_embedding(settings: EmbedSettings, environ: Mapping[str, str] | None = None) -> Check:
     """The embedding backend: is the bundled model installed, or does the server embed?"""
     spec = settings.model or "default"
     if spec in BUNDLED:
@@ -93,7 +94,7 @@ def check_embedding(settings: EmbedSettings) -> Check:
             )  # fmt: skip
         return Check(settings.label, True, f"bundled {name}, no server needed")
     try:
-        embedder = open_embedder(settings)
+        embedder = open_embedder(settings, environ=environ)
         assert embedder is not None
         dimensions = embedder.dimensions  # one real request
     except CitewiseError as exc:

@@ -5,7 +5,6 @@ The HTTP transport is injectable, so tests replay answers through the real clien
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import Any
@@ -85,8 +84,7 @@ class OpenAICompatModel:
         self.n_ctx = n_ctx
         default = OLLAMA_URL if backend == "ollama" else DEFAULT_URL
         self.url = (url or default).rstrip("/")
-        key = api_key or os.environ.get("CITEWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._schema_style = "json_schema"  # OpenAI's; switched once if the server rejects it
         self._chars_per_token = 3.0
         self._http = httpx.Client(

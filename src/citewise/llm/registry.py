@@ -2,39 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from citewise.config import BackendSettings, ModelSettings
-from citewise.llm.base import (
-    Completion,
-    LanguageModel,
-    Message,
-    ModelSpec,
-    Params,
-    Schema,
-    parse_spec,
-)
+from citewise.llm.base import LanguageModel, ModelSpec, parse_spec
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
+from citewise.llm.nomodel import ExtractiveModel
 from citewise.store.protocols import AuditLog
-
-
-class ExtractiveModel:
-    """The no-model backend. It writes nothing: structured calls go straight to their
-    deterministic fallback, and answers come from `agent.qa` (verbatim, cited sentences)."""
-
-    backend = "extractive"
-    model = ""
-    n_ctx = 1 << 20
-
-    def complete(
-        self, messages: list[Message], schema: Schema | None = None, params: Params = Params()
-    ) -> Completion:
-        return Completion(text="", backend=self.backend, model=self.model)
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
 
 
 def open_model(
@@ -51,7 +26,10 @@ def open_model(
     from citewise.llm.openai_compat import DEFAULT_N_CTX as HTTP_N_CTX
     from citewise.llm.openai_compat import OpenAICompatModel
 
-    api_key = os.environ.get(options.api_key_env) if options.api_key_env else None
+    env = (settings or ModelSettings()).environ
+    api_key = env.get(options.api_key_env) if options.api_key_env else None
+    # the conventional variables, when citewise.toml names none (or it is unset)
+    api_key = api_key or env.get("CITEWISE_LLM_API_KEY") or env.get("OPENAI_API_KEY")
     return OpenAICompatModel(
         spec.model,
         url=spec.url or options.url,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from citewise.llm.base import Completion
 from citewise.store.protocols import AuditLog
@@ -89,30 +89,64 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def usage_summary(audit: AuditLog, task: str | None = None) -> dict[str, object]:
+@dataclass(frozen=True)
+class ModelUsage:
+    """Calls of one (backend, model, role)."""
+
+    backend: str
+    model: str
+    role: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    latency_ms_p50: float  # of real calls: a cache hit measures SQLite, not the model
+
+
+@dataclass(frozen=True)
+class UsageSummary:
+    """Totals and one row per (backend, model, role) of the model calls logged."""
+
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cache_hits: int
+    by_model: list[ModelUsage]
+
+    def to_dict(self) -> dict[str, object]:
+        """The `citewise usage --json` object."""
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cache_hits": self.cache_hits,
+            "by_model": [asdict(m) for m in self.by_model],
+        }
+
+
+def usage_summary(audit: AuditLog, task: str | None = None) -> UsageSummary:
     """Totals and one row per (backend, model, role): the `citewise usage --json` shape."""
     rows = audit.model_calls(task)
     groups: dict[tuple[str, str, str], list[ModelCall]] = {}
     for row in rows:
         groups.setdefault((row.backend, row.model, row.role or ""), []).append(row)
     by_model = [
-        {
-            "backend": backend,
-            "model": model,
-            "role": role,
-            "calls": len(group),
-            "prompt_tokens": sum(r.prompt_tokens for r in group),
-            "completion_tokens": sum(r.completion_tokens for r in group),
-            "cost_usd": round(sum(r.cost_usd for r in group), 6),
-            # Latency of real calls: a cache hit measures SQLite, not the model.
-            "latency_ms_p50": round(_median([r.latency_ms for r in group if not r.cache_hit]), 1),
-        }
+        ModelUsage(
+            backend=backend,
+            model=model,
+            role=role,
+            calls=len(group),
+            prompt_tokens=sum(r.prompt_tokens for r in group),
+            completion_tokens=sum(r.completion_tokens for r in group),
+            cost_usd=round(sum(r.cost_usd for r in group), 6),
+            latency_ms_p50=round(_median([r.latency_ms for r in group if not r.cache_hit]), 1),
+        )
         for (backend, model, role), group in sorted(groups.items())
     ]
-    return {
-        "calls": len(rows),
-        "prompt_tokens": sum(r.prompt_tokens for r in rows),
-        "completion_tokens": sum(r.completion_tokens for r in rows),
-        "cache_hits": sum(int(r.cache_hit) for r in rows),
-        "by_model": by_model,
-    }
+    return UsageSummary(
+        calls=len(rows),
+        prompt_tokens=sum(r.prompt_tokens for r in rows),
+        completion_tokens=sum(r.completion_tokens for r in rows),
+        cache_hits=sum(int(r.cache_hit) for r in rows),
+        by_model=by_model,
+    )

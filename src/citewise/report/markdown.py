@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from citewise.agent.extractive import split_sentences
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
-from citewise.llm.extractive import split_sentences
 
 EVIDENCE_ID = re.compile(r"\bev-[0-9a-f]{10}\b")
 # Coverage notes say what the evidence does not hold (a sub-question nothing answers, no

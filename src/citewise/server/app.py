@@ -26,10 +26,12 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.research.tasks import TaskNotFoundError, TaskStateError, TaskStore
+from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
-from citewise.errors import CitewiseError, DocumentNotFoundError
+from citewise.config import Settings
+from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
+from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
     HostGuard,
@@ -47,27 +49,26 @@ from citewise.server.limits import (
 )
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
+from citewise.server.tasks import TaskRunner, task_routes
+from citewise.server.ui import PUBLIC_PATHS, ui_routes
 
 log = logging.getLogger(__name__)
-
-NOT_FOUND = (DocumentNotFoundError, TaskNotFoundError, PageNotFoundError)
-CONFLICT = (TaskStateError,)
 
 
 class Service:
     """What the routes share: the writer library and the lock that serialises its use, the
     readers, the tasks; a connection of their own for event streams; the one render slot."""
 
-    def __init__(self, directory: str | Path | None, limits: Limits) -> None:
-        from citewise.server.events import EventStreams
-        from citewise.server.tasks import TaskRunner
-
+    def __init__(
+        self, directory: str | Path | None, limits: Limits, settings: Settings | None = None
+    ) -> None:
         self.limits = limits
-        self.library = Library(directory)
+        # The face's Settings (the CLI's), else the environment and citewise.toml read now.
+        self.library = Library(directory, settings=settings or Settings.load(directory))
         self.lock = threading.RLock()
         self.readers = ReaderPool(self.library, self.lock, limits.max_readers)
         self.tasks = TaskRunner(self)
-        polls = Library(self.library.directory, embeddings=False)
+        polls = Library(self.library.directory, embeddings=False, settings=self.library.settings)
         self.streams = EventStreams(TaskStore(polls.store.tasks), polls.close, limits)
         self.render_slot = threading.BoundedSemaphore(1)
 
@@ -106,21 +107,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _status(exc: CitewiseError) -> int:
-    status: int | None = getattr(exc, "http_status", None)
-    if status:
-        return status
-    if isinstance(exc, NOT_FOUND):
-        return 404
-    if isinstance(exc, CONFLICT):
-        return 409
-    return 422
-
-
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(CitewiseError)
     async def citewise_error(_: Request, exc: CitewiseError) -> JSONResponse:
-        return error(_status(exc), exc.code, exc.message, exc.hint)
+        return error(exc.http_status, exc.code, exc.message, exc.hint)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -322,7 +312,7 @@ def _evidence_routes(app: FastAPI) -> None:
     def usage(request: Request) -> dict[str, Any]:
         """Model calls logged in this library (the `citewise usage --json` object)."""
         with service(request).readers.reader() as lib:
-            return lib.usage()
+            return lib.usage().to_dict()
 
 
 def create_app(
@@ -331,6 +321,7 @@ def create_app(
     host: str = "127.0.0.1",
     allow_hosts: Iterable[str] = (),
     limits: Limits | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app for the library at `directory`, bound to `host`: with `token`, every request
     needs it (and a host other than loopback requires one); requests whose Host header is
@@ -340,14 +331,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.service = Service(directory, chosen)
+        app.state.service = Service(directory, chosen, settings)
         try:
             yield
         finally:
             app.state.service.close()
-
-    from citewise.server.tasks import task_routes
-    from citewise.server.ui import PUBLIC_PATHS, ui_routes
 
     app = FastAPI(
         title="citewise",

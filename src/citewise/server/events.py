@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
 from citewise.agent.research.tasks import Task, TaskEvent, TaskStore
-from citewise.report.research import brief_event_data
+from citewise.api.research import brief_event_data
 from citewise.server.limits import Limits, TooManyStreamsError
 
 POLL_SECONDS = 0.25

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,10 @@ MAX_LIST_ITEMS = 100
 
 
 class LimitError(CitewiseError):
-    """A request past one of the server's limits; `http_status` is what it answers."""
+    """A request past one of the server's limits (kind too_many, or busy: HTTP 429 / 503)."""
 
     code = "LIMIT_EXCEEDED"
-    http_status = 429
+    kind: Kind = "too_many"
 
 
 class TooManyStreamsError(LimitError):
@@ -48,4 +48,4 @@ class TooManyTasksError(LimitError):
 
 class RenderBusyError(LimitError):
     code = "RENDER_BUSY"
-    http_status = 503
+    kind: Kind = "busy"

@@ -27,8 +27,8 @@ from starlette.types import ASGIApp
 
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
+from citewise.api.research import ResearchDesk
 from citewise.errors import CitewiseError
-from citewise.report.research import ResearchDesk
 from citewise.server.guards import (
     BearerAuth,
     HostGuard,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 ZOOM = 1.5
 MIN_ZOOM = 1e-3
@@ -22,7 +22,7 @@ MUPDF_ERRORS = (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase
 
 class PageNotFoundError(CitewiseError):
     code = "PAGE_NOT_FOUND"
-    exit_code = 3
+    kind: Kind = "not_found"
 
 
 class RenderError(CitewiseError):
@@ -69,7 +69,8 @@ def render_page(
                     rect = pymupdf.Rect(*bbox) + (-2, -2, 2, 2)
                     page.draw_rect(rect, color=HIGHLIGHT, width=2, overlay=True)
             pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-            return pixmap.tobytes("png")
+            png: bytes = pixmap.tobytes("png")
+            return png
         except MUPDF_ERRORS as exc:
             raise RenderError(
                 f"cannot render page {number} of '{Path(path).name}': {exc}",

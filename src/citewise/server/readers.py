@@ -34,7 +34,7 @@ class ReaderPool:
         # The writer prepares first (embeds blocks lacking vectors, refreshes the indexes),
         # so readers only read.
         with self.writer_lock:
-            _ = self.writer.answerer
+            self.writer.prepare()
             reader = self.writer.reader()
         with self._lock:
             self._all.append(reader)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from contextlib import AbstractContextManager
+from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import FastAPI, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
@@ -19,14 +20,11 @@ from pydantic import BaseModel, Field, field_validator
 from citewise.agent.research import ResearchOptions
 from citewise.agent.research.tasks import TaskStateError, TaskStore
 from citewise.api import Library
+from citewise.api.research import ResearchDesk
 from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
-from citewise.report.research import ResearchDesk
-from citewise.server.events import resume_after
-from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, TooManyTasksError
-
-if TYPE_CHECKING:
-    from citewise.server.app import Service
+from citewise.server.events import EventStreams, resume_after
+from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, Limits, TooManyTasksError
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +104,18 @@ def same_model(a: str, b: str) -> bool:
     return (x.backend, x.model) == (y.backend, y.model)
 
 
+class Service(Protocol):
+    """What the task routes need of the app's shared service (server.app.Service), so this
+    module does not import the app that mounts it."""
+
+    library: Library
+    limits: Limits
+    streams: EventStreams
+
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
+
 class TaskRunner:
     """Starts tasks in worker threads (at most `max_tasks` at once), each with a Library of
     its own."""
@@ -156,7 +166,8 @@ class TaskRunner:
 
     def _run(self, task_id: str) -> None:
         try:
-            with Library(self.svc.library.directory) as library:
+            parent = self.svc.library
+            with Library(parent.directory, settings=parent.settings) as library:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:

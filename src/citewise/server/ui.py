@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 
 from citewise.agent.research.tasks import TaskStore
-from citewise.report.research import ResearchDesk
+from citewise.api.research import ResearchDesk
 from citewise.server.pages import PageNotFoundError
 from citewise.server.tasks import ReportNotReadyError
 

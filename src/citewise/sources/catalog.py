@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.sources.arxiv import ArxivSource
 from citewise.sources.base import Source
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
@@ -32,7 +32,7 @@ assert tuple(SOURCE_CLASSES) == SOURCE_NAMES
 
 class UnknownSourceError(CitewiseError):
     code = "UNKNOWN_SOURCE"
-    exit_code = 2
+    kind: Kind = "invalid"
 
 
 def check_names(names: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ The shipped defaults live beside this module; a user file overrides them field b
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -72,11 +72,11 @@ class SourcesConfig(BaseModel):
 
     @classmethod
     def load(
-        cls, path: str | Path | None = None, env: dict[str, str] | None = None
+        cls, path: str | Path | None = None, env: Mapping[str, str] | None = None
     ) -> SourcesConfig:
         """Shipped defaults, overridden by `path` (or $CITEWISE_SOURCES_CONFIG), then by
-        keys and contact address from the environment."""
-        env = dict(os.environ) if env is None else env
+        keys and contact address from `env` (the face's snapshot of the environment)."""
+        env = env or {}
         data = default_data()
         chosen = path or env.get("CITEWISE_SOURCES_CONFIG")
         if chosen:
@@ -111,7 +111,8 @@ def _settings(name: str, entry: dict[str, Any]) -> SourceSettings:
 
 def default_data() -> dict[str, dict[str, Any]]:
     text = resources.files("citewise.sources").joinpath("sources.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    data: dict[str, dict[str, Any]] = yaml.safe_load(text)
+    return data
 
 
 def read_file(path: Path) -> dict[str, dict[str, Any]]:

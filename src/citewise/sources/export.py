@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.sources.csl import display_name, fold, parse_name
 from citewise.sources.record import SearchRecord, make_record
 from citewise.store.protocols import DocumentRepository
@@ -21,7 +21,7 @@ class ExportFormatError(CitewiseError):
     """An export format, or a file extension, that names none of FORMATS."""
 
     code = "BAD_EXPORT_FORMAT"
-    exit_code = 2
+    kind: Kind = "invalid"
 
 
 def format_for(fmt: str | None, path: Path | None) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.sources import arxiv, europepmc, openalex
 from citewise.sources import semantic_scholar as s2
 from citewise.sources.base import SourceError
@@ -33,7 +33,7 @@ ORDER = ("arxiv", "europepmc", "openalex", "semantic_scholar")
 
 class NoOpenCopyError(CitewiseError):
     code = "NO_OPEN_COPY"
-    exit_code = 3
+    kind: Kind = "not_found"
 
 
 @dataclass(frozen=True)

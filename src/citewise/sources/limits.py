@@ -134,4 +134,4 @@ def backoff_delay(attempt: int, rng: random.Random | None = None) -> float:
     """Exponential backoff with jitter: about 0.5, 1, 2, 4 ... seconds, capped, each scaled by
     a random factor in [0.5, 1] so clients that failed together do not retry together."""
     delay = min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt)
-    return delay * (rng or random).uniform(0.5, 1.0)
+    return float(delay * (rng or random).uniform(0.5, 1.0))

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.sources.record import KINDS
 
 FIELDS = ("all", "title", "abstract")
@@ -37,7 +37,7 @@ class QueryError(CitewiseError):
     """A query the sources cannot run (empty, a bad year range, an unknown type)."""
 
     code = "BAD_QUERY"
-    exit_code = 2
+    kind: Kind = "invalid"
 
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')

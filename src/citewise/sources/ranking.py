@@ -50,7 +50,7 @@ def recency(year: int | None, this_year: int) -> float:
     """1 for this year's work, halving every HALF_LIFE_YEARS; 0 when the year is unknown."""
     if not year:
         return 0.0
-    return 0.5 ** (max(0, this_year - year) / HALF_LIFE_YEARS)
+    return float(0.5 ** (max(0, this_year - year) / HALF_LIFE_YEARS))
 
 
 def rank(

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -293,7 +294,7 @@ class LibraryStore:
 
     def blocks_with_data(
         self, doc_id: str, kinds: tuple[str, ...]
-    ) -> list[tuple[StoredBlock, dict | None]]:
+    ) -> list[tuple[StoredBlock, dict[str, Any] | None]]:
         """Blocks of the given kinds with their structured data (table cells, equation text)."""
         rows = self.db.execute(
             f"SELECT {_BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from citewise.store.db import transaction
 
@@ -16,7 +17,7 @@ class MatrixCache:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
-    def cells(self, doc_id: str, sha256: str, version: int) -> dict[str, dict | None]:
+    def cells(self, doc_id: str, sha256: str, version: int) -> dict[str, dict[str, Any] | None]:
         """column -> cell (None when not stated) for the cells computed for this file."""
         rows = self.db.execute(
             "SELECT column_name, cell FROM matrix_cells "
@@ -25,7 +26,9 @@ class MatrixCache:
         ).fetchall()
         return {r["column_name"]: json.loads(r["cell"]) if r["cell"] else None for r in rows}
 
-    def save(self, doc_id: str, sha256: str, version: int, cells: dict[str, dict | None]) -> None:
+    def save(
+        self, doc_id: str, sha256: str, version: int, cells: dict[str, dict[str, Any] | None]
+    ) -> None:
         """Store one paper's newly computed cells together."""
         with transaction(self.db):
             self.db.executemany(

@@ -346,7 +346,8 @@ class VectorIndex:
         if len(self.rowids) == 0:
             return np.zeros(0, dtype=np.int64)
         where = np.clip(np.searchsorted(self.rowids, rowids), 0, len(self.rowids) - 1)
-        return where[self.rowids[where] == rowids]
+        rows: np.ndarray = where[self.rowids[where] == rowids]
+        return rows
 
     def vectors(self, rowids: list[int]) -> np.ndarray | None:
         """The float vectors of `rowids`, in order; None if any of them has none."""

@@ -49,7 +49,7 @@ def has_missing_vectors(db: sqlite3.Connection, model: str) -> bool:
 
 def any_vectors(db: sqlite3.Connection) -> bool:
     """Whether the library holds vectors of any model (else it is keyword-only)."""
-    return db.execute("SELECT EXISTS (SELECT 1 FROM block_vectors)").fetchone()[0] == 1
+    return bool(db.execute("SELECT EXISTS (SELECT 1 FROM block_vectors)").fetchone()[0] == 1)
 
 
 def save_vectors(

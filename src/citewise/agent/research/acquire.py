@@ -68,7 +68,7 @@ class AcquireStage:
         from citewise.sources.config import SourcesConfig
         from citewise.sources.downloader import fetch_pdf
 
-        config = SourcesConfig.load(ctx.options.sources_config)
+        config = SourcesConfig.load(ctx.options.sources_config, ctx.environ)
         named_by = [s for s in paper.origin.split(",") if s in config.sources]
         try:
             body = run_blocking(

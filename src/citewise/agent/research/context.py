@@ -32,6 +32,7 @@ class StageContext:
     remote_search: RemoteSearch | None = None
     models: ResearchModels | None = None
     warnings: list[str] = field(default_factory=list)
+    environ: dict[str, str] = field(default_factory=dict)  # source keys and contact address
 
     @property
     def options(self) -> ResearchOptions:

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from citewise.agent.extractive import Passage, quantities, score_candidates, split_sentences
 from citewise.agent.question import analyse
 from citewise.agent.research.acquire import AcquireStage
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.disagree import states_measurement
 from citewise.agent.research.model import EvidenceItem, Paper, Plan, SubQuestion, evidence_id
-from citewise.llm.extractive import Passage, quantities, score_candidates, split_sentences
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import BlockFilter, StoredBlock
 

@@ -88,16 +88,14 @@ def remote_search(
     limit: int,
     audit: AuditLog | None = None,
     config_path: str | None = None,
+    environ: dict[str, str] | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Search remote sources through citewise.sources (requests logged and cached in
-    `audit`); a warning instead when that package is not installed."""
-    try:
-        from citewise.sources import search_sources
-        from citewise.sources.config import SourcesConfig
-    except ImportError:
-        names = ", ".join(sources)
-        return [], [f"literature search is not available in this installation; skipped {names}"]
-    config = SourcesConfig.load(config_path)
+    `audit`); keys and contact address from `environ` (the face's snapshot)."""
+    from citewise.sources import search_sources
+    from citewise.sources.config import SourcesConfig
+
+    config = SourcesConfig.load(config_path, environ or {})
     result = search_sources(query, sources, audit=audit, limit=limit, config=config)
     return list(result.records), [str(w) for w in result.warnings]
 

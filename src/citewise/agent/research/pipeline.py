@@ -11,7 +11,7 @@ A task killed anywhere is resumed by running it again: the state names the stage
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from citewise.agent.research.analyze import analyze
@@ -141,7 +141,8 @@ def _decisions(ctx: StageContext, last_round: int) -> list[ScreeningDecision]:
 def _queries(ctx: StageContext, plan: Plan, round_: int) -> dict[str, list[str]]:
     if round_ == 1:
         return {q.id: q.queries for q in plan.sub_questions}
-    return (ctx.output("analyze", round_ - 1) or {}).get("new_queries", {})
+    queries: dict[str, list[str]] = (ctx.output("analyze", round_ - 1) or {}).get("new_queries", {})
+    return queries
 
 
 def _asked(ctx: StageContext, last_round: int) -> set[str]:
@@ -161,9 +162,11 @@ class Researcher:
         progress: Progress | None = None,
         remote_search: RemoteSearch | None = None,
         models: Callable[[Task], ResearchModels | None] | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.store = store
         self.retriever = retriever
+        self.environ = dict(environ or {})  # the face's snapshot: source keys, contact
         self.tasks = TaskStore(store.tasks)
         self.progress = progress
         self.remote_search = remote_search
@@ -210,6 +213,7 @@ class Researcher:
                 self.retriever,
                 remote_search=self.remote_search,
                 models=self._task_models(task),
+                environ=self.environ,
             )
             if self.progress:
                 ctx.progress = self.progress

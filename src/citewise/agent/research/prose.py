@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from citewise.agent.drafting import DraftAnswer, normalize_citation
+from citewise.agent.extractive import split_sentences
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.agent.research.models import ResearchModels
 from citewise.agent.research.verify import KEEP
 from citewise.agent.verify import Verifier
 from citewise.llm.base import Message
-from citewise.llm.extractive import split_sentences
 
 WRITE_MAX_TOKENS = 240
 MAX_EVIDENCE = 6

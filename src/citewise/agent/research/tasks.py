@@ -19,20 +19,21 @@ from citewise.agent.research.model import (
     ResearchOptions,
     from_dict,
 )
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.store.protocols import StageCancelled, TaskRepository
 from citewise.store.records import EvidenceRecord, TaskRecord
 
 
 class TaskNotFoundError(CitewiseError):
     code = "TASK_NOT_FOUND"
-    exit_code = 3
+    kind: Kind = "not_found"
 
 
 class TaskStateError(CitewiseError):
     """The task is in a state that does not allow what was asked (resume a cancelled task)."""
 
     code = "TASK_STATE"
+    kind: Kind = "conflict"
 
 
 class TaskCancelled(CitewiseError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from citewise.agent.chat import ChatSession
@@ -10,29 +11,35 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
-from citewise.api_compare import ComparisonMethods
-from citewise.config import ModelSettings, library_dir, load_model_settings
-from citewise.documents.structure import equations, find_equation, find_table, tables
+from citewise.api.compare import ComparisonMethods
+from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
+from citewise.config import ModelSettings, Settings
 from citewise.embed.base import Embedder
-from citewise.embed.settings import load_embed_settings, open_embedder
-from citewise.errors import CitewiseError, DocumentNotFoundError
+from citewise.embed.settings import embed_settings, open_embedder
+from citewise.errors import DocumentNotFoundError
 from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.doctor import RoleReport, doctor
 from citewise.llm.registry import role_clients
-from citewise.llm.usage import usage_summary
+from citewise.llm.usage import UsageSummary, usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
-from citewise.store.vector_index import IndexReport, check_vector_indexes
+from citewise.store.vector_check import IndexReport
+from citewise.store.vector_index import check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
 from citewise.store.vocabulary import ReviewEntry, log_review, reviews
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Library", "open_store", "storage_error"]  # faces never import citewise.store
+__all__ = [
+    "BlockNotFoundError",
+    "Library",
+    "StructureNotFoundError",
+    "storage_error",
+]  # faces never import citewise.store
 
 # Answers below this support (and every refusal) are logged for review (`citewise review`).
 REVIEW_BELOW = 0.6
@@ -42,30 +49,35 @@ EMBEDDINGS_UNAVAILABLE = (
 )
 
 
-class BlockNotFoundError(CitewiseError):
-    code = "BLOCK_NOT_FOUND"
-    exit_code = 3
-    http_status = 404
+@dataclass(frozen=True)
+class Preparation:
+    """What `Library.prepare()` did: blocks embedded now, and what the user should know."""
+
+    embedded: int
+    notices: list[str]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"embedded": self.embedded, "notices": self.notices}
 
 
-class StructureNotFoundError(CitewiseError):
-    """No table with that label, or no equation with that number, in the document."""
-
-    code = "NOT_IN_DOCUMENT"
-    exit_code = 3
-    http_status = 404
-
-
-class Library(ComparisonMethods):
+class Library(ComparisonMethods, StructureMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
-    def __init__(self, directory: str | Path | None = None, embeddings: bool = True) -> None:
-        self.directory = library_dir(directory)
+    def __init__(
+        self,
+        directory: str | Path | None = None,
+        embeddings: bool = True,
+        settings: Settings | None = None,
+    ) -> None:
+        # A face passes the Settings it built; Python callers get them read now.
+        self.settings = settings.for_library(directory) if settings else Settings.load(directory)
+        self.directory = self.settings.library
         self.store = LibraryStore(self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._answerer: QuestionAnswerer | None = None
+        self._preparation: Preparation | None = None
         self._generators: dict[tuple[str | None, str | None, bool], GeneratedAnswerer | None] = {}
         self.notices: list[str] = []
 
@@ -75,7 +87,7 @@ class Library(ComparisonMethods):
     def reader(self) -> Library:
         """Another Library on this directory with a database connection of its own (for one
         thread at a time), sharing this one's embedder: a server's per-request reader."""
-        other = Library(self.directory, self._embeddings)
+        other = Library(self.directory, self._embeddings, settings=self.settings)
         other._embedder, other._embedder_loaded = self.embedder, True
         return other
 
@@ -91,8 +103,9 @@ class Library(ComparisonMethods):
             self._embedder_loaded = True
             if self._embeddings:
                 self._embedder = open_embedder(
-                    load_embed_settings(self.directory),
+                    embed_settings(self.settings),
                     lambda name: model_dimensions(self.store.db, name),
+                    environ=self.settings.environ,
                 )
                 if self._embedder is None:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
@@ -154,20 +167,29 @@ class Library(ComparisonMethods):
 
     def structure(self, doc_id: str) -> dict[str, object]:
         """Sections, tables, equations and references of a stored document."""
-        return document_structure(self.store, doc_id)
+        return document_structure(self.store, self.document(doc_id).id)
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         return self.store.blocks(self.document(doc_id).id)
 
+    def prepare(self) -> Preparation:
+        """Ready the library to answer, once: when it holds vectors (of any model), load the
+        embedding model and embed the blocks lacking vectors of the current one (say, the
+        default model changed); open the answerer. Keyword-only libraries skip the model's
+        start-up time. `ask`, `search` and the generated-answer path call this first."""
+        if self._preparation is None:
+            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedded = embed_missing(self.store, embedder) if embedder is not None else 0
+            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._preparation = Preparation(embedded, list(self.notices))
+        return self._preparation
+
     @property
     def answerer(self) -> QuestionAnswerer:
+        """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
+        before preparation it searches the vectors the library already has."""
         if self._answerer is None:
-            # Load the model only if this library has vectors (of any model): keyword-only
-            # libraries answer without paying its start-up time. Blocks lacking vectors of
-            # the current model (say, the default model changed) are embedded first.
             embedder = self.embedder if any_vectors(self.store.db) else None
-            if embedder is not None:
-                embed_missing(self.store, embedder)
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
@@ -177,6 +199,7 @@ class Library(ComparisonMethods):
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
+        self.prepare()
         answer = self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
@@ -198,6 +221,7 @@ class Library(ComparisonMethods):
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
+        self.prepare()
         return self.answerer.retriever.search(query, k, BlockFilter(documents=doc_ids))
 
     def search_records(
@@ -233,7 +257,7 @@ class Library(ComparisonMethods):
             sources or [],
             audit=self.store.audit,
             limit=limit,
-            config=SourcesConfig.load(),
+            config=SourcesConfig.load(None, self.settings.environ),
         )
         return {
             "query": result.query.text if result.query else "",
@@ -251,13 +275,14 @@ class Library(ComparisonMethods):
     @property
     def model_settings(self) -> ModelSettings:
         """Roles and backends from citewise.toml ($CITEWISE_CONFIG, the library, ~/.config)."""
-        return load_model_settings(self.directory)
+        return self.settings.models
 
     def generator(
         self, llm: str | None = None, llm_url: str | None = None, use_cache: bool = True
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
+        self.prepare()
         key = (llm, llm_url, use_cache)
         if key not in self._generators:
             settings = self.model_settings
@@ -305,7 +330,7 @@ class Library(ComparisonMethods):
         this library; empty when the role is served by plain code."""
         return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
 
-    def usage(self, task: str | None = None) -> dict[str, object]:
+    def usage(self, task: str | None = None) -> UsageSummary:
         """Model calls logged in this library: the `citewise usage --json` object."""
         return usage_summary(self.store.audit, task)
 
@@ -338,79 +363,3 @@ class Library(ComparisonMethods):
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`)."""
         return check_vector_indexes(self.directory, self.store.db)
-
-    # --- Evidence and structure lookups (the web app's evidence board, the MCP tools) ----
-
-    def evidence(self, block_id: str) -> dict[str, object]:
-        """One block as evidence: its document, page, bbox (PDF points), section path and
-        verbatim text."""
-        block = self.store.block(block_id)
-        if block is None:
-            raise BlockNotFoundError(
-                f"no block '{block_id}'", hint="use block IDs from ask evidence or search hits"
-            )
-        doc = self.document(block.document_id)
-        return {
-            "id": block.id,
-            "document": doc.id,
-            "title": doc.title,
-            "page": block.page,
-            "bbox": [round(v, 1) for v in block.bbox],
-            "section": block.section_path,
-            "kind": block.kind,
-            "label": block.label,
-            "quote": block.text,
-            "path": doc.path,
-        }
-
-    def table(self, doc_id: str, label: str) -> dict[str, object]:
-        """A table of a document as cells and a grid (the `citewise table --json` object)."""
-        document = self.document(doc_id)
-        found = tables(self.store.blocks_with_data(document.id, ("table",)))
-        hit = find_table(found, label)
-        if hit is None:
-            known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
-            raise StructureNotFoundError(
-                f"no table '{label}' in {document.id}", hint=f"labelled tables: {known}"
-            )
-        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "label": hit.label,
-            "caption": hit.caption,
-            "page": hit.page,
-            "block": block.id,
-            "bbox": list(block.bbox),
-            "rows": hit.rows,
-            "cols": hit.cols,
-            "header_rows": hit.header_rows,
-            "cells": [vars(c) for c in hit.cells],
-            "grid": hit.grid(),
-        }
-
-    def formula(self, doc_id: str, number: str) -> dict[str, object]:
-        """A numbered display equation with its page and place (`citewise formula --json`)."""
-        document = self.document(doc_id)
-        found = equations(self.store.blocks_with_data(document.id, ("equation",)))
-        hit = find_equation(found, number)
-        if hit is None:
-            known = ", ".join(e.number for e in found if e.number) or "none"
-            raise StructureNotFoundError(
-                f"no equation '{number}' in {document.id}", hint=f"numbered equations: {known}"
-            )
-        block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "number": hit.number,
-            "page": hit.page,
-            "text": hit.text,
-            "bbox": list(hit.bbox),
-            "block": block.id,
-            "section": block.section_path,
-        }
-
-
-def open_store(directory: str | Path | None = None) -> LibraryStore:
-    """The store of the library at `directory` (default: the configured library), for faces
-    that need its repositories without a Library (literature search, watches, export)."""
-    return LibraryStore(library_dir(directory))

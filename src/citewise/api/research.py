@@ -17,7 +17,7 @@ from citewise.agent.research import Report, Researcher, ResearchOptions, Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
-from citewise.api import Library
+from citewise.api.library import Library
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
@@ -72,12 +72,14 @@ class ResearchDesk:
         self, library: Library, progress: Progress | None = None, models: ModelsFor | None = None
     ) -> None:
         self.library = library
+        library.prepare()  # research searches every block: embed what lacks vectors first
         self.researcher = Researcher(
             library.store,
             library.answerer.retriever,
             progress,
             remote_search=self._remote_search,
             models=models or self._models,
+            environ=library.settings.environ,
         )
         self.tasks = self.researcher.tasks
 
@@ -105,7 +107,12 @@ class ResearchDesk:
         self, query: str, options: ResearchOptions, limit: int
     ) -> tuple[list[Any], list[str]]:
         return remote_search(
-            query, options.remote_sources, limit, self.library.store.audit, options.sources_config
+            query,
+            options.remote_sources,
+            limit,
+            self.library.store.audit,
+            options.sources_config,
+            dict(self.library.settings.environ),
         )
 
     # -- running -----------------------------------------------------------------------

@@ -1,0 +1,177 @@
+"""The layering rules, checked on the source: configuration is read by the faces (through
+config.py), and nothing below agent/ imports from it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).parents[1] / "src" / "citewise"
+FACES = ("cli", "server")
+# Not yet moved to Settings (named, so a new read anywhere else fails): the parse knobs of
+# documents/ and ingest.py (OCR command and language, GROBID URL, worker count, per-page and
+# per-file limits), several read inside the parse worker processes, which get no Settings.
+PENDING_ENV = {
+    "documents/bounds.py",
+    "documents/grobid.py",
+    "documents/ocr.py",
+    "documents/parallel.py",
+    "documents/pdf.py",  # the PDF password, set for the parse workers
+    "documents/worker.py",
+    "ingest.py",
+    "store/factory.py",  # CITEWISE_LIBRARY naming a PostgreSQL library (landed with it)
+}
+BELOW_AGENT = ("llm", "embed", "sources", "store", "retrieval", "documents")
+# Landed with the chinese branch at 10:55; the piece it imports belongs below agent/.
+PENDING_AGENT = {"sources/zh_query.py"}
+
+
+def modules() -> list[tuple[str, ast.Module]]:
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        name = path.relative_to(SRC).as_posix()
+        found.append((name, ast.parse(path.read_text(encoding="utf-8"), name)))
+    return found
+
+
+def environment_reads(tree: ast.Module) -> list[int]:
+    """Lines that touch os.environ / os.getenv / os.putenv (reads and writes alike)."""
+    lines = []
+    names = ("environ", "getenv", "putenv")
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in names
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "os"
+        ):
+            lines.append(node.lineno)
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "os"
+            and any(a.name in names for a in node.names)
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def agent_imports(tree: ast.Module) -> list[int]:
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        if any(n == "citewise.agent" or n.startswith("citewise.agent.") for n in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_environment_reads_below_the_faces() -> None:
+    offending = [
+        f"{name}:{line}"
+        for name, tree in modules()
+        if name.split("/")[0] not in FACES and name != "config.py" and name not in PENDING_ENV
+        for line in environment_reads(tree)
+    ]
+    assert offending == []
+
+
+def test_services_and_lower_layers_import_nothing_from_agent() -> None:
+    offending = [
+        f"{name}:{line}"
+        for name, tree in modules()
+        if name.split("/")[0] in BELOW_AGENT and name not in PENDING_AGENT
+        for line in agent_imports(tree)
+    ]
+    assert offending == []
+
+
+@pytest.mark.parametrize(
+    ("source", "check"),
+    [
+        ("import os\nkey = os.environ.get('X')\n", environment_reads),
+        ("from os import getenv\n", environment_reads),
+        ("from citewise.agent.question import analyse\n", agent_imports),
+        ("import citewise.agent.qa\n", agent_imports),
+    ],
+)
+def test_the_checks_catch_a_planted_violation(source: str, check: object) -> None:
+    assert callable(check)
+    assert check(ast.parse(source)) != []
+
+
+def pending(cycle: list[str]) -> bool:
+    """store/ is being restructured on the arch-store branch (issue 13, item 1), which owns
+    it: a cycle inside store/ is its to break."""
+    return all(name.startswith("citewise.store.") for name in cycle)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the citewise modules it imports at module level (TYPE_CHECKING included:
+    a type-only cycle still marks a misplaced piece)."""
+    names = {}
+    for path in SRC.rglob("*.py"):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        deps: set[str] = set()
+        pending = list(ast.parse(path.read_text(encoding="utf-8")).body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    deps.add(full if full in names else node.module)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names)
+            elif isinstance(node, ast.If | ast.Try):
+                pending.extend(node.body)
+        graph[name] = {d for d in deps if d in names and d != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    assert [c for c in cycles(import_graph()) if not pending(c)] == []
+
+
+def test_the_cycle_check_finds_a_planted_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
