@@ -71,9 +71,11 @@ def test_roles_come_from_citewise_toml(library: Library) -> None:
     config = library.directory / "citewise.toml"
     config.write_text('[roles]\nscreen = ["extractive", "ollama:qwen2.5:7b"]\n')
     try:
-        clients = library.models_for("screen", task="T9")
-        assert [c.label for c in clients] == ["extractive", "ollama:qwen2.5:7b"]
-        assert all(c.role == "screen" and c.task == "T9" for c in clients)
-        assert library.models_for("judge") == []
+        # citewise.toml is read once, when a library opens (one Settings per face)
+        with Library(library.directory, embeddings=False) as reopened:
+            clients = reopened.models_for("screen", task="T9")
+            assert [c.label for c in clients] == ["extractive", "ollama:qwen2.5:7b"]
+            assert all(c.role == "screen" and c.task == "T9" for c in clients)
+            assert reopened.models_for("judge") == []
     finally:
         config.unlink()
