@@ -58,6 +58,7 @@ def test_matrix_over_the_corpus_is_fast_filled_and_quoted(
 
 
 def test_csv_and_xlsx_open_and_agree(corpus_library: Path, tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")  # the [matrix] extra writes .xlsx
     matrix(corpus_library, tmp_path / "m.csv")
     rerun = matrix(corpus_library, tmp_path / "m.xlsx")
     assert rerun["computed"] == 0 and rerun["cached"] == 40  # the rerun computes nothing
@@ -71,7 +72,6 @@ def test_csv_and_xlsx_open_and_agree(corpus_library: Path, tmp_path: Path) -> No
         for k in range(len(COLUMNS)):
             value, page, quote = row[3 + 3 * k : 6 + 3 * k]
             assert value == "not stated" or (value in quote and page.isdigit())
-    openpyxl = pytest.importorskip("openpyxl")
     sheet = openpyxl.load_workbook(tmp_path / "m.xlsx").active
     values = [[c.value for c in r] for r in sheet.iter_rows()]
     assert values[0] == expected

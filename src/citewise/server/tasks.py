@@ -146,7 +146,7 @@ class TaskRunner:
     def start(self, topic: str, options: ResearchOptions) -> dict[str, Any]:
         self.check_model(options.llm)
         with self.starting:
-            self.threads = {t: thread for t, thread in self.threads.items() if thread.is_alive()}
+            self.threads = {t: th for t, th in self.threads.items() if self.running(t)}
             if len(self.threads) >= self.svc.limits.max_tasks:
                 raise TooManyTasksError(
                     f"{len(self.threads)} research tasks are running, the most this server runs",
@@ -180,7 +180,9 @@ class TaskRunner:
 
     def running(self, task_id: str) -> bool:
         thread = self.threads.get(task_id)
-        return thread is not None and thread.is_alive()
+        # registered but not yet started (no ident) counts as running: a GET racing the
+        # launch must not report a task that is about to run as stopped
+        return thread is not None and (thread.is_alive() or thread.ident is None)
 
 
 def fail_unfinished(store: TaskStore, task_id: str, exc: Exception) -> None:
