@@ -151,3 +151,17 @@ def test_refusals_say_which_kind(two_papers: Library) -> None:
     related = two_papers.ask("What was the price of each GRANOLA field laptop in euros?")
     assert related.refused and related.refusal_kind in (NOT_ANSWERED, NOT_IN_LIBRARY)
     assert related.withheld or related.evidence
+
+
+def test_a_refusal_shows_each_closest_passage_once(tmp_path: Path) -> None:
+    # the shipped example papers: a one-page paper whose sentences all sit in few blocks
+    examples = Path(__file__).resolve().parents[2] / "examples" / "papers"
+    with Library(tmp_path / "library") as library:
+        assert not library.ingest(sorted(examples.glob("*.pdf"))).failed
+        for question in (
+            "Which telescope observed the supernova?",
+            "What was the price of each field recorder in euros?",
+        ):
+            refused = library.ask(question)
+            ids = [e.id for e in refused.evidence]
+            assert refused.refused and ids and len(ids) == len(set(ids)), ids

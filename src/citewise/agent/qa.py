@@ -272,9 +272,14 @@ class QuestionAnswerer:
             for s in draft.spans
         ]
         if kind is not None:
-            considered = [self.evidence(blocks[s.candidate.block_id]) for s in draft.spans]
-            closest = [self.evidence(h.block) for h in hits[:3]]
-            considered += [e for e in closest if all(e.id != o.id for o in considered)]
+            # each passage once, however many of its sentences were drafted or retrieved
+            drafted = dict.fromkeys(s.candidate.block_id for s in draft.spans)
+            considered = [self.evidence(blocks[b]) for b in drafted]
+            for hit in hits:
+                if len(considered) >= len(drafted) + 3:
+                    break
+                if all(hit.block.id != o.id for o in considered):
+                    considered.append(self.evidence(hit.block))
             figure = figure_refusal(question, self.store, blocks.values())
             reason = REFUSALS[kind]
             if figure is not None:
