@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -81,9 +80,16 @@ _BLOCK_COLUMNS = (
 )
 
 
-def _block(row: sqlite3.Row) -> StoredBlock:
+class Row(Protocol):
+    """A result row read by column name: sqlite3.Row here, a psycopg dict row in postgres/."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def stored_block(row: Row) -> StoredBlock:
+    """A blocks row (with its rowid) as the StoredBlock every backend returns."""
     return StoredBlock(
-        rowid=row["rowid"],
+        rowid=int(row["rowid"]),
         id=row["id"],
         document_id=row["document_id"],
         ordinal=row["ordinal"],
@@ -97,7 +103,8 @@ def _block(row: sqlite3.Row) -> StoredBlock:
     )
 
 
-def _document(row: sqlite3.Row) -> StoredDocument:
+def stored_document(row: Row) -> StoredDocument:
+    """A documents row (with its block_count) as the StoredDocument every backend returns."""
     return StoredDocument(
         id=row["id"],
         sha256=row["sha256"],
@@ -109,7 +116,7 @@ def _document(row: sqlite3.Row) -> StoredDocument:
         doi=row["doi"],
         abstract=row["abstract"],
         pages=row["pages"],
-        blocks=row["block_count"],
+        blocks=int(row["block_count"]),
         flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
         venue=row["venue"],
         arxiv_id=row["arxiv_id"],
@@ -152,7 +159,7 @@ class LibraryStore:
             f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
             params,
         ).fetchall()
-        return [_document(r) for r in rows]
+        return [stored_document(r) for r in rows]
 
     def documents(self) -> list[StoredDocument]:
         return self._documents()
@@ -284,13 +291,13 @@ class LibraryStore:
             f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
             (doc_id,),
         ).fetchall()
-        return [_block(r) for r in rows]
+        return [stored_block(r) for r in rows]
 
     def block(self, block_id: str) -> StoredBlock | None:
         row = self.db.execute(
             f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.id = ?", (block_id,)
         ).fetchone()
-        return _block(row) if row else None
+        return stored_block(row) if row else None
 
     def blocks_with_data(
         self, doc_id: str, kinds: tuple[str, ...]
@@ -301,7 +308,7 @@ class LibraryStore:
             f"AND b.kind IN ({','.join('?' * len(kinds))}) ORDER BY b.ordinal",
             (doc_id, *kinds),
         ).fetchall()
-        return [(_block(r), json.loads(r["data"]) if r["data"] else None) for r in rows]
+        return [(stored_block(r), json.loads(r["data"]) if r["data"] else None) for r in rows]
 
     def blocks_by_rowid(self, rowids: list[int]) -> dict[int, StoredBlock]:
         found: dict[int, StoredBlock] = {}
@@ -312,7 +319,7 @@ class LibraryStore:
                 f"WHERE b.rowid IN ({','.join('?' * len(chunk))})",
                 chunk,
             ).fetchall()
-            found.update((r["rowid"], _block(r)) for r in rows)
+            found.update((r["rowid"], stored_block(r)) for r in rows)
         return found
 
     def neighbours(self, block: StoredBlock, span: int = 1) -> list[StoredBlock]:
@@ -322,7 +329,7 @@ class LibraryStore:
             "AND b.ordinal BETWEEN ? AND ? AND b.ordinal != ? ORDER BY b.ordinal",
             (block.document_id, block.ordinal - span, block.ordinal + span, block.ordinal),
         ).fetchall()
-        return [_block(r) for r in rows]
+        return [stored_block(r) for r in rows]
 
     def keyword_search(
         self, terms: list[str], limit: int, where: BlockFilter | None = None

@@ -11,7 +11,7 @@ import numpy as np
 
 from citewise.store.filters import BlockFilter
 from citewise.store.index_source import BlockState
-from citewise.store.library import StoredBlock
+from citewise.store.library import StoredBlock, stored_block
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.text import any_terms_query, term_query
 
@@ -19,22 +19,6 @@ BLOCK_COLUMNS = (
     "b.rowid, b.id, b.document_id, b.ordinal, b.kind, b.page, b.x0, b.y0, b.x1, b.y1, "
     "b.section_path, b.label, b.text, b.trusted"
 )
-
-
-def stored_block(row: dict[str, Any]) -> StoredBlock:
-    return StoredBlock(
-        rowid=int(row["rowid"]),
-        id=row["id"],
-        document_id=row["document_id"],
-        ordinal=row["ordinal"],
-        kind=row["kind"],
-        page=row["page"],
-        bbox=(row["x0"], row["y0"], row["x1"], row["y1"]),
-        section_path=row["section_path"],
-        label=row["label"],
-        text=row["text"],
-        trusted=bool(row["trusted"]),
-    )
 
 
 def filter_clause(where: BlockFilter, alias: str = "b") -> tuple[str, list[object]]:

@@ -7,33 +7,12 @@ import json
 from typing import Any
 
 from citewise.documents.model import Document, block_id
-from citewise.store.library import StoredDocument, document_slug
+from citewise.store.library import StoredDocument, document_slug, stored_document
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.references import save_references
 from citewise.store.postgres.text import CONFIG, index_text
 
 _METADATA = ("title", "authors", "year", "doi", "arxiv_id", "pmid", "venue", "abstract", "csl")
-
-
-def stored_document(row: dict[str, Any]) -> StoredDocument:
-    return StoredDocument(
-        id=row["id"],
-        sha256=row["sha256"],
-        path=row["path"],
-        kind=row["kind"],
-        title=row["title"],
-        authors=json.loads(row["authors"]),
-        year=row["year"],
-        doi=row["doi"],
-        abstract=row["abstract"],
-        pages=row["pages"],
-        blocks=int(row["block_count"]),
-        flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
-        venue=row["venue"],
-        arxiv_id=row["arxiv_id"],
-        pmid=row["pmid"],
-        csl=json.loads(row["csl"]) if row["csl"] else None,
-    )
 
 
 def _block_rows(doc: Document, doc_id: str) -> list[tuple[Any, ...]]:
