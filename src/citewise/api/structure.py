@@ -10,7 +10,25 @@ from citewise.documents.structure import equations, find_equation, find_table, t
 from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
+    from citewise.documents.model import Table
     from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+
+
+def table_object(doc_id: str, hit: Table, block: StoredBlock) -> dict[str, object]:
+    """A table as cells and a grid: the `citewise table --json` object (CLI, HTTP, MCP)."""
+    return {
+        "document": doc_id,
+        "label": hit.label,
+        "caption": hit.caption,
+        "page": hit.page,
+        "block": block.id,
+        "bbox": list(block.bbox),
+        "rows": hit.rows,
+        "cols": hit.cols,
+        "header_rows": hit.header_rows,
+        "cells": [vars(c) for c in hit.cells],
+        "grid": hit.grid(),
+    }
 
 
 class BlockNotFoundError(CitewiseError):
@@ -71,19 +89,7 @@ class StructureMethods:
                 f"no table '{label}' in {document.id}", hint=f"labelled tables: {known}"
             )
         block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "label": hit.label,
-            "caption": hit.caption,
-            "page": hit.page,
-            "block": block.id,
-            "bbox": list(block.bbox),
-            "rows": hit.rows,
-            "cols": hit.cols,
-            "header_rows": hit.header_rows,
-            "cells": [vars(c) for c in hit.cells],
-            "grid": hit.grid(),
-        }
+        return table_object(document.id, hit, block)
 
     def formula(self, doc_id: str, number: str) -> dict[str, object]:
         """A numbered display equation with its page and place (`citewise formula --json`)."""

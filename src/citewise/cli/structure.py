@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
+from citewise.api.structure import table_object
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.documents.crops import crop_png
 from citewise.documents.equations import image_only
@@ -55,21 +56,7 @@ def table(
         csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
         sys.stdout.write(plain(buffer.getvalue()))
     elif as_json:
-        emit_json(
-            {
-                "document": document.id,
-                "label": hit.label,
-                "caption": hit.caption,
-                "page": hit.page,
-                "block": block.id,
-                "bbox": list(block.bbox),
-                "rows": hit.rows,
-                "cols": hit.cols,
-                "header_rows": hit.header_rows,
-                "cells": [vars(c) for c in hit.cells],
-                "grid": hit.grid(),
-            }
-        )
+        emit_json(table_object(document.id, hit, block))
     elif as_markdown:
         sys.stdout.write(plain(to_markdown(hit)) + "\n")
     else:
