@@ -68,7 +68,7 @@ def test_bad_files_get_one_error_line_each_and_the_rest_is_ingested(
     assert "not a PDF" in by_file["notes.pdf"]
     assert "encrypted" in by_file["locked.pdf"]
     assert "no such file" in by_file["missing.pdf"]
-    assert "1 documents" in result.stdout
+    assert "1 document (1 new" in result.stdout
     listed = json.loads(run(library_dir, "list", "--json").stdout)
     assert [Path(d["path"]).name for d in listed] == ["good.pdf"]
     # No partial rows: every block belongs to the one good document.

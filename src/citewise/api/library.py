@@ -11,6 +11,7 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
+from citewise.api.checks import NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
@@ -25,8 +26,15 @@ from citewise.llm.registry import role_clients
 from citewise.llm.usage import UsageSummary, usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
-from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.library import (
+    DB_NAME,
+    BlockFilter,
+    LibraryStore,
+    StoredBlock,
+    StoredDocument,
+)
 from citewise.store.references import document_structure
+from citewise.store.stats import LibraryStats, library_stats, store_counts
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
@@ -72,6 +80,8 @@ class Library(ComparisonMethods, StructureMethods):
         # A face passes the Settings it built; Python callers get them read now.
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
+        # a mistyped --library makes a new, empty library: say so where it matters
+        self.created = not (self.directory / DB_NAME).exists()
         self.store = LibraryStore(self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
@@ -116,6 +126,12 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
         report = ingest(self.store, paths, self.embedder, progress, sources)
+        nothing = not (report.documents or report.unchanged or report.failed)
+        if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+            raise NoSupportedFilesError(
+                f"no supported files in {', '.join(str(p) for p in paths)}",
+                hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+            )
         # Update the search indexes and the learned vocabulary now, so the next question
         # does not pay for them.
         Retriever(self.store, self.embedder).refresh()
@@ -126,6 +142,16 @@ class Library(ComparisonMethods, StructureMethods):
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
+
+    def empty_notice(self) -> str | None:
+        """What to tell the user when the library holds no documents (None when it does)."""
+        if self.store.stats()["documents"]:
+            return None
+        state = "was just created" if self.created else "holds no documents"
+        return (
+            f"notice: the library at {self.directory} {state}; add papers with "
+            "'citewise ingest FOLDER' (or choose another with --library DIR)"
+        )
 
     def document(self, doc_id: str) -> StoredDocument:
         """A document by ID, or by original file name / path as a convenience."""
@@ -198,8 +224,10 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
+        check_question(question)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
+        self._note_empty()
         answer = self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
@@ -213,6 +241,11 @@ class Library(ComparisonMethods, StructureMethods):
                 [c for s in sentences for c in s.citations],
             )
         return answer
+
+    def _note_empty(self) -> None:
+        notice = self.empty_notice()
+        if notice and notice not in self.notices:
+            self.notices.append(notice)
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
@@ -317,10 +350,12 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> Answer:
         """Like `ask`, but a language model writes the answer; every sentence is verified
         against the evidence it cites. Falls back to `ask` for the extractive backend."""
+        check_question(question)
         generator = self.generator(llm, llm_url, use_cache)
         if generator is None:
             return self.ask(question, documents, k)
         doc_ids = tuple(self.document(d).id for d in documents or [])
+        self._note_empty()
         return generator.ask(question, doc_ids, k)
 
     def models_for(
@@ -358,6 +393,13 @@ class Library(ComparisonMethods, StructureMethods):
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
+
+    def stats(self) -> LibraryStats:
+        """Path, documents, pages, blocks, tables, size on disk, embedding models, and
+        whether OCR and pandoc are available (`citewise doctor`)."""
+        from citewise.documents.ocr import tesseract_command
+
+        return library_stats(self.directory, store_counts(self.store.db), tesseract_command())
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and

@@ -101,8 +101,11 @@ def matrix(
     if as_json:
         emit_json(summary)
     else:
+        from citewise.report.terminal import plural
+
         err.print(
-            f"{escape(str(out_file))}: {len(result.rows)} papers × {len(result.columns)} columns, "
+            f"{escape(str(out_file))}: {plural(len(result.rows), 'paper')} × "
+            f"{plural(len(result.columns), 'column')}, "
             f"{result.fill_rate:.0%} filled ({result.computed} computed, {result.cached} cached)"
         )
 

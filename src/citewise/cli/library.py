@@ -91,7 +91,7 @@ def ingest(
 
         report = lib.ingest(list(paths or []), progress=advance, sources=sources)
         for notice in lib.notices:
-            err.print(safe(notice))
+            err.print(safe(notice), soft_wrap=True)
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
@@ -126,6 +126,9 @@ def list_documents(
 ) -> None:
     """List the documents in the library."""
     with open_library(embeddings=False) as lib:
+        notice = lib.empty_notice()
+        if notice:
+            err.print(safe(notice), soft_wrap=True)
         if as_json:
             emit_json(lib.document_list())
             return
@@ -167,7 +170,7 @@ def ask(
     with open_library() as lib:
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         for notice in lib.notices:
-            err.print(safe(notice))
+            err.print(safe(notice), soft_wrap=True)
     if lang == "zh":
         answer = to_chinese(answer)
     if as_json:

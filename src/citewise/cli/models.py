@@ -37,8 +37,10 @@ def usage(
             row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
+    from citewise.report.terminal import plural
+
     out.print(
-        f"{summary.calls} calls ({summary.cache_hits} from cache), "
+        f"{plural(summary.calls, 'call')} ({summary.cache_hits} from cache), "
         f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens"
     )
 
@@ -62,16 +64,20 @@ def doctor(
         source = lib.model_settings.source
         embedding = check_embedding(embed_settings(lib.settings), lib.settings.environ)
         index = lib.check_index() if check_index else None
+        stats = lib.stats()
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
     failing = failing or (index is not None and not index.ok)
     if as_json:
         emit_json({
             "config": source, "roles": [asdict(r) for r in reports],
-            "embedding": asdict(embedding), "ok": not failing,
+            "embedding": asdict(embedding), "library": stats.to_dict(), "ok": not failing,
             **({"index": index.to_dict()} if index is not None else {}),
         })  # fmt: skip
     else:
         out.print(f"config: {safe(source or 'none (every role uses the extractive backend)')}")
+        from citewise.report.terminal import print_library_stats
+
+        print_library_stats(out, stats)
         table = Table("role", "model", "state", "detail")
         table.add_row(
             "embed", safe(embedding.spec),

@@ -59,9 +59,12 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
         out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
     stats = outcome.stats
+    from citewise.report.terminal import plural
+
     out.print(
-        f"{stats['papers_included']} of {stats['papers_screened']} papers included, "
-        f"{outcome.evidence} evidence items, {stats['disagreements']} disagreements; "
+        f"{stats['papers_included']} of {plural(stats['papers_screened'], 'paper')} included, "
+        f"{plural(outcome.evidence, 'evidence item')}, "
+        f"{plural(stats['disagreements'], 'disagreement')}; "
         f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence "
         f"({stats['coverage_notes']} coverage notes apart), "
         f"{stats['unresolved_ids']} unresolved IDs"

@@ -154,7 +154,11 @@ def search(
         out_file.write_text(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
-        err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
+        from citewise.report.terminal import plural
+
+        err.print(
+            f"wrote {plural(len(result.records), 'record')} to {safe(out_file)}", highlight=False
+        )
     if as_json:
         emit_json(found.to_dict())
     elif chosen != "table" and out_file is None:
@@ -244,7 +248,11 @@ def export_library(
         sys.stdout.write(plain(exported.text))
     else:
         out_file.write_text(exported.text, "utf-8")
-        err.print(f"wrote {exported.count} documents to {safe(out_file)}", highlight=False)
+        from citewise.report.terminal import plural
+
+        err.print(
+            f"wrote {plural(exported.count, 'document')} to {safe(out_file)}", highlight=False
+        )
 
 
 @app.command()
