@@ -14,6 +14,7 @@ from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.checks import NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
+from citewise.api.sync import SyncMethods
 from citewise.config import ModelSettings, Settings
 from citewise.embed.base import Embedder
 from citewise.embed.settings import embed_settings, open_embedder
@@ -68,7 +69,7 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ComparisonMethods, StructureMethods):
+class Library(ComparisonMethods, StructureMethods, SyncMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -132,13 +133,16 @@ class Library(ComparisonMethods, StructureMethods):
                 f"no supported files in {', '.join(str(p) for p in paths)}",
                 hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
             )
-        # Update the search indexes and the learned vocabulary now, so the next question
-        # does not pay for them.
+        self.refresh()
+        return report
+
+    def refresh(self) -> None:
+        """Update the search indexes and the learned vocabulary after the documents changed,
+        so the next question does not pay for them."""
         Retriever(self.store, self.embedder).refresh()
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()
-        return report
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
