@@ -27,6 +27,7 @@ from citewise.sources.graph import (
     GRAPH_FORMATS,
 )
 from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.mesh import load as mesh_vocabulary
 from citewise.sources.paging import ALL_CAP
 from citewise.sources.zh_query import english_request
 
@@ -128,6 +129,7 @@ def search(
         err.print(f"notice: {safe(note)}", highlight=False)
     intent = parse_intent(
         query,
+        vocabulary=mesh_vocabulary(),
         field=field,
         authors=tuple(authors or ()),
         mesh=tuple(mesh or ()),
