@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.api.library import Library
+from citewise.api.saved import SavedRecords, abstract_to_upgrade, save_records
+from citewise.documents.manifest import PaperMetadata
+from citewise.ingest import Sources
 from citewise.sources import Query, SearchRecord, SearchResult, SourcesConfig, search_sources
 from citewise.sources.authors import search_by_author
 from citewise.sources.export import export, library_records
@@ -168,6 +171,12 @@ class Literature:
             store.close()
         return LiteratureSearch(result)
 
+    def save(
+        self, records: list[SearchRecord], open_library: Callable[[], Library]
+    ) -> SavedRecords:
+        """Keep the records' abstracts as abstract-level documents (`search --save`)."""
+        return save_records(self.directory, records, open_library)
+
     def export_library(self, fmt: str) -> Exported:
         """The library's own documents as CSL-JSON, BibTeX or RIS."""
         store = LibraryStore(self.directory)
@@ -227,7 +236,9 @@ class Literature:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pdf)
         with open_library() as lib:
-            report = lib.ingest([path])
+            upgrade = abstract_to_upgrade(lib, located)
+            sources = Sources({path: PaperMetadata(id=upgrade)}) if upgrade else None
+            report = lib.ingest([path], sources=sources)
             failures = [(f.path, f.reason) for f in report.failed]
             ids = report.added + report.replaced + report.unchanged
             if not ids:

@@ -117,6 +117,13 @@ def search(
             "--by-author", help="The topic's most-cited authors first, then their papers."
         ),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Keep the records' abstracts in the library: ask can cite them (as abstracts).",
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
@@ -144,9 +151,8 @@ def search(
     parsed = intent.query
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
-    found = _literature(sources_config).search(
-        parsed, _split(sources), limit, refresh, by_author=by_author
-    )
+    literature = _literature(sources_config)
+    found = literature.search(parsed, _split(sources), limit, refresh, by_author=by_author)
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -157,8 +163,14 @@ def search(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
         err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
+    saved = None
+    if save and result.records:
+        saved = literature.save(result.records, lambda: open_library(embeddings=True))
+        err.print(
+            f"{safe(saved.summary())} (library {safe(literature.directory)})", highlight=False
+        )
     if as_json:
-        emit_json(found.to_dict())
+        emit_json({**found.to_dict(), **({"saved": saved.to_dict()} if saved else {})})
     elif chosen != "table" and out_file is None:
         sys.stdout.write(plain(export(result.records, chosen)))
     else:
