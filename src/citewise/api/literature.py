@@ -24,6 +24,7 @@ from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
 from citewise.sources.graph import write_graph as write_graph_file
 from citewise.sources.intent import describe
+from citewise.sources.progress import Listener
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
@@ -158,15 +159,32 @@ class Literature:
         limit: int,
         refresh: bool = False,
         by_author: bool = False,
+        progress: Listener | None = None,
     ) -> LiteratureSearch:
         """Records from the sources (with `by_author`: the topic's most-cited authors' papers
-        on it), requests logged and cached in the library."""
+        on it), requests logged and cached in the library; `progress` hears each source's
+        pages (a plain search)."""
         store = LibraryStore(self.directory)
-        run = search_by_author if by_author else search_sources
         try:
-            result = run(
-                query, sources, audit=store.audit, limit=limit, config=self.config, refresh=refresh
-            )
+            if by_author:
+                result = search_by_author(
+                    query,
+                    sources,
+                    audit=store.audit,
+                    limit=limit,
+                    config=self.config,
+                    refresh=refresh,
+                )
+            else:
+                result = search_sources(
+                    query,
+                    sources,
+                    audit=store.audit,
+                    limit=limit,
+                    config=self.config,
+                    refresh=refresh,
+                    progress=progress,
+                )
         finally:
             store.close()
         return LiteratureSearch(result)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from citewise.api.literature import FetchFailedError, Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.progress import SourceBars
 from citewise.report.terminal import plain, safe
 from citewise.sources import (
     SOURCE_NAMES,
@@ -152,7 +154,11 @@ def search(
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
     literature = _literature(sources_config)
-    found = literature.search(parsed, _split(sources), limit, refresh, by_author=by_author)
+    with ExitStack() as stack:
+        bars = None if as_json or not err.is_terminal else stack.enter_context(SourceBars(err))
+        found = literature.search(
+            parsed, _split(sources), limit, refresh, by_author=by_author, progress=bars
+        )
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
