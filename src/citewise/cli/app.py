@@ -53,7 +53,8 @@ def emit_json(data: object) -> None:
 
 
 def progress_bar(enabled: bool) -> Progress:
-    """A progress bar on stderr (stdout stays clean for --json)."""
+    """A progress bar on stderr (stdout stays clean for --json), on a terminal only: a log
+    or a pipe gets no bar and no stray blank line."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -61,7 +62,7 @@ def progress_bar(enabled: bool) -> Progress:
         TimeElapsedColumn(),
         console=err,
         transient=True,
-        disable=not enabled,
+        disable=not enabled or not err.is_terminal,
     )
 
 

@@ -51,7 +51,7 @@ def read_zotero(directory: Path) -> list[ZoteroAttachment]:
     if not source.is_file():
         raise ZoteroError(
             f"no zotero.sqlite in {directory}",
-            "point --zotero at Zotero's data directory (Settings > Advanced > Files and Folders)",
+            "give Zotero's data directory (Zotero: Settings > Advanced > Files and Folders)",
         )
     journal = directory / "zotero.sqlite-journal"
     if journal.is_file() and journal.stat().st_size > 0:

@@ -103,6 +103,8 @@ def sync_zotero(
             f"collections there: {', '.join(_collection_names(found)) or 'none'}",
         )
     synced = _synced_documents(store, directory)
+    # a file added before (`ingest --zotero`, a folder ingest) is adopted, not parsed again
+    by_path = {d.path: d for d in store.documents()}
     report = SyncReport()
     for key, gone in sorted(synced.items()):
         if key not in live:
@@ -116,7 +118,7 @@ def sync_zotero(
             )
             continue
         meta = _with_state(attachment, directory)
-        doc = synced.get(attachment.key)
+        doc = synced.get(attachment.key) or by_path.get(str(attachment.path.resolve()))
         outcome = _compare(doc, attachment, meta)
         if outcome == "unchanged":
             report.unchanged += 1
