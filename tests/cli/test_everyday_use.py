@@ -86,3 +86,14 @@ def test_doctor_shows_the_library_path_and_what_it_holds(tmp_path: Path) -> None
     assert f"library: {library.resolve()}" in text
     assert "1 document, 1 page," in text
     assert model in text
+
+
+def test_options_show_what_to_type_not_python_types(tmp_path: Path) -> None:
+    ask = run(tmp_path / "lib", "ask", "--help").stdout
+    assert "--doc DOC" in ask and "-k N" in ask and "--llm BACKEND:MODEL" in ask
+    assert "<list[str]>" not in ask and "<int>" not in ask
+    ingest = run(tmp_path / "lib", "ingest", "--help").stdout
+    assert "--zotero DIR" in ingest and "--manifest FILE" in ingest
+    assert "<path>" not in ingest
+    sync = run(tmp_path / "lib", "sync", "zotero", "--help").stdout
+    assert "--collection NAME" in sync

@@ -13,6 +13,7 @@ from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.checks import NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
+from citewise.api.enrich import EnrichMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.api.sync import SyncMethods
 from citewise.config import ModelSettings, Settings
@@ -69,7 +70,7 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ComparisonMethods, StructureMethods, SyncMethods):
+class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(

@@ -1,4 +1,5 @@
-"""`citewise sync zotero`: the library kept in step with the user's Zotero library."""
+"""Keeping the records complete: `citewise sync zotero` (Zotero as the library of record)
+and `citewise enrich` (missing bibliographic fields from Crossref and OpenAlex)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def sync_zotero(
     directory: Annotated[
         Path,
         typer.Argument(
-            help="Zotero data directory holding zotero.sqlite and storage/ (default ~/Zotero)."
+            metavar="DIR",
+            help="Zotero data directory holding zotero.sqlite and storage/ (default ~/Zotero).",
         ),
     ] = DEFAULT_ZOTERO,
     collection: Annotated[
@@ -69,3 +71,47 @@ def sync_zotero(
         )
     if report.failed:
         raise typer.Exit(1)
+
+
+@app.command()
+def enrich(
+    docs: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="DOC", help="Document IDs (default: every document)."),
+    ] = None,
+    online: Annotated[
+        bool,
+        typer.Option(
+            "--online",
+            help="Ask Crossref and OpenAlex (sends each DOI, or title, over the network; "
+            "logged and cached). Without it nothing leaves the machine.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Complete bibliographic records (journal or proceedings, volume, issue, pages, DOI,
+    publisher) from Crossref and OpenAlex; only fields a record lacks are filled. Without
+    --online, show what each record lacks and what would be looked up."""
+    from citewise.report.terminal import safe
+
+    with open_library(embeddings=False) as lib:
+        results = lib.enrich(docs or [], online=online)
+    if as_json:
+        emit_json([r.to_dict() for r in results])
+    else:
+        for r in results:
+            if online:
+                filled = ", ".join(sorted(r.filled)) or "nothing new"
+                where = f" from {', '.join(r.sources)}" if r.sources else ""
+                line = f"{safe(r.document)}: {safe(filled)}{where}"
+                line += f" [yellow]({safe(r.problem)})[/]" if r.problem else ""
+            else:
+                lacks = ", ".join(r.missing) or "complete"
+                ask = f"; would look up {safe(r.lookup)}" if r.lookup and r.missing else ""
+                line = f"{safe(r.document)}: lacks {safe(lacks)}{ask}"
+            out.print(line, soft_wrap=True, highlight=False)
+    if not online and any(r.missing and r.lookup for r in results):
+        err.print(
+            "notice: nothing was sent; add --online to complete these from Crossref and OpenAlex",
+            soft_wrap=True,
+        )
