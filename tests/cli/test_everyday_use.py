@@ -97,3 +97,15 @@ def test_options_show_what_to_type_not_python_types(tmp_path: Path) -> None:
     assert "<path>" not in ingest
     sync = run(tmp_path / "lib", "sync", "zotero", "--help").stdout
     assert "--collection NAME" in sync
+
+
+def test_piped_progress_is_a_plain_line_per_stage(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    write_paper(folder / "granite.pdf")
+    result = run(tmp_path / "lib", "ingest", str(folder))
+    assert result.returncode == 0
+    assert "\r" not in result.stderr and "\x1b" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == "granite.pdf (1/1)"
+    assert lines[-1].startswith("embedding (") and len(lines) == 2

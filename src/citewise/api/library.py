@@ -175,7 +175,15 @@ class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
     def document_list(self) -> list[dict[str, object]]:
         """The `list --json` objects (and `GET /documents`)."""
         return [
-            {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
+            {
+                "id": d.id,
+                "title": d.title,
+                "authors": d.authors,
+                "year": d.year,
+                "path": d.path,
+                "pages": d.pages,
+                "blocks": d.blocks,
+            }
             for d in self.documents()
         ]
 

@@ -31,7 +31,7 @@ SOURCES = ("crossref", "openalex")
 # CSL fields a complete journal or proceedings record carries
 CSL_FIELDS = ("container-title", "volume", "issue", "page", "publisher", "ISSN", "URL", "type")
 # column -> the CSL key it mirrors, for `missing`
-COLUMNS = {"doi": "DOI", "venue": "container-title", "year": "issued"}
+COLUMNS = {"doi": "DOI", "venue": "container-title", "year": "year"}
 
 
 @dataclass
