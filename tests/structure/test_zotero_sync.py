@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from citewise.api import Library
-from citewise.documents.zotero import ZoteroError
+from citewise.documents.zotero import ZoteroError, read_zotero
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 from tests.structure.zotero_db import (
     add_paper,
     build_zotero,
     forget_missing,
+    move_to_group,
     set_title,
     trash,
     write_better_bibtex,
@@ -172,3 +173,24 @@ def test_files_ingested_from_zotero_before_are_adopted_not_parsed_again(
         titles = sorted(d.title for d in lib.documents())
         assert titles[0] == "Echo Profiles of Quarry Stone"
         assert lib.sync_zotero(zotero).unchanged == 2
+
+
+def test_group_items_link_to_their_group_and_a_copy_added_elsewhere_is_a_warning(
+    tmp_path: Path, zotero: Path
+) -> None:
+    move_to_group(zotero, ["PARENT02", "ATTACH02"], 4711)
+    elsewhere = tmp_path / "mine"
+    elsewhere.mkdir()
+    granite = next((zotero / "storage" / "ATTACH02").iterdir())
+    (elsewhere / "granite-copy.pdf").write_bytes(granite.read_bytes())
+    with Library(tmp_path / "lib", embeddings=False) as lib:
+        lib.ingest([elsewhere])
+        report = lib.sync_zotero(zotero)
+        assert report.failed == [] and report.added == ["quarry2022echo"]
+        ((path, warning),) = report.warnings
+        assert path == str(granite) and "not added: same content as" in warning
+        echo = lib.document("quarry2022echo")
+        assert (echo.csl or {})["zotero_uri"] == "zotero://select/library/items/PARENT01"
+    found = read_zotero(zotero)
+    group = next(a for a in found if a.key == "ATTACH02")
+    assert group.metadata.extra["zotero_uri"] == "zotero://select/groups/4711/items/PARENT02"

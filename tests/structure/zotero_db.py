@@ -12,6 +12,8 @@ CREATE TABLE libraries (libraryID INTEGER PRIMARY KEY, type TEXT NOT NULL,
     editable INT NOT NULL, filesEditable INT NOT NULL, version INT NOT NULL DEFAULT 0,
     storageVersion INT NOT NULL DEFAULT 0, lastSync INT NOT NULL DEFAULT 0,
     archived INT NOT NULL DEFAULT 0);
+CREATE TABLE groups (groupID INTEGER PRIMARY KEY, libraryID INT NOT NULL UNIQUE,
+    name TEXT NOT NULL, description TEXT NOT NULL, version INT NOT NULL);
 CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT,
     templateItemTypeID INT, display INT DEFAULT 1);
 CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL,
@@ -204,3 +206,11 @@ def write_better_bibtex(directory: Path, keys: dict[str, str]) -> None:
                     "INSERT INTO citationkey VALUES (?, ?, 1, ?, 0, NULL)",
                     (_item_id(zotero, item_key), item_key, citekey),
                 )
+
+
+def move_to_group(directory: Path, keys: list[str], group_id: int) -> None:
+    """Put items in a group library (library 2, Zotero group `group_id`)."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        db.execute("INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0)")
+        db.execute("INSERT INTO groups VALUES (?, 2, 'Lab', '', 0)", (group_id,))
+        db.executemany("UPDATE items SET libraryID = 2 WHERE key = ?", [(k,) for k in keys])

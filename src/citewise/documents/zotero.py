@@ -102,11 +102,13 @@ def _check_schema(db: sqlite3.Connection, source: Path) -> None:
 def _attachments(db: sqlite3.Connection, directory: Path) -> list[ZoteroAttachment]:
     deleted = {r[0] for r in db.execute(f"SELECT itemID FROM {DELETED}")}
     rows = db.execute(
-        "SELECT a.itemID, a.parentItemID, a.linkMode, a.path, i.key FROM itemAttachments a "
+        "SELECT a.itemID, a.parentItemID, a.linkMode, a.path, i.key, i.libraryID "
+        "FROM itemAttachments a "
         "JOIN items i ON i.itemID = a.itemID "
         "WHERE a.contentType = 'application/pdf' OR lower(a.path) LIKE '%.pdf' "
         "ORDER BY a.itemID"
     ).fetchall()
+    libraries = _library_links(db)
     out = []
     for row in rows:
         parent = row["parentItemID"]
@@ -117,7 +119,8 @@ def _attachments(db: sqlite3.Connection, directory: Path) -> list[ZoteroAttachme
         item_key = _key(db, parent) if parent is not None else row["key"]
         meta.extra["zotero_key"] = item_key
         meta.extra["zotero_attachment"] = row["key"]
-        meta.extra["zotero_uri"] = f"zotero://select/library/items/{item_key}"
+        where = libraries.get(row["libraryID"], "library")
+        meta.extra["zotero_uri"] = f"zotero://select/{where}/items/{item_key}"
         problem = None
         if path is None:
             problem = f"attachment {row['key']} has no file path (a link to a web page?)"
@@ -126,6 +129,16 @@ def _attachments(db: sqlite3.Connection, directory: Path) -> list[ZoteroAttachme
             problem = f"attachment file missing: {path}"
         out.append(ZoteroAttachment(path, meta, problem, row["key"]))
     return out
+
+
+def _library_links(db: sqlite3.Connection) -> dict[int, str]:
+    """libraryID -> its part of a zotero://select link: 'library' for the user's own,
+    'groups/ID' for a group library."""
+    try:
+        groups = db.execute("SELECT libraryID, groupID FROM groups").fetchall()
+    except sqlite3.OperationalError:  # no groups table: only the user's library
+        return {}
+    return {int(library): f"groups/{group}" for library, group in groups}
 
 
 def _citation_keys(

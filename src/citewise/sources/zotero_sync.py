@@ -147,7 +147,11 @@ def _ingest(
     report.added += done.added
     report.replaced += done.replaced
     report.updated += done.unchanged  # same bytes as before: only its metadata was new
-    report.failed += done.failed
+    for failure in done.failed:
+        if failure.code == "DUPLICATE_DOCUMENT":  # the same PDF was added from elsewhere
+            report.warnings.append((failure.path, f"not added: {failure.reason}"))
+        else:
+            report.failed.append(failure)
     report.warnings += done.warnings
     report.embedded_blocks = done.embedded_blocks
 
