@@ -112,7 +112,10 @@ def research(
         int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
     ] = None,
     report_out: Annotated[
-        Path | None, typer.Option("--out", help="Write the Markdown here.")
+        Path | None,
+        typer.Option(
+            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
+        ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
     fetch: Annotated[
@@ -204,7 +207,10 @@ def cancel_task(
 def resume_task(
     task_id: Annotated[str, typer.Argument()],
     report_out: Annotated[
-        Path | None, typer.Option("--out", help="Write the Markdown here.")
+        Path | None,
+        typer.Option(
+            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
+        ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
