@@ -109,3 +109,22 @@ def test_piped_progress_is_a_plain_line_per_stage(tmp_path: Path) -> None:
     lines = result.stderr.splitlines()
     assert lines[0] == "granite.pdf (1/1)"
     assert lines[-1].startswith("embedding (") and len(lines) == 2
+
+
+def test_every_json_flag_says_what_it_does() -> None:
+    from typer.main import get_command
+
+    from citewise.cli import app
+
+    flags: list[tuple[str, str | None]] = []
+
+    def walk(command: object, name: str) -> None:
+        for sub_name, sub in (getattr(command, "commands", None) or {}).items():
+            walk(sub, f"{name} {sub_name}")
+        for param in getattr(command, "params", []):
+            if "--json" in getattr(param, "opts", []):
+                flags.append((name, getattr(param, "help", None)))
+
+    walk(get_command(app), "citewise")
+    assert len(flags) > 20  # the walk reached the subcommands
+    assert [name for name, text in flags if not text] == []

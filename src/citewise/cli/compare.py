@@ -35,7 +35,7 @@ Aspects = Annotated[
 def compare(
     docs: Annotated[list[str], typer.Argument(help="Two or more document IDs.")],
     aspects: Aspects = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown")] = False,
     as_csv: Annotated[bool, typer.Option("--csv")] = False,
     llm: Llm = None,
@@ -113,7 +113,7 @@ def matrix(
 @app.command()
 def setup(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     as_yaml: Annotated[bool, typer.Option("--yaml")] = False,
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""

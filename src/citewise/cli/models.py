@@ -20,7 +20,7 @@ from citewise.report.terminal import print_answer, print_index_report, safe
 @app.command()
 def usage(
     task: Annotated[str | None, typer.Option("--task", help="Only calls of this task.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
     with open_library(embeddings=False) as lib:
@@ -55,7 +55,7 @@ def doctor(
             "--check", help="Also compare the search indexes with the store and repair them."
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Which model serves each role, and whether it is reachable (exit 1 if one is not);
     with --check, whether the vector index matches the store (repaired where it does not)."""

@@ -144,7 +144,7 @@ def research(
 @tasks_app.callback(invoke_without_command=True)
 def tasks(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """List research tasks (the default), or show, cancel or resume one."""
     if ctx.invoked_subcommand is None:
@@ -152,7 +152,9 @@ def tasks(
 
 
 @tasks_app.command("list")
-def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def list_tasks(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
     """Research tasks in this library, oldest first."""
     with open_library(embeddings=False) as lib:
         found = ResearchDesk(lib).list_tasks()
@@ -168,7 +170,7 @@ def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
 @tasks_app.command("show")
 def show_task(
     task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """A task's state, options and event log."""
     with open_library(embeddings=False) as lib:
@@ -192,7 +194,7 @@ def show_task(
 @tasks_app.command("cancel")
 def cancel_task(
     task_id: Annotated[str, typer.Argument()],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
     with open_library(embeddings=False) as lib:
@@ -213,7 +215,7 @@ def resume_task(
         ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Finish a task from its last stored stage (a completed task re-renders offline)."""
     _run(as_json, lambda desk: desk.resume(task_id, report_out, html))
