@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citewise.sources.enrich import Enrichment, enrich_documents, plan
-
 if TYPE_CHECKING:
     import httpx
 
     from citewise.config import Settings
     from citewise.sources.config import SourcesConfig
+    from citewise.sources.enrich import Enrichment
     from citewise.store.library import LibraryStore, StoredDocument
 
 
@@ -33,6 +32,8 @@ class EnrichMethods:
         """The named documents (all when none are named) completed from Crossref and
         OpenAlex. Without `online` nothing leaves the machine: the result is the plan, what
         each record lacks and what would be looked up."""
+        from citewise.sources.enrich import enrich_documents, plan
+
         docs = [self.document(d) for d in documents] if documents else self.store.documents()
         if not online:
             return plan(docs)

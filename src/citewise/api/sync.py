@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citewise.ingest import Progress
-from citewise.sources.zotero_sync import SyncReport, sync_zotero
-
 if TYPE_CHECKING:
     from citewise.embed.base import Embedder
+    from citewise.ingest import Progress
+    from citewise.sources.zotero_sync import SyncReport
     from citewise.store.library import LibraryStore
 
 
@@ -33,6 +32,8 @@ class SyncMethods:
     ) -> SyncReport:
         """New, changed and deleted Zotero items and attachments, in one cheap rerun
         (`citewise sync zotero`); Zotero's own files are only read."""
+        from citewise.sources.zotero_sync import sync_zotero
+
         report = sync_zotero(self.store, directory, self.embedder, collection, progress)
         if report.changed:
             self.refresh()
