@@ -109,6 +109,7 @@ async function loadDocuments() {
     scope.append(el("option", { text: doc.title || doc.id, attrs: { value: doc.id } }));
   }
   status(`${state.documents.length} documents`);
+  document.dispatchEvent(new CustomEvent("citewise:documents")); // views.js fills its pickers
 }
 
 function sectionTree(sections) {
@@ -195,11 +196,19 @@ async function ask(event) {
 
 function renderAnswer(answer) {
   $("answer").hidden = false;
-  const text = $("answer-text");
+  fillAnswer($("answer-text"), answer);
+  $("answer-meta").textContent = `support ${answer.support_score.toFixed(2)} · ${answer.backend}`;
+  $("closest-heading").hidden = !answer.refused;
+  $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
+}
+
+// The answer's sentences into `text`, each followed by a marker per citation that opens
+// the evidence board on it (with the table cell boxed when the citation names one).
+function fillAnswer(text, answer) {
   text.replaceChildren();
   text.classList.toggle("refusal", answer.refused);
   const numbers = new Map(answer.evidence.map((e, i) => [e.id, i + 1]));
-  const quotes = new Map(answer.evidence.map((e) => [e.id, e.quote]));
+  const cited = new Map(answer.evidence.map((e) => [e.id, e]));
   if (answer.refused || !answer.sentences.length) {
     text.textContent = answer.answer;
   }
@@ -211,22 +220,22 @@ function renderAnswer(answer) {
         cls: "cite",
         attrs: { type: "button", "data-evidence": id, title: "Show this evidence" },
       });
-      marker.addEventListener("click", guarded(() => showEvidence(id, `support ${sentence.support.toFixed(2)}`, quotes.get(id))));
+      const ev = cited.get(id) || {};
+      const support = `support ${sentence.support.toFixed(2)}`;
+      marker.addEventListener("click", guarded(() => showEvidence(id, support, ev.quote, ev.cell_bbox)));
       text.append(marker);
     }
     text.append(" ");
   }
-  $("answer-meta").textContent = `support ${answer.support_score.toFixed(2)} · ${answer.backend}`;
-  $("closest-heading").hidden = !answer.refused;
-  $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
 }
 
 // -- evidence board -------------------------------------------------------------------
 
-let shown = null; // the evidence on the board: {bbox, page_size}
+let shown = null; // the evidence on the board: {bbox, page_size, cell_bbox}
 
-// `quote` is the cited sentence when the answer quotes part of the block.
-async function showEvidence(blockId, support, quote) {
+// `quote` is the cited sentence when the answer quotes part of the block; `cellBox` the
+// cited table cell's box (PDF points, the block's page), drawn inside the block's box.
+async function showEvidence(blockId, support, quote, cellBox) {
   const ev = await getJSON(`/blocks/${encodeURIComponent(blockId)}`);
   $("evidence-board").hidden = false;
   $("ev-title").textContent = ev.title || ev.document;
@@ -239,11 +248,12 @@ async function showEvidence(blockId, support, quote) {
   open.href = `${pdf}#page=${ev.page}`;
   open.dataset.pdf = pdf;
   open.dataset.page = ev.page;
-  const box = $("ev-box");
-  box.hidden = true;
-  delete box.dataset.placed;
+  for (const box of [$("ev-box"), $("ev-cell")]) {
+    box.hidden = true;
+    delete box.dataset.placed;
+  }
   backToEvidence();
-  shown = ev;
+  shown = { ...ev, cell_bbox: validBox(cellBox) };
   const image = $("ev-image");
   image.dataset.loading = ev.id;
   const old = image.src;
@@ -251,20 +261,37 @@ async function showEvidence(blockId, support, quote) {
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
 }
 
-// The box over the cited block: its bbox (PDF points) scaled to the image as shown.
+// A box of four finite numbers, or null.
+function validBox(box) {
+  return Array.isArray(box) && box.length === 4 && box.every(Number.isFinite) ? box : null;
+}
+
+// `box` over `bbox` (PDF points from the page's top-left) on `surface` (the page as
+// shown), `scale` pixels per point.
+function placeOver(box, surface, bbox, scale) {
+  const [x0, y0, x1, y1] = bbox;
+  box.style.left = `${surface.offsetLeft + surface.clientLeft + x0 * scale}px`;
+  box.style.top = `${surface.offsetTop + surface.clientTop + y0 * scale}px`;
+  box.style.width = `${(x1 - x0) * scale}px`;
+  box.style.height = `${(y1 - y0) * scale}px`;
+}
+
+// The box over the cited block (and its cited cell): bboxes scaled to the image as shown.
 function placeBox() {
   const image = $("ev-image");
   const box = $("ev-box");
+  const cell = $("ev-cell");
   if (!shown || image.dataset.shows !== shown.id || !image.naturalWidth || !image.clientWidth) return;
   const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
   const scale = image.clientWidth / pageWidth;
-  const [x0, y0, x1, y1] = shown.bbox;
-  box.style.left = `${image.offsetLeft + image.clientLeft + x0 * scale}px`;
-  box.style.top = `${image.offsetTop + image.clientTop + y0 * scale}px`;
-  box.style.width = `${(x1 - x0) * scale}px`;
-  box.style.height = `${(y1 - y0) * scale}px`;
+  placeOver(box, image, shown.bbox, scale);
   box.hidden = false;
   box.dataset.placed = shown.id;
+  cell.hidden = !shown.cell_bbox;
+  if (shown.cell_bbox) {
+    placeOver(cell, image, shown.cell_bbox, scale);
+    cell.dataset.placed = shown.id;
+  }
 }
 
 // The PDF itself in the in-browser viewer (viewer.js), at the cited page with the box.
@@ -272,7 +299,7 @@ async function readInContext() {
   if (!shown) return;
   const data = new Uint8Array(await (await request(`${docPath(shown.document)}/file`)).arrayBuffer());
   $("ev-page").hidden = true;
-  await CitewiseViewer.open(data, shown.page, shown.bbox);
+  await CitewiseViewer.open(data, shown.page, shown.bbox, shown.cell_bbox);
 }
 
 function backToEvidence() {
@@ -406,7 +433,8 @@ function claimMarker(ev, number, claim) {
     cls: "cite",
     attrs: { type: "button", "data-evidence": ev.block_id, title: "Show this evidence" },
   });
-  marker.addEventListener("click", guarded(() => showEvidence(ev.block_id, `support ${claim.support.toFixed(2)}`, ev.quote)));
+  const support = `support ${claim.support.toFixed(2)}`;
+  marker.addEventListener("click", guarded(() => showEvidence(ev.block_id, support, ev.quote, ev.cell_bbox)));
   return marker;
 }
 

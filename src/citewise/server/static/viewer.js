@@ -1,11 +1,12 @@
 // The in-browser PDF viewer of the evidence board: pdf.js (vendored in /static/pdfjs/)
-// renders the document's pages to a canvas; on the cited page the cited block is boxed.
+// renders the document's pages to a canvas; on the cited page the cited block is boxed (and
+// the cited table cell inside it, emphasised, when the citation names one).
 // pdf.js runs with eval off and never runs a PDF's own scripts.
 "use strict";
 
 const CitewiseViewer = (() => {
   let pdfjs = null;
-  let current = null; // {doc, page, cited: {page, bbox}}
+  let current = null; // {doc, page, cited: {page, bbox, cell}}
 
   async function library() {
     if (!pdfjs) {
@@ -15,12 +16,13 @@ const CitewiseViewer = (() => {
     return pdfjs;
   }
 
-  // Open `data` (the PDF's bytes) at page `page`, boxing `bbox` (PDF points) there.
-  async function open(data, page, bbox) {
+  // Open `data` (the PDF's bytes) at page `page`, boxing `bbox` (PDF points) there, and
+  // `cell` (the cited cell's bbox, or null) inside it.
+  async function open(data, page, bbox, cell) {
     const lib = await library();
     if (current) await current.doc.destroy();
     const doc = await lib.getDocument({ data, isEvalSupported: false, enableXfa: false }).promise;
-    current = { doc, page, cited: { page, bbox } };
+    current = { doc, page, cited: { page, bbox, cell: cell || null } };
     document.getElementById("viewer").hidden = false;
     await render();
   }
@@ -41,18 +43,23 @@ const CitewiseViewer = (() => {
     const transform = ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : null;
     await pdfPage.render({ canvas, canvasContext: canvas.getContext("2d"), viewport, transform }).promise;
     document.getElementById("viewer-label").textContent = `page ${page} of ${doc.numPages}`;
+    const cellBox = document.getElementById("viewer-cell");
     box.hidden = page !== cited.page;
-    if (!box.hidden) {
-      // bbox is in PDF points from the page's top-left, as PyMuPDF gives it
-      const scale = viewport.width / unscaled.width;
-      const [x0, y0, x1, y1] = cited.bbox;
-      box.style.left = `${canvas.offsetLeft + canvas.clientLeft + x0 * scale}px`;
-      box.style.top = `${canvas.offsetTop + canvas.clientTop + y0 * scale}px`;
-      box.style.width = `${(x1 - x0) * scale}px`;
-      box.style.height = `${(y1 - y0) * scale}px`;
-    }
+    cellBox.hidden = box.hidden || !cited.cell;
+    // bboxes are in PDF points from the page's top-left, as PyMuPDF gives them
+    const scale = viewport.width / unscaled.width;
+    if (!box.hidden) place(box, canvas, cited.bbox, scale);
+    if (!cellBox.hidden) place(cellBox, canvas, cited.cell, scale);
     box.dataset.placed = box.hidden ? "" : String(page);
+    cellBox.dataset.placed = cellBox.hidden ? "" : String(page);
     canvas.dataset.page = String(page);
+  }
+
+  function place(box, canvas, [x0, y0, x1, y1], scale) {
+    box.style.left = `${canvas.offsetLeft + canvas.clientLeft + x0 * scale}px`;
+    box.style.top = `${canvas.offsetTop + canvas.clientTop + y0 * scale}px`;
+    box.style.width = `${(x1 - x0) * scale}px`;
+    box.style.height = `${(y1 - y0) * scale}px`;
   }
 
   async function turn(step) {
