@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.chat import ChatSession, Turn
+from citewise.agent.chat import HISTORY_TURNS, ChatSession, Turn
 from citewise.agent.qa import Answer
+
+# HISTORY_TURNS: the most earlier turns a reply reads
+__all__ = ["HISTORY_TURNS", "ChatMethods", "ChatReply", "PastTurn"]
 
 
 @dataclass(frozen=True)

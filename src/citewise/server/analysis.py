@@ -16,14 +16,20 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from citewise.api.chat import PastTurn
+from citewise.api.chat import HISTORY_TURNS, PastTurn
+from citewise.api.compare import ASPECT_NAMES
 from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 from citewise.server.limits import MAX_ID_CHARS, MAX_LIST_ITEMS, MAX_QUESTION_CHARS
 
 DocumentId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
-Aspect = Annotated[str, Field(min_length=1, max_length=100)]
-MAX_ANSWER_CHARS = 20_000
-MAX_TURNS = 50
+# The names compare and matrix know (any case is accepted; another name answers 422)
+Aspect = Annotated[
+    str, Field(min_length=1, max_length=100, json_schema_extra={"enum": list(ASPECT_NAMES)})
+]
+# Earlier turns only resolve references: the last few, cut short, are all a turn reads
+# (agent/chat.py), and every body stays well under the server's body limit.
+MAX_TURNS = HISTORY_TURNS
+MAX_PAST_CHARS = 1000
 MEDIA = {
     "csv": "text/csv; charset=utf-8",
     "md": "text/markdown; charset=utf-8",
@@ -32,11 +38,11 @@ MEDIA = {
 
 
 class ChatTurnBody(BaseModel):
-    question: str = Field(max_length=MAX_QUESTION_CHARS, description="What the user typed.")
+    question: str = Field(max_length=MAX_PAST_CHARS, description="What the user typed.")
     resolved: str = Field(
-        "", max_length=2 * MAX_QUESTION_CHARS, description="The reply's `resolved` question."
+        "", max_length=2 * MAX_PAST_CHARS, description="The reply's `resolved` question."
     )
-    answer: str = Field("", max_length=MAX_ANSWER_CHARS, description="The reply's answer text.")
+    answer: str = Field("", max_length=MAX_PAST_CHARS, description="The reply's answer text.")
 
 
 class ChatRequest(BaseModel):
@@ -44,7 +50,9 @@ class ChatRequest(BaseModel):
         min_length=1, max_length=MAX_QUESTION_CHARS, description="The next question."
     )
     history: list[ChatTurnBody] = Field(
-        default_factory=list, max_length=MAX_TURNS, description="Earlier turns, oldest first."
+        default_factory=list,
+        max_length=MAX_TURNS,
+        description="The latest earlier turns, oldest first.",
     )
     documents: list[DocumentId] | None = Field(
         None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."

@@ -5,7 +5,9 @@
 
 // The conversation, kept here: the server keeps none and is sent the earlier turns.
 const conversation = { turns: [] };
-const HISTORY_SENT = 10; // earlier turns sent along (only the last few resolve references)
+// The last turns sent along, cut short (the server reads no more: server/analysis.py)
+const HISTORY_SENT = 3;
+const PAST_CHARS = 1000;
 
 // -- chat -----------------------------------------------------------------------------
 
@@ -14,9 +16,9 @@ async function sendChat(event) {
   const message = $("chat-message").value.trim();
   const scope = $("chat-scope").value;
   const history = conversation.turns.slice(-HISTORY_SENT).map((t) => ({
-    question: t.question,
-    resolved: t.resolved,
-    answer: t.answer.slice(0, 4000),
+    question: t.question.slice(0, PAST_CHARS),
+    resolved: t.resolved.slice(0, 2 * PAST_CHARS),
+    answer: t.answer.slice(0, PAST_CHARS),
   }));
   status("thinking…");
   const reply = await postJSON("/chat", { message, history, documents: scope ? [scope] : null });
