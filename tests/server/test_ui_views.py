@@ -16,6 +16,7 @@ import pytest
 
 from tests.pdfs import PAPER_TITLE
 from tests.server.browser import (
+    HOSTILE_TITLE,
     PAGE_WIDTH,
     QUESTION,
     browser,
@@ -120,6 +121,11 @@ def test_the_matrix_view_cites_each_cell_and_downloads(
     assert page.locator("#matrix-table tbody tr").count() == len(documents)  # none ticked: all
     assert page.locator("#matrix-table thead th").all_inner_texts()[2:] == ["method", "limitations"]
     assert "% of cells stated" in page.inner_text("#matrix-meta")
+    # the hostile paper's title is a row and a picker label as text; nothing of it ran
+    assert HOSTILE_TITLE in page.inner_text("#matrix-table")
+    assert HOSTILE_TITLE in page.inner_text("#matrix-docs")
+    assert page.evaluate("window.__pwned") is None
+    assert page.evaluate("document.scripts.length") == 3
     stated = page.locator("#matrix-table button.cell-cite")
     assert stated.count() >= 1
     assert page.locator("#matrix-table td.not-stated").count() + stated.count() == 2 * len(
