@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from citewise.api import Library  # noqa: E402
 from tests.pdfs import write_paper  # noqa: E402
-from tests.server.conftest import start  # noqa: E402
 from tests.server.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.server.conftest import start  # noqa: E402
 
 
 def build(folder: Path, count: int) -> Path:
