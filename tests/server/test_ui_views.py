@@ -31,6 +31,7 @@ from tests.server.browser import (
     share,
 )
 from tests.server.conftest import BEE_TITLE, Server
+from tests.structure.paper import TITLE as STRUCTURED_TITLE
 
 pytestmark = needs_browser
 __all__ = ["browser", "page", "served"]  # the fixtures these tests use
@@ -219,3 +220,27 @@ def test_a_cited_table_cell_is_boxed_inside_its_block(
     viewer = rect(page, "#viewer")
     inside = pixels(pymupdf.Pixmap(str(viewer_shot)), drawn, viewer, inset=4)
     assert share(inside, cell_coloured) > 0.5
+
+
+def test_a_sentence_reading_two_cells_boxes_both(page: Any, served: Server) -> None:
+    """A computed sentence's operands each carry a cell box: both are drawn, and a
+    citation without cells afterwards leaves none behind."""
+    with served.client() as http:
+        doc = next(d for d in http.get("/documents").json() if d["title"] == STRUCTURED_TITLE)
+        table = http.get(f"/documents/{doc['id']}/tables/Table 2").json()
+    pdf = served.library.parent / "structured.pdf"
+    boxes = [cell_box(pdf, table["page"], table["bbox"], v) for v in ("4.20", CELL_VALUE)]
+    open_view(page, served, "ask")
+    show = "([id, cells]) => showEvidence(id, 'two cells', null, cells)"
+    page.evaluate(show, [table["block"], boxes])
+    placed = f"#ev-page .highlight-box.cell[data-placed='{table['block']}']"
+    page.wait_for_function("s => document.querySelectorAll(s).length === 2", arg=placed)
+    image = content(page, "#ev-image")
+    scale = image["w"] / PAGE_WIDTH
+    drawn = page.eval_on_selector_all(
+        placed, "bs => bs.map(b => { const r = b.getBoundingClientRect(); return r.x; })"
+    )
+    assert sorted(drawn) == pytest.approx([image["x"] + b[0] * scale for b in boxes], abs=1.5)
+    page.evaluate(show, [table["block"], []])
+    page.wait_for_selector(f"#ev-box[data-placed='{table['block']}']")
+    assert page.locator("#ev-page .highlight-box.cell:visible").count() == 0

@@ -222,20 +222,30 @@ function fillAnswer(text, answer) {
       });
       const ev = cited.get(id) || {};
       const support = `support ${sentence.support.toFixed(2)}`;
-      marker.addEventListener("click", guarded(() => showEvidence(id, support, ev.quote, ev.cell_bbox)));
+      const cells = citedCells(sentence, id, ev);
+      marker.addEventListener("click", guarded(() => showEvidence(id, support, ev.quote, cells)));
       text.append(marker);
     }
     text.append(" ");
   }
 }
 
+// The table cells a sentence reads in block `id`: a computed sentence's operands there,
+// else the cell its evidence item names (`cell_bbox`, when the answer read one).
+function citedCells(sentence, id, ev) {
+  const operands = (sentence.operands || []).filter((o) => o.citation === id).map((o) => o.cell_bbox);
+  const boxes = operands.filter(validBox);
+  return boxes.length ? boxes : [ev.cell_bbox].filter(validBox);
+}
+
 // -- evidence board -------------------------------------------------------------------
 
-let shown = null; // the evidence on the board: {bbox, page_size, cell_bbox}
+let shown = null; // the evidence on the board: {bbox, page_size, cells}
 
-// `quote` is the cited sentence when the answer quotes part of the block; `cellBox` the
-// cited table cell's box (PDF points, the block's page), drawn inside the block's box.
-async function showEvidence(blockId, support, quote, cellBox) {
+// `quote` is the cited sentence when the answer quotes part of the block; `cells` the
+// cited table cells' boxes (one box or a list; PDF points, the block's page), drawn inside
+// the block's box.
+async function showEvidence(blockId, support, quote, cells) {
   const ev = await getJSON(`/blocks/${encodeURIComponent(blockId)}`);
   $("evidence-board").hidden = false;
   $("ev-title").textContent = ev.title || ev.document;
@@ -248,12 +258,12 @@ async function showEvidence(blockId, support, quote, cellBox) {
   open.href = `${pdf}#page=${ev.page}`;
   open.dataset.pdf = pdf;
   open.dataset.page = ev.page;
-  for (const box of [$("ev-box"), $("ev-cell")]) {
-    box.hidden = true;
-    delete box.dataset.placed;
-  }
+  const box = $("ev-box");
+  box.hidden = true;
+  delete box.dataset.placed;
+  CitewiseViewer.cellBoxes($("ev-cell"), 0);
   backToEvidence();
-  shown = { ...ev, cell_bbox: validBox(cellBox) };
+  shown = { ...ev, cells: boxList(cells) };
   const image = $("ev-image");
   image.dataset.loading = ev.id;
   const old = image.src;
@@ -261,9 +271,15 @@ async function showEvidence(blockId, support, quote, cellBox) {
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
 }
 
-// A box of four finite numbers, or null.
+// Is `box` four finite numbers?
 function validBox(box) {
-  return Array.isArray(box) && box.length === 4 && box.every(Number.isFinite) ? box : null;
+  return Array.isArray(box) && box.length === 4 && box.every(Number.isFinite);
+}
+
+// One box or a list of boxes -> the list of the valid ones.
+function boxList(cells) {
+  if (validBox(cells)) return [cells];
+  return Array.isArray(cells) ? cells.filter(validBox) : [];
 }
 
 // `box` over `bbox` (PDF points from the page's top-left) on `surface` (the page as
@@ -280,18 +296,17 @@ function placeOver(box, surface, bbox, scale) {
 function placeBox() {
   const image = $("ev-image");
   const box = $("ev-box");
-  const cell = $("ev-cell");
   if (!shown || image.dataset.shows !== shown.id || !image.naturalWidth || !image.clientWidth) return;
   const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
   const scale = image.clientWidth / pageWidth;
   placeOver(box, image, shown.bbox, scale);
   box.hidden = false;
   box.dataset.placed = shown.id;
-  cell.hidden = !shown.cell_bbox;
-  if (shown.cell_bbox) {
-    placeOver(cell, image, shown.cell_bbox, scale);
+  const cells = CitewiseViewer.cellBoxes($("ev-cell"), shown.cells.length);
+  cells.forEach((cell, i) => {
+    placeOver(cell, image, shown.cells[i], scale);
     cell.dataset.placed = shown.id;
-  }
+  });
 }
 
 // The PDF itself in the in-browser viewer (viewer.js), at the cited page with the box.
@@ -299,7 +314,7 @@ async function readInContext() {
   if (!shown) return;
   const data = new Uint8Array(await (await request(`${docPath(shown.document)}/file`)).arrayBuffer());
   $("ev-page").hidden = true;
-  await CitewiseViewer.open(data, shown.page, shown.bbox, shown.cell_bbox);
+  await CitewiseViewer.open(data, shown.page, shown.bbox, shown.cells);
 }
 
 function backToEvidence() {

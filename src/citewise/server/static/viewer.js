@@ -6,7 +6,7 @@
 
 const CitewiseViewer = (() => {
   let pdfjs = null;
-  let current = null; // {doc, page, cited: {page, bbox, cell}}
+  let current = null; // {doc, page, cited: {page, bbox, cells}}
 
   async function library() {
     if (!pdfjs) {
@@ -17,12 +17,12 @@ const CitewiseViewer = (() => {
   }
 
   // Open `data` (the PDF's bytes) at page `page`, boxing `bbox` (PDF points) there, and
-  // `cell` (the cited cell's bbox, or null) inside it.
-  async function open(data, page, bbox, cell) {
+  // `cells` (the cited cells' bboxes, maybe none) inside it.
+  async function open(data, page, bbox, cells) {
     const lib = await library();
     if (current) await current.doc.destroy();
     const doc = await lib.getDocument({ data, isEvalSupported: false, enableXfa: false }).promise;
-    current = { doc, page, cited: { page, bbox, cell: cell || null } };
+    current = { doc, page, cited: { page, bbox, cells: cells || [] } };
     document.getElementById("viewer").hidden = false;
     await render();
   }
@@ -43,15 +43,16 @@ const CitewiseViewer = (() => {
     const transform = ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : null;
     await pdfPage.render({ canvas, canvasContext: canvas.getContext("2d"), viewport, transform }).promise;
     document.getElementById("viewer-label").textContent = `page ${page} of ${doc.numPages}`;
-    const cellBox = document.getElementById("viewer-cell");
     box.hidden = page !== cited.page;
-    cellBox.hidden = box.hidden || !cited.cell;
+    const cells = cellBoxes(document.getElementById("viewer-cell"), box.hidden ? 0 : cited.cells.length);
     // bboxes are in PDF points from the page's top-left, as PyMuPDF gives them
     const scale = viewport.width / unscaled.width;
     if (!box.hidden) place(box, canvas, cited.bbox, scale);
-    if (!cellBox.hidden) place(cellBox, canvas, cited.cell, scale);
+    cells.forEach((cell, i) => {
+      place(cell, canvas, cited.cells[i], scale);
+      cell.dataset.placed = String(page);
+    });
     box.dataset.placed = box.hidden ? "" : String(page);
-    cellBox.dataset.placed = cellBox.hidden ? "" : String(page);
     canvas.dataset.page = String(page);
   }
 
@@ -60,6 +61,25 @@ const CitewiseViewer = (() => {
     box.style.top = `${canvas.offsetTop + canvas.clientTop + y0 * scale}px`;
     box.style.width = `${(x1 - x0) * scale}px`;
     box.style.height = `${(y1 - y0) * scale}px`;
+  }
+
+  // `count` cell boxes shown, the others hidden: `first` (in the page) and as many more
+  // beside it as needed (made once, kept for the next citation).
+  function cellBoxes(first, count) {
+    const boxes = [first, ...first.parentElement.querySelectorAll(`.cell[data-of="${first.id}"]`)];
+    while (boxes.length < count) {
+      const more = document.createElement("div");
+      more.className = "highlight-box cell";
+      more.dataset.of = first.id;
+      more.hidden = true;
+      first.parentElement.append(more);
+      boxes.push(more);
+    }
+    boxes.forEach((box, i) => {
+      box.hidden = i >= count;
+      if (box.hidden) delete box.dataset.placed;
+    });
+    return boxes.slice(0, count);
   }
 
   async function turn(step) {
@@ -74,5 +94,5 @@ const CitewiseViewer = (() => {
     document.getElementById("viewer").hidden = true;
   }
 
-  return { open, turn, close };
+  return { open, turn, close, cellBoxes };
 })();
