@@ -171,7 +171,7 @@ def test_a_hostile_title_and_text_run_nothing(page: Any, served: Server) -> None
     page.wait_for_selector("#ev-box[data-placed]")
     time.sleep(0.3)  # an injected handler (onerror of a broken image) would have fired
     assert page.evaluate("window.__pwned") is None
-    assert page.evaluate("document.scripts.length") == 3  # viewer.js, app.js, views.js
+    assert page.evaluate("document.scripts.length") == 4  # the four of index.html
     assert page.evaluate("document.querySelectorAll('img[src=x], b[onmouseover]').length") == 0
     hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
     assert not [h for h in hrefs if h.lower().startswith("javascript:")]

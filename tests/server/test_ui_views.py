@@ -126,7 +126,7 @@ def test_the_matrix_view_cites_each_cell_and_downloads(
     assert HOSTILE_TITLE in page.inner_text("#matrix-table")
     assert HOSTILE_TITLE in page.inner_text("#matrix-docs")
     assert page.evaluate("window.__pwned") is None
-    assert page.evaluate("document.scripts.length") == 3
+    assert page.evaluate("document.scripts.length") == 4
     stated = page.locator("#matrix-table button.cell-cite")
     assert stated.count() >= 1
     assert page.locator("#matrix-table td.not-stated").count() + stated.count() == 2 * len(
