@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+from collections.abc import Iterator
 
 import pytest
 
 from citewise.api import Library
 from citewise.api.chat import PastTurn
-from tests.server.conftest import TOKEN, Server
+from tests.llm.smollm2 import needs_smollm2
+from tests.server.conftest import TOKEN, Server, make_library, start
 
 FIRST = "What accuracy did the classifier reach on the held-out test set?"
 FOLLOW_UP = "How does heavy rain change that?"
@@ -114,3 +116,29 @@ def test_chat_compare_and_matrix_need_the_token(guarded_server: Server) -> None:
     assert set(refused.values()) == {401}, refused
     with guarded_server.client(TOKEN) as http:
         assert http.post("/chat", json={"message": FIRST}).status_code == 200
+
+
+@pytest.fixture(scope="module")
+def reasoning(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose citewise.toml gives the `reason` role SmolLM2 (in-process)."""
+    library = make_library(tmp_path_factory.mktemp("reasoning"))
+    (library / "citewise.toml").write_text('[roles]\nreason = "llamacpp:smollm2"\n')
+    yield from start(library)
+
+
+@needs_smollm2
+def test_with_a_reason_model_a_follow_up_is_rewritten_by_it(reasoning: Server) -> None:
+    with reasoning.client() as http:
+        first = http.post("/chat", json={"message": FIRST}).json()
+        history = [{k: first[k] for k in ("question", "resolved", "answer")}]
+        second = http.post("/chat", json={"message": FOLLOW_UP, "history": history})
+        usage = http.get("/usage").json()
+    assert second.status_code == 200, second.text
+    reply = second.json()
+    assert reply["question"] == FOLLOW_UP and reply["resolved"]
+    assert first["resolved"] == FIRST  # a first turn needs no model
+    # the model was called once, for the follow-up, and logged in the library
+    reason = [m for m in usage["by_model"] if m["role"] == "reason"]
+    assert reason and sum(m["calls"] for m in reason) == 1
+    cited = {c for s in reply["sentences"] for c in s["citations"]}
+    assert cited <= {e["id"] for e in reply["evidence"]}  # evidence from the library only
