@@ -137,8 +137,9 @@ def test_with_a_reason_model_a_follow_up_is_rewritten_by_it(reasoning: Server) -
     reply = second.json()
     assert reply["question"] == FOLLOW_UP and reply["resolved"]
     assert first["resolved"] == FIRST  # a first turn needs no model
-    # the model was called once, for the follow-up, and logged in the library
+    # the model was called for the follow-up only (once, or twice when its first reply did
+    # not validate), and the calls are logged in the library
     reason = [m for m in usage["by_model"] if m["role"] == "reason"]
-    assert reason and sum(m["calls"] for m in reason) == 1
+    assert reason and 1 <= sum(m["calls"] for m in reason) <= 2
     cited = {c for s in reply["sentences"] for c in s["citations"]}
     assert cited <= {e["id"] for e in reply["evidence"]}  # evidence from the library only
