@@ -1,8 +1,16 @@
-"""Usage errors the API raises before doing any work (exit code 2, HTTP 422)."""
+"""Usage errors the API raises before doing any work (exit code 2, HTTP 422), and what
+`doctor`, `list` and `ask` say about the library itself (its numbers; that it is empty)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from citewise.errors import CitewiseError, Kind
+
+if TYPE_CHECKING:
+    from citewise.store.library import LibraryStore
+    from citewise.store.stats import LibraryStats
 
 
 class EmptyQuestionError(CitewiseError):
@@ -24,3 +32,35 @@ def check_question(question: str) -> None:
         raise EmptyQuestionError(
             "the question is empty", hint='ask in quotes: citewise ask "What does X report?"'
         )
+
+
+class HealthMethods:
+    """Mixed into `Library`: needs its `store`, `directory`, `created` and `notices`."""
+
+    store: LibraryStore
+    directory: Path
+    created: bool
+    notices: list[str]
+
+    def empty_notice(self) -> str | None:
+        """What to tell the user when the library holds no documents (None when it does)."""
+        if self.store.stats()["documents"]:
+            return None
+        state = "was just created" if self.created else "holds no documents"
+        return (
+            f"notice: the library at {self.directory} {state}; add papers with "
+            "'citewise ingest FOLDER' (or choose another with --library DIR)"
+        )
+
+    def _note_empty(self) -> None:
+        notice = self.empty_notice()
+        if notice and notice not in self.notices:
+            self.notices.append(notice)
+
+    def stats(self) -> LibraryStats:
+        """Path, documents, pages, blocks, tables, size on disk, embedding models, and
+        whether OCR and pandoc are available (`citewise doctor`)."""
+        from citewise.documents.ocr import tesseract_command
+        from citewise.store.stats import library_stats, store_counts
+
+        return library_stats(self.directory, store_counts(self.store.db), tesseract_command())

@@ -11,7 +11,8 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
-from citewise.api.checks import NoSupportedFilesError, check_question
+from citewise.api.chat import ChatMethods
+from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
 from citewise.api.enrich import EnrichMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
@@ -36,7 +37,6 @@ from citewise.store.library import (
     StoredDocument,
 )
 from citewise.store.references import document_structure
-from citewise.store.stats import LibraryStats, library_stats, store_counts
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
 from citewise.store.vectors import any_vectors, model_dimensions
@@ -70,7 +70,9 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
+class Library(
+    ComparisonMethods, StructureMethods, ChatMethods, SyncMethods, EnrichMethods, HealthMethods
+):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -147,16 +149,6 @@ class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
-
-    def empty_notice(self) -> str | None:
-        """What to tell the user when the library holds no documents (None when it does)."""
-        if self.store.stats()["documents"]:
-            return None
-        state = "was just created" if self.created else "holds no documents"
-        return (
-            f"notice: the library at {self.directory} {state}; add papers with "
-            "'citewise ingest FOLDER' (or choose another with --library DIR)"
-        )
 
     def document(self, doc_id: str) -> StoredDocument:
         """A document by ID, or by original file name / path as a convenience."""
@@ -254,11 +246,6 @@ class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
                 [c for s in sentences for c in s.citations],
             )
         return answer
-
-    def _note_empty(self) -> None:
-        notice = self.empty_notice()
-        if notice and notice not in self.notices:
-            self.notices.append(notice)
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
@@ -406,13 +393,6 @@ class Library(ComparisonMethods, StructureMethods, SyncMethods, EnrichMethods):
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
-
-    def stats(self) -> LibraryStats:
-        """Path, documents, pages, blocks, tables, size on disk, embedding models, and
-        whether OCR and pandoc are available (`citewise doctor`)."""
-        from citewise.documents.ocr import tesseract_command
-
-        return library_stats(self.directory, store_counts(self.store.db), tesseract_command())
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
