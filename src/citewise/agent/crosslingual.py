@@ -20,9 +20,9 @@ from citewise.lang.zh import (
     is_chinese,
     is_verb,
     segment,
-    word_senses,
+    used_senses,
 )
-from citewise.lang.zh_words import GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
+from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
 from citewise.retrieval.terms import content_terms, stem
 
 __all__ = ["Bridged", "bridge", "is_chinese", "native_terms", "segment"]
@@ -47,6 +47,8 @@ class Bridged:
     expansion: list[str] = field(default_factory=list)  # other senses the library uses
     # the library itself is in Chinese here: search the question's own words (native_terms)
     native: bool = False
+    # Chinese content words no dictionary reading covers (not searched in English)
+    unknown: list[str] = field(default_factory=list)
 
 
 def _question_form(text: str) -> tuple[str, str]:
@@ -57,29 +59,56 @@ def _question_form(text: str) -> tuple[str, str]:
     return "", text
 
 
+# A word's part in a clause: a question word, a boundary (particle, verb), or content.
+_ASK, _BOUNDARY, _CONTENT = "ask", "boundary", "content"
+
+
 def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
-    """One clause in English: its question word first, then the words after it, then the
-    word right before it (Chinese puts the asked-about head next to the question word),
-    then the rest in their order."""
-    asking = ""
-    before: list[str] = []
-    after: list[str] = []
+    """One clause in English: its question word, then the phrase it asks about (the words
+    right after it, as in "多少个 PDF", else right before it, as in "准确率是多少": a
+    Chinese noun phrase has the English order, modifiers first), then the rest in order."""
     phrases = dict(QUESTION_WORDS)
+    parts: list[tuple[str, str]] = []  # (role, English)
     for n, word in enumerate(words):
         if phrases.get(word) == "compare" and n > 0:
-            word = "comparison"  # a noun ("the comparison"), not "compare ..." asked
-        if word in phrases:
-            if not asking:
-                asking = phrases[word]
+            parts.append((_CONTENT, "comparison"))  # a noun ("the comparison") here
+        elif word in phrases:
+            parts.append((_ASK, phrases[word]))
+        elif n + 1 < len(words) and word in COMPARATIVES and words[n + 1] in phrases:
+            parts.append((_CONTENT, COMPARATIVES[word]))  # "快多少": "how much faster"
+        else:
+            english = _translate(word, frequencies, bridged)
+            if english:
+                parts.append((_CONTENT, english))
+            elif not HAN_CHAR.search(word) or word in STOPWORDS or len(word) == 1:
+                parts.append((_BOUNDARY, ""))
+            elif not is_verb(word):
+                bridged.unknown.append(word)
             else:
-                after.append(phrases[word])
-            continue
-        english = word if word == "comparison" else _translate(word, frequencies, bridged)
-        if english:
-            (after if asking else before).append(english)
-    if not asking:
-        return " ".join(before)
-    return " ".join(p for p in [asking, *after, *before[-1:], *before[:-1]] if p)
+                parts.append((_BOUNDARY, ""))
+    asks = [n for n, (role, _) in enumerate(parts) if role == _ASK]
+    if not asks:
+        return " ".join(e for _, e in parts if e)
+    at = asks[0]
+    asked = _run(parts, at + 1, 1) or _run(parts, at - 1, -1)
+    rest = [e for n, (role, e) in enumerate(parts) if role == _CONTENT and n not in asked]
+    words_asked = [parts[n][1] for n in sorted(asked)]
+    later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
+    return " ".join([parts[at][1], *words_asked, *later, *rest])
+
+
+def _run(parts: list[tuple[str, str]], start: int, step: int) -> set[int]:
+    """Indices of the content words next to a question word (after it: past particles
+    and measure words such as 个 or 的), up to the next boundary."""
+    n = start
+    if step > 0:
+        while n < len(parts) and parts[n][0] == _BOUNDARY:
+            n += 1
+    found: set[int] = set()
+    while 0 <= n < len(parts) and parts[n][0] == _CONTENT:
+        found.add(n)
+        n += step
+    return found
 
 
 def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
@@ -89,7 +118,7 @@ def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> 
         return ""
     if len(word) == 1 and word not in GLOSSARY:
         return ""  # a lone character is mostly grammar (到, 而, 出); its senses are many
-    senses = word_senses(word)
+    senses = used_senses(word, frequencies)
     if not senses:
         return ""
     primary, others = choose(senses, frequencies)

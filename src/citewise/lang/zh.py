@@ -119,7 +119,8 @@ def _segmenter() -> Any:
 
 
 def segment(text: str) -> list[str]:
-    """Words of a text: Han runs segmented by jieba, other runs (names, numbers) whole."""
+    """Words of a text: Han runs segmented by jieba, other runs (names, numbers) whole;
+    neighbouring segments that together are one dictionary entry are one word."""
     words: list[str] = []
     for run in _RUNS.findall(text):
         if HAN_CHAR.match(run):
@@ -128,24 +129,49 @@ def segment(text: str) -> list[str]:
                 if piece in _QUESTION_PHRASES:
                     words.append(piece)
                 elif piece:
-                    words += [w for w in _segmenter().lcut(piece) if w.strip()]
+                    words += _longest_entries([w for w in _segmenter().lcut(piece) if w.strip()])
         elif run.strip(" ?!.:,()"):
             words.append(run.strip())
     return words
 
 
+def _longest_entries(pieces: list[str], span: int = 4) -> list[str]:
+    """Greedy longest match over segments: "焦点"+"小组" is the entry "焦点小组"."""
+    table = dictionary()
+    merged: list[str] = []
+    n = 0
+    while n < len(pieces):
+        for end in range(min(len(pieces), n + span), n, -1):
+            word = "".join(pieces[n:end])
+            if end - n == 1 or (word in table and word not in STOPWORDS):
+                merged.append(word)
+                n = end
+                break
+    return merged
+
+
 def word_senses(word: str) -> tuple[str, ...]:
-    """English senses of a Chinese word; an unknown word by its longest known parts."""
+    """English senses of a Chinese word; "每秒" as "per second"; an unknown word by its
+    longest known parts."""
     table = dictionary()
     if word in table:
         return table[word]
+    if word.startswith("每") and len(word) > 1 and word[1:] in table:
+        return tuple(f"per {sense}" for sense in table[word[1:]][:3])
+    return _composed(word, lambda part: table[part][0])
+
+
+def _composed(word: str, sense_of: Callable[[str], str]) -> tuple[str, ...]:
+    """A word read as its longest known parts (one character only when the glossary has
+    it): "系统发育" as "system" + "develop"."""
+    table = dictionary()
     senses: list[str] = []
     start = 0
     while start < len(word):
         for end in range(len(word), start, -1):
             part = word[start:end]
-            if part in table and (end - start > 1 or part in GLOSSARY):
-                senses.append(table[part][0])
+            if part in table and part != word and (end - start > 1 or part in GLOSSARY):
+                senses.append(sense_of(part))
                 start = end
                 break
         else:
@@ -153,15 +179,34 @@ def word_senses(word: str) -> tuple[str, ...]:
     return (" ".join(senses),) if senses else ()
 
 
+def used_senses(word: str, frequencies: Frequencies | None) -> tuple[str, ...]:
+    """A word's senses, those the library uses first (most used first); when it uses none,
+    the reading of the word's parts by the senses the library uses for them."""
+    senses = word_senses(word)
+    if frequencies is None or not senses:
+        return senses
+    used = _by_use(senses, frequencies)
+    if used:
+        return (*used, *(s for s in senses if s not in used))
+    composed = _composed(word, lambda part: (_by_use(word_senses(part), frequencies) or [""])[0])
+    if composed and composed[0] and _by_use(composed, frequencies):
+        return (*composed, *senses)
+    return senses
+
+
+def _by_use(senses: tuple[str, ...], frequencies: Frequencies) -> list[str]:
+    """The senses all of whose words the library uses, most used (by their head) first."""
+    terms = {s: content_terms(s) for s in senses}
+    counts = frequencies(list(dict.fromkeys(t for ts in terms.values() for t in ts)))
+    used = [s for s in senses if terms[s] and all(counts.get(t, 0) > 0 for t in terms[s])]
+    return sorted(used, key=lambda s: -counts[terms[s][-1]])
+
+
 def choose(senses: tuple[str, ...], frequencies: Frequencies | None) -> tuple[str, list[str]]:
     """The sense the library uses most (the search term), and the other senses it uses."""
     if frequencies is None or len(senses) < 2:
         return senses[0], list(senses[1:2])
-    heads = {s: (content_terms(s) or [s])[-1] for s in senses}
-    counts = frequencies(list(dict.fromkeys(heads.values())))
-    used = sorted(
-        (s for s in senses if counts.get(heads[s], 0) > 0), key=lambda s: -counts[heads[s]]
-    )
+    used = _by_use(senses, frequencies)
     if not used:
         return senses[0], []
     return used[0], used[1:]

@@ -51,6 +51,22 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("是否", "whether"),
 )
 
+# "X 比 Y 快多少": the adjective right before the question word, as its English comparative.
+COMPARATIVES: dict[str, str] = {
+    "快": "faster",
+    "慢": "slower",
+    "高": "higher",
+    "低": "lower",
+    "大": "larger",
+    "小": "smaller",
+    "多": "more",
+    "少": "fewer",
+    "长": "longer",
+    "短": "shorter",
+    "好": "better",
+    "差": "worse",
+}
+
 # Common terms of research writing, methods and evaluation (CC-CEDICT lacks most of them or
 # lists an everyday sense first).
 GLOSSARY: dict[str, tuple[str, ...]] = {
