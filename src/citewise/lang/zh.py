@@ -23,6 +23,7 @@ from citewise.retrieval.terms import content_terms
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 HAN_CHAR = re.compile(f"[{_HAN}]")
+_WORDS = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 _RUNS = re.compile(rf"[{_HAN}]+|[^{_HAN}]+")
 PUNCT = str.maketrans("？！。：（）“”‘’、", "?!.:()\"\"'',")
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\b(?:to|a|an|the|sb|sth)\b|\.\.\.")
@@ -180,26 +181,41 @@ def _composed(word: str, sense_of: Callable[[str], str]) -> tuple[str, ...]:
 
 
 def used_senses(word: str, frequencies: Frequencies | None) -> tuple[str, ...]:
-    """A word's senses, those the library uses first (most used first); when it uses none,
-    the reading of the word's parts by the senses the library uses for them."""
+    """A word's senses, those the library uses first; a word the dictionary lacks is read
+    as its parts, each by the sense the library uses most."""
+    if frequencies is None:
+        return word_senses(word)
+    table = dictionary()
+    if word not in table and not word.startswith("每"):
+        composed = _composed(
+            word, lambda part: (_by_use(table[part], frequencies) or list(table[part]))[0]
+        )
+        return composed
     senses = word_senses(word)
-    if frequencies is None or not senses:
-        return senses
     used = _by_use(senses, frequencies)
-    if used:
-        return (*used, *(s for s in senses if s not in used))
-    composed = _composed(word, lambda part: (_by_use(word_senses(part), frequencies) or [""])[0])
-    if composed and composed[0] and _by_use(composed, frequencies):
-        return (*composed, *senses)
-    return senses
+    return (*used, *(s for s in senses if s not in used))
 
 
 def _by_use(senses: tuple[str, ...], frequencies: Frequencies) -> list[str]:
-    """The senses all of whose words the library uses, most used (by their head) first."""
-    terms = {s: content_terms(s) for s in senses}
-    counts = frequencies(list(dict.fromkeys(t for ts in terms.values() for t in ts)))
-    used = [s for s in senses if terms[s] and all(counts.get(t, 0) > 0 for t in terms[s])]
-    return sorted(used, key=lambda s: -counts[terms[s][-1]])
+    """The senses the library's text uses, best first: written as a phrase ("archive of
+    graphics" is rarely a sense of a library that has both words apart), then with all
+    its words, then with its head word; the more blocks use it the better."""
+    words = {s: content_terms(s) for s in senses}
+    phrases = {s: " ".join(_WORDS.findall(s)) for s in senses}
+    asked = [*phrases.values(), *(t for ts in words.values() for t in ts)]
+    counts = frequencies([t for t in dict.fromkeys(asked) if t])
+
+    def rank(sense: str) -> tuple[int, int]:
+        terms = words[sense] or [phrases[sense]]
+        head = counts.get(terms[-1], 0)
+        if counts.get(phrases[sense], 0) > 0:
+            return 3, head
+        if all(counts.get(t, 0) > 0 for t in terms):
+            return 2, head
+        return (1 if head else 0), head
+
+    ranked = {s: rank(s) for s in senses if phrases[s]}
+    return sorted((s for s in ranked if ranked[s][0] > 0), key=lambda s: ranked[s], reverse=True)
 
 
 def choose(senses: tuple[str, ...], frequencies: Frequencies | None) -> tuple[str, list[str]]:
