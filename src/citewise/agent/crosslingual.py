@@ -94,6 +94,9 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     rest = [e for n, (role, e) in enumerate(parts) if role == _CONTENT and n not in asked]
     words_asked = [parts[n][1] for n in sorted(asked)]
     later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
+    if words_asked and (later or rest):
+        # the comma closes the asked phrase, so it is what the answer has to name
+        words_asked[-1] += ","
     return " ".join([parts[at][1], *words_asked, *later, *rest])
 
 
