@@ -59,8 +59,9 @@ def _question_form(text: str) -> tuple[str, str]:
     return "", text
 
 
-# A word's part in a clause: a question word, a boundary (particle, verb), or content.
-_ASK, _BOUNDARY, _CONTENT = "ask", "boundary", "content"
+# A word's part in a clause: a question word, a boundary (particle, verb), content (its
+# English), or a word without a reading.
+_ASK, _BOUNDARY, _CONTENT, _UNKNOWN = "ask", "boundary", "content", "unknown"
 
 
 def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
@@ -83,14 +84,19 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
             elif not HAN_CHAR.search(word) or word in STOPWORDS or len(word) == 1:
                 parts.append((_BOUNDARY, ""))
             elif not is_verb(word):
+                # no reading: kept as written, so that an answer must still account for it
+                # when it is part of what is asked (it matches no English passage)
                 bridged.unknown.append(word)
+                parts.append((_UNKNOWN, word))
             else:
                 parts.append((_BOUNDARY, ""))
     asks = [n for n, (role, _) in enumerate(parts) if role == _ASK]
     if not asks:
-        return " ".join(e for _, e in parts if e)
+        return " ".join(e for role, e in parts if role == _CONTENT)
     at = asks[0]
     asked = _run(parts, at + 1, 1) or _run(parts, at - 1, -1)
+    # a rate ("每秒": per second) qualifies the quantity asked, wherever the clause has it
+    asked |= {n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "}
     rest = [e for n, (role, e) in enumerate(parts) if role == _CONTENT and n not in asked]
     words_asked = [parts[n][1] for n in sorted(asked)]
     later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
@@ -108,7 +114,7 @@ def _run(parts: list[tuple[str, str]], start: int, step: int) -> set[int]:
         while n < len(parts) and parts[n][0] == _BOUNDARY:
             n += 1
     found: set[int] = set()
-    while 0 <= n < len(parts) and parts[n][0] == _CONTENT:
+    while 0 <= n < len(parts) and parts[n][0] in (_CONTENT, _UNKNOWN):
         found.add(n)
         n += step
     return found
