@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CitewiseError
-from citewise.lang.zh_words import GLOSSARY, QUESTION_WORDS, STOPWORDS
+from citewise.lang.zh_words import GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
 from citewise.retrieval.terms import content_terms
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -230,13 +230,16 @@ def choose(senses: tuple[str, ...], frequencies: Frequencies | None) -> tuple[st
 
 def translate_words(text: str, frequencies: Frequencies | None = None) -> str:
     """A Chinese phrase as English search words in its order (a topic, not a question):
-    names and numbers kept, particles dropped, each word by its most used sense."""
+    names and numbers kept, particles and a topic's framing words ("现状") dropped, each
+    word by the sense the library uses most (its first sense without a library)."""
     english: list[str] = []
     for word in segment(text.translate(PUNCT)):
         if not HAN_CHAR.search(word):
             english.append(word.strip("?!.:,()"))
-        elif word not in STOPWORDS and (len(word) > 1 or word in GLOSSARY):
-            senses = word_senses(word)
+        elif word in TOPIC_FRAMES or word in STOPWORDS:
+            continue
+        elif len(word) > 1 or word in GLOSSARY:
+            senses = used_senses(word, frequencies)
             if senses:
                 english.append(choose(senses, frequencies)[0])
     return " ".join(w for w in english if w)
