@@ -60,8 +60,8 @@ def _question_form(text: str) -> tuple[str, str]:
 
 
 # A word's part in a clause: a question word, a boundary (particle, verb), content (its
-# English), or a word without a reading.
-_ASK, _BOUNDARY, _CONTENT, _UNKNOWN = "ask", "boundary", "content", "unknown"
+# English), a word without a reading, or 的 (which joins a noun phrase's parts).
+_ASK, _BOUNDARY, _CONTENT, _UNKNOWN, _OF = "ask", "boundary", "content", "unknown", "of"
 
 
 def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
@@ -81,6 +81,8 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
             english = _translate(word, frequencies, bridged)
             if english:
                 parts.append((_CONTENT, english))
+            elif word == "的":
+                parts.append((_OF, ""))
             elif not HAN_CHAR.search(word) or word in STOPWORDS or len(word) == 1:
                 parts.append((_BOUNDARY, ""))
             elif not is_verb(word):
@@ -94,11 +96,12 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     if not asks:
         return " ".join(e for role, e in parts if role == _CONTENT)
     at = asks[0]
-    asked = _run(parts, at + 1, 1) or _run(parts, at - 1, -1)
+    asked = _after(parts, at + 1) or _before(parts, at - 1)
     # a rate ("每秒": per second) qualifies the quantity asked, wherever the clause has it
-    asked |= {n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "}
+    asked += [n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "]
+    asked = list(dict.fromkeys(asked))
     rest = [e for n, (role, e) in enumerate(parts) if role == _CONTENT and n not in asked]
-    words_asked = [parts[n][1] for n in sorted(asked)]
+    words_asked = [parts[n][1] for n in asked]
     later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
     if words_asked and (later or rest):
         # the comma closes the asked phrase, so it is what the answer has to name
@@ -106,17 +109,30 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     return " ".join([parts[at][1], *words_asked, *later, *rest])
 
 
-def _run(parts: list[tuple[str, str]], start: int, step: int) -> set[int]:
-    """Indices of the content words next to a question word (after it: past particles
-    and measure words such as 个 or 的), up to the next boundary."""
+def _after(parts: list[tuple[str, str]], start: int) -> list[int]:
+    """The noun phrase after a question word ("多少条论文之间的引用链接"), past measure words,
+    across 的 up to the next boundary; its head (after the last 的) first, as English puts
+    it: "citation links between papers"."""
     n = start
-    if step > 0:
-        while n < len(parts) and parts[n][0] == _BOUNDARY:
-            n += 1
-    found: set[int] = set()
-    while 0 <= n < len(parts) and parts[n][0] in (_CONTENT, _UNKNOWN):
-        found.add(n)
-        n += step
+    while n < len(parts) and parts[n][0] in (_BOUNDARY, _OF):
+        n += 1
+    pieces: list[list[int]] = [[]]
+    while n < len(parts) and parts[n][0] in (_CONTENT, _UNKNOWN, _OF):
+        if parts[n][0] == _OF:
+            pieces.append([])
+        else:
+            pieces[-1].append(n)
+        n += 1
+    return [i for piece in reversed(pieces) for i in piece]
+
+
+def _before(parts: list[tuple[str, str]], start: int) -> list[int]:
+    """The words right before a question word ("准确率是多少"), back to a boundary or 的."""
+    found: list[int] = []
+    n = start
+    while n >= 0 and parts[n][0] in (_CONTENT, _UNKNOWN):
+        found.insert(0, n)
+        n -= 1
     return found
 
 

@@ -154,7 +154,6 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "全文": ("full text",),
     "图谱": ("graph", "atlas"),
     "知识图谱": ("knowledge graph",),
-    "构建": ("construction", "building"),
     "多模态": ("multimodal", "multi-modal"),
     "大模型": ("large models", "large language models"),
     "大语言模型": ("large language models",),
