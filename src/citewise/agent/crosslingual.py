@@ -96,7 +96,12 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     if not asks:
         return " ".join(e for role, e in parts if role == _CONTENT)
     at = asks[0]
-    asked = _after(parts, at + 1) or _before(parts, at - 1)
+    if at > 0 and parts[at - 1][1] in COMPARATIVES.values():
+        # "X 比 Y 快多少": how much faster, and nothing else is what is asked
+        parts[at] = (_ASK, "how much")
+        asked = [at - 1]
+    else:
+        asked = _after(parts, at + 1) or _before(parts, at - 1)
     # a rate ("每秒": per second) qualifies the quantity asked, wherever the clause has it
     asked += [n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "]
     asked = list(dict.fromkeys(asked))
