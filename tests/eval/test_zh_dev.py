@@ -3,7 +3,7 @@ the English corpus, extractive, against dev.yaml's gold, and a held-out Chinese 
 before citewise was run on it (tests/eval/data/heldout_zh.yaml, other facts) (issue 19).
 
 Measured at this commit: English 0.930 accuracy / 1.0 refusal recall / 0.023 false refusals;
-Chinese dev 0.698 / 0.889 / 0.116; held-out 0.583 / 0.833 / 0.25. Of the issue's floors,
+Chinese dev 0.698 / 0.889 / 0.116; held-out 0.667 / 0.833 / 0.167. Of the issue's floors,
 refusal recall (>= 0.85) and false refusals (<= 0.20) are met on dev; accuracy within 0.15
 of English is NOT (0.23 apart). These assertions hold the measured level so it cannot slip.
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
@@ -70,6 +70,6 @@ def test_held_out_chinese_questions_hold_their_measured_level(
 ) -> None:
     heldout = scores["heldout"]
     assert isinstance(heldout, dict) and heldout["items"] == 18
-    assert heldout["accuracy"] >= 0.5  # 7 of 12 measured
+    assert heldout["accuracy"] >= 0.58  # 8 of 12 measured
     assert heldout["refusal_recall"] >= 0.66  # 5 of 6 measured
-    assert heldout["false_refusal_rate"] <= 0.34  # 3 of 12 measured
+    assert heldout["false_refusal_rate"] <= 0.25  # 2 of 12 measured

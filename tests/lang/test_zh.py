@@ -14,6 +14,7 @@ from citewise.lang.zh import (
     segment,
     translate_words,
     used_senses,
+    word_forms,
     word_senses,
 )
 
@@ -87,3 +88,12 @@ def test_a_topic_drops_its_framing_words_and_keeps_names() -> None:
     english = translate_words("深度学习在医学影像分割的最新进展（2023-2024）")
     assert english == "deep learning medical imaging segmentation 2023-2024"
     assert translate_words("S2ORC 的引用图谱") == "S2ORC citation graph"
+
+
+def test_a_terms_noun_and_adjective_forms_the_library_uses_cover_it() -> None:
+    library = frequencies_of("7,918 homologous gene families", "a phylogenetic tree")
+    assert word_forms("homology", library) == ["homologous"]
+    assert word_forms("phylogeny", library) == ["phylogenetic"]
+    assert word_forms("homology", None) == []
+    bridged = bridge("有多少个同源基因家族？", library)
+    assert any(frozenset({"homologous"}) in forms for forms in bridged.aliases.values())

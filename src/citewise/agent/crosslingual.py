@@ -21,6 +21,7 @@ from citewise.lang.zh import (
     is_verb,
     segment,
     used_senses,
+    word_forms,
 )
 from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
 from citewise.retrieval.terms import content_terms, stem
@@ -164,6 +165,10 @@ def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> 
             bridged.aliases.setdefault(stem(term), []).append(
                 frozenset(stem(t) for t in content_terms(other))
             )
+        # a Chinese word is noun and adjective at once: "同源" is "homology" and "homologous"
+        for form in word_forms(term, frequencies):
+            bridged.aliases.setdefault(stem(term), []).append(frozenset([stem(form)]))
+            bridged.expansion.append(form)
     return primary
 
 

@@ -218,6 +218,39 @@ def _by_use(senses: tuple[str, ...], frequencies: Frequencies) -> list[str]:
     return sorted((s for s in ranked if ranked[s][0] > 0), key=lambda s: ranked[s], reverse=True)
 
 
+# English derivations between a noun and its adjective (or participle), by ending: a
+# Chinese word is often both ("同源": homology, homologous; "系统发育": phylogeny, -netic).
+_DERIVATIONS = (
+    ("logy", ("logous", "logical", "logic")),
+    ("ny", ("netic", "nic")),
+    ("y", ("ic", "ical", "ous")),
+    ("ic", ("ical", "y")),
+    ("ical", ("ic", "y")),
+    ("ous", ("y",)),
+    ("ation", ("ated", "ational")),
+    ("ment", ("mental",)),
+    ("al", ("",)),
+    ("ive", ("ion",)),
+    ("ion", ("ive", "ional")),
+)
+
+
+def word_forms(term: str, frequencies: Frequencies | None) -> list[str]:
+    """The term's noun/adjective derivations that the library's text uses."""
+    if frequencies is None or len(term) < 5 or not term.isalpha():
+        return []
+    forms = [
+        term[: -len(end)] + other
+        for end, others in _DERIVATIONS
+        if term.endswith(end)
+        for other in others
+        if len(term) - len(end) + len(other) >= 4
+    ]
+    forms = [f for f in dict.fromkeys(forms) if f != term]
+    counts = frequencies(forms) if forms else {}
+    return [f for f in forms if counts.get(f, 0) > 0]
+
+
 def choose(senses: tuple[str, ...], frequencies: Frequencies | None) -> tuple[str, list[str]]:
     """The sense the library uses most (the search term), and the other senses it uses."""
     if frequencies is None or len(senses) < 2:
