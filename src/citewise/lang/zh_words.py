@@ -148,6 +148,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "程序": ("programs", "program"),
     "格式": ("formats", "format"),
     "阶段": ("phase", "stage"),
+    "级": ("level",),
     # research topics (the words a literature search in Chinese is written with)
     "学术": ("academic", "scholarly"),
     "学术论文": ("academic papers", "scholarly papers"),
