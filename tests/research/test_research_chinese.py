@@ -138,3 +138,13 @@ def test_notes_and_composed_sentences_are_put_in_chinese_and_quotes_are_not() ->
     assert chinese.sections[0].paragraphs[0].lead == "方法"
     assert chinese.sections[1].paragraphs[0].claims[0].text == "没有经筛选的来源回答 Q2。"
     assert chinese.coverage[0]["question"] == chinese_questions(plan)["q1"]
+
+
+def test_lang_chooses_the_reports_wording_whatever_the_topic() -> None:
+    english = plan_topic("citation graphs of scholarly papers")
+    report = Report(english.topic, [Section("summary", "Executive summary")], [])
+    assert in_topic_language(report, english, "zh").sections[0].title == "执行摘要"
+    chinese = plan_topic("引用图谱")
+    report = Report(chinese.topic, [Section("summary", "Executive summary")], [])
+    assert in_topic_language(report, chinese, "en") is report
+    assert in_topic_language(report, chinese).sections[0].title == "执行摘要"

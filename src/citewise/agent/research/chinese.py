@@ -115,7 +115,9 @@ def chinese_questions(plan: Plan) -> dict[str, str]:
         if question.facet == "topic":
             focus = question.text.removeprefix(_TOPIC_QUESTION).rstrip("?")
         template = QUESTIONS_ZH.get(question.facet, QUESTIONS_ZH["topic"])
-        found[question.id] = template.format(focus=focus)
+        if not is_chinese(focus) and question.facet != "topic":
+            focus = f" {focus} "  # an English focus stands apart from the Chinese words
+        found[question.id] = template.format(focus=focus).strip()
     return found
 
 
@@ -163,6 +165,8 @@ def plan_topic(topic: str, store: LibraryStore | None = None) -> Plan:
     return chinese_plan(topic, frequencies)
 
 
-def in_topic_language(report: Report, plan: Plan) -> Report:
-    """The report of a Chinese topic in Chinese wording; any other report as it is."""
-    return chinese_report(report, plan) if is_chinese(plan.topic) else report
+def in_topic_language(report: Report, plan: Plan, lang: str = "") -> Report:
+    """The report in Chinese wording when asked (`lang` "zh") or, unless English is asked
+    ("en"), when the topic is Chinese; any other report as it is."""
+    chinese = lang == "zh" or (lang != "en" and is_chinese(plan.topic))
+    return chinese_report(report, plan) if chinese else report

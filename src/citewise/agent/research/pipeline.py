@@ -83,7 +83,7 @@ class WriteStage:
             conflicts,
             analysis.get("coverage", {}),
         )
-        report = in_topic_language(report, plan)
+        report = in_topic_language(report, plan, ctx.task.options.lang)
         prose: dict[str, object] = {}
         if ctx.models is not None and ctx.models.write is not None:
             questions = {q.id: q.text for q in plan.sub_questions}
