@@ -117,7 +117,7 @@ def chinese_questions(plan: Plan) -> dict[str, str]:
         template = QUESTIONS_ZH.get(question.facet, QUESTIONS_ZH["topic"])
         if not is_chinese(focus) and question.facet != "topic":
             focus = f" {focus} "  # an English focus stands apart from the Chinese words
-        found[question.id] = template.format(focus=focus).strip()
+        found[question.id] = template.format(focus=focus).strip().replace(" ，", "，")
     return found
 
 
