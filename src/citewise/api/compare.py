@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from citewise.agent.answer import Evidence
 from citewise.agent.aspects import Paper, load_paper
 from citewise.agent.compare import Comparison, compare_papers
+from citewise.agent.compare_answer import (
+    ComparativeAnswer,
+    asks_to_compare,
+    comparative_answer,
+    comparison_request,
+)
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
 from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
@@ -14,9 +22,13 @@ from citewise.config import ModelSettings
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
+from citewise.store.library import BlockFilter
 
 if TYPE_CHECKING:
+    from citewise.agent.qa import QuestionAnswerer
     from citewise.store.library import LibraryStore, StoredDocument
+
+CLOSEST = 3  # passages a refused comparison shows
 
 
 class ComparisonMethods:
@@ -29,6 +41,10 @@ class ComparisonMethods:
 
     @property
     def model_settings(self) -> ModelSettings:  # pragma: no cover - Library's
+        raise NotImplementedError
+
+    @property
+    def answerer(self) -> QuestionAnswerer:  # pragma: no cover - Library's
         raise NotImplementedError
 
     def extract_model(
@@ -72,3 +88,35 @@ class ComparisonMethods:
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
+
+    def ask_comparison(
+        self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
+    ) -> ComparativeAnswer | None:
+        """A comparative question ("compare the optimizer settings in A and B", "... across
+        all papers", "how do A and B differ in Y") answered with the compare table; None for
+        any other question (agent/compare_answer.py decides)."""
+        if not asks_to_compare(question):
+            return None  # most questions: no analysis spent here
+        started = time.perf_counter()
+        analysed, scope = self.answerer.analyse(question, doc_ids)
+        library = [d.id for d in self.store.documents()]
+        request = comparison_request(analysed, scope, library)
+        if request is None:
+            return None
+        comparison = self.compare(request.documents, request.aspects, model)
+        answerer = self.answerer
+
+        def evidence_of(block_id: str) -> Evidence | None:
+            block = self.store.block(block_id)
+            return answerer.evidence(block) if block is not None else None
+
+        def closest() -> list[Evidence]:
+            where = BlockFilter(documents=tuple(request.documents))
+            query = " ".join([question, *comparison.aspects])
+            hits = answerer.retriever.search(query, k=CLOSEST, where=where)
+            return [answerer.evidence(h.block) for h in hits]
+
+        answer = comparative_answer(question, comparison, evidence_of, closest)
+        answer.scope = [s.to_dict() for s in scope]
+        answer.timings_ms = {"compare": round((time.perf_counter() - started) * 1000)}
+        return answer
