@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citewise.agent.answer import Evidence
 from citewise.agent.aspects import Paper, load_paper
@@ -18,7 +18,9 @@ from citewise.agent.compare_answer import (
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
 from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
+from citewise.agent.tools import ToolError, execute
 from citewise.config import ModelSettings
+from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
@@ -29,6 +31,14 @@ if TYPE_CHECKING:
     from citewise.store.library import LibraryStore, StoredDocument
 
 CLOSEST = 3  # passages a refused comparison shows
+
+
+class ToolCallError(CitewiseError):
+    """A registry action that failed: its code, hint and kind, for a face to answer."""
+
+    def __init__(self, error: ToolError) -> None:
+        super().__init__(error.message, error.hint, error.code)
+        self.kind = error.kind
 
 
 class ComparisonMethods:
@@ -88,6 +98,17 @@ class ComparisonMethods:
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
+
+    def tool(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Run an action of the tool registry (agent/tools.py: validated parameters, checked
+        postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
+        `setup` tools and the HTTP routes of the same names answer this. A failure raises
+        ToolCallError with the action's error code and recovery hint."""
+        outcome = execute(self, action, params)
+        if outcome.error is not None:
+            raise ToolCallError(outcome.error)
+        assert outcome.result is not None
+        return outcome.result
 
     def ask_comparison(
         self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
