@@ -17,6 +17,7 @@ from citewise.agent.compare_answer import (
 )
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
+from citewise.agent.research.model import EvidenceItem, Report
 from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
 from citewise.agent.tools import ToolError, execute
 from citewise.config import ModelSettings
@@ -24,6 +25,7 @@ from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
+from citewise.report.matrix_section import report_papers
 from citewise.store.library import BlockFilter
 
 if TYPE_CHECKING:
@@ -109,6 +111,13 @@ class ComparisonMethods:
             raise ToolCallError(outcome.error)
         assert outcome.result is not None
         return outcome.result
+
+    def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
+        """The literature matrix of the library papers a research report cites (the default
+        columns; cells cached, so a report renders it once)."""
+        held = {d.id for d in self.store.documents()}
+        docs = [d for d in report_papers(report, evidence) if d in held]
+        return self.matrix(docs) if docs else Matrix(DEFAULT_COLUMNS, (), 0, 0)
 
     def ask_comparison(
         self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
