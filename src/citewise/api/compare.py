@@ -19,6 +19,7 @@ from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
 from citewise.agent.research.model import EvidenceItem, Report
 from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
+from citewise.agent.tool_plan import TraceStep, route, run_plan
 from citewise.agent.tools import ToolError, execute
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
@@ -118,6 +119,23 @@ class ComparisonMethods:
         held = {d.id for d in self.store.documents()}
         docs = [d for d in report_papers(report, evidence) if d in held]
         return self.matrix(docs) if docs else Matrix(DEFAULT_COLUMNS, (), 0, 0)
+
+    def plan(
+        self,
+        question: str,
+        documents: list[str] | None = None,
+        llm: str | None = None,
+        llm_url: str | None = None,
+    ) -> list[TraceStep]:
+        """The tool steps for a question (`ask --trace`): the `reason` model's (or --llm's),
+        each validated and run by the registry, else the one step routed by code."""
+        doc_ids = tuple(self.document(d).id for d in documents or [])
+        analysed, scope = self.answerer.analyse(question, doc_ids)
+        fallback = route(analysed, scope, [d.id for d in self.store.documents()])
+        override = parse_spec(llm, llm_url) if llm else None
+        planners = role_clients("reason", self.model_settings, self.store.audit, override)
+        model = planners[0] if planners and planners[0].model.backend != "extractive" else None
+        return run_plan(self, question, fallback, model)
 
     def ask_comparison(
         self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
