@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from citewise.agent.tool_plan import route, run_plan
+from citewise.agent.tools import COMMON_ERRORS, REGISTRY
 from citewise.api import Library
 from citewise.cli import app
+from citewise.llm.base import parse_spec
+from citewise.llm.registry import role_clients
 from tests.agent.test_compare import ADAMW, SGD
+from tests.llm.smollm2 import SMOLLM2, needs_smollm2
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 
@@ -67,3 +72,26 @@ def test_trace_prints_each_step_and_json_carries_it(lib) -> None:
     assert any("AdamW" in h["quote"] for h in step["result"]["hits"])
     plain = json.loads(runner.invoke(app, ["-L", str(path), "ask", "--json", question]).stdout)
     assert "trace" not in plain
+
+
+@needs_smollm2
+def test_a_models_step_is_validated_run_and_backed_by_the_routed_step(lib) -> None:
+    """SmolLM2 in the reason role (tiny: the wiring is tested, not the plan's quality): its
+    reply is a registry call by the JSON schema, the registry runs or refuses it with a
+    code of that tool, and a routed step follows when it did not succeed."""
+    path, ids = lib
+    with Library(path, embeddings=False) as library:
+        spec = parse_spec(f"llamacpp:{SMOLLM2}", None)
+        model = role_clients("reason", library.model_settings, library.store.audit, spec)
+        question = "What learning rate does the echo transformer use?"
+        analysed, scope = library.answerer.analyse(question)
+        fallback = route(analysed, scope, list(ids.values()))
+        trace = run_plan(library, question, fallback, model[0], list(ids.values()), max_steps=1)
+        usage = library.usage()
+    first = trace[0]
+    assert first.source == "model" and first.step.action in REGISTRY
+    tool = REGISTRY[first.step.action]
+    if not first.outcome.ok:
+        assert first.outcome.error and first.outcome.error.code in (*tool.errors, *COMMON_ERRORS)
+        assert trace[-1].source == "route" and trace[-1].outcome.ok
+    assert len(trace) <= 2 and usage.calls >= 1

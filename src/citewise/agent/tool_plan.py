@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from citewise.agent.compare_answer import comparison_request
 from citewise.agent.question import Question
 from citewise.agent.scope import ScopeChoice
@@ -22,6 +24,7 @@ from citewise.llm.client import ModelClient
 from citewise.llm.structured import structured_call
 
 MAX_STEPS = 3
+MAX_LISTED = 30  # document IDs named to the model
 RESULT_CHARS = 600  # of a step's result, shown to the model planning the next step
 _TABLE = re.compile(r"\bTable\s+([A-Z]?\d+(?:\.\d+)?)\b", re.I)
 _EQUATION = re.compile(r"\b(?:Eq\.?|Equation|Formula)\s*\(?([A-Z]?\d+(?:\.\d+)?)\)?", re.I)
@@ -54,16 +57,77 @@ def route(question: Question, scope: list[ScopeChoice], library: list[str]) -> P
                                                       "documents": docs})  # fmt: skip
 
 
-def _messages(question: str, done: list[TraceStep]) -> list[dict[str, str]]:
-    tools = [
-        {"action": t.name, "description": t.description,
-         "params": t.params.model_json_schema().get("properties", {})}
-        for t in REGISTRY.values()
-    ]  # fmt: skip
+# what the model may write (a small model rambles): characters of a string, list items
+MAX_STRING = 120
+MAX_ITEMS = 6
+REPLY_TOKENS = 400  # room for the longest reply the caps allow, so the JSON always closes
+
+
+def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's parameter schema with every string and list capped in length."""
+    out = dict(schema)
+    if out.get("type") == "string":
+        out["maxLength"] = MAX_STRING
+    if out.get("type") == "array":
+        out["maxItems"] = MAX_ITEMS
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {k: _bounded(v) for k, v in out["properties"].items()}
+    if isinstance(out.get("items"), dict):
+        out["items"] = _bounded(out["items"])
+    if isinstance(out.get("anyOf"), list):
+        out["anyOf"] = [_bounded(v) for v in out["anyOf"]]
+    return out
+
+
+def _one_of_the_tools(schema: dict[str, Any]) -> None:
+    """The reply's JSON schema: one object per tool, its action a constant and its params
+    that tool's parameter schema, so a grammar-constrained model can only write a call the
+    registry knows (which still validates it)."""
+    schema.clear()
+    schema["anyOf"] = [
+        {
+            "type": "object",
+            "properties": {
+                "action": {"const": name},
+                "params": _bounded(tool.params.model_json_schema()),
+                "next_step": {
+                    "anyOf": [{"type": "string", "maxLength": MAX_STRING}, {"type": "null"}]
+                },
+            },  # fmt: skip
+            "required": ["action", "params", "next_step"],
+        }
+        for name, tool in REGISTRY.items()
+    ]
+
+
+class PlanReply(BaseModel):
+    """What the model is asked for; validated as a PlanStep, then by the registry."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of_the_tools)
+
+    action: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    next_step: str | None = None
+
+
+def _signature(name: str) -> str:
+    """`compare_methods(documents: array, aspects?: array): An aspect x paper table ...`"""
+    tool = REGISTRY[name]
+    schema = tool.params.model_json_schema()
+    required = set(schema.get("required", []))
+    args = ", ".join(
+        f"{k}{'' if k in required else '?'}: {v.get('type', 'any')}"
+        for k, v in schema.get("properties", {}).items()
+    )
+    return f"{name}({args}): {tool.description}"
+
+
+def _messages(question: str, done: list[TraceStep], library: list[str]) -> list[dict[str, str]]:
     system = (
         "You plan calls to a research library's tools. Reply with only one JSON object "
         '{"action": ..., "params": {...}, "next_step": ...}; next_step is null when the '
-        "question can be answered from the results so far. Tools: " + json.dumps(tools)
+        "question can be answered from the results so far. Tools:\n"
+        + "\n".join(_signature(n) for n in REGISTRY)
     )
     history = "".join(
         f"\nStep {n}: {json.dumps(s.step.model_dump())} -> "
@@ -72,22 +136,33 @@ def _messages(question: str, done: list[TraceStep]) -> list[dict[str, str]]:
     )
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": f"Question: {question}{history}\nNext step:"},
+        {
+            "role": "user",
+            "content": f"Documents: {', '.join(library[:MAX_LISTED])}\n"
+            f"Question: {question}{history}\nNext step:",
+        },  # fmt: skip
     ]
 
 
 def run_plan(
-    lib: Any, question: str, fallback: PlanStep, model: ModelClient | None = None
+    lib: Any,
+    question: str,
+    fallback: PlanStep,
+    model: ModelClient | None = None,
+    library: list[str] | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> list[TraceStep]:
-    """The model's steps (at most MAX_STEPS, each validated and run), then the routed step
+    """The model's steps (at most max_steps, each validated and run), then the routed step
     when there is no model or none of its steps succeeded."""
     trace: list[TraceStep] = []
-    while model is not None and len(trace) < MAX_STEPS:
-        reply = structured_call(model, _messages(question, trace), PlanStep, Params(max_tokens=200))
+    while model is not None and len(trace) < max_steps:
+        messages = _messages(question, trace, library or [])
+        reply = structured_call(model, messages, PlanReply, Params(max_tokens=REPLY_TOKENS))
         if reply.value is None:
             break
-        trace.append(TraceStep("model", reply.value, run_step(lib, reply.value.model_dump())))
-        if trace[-1].outcome.ok and not reply.value.next_step:
+        step = PlanStep.model_validate(reply.value.model_dump())
+        trace.append(TraceStep("model", step, run_step(lib, step.model_dump())))
+        if trace[-1].outcome.ok and not step.next_step:
             break
     if not any(s.outcome.ok for s in trace):
         trace.append(TraceStep("route", fallback, run_step(lib, fallback.model_dump())))

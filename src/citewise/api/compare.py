@@ -131,11 +131,12 @@ class ComparisonMethods:
         each validated and run by the registry, else the one step routed by code."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         analysed, scope = self.answerer.analyse(question, doc_ids)
-        fallback = route(analysed, scope, [d.id for d in self.store.documents()])
+        library = [d.id for d in self.store.documents()]
+        fallback = route(analysed, scope, library)
         override = parse_spec(llm, llm_url) if llm else None
         planners = role_clients("reason", self.model_settings, self.store.audit, override)
         model = planners[0] if planners and planners[0].model.backend != "extractive" else None
-        return run_plan(self, question, fallback, model)
+        return run_plan(self, question, fallback, model, library)
 
     def ask_comparison(
         self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
