@@ -24,6 +24,7 @@ pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("mcp") is None, reason="needs the mcp SDK (the [mcp] extra)"
 )
 ASPECTS = ["optimizer", "learning rate schedule", "gradient clipping"]
+QUESTION = "How do {a} and {b} differ in optimizer, learning rate schedule and gradient clipping?"
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +65,7 @@ async def session(library: Path, a: str, b: str) -> dict[str, Any]:
         got["one_paper"] = await call("compare", {"documents": [a]})
         got["missing"] = await call("setup", {"document": "nobody2020"})
         got["unknown_aspect"] = await call("compare", {"documents": [a, b], "aspects": ["vibes"]})
+        got["ask"] = await call("ask", {"question": QUESTION.format(a=a, b=b)})
         got["nothing_stated"] = await call(
             "compare", {"documents": [a, b], "aspects": ["weight decay"]}
         )
@@ -157,3 +159,22 @@ def test_results_equal_the_http_routes_and_the_api(
         assert lib.tool("compare_methods", {"documents": [a, b], "aspects": ASPECTS}) == (
             compared.json()
         )
+
+
+def test_a_comparative_ask_answers_the_table_on_every_face(
+    got: dict[str, Any], http: Server, papers: tuple[Path, str, str]
+) -> None:
+    library, a, b = papers
+    question = QUESTION.format(a=a, b=b)
+    with http.client() as client:
+        answered = client.post("/ask", json={"question": question}).json()
+    with Library(library, embeddings=False) as lib:
+        api = lib.ask(question).to_dict()
+        compared = lib.compare([a, b], ["optimizer", "schedule", "gradient clipping"]).to_dict()
+    by_mcp = json.loads(text(got["ask"]))
+    for answer in (by_mcp, answered, api):
+        answer.pop("timings_ms")
+    assert by_mcp == answered == api
+    assert answered["comparison"] == compared and not answered["refused"]
+    values = {(c["aspect"], c["document"]): c["value"] for c in compared["cells"]}
+    assert values[("gradient clipping", a)] == "1.0" and values[("optimizer", b)].startswith("SGD")
