@@ -95,3 +95,13 @@ def test_a_models_step_is_validated_run_and_backed_by_the_routed_step(lib) -> No
         assert first.outcome.error and first.outcome.error.code in (*tool.errors, *COMMON_ERRORS)
         assert trace[-1].source == "route" and trace[-1].outcome.ok
     assert len(trace) <= 2 and usage.calls >= 1
+
+
+def test_chat_traces_each_turn(lib) -> None:
+    path, ids = lib
+    turns = f"How do {ids['adamw']} and {ids['sgd']} differ in clipping?\nWhich optimizer?\n"
+    result = runner.invoke(app, ["-L", str(path), "chat", "--trace", "--json"], input=turns)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["trace"][0]["action"] for r in rows] == ["compare_methods", "search_library"]
+    assert rows[0]["comparison"]["aspects"] == ["gradient clipping"]
