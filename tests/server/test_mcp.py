@@ -210,9 +210,9 @@ def test_results_match_the_http_api(got: dict[str, Any], http: Server) -> None:
 
 def test_compare_tools_match_the_http_api(got: dict[str, Any], http: Server) -> None:
     with http.client() as client:
-        compared = client.post("/compare", json={"documents": got["others"]})
-        matrix = client.post("/matrix", json={})
-        setup = client.get(f"/documents/{got['structured']}/setup")
+        compared = client.post("/tools/compare_methods", json={"documents": got["others"]})
+        matrix = client.post("/tools/build_matrix", json={})
+        setup = client.post("/tools/extract_setup", json={"document": got["structured"]})
     assert compared.status_code == 200 and got["compare"] == compared.json()
     assert matrix.status_code == 200 and got["matrix"] == matrix.json()
     assert {r["document"] for r in got["matrix"]["rows"]} == {

@@ -142,13 +142,14 @@ def test_results_equal_the_http_routes_and_the_api(
     got: dict[str, Any], http: Server, papers: tuple[Path, str, str]
 ) -> None:
     library, a, b = papers
+    tools = "/tools/compare_methods"
     with http.client() as client:
-        compared = client.post("/compare", json={"documents": [a, b], "aspects": ASPECTS})
-        matrix = client.post("/matrix", json={"columns": ["optimizer", "batch size"]})
-        setup = client.get(f"/documents/{a}/setup")
-        missing = client.get("/documents/nobody2020/setup")
-        one = client.post("/compare", json={"documents": [a]})
-        empty = client.post("/compare", json={"documents": [a, b], "aspects": ["weight decay"]})
+        compared = client.post(tools, json={"documents": [a, b], "aspects": ASPECTS})
+        matrix = client.post("/tools/build_matrix", json={"columns": ["optimizer", "batch size"]})
+        setup = client.post("/tools/extract_setup", json={"document": a})
+        missing = client.post("/tools/extract_setup", json={"document": "nobody2020"})
+        one = client.post(tools, json={"documents": [a]})
+        empty = client.post(tools, json={"documents": [a, b], "aspects": ["weight decay"]})
     assert json.loads(text(got["compare"])) == compared.json()
     assert json.loads(text(got["matrix"])) == matrix.json()
     assert json.loads(text(got["setup"])) == setup.json()
@@ -168,6 +169,8 @@ def test_a_comparative_ask_answers_the_table_on_every_face(
     question = QUESTION.format(a=a, b=b)
     with http.client() as client:
         answered = client.post("/ask", json={"question": question}).json()
+        aspects = ["optimizer", "schedule", "gradient clipping"]
+        web = client.post("/compare", json={"documents": [a, b], "aspects": aspects}).json()
     with Library(library, embeddings=False) as lib:
         api = lib.ask(question).to_dict()
         compared = lib.compare([a, b], ["optimizer", "schedule", "gradient clipping"]).to_dict()
@@ -175,6 +178,6 @@ def test_a_comparative_ask_answers_the_table_on_every_face(
     for answer in (by_mcp, answered, api):
         answer.pop("timings_ms")
     assert by_mcp == answered == api
-    assert answered["comparison"] == compared and not answered["refused"]
+    assert answered["comparison"] == compared == web and not answered["refused"]
     values = {(c["aspect"], c["document"]): c["value"] for c in compared["cells"]}
     assert values[("gradient clipping", a)] == "1.0" and values[("optimizer", b)].startswith("SGD")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from citewise.agent.answer import Evidence
-from citewise.agent.aspects import Paper, load_paper
+from citewise.agent.aspects import ALIASES, KNOWN, Paper, load_paper
 from citewise.agent.compare import Comparison, compare_papers
 from citewise.agent.compare_answer import (
     ComparativeAnswer,
@@ -42,6 +42,10 @@ class ToolCallError(CitewiseError):
     def __init__(self, error: ToolError) -> None:
         super().__init__(error.message, error.hint, error.code)
         self.kind = error.kind
+
+
+# Every aspect name compare, matrix and setup accept (lower case; aliases included).
+ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
 
 
 class ComparisonMethods:
