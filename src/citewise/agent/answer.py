@@ -15,6 +15,9 @@ class Evidence:
     section: str
     quote: str
     link: str
+    # the table cell the citing sentence reads (x0, y0, x1, y1, PDF points, the page
+    # coordinates of `bbox`); None when the sentence is not read from a cell with a box
+    cell_bbox: list[float] | None = None
 
 
 @dataclass
@@ -59,4 +62,7 @@ class Answer:
         for sentence in [*out["sentences"], *out["withheld"]]:
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
+        for item in out["evidence"]:
+            if item["cell_bbox"] is None:
+                del item["cell_bbox"]
         return out

@@ -65,9 +65,10 @@ class Operand:
     quote: str  # the line of the block that holds it
     scale: float = 1.0  # the block's scale note ("in millions": 1e6), for the record
     row: str = ""  # the row or line label it is printed under
+    cell_bbox: list[float] | None = None  # its table cell's box on the page, when known
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "label": self.label,
             "row": self.row,
             "value": self.printed,
@@ -75,6 +76,9 @@ class Operand:
             "citation": self.block_id,
             "quote": self.quote,
         }
+        if self.cell_bbox is not None:
+            out["cell_bbox"] = self.cell_bbox
+        return out
 
 
 @dataclass

@@ -59,6 +59,7 @@ class Quoted:
 
     block: StoredBlock
     quote: str
+    cell_bbox: list[float] | None = None  # the cell's box, when read from a boxed grid
 
 
 def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
@@ -75,6 +76,7 @@ def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
         section=block.section_path,
         quote=quoted.quote,
         link=link,
+        cell_bbox=quoted.cell_bbox,
     )
 
 
@@ -172,7 +174,8 @@ def cell_answer(
         "column": match.column,
         "value": match.value,
     }
-    quote = Quoted(block, row_quote(block, view.rows[match.row_index]))
+    box = view.box(match.row_index, match.column_index)
+    quote = Quoted(block, row_quote(block, view.rows[match.row_index]), box)
     support = min(1.0, 0.5 + score / 4)
     answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
     return build_answer(store, text, [(answer_sentence, [quote])], support, started)
@@ -194,7 +197,9 @@ def _row_operands(text: str, views: list[tuple[StoredBlock, TableView]]) -> list
             if value is None or label_score(name, asked) < FULL_NAME:
                 continue
             label = f"{name}, {view.columns[k]}"
-            found.append(Operand("", label, row[k], value, block.id, row_quote(block, row)))
+            box = view.box(view.rows.index(row), k)
+            quote = row_quote(block, row)
+            found.append(Operand("", label, row[k], value, block.id, quote, cell_bbox=box))
     return found
 
 
@@ -252,7 +257,7 @@ def computed_answer(
     started: float,
 ) -> Answer | None:
     """The computed sentence, its operands cited; None when recomputation disagrees."""
-    quotes = [Quoted(blocks[o.block_id], o.quote) for o in computation.operands]
+    quotes = [Quoted(blocks[o.block_id], o.quote, o.cell_bbox) for o in computation.operands]
     if not check(computation, {b.id: b.text for b in blocks.values()}):
         return None
     sentence = AnswerSentence(

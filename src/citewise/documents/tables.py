@@ -147,6 +147,7 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
     # wrapped cells sit closer than rows do; only trust that when spacing is bimodal
     split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
     out: list[list[Cell]] = []
+    boxes: list[list[layout.Box]] = []  # each cell's box on the real page (for highlights)
     for i, row in enumerate(rows):
         cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
         under = _cells_under(cells, out[-1]) if out else None
@@ -157,12 +158,17 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
             or any(numeric.match(c[2]) for c in cells)
         ):
             out.append(cells)
+            boxes.append([s.orig for s in row.segs])
             continue
         above = out[-1]
-        for (x0, x1, text), k in zip(cells, under, strict=True):
+        for (x0, x1, text), k, seg in zip(cells, under, row.segs, strict=True):
             a0, a1, atext = above[k]
             above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
-    return [[GridCell(x0, x1, text) for x0, x1, text in cells] for cells in out]
+            boxes[-1][k] = layout.union([boxes[-1][k], seg.orig])
+    return [
+        [GridCell(x0, x1, text, box) for (x0, x1, text), box in zip(cells, row_boxes, strict=True)]
+        for cells, row_boxes in zip(out, boxes, strict=True)
+    ]
 
 
 def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
