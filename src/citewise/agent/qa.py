@@ -21,7 +21,7 @@ from citewise.agent.compare_questions import (
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.extractive import Passage, idf_function
-from citewise.agent.figures import figure_refusal, missing_labels
+from citewise.agent.figures import asked_caption, drawn_only, figure_refusal, missing_labels
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -171,6 +171,9 @@ class QuestionAnswerer:
         missing = missing_labels(question, self.store)
         if missing:  # "Figure 7" of a paper whose figures end at 6
             return self._absent(question, missing, hits)
+        caption = asked_caption(question, self.store, [h.block for h in hits])
+        if caption is not None:  # "What is the title of Figure 2?": its caption, verbatim
+            return self._caption_answer(question, caption)
         # A table cell or a computed answer (agent/numeric_answer.py) answers first.
         from citewise.agent.numeric_answer import answer_numeric  # it imports this module
 
@@ -248,6 +251,18 @@ class QuestionAnswerer:
         )
         return draft, hits, blocks
 
+    def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
+        """The caption the question asks for, cited as it is printed."""
+        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
+        return Answer(
+            question.text,
+            False,
+            caption.text,
+            [sentence],
+            [self.evidence(caption)],
+            1.0,
+        )
+
     def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
         """Refuse a question about a table or figure its paper does not have."""
         signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
@@ -267,6 +282,9 @@ class QuestionAnswerer:
     ) -> Answer:
         kind = decide(draft.signals, self.policy)
         score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
+        drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
+        if kind is None and drawn_only(question, drafted_blocks, score):
+            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
@@ -280,7 +298,7 @@ class QuestionAnswerer:
                     break
                 if all(hit.block.id != o.id for o in considered):
                     considered.append(self.evidence(hit.block))
-            figure = figure_refusal(question, self.store, blocks.values())
+            figure = figure_refusal(question, self.store, blocks.values(), drafted_blocks)
             reason = REFUSALS[kind]
             if figure is not None:
                 kind = IN_FIGURE
