@@ -5,8 +5,6 @@ finding in words still answers."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from citewise.agent.refusal import IN_FIGURE
