@@ -43,6 +43,7 @@ from citewise.agent.numbers import parse_number
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.roles import holder_for
+from citewise.agent.wins import count_wins
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
 
@@ -142,6 +143,39 @@ def _relevance(question: Question, block: StoredBlock, view: TableView) -> float
         return 1.0
     asked = set(words(question.text))
     return 0.5 * min(1.0, label_score(f"{view.caption} {block.section_path}", asked) * 2)
+
+
+def wins_answer(
+    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+) -> Answer | None:
+    """ "On how many datasets does X outperform the baselines?": counted over the rows of
+    the one retrieved results table that has the units, the system and its rivals."""
+    found = [
+        (block, view, wins)
+        for block, view in _table_views(hits, question, store)
+        if (wins := count_wins(text, view)) is not None
+    ]
+    if len(found) != 1:
+        return None  # no table, or several that could answer differently
+    block, view, wins = found[0]
+    where = view.label or "the table"
+    beaten = ", ".join(view.columns[k] for k in wins.rivals)
+    won = ", ".join(row_name(view.rows[i]) for i in wins.rows) or "none"
+    sentence = (
+        f"{wins.count} of {wins.total}: {view.columns[wins.column]} is above {beaten} on "
+        f"{won} ({where})."
+    )
+    quotes = [
+        Quoted(block, row_quote(block, view.rows[i]), view.box(i, wins.column)) for i in wins.rows
+    ] or [Quoted(block, block.text.splitlines()[0])]
+    cell: dict[str, object] = {
+        "table": where,
+        "row": won,
+        "column": view.columns[wins.column],
+        "value": str(wins.count),
+    }
+    said = AnswerSentence(sentence, [block.id], 1.0, "count", cell)
+    return build_answer(store, text, [(said, quotes)], 1.0, started)
 
 
 def cell_answer(
@@ -351,6 +385,9 @@ def answer_numeric(
         cites = list(dict.fromkeys(q.block.id for q in quoted))
         sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
         return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
+    wins = wins_answer(question_text, question, hits, store, started)
+    if wins is not None:
+        return wins
     holder = holder_for(question_text, question, hits, store)
     if holder is not None:
         said = f"{holder.block.text.strip()} ({holder.heading})"
