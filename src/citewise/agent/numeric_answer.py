@@ -43,6 +43,7 @@ from citewise.agent.numbers import parse_number
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.roles import holder_for
+from citewise.agent.table_counts import count_of_year, largest_group
 from citewise.agent.wins import count_wins
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
@@ -175,6 +176,37 @@ def wins_answer(
         "value": str(wins.count),
     }
     said = AnswerSentence(sentence, [block.id], 1.0, "count", cell)
+    return build_answer(store, text, [(said, quotes)], 1.0, started)
+
+
+def row_count_answer(
+    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+) -> Answer | None:
+    """Works of a year in the tables the question names, or the largest group of rows
+    (agent/table_counts.py), each counted row quoted from its table block."""
+    views = _table_views(hits, question, store)
+    named = {label.lower() for label in question.labels if label.startswith("Table")}
+    chosen = [(b, v) for b, v in views if (b.label or "").lower() in named]
+    counted = None
+    if len(chosen) == len(named) and chosen:
+        counted = count_of_year(text, [(v.label, v.rows) for _, v in chosen])
+    if counted is None:
+        chosen = [(b, v) for b, v in views if b.label]
+        counted = largest_group(text, [(v.label, v.rows) for _, v in chosen])
+    if counted is None:
+        return None
+    quotes = [
+        Quoted(chosen[t][0], row_quote(chosen[t][0], chosen[t][1].rows[i]), chosen[t][1].box(i, 0))
+        for t, i in counted.rows
+    ] or [Quoted(b, b.text.splitlines()[0]) for b, _ in chosen]
+    cites = list(dict.fromkeys(q.block.id for q in quotes))
+    cell: dict[str, object] = {
+        "table": " and ".join(dict.fromkeys(q.block.label or "" for q in quotes)),
+        "row": "",
+        "column": "",
+        "value": counted.value,
+    }
+    said = AnswerSentence(counted.sentence, cites, 1.0, "count", cell)
     return build_answer(store, text, [(said, quotes)], 1.0, started)
 
 
@@ -388,6 +420,9 @@ def answer_numeric(
     wins = wins_answer(question_text, question, hits, store, started)
     if wins is not None:
         return wins
+    rows = row_count_answer(question_text, question, hits, store, started)
+    if rows is not None:
+        return rows
     holder = holder_for(question_text, question, hits, store)
     if holder is not None:
         said = f"{holder.block.text.strip()} ({holder.heading})"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from citewise.documents.model import Table, TableCell
 
@@ -211,9 +211,16 @@ def _union(boxes: list[Box]) -> list[float] | None:
 
 def cell_dict(cell: TableCell) -> dict[str, object]:
     """A cell as stored; `bbox` only when known (older grids and HTML tables have none)."""
-    out = asdict(cell)
-    if out["bbox"] is None:
-        del out["bbox"]
+    out: dict[str, object] = {
+        "row": cell.row,
+        "col": cell.col,
+        "text": cell.text,
+        "rowspan": cell.rowspan,
+        "colspan": cell.colspan,
+        "header": cell.header,
+    }
+    if cell.bbox is not None:
+        out["bbox"] = cell.bbox
     return out
 
 
