@@ -30,6 +30,8 @@ class AnswerSentence:
     kind: str = "quote"
     cell: dict[str, object] | None = None  # {"table", "row", "column", "value"}
     operands: list[dict[str, object]] | None = None
+    # a computed sentence's arithmetic: {"expression": "a - b", "result": "15.7"}
+    computation: dict[str, object] | None = None
 
 
 @dataclass
@@ -60,6 +62,8 @@ class Answer:
         and withheld; a cell or computed sentence adds its `kind`, `cell` and `operands`."""
         out = asdict(self)
         for sentence in [*out["sentences"], *out["withheld"]]:
+            if sentence["computation"] is None:
+                del sentence["computation"]
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
         for item in out["evidence"]:

@@ -69,6 +69,7 @@ class Operand:
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
+            "name": self.name,
             "label": self.label,
             "row": self.row,
             "value": self.printed,
@@ -98,6 +99,14 @@ class Computation:
     def result(self) -> float:
         values = {o.name: o.value for o in self.operands}
         return evaluate(self.expression, values) / self.divisor
+
+    def to_dict(self) -> dict[str, object]:
+        """What a reader needs to redo it: the expression over the operands' names (scale
+        conversion included) and the result as shown."""
+        expression = self.expression
+        if self.divisor != 1.0:
+            expression = f"({expression}) / {self.divisor!r}"
+        return {"expression": expression, "result": self.shown_result()}
 
     def shown_result(self) -> str:
         value = self.result

@@ -40,6 +40,7 @@ from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
+from citewise.agent.numeric_check import checked
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.roles import holder_for
@@ -104,7 +105,7 @@ def build_answer(
                 found[q.block.id] = evidence(store, q)
             elif q.quote not in found[q.block.id].quote:
                 found[q.block.id].quote += " … " + q.quote
-    return Answer(
+    answer = Answer(
         question=question,
         refused=False,
         answer=" ".join(s.text for s, _ in sentences),
@@ -113,6 +114,7 @@ def build_answer(
         support_score=round(support, 3),
         timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
     )
+    return checked(answer)  # the one check chat and other faces run too
 
 
 def _table_views(
@@ -332,6 +334,7 @@ def computed_answer(
         1.0,
         "computed",
         operands=[o.to_dict() for o in computation.operands],
+        computation=computation.to_dict(),
     )
     return build_answer(store, text, [(sentence, quotes)], 1.0, started)
 
