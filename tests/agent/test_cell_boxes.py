@@ -107,3 +107,25 @@ def test_ruled_and_text_tables_store_a_box_per_cell(tmp_path: Path) -> None:
         for cell in table.cells:
             assert cell.bbox is not None, (label, cell)
             assert _text_in(path, table.page, cell.bbox) == cell.text, (label, cell)
+
+
+def test_a_filings_statement_figures_carry_their_cells_boxes(tmp_path: Path) -> None:
+    """A line item read from a statement (not a matched cell) is boxed too: the cell of
+    its row under the fiscal year's column, here (1,577) and not 2017's (1,373)."""
+    from tests.agent.tables_pdf import write_annual_report
+
+    path = write_annual_report(tmp_path / "granite_2018_10k.pdf")
+    lib = Library(tmp_path / "lib", embeddings=False)
+    lib.ingest([path])
+    data = lib.ask("What is Granite Corp's FY2018 capital expenditure (in USD millions)?").to_dict()
+    (evidence,) = data["evidence"]  # type: ignore[misc]
+    assert _text_in(path, evidence["page"], evidence["cell_bbox"]) == "(1,577)"
+    margin = lib.ask("What is Granite Corp's FY2018 operating margin?")
+    (sentence,) = margin.sentences
+    assert sentence.kind == "computed" and sentence.operands
+    pages = {e.id: e.page for e in margin.evidence}
+    read = {
+        _text_in(path, pages[str(o["citation"])], o["cell_bbox"])  # type: ignore[arg-type]
+        for o in sentence.operands
+    }
+    assert read == {"7,207", "32,765"}

@@ -90,6 +90,34 @@ def row_quote(block: StoredBlock, row: list[str]) -> str:
     return lines[0] if lines else " ".join(cells)
 
 
+def grid_box(
+    store: LibraryStore, block: StoredBlock, quote: str, printed: str, column_hint: str = ""
+) -> list[float] | None:
+    """The box of the cell printing `printed` in the table row that `quote` quotes (for a
+    figure read from a statement line, not a matched cell); of several such cells, the one
+    under the column header naming `column_hint` (a fiscal year). None when not one."""
+    if block.kind != "table":
+        return None
+    data = next((d for b, d in store.blocks_with_data(block.document_id, ("table",))
+                 if b.id == block.id), None)  # fmt: skip
+    view = TableView.from_data(data, block.label) if data else None
+    if view is None:
+        return None
+    hits: list[tuple[int, int]] = []
+    for i, row in enumerate(view.rows):
+        name = row_name(row)
+        if not name or name not in quote:
+            continue
+        hits += [(i, k) for k, text in enumerate(row) if text and text.endswith(printed)]
+    if len(hits) > 1 and column_hint:
+        hits = [(i, k) for i, k in hits if column_hint in view.columns[k]]
+    return view.box(*hits[0]) if len(hits) == 1 else None
+
+
+def _year(label: str) -> str:
+    return label.rsplit("FY", 1)[-1] if "FY" in label else ""
+
+
 def build_answer(
     store: LibraryStore,
     question: str,
@@ -363,6 +391,9 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
         reason = f"The filing's statements do not state {found}, which this needs."
         return refusal(store, text, reason, [], started)
     comp, blocks = found
+    for o in comp.operands:
+        if o.cell_bbox is None:
+            o.cell_bbox = grid_box(store, blocks[o.block_id], o.quote, o.printed, _year(o.label))
     only = comp.operands[0]
     if (
         len(comp.operands) == 1
@@ -381,9 +412,8 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
             "value": only.printed,
         }
         answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
-        return build_answer(
-            store, text, [(answer_sentence, [Quoted(block, only.quote)])], 1.0, started
-        )
+        quoted = Quoted(block, only.quote, only.cell_bbox)
+        return build_answer(store, text, [(answer_sentence, [quoted])], 1.0, started)
     return computed_answer(store, text, comp, blocks, started)
 
 
