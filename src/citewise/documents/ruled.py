@@ -114,8 +114,8 @@ def grid_from_boxes(
             inside = [s for s in segs if _centre_in(s.orig, (bx0, by0, bx1, by1))]
             inside.sort(key=lambda s: (round(s.orig[1]), s.orig[0]))
             text = clean(" ".join(s.text for s in inside))
-            box = [round(v, 1) for v in (bx0, by0, bx1, by1)]
-            placed.append((r0, c0, r1 - r0, c1 - c0, text, box))
+            cell_box = [round(v, 1) for v in (bx0, by0, bx1, by1)]
+            placed.append((r0, c0, r1 - r0, c1 - c0, text, cell_box))
     if not placed:
         return None
     n_rows = max(r + h for r, _, h, _, _, _ in placed)
