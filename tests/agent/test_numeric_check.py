@@ -66,3 +66,16 @@ def test_a_chat_turn_with_a_cell_its_quote_lacks_is_refused(library: Library) ->
     assert turn.answer.withheld and turn.answer.sentences == []
     honest = ChatSession(library.ask).send(CELL)
     assert not honest.answer.refused and honest.answer.answer.startswith("73.2 ")
+
+
+def test_a_rows_total_is_borne_out_by_the_figures_its_quoted_row_prints() -> None:
+    from citewise.agent.answer import AnswerSentence, Evidence
+
+    def answer(value: str) -> Answer:
+        cell = {"table": "Table 2", "row": "Subtask", "column": "total", "value": value}
+        sentence = AnswerSentence("Subtask (total: 9; Table 2).", ["b1"], 1.0, "cell", cell)
+        quote = Evidence("b1", "d", "", 8, [0, 0, 1, 1], "", "Subtask 2% 3% 4%", "")
+        return Answer("Which error has the lowest total?", False, "", [sentence], [quote], 1.0)
+
+    assert numeric_problems(answer("9")) == []
+    assert numeric_problems(answer("10")) == ["10 is not in the quoted evidence it cites"]

@@ -3,8 +3,8 @@
 `ask` builds them (agent/numeric_answer.py); chat turns and anything else that passes an
 Answer on run the same check on the answer as it stands, from its own JSON-shaped parts:
 
-- a `cell` (or `count` / `role`) sentence: the value it reports is in the quoted evidence it
-  cites (a count is not printed anywhere: each counted row is, and is quoted);
+- a `cell` sentence: the value it reports is in the quoted evidence it cites (a row's total:
+  the sum of the figures its quoted row prints);
 - a `computed` sentence: every operand cites evidence whose quote holds the operand's
   quote, its printed figure reads as the value used, and the expression over those values
   gives the result shown, to the shown precision.
@@ -66,9 +66,17 @@ def cell_problems(sentence: AnswerSentence, evidence: dict[str, Evidence]) -> li
     quotes = [evidence[c].quote for c in sentence.citations if c in evidence]
     if not quotes:
         return ["it cites no evidence of the answer"]
-    if value and not any(value in q for q in quotes):
+    if value and not any(value in q or _row_total(value, q) for q in quotes):
         return [f"{value} is not in the quoted evidence it cites"]
     return []
+
+
+def _row_total(value: str, quote: str) -> bool:
+    """A total over a row's value columns ("lowest total": 9) is the sum of the figures
+    its quoted row prints."""
+    total = parse_number(value)
+    figures = [n for token in quote.split() if (n := parse_number(token)) is not None]
+    return total is not None and len(figures) >= 2 and math.isclose(sum(figures), total)
 
 
 def numeric_problems(answer: Answer) -> list[str]:
