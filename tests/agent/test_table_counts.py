@@ -55,6 +55,19 @@ def write_survey(path: Path) -> Path:
     _table(page, 170, "Table 1: Works that correct early or late.", TABLE_1)
     page = doc.new_page(width=595, height=842)
     _table(page, 80, "Table 2: Works that correct after generation.", TABLE_2)
+    page.insert_text((LEFT, 200), "3.4 Tool Feedback", fontsize=12, fontname="hebo")
+    page.insert_textbox(
+        pymupdf.Rect(LEFT, 215, 523, 300),
+        "External tools check the drafts: Reed et al. (2023) run a compiler on the code "
+        "and report each error back to the model, which then revises the draft.",
+        fontsize=10,
+    )
+    page.insert_text((LEFT, 320), "4 Discussion", fontsize=12, fontname="hebo")
+    page.insert_textbox(
+        pymupdf.Rect(LEFT, 335, 523, 400),
+        "Level (Park et al., 2023) checks each step of a proof with a solver.",
+        fontsize=10,
+    )
     doc.save(path)
     doc.close()
     return path
@@ -99,3 +112,30 @@ def test_groups_the_tables_do_not_have_give_no_count(survey: Library) -> None:
         "the most works in the survey?"
     )
     assert "works listed under it" not in answer.answer
+
+
+def test_rows_picked_by_a_value_are_checked_against_a_sections_citations(
+    survey: Library,
+) -> None:
+    answer = survey.ask(
+        "For the papers that adopted the External strategy in Table 2, how many of them are "
+        "not mentioned in Section 3.4?"
+    )
+    assert not answer.refused, answer.answer
+    # Saw (Reed et al., 2023) is cited in 3.4; Level (Park et al., 2023) only in 4
+    assert answer.answer.startswith("1 of the 2 External rows of Table 2 are not cited"), (
+        answer.answer
+    )
+    assert answer.answer.endswith("Level (Park et al., 2023).")
+    quotes = " ".join(e.quote for e in answer.evidence)
+    assert "Reed et al. (2023) run a compiler" in quotes
+    cited = survey.ask(
+        "For the papers that adopted the External strategy in Table 2, how many of them are "
+        "mentioned in Section 3.4?"
+    )
+    assert cited.answer.startswith("1 of the 2 External rows of Table 2 are cited"), cited.answer
+    missing = survey.ask(
+        "For the papers that adopted the External strategy in Table 2, how many of them are "
+        "not mentioned in Section 7.2?"
+    )
+    assert "rows of Table 2" not in missing.answer

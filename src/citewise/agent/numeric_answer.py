@@ -39,6 +39,8 @@ from citewise.agent.computed import (
 from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
+from citewise.agent.mentions import asked as asked_mentions
+from citewise.agent.mentions import count_mentions
 from citewise.agent.numbers import parse_number
 from citewise.agent.numeric_check import checked
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
@@ -238,6 +240,44 @@ def row_count_answer(
     }
     said = AnswerSentence(counted.sentence, cites, 1.0, "count", cell)
     return build_answer(store, text, [(said, quotes)], 1.0, started)
+
+
+def mentions_answer(
+    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+) -> Answer | None:
+    """Rows of the named table (picked by a value) that its section does (not) cite."""
+    named = {label.lower() for label in question.labels if label.startswith("Table")}
+    which = asked_mentions(text)
+    if len(named) != 1 or which is None:
+        return None
+    views = [
+        (b, v) for b, v in _table_views(hits, question, store) if (b.label or "").lower() in named
+    ]
+    if len(views) != 1:
+        return None
+    block, view = views[0]
+    found = count_mentions(text, view, store.blocks(block.document_id))
+    if found is None:
+        return None
+    names = "; ".join(view.rows[i][0] for i in found.counted) or "none"
+    said = "not cited" if which[0] else "cited"
+    sentence = (
+        f"{found.count} of the {found.total} {found.value} rows of {view.label} are {said} "
+        f"in {found.section.rstrip('.')}: {names}."
+    )
+    quotes = [Quoted(block, row_quote(block, view.rows[i]), view.box(i, 0)) for i in found.counted]
+    quotes += [Quoted(b, b.text) for b in found.quotes]
+    if not quotes:
+        quotes = [Quoted(block, block.text.splitlines()[0])]
+    cites = list(dict.fromkeys(q.block.id for q in quotes))
+    cell: dict[str, object] = {
+        "table": view.label,
+        "row": names,
+        "column": "",
+        "value": str(found.count),
+    }
+    answer_sentence = AnswerSentence(sentence, cites, 1.0, "count", cell)
+    return build_answer(store, text, [(answer_sentence, quotes)], 1.0, started)
 
 
 def cell_answer(
@@ -453,6 +493,9 @@ def answer_numeric(
     wins = wins_answer(question_text, question, hits, store, started)
     if wins is not None:
         return wins
+    joined = mentions_answer(question_text, question, hits, store, started)
+    if joined is not None:
+        return joined
     rows = row_count_answer(question_text, question, hits, store, started)
     if rows is not None:
         return rows

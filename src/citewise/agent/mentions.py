@@ -1,0 +1,127 @@
+"""Joining a table's listed works with a section's text: "For the papers that adopted the
+Self-Refine strategy in Table 2, how many of them are not mentioned in Section 3.4?".
+
+Surveys list works in a table, one per row named by its citation ("Reflexion (Shinn et
+al., 2023)"), and discuss them in sections that cite them the same way ("Shinn et al.
+(2023)"). The rows are those of the named table whose cell holds the value the question
+names ("Self-Refine"); a row is mentioned in the section when the section's text cites
+its first author and year, or names its method. Pure functions; None means "not such a
+question" (or a table, value or section that cannot be found).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.agent.cells import TableView, label_score, words
+from citewise.documents.grid import is_numeric
+from citewise.store.library import StoredBlock
+
+_QUESTION = re.compile(
+    r"\bhow many of (?:them|these|those|the (?:papers|works|methods|studies))\b"
+    r" (?:are|were|is) (?P<neg>not )?(?:mentioned|cited|discussed|covered) in\b"
+    r"(?P<where>[^?]*)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“”']([^\"“”']{3,60})[\"“”']")
+_SECTION = re.compile(r"\bsection\s+(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+_CITED = re.compile(
+    r"\(\s*([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,\s*((?:19|20)\d\d)[a-z]?\)"
+)
+_AUTHOR_YEAR = re.compile(
+    r"^([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)? \(((?:19|20)\d\d)[a-z]?\)"
+)
+FULL = 1.0
+
+
+@dataclass
+class Mentions:
+    """The rows counted and the section they were looked for in."""
+
+    count: int
+    total: int
+    value: str  # the cell value that picked the rows ("Self-Refine")
+    section: str  # the section's heading
+    counted: list[int]  # body rows counted
+    quotes: list[StoredBlock]  # the section's blocks that cite the mentioned rows
+
+
+def asked(text: str) -> tuple[bool, str] | None:
+    """(counting rows NOT mentioned, the words naming the section), if such a question."""
+    found = _QUESTION.search(text)
+    return (bool(found.group("neg")), found.group("where")) if found else None
+
+
+def section_blocks(where: str, blocks: list[StoredBlock]) -> tuple[str, list[StoredBlock]]:
+    """The heading the question names ("Section 3.4", a quoted "Self-Correction") and the
+    blocks under it (its subsections included); ("", []) when none or several match."""
+    number = _SECTION.search(where)
+    quoted = _QUOTED.search(where)
+    headings: set[str] = set()
+    for b in blocks:
+        for part in b.section_path.split(" > ") if b.section_path else []:
+            name = part.rstrip(". ")
+            if (
+                number
+                and name.split(" ")[0] == number.group(1)
+                or quoted
+                and name.lower() == quoted.group(1).strip().lower()
+            ):
+                headings.add(part)
+    if len(headings) != 1:
+        return "", []
+    heading = headings.pop()
+    under = [b for b in blocks if heading in b.section_path.split(" > ") and b.kind != "heading"]
+    return heading, under
+
+
+def picked_rows(text: str, view: TableView) -> tuple[str, list[int]] | None:
+    """The body rows whose cell holds the one value the question names in full."""
+    asked_words = set(words(text))
+    values: dict[tuple[int, str], list[int]] = {}
+    for i, row in enumerate(view.rows):
+        for k, cell in enumerate(row[1:], start=1):
+            if cell and not is_numeric(cell):
+                values.setdefault((k, cell), []).append(i)
+    named = [
+        (len(words(v)), k, v)
+        for (k, v) in values
+        if label_score(v, asked_words) >= FULL and len(values[(k, v)]) < len(view.rows)
+    ]
+    if not named:
+        return None
+    named.sort(reverse=True)
+    if len(named) > 1 and named[1][0] == named[0][0] and named[1][2] != named[0][2]:
+        return None  # two values named as fully: which rows is unclear
+    _, k, value = named[0]
+    return value, values[(k, value)]
+
+
+def _mentioned(name: str, section_text: str) -> bool:
+    """The section cites the row's work (first author and year) or names its method."""
+    cited = _CITED.search(name) or _AUTHOR_YEAR.search(name)
+    if cited:
+        author, year = cited.group(1), cited.group(2)
+        if re.search(rf"\b{re.escape(author)}\b[^()]{{0,40}}?\(?{year}", section_text):
+            return True
+    method = name.split("(")[0].strip()
+    return len(method) >= 3 and bool(re.search(rf"\b{re.escape(method)}\b", section_text))
+
+
+def count_mentions(text: str, view: TableView, blocks: list[StoredBlock]) -> Mentions | None:
+    """How many of the rows the question picks are (not) cited in the section it names."""
+    question = asked(text)
+    if question is None:
+        return None
+    negated, where = question
+    picked = picked_rows(text, view)
+    heading, under = section_blocks(where, blocks)
+    if picked is None or not under:
+        return None
+    value, rows = picked
+    section_text = " ".join(b.text for b in under)
+    mentioned = [i for i in rows if _mentioned(view.rows[i][0], section_text)]
+    counted = [i for i in rows if (i in mentioned) != negated]
+    citing = [b for b in under if any(_mentioned(view.rows[i][0], b.text) for i in mentioned)]
+    return Mentions(len(counted), len(rows), value, heading, counted, citing)
