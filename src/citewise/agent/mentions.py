@@ -56,18 +56,15 @@ def asked(text: str) -> tuple[bool, str] | None:
 def section_blocks(where: str, blocks: list[StoredBlock]) -> tuple[str, list[StoredBlock]]:
     """The heading the question names ("Section 3.4", a quoted "Self-Correction") and the
     blocks under it (its subsections included); ("", []) when none or several match."""
-    number = _SECTION.search(where)
-    quoted = _QUOTED.search(where)
+    found_number = _SECTION.search(where)
+    found_name = _QUOTED.search(where)
+    number = found_number.group(1) if found_number else None
+    quoted = found_name.group(1).strip().lower() if found_name else None
     headings: set[str] = set()
     for b in blocks:
         for part in b.section_path.split(" > ") if b.section_path else []:
             name = part.rstrip(". ")
-            if (
-                number
-                and name.split(" ")[0] == number.group(1)
-                or quoted
-                and name.lower() == quoted.group(1).strip().lower()
-            ):
+            if name.split(" ")[0] == number or name.lower() == quoted:
                 headings.add(part)
     if len(headings) != 1:
         return "", []
