@@ -68,6 +68,13 @@ def write_survey(path: Path) -> Path:
         "Level (Park et al., 2023) checks each step of a proof with a solver.",
         fontsize=10,
     )
+    page.insert_text((LEFT, 420), "5 Outlook", fontsize=12, fontname="hebo")
+    page.insert_textbox(
+        pymupdf.Rect(LEFT, 435, 523, 500),
+        "Learned critics (Flint, 2021; Cole et al., 2023) may replace the tools, and "
+        "Park et al. (2023) suggest solvers for every step.",
+        fontsize=10,
+    )
     doc.save(path)
     doc.close()
     return path
@@ -139,3 +146,10 @@ def test_rows_picked_by_a_value_are_checked_against_a_sections_citations(
         "not mentioned in Section 7.2?"
     )
     assert "rows of Table 2" not in missing.answer
+
+
+def test_which_of_two_sections_cites_more_works_is_counted(survey: Library) -> None:
+    answer = survey.ask("Does Section 5 cite more papers than Section 3.4?")
+    assert answer.answer.startswith("Yes: 5 Outlook cites 3 distinct works, 3.4 Tool Feedback 1")
+    fewer = survey.ask("Does Section 5 cite fewer papers than Section 3.4?")
+    assert fewer.answer.startswith("No: "), fewer.answer

@@ -55,7 +55,8 @@ def asked(text: str) -> tuple[bool, str] | None:
 
 def section_blocks(where: str, blocks: list[StoredBlock]) -> tuple[str, list[StoredBlock]]:
     """The heading the question names ("Section 3.4", a quoted "Self-Correction") and the
-    blocks under it (its subsections included); ("", []) when none or several match."""
+    text blocks under it (its subsections included, floats left out); ("", []) when none
+    or several match."""
     found_number = _SECTION.search(where)
     found_name = _QUOTED.search(where)
     number = found_number.group(1) if found_number else None
@@ -69,7 +70,12 @@ def section_blocks(where: str, blocks: list[StoredBlock]) -> tuple[str, list[Sto
     if len(headings) != 1:
         return "", []
     heading = headings.pop()
-    under = [b for b in blocks if heading in b.section_path.split(" > ") and b.kind != "heading"]
+    # tables and figures float: where they land in the reading order is not the section's text
+    under = [
+        b
+        for b in blocks
+        if heading in b.section_path.split(" > ") and b.kind not in ("heading", "table", "caption")
+    ]
     return heading, under
 
 
@@ -122,3 +128,53 @@ def count_mentions(text: str, view: TableView, blocks: list[StoredBlock]) -> Men
     counted = [i for i in rows if (i in mentioned) != negated]
     citing = [b for b in under if any(_mentioned(view.rows[i][0], b.text) for i in mentioned)]
     return Mentions(len(counted), len(rows), value, heading, counted, citing)
+
+
+# --- which of two sections cites more --------------------------------------------------
+
+_MORE = re.compile(
+    r"\bdoes (?P<a>section \d+(?:\.\d+)*|[\"“'][^\"”']+[\"”']) (?:section )?cites? "
+    r"(?P<cmp>more|fewer|less) (?:papers|works|references|studies|citations) than "
+    r"(?P<b>section \d+(?:\.\d+)*|[\"“'][^\"”']+[\"”'])",
+    re.IGNORECASE,
+)
+# "(Madaan et al., 2023; Shinn et al., 2023b)", "Shinn et al. (2023)", "[12, 14]"
+_AUTHOR_CITE = re.compile(
+    r"\b([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,?\s*\(?((?:19|20)\d\d[a-z]?)\b"
+)
+_NUMBER_CITE = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+
+
+def citations_in(text: str) -> set[str]:
+    """The distinct works a text cites: author-year pairs, else bracketed numbers."""
+    found = {f"{a} {y}" for a, y in _AUTHOR_CITE.findall(text)}
+    for group in _NUMBER_CITE.findall(text):
+        found |= {f"[{n.strip()}]" for n in re.split(r"[,–-]", group)}
+    return found
+
+
+@dataclass
+class CitationCount:
+    answer: bool  # the yes/no the question asks for
+    sections: tuple[str, str]
+    counts: tuple[int, int]
+    quotes: list[StoredBlock]
+
+
+def compare_citations(text: str, blocks: list[StoredBlock]) -> CitationCount | None:
+    """ "Does Section 3.3 cite more papers than Section 3.1?": distinct works cited in each
+    section's text (its subsections included)."""
+    found = _MORE.search(text)
+    if not found:
+        return None
+    a_heading, a_blocks = section_blocks(found.group("a"), blocks)
+    b_heading, b_blocks = section_blocks(found.group("b"), blocks)
+    if not a_blocks or not b_blocks or a_heading == b_heading:
+        return None
+    a = citations_in(" ".join(x.text for x in a_blocks))
+    b = citations_in(" ".join(x.text for x in b_blocks))
+    if not a and not b:
+        return None
+    more = found.group("cmp").lower() == "more"
+    answer = len(a) > len(b) if more else len(a) < len(b)
+    return CitationCount(answer, (a_heading, b_heading), (len(a), len(b)), a_blocks + b_blocks)

@@ -40,7 +40,7 @@ from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.mentions import asked as asked_mentions
-from citewise.agent.mentions import count_mentions
+from citewise.agent.mentions import compare_citations, count_mentions
 from citewise.agent.numbers import parse_number
 from citewise.agent.numeric_check import checked
 from citewise.agent.qa import Answer, AnswerSentence, Evidence
@@ -280,6 +280,23 @@ def mentions_answer(
     return build_answer(store, text, [(answer_sentence, quotes)], 1.0, started)
 
 
+def citation_compare_answer(
+    text: str, hits: list[Hit], store: LibraryStore, started: float
+) -> Answer | None:
+    """Yes or no to "does Section A cite more papers than Section B", counted."""
+    docs = list(dict.fromkeys(h.block.document_id for h in hits[:1]))
+    found = compare_citations(text, store.blocks(docs[0])) if docs else None
+    if found is None:
+        return None
+    (a, b), (n, m) = found.sections, found.counts
+    sentence = f"{'Yes' if found.answer else 'No'}: {a} cites {n} distinct works, {b} {m}."
+    quotes = [Quoted(block, block.text) for block in found.quotes]
+    cites = list(dict.fromkeys(q.block.id for q in quotes))
+    cell: dict[str, object] = {"table": "", "row": a, "column": b, "value": f"{n} vs {m}"}
+    said = AnswerSentence(sentence, cites, 1.0, "count", cell)
+    return build_answer(store, text, [(said, quotes)], 1.0, started)
+
+
 def cell_answer(
     text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
 ) -> Answer | None:
@@ -493,6 +510,9 @@ def answer_numeric(
     wins = wins_answer(question_text, question, hits, store, started)
     if wins is not None:
         return wins
+    compared = citation_compare_answer(question_text, hits, store, started)
+    if compared is not None:
+        return compared
     joined = mentions_answer(question_text, question, hits, store, started)
     if joined is not None:
         return joined
