@@ -7,6 +7,7 @@ answer, then let agent/refusal.py decide from the draft's signals.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -50,6 +51,8 @@ __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"
 # The generic refusal sentence (kinds have their own, agent/refusal.py).
 REFUSAL = "The library does not contain a passage that answers this."
 ABSENT_TERM_FACTOR = 0.5
+# A name written in capitals ("HOVER", "FEVER", "S2ORC"): what a question about it names.
+_NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
 # Passages from outside the papers a question names still count, for less (soft scope).
 OUTSIDE_SCOPE_FACTOR = 0.5
 
@@ -181,6 +184,9 @@ class QuestionAnswerer:
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
+        absent = self.absent_names(question)
+        if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
+            return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
         draft = draft_answer(
             question,
@@ -265,17 +271,35 @@ class QuestionAnswerer:
             1.0,
         )
 
-    def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
-        """Refuse a question about a table or figure its paper does not have."""
+    def absent_names(self, question: Question) -> list[str]:
+        """Acronym names the question uses ("HOVER") that none of the papers it is scoped to
+        ever writes: what it asks about is not in them (a name the library's vocabulary
+        bridges to another form does not count as absent)."""
+        asking = focus_sentence(question.text)  # a lead statement's names are context
+        names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
+        if not question.scope or not names:
+            return []
+        counts = self.store.document_term_counts([n.lower() for n in names], list(question.scope))
+        return [
+            n
+            for n in names
+            if n.lower() not in question.aliases
+            and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
+        ]
+
+    def _absent(
+        self, question: Question, labels: list[str], hits: list[Hit], kind: str = NOT_IN_LIBRARY
+    ) -> Answer:
+        """Refuse a question about a table, figure or name its paper does not have."""
         signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
         return Answer(
             question.text,
             True,
-            f"{REFUSALS[NOT_IN_LIBRARY]} (no {', '.join(labels)} in the paper)",
+            f"{REFUSALS[kind]} (no {', '.join(labels)} in the paper)",
             [],
             [self.evidence(h.block) for h in hits[:3]],
             0.0,
-            refusal_kind=NOT_IN_LIBRARY,
+            refusal_kind=kind,
             signals=signals,
         )
 
