@@ -139,3 +139,34 @@ def missing_labels(question: Question, store: LibraryStore) -> list[str]:
         if has_family and label not in labels:
             missing.append(label)
     return missing
+
+
+_APPENDIX = re.compile(
+    r"\b(?:in|from) (?:the )?(?:appendix|appendices|supplementary material)\b", re.I
+)
+_APPENDIX_HEADING = re.compile(r"^(?:appendix\b|[A-H](?:\.\d+)*\s+[A-Z])", re.I)
+
+
+def named_sections(question: Question, store: LibraryStore) -> set[str] | None:
+    """The sections a question points the answer at ("in Section 3.4", "in the Appendix"),
+    as the top headings of its scoped papers' section paths; None when it names none, or
+    its papers have no such section (then nothing is restricted)."""
+    numbers = [label.split()[-1] for label in question.labels if label.startswith("Section")]
+    appendix = bool(_APPENDIX.search(question.text))
+    if not question.scope or not (numbers or appendix):
+        return None
+    found: set[str] = set()
+    for doc in question.scope:
+        for block in store.blocks(doc):
+            for part in block.section_path.split(" > ") if block.section_path else []:
+                first = part.split(" ")[0].rstrip(".")
+                if first in numbers or (appendix and _APPENDIX_HEADING.match(part)):
+                    found.add(part)
+    return found or None
+
+
+def outside_sections(spans: list[StoredBlock], sections: set[str] | None) -> bool:
+    """Every drafted span lies outside the sections the question names."""
+    if not sections or not spans:
+        return False
+    return all(not sections & set(b.section_path.split(" > ")) for b in spans)

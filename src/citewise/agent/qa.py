@@ -22,7 +22,14 @@ from citewise.agent.compare_questions import (
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.extractive import Passage, idf_function
-from citewise.agent.figures import asked_caption, drawn_only, figure_refusal, missing_labels
+from citewise.agent.figures import (
+    asked_caption,
+    drawn_only,
+    figure_refusal,
+    missing_labels,
+    named_sections,
+    outside_sections,
+)
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -311,6 +318,8 @@ class QuestionAnswerer:
         drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
         if kind is None and drawn_only(question, drafted_blocks, score):
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
+        if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
+            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
