@@ -2,17 +2,16 @@
 
 `answer_numeric` is the one entry point `QuestionAnswerer.ask` calls right after
 retrieval: a statement line item for a fiscal period (agent/statements.py), a computed
-figure (agent/computed.py), a CSV column's summary (agent/columns.py) or one cell of a
-retrieved table (agent/cells.py). None means "not a table question": the sentence picker
-answers as before.
+figure (agent/computed.py), a CSV column's summary (agent/columns.py), a count over a
+paper's lists, tables or sections (agent/counting.py, agent/table_answers.py) or one cell
+of a retrieved table (agent/cells.py). None means "not a table question": the sentence
+picker answers as before. What each answer quotes and cites: agent/quoted.py.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 from citewise.agent.cells import (
     CellMatch,
@@ -39,135 +38,32 @@ from citewise.agent.computed import (
 from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
-from citewise.agent.mentions import asked as asked_mentions
-from citewise.agent.mentions import compare_citations, count_mentions
 from citewise.agent.numbers import parse_number
-from citewise.agent.numeric_check import checked
-from citewise.agent.qa import Answer, AnswerSentence, Evidence
+from citewise.agent.qa import Answer, AnswerSentence
 from citewise.agent.question import Question, focus_sentence
+from citewise.agent.quoted import (
+    TABLE_HITS,
+    Quoted,
+    build_answer,
+    evidence,
+    grid_box,
+    row_quote,
+    year_of,
+)
+from citewise.agent.quoted import table_views as _table_views
 from citewise.agent.roles import holder_for
-from citewise.agent.table_counts import count_of_year, largest_group
-from citewise.agent.wins import count_wins
+from citewise.agent.table_answers import (
+    citation_compare_answer,
+    mentions_answer,
+    row_count_answer,
+    wins_answer,
+)
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
 
-# A table the question does not point at must be among the first hits to be read.
-TABLE_HITS = 6
 STRONG_MATCH = 1.5
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
-
-
-@dataclass
-class Quoted:
-    """A figure or cell quoted from one block: what the answer cites for it."""
-
-    block: StoredBlock
-    quote: str
-    cell_bbox: list[float] | None = None  # the cell's box, when read from a boxed grid
-
-
-def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
-    doc = store.document(quoted.block.document_id)
-    title, path = (doc.title, doc.path) if doc else ("", "")
-    link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
-    block = quoted.block
-    return Evidence(
-        id=block.id,
-        document=block.document_id,
-        title=title,
-        page=block.page,
-        bbox=[round(v, 1) for v in block.bbox],
-        section=block.section_path,
-        quote=quoted.quote,
-        link=link,
-        cell_bbox=quoted.cell_bbox,
-    )
-
-
-def row_quote(block: StoredBlock, row: list[str]) -> str:
-    """The line of the table block's text that holds this row (verbatim), else the row."""
-    cells = [c for c in row if c]
-    lines = [ln for ln in block.text.splitlines() if all(c in ln for c in cells)]
-    return lines[0] if lines else " ".join(cells)
-
-
-def grid_box(
-    store: LibraryStore, block: StoredBlock, quote: str, printed: str, column_hint: str = ""
-) -> list[float] | None:
-    """The box of the cell printing `printed` in the table row that `quote` quotes (for a
-    figure read from a statement line, not a matched cell); of several such cells, the one
-    under the column header naming `column_hint` (a fiscal year). None when not one."""
-    if block.kind != "table":
-        return None
-    data = next((d for b, d in store.blocks_with_data(block.document_id, ("table",))
-                 if b.id == block.id), None)  # fmt: skip
-    view = TableView.from_data(data, block.label) if data else None
-    if view is None:
-        return None
-    hits: list[tuple[int, int]] = []
-    for i, row in enumerate(view.rows):
-        name = row_name(row)
-        if not name or name not in quote:
-            continue
-        hits += [(i, k) for k, text in enumerate(row) if text and text.endswith(printed)]
-    if len(hits) > 1 and column_hint:
-        hits = [(i, k) for i, k in hits if column_hint in view.columns[k]]
-    return view.box(*hits[0]) if len(hits) == 1 else None
-
-
-def _year(label: str) -> str:
-    return label.rsplit("FY", 1)[-1] if "FY" in label else ""
-
-
-def build_answer(
-    store: LibraryStore,
-    question: str,
-    sentences: list[tuple[AnswerSentence, list[Quoted]]],
-    support: float,
-    started: float,
-) -> Answer:
-    """An answer whose sentences cite the quoted blocks (one evidence item per block)."""
-    found: dict[str, Evidence] = {}
-    for _, quotes in sentences:
-        for q in quotes:
-            if q.block.id not in found:
-                found[q.block.id] = evidence(store, q)
-            elif q.quote not in found[q.block.id].quote:
-                found[q.block.id].quote += " … " + q.quote
-    answer = Answer(
-        question=question,
-        refused=False,
-        answer=" ".join(s.text for s, _ in sentences),
-        sentences=[s for s, _ in sentences],
-        evidence=list(found.values()),
-        support_score=round(support, 3),
-        timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
-    )
-    return checked(answer)  # the one check chat and other faces run too
-
-
-def _table_views(
-    hits: list[Hit], question: Question, store: LibraryStore
-) -> list[tuple[StoredBlock, TableView]]:
-    """Tables the question may be about, with their grids: tables among the first hits,
-    tables in the same section as the first three hits (the prose around a table is often
-    what retrieval finds), and tables the question names by label ("Table 3")."""
-    ids = {b.id for h in hits[:TABLE_HITS] for b in [h.block, *h.context] if b.kind == "table"}
-    sections = {(h.block.document_id, h.block.section_path) for h in hits[:3]}
-    wanted = {label.lower() for label in question.labels}
-    docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
-    # a question scoped to one paper may ask for any of its tables (retrieval reads prose)
-    whole = set(question.scope) if len(question.scope) == 1 else set()
-    out: list[tuple[StoredBlock, TableView]] = []
-    for doc in list(dict.fromkeys([*whole, *docs[:3]])):
-        for block, data in store.blocks_with_data(doc, ("table",)):
-            near = (block.document_id, block.section_path) in sections or doc in whole
-            if data and (block.id in ids or near or (block.label or "").lower() in wanted):
-                view = TableView.from_data(data, block.label)
-                if view is not None:
-                    out.append((block, view))
-    return out
 
 
 def _relevance(question: Question, block: StoredBlock, view: TableView) -> float:
@@ -176,125 +72,6 @@ def _relevance(question: Question, block: StoredBlock, view: TableView) -> float
         return 1.0
     asked = set(words(question.text))
     return 0.5 * min(1.0, label_score(f"{view.caption} {block.section_path}", asked) * 2)
-
-
-def wins_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
-) -> Answer | None:
-    """ "On how many datasets does X outperform the baselines?": counted over the rows of
-    the one retrieved results table that has the units, the system and its rivals."""
-    found = [
-        (block, view, wins)
-        for block, view in _table_views(hits, question, store)
-        if (wins := count_wins(text, view)) is not None
-    ]
-    if len(found) != 1:
-        return None  # no table, or several that could answer differently
-    block, view, wins = found[0]
-    where = view.label or "the table"
-    beaten = ", ".join(view.columns[k] for k in wins.rivals)
-    won = ", ".join(row_name(view.rows[i]) for i in wins.rows) or "none"
-    sentence = (
-        f"{wins.count} of {wins.total}: {view.columns[wins.column]} is above {beaten} on "
-        f"{won} ({where})."
-    )
-    quotes = [
-        Quoted(block, row_quote(block, view.rows[i]), view.box(i, wins.column)) for i in wins.rows
-    ] or [Quoted(block, block.text.splitlines()[0])]
-    cell: dict[str, object] = {
-        "table": where,
-        "row": won,
-        "column": view.columns[wins.column],
-        "value": str(wins.count),
-    }
-    said = AnswerSentence(sentence, [block.id], 1.0, "count", cell)
-    return build_answer(store, text, [(said, quotes)], 1.0, started)
-
-
-def row_count_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
-) -> Answer | None:
-    """Works of a year in the tables the question names, or the largest group of rows
-    (agent/table_counts.py), each counted row quoted from its table block."""
-    views = _table_views(hits, question, store)
-    named = {label.lower() for label in question.labels if label.startswith("Table")}
-    chosen = [(b, v) for b, v in views if (b.label or "").lower() in named]
-    counted = None
-    if len(chosen) == len(named) and chosen:
-        counted = count_of_year(text, [(v.label, v.rows) for _, v in chosen])
-    if counted is None:
-        chosen = [(b, v) for b, v in views if b.label]
-        counted = largest_group(text, [(v.label, v.rows) for _, v in chosen])
-    if counted is None:
-        return None
-    quotes = [
-        Quoted(chosen[t][0], row_quote(chosen[t][0], chosen[t][1].rows[i]), chosen[t][1].box(i, 0))
-        for t, i in counted.rows
-    ] or [Quoted(b, b.text.splitlines()[0]) for b, _ in chosen]
-    cites = list(dict.fromkeys(q.block.id for q in quotes))
-    cell: dict[str, object] = {
-        "table": " and ".join(dict.fromkeys(q.block.label or "" for q in quotes)),
-        "row": "",
-        "column": "",
-        "value": counted.value,
-    }
-    said = AnswerSentence(counted.sentence, cites, 1.0, "count", cell)
-    return build_answer(store, text, [(said, quotes)], 1.0, started)
-
-
-def mentions_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
-) -> Answer | None:
-    """Rows of the named table (picked by a value) that its section does (not) cite."""
-    named = {label.lower() for label in question.labels if label.startswith("Table")}
-    which = asked_mentions(text)
-    if len(named) != 1 or which is None:
-        return None
-    views = [
-        (b, v) for b, v in _table_views(hits, question, store) if (b.label or "").lower() in named
-    ]
-    if len(views) != 1:
-        return None
-    block, view = views[0]
-    found = count_mentions(text, view, store.blocks(block.document_id))
-    if found is None:
-        return None
-    names = "; ".join(view.rows[i][0] for i in found.counted) or "none"
-    said = "not cited" if which[0] else "cited"
-    sentence = (
-        f"{found.count} of the {found.total} {found.value} rows of {view.label} are {said} "
-        f"in {found.section.rstrip('.')}: {names}."
-    )
-    quotes = [Quoted(block, row_quote(block, view.rows[i]), view.box(i, 0)) for i in found.counted]
-    quotes += [Quoted(b, b.text) for b in found.quotes]
-    if not quotes:
-        quotes = [Quoted(block, block.text.splitlines()[0])]
-    cites = list(dict.fromkeys(q.block.id for q in quotes))
-    cell: dict[str, object] = {
-        "table": view.label,
-        "row": names,
-        "column": "",
-        "value": str(found.count),
-    }
-    answer_sentence = AnswerSentence(sentence, cites, 1.0, "count", cell)
-    return build_answer(store, text, [(answer_sentence, quotes)], 1.0, started)
-
-
-def citation_compare_answer(
-    text: str, hits: list[Hit], store: LibraryStore, started: float
-) -> Answer | None:
-    """Yes or no to "does Section A cite more papers than Section B", counted."""
-    docs = list(dict.fromkeys(h.block.document_id for h in hits[:1]))
-    found = compare_citations(text, store.blocks(docs[0])) if docs else None
-    if found is None:
-        return None
-    (a, b), (n, m) = found.sections, found.counts
-    sentence = f"{'Yes' if found.answer else 'No'}: {a} cites {n} distinct works, {b} {m}."
-    quotes = [Quoted(block, block.text) for block in found.quotes]
-    cites = list(dict.fromkeys(q.block.id for q in quotes))
-    cell: dict[str, object] = {"table": "", "row": a, "column": b, "value": f"{n} vs {m}"}
-    said = AnswerSentence(sentence, cites, 1.0, "count", cell)
-    return build_answer(store, text, [(said, quotes)], 1.0, started)
 
 
 def cell_answer(
@@ -450,7 +227,7 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
     comp, blocks = found
     for o in comp.operands:
         if o.cell_bbox is None:
-            o.cell_bbox = grid_box(store, blocks[o.block_id], o.quote, o.printed, _year(o.label))
+            o.cell_bbox = grid_box(store, blocks[o.block_id], o.quote, o.printed, year_of(o.label))
     only = comp.operands[0]
     if (
         len(comp.operands) == 1
