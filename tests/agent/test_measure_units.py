@@ -26,3 +26,22 @@ def test_how_much_memory_is_answered_in_bytes(tmp_path: Path) -> None:
     answer = lib.ask("How much vector memory does the standard solver allocate?")
     assert not answer.refused, answer.answer
     assert "12 Mbytes" in answer.sentences[0].text
+
+
+def test_a_class_word_is_answered_by_a_member_of_the_class(tmp_path: Path) -> None:
+    """'What hardware' is answered by the device ('two GPUs'), though the paper never
+    writes 'hardware'."""
+    write_pages(
+        tmp_path / "grader.pdf",
+        "Training a Slab Grader",
+        "Cleo Mason",
+        [
+            ["The slab grader reads laser scans of each slab and predicts its grade."],
+            ["The grader was trained on two GPUs for three days in the workshop."],
+        ],
+    )  # fmt: skip
+    lib = Library(tmp_path / "lib", embeddings=False)
+    lib.ingest([tmp_path / "grader.pdf"])
+    answer = lib.ask("On what hardware was the slab grader trained?")
+    assert not answer.refused, answer.answer
+    assert "two GPUs" in answer.answer

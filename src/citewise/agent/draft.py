@@ -349,11 +349,28 @@ def shape_terms(question: Question) -> list[str]:
     return LINK_TERMS if _WANTS_LINK.search(question.text) else []
 
 
+# What a class word in a question is answered with in papers: "what hardware" by a device
+# ("a single TPU v3-8"), "which optimizer" by its name, "which framework" likewise.
+CLASS_MEMBERS = {
+    "hardware": ("gpu", "gpus", "tpu", "tpus", "cpu", "cpus"),
+    "accelerator": ("gpu", "gpus", "tpu", "tpus"),
+    "optimizer": ("adam", "adamw", "sgd", "adafactor", "rmsprop"),
+    "framework": ("pytorch", "tensorflow", "jax", "keras"),
+}
+
+
 def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
-    """A link written out ("http://dx.doi.org/...") covers the question's "web link"."""
+    """A link written out ("http://dx.doi.org/...") covers the question's "web link"; a
+    class member ("TPU") covers the class word asked about ("hardware")."""
+    out: dict[str, list[frozenset[str]]] = {}
+    for t in question.terms:
+        members = CLASS_MEMBERS.get(t.lower())
+        if members:
+            out[stem(t)] = [frozenset({stem(m)}) for m in members]
     if not _WANTS_LINK.search(question.text):
-        return {}
+        return out
     wanted = {stem(w) for w in ("web", "link", "url", "website", "address")}
-    return {
-        stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted
-    }
+    out.update(
+        {stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted}
+    )
+    return out
