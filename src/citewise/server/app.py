@@ -33,6 +33,7 @@ from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.analysis import analysis_routes
+from citewise.server.compare_routes import compare_routes
 from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
@@ -52,7 +53,7 @@ from citewise.server.limits import (
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
-from citewise.server.ui import PUBLIC_PATHS, ui_routes
+from citewise.server.ui import SHELL_PATHS, ui_routes
 
 log = logging.getLogger(__name__)
 
@@ -349,13 +350,14 @@ def create_app(
         redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),
+            Middleware(BearerAuth, token=token, public=SHELL_PATHS),
             Middleware(RequestLimits, limits=chosen),
         ],
     )
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)
+    compare_routes(app)
     analysis_routes(app)
     task_routes(app)
     ui_routes(app)
