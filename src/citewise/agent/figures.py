@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 
 from citewise.agent.question import Question
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _VISUAL_WORD = re.compile(
     r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
@@ -33,7 +34,7 @@ def visual_words(question: Question) -> set[str]:
     return {m.group(0).lower() for m in _VISUAL_WORD.finditer(question.text)}
 
 
-def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock]:
+def _captions(store: Store, documents: Iterable[str]) -> list[StoredBlock]:
     return [
         b
         for doc in documents
@@ -43,7 +44,7 @@ def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock
 
 
 def figure_refusal(
-    question: Question, store: LibraryStore, retrieved: Iterable[StoredBlock]
+    question: Question, store: Store, retrieved: Iterable[StoredBlock]
 ) -> StoredBlock | None:
     """The caption to cite when refusing a figure question (None: not a figure question,
     or no caption to cite)."""
@@ -75,7 +76,7 @@ def page_named(text: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-def missing_labels(question: Question, store: LibraryStore) -> list[str]:
+def missing_labels(question: Question, store: Store) -> list[str]:
     """Labels the question names ("Figure 7") that none of its scoped papers has, when those
     papers do label that kind of thing (so a parser miss does not look like absence)."""
     if not question.scope or not question.labels:

@@ -44,7 +44,8 @@ from citewise.agent.qa import Answer, AnswerSentence, Evidence
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.roles import holder_for
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 # A table the question does not point at must be among the first hits to be read.
 TABLE_HITS = 6
@@ -61,7 +62,7 @@ class Quoted:
     quote: str
 
 
-def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
+def evidence(store: Store, quoted: Quoted) -> Evidence:
     doc = store.document(quoted.block.document_id)
     title, path = (doc.title, doc.path) if doc else ("", "")
     link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
@@ -86,7 +87,7 @@ def row_quote(block: StoredBlock, row: list[str]) -> str:
 
 
 def build_answer(
-    store: LibraryStore,
+    store: Store,
     question: str,
     sentences: list[tuple[AnswerSentence, list[Quoted]]],
     support: float,
@@ -112,7 +113,7 @@ def build_answer(
 
 
 def _table_views(
-    hits: list[Hit], question: Question, store: LibraryStore
+    hits: list[Hit], question: Question, store: Store
 ) -> list[tuple[StoredBlock, TableView]]:
     """Tables the question may be about, with their grids: tables among the first hits,
     tables in the same section as the first three hits (the prose around a table is often
@@ -143,7 +144,7 @@ def _relevance(question: Question, block: StoredBlock, view: TableView) -> float
 
 
 def cell_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
@@ -215,7 +216,7 @@ def _in_question_order(text: str, operands: list[Operand]) -> list[Operand]:
 
 
 def computed_from_cells(
-    text: str, hits: list[Hit], question: Question, store: LibraryStore, started: float
+    text: str, hits: list[Hit], question: Question, store: Store, started: float
 ) -> Answer | None:
     """A difference, ratio, sum, change or average of two table figures the question names
     (the first named is the first operand); a refusal when only one of them is stated."""
@@ -245,7 +246,7 @@ def computed_from_cells(
 
 
 def computed_answer(
-    store: LibraryStore,
+    store: Store,
     text: str,
     computation: Computation,
     blocks: dict[str, StoredBlock],
@@ -265,9 +266,7 @@ def computed_answer(
     return build_answer(store, text, [(sentence, quotes)], 1.0, started)
 
 
-def refusal(
-    store: LibraryStore, text: str, reason: str, closest: list[Quoted], started: float
-) -> Answer:
+def refusal(store: Store, text: str, reason: str, closest: list[Quoted], started: float) -> Answer:
     """A refusal that says which operand is missing and shows the one that was found."""
     return Answer(
         question=text,
@@ -280,7 +279,7 @@ def refusal(
     )
 
 
-def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | None:
+def filing_answer(text: str, store: Store, started: float) -> Answer | None:
     """A company's figure or metric for a fiscal year, from its filing's statements."""
     found = filing_computation(text, store)
     if found is None:
@@ -313,7 +312,7 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
     return computed_answer(store, text, comp, blocks, started)
 
 
-def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) -> Answer | None:
+def csv_answer(text: str, hits: list[Hit], store: Store, started: float) -> Answer | None:
     """A CSV column's range, missing share, type or best row, from its schema or rows."""
     docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
     fact = column_fact(text, store, docs)
@@ -330,7 +329,7 @@ def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) 
 
 
 def answer_numeric(
-    question_text: str, question: Question, hits: list[Hit], store: LibraryStore
+    question_text: str, question: Question, hits: list[Hit], store: Store
 ) -> Answer | None:
     """A cell or computed answer when the question asks for one; None otherwise."""
     started = time.perf_counter()

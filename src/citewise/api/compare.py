@@ -16,13 +16,14 @@ from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
 
 if TYPE_CHECKING:
-    from citewise.store.library import LibraryStore, StoredDocument
+    from citewise.store.library import StoredDocument
+    from citewise.store.protocols import Store
 
 
 class ComparisonMethods:
     """Mixed into `Library`: needs its `store` and `document()`."""
 
-    store: LibraryStore
+    store: Store
 
     def document(self, doc_id: str) -> StoredDocument:  # pragma: no cover - Library's
         raise NotImplementedError

@@ -25,12 +25,12 @@ from citewise.llm.registry import role_clients
 from citewise.llm.usage import UsageSummary, usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
+from citewise.store.factory import open_store
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
 from citewise.store.references import document_structure
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
-from citewise.store.vectors import any_vectors, model_dimensions
-from citewise.store.vocabulary import ReviewEntry, log_review, reviews
+from citewise.store.vocabulary import ReviewEntry
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,9 @@ class Library(ComparisonMethods, StructureMethods):
         # A face passes the Settings it built; Python callers get them read now.
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
-        self.store = LibraryStore(self.directory)
+        # A postgresql:// library, else the SQLite library in the folder.
+        self.location: str | Path = self.settings.database or self.directory
+        self.store = open_store(self.location, self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
@@ -104,7 +106,7 @@ class Library(ComparisonMethods, StructureMethods):
             if self._embeddings:
                 self._embedder = open_embedder(
                     embed_settings(self.settings),
-                    lambda name: model_dimensions(self.store.db, name),
+                    self.store.vectors.model_dimensions,
                     environ=self.settings.environ,
                 )
                 if self._embedder is None:
@@ -178,7 +180,7 @@ class Library(ComparisonMethods, StructureMethods):
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
         if self._preparation is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
             self._preparation = Preparation(embedded, list(self.notices))
@@ -189,7 +191,7 @@ class Library(ComparisonMethods, StructureMethods):
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
         if self._answerer is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
@@ -203,8 +205,7 @@ class Library(ComparisonMethods, StructureMethods):
         answer = self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
-            log_review(
-                self.store.db,
+            self.store.vocabulary.log_review(
                 question,
                 answer.refused,
                 answer.refusal_kind,
@@ -216,7 +217,7 @@ class Library(ComparisonMethods, StructureMethods):
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
-        return reviews(self.store.db, limit)
+        return self.store.vocabulary.reviews(limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
@@ -361,5 +362,8 @@ class Library(ComparisonMethods, StructureMethods):
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
-        rebuilt where it differs (`citewise doctor --check`)."""
+        rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
+        its vectors in the database's own index: nothing beside it to check."""
+        if not isinstance(self.store, LibraryStore):
+            return IndexReport([])
         return check_vector_indexes(self.directory, self.store.db)
