@@ -369,7 +369,13 @@ class SqliteDenseIndex:
 
     def __init__(self, directory: Path, model: str, db: sqlite3.Connection) -> None:
         self.index = VectorIndex(directory, model)
+        self.model = model
         self.db = db
+
+    @property
+    def rowids(self) -> np.ndarray:
+        """The block rowids the mapped matrix holds, ascending."""
+        return self.index.rowids
 
     def refresh(self) -> None:
         self.index.refresh(self.db)
