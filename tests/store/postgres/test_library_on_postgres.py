@@ -90,6 +90,7 @@ def test_reingest_is_a_no_op_and_a_second_process_sees_the_library(
         assert [d["id"] for d in elsewhere.document_list()] == [
             d["id"] for d in postgres.document_list()
         ]
-        assert elsewhere.ask(QUESTIONS[1]).to_dict()["evidence"] == (
-            postgres.ask(QUESTIONS[1]).to_dict()["evidence"]
+        assert (
+            elsewhere.ask(QUESTIONS[1]).to_dict()["evidence"]
+            == (postgres.ask(QUESTIONS[1]).to_dict()["evidence"])
         )
