@@ -126,6 +126,12 @@ class Library(ComparisonMethods, StructureMethods):
             self._answerer.forget()
         return report
 
+    def embed_missing(self) -> int:
+        """Embed the trusted blocks lacking a vector of this library's embedding model
+        (a worker's embedding job); how many were."""
+        embedder = self.embedder
+        return embed_missing(self.store, embedder) if embedder is not None else 0
+
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
 
