@@ -27,6 +27,7 @@ from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
 from citewise.store.factory import open_store
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.records import ActionRecord
 from citewise.store.references import document_structure
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
@@ -220,6 +221,24 @@ class Library(ComparisonMethods, StructureMethods):
                 [c for s in sentences for c in s.citations],
             )
         return answer
+
+    def record_action(
+        self, actor: str, action: str, subject: str | None, detail: dict[str, object]
+    ) -> None:
+        """Note in a shared (PostgreSQL) library's audit trail who did what; a one-user
+        SQLite library keeps no such trail."""
+        if self.store.actions is not None:
+            self.store.actions.record(ActionRecord(actor, action, subject, dict(detail)))
+
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[dict[str, object]]:
+        """The audit trail, newest first (empty for a SQLite library)."""
+        if self.store.actions is None:
+            return []
+        return [
+            {"time": a.time, "actor": a.actor, "action": a.action, "subject": a.subject,
+             "detail": a.detail}
+            for a in self.store.actions.actions(limit, actor)
+        ]  # fmt: skip
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""

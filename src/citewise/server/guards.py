@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import anyio
@@ -22,6 +22,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from citewise.errors import CitewiseError
 from citewise.server.limits import Limits
+from citewise.server.users import User, token_digest
+
+# POSTs that change nothing (a read-only user may send them).
+READ_POSTS = frozenset({"/ask"})
+
+
+def _unauthorized() -> JSONResponse:
+    return error(
+        401,
+        "UNAUTHORIZED",
+        "missing or wrong bearer token",
+        "send 'Authorization: Bearer TOKEN' (your own token for this server)",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
@@ -113,19 +128,52 @@ class HostGuard:
 class BearerAuth:
     """401 unless the request carries 'Authorization: Bearer TOKEN'; a GET of a `public`
     path (the web app's static shell, the same for every library) needs none, since a
-    browser cannot add a header to a page load."""
+    browser cannot add a header to a page load.
+
+    With `users` (token digest -> User), each user's own token is accepted instead and the
+    request's `state.user` names them; a read-only user gets 403 on any change (anything
+    but GET, HEAD and the read-only POSTs in `READ_POSTS`)."""
 
     def __init__(
-        self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset()
+        self,
+        app: ASGIApp,
+        token: str | None,
+        public: frozenset[str] = frozenset(),
+        users: Mapping[str, User] | None = None,
     ) -> None:
         self.app = app
         self.expected = f"Bearer {token}".encode() if token else None
         self.public = public
+        self.users = users or {}
 
     def _public(self, scope: Scope) -> bool:
         return scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.public
 
+    def _user(self, scope: Scope) -> User | None:
+        given = Headers(scope=scope).get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        found = self.users.get(token_digest(token)) if scheme == "Bearer" and token else None
+        return found
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.users and not self._public(scope):
+            user = self._user(scope)
+            if user is None:
+                await _unauthorized()(scope, receive, send)
+                return
+            changes = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+            if changes and not user.writes and scope.get("path") not in READ_POSTS:
+                forbidden = error(
+                    403,
+                    "FORBIDDEN",
+                    f"user '{user.name}' may only read this library",
+                    "ask whoever runs the server for a token with role write",
+                )
+                await forbidden(scope, receive, send)
+                return
+            scope.setdefault("state", {})["user"] = user.name
+            await self.app(scope, receive, send)
+            return
         if scope["type"] == "http" and self.expected is not None and not self._public(scope):
             given = Headers(scope=scope).get("authorization", "").encode()
             if not secrets.compare_digest(given, self.expected):

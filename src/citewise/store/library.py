@@ -152,6 +152,7 @@ class LibraryStore:
         self.vectors = SqliteVectors(self.db)
         self.vocabulary = SqliteVocabulary(self.db)
         self.matrix_cells = MatrixCache(self.db)
+        self.actions = None  # one user's library: no audit trail of who did what
         if (directory / LEGACY_WATCH_FILE).is_file() and writable(directory / DB_NAME):
             self.watches.import_watch_file(directory)
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from citewise.store.index_source import BlockState
     from citewise.store.library import StoredBlock, StoredDocument
     from citewise.store.records import (
+        ActionRecord,
         CachedResponse,
         EvidenceRecord,
         HttpRequest,
@@ -134,6 +135,15 @@ class AuditLog(Protocol):
     ) -> tuple[int | None, float]: ...
 
 
+class ActionLog(Protocol):
+    """Who did what in a library many people share (table `audit_log`)."""
+
+    def record(self, action: ActionRecord) -> None: ...
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[ActionRecord]:
+        """The latest actions (of one actor, or all), newest first."""
+        ...
+
+
 class WatchRepository(Protocol):
     def list_watches(self) -> list[WatchRecord]: ...
     def get_watch(self, watch_id: str) -> WatchRecord | None: ...
@@ -216,6 +226,11 @@ class Store(DocumentRepository, BlockRepository, BlockSource, ReferenceRepositor
     def vocabulary(self) -> VocabularyRepository: ...
     @property
     def matrix_cells(self) -> MatrixCells: ...
+    @property
+    def actions(self) -> ActionLog | None:
+        """The audit trail of a shared library; None for a one-user SQLite library."""
+        ...
+
     @property
     def tasks(self) -> TaskRepository: ...
     @property

@@ -12,6 +12,7 @@ from citewise.store.postgres.connection import Database, redact
 from citewise.store.postgres.documents import PostgresDocuments
 from citewise.store.postgres.references import PostgresReferences
 from citewise.store.postgres.repositories import (
+    PostgresActionLog,
     PostgresMatrixCells,
     PostgresVocabulary,
     PostgresWatchRepository,
@@ -45,6 +46,7 @@ class PostgresLibraryStore(PostgresDocuments, PostgresBlocks, PostgresReferences
         self.watches = PostgresWatchRepository(self.db)
         self.vocabulary = PostgresVocabulary(self.db)
         self.matrix_cells = PostgresMatrixCells(self.db)
+        self.actions = PostgresActionLog(self.db)
 
     def dense_index(self, model: str) -> PostgresDenseIndex:
         return PostgresDenseIndex(self.db, model)

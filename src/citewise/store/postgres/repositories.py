@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from citewise.store.postgres.connection import Database
-from citewise.store.records import WatchRecord
+from citewise.store.records import ActionRecord, WatchRecord
 from citewise.store.vocabulary import ReviewEntry, Term
 
 
@@ -147,3 +147,34 @@ class PostgresWatchRepository:
                     json.dumps(watch.seen, ensure_ascii=False),
                 ),
             )
+
+
+class PostgresActionLog:
+    """The audit trail: who asked, searched, started research, ingested or deleted what."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def record(self, action: ActionRecord) -> None:
+        with self.db.connect() as conn:
+            conn.execute(
+                "INSERT INTO audit_log (actor, action, subject, detail) VALUES (%s,%s,%s,%s)",
+                (
+                    action.actor,
+                    action.action,
+                    action.subject,
+                    json.dumps(action.detail, ensure_ascii=False),
+                ),
+            )
+
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[ActionRecord]:
+        where, params = ("WHERE actor = %s", [actor]) if actor else ("", [])
+        rows = self.db.rows(
+            "SELECT time, actor, action, subject, detail FROM audit_log "
+            f"{where} ORDER BY id DESC LIMIT %s",
+            [*params, limit],
+        )
+        return [
+            ActionRecord(r["actor"], r["action"], r["subject"], json.loads(r["detail"]), r["time"])
+            for r in rows
+        ]
