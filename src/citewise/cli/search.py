@@ -187,7 +187,8 @@ def search(
 
 def _literature(sources_config: Path | None) -> Literature:
     chosen = settings()
-    return Literature(chosen.library, SourcesConfig.load(sources_config, chosen.environ))
+    config = SourcesConfig.load(sources_config, chosen.environ)
+    return Literature(chosen.library, config, chosen.database)
 
 
 def badges(names: list[str]) -> Text:
@@ -259,7 +260,7 @@ def export_library(
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     fmt = format_for(fmt, out_file)
-    exported = Literature(settings().library).export_library(fmt)
+    exported = Literature(settings().library, database=settings().database).export_library(fmt)
     if out_file is None:
         sys.stdout.write(plain(exported.text))
     else:
