@@ -162,3 +162,37 @@ def _embedded(url: str) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
     return int(row[0]) if row else 0
+
+
+def test_a_research_task_whose_worker_dies_finishes_on_another(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    from citewise.agent.research import ResearchOptions
+    from citewise.agent.research.tasks import TaskStore
+    from citewise.api import Library
+    from citewise.api.queue import enqueue_research
+    from citewise.config import Settings
+
+    cache = tmp_path / "cache"
+    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
+    with Library(pg_url, settings=settings) as library:
+        assert not library.ingest(_papers(tmp_path / "papers")).failed
+        task = TaskStore(library.store.tasks).create(
+            "peak discharge of upland creeks", ResearchOptions(rounds=1)
+        )
+    job = enqueue_research(settings, task.id)
+
+    doomed = _start(pg_url, cache, tmp_path / "doomed.log", "doomed")
+    workers.append(doomed)
+    _wait_for(lambda: any(j["id"] == job and j["status"] == "doing" for j in _jobs(pg_url)), 60)
+    doomed.send_signal(signal.SIGKILL)
+    doomed.wait(10)
+    workers.append(_start(pg_url, cache, tmp_path / "heir.log", "heir"))
+    _wait_for(
+        lambda: next(j for j in _jobs(pg_url) if j["id"] == job)["status"] == "succeeded", 120
+    )
+
+    with Library(pg_url, settings=settings) as library:
+        finished = TaskStore(library.store.tasks).get(task.id)
+        assert finished.state == "completed"
+        assert library.store.tasks.evidence_count(task.id) > 0
