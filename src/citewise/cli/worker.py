@@ -9,14 +9,16 @@ from typing import Annotated
 
 import typer
 
+from citewise.agent.research import ResearchOptions
 from citewise.api.queue import (
     JobsProgress,
     WorkerOptions,
     enqueue_ingest,
+    enqueue_research,
     follow,
     run_worker,
 )
-from citewise.cli.app import app, emit_json, err, out, progress_bar, settings
+from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
 from citewise.report.terminal import plain
 
 
@@ -81,3 +83,26 @@ def _summary(progress: JobsProgress, paths: dict[int, str], as_json: bool) -> No
         if status == "failed":
             for path in files:
                 err.print(plain(f"error: {path}: the job failed (see the worker's log)"))
+
+
+def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None:
+    """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
+    report files of the completed task."""
+    from citewise.agent.research.tasks import TaskStore
+
+    with open_library(embeddings=False) as lib:
+        task = TaskStore(lib.store.tasks).create(topic, options)
+    job = enqueue_research(settings(), task.id)
+    err.print(f"task {task.id}: queued as job {job}")
+    with progress_bar(not as_json) as bar:
+        bar.add_task("waiting for a worker", total=None)
+        final = follow(settings(), [job])
+    with open_library(embeddings=False) as lib:
+        state = TaskStore(lib.store.tasks).get(task.id).state
+    if as_json:
+        emit_json({"task": task.id, "job": job, "job_status": final.status[job], "state": state})
+    else:
+        out.print(f"task {task.id} · {state} (job {final.status[job]})")
+        out.print(f"report files: citewise tasks resume {task.id}")
+    if state != "completed":
+        raise typer.Exit(1)
