@@ -155,6 +155,26 @@ def test_two_workers_finish_the_queue_after_one_is_killed_mid_job(
     answer = json.loads(asked.stdout)
     assert not answer["refused"] and "27.5 cubic metres" in answer["answer"]
 
+    # Queued again and followed to the end: the running workers find every file unchanged.
+    again = subprocess.run(
+        _citewise(pg_url, cache, "ingest", "--queue", "--json", *map(str, papers)),
+        env=_env(cache),
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    events = [json.loads(line) for line in again.stdout.decode().splitlines()]
+    assert events[-1]["event"] == "done" and len(events[-1]["succeeded"]) == PAPERS
+    assert all(e["event"] == "progress" for e in events[:-1])
+    assert [d["id"] for d in json.loads(_list(pg_url, cache))] == [d["id"] for d in documents]
+
+
+def _list(url: str, cache: Path) -> bytes:
+    listed = subprocess.run(
+        _citewise(url, cache, "list", "--json"), env=_env(cache), capture_output=True, check=True
+    )
+    return listed.stdout
+
 
 def _embedded(url: str) -> int:
     import psycopg

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -62,7 +63,7 @@ def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
 
         def advance(now: JobsProgress) -> None:
             if as_json:
-                emit_json({"event": "progress", "finished": now.finished, "total": len(ids)})
+                _event({"event": "progress", "finished": now.finished, "total": len(ids)})
             bar.update(task, completed=now.finished)
 
         final = follow(settings(), ids, advance)
@@ -71,12 +72,19 @@ def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
         raise typer.Exit(1)
 
 
+def _event(data: dict[str, object]) -> None:
+    """One JSON object per line (`--json` of a followed queue: events as they happen)."""
+    # ASCII: every control or non-ASCII character escaped, nothing can drive a terminal
+    sys.stdout.write(json.dumps(data, ensure_ascii=True) + "\n")
+    sys.stdout.flush()
+
+
 def _summary(progress: JobsProgress, paths: dict[int, str], as_json: bool) -> None:
     by_status: dict[str, list[str]] = {}
     for job, status in sorted(progress.status.items()):
         by_status.setdefault(status, []).append(paths[job])
     if as_json:
-        emit_json({"event": "done", "jobs": len(paths), **by_status})
+        _event({"event": "done", "jobs": len(paths), **by_status})
         return
     for status, files in sorted(by_status.items()):
         out.print(f"{status}: {len(files)} file(s)")
