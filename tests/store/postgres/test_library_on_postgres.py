@@ -94,3 +94,11 @@ def test_reingest_is_a_no_op_and_a_second_process_sees_the_library(
             elsewhere.ask(QUESTIONS[1]).to_dict()["evidence"]
             == (postgres.ask(QUESTIONS[1]).to_dict()["evidence"])
         )
+
+
+def test_readers_of_one_library_share_one_pool(libraries: list[Library]) -> None:
+    _, postgres = libraries
+    reader = postgres.reader()
+    assert reader.store.db is postgres.store.db  # type: ignore[attr-defined]
+    reader.close()  # gives its share back; the library keeps working on the same pool
+    assert postgres.ask(QUESTIONS[0]).to_dict()["evidence"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citewise.store.postgres.audit import PostgresAuditLog
 from citewise.store.postgres.blocks import PostgresBlocks
-from citewise.store.postgres.connection import Database, redact
+from citewise.store.postgres.connection import redact, release, shared_database
 from citewise.store.postgres.documents import PostgresDocuments
 from citewise.store.postgres.references import PostgresReferences
 from citewise.store.postgres.repositories import (
@@ -35,11 +35,11 @@ class PostgresLibraryStore(PostgresDocuments, PostgresBlocks, PostgresReferences
     `directory` is this machine's folder for what it derives from the database (keyword
     postings for ranking, downloaded papers); nothing in it is the record."""
 
-    def __init__(self, url: str, max_connections: int = 8, directory: Path | None = None) -> None:
+    def __init__(self, url: str, max_connections: int = 16, directory: Path | None = None) -> None:
         self.url = url
         self.location = redact(url)
         self.directory = directory or default_directory(url)
-        self.db = Database(url, max_connections)
+        self.db = shared_database(url, max_connections)  # one pool per process and URL
         self.vectors = PostgresVectors(self.db)
         self.tasks = PostgresTaskRepository(self.db)
         self.audit = PostgresAuditLog(self.db)
@@ -52,7 +52,7 @@ class PostgresLibraryStore(PostgresDocuments, PostgresBlocks, PostgresReferences
         return PostgresDenseIndex(self.db, model)
 
     def close(self) -> None:
-        self.db.close()
+        release(self.db)
 
     def __enter__(self) -> PostgresLibraryStore:
         return self
