@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(library: Path, src: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(library: str | Path, src: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(src), "CITEWISE_CONFIG": os.devnull}
     command = [sys.executable, "-m", "citewise", "-L", str(library), "serve", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -100,7 +100,7 @@ def concurrent(
     return latencies, time.perf_counter() - began
 
 
-def measure(library: Path, src: Path, clients: int, rounds: int) -> dict[str, float]:
+def measure(library: str | Path, src: Path, clients: int, rounds: int) -> dict[str, float]:
     questions = [item["question"] for item in yaml.safe_load(DEV_QA.read_text("utf-8"))]
     port = free_port()
     server = start_server(library, src, port)
@@ -172,7 +172,7 @@ def write(path: Path, rows: list[str], clients: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--library", required=True, help="a library folder or postgresql:// URL")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="times each question is asked")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the tree to serve from")
