@@ -21,7 +21,6 @@ PENDING_ENV = {
     "documents/pdf.py",  # the PDF password, set for the parse workers
     "documents/worker.py",
     "ingest.py",
-    "store/factory.py",  # CITEWISE_LIBRARY naming a PostgreSQL library (landed with it)
 }
 BELOW_AGENT = ("llm", "embed", "sources", "store", "retrieval", "documents")
 # Landed with the chinese branch at 10:55; the piece it imports belongs below agent/.

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
+from citewise.agent.answer import Answer
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.config import Settings
@@ -191,6 +192,13 @@ class AskRequest(BaseModel):
 # -- routes ----------------------------------------------------------------------------
 
 
+def _record_ask(library: Library, request: Request, question: str, answer: Answer) -> None:
+    """Who asked what, and what the answer cited (a shared library's audit log)."""
+    cited = [c for sentence in answer.sentences for c in sentence.citations]
+    detail = {"refused": answer.refused, "citations": list(dict.fromkeys(cited))}
+    library.record_action(actor(request), "ask", question, detail)
+
+
 def _library_routes(app: FastAPI) -> None:
     @app.post("/ask", tags=["library"])
     def ask(body: AskRequest, request: Request) -> dict[str, Any]:
@@ -201,15 +209,12 @@ def _library_routes(app: FastAPI) -> None:
         if generated:  # one model instance: its calls take turns on the writer
             with svc.lock:
                 answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+                _record_ask(svc.library, request, body.question, answer)
         else:
             with svc.readers.reader() as lib:
                 answer = lib.ask(body.question, body.documents or [], body.k)
-        found = answer.to_dict()
-        cited = [c for sentence in answer.sentences for c in sentence.citations]
-        detail = {"refused": answer.refused, "citations": list(dict.fromkeys(cited))}
-        with svc.readers.reader() as lib:
-            lib.record_action(actor(request), "ask", body.question, detail)
-        return found
+                _record_ask(lib, request, body.question, answer)
+        return answer.to_dict()
 
     @app.get("/search", tags=["library"])
     def search(
