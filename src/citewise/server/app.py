@@ -34,6 +34,7 @@ from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.analysis import analysis_routes
+from citewise.server.compare_routes import compare_routes
 from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
@@ -54,7 +55,7 @@ from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
 from citewise.server.tasks import request_actor as actor
-from citewise.server.ui import PUBLIC_PATHS, ui_routes
+from citewise.server.ui import SHELL_PATHS, ui_routes
 from citewise.server.users import User
 
 log = logging.getLogger(__name__)
@@ -364,7 +365,7 @@ def create_app(
         redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token, public=PUBLIC_PATHS, users=users),
+            Middleware(BearerAuth, token=token, public=SHELL_PATHS, users=users),
             Middleware(RequestLimits, limits=chosen),
         ],
     )
@@ -372,6 +373,7 @@ def create_app(
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)
+    compare_routes(app)
     analysis_routes(app)
     task_routes(app)
     ui_routes(app)
