@@ -229,8 +229,8 @@ def eval_command(
         _compare_runs(compare, as_json)
         return
     if fit:
-        result = fit_runs(fit)
-        emit_json(result) if as_json else print_fit(out, result)
+        fitted = fit_runs(fit)
+        emit_json(fitted) if as_json else print_fit(out, fitted)
         return
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
@@ -257,9 +257,9 @@ def eval_command(
             scope_docs=scope_docs,
         )
         if llm or audit.generated:
-            result["models"] = audit.summary()
+            result.models = audit.summary()
     if as_json:
-        emit_json(result)
+        emit_json(result.to_dict())
         return
     print_eval(out, result)
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 
 from citewise.agent.refusal import DEFAULT_POLICY, RefusalPolicy, decide, support
+from citewise.eval.metrics import Row, metrics
 
-Row = dict[str, object]
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)
 
 # Only the threshold is fitted: with ~100 items over ~15 documents, fitting the factors
@@ -95,8 +95,6 @@ def leave_one_document_out(rows: list[Row], fit: bool = False) -> dict[str, obje
 
     Without `fit`, only the in-sample re-decision under the shipped policy is checked
     (cheap); `fit=True` runs the search (citewise eval --fit)."""
-    from citewise.eval.harness import metrics
-
     if not fit:
         return {"folds": 0}
     documents = sorted({document_key(r) for r in rows})
@@ -108,8 +106,8 @@ def leave_one_document_out(rows: list[Row], fit: bool = False) -> dict[str, obje
     in_sample_policy = fit_policy(rows)
     return {
         "folds": len(documents),
-        "lodo": metrics(held_out),
-        "in_sample": metrics([redecide(r, in_sample_policy) for r in rows]),
+        "lodo": metrics(held_out).to_dict(),
+        "in_sample": metrics([redecide(r, in_sample_policy) for r in rows]).to_dict(),
         "fitted_policy": asdict(in_sample_policy),
-        "shipped": metrics([redecide(r, DEFAULT_POLICY) for r in rows]),
+        "shipped": metrics([redecide(r, DEFAULT_POLICY) for r in rows]).to_dict(),
     }
