@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 
 from citewise.documents import read_document
-from citewise.documents.pdf import PASSWORD_ENV
+from citewise.documents.pdf_file import PASSWORD_ENV
 from citewise.errors import BadDocumentError
 from tests.documents.conftest import TITLE
 

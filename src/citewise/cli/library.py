@@ -21,7 +21,7 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
-from citewise.documents.pdf import PASSWORD_ENV
+from citewise.documents.pdf_file import PASSWORD_ENV
 from citewise.eval.compare import compare_runs, fit_runs, load_run
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from citewise.eval.render import print_comparison, print_eval, print_fit

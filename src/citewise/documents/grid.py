@@ -204,6 +204,7 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
         label=label,
         page=page,
         caption=str(data.get("caption") or ""),
+        # `data` is the JSON object grid_data wrote; these are ints there.
         rows=int(data.get("n_rows") or 0),  # type: ignore[call-overload]
         cols=int(data.get("n_cols") or 0),  # type: ignore[call-overload]
         header_rows=int(data.get("header_rows") or 0),  # type: ignore[call-overload]

@@ -96,6 +96,7 @@ class ParsePool:
     def _start(self, path: Path) -> _Job:
         receive, send = self._context.Pipe(duplex=False)
         args = (path, self.budget, send)
+        # typeshed's BaseContext lacks Process; every concrete context (fork, spawn) has it.
         process = self._context.Process(target=run_worker, args=args)  # type: ignore[attr-defined]
         base = _resident_kb(os.getpid())
         process.start()

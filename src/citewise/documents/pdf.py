@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections import Counter
 from pathlib import Path
 
 import pymupdf
 
-from citewise.documents import footnotes, layout, spacing
+from citewise.documents import columns, footnotes, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
@@ -34,6 +33,7 @@ from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
+from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
@@ -41,24 +41,21 @@ from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-REPAIR = "re-download or re-export the file"
-PASSWORD_ENV = "CITEWISE_PDF_PASSWORD"
-DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
 
 
 def read_pdf(path: Path, ocr: bool = True) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
     Pipeline: PyMuPDF text lines (layout.page_segments) -> running heads dropped -> units
-    in reading order (layout.page_units) -> per page: split around headings (headings),
+    in reading order (columns.page_units) -> per page: split around headings (headings),
     classify (caption, equation, code, list, table, footnote), fuse tables (tables) and
     broken paragraphs -> bibliography entries (bibliography) -> section paths over the
     whole document (headings) -> first-page metadata (metadata). Pages whose text layer
     is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr).
     """
     path = Path(path)
-    data = _read_bytes(path)
-    doc = _open(data, path.name)
+    data = read_bytes(path)
+    doc = open_pdf(data, path.name)
     try:
         return _parse(doc, path, data, ocr)
     finally:
@@ -82,9 +79,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
             if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
         }
         pdf_meta = dict(doc.metadata or {})
-        _check_repair(doc, data)  # page content is decoded only now
+        check_repair(doc, data)  # page content is decoded only now
     except (RuntimeError, ValueError) as exc:
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
+        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
     turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
     flagged = {
         n + 1: "garbled text layer"
@@ -108,7 +105,7 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     blocks: list[Block] = []
     refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
     for number, (segs, (_, width, height)) in enumerate(zip(kept, turned, strict=True), start=1):
-        units = page_structure(layout.page_units(segs, width), body, height)
+        units = page_structure(columns.page_units(segs, width), body, height)
         units, refs = mark_references(units, refs)
         if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
             _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
@@ -160,88 +157,11 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
     for unit in units:
         if unit.kind == "table":
             rules = page_rules(page) if rules is None else rules
-            rows = len(unit.data.get("rows", []))  # type: ignore[arg-type]
+            found = unit.data.get("rows")
+            rows = len(found) if isinstance(found, list) else 0
             grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
             if grid is not None:
                 unit.data["grid"] = grid
-
-
-# --- opening the file ------------------------------------------------------------------
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BadDocumentError(f"cannot read file: {exc.strerror}", "check the path") from exc
-    if not data:
-        raise BadDocumentError("empty file (0 bytes)", "re-download the file")
-    if b"%PDF-" not in data[:1024]:
-        raise BadDocumentError(f"not a PDF ({_sniff(data)})", "rename it or export it to PDF")
-    return data
-
-
-def _sniff(data: bytes) -> str:
-    """A short guess at what a non-PDF file is, for the error message."""
-    head = data[:512].lstrip().lower()
-    if head.startswith(b"pk"):
-        return "looks like a ZIP/Office file"
-    if head.startswith((b"<!doctype html", b"<html")):
-        return "looks like an HTML page"
-    try:
-        data[:512].decode("utf-8")
-        return "looks like plain text"
-    except UnicodeDecodeError:
-        return "no %PDF header"
-
-
-def _open(data: bytes, name: str = "") -> pymupdf.Document:
-    # MuPDF prints to stderr by default; errors reach the user through BadDocumentError
-    pymupdf.TOOLS.mupdf_display_errors(False)
-    pymupdf.TOOLS.mupdf_display_warnings(False)
-    pymupdf.TOOLS.reset_mupdf_warnings()
-    try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
-    except (RuntimeError, ValueError) as exc:
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
-    if doc.needs_pass:
-        _unlock(doc, name)
-    if doc.page_count == 0:
-        doc.close()
-        raise BadDocumentError("PDF has no pages", REPAIR)
-    return doc
-
-
-def _unlock(doc: pymupdf.Document, name: str) -> None:
-    """Open an encrypted PDF with $CITEWISE_PDF_PASSWORD (`ingest --password`): the variable,
-    not an argument, so the worker processes that parse files see it too."""
-    password = os.environ.get(PASSWORD_ENV, "")
-    if not password:
-        doc.close()
-        raise BadDocumentError(
-            "encrypted PDF (password required)",
-            f"give it with --password or ${PASSWORD_ENV}, or save an unencrypted copy",
-        )
-    if not doc.authenticate(password):
-        doc.close()
-        raise BadDocumentError(
-            f"wrong password for encrypted PDF '{name}'",
-            f"check --password / ${PASSWORD_ENV} (one password for the whole batch: "
-            "ingest files with other passwords apart)",
-            code="WRONG_PDF_PASSWORD",
-        )
-
-
-def _check_repair(doc: pymupdf.Document, data: bytes) -> None:
-    """PyMuPDF repairs broken files silently; refuse when the repair lost page content."""
-    warnings = pymupdf.TOOLS.mupdf_warnings()
-    if doc.is_repaired and any(d in warnings for d in DAMAGE):
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR)
-
-
-def _why(data: bytes) -> str:
-    """Truncation shows as a missing end-of-file marker; anything else is damage."""
-    return "file is cut short" if b"%%EOF" not in data[-2048:] else "damaged structure"
 
 
 # --- blocks on one page -----------------------------------------------------------------
@@ -327,7 +247,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
     if BULLET.match(text):
         unit.kind = "list"
         return
-    if layout.has_cells(unit, NUMERIC_CELL):
+    if columns.has_cells(unit, NUMERIC_CELL):
         unit.kind = "table"
         return
     small = style.size <= body.size - 1.2
@@ -378,11 +298,15 @@ def _continues(a: Unit, b: Unit, body: Seg) -> bool:
 
 def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Block:
     style = unit.style
+    # Unit.data holds what layout and tables put there: "rows" (cell texts per row),
+    # "cells" (Cell per row) and "grid" (the built grid); mypy sees only `object`.
     rows: list[list[str]] = unit.data.get("rows", [])  # type: ignore[assignment]
     data: dict[str, object] | None = None
     if unit.kind == "table":
+        # the Cell rows tables.py stored (Unit.data is typed `object`, as above)
         cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
         grid = unit.data.get("grid") or build_grid(cells)
+        # a grid (ruled.ruled_grid or grid.build_grid) is a dict of its fields
         data = {"rows": rows, "caption": unit.data.get("caption", ""), **grid}  # type: ignore[dict-item]
         text = "\n".join(" ".join(cells) for cells in rows)
     elif unit.kind == "code":

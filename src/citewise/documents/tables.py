@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.documents import layout
+from citewise.documents import columns, layout
 from citewise.documents.grid import Cell as GridCell
 from citewise.documents.hyphenation import clean, join_rows
 from citewise.documents.layout import Seg, Unit, group_rows
@@ -62,7 +62,7 @@ def _has_gap(unit: Unit) -> bool:
 def _wrapped_cell(table: layout.Box, unit: Unit, box: layout.Box, body: Seg) -> bool:
     """Short lines (`unit`, at `box`) beside or just under a table's box, within reach:
     wrapped cells of its rows."""
-    if unit.kind not in ("paragraph", "footnote") or not layout.is_cell_like(unit):
+    if unit.kind not in ("paragraph", "footnote") or not columns.is_cell_like(unit):
         return False
     tx0, ty0, tx1, ty1 = table
     ux0, uy0, ux1, uy1 = box
@@ -104,7 +104,7 @@ def _side_by_side(units: list[Unit]) -> set[int]:
         (
             (i, u.bbox)
             for i, u in enumerate(units)
-            if u.kind in ("paragraph", "table") and layout.is_cell_like(u)
+            if u.kind in ("paragraph", "table") and columns.is_cell_like(u)
         ),
         key=lambda item: item[1][1],
     )
@@ -243,4 +243,4 @@ def _table_piece(unit: Unit, cap: Unit, body: Seg) -> bool:
     if unit.style.size <= body.size - 0.5:
         return True
     short = all(len(r.text) <= 30 for r in unit.rows) and not unit.text.endswith(".")
-    return layout.has_cells(unit, NUMERIC_CELL) or (layout.is_cell_like(unit) and short)
+    return columns.has_cells(unit, NUMERIC_CELL) or (columns.is_cell_like(unit) and short)
