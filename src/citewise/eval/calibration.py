@@ -21,12 +21,17 @@ BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)
 THRESHOLDS = [round(0.2 + 0.02 * i, 2) for i in range(26)]
 
 
+def _support(row: Row) -> float:
+    value = row["support"]
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def calibration_table(rows: list[Row]) -> list[dict[str, object]]:
     """For each support bin: answers given, and the share of them that were right."""
     answered = [r for r in rows if not r["refused"]]
     table = []
     for low, high in itertools.pairwise(BINS):
-        inside = [r for r in answered if low <= float(r["support"]) < high]  # type: ignore[arg-type]
+        inside = [r for r in answered if low <= _support(r) < high]
         right = sum(1 for r in inside if r["correct"])
         table.append(
             {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 STATES = (
     "planning",
@@ -25,12 +25,15 @@ STATES = (
 TERMINAL_STATES = frozenset({"completed", "failed", "cancelled"})
 FACETS = ("methods", "datasets", "metrics", "results", "limitations", "applications")
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def from_dict(cls: type[T], data: dict[str, Any]) -> T:
     """Build a dataclass from a stored dict, ignoring keys it does not know (older rows)."""
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
 
 
