@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.api.literature import Literature
-from citewise.cli.app import app, emit_json, err, out, settings
+from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.progress import SourceBars
 from citewise.report.terminal import plain, safe
 from citewise.sources import (
     SOURCE_NAMES,
@@ -23,6 +25,7 @@ from citewise.sources import (
 )
 from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export
 from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.mesh import load as mesh_vocabulary
 from citewise.sources.paging import ALL_CAP
 from citewise.sources.zh_query import english_request
 
@@ -112,6 +115,13 @@ def search(
             "--by-author", help="The topic's most-cited authors first, then their papers."
         ),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Keep the records' abstracts in the library: ask can cite them (as abstracts).",
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
@@ -124,6 +134,7 @@ def search(
         err.print(f"notice: {safe(note)}", highlight=False)
     intent = parse_intent(
         query,
+        vocabulary=mesh_vocabulary(),
         field=field,
         authors=tuple(authors or ()),
         mesh=tuple(mesh or ()),
@@ -138,9 +149,12 @@ def search(
     parsed = intent.query
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
-    found = literature_for(sources_config).search(
-        parsed, split_values(sources), limit, refresh, by_author=by_author
-    )
+    literature = literature_for(sources_config)
+    with ExitStack() as stack:
+        bars = None if as_json or not err.is_terminal else stack.enter_context(SourceBars(err))
+        found = literature.search(
+            parsed, split_values(sources), limit, refresh, by_author=by_author, progress=bars
+        )
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -151,8 +165,14 @@ def search(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
         err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
+    saved = None
+    if save and result.records:
+        saved = literature.save(result.records, lambda: open_library(embeddings=True))
+        err.print(
+            f"{safe(saved.summary())} (library {safe(literature.directory)})", highlight=False
+        )
     if as_json:
-        emit_json(found.to_dict())
+        emit_json({**found.to_dict(), **({"saved": saved.to_dict()} if saved else {})})
     elif chosen != "table" and out_file is None:
         sys.stdout.write(plain(export(result.records, chosen)))
     else:
