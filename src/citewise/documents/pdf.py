@@ -11,7 +11,7 @@ import pymupdf
 
 from citewise.documents import columns, footnotes, layout, spacing
 from citewise.documents.bibliography import mark_references
-from citewise.documents.bounds import check_text_operators, text_operator_budget
+from citewise.documents.bounds import check_text_operators
 from citewise.documents.captions import (
     caption_label,
     caption_like,
@@ -33,6 +33,7 @@ from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
+from citewise.documents.options import ParseOptions
 from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
@@ -43,7 +44,7 @@ from citewise.errors import BadDocumentError
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
 
-def read_pdf(path: Path, ocr: bool = True) -> Document:
+def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
     Pipeline: PyMuPDF text lines (layout.page_segments) -> running heads dropped -> units
@@ -51,21 +52,25 @@ def read_pdf(path: Path, ocr: bool = True) -> Document:
     classify (caption, equation, code, list, table, footnote), fuse tables (tables) and
     broken paragraphs -> bibliography entries (bibliography) -> section paths over the
     whole document (headings) -> first-page metadata (metadata). Pages whose text layer
-    is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr).
+    is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr). `options`:
+    the text-operator budget, the tesseract command and language, the PDF password.
     """
     path = Path(path)
+    options = options or ParseOptions()
     data = read_bytes(path)
-    doc = open_pdf(data, path.name)
+    doc = open_pdf(data, path.name, options.pdf_password)
     try:
-        return _parse(doc, path, data, ocr)
+        return _parse(doc, path, data, ocr, options)
     finally:
         doc.close()
 
 
-def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Document:
+def _parse(
+    doc: pymupdf.Document, path: Path, data: bytes, ocr: bool, options: ParseOptions
+) -> Document:
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
-        check_text_operators(pages_, text_operator_budget())
+        check_text_operators(pages_, options.budget.text_ops_per_page)
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
         for page, r in zip(pages_, raw, strict=True):
             if spacing.needs_respacing(r):  # word gaps without space characters
@@ -90,7 +95,11 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     }
     flagged.update({n: "no text layer" for n in scans})
     warnings: list[str] = []
-    ocr_pages = read_by_ocr(pages_, flagged, raw, warnings) if ocr and flagged else {}
+    ocr_pages = (
+        read_by_ocr(pages_, flagged, raw, warnings, options.tesseract, options.ocr_language)
+        if ocr and flagged
+        else {}
+    )
     for n in ocr_pages:
         del flagged[n]
         turned[n - 1] = layout.page_segments(raw[n - 1], *sizes[n - 1])

@@ -4,15 +4,14 @@ with a hint (what the file looks like, what to do)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pymupdf
 
+from citewise.documents.options import PASSWORD_ENV
 from citewise.errors import BadDocumentError
 
 REPAIR = "re-download or re-export the file"
-PASSWORD_ENV = "CITEWISE_PDF_PASSWORD"
 DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
 
 
@@ -42,7 +41,7 @@ def sniff(data: bytes) -> str:
         return "no %PDF header"
 
 
-def open_pdf(data: bytes, name: str = "") -> pymupdf.Document:
+def open_pdf(data: bytes, name: str = "", password: str = "") -> pymupdf.Document:
     # MuPDF prints to stderr by default; errors reach the user through BadDocumentError
     pymupdf.TOOLS.mupdf_display_errors(False)
     pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -52,17 +51,16 @@ def open_pdf(data: bytes, name: str = "") -> pymupdf.Document:
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
     if doc.needs_pass:
-        unlock(doc, name)
+        unlock(doc, name, password)
     if doc.page_count == 0:
         doc.close()
         raise BadDocumentError("PDF has no pages", REPAIR)
     return doc
 
 
-def unlock(doc: pymupdf.Document, name: str) -> None:
-    """Open an encrypted PDF with $CITEWISE_PDF_PASSWORD (`ingest --password`): the variable,
-    not an argument, so the worker processes that parse files see it too."""
-    password = os.environ.get(PASSWORD_ENV, "")
+def unlock(doc: pymupdf.Document, name: str, password: str) -> None:
+    """Open an encrypted PDF with `password` (`ingest --password`, else
+    $CITEWISE_PDF_PASSWORD, through ParseOptions.pdf_password)."""
     if not password:
         doc.close()
         raise BadDocumentError(
