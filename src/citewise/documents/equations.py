@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from citewise.documents.formula_layout import linear_text
 from citewise.documents.layout import Unit, union
 
 # "(3)", "(3a)", section-numbered "(3.2)", appendix "(A.1)" / "(A1)"
@@ -92,14 +93,9 @@ def equation_number(label: str | None) -> str | None:
 
 
 def equation_text(unit: Unit) -> str:
-    """The formula as text: rows top to bottom, the number and bracket glyphs left out."""
-    rows = []
-    for row in unit.rows:
-        segs = [s for s in row.segs if not EQ_NUMBER.match(s.text.strip())]
-        text = " ".join(PRIVATE_USE.sub("", s.text).strip() for s in segs)
-        if text.strip():
-            rows.append(" ".join(text.split()))
-    return " ".join(rows)
+    """The formula as text, read left to right (documents/formula_layout.py), without its
+    number; tall-delimiter pieces as the delimiter."""
+    return linear_text(unit.rows, EQ_NUMBER)
 
 
 def bbox_of(unit: Unit) -> tuple[float, float, float, float]:
