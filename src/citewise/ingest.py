@@ -10,20 +10,19 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
-from citewise.documents import READERS, read_document
+from citewise.documents import read_document
 from citewise.documents.bounds import bound_blocks
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
-from citewise.documents.manifest import PaperMetadata, read_manifest
+from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
 from citewise.documents.parallel import Parse, ParseBudget, ParseOptions, ParsePool
 from citewise.documents.references import link_citations
-from citewise.documents.zotero import read_zotero
 from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
@@ -31,6 +30,7 @@ from citewise.errors import (
     DuplicateDocumentError,
     TooLargeError,
 )
+from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
 from citewise.store.library import LibraryStore, StoredDocument
 from citewise.store.vectors import (
     blocks_without_vectors,
@@ -39,20 +39,24 @@ from citewise.store.vectors import (
     save_vectors,
 )
 
-SUFFIXES = tuple(READERS)
 EMBED_BATCH = 64
 # the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
 MAX_FILE_MB = {".pdf": 512.0}
 MAX_TEXT_FILE_MB = 32.0
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class IngestFailure:
-    path: str
-    code: str
-    reason: str
+# IngestFailure, Sources and expand_paths live in inputs.py; importers name them here too.
+__all__ = [
+    "IngestFailure",
+    "IngestReport",
+    "Progress",
+    "Sources",
+    "check_file_size",
+    "embed_missing",
+    "expand_paths",
+    "ingest",
+    "ingest_file",
+]
 
 
 @dataclass
@@ -76,71 +80,6 @@ class IngestReport:
 
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass
-class Sources:
-    """Files named by a manifest or a Zotero library, with their metadata, and the
-    entries that could not be used (each one a failure in the report)."""
-
-    metadata: dict[Path, PaperMetadata] = field(default_factory=dict)
-    failures: list[IngestFailure] = field(default_factory=list)
-
-    @classmethod
-    def from_manifest(cls, path: Path) -> Sources:
-        out = cls()
-        try:
-            entries = read_manifest(path)
-        except CitewiseError as exc:
-            return cls(failures=[IngestFailure(str(path), exc.code, str(exc).split(": ", 1)[1])])
-        for entry in entries:
-            if entry.problem or entry.path is None:
-                out.failures.append(
-                    IngestFailure(
-                        str(entry.path or path), "BAD_MANIFEST_ENTRY", entry.problem or ""
-                    )
-                )
-            else:
-                out.metadata[entry.path] = entry.metadata
-        return out
-
-    @classmethod
-    def from_zotero(cls, directory: Path) -> Sources:
-        out = cls()
-        try:
-            items = read_zotero(directory)
-        except CitewiseError as exc:  # locked, unknown schema: the rest of the batch goes on
-            reason = str(exc).split(": ", 1)[1]
-            return cls(failures=[IngestFailure(str(directory), exc.code, reason)])
-        for item in items:
-            if item.problem:
-                out.failures.append(
-                    IngestFailure(str(item.path), "ZOTERO_ATTACHMENT", item.problem)
-                )
-            else:
-                out.metadata[item.path] = item.metadata
-        return out
-
-    def merge(self, other: Sources) -> Sources:
-        return Sources({**self.metadata, **other.metadata}, self.failures + other.failures)
-
-
-def expand_paths(paths: list[Path]) -> Iterator[Path | IngestFailure]:
-    """Files to ingest (folders searched recursively), or a failure for a path that is not."""
-    for path in paths:
-        if path.is_dir():
-            try:
-                found = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
-            except OSError as exc:
-                yield IngestFailure(str(path), "UNREADABLE_PATH", f"cannot list folder: {exc}")
-                continue
-            yield from (p for p in found if p.is_file())
-        elif path.is_file():
-            yield path
-        elif not path.exists():
-            yield IngestFailure(str(path), "UNREADABLE_PATH", "no such file or folder")
-        else:
-            yield IngestFailure(str(path), "UNREADABLE_PATH", "not a regular file")
 
 
 def ingest_file(
