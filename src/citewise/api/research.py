@@ -18,6 +18,7 @@ from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
 from citewise.agent.research.statistics import report_statistics
+from citewise.agent.research.tasks import TaskEvent
 from citewise.api.library import Library
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
@@ -52,6 +53,30 @@ class ResearchOutcome:
             "report_html": str(self.report_html) if self.report_html else None,
             "evidence": self.evidence,
             "stats": self.stats,
+        }
+
+
+@dataclass
+class TaskDetails:
+    task: Task
+    evidence: int
+    report_markdown: str | None
+    report_html: str | None
+    events: list[TaskEvent]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `tasks show --json` object (and GET /tasks/{id}, MCP get_task, with "running")."""
+        return {
+            **self.task.summary(),
+            "updated": self.task.updated,
+            "options": asdict(self.task.options),
+            "evidence": self.evidence,
+            "report_markdown": self.report_markdown,
+            "report_html": self.report_html,
+            "events": [
+                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
+                for e in self.events
+            ],
         }
 
 
@@ -197,22 +222,16 @@ class ResearchDesk:
     def list_tasks(self) -> list[Task]:
         return self.tasks.list_tasks()
 
-    def show(self, task_id: str) -> dict[str, Any]:
-        """The `tasks show --json` object: the task, its options, counts and event log."""
+    def show(self, task_id: str) -> TaskDetails:
+        """A task, its evidence count, report files and event log (`tasks show --json`)."""
         task = self.tasks.get(task_id)
-        events = self.tasks.events(task_id)
-        return {
-            **task.summary(),
-            "updated": task.updated,
-            "options": asdict(task.options),
-            "evidence": self.tasks.evidence_count(task_id),
-            "report_markdown": self._existing(task, "report.md"),
-            "report_html": self._existing(task, "report.html"),
-            "events": [
-                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
-                for e in events
-            ],
-        }
+        return TaskDetails(
+            task,
+            self.tasks.evidence_count(task_id),
+            self._existing(task, "report.md"),
+            self._existing(task, "report.html"),
+            self.tasks.events(task_id),
+        )
 
     def _existing(self, task: Task, name: str) -> str | None:
         path = self.library.directory / REPORTS_DIR / task.id / name
