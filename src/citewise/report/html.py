@@ -157,8 +157,8 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         for k, v in report.verification.items()
     )
     coverage = "".join(
-        f"<tr><td>Q{n}. {escape(row['question'])}</td><td>{row['evidence']}</td>"
-        f"<td>{row['papers']}</td></tr>"
+        f"<tr><td>Q{n}. {escape(row.question)}</td><td>{row.evidence}</td>"
+        f"<td>{row.papers}</td></tr>"
         for n, row in enumerate(report.coverage, start=1)
     )
     screening = "".join(

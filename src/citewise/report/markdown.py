@@ -155,7 +155,7 @@ def appendix(
     lines += ["", "## Appendix B. Coverage", ""]
     lines += ["| sub-question | evidence items | papers |", "|---|---|---|"]
     for n, row in enumerate(report.coverage, start=1):
-        lines.append(f"| Q{n}. {escape(row['question'])} | {row['evidence']} | {row['papers']} |")
+        lines.append(f"| Q{n}. {escape(row.question)} | {row.evidence} | {row.papers} |")
     lines += ["", "## Appendix C. Screening log", ""]
     lines += ["| paper | round | score | decision | reason |", "|---|---|---|---|---|"]
     for d in report.screening:

@@ -187,6 +187,16 @@ class Disagreement:
 
 
 @dataclass
+class CoverageRow:
+    """Evidence items and distinct papers a sub-question found (appendix B)."""
+
+    id: str  # "q1"
+    question: str
+    evidence: int
+    papers: int
+
+
+@dataclass
 class Report:
     topic: str
     sections: list[Section]
@@ -194,8 +204,7 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)
     verification: dict[str, Any] = field(default_factory=dict)
     screening: list[ScreeningDecision] = field(default_factory=list)
-    # per sub-question, in plan order: {"id", "question", "evidence", "papers"}
-    coverage: list[dict[str, Any]] = field(default_factory=list)
+    coverage: list[CoverageRow] = field(default_factory=list)  # per sub-question, plan order
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -222,7 +231,7 @@ class Report:
             disagreements,
             data.get("verification", {}),
             screening,
-            data.get("coverage", []),
+            [from_dict(CoverageRow, row) for row in data.get("coverage", [])],
         )
 
     def claims(self) -> list[Claim]:
