@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.server.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.server.conftest import TOKEN, Server
-from tests.server.test_ui import CHROMIUM, CHROMIUM_ARGS
 
 
 def test_docs_page_references_only_packaged_assets(server: Server) -> None:

@@ -7,7 +7,15 @@ import re
 
 from tests.server.conftest import TOKEN, Server
 
-SHELL = ("/", "/static/app.js", "/static/app.css", "/static/viewer.js", "/static/pdfjs/pdf.min.mjs")
+SHELL = (
+    "/",
+    "/static/app.js",
+    "/static/views.js",
+    "/static/research.js",
+    "/static/app.css",
+    "/static/viewer.js",
+    "/static/pdfjs/pdf.min.mjs",
+)
 
 
 def test_the_shell_is_served_under_a_strict_policy(server: Server) -> None:
@@ -26,8 +34,9 @@ def test_the_shell_is_served_under_a_strict_policy(server: Server) -> None:
     assert pages["/static/app.js"].headers["content-type"].startswith("text/javascript")
     html = pages["/"].text
     assert '<script src="/static/app.js" defer></script>' in html
-    assert html.count("<script") == 2 and not re.search(r"\son[a-z]+\s*=", html)  # no inline
-    assert "innerHTML" not in pages["/static/app.js"].text  # data goes in as text only
+    assert html.count("<script") == 4 and not re.search(r"\son[a-z]+\s*=", html)  # no inline
+    for script in ("/static/app.js", "/static/views.js", "/static/research.js"):
+        assert "innerHTML" not in pages[script].text  # data goes in as text only
     assert unknown.status_code == 404 and other.status_code == 404
     assert other.json()["code"] == "PAGE_NOT_FOUND"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from citewise.agent.aspects import Paper, load_paper
+from citewise.agent.aspects import ALIASES, KNOWN, Paper, load_paper
 from citewise.agent.compare import Comparison, compare_papers
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
@@ -17,6 +17,9 @@ from citewise.llm.registry import role_clients
 
 if TYPE_CHECKING:
     from citewise.store.library import LibraryStore, StoredDocument
+
+# Every aspect name compare, matrix and setup accept (lower case; aliases included).
+ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
 
 
 class ComparisonMethods:

@@ -11,6 +11,7 @@ from citewise.agent.generate import GeneratedAnswerer
 from citewise.agent.qa import Answer, QuestionAnswerer
 from citewise.agent.verify import Verifier
 from citewise.agent.vocabulary import learn as learn_vocabulary
+from citewise.api.chat import ChatMethods
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
@@ -61,7 +62,7 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ComparisonMethods, StructureMethods):
+class Library(ComparisonMethods, StructureMethods, ChatMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(

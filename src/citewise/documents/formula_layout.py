@@ -17,20 +17,28 @@ import re
 from citewise.documents.layout import Row, Seg, Unit, union
 
 BIG_OPERATOR = set("∑∏∫∮⋃⋂⨁⨂")
-# Adobe Symbol's private-use pieces of tall delimiters: the top piece stands for the
-# delimiter; extension and bottom pieces add nothing.
+# Adobe Symbol's private-use pieces of tall delimiters. An opening delimiter is read at
+# its top piece (it comes before what it encloses), a closing one at its bottom piece
+# (which sits on the formula's last line, before what follows); the rest add nothing.
 DELIMITER_PIECES = {
-    "\uf8eb": "(", "\uf8f6": ")", "\uf8ee": "[", "\uf8f9": "]", "\uf8f1": "{", "\uf8fc": "}",
-    "\uf8ec": "", "\uf8ed": "", "\uf8f7": "", "\uf8f8": "", "\uf8ef": "", "\uf8f0": "",
-    "\uf8fa": "", "\uf8fb": "", "\uf8f2": "", "\uf8f3": "", "\uf8f4": "", "\uf8fd": "",
-    "\uf8fe": "", "\uf8f5": "",
+    "\uf8eb": "(", "\uf8ee": "[", "\uf8f1": "{", "\uf8f8": ")", "\uf8fb": "]", "\uf8fe": "}",
+    "\uf8ec": "", "\uf8ed": "", "\uf8f6": "", "\uf8f7": "", "\uf8ef": "", "\uf8f0": "",
+    "\uf8f9": "", "\uf8fa": "", "\uf8f2": "", "\uf8f3": "", "\uf8f4": "", "\uf8fc": "",
+    "\uf8fd": "", "\uf8f5": "",
 }  # fmt: skip
+# TeX (cm*, ms*), MathTime (MT2MIT, MTSY), Times/Palatino math (tx*, px*), OpenType math
+MATH_FONT = re.compile(
+    r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix|^MT2|^MT(?:MI|SY|EX)|txmi|txsy|txex|"
+    r"pxmi|pxsy|pxex|eufm|rsfs|euclid|esint|wasy",
+    re.I,
+)
 _DELIMITERS = str.maketrans(DELIMITER_PIECES)
 PRIVATE_USE = re.compile(r"[\ue000-\uf8ff]")
 MATH_MARK = re.compile(
     r"[=<>≤≥≈∝∼±∓×·∗⋆◦∑∏∫√∂∇∞∈∉⊂⊆∪∩→←↔⇒⇔⊤⊥^_−+/]|[\u0370-\u03ff]|[\uf8e0-\uf8ff]|\ufffd"
 )
-WORD = re.compile(r"[a-z]{3,}")
+PROSE = re.compile(r"[A-Za-z][a-z]{2,}[.,;:]?")
+FUNCTIONS = {"exp", "log", "min", "max", "sin", "cos", "tan", "det", "lim", "sup", "inf"}
 
 
 def map_delimiters(text: str) -> str:
@@ -39,9 +47,17 @@ def map_delimiters(text: str) -> str:
     return PRIVATE_USE.sub("", text.translate(_DELIMITERS))
 
 
+def math_share(unit: Unit) -> float:
+    """Share of the unit's characters set in a math font."""
+    segs = unit.segs
+    total = sum(len(s.text) for s in segs) or 1
+    return sum(len(s.text) for s in segs if MATH_FONT.search(s.font)) / total
+
+
 def _piece(unit: Unit) -> bool:
-    """A fragment of a formula: an unlabelled equation, or a short math-marked unit that
-    does not read as a sentence (PyMuPDF's lines of a display come classified one by one)."""
+    """A fragment of a formula: an unlabelled equation, or a short unit without prose
+    (PyMuPDF's lines of a display come classified one by one). Prose is whole words of
+    letters; identifiers glued to symbols or digits ("vec(Ψsuper)", "X1super") are not."""
     if unit.label:
         return False
     if unit.kind == "equation":
@@ -49,10 +65,14 @@ def _piece(unit: Unit) -> bool:
     if unit.kind not in ("paragraph", "table", "footnote") or len(unit.rows) > 3:
         return False
     text = unit.text
-    words = [w for w in WORD.findall(text) if w not in ("exp", "log", "min", "max", "sin", "cos")]
-    if len(text.strip()) <= 4 and not words:
-        return True  # a limit, an index, a numerator: "n", "i=1", ". n"
-    return bool(MATH_MARK.search(text)) and len(words) <= 2
+    prose = [
+        t for t in text.split() if PROSE.fullmatch(t) and t.lower().strip(".,;:") not in FUNCTIONS
+    ]
+    if not prose and len(text) <= 40:
+        return True  # a limit, an index, an entry: "n", "i=1", "X1super", "..."
+    if math_share(unit) > 0.5:
+        return True
+    return bool(MATH_MARK.search(text)) and len(prose) <= 2
 
 
 def _near(unit: Unit, band: tuple[float, float, float, float], gap: float) -> bool:
@@ -153,14 +173,18 @@ def _read_stack(stack: list[Seg], baseline: float, after_operator: bool = False)
     operator, so what it holds above and below are that operator's limits."""
     if len(stack) == 1:
         return stack
-    if len(_lines(stack)) >= 3 and len({round(s.x0) for s in stack}) >= 2:
-        return _row_major(stack)  # a matrix (or a stacked array): row by row
+    operator = next((s for s in stack if any(ch in BIG_OPERATOR for ch in s.text)), None)
+    if operator is not None:  # \sum_{below}^{above}, wherever the main line runs
+        baseline = (operator.y0 + operator.y1) / 2
+        after_operator = True
     on_line = [s for s in stack if s.y0 - 1 <= baseline <= s.y1 + 1]
     below = _row_major([s for s in stack if s not in on_line and s.y0 > baseline])
     above = _row_major([s for s in stack if s not in on_line and s.y1 < baseline])
     ordered = sorted(on_line, key=lambda s: s.x0)
-    if after_operator or any(ch in BIG_OPERATOR for s in on_line for ch in s.text):
-        return ordered + below + above  # \sum_{below}^{above}
+    if after_operator:
+        return ordered + below + above
+    if len(_lines(stack)) >= 3:
+        return _row_major(stack)  # a matrix, a vector, a stacked array: row by row
     return ordered + above + below  # a fraction: numerator, then denominator
 
 

@@ -1,6 +1,7 @@
 """The FastAPI app: library routes (ask, search, documents, page images) and error shapes.
-Research task routes live in server/tasks.py, the event stream in server/events.py, the Host
-check, token and request limits in server/guards.py.
+Chat, compare and matrix routes live in server/analysis.py, research task routes in
+server/tasks.py, the event stream in server/events.py, the Host check, token and request
+limits in server/guards.py.
 
 Reads (ask, search, documents, pages) run at once, each on a connection of its own
 (server/readers.py: WAL readers sharing one warm embedder); the one writer Library, under a
@@ -31,6 +32,7 @@ from citewise.api import Library
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
+from citewise.server.analysis import analysis_routes
 from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
@@ -354,6 +356,7 @@ def create_app(
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)
+    analysis_routes(app)
     task_routes(app)
     ui_routes(app)
     return app

@@ -23,6 +23,8 @@ STATIC = {  # name -> media type: the only files served, so no path comes from t
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "viewer.js": "text/javascript; charset=utf-8",
+    "views.js": "text/javascript; charset=utf-8",
+    "research.js": "text/javascript; charset=utf-8",
     # pdf.js (pdfjs-dist, Apache-2.0, vendored unchanged: static/pdfjs/README.md)
     "pdfjs/pdf.min.mjs": "text/javascript; charset=utf-8",
     "pdfjs/pdf.worker.min.mjs": "text/javascript; charset=utf-8",
