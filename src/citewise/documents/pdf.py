@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pymupdf
 
@@ -69,27 +70,7 @@ def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) 
 def _parse(
     doc: pymupdf.Document, path: Path, data: bytes, ocr: bool, options: ParseOptions
 ) -> Document:
-    try:
-        pages_ = [doc[i] for i in range(doc.page_count)]
-        check_text_operators(pages_, options.budget.text_ops_per_page)
-        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
-        font_names: dict[int, tuple[str, ...]] = {}
-        for page, r in zip(pages_, raw, strict=True):
-            if spacing.needs_respacing(r):  # word gaps without space characters
-                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
-            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
-        # text boxes come in the unrotated page frame, whatever /Rotate says
-        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
-        # a page of pictures and no text is a scan waiting for OCR
-        scans = {
-            n + 1
-            for n, (page, r) in enumerate(zip(pages_, raw, strict=True))
-            if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
-        }
-        pdf_meta = dict(doc.metadata or {})
-        check_repair(doc, data)  # page content is decoded only now
-    except (RuntimeError, ValueError) as exc:
-        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
+    pages_, raw, sizes, scans, pdf_meta = _decode(doc, data, options)
     turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
     flagged = {
         n + 1: "garbled text layer"
@@ -113,19 +94,8 @@ def _parse(
         for segs, drop in zip(pages, drops, strict=True)
     ]
     body = body_style(kept)
-    vocab = vocabulary([s.text for segs in kept for s in segs])
-    blocks: list[Block] = []
-    refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
-    for number, (segs, (_, width, height)) in enumerate(zip(kept, turned, strict=True), start=1):
-        units = page_structure(columns.page_units(segs, width), body, height)
-        units, refs = mark_references(units, refs)
-        if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
-            _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
-        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
-        if number in ocr_pages:
-            for block in made:
-                block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
-        blocks.extend(b for b in made if b.text)  # bracket glyphs of a matrix carry no text
+    frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
+    blocks = _page_blocks(pages_, kept, frames, body, flagged, ocr_pages)
     title = title_block_index(blocks, body.size, pdf_meta.get("title", "") or "")
     if title is not None:
         blocks[title].kind = "paragraph"  # the title names the paper, not a section
@@ -159,6 +129,68 @@ def _parse(
         references=references,
         citations=link_citations(blocks, references),
     )
+
+
+class Decoded(NamedTuple):
+    pages: list[pymupdf.Page]
+    raw: list[dict[str, Any]]  # get_text("dict") of each page
+    sizes: list[tuple[float, float]]  # unrotated page frames
+    scans: set[int]  # page numbers of pages that are pictures only
+    metadata: dict[str, str]
+
+
+def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decoded:
+    """Each page's text as PyMuPDF's dict (respaced, TeX glyphs named), page sizes, the pages
+    that are pictures only (scans), the PDF's metadata; BadDocumentError when decoding shows
+    the file is damaged."""
+    try:
+        pages_ = [doc[i] for i in range(doc.page_count)]
+        check_text_operators(pages_, options.budget.text_ops_per_page)
+        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        font_names: dict[int, tuple[str, ...]] = {}
+        for page, r in zip(pages_, raw, strict=True):
+            if spacing.needs_respacing(r):  # word gaps without space characters
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
+            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
+        # text boxes come in the unrotated page frame, whatever /Rotate says
+        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
+        # a page of pictures and no text is a scan waiting for OCR
+        scans = {
+            n + 1
+            for n, (page, r) in enumerate(zip(pages_, raw, strict=True))
+            if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
+        }
+        pdf_meta = dict(doc.metadata or {})
+        check_repair(doc, data)  # page content is decoded only now
+    except (RuntimeError, ValueError) as exc:
+        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
+    return Decoded(pages_, raw, sizes, scans, pdf_meta)
+
+
+def _page_blocks(
+    pages_: list[pymupdf.Page],
+    kept: list[list[Seg]],
+    frames: list[tuple[float, float]],
+    body: Seg,
+    flagged: dict[int, str],
+    ocr_pages: dict[int, str],
+) -> list[Block]:
+    """Blocks of every page in reading order: units split, classified and fused per page,
+    bibliography entries marked, ruled tables re-gridded, OCR'd pages noted."""
+    vocab = vocabulary([s.text for segs in kept for s in segs])
+    blocks: list[Block] = []
+    refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
+    for number, (segs, (width, height)) in enumerate(zip(kept, frames, strict=True), start=1):
+        units = page_structure(columns.page_units(segs, width), body, height)
+        units, refs = mark_references(units, refs)
+        if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
+            _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
+        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
+        if number in ocr_pages:
+            for block in made:
+                block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
+        blocks.extend(b for b in made if b.text)  # bracket glyphs of a matrix carry no text
+    return blocks
 
 
 def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
