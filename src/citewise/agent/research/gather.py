@@ -124,7 +124,7 @@ class SearchStage:
         return "screening", ctx.task.round
 
     def run(self, ctx: StageContext, inputs: SearchInput) -> SearchOutput:
-        plan, queries, round_ = inputs.plan, inputs.queries, inputs.round
+        queries, round_ = inputs.queries, inputs.round
         papers: dict[str, Paper] = {}
         best_hits: dict[str, dict[str, float]] = {}
         total = sum(len(q) for q in queries.values())
@@ -155,32 +155,7 @@ class SearchStage:
                 ctx.checkpoint(self.state, done, total)
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
-            remote = ctx.remote_search
-            _, freqs = ctx.store.document_frequencies(plan.topic_terms)
-            sent_found = search_remote(
-                plan,
-                queries,
-                round_,
-                lambda text: remote(text, ctx.options, REMOTE_LIMIT),
-                # Rarer in the library, rarer in the databases: the term broadening drops.
-                rarity=lambda term: 1.0 / (1.0 + freqs.get(term, 0)) + len(term) / 1000,
-            )
-            warnings += [n for n in sent_found.warnings if n not in warnings]
-            for sent in sent_found.log:
-                log.info(
-                    "remote query for %s: %s (%s): %d records",
-                    sent["sub_question"],
-                    sent["query"],
-                    sent["why"],
-                    sent["records"],
-                )
-                ctx.tasks.event(ctx.task.id, self.name, "remote-query", sent)
-            for sq_id, records in sent_found.records.items():
-                for record in records:
-                    paper = record_paper(record, round_)
-                    found = papers.setdefault(paper.key, paper)
-                    found.hits.setdefault(sq_id, [])
-                    best_hits.setdefault(paper.key, {})[sq_id] = 0.5
+            warnings = self._remote_papers(ctx, inputs, papers, best_hits)
         for key, paper in papers.items():
             # Breadth: how many sub-questions found this paper, weighted by rank strength.
             paper.retrieval = round(sum(best_hits.get(key, {}).values()) / len(queries), 4)
@@ -188,6 +163,45 @@ class SearchStage:
         for warning in warnings:
             ctx.tasks.event(ctx.task.id, self.name, "warning", {"message": warning})
         return SearchOutput(ordered, warnings)
+
+    def _remote_papers(
+        self,
+        ctx: StageContext,
+        inputs: SearchInput,
+        papers: dict[str, Paper],
+        best_hits: dict[str, dict[str, float]],
+    ) -> list[str]:
+        """Add the remote sources' records for the round's queries to `papers` (each query
+        logged as a remote-query event); returns the sources' warnings."""
+        remote = ctx.remote_search
+        assert remote is not None
+        plan, round_ = inputs.plan, inputs.round
+        _, freqs = ctx.store.document_frequencies(plan.topic_terms)
+        sent_found = search_remote(
+            plan,
+            inputs.queries,
+            round_,
+            lambda text: remote(text, ctx.options, REMOTE_LIMIT),
+            # Rarer in the library, rarer in the databases: the term broadening drops.
+            rarity=lambda term: 1.0 / (1.0 + freqs.get(term, 0)) + len(term) / 1000,
+        )
+        warnings = list(dict.fromkeys(sent_found.warnings))
+        for sent in sent_found.log:
+            log.info(
+                "remote query for %s: %s (%s): %d records",
+                sent["sub_question"],
+                sent["query"],
+                sent["why"],
+                sent["records"],
+            )
+            ctx.tasks.event(ctx.task.id, self.name, "remote-query", sent)
+        for sq_id, records in sent_found.records.items():
+            for record in records:
+                paper = record_paper(record, round_)
+                found = papers.setdefault(paper.key, paper)
+                found.hits.setdefault(sq_id, [])
+                best_hits.setdefault(paper.key, {})[sq_id] = 0.5
+        return warnings
 
     @staticmethod
     def _local_paper(ctx: StageContext, doc: StoredDocument, round_: int) -> Paper:
