@@ -7,6 +7,7 @@ answer, then let agent/refusal.py decide from the draft's signals.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,7 +22,14 @@ from citewise.agent.compare_questions import (
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.extractive import Passage, idf_function
-from citewise.agent.figures import figure_refusal, missing_labels
+from citewise.agent.figures import (
+    asked_caption,
+    drawn_only,
+    figure_refusal,
+    missing_labels,
+    named_sections,
+    outside_sections,
+)
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -50,6 +58,8 @@ __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"
 # The generic refusal sentence (kinds have their own, agent/refusal.py).
 REFUSAL = "The library does not contain a passage that answers this."
 ABSENT_TERM_FACTOR = 0.5
+# A name written in capitals ("HOVER", "FEVER", "S2ORC"): what a question about it names.
+_NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
 # Passages from outside the papers a question names still count, for less (soft scope).
 OUTSIDE_SCOPE_FACTOR = 0.5
 
@@ -173,11 +183,17 @@ class QuestionAnswerer:
         missing = missing_labels(question, self.store)
         if missing:  # "Figure 7" of a paper whose figures end at 6
             return self._absent(question, missing, hits)
+        caption = asked_caption(question, self.store, [h.block for h in hits])
+        if caption is not None:  # "What is the title of Figure 2?": its caption, verbatim
+            return self._caption_answer(question, caption)
         # A table cell or a computed answer (agent/numeric_answer.py) answers first.
         from citewise.agent.numeric_answer import answer_numeric  # it imports this module
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
+        absent = self.absent_names(question)
+        if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
+            return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
         draft = draft_answer(
             question,
@@ -250,17 +266,47 @@ class QuestionAnswerer:
         )
         return draft, hits, blocks
 
-    def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
-        """Refuse a question about a table or figure its paper does not have."""
+    def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
+        """The caption the question asks for, cited as it is printed."""
+        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
+        return Answer(
+            question.text,
+            False,
+            caption.text,
+            [sentence],
+            [self.evidence(caption)],
+            1.0,
+        )
+
+    def absent_names(self, question: Question) -> list[str]:
+        """Acronym names the question uses ("HOVER") that none of the papers it is scoped to
+        ever writes: what it asks about is not in them (a name the library's vocabulary
+        bridges to another form does not count as absent)."""
+        asking = focus_sentence(question.text)  # a lead statement's names are context
+        names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
+        if not question.scope or not names:
+            return []
+        counts = self.store.document_term_counts([n.lower() for n in names], list(question.scope))
+        return [
+            n
+            for n in names
+            if n.lower() not in question.aliases
+            and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
+        ]
+
+    def _absent(
+        self, question: Question, labels: list[str], hits: list[Hit], kind: str = NOT_IN_LIBRARY
+    ) -> Answer:
+        """Refuse a question about a table, figure or name its paper does not have."""
         signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
         return Answer(
             question.text,
             True,
-            f"{REFUSALS[NOT_IN_LIBRARY]} (no {', '.join(labels)} in the paper)",
+            f"{REFUSALS[kind]} (no {', '.join(labels)} in the paper)",
             [],
             [self.evidence(h.block) for h in hits[:3]],
             0.0,
-            refusal_kind=NOT_IN_LIBRARY,
+            refusal_kind=kind,
             signals=signals,
         )
 
@@ -269,6 +315,11 @@ class QuestionAnswerer:
     ) -> Answer:
         kind = decide(draft.signals, self.policy)
         score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
+        drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
+        if kind is None and drawn_only(question, drafted_blocks, score):
+            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
+        if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
+            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
@@ -282,7 +333,7 @@ class QuestionAnswerer:
                     break
                 if all(hit.block.id != o.id for o in considered):
                     considered.append(self.evidence(hit.block))
-            figure = figure_refusal(question, self.store, blocks.values())
+            figure = figure_refusal(question, self.store, blocks.values(), drafted_blocks)
             reason = REFUSALS[kind]
             if figure is not None:
                 kind = IN_FIGURE
