@@ -39,6 +39,7 @@ from citewise.documents.options import ParseOptions
 from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
+from citewise.documents.table_header import carry_over, header_count, spanning_rules
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
 from citewise.errors import BadDocumentError
 
@@ -96,6 +97,7 @@ def _parse(
     body = body_style(kept)
     frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
     blocks = _page_blocks(pages_, kept, frames, body, flagged, ocr_pages)
+    carry_over(blocks)  # tables continued on the next page: repeated header or data
     title = title_block_index(blocks, body.size, pdf_meta.get("title", "") or "")
     if title is not None:
         blocks[title].kind = "paragraph"  # the title names the paper, not a section
@@ -183,8 +185,8 @@ def _page_blocks(
     for number, (segs, (width, height)) in enumerate(zip(kept, frames, strict=True), start=1):
         units = page_structure(columns.page_units(segs, width), body, height)
         units, refs = mark_references(units, refs)
-        if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
-            _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
+        captioned = any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units)
+        _find_ruled(pages_[number - 1], units, captioned)
         made = [_to_block(u, number, number not in flagged, vocab) for u in units]
         if number in ocr_pages:
             for block in made:
@@ -193,14 +195,19 @@ def _page_blocks(
     return blocks
 
 
-def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
-    """Swap the grid of a table drawn with cell borders for the one its rules define."""
+def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
+    """Note the horizontal rules across each table (header evidence) and, on a page with
+    a table caption, swap the grid of a table drawn with cell borders for the one its
+    rules define (the slow finder, on candidate pages only)."""
     if page.rotation or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs):
         return  # turned pages keep the text-based grid
     rules: list[layout.Box] | None = None
     for unit in units:
         if unit.kind == "table":
             rules = page_rules(page) if rules is None else rules
+            unit.data["rules"] = spanning_rules(rules, unit.page_bbox)
+            if not captioned:
+                continue
             found = unit.data.get("rows")
             rows = len(found) if isinstance(found, list) else 0
             grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
@@ -349,7 +356,8 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
     if unit.kind == "table":
         # the Cell rows tables.py stored (Unit.data is typed `object`, as above)
         cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
-        grid = unit.data.get("grid") or build_grid(cells)
+        rules: list[float] | None = unit.data.get("rules")  # type: ignore[assignment]
+        grid = unit.data.get("grid") or build_grid(cells, header_count(cells, rules))
         # a grid (ruled.ruled_grid or grid.build_grid) is a dict of its fields
         data = {"rows": rows, "caption": unit.data.get("caption", ""), **grid}  # type: ignore[dict-item]
         text = "\n".join(" ".join(cells) for cells in rows)

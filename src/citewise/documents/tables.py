@@ -148,6 +148,7 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
     split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
     out: list[list[Cell]] = []
     boxes: list[list[layout.Box]] = []  # each cell's box on the real page (for highlights)
+    bolds: list[list[bool]] = []  # whether each cell is set in bold (a header sign)
     for i, row in enumerate(rows):
         cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
         under = _cells_under(cells, out[-1]) if out else None
@@ -159,15 +160,20 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
         ):
             out.append(cells)
             boxes.append([s.orig for s in row.segs])
+            bolds.append([s.bold for s in row.segs])
             continue
         above = out[-1]
         for (x0, x1, text), k, seg in zip(cells, under, row.segs, strict=True):
             a0, a1, atext = above[k]
             above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
             boxes[-1][k] = layout.union([boxes[-1][k], seg.orig])
+            bolds[-1][k] = bolds[-1][k] and seg.bold
     return [
-        [GridCell(x0, x1, text, box) for (x0, x1, text), box in zip(cells, row_boxes, strict=True)]
-        for cells, row_boxes in zip(out, boxes, strict=True)
+        [
+            GridCell(x0, x1, text, box, bold)
+            for (x0, x1, text), box, bold in zip(cells, row_boxes, row_bold, strict=True)
+        ]
+        for cells, row_boxes, row_bold in zip(out, boxes, bolds, strict=True)
     ]
 
 
@@ -279,6 +285,13 @@ def _table_piece(unit: Unit, cap: Unit, body: Seg) -> bool:
     """Part of a table: a table piece, small print, or short cells that are not prose."""
     if unit.kind == "table":
         return unit.label in (None, cap.label)
+    if unit.kind == "heading":  # bold column heads in small print read as a heading
+        small = unit.style.size <= body.size - 0.5
+        return (
+            small
+            and len(unit.rows) == 1
+            and any(g >= 2 * unit.style.size for g in unit.rows[0].gaps())
+        )
     if unit.kind not in TABLEISH or unit.label or CONTINUED.match(unit.text):
         return False
     if unit.style.size <= body.size - 0.5:
