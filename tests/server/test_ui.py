@@ -214,6 +214,12 @@ def test_the_research_tab_runs_a_task_with_live_events(
 
 
 def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guarded: Server) -> None:
+    refused = page.goto(guarded.url + "/")
+    assert refused is not None and refused.status == 401  # no shell without the token
+    # the link `citewise serve` prints: the cookie opens the shell; the app asks for the
+    # token when it did not come with the link
+    page.goto(guarded.url + f"/?token={TOKEN}")
+    page.evaluate("sessionStorage.clear()")
     page.goto(guarded.url + "/")
     page.wait_for_selector("#status.error")
     assert "UNAUTHORIZED" in page.inner_text("#status")
@@ -232,3 +238,10 @@ def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guard
     page.click("nav button[data-view=usage]")
     page.wait_for_selector("#usage-totals:has-text('model calls')")
     assert page.inner_text("#usage-totals").startswith("0 model calls")  # extractive: none
+
+
+def test_the_printed_link_opens_the_app_with_its_data(page: Any, guarded: Server) -> None:
+    page.goto(guarded.url + f"/?token={TOKEN}")
+    page.wait_for_selector("#documents tbody tr")
+    assert page.locator("#documents tbody tr").count() == 2
+    assert "token" not in page.url  # dropped from the address bar once kept

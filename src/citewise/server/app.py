@@ -52,7 +52,7 @@ from citewise.server.limits import (
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
-from citewise.server.ui import PUBLIC_PATHS, ui_routes
+from citewise.server.ui import SHELL_PATHS, ui_routes
 
 log = logging.getLogger(__name__)
 
@@ -349,7 +349,7 @@ def create_app(
         redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),
+            Middleware(BearerAuth, token=token, public=SHELL_PATHS),
             Middleware(RequestLimits, limits=chosen),
         ],
     )

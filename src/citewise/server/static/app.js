@@ -2,6 +2,12 @@
 // Every string that comes from a document is set with textContent, never parsed as HTML.
 "use strict";
 
+// Opened from the link `citewise serve` prints, the token arrives in the URL fragment
+// (never sent to a server): keep it for this tab's bearer headers, then drop it from the URL.
+if (location.hash.startsWith("#token=")) {
+  sessionStorage.setItem("citewise-token", decodeURIComponent(location.hash.slice(7)));
+  history.replaceState(null, "", location.pathname + location.search);
+}
 const state = { token: sessionStorage.getItem("citewise-token") || "", documents: [] };
 
 function $(id) {
