@@ -300,18 +300,8 @@ def ingest(
                 abstracts,
                 options.max_file_mb,
             )
-        except CitewiseError as exc:
-            report.failed.append(IngestFailure(str(path), exc.code, exc.message))
         except Exception as exc:  # a parser bug must not lose the rest of the batch
-            log.debug("unexpected failure ingesting %s", path, exc_info=True)
-            report.failed.append(
-                IngestFailure(
-                    str(path),
-                    "UNREADABLE",
-                    f"citewise could not read this file ({type(exc).__name__}); the rest of "
-                    "the batch went on — please report it if the file opens elsewhere",
-                )
-            )
+            report.failed.append(_failure(path, exc))
 
     with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
         for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
@@ -327,6 +317,20 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _failure(path: Path, exc: Exception) -> IngestFailure:
+    """The report line of a file that could not be ingested: its CitewiseError, or for an
+    unexpected failure (a parser bug) the exception's type only (traceback at debug level)."""
+    if isinstance(exc, CitewiseError):
+        return IngestFailure(str(path), exc.code, exc.message)
+    log.debug("unexpected failure ingesting %s", path, exc_info=True)
+    return IngestFailure(
+        str(path),
+        "UNREADABLE",
+        f"citewise could not read this file ({type(exc).__name__}); the rest of "
+        "the batch went on — please report it if the file opens elsewhere",
+    )
 
 
 def _repeats(files: list[Path], ahead: set[Path]) -> list[Path]:
