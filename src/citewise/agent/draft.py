@@ -356,6 +356,22 @@ CLASS_MEMBERS = {
     "accelerator": ("gpu", "gpus", "tpu", "tpus"),
     "optimizer": ("adam", "adamw", "sgd", "adafactor", "rmsprop"),
     "framework": ("pytorch", "tensorflow", "jax", "keras"),
+    # a measure is stated in its units: "how much memory" by "12 Mbytes"
+    "memory": (
+        "bytes",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "kbytes",
+        "mbytes",
+        "gbytes",
+        "megabytes",
+        "gigabytes",
+        "kib",
+        "mib",
+        "gib",
+    ),
 }
 
 

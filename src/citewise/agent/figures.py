@@ -1,4 +1,5 @@
-"""Questions whose answer is drawn in a figure: refuse with that reason, citing the caption.
+"""Questions whose answer is drawn in a figure: refuse with that reason, citing the caption;
+and what a question names that its paper lacks (a label, a section, a name).
 
 Text answers a figure question only when a caption or a sentence states the answer; what
 only the image shows (colours, drawn items, curve positions) cannot be read, and saying so
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from citewise.agent.question import Question
+from citewise.agent.question import Question, focus_sentence
 from citewise.store.library import LibraryStore, StoredBlock
 
 _VISUAL_WORD = re.compile(
@@ -170,3 +171,24 @@ def outside_sections(spans: list[StoredBlock], sections: set[str] | None) -> boo
     if not sections or not spans:
         return False
     return all(not sections & set(b.section_path.split(" > ")) for b in spans)
+
+
+# A name written in capitals ("HOVER", "FEVER", "S2ORC"): what a question about it names.
+_NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
+
+
+def absent_names(question: Question, store: LibraryStore) -> list[str]:
+    """Names in capitals the question asks with ("HOVER") that none of the papers it is
+    scoped to ever writes: what it asks about is not in them (a name the library's
+    vocabulary bridges to another form does not count as absent)."""
+    asking = focus_sentence(question.text)  # a lead statement's names are context
+    names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
+    if not question.scope or not names:
+        return []
+    counts = store.document_term_counts([n.lower() for n in names], list(question.scope))
+    return [
+        n
+        for n in names
+        if n.lower() not in question.aliases
+        and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
+    ]

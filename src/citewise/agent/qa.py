@@ -7,7 +7,6 @@ answer, then let agent/refusal.py decide from the draft's signals.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -23,6 +22,7 @@ from citewise.agent.compare_questions import (
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.extractive import Passage, idf_function
 from citewise.agent.figures import (
+    absent_names,
     asked_caption,
     drawn_only,
     figure_refusal,
@@ -58,8 +58,6 @@ __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"
 # The generic refusal sentence (kinds have their own, agent/refusal.py).
 REFUSAL = "The library does not contain a passage that answers this."
 ABSENT_TERM_FACTOR = 0.5
-# A name written in capitals ("HOVER", "FEVER", "S2ORC"): what a question about it names.
-_NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
 # Passages from outside the papers a question names still count, for less (soft scope).
 OUTSIDE_SCOPE_FACTOR = 0.5
 
@@ -191,7 +189,7 @@ class QuestionAnswerer:
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
-        absent = self.absent_names(question)
+        absent = absent_names(question, self.store)
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
@@ -277,22 +275,6 @@ class QuestionAnswerer:
             [self.evidence(caption)],
             1.0,
         )
-
-    def absent_names(self, question: Question) -> list[str]:
-        """Acronym names the question uses ("HOVER") that none of the papers it is scoped to
-        ever writes: what it asks about is not in them (a name the library's vocabulary
-        bridges to another form does not count as absent)."""
-        asking = focus_sentence(question.text)  # a lead statement's names are context
-        names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
-        if not question.scope or not names:
-            return []
-        counts = self.store.document_term_counts([n.lower() for n in names], list(question.scope))
-        return [
-            n
-            for n in names
-            if n.lower() not in question.aliases
-            and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
-        ]
 
     def _absent(
         self, question: Question, labels: list[str], hits: list[Hit], kind: str = NOT_IN_LIBRARY
