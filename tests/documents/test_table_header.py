@@ -199,3 +199,33 @@ def test_corpus_tables_have_the_header_rows_they_print() -> None:
             if key in CORPUS_HEADERS:
                 found[key] = block.data["header_rows"]  # type: ignore[assignment]
     assert found == CORPUS_HEADERS
+
+
+@pytest.mark.parametrize(
+    ("bold", "header"),
+    [
+        # both bold lines are header; flat header lines fold into one row (wrapped heads)
+        (2, ["Term (field word)", "Meaning (as used here)"]),
+        (0, ["Term", "Meaning"]),  # no evidence either way: the first row, as before
+    ],
+)
+def test_bordered_text_table_takes_its_bold_rows_as_header(
+    tmp_path: Path, bold: int, header: list[str]
+) -> None:
+    """Borders around every cell say nothing about the header; the bold rows do."""
+    rows = [["Term", "Meaning"], ["(field word)", "(as used here)"], *GLOSSARY[1:]]
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = _prose(page, 90)
+    page.insert_text((72, y + 10), "Table 1: Terms used in this paper.", fontsize=9)
+    y += 34
+    for i, row in enumerate(rows):
+        for x, text in zip(X, row, strict=False):
+            page.insert_text((x, y), text, fontsize=9, fontname="hebo" if i < bold else "helv")
+        for left, right in ((84, 240), (240, 480)):
+            page.draw_rect(pymupdf.Rect(left, y - 11, right, y + 5), width=0.5)
+        y += ROW
+    _prose(page, y + 20)
+    doc.save(tmp_path / "t.pdf")
+    [table] = _tables(read_pdf(tmp_path / "t.pdf", ocr=False))
+    assert _header(table) == (1, header)

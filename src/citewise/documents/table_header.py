@@ -5,8 +5,9 @@ the header ends before the first such row (years such as '2019 | 2018' head colu
 numbers and do not count as data when a rule or bold type sets them apart). In a table
 without such numbers: a horizontal rule under the first rows (booktabs' midrule) closes
 the header; else leading bold rows over plain ones are the header; a table whose rules
-are known and none sits under its first rows has no header; with no evidence at all the
-first row is taken as header. A table continued on the next page under the same label
+are known and none sits under its first rows has no header (rules between nearly all
+rows are cell borders and say nothing); with no evidence at all the first row is taken
+as header. A table continued on the next page under the same label
 either repeats the header rows (they are header again) or starts with data.
 """
 
@@ -49,6 +50,8 @@ def header_count(rows: list[list[Cell]], rules: list[float] | None = None) -> in
 def choose(texts: list[list[str]], bold: list[bool], under: list[bool] | None, framed: bool) -> int:
     """The header count from the evidence: `bold[i]` row i is all bold, `under[i]` a rule
     lies between rows i and i+1, `framed` rules are drawn across the table at all."""
+    if under and sum(under) >= 0.8 * len(under):  # rules between (nearly) all rows
+        under, framed = None, False  # are cell borders: they say nothing about the header
     data = [any(is_numeric(t) and not YEAR.match(t.strip()) for t in row[1:]) for row in texts]
     numbered = [any(is_numeric(t) for t in row[1:]) for row in texts]
     first_data = data.index(True) if any(data) else len(texts)
