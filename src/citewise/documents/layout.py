@@ -15,6 +15,7 @@ from typing import Any
 
 from citewise.documents.footnotes import line_text
 from citewise.documents.hyphenation import clean, join_rows
+from citewise.documents.scripts import stack_scripts
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
@@ -175,16 +176,20 @@ def page_segments(
     """
     lines = []
     weight: Counter[tuple[int, int]] = Counter()
-    for bno, block in enumerate(raw.get("blocks", [])):
-        if block.get("type") != 0:
-            continue
-        for line in block["lines"]:
-            spans = [s for s in line["spans"] if s["text"].strip()]
-            if spans:
-                dx, dy = line.get("dir", (1.0, 0.0))
-                way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
-                lines.append((bno, line, spans, way))
-                weight[way] += sum(len(s["text"]) for s in spans)
+    found = [
+        (bno, line)
+        for bno, block in enumerate(raw.get("blocks", []))
+        if block.get("type") == 0
+        for line in block["lines"]
+    ]
+    merged = stack_scripts([line for _, line in found])  # x_i^2 stacked: base, sub, sup
+    for (bno, _), line in zip(found, merged, strict=True):
+        spans = [s for s in line["spans"] if s["text"].strip()] if line is not None else []
+        if line is not None and spans:
+            dx, dy = line.get("dir", (1.0, 0.0))
+            way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
+            lines.append((bno, line, spans, way))
+            weight[way] += sum(len(s["text"]) for s in spans)
     main = weight.most_common(1)[0][0] if weight else (1, 0)
     if main == (9, 9):
         main = (1, 0)
