@@ -225,6 +225,10 @@ def eval_command(
             help="Saved `eval --json` runs: fit the refusal parameters, leave one document out.",
         ),
     ] = None,
+    gold: Annotated[
+        Path | None,
+        typer.Option("--gold", help="QA file whose gold the questions (a translation) use."),
+    ] = None,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
@@ -239,7 +243,7 @@ def eval_command(
         return
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
-    items = load_items(qa_file)
+    items = load_items(qa_file, gold)
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         # load the model once so latencies measure answering, not start-up
