@@ -216,7 +216,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         Refusals and low-support answers are logged for `review` (unless review=False)."""
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
-        answer = self.answerer.ask(question, doc_ids, k)
+        # a comparative question is answered with the compare table (api/compare.py)
+        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             log_review(
@@ -337,7 +338,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         if generator is None:
             return self.ask(question, documents, k)
         doc_ids = tuple(self.document(d).id for d in documents or [])
-        return generator.ask(question, doc_ids, k)
+        comparison = self.ask_comparison(question, doc_ids, self.extract_model(llm, llm_url))
+        return comparison or generator.ask(question, doc_ids, k)
 
     def models_for(
         self, role: str, use_cache: bool = True, task: str | None = None

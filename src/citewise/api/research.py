@@ -25,6 +25,7 @@ from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
 from citewise.report.html import render_html
 from citewise.report.markdown import csl_json, render_markdown
+from citewise.report.matrix_section import with_matrix_section
 
 REPORTS_DIR = "reports"
 
@@ -171,11 +172,12 @@ class ResearchDesk:
     def render(self, task_id: str, bibliography: str = "references.json") -> RenderedReport:
         report = self.report(task_id)
         evidence = self.tasks.evidence(task_id)
-        return RenderedReport(
+        markdown, html = with_matrix_section(  # the literature matrix of the papers cited
             render_markdown(report, evidence, task_id, bibliography),
             render_html(report, evidence, task_id),
-            csl_json(report),
+            self.library.report_matrix(report, evidence),
         )
+        return RenderedReport(markdown, html, csl_json(report))
 
     def write_files(
         self, task: Task, out: Path | None = None, html: Path | None = None

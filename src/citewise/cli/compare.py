@@ -16,6 +16,7 @@ from citewise.agent.extraction import NOT_STATED
 from citewise.agent.matrix import DEFAULT_COLUMNS
 from citewise.agent.setup import SETUP_ASPECTS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.report.compare_view import print_comparison
 from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 
 Llm = Annotated[
@@ -52,18 +53,7 @@ def compare(
     elif as_csv:
         sys.stdout.write(comparison_csv(result))
     else:
-        view = RichTable("aspect", *[d for d, _ in result.documents], show_lines=True)
-        for aspect in result.aspects:
-            row = [aspect]
-            for doc, _ in result.documents:
-                c = result.cell(aspect, doc)
-                # paper text is no markup: "[8]" or "[/b]" in a quote must print as is
-                row.append(f"{escape(c.value)}  [dim]p. {c.finding.page}[/]" if c.finding else
-                           f"[dim]{c.value}[/]")  # fmt: skip
-            view.add_row(*row)
-        out.print(view)
-        if result.key_differences:
-            out.print("[bold]Key differences.[/] " + escape(result.key_differences))
+        print_comparison(out, result)
 
 
 @app.command()

@@ -15,6 +15,7 @@ from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
 from citewise.embed.settings import embed_settings
 from citewise.llm.doctor import check_embedding
 from citewise.report.terminal import print_answer, print_index_report, safe
+from citewise.report.trace_view import print_trace
 
 
 @app.command()
@@ -100,6 +101,9 @@ def chat(
     no_cache: NoCacheOption = False,
     k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per turn.")] = False,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="Also print each turn's tool steps (as ask --trace).")
+    ] = False,
 ) -> None:
     """Multi-turn questions (one per line; empty line, 'exit' or end of input ends).
     Every turn searches the library afresh; earlier turns only resolve 'it', 'that method'."""
@@ -114,12 +118,15 @@ def chat(
             if not text or text.lower() in {"exit", "quit"}:
                 break
             turn = session.send(text)
+            steps = lib.plan(turn.resolved, doc or [], llm, llm_url) if trace else []
             if as_json:
                 row = {**turn.answer.to_dict(), "resolved_question": turn.resolved}
+                row |= {"trace": [s.to_dict() for s in steps]} if trace else {}
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
                 sys.stdout.flush()
             else:
                 if turn.resolved != text:
                     err.print(f"[dim]searching for: {safe(turn.resolved)}[/]")
+                print_trace(err, steps)
                 print_answer(out, turn.answer)
                 out.print()

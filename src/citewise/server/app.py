@@ -33,6 +33,7 @@ from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.analysis import analysis_routes
+from citewise.server.compare_routes import compare_routes
 from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
@@ -356,6 +357,7 @@ def create_app(
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)
+    compare_routes(app)
     analysis_routes(app)
     task_routes(app)
     ui_routes(app)

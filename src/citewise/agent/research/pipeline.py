@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from citewise.agent.research.analyze import analyze
+from citewise.agent.research.chinese import in_topic_language, plan_topic
 from citewise.agent.research.context import Progress, RemoteSearch, StageContext
 from citewise.agent.research.extract import ExtractStage
 from citewise.agent.research.gather import ScreenStage, SearchStage
 from citewise.agent.research.model import Report, ResearchOptions
 from citewise.agent.research.models import ResearchModels, model_plan
-from citewise.agent.research.plan import make_plan
 from citewise.agent.research.prose import model_prose
 from citewise.agent.research.stage import (
     Analysis,
@@ -60,7 +60,7 @@ class PlanStage:
         return ctx.task.topic
 
     def run(self, ctx: StageContext, inputs: str) -> PlanOutput:
-        plan = make_plan(inputs)
+        plan = plan_topic(inputs, ctx.store)  # a Chinese topic: research/chinese.py
         if ctx.models is not None:
             plan = model_plan(ctx.models, plan)
         ctx.checkpoint(self.state, 1, 1)
@@ -129,6 +129,7 @@ class WriteStage:
             analysis.conflicts if analysis else [],
             analysis.coverage if analysis else {},
         )
+        report = in_topic_language(report, plan, ctx.task.options.lang)
         prose: dict[str, object] = {}
         if ctx.models is not None and ctx.models.write is not None:
             questions = {q.id: q.text for q in plan.sub_questions}
