@@ -28,6 +28,8 @@ def open_store(location: str | Path) -> Store:
     if is_postgres(location):
         from citewise.store.postgres import PostgresLibraryStore
 
+        # PostgresLibraryStore has no `audit` and `watches` repositories yet (the Store
+        # protocol lists them); the PostgreSQL helper adds them.
         return PostgresLibraryStore(str(location))  # type: ignore[return-value]
     from citewise.store.library import LibraryStore
 
