@@ -237,6 +237,12 @@ def model_cache_dir() -> Path:
     return Path(cache_home) / "citewise" / "models"
 
 
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment for a program citewise runs (tesseract): this process's, plus
+    `extra`."""
+    return {**os.environ, **extra}
+
+
 def default_embed_model(fallback: str) -> str:
     """$CITEWISE_EMBED_MODEL (a known local model for the whole process), else `fallback`."""
     return os.environ.get("CITEWISE_EMBED_MODEL") or fallback

@@ -46,9 +46,9 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         return library.ask(question, docs, review=False)
 
     result = {
-        "en": evaluate(english, ask, names)["overall"],
-        "zh": evaluate(translated, ask, names)["overall"],
-        "heldout": evaluate(load_items(HELDOUT_ZH), ask, names)["overall"],
+        "en": evaluate(english, ask, names).overall.to_dict(),
+        "zh": evaluate(translated, ask, names).overall.to_dict(),
+        "heldout": evaluate(load_items(HELDOUT_ZH), ask, names).overall.to_dict(),
     }
     library.close()
     return result

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citewise.agent.chat import ChatSession
@@ -15,6 +15,7 @@ from citewise.api.chat import ChatMethods
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
+from citewise.documents.options import ParseOptions
 from citewise.embed.base import Embedder
 from citewise.embed.settings import embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
@@ -115,11 +116,25 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
         return self._embedder
 
+    @property
+    def parse_options(self) -> ParseOptions:
+        """How files are parsed (budgets, workers, OCR, GROBID, PDF password), from the
+        settings' CITEWISE_* variables."""
+        return ParseOptions.from_environ(self.settings.environ)
+
     def ingest(
-        self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
+        self,
+        paths: list[Path],
+        progress: Progress | None = None,
+        sources: Sources | None = None,
+        password: str | None = None,
     ) -> IngestReport:
-        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
-        report = ingest(self.store, paths, self.embedder, progress, sources)
+        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
+        `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
+        options = self.parse_options
+        if password:
+            options = replace(options, pdf_password=password)
+        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
         # Update the search indexes and the learned vocabulary now, so the next question
         # does not pay for them.
         Retriever(self.store, self.embedder).refresh()

@@ -7,6 +7,7 @@ from citewise.cli import (  # noqa: F401
     compare,
     figures,
     library,
+    literature,
     mcp,
     migrate,
     models,

@@ -186,7 +186,7 @@ def show_task(
 ) -> None:
     """A task's state, options and event log."""
     with open_library(embeddings=False) as lib:
-        shown = ResearchDesk(lib).show(task_id)
+        shown = ResearchDesk(lib).show(task_id).to_dict()
     if as_json:
         emit_json(shown)
         return

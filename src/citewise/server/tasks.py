@@ -234,7 +234,7 @@ def task_routes(app: FastAPI) -> None:
         """The `citewise tasks show --json` object: state, round, options, counts, events."""
         tasks = runner(request)
         with tasks.svc.lock:
-            shown = ResearchDesk(tasks.svc.library).show(task_id)
+            shown = ResearchDesk(tasks.svc.library).show(task_id).to_dict()
         return {**shown, "running": tasks.running(task_id)}
 
     @app.get(
