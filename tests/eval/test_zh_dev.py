@@ -2,7 +2,8 @@
 the English corpus, extractive, against dev.yaml's gold, and a held-out Chinese set written
 before citewise was run on it (tests/eval/data/heldout_zh.yaml, other facts) (issue 19).
 
-Measured: English 0.930 accuracy (0.977 after issue 11's answer work) / 1.0 refusal recall / 0.023 false refusals;
+Measured: English 0.930 accuracy (0.977 after issue 11's answer work) / 1.0 refusal recall
+/ 0.023 false refusals;
 Chinese dev 0.698 / 0.889 / 0.093 (0.721 over a library of the whole corpus folder, which
 holds SOURCES.md too); held-out 0.667 / 0.833 / 0.167. Of the issue's floors,
 refusal recall (>= 0.85) and false refusals (<= 0.20) are met on dev; accuracy within 0.15
