@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(library: Path, src: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(library: str | Path, src: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(src), "CITEWISE_CONFIG": os.devnull}
     command = [sys.executable, "-m", "citewise", "-L", str(library), "serve", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -103,7 +103,7 @@ def concurrent(
 
 
 def measure(
-    library: Path, src: Path, clients: int, rounds: int, servers: int = 1
+    library: str | Path, src: Path, clients: int, rounds: int, servers: int = 1
 ) -> dict[str, float]:
     """With `servers` > 1, that many `citewise serve` processes over the same library (WAL
     readers in each), the clients spread over them: what several server processes would
@@ -181,7 +181,7 @@ def write(path: Path, rows: list[str], clients: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--library", required=True, help="a library folder or postgresql:// URL")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="times each question is asked")
     parser.add_argument("--servers", type=int, default=1, help="server processes")

@@ -14,9 +14,7 @@ FACES = ("cli", "server")
 # Not yet moved to Settings (named, so a new read anywhere else fails). The parse knobs of
 # documents/ and ingest.py travel as documents/options.py ParseOptions (built from the
 # settings' environment snapshot by api/library.py, handed to every parse worker).
-PENDING_ENV = {
-    "store/factory.py",  # CITEWISE_LIBRARY naming a PostgreSQL library (landed with it)
-}
+PENDING_ENV: set[str] = set()
 BELOW_AGENT = ("llm", "embed", "sources", "store", "retrieval", "documents", "lang")
 
 

@@ -31,13 +31,8 @@ from citewise.errors import (
     TooLargeError,
 )
 from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
-from citewise.store.library import LibraryStore, StoredDocument
-from citewise.store.vectors import (
-    blocks_without_vectors,
-    has_missing_vectors,
-    register_model,
-    save_vectors,
-)
+from citewise.store.library import StoredDocument
+from citewise.store.protocols import Store
 
 EMBED_BATCH = 64
 # the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
@@ -83,7 +78,7 @@ Progress = Callable[[str, int, int], None]
 
 
 def ingest_file(
-    store: LibraryStore,
+    store: Store,
     path: Path,
     report: IngestReport,
     metadata: PaperMetadata | None = None,
@@ -152,7 +147,7 @@ def ingest_file(
 
 
 def _abstract_replaced(
-    store: LibraryStore, doc: Document, wanted: str | None, abstracts: dict[str, str]
+    store: Store, doc: Document, wanted: str | None, abstracts: dict[str, str]
 ) -> StoredDocument | None:
     """The abstract-level document that full text `doc` upgrades: the one its manifest ID
     names, or the one kept for its DOI / arXiv ID."""
@@ -183,7 +178,7 @@ def check_file_size(path: Path, max_mb: float | None = None) -> None:
 
 
 def _update_stored(
-    store: LibraryStore, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
+    store: Store, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
 ) -> None:
     fields: dict[str, object] = {
         "title": meta.title,
@@ -215,7 +210,7 @@ def _grobid_references(
     doc.citations = link_citations(doc.blocks, refs)
 
 
-def _needs_parsing(store: LibraryStore, path: Path, max_file_mb: float | None) -> bool:
+def _needs_parsing(store: Store, path: Path, max_file_mb: float | None) -> bool:
     """Whether ingest_file will parse `path` (a readable, supported file whose content is
     not in the library yet), so it can be parsed ahead in a worker process."""
     if path.suffix.lower() not in SUFFIXES:
@@ -228,29 +223,29 @@ def _needs_parsing(store: LibraryStore, path: Path, max_file_mb: float | None) -
     return store.document_by_sha(sha256) is None
 
 
-def embed_missing(store: LibraryStore, embedder: Embedder, progress: Progress | None = None) -> int:
+def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
     """Embed every trusted block that has no vector for this model yet; return how many.
 
     Cheap when nothing is missing (two counts), so it can run whenever a library opens:
     a library embedded with another model is re-embedded with this one.
     """
-    register_model(store.db, embedder.name, embedder.dimensions)
-    if not has_missing_vectors(store.db, embedder.name):
+    store.vectors.register_model(embedder.name, embedder.dimensions)
+    if not store.vectors.has_missing_vectors(embedder.name):
         return 0
-    todo = blocks_without_vectors(store.db, embedder.name)
+    todo = store.vectors.blocks_without_vectors(embedder.name)
     # Fast (static) models embed thousands of blocks per call; the transformer, dozens.
     chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
     for start in range(0, len(todo), chunk):
         batch = todo[start : start + chunk]
         vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
-        save_vectors(store.db, embedder.name, [rowid for rowid, _ in batch], vectors)
+        store.vectors.save_vectors(embedder.name, [rowid for rowid, _ in batch], vectors)
         if progress:
             progress("embedding", min(start + chunk, len(todo)), len(todo))
     return len(todo)
 
 
 def ingest(
-    store: LibraryStore,
+    store: Store,
     paths: list[Path],
     embedder: Embedder | None = None,
     progress: Progress | None = None,

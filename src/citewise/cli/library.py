@@ -71,10 +71,22 @@ def ingest(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    queue: Annotated[
+        bool,
+        typer.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
+    ] = False,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="With --queue: enqueue, do not wait.")
+    ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+    if queue:
+        from citewise.cli.worker import queued_ingest
+
+        queued_ingest(list(paths or []), detach, as_json)
+        return
     sources = Sources()
     if manifest is not None:
         sources = sources.merge(Sources.from_manifest(manifest))

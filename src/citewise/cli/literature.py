@@ -32,7 +32,7 @@ def export_library(
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     fmt = format_for(fmt, out_file)
-    exported = Literature(settings().library).export_library(fmt)
+    exported = Literature(settings().library, database=settings().database).export_library(fmt)
     if out_file is None:
         sys.stdout.write(plain(exported.text))
     else:

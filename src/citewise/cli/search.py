@@ -183,7 +183,8 @@ def search(
 
 def literature_for(sources_config: Path | None) -> Literature:
     chosen = settings()
-    return Literature(chosen.library, SourcesConfig.load(sources_config, chosen.environ))
+    config = SourcesConfig.load(sources_config, chosen.environ)
+    return Literature(chosen.library, config, chosen.database)
 
 
 def badges(names: list[str]) -> Text:

@@ -87,7 +87,7 @@ class LibraryTools:
         from citewise.server.tasks import fail_unfinished
 
         try:
-            with Library(self.library.directory) as library:
+            with Library(self.library.directory, settings=self.library.settings) as library:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:

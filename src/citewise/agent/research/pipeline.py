@@ -46,7 +46,7 @@ from citewise.agent.research.write import write_report
 from citewise.errors import CitewiseError
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import content_terms
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 
 class PlanStage:
@@ -211,7 +211,7 @@ class Researcher:
 
     def __init__(
         self,
-        store: LibraryStore,
+        store: Store,
         retriever: Retriever,
         progress: Progress | None = None,
         remote_search: RemoteSearch | None = None,
