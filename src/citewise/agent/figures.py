@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable
 
 from citewise.agent.question import Question, focus_sentence
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _VISUAL_WORD = re.compile(
     r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
@@ -34,7 +35,7 @@ def visual_words(question: Question) -> set[str]:
     return {m.group(0).lower() for m in _VISUAL_WORD.finditer(question.text)}
 
 
-def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock]:
+def _captions(store: Store, documents: Iterable[str]) -> list[StoredBlock]:
     return [
         b
         for doc in documents
@@ -45,7 +46,7 @@ def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock
 
 def figure_refusal(
     question: Question,
-    store: LibraryStore,
+    store: Store,
     retrieved: Iterable[StoredBlock],
     drafted: Iterable[StoredBlock] = (),
 ) -> StoredBlock | None:
@@ -103,7 +104,7 @@ def drawn_only(question: Question, spans: list[StoredBlock], support: float) -> 
 
 
 def asked_caption(
-    question: Question, store: LibraryStore, retrieved: Iterable[StoredBlock]
+    question: Question, store: Store, retrieved: Iterable[StoredBlock]
 ) -> StoredBlock | None:
     """The caption a "title of Figure 2" / "what does Table 3 show" question asks for: the
     caption block with the label the question names, in its scoped (else retrieved) papers."""
@@ -127,7 +128,7 @@ def page_named(text: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-def missing_labels(question: Question, store: LibraryStore) -> list[str]:
+def missing_labels(question: Question, store: Store) -> list[str]:
     """Labels the question names ("Figure 7") that none of its scoped papers has, when those
     papers do label that kind of thing (so a parser miss does not look like absence)."""
     if not question.scope or not question.labels:
@@ -148,7 +149,7 @@ _APPENDIX = re.compile(
 _APPENDIX_HEADING = re.compile(r"^(?:appendix\b|[A-H](?:\.\d+)*\s+[A-Z])", re.I)
 
 
-def named_sections(question: Question, store: LibraryStore) -> set[str] | None:
+def named_sections(question: Question, store: Store) -> set[str] | None:
     """The sections a question points the answer at ("in Section 3.4", "in the Appendix"),
     as the top headings of its scoped papers' section paths; None when it names none, or
     its papers have no such section (then nothing is restricted)."""
@@ -177,7 +178,7 @@ def outside_sections(spans: list[StoredBlock], sections: set[str] | None) -> boo
 _NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
 
 
-def absent_names(question: Question, store: LibraryStore) -> list[str]:
+def absent_names(question: Question, store: Store) -> list[str]:
     """Names in capitals the question asks with ("HOVER") that none of the papers it is
     scoped to ever writes: what it asks about is not in them (a name the library's
     vocabulary bridges to another form does not count as absent)."""

@@ -10,7 +10,7 @@ from citewise.agent.answer import Answer
 from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
 from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 REFUSALS_ZH = {
     NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
@@ -39,7 +39,7 @@ LABELS = {
 }
 
 
-def bridge_question(text: str, store: LibraryStore) -> Bridged | None:
+def bridge_question(text: str, store: Store) -> Bridged | None:
     """The English bridge of a Chinese question (None for any other question); the
     library's block frequencies choose between a word's senses."""
     if not is_chinese(text):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
-    from citewise.store.library import LibraryStore
+    from citewise.store.protocols import Store
     from citewise.store.stats import LibraryStats
 
 
@@ -37,7 +37,7 @@ def check_question(question: str) -> None:
 class HealthMethods:
     """Mixed into `Library`: needs its `store`, `directory`, `created` and `notices`."""
 
-    store: LibraryStore
+    store: Store
     directory: Path
     created: bool
     notices: list[str]
@@ -61,6 +61,12 @@ class HealthMethods:
         """Path, documents, pages, blocks, tables, size on disk, embedding models, and
         whether OCR and pandoc are available (`citewise doctor`)."""
         from citewise.documents.ocr import tesseract_command
-        from citewise.store.stats import library_stats, store_counts
+        from citewise.store.library import LibraryStore
+        from citewise.store.stats import StoreCounts, library_stats, store_counts
 
-        return library_stats(self.directory, store_counts(self.store.db), tesseract_command())
+        if isinstance(self.store, LibraryStore):
+            counts = store_counts(self.store.db)
+        else:  # a PostgreSQL library: the protocol's counts
+            basic = self.store.stats()
+            counts = StoreCounts(basic["documents"], basic["pages"], basic["blocks"], 0, {})
+        return library_stats(self.directory, counts, tesseract_command())

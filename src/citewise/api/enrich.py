@@ -10,13 +10,14 @@ if TYPE_CHECKING:
     from citewise.config import Settings
     from citewise.sources.config import SourcesConfig
     from citewise.sources.enrich import Enrichment
-    from citewise.store.library import LibraryStore, StoredDocument
+    from citewise.store.library import StoredDocument
+    from citewise.store.protocols import Store
 
 
 class EnrichMethods:
     """Mixed into `Library`: needs its `store`, `settings` and `document()`."""
 
-    store: LibraryStore
+    store: Store
     settings: Settings
 
     def document(self, doc_id: str) -> StoredDocument:  # pragma: no cover - Library's

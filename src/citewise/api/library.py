@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citewise.agent.chat import ChatSession
@@ -18,6 +18,7 @@ from citewise.api.enrich import EnrichMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.api.sync import SyncMethods
 from citewise.config import ModelSettings, Settings
+from citewise.documents.options import ParseOptions
 from citewise.embed.base import Embedder
 from citewise.embed.settings import embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
@@ -29,18 +30,13 @@ from citewise.llm.registry import role_clients
 from citewise.llm.usage import UsageSummary, usage_summary
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
-from citewise.store.library import (
-    DB_NAME,
-    BlockFilter,
-    LibraryStore,
-    StoredBlock,
-    StoredDocument,
-)
+from citewise.store.factory import open_store
+from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.records import ActionRecord
 from citewise.store.references import document_structure
 from citewise.store.vector_check import IndexReport
 from citewise.store.vector_index import check_vector_indexes
-from citewise.store.vectors import any_vectors, model_dimensions
-from citewise.store.vocabulary import ReviewEntry, log_review, reviews
+from citewise.store.vocabulary import ReviewEntry
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +80,11 @@ class Library(
         # A face passes the Settings it built; Python callers get them read now.
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
+        # A postgresql:// library, else the SQLite library in the folder.
+        self.location: str | Path = self.settings.database or self.directory
         # a mistyped --library makes a new, empty library: say so where it matters
-        self.created = not (self.directory / DB_NAME).exists()
-        self.store = LibraryStore(self.directory)
+        self.created = not self.settings.database and not (self.directory / DB_NAME).exists()
+        self.store = open_store(self.location, self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
@@ -118,18 +116,32 @@ class Library(
             if self._embeddings:
                 self._embedder = open_embedder(
                     embed_settings(self.settings),
-                    lambda name: model_dimensions(self.store.db, name),
+                    self.store.vectors.model_dimensions,
                     environ=self.settings.environ,
                 )
                 if self._embedder is None:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
         return self._embedder
 
+    @property
+    def parse_options(self) -> ParseOptions:
+        """How files are parsed (budgets, workers, OCR, GROBID, PDF password), from the
+        settings' CITEWISE_* variables."""
+        return ParseOptions.from_environ(self.settings.environ)
+
     def ingest(
-        self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
+        self,
+        paths: list[Path],
+        progress: Progress | None = None,
+        sources: Sources | None = None,
+        password: str | None = None,
     ) -> IngestReport:
-        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
-        report = ingest(self.store, paths, self.embedder, progress, sources)
+        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
+        `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
+        options = self.parse_options
+        if password:
+            options = replace(options, pdf_password=password)
+        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
         nothing = not (report.documents or report.unchanged or report.failed)
         if paths and nothing and not (sources and (sources.metadata or sources.failures)):
             raise NoSupportedFilesError(
@@ -146,6 +158,12 @@ class Library(
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()
+
+    def embed_missing(self) -> int:
+        """Embed the trusted blocks lacking a vector of this library's embedding model
+        (a worker's embedding job); how many were."""
+        embedder = self.embedder
+        return embed_missing(self.store, embedder) if embedder is not None else 0
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
@@ -209,7 +227,7 @@ class Library(
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
         if self._preparation is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
             self._preparation = Preparation(embedded, list(self.notices))
@@ -220,7 +238,7 @@ class Library(
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
         if self._answerer is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
@@ -237,8 +255,7 @@ class Library(
         answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
-            log_review(
-                self.store.db,
+            self.store.vocabulary.log_review(
                 question,
                 answer.refused,
                 answer.refusal_kind,
@@ -248,9 +265,27 @@ class Library(
             )
         return answer
 
+    def record_action(
+        self, actor: str, action: str, subject: str | None, detail: dict[str, object]
+    ) -> None:
+        """Note in a shared (PostgreSQL) library's audit trail who did what; a one-user
+        SQLite library keeps no such trail."""
+        if self.store.actions is not None:
+            self.store.actions.record(ActionRecord(actor, action, subject, dict(detail)))
+
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[dict[str, object]]:
+        """The audit trail, newest first (empty for a SQLite library)."""
+        if self.store.actions is None:
+            return []
+        return [
+            {"time": a.time, "actor": a.actor, "action": a.action, "subject": a.subject,
+             "detail": a.detail}
+            for a in self.store.actions.actions(limit, actor)
+        ]  # fmt: skip
+
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
-        return reviews(self.store.db, limit)
+        return self.store.vocabulary.reviews(limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
@@ -398,5 +433,8 @@ class Library(
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
-        rebuilt where it differs (`citewise doctor --check`)."""
+        rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
+        its vectors in the database's own index: nothing beside it to check."""
+        if not isinstance(self.store, LibraryStore):
+            return IndexReport([])
         return check_vector_indexes(self.directory, self.store.db)

@@ -9,13 +9,13 @@ if TYPE_CHECKING:
     from citewise.embed.base import Embedder
     from citewise.ingest import Progress
     from citewise.sources.zotero_sync import SyncReport
-    from citewise.store.library import LibraryStore
+    from citewise.store.protocols import Store
 
 
 class SyncMethods:
     """Mixed into `Library`: needs its `store`, `embedder` and `refresh()`."""
 
-    store: LibraryStore
+    store: Store
 
     @property
     def embedder(self) -> Embedder | None:  # pragma: no cover - Library's

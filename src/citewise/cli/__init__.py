@@ -7,6 +7,7 @@ from citewise.cli import (  # noqa: F401
     compare,
     figures,
     library,
+    literature,
     mcp,
     migrate,
     models,
@@ -15,6 +16,8 @@ from citewise.cli import (  # noqa: F401
     serve,
     structure,
     sync,
+    users,
+    worker,
 )
 from citewise.cli.app import app, main
 

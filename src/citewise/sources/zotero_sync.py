@@ -29,7 +29,8 @@ from citewise.documents.zotero import ZoteroAttachment, ZoteroError, read_zotero
 from citewise.embed.base import Embedder
 from citewise.errors import Kind
 from citewise.ingest import IngestFailure, Progress, Sources, ingest
-from citewise.store.library import LibraryStore, StoredDocument
+from citewise.store.library import StoredDocument
+from citewise.store.protocols import Store
 
 STATE = "zotero_sync"
 
@@ -85,7 +86,7 @@ def in_collection(attachment: ZoteroAttachment, name: str) -> bool:
 
 
 def sync_zotero(
-    store: LibraryStore,
+    store: Store,
     directory: Path,
     embedder: Embedder | None = None,
     collection: str | None = None,
@@ -137,7 +138,7 @@ def sync_zotero(
 
 
 def _ingest(
-    store: LibraryStore,
+    store: Store,
     metadata: dict[Path, PaperMetadata],
     embedder: Embedder | None,
     progress: Progress | None,
@@ -156,7 +157,7 @@ def _ingest(
     report.embedded_blocks = done.embedded_blocks
 
 
-def _synced_documents(store: LibraryStore, directory: Path) -> dict[str, StoredDocument]:
+def _synced_documents(store: Store, directory: Path) -> dict[str, StoredDocument]:
     """Documents an earlier sync of this Zotero directory made, by attachment key."""
     out = {}
     for doc in store.documents():
@@ -213,7 +214,7 @@ def _compare(doc: StoredDocument | None, attachment: ZoteroAttachment, meta: Pap
     return "unchanged" if old.get("fingerprint") == new["fingerprint"] else "metadata"
 
 
-def _update_metadata(store: LibraryStore, doc: StoredDocument, meta: PaperMetadata) -> None:
+def _update_metadata(store: Store, doc: StoredDocument, meta: PaperMetadata) -> None:
     """The item's new metadata over the stored document's, keeping what the PDF printed
     (volume, pages, ...) and dropping Zotero fields the item no longer has."""
     kept = {k: v for k, v in (doc.csl or {}).items() if k not in ZOTERO_FIELDS}

@@ -18,7 +18,7 @@ from citewise.agent.research.model import Claim, Paragraph, Plan, Report, Sectio
 from citewise.agent.research.plan import make_plan
 from citewise.agent.research.write import NO_DISAGREEMENT
 from citewise.lang.zh import Frequencies, is_chinese, translate_words
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 # Per facet, the Chinese sub-question ("{focus}": the topic as the user wrote it).
 QUESTIONS_ZH = {
@@ -150,13 +150,12 @@ def chinese_report(report: Report, plan: Plan) -> Report:
         ]
         sections.append(Section(section.key, title, paragraphs))
     coverage = [
-        {**row, "question": questions.get(str(row.get("id")), row.get("question"))}
-        for row in report.coverage
+        replace(row, question=questions.get(row.id, row.question)) for row in report.coverage
     ]
     return replace(report, topic=plan.topic, sections=sections, coverage=coverage)
 
 
-def plan_topic(topic: str, store: LibraryStore | None = None) -> Plan:
+def plan_topic(topic: str, store: Store | None = None) -> Plan:
     """The research plan of a topic: a Chinese one by its English translation, the library's
     own senses choosing between a word's translations."""
     if not is_chinese(topic):
