@@ -129,7 +129,7 @@ class QuestionAnswerer:
         """The shared question analysis: type, terms, labels, the papers it is scoped to,
         and the library's vocabulary for it (abbreviations, number forms, link shapes).
         A Chinese question is analysed as its English bridge (agent/crosslingual.py)."""
-        bridged = bridge_question(text, self.store)
+        bridged = bridge_question(text, self.retriever)
         text = bridged.english if bridged and not bridged.native else text
         plain = analyse(bridged.english if bridged else text)
         if bridged and bridged.native:
@@ -322,7 +322,7 @@ class QuestionAnswerer:
         asked about ("perplexity"), it is likely phrasing ("kept", "final"), so it weighs less.
         """
         docs = list(dict.fromkeys(p.document_id for p in passages))
-        counts = self.store.document_term_counts(question.terms, docs)
+        counts = self.retriever.document_term_counts(question.terms, docs)
         idf = {doc: idf_function(total, freqs) for doc, (total, freqs) in counts.items()}
         attribute = set(question.attribute)
 

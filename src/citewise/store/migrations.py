@@ -286,6 +286,31 @@ def _vocabulary() -> str:
         """
 
 
+def _drop_fts() -> str:
+    # One keyword index: the memory-mapped postings beside library.db rank blocks and count
+    # term frequencies (retrieval/keyword_index.py); the FTS5 copy of every block's text
+    # (a third of the store without vectors) had no reader left.
+    return """
+        DROP TABLE IF EXISTS blocks_fts;
+        """
+
+
+def _block_rowids_never_reused() -> str:
+    # SQLite hands a deleted top rowid to the next insert: replacing the newest document
+    # reused its rowids, and an index beside the database that follows rowids kept the old
+    # text's postings for them. `high_rowid` is the highest rowid ever given; new blocks are
+    # numbered past it (LibraryStore.save_document).
+    return """
+        ALTER TABLE block_changes ADD COLUMN high_rowid INTEGER NOT NULL DEFAULT 0;
+        UPDATE block_changes SET high_rowid = (SELECT coalesce(max(rowid), 0) FROM blocks);
+        DROP TRIGGER blocks_insert;
+        CREATE TRIGGER blocks_insert AFTER INSERT ON blocks BEGIN
+            UPDATE block_changes SET inserted = inserted + 1,
+                high_rowid = max(high_rowid, NEW.rowid) WHERE id = 1;
+        END;
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -297,6 +322,8 @@ MIGRATIONS: list[Callable[[], str]] = [
     _matrix_cells,
     _vocabulary,
     _watches,
+    _drop_fts,
+    _block_rowids_never_reused,
 ]
 
 

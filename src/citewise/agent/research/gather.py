@@ -140,7 +140,7 @@ class SearchStage:
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
             remote = ctx.remote_search
-            _, freqs = ctx.store.document_frequencies(plan.topic_terms)
+            _, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
             sent_found = search_remote(
                 plan,
                 queries,
@@ -284,7 +284,7 @@ class ScreenStage:
     def run(
         self, ctx: StageContext, plan: Plan, found: list[dict[str, Any]], included_before: int
     ) -> dict[str, Any]:
-        total, freqs = ctx.store.document_frequencies(plan.topic_terms)
+        total, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
         blocks = max(total, 1)
 
         def weight(term: str) -> float:
@@ -295,7 +295,7 @@ class ScreenStage:
             """The terms a library paper's full text (trusted blocks) contains."""
             if not paper.local:
                 return set()
-            _, counts = ctx.store.document_term_counts(terms, [paper.key])[paper.key]
+            _, counts = ctx.retriever.document_term_counts(terms, [paper.key])[paper.key]
             return {t for t, n in counts.items() if n}
 
         scored: list[tuple[Paper, Screen]] = []
