@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
 from citewise.documents import READERS, read_document
 from citewise.documents.bounds import bound_blocks
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
@@ -30,7 +31,7 @@ from citewise.errors import (
     DuplicateDocumentError,
     TooLargeError,
 )
-from citewise.store.library import LibraryStore
+from citewise.store.library import LibraryStore, StoredDocument
 from citewise.store.vectors import (
     blocks_without_vectors,
     has_missing_vectors,
@@ -150,12 +151,15 @@ def ingest_file(
     metadata: PaperMetadata | None = None,
     grobid: GrobidClient | None = None,
     parse: Parse = read_document,
+    abstracts: dict[str, str] | None = None,
 ) -> None:
     """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
 
     `metadata` (manifest / Zotero) overrides what the reader found, also for a file that
     is already in the library; `grobid` parses the bibliography when configured; `parse`
-    reads the file (a ParsePool's, when the batch is parsed ahead in worker processes).
+    reads the file (a ParsePool's, when the batch is parsed ahead in worker processes);
+    `abstracts` (identifier -> abstract-level document, citewise/abstracts.py): the full text
+    of a work saved as its abstract takes that document's place and ID.
     """
     absolute = path.expanduser().resolve()
     check_file_size(absolute)
@@ -186,16 +190,39 @@ def ingest_file(
     if metadata is not None:
         metadata.apply(doc)
         wanted = metadata.id
-        if wanted and store.document(wanted) is not None:
-            taken = store.document(wanted)
-            if taken is not None and taken.path != str(absolute):
-                raise BadDocumentError(f"id '{wanted}' is already used by {taken.path}")
+        taken = store.document(wanted) if wanted else None
+        if taken is not None and taken.path != str(absolute) and taken.kind != ABSTRACT_KIND:
+            raise BadDocumentError(f"id '{wanted}' is already used by {taken.path}")
     previous = store.document_by_path(str(absolute))
+    if previous is None:
+        previous = _abstract_replaced(store, doc, wanted, abstracts or {})
     doc_id = store.save_document(doc, replaces=previous.id if previous else None, wanted_id=wanted)
     (report.replaced if previous else report.added).append(doc_id)
+    if previous is not None and previous.kind == ABSTRACT_KIND and doc.kind != ABSTRACT_KIND:
+        # The full text took the abstract's place: its Markdown file has served.
+        if abstracts is not None:
+            for identifier in [k for k, v in abstracts.items() if v == doc_id]:
+                del abstracts[identifier]
+        kept = Path(previous.path)
+        if kept.parent.name == ABSTRACTS_DIR:
+            kept.unlink(missing_ok=True)
     report.warnings.extend((str(absolute), w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
+
+
+def _abstract_replaced(
+    store: LibraryStore, doc: Document, wanted: str | None, abstracts: dict[str, str]
+) -> StoredDocument | None:
+    """The abstract-level document that full text `doc` upgrades: the one its manifest ID
+    names, or the one kept for its DOI / arXiv ID."""
+    if doc.kind == ABSTRACT_KIND:
+        return None
+    taken = store.document(wanted) if wanted else None
+    if taken is not None and taken.kind == ABSTRACT_KIND:
+        return taken
+    upgraded = upgraded_abstract(doc, abstracts)
+    return store.document(upgraded) if upgraded else None
 
 
 def check_file_size(path: Path) -> None:
@@ -310,6 +337,7 @@ def ingest(
     items = list(expand_paths(paths)) + (list(sources.metadata) if sources else [])
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
+    abstracts = abstract_index(store.documents())
     ahead = {p for p in files if _needs_parsing(store, p)}
     rest = [p for p in files if p not in ahead]
     done = 0
@@ -320,7 +348,7 @@ def ingest(
         if progress:
             progress(path.name, done, len(files))
         try:
-            ingest_file(store, path, report, metadata.get(path), grobid, parse)
+            ingest_file(store, path, report, metadata.get(path), grobid, parse, abstracts)
         except CitewiseError as exc:
             report.failed.append(IngestFailure(str(path), exc.code, exc.message))
         except Exception as exc:  # a parser bug must not lose the rest of the batch

@@ -134,3 +134,36 @@ def test_collect_keeps_the_sources_order_and_drops_repeats() -> None:
     collected = asyncio.run(collect(page, 10, 2))
     assert [r.key for r in collected.records] == ["doi:10.1/1", "doi:10.1/2", "doi:10.1/3"]
     assert asked == [0, 2, 4] and collected.pages == 3
+
+
+def test_progress_reports_each_source_page_by_page(server: ReplayServer) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from citewise.cli.progress import SourceBars
+    from citewise.sources.progress import SourceProgress
+
+    steps: list[SourceProgress] = []
+    config = loopback_config(server)
+    result = search_sources(
+        "medical image segmentation",
+        ["pubmed", "arxiv"],
+        config=config,
+        limit=50,
+        progress=steps.append,
+    )
+    assert result.warnings == []
+    for name in ("pubmed", "arxiv"):
+        mine = [(s.state, s.records, s.total) for s in steps if s.source == name]
+        assert mine[0] == ("searching", 0, None)
+        assert mine[1:] == [("page", 2, 3), ("page", 3, 3), ("done", 3, 3)]
+    # The terminal bars draw what the steps say.
+    screen = StringIO()
+    bars = SourceBars(Console(file=screen, force_terminal=True, width=100))
+    with bars:
+        for step in steps:
+            bars(step)
+        bars.progress.refresh()
+    drawn = screen.getvalue()
+    assert "pubmed" in drawn and "arxiv" in drawn and "3/3" in drawn and "of 3 matches" in drawn

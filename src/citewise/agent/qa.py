@@ -74,7 +74,9 @@ class QuestionAnswerer:
     def _document(self, doc_id: str) -> tuple[str, str]:
         if doc_id not in self._documents:
             doc = self.store.document(doc_id)
-            self._documents[doc_id] = (doc.title, doc.path) if doc else ("", "")
+            # A search record kept as its abstract (`search --save`) is cited as that.
+            title = f"abstract of {doc.title}" if doc and doc.kind == "abstract" else None
+            self._documents[doc_id] = (title or doc.title, doc.path) if doc else ("", "")
         return self._documents[doc_id]
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:

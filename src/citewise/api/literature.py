@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.api.library import Library
+from citewise.api.saved import SavedRecords, abstract_to_upgrade, save_records
+from citewise.documents.manifest import PaperMetadata
+from citewise.ingest import Sources
 from citewise.sources import Query, SearchRecord, SearchResult, SourcesConfig, search_sources
 from citewise.sources.authors import search_by_author
 from citewise.sources.export import export, library_records
@@ -21,6 +24,7 @@ from citewise.sources.fetch import apply_metadata, download, locate
 from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
 from citewise.sources.graph import write_graph as write_graph_file
 from citewise.sources.intent import describe
+from citewise.sources.progress import Listener
 from citewise.sources.watch import WatchList
 from citewise.store.library import LibraryStore
 
@@ -155,18 +159,41 @@ class Literature:
         limit: int,
         refresh: bool = False,
         by_author: bool = False,
+        progress: Listener | None = None,
     ) -> LiteratureSearch:
         """Records from the sources (with `by_author`: the topic's most-cited authors' papers
-        on it), requests logged and cached in the library."""
+        on it), requests logged and cached in the library; `progress` hears each source's
+        pages (a plain search)."""
         store = LibraryStore(self.directory)
-        run = search_by_author if by_author else search_sources
         try:
-            result = run(
-                query, sources, audit=store.audit, limit=limit, config=self.config, refresh=refresh
-            )
+            if by_author:
+                result = search_by_author(
+                    query,
+                    sources,
+                    audit=store.audit,
+                    limit=limit,
+                    config=self.config,
+                    refresh=refresh,
+                )
+            else:
+                result = search_sources(
+                    query,
+                    sources,
+                    audit=store.audit,
+                    limit=limit,
+                    config=self.config,
+                    refresh=refresh,
+                    progress=progress,
+                )
         finally:
             store.close()
         return LiteratureSearch(result)
+
+    def save(
+        self, records: list[SearchRecord], open_library: Callable[[], Library]
+    ) -> SavedRecords:
+        """Keep the records' abstracts as abstract-level documents (`search --save`)."""
+        return save_records(self.directory, records, open_library)
 
     def export_library(self, fmt: str) -> Exported:
         """The library's own documents as CSL-JSON, BibTeX or RIS."""
@@ -227,7 +254,9 @@ class Literature:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pdf)
         with open_library() as lib:
-            report = lib.ingest([path])
+            upgrade = abstract_to_upgrade(lib, located)
+            sources = Sources({path: PaperMetadata(id=upgrade)}) if upgrade else None
+            report = lib.ingest([path], sources=sources)
             failures = [(f.path, f.reason) for f in report.failed]
             ids = report.added + report.replaced + report.unchanged
             if not ids:

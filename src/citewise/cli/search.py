@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from citewise.api.literature import FetchFailedError, Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.progress import SourceBars
 from citewise.report.terminal import plain, safe
 from citewise.sources import (
     SOURCE_NAMES,
@@ -27,6 +29,7 @@ from citewise.sources.graph import (
     GRAPH_FORMATS,
 )
 from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.mesh import load as mesh_vocabulary
 from citewise.sources.paging import ALL_CAP
 from citewise.sources.zh_query import english_request
 
@@ -116,6 +119,13 @@ def search(
             "--by-author", help="The topic's most-cited authors first, then their papers."
         ),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Keep the records' abstracts in the library: ask can cite them (as abstracts).",
+        ),
+    ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
     chosen = _format_for(fmt, out_file)
@@ -128,6 +138,7 @@ def search(
         err.print(f"notice: {safe(note)}", highlight=False)
     intent = parse_intent(
         query,
+        vocabulary=mesh_vocabulary(),
         field=field,
         authors=tuple(authors or ()),
         mesh=tuple(mesh or ()),
@@ -142,9 +153,12 @@ def search(
     parsed = intent.query
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
-    found = _literature(sources_config).search(
-        parsed, _split(sources), limit, refresh, by_author=by_author
-    )
+    literature = _literature(sources_config)
+    with ExitStack() as stack:
+        bars = None if as_json or not err.is_terminal else stack.enter_context(SourceBars(err))
+        found = literature.search(
+            parsed, _split(sources), limit, refresh, by_author=by_author, progress=bars
+        )
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -155,8 +169,14 @@ def search(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
         err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
+    saved = None
+    if save and result.records:
+        saved = literature.save(result.records, lambda: open_library(embeddings=True))
+        err.print(
+            f"{safe(saved.summary())} (library {safe(literature.directory)})", highlight=False
+        )
     if as_json:
-        emit_json(found.to_dict())
+        emit_json({**found.to_dict(), **({"saved": saved.to_dict()} if saved else {})})
     elif chosen != "table" and out_file is None:
         sys.stdout.write(plain(export(result.records, chosen)))
     else:

@@ -34,6 +34,8 @@ class PaperMetadata:
     doi: str | None = None
     venue: str | None = None
     abstract: str | None = None
+    kind: str | None = None  # "abstract" for a search record kept as its abstract
+    arxiv_id: str | None = None
     # collections, tags, notes, source keys: kept with the document (documents.csl)
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -44,6 +46,8 @@ class PaperMetadata:
         doc.doi = self.doi or doc.doi
         doc.venue = self.venue or doc.venue
         doc.abstract = self.abstract or doc.abstract
+        doc.kind = self.kind or doc.kind
+        doc.arxiv_id = self.arxiv_id or doc.arxiv_id
         doc.extra = {**doc.extra, **{k: v for k, v in self.extra.items() if v}}
 
 

@@ -20,6 +20,7 @@ from citewise.sources.csl import fold
 from citewise.sources.dedupe import dedupe
 from citewise.sources.flags import apply_notices, complete
 from citewise.sources.http import HttpLayer
+from citewise.sources.progress import Listener, SourceProgress, watch_pages
 from citewise.sources.query import Query, coerce
 from citewise.sources.ranking import rank
 from citewise.sources.record import SearchRecord
@@ -59,10 +60,12 @@ def search_sources(
     config: SourcesConfig | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     refresh: bool = False,
+    progress: Listener | None = None,
 ) -> SearchResult:
     """Search `sources` (all eight names when empty) for `query`; the `limit` best merged
-    records, with a warning for each source that failed. Blocking; safe to call from inside a
-    running event loop (it then runs in a worker thread)."""
+    records, with a warning for each source that failed; `progress` hears each source start,
+    fetch a page and finish. Blocking; safe to call from inside a running event loop (it then
+    runs in a worker thread)."""
     work = search_sources_async(
         query,
         sources,
@@ -71,6 +74,7 @@ def search_sources(
         config=config,
         transport=transport,
         refresh=refresh,
+        progress=progress,
     )
     return run_blocking(work)
 
@@ -95,6 +99,7 @@ async def search_sources_async(
     config: SourcesConfig | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     refresh: bool = False,
+    progress: Listener | None = None,
 ) -> SearchResult:
     """The async form of `search_sources`."""
     parsed = coerce(query)
@@ -103,7 +108,7 @@ async def search_sources_async(
     result = SearchResult(records=[], query=parsed)
     async with HttpLayer(config, audit, transport, refresh) as http:
         found = await asyncio.gather(
-            *(_run_source(name, parsed, limit, config, http, result) for name in names)
+            *(_run_source(name, parsed, limit, config, http, result, progress) for name in names)
         )
     records = [r for batch in found for r in batch if passes(r, parsed)]
     priority = {name: config.settings(name).priority for name in SOURCE_NAMES}
@@ -119,6 +124,24 @@ async def _run_source(
     config: SourcesConfig,
     http: HttpLayer,
     result: SearchResult,
+    progress: Listener | None = None,
+) -> list[SearchRecord]:
+    records = await _search_one(name, query, limit, config, http, result, progress)
+    if progress is not None:
+        report = next(r for r in result.sources if r.name == name)
+        state = "done" if report.status == "ok" else report.status
+        progress(SourceProgress(name, state, len(records), report.total, limit))
+    return records
+
+
+async def _search_one(
+    name: str,
+    query: Query,
+    limit: int,
+    config: SourcesConfig,
+    http: HttpLayer,
+    result: SearchResult,
+    progress: Listener | None,
 ) -> list[SearchRecord]:
     source = build(name, config)
     report = SourceReport(name)
@@ -130,6 +153,9 @@ async def _run_source(
         return []
     fetcher = http.fetcher(name)
     started = time.perf_counter()
+    if progress is not None:
+        progress(SourceProgress(name, "searching", 0, None, limit))
+        watch_pages(progress, name, limit)
     try:
         records = await source.search(fetcher, query, limit)
     except ParseError as exc:

@@ -34,7 +34,13 @@ def _any(clauses: list[str]) -> list[str]:
 
 def translate(query: Query, limit: int, cursor: str = "*") -> dict[str, str]:
     prefix = FIELD[query.field]
-    clauses = [f"{prefix}{quote(p)}" for p in query.phrases]
+    headings = dict(query.headings)
+    clauses = [
+        f"({prefix}{quote(p)} OR MESH:{quote(headings[p])})"
+        if p in headings
+        else f"{prefix}{quote(p)}"
+        for p in query.phrases
+    ]
     clauses += [f"{prefix}{t}" for t in query.terms]
     clauses += [f"MESH:{quote(m)}" for m in query.mesh]
     clauses += [f"AUTH:{quote(a)}" for a in query.authors]

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from citewise.sources.query import Query
+from citewise.sources.mesh import MeshVocabulary
+from citewise.sources.query import Query, quote
 
 # Language names a request may use -> ISO 639-1.
 LANGUAGES = {
@@ -62,8 +63,16 @@ class Intent:
     notes: tuple[str, ...] = ()
 
 
-def parse_intent(text: str, today: date | None = None, **options: Any) -> Intent:
-    """`text` read as a request; `options` (the command line's) win over what the text says."""
+def parse_intent(
+    text: str,
+    today: date | None = None,
+    *,
+    vocabulary: MeshVocabulary | None = None,
+    **options: Any,
+) -> Intent:
+    """`text` read as a request; `options` (the command line's) win over what the text says.
+    With a MeSH `vocabulary`, descriptors the words name become phrases searched as the
+    phrase or the subject heading (`Query.headings`)."""
     today = today or date.today()
     notes: list[str] = []
     found: dict[str, Any] = {"types": set(), "designs": set(), "languages": [], "authors": []}
@@ -73,7 +82,11 @@ def parse_intent(text: str, today: date | None = None, **options: Any) -> Intent
     rest = _publication(rest, found, notes)
     rest = _languages(rest, found, notes)
     rest = _trim(rest)
+    headings: tuple[tuple[str, str], ...] = ()
+    if vocabulary is not None:
+        rest, headings = _headings(rest, vocabulary, notes)
     values: dict[str, Any] = {
+        "headings": headings,
         "types": frozenset(found["types"]),
         "designs": frozenset(found["designs"]),
         "languages": tuple(dict.fromkeys(found["languages"])),
@@ -107,6 +120,39 @@ def _trim(text: str) -> str:
         if trimmed == text:
             return text
         text = trimmed.strip()
+
+
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+
+
+def _headings(
+    text: str, vocabulary: MeshVocabulary, notes: list[str]
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Runs of bare words that name a descriptor become quoted phrases, paired with it."""
+    out: list[str] = []
+    run: list[str] = []
+    found: list[tuple[str, str]] = []
+
+    def flush() -> None:
+        position = 0
+        for start, end, name in vocabulary.find(run):
+            out.extend(run[position:start])
+            phrase = " ".join(run[start:end])
+            out.append(quote(phrase))
+            found.append((phrase, name))
+            notes.append(f"{phrase} -> MeSH {name} (or the phrase)")
+            position = end
+        out.extend(run[position:])
+        run.clear()
+
+    for token in _TOKEN.findall(text):
+        if token.startswith('"') or not re.fullmatch(r"[\w][\w'-]*", token):
+            flush()
+            out.append(token)
+        else:
+            run.append(token)
+    flush()
+    return " ".join(out), tuple(found)
 
 
 def _fields(text: str, found: dict[str, Any], notes: list[str]) -> str:
@@ -222,6 +268,7 @@ def describe(query: Query) -> dict[str, Any]:
         "field": query.field,
         "authors": list(query.authors),
         "mesh": list(query.mesh),
+        "headings": [{"phrase": p, "mesh": m} for p, m in query.headings],
         "year_from": query.year_from,
         "year_to": query.year_to,
         "types": sorted(query.types),
@@ -246,6 +293,7 @@ def summary(query: Query) -> str:
         ("language", list(query.languages)),
         ("author", list(query.authors)),
         ("MeSH", list(query.mesh)),
+        ("MeSH or phrase", [m for _, m in query.headings]),
     ):
         if values:
             parts.append(f"{label} {', '.join(values)}")

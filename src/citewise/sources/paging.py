@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.sources.base import as_int
+from citewise.sources.progress import page_done
 from citewise.sources.record import SearchRecord
 
 # The most records `--all` asks one source for.
@@ -57,6 +58,7 @@ async def collect(fetch_page: PageFetch, limit: int, page_size: int) -> Collecte
         seen.update(r.key for r in fresh)
         records += fresh
         offset += len(page.records)
+        page_done(min(len(records), limit), total)
         if page.last or not fresh or (total is not None and offset >= total):
             break
         if page.cursor is None and (total is None and len(page.records) < size):

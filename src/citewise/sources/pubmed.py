@@ -36,7 +36,11 @@ def translate(query: Query, limit: int) -> dict[str, str]:
     """esearch parameters: a tagged boolean term, most relevant first (newest first when
     watching for records added since a date)."""
     tag = TAG[query.field]
-    clauses = [f"{quote(p)}{tag}" for p in query.phrases]
+    headings = dict(query.headings)
+    clauses = [
+        f"({quote(p)}{tag} OR {quote(headings[p])}[mh])" if p in headings else f"{quote(p)}{tag}"
+        for p in query.phrases
+    ]
     clauses += [f"{t}{tag}" for t in query.terms]
     clauses += [f"{quote(m)}[mh]" for m in query.mesh]
     clauses += [f"{quote(a)}[au]" for a in query.authors]

@@ -55,6 +55,9 @@ class Query:
     field: str = "all"
     authors: tuple[str, ...] = ()
     mesh: tuple[str, ...] = ()  # subject headings (PubMed [mh], Europe PMC MESH:)
+    # (phrase, descriptor): a phrase of the words that names a MeSH descriptor; sources with
+    # subject headings search "the phrase OR the heading", the others the phrase.
+    headings: tuple[tuple[str, str], ...] = ()
     year_from: int | None = None
     year_to: int | None = None
     types: frozenset[str] = dataclass_field(default_factory=frozenset)
