@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
-from citewise.documents import READERS, read_document
+from citewise.documents import SUFFIXES, read_document
 from citewise.documents.bounds import bound_blocks
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
 from citewise.documents.manifest import PaperMetadata, read_manifest
@@ -39,7 +39,6 @@ from citewise.store.vectors import (
     save_vectors,
 )
 
-SUFFIXES = tuple(READERS)
 EMBED_BATCH = 64
 # the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
 MAX_FILE_MB = {".pdf": 512.0}

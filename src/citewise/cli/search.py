@@ -8,30 +8,20 @@ import logging
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from citewise.api.literature import FetchFailedError, Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.progress import SourceBars
-from citewise.report.terminal import plain, safe
-from citewise.sources import (
-    SOURCE_NAMES,
-    Query,
-    SearchResult,
-    SourcesConfig,
-)
-from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export, format_for
-from citewise.sources.graph import (
-    GRAPH_FORMATS,
-)
-from citewise.sources.intent import describe, parse_intent, summary
-from citewise.sources.mesh import load as mesh_vocabulary
-from citewise.sources.paging import ALL_CAP
-from citewise.sources.zh_query import english_request
+from citewise.sources.names import ALL_CAP, SOURCE_NAMES
+
+if TYPE_CHECKING:
+    from citewise.api.literature import Literature
+    from citewise.sources import SearchResult
+
 
 log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
@@ -53,6 +43,8 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def _format_for(fmt: str | None, out_file: Path | None) -> str:
+    from citewise.sources.export import EXTENSION_FORMATS, FORMATS
+
     if fmt:
         if fmt not in ("table", *FORMATS):
             raise typer.BadParameter(
@@ -128,6 +120,12 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.export import export
+    from citewise.sources.intent import describe, parse_intent
+    from citewise.sources.mesh import load as mesh_vocabulary
+    from citewise.sources.zh_query import english_request
+
     chosen = _format_for(fmt, out_file)
     if limit > ALL_CAP:
         raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
@@ -186,6 +184,9 @@ def search(
 
 
 def _literature(sources_config: Path | None) -> Literature:
+    from citewise.api.literature import Literature
+    from citewise.sources import SourcesConfig
+
     chosen = settings()
     return Literature(chosen.library, SourcesConfig.load(sources_config, chosen.environ))
 
@@ -200,6 +201,9 @@ def badges(names: list[str]) -> Text:
 
 
 def print_records(result: SearchResult) -> None:
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.intent import summary
+
     if not result.records:
         out.print("No records found.")
         return
@@ -258,6 +262,10 @@ def export_library(
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
+    from citewise.api.literature import Literature
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.export import format_for
+
     fmt = format_for(fmt, out_file)
     exported = Literature(settings().library).export_library(fmt)
     if out_file is None:
@@ -283,6 +291,9 @@ def watch(
     ] = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
+    from citewise.report.terminal import safe
+    from citewise.sources import Query, SearchResult
+
     run = _literature(sources_config).watch(Query.parse(query), _split(sources) or None, limit)
     for notice in run.result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -311,6 +322,9 @@ def graph(
 ) -> None:
     """Citation network: a library document's references (offline), or a work's references
     and citations from OpenAlex."""
+    from citewise.report.terminal import safe
+    from citewise.sources.graph import GRAPH_FORMATS
+
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
     written = _literature(sources_config).graph(target, depth, out_file)
@@ -339,6 +353,9 @@ def fetch(
     """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
     and ingest it with the sources' metadata. Links the sources name are downloaded only from
     hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
+    from citewise.api.literature import FetchFailedError
+    from citewise.report.terminal import safe
+
     literature = _literature(sources_config)
 
     def warn(warning: str) -> None:

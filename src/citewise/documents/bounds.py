@@ -7,8 +7,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from typing import TYPE_CHECKING
 
-import pymupdf
+if TYPE_CHECKING:
+    import pymupdf
 
 from citewise.documents.model import Block, Document
 from citewise.errors import TooComplexError
