@@ -7,7 +7,6 @@ evidence sentences of the dev QA set must each sit inside one block's text.
 from __future__ import annotations
 
 import re
-import time
 from functools import cache
 
 import pytest
@@ -170,14 +169,6 @@ _EVIDENCE = _evidence() or [
 @pytest.mark.parametrize(("qid", "docs", "sentence"), _EVIDENCE, ids=lambda v: str(v)[:24])
 def test_dev_evidence_sits_inside_one_block(qid: str, docs: str, sentence: str) -> None:
     assert any(in_one_block(parsed(name), sentence) for name in docs.split("|")), qid
-
-
-def test_corpus_parses_at_twenty_pages_per_second_or_faster() -> None:
-    start = time.perf_counter()
-    # text layers only: OCR of the one garbled page is timed by benchmarks/ingest.py
-    pages = sum(read_pdf(CORPUS / name, ocr=False).pages for name in PAGES)
-    rate = pages / (time.perf_counter() - start)
-    assert rate >= 20, f"{rate:.1f} pages/s"
 
 
 def test_every_table_caption_yields_a_table_block_with_cells() -> None:

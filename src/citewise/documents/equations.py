@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import re
 
+from citewise.documents.formula_layout import linear_text, math_share
 from citewise.documents.layout import Unit, union
 
 # "(3)", "(3a)", section-numbered "(3.2)", appendix "(A.1)" / "(A1)"
 EQ_ID = r"(?:[1-9]\d{0,2}(?:\.[1-9]\d{0,2})?[a-z]?|[A-Z]\.?[1-9]\d{0,2}[a-z]?)"
 EQ_NUMBER = re.compile(rf"^\(\s*({EQ_ID})\s*\)$")
-# TeX (cm*, ms*), MathTime (MT2MIT, MTSY), Times/Palatino math (tx*, px*), OpenType math
-MATH_FONT = re.compile(
-    r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix|^MT2|^MT(?:MI|SY|EX)|txmi|txsy|txex|"
-    r"pxmi|pxsy|pxex|eufm|rsfs|euclid|esint|wasy",
-    re.I,
-)
 PRIVATE_USE = re.compile(r"[\ue000-\uf8ff]")  # bracket pieces of big delimiters
-
-
-def math_share(unit: Unit) -> float:
-    """Share of the unit's characters set in a math font."""
-    segs = unit.segs
-    total = sum(len(s.text) for s in segs) or 1
-    return sum(len(s.text) for s in segs if MATH_FONT.search(s.font)) / total
 
 
 def looks_like_display_math(unit: Unit) -> bool:
@@ -92,14 +80,9 @@ def equation_number(label: str | None) -> str | None:
 
 
 def equation_text(unit: Unit) -> str:
-    """The formula as text: rows top to bottom, the number and bracket glyphs left out."""
-    rows = []
-    for row in unit.rows:
-        segs = [s for s in row.segs if not EQ_NUMBER.match(s.text.strip())]
-        text = " ".join(PRIVATE_USE.sub("", s.text).strip() for s in segs)
-        if text.strip():
-            rows.append(" ".join(text.split()))
-    return " ".join(rows)
+    """The formula as text, read left to right (documents/formula_layout.py), without its
+    number; tall-delimiter pieces as the delimiter."""
+    return linear_text(unit.rows, EQ_NUMBER)
 
 
 def bbox_of(unit: Unit) -> tuple[float, float, float, float]:

@@ -27,6 +27,7 @@ from citewise.documents.equations import (
     image_only,
     looks_like_display_math,
 )
+from citewise.documents.formula_layout import gather_formulas
 from citewise.documents.grid import Cell, build_grid
 from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows, vocabulary
@@ -268,7 +269,7 @@ def page_structure(units: list[Unit], body: Seg, height: float) -> list[Unit]:
     pieces = [p for u in units for p in split_unit(u, body)]
     for unit in pieces:
         classify(unit, body, height)
-    pieces = merge_tables(attach_numbers(pieces), body)
+    pieces = merge_tables(gather_formulas(attach_numbers(pieces), body.size), body)
     pieces = merge_paragraphs(pieces, body)
     for unit in pieces:
         if unit.kind == "paragraph" and unit_is_heading(unit, body):
@@ -394,6 +395,10 @@ def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Bl
         data = {"number": equation_number(unit.label), "text": eq_text}
         if image_only(eq_text):
             data["image_only"] = True  # the crop shows it; the text would mislead
+        elif unit.label:
+            text = f"{eq_text} {unit.label.removeprefix('Eq. ')}"  # read as written
+        else:
+            text = eq_text
     marks = [m for s in unit.segs for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}
