@@ -181,3 +181,41 @@ def test_an_old_watches_file_moves_into_the_store_once(tmp_path: Path) -> None:
     assert (tmp_path / "watches.json.imported").exists()
     store.close()
     assert len(LibraryStore(tmp_path).watches.list_watches()) == 1
+
+
+def test_old_vectors_move_inline_with_their_bytes_and_triggers(tmp_path: Path) -> None:
+    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._vectors_inline)]
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    for migration in old:
+        for statement in migrations.statements(migration()):
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {len(old)}")
+    db.execute(
+        "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'x', 1)"
+    )
+    for rowid in (1, 2):
+        db.execute(
+            "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, text) "
+            "VALUES (?, ?, 'd', ?, 'paragraph', 1, 'granite')",
+            (rowid, f"b{rowid}", rowid),
+        )
+    db.execute("INSERT INTO embedding_models VALUES ('m', 2)")
+    vector = np.array([0.6, 0.8], dtype=np.float32).tobytes()
+    db.execute("INSERT INTO block_vectors VALUES ('m', 1, ?)", (vector,))
+    db.commit()
+    db.close()
+
+    store = LibraryStore(tmp_path)
+    (sql,) = store.db.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'block_vectors'"
+    ).fetchone()
+    assert "WITHOUT ROWID" not in sql
+    assert store.db.execute("SELECT vector FROM block_vectors").fetchall()[0][0] == vector
+    save_vectors(store.db, "m", [2], np.array([[1.0, 0.0]]))
+    save_vectors(store.db, "m", [2], np.array([[0.0, 1.0]]))  # an upsert
+    (counts,) = store.db.execute("SELECT inserted, changed FROM vector_changes").fetchall()
+    assert tuple(counts) == (2, 1)  # the triggers came along: one old row, one new, one update
+    found, matrix = load_matrix(store.db, "m")
+    assert list(found) == [1, 2] and np.allclose(matrix, [[0.6, 0.8], [0.0, 1.0]])
+    store.delete_document("d")  # the rows still go with their blocks
+    assert store.db.execute("SELECT count(*) FROM block_vectors").fetchone()[0] == 0
