@@ -5,32 +5,28 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from citewise.agent.chat import ChatSession
-from citewise.agent.generate import GeneratedAnswerer
-from citewise.agent.qa import Answer, QuestionAnswerer
-from citewise.agent.verify import Verifier
-from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
-from citewise.embed.base import Embedder
-from citewise.embed.settings import embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
-from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
-from citewise.llm.base import parse_spec
-from citewise.llm.client import ModelClient
-from citewise.llm.doctor import RoleReport, doctor
-from citewise.llm.registry import role_clients
-from citewise.llm.usage import UsageSummary, usage_summary
-from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
-from citewise.store.references import document_structure
-from citewise.store.vector_check import IndexReport
-from citewise.store.vector_index import check_vector_indexes
-from citewise.store.vectors import any_vectors, model_dimensions
-from citewise.store.vocabulary import ReviewEntry, log_review, reviews
+
+if TYPE_CHECKING:
+    from citewise.agent.chat import ChatSession
+    from citewise.agent.generate import GeneratedAnswerer
+    from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.embed.base import Embedder
+    from citewise.ingest import IngestReport, Progress, Sources
+    from citewise.llm.client import ModelClient
+    from citewise.llm.doctor import RoleReport
+    from citewise.llm.usage import UsageSummary
+    from citewise.retrieval.hybrid import Hit
+    from citewise.store.vector_check import IndexReport
+    from citewise.store.vocabulary import ReviewEntry
+
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +95,9 @@ class Library(ComparisonMethods, StructureMethods):
 
     @property
     def embedder(self) -> Embedder | None:
+        from citewise.embed.settings import embed_settings, open_embedder
+        from citewise.store.vectors import model_dimensions
+
         if not self._embedder_loaded:
             self._embedder_loaded = True
             if self._embeddings:
@@ -115,6 +114,10 @@ class Library(ComparisonMethods, StructureMethods):
         self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
+        from citewise.agent.vocabulary import learn as learn_vocabulary
+        from citewise.ingest import ingest
+        from citewise.retrieval.hybrid import Retriever
+
         report = ingest(self.store, paths, self.embedder, progress, sources)
         # Update the search indexes and the learned vocabulary now, so the next question
         # does not pay for them.
@@ -150,6 +153,8 @@ class Library(ComparisonMethods, StructureMethods):
 
     def document_details(self, doc_id: str) -> dict[str, object]:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
+        from citewise.store.references import document_structure
+
         doc = self.document(doc_id)
         return {
             "id": doc.id,
@@ -167,6 +172,8 @@ class Library(ComparisonMethods, StructureMethods):
 
     def structure(self, doc_id: str) -> dict[str, object]:
         """Sections, tables, equations and references of a stored document."""
+        from citewise.store.references import document_structure
+
         return document_structure(self.store, self.document(doc_id).id)
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
@@ -177,6 +184,11 @@ class Library(ComparisonMethods, StructureMethods):
         embedding model and embed the blocks lacking vectors of the current one (say, the
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.ingest import embed_missing
+        from citewise.retrieval.hybrid import Retriever
+        from citewise.store.vectors import any_vectors
+
         if self._preparation is None:
             embedder = self.embedder if any_vectors(self.store.db) else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
@@ -188,6 +200,10 @@ class Library(ComparisonMethods, StructureMethods):
     def answerer(self) -> QuestionAnswerer:
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.retrieval.hybrid import Retriever
+        from citewise.store.vectors import any_vectors
+
         if self._answerer is None:
             embedder = self.embedder if any_vectors(self.store.db) else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
@@ -198,6 +214,8 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
+        from citewise.store.vocabulary import log_review
+
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         answer = self.answerer.ask(question, doc_ids, k)
@@ -216,6 +234,8 @@ class Library(ComparisonMethods, StructureMethods):
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
+        from citewise.store.vocabulary import reviews
+
         return reviews(self.store.db, limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
@@ -282,6 +302,11 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
+        from citewise.agent.generate import GeneratedAnswerer
+        from citewise.agent.verify import Verifier
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         self.prepare()
         key = (llm, llm_url, use_cache)
         if key not in self._generators:
@@ -328,10 +353,14 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> list[ModelClient]:
         """The client(s) citewise.toml gives a role (two for a cascade), cached and logged in
         this library; empty when the role is served by plain code."""
+        from citewise.llm.registry import role_clients
+
         return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
 
     def usage(self, task: str | None = None) -> UsageSummary:
         """Model calls logged in this library: the `citewise usage --json` object."""
+        from citewise.llm.usage import usage_summary
+
         return usage_summary(self.store.audit, task)
 
     def chat(
@@ -344,6 +373,10 @@ class Library(ComparisonMethods, StructureMethods):
     ) -> ChatSession:
         """A conversation: every turn re-retrieves; history only resolves references
         (with the `reason` role, or --llm, when one is set)."""
+        from citewise.agent.chat import ChatSession
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         override = parse_spec(llm, llm_url) if llm else None
         resolvers = role_clients(
             "reason", self.model_settings, self.store.audit, override, use_cache
@@ -357,9 +390,14 @@ class Library(ComparisonMethods, StructureMethods):
 
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
+        from citewise.llm.base import parse_spec
+        from citewise.llm.doctor import doctor
+
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`)."""
+        from citewise.store.vector_index import check_vector_indexes
+
         return check_vector_indexes(self.directory, self.store.db)
