@@ -38,8 +38,8 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, dic
 def test_every_action_publishes_schemas_and_error_codes() -> None:
     published = {s["name"]: s for s in schemas()}
     assert set(published) == {
-        "search_library", "compare_methods", "extract_setup", "lookup_table", "extract_formula",
-        "validate_conclusion",
+        "search_library", "compare_methods", "build_matrix", "extract_setup", "lookup_table",
+        "extract_formula", "validate_conclusion",
     }  # fmt: skip
     for spec in published.values():
         assert spec["parameters"]["type"] == "object" and spec["result"]["type"] == "object"
@@ -59,6 +59,7 @@ def test_unknown_action_and_bad_params_are_refused_with_hints(lib) -> None:
         ("search_library", {"query": "echo", "k": 0}),
         ("search_library", {"query": "echo", "colour": "red"}),
         ("compare_methods", {"documents": [ids["adamw"]]}),
+        ("build_matrix", {"columns": "optimizer"}),
         ("extract_formula", {"document": ids["echo"]}),
     ]:
         out = execute(library, action, params)
@@ -72,6 +73,7 @@ def test_unknown_action_and_bad_params_are_refused_with_hints(lib) -> None:
         ("search_library", {"query": "echo", "documents": ["nobody2020"]}),
         ("compare_methods", {"documents": ["nobody2020", "nobody2021"]}),
         ("extract_setup", {"document": "nobody2020"}),
+        ("build_matrix", {"documents": ["nobody2020"]}),
         ("lookup_table", {"document": "nobody2020", "label": "Table 1"}),
         ("extract_formula", {"document": "nobody2020", "number": "1"}),
     ],
@@ -114,6 +116,32 @@ def test_compare_methods_cells_are_cited_or_aspect_empty(lib) -> None:
     assert out.error and out.error.code == "ASPECT_EMPTY"
     out = execute(library, "compare_methods", {"documents": docs, "aspects": ["vibes"]})
     assert out.error and out.error.code == "UNKNOWN_ASPECT" and "optimizer" in out.error.hint
+
+
+def test_build_matrix_has_a_row_per_paper_and_every_cell_cited(lib) -> None:
+    library, ids = lib
+    docs = [ids["adamw"], ids["plain"]]
+    out = execute(library, "build_matrix", {"documents": docs, "columns": ["optimizer", "seed"]})
+    assert out.ok and out.result
+    assert out.result["columns"] == ["optimizer", "seeds"]
+    rows = {r["document"]: {c["aspect"]: c for c in r["cells"]} for r in out.result["rows"]}
+    assert list(rows) == docs
+    assert rows[ids["adamw"]]["optimizer"]["value"] == "AdamW"
+    assert not rows[ids["plain"]]["optimizer"]["stated"]
+    assert out.result["fill_rate"] == 0.25
+    out = execute(library, "build_matrix", {})  # every paper, the default columns
+    assert out.ok and out.result and len(out.result["rows"]) == len(ids)
+    assert out.result["columns"] == ["task", "method", "datasets", "metrics", "limitations"]
+    out = execute(library, "build_matrix", {"columns": ["vibes"]})
+    assert out.error and out.error.code == "UNKNOWN_ASPECT" and "optimizer" in out.error.hint
+
+
+def test_error_kinds_travel_with_the_codes(lib) -> None:
+    library, _ = lib
+    missing = execute(library, "extract_setup", {"document": "nobody2020"})
+    assert missing.error and missing.error.kind == "not_found"
+    bad = execute(library, "compare_methods", {"documents": []})
+    assert bad.error and bad.error.kind == "invalid"
 
 
 def test_extract_setup_lists_stated_and_unstated(lib) -> None:
@@ -167,6 +195,21 @@ def test_a_result_that_breaks_its_postcondition_is_not_returned(
         real.name, real.description, real.params, real.result, forged, real.errors,
         real.postcondition))  # fmt: skip
     out = execute(lib[0], "compare_methods", {"documents": ["a", "b"]})
+    assert out.error and out.error.code == "POSTCONDITION_FAILED" and out.error.kind == "failed"
+
+
+def test_a_matrix_row_missing_a_column_breaks_its_postcondition(
+    lib, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def short(_lib: object, p: actions.BuildMatrixParams) -> actions.BuildMatrixResult:
+        row = actions.MatrixRow(document="a", title="A", year=None, cells=[])
+        return actions.BuildMatrixResult(columns=["optimizer"], rows=[row], fill_rate=0.0)
+
+    real = REGISTRY["build_matrix"]
+    monkeypatch.setitem(REGISTRY, "build_matrix", Tool(
+        real.name, real.description, real.params, real.result, short, real.errors,
+        real.postcondition))  # fmt: skip
+    out = execute(lib[0], "build_matrix", {"documents": ["a"]})
     assert out.error and out.error.code == "POSTCONDITION_FAILED"
 
 

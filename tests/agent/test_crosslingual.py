@@ -107,7 +107,7 @@ def test_lang_zh_labels_an_english_question(library: Library) -> None:
 
 
 def test_the_dictionary_ships_with_the_package() -> None:
-    from citewise.agent.crosslingual import dictionary
+    from citewise.lang.zh import dictionary
 
     table = dictionary()
     assert "heart failure" in table["心力衰竭"]

@@ -6,7 +6,8 @@ The page text is the blocks in reading order (tables as rows of cells); table te
 up cells in the stored grids. Rules follow allenai/olmocr's bench: 'present' / 'absent'
 allow `max_diffs` edits, 'order' wants `before` found ahead of `after`, 'table' finds the
 cell and checks its neighbours and headings. 'math' tests render LaTeX in olmOCR; here a
-formula passes when its symbols, in order, appear in the page text (an approximation).
+formula passes when its symbols, in order, appear in the page text (an approximation; a
+base's subscript and superscript may come in either order, as they render alike).
 """
 
 from __future__ import annotations
@@ -99,7 +100,30 @@ def table_test(doc: Document, test: dict) -> bool:
     return False
 
 
+_GROUP = r"(?:\{(?:[^{}]|\{[^{}]*\})*\}|[^\s{}\\])"
+_SCRIPTS = re.compile(rf"_({_GROUP})\^({_GROUP})|\^({_GROUP})_({_GROUP})")
+
+
+def script_orders(latex: str) -> list[str]:
+    """`latex` with each base's subscript and superscript in both orders: x_{i}^{2} and
+    x^{2}_{i} typeset alike, and olmOCR-bench compares renderings."""
+    match = _SCRIPTS.search(latex)
+    if match is None:
+        return [latex]
+    sub, sup = (
+        (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+    )
+    head, tail = latex[: match.start()], latex[match.end() :]
+    return [
+        head + f + rest for f in (f"_{sub}^{sup}", f"^{sup}_{sub}") for rest in script_orders(tail)
+    ]
+
+
 def math_test(text: str, latex: str) -> bool:
+    return any(_symbols_in_order(text, form) for form in script_orders(latex))
+
+
+def _symbols_in_order(text: str, latex: str) -> bool:
     for command, symbol in LATEX.items():
         latex = latex.replace(command, symbol)
     latex = re.sub(r"\\(?:left|right|mathcal|operatorname|frac)", "", latex)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.documents.olmocr_bench import BENCH, load_tests, near_match, score
+from tests.documents.olmocr_bench import BENCH, load_tests, math_test, near_match, score
 
 pytestmark = pytest.mark.skipif(not BENCH.is_dir(), reason="olmOCR-bench pages not available")
 
@@ -26,3 +26,9 @@ def test_olmocr_bench_pass_rate_is_at_least_seventy_percent() -> None:
     for kind in ("absent", "order", "present", "table"):
         p, t = results[kind]
         assert p / t >= 0.7, (kind, results)
+
+
+def test_subscript_and_superscript_may_come_in_either_order() -> None:
+    assert math_test("ζ ψ(gs) n", r"\zeta_{n}^{\psi(g s)}")
+    assert math_test("ζ n ψ(gs)", r"\zeta_{n}^{\psi(g s)}")
+    assert not math_test("n ψ(gs) ζ", r"\zeta_{n}^{\psi(g s)}")

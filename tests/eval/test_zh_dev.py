@@ -1,10 +1,12 @@
 """Chinese versions of the dev questions (tests/eval/data/dev_zh.yaml, our translation) over
-the English corpus, extractive, against dev.yaml's gold (issue 19).
+the English corpus, extractive, against dev.yaml's gold, and a held-out Chinese set written
+before citewise was run on it (tests/eval/data/heldout_zh.yaml, other facts) (issue 19).
 
-Measured at this commit (after merging main): English 0.884 accuracy / 1.0 refusal recall /
-0.047 false refusals; Chinese 0.535 / 0.333 / 0.279. The issue's floors (accuracy within
-0.15 of English, refusal recall >= 0.85, false refusals <= 0.20) are NOT met yet; these
-assertions hold the measured level so that it cannot slip.
+Measured at this commit: English 0.930 accuracy / 1.0 refusal recall / 0.023 false refusals;
+Chinese dev 0.698 / 0.889 / 0.093 (0.721 over a library of the whole corpus folder, which
+holds SOURCES.md too); held-out 0.667 / 0.833 / 0.167. Of the issue's floors,
+refusal recall (>= 0.85) and false refusals (<= 0.20) are met on dev; accuracy within 0.15
+of English is NOT (0.21-0.23 apart). These assertions hold the measured level so it cannot slip.
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
 """
 
@@ -27,6 +29,7 @@ pytestmark = pytest.mark.skipif(
     not (CORPUS.is_dir() and DEV_QA.is_file()), reason="../shared corpus not present"
 )
 DEV_ZH = Path(__file__).parent / "data" / "dev_zh.yaml"
+HELDOUT_ZH = Path(__file__).parent / "data" / "heldout_zh.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +48,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     result = {
         "en": evaluate(english, ask, names)["overall"],
         "zh": evaluate(translated, ask, names)["overall"],
+        "heldout": evaluate(load_items(HELDOUT_ZH), ask, names)["overall"],
     }
     library.close()
     return result
@@ -55,8 +59,18 @@ def test_chinese_dev_questions_hold_their_measured_level(
 ) -> None:
     en, zh = scores["en"], scores["zh"]
     assert isinstance(en, dict) and isinstance(zh, dict)
-    assert zh["accuracy"] >= 0.45
-    assert en["accuracy"] - zh["accuracy"] <= 0.40
-    assert zh["refusal_recall"] >= 0.2  # 3 of 9 measured; 2 of 9 allowed
-    assert zh["false_refusal_rate"] <= 0.35
+    assert zh["accuracy"] >= 0.69  # 30 of 43 measured
+    assert en["accuracy"] - zh["accuracy"] <= 0.25
+    assert zh["refusal_recall"] >= 0.85  # 8 of 9 measured: the issue's floor
+    assert zh["false_refusal_rate"] <= 0.20  # 4 of 43 measured: the issue's floor
     assert zh["citation_page_accuracy"] >= 0.85
+
+
+def test_held_out_chinese_questions_hold_their_measured_level(
+    scores: dict[str, object],
+) -> None:
+    heldout = scores["heldout"]
+    assert isinstance(heldout, dict) and heldout["items"] == 18
+    assert heldout["accuracy"] >= 0.58  # 8 of 12 measured
+    assert heldout["refusal_recall"] >= 0.66  # 5 of 6 measured
+    assert heldout["false_refusal_rate"] <= 0.25  # 2 of 12 measured

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.server.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.server.conftest import TOKEN, Server
-from tests.server.test_ui import CHROMIUM, CHROMIUM_ARGS
 
 
 def test_docs_page_references_only_packaged_assets(server: Server) -> None:
@@ -31,13 +31,14 @@ def test_docs_page_references_only_packaged_assets(server: Server) -> None:
         assert client.get("/redoc").status_code == 404  # FastAPI's CDN-loaded page is off
 
 
-def test_docs_page_loads_without_the_token_but_the_schema_needs_it(
-    guarded_server: Server,
-) -> None:
+def test_with_a_token_the_docs_and_schema_need_it(guarded_server: Server) -> None:
     with guarded_server.client() as client:
-        assert client.get("/docs").status_code == 200  # holds no library data
-        assert client.get("/static/swagger/swagger-ui.css").status_code == 200
+        assert client.get("/docs").status_code == 401
         assert client.get("/openapi.json").status_code == 401
+        client.get(f"/docs?token={TOKEN}")  # the browser's way in: sets the shell's cookie
+        assert client.get("/docs").status_code == 200
+        assert client.get("/static/swagger/swagger-ui.css").status_code == 200
+        assert client.get("/openapi.json").status_code == 200
     with guarded_server.client(TOKEN) as client:
         assert client.get("/openapi.json").status_code == 200
 

@@ -43,6 +43,9 @@ TOOLS = {
     "get_document",
     "get_table",
     "get_formula",
+    "compare",
+    "matrix",
+    "setup",
     "search_literature",
     "start_research",
     "get_task",
@@ -110,6 +113,11 @@ async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
             text(await call("get_formula", document_id=structured, number="1"))
         )
         got["missing_table"] = await call("get_table", document_id=structured, label="Table 9")
+        others = [d["id"] for d in listed if d["id"] != structured]
+        got["others"] = others
+        got["compare"] = json.loads(text(await call("compare", documents=others)))
+        got["matrix"] = json.loads(text(await call("matrix")))
+        got["setup"] = await call("setup", document=structured)  # states no setting
         got["search_literature"] = json.loads(
             text(await call("search_literature", query="graph networks", limit=5))
         )
@@ -198,6 +206,24 @@ def test_results_match_the_http_api(got: dict[str, Any], http: Server) -> None:
         k: v for k, v in task.items() if k != "running"
     }
     assert got["get_report"] == report
+
+
+def test_compare_tools_match_the_http_api(got: dict[str, Any], http: Server) -> None:
+    with http.client() as client:
+        compared = client.post("/tools/compare_methods", json={"documents": got["others"]})
+        matrix = client.post("/tools/build_matrix", json={})
+        setup = client.post("/tools/extract_setup", json={"document": got["structured"]})
+    assert compared.status_code == 200 and got["compare"] == compared.json()
+    assert matrix.status_code == 200 and got["matrix"] == matrix.json()
+    assert {r["document"] for r in got["matrix"]["rows"]} == {
+        d["id"] for d in got["list_documents"]
+    }
+    stated = [c for c in got["compare"]["cells"] if c["stated"]]
+    assert stated and all(c["value"] in c["citation"]["quote"] for c in stated)
+    # a paper without experiments: the registry's ASPECT_EMPTY, with its hint, on both faces
+    assert got["setup"].is_error and "ASPECT_EMPTY: " in text(got["setup"])
+    assert setup.status_code == 404 and setup.json()["code"] == "ASPECT_EMPTY"
+    assert setup.json()["hint"] in text(got["setup"])
 
 
 def test_get_evidence_returns_the_page_image_with_the_block(got: dict[str, Any]) -> None:

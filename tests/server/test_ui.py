@@ -7,8 +7,6 @@ script payloads. Set CITEWISE_SCREENSHOTS=DIR to keep the evidence-board screens
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,101 +16,31 @@ import pymupdf
 import pytest
 
 from citewise.agent.refusal import REFUSALS
-from citewise.api import Library
-from tests.pdfs import write_paper
+from tests.server.browser import (
+    HOSTILE_TITLE,
+    PAGE_WIDTH,
+    QUESTION,
+    ask,
+    browser,
+    content,
+    highlighted,
+    needs_browser,
+    page,
+    pixels,
+    rect,
+    screenshot_dir,
+    served,
+    share,
+)
 from tests.server.conftest import TOKEN, Server, make_library, start
-from tests.structure.paper import write_structured_paper
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("playwright") is None or not CHROMIUM.exists(),
-    reason="needs playwright (pip) and /usr/bin/chromium (Debian chromium)",
-)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PAGE_WIDTH = 595.0  # points: tests/pdfs.py writes A4 pages
-HOSTILE_TITLE = "<script>window.__pwned=1</script> javascript:x()"
-HOSTILE_TEXT = (
-    '<img src=x onerror="window.__pwned = 3"> Zinc plating <b onmouseover=alert(1)>resists</b> '
-    "rust for 12 years javascript:window.__pwned=4 in coastal air."
-)
-QUESTION = "What accuracy did the classifier reach on the held-out test set?"
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("ui")
-    library = make_library(folder)
-    hostile = write_paper(
-        folder / "hostile.pdf", title=HOSTILE_TITLE, sections=[("1 Payload", [HOSTILE_TEXT])]
-    )
-    structured = write_structured_paper(folder / "structured.pdf")
-    with Library(library, embeddings=False) as lib:
-        assert not lib.ingest([structured, hostile]).failed
-    yield from start(library)
+pytestmark = needs_browser
+__all__ = ["browser", "page", "served"]  # the fixtures these tests use
 
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from start(make_library(tmp_path_factory.mktemp("ui-token")), "--token", TOKEN)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(30_000)
-    yield opened
-    context.close()
-
-
-def screenshot_dir(tmp_path: Path) -> Path:
-    chosen = os.environ.get("CITEWISE_SCREENSHOTS")
-    target = Path(chosen) if chosen else tmp_path
-    target.mkdir(parents=True, exist_ok=True)
-    return target
-
-
-def rect(page: Any, selector: str) -> dict[str, float]:
-    """The element's border box in page pixels."""
-    script = "e => { const r = e.getBoundingClientRect(); "
-    script += "return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
-    found: dict[str, float] = page.eval_on_selector(selector, script)
-    return found
-
-
-def content(page: Any, selector: str) -> dict[str, float]:
-    """Where the element draws its content (inside its border): what the PDF maps onto."""
-    script = "e => { const r = e.getBoundingClientRect(); return {x: r.x + e.clientLeft, "
-    script += "y: r.y + e.clientTop, w: e.clientWidth, h: e.clientHeight}; }"
-    found: dict[str, float] = page.eval_on_selector(selector, script)
-    return found
-
-
-def ask(page: Any, server: Server, question: str) -> None:
-    page.goto(server.url + "/")
-    page.wait_for_selector("#documents tbody tr")
-    page.click("nav button[data-view=ask]")
-    page.fill("#question", question)
-    page.click("#ask-form button[type=submit]")
-    page.wait_for_selector("#answer:not([hidden])")
 
 
 def test_library_lists_documents_and_shows_a_document_with_its_sections(
@@ -214,27 +142,6 @@ def test_read_in_context_opens_the_pdf_in_the_browser_with_the_box(
     assert page.is_visible("#ev-page") and page.is_hidden("#viewer")
 
 
-def pixels(
-    pixmap: pymupdf.Pixmap, area: dict[str, float], origin: dict[str, float], inset: int
-) -> list[tuple[int, ...]]:
-    """The pixels of `area` (page coordinates) in a screenshot of the element at `origin`."""
-    left, top = int(area["x"] - origin["x"]) + inset, int(area["y"] - origin["y"]) + inset
-    right = int(area["x"] - origin["x"] + area["w"]) - inset
-    bottom = int(area["y"] - origin["y"] + area["h"]) - inset
-    return [pixmap.pixel(x, y) for y in range(top, bottom, 2) for x in range(left, right, 2)]
-
-
-def highlighted(rgb: tuple[int, ...]) -> bool:
-    """Yellow over paper: red and green high, blue well below them."""
-    r, g, b = rgb[:3]
-    return r > 200 and g > 180 and b < r - 50
-
-
-def share(found: list[tuple[int, ...]], test: Any) -> float:
-    assert found, "no pixels in the area"
-    return sum(1 for p in found if test(p)) / len(found)
-
-
 def test_a_refusal_shows_the_closest_passages(page: Any, served: Server) -> None:
     ask(page, served, "How many quarry workers were injured?")
     # one of the refusal kinds' sentences (agent/refusal.py), never an answer
@@ -264,7 +171,7 @@ def test_a_hostile_title_and_text_run_nothing(page: Any, served: Server) -> None
     page.wait_for_selector("#ev-box[data-placed]")
     time.sleep(0.3)  # an injected handler (onerror of a broken image) would have fired
     assert page.evaluate("window.__pwned") is None
-    assert page.evaluate("document.scripts.length") == 2  # only viewer.js and app.js
+    assert page.evaluate("document.scripts.length") == 4  # the four of index.html
     assert page.evaluate("document.querySelectorAll('img[src=x], b[onmouseover]').length") == 0
     hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
     assert not [h for h in hrefs if h.lower().startswith("javascript:")]
@@ -307,6 +214,12 @@ def test_the_research_tab_runs_a_task_with_live_events(
 
 
 def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guarded: Server) -> None:
+    refused = page.goto(guarded.url + "/")
+    assert refused is not None and refused.status == 401  # no shell without the token
+    # the link `citewise serve` prints: the cookie opens the shell; the app asks for the
+    # token when it did not come with the link
+    page.goto(guarded.url + f"/?token={TOKEN}")
+    page.evaluate("sessionStorage.clear()")
     page.goto(guarded.url + "/")
     page.wait_for_selector("#status.error")
     assert "UNAUTHORIZED" in page.inner_text("#status")
@@ -325,3 +238,10 @@ def test_with_a_token_the_shell_loads_and_data_needs_the_header(page: Any, guard
     page.click("nav button[data-view=usage]")
     page.wait_for_selector("#usage-totals:has-text('model calls')")
     assert page.inner_text("#usage-totals").startswith("0 model calls")  # extractive: none
+
+
+def test_the_printed_link_opens_the_app_with_its_data(page: Any, guarded: Server) -> None:
+    page.goto(guarded.url + f"/?token={TOKEN}")
+    page.wait_for_selector("#documents tbody tr")
+    assert page.locator("#documents tbody tr").count() == 2
+    assert "token" not in page.url  # dropped from the address bar once kept

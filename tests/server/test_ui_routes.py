@@ -7,7 +7,15 @@ import re
 
 from tests.server.conftest import TOKEN, Server
 
-SHELL = ("/", "/static/app.js", "/static/app.css", "/static/viewer.js", "/static/pdfjs/pdf.min.mjs")
+SHELL = (
+    "/",
+    "/static/app.js",
+    "/static/views.js",
+    "/static/research.js",
+    "/static/app.css",
+    "/static/viewer.js",
+    "/static/pdfjs/pdf.min.mjs",
+)
 
 
 def test_the_shell_is_served_under_a_strict_policy(server: Server) -> None:
@@ -26,18 +34,20 @@ def test_the_shell_is_served_under_a_strict_policy(server: Server) -> None:
     assert pages["/static/app.js"].headers["content-type"].startswith("text/javascript")
     html = pages["/"].text
     assert '<script src="/static/app.js" defer></script>' in html
-    assert html.count("<script") == 2 and not re.search(r"\son[a-z]+\s*=", html)  # no inline
-    assert "innerHTML" not in pages["/static/app.js"].text  # data goes in as text only
+    assert html.count("<script") == 4 and not re.search(r"\son[a-z]+\s*=", html)  # no inline
+    for script in ("/static/app.js", "/static/views.js", "/static/research.js"):
+        assert "innerHTML" not in pages[script].text  # data goes in as text only
     assert unknown.status_code == 404 and other.status_code == 404
     assert other.json()["code"] == "PAGE_NOT_FOUND"
 
 
-def test_with_a_token_only_the_shell_loads_without_it(guarded_server: Server) -> None:
+def test_with_a_token_nothing_loads_without_it(guarded_server: Server) -> None:
     with guarded_server.client() as anonymous:
-        shell = [anonymous.get(path).status_code for path in SHELL]
-        data = {
+        refused = {
             path: anonymous.get(path).status_code
             for path in (
+                *SHELL,
+                "/docs",
                 "/openapi.json",
                 "/documents",
                 "/usage",
@@ -47,18 +57,38 @@ def test_with_a_token_only_the_shell_loads_without_it(guarded_server: Server) ->
                 "/tasks/x/references.json",
             )
         }
-        # a cookie is no token: a forged cross-site form cannot start work
-        forged = anonymous.post(
-            "/tasks", json={"topic": "forged"}, headers={"Cookie": f"token={TOKEN}"}
-        )
+        wrong = anonymous.get("/?token=not-the-token")
         head_post = anonymous.post("/")
-    assert shell == [200] * len(SHELL)
-    assert set(data.values()) == {401}, data
-    assert forged.status_code == 401
-    assert head_post.status_code == 401  # only GET of the shell is public
+    assert set(refused.values()) == {401}, refused
+    assert wrong.status_code == 401 and "set-cookie" not in wrong.headers
+    assert "/?token=" in wrong.json()["hint"]  # says how a browser gets in
+    assert head_post.status_code == 401
+
+
+def test_the_link_with_the_token_opens_the_shell_and_only_the_shell(
+    guarded_server: Server,
+) -> None:
+    with guarded_server.client() as browser:
+        opened = browser.get(f"/?token={TOKEN}", follow_redirects=False)
+        assert opened.status_code == 303
+        # the token moves to the fragment, which the app reads and no server ever sees
+        assert opened.headers["location"] == f"/#token={TOKEN}"
+        cookie = opened.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and TOKEN not in cookie
+        shell = {path: browser.get(path).status_code for path in (*SHELL, "/docs")}
+        schema = browser.get("/openapi.json")
+        # the cookie opens no data route and authorizes no change (CSRF)
+        data = {path: browser.get(path).status_code for path in ("/documents", "/usage")}
+        forged = browser.post("/tasks", json={"topic": "forged"})
+    assert shell == dict.fromkeys((*SHELL, "/docs"), 200), shell
+    assert schema.status_code == 200 and schema.json()["info"]["title"] == "citewise"
+    assert set(data.values()) == {401} and forged.status_code == 401
     with guarded_server.client(TOKEN) as http:
         assert http.get("/usage").status_code == 200
         assert "forged" not in [t["topic"] for t in http.get("/tasks").json()]
+    with guarded_server.client() as other:  # a forged cookie value is no cookie
+        other.cookies.set("citewise-ui", TOKEN)
+        assert other.get("/").status_code == 401
 
 
 def test_a_rebound_host_gets_no_shell(server: Server) -> None:

@@ -19,7 +19,7 @@ def test_a_chinese_request_becomes_english_terms_and_filters() -> None:
     assert notes and "深度学习" in notes[0]  # the translation is shown and logged
     query = parse_intent(english).query
     assert (query.year_from, query.year_to) == (2023, 2024)
-    assert {"deep", "learning", "image"} <= set(query.terms)
+    assert {"deep", "learning", "medical", "segmentation"} <= set(query.terms)
     assert not any("\u4e00" <= ch <= "\u9fff" for t in query.terms for ch in t)
 
 

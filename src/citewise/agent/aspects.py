@@ -113,15 +113,19 @@ _QUESTION_WORDS: dict[str, tuple[str, ...]] = {
 def aspects_in_question(question: str) -> list[str]:
     """The aspects a comparative question asks about, in the order it names them; []
     when it names none (the caller then uses the default aspects)."""
+    matches = [
+        (m.start(), m.end(), pattern)
+        for pattern in _QUESTION_WORDS
+        for m in re.finditer(rf"\b(?:{pattern})\b", question, re.I)
+    ]
     found: list[tuple[int, str]] = []
     taken: list[tuple[int, int]] = []
-    patterns = sorted(_QUESTION_WORDS, key=len, reverse=True)
-    for pattern in patterns:
-        for m in re.finditer(rf"\b(?:{pattern})\b", question, re.I):
-            if any(m.start() < e and s < m.end() for s, e in taken):
-                continue  # inside a longer phrase already read ("learning-rate decay")
-            taken.append((m.start(), m.end()))
-            found.extend((m.start(), a) for a in _QUESTION_WORDS[pattern])
+    # the longest phrase wins where two overlap ("weight decay" over "decay")
+    for start, end, pattern in sorted(matches, key=lambda m: m[0] - m[1]):
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.extend((start, a) for a in _QUESTION_WORDS[pattern])
     return list(dict.fromkeys(a for _, a in sorted(found, key=lambda t: t[0])))
 
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from citewise.agent.aspects import ALIASES, KNOWN
+from citewise.agent.compare import Cell as ComparedCell
 from citewise.agent.compare import Comparison
+from citewise.agent.matrix import Matrix
 from citewise.agent.setup import Setup
 from citewise.agent.verify import Verifier
 from citewise.documents.formulas import lookup_equation
 from citewise.documents.structure import equations, find_table, tables, to_csv_rows
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
 
@@ -31,6 +34,9 @@ class LibraryLike(Protocol):
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]: ...
     def compare(self, doc_ids: list[str], aspects: list[str] | None = None) -> Comparison: ...
     def setup(self, doc_id: str) -> Setup: ...
+    def matrix(
+        self, doc_ids: list[str] | None = None, columns: list[str] | None = None
+    ) -> Matrix: ...
 
 
 class ToolFailure(CitewiseError):
@@ -39,6 +45,19 @@ class ToolFailure(CitewiseError):
 
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class NothingStated(ToolFailure):
+    """No paper states any of the aspects asked for: nothing to show, like a refusal."""
+
+    code = "ASPECT_EMPTY"
+    kind: Kind = "not_found"
+
+
+# The aspect names a caller may send (documented in the schemas; an unknown one is
+# UNKNOWN_ASPECT with the list, agent/aspects.py).
+_NAMES: list[JsonValue] = [*sorted({*KNOWN, *ALIASES})]
+ASPECT_NAMES: dict[str, JsonValue] = {"items": {"type": "string", "enum": _NAMES}}
 
 
 class Citation(BaseModel):
@@ -94,7 +113,11 @@ def _citation(block: StoredBlock) -> Citation:
 
 class CompareMethodsParams(Params):
     documents: list[str] = Field(min_length=2, description="Two or more document IDs.")
-    aspects: list[str] = Field(default_factory=list, description="Default: task, method, ...")
+    aspects: list[str] = Field(
+        default_factory=list,
+        description="Default: task, method, datasets, metrics, main result, limitations.",
+        json_schema_extra=ASPECT_NAMES,
+    )
 
 
 class Cell(BaseModel):
@@ -105,39 +128,84 @@ class Cell(BaseModel):
     citation: Citation | None
 
 
+class Difference(BaseModel):
+    """A key-differences sentence and the cells (block IDs) it cites."""
+
+    text: str
+    citations: list[str]
+
+
 class CompareMethodsResult(BaseModel):
     aspects: list[str]
     cells: list[Cell]
     key_differences: str
+    differences: list[Difference] = Field(default_factory=list)
+
+
+def _cell(c: ComparedCell) -> Cell:
+    f = c.finding
+    citation = (
+        Citation(document=c.document, page=f.page, block=f.block_id, quote=f.quote) if f else None
+    )
+    return Cell(aspect=c.aspect, document=c.document, value=c.value, stated=c.stated,
+                citation=citation)  # fmt: skip
 
 
 def compare_methods(lib: LibraryLike, p: CompareMethodsParams) -> CompareMethodsResult:
     comparison = lib.compare(p.documents, p.aspects or None)
-    cells = [
-        Cell(
-            aspect=c.aspect,
-            document=c.document,
-            value=c.value,
-            stated=c.stated,
-            citation=Citation(
-                document=c.document,
-                page=c.finding.page,
-                block=c.finding.block_id,
-                quote=c.finding.quote,
-            )
-            if c.finding
-            else None,
-        )
-        for c in comparison.cells
-    ]
+    cells = [_cell(c) for c in comparison.cells]
     if not any(c.stated for c in cells):
-        raise ToolFailure(
+        raise NothingStated(
             "none of the papers states " + ", ".join(comparison.aspects),
-            code="ASPECT_EMPTY",
             hint="ask for other aspects, or run extract_setup on one paper to see what it states",
         )
     return CompareMethodsResult(
-        aspects=list(comparison.aspects), cells=cells, key_differences=comparison.key_differences
+        aspects=list(comparison.aspects),
+        cells=cells,
+        key_differences=comparison.key_differences,
+        differences=[
+            Difference(text=d.text, citations=list(d.citations)) for d in comparison.differences
+        ],
+    )
+
+
+# --- build_matrix -------------------------------------------------------------------
+
+
+class BuildMatrixParams(Params):
+    documents: list[str] = Field(default_factory=list, description="Default: every paper.")
+    columns: list[str] = Field(
+        default_factory=list,
+        description="Default: task, method, datasets, metrics, limitations.",
+        json_schema_extra=ASPECT_NAMES,
+    )
+
+
+class MatrixRow(BaseModel):
+    document: str
+    title: str
+    year: int | None
+    cells: list[Cell]
+
+
+class BuildMatrixResult(BaseModel):
+    columns: list[str]
+    rows: list[MatrixRow]
+    fill_rate: float
+
+
+def build_matrix(lib: LibraryLike, p: BuildMatrixParams) -> BuildMatrixResult:
+    """The literature matrix: one row per paper, one cited cell per column (cached)."""
+    matrix = lib.matrix([lib.document(d).id for d in p.documents] or None, p.columns or None)
+    return BuildMatrixResult(
+        columns=list(matrix.columns),
+        rows=[
+            MatrixRow(
+                document=r.document, title=r.title, year=r.year, cells=[_cell(c) for c in r.cells]
+            )  # fmt: skip
+            for r in matrix.rows
+        ],
+        fill_rate=round(matrix.fill_rate, 3),
     )
 
 
@@ -171,9 +239,8 @@ def extract_setup(lib: LibraryLike, p: ExtractSetupParams) -> ExtractSetupResult
         for f in i.findings
     ]
     if not values:
-        raise ToolFailure(
+        raise NothingStated(
             f"{setup.document} states no experiment setting",
-            code="ASPECT_EMPTY",
             hint="the paper may not report experiments; try search_library",
         )
     missing = [i.aspect for i in setup.items if not i.stated]

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from citewise.agent import tool_actions as a
 from citewise.agent.verify import SUPPORT_THRESHOLD
 from citewise.documents.formulas import parse_equation_id
-from citewise.errors import CitewiseError
+from citewise.errors import CitewiseError, Kind
 
 COMMON_ERRORS = ("UNKNOWN_ACTION", "INVALID_PARAMS", "POSTCONDITION_FAILED")
 
@@ -46,13 +46,28 @@ def _search_post(p: a.SearchLibraryParams, r: a.SearchLibraryResult) -> str | No
     return "more hits than k" if len(r.hits) > p.k else None
 
 
-def _compare_post(p: a.CompareMethodsParams, r: a.CompareMethodsResult) -> str | None:
-    for c in r.cells:
+def _cells_cited(cells: list[a.Cell]) -> str | None:
+    for c in cells:
         if c.stated and (c.citation is None or not _cited(c.citation.quote, c.value)):
             return f"cell {c.aspect}/{c.document} is not in its quote"
         if not c.stated and c.citation is not None:
             return f"unstated cell {c.aspect}/{c.document} carries a citation"
     return None
+
+
+def _compare_post(p: a.CompareMethodsParams, r: a.CompareMethodsResult) -> str | None:
+    cited = {c.citation.block for c in r.cells if c.citation}
+    if any(not set(d.citations) <= cited for d in r.differences):
+        return "a difference cites a block no cell cites"
+    return _cells_cited(r.cells)
+
+
+def _matrix_post(p: a.BuildMatrixParams, r: a.BuildMatrixResult) -> str | None:
+    if p.documents and len(r.rows) != len(p.documents):
+        return "not one row per requested paper"
+    if any([c.aspect for c in row.cells] != r.columns for row in r.rows):
+        return "a row's cells are not the requested columns"
+    return _cells_cited([c for row in r.rows for c in row.cells])
 
 
 def _setup_post(p: a.ExtractSetupParams, r: a.ExtractSetupResult) -> str | None:
@@ -84,6 +99,9 @@ REGISTRY: dict[str, Tool] = {
         Tool("compare_methods", "An aspect x paper table of cited cells, plus differences.",
              a.CompareMethodsParams, a.CompareMethodsResult, a.compare_methods,
              ("PAPER_NOT_FOUND", "UNKNOWN_ASPECT", "ASPECT_EMPTY"), _compare_post),
+        Tool("build_matrix", "The literature matrix: one row per paper, a cited cell per column.",
+             a.BuildMatrixParams, a.BuildMatrixResult, a.build_matrix,
+             ("PAPER_NOT_FOUND", "UNKNOWN_ASPECT"), _matrix_post),
         Tool("extract_setup", "A paper's experiment settings, each cited.",
              a.ExtractSetupParams, a.ExtractSetupResult, a.extract_setup,
              ("PAPER_NOT_FOUND", "ASPECT_EMPTY"), _setup_post),
@@ -104,6 +122,7 @@ class ToolError(BaseModel):
     code: str
     message: str
     hint: str = ""
+    kind: Kind = "failed"  # errors.KINDS: how a face answers it (exit code, HTTP status)
 
 
 class ToolOutcome(BaseModel):
@@ -122,10 +141,11 @@ class PlanStep(BaseModel):
     next_step: str | None = None
 
 
-def _failure(action: str, code: str, message: str, hint: str = "") -> ToolOutcome:
-    return ToolOutcome(
-        action=action, ok=False, error=ToolError(code=code, message=message, hint=hint)
-    )
+def _failure(
+    action: str, code: str, message: str, hint: str = "", kind: Kind = "invalid"
+) -> ToolOutcome:
+    error = ToolError(code=code, message=message, hint=hint, kind=kind)
+    return ToolOutcome(action=action, ok=False, error=error)
 
 
 def execute(lib: Any, action: str, params: dict[str, Any]) -> ToolOutcome:
@@ -144,10 +164,12 @@ def execute(lib: Any, action: str, params: dict[str, Any]) -> ToolOutcome:
     try:
         result = tool.run(lib, p)
     except CitewiseError as exc:
-        return _failure(action, exc.code, exc.message, exc.hint)
+        return _failure(action, exc.code, exc.message, exc.hint, exc.kind)
     violation = tool.postcondition(p, result)
     if violation:
-        return _failure(action, "POSTCONDITION_FAILED", violation, "this is a bug in citewise")
+        return _failure(
+            action, "POSTCONDITION_FAILED", violation, "this is a bug in citewise", "failed"
+        )
     return ToolOutcome(action=action, ok=True, result=result.model_dump())
 
 

@@ -2,20 +2,46 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from citewise.agent.aspects import ALIASES, KNOWN
 from citewise.agent.setup import SETUP_ASPECTS
 from citewise.config import ModelSettings
+from citewise.errors import CitewiseError
+from citewise.store.library import BlockFilter
 
 if TYPE_CHECKING:
     from citewise.agent.aspects import Paper
     from citewise.agent.compare import Comparison
+    from citewise.agent.compare_answer import ComparativeAnswer
     from citewise.agent.gazetteer import Gazetteer
     from citewise.agent.matrix import Matrix
+    from citewise.agent.research.model import EvidenceItem, Report
     from citewise.agent.setup import Setup
+    from citewise.agent.tool_plan import TraceStep
+    from citewise.agent.tools import ToolError
     from citewise.llm.client import ModelClient
+
+
+if TYPE_CHECKING:
+    from citewise.agent.qa import QuestionAnswerer
     from citewise.store.library import LibraryStore, StoredDocument
+
+CLOSEST = 3  # passages a refused comparison shows
+
+
+class ToolCallError(CitewiseError):
+    """A registry action that failed: its code, hint and kind, for a face to answer."""
+
+    def __init__(self, error: ToolError) -> None:
+        super().__init__(error.message, error.hint, error.code)
+        self.kind = error.kind
+
+
+# Every aspect name compare, matrix and setup accept (lower case; aliases included).
+ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
 
 
 class ComparisonMethods:
@@ -28,6 +54,10 @@ class ComparisonMethods:
 
     @property
     def model_settings(self) -> ModelSettings:  # pragma: no cover - Library's
+        raise NotImplementedError
+
+    @property
+    def answerer(self) -> QuestionAnswerer:  # pragma: no cover - Library's
         raise NotImplementedError
 
     def extract_model(
@@ -84,3 +114,87 @@ class ComparisonMethods:
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
+
+    def tool(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Run an action of the tool registry (agent/tools.py: validated parameters, checked
+        postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
+        `setup` tools and the HTTP routes of the same names answer this. A failure raises
+        ToolCallError with the action's error code and recovery hint."""
+        from citewise.agent.tools import execute
+
+        outcome = execute(self, action, params)
+        if outcome.error is not None:
+            raise ToolCallError(outcome.error)
+        assert outcome.result is not None
+        return outcome.result
+
+    def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
+        """The literature matrix of the library papers a research report cites (the default
+        columns; cells cached, so a report renders it once)."""
+        from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix
+        from citewise.report.matrix_section import report_papers
+
+        held = {d.id for d in self.store.documents()}
+        docs = [d for d in report_papers(report, evidence) if d in held]
+        return self.matrix(docs) if docs else Matrix(DEFAULT_COLUMNS, (), 0, 0)
+
+    def plan(
+        self,
+        question: str,
+        documents: list[str] | None = None,
+        llm: str | None = None,
+        llm_url: str | None = None,
+    ) -> list[TraceStep]:
+        """The tool steps for a question (`ask --trace`): the `reason` model's (or --llm's),
+        each validated and run by the registry, else the one step routed by code."""
+        from citewise.agent.tool_plan import route, run_plan
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
+        doc_ids = tuple(self.document(d).id for d in documents or [])
+        analysed, scope = self.answerer.analyse(question, doc_ids)
+        library = [d.id for d in self.store.documents()]
+        fallback = route(analysed, scope, library)
+        override = parse_spec(llm, llm_url) if llm else None
+        planners = role_clients("reason", self.model_settings, self.store.audit, override)
+        model = planners[0] if planners and planners[0].model.backend != "extractive" else None
+        return run_plan(self, question, fallback, model, library)
+
+    def ask_comparison(
+        self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
+    ) -> ComparativeAnswer | None:
+        """A comparative question ("compare the optimizer settings in A and B", "... across
+        all papers", "how do A and B differ in Y") answered with the compare table; None for
+        any other question (agent/compare_answer.py decides)."""
+        from citewise.agent.answer import Evidence
+        from citewise.agent.compare_answer import (
+            asks_to_compare,
+            comparative_answer,
+            comparison_request,
+        )
+
+        if not asks_to_compare(question):
+            return None  # most questions: no analysis spent here
+        started = time.perf_counter()
+        analysed, scope = self.answerer.analyse(question, doc_ids)
+        library = [d.id for d in self.store.documents()]
+        request = comparison_request(analysed, scope, library)
+        if request is None:
+            return None
+        comparison = self.compare(request.documents, request.aspects, model)
+        answerer = self.answerer
+
+        def evidence_of(block_id: str) -> Evidence | None:
+            block = self.store.block(block_id)
+            return answerer.evidence(block) if block is not None else None
+
+        def closest() -> list[Evidence]:
+            where = BlockFilter(documents=tuple(request.documents))
+            query = " ".join([question, *comparison.aspects])
+            hits = answerer.retriever.search(query, k=CLOSEST, where=where)
+            return [answerer.evidence(h.block) for h in hits]
+
+        answer = comparative_answer(question, comparison, evidence_of, closest)
+        answer.scope = [s.to_dict() for s in scope]
+        answer.timings_ms = {"compare": round((time.perf_counter() - started) * 1000)}
+        return answer

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citewise.api.chat import ChatMethods
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
@@ -56,7 +57,7 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ComparisonMethods, StructureMethods):
+class Library(ComparisonMethods, StructureMethods, ChatMethods):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -66,6 +67,7 @@ class Library(ComparisonMethods, StructureMethods):
         settings: Settings | None = None,
     ) -> None:
         # A face passes the Settings it built; Python callers get them read now.
+
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
         self.store = LibraryStore(self.directory)
@@ -218,7 +220,8 @@ class Library(ComparisonMethods, StructureMethods):
 
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
-        answer = self.answerer.ask(question, doc_ids, k)
+        # a comparative question is answered with the compare table (api/compare.py)
+        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             log_review(
@@ -346,7 +349,8 @@ class Library(ComparisonMethods, StructureMethods):
         if generator is None:
             return self.ask(question, documents, k)
         doc_ids = tuple(self.document(d).id for d in documents or [])
-        return generator.ask(question, doc_ids, k)
+        comparison = self.ask_comparison(question, doc_ids, self.extract_model(llm, llm_url))
+        return comparison or generator.ask(question, doc_ids, k)
 
     def models_for(
         self, role: str, use_cache: bool = True, task: str | None = None

@@ -163,28 +163,19 @@ class Literature:
     ) -> LiteratureSearch:
         """Records from the sources (with `by_author`: the topic's most-cited authors' papers
         on it), requests logged and cached in the library; `progress` hears each source's
-        pages (a plain search)."""
+        pages."""
         store = LibraryStore(self.directory)
+        run = search_by_author if by_author else search_sources
         try:
-            if by_author:
-                result = search_by_author(
-                    query,
-                    sources,
-                    audit=store.audit,
-                    limit=limit,
-                    config=self.config,
-                    refresh=refresh,
-                )
-            else:
-                result = search_sources(
-                    query,
-                    sources,
-                    audit=store.audit,
-                    limit=limit,
-                    config=self.config,
-                    refresh=refresh,
-                    progress=progress,
-                )
+            result = run(
+                query,
+                sources,
+                audit=store.audit,
+                limit=limit,
+                config=self.config,
+                refresh=refresh,
+                progress=progress,
+            )
         finally:
             store.close()
         return LiteratureSearch(result)

@@ -30,6 +30,7 @@ from citewise.report.markdown import (
     render_markdown,
     sentence_share,
 )
+from citewise.report.matrix_section import with_matrix_section
 
 REPORTS_DIR = "reports"
 
@@ -152,11 +153,12 @@ class ResearchDesk:
     def render(self, task_id: str, bibliography: str = "references.json") -> RenderedReport:
         report = self.report(task_id)
         evidence = self.tasks.evidence(task_id)
-        return RenderedReport(
+        markdown, html = with_matrix_section(  # the literature matrix of the papers cited
             render_markdown(report, evidence, task_id, bibliography),
             render_html(report, evidence, task_id),
-            csl_json(report),
+            self.library.report_matrix(report, evidence),
         )
+        return RenderedReport(markdown, html, csl_json(report))
 
     def write_files(
         self, task: Task, out: Path | None = None, html: Path | None = None

@@ -38,6 +38,7 @@ def compare(
 ) -> None:
     """Compare papers aspect by aspect: one cited cell per paper, 'not stated' when absent."""
     from citewise.agent.aspects import parse_aspects
+    from citewise.report.compare_view import print_comparison
     from citewise.report.matrix import comparison_csv, comparison_markdown
 
     with open_library(embeddings=False) as lib:
@@ -50,18 +51,7 @@ def compare(
     elif as_csv:
         sys.stdout.write(comparison_csv(result))
     else:
-        view = RichTable("aspect", *[d for d, _ in result.documents], show_lines=True)
-        for aspect in result.aspects:
-            row = [aspect]
-            for doc, _ in result.documents:
-                c = result.cell(aspect, doc)
-                # paper text is no markup: "[8]" or "[/b]" in a quote must print as is
-                row.append(f"{escape(c.value)}  [dim]p. {c.finding.page}[/]" if c.finding else
-                           f"[dim]{c.value}[/]")  # fmt: skip
-            view.add_row(*row)
-        out.print(view)
-        if result.key_differences:
-            out.print("[bold]Key differences.[/] " + escape(result.key_differences))
+        print_comparison(out, result)
 
 
 @app.command()

@@ -153,21 +153,30 @@ def ask(
         str | None,
         typer.Option("--lang", help="Labels in this language: zh (automatic for Chinese)."),
     ] = None,
+    trace: Annotated[
+        bool,
+        typer.Option("--trace", help="Also print the tool steps (reason model, else routed)."),
+    ] = False,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
     from citewise.agent.zh_answer import to_chinese
     from citewise.report.terminal import print_answer, safe
+    from citewise.report.trace_view import print_trace
 
     with open_library() as lib:
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
+        steps = lib.plan(question, doc or [], llm, llm_url) if trace else []
         for notice in lib.notices:
             err.print(safe(notice))
     if lang == "zh":
         answer = to_chinese(answer)
     if as_json:
-        emit_json(answer.to_dict())
+        traced = {"trace": [s.to_dict() for s in steps]} if trace else {}
+        emit_json({**answer.to_dict(), **traced})
     else:
+        if trace:
+            print_trace(err, steps)
         print_answer(out, answer)
     if answer.refused:
         raise typer.Exit(EXIT_REFUSED)
@@ -215,6 +224,10 @@ def eval_command(
             help="Saved `eval --json` runs: fit the refusal parameters, leave one document out.",
         ),
     ] = None,
+    gold: Annotated[
+        Path | None,
+        typer.Option("--gold", help="QA file whose gold the questions (a translation) use."),
+    ] = None,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
@@ -235,7 +248,7 @@ def eval_command(
         return
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
-    items = load_items(qa_file)
+    items = load_items(qa_file, gold)
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         # load the model once so latencies measure answering, not start-up

@@ -103,10 +103,14 @@ def chat(
     no_cache: NoCacheOption = False,
     k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per turn.")] = False,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="Also print each turn's tool steps (as ask --trace).")
+    ] = False,
 ) -> None:
     """Multi-turn questions (one per line; empty line, 'exit' or end of input ends).
     Every turn searches the library afresh; earlier turns only resolve 'it', 'that method'."""
     from citewise.report.terminal import print_answer, safe
+    from citewise.report.trace_view import print_trace
 
     with open_library() as lib:
         session = lib.chat(doc or [], k, llm, llm_url, not no_cache)
@@ -119,12 +123,15 @@ def chat(
             if not text or text.lower() in {"exit", "quit"}:
                 break
             turn = session.send(text)
+            steps = lib.plan(turn.resolved, doc or [], llm, llm_url) if trace else []
             if as_json:
                 row = {**turn.answer.to_dict(), "resolved_question": turn.resolved}
+                row |= {"trace": [s.to_dict() for s in steps]} if trace else {}
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
                 sys.stdout.flush()
             else:
                 if turn.resolved != text:
                     err.print(f"[dim]searching for: {safe(turn.resolved)}[/]")
+                print_trace(err, steps)
                 print_answer(out, turn.answer)
                 out.print()

@@ -124,12 +124,22 @@ def research(
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang",
+            help="Report wording: zh (Chinese headings and notes; quotes stay as written) or "
+            "en (default: Chinese for a Chinese topic, else English).",
+        ),
+    ] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
     from citewise.agent.research import ResearchOptions
     from citewise.llm.base import parse_spec
 
+    if lang not in ("", "en", "zh"):
+        raise typer.BadParameter("--lang takes en or zh")
     options = ResearchOptions(
         sources=_sources(sources),
         rounds=rounds,
@@ -138,6 +148,7 @@ def research(
         budget_tokens=budget_tokens,
         sources_config=str(sources_config.resolve()) if sources_config else None,
         fetch=fetch,
+        lang=lang,
     )
     parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
     _run(as_json, lambda desk: desk.research(topic, options, report_out, html))

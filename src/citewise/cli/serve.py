@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -87,6 +88,9 @@ def serve(
     directory = chosen.library
     served = create_app(directory, secret, host=host, allow_hosts=allow_host or (), settings=chosen)
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
+    if secret:
+        where = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        err.print(f"citewise: web app: http://{where}:{port}/?token={quote(secret, safe='')}")
     uvicorn.run(
         served,
         host=host,

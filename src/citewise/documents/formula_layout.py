@@ -173,14 +173,18 @@ def _read_stack(stack: list[Seg], baseline: float, after_operator: bool = False)
     operator, so what it holds above and below are that operator's limits."""
     if len(stack) == 1:
         return stack
-    if len(_lines(stack)) >= 3 and len({round(s.x0) for s in stack}) >= 2:
-        return _row_major(stack)  # a matrix (or a stacked array): row by row
+    operator = next((s for s in stack if any(ch in BIG_OPERATOR for ch in s.text)), None)
+    if operator is not None:  # \sum_{below}^{above}, wherever the main line runs
+        baseline = (operator.y0 + operator.y1) / 2
+        after_operator = True
     on_line = [s for s in stack if s.y0 - 1 <= baseline <= s.y1 + 1]
     below = _row_major([s for s in stack if s not in on_line and s.y0 > baseline])
     above = _row_major([s for s in stack if s not in on_line and s.y1 < baseline])
     ordered = sorted(on_line, key=lambda s: s.x0)
-    if after_operator or any(ch in BIG_OPERATOR for s in on_line for ch in s.text):
-        return ordered + below + above  # \sum_{below}^{above}
+    if after_operator:
+        return ordered + below + above
+    if len(_lines(stack)) >= 3:
+        return _row_major(stack)  # a matrix, a vector, a stacked array: row by row
     return ordered + above + below  # a fraction: numerator, then denominator
 
 

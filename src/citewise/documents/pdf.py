@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents import footnotes, layout, spacing
+from citewise.documents import footnotes, glyphs, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators, text_operator_budget
 from citewise.documents.captions import (
@@ -71,9 +71,11 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, text_operator_budget())
         raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        font_names: dict[int, tuple[str, ...]] = {}
         for page, r in zip(pages_, raw, strict=True):
             if spacing.needs_respacing(r):  # word gaps without space characters
                 spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
+            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
         # a page of pictures and no text is a scan waiting for OCR

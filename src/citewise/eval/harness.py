@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -58,13 +59,25 @@ class QAItem:
         return "text+table" if text else "figure"
 
 
-def load_items(path: Path) -> list[QAItem]:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise CitewiseError(f"cannot read QA file {path}: {exc}", code="BAD_QA_FILE") from exc
-    if not isinstance(raw, list):
-        raise CitewiseError(f"{path}: expected a list of QA items", code="BAD_QA_FILE")
+def load_items(path: Path, gold: Path | None = None) -> list[QAItem]:
+    """The file's items; with `gold`, each question's gold (docs, type, answerable, accept,
+    pages) read from that file by id: a translation of a QA set holds only id and question."""
+    raw = _read(path)
+    if gold is not None:
+        answers = {str(e.get("id")): e for e in _read(gold)}
+        missing = [str(e.get("id")) for e in raw if str(e.get("id")) not in answers]
+        if missing:
+            raise CitewiseError(
+                f"{path}: {len(missing)} question(s) have no gold in {gold}: {missing[:3]}",
+                code="BAD_QA_FILE",
+            )
+        raw = [{**answers[str(e["id"])], "question": e["question"]} for e in raw]
+    elif raw and not any("accept" in e or "answerable" in e for e in raw):
+        raise CitewiseError(
+            f"{path} holds questions without gold answers",
+            code="BAD_QA_FILE",
+            hint="give the QA file they translate: --gold ../shared/qa/dev.yaml",
+        )
     items = []
     for entry in raw:
         docs = entry.get("doc") or []
@@ -82,6 +95,16 @@ def load_items(path: Path) -> list[QAItem]:
             )
         )
     return items
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CitewiseError(f"cannot read QA file {path}: {exc}", code="BAD_QA_FILE") from exc
+    if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+        raise CitewiseError(f"{path}: expected a list of QA items", code="BAD_QA_FILE")
+    return raw
 
 
 def _normalize(text: str) -> str:

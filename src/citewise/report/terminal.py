@@ -61,6 +61,11 @@ def print_answer(console: Console, answer: Answer) -> None:
         console.print(f"[bold yellow]{safe(answer.answer)}[/]")
         if answer.evidence:
             console.print(f"\n{label['closest']}")
+    elif (comparison := getattr(answer, "comparison", None)) is not None:
+        from citewise.report.compare_view import print_comparison  # it imports this module
+
+        print_comparison(console, comparison, numbers)  # a comparative question's table
+        console.print(f"\n{label['evidence']}")
     else:
         parts = []
         for sentence in answer.sentences:

@@ -1,6 +1,7 @@
 """The FastAPI app: library routes (ask, search, documents, page images) and error shapes.
-Research task routes live in server/tasks.py, the event stream in server/events.py, the Host
-check, token and request limits in server/guards.py.
+Chat, compare and matrix routes live in server/analysis.py, research task routes in
+server/tasks.py, the event stream in server/events.py, the Host check, token and request
+limits in server/guards.py.
 
 Reads (ask, search, documents, pages) run at once, each on a connection of its own
 (server/readers.py: WAL readers sharing one warm embedder); the one writer Library, under a
@@ -31,6 +32,8 @@ from citewise.api import Library
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
+from citewise.server.analysis import analysis_routes
+from citewise.server.compare_routes import compare_routes
 from citewise.server.events import EventStreams
 from citewise.server.guards import (
     BearerAuth,
@@ -50,7 +53,7 @@ from citewise.server.limits import (
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
-from citewise.server.ui import PUBLIC_PATHS, ui_routes
+from citewise.server.ui import SHELL_PATHS, ui_routes
 
 log = logging.getLogger(__name__)
 
@@ -347,13 +350,15 @@ def create_app(
         redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token, public=PUBLIC_PATHS),
+            Middleware(BearerAuth, token=token, public=SHELL_PATHS),
             Middleware(RequestLimits, limits=chosen),
         ],
     )
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)
+    compare_routes(app)
+    analysis_routes(app)
     task_routes(app)
     ui_routes(app)
     return app

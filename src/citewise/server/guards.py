@@ -9,13 +9,17 @@ library. A server on any other interface needs a token, which such a page cannot
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import secrets
 from collections.abc import Iterable
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
+from urllib.parse import parse_qs, quote
 
 import anyio
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -110,35 +114,90 @@ class HostGuard:
         await self.app(scope, receive, send)
 
 
+UI_COOKIE = "citewise-ui"
+
+
+def ui_cookie_value(token: str) -> str:
+    """What the web app's cookie holds: a digest of the token, not the token, so the cookie
+    opens the shell (pages, scripts, the schema) and nothing that reads or changes data."""
+    return hmac.new(token.encode(), b"citewise web app", hashlib.sha256).hexdigest()
+
+
 class BearerAuth:
-    """401 unless the request carries 'Authorization: Bearer TOKEN'; a GET of a `public`
-    path (the web app's static shell, the same for every library) needs none, since a
-    browser cannot add a header to a page load."""
+    """401 unless the request carries 'Authorization: Bearer TOKEN'.
+
+    A browser cannot add a header to a page load, so GETs of the `shell` paths (the web
+    app's files, /docs, /openapi.json: the same for every library) also pass with the web
+    app's cookie. The cookie is set by opening `/?token=TOKEN` (the link `citewise serve`
+    prints): the answer redirects to `/#token=TOKEN`, where the app keeps the token for its
+    bearer headers, and sets the cookie HttpOnly and SameSite=Strict. A cookie never opens
+    a data route and never authorizes a change (CSRF): those need the header."""
 
     def __init__(
         self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset()
     ) -> None:
         self.app = app
+        self.token = token
         self.expected = f"Bearer {token}".encode() if token else None
+        self.cookie = ui_cookie_value(token) if token else ""
         self.public = public
 
-    def _public(self, scope: Scope) -> bool:
+    def _shell(self, scope: Scope) -> bool:
         return scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.expected is not None and not self._public(scope):
-            given = Headers(scope=scope).get("authorization", "").encode()
-            if not secrets.compare_digest(given, self.expected):
-                refused = error(
-                    401,
-                    "UNAUTHORIZED",
-                    "missing or wrong bearer token",
-                    "send 'Authorization: Bearer TOKEN' (the token given to 'citewise serve')",
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-                await refused(scope, receive, send)
+        if scope["type"] != "http" or self.expected is None or self.token is None:
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        given = headers.get("authorization", "").encode()
+        if secrets.compare_digest(given, self.expected):
+            await self.app(scope, receive, send)
+            return
+        if self._shell(scope):
+            if _cookie(headers, UI_COOKIE, self.cookie):
+                await self.app(scope, receive, send)
                 return
-        await self.app(scope, receive, send)
+            offered = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+            if offered and secrets.compare_digest(offered[0].encode(), self.token.encode()):
+                await self._open_session(scope, receive, send)
+                return
+        refused = error(
+            401,
+            "UNAUTHORIZED",
+            "missing or wrong bearer token",
+            "send 'Authorization: Bearer TOKEN' (the token given to 'citewise serve'); in a "
+            "browser, open the link 'citewise serve' printed (/?token=TOKEN)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+        await refused(scope, receive, send)
+
+    async def _open_session(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """303 to the page without the token in its URL (the fragment carries it to the
+        app and is never sent to a server), with the shell's cookie."""
+        path = scope.get("path", "/")
+        cookie = f"{UI_COOKIE}={self.cookie}; Path=/; HttpOnly; SameSite=Strict"
+        location = f"{path}#token={quote(self.token or '', safe='')}"
+        response = Response(
+            status_code=303,
+            headers={
+                "Location": location,
+                "Set-Cookie": cookie,
+                "Cache-Control": "no-store",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
+        await response(scope, receive, send)
+
+
+def _cookie(headers: Headers, name: str, expected: str) -> bool:
+    jar = SimpleCookie()
+    try:
+        jar.load(headers.get("cookie", ""))
+    except CookieError:
+        return False
+    morsel = jar.get(name)
+    return morsel is not None and secrets.compare_digest(morsel.value.encode(), expected.encode())
 
 
 class RequestLimits:

@@ -127,10 +127,12 @@ def create_mcp(directory: str | Path | None = None) -> CitewiseMCP:
     server = CitewiseMCP(
         "citewise",
         instructions="A local PDF library: search it, ask questions answered with verbatim "
-        "cited passages (document, page, bbox), read tables and equations, run research tasks.",
+        "cited passages (document, page, bbox), read tables and equations, compare papers "
+        "(compare, matrix, setup), run research tasks.",
     )
     tools = server.tools = LibraryTools(directory)
     _library_tools(server, tools)
+    _compare_tools(server, tools)
     _research_tools(server, tools)
 
     @server.resource(DOCUMENT_URI, mime_type="application/json")
@@ -252,3 +254,33 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
             return rendered.html if format == "html" else rendered.markdown
 
         return tools.call(render)
+
+
+def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
+    """The tool registry's compare, matrix and setup actions (agent/tools.py): the same
+    parameter checks, postconditions and error codes as POST /tools/compare_methods,
+    /tools/build_matrix and /tools/extract_setup, and the same results. Read-only: what
+    they write is the library's extraction cache, not the user's data."""
+
+    @server.tool(annotations=READ, structured_output=False)
+    def compare(documents: list[str], aspects: list[str] | None = None) -> str:
+        """Compare two or more papers aspect by aspect (default: task, method, datasets,
+        metrics, main result, limitations; or e.g. optimizer, learning rate schedule,
+        gradient clipping): each cell a value with its verbatim quote and page, or 'not
+        stated'; key differences built only from cited cells."""
+        params = {"documents": documents, "aspects": aspects or []}
+        return as_json(tools.call(lambda lib: lib.tool("compare_methods", params)))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def matrix(documents: list[str] | None = None, columns: list[str] | None = None) -> str:
+        """The literature matrix: one row per paper (all by default), one cited cell per
+        column (default: task, method, datasets, metrics, limitations)."""
+        params = {"documents": documents or [], "columns": columns or []}
+        return as_json(tools.call(lambda lib: lib.tool("build_matrix", params)))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def setup(document: str) -> str:
+        """Everything needed to rerun a paper's experiments (datasets, model, optimizer,
+        learning rate and schedule, batch size, epochs, hardware, seeds, metrics, code),
+        each cited, and what the paper does not state."""
+        return as_json(tools.call(lambda lib: lib.tool("extract_setup", {"document": document})))

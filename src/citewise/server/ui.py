@@ -1,8 +1,9 @@
 """The web app: static files shipped in the package (server/static/), served at `/`.
 
-The files hold no library data, so they load without the token (a browser cannot add a
-header to a page load); the app asks for the token once and sends it as a bearer header on
-every data request. A strict Content-Security-Policy lets only these files' own script and
+With a token, the files load with the bearer header or the web app's cookie, which
+opening `/?token=TOKEN` sets (server/guards.py BearerAuth); the app keeps the token from
+that link (or asks for it) and sends it as a bearer header on every data request. A
+strict Content-Security-Policy lets only these files' own script and
 style run: nothing inline, nothing from another origin.
 """
 
@@ -23,6 +24,8 @@ STATIC = {  # name -> media type: the only files served, so no path comes from t
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "viewer.js": "text/javascript; charset=utf-8",
+    "views.js": "text/javascript; charset=utf-8",
+    "research.js": "text/javascript; charset=utf-8",
     # pdf.js (pdfjs-dist, Apache-2.0, vendored unchanged: static/pdfjs/README.md)
     "pdfjs/pdf.min.mjs": "text/javascript; charset=utf-8",
     "pdfjs/pdf.worker.min.mjs": "text/javascript; charset=utf-8",
@@ -31,7 +34,8 @@ STATIC = {  # name -> media type: the only files served, so no path comes from t
     "swagger/swagger-ui-bundle.js": "text/javascript; charset=utf-8",
     "swagger/swagger-ui.css": "text/css; charset=utf-8",
 }
-PUBLIC_PATHS = frozenset({"/", "/docs", *(f"/static/{name}" for name in STATIC)})
+# GETs a browser makes without a header: with a token, they need the web app's cookie
+SHELL_PATHS = frozenset({"/", "/docs", "/openapi.json", *(f"/static/{name}" for name in STATIC)})
 UI_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
     "connect-src 'self'; worker-src 'self'; frame-src 'self' blob:; object-src 'none'; "

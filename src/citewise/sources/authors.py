@@ -10,6 +10,7 @@ from citewise.sources.api import SearchResult, search_sources
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
 from citewise.sources.csl import fold
 from citewise.sources.dedupe import dedupe
+from citewise.sources.progress import Listener
 from citewise.sources.query import Query
 from citewise.sources.ranking import rank
 from citewise.sources.record import SearchRecord
@@ -47,8 +48,10 @@ def search_by_author(
     config: SourcesConfig | None = None,
     refresh: bool = False,
     seed_sources: list[str] | None = None,
+    progress: Listener | None = None,
 ) -> SearchResult:
-    """The papers on `query` by its most-cited authors (found by a seed search)."""
+    """The papers on `query` by its most-cited authors (found by a seed search); `progress`
+    hears the sources of every search it runs."""
     config = config or SourcesConfig.load()
     seed = search_sources(
         query,
@@ -57,6 +60,7 @@ def search_by_author(
         limit=SEED_LIMIT,
         config=config,
         refresh=refresh,
+        progress=progress,
     )
     result = SearchResult(records=[], query=query, warnings=list(seed.warnings))
     authors = top_authors(seed.records)
@@ -72,6 +76,7 @@ def search_by_author(
             limit=limit,
             config=config,
             refresh=refresh,
+            progress=progress,
         )
         found += by_them.records
         result.warnings += [w for w in by_them.warnings if w not in result.warnings]

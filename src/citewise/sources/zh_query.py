@@ -1,13 +1,13 @@
 """A Chinese search request, read before sources/intent.py (issue 19): year ranges and
 publication types written in Chinese become the English words the intent parser turns into
-each source's own filters, and the topic is translated offline (agent/crosslingual.py), so
+each source's own filters, and the topic is translated offline (lang/zh.py), so
 PubMed and arXiv get English. The translation is returned as a note to show and log."""
 
 from __future__ import annotations
 
 import re
 
-from citewise.agent.crosslingual import is_chinese, translate_words
+from citewise.lang.zh import is_chinese, translate_words
 
 # Chinese filter words -> the English that sources/intent.py reads (longest first).
 FILTER_WORDS: tuple[tuple[str, str], ...] = (

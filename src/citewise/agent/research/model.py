@@ -45,6 +45,7 @@ class ResearchOptions:
     budget_tokens: int | None = None
     sources_config: str | None = None  # a sources.yaml overriding the shipped defaults
     fetch: bool = False  # may open-access PDFs of included records be downloaded and ingested?
+    lang: str = ""  # "zh": the report's own wording in Chinese ("": Chinese for a Chinese topic)
 
     @property
     def remote_sources(self) -> list[str]:

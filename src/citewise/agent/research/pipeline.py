@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from citewise.agent.research.analyze import analyze
+from citewise.agent.research.chinese import in_topic_language, plan_topic
 from citewise.agent.research.context import Progress, RemoteSearch, StageContext
 from citewise.agent.research.extract import ExtractStage
 from citewise.agent.research.gather import ScreenStage, SearchStage
@@ -28,7 +29,6 @@ from citewise.agent.research.model import (
     from_dict,
 )
 from citewise.agent.research.models import ResearchModels, model_plan
-from citewise.agent.research.plan import make_plan
 from citewise.agent.research.prose import model_prose
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStateError, TaskStore
 from citewise.agent.research.verify import verify_report
@@ -44,7 +44,7 @@ class PlanStage:
     state = "planning"
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
-        plan = make_plan(ctx.task.topic)
+        plan = plan_topic(ctx.task.topic, ctx.retriever)  # a Chinese topic: research/chinese.py
         if ctx.models is not None:
             plan = model_plan(ctx.models, plan)
         ctx.checkpoint(self.state, 1, 1)
@@ -83,6 +83,7 @@ class WriteStage:
             conflicts,
             analysis.get("coverage", {}),
         )
+        report = in_topic_language(report, plan, ctx.task.options.lang)
         prose: dict[str, object] = {}
         if ctx.models is not None and ctx.models.write is not None:
             questions = {q.id: q.text for q in plan.sub_questions}

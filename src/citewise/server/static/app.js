@@ -2,6 +2,12 @@
 // Every string that comes from a document is set with textContent, never parsed as HTML.
 "use strict";
 
+// Opened from the link `citewise serve` prints, the token arrives in the URL fragment
+// (never sent to a server): keep it for this tab's bearer headers, then drop it from the URL.
+if (location.hash.startsWith("#token=")) {
+  sessionStorage.setItem("citewise-token", decodeURIComponent(location.hash.slice(7)));
+  history.replaceState(null, "", location.pathname + location.search);
+}
 const state = { token: sessionStorage.getItem("citewise-token") || "", documents: [] };
 
 function $(id) {
@@ -109,6 +115,7 @@ async function loadDocuments() {
     scope.append(el("option", { text: doc.title || doc.id, attrs: { value: doc.id } }));
   }
   status(`${state.documents.length} documents`);
+  document.dispatchEvent(new CustomEvent("citewise:documents")); // views.js fills its pickers
 }
 
 function sectionTree(sections) {
@@ -195,11 +202,19 @@ async function ask(event) {
 
 function renderAnswer(answer) {
   $("answer").hidden = false;
-  const text = $("answer-text");
+  fillAnswer($("answer-text"), answer);
+  $("answer-meta").textContent = `support ${answer.support_score.toFixed(2)} · ${answer.backend}`;
+  $("closest-heading").hidden = !answer.refused;
+  $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
+}
+
+// The answer's sentences into `text`, each followed by a marker per citation that opens
+// the evidence board on it (with the table cell boxed when the citation names one).
+function fillAnswer(text, answer) {
   text.replaceChildren();
   text.classList.toggle("refusal", answer.refused);
   const numbers = new Map(answer.evidence.map((e, i) => [e.id, i + 1]));
-  const quotes = new Map(answer.evidence.map((e) => [e.id, e.quote]));
+  const cited = new Map(answer.evidence.map((e) => [e.id, e]));
   if (answer.refused || !answer.sentences.length) {
     text.textContent = answer.answer;
   }
@@ -211,22 +226,32 @@ function renderAnswer(answer) {
         cls: "cite",
         attrs: { type: "button", "data-evidence": id, title: "Show this evidence" },
       });
-      marker.addEventListener("click", guarded(() => showEvidence(id, `support ${sentence.support.toFixed(2)}`, quotes.get(id))));
+      const ev = cited.get(id) || {};
+      const support = `support ${sentence.support.toFixed(2)}`;
+      const cells = citedCells(sentence, id, ev);
+      marker.addEventListener("click", guarded(() => showEvidence(id, support, ev.quote, cells)));
       text.append(marker);
     }
     text.append(" ");
   }
-  $("answer-meta").textContent = `support ${answer.support_score.toFixed(2)} · ${answer.backend}`;
-  $("closest-heading").hidden = !answer.refused;
-  $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
+}
+
+// The table cells a sentence reads in block `id`: a computed sentence's operands there,
+// else the cell its evidence item names (`cell_bbox`, when the answer read one).
+function citedCells(sentence, id, ev) {
+  const operands = (sentence.operands || []).filter((o) => o.citation === id).map((o) => o.cell_bbox);
+  const boxes = operands.filter(validBox);
+  return boxes.length ? boxes : [ev.cell_bbox].filter(validBox);
 }
 
 // -- evidence board -------------------------------------------------------------------
 
-let shown = null; // the evidence on the board: {bbox, page_size}
+let shown = null; // the evidence on the board: {bbox, page_size, cells}
 
-// `quote` is the cited sentence when the answer quotes part of the block.
-async function showEvidence(blockId, support, quote) {
+// `quote` is the cited sentence when the answer quotes part of the block; `cells` the
+// cited table cells' boxes (one box or a list; PDF points, the block's page), drawn inside
+// the block's box.
+async function showEvidence(blockId, support, quote, cells) {
   const ev = await getJSON(`/blocks/${encodeURIComponent(blockId)}`);
   $("evidence-board").hidden = false;
   $("ev-title").textContent = ev.title || ev.document;
@@ -242,8 +267,9 @@ async function showEvidence(blockId, support, quote) {
   const box = $("ev-box");
   box.hidden = true;
   delete box.dataset.placed;
+  CitewiseViewer.cellBoxes($("ev-cell"), 0);
   backToEvidence();
-  shown = ev;
+  shown = { ...ev, cells: boxList(cells) };
   const image = $("ev-image");
   image.dataset.loading = ev.id;
   const old = image.src;
@@ -251,20 +277,42 @@ async function showEvidence(blockId, support, quote) {
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
 }
 
-// The box over the cited block: its bbox (PDF points) scaled to the image as shown.
+// Is `box` four finite numbers?
+function validBox(box) {
+  return Array.isArray(box) && box.length === 4 && box.every(Number.isFinite);
+}
+
+// One box or a list of boxes -> the list of the valid ones.
+function boxList(cells) {
+  if (validBox(cells)) return [cells];
+  return Array.isArray(cells) ? cells.filter(validBox) : [];
+}
+
+// `box` over `bbox` (PDF points from the page's top-left) on `surface` (the page as
+// shown), `scale` pixels per point.
+function placeOver(box, surface, bbox, scale) {
+  const [x0, y0, x1, y1] = bbox;
+  box.style.left = `${surface.offsetLeft + surface.clientLeft + x0 * scale}px`;
+  box.style.top = `${surface.offsetTop + surface.clientTop + y0 * scale}px`;
+  box.style.width = `${(x1 - x0) * scale}px`;
+  box.style.height = `${(y1 - y0) * scale}px`;
+}
+
+// The box over the cited block (and its cited cell): bboxes scaled to the image as shown.
 function placeBox() {
   const image = $("ev-image");
   const box = $("ev-box");
   if (!shown || image.dataset.shows !== shown.id || !image.naturalWidth || !image.clientWidth) return;
   const pageWidth = shown.page_size ? shown.page_size[0] : image.naturalWidth / 1.5;
   const scale = image.clientWidth / pageWidth;
-  const [x0, y0, x1, y1] = shown.bbox;
-  box.style.left = `${image.offsetLeft + image.clientLeft + x0 * scale}px`;
-  box.style.top = `${image.offsetTop + image.clientTop + y0 * scale}px`;
-  box.style.width = `${(x1 - x0) * scale}px`;
-  box.style.height = `${(y1 - y0) * scale}px`;
+  placeOver(box, image, shown.bbox, scale);
   box.hidden = false;
   box.dataset.placed = shown.id;
+  const cells = CitewiseViewer.cellBoxes($("ev-cell"), shown.cells.length);
+  cells.forEach((cell, i) => {
+    placeOver(cell, image, shown.cells[i], scale);
+    cell.dataset.placed = shown.id;
+  });
 }
 
 // The PDF itself in the in-browser viewer (viewer.js), at the cited page with the box.
@@ -272,7 +320,7 @@ async function readInContext() {
   if (!shown) return;
   const data = new Uint8Array(await (await request(`${docPath(shown.document)}/file`)).arrayBuffer());
   $("ev-page").hidden = true;
-  await CitewiseViewer.open(data, shown.page, shown.bbox);
+  await CitewiseViewer.open(data, shown.page, shown.bbox, shown.cells);
 }
 
 function backToEvidence() {
@@ -286,128 +334,6 @@ async function openPdf(event) {
   event.preventDefault();
   const link = event.currentTarget;
   window.open(`${await blobURL(link.dataset.pdf)}#page=${link.dataset.page}`, "_blank", "noopener");
-}
-
-// -- research -------------------------------------------------------------------------
-
-async function loadTasks() {
-  const tasks = await getJSON("/tasks");
-  $("tasks").replaceChildren(
-    ...tasks.reverse().map((t) => {
-      const item = el("li", {}, [el("span", { text: `${t.topic} ` }), el("span", { text: t.state, cls: "meta" })]);
-      if (t.state === "completed") {
-        const view = el("button", { text: "report", cls: "link", attrs: { type: "button" } });
-        view.addEventListener("click", guarded(() => showReport(t.id)));
-        item.append(" ", view);
-      }
-      return item;
-    }),
-  );
-}
-
-async function startResearch(event) {
-  event.preventDefault();
-  const sources = $("sources").value.split(",").map((s) => s.trim()).filter(Boolean);
-  const body = { topic: $("topic").value.trim(), rounds: Number($("rounds").value), sources };
-  const task = await postJSON("/tasks", body);
-  $("research-events").replaceChildren();
-  $("report-links").hidden = true;
-  $("report-full").hidden = true;
-  $("report-claims").replaceChildren();
-  $("research-state").textContent = `task ${task.id}: ${task.state}`;
-  await follow(task.id);
-}
-
-// Server-Sent Events read with fetch, so the bearer header goes along (EventSource sends none).
-async function follow(taskId) {
-  const response = await request(`/tasks/${encodeURIComponent(taskId)}/events`);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const message = parseEvent(buffer.slice(0, cut));
-      buffer = buffer.slice(cut + 2);
-      if (message && (await onEvent(taskId, message))) return;
-    }
-  }
-}
-
-function parseEvent(chunk) {
-  let name = "message";
-  const data = [];
-  for (const line of chunk.split("\n")) {
-    if (line.startsWith("event: ")) name = line.slice(7);
-    else if (line.startsWith("data: ")) data.push(line.slice(6));
-  }
-  return data.length ? { name, data: JSON.parse(data.join("\n")) } : null;
-}
-
-async function onEvent(taskId, { name, data }) {
-  if (name === "end") {
-    $("research-state").textContent = `task ${taskId}: ${data.state}`;
-    $("research-state").dataset.state = data.state;
-    if (data.state === "completed") await showReport(taskId);
-    guarded(loadTasks)();
-    return true;
-  }
-  const detail = Object.entries(data.data || {})
-    .slice(0, 3)
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
-    .join(" ");
-  $("research-events").append(el("li", { text: `${data.stage} · ${name} ${detail}`.slice(0, 300) }));
-  $("research-state").textContent = `task ${taskId}: ${data.stage}`;
-  return false;
-}
-
-async function showReport(taskId) {
-  const base = `/tasks/${encodeURIComponent(taskId)}/report`;
-  const html = await blobURL(`${base}?format=html`);
-  $("report-md").href = await blobURL(base);
-  $("report-html").href = html;
-  $("report-csl").href = await blobURL(`/tasks/${encodeURIComponent(taskId)}/references.json`);
-  $("report-links").hidden = false;
-  // From memory (the report forbids framing itself); the sandbox lets nothing in it run.
-  $("report-frame").src = html;
-  $("report-full").hidden = false;
-  renderClaims(await getJSON(`/tasks/${encodeURIComponent(taskId)}/claims`));
-}
-
-// Each claim with a marker per evidence item; local evidence opens the evidence board.
-function renderClaims(report) {
-  const view = $("report-claims");
-  view.replaceChildren(el("h3", { text: `Research report: ${report.topic}` }));
-  const numbers = new Map(Object.keys(report.evidence).map((id, i) => [id, i + 1]));
-  for (const section of report.sections) {
-    view.append(el("h4", { text: section.title }));
-    for (const paragraph of section.paragraphs) {
-      const para = el("p", { cls: "claims" });
-      if (paragraph.lead) para.append(el("strong", { text: `${paragraph.lead} ` }));
-      for (const claim of paragraph.claims) {
-        para.append(el("span", { text: claim.text, cls: claim.flag ? `claim ${claim.flag}` : "claim" }));
-        for (const id of claim.evidence) para.append(claimMarker(report.evidence[id], numbers.get(id), claim));
-        para.append(" ");
-      }
-      view.append(para);
-    }
-  }
-}
-
-function claimMarker(ev, number, claim) {
-  const label = `[${number ?? "?"}]`;
-  if (!ev || !ev.block_id) {
-    return el("span", { text: label, cls: "cite remote", attrs: { title: ev ? `${ev.title}: ${ev.quote}` : "" } });
-  }
-  const marker = el("button", {
-    text: label,
-    cls: "cite",
-    attrs: { type: "button", "data-evidence": ev.block_id, title: "Show this evidence" },
-  });
-  marker.addEventListener("click", guarded(() => showEvidence(ev.block_id, `support ${claim.support.toFixed(2)}`, ev.quote)));
-  return marker;
 }
 
 // -- usage ----------------------------------------------------------------------------
@@ -447,7 +373,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("token-form").addEventListener("submit", useToken);
   $("library-search").addEventListener("submit", guarded(searchLibrary));
   $("ask-form").addEventListener("submit", guarded(ask));
-  $("research-form").addEventListener("submit", guarded(startResearch));
   $("ev-open").addEventListener("click", guarded(openPdf));
   $("ev-image").addEventListener("load", (event) => {
     event.target.dataset.shows = event.target.dataset.loading; // the image now on screen

@@ -51,6 +51,22 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("是否", "whether"),
 )
 
+# "X 比 Y 快多少": the adjective right before the question word, as its English comparative.
+COMPARATIVES: dict[str, str] = {
+    "快": "faster",
+    "慢": "slower",
+    "高": "higher",
+    "低": "lower",
+    "大": "larger",
+    "小": "smaller",
+    "多": "more",
+    "少": "fewer",
+    "长": "longer",
+    "短": "shorter",
+    "好": "better",
+    "差": "worse",
+}
+
 # Common terms of research writing, methods and evaluation (CC-CEDICT lacks most of them or
 # lists an everyday sense first).
 GLOSSARY: dict[str, tuple[str, ...]] = {
@@ -132,11 +148,36 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "程序": ("programs", "program"),
     "格式": ("formats", "format"),
     "阶段": ("phase", "stage"),
+    "级": ("level",),
+    # research topics (the words a literature search in Chinese is written with)
+    "学术": ("academic", "scholarly"),
+    "学术论文": ("academic papers", "scholarly papers"),
+    "全文": ("full text",),
+    "图谱": ("graph", "atlas"),
+    "知识图谱": ("knowledge graph",),
+    "多模态": ("multimodal", "multi-modal"),
+    "大模型": ("large models", "large language models"),
+    "大语言模型": ("large language models",),
+    "医学影像": ("medical imaging", "medical images"),
+    "影像": ("imaging", "images"),
+    "分割": ("segmentation",),
+    "检索": ("retrieval", "search"),
+    "生成": ("generation", "generative"),
+    "康复": ("rehabilitation",),
+    "项目": ("programme", "program", "project"),
+    "体验": ("experiences", "experience"),
 }
 
 # Words that carry no search meaning in a question (particles, measure words, light verbs).
 STOPWORDS = frozenset(
     """的 了 在 是 中 有 和 与 及 或 把 被 对 为 以 于 从 上 下 里 时 之后 之前 后 前 个 篇 条 项
     次 种 位 名 份 这 那 这个 那个 这篇 这项 其 它 它们 他们 我们 所 用 使用 得到 达到 来 去 也 都
-    又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数""".split()
+    又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数
+    中的""".split()
+)
+
+# How a research topic is framed ("...的应用现状", "...的最新进展"): no search meaning.
+TOPIC_FRAMES = frozenset(
+    """现状 进展 最新进展 研究进展 新进展 发展 发展趋势 趋势 概述 综述与展望 展望 探讨 浅析 研究现状
+    概况""".split()
 )

@@ -1,0 +1,172 @@
+"""Research in Chinese (issue 19): a Chinese topic is planned as its English translation, so
+the sources and the library are searched in English; the report's own wording (headings,
+sub-questions, leads, coverage notes, the sentences code composes) is then put in Chinese.
+Quotes stay verbatim in their original language and citations are unchanged.
+
+The sub-questions keep their English text inside the plan, because the extractive stages
+score English sentences against it; each has its Chinese version (`chinese_questions`),
+which is what the report shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from citewise.agent.research.model import Claim, Paragraph, Plan, Report, Section
+from citewise.agent.research.plan import make_plan
+from citewise.agent.research.write import NO_DISAGREEMENT
+from citewise.lang.zh import Frequencies, is_chinese, translate_words
+from citewise.retrieval.hybrid import Retriever
+
+# Per facet, the Chinese sub-question ("{focus}": the topic as the user wrote it).
+QUESTIONS_ZH = {
+    "methods": "{focus}使用了哪些方法和技术路线？",
+    "datasets": "{focus}的研究使用了哪些数据集、语料或研究对象？",
+    "metrics": "如何评估{focus}，使用了哪些指标？",
+    "results": "关于{focus}，文献报告了哪些关键的定量结果？",
+    "limitations": "文献报告了{focus}的哪些局限和尚未解决的问题？",
+    "applications": "{focus}用于什么，应用在哪些场景？",
+    "topic": "文献关于“{focus}”报告了什么？",
+}
+SECTIONS_ZH = {
+    "summary": "执行摘要",
+    "background": "背景",
+    "discussion": "跨文献讨论",
+    "disagreements": "文献之间的分歧",
+    "open": "尚未解决的问题",
+}
+LEADS_ZH = {
+    "Methods": "方法",
+    "Datasets": "数据集",
+    "Evaluation": "评估",
+    "Results": "结果",
+    "Limitations": "局限",
+    "Applications": "应用",
+    "Topic": "主题",
+}
+_TOPIC_QUESTION = "What do the sources report about "
+# citewise's own sentences (coverage notes, composed comparisons), English -> Chinese.
+_NOTES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (
+        re.compile(r"No screened source in the library answers any sub-question on this topic\."),
+        "文献库中没有经筛选的来源回答本主题的任何子问题。",
+    ),
+    (
+        re.compile(r"No screened source answers this sub-question \(see Open problems\)\."),
+        "没有经筛选的来源回答这个子问题（见“尚未解决的问题”）。",
+    ),
+    (
+        re.compile(r"The included papers share no theme beyond the topic itself\."),
+        "纳入的论文除主题本身之外没有共同的主题。",
+    ),
+    (
+        re.compile(re.escape(NO_DISAGREEMENT)),
+        "在抽取的证据中没有发现分歧：没有两篇论文对同一对象的同一指标报告明显不同的数值，"
+        "也没有对同一效应的相反结论。",
+    ),
+    (
+        re.compile(r"No screened source answers (.+)\."),
+        lambda m: f"没有经筛选的来源回答 {_listed(m.group(1))}。",
+    ),
+    (
+        re.compile(r"The evidence on (.+) rests on a single paper(?: each)?\."),
+        lambda m: f"{_listed(m.group(1))} 的证据只来自一篇论文。",
+    ),
+    (
+        re.compile(r"(.+) report an effect, whereas (.+) report none\."),
+        lambda m: f"{m.group(1)} 报告了效应，而 {m.group(2)} 报告没有效应。",
+    ),
+    (
+        re.compile(r"(.+) report (.+), whereas (.+) report (.+)\."),
+        lambda m: f"{m.group(1)} 报告 {m.group(2)}，而 {m.group(3)} 报告 {m.group(4)}。",
+    ),
+    (re.compile(r"Likely reason: (.+)\."), lambda m: f"可能的原因：{m.group(1)}。"),
+    (
+        re.compile(r"The quoted evidence does not show why they differ\."),
+        "所引证据没有说明它们为何不同。",
+    ),
+)
+
+
+def _listed(labels: str) -> str:
+    return labels.replace(" and ", "、").replace(", ", "、")
+
+
+def english_topic(topic: str, frequencies: Frequencies | None = None) -> str:
+    """The topic's English search words (offline; the library's senses when given)."""
+    return translate_words(topic, frequencies) or topic
+
+
+def chinese_plan(topic: str, frequencies: Frequencies | None = None) -> Plan:
+    """The plan of a Chinese topic: sub-questions and query variants planned from its
+    English translation (what the sources and the library are searched with), the topic
+    kept as written."""
+    plan = make_plan(english_topic(topic, frequencies))
+    return Plan(" ".join(topic.split()), plan.key_phrases, plan.topic_terms, plan.sub_questions)
+
+
+def chinese_questions(plan: Plan) -> dict[str, str]:
+    """Sub-question ID -> its Chinese wording."""
+    found: dict[str, str] = {}
+    for question in plan.sub_questions:
+        focus = plan.topic
+        if question.facet == "topic":
+            focus = question.text.removeprefix(_TOPIC_QUESTION).rstrip("?")
+        template = QUESTIONS_ZH.get(question.facet, QUESTIONS_ZH["topic"])
+        if not is_chinese(focus) and question.facet != "topic":
+            focus = f" {focus} "  # an English focus stands apart from the Chinese words
+        found[question.id] = template.format(focus=focus).strip().replace(" ，", "，")
+    return found
+
+
+def in_chinese(text: str) -> str:
+    """citewise's own sentence in Chinese (unchanged when it is not one of them)."""
+    for pattern, chinese in _NOTES:
+        match = pattern.fullmatch(text)
+        if match:
+            return chinese if isinstance(chinese, str) else chinese(match)
+    return text
+
+
+def _claim(claim: Claim) -> Claim:
+    if claim.flag == "note" or len(claim.evidence) != 1:
+        # a note, or a sentence code composed from several quotes (a quote cites one item)
+        return replace(claim, text=in_chinese(claim.text))
+    return claim
+
+
+def chinese_report(report: Report, plan: Plan) -> Report:
+    """The report with Chinese headings, sub-questions, leads and notes; every quote and
+    every citation as it was."""
+    questions = chinese_questions(plan)
+    sections = []
+    for section in report.sections:
+        title = SECTIONS_ZH.get(section.key) or questions.get(section.key, section.title)
+        paragraphs = [
+            Paragraph([_claim(c) for c in p.claims], LEADS_ZH.get(p.lead, p.lead))
+            for p in section.paragraphs
+        ]
+        sections.append(Section(section.key, title, paragraphs))
+    coverage = [
+        {**row, "question": questions.get(str(row.get("id")), row.get("question"))}
+        for row in report.coverage
+    ]
+    return replace(report, topic=plan.topic, sections=sections, coverage=coverage)
+
+
+def plan_topic(topic: str, retriever: Retriever | None = None) -> Plan:
+    """The research plan of a topic: a Chinese one by its English translation, the library's
+    own senses choosing between a word's translations."""
+    if not is_chinese(topic):
+        return make_plan(topic)
+    frequencies = (lambda terms: retriever.document_frequencies(terms)[1]) if retriever else None
+    return chinese_plan(topic, frequencies)
+
+
+def in_topic_language(report: Report, plan: Plan, lang: str = "") -> Report:
+    """The report in Chinese wording when asked (`lang` "zh") or, unless English is asked
+    ("en"), when the topic is Chinese; any other report as it is."""
+    chinese = lang == "zh" or (lang != "en" and is_chinese(plan.topic))
+    return chinese_report(report, plan) if chinese else report

@@ -1,0 +1,156 @@
+"""Glyphs the PDF gives no Unicode for, named from the embedded font.
+
+TeX's math extension fonts (cmex10 and kin) carry big sums, roots and delimiter pieces
+without a ToUnicode map, so PyMuPDF reads them as U+FFFD. An embedded Type 1 font still
+names every glyph ("summationdisplay", "parenleftbigg", "radicalBig"): its CharStrings,
+behind the eexec encryption, list the glyphs in the order FreeType numbers them. The
+text trace gives each unreadable character's glyph number, so its name, and so what it
+stands for, can be recovered.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pymupdf
+
+UNREADABLE = "\ufffd"
+# Glyph name stems of TeX's extension fonts -> the symbol (a delimiter piece that adds
+# nothing maps to ""): opening delimiters read at the top piece, closing at the bottom.
+STEMS = [
+    ("summation", "∑"), ("product", "∏"), ("coproduct", "∐"), ("contintegral", "∮"),
+    ("integral", "∫"), ("union", "⋃"), ("intersection", "⋂"), ("radical", "√"),
+    ("circleplus", "⨁"), ("circlemultiply", "⨂"), ("circledot", "⨀"),
+    ("angleleft", "⟨"), ("angleright", "⟩"), ("floorleft", "⌊"), ("floorright", "⌋"),
+    ("ceilingleft", "⌈"), ("ceilingright", "⌉"), ("slash", "/"), ("backslash", "\\"),
+    ("tildewide", "~"), ("hatwide", "^"),
+]  # fmt: skip
+PIECES = {"tp": 0, "bt": 1, "ex": 2, "mid": 2}
+DELIMITERS = {
+    "parenleft": ("(", True), "parenright": (")", False), "bracketleft": ("[", True),
+    "bracketright": ("]", False), "braceleft": ("{", True), "braceright": ("}", False),
+}  # fmt: skip
+
+
+def symbol_for(name: str) -> str | None:
+    """What a glyph name stands for ("" for a piece that adds nothing), None if unknown."""
+    for stem, (char, opening) in DELIMITERS.items():
+        if name.startswith(stem):
+            piece = name[len(stem) :]
+            if piece in PIECES:  # a piece of a tall delimiter
+                keep = PIECES[piece] == (0 if opening else 1)
+                return char if keep else ""
+            return char  # big, Big, bigg, Bigg
+    if name in ("vextendsingle", "vextenddouble") or name.startswith(
+        ("radicalvertex", "radicalbt", "radicaltp")
+    ):
+        return ""
+    for stem, char in STEMS:
+        if name.startswith(stem):
+            return char
+    return None  # a glyph that is not a big operator or delimiter: stays unreadable
+
+
+def _decrypt(data: bytes, key: int = 55665) -> bytes:
+    out = bytearray()
+    for byte in data:
+        out.append(byte ^ (key >> 8))
+        key = ((byte + key) * 52845 + 22719) & 0xFFFF
+    return bytes(out[4:])
+
+
+def type1_glyph_names(program: bytes) -> list[str]:
+    """Glyph names of a Type 1 font program in FreeType's glyph order (.notdef first)."""
+    at = program.find(b"eexec")
+    if at < 0:
+        return []
+    body = program[at + 5 :].lstrip(b"\r\n\t ")
+    if re.fullmatch(rb"[0-9A-Fa-f\s]{8,}", body[:64]):  # hex form (PFA)
+        body = bytes.fromhex(re.sub(rb"[^0-9A-Fa-f]", b"", body.split(b"0000000000")[0]).decode())
+    plain = _decrypt(body)
+    start = plain.find(b"/CharStrings")
+    if start < 0:
+        return []
+    names: list[str] = []
+    entry = re.compile(rb"/([^\s/\[\]{}()<>]+)\s+(\d+)\s+(?:RD|-\|)\s")
+    pos = start + len(b"/CharStrings")
+    while True:
+        match = entry.search(plain, pos)
+        if match is None:
+            break
+        names.append(match.group(1).decode("latin-1"))
+        pos = match.end() + int(match.group(2))
+    if ".notdef" in names and names[0] != ".notdef":
+        first = names.index(".notdef")
+        names[0], names[first] = names[first], names[0]
+    return names
+
+
+MAX_PROGRAM = 2_000_000  # bytes of one embedded font program worth decrypting
+
+
+def _font_names(
+    doc: pymupdf.Document, xref: int, cache: dict[int, tuple[str, ...]]
+) -> tuple[str, ...]:
+    if xref not in cache:
+        try:
+            _, _, kind, program = doc.extract_font(xref)
+        except (RuntimeError, ValueError):
+            kind, program = "", b""
+        usable = kind == "Type1" and 0 < len(program) <= MAX_PROGRAM
+        cache[xref] = tuple(type1_glyph_names(program)) if usable else ()
+    return cache[xref]
+
+
+def name_unreadable(
+    page: pymupdf.Page, raw: dict[str, Any], cache: dict[int, tuple[str, ...]] | None = None
+) -> int:
+    """Replace U+FFFD characters of `raw` (the page's get_text('dict')) by the symbol
+    their glyph names say, where the font is an embedded Type 1 font; the count replaced.
+    `cache` keeps each font's glyph names for the rest of the document."""
+    spans = [s for b in raw.get("blocks", []) for ln in b.get("lines", []) for s in ln["spans"]]
+    if not any(UNREADABLE in s["text"] for s in spans):
+        return 0
+    cache = {} if cache is None else cache
+    try:
+        fonts = page.get_fonts()
+        trace = page.get_texttrace()
+    except (RuntimeError, ValueError):
+        return 0
+    xrefs = {
+        basefont.split("+")[-1]: xref for xref, _, kind, basefont, *_ in fonts if kind == "Type1"
+    }
+    readings: dict[tuple[float, float], list[str | None]] = {}
+    for span in trace:
+        chars = span.get("chars", ())
+        unreadable = [c for c in chars if c[0] == 0xFFFD]
+        if not unreadable:
+            continue
+        xref = xrefs.get(str(span.get("font", "")).split("+")[-1])
+        names = _font_names(page.parent, xref, cache) if xref else ()
+        found = [symbol_for(names[c[1]]) if 0 <= c[1] < len(names) else None for c in unreadable]
+        origin = chars[0][2]  # where the span starts, as get_text reports it
+        readings[(round(origin[0], 1), round(origin[1], 1))] = found
+    return _apply(raw, readings)
+
+
+def _apply(raw: dict[str, Any], readings: dict[tuple[float, float], list[str | None]]) -> int:
+    replaced = 0
+    for block in raw.get("blocks", []):
+        for line in block.get("lines", []):
+            for span in line["spans"]:
+                if UNREADABLE not in span["text"]:
+                    continue
+                origin = span.get("origin", (0.0, 0.0))
+                found = readings.get((round(origin[0], 1), round(origin[1], 1)))
+                if found is None:
+                    continue
+                out = []
+                symbols = iter(found)
+                for char in span["text"]:
+                    symbol = next(symbols, None) if char == UNREADABLE else char
+                    out.append(char if symbol is None else symbol)
+                    replaced += char == UNREADABLE and symbol is not None
+                span["text"] = "".join(out)
+    return replaced
