@@ -92,7 +92,11 @@ def test_nearly_every_sentence_carries_evidence_ids_that_all_resolve(
     assert stats["unresolved_ids"] == 0 and stats["verification"]["ids_unresolved"] == 0
     markdown = Path(str(outcome.report_markdown)).read_text()
     # A body line without a citation is a labelled coverage note, counted apart.
-    body = markdown[markdown.index("## Executive summary") : markdown.index("## References")]
+    # (the literature matrix, a table of cells citing blocks, is checked in
+    # tests/report/test_matrix_section.py)
+    end = markdown.find("## Literature matrix")
+    body = markdown[markdown.index("## Executive summary") : end if end > 0 else None]
+    body = body[: body.find("## References")] if "## References" in body else body
     uncited = [
         line.removeprefix("- ")
         for line in body.splitlines()
@@ -126,11 +130,17 @@ def test_citations_are_pandoc_keys_with_a_csl_bibliography(
     ids = {item["id"] for item in items}
     assert all(item.get("title") and item.get("type") for item in items)
     keys = set()
-    for group in _citations(markdown):
-        for cite in group.split(";"):
-            match = re.fullmatch(r"\s*@([\w:.\-]+)(?:, p\. \d+)?, (ev-[0-9a-f]{10})\s*", cite)
-            assert match, cite
-            keys.add(match[1])
+    # claims cite evidence items; the literature matrix's cells cite blocks
+    matrix_at = markdown.find("## Literature matrix")
+    refs_at = markdown.find("## References")
+    claims = markdown[:matrix_at] + markdown[refs_at:] if matrix_at > 0 else markdown
+    matrix = markdown[matrix_at:refs_at] if matrix_at > 0 else ""
+    for text, target in ((claims, r"ev-[0-9a-f]{10}"), (matrix, r"[0-9a-f]{12}-\d{5}")):
+        for group in _citations(text):
+            for cite in group.split(";"):
+                match = re.fullmatch(rf"\s*@([\w:.\-]+)(?:, p\. \d+)?, ({target})\s*", cite)
+                assert match, cite
+                keys.add(match[1])
     assert keys == ids  # every key has an entry, every entry is cited
 
 

@@ -15,6 +15,9 @@ class Evidence:
     section: str
     quote: str
     link: str
+    # the table cell the citing sentence reads (x0, y0, x1, y1, PDF points, the page
+    # coordinates of `bbox`); None when the sentence is not read from a cell with a box
+    cell_bbox: list[float] | None = None
 
 
 @dataclass
@@ -27,6 +30,8 @@ class AnswerSentence:
     kind: str = "quote"
     cell: dict[str, object] | None = None  # {"table", "row", "column", "value"}
     operands: list[dict[str, object]] | None = None
+    # a computed sentence's arithmetic: {"expression": "a - b", "result": "15.7"}
+    computation: dict[str, object] | None = None
 
 
 @dataclass
@@ -57,6 +62,11 @@ class Answer:
         and withheld; a cell or computed sentence adds its `kind`, `cell` and `operands`."""
         out = asdict(self)
         for sentence in [*out["sentences"], *out["withheld"]]:
+            if sentence["computation"] is None:
+                del sentence["computation"]
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
+        for item in out["evidence"]:
+            if item["cell_bbox"] is None:
+                del item["cell_bbox"]
         return out

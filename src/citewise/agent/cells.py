@@ -8,7 +8,7 @@ Works on a table block's stored grid (documents/grid.py); pure functions.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from citewise.agent.numbers import parse_number
 from citewise.documents.grid import is_numeric, table_from_data
@@ -57,6 +57,12 @@ class TableView:
     caption: str
     columns: list[str]
     rows: list[list[str]]
+    # each body slot's box on the page (a spanning cell's box in every slot it covers);
+    # None where the stored grid has none (libraries ingested before cells had boxes)
+    boxes: list[list[list[float] | None]] = field(default_factory=list)
+    # the header rows as printed, a spanning header repeated over its columns ("GPT-4"
+    # over "Standard", "CoT", "Logic-LM"): which group a column belongs to
+    header: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def from_data(cls, data: dict[str, object], label: str | None) -> TableView | None:
@@ -72,7 +78,25 @@ class TableView:
             for k in range(table.cols)
         ]
         caption = table.caption
-        return cls(label or caption[:40], caption, columns, grid[head:])
+        boxes: list[list[list[float] | None]] = [[None] * table.cols for _ in grid]
+        for c in table.cells:
+            for r in range(c.row, min(c.row + c.rowspan, table.rows)):
+                for k in range(c.col, min(c.col + c.colspan, table.cols)):
+                    boxes[r][k] = c.bbox
+        return cls(label or caption[:40], caption, columns, grid[head:], boxes[head:], grid[:head])
+
+    def group(self, column: int) -> str:
+        """The top header over a column when the table has a header above its headers
+        (a model over its methods); "" otherwise."""
+        if len(self.header) < 2 or column >= len(self.header[0]):
+            return ""
+        return self.header[0][column]
+
+    def box(self, row: int, column: int) -> list[float] | None:
+        """The page box of body cell (row, column), when the grid has one."""
+        if 0 <= row < len(self.boxes) and 0 <= column < len(self.boxes[row]):
+            return self.boxes[row][column]
+        return None
 
 
 @dataclass

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
+from citewise.agent.numeric_check import checked
 from citewise.agent.qa import Answer
 from citewise.llm.base import ModelError, Params
 from citewise.llm.client import ModelClient
@@ -66,7 +67,8 @@ class ChatSession:
 
     def send(self, text: str) -> Turn:
         resolved = self.resolve(text)
-        answer = self.ask(resolved)
+        # cell and computed sentences are checked as ask checks them (agent/numeric_check.py)
+        answer = checked(self.ask(resolved))
         answer.question = text
         turn = Turn(text, resolved, answer)
         self.turns.append(turn)

@@ -65,9 +65,11 @@ class Operand:
     quote: str  # the line of the block that holds it
     scale: float = 1.0  # the block's scale note ("in millions": 1e6), for the record
     row: str = ""  # the row or line label it is printed under
+    cell_bbox: list[float] | None = None  # its table cell's box on the page, when known
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
+            "name": self.name,
             "label": self.label,
             "row": self.row,
             "value": self.printed,
@@ -75,6 +77,9 @@ class Operand:
             "citation": self.block_id,
             "quote": self.quote,
         }
+        if self.cell_bbox is not None:
+            out["cell_bbox"] = self.cell_bbox
+        return out
 
 
 @dataclass
@@ -94,6 +99,14 @@ class Computation:
     def result(self) -> float:
         values = {o.name: o.value for o in self.operands}
         return evaluate(self.expression, values) / self.divisor
+
+    def to_dict(self) -> dict[str, object]:
+        """What a reader needs to redo it: the expression over the operands' names (scale
+        conversion included) and the result as shown."""
+        expression = self.expression
+        if self.divisor != 1.0:
+            expression = f"({expression}) / {self.divisor!r}"
+        return {"expression": expression, "result": self.shown_result()}
 
     def shown_result(self) -> str:
         value = self.result

@@ -118,6 +118,35 @@ def count_members(question: str, blocks: list[StoredBlock]) -> Count | None:
     return Count(n, listed, [(b, b.text) for b in dict.fromkeys(b for b, _ in quotes)])
 
 
+_LABELS_QUESTION = re.compile(
+    r"\bhow many (?P<unit>figures|tables|equations)\b(?: \w+){0,3}? in (?:the |this )"
+    r"(?:entire |whole )?(?:paper|document|article|report|survey|thesis)\b",
+    re.I,
+)
+
+
+def count_labels(question: str, blocks: list[StoredBlock]) -> Count | None:
+    """ "How many figures are in the entire document?": its numbered captions, when they
+    run 1..N without a gap (a missed or unnumbered one leaves a gap, and no answer)."""
+    found = _LABELS_QUESTION.search(question)
+    if not found:
+        return None
+    family = found.group("unit").lower()[:-1].capitalize()  # "Figure"
+    kind = "equation" if family == "Equation" else "caption"
+    numbered: dict[int, StoredBlock] = {}
+    for block in blocks:
+        label = block.label or ""
+        number = label.split(" ")[-1]
+        if block.kind == kind and label.startswith(family) and number.isdigit():
+            numbered.setdefault(int(number), block)
+    if len(numbered) < 2 or set(numbered) != set(range(1, max(numbered) + 1)):
+        return None
+    n = max(numbered)
+    first, last = numbered[1], numbered[n]
+    sentence = f"{n} {found.group('unit').lower()} (numbered {family} 1 to {family} {n})."
+    return Count(n, sentence, [(first, first.text), (last, last.text)])
+
+
 def count_for(text: str, question: Question, hits: list[Hit], store: LibraryStore) -> Count | None:
     """The count a "how many" question asks for, read from its paper's lists, or None."""
     if not re.search(r"\bhow many\b", text, re.I):
@@ -125,6 +154,7 @@ def count_for(text: str, question: Question, hits: list[Hit], store: LibraryStor
     for doc in _documents(question, hits):
         blocks = store.blocks(doc)
         count = count_parts(text, blocks) or count_members(text, blocks)
+        count = count or count_labels(text, blocks)
         if count is not None:
             return count
     return None

@@ -85,12 +85,43 @@ class Draft:
 
 def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """select_answer's sentences, the best one first; a number question's best sentence
-    that states a number goes first."""
+    that states a number goes first, and one in the unit of the measure it asks about."""
     chosen = select_answer(ranked, question)
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
         stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
         chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
+    chosen = _in_unit_first(question, chosen, ranked)
     return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
+
+
+# What a measure is stated in: "how much memory" is answered in bytes, not by a count.
+_MEASURES = {
+    re.compile(r"\b(memory|ram|storage|disk|space)\b", re.I): re.compile(
+        r"\d\s*(?:[kmgtp]i?b(?:ytes?)?|[kmgt]?bytes?|(?:kilo|mega|giga|tera)bytes?)\b", re.I
+    ),
+    re.compile(r"\b(cost|price|spend|spent|paid|budget)\b", re.I): re.compile(
+        r"[$€£]\s*\d|\d\s*(?:usd|eur|dollars?|euros?)\b", re.I
+    ),
+}
+
+
+def _in_unit_first(
+    question: Question, chosen: list[Candidate], ranked: list[Candidate]
+) -> list[Candidate]:
+    """For "how much memory / what did it cost", a nearly as good sentence stating a figure
+    in that measure's unit goes before one that does not (a count, a year)."""
+    if not question.expects_number or not chosen:
+        return chosen
+    units = [u for m, u in _MEASURES.items() if m.search(question.text)]
+    if not units or any(u.search(chosen[0].text) for u in units):
+        return chosen
+    floor = SHAPE_FLOOR * chosen[0].score
+    for candidate in ranked[:30]:
+        if candidate.score < floor:
+            break
+        if any(u.search(candidate.text) for u in units):
+            return [candidate, *[c for c in chosen if c.text != candidate.text]]
+    return chosen
 
 
 def _shape_first(
@@ -318,11 +349,44 @@ def shape_terms(question: Question) -> list[str]:
     return LINK_TERMS if _WANTS_LINK.search(question.text) else []
 
 
+# What a class word in a question is answered with in papers: "what hardware" by a device
+# ("a single TPU v3-8"), "which optimizer" by its name, "which framework" likewise.
+CLASS_MEMBERS = {
+    "hardware": ("gpu", "gpus", "tpu", "tpus", "cpu", "cpus"),
+    "accelerator": ("gpu", "gpus", "tpu", "tpus"),
+    "optimizer": ("adam", "adamw", "sgd", "adafactor", "rmsprop"),
+    "framework": ("pytorch", "tensorflow", "jax", "keras"),
+    # a measure is stated in its units: "how much memory" by "12 Mbytes"
+    "memory": (
+        "bytes",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "kbytes",
+        "mbytes",
+        "gbytes",
+        "megabytes",
+        "gigabytes",
+        "kib",
+        "mib",
+        "gib",
+    ),
+}
+
+
 def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
-    """A link written out ("http://dx.doi.org/...") covers the question's "web link"."""
+    """A link written out ("http://dx.doi.org/...") covers the question's "web link"; a
+    class member ("TPU") covers the class word asked about ("hardware")."""
+    out: dict[str, list[frozenset[str]]] = {}
+    for t in question.terms:
+        members = CLASS_MEMBERS.get(t.lower())
+        if members:
+            out[stem(t)] = [frozenset({stem(m)}) for m in members]
     if not _WANTS_LINK.search(question.text):
-        return {}
+        return out
     wanted = {stem(w) for w in ("web", "link", "url", "website", "address")}
-    return {
-        stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted
-    }
+    out.update(
+        {stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted}
+    )
+    return out

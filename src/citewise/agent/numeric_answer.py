@@ -2,17 +2,16 @@
 
 `answer_numeric` is the one entry point `QuestionAnswerer.ask` calls right after
 retrieval: a statement line item for a fiscal period (agent/statements.py), a computed
-figure (agent/computed.py), a CSV column's summary (agent/columns.py) or one cell of a
-retrieved table (agent/cells.py). None means "not a table question": the sentence picker
-answers as before.
+figure (agent/computed.py), a CSV column's summary (agent/columns.py), a count over a
+paper's lists, tables or sections (agent/counting.py, agent/table_answers.py) or one cell
+of a retrieved table (agent/cells.py). None means "not a table question": the sentence
+picker answers as before. What each answer quotes and cites: agent/quoted.py.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 from citewise.agent.cells import (
     CellMatch,
@@ -40,98 +39,31 @@ from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
-from citewise.agent.qa import Answer, AnswerSentence, Evidence
+from citewise.agent.qa import Answer, AnswerSentence
 from citewise.agent.question import Question, focus_sentence
+from citewise.agent.quoted import (
+    TABLE_HITS,
+    Quoted,
+    build_answer,
+    evidence,
+    grid_box,
+    row_quote,
+    year_of,
+)
+from citewise.agent.quoted import table_views as _table_views
 from citewise.agent.roles import holder_for
+from citewise.agent.table_answers import (
+    citation_compare_answer,
+    mentions_answer,
+    row_count_answer,
+    wins_answer,
+)
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import LibraryStore, StoredBlock
 
-# A table the question does not point at must be among the first hits to be read.
-TABLE_HITS = 6
 STRONG_MATCH = 1.5
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
-
-
-@dataclass
-class Quoted:
-    """A figure or cell quoted from one block: what the answer cites for it."""
-
-    block: StoredBlock
-    quote: str
-
-
-def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
-    doc = store.document(quoted.block.document_id)
-    title, path = (doc.title, doc.path) if doc else ("", "")
-    link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
-    block = quoted.block
-    return Evidence(
-        id=block.id,
-        document=block.document_id,
-        title=title,
-        page=block.page,
-        bbox=[round(v, 1) for v in block.bbox],
-        section=block.section_path,
-        quote=quoted.quote,
-        link=link,
-    )
-
-
-def row_quote(block: StoredBlock, row: list[str]) -> str:
-    """The line of the table block's text that holds this row (verbatim), else the row."""
-    cells = [c for c in row if c]
-    lines = [ln for ln in block.text.splitlines() if all(c in ln for c in cells)]
-    return lines[0] if lines else " ".join(cells)
-
-
-def build_answer(
-    store: LibraryStore,
-    question: str,
-    sentences: list[tuple[AnswerSentence, list[Quoted]]],
-    support: float,
-    started: float,
-) -> Answer:
-    """An answer whose sentences cite the quoted blocks (one evidence item per block)."""
-    found: dict[str, Evidence] = {}
-    for _, quotes in sentences:
-        for q in quotes:
-            if q.block.id not in found:
-                found[q.block.id] = evidence(store, q)
-            elif q.quote not in found[q.block.id].quote:
-                found[q.block.id].quote += " … " + q.quote
-    return Answer(
-        question=question,
-        refused=False,
-        answer=" ".join(s.text for s, _ in sentences),
-        sentences=[s for s, _ in sentences],
-        evidence=list(found.values()),
-        support_score=round(support, 3),
-        timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
-    )
-
-
-def _table_views(
-    hits: list[Hit], question: Question, store: LibraryStore
-) -> list[tuple[StoredBlock, TableView]]:
-    """Tables the question may be about, with their grids: tables among the first hits,
-    tables in the same section as the first three hits (the prose around a table is often
-    what retrieval finds), and tables the question names by label ("Table 3")."""
-    ids = {b.id for h in hits[:TABLE_HITS] for b in [h.block, *h.context] if b.kind == "table"}
-    sections = {(h.block.document_id, h.block.section_path) for h in hits[:3]}
-    wanted = {label.lower() for label in question.labels}
-    docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
-    # a question scoped to one paper may ask for any of its tables (retrieval reads prose)
-    whole = set(question.scope) if len(question.scope) == 1 else set()
-    out: list[tuple[StoredBlock, TableView]] = []
-    for doc in list(dict.fromkeys([*whole, *docs[:3]])):
-        for block, data in store.blocks_with_data(doc, ("table",)):
-            near = (block.document_id, block.section_path) in sections or doc in whole
-            if data and (block.id in ids or near or (block.label or "").lower() in wanted):
-                view = TableView.from_data(data, block.label)
-                if view is not None:
-                    out.append((block, view))
-    return out
 
 
 def _relevance(question: Question, block: StoredBlock, view: TableView) -> float:
@@ -172,7 +104,8 @@ def cell_answer(
         "column": match.column,
         "value": match.value,
     }
-    quote = Quoted(block, row_quote(block, view.rows[match.row_index]))
+    box = view.box(match.row_index, match.column_index)
+    quote = Quoted(block, row_quote(block, view.rows[match.row_index]), box)
     support = min(1.0, 0.5 + score / 4)
     answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
     return build_answer(store, text, [(answer_sentence, [quote])], support, started)
@@ -194,7 +127,9 @@ def _row_operands(text: str, views: list[tuple[StoredBlock, TableView]]) -> list
             if value is None or label_score(name, asked) < FULL_NAME:
                 continue
             label = f"{name}, {view.columns[k]}"
-            found.append(Operand("", label, row[k], value, block.id, row_quote(block, row)))
+            box = view.box(view.rows.index(row), k)
+            quote = row_quote(block, row)
+            found.append(Operand("", label, row[k], value, block.id, quote, cell_bbox=box))
     return found
 
 
@@ -252,7 +187,7 @@ def computed_answer(
     started: float,
 ) -> Answer | None:
     """The computed sentence, its operands cited; None when recomputation disagrees."""
-    quotes = [Quoted(blocks[o.block_id], o.quote) for o in computation.operands]
+    quotes = [Quoted(blocks[o.block_id], o.quote, o.cell_bbox) for o in computation.operands]
     if not check(computation, {b.id: b.text for b in blocks.values()}):
         return None
     sentence = AnswerSentence(
@@ -261,6 +196,7 @@ def computed_answer(
         1.0,
         "computed",
         operands=[o.to_dict() for o in computation.operands],
+        computation=computation.to_dict(),
     )
     return build_answer(store, text, [(sentence, quotes)], 1.0, started)
 
@@ -289,6 +225,9 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
         reason = f"The filing's statements do not state {found}, which this needs."
         return refusal(store, text, reason, [], started)
     comp, blocks = found
+    for o in comp.operands:
+        if o.cell_bbox is None:
+            o.cell_bbox = grid_box(store, blocks[o.block_id], o.quote, o.printed, year_of(o.label))
     only = comp.operands[0]
     if (
         len(comp.operands) == 1
@@ -307,9 +246,8 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
             "value": only.printed,
         }
         answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
-        return build_answer(
-            store, text, [(answer_sentence, [Quoted(block, only.quote)])], 1.0, started
-        )
+        quoted = Quoted(block, only.quote, only.cell_bbox)
+        return build_answer(store, text, [(answer_sentence, [quoted])], 1.0, started)
     return computed_answer(store, text, comp, blocks, started)
 
 
@@ -346,6 +284,18 @@ def answer_numeric(
         cites = list(dict.fromkeys(q.block.id for q in quoted))
         sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
         return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
+    wins = wins_answer(question_text, question, hits, store, started)
+    if wins is not None:
+        return wins
+    compared = citation_compare_answer(question_text, hits, store, started)
+    if compared is not None:
+        return compared
+    joined = mentions_answer(question_text, question, hits, store, started)
+    if joined is not None:
+        return joined
+    rows = row_count_answer(question_text, question, hits, store, started)
+    if rows is not None:
+        return rows
     holder = holder_for(question_text, question, hits, store)
     if holder is not None:
         said = f"{holder.block.text.strip()} ({holder.heading})"

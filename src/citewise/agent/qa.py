@@ -21,7 +21,15 @@ from citewise.agent.compare_questions import (
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.extractive import Passage, idf_function
-from citewise.agent.figures import figure_refusal, missing_labels
+from citewise.agent.figures import (
+    absent_names,
+    asked_caption,
+    drawn_only,
+    figure_refusal,
+    missing_labels,
+    named_sections,
+    outside_sections,
+)
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -173,11 +181,17 @@ class QuestionAnswerer:
         missing = missing_labels(question, self.store)
         if missing:  # "Figure 7" of a paper whose figures end at 6
             return self._absent(question, missing, hits)
+        caption = asked_caption(question, self.store, [h.block for h in hits])
+        if caption is not None:  # "What is the title of Figure 2?": its caption, verbatim
+            return self._caption_answer(question, caption)
         # A table cell or a computed answer (agent/numeric_answer.py) answers first.
         from citewise.agent.numeric_answer import answer_numeric  # it imports this module
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
+        absent = absent_names(question, self.store)
+        if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
+            return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
         draft = draft_answer(
             question,
@@ -250,17 +264,31 @@ class QuestionAnswerer:
         )
         return draft, hits, blocks
 
-    def _absent(self, question: Question, labels: list[str], hits: list[Hit]) -> Answer:
-        """Refuse a question about a table or figure its paper does not have."""
+    def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
+        """The caption the question asks for, cited as it is printed."""
+        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
+        return Answer(
+            question.text,
+            False,
+            caption.text,
+            [sentence],
+            [self.evidence(caption)],
+            1.0,
+        )
+
+    def _absent(
+        self, question: Question, labels: list[str], hits: list[Hit], kind: str = NOT_IN_LIBRARY
+    ) -> Answer:
+        """Refuse a question about a table, figure or name its paper does not have."""
         signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
         return Answer(
             question.text,
             True,
-            f"{REFUSALS[NOT_IN_LIBRARY]} (no {', '.join(labels)} in the paper)",
+            f"{REFUSALS[kind]} (no {', '.join(labels)} in the paper)",
             [],
             [self.evidence(h.block) for h in hits[:3]],
             0.0,
-            refusal_kind=NOT_IN_LIBRARY,
+            refusal_kind=kind,
             signals=signals,
         )
 
@@ -269,6 +297,11 @@ class QuestionAnswerer:
     ) -> Answer:
         kind = decide(draft.signals, self.policy)
         score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
+        drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
+        if kind is None and drawn_only(question, drafted_blocks, score):
+            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
+        if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
+            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
@@ -282,7 +315,7 @@ class QuestionAnswerer:
                     break
                 if all(hit.block.id != o.id for o in considered):
                     considered.append(self.evidence(hit.block))
-            figure = figure_refusal(question, self.store, blocks.values())
+            figure = figure_refusal(question, self.store, blocks.values(), drafted_blocks)
             reason = REFUSALS[kind]
             if figure is not None:
                 kind = IN_FIGURE

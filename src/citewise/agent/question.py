@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citewise.retrieval.terms import content_terms
 
@@ -176,7 +176,11 @@ class Question:
         pieces = [p.strip(" ,") for p in _PART_SPLIT.split(self.text) if p.strip(" ,")]
         if len(pieces) < 2:
             return [self]
-        return [analyse(p) for p in pieces]
+        # each part keeps the whole question's scope and the library's vocabulary for it
+        return [
+            replace(analyse(p), scope=self.scope, expansion=self.expansion, aliases=self.aliases)
+            for p in pieces
+        ]
 
 
 def analyse(text: str) -> Question:

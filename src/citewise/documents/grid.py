@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from citewise.documents.model import Table, TableCell
 
@@ -22,6 +22,8 @@ class Cell:
     x0: float
     x1: float
     text: str
+    # its box on the real page (x0, y0, x1, y1), when the reader knows it
+    box: tuple[float, float, float, float] | None = None
 
     @property
     def mid(self) -> float:
@@ -78,7 +80,9 @@ def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
     return [min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - cell.mid))]
 
 
-Placed = dict[int, tuple[int, list[str]]]  # one grid row: first column -> (last column, texts)
+Box = tuple[float, float, float, float]
+# one grid row: first column -> (last column, texts, the boxes of the cells placed there)
+Placed = dict[int, tuple[int, list[str], list[Box]]]
 
 
 def _group_header(
@@ -115,15 +119,16 @@ def header_row_count(texts: list[list[str]]) -> int:
 
 
 def _place(row: list[Cell], owned: list[list[int]]) -> Placed:
-    placed: list[tuple[int, int, list[str]]] = []
+    placed: list[tuple[int, int, list[str], list[Box]]] = []
     for cell, ks in zip(row, owned, strict=True):
         first, last = min(ks), max(ks)
+        box = [cell.box] if cell.box else []
         if placed and first <= placed[-1][1]:  # lands in the previous cell's columns
-            s0, e0, texts = placed[-1]
-            placed[-1] = (s0, max(e0, last), texts + [cell.text])
+            s0, e0, texts, boxes = placed[-1]
+            placed[-1] = (s0, max(e0, last), texts + [cell.text], boxes + box)
         else:
-            placed.append((first, last, [cell.text]))
-    return {s0: (e0, texts) for s0, e0, texts in placed}
+            placed.append((first, last, [cell.text], box))
+    return {s0: (e0, texts, boxes) for s0, e0, texts, boxes in placed}
 
 
 def _fold_header(rows: list[Placed], header: int) -> tuple[list[Placed], int]:
@@ -131,11 +136,12 @@ def _fold_header(rows: list[Placed], header: int) -> tuple[list[Placed], int]:
     row; lines holding a group cell that spans columns stay a level of their own."""
     out: list[Placed] = []
     for row in rows[:header]:
-        flat = all(last == k for k, (last, _) in row.items())
+        flat = all(last == k for k, (last, _, _) in row.items())
         prev = out[-1] if out else None
-        if prev is not None and flat and all(last == k for k, (last, _) in prev.items()):
-            for k, (last, texts) in row.items():
-                prev[k] = (last, prev.get(k, (k, []))[1] + texts)
+        if prev is not None and flat and all(last == k for k, (last, _, _) in prev.items()):
+            for k, (last, texts, boxes) in row.items():
+                _, above, above_boxes = prev.get(k, (k, [], []))
+                prev[k] = (last, above + texts, above_boxes + boxes)
             continue
         out.append(dict(row))
     return out + rows[header:], len(out)
@@ -163,7 +169,7 @@ def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
     cells: list[TableCell] = []
     covered: set[tuple[int, int]] = set()
     for i, row in enumerate(placed):
-        for k, (last, texts) in sorted(row.items()):
+        for k, (last, texts, boxes) in sorted(row.items()):
             if (i, k) in covered:
                 continue
             colspan = last - k + 1
@@ -175,7 +181,10 @@ def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
                 rowspan += 1
             for r in range(i, i + rowspan):
                 covered.update((r, c) for c in range(k, k + colspan))
-            cells.append(TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header))
+            box = _union(boxes)
+            cells.append(
+                TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header, bbox=box)
+            )
     labels = [
         next((c.text for c in cells if c.row == i and c.col == 0), "")
         for i in range(header, len(placed))
@@ -185,8 +194,34 @@ def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
         "n_cols": len(cols),
         "header_rows": header,
         "row_labels": row_labels(labels, len(cols)),
-        "cells": [asdict(c) for c in cells],
+        "cells": [cell_dict(c) for c in cells],
     }
+
+
+def _union(boxes: list[Box]) -> list[float] | None:
+    if not boxes:
+        return None
+    return [
+        round(min(b[0] for b in boxes), 1),
+        round(min(b[1] for b in boxes), 1),
+        round(max(b[2] for b in boxes), 1),
+        round(max(b[3] for b in boxes), 1),
+    ]
+
+
+def cell_dict(cell: TableCell) -> dict[str, object]:
+    """A cell as stored; `bbox` only when known (older grids and HTML tables have none)."""
+    out: dict[str, object] = {
+        "row": cell.row,
+        "col": cell.col,
+        "text": cell.text,
+        "rowspan": cell.rowspan,
+        "colspan": cell.colspan,
+        "header": cell.header,
+    }
+    if cell.bbox is not None:
+        out["bbox"] = cell.bbox
+    return out
 
 
 def row_labels(first_column: list[str], n_cols: int) -> list[str]:
@@ -225,5 +260,5 @@ def grid_from_rows(rows: list[list[str]], header_rows: int) -> dict[str, object]
         "n_cols": width,
         "header_rows": header_rows,
         "row_labels": row_labels([r[0] if r else "" for r in rows[header_rows:]], width),
-        "cells": [asdict(c) for c in cells],
+        "cells": [cell_dict(c) for c in cells],
     }

@@ -53,6 +53,9 @@ class TableCell:
     rowspan: int = 1
     colspan: int = 1
     header: bool = False
+    # the cell's box on the page (x0, y0, x1, y1, PDF points), for highlighting the cell an
+    # answer reads; None in libraries ingested before cells had boxes
+    bbox: list[float] | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -8,12 +8,11 @@ each box comes from the reader's own lines, which keep spacing and decimal point
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 import pymupdf
 
-from citewise.documents.grid import header_row_count, row_labels
+from citewise.documents.grid import cell_dict, header_row_count, row_labels
 from citewise.documents.hyphenation import clean
 from citewise.documents.layout import Box, Seg
 from citewise.documents.model import TableCell
@@ -102,7 +101,7 @@ def grid_from_boxes(
     """Cells with spans from ruled cell boxes (None marks a slot a spanning cell covers)."""
     xs = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (0, 2)})
     ys = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (1, 3)})
-    placed: list[tuple[int, int, int, int, str]] = []
+    placed: list[tuple[int, int, int, int, str, list[float]]] = []
     for row in boxes:
         for box in row:
             if box is None:
@@ -114,25 +113,27 @@ def grid_from_boxes(
                 continue
             inside = [s for s in segs if _centre_in(s.orig, (bx0, by0, bx1, by1))]
             inside.sort(key=lambda s: (round(s.orig[1]), s.orig[0]))
-            placed.append((r0, c0, r1 - r0, c1 - c0, clean(" ".join(s.text for s in inside))))
+            text = clean(" ".join(s.text for s in inside))
+            cell_box = [round(v, 1) for v in (bx0, by0, bx1, by1)]
+            placed.append((r0, c0, r1 - r0, c1 - c0, text, cell_box))
     if not placed:
         return None
-    n_rows = max(r + h for r, _, h, _, _ in placed)
-    n_cols = max(c + w for _, c, _, w, _ in placed)
+    n_rows = max(r + h for r, _, h, _, _, _ in placed)
+    n_cols = max(c + w for _, c, _, w, _, _ in placed)
     texts = [["" for _ in range(n_cols)] for _ in range(n_rows)]
-    for r, c, _, _, text in placed:
+    for r, c, _, _, text, _ in placed:
         texts[r][c] = text
     header = header_row_count(texts)
     cells = [
-        TableCell(r, c, text, rowspan=h, colspan=w, header=r < header)
-        for r, c, h, w, text in sorted(placed)
+        TableCell(r, c, text, rowspan=h, colspan=w, header=r < header, bbox=box)
+        for r, c, h, w, text, box in sorted(placed)
     ]
     return {
         "n_rows": n_rows,
         "n_cols": n_cols,
         "header_rows": header,
         "row_labels": row_labels([texts[r][0] for r in range(header, n_rows)], n_cols),
-        "cells": [asdict(c) for c in cells],
+        "cells": [cell_dict(c) for c in cells],
         "ruled": True,
     }
 

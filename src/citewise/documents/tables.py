@@ -139,7 +139,7 @@ def table_rows(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[str]]:
 
 def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell]]:
     """Rows of positioned cells; lines continuing a wrapped cell join their row."""
-    rows = group_rows(segs)
+    rows = [line for row in group_rows(segs) for line in unstack(row)]
     if not rows:
         return []
     left = min(r.x0 for r in rows)
@@ -147,6 +147,7 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
     # wrapped cells sit closer than rows do; only trust that when spacing is bimodal
     split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
     out: list[list[Cell]] = []
+    boxes: list[list[layout.Box]] = []  # each cell's box on the real page (for highlights)
     for i, row in enumerate(rows):
         cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
         under = _cells_under(cells, out[-1]) if out else None
@@ -157,12 +158,52 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
             or any(numeric.match(c[2]) for c in cells)
         ):
             out.append(cells)
+            boxes.append([s.orig for s in row.segs])
             continue
         above = out[-1]
-        for (x0, x1, text), k in zip(cells, under, strict=True):
+        for (x0, x1, text), k, seg in zip(cells, under, row.segs, strict=True):
             a0, a1, atext = above[k]
             above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
-    return [[GridCell(x0, x1, text) for x0, x1, text in cells] for cells in out]
+            boxes[-1][k] = layout.union([boxes[-1][k], seg.orig])
+    return [
+        [GridCell(x0, x1, text, box) for (x0, x1, text), box in zip(cells, row_boxes, strict=True)]
+        for cells, row_boxes in zip(out, boxes, strict=True)
+    ]
+
+
+MAX_HEADER_CELLS = 60
+
+
+def unstack(row: layout.Row) -> list[layout.Row]:
+    """A visual row whose segments sit above one another is two header lines that a cell
+    set between them ("Dataset", centred beside "ChatGPT" over "Standard CoT Logic-LM")
+    bridged into one. Split it into the lines of its stacked segments; each other segment
+    joins the nearest line, a bridging one midway the top line (the grid then spans it
+    over the lines below)."""
+    heights = sorted(s.height for s in row.segs)
+    if len(row.segs) > MAX_HEADER_CELLS or row.y1 - row.y0 < 1.6 * heights[len(heights) // 2]:
+        return [row]  # one line high (or no header): nothing stacked
+    stacked = [
+        s
+        for s in row.segs
+        if any(
+            t is not s
+            and min(s.x1, t.x1) - max(s.x0, t.x0) > 1
+            and abs((t.y0 + t.y1) - (s.y0 + s.y1)) / 2 > 0.6 * min(s.height, t.height)
+            for t in row.segs
+        )
+    ]
+    lines = group_rows(stacked)
+    if len(lines) < 2:
+        return [row]
+    placed: list[list[Seg]] = [list(line.segs) for line in lines]
+    centres = [(line.y0 + line.y1) / 2 for line in lines]
+    for seg in row.segs:
+        if all(seg is not t for t in stacked):  # to the nearest line; midway: the top one
+            mid = (seg.y0 + seg.y1) / 2
+            k = min(range(len(lines)), key=lambda i: (round(abs(centres[i] - mid)), i))
+            placed[k].append(seg)
+    return [layout.Row(sorted(segs, key=lambda s: s.x0)) for segs in placed]
 
 
 def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
