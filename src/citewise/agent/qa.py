@@ -189,7 +189,7 @@ class QuestionAnswerer:
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
-        absent = absent_names(question, self.store)
+        absent = absent_names(question, self.retriever)
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
