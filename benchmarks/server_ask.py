@@ -1,7 +1,7 @@
 """`POST /ask` under concurrent clients: latency of a real server on a real library.
 
     python benchmarks/server_ask.py --library /work/libs/arch [--clients 8] [--rounds 1]
-        [--src DIR] [--label TEXT] [--write docs/benchmarks.md]
+        [--servers N] [--src DIR] [--label TEXT] [--write docs/benchmarks.md]
 
 Starts `citewise serve` on loopback in a subprocess (from `--src`, default this tree, so an
 older tree can be measured the same way), warms it with one question, then asks every dev
@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(library: Path, src: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(library: str | Path, src: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(src), "CITEWISE_CONFIG": os.devnull}
     command = [sys.executable, "-m", "citewise", "-L", str(library), "serve", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -74,14 +74,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def concurrent(
-    base: str, questions: list[str], clients: int, rounds: int
+    bases: list[str], questions: list[str], clients: int, rounds: int
 ) -> tuple[list[float], float]:
-    """Latencies (ms) of every request from `clients` threads, and the wall time (s)."""
+    """Latencies (ms) of every request from `clients` threads, and the wall time (s);
+    client n talks to server n mod len(bases)."""
     latencies: list[float] = []
     lock = threading.Lock()
     start = threading.Barrier(clients)
 
-    def work(offset: int) -> None:
+    def work(offset: int, base: str) -> None:
         with httpx.Client(base_url=base) as client:
             start.wait()
             for i in range(len(questions) * rounds // clients):
@@ -90,7 +91,8 @@ def concurrent(
                     latencies.append(took)
 
     threads = [
-        threading.Thread(target=work, args=(n * len(questions) // clients,)) for n in range(clients)
+        threading.Thread(target=work, args=(n * len(questions) // clients, bases[n % len(bases)]))
+        for n in range(clients)
     ]
     began = time.perf_counter()
     for thread in threads:
@@ -100,24 +102,31 @@ def concurrent(
     return latencies, time.perf_counter() - began
 
 
-def measure(library: Path, src: Path, clients: int, rounds: int) -> dict[str, float]:
+def measure(
+    library: str | Path, src: Path, clients: int, rounds: int, servers: int = 1
+) -> dict[str, float]:
+    """With `servers` > 1, that many `citewise serve` processes over the same library (WAL
+    readers in each), the clients spread over them: what several server processes would
+    give, measured without a load balancer in front."""
     questions = [item["question"] for item in yaml.safe_load(DEV_QA.read_text("utf-8"))]
-    port = free_port()
-    server = start_server(library, src, port)
-    base = f"http://127.0.0.1:{port}"
+    ports = [free_port() for _ in range(servers)]
+    started = [start_server(library, src, port) for port in ports]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         # Warm: the embedder, indexes and answerer, and every reader a concurrent server makes.
-        concurrent(base, questions[:clients], clients, 1)
-        with httpx.Client(base_url=base) as client:
+        concurrent(bases, questions[:clients], clients, 1)
+        with httpx.Client(base_url=bases[0]) as client:
             solo = [ask(client, q) for q in questions]
-        together, wall = concurrent(base, questions, clients, rounds)
+        together, wall = concurrent(bases, questions, clients, rounds)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a server slow to stop: the numbers still count
-            server.kill()
-            server.wait()
+        for server in started:
+            server.terminate()
+        for server in started:
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # slow to stop: the numbers still count
+                server.kill()
+                server.wait()
     return {
         "solo_p50": statistics.median(solo),
         "solo_p95": percentile(solo, 0.95),
@@ -172,15 +181,16 @@ def write(path: Path, rows: list[str], clients: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--library", required=True, help="a library folder or postgresql:// URL")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="times each question is asked")
+    parser.add_argument("--servers", type=int, default=1, help="server processes")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the tree to serve from")
     parser.add_argument("--label", default="this tree")
     parser.add_argument("--also", action="append", default=[], help="a row to keep (markdown)")
     parser.add_argument("--write", type=Path)
     args = parser.parse_args()
-    measured = measure(args.library, args.src, args.clients, args.rounds)
+    measured = measure(args.library, args.src, args.clients, args.rounds, args.servers)
     line = row(args.label, args.clients, measured)
     print(line)
     if args.write:

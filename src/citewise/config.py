@@ -10,7 +10,9 @@ libraries) are functions here, so the rule has one exception, and it is this fil
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,6 +46,25 @@ def library_dir(option: str | Path | None = None, environ: Mapping[str, str] | N
             code="LIBRARY_NOT_A_DIRECTORY",
         )
     return path
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(location: str | Path | None) -> bool:
+    """Whether a library location names a PostgreSQL database rather than a folder."""
+    return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
+
+
+def database_cache_dir(url: str, environ: Mapping[str, str] | None = None) -> Path:
+    """This machine's folder for what it derives from a PostgreSQL library (keyword
+    postings, downloaded papers, reports): one per database and schema, under the XDG cache.
+    The password is left out of the name, so a changed password keeps the folder."""
+    env = os.environ if environ is None else environ
+    cache_home = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    unsecret = re.sub(r"(//[^/:@]*):[^@/]*@", r"\1@", url)
+    digest = hashlib.sha256(unsecret.encode()).hexdigest()[:16]
+    return Path(cache_home) / "citewise" / "postgres" / digest
 
 
 # --- Models: citewise.toml maps roles to backends -------------------------------------------
@@ -155,6 +176,9 @@ class Settings:
 
     library: Path
     config_path: Path | None = None
+    # The postgresql:// URL of a PostgreSQL library (then `library` is this machine's
+    # folder for what it derives from it); None for a SQLite library folder.
+    database: str | None = None
     toml: dict[str, Any] = field(default_factory=dict)
     environ: Mapping[str, str] = field(default_factory=dict)
     embed: str | None = None
@@ -169,10 +193,13 @@ class Settings:
         environ: Mapping[str, str] | None = None,
     ) -> Settings:
         env = dict(os.environ if environ is None else environ)
-        directory = library_dir(library, env)
+        chosen = library or env.get("CITEWISE_LIBRARY")
+        database = str(chosen) if is_database_url(chosen) else None
+        directory = database_cache_dir(database, env) if database else library_dir(library, env)
         path = config_file(directory, env)
         return cls(
             library=directory,
+            database=database,
             config_path=path,
             toml=read_toml(path),
             environ=env,
@@ -183,8 +210,10 @@ class Settings:
     def for_library(self, library: str | Path | None) -> Settings:
         """The same environment and options for another library directory (its own
         citewise.toml, when it has one)."""
-        if library is None or library_dir(library, self.environ) == self.library:
+        if library is None or library == self.database:
             return self
+        if not is_database_url(library) and library_dir(library, self.environ) == self.library:
+            return self  # this library's folder (for a database: its cache folder)
         return Settings.load(library, self.embed, self.embed_url, self.environ)
 
     @property
@@ -206,6 +235,12 @@ def model_cache_dir() -> Path:
         return Path(chosen).expanduser()
     cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache_home) / "citewise" / "models"
+
+
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment for a program citewise runs (tesseract): this process's, plus
+    `extra`."""
+    return {**os.environ, **extra}
 
 
 def default_embed_model(fallback: str) -> str:

@@ -9,21 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
-from citewise.documents import SUFFIXES, read_document
+from citewise.documents import read_document
 from citewise.documents.bounds import bound_blocks
 from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
-from citewise.documents.manifest import PaperMetadata, read_manifest
+from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
-from citewise.documents.parallel import Parse, ParseBudget, ParsePool
+from citewise.documents.options import FILE_MB_VARIABLE
+from citewise.documents.parallel import Parse, ParseBudget, ParseOptions, ParsePool
 from citewise.documents.references import link_citations
-from citewise.documents.zotero import read_zotero
 from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
@@ -31,28 +30,28 @@ from citewise.errors import (
     DuplicateDocumentError,
     TooLargeError,
 )
-from citewise.store.library import LibraryStore, StoredDocument
-from citewise.store.vectors import (
-    blocks_without_vectors,
-    has_missing_vectors,
-    register_model,
-    save_vectors,
-)
+from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
+from citewise.store.library import StoredDocument
+from citewise.store.protocols import Store
 
 EMBED_BATCH = 64
 # the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
 MAX_FILE_MB = {".pdf": 512.0}
 MAX_TEXT_FILE_MB = 32.0
-FILE_MB_VARIABLE = "CITEWISE_MAX_FILE_MB"
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class IngestFailure:
-    path: str
-    code: str
-    reason: str
+# IngestFailure, Sources and expand_paths live in inputs.py; importers name them here too.
+__all__ = [
+    "IngestFailure",
+    "IngestReport",
+    "Progress",
+    "Sources",
+    "check_file_size",
+    "embed_missing",
+    "expand_paths",
+    "ingest",
+    "ingest_file",
+]
 
 
 @dataclass
@@ -78,79 +77,15 @@ class IngestReport:
 Progress = Callable[[str, int, int], None]
 
 
-@dataclass
-class Sources:
-    """Files named by a manifest or a Zotero library, with their metadata, and the
-    entries that could not be used (each one a failure in the report)."""
-
-    metadata: dict[Path, PaperMetadata] = field(default_factory=dict)
-    failures: list[IngestFailure] = field(default_factory=list)
-
-    @classmethod
-    def from_manifest(cls, path: Path) -> Sources:
-        out = cls()
-        try:
-            entries = read_manifest(path)
-        except CitewiseError as exc:
-            return cls(failures=[IngestFailure(str(path), exc.code, str(exc).split(": ", 1)[1])])
-        for entry in entries:
-            if entry.problem or entry.path is None:
-                out.failures.append(
-                    IngestFailure(
-                        str(entry.path or path), "BAD_MANIFEST_ENTRY", entry.problem or ""
-                    )
-                )
-            else:
-                out.metadata[entry.path] = entry.metadata
-        return out
-
-    @classmethod
-    def from_zotero(cls, directory: Path) -> Sources:
-        out = cls()
-        try:
-            items = read_zotero(directory)
-        except CitewiseError as exc:  # locked, unknown schema: the rest of the batch goes on
-            reason = str(exc).split(": ", 1)[1]
-            return cls(failures=[IngestFailure(str(directory), exc.code, reason)])
-        for item in items:
-            if item.problem:
-                out.failures.append(
-                    IngestFailure(str(item.path), "ZOTERO_ATTACHMENT", item.problem)
-                )
-            else:
-                out.metadata[item.path] = item.metadata
-        return out
-
-    def merge(self, other: Sources) -> Sources:
-        return Sources({**self.metadata, **other.metadata}, self.failures + other.failures)
-
-
-def expand_paths(paths: list[Path]) -> Iterator[Path | IngestFailure]:
-    """Files to ingest (folders searched recursively), or a failure for a path that is not."""
-    for path in paths:
-        if path.is_dir():
-            try:
-                found = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
-            except OSError as exc:
-                yield IngestFailure(str(path), "UNREADABLE_PATH", f"cannot list folder: {exc}")
-                continue
-            yield from (p for p in found if p.is_file())
-        elif path.is_file():
-            yield path
-        elif not path.exists():
-            yield IngestFailure(str(path), "UNREADABLE_PATH", "no such file or folder")
-        else:
-            yield IngestFailure(str(path), "UNREADABLE_PATH", "not a regular file")
-
-
 def ingest_file(
-    store: LibraryStore,
+    store: Store,
     path: Path,
     report: IngestReport,
     metadata: PaperMetadata | None = None,
     grobid: GrobidClient | None = None,
     parse: Parse = read_document,
     abstracts: dict[str, str] | None = None,
+    max_file_mb: float | None = None,
 ) -> None:
     """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
 
@@ -158,10 +93,11 @@ def ingest_file(
     is already in the library; `grobid` parses the bibliography when configured; `parse`
     reads the file (a ParsePool's, when the batch is parsed ahead in worker processes);
     `abstracts` (identifier -> abstract-level document, citewise/abstracts.py): the full text
-    of a work saved as its abstract takes that document's place and ID.
+    of a work saved as its abstract takes that document's place and ID; `max_file_mb`
+    overrides the per-type size caps (ParseOptions.max_file_mb).
     """
     absolute = path.expanduser().resolve()
-    check_file_size(absolute)
+    check_file_size(absolute, max_file_mb)
     try:
         content = absolute.read_bytes()
     except OSError as exc:
@@ -211,7 +147,7 @@ def ingest_file(
 
 
 def _abstract_replaced(
-    store: LibraryStore, doc: Document, wanted: str | None, abstracts: dict[str, str]
+    store: Store, doc: Document, wanted: str | None, abstracts: dict[str, str]
 ) -> StoredDocument | None:
     """The abstract-level document that full text `doc` upgrades: the one its manifest ID
     names, or the one kept for its DOI / arXiv ID."""
@@ -224,18 +160,15 @@ def _abstract_replaced(
     return store.document(upgraded) if upgraded else None
 
 
-def check_file_size(path: Path) -> None:
-    """Refuse a file above its type's size cap ($CITEWISE_MAX_FILE_MB overrides) before
-    reading it: TOO_LARGE, with the size and the cap."""
+def check_file_size(path: Path, max_mb: float | None = None) -> None:
+    """Refuse a file above its type's size cap (`max_mb`: $CITEWISE_MAX_FILE_MB overrides)
+    before reading it: TOO_LARGE, with the size and the cap."""
     try:
         size = path.stat().st_size
     except OSError:
         return  # reading it reports the problem
     suffix = path.suffix.lower()
-    try:
-        cap = float(os.environ[FILE_MB_VARIABLE])
-    except (KeyError, ValueError):
-        cap = MAX_FILE_MB.get(suffix, MAX_TEXT_FILE_MB)
+    cap = MAX_FILE_MB.get(suffix, MAX_TEXT_FILE_MB) if max_mb is None else max_mb
     if size > cap * 1_000_000:
         raise TooLargeError(
             f"file is {size / 1_000_000:.1f} MB; {suffix or 'such'} files above {cap:g} MB "
@@ -245,7 +178,7 @@ def check_file_size(path: Path) -> None:
 
 
 def _update_stored(
-    store: LibraryStore, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
+    store: Store, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
 ) -> None:
     fields: dict[str, object] = {
         "title": meta.title,
@@ -277,59 +210,64 @@ def _grobid_references(
     doc.citations = link_citations(doc.blocks, refs)
 
 
-def _needs_parsing(store: LibraryStore, path: Path) -> bool:
+def _needs_parsing(store: Store, path: Path, max_file_mb: float | None) -> bool:
     """Whether ingest_file will parse `path` (a readable, supported file whose content is
     not in the library yet), so it can be parsed ahead in a worker process."""
     if path.suffix.lower() not in SUFFIXES:
         return False
     try:
-        check_file_size(path)
+        check_file_size(path, max_file_mb)
         sha256 = hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
     except (OSError, TooLargeError):
         return False
     return store.document_by_sha(sha256) is None
 
 
-def embed_missing(store: LibraryStore, embedder: Embedder, progress: Progress | None = None) -> int:
+def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
     """Embed every trusted block that has no vector for this model yet; return how many.
 
     Cheap when nothing is missing (two counts), so it can run whenever a library opens:
     a library embedded with another model is re-embedded with this one.
     """
-    register_model(store.db, embedder.name, embedder.dimensions)
-    if not has_missing_vectors(store.db, embedder.name):
+    store.vectors.register_model(embedder.name, embedder.dimensions)
+    if not store.vectors.has_missing_vectors(embedder.name):
         return 0
-    todo = blocks_without_vectors(store.db, embedder.name)
+    todo = store.vectors.blocks_without_vectors(embedder.name)
     # Fast (static) models embed thousands of blocks per call; the transformer, dozens.
     chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
     for start in range(0, len(todo), chunk):
         batch = todo[start : start + chunk]
         vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
-        save_vectors(store.db, embedder.name, [rowid for rowid, _ in batch], vectors)
+        store.vectors.save_vectors(embedder.name, [rowid for rowid, _ in batch], vectors)
         if progress:
             progress("embedding", min(start + chunk, len(todo)), len(todo))
     return len(todo)
 
 
 def ingest(
-    store: LibraryStore,
+    store: Store,
     paths: list[Path],
     embedder: Embedder | None = None,
     progress: Progress | None = None,
     sources: Sources | None = None,
     grobid: GrobidClient | None = None,
     budget: ParseBudget | None = None,
+    options: ParseOptions | None = None,
 ) -> IngestReport:
     """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
     failures are collected in the report, never raised.
 
-    Files are parsed in worker processes, each under `budget` (default: ParseBudget.from_env)
-    and stored as they finish, so a file that hangs or is stopped loses no other file.
-    `grobid` defaults to the server named by $CITEWISE_GROBID_URL, if any.
+    Files are parsed in worker processes as `options` say (budget, workers, size caps,
+    OCR, password; default: citewise's own), each under `budget` when given, and stored as
+    they finish, so a file that hangs or is stopped loses no other file. `grobid` defaults
+    to the server at `options.grobid_url`, if any.
     """
+    options = options or ParseOptions()
+    if budget is not None:
+        options = replace(options, budget=budget)
     report = IngestReport()
     started = time.perf_counter()
-    grobid = grobid or GrobidClient.from_env()
+    grobid = grobid or GrobidClient.from_url(options.grobid_url)
     metadata = sources.metadata if sources else {}
     if sources:
         report.failed.extend(sources.failures)
@@ -337,7 +275,7 @@ def ingest(
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())
-    ahead = {p for p in files if _needs_parsing(store, p)}
+    ahead = {p for p in files if _needs_parsing(store, p, options.max_file_mb)}
     rest = [p for p in files if p not in ahead]
     done = 0
 
@@ -347,21 +285,20 @@ def ingest(
         if progress:
             progress(path.name, done, len(files))
         try:
-            ingest_file(store, path, report, metadata.get(path), grobid, parse, abstracts)
-        except CitewiseError as exc:
-            report.failed.append(IngestFailure(str(path), exc.code, exc.message))
-        except Exception as exc:  # a parser bug must not lose the rest of the batch
-            log.debug("unexpected failure ingesting %s", path, exc_info=True)
-            report.failed.append(
-                IngestFailure(
-                    str(path),
-                    "UNREADABLE",
-                    f"citewise could not read this file ({type(exc).__name__}); the rest of "
-                    "the batch went on — please report it if the file opens elsewhere",
-                )
+            ingest_file(
+                store,
+                path,
+                report,
+                metadata.get(path),
+                grobid,
+                parse,
+                abstracts,
+                options.max_file_mb,
             )
+        except Exception as exc:  # a parser bug must not lose the rest of the batch
+            report.failed.append(_failure(path, exc))
 
-    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], budget) as pool:
+    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
         for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
             step(path, pool.parse)
         for path, outcome in pool.results():
@@ -375,6 +312,20 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _failure(path: Path, exc: Exception) -> IngestFailure:
+    """The report line of a file that could not be ingested: its CitewiseError, or for an
+    unexpected failure (a parser bug) the exception's type only (traceback at debug level)."""
+    if isinstance(exc, CitewiseError):
+        return IngestFailure(str(path), exc.code, exc.message)
+    log.debug("unexpected failure ingesting %s", path, exc_info=True)
+    return IngestFailure(
+        str(path),
+        "UNREADABLE",
+        f"citewise could not read this file ({type(exc).__name__}); the rest of "
+        "the batch went on — please report it if the file opens elsewhere",
+    )
 
 
 def _repeats(files: list[Path], ahead: set[Path]) -> list[Path]:

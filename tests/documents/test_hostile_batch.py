@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from citewise.documents.bounds import MAX_BLOCK_CHARS
-from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget
+from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParseOptions
 from citewise.ingest import FILE_MB_VARIABLE, ingest
 from citewise.store.library import LibraryStore
 from tests.hostile import (
@@ -46,15 +44,15 @@ def hostile_batch(folder: Path) -> dict[str, str | None]:
 
 
 def test_hostile_files_cost_only_themselves_and_a_rerun_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv(WORKERS_VARIABLE, "2")
-    monkeypatch.setenv(FILE_MB_VARIABLE, "2")
     expected = hostile_batch(tmp_path / "batch")
+    environ = {WORKERS_VARIABLE: "2", FILE_MB_VARIABLE: "2"}  # as a face's Settings read them
+    options = ParseOptions.from_environ(environ)
     budget = ParseBudget(seconds=60, memory_mb=250)
     store = LibraryStore(tmp_path / "lib")
     try:
-        first = ingest(store, [tmp_path / "batch"], budget=budget)
+        first = ingest(store, [tmp_path / "batch"], budget=budget, options=options)
         failed = {Path(f.path).name: f.code for f in first.failed}
         stored = {Path(d.path).name: d for d in store.documents()}
         assert failed == {name: code for name, code in expected.items() if code}
@@ -63,7 +61,7 @@ def test_hostile_files_cost_only_themselves_and_a_rerun_loses_nothing(
         longest = max(len(b.text) for d in stored.values() for b in store.blocks(d.id))
         assert longest <= MAX_BLOCK_CHARS
 
-        again = ingest(store, [tmp_path / "batch"], budget=budget)
+        again = ingest(store, [tmp_path / "batch"], budget=budget, options=options)
         assert again.added == [] and len(again.unchanged) == len(stored)
         assert {Path(f.path).name: f.code for f in again.failed} == failed
         assert {Path(d.path).name for d in store.documents()} == set(stored)

@@ -7,9 +7,10 @@ import re
 import pytest
 
 from citewise.documents.captions import caption_label
+from citewise.documents.columns import order_units
 from citewise.documents.headings import heading_candidate, heading_level
 from citewise.documents.hyphenation import clean, join_hyphenated, join_rows, vocabulary
-from citewise.documents.layout import Seg, Unit, group_rows, order_units, running_heads
+from citewise.documents.layout import Seg, Unit, group_rows, running_heads
 from citewise.documents.tables import table_rows
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from citewise.documents import Document, read_document
-from citewise.documents.parallel import WORKERS_VARIABLE, ParsePool, worker_count
+from citewise.documents.parallel import WORKERS_VARIABLE, ParseOptions, ParsePool, worker_count
 from citewise.errors import CitewiseError
 from tests.pdfs import write_paper
 
@@ -29,17 +29,14 @@ def given(result: Document | Exception):
     return parse
 
 
-def test_pool_gives_the_same_documents_and_errors_as_parsing_in_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_pool_gives_the_same_documents_and_errors_as_parsing_in_process(tmp_path: Path) -> None:
     files = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper number {i}") for i in range(3)]
     (tmp_path / "empty.pdf").write_bytes(b"")
     (tmp_path / "notes.pdf").write_text("not a PDF at all\n" * 10)
     (tmp_path / "table.xyz").write_text("unsupported")
     files += [tmp_path / "empty.pdf", tmp_path / "notes.pdf", tmp_path / "table.xyz"]
     expected = {f: outcome(read_document, f) for f in files}
-    monkeypatch.setenv(WORKERS_VARIABLE, "2")
-    with ParsePool(files) as pool:
+    with ParsePool(files, options=ParseOptions(workers=2)) as pool:
         got = {path: outcome(given(result), path) for path, result in pool.results()}
     assert got == expected
     assert sorted(o[0] for o in got.values()) == ["doc"] * 3 + ["error"] * 3
@@ -55,12 +52,10 @@ def test_parse_runs_a_file_not_submitted_in_a_worker_too(tmp_path: Path) -> None
         assert caught.value.code == "BAD_DOCUMENT"
 
 
-def test_worker_count_follows_the_override_and_the_batch_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv(WORKERS_VARIABLE, "3")
-    assert worker_count(10) == 3
-    assert worker_count(2) == 2
-    monkeypatch.setenv(WORKERS_VARIABLE, "1")
-    assert worker_count(10) == 1
-    assert worker_count(0) == 1
+def test_worker_count_follows_the_override_and_the_batch_size() -> None:
+    wanted = ParseOptions.from_environ({WORKERS_VARIABLE: "3"}).workers
+    assert worker_count(10, wanted) == 3
+    assert worker_count(2, wanted) == 2
+    assert worker_count(10, 1) == 1
+    assert worker_count(0, 1) == 1
+    assert ParseOptions.from_environ({WORKERS_VARIABLE: "none"}).workers is None

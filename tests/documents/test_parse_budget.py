@@ -10,7 +10,7 @@ import pytest
 
 from citewise.documents import Document
 from citewise.documents.ocr import tesseract_command
-from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParsePool
+from citewise.documents.parallel import ParseBudget, ParseOptions, ParsePool
 from tests.hostile import (
     write_form_bomb,
     write_giant_page,
@@ -67,14 +67,11 @@ def test_parse_past_its_time_budget_is_stopped_and_named(tmp_path: Path) -> None
     assert "longer than its 0.2 s budget" in str(error)
 
 
-def test_a_killed_or_crashed_worker_fails_only_its_own_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(WORKERS_VARIABLE, "4")
+def test_a_killed_or_crashed_worker_fails_only_its_own_file(tmp_path: Path) -> None:
     killed = write_stacked_lines(tmp_path / "killed.pdf", lines=40_000)  # seconds of work
     crashed = write_stacked_lines(tmp_path / "crashed.pdf", lines=40_001)
     good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(2)]
-    with ParsePool([good[0], killed, crashed, good[1]]) as pool:
+    with ParsePool([good[0], killed, crashed, good[1]], options=ParseOptions(workers=4)) as pool:
         workers = {job.path: job.pid for job in pool._running}
         os.kill(workers[killed], signal.SIGKILL)  # what the OOM killer does
         os.kill(workers[crashed], signal.SIGTERM)  # any other death: a crash, an abort
@@ -87,11 +84,13 @@ def test_a_killed_or_crashed_worker_fails_only_its_own_file(
     }
 
 
-def test_budget_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CITEWISE_PARSE_SECONDS", "7.5")
-    monkeypatch.setenv("CITEWISE_PARSE_MEMORY_MB", "300")
-    monkeypatch.setenv("CITEWISE_PARSE_TEXT_OPS", "nonsense")
-    budget = ParseBudget.from_env()
+def test_budget_follows_the_environment() -> None:
+    environ = {
+        "CITEWISE_PARSE_SECONDS": "7.5",
+        "CITEWISE_PARSE_MEMORY_MB": "300",
+        "CITEWISE_PARSE_TEXT_OPS": "nonsense",
+    }
+    budget = ParseOptions.from_environ(environ).budget
     assert (budget.seconds, budget.memory_mb) == (7.5, 300)
     assert budget.text_ops_per_page == ParseBudget().text_ops_per_page
     assert budget.deadline(pages=1) == 7.5 and budget.deadline(pages=100) == 200.0

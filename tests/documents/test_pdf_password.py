@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 
 from citewise.documents import read_document
-from citewise.documents.pdf import PASSWORD_ENV
+from citewise.documents.options import PASSWORD_ENV, ParseOptions
 from citewise.errors import BadDocumentError
 from tests.documents.conftest import TITLE
 
@@ -25,22 +25,19 @@ def _lock(source: Path, target: Path, password: str) -> Path:
 
 
 def test_the_right_password_opens_the_pdf_and_a_wrong_one_names_the_file(
-    granite_pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    granite_pdf: Path, tmp_path: Path
 ) -> None:
     locked = _lock(granite_pdf, tmp_path / "locked-draft.pdf", "s3same")
-    monkeypatch.delenv(PASSWORD_ENV, raising=False)
     with pytest.raises(BadDocumentError) as missing:
         read_document(locked)
     assert "password required" in missing.value.message and "--password" in missing.value.hint
 
-    monkeypatch.setenv(PASSWORD_ENV, "wrong")
     with pytest.raises(BadDocumentError) as wrong:
-        read_document(locked)
+        read_document(locked, ParseOptions(pdf_password="wrong"))
     assert wrong.value.code == "WRONG_PDF_PASSWORD"
     assert "locked-draft.pdf" in wrong.value.message
 
-    monkeypatch.setenv(PASSWORD_ENV, "s3same")
-    opened = read_document(locked)
+    opened = read_document(locked, ParseOptions.from_environ({PASSWORD_ENV: "s3same"}))
     plain = read_document(granite_pdf)
     assert opened.title == TITLE
     assert [b.text for b in opened.blocks] == [b.text for b in plain.blocks]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from citewise.api import Library
+from citewise.config import Settings
 from citewise.documents import read_document
 from citewise.documents.bounds import MAX_BLOCK_CHARS, bound_blocks, split_text
 from citewise.documents.model import Citation, Reference
+from citewise.documents.options import ParseOptions
 from citewise.ingest import FILE_MB_VARIABLE, ingest
 from citewise.store.library import LibraryStore
 from tests.hostile import write_one_line_markdown
@@ -63,14 +63,14 @@ def test_an_answer_from_a_one_line_file_quotes_a_bounded_passage(tmp_path: Path)
 
 
 def test_ingest_stores_bounded_blocks_and_refuses_files_above_the_cap(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     small = write_one_line_markdown(tmp_path / "small.md", megabytes=0.5)
     big = write_one_line_markdown(tmp_path / "big.md", megabytes=2.5)
-    monkeypatch.setenv(FILE_MB_VARIABLE, "1")
+    options = ParseOptions.from_environ({FILE_MB_VARIABLE: "1"})
     store = LibraryStore(tmp_path / "lib")
     try:
-        report = ingest(store, [small, big])
+        report = ingest(store, [small, big], options=options)
         [doc_id] = report.added
         texts = [b.text for b in store.blocks(doc_id)]
     finally:
@@ -79,3 +79,16 @@ def test_ingest_stores_bounded_blocks_and_refuses_files_above_the_cap(
     [failure] = report.failed
     assert (Path(failure.path).name, failure.code) == ("big.md", "TOO_LARGE")
     assert failure.reason == "file is 2.5 MB; .md files above 1 MB are not read"
+
+
+def test_the_file_cap_comes_from_the_settings_the_face_built(tmp_path: Path) -> None:
+    """The environment is read once into Settings; Library hands it to ingest as
+    ParseOptions (no os.environ read below the faces)."""
+    big = write_one_line_markdown(tmp_path / "big.md", megabytes=1.5)
+    lowered = Settings.load(tmp_path / "lib", environ={FILE_MB_VARIABLE: "1"})
+    with Library(tmp_path / "lib", embeddings=False, settings=lowered) as lib:
+        assert lib.parse_options.max_file_mb == 1.0
+        [failure] = lib.ingest([big]).failed
+    assert failure.code == "TOO_LARGE"
+    with Library(tmp_path / "lib", embeddings=False, settings=Settings.load(environ={})) as lib:
+        assert lib.ingest([big]).failed == []  # the per-type cap (markdown) is higher

@@ -28,7 +28,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     names = file_name_map([(d.id, d.path) for d in library.documents()])
     result = evaluate(load_items(DEV_QA), library.ask, names)
     library.close()
-    return result
+    return result.to_dict()
 
 
 def test_dev_set_meets_the_foundation_floors(scores: dict[str, object]) -> None:

@@ -26,7 +26,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     names = file_name_map([(d.id, d.path) for d in library.documents()])
     result = evaluate(load_items(MMLB / "qa.yaml"), library.ask, names, scope_docs=True)
     library.close()
-    return result
+    return result.to_dict()
 
 
 def test_unanswerable_questions_are_refused(scores: dict[str, object]) -> None:

@@ -2,11 +2,12 @@
 the English corpus, extractive, against dev.yaml's gold, and a held-out Chinese set written
 before citewise was run on it (tests/eval/data/heldout_zh.yaml, other facts) (issue 19).
 
-Measured at this commit: English 0.930 accuracy / 1.0 refusal recall / 0.023 false refusals;
+Measured: English 0.930 accuracy (0.977 after issue 11's answer work) / 1.0 refusal recall
+/ 0.023 false refusals;
 Chinese dev 0.698 / 0.889 / 0.093 (0.721 over a library of the whole corpus folder, which
 holds SOURCES.md too); held-out 0.667 / 0.833 / 0.167. Of the issue's floors,
 refusal recall (>= 0.85) and false refusals (<= 0.20) are met on dev; accuracy within 0.15
-of English is NOT (0.21-0.23 apart). These assertions hold the measured level so it cannot slip.
+of English is NOT (0.21-0.28 apart). These assertions hold the measured level so it cannot slip.
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
 """
 
@@ -46,9 +47,9 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         return library.ask(question, docs, review=False)
 
     result = {
-        "en": evaluate(english, ask, names)["overall"],
-        "zh": evaluate(translated, ask, names)["overall"],
-        "heldout": evaluate(load_items(HELDOUT_ZH), ask, names)["overall"],
+        "en": evaluate(english, ask, names).overall.to_dict(),
+        "zh": evaluate(translated, ask, names).overall.to_dict(),
+        "heldout": evaluate(load_items(HELDOUT_ZH), ask, names).overall.to_dict(),
     }
     library.close()
     return result
@@ -60,7 +61,9 @@ def test_chinese_dev_questions_hold_their_measured_level(
     en, zh = scores["en"], scores["zh"]
     assert isinstance(en, dict) and isinstance(zh, dict)
     assert zh["accuracy"] >= 0.69  # 30 of 43 measured
-    assert en["accuracy"] - zh["accuracy"] <= 0.25
+    # the gap to English (0.977 since issue 11's answer work, 0.930 before) is reported,
+    # not asserted: English getting better must not fail the Chinese test
+    assert en["accuracy"] >= zh["accuracy"]
     assert zh["refusal_recall"] >= 0.85  # 8 of 9 measured: the issue's floor
     assert zh["false_refusal_rate"] <= 0.20  # 4 of 43 measured: the issue's floor
     assert zh["citation_page_accuracy"] >= 0.85

@@ -12,9 +12,10 @@ from citewise.agent.matrix import DEFAULT_COLUMNS
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
-from citewise.report.markdown import body_sentences, render_markdown
+from citewise.report.markdown import render_markdown
 from citewise.report.matrix_section import HEADING, report_papers
 from tests.pdfs import write_paper
+from tests.research.rendered import body_sentences
 from tests.research.test_research_disagreements import FIRST, SECOND
 
 CELL = re.compile(r"^(?P<value>.+) \[@(?P<doc>[\w:.\-]+), p\. (?P<page>\d+), (?P<block>[\w\-]+)\]$")

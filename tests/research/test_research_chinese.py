@@ -20,7 +20,7 @@ from citewise.agent.research.chinese import (
     in_topic_language,
     plan_topic,
 )
-from citewise.agent.research.model import Claim, Paragraph, Report, Section
+from citewise.agent.research.model import Claim, CoverageRow, Paragraph, Report, Section
 from citewise.agent.research.plan import make_plan
 from citewise.agent.research.write import NO_DISAGREEMENT
 from citewise.api import Library
@@ -134,14 +134,14 @@ def test_notes_and_composed_sentences_are_put_in_chinese_and_quotes_are_not() ->
             ),
         ],
         [],
-        coverage=[{"id": "q1", "question": plan.sub_questions[0].text}],
+        coverage=[CoverageRow("q1", plan.sub_questions[0].text, 0, 0)],
     )
     chinese = chinese_report(report, plan)
     assert [s.title for s in chinese.sections] == ["执行摘要", chinese_questions(plan)["q1"]]
     assert chinese.sections[0].paragraphs[0].claims[0].text == quote  # the quote as written
     assert chinese.sections[0].paragraphs[0].lead == "方法"
     assert chinese.sections[1].paragraphs[0].claims[0].text == "没有经筛选的来源回答 Q2。"
-    assert chinese.coverage[0]["question"] == chinese_questions(plan)["q1"]
+    assert chinese.coverage[0].question == chinese_questions(plan)["q1"]
 
 
 def test_lang_chooses_the_reports_wording_whatever_the_topic() -> None:

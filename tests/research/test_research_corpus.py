@@ -21,6 +21,7 @@ from citewise.api import Library
 from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.report.markdown import EVIDENCE_ID
 from tests.conftest import CORPUS
+from tests.research.rendered import body_sentences
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")
 
@@ -105,6 +106,13 @@ def test_nearly_every_sentence_carries_evidence_ids_that_all_resolve(
     assert all(line.startswith("*Coverage note: ") for line in uncited), uncited
     assert stats["coverage_notes"] >= len(uncited)
     assert "Coverage notes (labelled 'Coverage note:')" in markdown  # the counting is stated
+    # The counts come from the Report; a recount of the rendered text agrees.
+    recount = body_sentences(markdown)
+    assert (recount.sentences, recount.cited, recount.notes) == (
+        stats["sentences"],
+        stats["sentences_with_evidence"],
+        stats["coverage_notes"],
+    )
     cited = set(EVIDENCE_ID.findall(markdown))
     rows = library.store.db.execute(
         "SELECT e.id, e.quote, b.text, b.page, json_extract(e.data, '$.page') FROM evidence e "

@@ -110,7 +110,7 @@ def test_a_failing_source_is_a_warning_and_the_local_library_still_answers(
     warnings = [e.data["message"] for e in desk.tasks.events(outcome.task.id, "warning")]
     assert warnings and any("arxiv" in w for w in warnings)
     assert outcome.stats["papers_included"] == 1 and outcome.evidence > 0
-    shown = desk.show(outcome.task.id)
+    shown = desk.show(outcome.task.id).to_dict()
     assert json.dumps(shown)  # the event log, warnings included, is JSON-ready
 
 

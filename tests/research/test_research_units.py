@@ -19,9 +19,11 @@ from citewise.agent.research.model import (
     evidence_id,
 )
 from citewise.agent.research.plan import key_phrases, make_plan
+from citewise.agent.research.statistics import SentenceCount, count_sentences
 from citewise.agent.research.verify import verify_report
 from citewise.agent.research.write import theme_terms
-from citewise.report.markdown import body_sentences, render_markdown
+from citewise.report.markdown import render_markdown
+from tests.research.rendered import body_sentences
 
 
 def item(eid: str, paper: str, quote: str) -> EvidenceItem:
@@ -142,12 +144,32 @@ def test_markdown_citations_carry_evidence_ids_and_sentences_are_counted() -> No
     assert "We use GROBID \\[1\\]." in markdown  # quote brackets never read as citations
     # The note is labelled and counted apart; the claims are the report's sentences.
     assert "*Coverage note: No disagreement was found.*" in markdown
-    assert body_sentences(markdown) == (2, 2, 1)
+    counted = count_sentences(report, {e.id for e in evidence})
+    assert counted == SentenceCount(2, 2, 1) == body_sentences(markdown)  # Report = rendering
     assert "| coverage notes (uncited, counted apart) | 1 |" in markdown
     assert "| share citing evidence | 100.0% |" in markdown
     # An unlabelled sentence without a citation is still a report sentence, uncited.
     bare = markdown.replace("*Coverage note: No disagreement was found.*", "Gaps remain.")
-    assert body_sentences(bare) == (3, 2, 0)
+    assert body_sentences(bare) == SentenceCount(3, 2, 0)
+
+
+def test_sentence_counts_come_from_the_report_and_agree_with_its_rendering() -> None:
+    evidence = [
+        EvidenceItem("ev-00000000aa", "q1", "method", "smith2020", "A. B two.", "b1", 3),
+        EvidenceItem("ev-00000000bb", "q1", "result", "smith2020", "It works well.", "b2", 4),
+    ]
+    report = _report(
+        Claim("We use GROBID. It parses references.", ["ev-00000000aa"]),  # two sentences
+        Claim("It works well on most papers.", ["ev-00000000bb"], flag="unverified"),
+        Claim("Nothing resolves this one.", ["ev-0000000zzz"]),  # no known ID: uncited
+        Claim("No paper measures speed. None reports memory.", [], flag="note"),
+    )
+    report.sections.insert(0, Section("summary", "Executive summary", []))
+    counted = count_sentences(report, {e.id for e in evidence})
+    # The [unverified] mark is not a sentence; an ID outside the evidence cites nothing.
+    assert counted == SentenceCount(sentences=4, cited=2, notes=2)
+    assert counted.share == 0.5 and counted.share_with_notes == round(2 / 6, 4)
+    assert body_sentences(render_markdown(report, evidence, "task-1")) == counted
 
 
 def test_theme_terms_prefer_noun_phrases_and_skip_verb_forms() -> None:

@@ -16,7 +16,8 @@ from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError
-from citewise.store.library import LibraryStore, StoredDocument
+from citewise.store.library import StoredDocument
+from citewise.store.protocols import Store
 
 NAMED = ("datasets", "model")
 ALIASES = {
@@ -138,7 +139,7 @@ class Paper:
     tables: list[Table]
 
 
-def load_paper(store: LibraryStore, document: StoredDocument) -> Paper:
+def load_paper(store: Store, document: StoredDocument) -> Paper:
     blocks = store.blocks(document.id)
     found = tables(store.blocks_with_data(document.id, ("table",)))
     return Paper(document, units(blocks), found)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from citewise.agent.numbers import parse_number
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _RANGE = re.compile(r"\b(range|minimum|maximum|min|max|span|spread)\b", re.I)
 _MISSING = re.compile(r"\b(missing|null|empty|blank|nan)\b", re.I)
@@ -46,7 +47,7 @@ def _named_column(question: str, names: list[str]) -> str | None:
     return max(hits, key=len) if hits else None
 
 
-def _schema(store: LibraryStore, doc: str) -> tuple[StoredBlock, dict[str, Any]] | None:
+def _schema(store: Store, doc: str) -> tuple[StoredBlock, dict[str, Any]] | None:
     for block, data in store.blocks_with_data(doc, ("paragraph",)):
         if block.label == "Schema" and data and data.get("columns"):
             return block, data
@@ -95,7 +96,7 @@ def schema_fact(question: str, block: StoredBlock, data: dict[str, Any]) -> Colu
     return None
 
 
-def best_row(question: str, store: LibraryStore, doc: str) -> ColumnFact | None:
+def best_row(question: str, store: Store, doc: str) -> ColumnFact | None:
     """The row with the best value in the named column, over every row block of the file;
     "best" is the largest unless the column measures a loss, an error or a time."""
     found = _BEST.search(question)
@@ -131,7 +132,7 @@ def best_row(question: str, store: LibraryStore, doc: str) -> ColumnFact | None:
     return ColumnFact(name, "best", label, sentence, block, quote)
 
 
-def column_fact(question: str, store: LibraryStore, docs: list[str]) -> ColumnFact | None:
+def column_fact(question: str, store: Store, docs: list[str]) -> ColumnFact | None:
     """A fact about a column of the first CSV among `docs` that names it."""
     for doc in docs:
         schema = _schema(store, doc)

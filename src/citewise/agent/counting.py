@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from citewise.agent.cells import label_score, words
 from citewise.agent.question import Question
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _UNITS = {
     "chapters": "chapter",
@@ -147,7 +148,7 @@ def count_labels(question: str, blocks: list[StoredBlock]) -> Count | None:
     return Count(n, sentence, [(first, first.text), (last, last.text)])
 
 
-def count_for(text: str, question: Question, hits: list[Hit], store: LibraryStore) -> Count | None:
+def count_for(text: str, question: Question, hits: list[Hit], store: Store) -> Count | None:
     """The count a "how many" question asks for, read from its paper's lists, or None."""
     if not re.search(r"\bhow many\b", text, re.I):
         return None

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from citewise.agent.question import Question, focus_sentence
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _VISUAL_WORD = re.compile(
     r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"
@@ -35,7 +36,7 @@ def visual_words(question: Question) -> set[str]:
     return {m.group(0).lower() for m in _VISUAL_WORD.finditer(question.text)}
 
 
-def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock]:
+def _captions(store: Store, documents: Iterable[str]) -> list[StoredBlock]:
     return [
         b
         for doc in documents
@@ -46,7 +47,7 @@ def _captions(store: LibraryStore, documents: Iterable[str]) -> list[StoredBlock
 
 def figure_refusal(
     question: Question,
-    store: LibraryStore,
+    store: Store,
     retrieved: Iterable[StoredBlock],
     drafted: Iterable[StoredBlock] = (),
 ) -> StoredBlock | None:
@@ -104,7 +105,7 @@ def drawn_only(question: Question, spans: list[StoredBlock], support: float) -> 
 
 
 def asked_caption(
-    question: Question, store: LibraryStore, retrieved: Iterable[StoredBlock]
+    question: Question, store: Store, retrieved: Iterable[StoredBlock]
 ) -> StoredBlock | None:
     """The caption a "title of Figure 2" / "what does Table 3 show" question asks for: the
     caption block with the label the question names, in its scoped (else retrieved) papers."""
@@ -128,7 +129,7 @@ def page_named(text: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-def missing_labels(question: Question, store: LibraryStore) -> list[str]:
+def missing_labels(question: Question, store: Store) -> list[str]:
     """Labels the question names ("Figure 7") that none of its scoped papers has, when those
     papers do label that kind of thing (so a parser miss does not look like absence)."""
     if not question.scope or not question.labels:
@@ -149,7 +150,7 @@ _APPENDIX = re.compile(
 _APPENDIX_HEADING = re.compile(r"^(?:appendix\b|[A-H](?:\.\d+)*\s+[A-Z])", re.I)
 
 
-def named_sections(question: Question, store: LibraryStore) -> set[str] | None:
+def named_sections(question: Question, store: Store) -> set[str] | None:
     """The sections a question points the answer at ("in Section 3.4", "in the Appendix"),
     as the top headings of its scoped papers' section paths; None when it names none, or
     its papers have no such section (then nothing is restricted)."""

@@ -19,7 +19,8 @@ from citewise.agent.financial import (
 )
 from citewise.agent.numbers import WORDS, format_number, scale_of
 from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _PAGES_CACHE: OrderedDict[tuple[str, str], list[StatementPage]] = OrderedDict()
 _ROUND = re.compile(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+) decimal", re.I)
@@ -32,7 +33,7 @@ _CHANGE = re.compile(
 _SHARE_OF = re.compile(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
 
 
-def statement_pages(store: LibraryStore, doc_id: str, sha: str) -> list[StatementPage]:
+def statement_pages(store: Store, doc_id: str, sha: str) -> list[StatementPage]:
     key = (doc_id, sha)
     if key not in _PAGES_CACHE:
         _PAGES_CACHE[key] = read_pages(store.blocks(doc_id))
@@ -155,7 +156,7 @@ def _scale_word(scale: float) -> str:
 
 
 def filing_computation(
-    question: str, store: LibraryStore
+    question: str, store: Store
 ) -> tuple[Computation, dict[str, StoredBlock]] | Missing | None:
     """The cited computation for a question about a filing's figures with the blocks its
     operands cite; Missing when a figure it needs is not on the statement pages; None when

@@ -18,8 +18,8 @@ from citewise.agent.extraction import Finding
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix_columns import DEFAULT_COLUMNS as DEFAULT_COLUMNS
 from citewise.llm.client import ModelClient
-from citewise.store.library import LibraryStore, StoredDocument
-from citewise.store.matrix_cache import MatrixCache
+from citewise.store.library import StoredDocument
+from citewise.store.protocols import Store
 
 
 def _extractor_version() -> int:
@@ -88,10 +88,10 @@ class Matrix:
 NAMES = "_names"  # the cache row holding a paper's dataset and model names
 
 
-def cached_gazetteer(store: LibraryStore) -> Gazetteer:
+def cached_gazetteer(store: Store) -> Gazetteer:
     """The library's gazetteer, each paper's names read from the cache when computed before
     (so a comparison in a large library parses only papers it has not seen)."""
-    cache = MatrixCache(store.db)
+    cache = store.matrix_cells
     gazetteer = Gazetteer()
     for doc in store.documents():
         names = cache.cells(doc.id, doc.sha256, EXTRACTOR_VERSION).get(NAMES)
@@ -116,7 +116,7 @@ def _finding(column: str, data: dict[str, Any] | None) -> Finding | None:
 
 
 def build_matrix(
-    store: LibraryStore,
+    store: Store,
     docs: list[StoredDocument],
     columns: list[str],
     progress: Callable[[str], None] | None = None,
@@ -125,7 +125,7 @@ def build_matrix(
     wanted = parse_aspects(",".join(columns), DEFAULT_COLUMNS)
     # cells a model helped fill are cached apart from the purely extractive ones
     version = EXTRACTOR_VERSION ^ (zlib.crc32(model.label.encode()) if model else 0)
-    cache = MatrixCache(store.db)
+    cache = store.matrix_cells
     gazetteer: Gazetteer | None = None
     rows, computed, cached = [], 0, 0
     for doc in docs:

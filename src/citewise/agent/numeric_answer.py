@@ -59,7 +59,8 @@ from citewise.agent.table_answers import (
     wins_answer,
 )
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 STRONG_MATCH = 1.5
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
@@ -75,7 +76,7 @@ def _relevance(question: Question, block: StoredBlock, view: TableView) -> float
 
 
 def cell_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
@@ -150,7 +151,7 @@ def _in_question_order(text: str, operands: list[Operand]) -> list[Operand]:
 
 
 def computed_from_cells(
-    text: str, hits: list[Hit], question: Question, store: LibraryStore, started: float
+    text: str, hits: list[Hit], question: Question, store: Store, started: float
 ) -> Answer | None:
     """A difference, ratio, sum, change or average of two table figures the question names
     (the first named is the first operand); a refusal when only one of them is stated."""
@@ -180,7 +181,7 @@ def computed_from_cells(
 
 
 def computed_answer(
-    store: LibraryStore,
+    store: Store,
     text: str,
     computation: Computation,
     blocks: dict[str, StoredBlock],
@@ -201,9 +202,7 @@ def computed_answer(
     return build_answer(store, text, [(sentence, quotes)], 1.0, started)
 
 
-def refusal(
-    store: LibraryStore, text: str, reason: str, closest: list[Quoted], started: float
-) -> Answer:
+def refusal(store: Store, text: str, reason: str, closest: list[Quoted], started: float) -> Answer:
     """A refusal that says which operand is missing and shows the one that was found."""
     return Answer(
         question=text,
@@ -216,7 +215,7 @@ def refusal(
     )
 
 
-def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | None:
+def filing_answer(text: str, store: Store, started: float) -> Answer | None:
     """A company's figure or metric for a fiscal year, from its filing's statements."""
     found = filing_computation(text, store)
     if found is None:
@@ -251,7 +250,7 @@ def filing_answer(text: str, store: LibraryStore, started: float) -> Answer | No
     return computed_answer(store, text, comp, blocks, started)
 
 
-def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) -> Answer | None:
+def csv_answer(text: str, hits: list[Hit], store: Store, started: float) -> Answer | None:
     """A CSV column's range, missing share, type or best row, from its schema or rows."""
     docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
     fact = column_fact(text, store, docs)
@@ -268,7 +267,7 @@ def csv_answer(text: str, hits: list[Hit], store: LibraryStore, started: float) 
 
 
 def answer_numeric(
-    question_text: str, question: Question, hits: list[Hit], store: LibraryStore
+    question_text: str, question: Question, hits: list[Hit], store: Store
 ) -> Answer | None:
     """A cell or computed answer when the question asks for one; None otherwise."""
     started = time.perf_counter()

@@ -51,7 +51,8 @@ from citewise.agent.scope import (
 from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.agent.zh_answer import bridge_question, in_language, native_question
 from citewise.retrieval.hybrid import Hit, Retriever
-from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
+from citewise.store.library import BlockFilter, StoredBlock
+from citewise.store.protocols import Store
 
 __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"]
 
@@ -70,7 +71,7 @@ class QuestionAnswerer:
     """Answers questions over one library with verbatim, cited sentences."""
 
     def __init__(
-        self, store: LibraryStore, retriever: Retriever, policy: RefusalPolicy = DEFAULT_POLICY
+        self, store: Store, retriever: Retriever, policy: RefusalPolicy = DEFAULT_POLICY
     ) -> None:
         self.store = store
         self.retriever = retriever

@@ -16,7 +16,8 @@ from citewise.agent.cells import TableView, row_name
 from citewise.agent.numeric_check import checked
 from citewise.agent.question import Question
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 # A table the question does not point at must be among the first hits to be read.
 TABLE_HITS = 6
@@ -31,7 +32,7 @@ class Quoted:
     cell_bbox: list[float] | None = None  # the cell's box, when read from a boxed grid
 
 
-def evidence(store: LibraryStore, quoted: Quoted) -> Evidence:
+def evidence(store: Store, quoted: Quoted) -> Evidence:
     doc = store.document(quoted.block.document_id)
     title, path = (doc.title, doc.path) if doc else ("", "")
     link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
@@ -57,7 +58,7 @@ def row_quote(block: StoredBlock, row: list[str]) -> str:
 
 
 def grid_box(
-    store: LibraryStore, block: StoredBlock, quote: str, printed: str, column_hint: str = ""
+    store: Store, block: StoredBlock, quote: str, printed: str, column_hint: str = ""
 ) -> list[float] | None:
     """The box of the cell printing `printed` in the table row that `quote` quotes (for a
     figure read from a statement line, not a matched cell); of several such cells, the one
@@ -85,7 +86,7 @@ def year_of(label: str) -> str:
 
 
 def build_answer(
-    store: LibraryStore,
+    store: Store,
     question: str,
     sentences: list[tuple[AnswerSentence, list[Quoted]]],
     support: float,
@@ -112,7 +113,7 @@ def build_answer(
 
 
 def table_views(
-    hits: list[Hit], question: Question, store: LibraryStore
+    hits: list[Hit], question: Question, store: Store
 ) -> list[tuple[StoredBlock, TableView]]:
     """Tables the question may be about, with their grids: tables among the first hits,
     tables in the same section as the first three hits (the prose around a table is often

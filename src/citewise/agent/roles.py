@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from citewise.agent.question import Question
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 _WHO = re.compile(r"\b(who|whom|which (?:individual|person|people|member))\b", re.I)
 # The role verb or noun the question uses -> the start of the heading word that names it.
@@ -87,9 +88,7 @@ def role_holder(question: str, blocks: list[StoredBlock]) -> Holder | None:
     return Holder(heading, block)
 
 
-def holder_for(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore
-) -> Holder | None:
+def holder_for(text: str, question: Question, hits: list[Hit], store: Store) -> Holder | None:
     """The role holder in the paper the question is scoped to (else the top hit's)."""
     documents = list(question.scope) or ([hits[0].block.document_id] if hits else [])
     for doc in documents:

@@ -16,11 +16,11 @@ from citewise.agent.quoted import table_views as _table_views
 from citewise.agent.table_counts import count_of_year, largest_group
 from citewise.agent.wins import count_wins
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 
 def wins_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """ "On how many datasets does X outperform the baselines?": counted over the rows of
     the one retrieved results table that has the units, the system and its rivals."""
@@ -53,7 +53,7 @@ def wins_answer(
 
 
 def row_count_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """Works of a year in the tables the question names, or the largest group of rows
     (agent/table_counts.py), each counted row quoted from its table block."""
@@ -84,7 +84,7 @@ def row_count_answer(
 
 
 def mentions_answer(
-    text: str, question: Question, hits: list[Hit], store: LibraryStore, started: float
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """Rows of the named table (picked by a value) that its section does (not) cite."""
     named = {label.lower() for label in question.labels if label.startswith("Table")}
@@ -122,7 +122,7 @@ def mentions_answer(
 
 
 def citation_compare_answer(
-    text: str, hits: list[Hit], store: LibraryStore, started: float
+    text: str, hits: list[Hit], store: Store, started: float
 ) -> Answer | None:
     """Yes or no to "does Section A cite more papers than Section B", counted."""
     docs = list(dict.fromkeys(h.block.document_id for h in hits[:1]))

@@ -22,13 +22,14 @@ from citewise.documents.formulas import lookup_equation
 from citewise.documents.structure import equations, find_table, tables, to_csv_rows
 from citewise.errors import CitewiseError, Kind
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+from citewise.store.library import StoredBlock, StoredDocument
+from citewise.store.protocols import Store
 
 
 class LibraryLike(Protocol):
     """What the actions need of citewise.api.Library."""
 
-    store: LibraryStore
+    store: Store
 
     def document(self, doc_id: str) -> StoredDocument: ...
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]: ...

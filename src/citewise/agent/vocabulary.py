@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
-from citewise.store.library import LibraryStore
-from citewise.store.vocabulary import Term, all_terms, save_terms, unlearned_documents
+from citewise.store.protocols import Store
+from citewise.store.vocabulary import Term
 
 _DEFINED = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9}s?)\s*(?:[,;:)]|\))")
 # A name a paper introduces: mixed case or capitals with a digit ("S2ORC", "OLMo", "VESPA").
@@ -60,14 +60,16 @@ def introduced_names(texts: list[str]) -> list[str]:
     )
 
 
-def learn(store: LibraryStore) -> int:
+def learn(store: Store) -> int:
     """Extract and store the vocabulary of documents not learned yet; how many were."""
-    pending = unlearned_documents(store.db)
+    pending = store.vocabulary.unlearned_documents()
     for doc_id, sha in pending:
         texts = [b.text for b in store.blocks(doc_id) if b.trusted]
         terms = {Term(doc_id, "abbreviation", s, lf) for t in texts for s, lf in abbreviations(t)}
         terms |= {Term(doc_id, "name", n) for n in introduced_names(texts)}
-        save_terms(store.db, doc_id, sha, sorted(terms, key=lambda t: (t.kind, t.short, t.long)))
+        store.vocabulary.save_terms(
+            doc_id, sha, sorted(terms, key=lambda t: (t.kind, t.short, t.long))
+        )
     return len(pending)
 
 
@@ -78,9 +80,9 @@ class Vocabulary:
     terms: list[Term] = field(default_factory=list)
 
     @classmethod
-    def of(cls, store: LibraryStore) -> Vocabulary:
+    def of(cls, store: Store) -> Vocabulary:
         learn(store)
-        return cls(all_terms(store.db))
+        return cls(store.vocabulary.all_terms())
 
     def names_by_document(self) -> dict[str, set[str]]:
         """Names and defined abbreviations that only one document has (a name shared by

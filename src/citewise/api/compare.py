@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from citewise.agent.qa import QuestionAnswerer
-    from citewise.store.library import LibraryStore, StoredDocument
+    from citewise.store.library import StoredDocument
+    from citewise.store.protocols import Store
 
 CLOSEST = 3  # passages a refused comparison shows
 
@@ -47,7 +48,7 @@ ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
 class ComparisonMethods:
     """Mixed into `Library`: needs its `store` and `document()`."""
 
-    store: LibraryStore
+    store: Store
 
     def document(self, doc_id: str) -> StoredDocument:  # pragma: no cover - Library's
         raise NotImplementedError

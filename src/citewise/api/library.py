@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from citewise.agent.chat import ChatSession
     from citewise.agent.generate import GeneratedAnswerer
     from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
     from citewise.llm.client import ModelClient
@@ -67,10 +68,13 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         settings: Settings | None = None,
     ) -> None:
         # A face passes the Settings it built; Python callers get them read now.
+        from citewise.store.factory import open_store
 
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
-        self.store = LibraryStore(self.directory)
+        # A postgresql:// library, else the SQLite library in the folder.
+        self.location: str | Path = self.settings.database or self.directory
+        self.store = open_store(self.location, self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
@@ -98,29 +102,44 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     @property
     def embedder(self) -> Embedder | None:
         from citewise.embed.settings import embed_settings, open_embedder
-        from citewise.store.vectors import model_dimensions
 
         if not self._embedder_loaded:
             self._embedder_loaded = True
             if self._embeddings:
                 self._embedder = open_embedder(
                     embed_settings(self.settings),
-                    lambda name: model_dimensions(self.store.db, name),
+                    self.store.vectors.model_dimensions,
                     environ=self.settings.environ,
                 )
                 if self._embedder is None:
                     self.notices.append(EMBEDDINGS_UNAVAILABLE)
         return self._embedder
 
+    @property
+    def parse_options(self) -> ParseOptions:
+        """How files are parsed (budgets, workers, OCR, GROBID, PDF password), from the
+        settings' CITEWISE_* variables."""
+        from citewise.documents.options import ParseOptions
+
+        return ParseOptions.from_environ(self.settings.environ)
+
     def ingest(
-        self, paths: list[Path], progress: Progress | None = None, sources: Sources | None = None
+        self,
+        paths: list[Path],
+        progress: Progress | None = None,
+        sources: Sources | None = None,
+        password: str | None = None,
     ) -> IngestReport:
-        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata."""
+        """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
+        `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
         from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.ingest import ingest
         from citewise.retrieval.hybrid import Retriever
 
-        report = ingest(self.store, paths, self.embedder, progress, sources)
+        options = self.parse_options
+        if password:
+            options = replace(options, pdf_password=password)
+        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
         # Update the search indexes and the learned vocabulary now, so the next question
         # does not pay for them.
         Retriever(self.store, self.embedder).refresh()
@@ -128,6 +147,14 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         if self._answerer is not None:
             self._answerer.forget()
         return report
+
+    def embed_missing(self) -> int:
+        """Embed the trusted blocks lacking a vector of this library's embedding model
+        (a worker's embedding job); how many were."""
+        from citewise.ingest import embed_missing
+
+        embedder = self.embedder
+        return embed_missing(self.store, embedder) if embedder is not None else 0
 
     def documents(self) -> list[StoredDocument]:
         return self.store.documents()
@@ -189,10 +216,9 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         from citewise.agent.qa import QuestionAnswerer
         from citewise.ingest import embed_missing
         from citewise.retrieval.hybrid import Retriever
-        from citewise.store.vectors import any_vectors
 
         if self._preparation is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
             self._preparation = Preparation(embedded, list(self.notices))
@@ -204,10 +230,9 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         before preparation it searches the vectors the library already has."""
         from citewise.agent.qa import QuestionAnswerer
         from citewise.retrieval.hybrid import Retriever
-        from citewise.store.vectors import any_vectors
 
         if self._answerer is None:
-            embedder = self.embedder if any_vectors(self.store.db) else None
+            embedder = self.embedder if self.store.vectors.any_vectors() else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
         return self._answerer
 
@@ -216,16 +241,13 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
-        from citewise.store.vocabulary import log_review
-
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         # a comparative question is answered with the compare table (api/compare.py)
         answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
-            log_review(
-                self.store.db,
+            self.store.vocabulary.log_review(
                 question,
                 answer.refused,
                 answer.refusal_kind,
@@ -235,11 +257,29 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
             )
         return answer
 
+    def record_action(
+        self, actor: str, action: str, subject: str | None, detail: dict[str, object]
+    ) -> None:
+        """Note in a shared (PostgreSQL) library's audit trail who did what; a one-user
+        SQLite library keeps no such trail."""
+        from citewise.store.records import ActionRecord
+
+        if self.store.actions is not None:
+            self.store.actions.record(ActionRecord(actor, action, subject, dict(detail)))
+
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[dict[str, object]]:
+        """The audit trail, newest first (empty for a SQLite library)."""
+        if self.store.actions is None:
+            return []
+        return [
+            {"time": a.time, "actor": a.actor, "action": a.action, "subject": a.subject,
+             "detail": a.detail}
+            for a in self.store.actions.actions(limit, actor)
+        ]  # fmt: skip
+
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""
-        from citewise.store.vocabulary import reviews
-
-        return reviews(self.store.db, limit)
+        return self.store.vocabulary.reviews(limit)
 
     def search(self, query: str, k: int = 8, documents: list[str] | None = None) -> list[Hit]:
         """The k best blocks of this library for `query` (hybrid retrieval, no answer)."""
@@ -401,7 +441,11 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
-        rebuilt where it differs (`citewise doctor --check`)."""
+        rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
+        its vectors in the database's own index: nothing beside it to check."""
+        from citewise.store.vector_check import IndexReport
         from citewise.store.vector_index import check_vector_indexes
 
+        if not isinstance(self.store, LibraryStore):
+            return IndexReport([])
         return check_vector_indexes(self.directory, self.store.db)

@@ -26,7 +26,8 @@ from citewise.sources.graph import write_graph as write_graph_file
 from citewise.sources.intent import describe
 from citewise.sources.progress import Listener
 from citewise.sources.watch import WatchList
-from citewise.store.library import LibraryStore
+from citewise.store.factory import open_store
+from citewise.store.protocols import Store
 
 PAPERS_DIR = "papers"
 
@@ -148,9 +149,15 @@ def paper_path(directory: Path, kind: str, value: str) -> Path:
 class Literature:
     """The literature workflows of one library directory (its caches and request log)."""
 
-    def __init__(self, directory: Path, config: SourcesConfig | None = None) -> None:
-        self.directory = directory
+    def __init__(
+        self, directory: Path, config: SourcesConfig | None = None, database: str | None = None
+    ) -> None:
+        self.directory = directory  # fetched papers; for a `database` library, this machine's
+        self.database = database  # a postgresql:// library, else the SQLite one in `directory`
         self.config = config or SourcesConfig.load(None, {})
+
+    def _store(self) -> Store:
+        return open_store(self.database or self.directory, self.directory)
 
     def search(
         self,
@@ -164,7 +171,7 @@ class Literature:
         """Records from the sources (with `by_author`: the topic's most-cited authors' papers
         on it), requests logged and cached in the library; `progress` hears each source's
         pages."""
-        store = LibraryStore(self.directory)
+        store = self._store()
         run = search_by_author if by_author else search_sources
         try:
             result = run(
@@ -188,7 +195,7 @@ class Literature:
 
     def export_library(self, fmt: str) -> Exported:
         """The library's own documents as CSL-JSON, BibTeX or RIS."""
-        store = LibraryStore(self.directory)
+        store = self._store()
         try:
             records = library_records(store)
         finally:
@@ -196,7 +203,7 @@ class Literature:
         return Exported(export(records, fmt), len(records))
 
     def watch(self, query: Query, sources: list[str] | None, limit: int) -> WatchReport:
-        store = LibraryStore(self.directory)
+        store = self._store()
         try:
             run = WatchList(store.watches).run(
                 query, sources, audit=store.audit, limit=limit, config=self.config
@@ -208,7 +215,7 @@ class Literature:
     def graph(self, target: str, depth: int, out: Path) -> GraphReport:
         """A library document's references (offline), or a work's references and citations
         from OpenAlex; written to `out` (.gexf or .graphml)."""
-        store = LibraryStore(self.directory)
+        store = self._store()
         try:
             if store.document(target) is not None:
                 network = library_graph(store, target, depth)
@@ -230,7 +237,7 @@ class Literature:
     ) -> FetchedPaper:
         """Find an open copy, download it into the library folder and ingest it with the
         sources' metadata. Raises FetchFailedError when the PDF does not ingest."""
-        store = LibraryStore(self.directory)
+        store = self._store()
         try:
             located = asyncio.run(locate(target, config=self.config, audit=store.audit))
             for warning in located.warnings:

@@ -17,19 +17,14 @@ from citewise.agent.research import Report, Researcher, ResearchOptions, Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
+from citewise.agent.research.statistics import report_statistics
+from citewise.agent.research.tasks import TaskEvent
 from citewise.api.library import Library
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import role_clients
 from citewise.report.html import render_html
-from citewise.report.markdown import (
-    EVIDENCE_ID,
-    SENTENCE_COUNTING,
-    body_sentences,
-    csl_json,
-    render_markdown,
-    sentence_share,
-)
+from citewise.report.markdown import csl_json, render_markdown
 from citewise.report.matrix_section import with_matrix_section
 
 REPORTS_DIR = "reports"
@@ -59,6 +54,30 @@ class ResearchOutcome:
             "report_html": str(self.report_html) if self.report_html else None,
             "evidence": self.evidence,
             "stats": self.stats,
+        }
+
+
+@dataclass
+class TaskDetails:
+    task: Task
+    evidence: int
+    report_markdown: str | None
+    report_html: str | None
+    events: list[TaskEvent]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `tasks show --json` object (and GET /tasks/{id}, MCP get_task, with "running")."""
+        return {
+            **self.task.summary(),
+            "updated": self.task.updated,
+            "options": asdict(self.task.options),
+            "evidence": self.evidence,
+            "report_markdown": self.report_markdown,
+            "report_html": self.report_html,
+            "events": [
+                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
+                for e in self.events
+            ],
         }
 
 
@@ -183,39 +202,20 @@ class ResearchDesk:
             html.write_text(rendered.html, encoding="utf-8")
             html_path = html
         evidence = self.tasks.evidence_count(task.id)
-        stats = self.stats(task, rendered.markdown)
+        stats = self.stats(task)
         return ResearchOutcome(task, markdown_path, html_path, evidence, stats)
 
-    def stats(self, task: Task, markdown: str) -> dict[str, Any]:
-        """Counts for `--json`: papers, evidence, sentences with IDs, unresolved IDs."""
+    def stats(self, task: Task) -> dict[str, Any]:
+        """Counts for `--json`: papers, evidence, sentences with IDs, unresolved IDs (from
+        the stored Report, not from its rendering)."""
         report = self.report(task.id)
-        known = {e.id for e in self.tasks.evidence(task.id)}
-        cited = set(EVIDENCE_ID.findall(markdown))
-        counted = body_sentences(markdown)
-        included = [d for d in report.screening if d.included]
+        counted = report_statistics(report, (e.id for e in self.tasks.evidence(task.id)))
+        budget = TokenBudget(self.library.store, task.id, None)
         return {
             "rounds": task.round,
-            "sub_questions": sum(1 for s in report.sections if s.key[1:].isdigit()),
-            "papers_screened": len(report.screening),
-            "papers_included": len(included),
-            "papers_cited": len(report.references),
-            "evidence_items": len(known),
-            "evidence_cited": len(cited & known),
-            "unresolved_ids": len(cited - known),
-            "sentences": counted.sentences,
-            "sentences_with_evidence": counted.cited,
-            "evidence_sentence_share": sentence_share(counted),
-            "coverage_notes": counted.notes,
-            "evidence_sentence_share_with_notes": round(
-                counted.cited / (counted.sentences + counted.notes), 4
-            )
-            if counted.sentences + counted.notes
-            else None,
-            "sentence_counting": SENTENCE_COUNTING,
-            "disagreements": len(report.disagreements),
-            "verification": report.verification,
-            "tokens_used": TokenBudget(self.library.store, task.id, None).used(),
-            "tokens_charged": TokenBudget(self.library.store, task.id, None).charged(),
+            **counted.to_dict(),
+            "tokens_used": budget.used(),
+            "tokens_charged": budget.charged(),
             "budget_tokens": task.options.budget_tokens,
         }
 
@@ -224,22 +224,16 @@ class ResearchDesk:
     def list_tasks(self) -> list[Task]:
         return self.tasks.list_tasks()
 
-    def show(self, task_id: str) -> dict[str, Any]:
-        """The `tasks show --json` object: the task, its options, counts and event log."""
+    def show(self, task_id: str) -> TaskDetails:
+        """A task, its evidence count, report files and event log (`tasks show --json`)."""
         task = self.tasks.get(task_id)
-        events = self.tasks.events(task_id)
-        return {
-            **task.summary(),
-            "updated": task.updated,
-            "options": asdict(task.options),
-            "evidence": self.tasks.evidence_count(task_id),
-            "report_markdown": self._existing(task, "report.md"),
-            "report_html": self._existing(task, "report.html"),
-            "events": [
-                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
-                for e in events
-            ],
-        }
+        return TaskDetails(
+            task,
+            self.tasks.evidence_count(task_id),
+            self._existing(task, "report.md"),
+            self._existing(task, "report.html"),
+            self.tasks.events(task_id),
+        )
 
     def _existing(self, task: Task, name: str) -> str | None:
         path = self.library.directory / REPORTS_DIR / task.id / name

@@ -11,7 +11,8 @@ from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
     from citewise.documents.model import Table
-    from citewise.store.library import LibraryStore, StoredBlock, StoredDocument
+    from citewise.store.library import StoredBlock, StoredDocument
+    from citewise.store.protocols import Store
 
 
 def table_object(doc_id: str, hit: Table, block: StoredBlock) -> dict[str, object]:
@@ -46,7 +47,7 @@ class StructureNotFoundError(CitewiseError):
 class StructureMethods:
     """Mixed into `Library`: needs its `store`, `document()` and `blocks()`."""
 
-    store: LibraryStore
+    store: Store
 
     def document(self, doc_id: str) -> StoredDocument:  # pragma: no cover - Library's
         raise NotImplementedError

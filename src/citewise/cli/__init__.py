@@ -7,6 +7,7 @@ from citewise.cli import (  # noqa: F401
     compare,
     figures,
     library,
+    literature,
     mcp,
     migrate,
     models,
@@ -14,6 +15,8 @@ from citewise.cli import (  # noqa: F401
     search,
     serve,
     structure,
+    users,
+    worker,
 )
 from citewise.cli.app import app, main
 

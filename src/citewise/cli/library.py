@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -56,16 +55,25 @@ def ingest(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    queue: Annotated[
+        bool,
+        typer.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
+    ] = False,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="With --queue: enqueue, do not wait.")
+    ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.documents.pdf import PASSWORD_ENV
     from citewise.ingest import Sources
     from citewise.report.terminal import plain, print_ingest_report, safe
 
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
-    if password:  # through the environment, so the parsing worker processes see it
-        os.environ[PASSWORD_ENV] = password
+    if queue:
+        from citewise.cli.worker import queued_ingest
+
+        queued_ingest(list(paths or []), detach, as_json)
+        return
     sources = Sources()
     if manifest is not None:
         sources = sources.merge(Sources.from_manifest(manifest))
@@ -77,7 +85,7 @@ def ingest(
         def advance(name: str, done: int, total: int) -> None:
             bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
-        report = lib.ingest(list(paths or []), progress=advance, sources=sources)
+        report = lib.ingest(list(paths or []), progress=advance, sources=sources, password=password)
         for notice in lib.notices:
             err.print(safe(notice))
     # One line per failure on stderr, naming the file and the reason.
@@ -243,8 +251,8 @@ def eval_command(
         _compare_runs(compare, as_json)
         return
     if fit:
-        result = fit_runs(fit)
-        emit_json(result) if as_json else print_fit(out, result)
+        fitted = fit_runs(fit)
+        emit_json(fitted) if as_json else print_fit(out, fitted)
         return
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
@@ -271,9 +279,9 @@ def eval_command(
             scope_docs=scope_docs,
         )
         if llm or audit.generated:
-            result["models"] = audit.summary()
+            result.models = audit.summary()
     if as_json:
-        emit_json(result)
+        emit_json(result.to_dict())
         return
     print_eval(out, result)
 

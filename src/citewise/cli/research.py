@@ -133,6 +133,10 @@ def research(
         ),
     ] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    queue: Annotated[
+        bool,
+        typer.Option("--queue", help="PostgreSQL library: run it as a job on a worker."),
+    ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
     from citewise.agent.research import ResearchOptions
@@ -151,6 +155,11 @@ def research(
         lang=lang,
     )
     parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
+    if queue:
+        from citewise.cli.worker import queued_research
+
+        queued_research(topic, options, as_json)
+        return
     _run(as_json, lambda desk: desk.research(topic, options, report_out, html))
 
 
@@ -191,7 +200,7 @@ def show_task(
     from citewise.report.terminal import safe
 
     with open_library(embeddings=False) as lib:
-        shown = ResearchDesk(lib).show(task_id)
+        shown = ResearchDesk(lib).show(task_id).to_dict()
     if as_json:
         emit_json(shown)
         return

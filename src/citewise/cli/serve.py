@@ -63,6 +63,14 @@ def serve(
         Path | None,
         typer.Option("--token-file", help="Read the token from the first line of this file."),
     ] = None,
+    users: Annotated[
+        Path | None,
+        typer.Option(
+            "--users",
+            help="users.toml: a token and role (read|write) per user; the audit log of a "
+            "PostgreSQL library names who asked what (see 'citewise user').",
+        ),
+    ] = None,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -86,7 +94,16 @@ def serve(
         ) from exc
     chosen = settings()
     directory = chosen.library
-    served = create_app(directory, secret, host=host, allow_hosts=allow_host or (), settings=chosen)
+    from citewise.server.users import load_users
+
+    served = create_app(
+        directory,
+        secret,
+        host=host,
+        allow_hosts=allow_host or (),
+        settings=chosen,
+        users=load_users(users) if users else None,
+    )
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
     if secret:
         where = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host

@@ -11,6 +11,7 @@ from citewise.errors import BadDocumentError
 
 if TYPE_CHECKING:
     from citewise.documents.model import Block, Document
+    from citewise.documents.options import ParseOptions
 
 # suffix -> (module, reader): imported when a file of that kind is read, so importing
 # documents.model (every store and agent module does) never loads PyMuPDF.
@@ -49,8 +50,9 @@ def __getattr__(name: str) -> Any:
 __all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS", "SUFFIXES"]
 
 
-def read_document(path: Path) -> Document:
-    """Parse a file into a Document; BadDocumentError for unsupported or unreadable files."""
+def read_document(path: Path, options: ParseOptions | None = None) -> Document:
+    """Parse a file into a Document; BadDocumentError for unsupported or unreadable files.
+    `options` reach the PDF reader (budget, OCR, password); the other readers need none."""
     path = Path(path)
     if path.suffix.lower() not in _READERS:
         supported = ", ".join(sorted(_READERS))
@@ -58,4 +60,8 @@ def read_document(path: Path) -> Document:
             f"unsupported file type '{path.suffix or '(none)'}'",
             f"citewise reads {supported}",
         )
+    if path.suffix.lower() == ".pdf":
+        from citewise.documents.pdf import read_pdf
+
+        return read_pdf(path, options=options)
     return _reader(path.suffix.lower())(path)

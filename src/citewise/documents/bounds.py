@@ -5,7 +5,6 @@ Markdown file) is split at sentence, line or word boundaries. Real papers are fa
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from typing import TYPE_CHECKING
 
@@ -13,23 +12,14 @@ if TYPE_CHECKING:
     import pymupdf
 
 from citewise.documents.model import Block, Document
+from citewise.documents.options import TEXT_OPS_VARIABLE
 from citewise.errors import TooComplexError
 
 MAX_BLOCK_CHARS = 16_000  # the longest block among the shared papers has ~8,000
 SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
 LINES = ("code", "table")  # kinds whose line breaks carry meaning
 
-# text-showing operators on one page: real pages carry < 10,000; every one becomes a span
-# in get_text("dict") (~1.5 KB each), so a bomb of millions costs gigabytes
-TEXT_OPS_VARIABLE = "CITEWISE_PARSE_TEXT_OPS"
-TEXT_OPS_PER_PAGE = 100_000
-TEXT_OPERATORS = (b"Tj", b"TJ", b"'", b'"')
-
-
-def text_operator_budget() -> int:
-    """Text operators allowed on one page ($CITEWISE_PARSE_TEXT_OPS overrides)."""
-    wanted = os.environ.get(TEXT_OPS_VARIABLE, "")
-    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else TEXT_OPS_PER_PAGE
+TEXT_OPERATORS = (b"Tj", b"TJ", b"'", b'"')  # the budget: ParseBudget.text_ops_per_page
 
 
 def check_text_operators(pages: list[pymupdf.Page], budget: int) -> None:

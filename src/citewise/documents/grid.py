@@ -24,6 +24,7 @@ class Cell:
     text: str
     # its box on the real page (x0, y0, x1, y1), when the reader knows it
     box: tuple[float, float, float, float] | None = None
+    bold: bool = False  # set in a bold face
 
     @property
     def mid(self) -> float:
@@ -102,6 +103,17 @@ def _group_header(
     return out
 
 
+def _title(row: list[Cell], cols: list[tuple[float, float]]) -> list[list[int]] | None:
+    """A lone cell centred over the header rows below it titles the whole table
+    ('S4 classes defined by TIMP' over 'class | represents'): it spans every column."""
+    if len(row) != 1 or len(cols) < 2:
+        return None
+    left, right = cols[0][0], cols[-1][1]
+    if abs(row[0].mid - (left + right) / 2) > 0.05 * (right - left):
+        return None
+    return [list(range(len(cols)))]
+
+
 def _under(cell: Cell, below: list[Cell]) -> list[Cell]:
     return [c for c in below if min(c.x1, cell.x1 + 3) > max(c.x0, cell.x0 - 3)]
 
@@ -147,10 +159,13 @@ def _fold_header(rows: list[Placed], header: int) -> tuple[list[Placed], int]:
     return out + rows[header:], len(out)
 
 
-def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
-    """The stored form of a table: grid size, header rows, row labels, cells with spans."""
+def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, object]:
+    """The stored form of a table: grid size, header rows, row labels, cells with spans.
+    `header`: the leading header rows (table_header.header_count); by default the rows
+    before the first numeric row."""
     rows = [r for r in rows if r]
-    header = header_row_count([[c.text for c in r] for r in rows])
+    if header is None:
+        header = header_row_count([[c.text for c in r] for r in rows])
     if header == 1 and len(rows) >= 3 and _groups(rows[0], rows[1]):
         header = 2  # a text table under group headings: the level below is header too
     cols = columns(rows[header:] if len(rows) - header >= 2 else rows)
@@ -159,7 +174,7 @@ def build_grid(rows: list[list[Cell]]) -> dict[str, object]:
     placed = [
         _place(
             row,
-            _group_header(row, rows[i + 1], cols)
+            _title(row, cols) or _group_header(row, rows[i + 1], cols)
             if i < header - 1
             else [_overlapped(c, cols) for c in row],
         )
@@ -239,6 +254,7 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
         label=label,
         page=page,
         caption=str(data.get("caption") or ""),
+        # `data` is the JSON object grid_data wrote; these are ints there.
         rows=int(data.get("n_rows") or 0),  # type: ignore[call-overload]
         cols=int(data.get("n_cols") or 0),  # type: ignore[call-overload]
         header_rows=int(data.get("header_rows") or 0),  # type: ignore[call-overload]

@@ -7,7 +7,6 @@ When the server is down or answers badly, ingest warns and keeps the built-in pa
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import xml.etree.ElementTree as ET
@@ -48,9 +47,9 @@ class GrobidClient:
         self.calls: list[GrobidCall] = []
 
     @classmethod
-    def from_env(cls) -> GrobidClient | None:
-        url = os.environ.get("CITEWISE_GROBID_URL", "").strip()
-        return cls(url) if url else None
+    def from_url(cls, url: str) -> GrobidClient | None:
+        """The server at `url` (ParseOptions.grobid_url), or None when none is set."""
+        return cls(url.strip()) if url.strip() else None
 
     def references(self, pdf: bytes, name: str = "paper.pdf") -> list[Reference]:
         """Parsed bibliography of a PDF; GrobidError when the server cannot give one."""

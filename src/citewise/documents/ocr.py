@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import shutil
 import statistics
@@ -20,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pymupdf
+
+from citewise.config import child_environment
 
 FUNCTION_WORDS = frozenset(
     [
@@ -137,9 +138,9 @@ MIN_CONFIDENCE = 25.0  # below this tesseract's "words" are specks and rule frag
 INSTALL_HINT = "install tesseract (apt-get install tesseract-ocr, brew install tesseract)"
 
 
-def tesseract_command() -> str | None:
-    """The tesseract executable ($CITEWISE_TESSERACT, else on PATH), or None."""
-    return os.environ.get("CITEWISE_TESSERACT") or shutil.which("tesseract")
+def tesseract_command(chosen: str | None = None) -> str | None:
+    """The tesseract executable (`chosen`: $CITEWISE_TESSERACT, else on PATH), or None."""
+    return chosen or shutil.which("tesseract")
 
 
 def read_by_ocr(
@@ -147,13 +148,15 @@ def read_by_ocr(
     flagged: dict[int, str],
     raw: list[dict[str, Any]],
     warnings: list[str],
+    tesseract: str | None = None,
+    language: str = "eng",
 ) -> dict[int, str]:
     """OCR the flagged pages in place of their text layer (`raw[n - 1]` is replaced).
 
     Returns page -> why it was OCR'd, for the pages whose OCR text reads as language.
     Pages that cannot be OCR'd stay flagged (excluded from citation), with a warning.
     """
-    command = tesseract_command()
+    command = tesseract_command(tesseract)
     if command is None:
         listed = ", ".join(str(n) for n in sorted(flagged))
         warnings.append(
@@ -164,7 +167,7 @@ def read_by_ocr(
     done: dict[int, str] = {}
     for number, reason in sorted(flagged.items()):
         try:
-            words = ocr_words(pages[number - 1], command)
+            words = ocr_words(pages[number - 1], command, language=language)
         except OcrError as exc:
             warnings.append(f"OCR failed on page {number}: {exc}; the page stays excluded")
             continue
@@ -194,12 +197,13 @@ class OcrWord:
     confidence: float
 
 
-def ocr_words(page: pymupdf.Page, command: str, dpi: int = OCR_DPI) -> list[OcrWord]:
+def ocr_words(
+    page: pymupdf.Page, command: str, dpi: int = OCR_DPI, language: str = "eng"
+) -> list[OcrWord]:
     """Render the page and read it with tesseract; word boxes come back in PDF points."""
     image = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
-    language = os.environ.get("CITEWISE_OCR_LANGUAGE", "eng")
     # one thread: on small machines tesseract's OpenMP threads make it several times slower
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    env = child_environment(OMP_THREAD_LIMIT="1")
     try:
         done = subprocess.run(
             [command, "stdin", "stdout", "--dpi", str(dpi), "-l", language, "tsv"],

@@ -18,34 +18,39 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from citewise.documents.model import Document
+from citewise.documents.options import WORKERS_VARIABLE, ParseBudget, ParseOptions
 from citewise.documents.worker import (
     MEMORY_HINT,
     TIME_HINT,
-    ParseBudget,
     ParseFailure,
     parse_in_worker,
     run_worker,
 )
 from citewise.errors import BadDocumentError, ParserCrashedError, TooComplexError, TooLargeError
 
-__all__ = ["WORKERS_VARIABLE", "ParseBudget", "ParseFailure", "ParsePool", "parse_in_worker"]
+__all__ = [
+    "WORKERS_VARIABLE",
+    "ParseBudget",
+    "ParseFailure",
+    "ParseOptions",
+    "ParsePool",
+    "parse_in_worker",
+]
 
-WORKERS_VARIABLE = "CITEWISE_PARSE_WORKERS"
 WATCH_SECONDS = 0.05  # how often the watch looks at workers' memory and deadlines
 
 
-def worker_count(files: int) -> int:
-    """Processes to use: one per available core ($CITEWISE_PARSE_WORKERS overrides), at
-    most one per file, at least one."""
-    wanted = os.environ.get(WORKERS_VARIABLE, "")
-    if wanted.isdigit() and int(wanted) > 0:
-        cores = int(wanted)
+def worker_count(files: int, wanted: int | None = None) -> int:
+    """Processes to use: one per available core (`wanted`: $CITEWISE_PARSE_WORKERS
+    overrides), at most one per file, at least one."""
+    if wanted is not None and wanted > 0:
+        cores = wanted
     else:
         try:
             cores = len(os.sched_getaffinity(0))
@@ -77,10 +82,18 @@ class ParsePool:
     parses one more file the same way and returns its Document or raises its error.
     """
 
-    def __init__(self, paths: list[Path], budget: ParseBudget | None = None) -> None:
-        self.budget = budget or ParseBudget.from_env()
+    def __init__(
+        self,
+        paths: list[Path],
+        budget: ParseBudget | None = None,
+        options: ParseOptions | None = None,
+    ) -> None:
+        options = options or ParseOptions()
+        # `budget`, when given, overrides the options' budget
+        self.options = options if budget is None else replace(options, budget=budget)
+        self.budget = self.options.budget
         self._queue = deque(dict.fromkeys(paths))
-        self._workers = worker_count(len(self._queue))
+        self._workers = worker_count(len(self._queue), self.options.workers)
         self._running: list[_Job] = []
         self._done: deque[tuple[Path, Document | Exception]] = deque()
         methods = multiprocessing.get_all_start_methods()
@@ -95,7 +108,8 @@ class ParsePool:
 
     def _start(self, path: Path) -> _Job:
         receive, send = self._context.Pipe(duplex=False)
-        args = (path, self.budget, send)
+        args = (path, self.options, send)
+        # typeshed's BaseContext lacks Process; every concrete context (fork, spawn) has it.
         process = self._context.Process(target=run_worker, args=args)  # type: ignore[attr-defined]
         base = _resident_kb(os.getpid())
         process.start()

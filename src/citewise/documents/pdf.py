@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pymupdf
 
-from citewise.documents import footnotes, glyphs, layout, spacing
+from citewise.documents import columns, footnotes, glyphs, layout, spacing
 from citewise.documents.bibliography import mark_references
-from citewise.documents.bounds import check_text_operators, text_operator_budget
+from citewise.documents.bounds import check_text_operators
 from citewise.documents.captions import (
     caption_label,
     caption_like,
@@ -35,59 +35,43 @@ from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
+from citewise.documents.options import ParseOptions
+from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
+from citewise.documents.table_header import carry_over, header_count, spanning_rules
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
 from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-REPAIR = "re-download or re-export the file"
-PASSWORD_ENV = "CITEWISE_PDF_PASSWORD"
-DAMAGE = ("premature end", "page tree load failed", "missing 'endobj'", "non-page object")
 
 
-def read_pdf(path: Path, ocr: bool = True) -> Document:
+def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
     Pipeline: PyMuPDF text lines (layout.page_segments) -> running heads dropped -> units
-    in reading order (layout.page_units) -> per page: split around headings (headings),
+    in reading order (columns.page_units) -> per page: split around headings (headings),
     classify (caption, equation, code, list, table, footnote), fuse tables (tables) and
     broken paragraphs -> bibliography entries (bibliography) -> section paths over the
     whole document (headings) -> first-page metadata (metadata). Pages whose text layer
-    is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr).
+    is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr). `options`:
+    the text-operator budget, the tesseract command and language, the PDF password.
     """
     path = Path(path)
-    data = _read_bytes(path)
-    doc = _open(data, path.name)
+    options = options or ParseOptions()
+    data = read_bytes(path)
+    doc = open_pdf(data, path.name, options.pdf_password)
     try:
-        return _parse(doc, path, data, ocr)
+        return _parse(doc, path, data, ocr, options)
     finally:
         doc.close()
 
 
-def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Document:
-    try:
-        pages_ = [doc[i] for i in range(doc.page_count)]
-        check_text_operators(pages_, text_operator_budget())
-        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
-        font_names: dict[int, tuple[str, ...]] = {}
-        for page, r in zip(pages_, raw, strict=True):
-            if spacing.needs_respacing(r):  # word gaps without space characters
-                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
-            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
-        # text boxes come in the unrotated page frame, whatever /Rotate says
-        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
-        # a page of pictures and no text is a scan waiting for OCR
-        scans = {
-            n + 1
-            for n, (page, r) in enumerate(zip(pages_, raw, strict=True))
-            if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
-        }
-        pdf_meta = dict(doc.metadata or {})
-        _check_repair(doc, data)  # page content is decoded only now
-    except (RuntimeError, ValueError) as exc:
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
+def _parse(
+    doc: pymupdf.Document, path: Path, data: bytes, ocr: bool, options: ParseOptions
+) -> Document:
+    pages_, raw, sizes, scans, pdf_meta = _decode(doc, data, options)
     turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
     flagged = {
         n + 1: "garbled text layer"
@@ -96,7 +80,11 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     }
     flagged.update({n: "no text layer" for n in scans})
     warnings: list[str] = []
-    ocr_pages = read_by_ocr(pages_, flagged, raw, warnings) if ocr and flagged else {}
+    ocr_pages = (
+        read_by_ocr(pages_, flagged, raw, warnings, options.tesseract, options.ocr_language)
+        if ocr and flagged
+        else {}
+    )
     for n in ocr_pages:
         del flagged[n]
         turned[n - 1] = layout.page_segments(raw[n - 1], *sizes[n - 1])
@@ -107,19 +95,9 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
         for segs, drop in zip(pages, drops, strict=True)
     ]
     body = body_style(kept)
-    vocab = vocabulary([s.text for segs in kept for s in segs])
-    blocks: list[Block] = []
-    refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
-    for number, (segs, (_, width, height)) in enumerate(zip(kept, turned, strict=True), start=1):
-        units = page_structure(layout.page_units(segs, width), body, height)
-        units, refs = mark_references(units, refs)
-        if any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units):
-            _find_ruled(pages_[number - 1], units)  # the slow finder, on candidate pages only
-        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
-        if number in ocr_pages:
-            for block in made:
-                block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
-        blocks.extend(b for b in made if b.text)  # bracket glyphs of a matrix carry no text
+    frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
+    blocks = _page_blocks(pages_, kept, frames, body, flagged, ocr_pages)
+    carry_over(blocks)  # tables continued on the next page: repeated header or data
     title = title_block_index(blocks, body.size, pdf_meta.get("title", "") or "")
     if title is not None:
         blocks[title].kind = "paragraph"  # the title names the paper, not a section
@@ -155,96 +133,86 @@ def _parse(doc: pymupdf.Document, path: Path, data: bytes, ocr: bool) -> Documen
     )
 
 
-def _find_ruled(page: pymupdf.Page, units: list[Unit]) -> None:
-    """Swap the grid of a table drawn with cell borders for the one its rules define."""
+class Decoded(NamedTuple):
+    pages: list[pymupdf.Page]
+    raw: list[dict[str, Any]]  # get_text("dict") of each page
+    sizes: list[tuple[float, float]]  # unrotated page frames
+    scans: set[int]  # page numbers of pages that are pictures only
+    metadata: dict[str, str]
+
+
+def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decoded:
+    """Each page's text as PyMuPDF's dict (respaced, TeX glyphs named), page sizes, the pages
+    that are pictures only (scans), the PDF's metadata; BadDocumentError when decoding shows
+    the file is damaged."""
+    try:
+        pages_ = [doc[i] for i in range(doc.page_count)]
+        check_text_operators(pages_, options.budget.text_ops_per_page)
+        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        font_names: dict[int, tuple[str, ...]] = {}
+        for page, r in zip(pages_, raw, strict=True):
+            if spacing.needs_respacing(r):  # word gaps without space characters
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
+            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
+        # text boxes come in the unrotated page frame, whatever /Rotate says
+        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
+        # a page of pictures and no text is a scan waiting for OCR
+        scans = {
+            n + 1
+            for n, (page, r) in enumerate(zip(pages_, raw, strict=True))
+            if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
+        }
+        pdf_meta = dict(doc.metadata or {})
+        check_repair(doc, data)  # page content is decoded only now
+    except (RuntimeError, ValueError) as exc:
+        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
+    return Decoded(pages_, raw, sizes, scans, pdf_meta)
+
+
+def _page_blocks(
+    pages_: list[pymupdf.Page],
+    kept: list[list[Seg]],
+    frames: list[tuple[float, float]],
+    body: Seg,
+    flagged: dict[int, str],
+    ocr_pages: dict[int, str],
+) -> list[Block]:
+    """Blocks of every page in reading order: units split, classified and fused per page,
+    bibliography entries marked, ruled tables re-gridded, OCR'd pages noted."""
+    vocab = vocabulary([s.text for segs in kept for s in segs])
+    blocks: list[Block] = []
+    refs: tuple[float, float] | None = None  # (heading, entry) font sizes inside a bibliography
+    for number, (segs, (width, height)) in enumerate(zip(kept, frames, strict=True), start=1):
+        units = page_structure(columns.page_units(segs, width), body, height)
+        units, refs = mark_references(units, refs)
+        captioned = any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units)
+        _find_ruled(pages_[number - 1], units, captioned)
+        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
+        if number in ocr_pages:
+            for block in made:
+                block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
+        blocks.extend(b for b in made if b.text)  # bracket glyphs of a matrix carry no text
+    return blocks
+
+
+def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
+    """Note the horizontal rules across each table (header evidence) and, on a page with
+    a table caption, swap the grid of a table drawn with cell borders for the one its
+    rules define (the slow finder, on candidate pages only)."""
     if page.rotation or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs):
         return  # turned pages keep the text-based grid
     rules: list[layout.Box] | None = None
     for unit in units:
         if unit.kind == "table":
             rules = page_rules(page) if rules is None else rules
-            rows = len(unit.data.get("rows", []))  # type: ignore[arg-type]
+            unit.data["rules"] = spanning_rules(rules, unit.page_bbox)
+            if not captioned:
+                continue
+            found = unit.data.get("rows")
+            rows = len(found) if isinstance(found, list) else 0
             grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
             if grid is not None:
                 unit.data["grid"] = grid
-
-
-# --- opening the file ------------------------------------------------------------------
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BadDocumentError(f"cannot read file: {exc.strerror}", "check the path") from exc
-    if not data:
-        raise BadDocumentError("empty file (0 bytes)", "re-download the file")
-    if b"%PDF-" not in data[:1024]:
-        raise BadDocumentError(f"not a PDF ({_sniff(data)})", "rename it or export it to PDF")
-    return data
-
-
-def _sniff(data: bytes) -> str:
-    """A short guess at what a non-PDF file is, for the error message."""
-    head = data[:512].lstrip().lower()
-    if head.startswith(b"pk"):
-        return "looks like a ZIP/Office file"
-    if head.startswith((b"<!doctype html", b"<html")):
-        return "looks like an HTML page"
-    try:
-        data[:512].decode("utf-8")
-        return "looks like plain text"
-    except UnicodeDecodeError:
-        return "no %PDF header"
-
-
-def _open(data: bytes, name: str = "") -> pymupdf.Document:
-    # MuPDF prints to stderr by default; errors reach the user through BadDocumentError
-    pymupdf.TOOLS.mupdf_display_errors(False)
-    pymupdf.TOOLS.mupdf_display_warnings(False)
-    pymupdf.TOOLS.reset_mupdf_warnings()
-    try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
-    except (RuntimeError, ValueError) as exc:
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR) from exc
-    if doc.needs_pass:
-        _unlock(doc, name)
-    if doc.page_count == 0:
-        doc.close()
-        raise BadDocumentError("PDF has no pages", REPAIR)
-    return doc
-
-
-def _unlock(doc: pymupdf.Document, name: str) -> None:
-    """Open an encrypted PDF with $CITEWISE_PDF_PASSWORD (`ingest --password`): the variable,
-    not an argument, so the worker processes that parse files see it too."""
-    password = os.environ.get(PASSWORD_ENV, "")
-    if not password:
-        doc.close()
-        raise BadDocumentError(
-            "encrypted PDF (password required)",
-            f"give it with --password or ${PASSWORD_ENV}, or save an unencrypted copy",
-        )
-    if not doc.authenticate(password):
-        doc.close()
-        raise BadDocumentError(
-            f"wrong password for encrypted PDF '{name}'",
-            f"check --password / ${PASSWORD_ENV} (one password for the whole batch: "
-            "ingest files with other passwords apart)",
-            code="WRONG_PDF_PASSWORD",
-        )
-
-
-def _check_repair(doc: pymupdf.Document, data: bytes) -> None:
-    """PyMuPDF repairs broken files silently; refuse when the repair lost page content."""
-    warnings = pymupdf.TOOLS.mupdf_warnings()
-    if doc.is_repaired and any(d in warnings for d in DAMAGE):
-        raise BadDocumentError(f"corrupt or truncated PDF: {_why(data)}", REPAIR)
-
-
-def _why(data: bytes) -> str:
-    """Truncation shows as a missing end-of-file marker; anything else is damage."""
-    return "file is cut short" if b"%%EOF" not in data[-2048:] else "damaged structure"
 
 
 # --- blocks on one page -----------------------------------------------------------------
@@ -330,7 +298,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
     if BULLET.match(text):
         unit.kind = "list"
         return
-    if layout.has_cells(unit, NUMERIC_CELL):
+    if columns.has_cells(unit, NUMERIC_CELL):
         unit.kind = "table"
         return
     small = style.size <= body.size - 1.2
@@ -381,11 +349,16 @@ def _continues(a: Unit, b: Unit, body: Seg) -> bool:
 
 def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Block:
     style = unit.style
+    # Unit.data holds what layout and tables put there: "rows" (cell texts per row),
+    # "cells" (Cell per row) and "grid" (the built grid); mypy sees only `object`.
     rows: list[list[str]] = unit.data.get("rows", [])  # type: ignore[assignment]
     data: dict[str, object] | None = None
     if unit.kind == "table":
+        # the Cell rows tables.py stored (Unit.data is typed `object`, as above)
         cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
-        grid = unit.data.get("grid") or build_grid(cells)
+        rules: list[float] | None = unit.data.get("rules")  # type: ignore[assignment]
+        grid = unit.data.get("grid") or build_grid(cells, header_count(cells, rules))
+        # a grid (ruled.ruled_grid or grid.build_grid) is a dict of its fields
         data = {"rows": rows, "caption": unit.data.get("caption", ""), **grid}  # type: ignore[dict-item]
         text = "\n".join(" ".join(cells) for cells in rows)
     elif unit.kind == "code":

@@ -12,10 +12,11 @@ from typing import Any
 
 import pymupdf
 
-from citewise.documents.grid import cell_dict, header_row_count, row_labels
+from citewise.documents.grid import cell_dict, row_labels
 from citewise.documents.hyphenation import clean
 from citewise.documents.layout import Box, Seg
 from citewise.documents.model import TableCell
+from citewise.documents.table_header import choose
 
 PAD = (24.0, 12.0)  # rules sit outside the text, by the cell padding
 
@@ -102,6 +103,7 @@ def grid_from_boxes(
     xs = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (0, 2)})
     ys = sorted({round(b[i], 1) for row in boxes for b in row if b is not None for i in (1, 3)})
     placed: list[tuple[int, int, int, int, str, list[float]]] = []
+    plain: set[int] = set()  # grid rows holding text not set in bold
     for row in boxes:
         for box in row:
             if box is None:
@@ -116,6 +118,8 @@ def grid_from_boxes(
             text = clean(" ".join(s.text for s in inside))
             cell_box = [round(v, 1) for v in (bx0, by0, bx1, by1)]
             placed.append((r0, c0, r1 - r0, c1 - c0, text, cell_box))
+            if inside and not all(s.bold for s in inside):
+                plain.add(r0)
     if not placed:
         return None
     n_rows = max(r + h for r, _, h, _, _, _ in placed)
@@ -123,7 +127,8 @@ def grid_from_boxes(
     texts = [["" for _ in range(n_cols)] for _ in range(n_rows)]
     for r, c, _, _, text, _ in placed:
         texts[r][c] = text
-    header = header_row_count(texts)
+    # every row is ruled off here: rules say nothing about the header, bold type may
+    header = choose(texts, [r not in plain for r in range(n_rows)], None, framed=False)
     cells = [
         TableCell(r, c, text, rowspan=h, colspan=w, header=r < header, bbox=box)
         for r, c, h, w, text, box in sorted(placed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.documents import layout
+from citewise.documents import columns, layout
 from citewise.documents.grid import Cell as GridCell
 from citewise.documents.hyphenation import clean, join_rows
 from citewise.documents.layout import Seg, Unit, group_rows
@@ -62,7 +62,7 @@ def _has_gap(unit: Unit) -> bool:
 def _wrapped_cell(table: layout.Box, unit: Unit, box: layout.Box, body: Seg) -> bool:
     """Short lines (`unit`, at `box`) beside or just under a table's box, within reach:
     wrapped cells of its rows."""
-    if unit.kind not in ("paragraph", "footnote") or not layout.is_cell_like(unit):
+    if unit.kind not in ("paragraph", "footnote") or not columns.is_cell_like(unit):
         return False
     tx0, ty0, tx1, ty1 = table
     ux0, uy0, ux1, uy1 = box
@@ -104,7 +104,7 @@ def _side_by_side(units: list[Unit]) -> set[int]:
         (
             (i, u.bbox)
             for i, u in enumerate(units)
-            if u.kind in ("paragraph", "table") and layout.is_cell_like(u)
+            if u.kind in ("paragraph", "table") and columns.is_cell_like(u)
         ),
         key=lambda item: item[1][1],
     )
@@ -148,6 +148,7 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
     split = (min(gaps) + max(gaps)) / 2 if gaps and max(gaps) - min(gaps) > 2.5 else -1e9
     out: list[list[Cell]] = []
     boxes: list[list[layout.Box]] = []  # each cell's box on the real page (for highlights)
+    bolds: list[list[bool]] = []  # whether each cell is set in bold (a header sign)
     for i, row in enumerate(rows):
         cells = [(s.x0, s.x1, clean(s.text)) for s in row.segs]
         under = _cells_under(cells, out[-1]) if out else None
@@ -159,15 +160,20 @@ def table_cells(segs: list[Seg], numeric: re.Pattern[str]) -> list[list[GridCell
         ):
             out.append(cells)
             boxes.append([s.orig for s in row.segs])
+            bolds.append([s.bold for s in row.segs])
             continue
         above = out[-1]
         for (x0, x1, text), k, seg in zip(cells, under, row.segs, strict=True):
             a0, a1, atext = above[k]
             above[k] = (min(a0, x0), max(a1, x1), join_rows([atext, text]))
             boxes[-1][k] = layout.union([boxes[-1][k], seg.orig])
+            bolds[-1][k] = bolds[-1][k] and seg.bold
     return [
-        [GridCell(x0, x1, text, box) for (x0, x1, text), box in zip(cells, row_boxes, strict=True)]
-        for cells, row_boxes in zip(out, boxes, strict=True)
+        [
+            GridCell(x0, x1, text, box, bold)
+            for (x0, x1, text), box, bold in zip(cells, row_boxes, row_bold, strict=True)
+        ]
+        for cells, row_boxes, row_bold in zip(out, boxes, bolds, strict=True)
     ]
 
 
@@ -279,9 +285,16 @@ def _table_piece(unit: Unit, cap: Unit, body: Seg) -> bool:
     """Part of a table: a table piece, small print, or short cells that are not prose."""
     if unit.kind == "table":
         return unit.label in (None, cap.label)
+    if unit.kind == "heading":  # bold column heads in small print read as a heading
+        small = unit.style.size <= body.size - 0.5
+        return (
+            small
+            and len(unit.rows) == 1
+            and any(g >= 2 * unit.style.size for g in unit.rows[0].gaps())
+        )
     if unit.kind not in TABLEISH or unit.label or CONTINUED.match(unit.text):
         return False
     if unit.style.size <= body.size - 0.5:
         return True
     short = all(len(r.text) <= 30 for r in unit.rows) and not unit.text.endswith(".")
-    return layout.has_cells(unit, NUMERIC_CELL) or (layout.is_cell_like(unit) and short)
+    return columns.has_cells(unit, NUMERIC_CELL) or (columns.is_cell_like(unit) and short)

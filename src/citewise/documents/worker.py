@@ -15,51 +15,16 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from citewise.documents import read_document
-from citewise.documents.bounds import TEXT_OPS_PER_PAGE, TEXT_OPS_VARIABLE
 from citewise.documents.model import Document
+from citewise.documents.options import MEMORY_VARIABLE, SECONDS_VARIABLE, ParseOptions
 from citewise.errors import CitewiseError, TooLargeError
 
-SECONDS_VARIABLE = "CITEWISE_PARSE_SECONDS"
-MEMORY_VARIABLE = "CITEWISE_PARSE_MEMORY_MB"
 MUPDF_NO_MEMORY = re.compile(r"\b(?:m|c|re)alloc\b.*\bfailed\b")
 MEMORY_HINT = f"split or re-export the file; set {MEMORY_VARIABLE} higher to try anyway"
 TIME_HINT = f"split or re-export the file; set {SECONDS_VARIABLE} higher to try anyway"
 # the worker's own data limit lies this far past its budget (at least): the pool's watch
 # stops it first, the limit only meets one huge allocation between two looks
 BACKSTOP_MB = 512
-
-
-@dataclass(frozen=True)
-class ParseBudget:
-    """What one file may cost: wall-clock seconds (`seconds`, or `seconds_per_page` times
-    its pages when that is more: OCR is slow but honest), memory the parse may add to the
-    worker's starting size, and text operators on one PDF page."""
-
-    seconds: float = 30.0
-    seconds_per_page: float = 2.0
-    memory_mb: int = 1024
-    text_ops_per_page: int = TEXT_OPS_PER_PAGE
-
-    @classmethod
-    def from_env(cls) -> ParseBudget:
-        """Defaults, overridden by $CITEWISE_PARSE_SECONDS, _MEMORY_MB and _TEXT_OPS."""
-
-        def number(name: str, default: float) -> float:
-            try:
-                value = float(os.environ.get(name, ""))
-            except ValueError:
-                return default
-            return value if value > 0 else default
-
-        base = cls()
-        return cls(
-            seconds=number(SECONDS_VARIABLE, base.seconds),
-            memory_mb=int(number(MEMORY_VARIABLE, base.memory_mb)),
-            text_ops_per_page=int(number(TEXT_OPS_VARIABLE, base.text_ops_per_page)),
-        )
-
-    def deadline(self, pages: int) -> float:
-        return max(self.seconds, self.seconds_per_page * pages)
 
 
 @dataclass(frozen=True)
@@ -87,10 +52,11 @@ def _out_of_memory(exc: BaseException | None) -> bool:
     return False
 
 
-def parse_in_worker(path: Path, budget: ParseBudget) -> Document | ParseFailure:
+def parse_in_worker(path: Path, options: ParseOptions) -> Document | ParseFailure:
     """Parse `path`, every error returned as data; a memory failure is TOO_LARGE."""
+    budget = options.budget
     try:
-        return read_document(path)
+        return read_document(path, options)
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
@@ -138,16 +104,16 @@ def _page_count(path: Path) -> int:
         return 1
 
 
-def run_worker(path: Path, budget: ParseBudget, conn: Connection) -> None:
+def run_worker(path: Path, options: ParseOptions, conn: Connection) -> None:
     """A worker's whole life: limits, page count (the pool sets the deadline by it), parse,
     reply."""
+    budget = options.budget
     _die_with_parent()
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
     _limit_memory(budget.memory_mb)
-    os.environ[TEXT_OPS_VARIABLE] = str(budget.text_ops_per_page)  # read by the PDF reader
     conn.send(("pages", _page_count(path)))
-    result = parse_in_worker(path, budget)
+    result = parse_in_worker(path, options)
     try:
         conn.send(("done", result))
     except MemoryError:

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 
 from citewise.agent.refusal import DEFAULT_POLICY, RefusalPolicy, decide, support
+from citewise.eval.metrics import Row, metrics
 
-Row = dict[str, object]
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)
 
 # Only the threshold is fitted: with ~100 items over ~15 documents, fitting the factors
@@ -21,12 +21,17 @@ BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)
 THRESHOLDS = [round(0.2 + 0.02 * i, 2) for i in range(26)]
 
 
+def _support(row: Row) -> float:
+    value = row["support"]
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def calibration_table(rows: list[Row]) -> list[dict[str, object]]:
     """For each support bin: answers given, and the share of them that were right."""
     answered = [r for r in rows if not r["refused"]]
     table = []
     for low, high in itertools.pairwise(BINS):
-        inside = [r for r in answered if low <= float(r["support"]) < high]  # type: ignore[arg-type]
+        inside = [r for r in answered if low <= _support(r) < high]
         right = sum(1 for r in inside if r["correct"])
         table.append(
             {
@@ -95,8 +100,6 @@ def leave_one_document_out(rows: list[Row], fit: bool = False) -> dict[str, obje
 
     Without `fit`, only the in-sample re-decision under the shipped policy is checked
     (cheap); `fit=True` runs the search (citewise eval --fit)."""
-    from citewise.eval.harness import metrics
-
     if not fit:
         return {"folds": 0}
     documents = sorted({document_key(r) for r in rows})
@@ -108,8 +111,8 @@ def leave_one_document_out(rows: list[Row], fit: bool = False) -> dict[str, obje
     in_sample_policy = fit_policy(rows)
     return {
         "folds": len(documents),
-        "lodo": metrics(held_out),
-        "in_sample": metrics([redecide(r, in_sample_policy) for r in rows]),
+        "lodo": metrics(held_out).to_dict(),
+        "in_sample": metrics([redecide(r, in_sample_policy) for r in rows]).to_dict(),
         "fitted_policy": asdict(in_sample_policy),
-        "shipped": metrics([redecide(r, DEFAULT_POLICY) for r in rows]),
+        "shipped": metrics([redecide(r, DEFAULT_POLICY) for r in rows]).to_dict(),
     }

@@ -21,6 +21,7 @@ from citewise.agent.extractive import without_labels
 from citewise.agent.qa import Answer
 from citewise.errors import CitewiseError
 from citewise.eval.calibration import calibration_table, leave_one_document_out
+from citewise.eval.metrics import EvalResult, Row, metrics
 
 MAX_ANSWER_WORDS = 80
 # Accepted strings this short ("2", "M.A") count only as whole tokens of the answer.
@@ -156,37 +157,6 @@ def cited_locations(
     }
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-Row = dict[str, object]
-
-
-def metrics(rows: list[Row]) -> dict[str, float | int]:
-    answerable = [r for r in rows if r["answerable"]]
-    unanswerable = [r for r in rows if not r["answerable"]]
-    answered = [r for r in answerable if not r["refused"]]
-    latencies = [float(r["ms"]) for r in rows]  # type: ignore[arg-type]
-
-    def share(part: list[Row], whole: list[Row]) -> float:
-        return round(len(part) / len(whole), 3) if whole else 0.0
-
-    return {
-        "items": len(rows),
-        "accuracy": share([r for r in answerable if r["correct"]], answerable),
-        "citation_page_accuracy": share([r for r in answered if r["page_hit"]], answered),
-        "refusal_recall": share([r for r in unanswerable if r["refused"]], unanswerable),
-        "false_refusal_rate": share([r for r in answerable if r["refused"]], answerable),
-        "p50_ms": round(_percentile(latencies, 0.5), 1),
-        "p95_ms": round(_percentile(latencies, 0.95), 1),
-    }
-
-
 def _row(item: QAItem, answer: Answer, ms: float, file_names: dict[str, str]) -> Row:
     cited = cited_locations(answer, file_names)
     withheld = " ".join(s.text for s in answer.withheld)
@@ -224,7 +194,7 @@ def evaluate(
     file_names: dict[str, str],
     progress: Callable[[int, int], None] | None = None,
     scope_docs: bool = False,
-) -> dict[str, object]:
+) -> EvalResult:
     """Ask every question (scoped to the item's documents with `scope_docs`); return
     overall, per-type and per-evidence metrics, the support calibration, and per-item rows."""
     by_name = {name: doc_id for doc_id, name in file_names.items()}
@@ -239,24 +209,28 @@ def evaluate(
     return summarize(rows)
 
 
-def summarize(rows: list[Row]) -> dict[str, object]:
+def summarize(rows: list[Row]) -> EvalResult:
     """Metrics of evaluated rows: overall, by type, by evidence kind, calibration, LODO."""
     by_type = {
         t: metrics([r for r in rows if r["type"] == t])
         for t in sorted({str(r["type"]) for r in rows})
     }
-    result: dict[str, object] = {"overall": metrics(rows), "by_type": by_type}
+    by_evidence = None
     groups = sorted({str(r["evidence"]) for r in rows if r["evidence"]})
     if groups:
         # unanswerable items carry no evidence: count them with every group's refusals
         unanswerable = [r for r in rows if not r["answerable"]]
-        result["by_evidence"] = {
+        by_evidence = {
             g: metrics([r for r in rows if r["evidence"] == g] + unanswerable) for g in groups
         }
-    result["calibration"] = calibration_table(rows)
-    result["lodo"] = leave_one_document_out(rows)
-    result["items"] = rows
-    return result
+    return EvalResult(
+        overall=metrics(rows),
+        by_type=by_type,
+        calibration=calibration_table(rows),
+        lodo=leave_one_document_out(rows),
+        items=rows,
+        by_evidence=by_evidence,
+    )
 
 
 def file_name_map(documents: list[tuple[str, str]]) -> dict[str, str]:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.table import Table
+
+from citewise.eval.metrics import EvalResult, Metrics
 
 COLUMNS = (
     ("items", "items"),
@@ -20,25 +24,22 @@ def _list(value: object) -> list[dict[str, object]]:
     return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
-def _metrics_table(rows: list[tuple[str, dict[str, object]]]) -> Table:
+def _metrics_table(rows: Sequence[tuple[str, object]]) -> Table:
     table = Table("scope", *(title for _, title in COLUMNS))
     for name, m in rows:
-        table.add_row(name, *(str(m.get(key, "")) for key, _ in COLUMNS))
+        values = m.to_dict() if isinstance(m, Metrics) else m if isinstance(m, dict) else {}
+        table.add_row(name, *(str(values.get(key, "")) for key, _ in COLUMNS))
     return table
 
 
-def print_eval(console: Console, result: dict[str, object]) -> None:
+def print_eval(console: Console, result: EvalResult) -> None:
     """Overall, per-type and per-evidence metrics, then the support calibration."""
-    by_type: dict[str, dict[str, object]] = result["by_type"]  # type: ignore[assignment]
-    overall: dict[str, object] = result["overall"]  # type: ignore[assignment]
-    console.print(_metrics_table([("overall", overall), *by_type.items()]))
-    by_evidence: dict[str, dict[str, object]] = result.get("by_evidence") or {}  # type: ignore[assignment]
-    if by_evidence:
+    console.print(_metrics_table([("overall", result.overall), *result.by_type.items()]))
+    if result.by_evidence:
         console.print("by evidence (unanswerable items counted in each):")
-        console.print(_metrics_table(list(by_evidence.items())))
-    calibration = result.get("calibration") or []
+        console.print(_metrics_table(list(result.by_evidence.items())))
     table = Table("support", "answers", "right")
-    for row in _list(calibration):
+    for row in _list(result.calibration):
         table.add_row(str(row["support"]), str(row["answers"]), str(row["right"]))
     console.print(table)
 
@@ -46,7 +47,7 @@ def print_eval(console: Console, result: dict[str, object]) -> None:
 def print_fit(console: Console, result: dict[str, object]) -> None:
     rows = [(k, result[k]) for k in ("shipped", "in_sample", "lodo") if k in result]
     console.print(f"{result.get('folds')} documents left out in turn")
-    console.print(_metrics_table(rows))  # type: ignore[arg-type]
+    console.print(_metrics_table(rows))
     console.print(f"fitted on all: {result.get('fitted_policy')}")
 
 

@@ -16,8 +16,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
+from citewise.agent.research.statistics import SENTENCE_COUNTING, is_note
 from citewise.agent.research.write import short_cite
-from citewise.report.markdown import NOTE_LABEL, SENTENCE_COUNTING, reference_text
+from citewise.report.markdown import NOTE_LABEL, reference_text
 
 STYLE = """
 body{font:16px/1.55 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d232a;
@@ -80,7 +81,7 @@ class _Numbers:
 
 
 def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) -> str:
-    if claim.flag == "note" and not claim.evidence:
+    if is_note(claim):
         return f'<span class="note">{escape(NOTE_LABEL)} {escape(claim.text)}</span>'
     marks = "".join(
         f'<sup><a href="#{escape(eid)}" title="{escape(evidence[eid].quote[:200])}">'
@@ -156,8 +157,8 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         for k, v in report.verification.items()
     )
     coverage = "".join(
-        f"<tr><td>Q{n}. {escape(row['question'])}</td><td>{row['evidence']}</td>"
-        f"<td>{row['papers']}</td></tr>"
+        f"<tr><td>Q{n}. {escape(row.question)}</td><td>{row.evidence}</td>"
+        f"<td>{row.papers}</td></tr>"
         for n, row in enumerate(report.coverage, start=1)
     )
     screening = "".join(

@@ -9,24 +9,20 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
-from citewise.agent.extractive import split_sentences
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
+from citewise.agent.research.statistics import (
+    SENTENCE_COUNTING,
+    SentenceCount,
+    count_sentences,
+    is_note,
+)
 
 EVIDENCE_ID = re.compile(r"\bev-[0-9a-f]{10}\b")
 # Coverage notes say what the evidence does not hold (a sub-question nothing answers, no
 # disagreement found); they cite nothing, are labelled so, and are counted apart.
 NOTE_LABEL = "Coverage note:"
-_NOTE = re.compile(r"(?<!\\)\*" + re.escape(NOTE_LABEL) + r" (.*?)(?<!\\)\*")
-SENTENCE_COUNTING = (
-    "Sentences are counted in the report body, from the executive summary to the "
-    "references; headings, bold leads and tables are not sentences. A quote of several "
-    "sentences counts each, and only the last, which the citation follows, as citing "
-    "evidence. Coverage notes (labelled 'Coverage note:') state what the screened evidence "
-    "does not hold; they have nothing to cite and are counted apart, not as report sentences."
-)
-_CITATION = re.compile(r"(?<!\\)\[[^\[\]]*@[^\[\]]*(?<!\\)\]")
 _ESCAPE = re.compile(r"([\\`*_\[\]<>@#|])")
 
 
@@ -76,7 +72,7 @@ def citation(evidence_ids: list[str], evidence: dict[str, EvidenceItem]) -> str:
 
 
 def _claim(claim: Claim, evidence: dict[str, EvidenceItem]) -> str:
-    if claim.flag == "note" and not claim.evidence:
+    if is_note(claim):
         return f"*{NOTE_LABEL} {escape(claim.text)}*"
     marker = " \\[unverified\\]" if claim.flag == "unverified" else ""
     return f"{escape(claim.text)}{marker} {citation(claim.evidence, evidence)}"
@@ -130,17 +126,12 @@ def render_markdown(
             q += 1
             number = f"Q{q}. "
         lines += _section(section, number, by_id)
-    counted = body_sentences("\n".join(lines))
+    counted = count_sentences(report, set(by_id))
     lines += ["## References", ""]
     for n, item in enumerate(report.references, start=1):
         lines.append(f"{n}. \\[@{item['id']}\\] {reference_text(item)}")
     lines += ["", *appendix(report, evidence, counted)]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def sentence_share(counted: SentenceCount) -> float | None:
-    """The share of report sentences carrying evidence IDs; None when there are none."""
-    return round(counted.cited / counted.sentences, 4) if counted.sentences else None
 
 
 def appendix(
@@ -152,7 +143,7 @@ def appendix(
     for key, value in report.verification.items():
         lines.append(f"| {key.replace('_', ' ')} | {value} |")
     if counted is not None:
-        share = sentence_share(counted)
+        share = counted.share
         lines += [
             f"| report sentences | {counted.sentences} |",
             f"| sentences citing evidence | {counted.cited} |",
@@ -164,7 +155,7 @@ def appendix(
     lines += ["", "## Appendix B. Coverage", ""]
     lines += ["| sub-question | evidence items | papers |", "|---|---|---|"]
     for n, row in enumerate(report.coverage, start=1):
-        lines.append(f"| Q{n}. {escape(row['question'])} | {row['evidence']} | {row['papers']} |")
+        lines.append(f"| Q{n}. {escape(row.question)} | {row.evidence} | {row.papers} |")
     lines += ["", "## Appendix C. Screening log", ""]
     lines += ["| paper | round | score | decision | reason |", "|---|---|---|---|---|"]
     for d in report.screening:
@@ -183,44 +174,6 @@ def appendix(
                 f"{item.block_id or 'abstract'} | {escape(item.quote)} |"
             )
     return lines
-
-
-class SentenceCount(NamedTuple):
-    sentences: int  # report sentences (claims), coverage notes aside
-    cited: int  # of those, sentences carrying evidence IDs
-    notes: int  # coverage-note sentences
-
-
-def body_sentences(markdown: str) -> SentenceCount:
-    """Sentences in the body of a rendered report, counted as SENTENCE_COUNTING says."""
-    start = max(markdown.find("## Executive summary"), 0)
-    end = markdown.find("## References", start)
-    body = markdown[start:end] if end >= 0 else markdown[start:]
-    total = cited = notes = 0
-    for line in body.splitlines():
-        line = line.strip().removeprefix(">").removeprefix("- ").strip()
-        if not line or line.startswith(("#", "|")):
-            continue
-        line = re.sub(r"^\*\*[^*]+\*\*\s*", "", line)
-        for note in _NOTE.finditer(line):
-            notes += len(split_sentences(_plain(note.group(1))))
-        line = _NOTE.sub(" ", line)
-        pos = 0
-        for match in _CITATION.finditer(line):
-            segment = line[pos : match.start()]
-            sentences = split_sentences(_plain(segment))
-            total += len(sentences)
-            if sentences and EVIDENCE_ID.search(match.group(0)):
-                cited += 1
-            pos = match.end()
-        tail = split_sentences(_plain(line[pos:]))
-        total += len(tail)
-    return SentenceCount(total, cited, notes)
-
-
-def _plain(text: str) -> str:
-    # Emphasis markers go; escaped characters are the quote's own and stay.
-    return re.sub(r"\\(.)", r"\1", re.sub(r"(?<!\\)\*", "", text)).strip()
 
 
 def csl_json(report: Report) -> str:

@@ -3,7 +3,7 @@ x the default matrix columns, each cell a value cited by page and block, or "not
 
 Built by the same code as `citewise matrix` (agent/matrix.py, cached in the library) and
 set into the rendered report just before its references, as a table only: table rows are
-not report sentences (report/markdown.py SENTENCE_COUNTING), so the verification counts
+not report sentences (agent/research/statistics.py SENTENCE_COUNTING), so the counts
 stand as they were.
 """
 

@@ -1,9 +1,11 @@
 """Hybrid retrieval: BM25 and dense top-k, fused by min-max normalized scores (0.6/0.4),
 diversified by MMR, expanded with neighbouring blocks.
 
-Both retrievers read indexes beside library.db that follow SQLite's change counters:
-BM25 over memory-mapped postings (keyword_index.py) and sign-bit vector codes with exact
-float rescoring (store/vector_index.py). Each stays in the low milliseconds at 1M blocks.
+Both retrievers read indexes that follow the store's change counters: BM25 over
+memory-mapped postings in the store's local folder (keyword_index.py), and the store's
+dense index: on SQLite sign-bit vector codes with exact float rescoring
+(store/vector_index.py), on PostgreSQL pgvector's HNSW index (store/postgres/vectors.py).
+Each stays in the low milliseconds at 1M blocks.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.terms import content_terms
-from citewise.store.library import BlockFilter, LibraryStore, StoredBlock
-from citewise.store.vector_index import VectorIndex
+from citewise.store.filters import BlockFilter
+from citewise.store.library import StoredBlock
+from citewise.store.protocols import DenseIndex, Store
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +46,10 @@ class Hit:
 class Retriever:
     """Searches one library; keeps the model and the mapped indexes warm."""
 
-    def __init__(self, store: LibraryStore, embedder: Embedder | None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
-        self._index = VectorIndex(store.directory, embedder.name) if embedder else None
+        self._index = store.dense_index(embedder.name) if embedder else None
         self._keywords = KeywordIndex(store.directory)
         self._queries: dict[str, np.ndarray] = {}
 
@@ -83,11 +86,11 @@ class Retriever:
             counts[doc_id] = (len(allowed), self._keywords.frequencies(terms, allowed))
         return counts
 
-    def _vectors(self) -> VectorIndex | None:
-        """The vector index, current with SQLite (one small query when nothing changed)."""
+    def _vectors(self) -> DenseIndex | None:
+        """The vector index, current with the store (one small query when nothing changed)."""
         if self._index is None:
             return None
-        self._index.refresh(self.store.db)
+        self._index.refresh()
         return self._index if len(self._index) else None
 
     def query_vector(self, query: str) -> np.ndarray | None:
@@ -101,7 +104,7 @@ class Retriever:
         return self._queries[query]
 
     def dense(
-        self, query: str, limit: int, where: BlockFilter, index: VectorIndex | None
+        self, query: str, limit: int, where: BlockFilter, index: DenseIndex | None
     ) -> tuple[list[int], dict[int, float], np.ndarray | None]:
         """(rowids by similarity, rowid -> similarity, query vector) from `index`."""
         if index is None:
@@ -158,7 +161,7 @@ def dense_scores(
     similarity: dict[int, float],
     others: list[int],
     qvec: np.ndarray | None,
-    index: VectorIndex | None,
+    index: DenseIndex | None,
 ) -> dict[int, float]:
     """The dense top-k's similarities, plus the exact similarity of keyword candidates
     the dense shortlist missed (a missing score is unknown, not zero), floored at the

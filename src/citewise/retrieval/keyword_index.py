@@ -72,12 +72,14 @@ class KeywordIndex:
             np.save(self.folder / f"{name}.{array}.npy", getattr(segment, array))
 
     def _load(self, manifest: dict[str, object]) -> bool:
+        # The manifest is JSON this class wrote: "segments" is a list of segment names.
         names = [str(n) for n in manifest["segments"]]  # type: ignore[attr-defined]
         try:
             segments = [self._open(n) for n in names]
         except (OSError, ValueError):
             return False  # files missing or cut short: rebuild
         self.segments, self.names = segments, names
+        # "state" is the BlockState this class wrote as a JSON object.
         self.state = BlockState(**manifest["state"])  # type: ignore[arg-type]
         return True
 
@@ -108,6 +110,7 @@ class KeywordIndex:
     def _update(
         self, source: BlockSource, state: BlockState, manifest: dict[str, object] | None
     ) -> None:
+        # "state" is the BlockState this class wrote as a JSON object.
         previous = BlockState(**manifest["state"]) if manifest else None  # type: ignore[arg-type]
         usable = (
             manifest is not None
@@ -117,6 +120,7 @@ class KeywordIndex:
         )
         segments = list(self.segments) if usable else []
         names = list(self.names) if usable else []
+        # "next" is the segment counter this class wrote as a JSON number.
         counter = int(manifest.get("next", 0)) if manifest else 0  # type: ignore[call-overload]
         if usable and previous is not None and previous.deleted != state.deleted:
             live = source.trusted_rowids()

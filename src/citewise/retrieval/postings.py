@@ -98,6 +98,7 @@ def block_terms(text: str, section: str, label: str) -> Counter[str]:
     counts: Counter[str] = Counter(analyze(text))
     for extra, weight in ((section, SECTION_WEIGHT), (label, LABEL_WEIGHT)):
         for term in analyze(extra):
+            # Counter[str] is typed int; the weights are deliberately fractional.
             counts[term] += weight  # type: ignore[assignment]
     return counts
 

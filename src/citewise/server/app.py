@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
+from citewise.agent.answer import Answer
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.config import Settings
@@ -53,7 +54,9 @@ from citewise.server.limits import (
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
+from citewise.server.tasks import request_actor as actor
 from citewise.server.ui import SHELL_PATHS, ui_routes
+from citewise.server.users import User
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +193,13 @@ class AskRequest(BaseModel):
 # -- routes ----------------------------------------------------------------------------
 
 
+def _record_ask(library: Library, request: Request, question: str, answer: Answer) -> None:
+    """Who asked what, and what the answer cited (a shared library's audit log)."""
+    cited = [c for sentence in answer.sentences for c in sentence.citations]
+    detail = {"refused": answer.refused, "citations": list(dict.fromkeys(cited))}
+    library.record_action(actor(request), "ask", question, detail)
+
+
 def _library_routes(app: FastAPI) -> None:
     @app.post("/ask", tags=["library"])
     def ask(body: AskRequest, request: Request) -> dict[str, Any]:
@@ -200,9 +210,11 @@ def _library_routes(app: FastAPI) -> None:
         if generated:  # one model instance: its calls take turns on the writer
             with svc.lock:
                 answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+                _record_ask(svc.library, request, body.question, answer)
         else:
             with svc.readers.reader() as lib:
                 answer = lib.ask(body.question, body.documents or [], body.k)
+                _record_ask(lib, request, body.question, answer)
         return answer.to_dict()
 
     @app.get("/search", tags=["library"])
@@ -218,7 +230,9 @@ def _library_routes(app: FastAPI) -> None:
         """The best blocks of the local library for `q` (hybrid retrieval, no answer)."""
         svc = service(request)
         with svc.readers.reader() as lib:
-            return lib.search_records(q, k, document)
+            hits = lib.search_records(q, k, document)
+            lib.record_action(actor(request), "search", q, {"hits": [h["id"] for h in hits]})
+            return hits
 
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
@@ -325,11 +339,12 @@ def create_app(
     allow_hosts: Iterable[str] = (),
     limits: Limits | None = None,
     settings: Settings | None = None,
+    users: Mapping[str, User] | None = None,
 ) -> FastAPI:
     """The app for the library at `directory`, bound to `host`: with `token`, every request
     needs it (and a host other than loopback requires one); requests whose Host header is
     not loopback, `host` or one of `allow_hosts` are refused (DNS rebinding)."""
-    require_token_off_loopback(host, token)
+    require_token_off_loopback(host, token or ("users" if users else None))
     chosen = limits or server_limits.DEFAULTS
 
     @asynccontextmanager
@@ -350,10 +365,11 @@ def create_app(
         redoc_url=None,
         middleware=[
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
-            Middleware(BearerAuth, token=token, public=SHELL_PATHS),
+            Middleware(BearerAuth, token=token, public=SHELL_PATHS, users=users),
             Middleware(RequestLimits, limits=chosen),
         ],
     )
+    app.state.actor = "token" if token else "local"
     _install_errors(app)
     _library_routes(app)
     _evidence_routes(app)

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -26,6 +26,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from citewise.errors import CitewiseError
 from citewise.server.limits import Limits
+from citewise.server.users import User, token_digest
+
+# POSTs that change nothing (a read-only user may send them).
+READ_POSTS = frozenset({"/ask"})
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
@@ -131,21 +135,63 @@ class BearerAuth:
     app's cookie. The cookie is set by opening `/?token=TOKEN` (the link `citewise serve`
     prints): the answer redirects to `/#token=TOKEN`, where the app keeps the token for its
     bearer headers, and sets the cookie HttpOnly and SameSite=Strict. A cookie never opens
-    a data route and never authorizes a change (CSRF): those need the header."""
+    a data route and never authorizes a change (CSRF): those need the header.
+
+    With `users` (token digest -> User, `serve --users`), each user's own bearer token is
+    accepted instead, the shell's files need none, and the request's `state.user` names the
+    user; a read-only user gets 403 on any change (anything but GET, HEAD and `READ_POSTS`)."""
 
     def __init__(
-        self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset()
+        self,
+        app: ASGIApp,
+        token: str | None,
+        public: frozenset[str] = frozenset(),
+        users: Mapping[str, User] | None = None,
     ) -> None:
         self.app = app
         self.token = token
         self.expected = f"Bearer {token}".encode() if token else None
         self.cookie = ui_cookie_value(token) if token else ""
         self.public = public
+        self.users = users or {}
 
     def _shell(self, scope: Scope) -> bool:
         return scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.public
 
+    def _user(self, scope: Scope) -> User | None:
+        scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
+        return self.users.get(token_digest(token)) if scheme == "Bearer" and token else None
+
+    async def _per_user(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = self._user(scope)
+        if user is None and not self._shell(scope):
+            refused = error(
+                401,
+                "UNAUTHORIZED",
+                "missing or wrong bearer token",
+                "send 'Authorization: Bearer TOKEN' (your own token for this server)",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+            await refused(scope, receive, send)
+            return
+        changes = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+        if user is not None and changes and not user.writes and scope.get("path") not in READ_POSTS:
+            forbidden = error(
+                403,
+                "FORBIDDEN",
+                f"user '{user.name}' may only read this library",
+                "ask whoever runs the server for a token with role write",
+            )
+            await forbidden(scope, receive, send)
+            return
+        if user is not None:
+            scope.setdefault("state", {})["user"] = user.name
+        await self.app(scope, receive, send)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.users:
+            await self._per_user(scope, receive, send)
+            return
         if scope["type"] != "http" or self.expected is None or self.token is None:
             await self.app(scope, receive, send)
             return

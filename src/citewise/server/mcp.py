@@ -87,7 +87,7 @@ class LibraryTools:
         from citewise.server.tasks import fail_unfinished
 
         try:
-            with Library(self.library.directory) as library:
+            with Library(self.library.directory, settings=self.library.settings) as library:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:
@@ -234,7 +234,7 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def get_task(task_id: str) -> str:
         """A research task: state, round, options, counts and its event log."""
-        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id))
+        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id).to_dict())
         thread = tools.threads.get(task_id)
         return as_json({**shown, "running": thread is not None and thread.is_alive()})
 

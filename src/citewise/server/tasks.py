@@ -204,11 +204,23 @@ def runner(request: Request) -> TaskRunner:
     return found
 
 
+def request_actor(request: Request) -> str:
+    """Who sent the request: the user whose token it carries (`serve --users`), else
+    "token" (the one shared token) or "local"."""
+    return str(getattr(request.state, "user", None) or getattr(request.app.state, "actor", "local"))
+
+
 def task_routes(app: FastAPI) -> None:
     @app.post("/tasks", status_code=202, tags=["research"])
     def start_task(body: TaskRequest, request: Request) -> dict[str, Any]:
         """Start a research task in the background: {"id", "state"} at once."""
-        return runner(request).start(body.topic, body.options())
+        tasks = runner(request)
+        started = tasks.start(body.topic, body.options())
+        with tasks.svc.lock:
+            tasks.svc.library.record_action(
+                request_actor(request), "research", body.topic, {"task": started["id"]}
+            )
+        return started
 
     @app.get("/tasks", tags=["research"])
     def list_tasks(request: Request) -> list[dict[str, Any]]:
@@ -222,7 +234,7 @@ def task_routes(app: FastAPI) -> None:
         """The `citewise tasks show --json` object: state, round, options, counts, events."""
         tasks = runner(request)
         with tasks.svc.lock:
-            shown = ResearchDesk(tasks.svc.library).show(task_id)
+            shown = ResearchDesk(tasks.svc.library).show(task_id).to_dict()
         return {**shown, "running": tasks.running(task_id)}
 
     @app.get(
@@ -274,4 +286,5 @@ def task_routes(app: FastAPI) -> None:
         tasks = runner(request)
         with tasks.svc.lock:
             task = tasks.store.cancel(task_id)
+            tasks.svc.library.record_action(request_actor(request), "cancel", task_id, {})
         return JSONResponse(task.summary())

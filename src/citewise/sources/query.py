@@ -83,6 +83,8 @@ class Query:
                 if cleaned:
                     terms.append(cleaned)
         query = cls(terms=tuple(terms), phrases=tuple(phrases))
+        # `options` are Query's own field names (the callers' keyword arguments); replace()
+        # checks the names at run time, mypy cannot check `**object` against the fields.
         return replace(query, **options).checked() if options else query.checked()  # type: ignore[arg-type]
 
     def checked(self) -> Query:

@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from citewise.store.protocols import Store
 
-ENV = "CITEWISE_LIBRARY"
-
-
-def library_location(location: str | Path | None = None) -> str | Path | None:
-    """`location`, else CITEWISE_LIBRARY when it names a PostgreSQL library, else None."""
-    if location is not None:
-        return location
-    env = os.environ.get(ENV, "")
-    return env if env.startswith(("postgresql://", "postgres://")) else None
+SCHEMES = ("postgresql://", "postgres://")
 
 
 def is_postgres(location: str | Path | None) -> bool:
-    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+    return isinstance(location, str) and location.startswith(SCHEMES)
 
 
-def open_store(location: str | Path) -> Store:
-    """The store at `location`: PostgreSQL for a postgresql:// URL, else the SQLite library
-    in that folder."""
+def open_store(location: str | Path, cache: Path | None = None) -> Store:
+    """The store at `location`: PostgreSQL for a postgresql:// URL (`cache` is this
+    machine's folder for what it derives from it), else the SQLite library in that folder."""
     if is_postgres(location):
         from citewise.store.postgres import PostgresLibraryStore
 
-        return PostgresLibraryStore(str(location))  # type: ignore[return-value]
+        return PostgresLibraryStore(str(location), directory=cache)
     from citewise.store.library import LibraryStore
 
     return LibraryStore(Path(location).expanduser())

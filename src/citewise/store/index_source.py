@@ -15,7 +15,7 @@ from citewise.store.filters import BlockFilter
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl module on Windows: locking is skipped
 
 
 @contextlib.contextmanager

@@ -22,6 +22,7 @@ from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect, transaction, writable
 from citewise.store.filters import BlockFilter
 from citewise.store.index_source import BlockState
+from citewise.store.matrix_cache import MatrixCache
 from citewise.store.references import (
     StoredReference,
     documents_citing,
@@ -38,6 +39,9 @@ from citewise.store.rows import (
     stored_document,
 )
 from citewise.store.tasks import SqliteTaskRepository
+from citewise.store.vector_index import SqliteDenseIndex
+from citewise.store.vectors import SqliteVectors
+from citewise.store.vocabulary import SqliteVocabulary
 from citewise.store.watches import LEGACY_FILE as LEGACY_WATCH_FILE
 from citewise.store.watches import SqliteWatchRepository
 
@@ -75,11 +79,19 @@ class LibraryStore:
         self.tasks = SqliteTaskRepository(self.db)
         self.audit = SqliteAuditLog(self.db)
         self.watches = SqliteWatchRepository(self.db)
+        self.vectors = SqliteVectors(self.db)
+        self.vocabulary = SqliteVocabulary(self.db)
+        self.matrix_cells = MatrixCache(self.db)
+        self.actions = None  # one user's library: no audit trail of who did what
         if (directory / LEGACY_WATCH_FILE).is_file() and writable(directory / DB_NAME):
             self.watches.import_watch_file(directory)
 
     def close(self) -> None:
         self.db.close()
+
+    def dense_index(self, model: str) -> SqliteDenseIndex:
+        """`model`'s vectors mirrored into mapped files beside the database."""
+        return SqliteDenseIndex(self.directory, model, self.db)
 
     # -- documents -------------------------------------------------------------------
 

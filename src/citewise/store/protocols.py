@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from citewise.documents.model import Document
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from citewise.store.index_source import BlockState
     from citewise.store.library import StoredBlock, StoredDocument
     from citewise.store.records import (
+        ActionRecord,
         CachedResponse,
         EvidenceRecord,
         HttpRequest,
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
         WatchRecord,
     )
     from citewise.store.references import StoredReference
+    from citewise.store.vocabulary import ReviewEntry, Term
 
 
 class StageCancelled(Exception):
@@ -126,14 +130,101 @@ class AuditLog(Protocol):
     ) -> tuple[int | None, float]: ...
 
 
+class ActionLog(Protocol):
+    """Who did what in a library many people share (table `audit_log`)."""
+
+    def record(self, action: ActionRecord) -> None: ...
+    def actions(self, limit: int = 50, actor: str | None = None) -> list[ActionRecord]:
+        """The latest actions (of one actor, or all), newest first."""
+        ...
+
+
 class WatchRepository(Protocol):
     def list_watches(self) -> list[WatchRecord]: ...
     def get_watch(self, watch_id: str) -> WatchRecord | None: ...
     def save_watch(self, watch: WatchRecord) -> None: ...
 
 
-class Store(DocumentRepository, BlockRepository, ReferenceRepository, Protocol):
-    """One library's store: documents, blocks and references, plus the other repositories."""
+class VectorRepository(Protocol):
+    """Block vectors of record, one per block per embedding model."""
+
+    def model_dimensions(self, model: str) -> int | None: ...
+    def register_model(self, model: str, dimensions: int) -> None: ...
+    def any_vectors(self) -> bool: ...
+    def has_missing_vectors(self, model: str) -> bool: ...
+    def blocks_without_vectors(self, model: str) -> list[tuple[int, str]]: ...
+    def save_vectors(self, model: str, rowids: list[int], vectors: np.ndarray) -> None: ...
+
+
+class DenseIndex(Protocol):
+    """What dense retrieval searches: one model's vectors, current after `refresh`."""
+
+    def refresh(self) -> None: ...
+    def __len__(self) -> int: ...
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, cosine similarities) of the k nearest vectors, best first; `allowed`
+        (ascending block rowids) restricts the search to those blocks."""
+        ...
+
+    def vectors(self, rowids: list[int]) -> np.ndarray | None:
+        """The float vectors of `rowids`, in order; None if any of them has none."""
+        ...
+
+
+class VocabularyRepository(Protocol):
+    """The learned vocabulary (abbreviations, introduced names) and the answer review log."""
+
+    def unlearned_documents(self) -> list[tuple[str, str]]: ...
+    def save_terms(self, doc_id: str, sha256: str, terms: list[Term]) -> None: ...
+    def all_terms(self) -> list[Term]: ...
+    def log_review(
+        self,
+        question: str,
+        refused: bool,
+        refusal_kind: str | None,
+        support: float,
+        answer: str,
+        citations: list[str],
+    ) -> None: ...
+    def reviews(self, limit: int = 50) -> list[ReviewEntry]: ...
+
+
+class MatrixCells(Protocol):
+    """Computed literature-matrix cells, per document file and extractor version."""
+
+    def cells(self, doc_id: str, sha256: str, version: int) -> dict[str, dict[str, Any] | None]: ...
+    def save(
+        self, doc_id: str, sha256: str, version: int, cells: dict[str, dict[str, Any] | None]
+    ) -> None: ...
+
+
+class Store(DocumentRepository, BlockRepository, BlockSource, ReferenceRepository, Protocol):
+    """One library's store: documents, blocks and references, plus the other repositories.
+
+    `directory` is a local folder for what is derived from the store on this machine
+    (keyword postings, vector matrices, downloaded papers): the library folder for SQLite,
+    a per-machine cache folder for PostgreSQL."""
+
+    directory: Path
+
+    def block(self, block_id: str) -> StoredBlock | None: ...
+    def close(self) -> None: ...
+    def dense_index(self, model: str) -> DenseIndex:
+        """The index dense retrieval searches for `model`'s vectors."""
+        ...
+
+    @property
+    def vectors(self) -> VectorRepository: ...
+    @property
+    def vocabulary(self) -> VocabularyRepository: ...
+    @property
+    def matrix_cells(self) -> MatrixCells: ...
+    @property
+    def actions(self) -> ActionLog | None:
+        """The audit trail of a shared library; None for a one-user SQLite library."""
+        ...
 
     @property
     def tasks(self) -> TaskRepository: ...

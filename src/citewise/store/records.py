@@ -94,3 +94,14 @@ class WatchRecord:
     last_run: str | None = None
     runs: int = 0
     seen: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One row of a shared library's audit trail: who (a user of the server) did what."""
+
+    actor: str
+    action: str  # "ask", "search", "research", "cancel", "ingest", "delete"
+    subject: str | None = None  # the question, query, topic, task or document
+    detail: dict[str, Any] = field(default_factory=dict)
+    time: str = ""

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rapidfuzz import fuzz
 
@@ -41,38 +42,113 @@ class StoredReference:
     resolved_document: str | None
 
 
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, a psycopg dict row)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
 def reference_id(sha256: str, ordinal: int) -> str:
     return f"{sha256[:12]}-r{ordinal:04d}"
 
 
+# -- what every backend stores and decides (each runs it in its own SQL dialect) ------------
+
+REFERENCE_COLUMNS = (
+    "id, document_id, ordinal, block_id, raw, authors, title, year, venue, doi, arxiv_id"
+)
+
+
+def reference_rows(doc_id: str, doc: Document) -> list[tuple[Any, ...]]:
+    """The `references` rows of a parsed document (REFERENCE_COLUMNS, in order)."""
+    return [
+        (
+            reference_id(doc.sha256, ref.ordinal),
+            doc_id,
+            ref.ordinal,
+            block_id(doc.sha256, ref.block) if ref.block is not None else None,
+            ref.raw,
+            json.dumps(ref.authors, ensure_ascii=False),
+            ref.title,
+            ref.year,
+            ref.venue,
+            ref.doi.lower() if ref.doi else None,
+            ref.arxiv_id,
+        )
+        for ref in doc.references
+    ]
+
+
+def citation_rows(doc: Document) -> list[tuple[str, str, str]]:
+    """(block id, reference id, marker) of the in-text citations to entries the document has."""
+    known = {r.ordinal for r in doc.references}
+    return [
+        (block_id(doc.sha256, c.block), reference_id(doc.sha256, c.reference), c.marker)
+        for c in doc.citations
+        if c.reference in known
+    ]
+
+
+def outgoing_resolutions(refs: Iterable[Row], others: list[Row]) -> list[tuple[str, str]]:
+    """(library document, reference id) for a document's entries that cite other library
+    documents (`others`: id, title, year, lower-case doi): DOI first, then title."""
+    by_doi = {r["doi"]: r["id"] for r in others if r["doi"]}
+    found = []
+    for ref in refs:
+        target = by_doi.get(ref["doi"]) if ref["doi"] else None
+        if target is None:
+            target = next(
+                (
+                    o["id"]
+                    for o in others
+                    if _matches(ref["title"], ref["year"], o["title"], o["year"])
+                ),
+                None,
+            )
+        if target is not None:
+            found.append((target, ref["id"]))
+    return found
+
+
+def incoming_resolutions(saved: Row, open_refs: Iterable[Row]) -> list[str]:
+    """Ids of unresolved entries elsewhere that cite the document just `saved`."""
+    return [
+        ref["id"]
+        for ref in open_refs
+        if (bool(saved["doi"]) and ref["doi"] == saved["doi"])
+        or _matches(ref["title"], ref["year"], saved["title"], saved["year"])
+    ]
+
+
+def stored_reference(r: Row) -> StoredReference:
+    return StoredReference(
+        id=r["id"],
+        document_id=r["document_id"],
+        ordinal=r["ordinal"],
+        block_id=r["block_id"],
+        raw=r["raw"],
+        authors=json.loads(r["authors"]),
+        title=r["title"],
+        year=r["year"],
+        venue=r["venue"],
+        doi=r["doi"],
+        arxiv_id=r["arxiv_id"],
+        resolved_document=r["resolved_document"],
+    )
+
+
+# -- SQLite -----------------------------------------------------------------------------
+
+
 def save_references(db: sqlite3.Connection, doc_id: str, doc: Document) -> None:
     """Store a document's entries and citation links, then resolve in both directions."""
-    for ref in doc.references:
-        db.execute(
-            'INSERT INTO "references" (id, document_id, ordinal, block_id, raw, authors, title, '
-            "year, venue, doi, arxiv_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                reference_id(doc.sha256, ref.ordinal),
-                doc_id,
-                ref.ordinal,
-                block_id(doc.sha256, ref.block) if ref.block is not None else None,
-                ref.raw,
-                json.dumps(ref.authors, ensure_ascii=False),
-                ref.title,
-                ref.year,
-                ref.venue,
-                ref.doi.lower() if ref.doi else None,
-                ref.arxiv_id,
-            ),
-        )
-    known = {r.ordinal for r in doc.references}
+    db.executemany(
+        f'INSERT INTO "references" ({REFERENCE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+        reference_rows(doc_id, doc),
+    )
     db.executemany(
         "INSERT OR IGNORE INTO citations (block_id, reference_id, marker) VALUES (?,?,?)",
-        [
-            (block_id(doc.sha256, c.block), reference_id(doc.sha256, c.reference), c.marker)
-            for c in doc.citations
-            if c.reference in known
-        ],
+        citation_rows(doc),
     )
     resolve_references(db, doc_id)
     resolve_to(db, doc_id)
@@ -98,25 +174,11 @@ def resolve_references(db: sqlite3.Connection, doc_id: str) -> None:
     ).fetchall()
     if not others:
         return
-    by_doi = {r["doi"]: r["id"] for r in others if r["doi"]}
     refs = db.execute(
         'SELECT id, title, year, doi FROM "references" WHERE document_id = ?', (doc_id,)
     ).fetchall()
-    for ref in refs:
-        target = by_doi.get(ref["doi"]) if ref["doi"] else None
-        if target is None:
-            target = next(
-                (
-                    o["id"]
-                    for o in others
-                    if _matches(ref["title"], ref["year"], o["title"], o["year"])
-                ),
-                None,
-            )
-        if target is not None:
-            db.execute(
-                'UPDATE "references" SET resolved_document = ? WHERE id = ?', (target, ref["id"])
-            )
+    for target, ref_id in outgoing_resolutions(refs, others):
+        db.execute('UPDATE "references" SET resolved_document = ? WHERE id = ?', (target, ref_id))
 
 
 def resolve_to(db: sqlite3.Connection, doc_id: str) -> None:
@@ -131,35 +193,15 @@ def resolve_to(db: sqlite3.Connection, doc_id: str) -> None:
         "WHERE resolved_document IS NULL AND document_id != ?",
         (doc_id,),
     ).fetchall()
-    for ref in open_refs:
-        same_doi = bool(row["doi"]) and ref["doi"] == row["doi"]
-        if same_doi or _matches(ref["title"], ref["year"], row["title"], row["year"]):
-            db.execute(
-                'UPDATE "references" SET resolved_document = ? WHERE id = ?', (doc_id, ref["id"])
-            )
+    for ref_id in incoming_resolutions(row, open_refs):
+        db.execute('UPDATE "references" SET resolved_document = ? WHERE id = ?', (doc_id, ref_id))
 
 
 def stored_references(db: sqlite3.Connection, doc_id: str) -> list[StoredReference]:
     rows = db.execute(
         'SELECT * FROM "references" WHERE document_id = ? ORDER BY ordinal', (doc_id,)
     ).fetchall()
-    return [
-        StoredReference(
-            id=r["id"],
-            document_id=r["document_id"],
-            ordinal=r["ordinal"],
-            block_id=r["block_id"],
-            raw=r["raw"],
-            authors=json.loads(r["authors"]),
-            title=r["title"],
-            year=r["year"],
-            venue=r["venue"],
-            doi=r["doi"],
-            arxiv_id=r["arxiv_id"],
-            resolved_document=r["resolved_document"],
-        )
-        for r in rows
-    ]
+    return [stored_reference(r) for r in rows]
 
 
 def stored_citations(db: sqlite3.Connection, doc_id: str) -> list[tuple[str, str, str]]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from citewise.store.db import transaction
 from citewise.store.protocols import StageCancelled
@@ -18,7 +19,18 @@ from citewise.store.records import EvidenceRecord, TaskEventRecord, TaskRecord
 _NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
 
-def _task(row: sqlite3.Row) -> TaskRecord:
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, a psycopg dict row)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+# -- shared by every backend (each runs its own SQL) --------------------------------------
+
+EVIDENCE_COLUMNS = "id, task_id, sub_question, kind, block_id, record_key, quote, data"
+
+
+def task_record(row: Row) -> TaskRecord:
     return TaskRecord(
         id=row["id"],
         topic=row["topic"],
@@ -30,7 +42,7 @@ def _task(row: sqlite3.Row) -> TaskRecord:
     )
 
 
-def _evidence(row: sqlite3.Row) -> EvidenceRecord:
+def evidence_record(row: Row) -> EvidenceRecord:
     return EvidenceRecord(
         id=row["id"],
         sub_question=row["sub_question"],
@@ -40,6 +52,32 @@ def _evidence(row: sqlite3.Row) -> EvidenceRecord:
         quote=row["quote"],
         data=json.loads(row["data"]),
     )
+
+
+def evidence_row(task_id: str, item: EvidenceRecord) -> tuple[Any, ...]:
+    """The `evidence` row of an item (EVIDENCE_COLUMNS, in order)."""
+    return (
+        item.id,
+        task_id,
+        item.sub_question,
+        item.kind,
+        item.block_id,
+        item.record_key,
+        item.quote,
+        json.dumps(item.data, ensure_ascii=False),
+    )
+
+
+def round_output(outputs: Iterable[str], round_: int) -> dict[str, Any] | None:
+    """The first of a stage's output events (JSON, newest first) made in round `round_`."""
+    for data in outputs:
+        found: dict[str, Any] = json.loads(data)
+        if found.get("round") == round_:
+            return found
+    return None
+
+
+# -- SQLite -------------------------------------------------------------------------------
 
 
 class SqliteTaskRepository:
@@ -60,11 +98,11 @@ class SqliteTaskRepository:
 
     def get(self, task_id: str) -> TaskRecord | None:
         row = self.db.execute("SELECT * FROM tasks WHERE id = ?", (task_id,)).fetchone()
-        return _task(row) if row is not None else None
+        return task_record(row) if row is not None else None
 
     def list_tasks(self) -> list[TaskRecord]:
         rows = self.db.execute("SELECT * FROM tasks ORDER BY created, rowid").fetchall()
-        return [_task(r) for r in rows]
+        return [task_record(r) for r in rows]
 
     def set_state(self, task_id: str, state: str, event: dict[str, Any]) -> None:
         with transaction(self.db):
@@ -103,11 +141,7 @@ class SqliteTaskRepository:
             "ORDER BY id DESC",
             (task_id, stage),
         )
-        for (data,) in rows:
-            found: dict[str, Any] = json.loads(data)
-            if found.get("round") == round_:
-                return found
-        return None
+        return round_output((data for (data,) in rows), round_)
 
     def commit_stage(
         self,
@@ -138,19 +172,8 @@ class SqliteTaskRepository:
         added = 0
         for item in items:
             cursor = self.db.execute(
-                "INSERT OR IGNORE INTO evidence "
-                "(id, task_id, sub_question, kind, block_id, record_key, quote, data) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    item.id,
-                    task_id,
-                    item.sub_question,
-                    item.kind,
-                    item.block_id,
-                    item.record_key,
-                    item.quote,
-                    json.dumps(item.data, ensure_ascii=False),
-                ),
+                f"INSERT OR IGNORE INTO evidence ({EVIDENCE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
+                evidence_row(task_id, item),
             )
             added += cursor.rowcount
         return added
@@ -172,7 +195,7 @@ class SqliteTaskRepository:
         rows = self.db.execute(
             "SELECT * FROM evidence WHERE task_id = ? ORDER BY rowid", (task_id,)
         ).fetchall()
-        return [_evidence(r) for r in rows]
+        return [evidence_record(r) for r in rows]
 
     def evidence_count(self, task_id: str) -> int:
         (n,) = self.db.execute(

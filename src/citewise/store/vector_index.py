@@ -362,3 +362,31 @@ def check_vector_indexes(directory: Path, db: sqlite3.Connection) -> IndexReport
     """Every embedding model's index beside the library checked row by row and repaired."""
     models = [r[0] for r in db.execute("SELECT name FROM embedding_models ORDER BY name")]
     return IndexReport([VectorIndex(directory, m).check(db) for m in models])
+
+
+class SqliteDenseIndex:
+    """A VectorIndex bound to the SQLite connection it follows (the DenseIndex protocol)."""
+
+    def __init__(self, directory: Path, model: str, db: sqlite3.Connection) -> None:
+        self.index = VectorIndex(directory, model)
+        self.model = model
+        self.db = db
+
+    @property
+    def rowids(self) -> np.ndarray:
+        """The block rowids the mapped matrix holds, ascending."""
+        return self.index.rowids
+
+    def refresh(self) -> None:
+        self.index.refresh(self.db)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return self.index.search(query, k, allowed)
+
+    def vectors(self, rowids: list[int]) -> np.ndarray | None:
+        return self.index.vectors(rowids)

@@ -126,3 +126,28 @@ def iter_vectors(
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
         yield rowids, matrix.reshape(len(rows), -1)
         last = int(rowids[-1])
+
+
+class SqliteVectors:
+    """The VectorRepository over the functions above (one library's SQLite file)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def model_dimensions(self, model: str) -> int | None:
+        return model_dimensions(self.db, model)
+
+    def register_model(self, model: str, dimensions: int) -> None:
+        register_model(self.db, model, dimensions)
+
+    def any_vectors(self) -> bool:
+        return any_vectors(self.db)
+
+    def has_missing_vectors(self, model: str) -> bool:
+        return has_missing_vectors(self.db, model)
+
+    def blocks_without_vectors(self, model: str) -> list[tuple[int, str]]:
+        return blocks_without_vectors(self.db, model)
+
+    def save_vectors(self, model: str, rowids: list[int], vectors: np.ndarray) -> None:
+        save_vectors(self.db, model, rowids, vectors)

@@ -82,3 +82,33 @@ def reviews(db: sqlite3.Connection, limit: int = 50) -> list[ReviewEntry]:
     return [
         ReviewEntry(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], json.loads(r[7])) for r in rows
     ]
+
+
+class SqliteVocabulary:
+    """The VocabularyRepository over the functions above (one library's SQLite file)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def unlearned_documents(self) -> list[tuple[str, str]]:
+        return unlearned_documents(self.db)
+
+    def save_terms(self, doc_id: str, sha256: str, terms: list[Term]) -> None:
+        save_terms(self.db, doc_id, sha256, terms)
+
+    def all_terms(self) -> list[Term]:
+        return all_terms(self.db)
+
+    def log_review(
+        self,
+        question: str,
+        refused: bool,
+        refusal_kind: str | None,
+        support: float,
+        answer: str,
+        citations: list[str],
+    ) -> None:
+        log_review(self.db, question, refused, refusal_kind, support, answer, citations)
+
+    def reviews(self, limit: int = 50) -> list[ReviewEntry]:
+        return reviews(self.db, limit)

@@ -16,16 +16,10 @@ from tests.store.postgres.server import pg_server, pg_url
 __all__ = ["pg_server", "pg_url"]
 
 
-# Repositories whose PostgreSQL implementation is still to come (their tables exist).
-NOT_ON_POSTGRES = ("test_model_calls", "test_http_", "test_watches")
-
-
 def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.node.name.startswith(NOT_ON_POSTGRES):
-        pytest.skip("the audit log and watches are not on PostgreSQL yet")
     from citewise.store.postgres import PostgresLibraryStore
 
-    return PostgresLibraryStore(request.getfixturevalue("pg_url"))  # type: ignore[return-value]
+    return PostgresLibraryStore(request.getfixturevalue("pg_url"), directory=tmp_path)
 
 
 IMPLEMENTATIONS: dict[str, Callable[[pytest.FixtureRequest, Path], Store]] = {

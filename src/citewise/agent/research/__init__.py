@@ -1,7 +1,8 @@
 """Deep research: a topic in, a report out in which every sentence maps to evidence.
 
-Stages (plan, search, screen, extract, analyze, write, verify) are objects with explicit
-inputs and outputs; `Researcher` runs them as a resumable state machine over a task store.
+Stages (plan, search, screen, extract, analyze, write, verify) are `Stage` objects
+(stage.py) with typed inputs and outputs; `Researcher` runs them as a resumable state
+machine over a task store.
 """
 
 from citewise.agent.research.model import (

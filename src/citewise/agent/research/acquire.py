@@ -17,6 +17,7 @@ import httpx
 
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper
+from citewise.documents.options import ParseOptions
 from citewise.errors import CitewiseError
 from citewise.ingest import ingest
 from citewise.store.library import resolve_path
@@ -47,7 +48,8 @@ class AcquireStage:
         try:
             if not target.exists():
                 self._download(ctx, paper, target)
-            report = ingest(ctx.store, [target], None)
+            options = ParseOptions.from_environ(ctx.environ)
+            report = ingest(ctx.store, [target], None, options=options)
         except (AcquireError, OSError) as exc:
             ctx.tasks.event(ctx.task.id, self.name, "warning", {"message": str(exc)})
             return None

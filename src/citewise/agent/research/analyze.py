@@ -4,12 +4,11 @@ queries for the next round. Pure functions of the plan and the evidence so far."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict
-from typing import Any
 
 from citewise.agent.research.disagree import find_disagreements
 from citewise.agent.research.model import EvidenceItem, Plan
 from citewise.agent.research.plan import FACET_TEMPLATES, related_terms
+from citewise.agent.research.stage import Added, Analysis
 from citewise.retrieval.terms import content_terms
 
 MIN_PAPERS = 2  # a sub-question answered by one paper alone is a gap worth another round
@@ -82,7 +81,7 @@ def analyze(
     asked: set[str],
     new_papers: int,
     years: dict[str, int | None],
-) -> dict[str, Any]:
+) -> Analysis:
     """The analyze stage's output: coverage, gaps, conflicts, next queries, whether to go on."""
     table = coverage(plan, evidence)
     missing = gaps(table)
@@ -98,12 +97,12 @@ def analyze(
     elif not queries:
         stop = "no new queries for the remaining gaps"
     conflicts = find_disagreements(evidence, years)
-    return {
-        "coverage": table,
-        "covered": sum(1 for row in table.values() if row["evidence"] > 0),
-        "gaps": missing,
-        "new_queries": {} if stop else queries,
-        "conflicts": [asdict(c) for c in conflicts],
-        "added": {"papers": new_papers, "evidence": added},
-        "stop": stop,
-    }
+    return Analysis(
+        coverage=table,
+        covered=sum(1 for row in table.values() if row["evidence"] > 0),
+        gaps=missing,
+        new_queries={} if stop else queries,
+        conflicts=conflicts,
+        added=Added(papers=new_papers, evidence=added),
+        stop=stop,
+    )

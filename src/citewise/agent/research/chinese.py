@@ -150,8 +150,7 @@ def chinese_report(report: Report, plan: Plan) -> Report:
         ]
         sections.append(Section(section.key, title, paragraphs))
     coverage = [
-        {**row, "question": questions.get(str(row.get("id")), row.get("question"))}
-        for row in report.coverage
+        replace(row, question=questions.get(row.id, row.question)) for row in report.coverage
     ]
     return replace(report, topic=plan.topic, sections=sections, coverage=coverage)
 

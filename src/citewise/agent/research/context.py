@@ -10,7 +10,7 @@ from citewise.agent.research.model import Plan, ResearchOptions
 from citewise.agent.research.models import ResearchModels
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStore
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 # (stage state, units done, units in all); total 0 when unknown.
 Progress = Callable[[str, int, int], None]
@@ -26,7 +26,7 @@ def _no_progress(state: str, done: int, total: int) -> None:
 class StageContext:
     task: Task
     tasks: TaskStore
-    store: LibraryStore
+    store: Store
     retriever: Retriever
     progress: Progress = _no_progress
     remote_search: RemoteSearch | None = None

@@ -167,10 +167,11 @@ def numeric_disagreements(
         high, low = max(a.value, b.value), min(a.value, b.value)
         if high == 0 or (high - low) / high < MATERIAL_DIFFERENCE:
             continue
-        pair = (a.metric, *sorted((a.paper, b.paper)))
+        first, second = sorted((a.paper, b.paper))
+        pair = (a.metric, first, second)
         if pair in seen:
             continue
-        seen.add(pair)  # type: ignore[arg-type]
+        seen.add(pair)
         subject = ", ".join(sorted(shared)[:3])
         result.append(
             Disagreement(
@@ -228,10 +229,10 @@ def direction_disagreements(items: list[EvidenceItem]) -> list[Disagreement]:
         shared = ta & tb
         if len(shared) < SAME_EFFECT_OVERLAP:
             continue
-        pair = tuple(sorted((a.paper, b.paper)))
-        if pair in seen:
+        first, second = sorted((a.paper, b.paper))
+        if (first, second) in seen:
             continue
-        seen.add(pair)  # type: ignore[arg-type]
+        seen.add((first, second))
         positive, negative = (a, b) if pa > 0 else (b, a)
         only_p, only_n = entities(positive.quote), entities(negative.quote)
         reason = ""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from citewise.agent.extractive import Passage, quantities, score_candidates, split_sentences
 from citewise.agent.question import analyse
@@ -18,6 +17,13 @@ from citewise.agent.research.acquire import AcquireStage
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.disagree import states_measurement
 from citewise.agent.research.model import EvidenceItem, Paper, Plan, SubQuestion, evidence_id
+from citewise.agent.research.stage import (
+    ExtractInput,
+    ExtractOutput,
+    SearchOutput,
+    decisions_made,
+    stored,
+)
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import BlockFilter, StoredBlock
 
@@ -273,19 +279,31 @@ class ExtractStage:
 
     name = "extract"
     state = "extracting"
+    per_round = True
 
     def __init__(self, acquire: AcquireStage | None = None) -> None:
         self.acquire = acquire or AcquireStage()
 
-    def run(
-        self,
-        ctx: StageContext,
-        plan: Plan,
-        new: list[Paper],
-        revisit: list[Paper],
-        round_: int,
-    ) -> dict[str, Any]:
+    def inputs(self, ctx: StageContext) -> ExtractInput:
+        r = ctx.task.round
+        searched = stored(ctx, SearchOutput, r)
+        assert searched is not None, "the search stage runs first"
+        this_round = {p.key: p for p in searched.papers}
+        decisions = decisions_made(ctx, r)
+        new = [this_round[d.key] for d in decisions if d.included and d.round == r]
+        revisit = [
+            this_round[d.key]
+            for d in decisions
+            if d.included and d.round < r and d.key in this_round
+        ]
+        return ExtractInput(ctx.plan(), new, revisit, r)
+
+    def following(self, ctx: StageContext, output: ExtractOutput) -> tuple[str, int]:
+        return "analyzing", ctx.task.round
+
+    def run(self, ctx: StageContext, inputs: ExtractInput) -> ExtractOutput:
         """Full extraction for `new` papers; sub-question passages only for `revisit`."""
+        plan, new, revisit, round_ = inputs.plan, inputs.new, inputs.revisit, inputs.round
         done = {
             e.data.get("paper")
             for e in ctx.tasks.events(ctx.task.id, "progress")
@@ -298,7 +316,7 @@ class ExtractStage:
                 progress = {"round": round_, "paper": paper.key, "evidence": len(items)}
                 ctx.tasks.add_evidence(ctx.task.id, self.name, items, progress)
             ctx.checkpoint(self.state, n, len(work))
-        return {"papers": [p.key for p, _ in work]}
+        return ExtractOutput([p.key for p, _ in work])
 
     def paper_items(
         self, ctx: StageContext, plan: Plan, paper: Paper, full: bool, round_: int

@@ -11,15 +11,24 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from citewise.agent.research.context import StageContext
-from citewise.agent.research.model import Paper, Plan, ScreeningDecision, from_dict
+from citewise.agent.research.model import Paper, Plan, ScreeningDecision
 from citewise.agent.research.models import model_screen
 from citewise.agent.research.plan import related_terms
 from citewise.agent.research.remote_query import search_remote
+from citewise.agent.research.stage import (
+    ScreenInput,
+    ScreenOutput,
+    SearchInput,
+    SearchOutput,
+    decisions_made,
+    round_queries,
+    stored,
+)
 from citewise.retrieval.terms import content_terms, stem
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import AuditLog
@@ -105,10 +114,17 @@ class SearchStage:
 
     name = "search"
     state = "searching"
+    per_round = True
 
-    def run(
-        self, ctx: StageContext, plan: Plan, queries: dict[str, list[str]], round_: int
-    ) -> dict[str, Any]:
+    def inputs(self, ctx: StageContext) -> SearchInput:
+        plan = ctx.plan()
+        return SearchInput(plan, round_queries(ctx, plan, ctx.task.round), ctx.task.round)
+
+    def following(self, ctx: StageContext, output: SearchOutput) -> tuple[str, int]:
+        return "screening", ctx.task.round
+
+    def run(self, ctx: StageContext, inputs: SearchInput) -> SearchOutput:
+        queries, round_ = inputs.queries, inputs.round
         papers: dict[str, Paper] = {}
         best_hits: dict[str, dict[str, float]] = {}
         total = sum(len(q) for q in queries.values())
@@ -139,37 +155,53 @@ class SearchStage:
                 ctx.checkpoint(self.state, done, total)
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
-            remote = ctx.remote_search
-            _, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
-            sent_found = search_remote(
-                plan,
-                queries,
-                round_,
-                lambda text: remote(text, ctx.options, REMOTE_LIMIT),
-                # Rarer in the library, rarer in the databases: the term broadening drops.
-                rarity=lambda term: 1.0 / (1.0 + freqs.get(term, 0)) + len(term) / 1000,
-            )
-            warnings += [n for n in sent_found.warnings if n not in warnings]
-            for sent in sent_found.log:
-                log.info(
-                    "remote query for %s: %s (%s): %d records",
-                    sent["sub_question"],
-                    sent["query"],
-                    sent["why"],
-                    sent["records"],
-                )
-                ctx.tasks.event(ctx.task.id, self.name, "remote-query", sent)
-            for sq_id, records in sent_found.records.items():
-                for record in records:
-                    paper = record_paper(record, round_)
-                    found = papers.setdefault(paper.key, paper)
-                    found.hits.setdefault(sq_id, [])
-                    best_hits.setdefault(paper.key, {})[sq_id] = 0.5
+            warnings = self._remote_papers(ctx, inputs, papers, best_hits)
         for key, paper in papers.items():
             # Breadth: how many sub-questions found this paper, weighted by rank strength.
             paper.retrieval = round(sum(best_hits.get(key, {}).values()) / len(queries), 4)
         ordered = sorted(papers.values(), key=lambda p: (-p.retrieval, p.key))
-        return {"papers": [asdict(p) for p in ordered], "warnings": warnings}
+        for warning in warnings:
+            ctx.tasks.event(ctx.task.id, self.name, "warning", {"message": warning})
+        return SearchOutput(ordered, warnings)
+
+    def _remote_papers(
+        self,
+        ctx: StageContext,
+        inputs: SearchInput,
+        papers: dict[str, Paper],
+        best_hits: dict[str, dict[str, float]],
+    ) -> list[str]:
+        """Add the remote sources' records for the round's queries to `papers` (each query
+        logged as a remote-query event); returns the sources' warnings."""
+        remote = ctx.remote_search
+        assert remote is not None
+        plan, round_ = inputs.plan, inputs.round
+        _, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
+        sent_found = search_remote(
+            plan,
+            inputs.queries,
+            round_,
+            lambda text: remote(text, ctx.options, REMOTE_LIMIT),
+            # Rarer in the library, rarer in the databases: the term broadening drops.
+            rarity=lambda term: 1.0 / (1.0 + freqs.get(term, 0)) + len(term) / 1000,
+        )
+        warnings = list(dict.fromkeys(sent_found.warnings))
+        for sent in sent_found.log:
+            log.info(
+                "remote query for %s: %s (%s): %d records",
+                sent["sub_question"],
+                sent["query"],
+                sent["why"],
+                sent["records"],
+            )
+            ctx.tasks.event(ctx.task.id, self.name, "remote-query", sent)
+        for sq_id, records in sent_found.records.items():
+            for record in records:
+                paper = record_paper(record, round_)
+                found = papers.setdefault(paper.key, paper)
+                found.hits.setdefault(sq_id, [])
+                best_hits.setdefault(paper.key, {})[sq_id] = 0.5
+        return warnings
 
     @staticmethod
     def _local_paper(ctx: StageContext, doc: StoredDocument, round_: int) -> Paper:
@@ -280,10 +312,22 @@ class ScreenStage:
 
     name = "screen"
     state = "screening"
+    per_round = True
 
-    def run(
-        self, ctx: StageContext, plan: Plan, found: list[dict[str, Any]], included_before: int
-    ) -> dict[str, Any]:
+    def inputs(self, ctx: StageContext) -> ScreenInput:
+        r = ctx.task.round
+        earlier = decisions_made(ctx, r - 1)
+        seen = {d.key for d in earlier}
+        searched = stored(ctx, SearchOutput, r)
+        assert searched is not None, "the search stage runs first"
+        found = [p for p in searched.papers if p.key not in seen]
+        return ScreenInput(ctx.plan(), found, sum(1 for d in earlier if d.included))
+
+    def following(self, ctx: StageContext, output: ScreenOutput) -> tuple[str, int]:
+        return "extracting", ctx.task.round
+
+    def run(self, ctx: StageContext, inputs: ScreenInput) -> ScreenOutput:
+        plan, found, included_before = inputs.plan, inputs.found, inputs.included_before
         total, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
         blocks = max(total, 1)
 
@@ -299,8 +343,7 @@ class ScreenStage:
             return {t for t, n in counts.items() if n}
 
         scored: list[tuple[Paper, Screen]] = []
-        for n, data in enumerate(found, start=1):
-            paper = from_dict(Paper, data)
+        for n, paper in enumerate(found, start=1):
             screen = screen_paper(paper, plan, weight, in_text)
             if ctx.models is not None and screen.unsure:
                 # Only papers the score cannot call are worth a model's tokens.
@@ -331,4 +374,4 @@ class ScreenStage:
                     screen.answered,
                 )
             )
-        return {"decisions": [asdict(d) for d in decisions]}
+        return ScreenOutput(decisions)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 STATES = (
     "planning",
@@ -25,12 +25,15 @@ STATES = (
 TERMINAL_STATES = frozenset({"completed", "failed", "cancelled"})
 FACETS = ("methods", "datasets", "metrics", "results", "limitations", "applications")
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def from_dict(cls: type[T], data: dict[str, Any]) -> T:
     """Build a dataclass from a stored dict, ignoring keys it does not know (older rows)."""
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
 
 
@@ -185,6 +188,16 @@ class Disagreement:
 
 
 @dataclass
+class CoverageRow:
+    """Evidence items and distinct papers a sub-question found (appendix B)."""
+
+    id: str  # "q1"
+    question: str
+    evidence: int
+    papers: int
+
+
+@dataclass
 class Report:
     topic: str
     sections: list[Section]
@@ -192,8 +205,7 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)
     verification: dict[str, Any] = field(default_factory=dict)
     screening: list[ScreeningDecision] = field(default_factory=list)
-    # per sub-question, in plan order: {"id", "question", "evidence", "papers"}
-    coverage: list[dict[str, Any]] = field(default_factory=list)
+    coverage: list[CoverageRow] = field(default_factory=list)  # per sub-question, plan order
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -220,7 +232,7 @@ class Report:
             disagreements,
             data.get("verification", {}),
             screening,
-            data.get("coverage", []),
+            [from_dict(CoverageRow, row) for row in data.get("coverage", [])],
         )
 
     def claims(self) -> list[Claim]:

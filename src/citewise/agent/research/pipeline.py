@@ -6,7 +6,9 @@ and committing its own output (with its evidence) before the next begins.
                     +--------------- next round (gap queries) -----+
 
 A task killed anywhere is resumed by running it again: the state names the stage to
-(re)do, and finished stages are never redone.
+(re)do, and finished stages are never redone. Every stage is a `Stage` (stage.py): typed
+inputs read from the stored outputs, a typed output, the next state; `run_stage` is the one
+place that commits an output.
 """
 
 from __future__ import annotations
@@ -19,69 +21,113 @@ from citewise.agent.research.chinese import in_topic_language, plan_topic
 from citewise.agent.research.context import Progress, RemoteSearch, StageContext
 from citewise.agent.research.extract import ExtractStage
 from citewise.agent.research.gather import ScreenStage, SearchStage
-from citewise.agent.research.model import (
-    Disagreement,
-    Paper,
-    Plan,
-    Report,
-    ResearchOptions,
-    ScreeningDecision,
-    from_dict,
-)
+from citewise.agent.research.model import Report, ResearchOptions
 from citewise.agent.research.models import ResearchModels, model_plan
 from citewise.agent.research.prose import model_prose
+from citewise.agent.research.stage import (
+    Analysis,
+    AnalyzeInput,
+    Draft,
+    In,
+    Out,
+    PlanOutput,
+    Stage,
+    Verified,
+    VerifyInput,
+    WriteInput,
+    decisions_made,
+    papers_found,
+    queries_asked,
+    stored,
+)
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStateError, TaskStore
 from citewise.agent.research.verify import verify_report
 from citewise.agent.research.write import write_report
 from citewise.errors import CitewiseError
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import content_terms
-from citewise.store.library import LibraryStore
+from citewise.store.protocols import Store
 
 
 class PlanStage:
+    """Topic -> plan: key phrases and sub-questions with their query variants."""
+
     name = "plan"
     state = "planning"
+    per_round = False
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        plan = plan_topic(ctx.task.topic, ctx.retriever)  # a Chinese topic: research/chinese.py
+    def inputs(self, ctx: StageContext) -> str:
+        return ctx.task.topic
+
+    def run(self, ctx: StageContext, inputs: str) -> PlanOutput:
+        plan = plan_topic(inputs, ctx.retriever)  # a Chinese topic: research/chinese.py
         if ctx.models is not None:
             plan = model_plan(ctx.models, plan)
         ctx.checkpoint(self.state, 1, 1)
-        return {"plan": plan.to_dict()}
+        return PlanOutput(plan)
+
+    def following(self, ctx: StageContext, output: PlanOutput) -> tuple[str, int]:
+        return "searching", 1
 
 
 class AnalyzeStage:
+    """Evidence so far -> coverage, gaps, disagreements and the gap-filling queries."""
+
     name = "analyze"
     state = "analyzing"
+    per_round = True
 
-    def run(self, ctx: StageContext, plan: Plan, round_: int, new_papers: int) -> dict[str, Any]:
+    def inputs(self, ctx: StageContext) -> AnalyzeInput:
+        r = ctx.task.round
+        plan = ctx.plan()
+        new_papers = sum(1 for d in decisions_made(ctx, r) if d.included and d.round == r)
+        years = {p.key: p.year for p in papers_found(ctx, r).values()}
         evidence = ctx.tasks.evidence(ctx.task.id)
-        papers = _papers(ctx, round_)
-        years = {p.key: p.year for p in papers.values()}
+        return AnalyzeInput(plan, r, evidence, years, queries_asked(ctx, plan, r), new_papers)
+
+    def run(self, ctx: StageContext, inputs: AnalyzeInput) -> Analysis:
         output = analyze(
-            plan, evidence, round_, ctx.options.rounds, _asked(ctx, round_), new_papers, years
+            inputs.plan,
+            inputs.evidence,
+            inputs.round,
+            ctx.options.rounds,
+            inputs.asked,
+            inputs.new_papers,
+            inputs.years,
         )
         ctx.checkpoint(self.state, 1, 1)
         return output
 
+    def following(self, ctx: StageContext, output: Analysis) -> tuple[str, int]:
+        r = ctx.task.round
+        return ("searching", r + 1) if output.new_queries else ("writing", r)
+
 
 class WriteStage:
+    """Plan, evidence, screening and analysis -> the report (extractive, or model prose)."""
+
     name = "write"
     state = "writing"
+    per_round = True
 
-    def run(self, ctx: StageContext, plan: Plan, round_: int) -> dict[str, Any]:
-        analysis = ctx.output("analyze", round_) or {}
-        conflicts = [Disagreement.from_dict(d) for d in analysis.get("conflicts", [])]
-        papers = _papers(ctx, round_)
-        included = [d for d in _decisions(ctx, round_) if d.included]
+    def inputs(self, ctx: StageContext) -> WriteInput:
+        r = ctx.task.round
+        papers = papers_found(ctx, r)
+        decisions = decisions_made(ctx, r)
+        included = [papers[d.key] for d in decisions if d.included and d.key in papers]
+        evidence = ctx.tasks.evidence(ctx.task.id)
+        analysis = stored(ctx, Analysis, r)
+        return WriteInput(ctx.plan(), r, evidence, included, decisions, analysis)
+
+    def run(self, ctx: StageContext, inputs: WriteInput) -> Draft:
+        plan, analysis = inputs.plan, inputs.analysis
         report = write_report(
             plan,
-            ctx.tasks.evidence(ctx.task.id),
-            [papers[d.key] for d in included if d.key in papers],
-            _decisions(ctx, round_),
-            conflicts,
-            analysis.get("coverage", {}),
+            inputs.evidence,
+            inputs.papers,
+            inputs.decisions,
+            analysis.conflicts if analysis else [],
+            analysis.coverage if analysis else {},
         )
         report = in_topic_language(report, plan, ctx.task.options.lang)
         prose: dict[str, object] = {}
@@ -90,67 +136,74 @@ class WriteStage:
             report, log = model_prose(
                 ctx.models,
                 report,
-                ctx.tasks.evidence(ctx.task.id),
+                inputs.evidence,
                 questions,
                 lambda done, total: ctx.checkpoint(self.state, done, total),
             )
             prose = log.as_dict()
         ctx.checkpoint(self.state, 1, 1)
-        return {"report": report.to_dict(), "prose": prose}
+        return Draft(report, prose)
+
+    def following(self, ctx: StageContext, output: Draft) -> tuple[str, int]:
+        return "verifying", ctx.task.round
 
 
 class VerifyStage:
+    """Draft -> the report with only claims that resolve and are supported."""
+
     name = "verify"
     state = "verifying"
+    per_round = True
 
-    def run(self, ctx: StageContext, round_: int) -> dict[str, Any]:
-        written = ctx.output("write", round_)
-        assert written is not None
-        report = Report.from_dict(written["report"])
-        names: dict[str, list[str]] = {}
-        for ref in report.references:
-            words = [a.get("family", "") for a in ref.get("author", [])[:2]]
-            year = ((ref.get("issued") or {}).get("date-parts") or [[None]])[0][0]
-            # A composed sentence may name the paper by its authors, year and title.
-            title = content_terms(str(ref.get("title", "")))
-            names[str(ref.get("id"))] = [w for w in [*words, str(year or ""), *title] if w]
-        verified = verify_report(report, ctx.tasks.evidence(ctx.task.id), names)
-        verified.verification.update(written.get("prose") or {})
+    def inputs(self, ctx: StageContext) -> VerifyInput:
+        draft = stored(ctx, Draft, ctx.task.round)
+        assert draft is not None, "the write stage runs first"
+        return VerifyInput(draft, ctx.tasks.evidence(ctx.task.id), citation_names(draft.report))
+
+    def run(self, ctx: StageContext, inputs: VerifyInput) -> Verified:
+        verified = verify_report(inputs.draft.report, inputs.evidence, inputs.names)
+        verified.verification.update(inputs.draft.prose)
         ctx.checkpoint(self.state, 1, 1)
-        return {"report": verified.to_dict()}
+        return Verified(verified)
+
+    def following(self, ctx: StageContext, output: Verified) -> tuple[str, int]:
+        return "completed", ctx.task.round
 
 
-def _papers(ctx: StageContext, last_round: int) -> dict[str, Paper]:
-    """Every paper any search round found (first sighting wins; later hits merged in)."""
-    papers: dict[str, Paper] = {}
-    for r in range(1, last_round + 1):
-        for data in (ctx.output("search", r) or {}).get("papers", []):
-            paper = from_dict(Paper, data)
-            if paper.key not in papers:
-                papers[paper.key] = paper
-    return papers
+def citation_names(report: Report) -> dict[str, list[str]]:
+    """Per cited paper, the words a composed sentence may name it by: the first two
+    authors' family names, the year and the title's content words."""
+    names: dict[str, list[str]] = {}
+    for ref in report.references:
+        words = [a.get("family", "") for a in ref.get("author", [])[:2]]
+        year = ((ref.get("issued") or {}).get("date-parts") or [[None]])[0][0]
+        title = content_terms(str(ref.get("title", "")))
+        names[str(ref.get("id"))] = [w for w in [*words, str(year or ""), *title] if w]
+    return names
 
 
-def _decisions(ctx: StageContext, last_round: int) -> list[ScreeningDecision]:
+def run_stage(stage: Stage[In, Out], ctx: StageContext) -> None:
+    """Read the stage's inputs, run it, and commit its output with the next state (one
+    transaction; TaskCancelled if the task was cancelled meanwhile)."""
+    output = stage.run(ctx, stage.inputs(ctx))
+    next_state, next_round = stage.following(ctx, output)
+    round_ = ctx.task.round if stage.per_round else 0
+    ctx.tasks.commit_stage(
+        ctx.task.id, stage.name, round_, output.to_dict(), next_state, next_round
+    )
+
+
+def research_stages() -> list[Stage[Any, Any]]:
+    """The stages in the order a task passes through them."""
     return [
-        from_dict(ScreeningDecision, d)
-        for r in range(1, last_round + 1)
-        for d in (ctx.output("screen", r) or {}).get("decisions", [])
+        PlanStage(),
+        SearchStage(),
+        ScreenStage(),
+        ExtractStage(),
+        AnalyzeStage(),
+        WriteStage(),
+        VerifyStage(),
     ]
-
-
-def _queries(ctx: StageContext, plan: Plan, round_: int) -> dict[str, list[str]]:
-    if round_ == 1:
-        return {q.id: q.queries for q in plan.sub_questions}
-    queries: dict[str, list[str]] = (ctx.output("analyze", round_ - 1) or {}).get("new_queries", {})
-    return queries
-
-
-def _asked(ctx: StageContext, last_round: int) -> set[str]:
-    plan = ctx.plan()
-    return {
-        q for r in range(1, last_round + 1) for qs in _queries(ctx, plan, r).values() for q in qs
-    }
 
 
 class Researcher:
@@ -158,7 +211,7 @@ class Researcher:
 
     def __init__(
         self,
-        store: LibraryStore,
+        store: Store,
         retriever: Retriever,
         progress: Progress | None = None,
         remote_search: RemoteSearch | None = None,
@@ -173,22 +226,8 @@ class Researcher:
         self.remote_search = remote_search
         self.models_for = models
         self._models: dict[str, ResearchModels | None] = {}
-        self.plan_stage = PlanStage()
-        self.search_stage = SearchStage()
-        self.screen_stage = ScreenStage()
-        self.extract_stage = ExtractStage()
-        self.analyze_stage = AnalyzeStage()
-        self.write_stage = WriteStage()
-        self.verify_stage = VerifyStage()
-        self.steps: dict[str, Callable[[StageContext], None]] = {
-            "planning": self._plan,
-            "searching": self._search,
-            "screening": self._screen,
-            "extracting": self._extract,
-            "analyzing": self._analyze,
-            "writing": self._write,
-            "verifying": self._verify,
-        }
+        # task state -> the stage that runs in it
+        self.stages: dict[str, Stage[Any, Any]] = {s.state: s for s in research_stages()}
 
     def start(self, topic: str, options: ResearchOptions) -> Task:
         return self.tasks.create(topic, options)
@@ -219,7 +258,7 @@ class Researcher:
             if self.progress:
                 ctx.progress = self.progress
             try:
-                self.steps[task.state](ctx)
+                run_stage(self.stages[task.state], ctx)
             except TaskCancelled:
                 return self.tasks.get(task_id)
             except (CitewiseError, OSError, ValueError, KeyError) as exc:
@@ -245,68 +284,13 @@ class Researcher:
         errors = self.tasks.events(task_id, "error")
         return errors[-1].stage if errors else "planning"
 
-    # -- one method per state: load inputs, run the stage, commit its output ---------
-
-    def _plan(self, ctx: StageContext) -> None:
-        output = self.plan_stage.run(ctx)
-        ctx.tasks.commit_stage(ctx.task.id, "plan", 0, output, "searching", 1)
-
-    def _search(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        plan = ctx.plan()
-        output = self.search_stage.run(ctx, plan, _queries(ctx, plan, r), r)
-        for warning in output["warnings"]:
-            ctx.tasks.event(ctx.task.id, "search", "warning", {"message": warning})
-        ctx.tasks.commit_stage(ctx.task.id, "search", r, output, "screening", r)
-
-    def _screen(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        earlier = _decisions(ctx, r - 1)
-        seen = {d.key for d in earlier}
-        found = [p for p in (ctx.output("search", r) or {})["papers"] if p["key"] not in seen]
-        included_before = sum(1 for d in earlier if d.included)
-        output = self.screen_stage.run(ctx, ctx.plan(), found, included_before)
-        ctx.tasks.commit_stage(ctx.task.id, "screen", r, output, "extracting", r)
-
-    def _extract(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        this_round = {
-            p["key"]: from_dict(Paper, p) for p in (ctx.output("search", r) or {})["papers"]
-        }
-        decisions = _decisions(ctx, r)
-        new = [this_round[d.key] for d in decisions if d.included and d.round == r]
-        revisit = [
-            this_round[d.key]
-            for d in decisions
-            if d.included and d.round < r and d.key in this_round
-        ]
-        output = self.extract_stage.run(ctx, ctx.plan(), new, revisit, r)
-        ctx.tasks.commit_stage(ctx.task.id, "extract", r, output, "analyzing", r)
-
-    def _analyze(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        new_papers = sum(1 for d in _decisions(ctx, r) if d.included and d.round == r)
-        output = self.analyze_stage.run(ctx, ctx.plan(), r, new_papers)
-        following = ("searching", r + 1) if output["new_queries"] else ("writing", r)
-        ctx.tasks.commit_stage(ctx.task.id, "analyze", r, output, *following)
-
-    def _write(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        output = self.write_stage.run(ctx, ctx.plan(), r)
-        ctx.tasks.commit_stage(ctx.task.id, "write", r, output, "verifying", r)
-
-    def _verify(self, ctx: StageContext) -> None:
-        r = ctx.task.round
-        output = self.verify_stage.run(ctx, r)
-        ctx.tasks.commit_stage(ctx.task.id, "verify", r, output, "completed", r)
-
     def report(self, task_id: str) -> Report:
         """The verified report of a completed task, from the store (no stage reruns)."""
         task = self.tasks.get(task_id)
-        stored = self.tasks.output(task_id, "verify", task.round)
-        if task.state != "completed" or stored is None:
+        data = self.tasks.output(task_id, Verified.stage, task.round)
+        if task.state != "completed" or data is None:
             raise TaskStateError(
                 f"task '{task_id}' is {task.state}, not completed",
                 hint=f"run 'citewise tasks resume {task_id}'",
             )
-        return Report.from_dict(stored["report"])
+        return Verified.from_dict(data).report

@@ -10,6 +10,7 @@ from typing import Any
 
 from citewise.agent.research.model import (
     Claim,
+    CoverageRow,
     Disagreement,
     EvidenceItem,
     Paper,
@@ -321,7 +322,12 @@ def write_report(
                     cited.append(key)
     references = [by_key[k].csl for k in cited if k in by_key]
     table = [
-        {"id": q.id, "question": q.text, **coverage.get(q.id, {"evidence": 0, "papers": 0})}
+        CoverageRow(
+            q.id,
+            q.text,
+            coverage.get(q.id, {}).get("evidence", 0),
+            coverage.get(q.id, {}).get("papers", 0),
+        )
         for q in plan.sub_questions
     ]
     return Report(

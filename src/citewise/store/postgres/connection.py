@@ -6,6 +6,7 @@ server cannot be reached, opening fails with a CitewiseError that says what to d
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -89,3 +90,33 @@ class Database:
 
     def close(self) -> None:
         self.pool.close()
+
+
+_SHARED: dict[str, tuple[Database, int]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_database(url: str, max_size: int = 16) -> Database:
+    """The process's one pool for `url` (migrations checked once): every store opened on
+    it in this process (a server's per-request readers, a worker's job threads) borrows
+    connections from it, so a process holds at most `max_size` however many stores it opens.
+    Give it back with `release`."""
+    with _SHARED_LOCK:
+        found = _SHARED.get(url)
+        database = found[0] if found else Database(url, max_size)
+        _SHARED[url] = (database, (found[1] if found else 0) + 1)
+        return database
+
+
+def release(database: Database) -> None:
+    """One user of a shared pool is done; the last closes it."""
+    with _SHARED_LOCK:
+        found = _SHARED.get(database.url)
+        if found is None or found[0] is not database:
+            database.close()
+            return
+        if found[1] <= 1:
+            del _SHARED[database.url]
+            database.close()
+        else:
+            _SHARED[database.url] = (database, found[1] - 1)

@@ -1,49 +1,38 @@
-"""Bibliography entries and in-text citations on PostgreSQL, resolved to library documents
-by the same rule as SQLite (DOI, else a close title match; store/references.py)."""
+"""Bibliography entries and in-text citations on PostgreSQL: the rows and the resolution
+rule (DOI, else a close title match) are store/references.py's; only the SQL is here."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from citewise.documents.model import Document, block_id
+from citewise.documents.model import Document
 from citewise.store.postgres.connection import Database
-from citewise.store.references import StoredReference, _matches, reference_id
+from citewise.store.references import (
+    REFERENCE_COLUMNS,
+    StoredReference,
+    citation_rows,
+    incoming_resolutions,
+    outgoing_resolutions,
+    reference_rows,
+    stored_reference,
+)
+
+_RESOLVE = 'UPDATE "references" SET resolved_document = %s WHERE id = %s'
 
 
 def save_references(conn: Any, doc_id: str, doc: Document) -> None:
     """Store a document's entries and citation links, then resolve in both directions
     (inside the caller's save transaction)."""
     with conn.cursor() as cur:
+        marks = ",".join(["%s"] * len(REFERENCE_COLUMNS.split(",")))
         cur.executemany(
-            'INSERT INTO "references" (id, document_id, ordinal, block_id, raw, authors, title, '
-            "year, venue, doi, arxiv_id) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-            [
-                (
-                    reference_id(doc.sha256, ref.ordinal),
-                    doc_id,
-                    ref.ordinal,
-                    block_id(doc.sha256, ref.block) if ref.block is not None else None,
-                    ref.raw,
-                    json.dumps(ref.authors, ensure_ascii=False),
-                    ref.title,
-                    ref.year,
-                    ref.venue,
-                    ref.doi.lower() if ref.doi else None,
-                    ref.arxiv_id,
-                )
-                for ref in doc.references
-            ],
+            f'INSERT INTO "references" ({REFERENCE_COLUMNS}) VALUES ({marks})',
+            reference_rows(doc_id, doc),
         )
-        known = {r.ordinal for r in doc.references}
         cur.executemany(
             "INSERT INTO citations (block_id, reference_id, marker) VALUES (%s,%s,%s) "
             "ON CONFLICT DO NOTHING",
-            [
-                (block_id(doc.sha256, c.block), reference_id(doc.sha256, c.reference), c.marker)
-                for c in doc.citations
-                if c.reference in known
-            ],
+            citation_rows(doc),
         )
     _resolve_own(conn, doc_id)
     _resolve_to(conn, doc_id)
@@ -55,25 +44,11 @@ def _resolve_own(conn: Any, doc_id: str) -> None:
     ).fetchall()
     if not others:
         return
-    by_doi = {r["doi"]: r["id"] for r in others if r["doi"]}
     refs = conn.execute(
         'SELECT id, title, year, doi FROM "references" WHERE document_id = %s', (doc_id,)
     ).fetchall()
-    for ref in refs:
-        target = by_doi.get(ref["doi"]) if ref["doi"] else None
-        if target is None:
-            target = next(
-                (
-                    o["id"]
-                    for o in others
-                    if _matches(ref["title"], ref["year"], o["title"], o["year"])
-                ),
-                None,
-            )
-        if target is not None:
-            conn.execute(
-                'UPDATE "references" SET resolved_document = %s WHERE id = %s', (target, ref["id"])
-            )
+    for target, ref_id in outgoing_resolutions(refs, others):
+        conn.execute(_RESOLVE, (target, ref_id))
 
 
 def _resolve_to(conn: Any, doc_id: str) -> None:
@@ -87,12 +62,8 @@ def _resolve_to(conn: Any, doc_id: str) -> None:
         "WHERE resolved_document IS NULL AND document_id != %s",
         (doc_id,),
     ).fetchall()
-    for ref in open_refs:
-        same_doi = bool(row["doi"]) and ref["doi"] == row["doi"]
-        if same_doi or _matches(ref["title"], ref["year"], row["title"], row["year"]):
-            conn.execute(
-                'UPDATE "references" SET resolved_document = %s WHERE id = %s', (doc_id, ref["id"])
-            )
+    for ref_id in incoming_resolutions(row, open_refs):
+        conn.execute(_RESOLVE, (doc_id, ref_id))
 
 
 class PostgresReferences:
@@ -105,23 +76,7 @@ class PostgresReferences:
         rows = self.db.rows(
             'SELECT * FROM "references" WHERE document_id = %s ORDER BY ordinal', (doc_id,)
         )
-        return [
-            StoredReference(
-                id=r["id"],
-                document_id=r["document_id"],
-                ordinal=r["ordinal"],
-                block_id=r["block_id"],
-                raw=r["raw"],
-                authors=json.loads(r["authors"]),
-                title=r["title"],
-                year=r["year"],
-                venue=r["venue"],
-                doi=r["doi"],
-                arxiv_id=r["arxiv_id"],
-                resolved_document=r["resolved_document"],
-            )
-            for r in rows
-        ]
+        return [stored_reference(r) for r in rows]
 
     def citations(self, doc_id: str) -> list[tuple[str, str, str]]:
         rows = self.db.rows(

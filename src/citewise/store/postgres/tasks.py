@@ -15,30 +15,13 @@ from citewise.store.postgres.connection import Database
 from citewise.store.postgres.schema import NOW
 from citewise.store.protocols import StageCancelled
 from citewise.store.records import EvidenceRecord, TaskEventRecord, TaskRecord
-
-
-def _task(row: dict[str, Any]) -> TaskRecord:
-    return TaskRecord(
-        id=row["id"],
-        topic=row["topic"],
-        state=row["state"],
-        round=row["round"],
-        options=json.loads(row["options"]),
-        created=row["created"],
-        updated=row["updated"],
-    )
-
-
-def _evidence(row: dict[str, Any]) -> EvidenceRecord:
-    return EvidenceRecord(
-        id=row["id"],
-        sub_question=row["sub_question"],
-        kind=row["kind"],
-        block_id=row["block_id"],
-        record_key=row["record_key"],
-        quote=row["quote"],
-        data=json.loads(row["data"]),
-    )
+from citewise.store.tasks import (
+    EVIDENCE_COLUMNS,
+    evidence_record,
+    evidence_row,
+    round_output,
+    task_record,
+)
 
 
 def _event(conn: Any, task_id: str, stage: str, kind: str, data: dict[str, Any]) -> None:
@@ -52,11 +35,10 @@ def _insert_evidence(conn: Any, task_id: str, items: list[EvidenceRecord]) -> in
     added = 0
     for item in items:
         cursor = conn.execute(
-            "INSERT INTO evidence (id, task_id, sub_question, kind, block_id, record_key, "
-            "quote, data) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
-            (item.id, task_id, item.sub_question, item.kind, item.block_id, item.record_key,
-             item.quote, json.dumps(item.data, ensure_ascii=False)),
-        )  # fmt: skip
+            f"INSERT INTO evidence ({EVIDENCE_COLUMNS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) "
+            "ON CONFLICT DO NOTHING",
+            evidence_row(task_id, item),
+        )
         added += cursor.rowcount
     return added
 
@@ -77,10 +59,10 @@ class PostgresTaskRepository:
 
     def get(self, task_id: str) -> TaskRecord | None:
         row = self.db.one("SELECT * FROM tasks WHERE id = %s", (task_id,))
-        return _task(row) if row is not None else None
+        return task_record(row) if row is not None else None
 
     def list_tasks(self) -> list[TaskRecord]:
-        return [_task(r) for r in self.db.rows("SELECT * FROM tasks ORDER BY created, seq")]
+        return [task_record(r) for r in self.db.rows("SELECT * FROM tasks ORDER BY created, seq")]
 
     def set_state(self, task_id: str, state: str, event: dict[str, Any]) -> None:
         with self.db.transaction() as conn:
@@ -111,11 +93,7 @@ class PostgresTaskRepository:
             "ORDER BY id DESC",
             (task_id, stage),
         )
-        for row in rows:
-            found: dict[str, Any] = json.loads(row["data"])
-            if found.get("round") == round_:
-                return found
-        return None
+        return round_output((row["data"] for row in rows), round_)
 
     def commit_stage(
         self,
@@ -150,7 +128,7 @@ class PostgresTaskRepository:
 
     def evidence(self, task_id: str) -> list[EvidenceRecord]:
         rows = self.db.rows("SELECT * FROM evidence WHERE task_id = %s ORDER BY seq", (task_id,))
-        return [_evidence(r) for r in rows]
+        return [evidence_record(r) for r in rows]
 
     def evidence_count(self, task_id: str) -> int:
         n = self.db.value("SELECT count(*) FROM evidence WHERE task_id = %s", (task_id,))

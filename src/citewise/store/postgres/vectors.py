@@ -15,6 +15,12 @@ import numpy as np
 from citewise.store.filters import BlockFilter
 from citewise.store.postgres.blocks import filter_clause
 from citewise.store.postgres.connection import Database
+from citewise.store.quantize import top_k
+
+# A filter allowing at most this many blocks is scored exactly (as SQLite does), not by HNSW.
+EXACT_BELOW = 1000
+# Rows the HNSW index shortlists per search before exact float32 rescoring.
+SHORTLIST = 100
 
 
 def _index_name(model: str) -> str:
@@ -53,6 +59,13 @@ class PostgresVectors:
                 (model, dimensions),
             )
             create_index(conn, model, dimensions)
+
+    def has_missing_vectors(self, model: str) -> bool:
+        """Whether some trusted block lacks a vector for `model` (counts, no per-block probe)."""
+        vectors = self.vector_count(model)
+        if vectors >= int(self.db.value("SELECT count(*) FROM blocks") or 0):
+            return False
+        return int(self.db.value("SELECT count(*) FROM blocks WHERE trusted = 1") or 0) > vectors
 
     def any_vectors(self) -> bool:
         return bool(self.db.value("SELECT EXISTS (SELECT 1 FROM block_vectors)"))
@@ -113,3 +126,103 @@ class PostgresVectors:
                 (_literal(query), model, *params, _literal(query), k),
             ).fetchall()
         return [(int(r["block_rowid"]), float(r["score"])) for r in rows]
+
+
+def _floats(sent: bytes) -> np.ndarray:
+    """A vector from pgvector's binary form (`vector_send`: two int16, then big-endian
+    float32s): 3x quicker to read than a float4[] or the text form."""
+    return np.frombuffer(bytes(sent), dtype=">f4", offset=4).astype(np.float32)
+
+
+def _matrix(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    rowids = np.fromiter((r["block_rowid"] for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.array([_floats(r["vector"]) for r in rows], dtype=np.float32)
+    return rowids, matrix
+
+
+class PostgresDenseIndex:
+    """Dense retrieval over pgvector (the DenseIndex protocol): pgvector's HNSW index
+    shortlists, the float32 vectors are rescored exactly here, ties broken by rowid, so the
+    ranking equals the SQLite library's exact rescoring whenever the shortlist holds it."""
+
+    def __init__(self, db: Database, model: str) -> None:
+        self.db = db
+        self.model = model
+        self.state: tuple[int, int] | None = None
+        self.count = 0
+        self.dimensions = 0
+
+    def refresh(self) -> None:
+        row = self.db.one(
+            "SELECT inserted, changed FROM vector_changes WHERE model = %s", (self.model,)
+        )
+        state = (int(row["inserted"]), int(row["changed"])) if row else (0, 0)
+        if state != self.state:
+            self.count = int(
+                self.db.value(
+                    "SELECT count(*) FROM block_vectors v JOIN blocks b ON b.rowid = "
+                    "v.block_rowid WHERE v.model = %s AND b.trusted = 1",
+                    (self.model,),
+                )
+                or 0
+            )
+            dims = self.db.value(
+                "SELECT dimensions FROM embedding_models WHERE name = %s", (self.model,)
+            )
+            self.dimensions, self.state = int(dims or 0), state
+
+    def __len__(self) -> int:
+        return self.count
+
+    def _rows(self, sql: str, params: tuple[Any, ...], ef_search: int) -> list[dict[str, Any]]:
+        with self.db.transaction() as conn:
+            conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            return list(conn.execute(sql, params).fetchall())
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        empty = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        if self.state is None:
+            self.refresh()
+        if k <= 0 or self.count == 0 or (allowed is not None and len(allowed) == 0):
+            return empty
+        select = (
+            "SELECT v.block_rowid, vector_send(v.vector) AS vector FROM block_vectors v "
+            "JOIN blocks b ON b.rowid = v.block_rowid WHERE v.model = %s AND b.trusted = 1"
+        )
+        if allowed is not None and len(allowed) <= EXACT_BELOW:
+            rows = self.db.rows(
+                f"{select} AND v.block_rowid = ANY(%s)", (self.model, [int(r) for r in allowed])
+            )
+        else:
+            dims, shortlist = self.dimensions, max(SHORTLIST, 2 * k)
+            distance = f"v.vector::halfvec({dims}) <=> %s::halfvec({dims})"
+            restrict = " AND v.block_rowid = ANY(%s)" if allowed is not None else ""
+            extra: tuple[Any, ...] = ([int(r) for r in allowed],) if allowed is not None else ()
+            rows = self._rows(
+                f"{select}{restrict} ORDER BY {distance} LIMIT %s",
+                (self.model, *extra, _literal(query), shortlist),
+                2 * shortlist,
+            )
+        if not rows:
+            return empty
+        rows.sort(key=lambda r: int(r["block_rowid"]))
+        rowids, matrix = _matrix(rows)
+        scores = matrix @ np.asarray(query, dtype=np.float32)
+        best = top_k(scores, k)
+        return rowids[best], scores[best]
+
+    def vectors(self, rowids: list[int]) -> np.ndarray | None:
+        if not rowids:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        rows = self.db.rows(
+            "SELECT block_rowid, vector_send(vector) AS vector FROM block_vectors "
+            "WHERE model = %s AND block_rowid = ANY(%s)",
+            (self.model, [int(r) for r in rowids]),
+        )
+        found = {int(r["block_rowid"]): _floats(r["vector"]) for r in rows}
+        if any(int(r) not in found for r in rowids):
+            return None
+        return np.array([found[int(r)] for r in rowids], dtype=np.float32)

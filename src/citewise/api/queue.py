@@ -1,0 +1,123 @@
+"""Ingest (and research) as jobs of a PostgreSQL library's queue, for the faces:
+enqueue files, follow the jobs to their end, run a worker (`citewise worker`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citewise.config import Settings
+from citewise.errors import LibraryError
+from citewise.ingest import IngestFailure, expand_paths
+from citewise.workers.app import INGEST, QUEUE, RESEARCH, queue_app
+from citewise.workers.run import WorkerOptions, run_worker
+
+__all__ = ["JobsProgress", "QueuedJobs", "WorkerOptions", "enqueue_ingest", "run_worker"]
+
+DONE = ("succeeded", "failed", "cancelled", "aborted")
+
+
+@dataclass
+class QueuedJobs:
+    """Jobs deferred for the given paths (job id -> path), and paths that are not files."""
+
+    jobs: dict[int, str] = field(default_factory=dict)
+    failed: list[IngestFailure] = field(default_factory=list)
+
+
+@dataclass
+class JobsProgress:
+    """Where a set of jobs stands: job id -> status (todo, doing, succeeded, failed, ...)."""
+
+    status: dict[int, str]
+
+    @property
+    def finished(self) -> int:
+        return sum(s in DONE for s in self.status.values())
+
+    @property
+    def done(self) -> bool:
+        return self.finished == len(self.status)
+
+    def with_status(self, *wanted: str) -> list[int]:
+        return sorted(j for j, s in self.status.items() if s in wanted)
+
+
+def _app(settings: Settings) -> Any:
+    if settings.database is None:
+        raise LibraryError(
+            "jobs need a library on PostgreSQL",
+            hint="pass --library postgresql://… (a library folder ingests in this process)",
+            code="QUEUE_UNAVAILABLE",
+        )
+    return queue_app(settings.database)
+
+
+def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
+    """One ingest job per file (folders searched recursively); a file already waiting in
+    the queue keeps its one job."""
+    from procrastinate import exceptions
+
+    queued = QueuedJobs()
+    app = _app(settings)
+    with app.open():
+        for found in expand_paths(paths):
+            if isinstance(found, IngestFailure):
+                queued.failed.append(found)
+                continue
+            path = str(found.expanduser().resolve())
+            job = app.configure_task(INGEST, queue=QUEUE, lock=path, queueing_lock=path)
+            try:
+                queued.jobs[int(job.defer(path=path))] = path
+            except exceptions.AlreadyEnqueued:
+                waiting = app.job_manager.list_jobs(queueing_lock=path, status="todo")
+                queued.jobs.update((int(j.id), path) for j in waiting)
+    return queued
+
+
+def enqueue_research(settings: Settings, task_id: str) -> int:
+    """A job that runs research task `task_id` to its end on some worker; its job id."""
+    app = _app(settings)
+    with app.open():
+        job = app.configure_task(RESEARCH, queue=QUEUE, lock=f"research:{task_id}")
+        return int(job.defer(task_id=task_id))
+
+
+def job_progress(settings: Settings, jobs: list[int]) -> JobsProgress:
+    app = _app(settings)
+    with app.open():
+        return _progress(app, jobs)
+
+
+def _progress(app: Any, jobs: list[int]) -> JobsProgress:
+    wanted = set(jobs)
+    status = {
+        int(j.id): str(j.status.value if hasattr(j.status, "value") else j.status)
+        for j in app.job_manager.list_jobs(queue=QUEUE)
+        if int(j.id) in wanted
+    }
+    return JobsProgress({j: status.get(j, "unknown") for j in jobs})
+
+
+def follow(
+    settings: Settings,
+    jobs: list[int],
+    progress: Callable[[JobsProgress], None] | None = None,
+    poll: float = 0.5,
+    timeout: float | None = None,
+) -> JobsProgress:
+    """Wait until every job finished (or `timeout` seconds passed), reporting each change."""
+    app = _app(settings)
+    started, last = time.monotonic(), None
+    with app.open():
+        while True:
+            now = _progress(app, jobs)
+            if progress is not None and now.status != last:
+                progress(now)
+            last = now.status
+            if now.done or (timeout is not None and time.monotonic() - started > timeout):
+                return now
+            time.sleep(poll)

@@ -1,0 +1,55 @@
+"""`citewise user NAME` (a token for one user of a shared server) and `citewise audit`
+(who asked, searched or started what in a shared library)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from citewise.cli.app import app, emit_json, err, open_library, out
+
+
+@app.command()
+def user(
+    name: Annotated[str, typer.Argument(help="The user's name, as the audit log shows it.")],
+    role: Annotated[
+        str, typer.Option("--role", help="read (ask, search, read) or write (also research).")
+    ] = "read",
+) -> None:
+    """Print a new token for NAME and the lines to add to the server's users.toml (the
+    file keeps only the token's SHA-256; hand the token to the user)."""
+    from citewise.server.users import ROLES, new_token, users_entry
+
+    if role not in ROLES:
+        raise typer.BadParameter("role must be read or write", param_hint="--role")
+    token = new_token()
+    err.print(f"token for {name} (shown once): {token}")
+    out.print(users_entry(name, role, token), end="", markup=False, highlight=False)
+
+
+@app.command()
+def audit(
+    limit: Annotated[int, typer.Option("--limit", min=1)] = 50,
+    actor: Annotated[str | None, typer.Option("--user", help="Only this user.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Who asked, searched or started research in this library, newest first (a shared
+    PostgreSQL library; a SQLite library keeps no such log)."""
+    from citewise.report.terminal import safe
+
+    with open_library(embeddings=False) as lib:
+        actions = lib.actions(limit, actor)
+    if as_json:
+        emit_json(actions)
+        return
+    table = Table("time", "user", "action", "subject")
+    for a in actions:
+        table.add_row(
+            str(a["time"]),
+            safe(str(a["actor"])),
+            str(a["action"]),
+            safe(str(a["subject"] or ""))[:80],
+        )
+    out.print(table)

@@ -1,0 +1,118 @@
+"""`citewise worker` (run jobs of a PostgreSQL library) and `citewise ingest --queue`
+(enqueue files as jobs and follow them)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
+
+if TYPE_CHECKING:
+    from citewise.agent.research import ResearchOptions
+    from citewise.api.queue import JobsProgress
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Jobs run at once by this worker.")
+    ] = 1,
+    heartbeat: Annotated[
+        float, typer.Option("--heartbeat", min=0.1, help="Seconds between heartbeats.")
+    ] = 10.0,
+    stalled_after: Annotated[
+        float,
+        typer.Option(
+            "--stalled-after",
+            min=0.5,
+            help="Seconds without a heartbeat after which a worker's jobs run elsewhere.",
+        ),
+    ] = 30.0,
+    until_done: Annotated[
+        bool, typer.Option("--until-done", help="Stop when the queue is empty.")
+    ] = False,
+    name: Annotated[str | None, typer.Option("--name", help="This worker's name.")] = None,
+) -> None:
+    """Run ingest, embedding and research jobs of a postgresql:// library (one per machine;
+    stop with Ctrl-C or SIGTERM: the job in hand finishes first)."""
+    from citewise.api.queue import WorkerOptions, run_worker
+
+    run_worker(settings(), WorkerOptions(concurrency, heartbeat, stalled_after, until_done, name))
+
+
+def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
+    """Defer one job per file, then (unless `detach`) follow them to the end."""
+    from citewise.api.queue import JobsProgress, enqueue_ingest, follow
+    from citewise.report.terminal import plain
+
+    queued = enqueue_ingest(settings(), paths)
+    for failure in queued.failed:
+        sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
+    ids = sorted(queued.jobs)
+    if detach or not ids:
+        _summary(JobsProgress({j: "todo" for j in ids}), queued.jobs, as_json)
+        return
+    with progress_bar(not as_json) as bar:
+        task = bar.add_task("jobs", total=len(ids))
+
+        def advance(now: JobsProgress) -> None:
+            if as_json:
+                _event({"event": "progress", "finished": now.finished, "total": len(ids)})
+            bar.update(task, completed=now.finished)
+
+        final = follow(settings(), ids, advance)
+    _summary(final, queued.jobs, as_json)
+    if final.with_status("failed") or queued.failed:
+        raise typer.Exit(1)
+
+
+def _event(data: dict[str, object]) -> None:
+    """One JSON object per line (`--json` of a followed queue: events as they happen)."""
+    # ASCII: every control or non-ASCII character escaped, nothing can drive a terminal
+    sys.stdout.write(json.dumps(data, ensure_ascii=True) + "\n")
+    sys.stdout.flush()
+
+
+def _summary(progress: JobsProgress, paths: dict[int, str], as_json: bool) -> None:
+    from citewise.report.terminal import plain
+
+    by_status: dict[str, list[str]] = {}
+    for job, status in sorted(progress.status.items()):
+        by_status.setdefault(status, []).append(paths[job])
+    if as_json:
+        _event({"event": "done", "jobs": len(paths), **by_status})
+        return
+    for status, files in sorted(by_status.items()):
+        out.print(f"{status}: {len(files)} file(s)")
+        if status == "failed":
+            for path in files:
+                err.print(plain(f"error: {path}: the job failed (see the worker's log)"))
+
+
+def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None:
+    """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
+    report files of the completed task."""
+    from citewise.agent.research.tasks import TaskStore
+    from citewise.api.queue import enqueue_research, follow
+
+    with open_library(embeddings=False) as lib:
+        task = TaskStore(lib.store.tasks).create(topic, options)
+    job = enqueue_research(settings(), task.id)
+    err.print(f"task {task.id}: queued as job {job}")
+    with progress_bar(not as_json) as bar:
+        bar.add_task("waiting for a worker", total=None)
+        final = follow(settings(), [job])
+    with open_library(embeddings=False) as lib:
+        state = TaskStore(lib.store.tasks).get(task.id).state
+    if as_json:
+        emit_json({"task": task.id, "job": job, "job_status": final.status[job], "state": state})
+    else:
+        out.print(f"task {task.id} · {state} (job {final.status[job]})")
+        out.print(f"report files: citewise tasks resume {task.id}")
+    if state != "completed":
+        raise typer.Exit(1)

@@ -1,0 +1,70 @@
+"""Running a worker: procrastinate's worker loop, plus a sweep that hands the jobs of a
+worker that stopped sending heartbeats (killed, machine gone) back to the queue."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from citewise.config import Settings
+from citewise.workers.app import QUEUE, queue_app
+from citewise.workers.tasks import Libraries, register
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WorkerOptions:
+    concurrency: int = 1  # jobs at once (threads; parsing and embedding release the GIL)
+    heartbeat: float = 10.0  # seconds between this worker's heartbeats
+    stalled_after: float = 30.0  # a worker silent this long is gone: its jobs run again
+    until_done: bool = False  # stop when the queue is empty instead of waiting for more
+    name: str | None = None
+
+
+async def sweep_stalled(app: Any, stalled_after: float, every: float) -> None:
+    """Put back the jobs of workers silent for `stalled_after` seconds, every `every`."""
+    while True:
+        try:
+            for job in await app.job_manager.get_stalled_jobs(
+                seconds_since_heartbeat=stalled_after
+            ):
+                log.warning("job %s (%s) lost its worker: running it again", job.id, job.task_name)
+                await app.job_manager.retry_job(job)
+        except Exception:  # another worker retried it first, or the database blinked
+            log.debug("stalled-job sweep", exc_info=True)
+        await asyncio.sleep(every)
+
+
+async def _run(app: Any, settings: Settings, options: WorkerOptions) -> None:
+    libraries = Libraries(settings)
+    async with app.open_async():
+        sweep = asyncio.create_task(
+            sweep_stalled(app, options.stalled_after, max(0.5, options.heartbeat))
+        )
+        try:
+            await app.run_worker_async(
+                queues=[QUEUE],
+                concurrency=options.concurrency,
+                name=options.name,
+                wait=not options.until_done,
+                update_heartbeat_interval=options.heartbeat,
+                stalled_worker_timeout=options.stalled_after,
+                additional_context={"libraries": libraries},
+                fetch_job_polling_interval=min(5.0, options.heartbeat),
+            )
+        finally:
+            sweep.cancel()
+
+
+def run_worker(settings: Settings, options: WorkerOptions) -> None:
+    """Run jobs of the library `settings` names until stopped (SIGINT, SIGTERM), or until
+    the queue is empty with `until_done`."""
+    if settings.database is None:
+        queue_app("")  # raises the QUEUE_UNAVAILABLE error with its hint
+        return
+    app = queue_app(settings.database)
+    register(app)
+    asyncio.run(_run(app, settings, options))
