@@ -5,35 +5,30 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from citewise.agent.chat import ChatSession
-from citewise.agent.generate import GeneratedAnswerer
-from citewise.agent.qa import Answer, QuestionAnswerer
-from citewise.agent.verify import Verifier
-from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.chat import ChatMethods
 from citewise.api.compare import ComparisonMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.config import ModelSettings, Settings
-from citewise.documents.options import ParseOptions
-from citewise.embed.base import Embedder
-from citewise.embed.settings import embed_settings, open_embedder
 from citewise.errors import DocumentNotFoundError
-from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
-from citewise.llm.base import parse_spec
-from citewise.llm.client import ModelClient
-from citewise.llm.doctor import RoleReport, doctor
-from citewise.llm.registry import role_clients
-from citewise.llm.usage import UsageSummary, usage_summary
-from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
-from citewise.store.factory import open_store
 from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
-from citewise.store.records import ActionRecord
-from citewise.store.references import document_structure
-from citewise.store.vector_check import IndexReport
-from citewise.store.vector_index import check_vector_indexes
-from citewise.store.vocabulary import ReviewEntry
+
+if TYPE_CHECKING:
+    from citewise.agent.chat import ChatSession
+    from citewise.agent.generate import GeneratedAnswerer
+    from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.documents.options import ParseOptions
+    from citewise.embed.base import Embedder
+    from citewise.ingest import IngestReport, Progress, Sources
+    from citewise.llm.client import ModelClient
+    from citewise.llm.doctor import RoleReport
+    from citewise.llm.usage import UsageSummary
+    from citewise.retrieval.hybrid import Hit
+    from citewise.store.vector_check import IndexReport
+    from citewise.store.vocabulary import ReviewEntry
+
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +68,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         settings: Settings | None = None,
     ) -> None:
         # A face passes the Settings it built; Python callers get them read now.
+        from citewise.store.factory import open_store
+
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
         # A postgresql:// library, else the SQLite library in the folder.
@@ -104,6 +101,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
 
     @property
     def embedder(self) -> Embedder | None:
+        from citewise.embed.settings import embed_settings, open_embedder
+
         if not self._embedder_loaded:
             self._embedder_loaded = True
             if self._embeddings:
@@ -120,6 +119,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     def parse_options(self) -> ParseOptions:
         """How files are parsed (budgets, workers, OCR, GROBID, PDF password), from the
         settings' CITEWISE_* variables."""
+        from citewise.documents.options import ParseOptions
+
         return ParseOptions.from_environ(self.settings.environ)
 
     def ingest(
@@ -131,6 +132,10 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
+        from citewise.agent.vocabulary import learn as learn_vocabulary
+        from citewise.ingest import ingest
+        from citewise.retrieval.hybrid import Retriever
+
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
@@ -146,6 +151,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     def embed_missing(self) -> int:
         """Embed the trusted blocks lacking a vector of this library's embedding model
         (a worker's embedding job); how many were."""
+        from citewise.ingest import embed_missing
+
         embedder = self.embedder
         return embed_missing(self.store, embedder) if embedder is not None else 0
 
@@ -175,6 +182,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
 
     def document_details(self, doc_id: str) -> dict[str, object]:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
+        from citewise.store.references import document_structure
+
         doc = self.document(doc_id)
         return {
             "id": doc.id,
@@ -192,6 +201,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
 
     def structure(self, doc_id: str) -> dict[str, object]:
         """Sections, tables, equations and references of a stored document."""
+        from citewise.store.references import document_structure
+
         return document_structure(self.store, self.document(doc_id).id)
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
@@ -202,6 +213,10 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
         embedding model and embed the blocks lacking vectors of the current one (say, the
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.ingest import embed_missing
+        from citewise.retrieval.hybrid import Retriever
+
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
@@ -213,6 +228,9 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     def answerer(self) -> QuestionAnswerer:
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.retrieval.hybrid import Retriever
+
         if self._answerer is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
@@ -244,6 +262,8 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> None:
         """Note in a shared (PostgreSQL) library's audit trail who did what; a one-user
         SQLite library keeps no such trail."""
+        from citewise.store.records import ActionRecord
+
         if self.store.actions is not None:
             self.store.actions.record(ActionRecord(actor, action, subject, dict(detail)))
 
@@ -325,6 +345,11 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
+        from citewise.agent.generate import GeneratedAnswerer
+        from citewise.agent.verify import Verifier
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         self.prepare()
         key = (llm, llm_url, use_cache)
         if key not in self._generators:
@@ -372,10 +397,14 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> list[ModelClient]:
         """The client(s) citewise.toml gives a role (two for a cascade), cached and logged in
         this library; empty when the role is served by plain code."""
+        from citewise.llm.registry import role_clients
+
         return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
 
     def usage(self, task: str | None = None) -> UsageSummary:
         """Model calls logged in this library: the `citewise usage --json` object."""
+        from citewise.llm.usage import usage_summary
+
         return usage_summary(self.store.audit, task)
 
     def chat(
@@ -388,6 +417,10 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
     ) -> ChatSession:
         """A conversation: every turn re-retrieves; history only resolves references
         (with the `reason` role, or --llm, when one is set)."""
+        from citewise.agent.chat import ChatSession
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         override = parse_spec(llm, llm_url) if llm else None
         resolvers = role_clients(
             "reason", self.model_settings, self.store.audit, override, use_cache
@@ -401,12 +434,18 @@ class Library(ComparisonMethods, StructureMethods, ChatMethods):
 
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
+        from citewise.llm.base import parse_spec
+        from citewise.llm.doctor import doctor
+
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
 
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
         its vectors in the database's own index: nothing beside it to check."""
+        from citewise.store.vector_check import IndexReport
+        from citewise.store.vector_index import check_vector_indexes
+
         if not isinstance(self.store, LibraryStore):
             return IndexReport([])
         return check_vector_indexes(self.directory, self.store.db)
