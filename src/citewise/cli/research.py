@@ -121,6 +121,13 @@ def research(
         bool,
         typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Keep included remote records' abstracts in the library (cited as abstracts).",
+        ),
+    ] = False,
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
@@ -152,6 +159,7 @@ def research(
         budget_tokens=budget_tokens,
         sources_config=str(sources_config.resolve()) if sources_config else None,
         fetch=fetch,
+        save_abstracts=save,
         lang=lang,
     )
     parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
