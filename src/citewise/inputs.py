@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citewise.documents import READERS
+from citewise.documents import SUFFIXES as READABLE
 from citewise.documents.manifest import PaperMetadata, read_manifest
 from citewise.documents.zotero import read_zotero
 from citewise.errors import CitewiseError
 
-SUFFIXES = tuple(READERS)
+SUFFIXES = READABLE
 
 
 @dataclass

@@ -34,7 +34,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_dev_set_meets_the_foundation_floors(scores: dict[str, object]) -> None:
     overall = scores["overall"]
     assert isinstance(overall, dict)
-    assert overall["accuracy"] >= 0.86
+    assert overall["accuracy"] >= 0.90  # measured 0.977; the trust issue's floor is 0.80
     assert overall["citation_page_accuracy"] >= 0.95
     assert overall["refusal_recall"] >= 0.90
     assert overall["false_refusal_rate"] <= 0.08

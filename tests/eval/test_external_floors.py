@@ -1,7 +1,7 @@
 """Contract: MMLongBench-Doc's dev half (questions nobody on the project wrote), each asked
-within its paper (--scope-docs). Floors are what the answerer reaches, with margin
-(measured: refusal recall 0.909, text+table accuracy 0.389 with weak-match items scored as
-whole tokens); the issue's target (text+table accuracy >= 0.50) is not met. Skips when absent."""
+within its paper (--scope-docs). The floors are the trust issue's (measured 2026-12-01: refusal
+recall 1.0, text+table accuracy 0.778 and false refusal 0.222, figure items answered wrongly
+0 of 8). Skips when absent."""
 
 from __future__ import annotations
 
@@ -40,7 +40,18 @@ def test_text_and_table_questions_are_scored_apart_from_figure_ones(
 ) -> None:
     by_evidence = scores["by_evidence"]
     assert isinstance(by_evidence, dict) and set(by_evidence) == {"text+table", "figure"}
-    assert by_evidence["text+table"]["accuracy"] >= 0.30
+    assert by_evidence["text+table"]["accuracy"] >= 0.50
+    assert by_evidence["text+table"]["false_refusal_rate"] <= 0.25
+
+
+def test_figure_questions_are_refused_rather_than_answered_wrongly(
+    scores: dict[str, object],
+) -> None:
+    items = scores["items"]
+    assert isinstance(items, list)
+    figures = [i for i in items if i["type"] == "figure"]
+    wrong = [i["id"] for i in figures if not i["refused"] and not i["correct"]]
+    assert figures and len(wrong) <= 0.20 * len(figures), wrong
 
 
 def test_every_answer_is_scoped_to_its_paper(scores: dict[str, object]) -> None:

@@ -166,3 +166,31 @@ def test_fetch_downloads_and_ingests_open_access_pdfs_of_included_records(
         (outcome.task.id,),
     ).fetchall()
     assert [r[0] for r in logged] == [200]
+
+
+def test_save_keeps_included_remote_records_as_abstract_documents(
+    library: Library, tmp_path: Path
+) -> None:
+    with ReplayServer() as server:
+        serve_fixtures(server, only=["arxiv", "openalex"])
+        options = ResearchOptions(
+            sources=["local", "arxiv", "openalex"],
+            sources_config=str(write_config(tmp_path / "sources.yaml", server)),
+            save_abstracts=True,
+        )
+        desk = ResearchDesk(library)
+        outcome = desk.research(TOPIC, options)
+        again = desk.research(TOPIC, options)  # a second run keeps no second copy
+    assert outcome.task.state == again.task.state == "completed"
+    kept = [d for d in library.documents() if d.kind == "abstract"]
+    assert "2101.00001" in {d.arxiv_id for d in kept}
+    assert len({d.arxiv_id or d.doi for d in kept}) == len(kept)
+    saved = desk.tasks.events(outcome.task.id, "abstract_saved")
+    assert {e.data["document"] for e in saved} <= {d.id for d in kept} and saved
+    # this run still quoted the record's abstract, cited as the record
+    evidence = desk.tasks.evidence(outcome.task.id)
+    assert any(e.paper == "arxiv:2101.00001" and e.block_id is None for e in evidence)
+    # a later question over the library cites the kept abstract as an abstract
+    answer = library.ask("What do graph attention networks predict from molecule graphs?")
+    assert not answer.refused
+    assert any(e.title.startswith("abstract of ") for e in answer.evidence)

@@ -8,6 +8,7 @@ import numpy as np
 
 from citewise.documents.model import Block, Document
 from citewise.retrieval import keyword_index
+from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.postings import (
     K1,
@@ -158,3 +159,25 @@ def test_deleting_every_block_of_a_segment_drops_the_segment(tmp_path: Path) -> 
     store.delete_document(store.documents()[0].id)
     index.refresh(store)
     assert index.segments == [] and index.search(["nodules"], 5) == []
+
+
+def test_term_frequencies_count_trusted_blocks_in_the_library_and_in_one_document(
+    tmp_path: Path,
+) -> None:
+    store = LibraryStore(tmp_path)
+    granite = _document("granite", ["granite quarries", "a granite quarry", "marble"])
+    granite.blocks[1].trusted = False  # a garbled page's block is never counted
+    first = store.save_document(granite)
+    second = store.save_document(
+        _document("basalt", ["basalt and granites", "检索增强生成", "quarry basalt"])
+    )
+    store.save_document(_document("slate", ["slate only"]))  # a later segment of its own
+    retriever = Retriever(store, None)
+    total, library = retriever.document_frequencies(["granite", "quarry", "增强", "gneiss"])
+    assert total == 6
+    assert library == {"granite": 2, "quarry": 2, "增强": 1, "gneiss": 0}
+    counts = retriever.document_term_counts(["granite", "basalt", "检索增强"], [first, second])
+    assert counts[first] == (2, {"granite": 1, "basalt": 0, "检索增强": 0})
+    # a term of several indexed words counts the blocks holding all of them
+    assert counts[second] == (3, {"granite": 1, "basalt": 2, "检索增强": 1})
+    assert retriever.document_term_counts(["the"], [first]) == {first: (2, {"the": 0})}

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import numpy as np
 
 from citewise.documents.model import Block, Document, block_id
-from citewise.store.library import BlockFilter, LibraryStore
+from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.store import migrations
+from citewise.store.library import DB_NAME, BlockFilter, LibraryStore
 from citewise.store.migrations import MIGRATIONS
 from citewise.store.vectors import blocks_without_vectors, load_matrix, register_model, save_vectors
 
@@ -54,14 +57,25 @@ def test_same_slug_gets_a_suffix(tmp_path: Path) -> None:
     assert (first, second) == ("quarry2024granite", "quarry2024granite-2")
 
 
+def keyword(store: LibraryStore, terms: list[str], where: BlockFilter | None = None) -> list[int]:
+    """Rowids the library's one keyword index finds, as retrieval asks it."""
+    index = KeywordIndex(store.directory)
+    index.refresh(store)
+    allowed = store.candidates(where) if where else None
+    return [rowid for rowid, _ in index.search(terms, 10, allowed)]
+
+
 def test_replacing_a_document_swaps_its_blocks_and_keeps_its_id(tmp_path: Path) -> None:
     store = LibraryStore(tmp_path)
     doc_id = store.save_document(make_document(["old granite text"]))
+    assert len(keyword(store, ["granite"])) == 1
+    (old_rowid,) = [b.rowid for b in store.blocks(doc_id)]
     new = make_document(["new basalt text", "more basalt"], sha="c" * 64)
     assert store.save_document(new, replaces=doc_id) == doc_id
+    assert min(b.rowid for b in store.blocks(doc_id)) > old_rowid  # never a reused rowid
     assert [b.text for b in store.blocks(doc_id)] == ["new basalt text", "more basalt"]
-    assert store.keyword_search(["granite"], 10) == []
-    assert len(store.keyword_search(["basalt"], 10)) == 2
+    assert keyword(store, ["granite"]) == []
+    assert len(keyword(store, ["basalt"])) == 2
 
 
 def test_keyword_search_ranks_by_bm25_and_filters(tmp_path: Path) -> None:
@@ -71,14 +85,11 @@ def test_keyword_search_ranks_by_bm25_and_filters(tmp_path: Path) -> None:
             ["granite granite quarry", "granite only once here with many other words", "nothing"]
         )
     )
-    hits = store.keyword_search(["granite", "quarry"], 10)
     blocks = store.blocks(doc_id)
-    assert [rowid for rowid, _ in hits] == [blocks[0].rowid, blocks[1].rowid]
-    assert store.keyword_search(["granite"], 10, BlockFilter(pages=(2,))) == []
-    assert [r for r, _ in store.keyword_search(["nothing"], 10, BlockFilter(pages=(2,)))] == [
-        blocks[2].rowid
-    ]
-    assert store.keyword_search(["granite"], 10, BlockFilter(documents=("other",))) == []
+    assert keyword(store, ["granite", "quarry"]) == [blocks[0].rowid, blocks[1].rowid]
+    assert keyword(store, ["granite"], BlockFilter(pages=(2,))) == []
+    assert keyword(store, ["nothing"], BlockFilter(pages=(2,))) == [blocks[2].rowid]
+    assert keyword(store, ["granite"], BlockFilter(documents=("other",))) == []
 
 
 def test_chinese_and_japanese_text_is_findable_by_substring(tmp_path: Path) -> None:
@@ -86,9 +97,9 @@ def test_chinese_and_japanese_text_is_findable_by_substring(tmp_path: Path) -> N
     store.save_document(
         make_document(["本文提出了一种检索增强生成方法", "自然言語処理の研究です", "plain english"])
     )
-    assert len(store.keyword_search(["检索增强"], 10)) == 1
-    assert len(store.keyword_search(["言語処理"], 10)) == 1
-    assert store.keyword_search(["检索失败"], 10) == []
+    assert len(keyword(store, ["检索增强"])) == 1
+    assert len(keyword(store, ["言語処理"])) == 1
+    assert keyword(store, ["失败"]) == []
 
 
 def test_untrusted_blocks_are_never_found(tmp_path: Path) -> None:
@@ -96,7 +107,39 @@ def test_untrusted_blocks_are_never_found(tmp_path: Path) -> None:
     doc = make_document(["granite trusted", "granite garbled"])
     doc.blocks[1].trusted = False
     store.save_document(doc)
-    assert len(store.keyword_search(["granite"], 10)) == 1
+    assert len(keyword(store, ["granite"])) == 1
+
+
+def test_an_old_library_loses_its_fts5_table_and_keeps_every_block(tmp_path: Path) -> None:
+    # The library as the releases before one keyword index wrote it: FTS5 rows beside blocks.
+    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._drop_fts)]
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    for migration in old:
+        for statement in migrations.statements(migration()):
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {len(old)}")
+    db.execute(
+        "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'pdf', 1)"
+    )
+    for rowid, text in ((1, "granite quarry"), (2, "basalt")):
+        db.execute(
+            "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, text) "
+            "VALUES (?, ?, 'd', ?, 'paragraph', 1, ?)",
+            (rowid, f"b{rowid}", rowid, text),
+        )
+        db.execute("INSERT INTO blocks_fts (rowid, text, section_path, label) VALUES (?,?,'','')",
+                   (rowid, text))  # fmt: skip
+    db.commit()
+    db.close()
+    store = LibraryStore(tmp_path)
+    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master")}
+    assert not any(name.startswith("blocks_fts") for name in tables)
+    assert [b.text for b in store.blocks("d")] == ["granite quarry", "basalt"]
+    assert keyword(store, ["granite"]) == [1]
+    store.delete_document("d")  # the newest rowids go; the next document is numbered past them
+    doc_id = store.save_document(make_document(["granite again"]))
+    assert [b.rowid for b in store.blocks(doc_id)] == [3]
+    assert keyword(store, ["granite"]) == [3]
 
 
 def test_vectors_are_stored_per_model_and_normalized(tmp_path: Path) -> None:
@@ -121,7 +164,7 @@ def test_deleting_a_document_removes_blocks_vectors_and_index_rows(tmp_path: Pat
     save_vectors(store.db, "m", [store.blocks(doc_id)[0].rowid], np.array([[1.0, 0.0]]))
     store.delete_document(doc_id)
     assert store.db.execute("SELECT count(*) FROM block_vectors").fetchone()[0] == 0
-    assert store.db.execute("SELECT count(*) FROM blocks_fts").fetchone()[0] == 0
+    assert store.db.execute("SELECT count(*) FROM blocks").fetchone()[0] == 0
     assert store.documents() == []
 
 
@@ -138,3 +181,41 @@ def test_an_old_watches_file_moves_into_the_store_once(tmp_path: Path) -> None:
     assert (tmp_path / "watches.json.imported").exists()
     store.close()
     assert len(LibraryStore(tmp_path).watches.list_watches()) == 1
+
+
+def test_old_vectors_move_inline_with_their_bytes_and_triggers(tmp_path: Path) -> None:
+    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._vectors_inline)]
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    for migration in old:
+        for statement in migrations.statements(migration()):
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {len(old)}")
+    db.execute(
+        "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'x', 1)"
+    )
+    for rowid in (1, 2):
+        db.execute(
+            "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, text) "
+            "VALUES (?, ?, 'd', ?, 'paragraph', 1, 'granite')",
+            (rowid, f"b{rowid}", rowid),
+        )
+    db.execute("INSERT INTO embedding_models VALUES ('m', 2)")
+    vector = np.array([0.6, 0.8], dtype=np.float32).tobytes()
+    db.execute("INSERT INTO block_vectors VALUES ('m', 1, ?)", (vector,))
+    db.commit()
+    db.close()
+
+    store = LibraryStore(tmp_path)
+    (sql,) = store.db.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'block_vectors'"
+    ).fetchone()
+    assert "WITHOUT ROWID" not in sql
+    assert store.db.execute("SELECT vector FROM block_vectors").fetchall()[0][0] == vector
+    save_vectors(store.db, "m", [2], np.array([[1.0, 0.0]]))
+    save_vectors(store.db, "m", [2], np.array([[0.0, 1.0]]))  # an upsert
+    (counts,) = store.db.execute("SELECT inserted, changed FROM vector_changes").fetchall()
+    assert tuple(counts) == (2, 1)  # the triggers came along: one old row, one new, one update
+    found, matrix = load_matrix(store.db, "m")
+    assert list(found) == [1, 2] and np.allclose(matrix, [[0.6, 0.8], [0.0, 1.0]])
+    store.delete_document("d")  # the rows still go with their blocks
+    assert store.db.execute("SELECT count(*) FROM block_vectors").fetchone()[0] == 0

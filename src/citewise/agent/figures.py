@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from citewise.agent.question import Question, focus_sentence
+from citewise.retrieval.hybrid import Retriever
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
@@ -178,7 +179,7 @@ def outside_sections(spans: list[StoredBlock], sections: set[str] | None) -> boo
 _NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
 
 
-def absent_names(question: Question, store: Store) -> list[str]:
+def absent_names(question: Question, retriever: Retriever) -> list[str]:
     """Names in capitals the question asks with ("HOVER") that none of the papers it is
     scoped to ever writes: what it asks about is not in them (a name the library's
     vocabulary bridges to another form does not count as absent)."""
@@ -186,7 +187,7 @@ def absent_names(question: Question, store: Store) -> list[str]:
     names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
     if not question.scope or not names:
         return []
-    counts = store.document_term_counts([n.lower() for n in names], list(question.scope))
+    counts = retriever.document_term_counts([n.lower() for n in names], list(question.scope))
     return [
         n
         for n in names

@@ -16,11 +16,10 @@ from citewise.agent.aspects import load_paper, parse_aspects
 from citewise.agent.compare import Cell, cell_for
 from citewise.agent.extraction import Finding
 from citewise.agent.gazetteer import Gazetteer
+from citewise.agent.matrix_columns import DEFAULT_COLUMNS as DEFAULT_COLUMNS
 from citewise.llm.client import ModelClient
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
-
-DEFAULT_COLUMNS = ("task", "method", "datasets", "metrics", "limitations")
 
 
 def _extractor_version() -> int:

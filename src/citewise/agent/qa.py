@@ -140,7 +140,7 @@ class QuestionAnswerer:
         """The shared question analysis: type, terms, labels, the papers it is scoped to,
         and the library's vocabulary for it (abbreviations, number forms, link shapes).
         A Chinese question is analysed as its English bridge (agent/crosslingual.py)."""
-        bridged = bridge_question(text, self.store)
+        bridged = bridge_question(text, self.retriever)
         text = bridged.english if bridged and not bridged.native else text
         plain = analyse(bridged.english if bridged else text)
         if bridged and bridged.native:
@@ -190,7 +190,7 @@ class QuestionAnswerer:
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric
-        absent = absent_names(question, self.store)
+        absent = absent_names(question, self.retriever)
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
         passages, blocks = self._passages(hits, question.scope if not documents else ())
@@ -358,7 +358,7 @@ class QuestionAnswerer:
         asked about ("perplexity"), it is likely phrasing ("kept", "final"), so it weighs less.
         """
         docs = list(dict.fromkeys(p.document_id for p in passages))
-        counts = self.store.document_term_counts(question.terms, docs)
+        counts = self.retriever.document_term_counts(question.terms, docs)
         idf = {doc: idf_function(total, freqs) for doc, (total, freqs) in counts.items()}
         attribute = set(question.attribute)
 

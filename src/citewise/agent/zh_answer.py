@@ -10,7 +10,7 @@ from citewise.agent.answer import Answer
 from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
 from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
-from citewise.store.protocols import Store
+from citewise.retrieval.hybrid import Retriever
 
 REFUSALS_ZH = {
     NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
@@ -39,14 +39,14 @@ LABELS = {
 }
 
 
-def bridge_question(text: str, store: Store) -> Bridged | None:
+def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
     """The English bridge of a Chinese question (None for any other question); the
     library's block frequencies choose between a word's senses."""
     if not is_chinese(text):
         return None
-    bridged = bridge(text, lambda terms: store.document_frequencies(terms)[1])
+    bridged = bridge(text, lambda terms: retriever.document_frequencies(terms)[1])
     own = native_terms(text)
-    found = store.document_frequencies(own)[1] if own else {}
+    found = retriever.document_frequencies(own)[1] if own else {}
     # most of the question's own words occur in the library: its documents speak Chinese
     bridged.native = bool(own) and sum(1 for t in own if found.get(t)) >= 0.6 * len(own)
     return bridged

@@ -6,28 +6,24 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from citewise.agent.answer import Evidence
-from citewise.agent.aspects import ALIASES, KNOWN, Paper, load_paper
-from citewise.agent.compare import Comparison, compare_papers
-from citewise.agent.compare_answer import (
-    ComparativeAnswer,
-    asks_to_compare,
-    comparative_answer,
-    comparison_request,
-)
-from citewise.agent.gazetteer import Gazetteer
-from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix, build_matrix, cached_gazetteer
-from citewise.agent.research.model import EvidenceItem, Report
-from citewise.agent.setup import SETUP_ASPECTS, Setup, extract_setup
-from citewise.agent.tool_plan import TraceStep, route, run_plan
-from citewise.agent.tools import ToolError, execute
+from citewise.agent.aspects import ALIASES, KNOWN
+from citewise.agent.setup import SETUP_ASPECTS
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
-from citewise.llm.base import parse_spec
-from citewise.llm.client import ModelClient
-from citewise.llm.registry import role_clients
-from citewise.report.matrix_section import report_papers
 from citewise.store.library import BlockFilter
+
+if TYPE_CHECKING:
+    from citewise.agent.aspects import Paper
+    from citewise.agent.compare import Comparison
+    from citewise.agent.compare_answer import ComparativeAnswer
+    from citewise.agent.gazetteer import Gazetteer
+    from citewise.agent.matrix import Matrix
+    from citewise.agent.research.model import EvidenceItem, Report
+    from citewise.agent.setup import Setup
+    from citewise.agent.tool_plan import TraceStep
+    from citewise.agent.tools import ToolError
+    from citewise.llm.client import ModelClient
+
 
 if TYPE_CHECKING:
     from citewise.agent.qa import QuestionAnswerer
@@ -69,19 +65,28 @@ class ComparisonMethods:
         self, llm: str | None = None, llm_url: str | None = None
     ) -> ModelClient | None:
         """The `extract` role's model (or --llm's); None when extraction is plain code."""
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         override = parse_spec(llm, llm_url) if llm else None
         clients = role_clients("extract", self.model_settings, self.store.audit, override)
         return clients[0] if clients and clients[0].model.backend != "extractive" else None
 
     def papers(self, doc_ids: list[str]) -> list[Paper]:
+        from citewise.agent.aspects import load_paper
+
         return [load_paper(self.store, self.document(d)) for d in doc_ids]
 
     def gazetteer(self) -> Gazetteer:
         """Dataset and model names over the whole library (per paper, cached)."""
+        from citewise.agent.matrix import cached_gazetteer
+
         return cached_gazetteer(self.store)
 
     def setup(self, doc_id: str, aspects: tuple[str, ...] = SETUP_ASPECTS) -> Setup:
         """Every setting needed to rerun the paper's experiments, each cited or not stated."""
+        from citewise.agent.setup import extract_setup
+
         (paper,) = self.papers([doc_id])
         return extract_setup(paper, self.gazetteer(), aspects)
 
@@ -93,6 +98,8 @@ class ComparisonMethods:
     ) -> Comparison:
         """An aspect x paper table of cited cells and a key-differences paragraph; `model`
         (see extract_model) fills only cells the patterns leave empty, verbatim."""
+        from citewise.agent.compare import compare_papers
+
         return compare_papers(self.papers(doc_ids), self.gazetteer(), aspects, model)
 
     def matrix(
@@ -103,6 +110,8 @@ class ComparisonMethods:
         model: ModelClient | None = None,
     ) -> Matrix:
         """One row per paper (all papers by default); cells cached in the library."""
+        from citewise.agent.matrix import DEFAULT_COLUMNS, build_matrix
+
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
@@ -112,6 +121,8 @@ class ComparisonMethods:
         postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
         `setup` tools and the HTTP routes of the same names answer this. A failure raises
         ToolCallError with the action's error code and recovery hint."""
+        from citewise.agent.tools import execute
+
         outcome = execute(self, action, params)
         if outcome.error is not None:
             raise ToolCallError(outcome.error)
@@ -121,6 +132,9 @@ class ComparisonMethods:
     def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
         """The literature matrix of the library papers a research report cites (the default
         columns; cells cached, so a report renders it once)."""
+        from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix
+        from citewise.report.matrix_section import report_papers
+
         held = {d.id for d in self.store.documents()}
         docs = [d for d in report_papers(report, evidence) if d in held]
         return self.matrix(docs) if docs else Matrix(DEFAULT_COLUMNS, (), 0, 0)
@@ -134,6 +148,10 @@ class ComparisonMethods:
     ) -> list[TraceStep]:
         """The tool steps for a question (`ask --trace`): the `reason` model's (or --llm's),
         each validated and run by the registry, else the one step routed by code."""
+        from citewise.agent.tool_plan import route, run_plan
+        from citewise.llm.base import parse_spec
+        from citewise.llm.registry import role_clients
+
         doc_ids = tuple(self.document(d).id for d in documents or [])
         analysed, scope = self.answerer.analyse(question, doc_ids)
         library = [d.id for d in self.store.documents()]
@@ -149,6 +167,13 @@ class ComparisonMethods:
         """A comparative question ("compare the optimizer settings in A and B", "... across
         all papers", "how do A and B differ in Y") answered with the compare table; None for
         any other question (agent/compare_answer.py decides)."""
+        from citewise.agent.answer import Evidence
+        from citewise.agent.compare_answer import (
+            asks_to_compare,
+            comparative_answer,
+            comparison_request,
+        )
+
         if not asks_to_compare(question):
             return None  # most questions: no analysis spent here
         started = time.perf_counter()

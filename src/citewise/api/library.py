@@ -5,38 +5,30 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from citewise.agent.chat import ChatSession
-from citewise.agent.generate import GeneratedAnswerer
-from citewise.agent.qa import Answer, QuestionAnswerer
-from citewise.agent.verify import Verifier
-from citewise.agent.vocabulary import learn as learn_vocabulary
 from citewise.api.chat import ChatMethods
 from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
 from citewise.api.enrich import EnrichMethods
+from citewise.api.models import ModelMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
 from citewise.api.sync import SyncMethods
-from citewise.config import ModelSettings, Settings
-from citewise.documents.options import ParseOptions
-from citewise.embed.base import Embedder
-from citewise.embed.settings import embed_settings, open_embedder
+from citewise.config import Settings
 from citewise.errors import DocumentNotFoundError
-from citewise.ingest import IngestReport, Progress, Sources, embed_missing, ingest
-from citewise.llm.base import parse_spec
-from citewise.llm.client import ModelClient
-from citewise.llm.doctor import RoleReport, doctor
-from citewise.llm.registry import role_clients
-from citewise.llm.usage import UsageSummary, usage_summary
-from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.db import storage_error
-from citewise.store.factory import open_store
 from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlock, StoredDocument
-from citewise.store.records import ActionRecord
-from citewise.store.references import document_structure
-from citewise.store.vector_check import IndexReport
-from citewise.store.vector_index import check_vector_indexes
-from citewise.store.vocabulary import ReviewEntry
+
+if TYPE_CHECKING:
+    from citewise.agent.generate import GeneratedAnswerer
+    from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.documents.options import ParseOptions
+    from citewise.embed.base import Embedder
+    from citewise.ingest import IngestReport, Progress, Sources
+    from citewise.retrieval.hybrid import Hit
+    from citewise.store.vector_check import IndexReport
+    from citewise.store.vocabulary import ReviewEntry
+
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +59,13 @@ class Preparation:
 
 
 class Library(
-    ComparisonMethods, StructureMethods, ChatMethods, SyncMethods, EnrichMethods, HealthMethods
+    ModelMethods,
+    ComparisonMethods,
+    StructureMethods,
+    ChatMethods,
+    SyncMethods,
+    EnrichMethods,
+    HealthMethods,
 ):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
@@ -78,6 +76,8 @@ class Library(
         settings: Settings | None = None,
     ) -> None:
         # A face passes the Settings it built; Python callers get them read now.
+        from citewise.store.factory import open_store
+
         self.settings = settings.for_library(directory) if settings else Settings.load(directory)
         self.directory = self.settings.library
         # A postgresql:// library, else the SQLite library in the folder.
@@ -111,6 +111,8 @@ class Library(
 
     @property
     def embedder(self) -> Embedder | None:
+        from citewise.embed.settings import embed_settings, open_embedder
+
         if not self._embedder_loaded:
             self._embedder_loaded = True
             if self._embeddings:
@@ -127,6 +129,8 @@ class Library(
     def parse_options(self) -> ParseOptions:
         """How files are parsed (budgets, workers, OCR, GROBID, PDF password), from the
         settings' CITEWISE_* variables."""
+        from citewise.documents.options import ParseOptions
+
         return ParseOptions.from_environ(self.settings.environ)
 
     def ingest(
@@ -138,6 +142,8 @@ class Library(
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
+        from citewise.ingest import ingest
+
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
@@ -154,6 +160,9 @@ class Library(
     def refresh(self) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
         so the next question does not pay for them."""
+        from citewise.agent.vocabulary import learn as learn_vocabulary
+        from citewise.retrieval.hybrid import Retriever
+
         Retriever(self.store, self.embedder).refresh()
         learn_vocabulary(self.store)
         if self._answerer is not None:
@@ -162,6 +171,8 @@ class Library(
     def embed_missing(self) -> int:
         """Embed the trusted blocks lacking a vector of this library's embedding model
         (a worker's embedding job); how many were."""
+        from citewise.ingest import embed_missing
+
         embedder = self.embedder
         return embed_missing(self.store, embedder) if embedder is not None else 0
 
@@ -199,6 +210,8 @@ class Library(
 
     def document_details(self, doc_id: str) -> dict[str, object]:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
+        from citewise.store.references import document_structure
+
         doc = self.document(doc_id)
         return {
             "id": doc.id,
@@ -216,6 +229,8 @@ class Library(
 
     def structure(self, doc_id: str) -> dict[str, object]:
         """Sections, tables, equations and references of a stored document."""
+        from citewise.store.references import document_structure
+
         return document_structure(self.store, self.document(doc_id).id)
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
@@ -226,6 +241,10 @@ class Library(
         embedding model and embed the blocks lacking vectors of the current one (say, the
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.ingest import embed_missing
+        from citewise.retrieval.hybrid import Retriever
+
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
@@ -237,6 +256,9 @@ class Library(
     def answerer(self) -> QuestionAnswerer:
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.retrieval.hybrid import Retriever
+
         if self._answerer is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
@@ -270,6 +292,8 @@ class Library(
     ) -> None:
         """Note in a shared (PostgreSQL) library's audit trail who did what; a one-user
         SQLite library keeps no such trail."""
+        from citewise.store.records import ActionRecord
+
         if self.store.actions is not None:
             self.store.actions.record(ActionRecord(actor, action, subject, dict(detail)))
 
@@ -339,102 +363,13 @@ class Library(
             ],
         }
 
-    # --- Language models (see citewise.llm and agent/generate.py) -----------------------
-
-    @property
-    def model_settings(self) -> ModelSettings:
-        """Roles and backends from citewise.toml ($CITEWISE_CONFIG, the library, ~/.config)."""
-        return self.settings.models
-
-    def generator(
-        self, llm: str | None = None, llm_url: str | None = None, use_cache: bool = True
-    ) -> GeneratedAnswerer | None:
-        """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
-        citewise.toml); None when that is the extractive backend."""
-        self.prepare()
-        key = (llm, llm_url, use_cache)
-        if key not in self._generators:
-            settings = self.model_settings
-            override = parse_spec(llm, llm_url) if llm else None
-            audit = self.store.audit
-            writers = role_clients("write", settings, audit, override, use_cache)
-            verbatim_first = bool(writers) and writers[0].model.backend == "extractive"
-            if verbatim_first:  # a model only where the verbatim answer is unsure
-                writers = [w for w in writers[1:] if w.model.backend != "extractive"]
-            if not writers:
-                self._generators[key] = None
-                return None
-            judges = role_clients("judge", settings, audit, use_cache=use_cache)
-            verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
-            self._generators[key] = GeneratedAnswerer(
-                self.answerer,
-                writers,
-                verifier,
-                cascade_threshold=settings.cascade_threshold,
-                verbatim_first=verbatim_first,
-            )
-        return self._generators[key]
-
-    def ask_with_model(
-        self,
-        question: str,
-        documents: list[str] | None = None,
-        k: int = 8,
-        llm: str | None = None,
-        llm_url: str | None = None,
-        use_cache: bool = True,
-    ) -> Answer:
-        """Like `ask`, but a language model writes the answer; every sentence is verified
-        against the evidence it cites. Falls back to `ask` for the extractive backend."""
-        check_question(question)
-        generator = self.generator(llm, llm_url, use_cache)
-        if generator is None:
-            return self.ask(question, documents, k)
-        doc_ids = tuple(self.document(d).id for d in documents or [])
-        self._note_empty()
-        comparison = self.ask_comparison(question, doc_ids, self.extract_model(llm, llm_url))
-        return comparison or generator.ask(question, doc_ids, k)
-
-    def models_for(
-        self, role: str, use_cache: bool = True, task: str | None = None
-    ) -> list[ModelClient]:
-        """The client(s) citewise.toml gives a role (two for a cascade), cached and logged in
-        this library; empty when the role is served by plain code."""
-        return role_clients(role, self.model_settings, self.store.audit, None, use_cache, task)
-
-    def usage(self, task: str | None = None) -> UsageSummary:
-        """Model calls logged in this library: the `citewise usage --json` object."""
-        return usage_summary(self.store.audit, task)
-
-    def chat(
-        self,
-        documents: list[str] | None = None,
-        k: int = 8,
-        llm: str | None = None,
-        llm_url: str | None = None,
-        use_cache: bool = True,
-    ) -> ChatSession:
-        """A conversation: every turn re-retrieves; history only resolves references
-        (with the `reason` role, or --llm, when one is set)."""
-        override = parse_spec(llm, llm_url) if llm else None
-        resolvers = role_clients(
-            "reason", self.model_settings, self.store.audit, override, use_cache
-        )
-        resolver = (
-            resolvers[0] if resolvers and resolvers[0].model.backend != "extractive" else None
-        )
-        return ChatSession(
-            lambda q: self.ask_with_model(q, documents, k, llm, llm_url, use_cache), resolver
-        )
-
-    def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
-        """Which model serves each role, and whether it is reachable."""
-        return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
-
     def check_index(self) -> IndexReport:
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
         its vectors in the database's own index: nothing beside it to check."""
+        from citewise.store.vector_check import IndexReport
+        from citewise.store.vector_index import check_vector_indexes
+
         if not isinstance(self.store, LibraryStore):
             return IndexReport([])
         return check_vector_indexes(self.directory, self.store.db)

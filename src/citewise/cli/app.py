@@ -1,19 +1,25 @@
-"""The Typer app every command module registers on, and the helpers they share."""
+"""The Typer app every command module registers on, and the helpers they share.
+
+The faces import only what `--help` needs at start-up (Typer, Rich, the errors); the API,
+the agent, PyMuPDF, numpy and the models are imported by the command that uses them
+(tests/cli/test_startup.py holds this).
+"""
 
 from __future__ import annotations
 
 import sys
 from importlib.metadata import version as package_version
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, TaskID
 
-from citewise.api import Library, storage_error
-from citewise.config import Settings
 from citewise.errors import CitewiseError
-from citewise.report.terminal import json_text, plain
+
+if TYPE_CHECKING:
+    from citewise.api import Library
+    from citewise.config import Settings
 
 app = typer.Typer(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
@@ -38,17 +44,23 @@ class State:
 
 def open_library(embeddings: bool = True) -> Library:
     """The library chosen by --library / $CITEWISE_LIBRARY / the default."""
+    from citewise.api import Library
+
     return Library(State.library, embeddings=embeddings, settings=settings())
 
 
 def settings() -> Settings:
     """The configuration this command runs with (environment and citewise.toml read once)."""
     if State.settings is None:
+        from citewise.config import Settings
+
         State.settings = Settings.load(State.library, State.embed, State.embed_url)
     return State.settings
 
 
 def emit_json(data: object) -> None:
+    from citewise.report.terminal import json_text
+
     sys.stdout.write(json_text(data) + "\n")
 
 
@@ -68,6 +80,8 @@ class PlainProgress(Progress):
 
     def _stage(self, description: str | None, count: str = "") -> None:
         if description and description != self._last:
+            from citewise.report.terminal import plain
+
             self._last = description
             sys.stderr.write(f"{plain(description)}{count}\n")
 
@@ -75,6 +89,8 @@ class PlainProgress(Progress):
 def progress_bar(enabled: bool) -> Progress:
     """A progress bar on stderr (stdout stays clean for --json) on a terminal; elsewhere a
     plain line per stage (no carriage returns filling a log)."""
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+
     if enabled and not err.is_terminal:
         return PlainProgress()
     return Progress(
@@ -137,9 +153,14 @@ def main() -> None:
     try:
         app()
     except CitewiseError as exc:
+        from citewise.report.terminal import plain
+
         sys.stderr.write(f"error: {plain(exc)}\n")
         sys.exit(exc.exit_code)
     except Exception as exc:
+        from citewise.api import storage_error
+        from citewise.report.terminal import plain
+
         error = storage_error(exc)  # a full disk or a read-only library, wherever it struck
         if error is None:
             raise

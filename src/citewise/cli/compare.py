@@ -7,17 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from citewise.agent.aspects import parse_aspects
-from citewise.agent.extraction import NOT_STATED
-from citewise.agent.matrix import DEFAULT_COLUMNS
-from citewise.agent.setup import SETUP_ASPECTS
+from citewise.agent.matrix_columns import DEFAULT_COLUMNS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
-from citewise.report.compare_view import print_comparison
-from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 
 Llm = Annotated[
     str | None,
@@ -43,6 +37,10 @@ def compare(
     llm_url: LlmUrl = None,
 ) -> None:
     """Compare papers aspect by aspect: one cited cell per paper, 'not stated' when absent."""
+    from citewise.agent.aspects import parse_aspects
+    from citewise.report.compare_view import print_comparison
+    from citewise.report.matrix import comparison_csv, comparison_markdown
+
     with open_library(embeddings=False) as lib:
         wanted = parse_aspects(aspects, ()) if aspects else None
         result = lib.compare(docs, wanted, lib.extract_model(llm, llm_url))
@@ -69,6 +67,9 @@ def matrix(
     llm_url: LlmUrl = None,
 ) -> None:
     """The literature matrix: one row per paper, one cited cell per column."""
+    from citewise.agent.aspects import parse_aspects
+    from citewise.report.matrix import write_matrix
+
     if all_docs and docs:
         raise typer.BadParameter("give --all or --docs, not both", param_hint="--docs")
     wanted = parse_aspects(columns, DEFAULT_COLUMNS)
@@ -107,6 +108,11 @@ def setup(
     as_yaml: Annotated[bool, typer.Option("--yaml")] = False,
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""
+    import yaml
+
+    from citewise.agent.extraction import NOT_STATED
+    from citewise.agent.setup import SETUP_ASPECTS
+
     with open_library(embeddings=False) as lib:
         result = lib.setup(doc, SETUP_ASPECTS)
     if as_json:

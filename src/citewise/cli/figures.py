@@ -11,8 +11,6 @@ import typer
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.cli.structure import _write_crop
-from citewise.documents.crops import PROSE, figure_box
-from citewise.report.terminal import plain, safe
 
 
 def _figure_number(label: str) -> str:
@@ -28,6 +26,9 @@ def figure(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Show a figure: its caption, page and region; --png crops it with its caption."""
+    from citewise.documents.crops import PROSE, figure_box
+    from citewise.report.terminal import plain, safe
+
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
         blocks = lib.blocks(document.id)

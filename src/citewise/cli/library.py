@@ -8,9 +8,6 @@ from typing import Annotated
 
 import typer
 
-from citewise.agent.answer import Answer
-from citewise.agent.generate import CitationAudit
-from citewise.agent.zh_answer import to_chinese
 from citewise.cli.app import (
     EXIT_REFUSED,
     app,
@@ -20,19 +17,6 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
-from citewise.eval.compare import compare_runs, fit_runs, load_run
-from citewise.eval.harness import evaluate, file_name_map, load_items
-from citewise.eval.render import print_comparison, print_eval, print_fit
-from citewise.ingest import Sources
-from citewise.report.terminal import (
-    plain,
-    print_answer,
-    print_document,
-    print_documents,
-    print_ingest_report,
-    safe,
-)
-from citewise.report.trace_view import print_trace
 
 LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
 LlmOption = Annotated[str | None, typer.Option("--llm", metavar="BACKEND:MODEL", help=LLM_HELP)]
@@ -87,6 +71,9 @@ def ingest(
     ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
+    from citewise.ingest import Sources
+    from citewise.report.terminal import plain, print_ingest_report, safe
+
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
     if queue:
@@ -141,9 +128,13 @@ def list_documents(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """List the documents in the library."""
+    from citewise.report.terminal import print_documents
+
     with open_library(embeddings=False) as lib:
         notice = lib.empty_notice()
         if notice:
+            from citewise.report.terminal import safe
+
             err.print(safe(notice), soft_wrap=True)
         if as_json:
             emit_json(lib.document_list())
@@ -158,6 +149,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
+    from citewise.report.terminal import print_document
+
     with open_library(embeddings=False) as lib:
         if as_json:
             emit_json(lib.document_details(doc))
@@ -192,6 +185,10 @@ def ask(
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
+    from citewise.agent.zh_answer import to_chinese
+    from citewise.report.terminal import print_answer, safe
+    from citewise.report.trace_view import print_trace
+
     with open_library() as lib:
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         steps = lib.plan(question, doc or [], llm, llm_url) if trace else []
@@ -267,6 +264,12 @@ def eval_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
+    from citewise.agent.answer import Answer
+    from citewise.agent.generate import CitationAudit
+    from citewise.eval.compare import fit_runs
+    from citewise.eval.harness import evaluate, file_name_map, load_items
+    from citewise.eval.render import print_eval, print_fit
+
     if compare:
         _compare_runs(compare, as_json)
         return
@@ -307,6 +310,9 @@ def eval_command(
 
 
 def _compare_runs(paths: list[Path], as_json: bool) -> None:
+    from citewise.eval.compare import compare_runs, load_run
+    from citewise.eval.render import print_comparison
+
     if len(paths) != 2:
         raise typer.BadParameter(
             "--compare takes two saved runs: --compare A.json --compare B.json"

@@ -10,13 +10,8 @@ from typing import Annotated
 
 import typer
 
-from citewise.api.literature import FetchFailedError, Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.search import literature_for, print_records, split_values
-from citewise.report.terminal import plain, safe
-from citewise.sources import Query, SearchResult
-from citewise.sources.export import format_for
-from citewise.sources.graph import GRAPH_FORMATS
 
 
 @app.command("export")
@@ -31,6 +26,10 @@ def export_library(
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
+    from citewise.api.literature import Literature
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.export import format_for
+
     fmt = format_for(fmt, out_file)
     exported = Literature(settings().library, database=settings().database).export_library(fmt)
     if out_file is None:
@@ -56,6 +55,9 @@ def watch(
     ] = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
+    from citewise.report.terminal import safe
+    from citewise.sources import Query, SearchResult
+
     run = literature_for(sources_config).watch(
         Query.parse(query), split_values(sources) or None, limit
     )
@@ -86,6 +88,9 @@ def graph(
 ) -> None:
     """Citation network: a library document's references (offline), or a work's references
     and citations from OpenAlex."""
+    from citewise.report.terminal import safe
+    from citewise.sources.graph import GRAPH_FORMATS
+
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
     written = literature_for(sources_config).graph(target, depth, out_file)
@@ -114,6 +119,9 @@ def fetch(
     """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
     and ingest it with the sources' metadata. Links the sources name are downloaded only from
     hosts known to serve their PDFs (pdf_hosts in sources.yaml); --pdf-url names any other."""
+    from citewise.api.literature import FetchFailedError
+    from citewise.report.terminal import safe
+
     literature = literature_for(sources_config)
 
     def warn(warning: str) -> None:

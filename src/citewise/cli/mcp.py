@@ -10,7 +10,6 @@ import typer
 
 from citewise.cli.app import State, app, err
 from citewise.cli.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS, read_token
-from citewise.config import library_dir
 from citewise.errors import CitewiseError
 
 
@@ -53,6 +52,8 @@ def mcp(
     get_document, get_table, get_formula, search_literature, start_research, get_task,
     get_report) and each document as a resource; stdio unless --http ($CITEWISE_TOKEN or
     --token-file sets the HTTP token)."""
+    from citewise.config import library_dir
+
     try:
         from citewise.server.mcp import create_mcp, http_app
     except ImportError as exc:

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from citewise.api_migrate import migrate_library
 from citewise.cli.app import app, emit_json, out
 from citewise.errors import LibraryError
 
@@ -20,6 +19,8 @@ def migrate(
 ) -> None:
     """Copy every table of SRC into DST, then compare row counts and checksums per table.
     Interrupted? Run it again: tables already copied are skipped, rows already there kept."""
+    from citewise.api_migrate import migrate_library
+
     result = migrate_library(src, dst)
     rows = [
         {

@@ -12,10 +12,6 @@ from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
-from citewise.embed.settings import embed_settings
-from citewise.llm.doctor import check_embedding
-from citewise.report.terminal import print_answer, print_index_report, safe
-from citewise.report.trace_view import print_trace
 
 
 @app.command()
@@ -24,6 +20,8 @@ def usage(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
+    from citewise.report.terminal import safe
+
     with open_library(embeddings=False) as lib:
         summary = lib.usage(task)
     if as_json:
@@ -60,6 +58,10 @@ def doctor(
 ) -> None:
     """Which model serves each role, and whether it is reachable (exit 1 if one is not);
     with --check, whether the vector index matches the store (repaired where it does not)."""
+    from citewise.embed.settings import embed_settings
+    from citewise.llm.doctor import check_embedding
+    from citewise.report.terminal import print_index_report, safe
+
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
@@ -113,6 +115,9 @@ def chat(
 ) -> None:
     """Multi-turn questions (one per line; empty line, 'exit' or end of input ends).
     Every turn searches the library afresh; earlier turns only resolve 'it', 'that method'."""
+    from citewise.report.terminal import print_answer, safe
+    from citewise.report.trace_view import print_trace
+
     with open_library() as lib:
         session = lib.chat(doc or [], k, llm, llm_url, not no_cache)
         interactive = sys.stdin.isatty()

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from citewise.agent.research import ResearchOptions
-from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
-from citewise.llm.base import parse_spec
-from citewise.report.terminal import safe
+
+if TYPE_CHECKING:
+    from citewise.api.research import ResearchDesk, ResearchOutcome
+
 
 tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
 app.add_typer(tasks_app, name="tasks")
@@ -53,6 +53,8 @@ def _sources(value: str) -> list[str]:
 
 
 def _print_outcome(outcome: ResearchOutcome) -> None:
+    from citewise.report.terminal import safe
+
     task = outcome.task
     out.print(f"task [bold]{safe(task.id)}[/] · {safe(task.state)} · round {task.round}")
     if task.state != "completed":
@@ -74,6 +76,9 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
 
 
 def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None:
+    from citewise.api.research import ResearchDesk
+    from citewise.report.terminal import safe
+
     with open_library() as lib, progress_bar(not as_json) as bar:
         desk = ResearchDesk(lib, _StageBars(bar))
         outcome = work(desk)
@@ -122,6 +127,13 @@ def research(
         bool,
         typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Keep included remote records' abstracts in the library (cited as abstracts).",
+        ),
+    ] = False,
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
@@ -140,6 +152,9 @@ def research(
     ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
+    from citewise.agent.research import ResearchOptions
+    from citewise.llm.base import parse_spec
+
     if lang not in ("", "en", "zh"):
         raise typer.BadParameter("--lang takes en or zh")
     options = ResearchOptions(
@@ -150,6 +165,7 @@ def research(
         budget_tokens=budget_tokens,
         sources_config=str(sources_config.resolve()) if sources_config else None,
         fetch=fetch,
+        save_abstracts=save,
         lang=lang,
     )
     parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
@@ -176,6 +192,9 @@ def list_tasks(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Research tasks in this library, oldest first."""
+    from citewise.api.research import ResearchDesk
+    from citewise.report.terminal import safe
+
     with open_library(embeddings=False) as lib:
         found = ResearchDesk(lib).list_tasks()
     if as_json:
@@ -193,6 +212,9 @@ def show_task(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """A task's state, options and event log."""
+    from citewise.api.research import ResearchDesk
+    from citewise.report.terminal import safe
+
     with open_library(embeddings=False) as lib:
         shown = ResearchDesk(lib).show(task_id).to_dict()
     if as_json:
@@ -217,6 +239,9 @@ def cancel_task(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
+    from citewise.api.research import ResearchDesk
+    from citewise.report.terminal import safe
+
     with open_library(embeddings=False) as lib:
         task = ResearchDesk(lib).cancel(task_id)
     if as_json:

@@ -8,26 +8,20 @@ import logging
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from citewise.api.literature import Literature
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.progress import SourceBars
-from citewise.report.terminal import plain, safe
-from citewise.sources import (
-    SOURCE_NAMES,
-    SearchResult,
-    SourcesConfig,
-)
-from citewise.sources.export import EXTENSION_FORMATS, FORMATS, export
-from citewise.sources.intent import describe, parse_intent, summary
-from citewise.sources.mesh import load as mesh_vocabulary
-from citewise.sources.paging import ALL_CAP
-from citewise.sources.zh_query import english_request
+from citewise.sources.names import ALL_CAP, SOURCE_NAMES
+
+if TYPE_CHECKING:
+    from citewise.api.literature import Literature
+    from citewise.sources import SearchResult
+
 
 log = logging.getLogger(__name__)
 EXIT_NOT_FOUND = 3
@@ -49,6 +43,8 @@ def split_values(values: list[str] | None) -> list[str]:
 
 
 def _format_for(fmt: str | None, out_file: Path | None) -> str:
+    from citewise.sources.export import EXTENSION_FORMATS, FORMATS
+
     if fmt:
         if fmt not in ("table", *FORMATS):
             raise typer.BadParameter(
@@ -124,6 +120,12 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.export import export
+    from citewise.sources.intent import describe, parse_intent
+    from citewise.sources.mesh import load as mesh_vocabulary
+    from citewise.sources.zh_query import english_request
+
     chosen = _format_for(fmt, out_file)
     if limit > ALL_CAP:
         raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
@@ -186,6 +188,9 @@ def search(
 
 
 def literature_for(sources_config: Path | None) -> Literature:
+    from citewise.api.literature import Literature
+    from citewise.sources import SourcesConfig
+
     chosen = settings()
     config = SourcesConfig.load(sources_config, chosen.environ)
     return Literature(chosen.library, config, chosen.database)
@@ -201,6 +206,9 @@ def badges(names: list[str]) -> Text:
 
 
 def print_records(result: SearchResult) -> None:
+    from citewise.report.terminal import plain, safe
+    from citewise.sources.intent import summary
+
     if not result.records:
         out.print("No records found.")
         return

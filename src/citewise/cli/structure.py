@@ -11,21 +11,8 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from citewise.api.structure import table_object
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
-from citewise.documents.crops import crop_png
-from citewise.documents.equations import image_only
-from citewise.documents.formulas import context as formula_context
-from citewise.documents.formulas import lookup_equation, to_latex, variables
-from citewise.documents.structure import (
-    equations,
-    find_table,
-    tables,
-    to_csv_rows,
-    to_markdown,
-)
 from citewise.errors import CitewiseError
-from citewise.report.terminal import plain, safe
 
 
 @app.command()
@@ -38,6 +25,10 @@ def table(
     png: Annotated[Path | None, typer.Option("--png", help="Write the table region.")] = None,
 ) -> None:
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
+    from citewise.api.structure import table_object
+    from citewise.documents.structure import find_table, tables, to_csv_rows, to_markdown
+    from citewise.report.terminal import plain, safe
+
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
         found = tables(lib.store.blocks_with_data(document.id, ("table",)))
@@ -84,6 +75,12 @@ def formula(
     ] = None,
 ) -> None:
     """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
+    from citewise.documents.equations import image_only
+    from citewise.documents.formulas import context as formula_context
+    from citewise.documents.formulas import lookup_equation, to_latex, variables
+    from citewise.documents.structure import equations
+    from citewise.report.terminal import plain, safe
+
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
         found = equations(lib.store.blocks_with_data(document.id, ("equation",)))
@@ -130,6 +127,9 @@ def formula(
 
 
 def _write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], png: Path) -> None:
+    from citewise.documents.crops import crop_png
+    from citewise.report.terminal import plain
+
     try:
         crop_png(pdf, page, bbox, png)
     except CitewiseError as exc:

@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
-from citewise.report.terminal import safe
 
 
 @app.command()
@@ -38,6 +37,8 @@ def audit(
 ) -> None:
     """Who asked, searched or started research in this library, newest first (a shared
     PostgreSQL library; a SQLite library keeps no such log)."""
+    from citewise.report.terminal import safe
+
     with open_library(embeddings=False) as lib:
         actions = lib.actions(limit, actor)
     if as_json:

@@ -6,21 +6,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from citewise.agent.research import ResearchOptions
-from citewise.api.queue import (
-    JobsProgress,
-    WorkerOptions,
-    enqueue_ingest,
-    enqueue_research,
-    follow,
-    run_worker,
-)
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
-from citewise.report.terminal import plain
+
+if TYPE_CHECKING:
+    from citewise.agent.research import ResearchOptions
+    from citewise.api.queue import JobsProgress
 
 
 @app.command()
@@ -46,11 +40,16 @@ def worker(
 ) -> None:
     """Run ingest, embedding and research jobs of a postgresql:// library (one per machine;
     stop with Ctrl-C or SIGTERM: the job in hand finishes first)."""
+    from citewise.api.queue import WorkerOptions, run_worker
+
     run_worker(settings(), WorkerOptions(concurrency, heartbeat, stalled_after, until_done, name))
 
 
 def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
     """Defer one job per file, then (unless `detach`) follow them to the end."""
+    from citewise.api.queue import JobsProgress, enqueue_ingest, follow
+    from citewise.report.terminal import plain
+
     queued = enqueue_ingest(settings(), paths)
     for failure in queued.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
@@ -80,6 +79,8 @@ def _event(data: dict[str, object]) -> None:
 
 
 def _summary(progress: JobsProgress, paths: dict[int, str], as_json: bool) -> None:
+    from citewise.report.terminal import plain
+
     by_status: dict[str, list[str]] = {}
     for job, status in sorted(progress.status.items()):
         by_status.setdefault(status, []).append(paths[job])
@@ -97,6 +98,7 @@ def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None
     """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
     report files of the completed task."""
     from citewise.agent.research.tasks import TaskStore
+    from citewise.api.queue import enqueue_research, follow
 
     with open_library(embeddings=False) as lib:
         task = TaskStore(lib.store.tasks).create(topic, options)

@@ -2,46 +2,66 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from citewise.documents.docx import read_docx
-from citewise.documents.html import read_html
-from citewise.documents.model import Block, Document
-from citewise.documents.notebook import read_notebook
-from citewise.documents.options import ParseOptions
-from citewise.documents.pdf import read_pdf
-from citewise.documents.tabular import read_table_file
-from citewise.documents.text import read_text
 from citewise.errors import BadDocumentError
 
-READERS: dict[str, Callable[[Path], Document]] = {
-    ".pdf": read_pdf,
-    ".txt": read_text,
-    ".md": read_text,
-    ".markdown": read_text,
-    ".ipynb": read_notebook,
-    ".csv": read_table_file,
-    ".tsv": read_table_file,
-    ".html": read_html,
-    ".htm": read_html,
-    ".docx": read_docx,
-}
+if TYPE_CHECKING:
+    from citewise.documents.model import Block, Document
+    from citewise.documents.options import ParseOptions
 
-__all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS"]
+# suffix -> (module, reader): imported when a file of that kind is read, so importing
+# documents.model (every store and agent module does) never loads PyMuPDF.
+_READERS = {
+    ".pdf": ("pdf", "read_pdf"),
+    ".txt": ("text", "read_text"),
+    ".md": ("text", "read_text"),
+    ".markdown": ("text", "read_text"),
+    ".ipynb": ("notebook", "read_notebook"),
+    ".csv": ("tabular", "read_table_file"),
+    ".tsv": ("tabular", "read_table_file"),
+    ".html": ("html", "read_html"),
+    ".htm": ("html", "read_html"),
+    ".docx": ("docx", "read_docx"),
+}
+SUFFIXES = tuple(_READERS)
+_LAZY = {"Block": "model", "Document": "model", "read_pdf": "pdf", "read_text": "text"}
+
+
+def _reader(suffix: str) -> Callable[[Path], Document]:
+    module, name = _READERS[suffix]
+    reader: Callable[[Path], Document] = getattr(
+        importlib.import_module(f"citewise.documents.{module}"), name
+    )
+    return reader
+
+
+def __getattr__(name: str) -> Any:
+    if name == "READERS":
+        return {suffix: _reader(suffix) for suffix in _READERS}
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"citewise.documents.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'citewise.documents' has no attribute {name!r}")
+
+
+__all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS", "SUFFIXES"]
 
 
 def read_document(path: Path, options: ParseOptions | None = None) -> Document:
     """Parse a file into a Document; BadDocumentError for unsupported or unreadable files.
     `options` reach the PDF reader (budget, OCR, password); the other readers need none."""
     path = Path(path)
-    reader = READERS.get(path.suffix.lower())
-    if reader is None:
-        supported = ", ".join(sorted(READERS))
+    if path.suffix.lower() not in _READERS:
+        supported = ", ".join(sorted(_READERS))
         raise BadDocumentError(
             f"unsupported file type '{path.suffix or '(none)'}'",
             f"citewise reads {supported}",
         )
-    if reader is read_pdf:
+    if path.suffix.lower() == ".pdf":
+        from citewise.documents.pdf import read_pdf
+
         return read_pdf(path, options=options)
-    return reader(path)
+    return _reader(path.suffix.lower())(path)

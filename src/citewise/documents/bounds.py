@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import TYPE_CHECKING
 
-import pymupdf
+if TYPE_CHECKING:
+    import pymupdf
 
 from citewise.documents.model import Block, Document
 from citewise.documents.options import TEXT_OPS_VARIABLE

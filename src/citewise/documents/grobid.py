@@ -12,11 +12,13 @@ import time
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from citewise.documents.model import Reference
 from citewise.documents.references import TextBlock
+
+if TYPE_CHECKING:
+    import httpx
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 TIMEOUT = 120.0
@@ -51,6 +53,8 @@ class GrobidClient:
 
     def references(self, pdf: bytes, name: str = "paper.pdf") -> list[Reference]:
         """Parsed bibliography of a PDF; GrobidError when the server cannot give one."""
+        import httpx  # only with a GROBID server configured: not on every start-up
+
         url = f"{self.base_url}/api/processReferences"
         started = time.perf_counter()
         try:

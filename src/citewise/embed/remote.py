@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import numpy as np
 
 from citewise.errors import CitewiseError
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +144,8 @@ class HttpEmbedder:
         self.chunk = batch_size * 8  # blocks per ingest transaction
         self.max_chars = max_chars
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        import httpx  # only when a remote embedder is used: not on every start-up
+
         self._http = httpx.Client(headers=headers, timeout=timeout, transport=transport)
 
     @property
@@ -183,6 +187,8 @@ class HttpEmbedder:
         return rows
 
     def _request(self, batch: list[str]) -> list[list[float]]:
+        import httpx
+
         payload: dict[str, Any] = {"model": self.model, "input": batch}
         if self.backend == "ollama":
             payload["truncate"] = True

@@ -69,6 +69,23 @@ class Retriever:
         self._keywords.refresh(self.store)
         return dict(self._keywords.search(terms, limit, self._allowed(where)))
 
+    def document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """(trusted blocks, trusted blocks holding each term) in the library, for IDF."""
+        self._keywords.refresh(self.store)
+        return len(self._keywords), self._keywords.frequencies(terms)
+
+    def document_term_counts(
+        self, terms: list[str], documents: list[str]
+    ) -> dict[str, tuple[int, dict[str, int]]]:
+        """Per document: (trusted blocks, those holding each term), for in-paper IDF; read
+        from the keyword postings, so the cost follows the terms, not the library."""
+        self._keywords.refresh(self.store)
+        counts: dict[str, tuple[int, dict[str, int]]] = {}
+        for doc_id in documents:
+            allowed = self.store.candidates(BlockFilter(documents=(doc_id,)))
+            counts[doc_id] = (len(allowed), self._keywords.frequencies(terms, allowed))
+        return counts
+
     def _vectors(self) -> DenseIndex | None:
         """The vector index, current with the store (one small query when nothing changed)."""
         if self._index is None:

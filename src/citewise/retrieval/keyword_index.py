@@ -3,8 +3,9 @@
 FTS5 scores every block that matches any query word: at 100k blocks a question's words
 match ~20% of the library and BM25 alone takes tens of milliseconds; at a million, hundreds.
 Here each term's postings carry a precomputed BM25 term-frequency factor, so a query is a
-few vectorized gathers (postings.py), ~10x faster than FTS5 at scale. FTS5 stays the
-store's own keyword search (phrase and per-document queries); this index serves ranking.
+few vectorized gathers (postings.py), ~10x faster than FTS5 at scale. It is the SQLite
+library's only keyword index: it ranks blocks and counts the blocks holding a term, in the
+library or in one document (the answerer's in-paper IDF), without reading any text.
 
 Files under `keywords/`: `index.json` names the segments and the `block_changes` counters
 they reflect; each segment is five .npy arrays, immutable once written. New blocks become a
@@ -155,6 +156,34 @@ class KeywordIndex:
 
     # -- search ------------------------------------------------------------------------
 
+    def frequencies(self, terms: list[str], allowed: np.ndarray | None = None) -> dict[str, int]:
+        """Blocks holding each of `terms` (all of its words, as the index analyses them),
+        among `allowed` (ascending block rowids) when given, else in the whole index."""
+        counts = dict.fromkeys(terms, 0)
+        words = {term: list(dict.fromkeys(analyze(term))) for term in counts}
+        distinct = list(dict.fromkeys(w for term_words in words.values() for w in term_words))
+        if not distinct:
+            return counts
+        keys = hashes(distinct)
+        for segment in self.segments:
+            positions, present = segment.lookup(keys)
+            if not present.any():
+                continue
+            mask = None if allowed is None else _positions_mask(segment, allowed)
+            postings = {
+                word: segment.docs[segment.offsets[p] : segment.offsets[p + 1]]
+                for word, p, found in zip(distinct, positions, present, strict=True)
+                if found
+            }
+            for term, term_words in words.items():
+                if not term_words or any(w not in postings for w in term_words):
+                    continue
+                docs = postings[term_words[0]]
+                for word in term_words[1:]:
+                    docs = np.intersect1d(docs, postings[word], assume_unique=True)
+                counts[term] += len(docs) if mask is None else int(mask[docs].sum())
+        return counts
+
     def search(
         self, terms: list[str], limit: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
@@ -178,10 +207,7 @@ class KeywordIndex:
                 continue
             scores = score_segment(segment, positions, present, weights)
             if allowed is not None:
-                where = np.clip(np.searchsorted(segment.rowids, allowed), 0, len(segment) - 1)
-                mask = np.zeros(len(segment), dtype=bool)
-                mask[where[segment.rowids[where] == allowed]] = True
-                scores[~mask] = 0.0
+                scores[~_positions_mask(segment, allowed)] = 0.0
             hits = np.flatnonzero(scores)
             if len(hits) > limit:
                 hits = hits[np.argpartition(-scores[hits], limit - 1)[:limit]]
@@ -192,3 +218,12 @@ class KeywordIndex:
         rowids, scores = np.concatenate(found_rowids), np.concatenate(found_scores)
         order = np.lexsort((rowids, -scores))[:limit]
         return [(int(rowids[i]), float(scores[i])) for i in order]
+
+
+def _positions_mask(segment: Segment, allowed: np.ndarray) -> np.ndarray:
+    """Per position of the segment: whether its block's rowid is among `allowed`."""
+    mask = np.zeros(len(segment), dtype=bool)
+    if len(allowed):
+        where = np.clip(np.searchsorted(segment.rowids, allowed), 0, len(segment) - 1)
+        mask[where[segment.rowids[where] == allowed]] = True
+    return mask

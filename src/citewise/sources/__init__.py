@@ -5,12 +5,46 @@ CORE, DOAJ and Europe PMC, normalized to CSL-JSON, deduplicated and ranked.
     result = search_sources("protein folding", ["pubmed", "europepmc"], limit=10)
 """
 
-from citewise.sources.api import SearchResult, SourceReport, search_sources, search_sources_async
-from citewise.sources.base import ParseError, SourceError
-from citewise.sources.catalog import UnknownSourceError
-from citewise.sources.config import SOURCE_NAMES, SourcesConfig, SourceSettings
-from citewise.sources.query import Query, QueryError
-from citewise.sources.record import SearchRecord
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citewise.sources.api import (
+        SearchResult,
+        SourceReport,
+        search_sources,
+        search_sources_async,
+    )
+    from citewise.sources.base import ParseError, SourceError
+    from citewise.sources.catalog import UnknownSourceError
+    from citewise.sources.config import SOURCE_NAMES, SourcesConfig, SourceSettings
+    from citewise.sources.query import Query, QueryError
+    from citewise.sources.record import SearchRecord
+
+# name -> module: imported on first use, so `citewise --help` and a submodule import
+# (sources.progress) do not load httpx, pydantic and every client.
+_LAZY = {
+    "SearchResult": "api",
+    "SourceReport": "api",
+    "search_sources": "api",
+    "search_sources_async": "api",
+    "ParseError": "base",
+    "SourceError": "base",
+    "UnknownSourceError": "catalog",
+    "SOURCE_NAMES": "config",
+    "SourcesConfig": "config",
+    "SourceSettings": "config",
+    "Query": "query",
+    "QueryError": "query",
+    "SearchRecord": "record",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"citewise.sources.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'citewise.sources' has no attribute {name!r}")
+
 
 __all__ = [
     "SOURCE_NAMES",

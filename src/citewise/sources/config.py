@@ -13,17 +13,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from citewise.errors import CitewiseError
-
-SOURCE_NAMES = (
-    "arxiv",
-    "pubmed",
-    "semantic_scholar",
-    "openalex",
-    "crossref",
-    "core",
-    "doaj",
-    "europepmc",
-)
+from citewise.sources.names import SOURCE_NAMES as SOURCE_NAMES
 
 
 class SourcesConfigError(CitewiseError):

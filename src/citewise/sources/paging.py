@@ -13,8 +13,6 @@ from citewise.sources.base import as_int
 from citewise.sources.progress import page_done
 from citewise.sources.record import SearchRecord
 
-# The most records `--all` asks one source for.
-ALL_CAP = 1000
 # A source that ignores its paging parameters must not loop for ever.
 MAX_PAGES = 50
 

@@ -1,7 +1,8 @@
 """Documents and blocks in the library store.
 
-Callers get dataclasses back, never sqlite3 rows, so another store (PostgreSQL + pgvector)
-can implement the same methods.
+Callers get dataclasses back, never sqlite3 rows (rows.py), so another store (PostgreSQL +
+pgvector) can implement the same methods. Keyword search and term frequencies are not
+here: they are served by the postings beside library.db (retrieval/keyword_index.py).
 """
 
 from __future__ import annotations
@@ -10,19 +11,17 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from citewise.documents.model import BBox, Document, block_id
+from citewise.documents.model import Document, block_id
 from citewise.store import index_source
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect, transaction, writable
 from citewise.store.filters import BlockFilter
-from citewise.store.fts import index_text, match_expression
-from citewise.store.index_source import BlockState, filter_clause
+from citewise.store.index_source import BlockState
 from citewise.store.matrix_cache import MatrixCache
 from citewise.store.references import (
     StoredReference,
@@ -31,6 +30,14 @@ from citewise.store.references import (
     stored_citations,
     stored_references,
 )
+from citewise.store.rows import (
+    BLOCK_COLUMNS,
+    Row,
+    StoredBlock,
+    StoredDocument,
+    stored_block,
+    stored_document,
+)
 from citewise.store.tasks import SqliteTaskRepository
 from citewise.store.vector_index import SqliteDenseIndex
 from citewise.store.vectors import SqliteVectors
@@ -38,95 +45,18 @@ from citewise.store.vocabulary import SqliteVocabulary
 from citewise.store.watches import LEGACY_FILE as LEGACY_WATCH_FILE
 from citewise.store.watches import SqliteWatchRepository
 
-__all__ = ["DB_NAME", "BlockFilter", "LibraryStore", "StoredBlock", "StoredDocument"]
+__all__ = [
+    "DB_NAME",
+    "BlockFilter",
+    "LibraryStore",
+    "Row",
+    "StoredBlock",
+    "StoredDocument",
+    "stored_block",
+    "stored_document",
+]
 
 DB_NAME = "library.db"
-
-
-@dataclass(frozen=True)
-class StoredDocument:
-    id: str
-    sha256: str
-    path: str
-    kind: str
-    title: str
-    authors: list[str]
-    year: int | None
-    doi: str | None
-    abstract: str
-    pages: int
-    blocks: int
-    flagged_pages: dict[int, str] = field(default_factory=dict)
-    venue: str | None = None
-    arxiv_id: str | None = None
-    pmid: str | None = None
-    csl: dict[str, object] | None = None
-
-
-@dataclass(frozen=True)
-class StoredBlock:
-    rowid: int
-    id: str
-    document_id: str
-    ordinal: int
-    kind: str
-    page: int
-    bbox: BBox
-    section_path: str
-    label: str | None
-    text: str
-    trusted: bool
-
-
-_BLOCK_COLUMNS = (
-    "b.rowid, b.id, b.document_id, b.ordinal, b.kind, b.page, b.x0, b.y0, b.x1, b.y1, "
-    "b.section_path, b.label, b.text, b.trusted"
-)
-
-
-class Row(Protocol):
-    """A result row read by column name: sqlite3.Row here, a psycopg dict row in postgres/."""
-
-    def __getitem__(self, key: str) -> Any: ...
-
-
-def stored_block(row: Row) -> StoredBlock:
-    """A blocks row (with its rowid) as the StoredBlock every backend returns."""
-    return StoredBlock(
-        rowid=int(row["rowid"]),
-        id=row["id"],
-        document_id=row["document_id"],
-        ordinal=row["ordinal"],
-        kind=row["kind"],
-        page=row["page"],
-        bbox=(row["x0"], row["y0"], row["x1"], row["y1"]),
-        section_path=row["section_path"],
-        label=row["label"],
-        text=row["text"],
-        trusted=bool(row["trusted"]),
-    )
-
-
-def stored_document(row: Row) -> StoredDocument:
-    """A documents row (with its block_count) as the StoredDocument every backend returns."""
-    return StoredDocument(
-        id=row["id"],
-        sha256=row["sha256"],
-        path=row["path"],
-        kind=row["kind"],
-        title=row["title"],
-        authors=json.loads(row["authors"]),
-        year=row["year"],
-        doi=row["doi"],
-        abstract=row["abstract"],
-        pages=row["pages"],
-        blocks=int(row["block_count"]),
-        flagged_pages={int(k): v for k, v in json.loads(row["flagged_pages"]).items()},
-        venue=row["venue"],
-        arxiv_id=row["arxiv_id"],
-        pmid=row["pmid"],
-        csl=json.loads(row["csl"]) if row["csl"] else None,
-    )
 
 
 def document_slug(doc: Document) -> str:
@@ -230,12 +160,18 @@ class LibraryStore:
                     json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
                 ),
             )
-            for b in doc.blocks:
-                cursor = self.db.execute(
-                    "INSERT INTO blocks (id, document_id, ordinal, kind, page, x0, y0, x1, y1, "
-                    "section_path, label, text, font_size, font_name, bold, trusted, data) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            # Past every rowid ever given, so no index beside the database meets a reused one.
+            (first,) = self.db.execute(
+                "SELECT max(high_rowid, (SELECT coalesce(max(rowid), 0) FROM blocks)) + 1 "
+                "FROM block_changes WHERE id = 1"
+            ).fetchone()
+            for n, b in enumerate(doc.blocks):
+                self.db.execute(
+                    "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
+                    "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
+                    "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
+                        first + n,
                         block_id(doc.sha256, b.ordinal),
                         doc_id,
                         b.ordinal,
@@ -251,10 +187,6 @@ class LibraryStore:
                         int(b.trusted),
                         json.dumps(b.data) if b.data is not None else None,
                     ),
-                )
-                self.db.execute(
-                    "INSERT INTO blocks_fts (rowid, text, section_path, label) VALUES (?,?,?,?)",
-                    (cursor.lastrowid, index_text(b.text), b.section_path, b.label or ""),
                 )
             save_references(self.db, doc_id, doc)  # entries, citation links, resolution
         return doc_id
@@ -284,11 +216,6 @@ class LibraryStore:
             )
 
     def _delete_rows(self, doc_id: str) -> None:
-        self.db.execute(
-            "DELETE FROM blocks_fts WHERE rowid IN "
-            "(SELECT rowid FROM blocks WHERE document_id = ?)",
-            (doc_id,),
-        )
         self.db.execute("DELETE FROM blocks WHERE document_id = ?", (doc_id,))
         self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
@@ -300,14 +227,14 @@ class LibraryStore:
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         rows = self.db.execute(
-            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
+            f"SELECT {BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
             (doc_id,),
         ).fetchall()
         return [stored_block(r) for r in rows]
 
     def block(self, block_id: str) -> StoredBlock | None:
         row = self.db.execute(
-            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.id = ?", (block_id,)
+            f"SELECT {BLOCK_COLUMNS} FROM blocks b WHERE b.id = ?", (block_id,)
         ).fetchone()
         return stored_block(row) if row else None
 
@@ -316,7 +243,7 @@ class LibraryStore:
     ) -> list[tuple[StoredBlock, dict[str, Any] | None]]:
         """Blocks of the given kinds with their structured data (table cells, equation text)."""
         rows = self.db.execute(
-            f"SELECT {_BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "
+            f"SELECT {BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "
             f"AND b.kind IN ({','.join('?' * len(kinds))}) ORDER BY b.ordinal",
             (doc_id, *kinds),
         ).fetchall()
@@ -327,7 +254,7 @@ class LibraryStore:
         for start in range(0, len(rowids), 500):
             chunk = rowids[start : start + 500]
             rows = self.db.execute(
-                f"SELECT {_BLOCK_COLUMNS} FROM blocks b "
+                f"SELECT {BLOCK_COLUMNS} FROM blocks b "
                 f"WHERE b.rowid IN ({','.join('?' * len(chunk))})",
                 chunk,
             ).fetchall()
@@ -337,58 +264,11 @@ class LibraryStore:
     def neighbours(self, block: StoredBlock, span: int = 1) -> list[StoredBlock]:
         """Trusted blocks within `span` ordinals of `block` in the same document."""
         rows = self.db.execute(
-            f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? AND b.trusted = 1 "
+            f"SELECT {BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? AND b.trusted = 1 "
             "AND b.ordinal BETWEEN ? AND ? AND b.ordinal != ? ORDER BY b.ordinal",
             (block.document_id, block.ordinal - span, block.ordinal + span, block.ordinal),
         ).fetchall()
         return [stored_block(r) for r in rows]
-
-    def keyword_search(
-        self, terms: list[str], limit: int, where: BlockFilter | None = None
-    ) -> list[tuple[int, float]]:
-        """(block rowid, BM25 score; higher is better) for blocks matching any term."""
-        if not terms:
-            return []
-        clause, params = filter_clause(where or BlockFilter())
-        rows = self.db.execute(
-            "SELECT f.rowid, bm25(blocks_fts, 1.0, 0.3, 0.5) AS rank FROM blocks_fts f "
-            f"JOIN blocks b ON b.rowid = f.rowid WHERE blocks_fts MATCH ? AND {clause} "
-            "ORDER BY rank LIMIT ?",
-            (match_expression(terms), *params, limit),
-        ).fetchall()
-        return [(r[0], -r[1]) for r in rows]
-
-    def document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """(number of trusted blocks, blocks containing each term) for IDF weighting."""
-        (total,) = self.db.execute("SELECT count(*) FROM blocks WHERE trusted = 1").fetchone()
-        freqs = {}
-        for term in dict.fromkeys(terms):
-            (n,) = self.db.execute(
-                "SELECT count(*) FROM blocks_fts WHERE blocks_fts MATCH ?",
-                (match_expression([term]),),
-            ).fetchone()
-            freqs[term] = n
-        return total, freqs
-
-    def document_term_counts(
-        self, terms: list[str], documents: list[str]
-    ) -> dict[str, tuple[int, dict[str, int]]]:
-        """Per document: (trusted blocks, blocks containing each term), for in-paper IDF."""
-        counts: dict[str, tuple[int, dict[str, int]]] = {}
-        for doc_id in documents:
-            (total,) = self.db.execute(
-                "SELECT count(*) FROM blocks WHERE document_id = ? AND trusted = 1", (doc_id,)
-            ).fetchone()
-            freqs = {}
-            for term in dict.fromkeys(terms):
-                (n,) = self.db.execute(
-                    "SELECT count(*) FROM blocks_fts f JOIN blocks b ON b.rowid = f.rowid "
-                    "WHERE blocks_fts MATCH ? AND b.document_id = ? AND b.trusted = 1",
-                    (match_expression([term]), doc_id),
-                ).fetchone()
-                freqs[term] = n
-            counts[doc_id] = (total, freqs)
-        return counts
 
     def candidates(self, where: BlockFilter) -> np.ndarray:
         """Rowids of the trusted blocks `where` allows, ascending."""

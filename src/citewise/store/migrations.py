@@ -286,6 +286,60 @@ def _vocabulary() -> str:
         """
 
 
+def _drop_fts() -> str:
+    # One keyword index: the memory-mapped postings beside library.db rank blocks and count
+    # term frequencies (retrieval/keyword_index.py); the FTS5 copy of every block's text
+    # (a third of the store without vectors) had no reader left.
+    return """
+        DROP TABLE IF EXISTS blocks_fts;
+        """
+
+
+def _block_rowids_never_reused() -> str:
+    # SQLite hands a deleted top rowid to the next insert: replacing the newest document
+    # reused its rowids, and an index beside the database that follows rowids kept the old
+    # text's postings for them. `high_rowid` is the highest rowid ever given; new blocks are
+    # numbered past it (LibraryStore.save_document).
+    return """
+        ALTER TABLE block_changes ADD COLUMN high_rowid INTEGER NOT NULL DEFAULT 0;
+        UPDATE block_changes SET high_rowid = (SELECT coalesce(max(rowid), 0) FROM blocks);
+        DROP TRIGGER blocks_insert;
+        CREATE TRIGGER blocks_insert AFTER INSERT ON blocks BEGIN
+            UPDATE block_changes SET inserted = inserted + 1,
+                high_rowid = max(high_rowid, NEW.rowid) WHERE id = 1;
+        END;
+        """
+
+
+def _vectors_inline() -> str:
+    # A WITHOUT ROWID row holds at most ~1 KB on a 4 KB page: every 256-d float32 vector
+    # (1,024 bytes) spilled to an overflow page of its own, 4.7 KB per block. A rowid table
+    # (same columns, same key) keeps rows up to ~4 KB inline: the same bytes in ~1.4 KB.
+    # Triggers go with the old table, so they are made again.
+    return """
+        CREATE TABLE block_vectors_inline (
+            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
+            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, block_rowid)
+        );
+        INSERT INTO block_vectors_inline (model, block_rowid, vector)
+            SELECT model, block_rowid, vector FROM block_vectors ORDER BY model, block_rowid;
+        DROP TABLE block_vectors;
+        ALTER TABLE block_vectors_inline RENAME TO block_vectors;
+        CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
+            INSERT INTO vector_changes (model, inserted) VALUES (NEW.model, 1)
+            ON CONFLICT (model) DO UPDATE SET inserted = inserted + 1;
+        END;
+        CREATE TRIGGER block_vectors_update AFTER UPDATE ON block_vectors BEGIN
+            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
+        END;
+        CREATE TRIGGER block_vectors_delete AFTER DELETE ON block_vectors BEGIN
+            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
+        END;
+        """
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -297,6 +351,9 @@ MIGRATIONS: list[Callable[[], str]] = [
     _matrix_cells,
     _vocabulary,
     _watches,
+    _drop_fts,
+    _block_rowids_never_reused,
+    _vectors_inline,
 ]
 
 

@@ -61,11 +61,6 @@ class BlockRepository(Protocol):
         """Rowids of the trusted blocks `where` allows, ascending."""
         ...
 
-    def document_frequencies(self, terms: list[str]) -> tuple[int, dict[str, int]]: ...
-    def document_term_counts(
-        self, terms: list[str], documents: list[str]
-    ) -> dict[str, tuple[int, dict[str, int]]]: ...
-
 
 class BlockSource(Protocol):
     """What indexes beside the store (keyword postings, vector matrices) read from it."""

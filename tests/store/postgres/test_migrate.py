@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from citewise.documents.model import Citation, Reference
-from citewise.store.library import LibraryStore
+from citewise.retrieval.hybrid import Retriever
+from citewise.store.library import BlockFilter, LibraryStore
 from citewise.store.postgres import PostgresLibraryStore
 from citewise.store.postgres.transfer import copy_library
 from citewise.store.records import ModelCall, TaskRecord
@@ -60,7 +61,7 @@ def test_a_round_trip_through_postgresql_keeps_every_row(tmp_path: Path, pg_url:
         indexes = pg.db.rows("SELECT indexdef FROM pg_indexes WHERE tablename = 'block_vectors'")
         assert any("hnsw" in r["indexdef"] and "'mini'" in r["indexdef"] for r in indexes)
     again = LibraryStore(tmp_path / "two")
-    assert again.keyword_search(["granite"], 5) and again.stats() == {
+    assert Retriever(again, None).keyword(["granite"], 5, BlockFilter()) and again.stats() == {
         "documents": 2,
         "blocks": 5,
         "pages": 3,

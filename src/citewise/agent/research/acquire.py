@@ -15,11 +15,13 @@ from pathlib import Path
 
 import httpx
 
+from citewise.abstracts import record_metadata, write_abstract
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.model import Paper
 from citewise.documents.options import ParseOptions
 from citewise.errors import CitewiseError
-from citewise.ingest import ingest
+from citewise.ingest import Sources, ingest
+from citewise.sources.record import SearchRecord
 from citewise.store.library import resolve_path
 
 FOLDER = "acquired"
@@ -42,8 +44,32 @@ class AcquireStage:
         self.transport = transport
 
     def run(self, ctx: StageContext, paper: Paper) -> str | None:
-        if paper.local or not ctx.options.fetch or not paper.pdf_url:
+        if paper.local:
             return None
+        document = self._fetched(ctx, paper) if ctx.options.fetch and paper.pdf_url else None
+        if document is None and ctx.options.save_abstracts and paper.abstract.strip():
+            self._keep_abstract(ctx, paper)
+        return document
+
+    def _keep_abstract(self, ctx: StageContext, paper: Paper) -> None:
+        """The record kept in the library as an abstract-level document (`--save`): cited
+        as "abstract of …" by later questions, replaced when its full text arrives. This
+        run still quotes the record's abstract as before."""
+        path = write_abstract(ctx.store.directory, paper_record(paper))
+        options = ParseOptions.from_environ(ctx.environ)
+        sources = Sources({path: record_metadata(paper_record(paper))})
+        report = ingest(ctx.store, [], None, sources=sources, options=options)
+        kept = report.added + report.replaced + report.unchanged
+        if kept:
+            ctx.tasks.event(
+                ctx.task.id, self.name, "abstract_saved", {"document": kept[0], "paper": paper.key}
+            )
+        for failure in report.failed:
+            ctx.tasks.event(
+                ctx.task.id, self.name, "warning", {"message": f"{failure.path}: {failure.reason}"}
+            )
+
+    def _fetched(self, ctx: StageContext, paper: Paper) -> str | None:
         target = ctx.store.directory / FOLDER / pdf_name(paper.key)
         try:
             if not target.exists():
@@ -93,3 +119,22 @@ class AcquireStage:
         partial = target.with_suffix(".part")
         partial.write_bytes(body)
         partial.replace(target)
+
+
+def paper_record(paper: Paper) -> SearchRecord:
+    """A research task's remote paper as the search record it came from."""
+    csl = dict(paper.csl)
+    doi = str(csl.get("DOI") or "") or (paper.key[4:] if paper.key.startswith("doi:") else "")
+    ids = {"arxiv": paper.key[6:]} if paper.key.startswith("arxiv:") else {}
+    return SearchRecord(
+        key=paper.key,
+        csl=csl,
+        title=paper.title,
+        abstract=paper.abstract,
+        year=paper.year,
+        authors=list(paper.authors),
+        doi=doi or None,
+        ids=ids,
+        sources=[s for s in paper.origin.split(",") if s],
+        url=paper.link or None,
+    )

@@ -18,7 +18,7 @@ from citewise.agent.research.model import Claim, Paragraph, Plan, Report, Sectio
 from citewise.agent.research.plan import make_plan
 from citewise.agent.research.write import NO_DISAGREEMENT
 from citewise.lang.zh import Frequencies, is_chinese, translate_words
-from citewise.store.protocols import Store
+from citewise.retrieval.hybrid import Retriever
 
 # Per facet, the Chinese sub-question ("{focus}": the topic as the user wrote it).
 QUESTIONS_ZH = {
@@ -155,12 +155,12 @@ def chinese_report(report: Report, plan: Plan) -> Report:
     return replace(report, topic=plan.topic, sections=sections, coverage=coverage)
 
 
-def plan_topic(topic: str, store: Store | None = None) -> Plan:
+def plan_topic(topic: str, retriever: Retriever | None = None) -> Plan:
     """The research plan of a topic: a Chinese one by its English translation, the library's
     own senses choosing between a word's translations."""
     if not is_chinese(topic):
         return make_plan(topic)
-    frequencies = (lambda terms: store.document_frequencies(terms)[1]) if store else None
+    frequencies = (lambda terms: retriever.document_frequencies(terms)[1]) if retriever else None
     return chinese_plan(topic, frequencies)
 
 

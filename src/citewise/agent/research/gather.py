@@ -176,7 +176,7 @@ class SearchStage:
         remote = ctx.remote_search
         assert remote is not None
         plan, round_ = inputs.plan, inputs.round
-        _, freqs = ctx.store.document_frequencies(plan.topic_terms)
+        _, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
         sent_found = search_remote(
             plan,
             inputs.queries,
@@ -328,7 +328,7 @@ class ScreenStage:
 
     def run(self, ctx: StageContext, inputs: ScreenInput) -> ScreenOutput:
         plan, found, included_before = inputs.plan, inputs.found, inputs.included_before
-        total, freqs = ctx.store.document_frequencies(plan.topic_terms)
+        total, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
         blocks = max(total, 1)
 
         def weight(term: str) -> float:
@@ -339,7 +339,7 @@ class ScreenStage:
             """The terms a library paper's full text (trusted blocks) contains."""
             if not paper.local:
                 return set()
-            _, counts = ctx.store.document_term_counts(terms, [paper.key])[paper.key]
+            _, counts = ctx.retriever.document_term_counts(terms, [paper.key])[paper.key]
             return {t for t, n in counts.items() if n}
 
         scored: list[tuple[Paper, Screen]] = []

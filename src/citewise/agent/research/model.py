@@ -48,6 +48,8 @@ class ResearchOptions:
     budget_tokens: int | None = None
     sources_config: str | None = None  # a sources.yaml overriding the shipped defaults
     fetch: bool = False  # may open-access PDFs of included records be downloaded and ingested?
+    # keep included remote records' abstracts in the library (abstract-level documents)?
+    save_abstracts: bool = False
     lang: str = ""  # "zh": the report's own wording in Chinese ("": Chinese for a Chinese topic)
 
     @property

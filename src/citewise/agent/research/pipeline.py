@@ -60,7 +60,7 @@ class PlanStage:
         return ctx.task.topic
 
     def run(self, ctx: StageContext, inputs: str) -> PlanOutput:
-        plan = plan_topic(inputs, ctx.store)  # a Chinese topic: research/chinese.py
+        plan = plan_topic(inputs, ctx.retriever)  # a Chinese topic: research/chinese.py
         if ctx.models is not None:
             plan = model_plan(ctx.models, plan)
         ctx.checkpoint(self.state, 1, 1)

@@ -18,7 +18,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from citewise.store.db import connect, transaction
-from citewise.store.fts import index_text as fts_index_text
 from citewise.store.library import DB_NAME
 from citewise.store.postgres.connection import Database, is_postgres_url, redact
 from citewise.store.postgres.schema import TABLES
@@ -61,7 +60,6 @@ class SqliteEndpoint:
         self.name = str(directory)
         directory.mkdir(parents=True, exist_ok=True)
         self.db = connect(directory / DB_NAME)
-        self.db.create_function("citewise_fts_text", 1, fts_index_text, deterministic=True)
 
     def columns(self, table: str) -> list[str]:
         rows = self.db.execute(f'PRAGMA table_info("{table}")').fetchall()
@@ -83,12 +81,7 @@ class SqliteEndpoint:
             )
 
     def finish(self) -> None:
-        with transaction(self.db):  # the FTS5 rows of blocks copied in
-            self.db.execute(
-                "INSERT INTO blocks_fts (rowid, text, section_path, label) "
-                "SELECT rowid, citewise_fts_text(text), section_path, coalesce(label, '') "
-                "FROM blocks WHERE rowid NOT IN (SELECT rowid FROM blocks_fts)"
-            )
+        """Nothing to derive: the keyword and vector indexes follow the rows on next open."""
 
     def close(self) -> None:
         self.db.close()
