@@ -6,7 +6,7 @@
 # (llama-cpp-python, tesseract, pandoc, the shared corpus) are reported as skipped.
 test:
 	python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-	python -m pytest
+	python -m pytest -rs
 
 # retrieval at 10k and 100k blocks vs FTS5, bm25s, rank_bm25, dense-only and the seed-000
 # design, libraries built from scratch (under 5 minutes on 2 cores)

@@ -68,7 +68,7 @@ def test_bad_files_get_one_error_line_each_and_the_rest_is_ingested(
     assert "not a PDF" in by_file["notes.pdf"]
     assert "encrypted" in by_file["locked.pdf"]
     assert "no such file" in by_file["missing.pdf"]
-    assert "1 documents" in result.stdout
+    assert "1 document (1 new" in result.stdout
     listed = json.loads(run(library_dir, "list", "--json").stdout)
     assert [Path(d["path"]).name for d in listed] == ["good.pdf"]
     # No partial rows: every block belongs to the one good document.
@@ -103,9 +103,10 @@ def test_changed_file_replaces_its_blocks_under_the_same_id(paper: Path, library
 def test_list_and_show_report_metadata_and_sections(paper: Path, library_dir: Path) -> None:
     run(library_dir, "ingest", "--no-embed", str(paper))
     listed = json.loads(run(library_dir, "list", "--json").stdout)
-    assert set(listed[0]) == {"id", "title", "path", "pages", "blocks"}
+    assert set(listed[0]) == {"id", "title", "authors", "year", "path", "pages", "blocks"}
     assert listed[0]["path"] == str(paper.resolve())
     assert listed[0]["title"] == "Granite Sorting with Acoustic Probes"
+    assert listed[0]["authors"] == ["Ada Quarry", "Ben Stone"] and "year" in listed[0]
     shown = json.loads(run(library_dir, "show", listed[0]["id"], "--json").stdout)
     assert [(s["number"], s["title"], s["level"], s["page"]) for s in shown["sections"]] == [
         ("1", "Introduction", 1, 1),

@@ -49,6 +49,8 @@ def test_zotero_attachments_come_with_their_items_metadata(
         "tags": ["acoustics", "to read"],
         "notes": ["Check the wet blocks."],
         "zotero_key": "PARENT01",
+        "zotero_attachment": "ATTACH01",
+        "zotero_uri": "zotero://select/library/items/PARENT01",
     }
     # the deleted item is skipped; the attachment whose file is gone is reported
     (missing,) = [a for a in found if a.problem]

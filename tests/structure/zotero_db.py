@@ -12,6 +12,8 @@ CREATE TABLE libraries (libraryID INTEGER PRIMARY KEY, type TEXT NOT NULL,
     editable INT NOT NULL, filesEditable INT NOT NULL, version INT NOT NULL DEFAULT 0,
     storageVersion INT NOT NULL DEFAULT 0, lastSync INT NOT NULL DEFAULT 0,
     archived INT NOT NULL DEFAULT 0);
+CREATE TABLE groups (groupID INTEGER PRIMARY KEY, libraryID INT NOT NULL UNIQUE,
+    name TEXT NOT NULL, description TEXT NOT NULL, version INT NOT NULL);
 CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT,
     templateItemTypeID INT, display INT DEFAULT 1);
 CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL,
@@ -123,3 +125,92 @@ def build_zotero(directory: Path, papers: dict[str, Path], userdata_version: int
         folder.mkdir(parents=True)
         (folder / pdf.name).write_bytes(pdf.read_bytes())
     return directory
+
+
+# -- edits a user makes in Zotero between two syncs ----------------------------------------
+
+
+def _value_id(db: sqlite3.Connection, value: str) -> int:
+    row = db.execute("SELECT valueID FROM itemDataValues WHERE value = ?", (value,)).fetchone()
+    if row:
+        return int(row[0])
+    (top,) = db.execute("SELECT coalesce(max(valueID), 0) FROM itemDataValues").fetchone()
+    db.execute("INSERT INTO itemDataValues VALUES (?, ?)", (top + 1, value))
+    return int(top + 1)
+
+
+def _item_id(db: sqlite3.Connection, key: str) -> int:
+    return int(db.execute("SELECT itemID FROM items WHERE key = ?", (key,)).fetchone()[0])
+
+
+def set_title(directory: Path, item_key: str, title: str) -> None:
+    """Edit an item's title, as Zotero does: a new value row, the item's dates bumped."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        item = _item_id(db, item_key)
+        db.execute("INSERT OR REPLACE INTO itemData VALUES (?, 1, ?)", (item, _value_id(db, title)))
+        db.execute(
+            "UPDATE items SET dateModified = datetime('now', '+1 minute'), "
+            "clientDateModified = datetime('now', '+1 minute') WHERE itemID = ?",
+            (item,),
+        )
+
+
+def trash(directory: Path, item_key: str) -> None:
+    """Move an item to Zotero's trash (its deletedItems table)."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        db.execute("INSERT INTO deletedItems (itemID) VALUES (?)", (_item_id(db, item_key),))
+
+
+def add_paper(
+    directory: Path, item_key: str, attachment_key: str, title: str, pdf: Path, collection: int
+) -> None:
+    """A new journal article with a PDF attachment stored in storage/ATTACHMENT_KEY/."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        (top,) = db.execute("SELECT max(itemID) FROM items").fetchone()
+        item, attachment = top + 1, top + 2
+        db.executemany(
+            "INSERT INTO items (itemID, itemTypeID, libraryID, key) VALUES (?, ?, 1, ?)",
+            [(item, 22, item_key), (attachment, 3, attachment_key)],
+        )
+        db.execute("INSERT INTO itemData VALUES (?, 1, ?)", (item, _value_id(db, title)))
+        db.execute("INSERT INTO collectionItems VALUES (?, ?, 0)", (collection, item))
+        db.execute(
+            "INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) "
+            "VALUES (?, ?, 0, 'application/pdf', ?)",
+            (attachment, item, f"storage:{pdf.name}"),
+        )
+    folder = directory / "storage" / attachment_key
+    folder.mkdir(parents=True)
+    (folder / pdf.name).write_bytes(pdf.read_bytes())
+
+
+def forget_missing(directory: Path) -> None:
+    """Remove the attachment whose file was never downloaded (MISSING1)."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        item = _item_id(db, "MISSING1")
+        db.execute("DELETE FROM itemAttachments WHERE itemID = ?", (item,))
+        db.execute("DELETE FROM items WHERE itemID = ?", (item,))
+
+
+def write_better_bibtex(directory: Path, keys: dict[str, str]) -> None:
+    """better-bibtex.sqlite with Better BibTeX's `citationkey` table: item key -> citekey."""
+    with sqlite3.connect(directory / "better-bibtex.sqlite") as db:
+        db.execute(
+            "CREATE TABLE citationkey (itemID NOT NULL PRIMARY KEY, itemKey NOT NULL, "
+            "libraryID NOT NULL, citationKey NOT NULL, pinned CHECK (pinned in (0, 1)), "
+            "lastPinned)"
+        )
+        with sqlite3.connect(directory / "zotero.sqlite") as zotero:
+            for item_key, citekey in keys.items():
+                db.execute(
+                    "INSERT INTO citationkey VALUES (?, ?, 1, ?, 0, NULL)",
+                    (_item_id(zotero, item_key), item_key, citekey),
+                )
+
+
+def move_to_group(directory: Path, keys: list[str], group_id: int) -> None:
+    """Put items in a group library (library 2, Zotero group `group_id`)."""
+    with sqlite3.connect(directory / "zotero.sqlite") as db:
+        db.execute("INSERT INTO libraries VALUES (2, 'group', 1, 1, 0, 0, 0, 0)")
+        db.execute("INSERT INTO groups VALUES (?, 2, 'Lab', '', 0)", (group_id,))
+        db.executemany("UPDATE items SET libraryID = 2 WHERE key = ?", [(k,) for k in keys])

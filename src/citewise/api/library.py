@@ -8,13 +8,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citewise.api.chat import ChatMethods
+from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
+from citewise.api.enrich import EnrichMethods
 from citewise.api.models import ModelMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
+from citewise.api.sync import SyncMethods
 from citewise.config import Settings
 from citewise.errors import DocumentNotFoundError
 from citewise.store.db import storage_error
-from citewise.store.library import BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlock, StoredDocument
 
 if TYPE_CHECKING:
     from citewise.agent.generate import GeneratedAnswerer
@@ -55,7 +58,15 @@ class Preparation:
         return {"embedded": self.embedded, "notices": self.notices}
 
 
-class Library(ModelMethods, ComparisonMethods, StructureMethods, ChatMethods):
+class Library(
+    ModelMethods,
+    ComparisonMethods,
+    StructureMethods,
+    ChatMethods,
+    SyncMethods,
+    EnrichMethods,
+    HealthMethods,
+):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
     def __init__(
@@ -71,6 +82,8 @@ class Library(ModelMethods, ComparisonMethods, StructureMethods, ChatMethods):
         self.directory = self.settings.library
         # A postgresql:// library, else the SQLite library in the folder.
         self.location: str | Path = self.settings.database or self.directory
+        # a mistyped --library makes a new, empty library: say so where it matters
+        self.created = not self.settings.database and not (self.directory / DB_NAME).exists()
         self.store = open_store(self.location, self.directory)
         self._embeddings = embeddings
         self._embedder: Embedder | None = None
@@ -129,21 +142,31 @@ class Library(ModelMethods, ComparisonMethods, StructureMethods, ChatMethods):
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
-        from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.ingest import ingest
-        from citewise.retrieval.hybrid import Retriever
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
         report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
-        # Update the search indexes and the learned vocabulary now, so the next question
-        # does not pay for them.
+        nothing = not (report.documents or report.unchanged or report.failed)
+        if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+            raise NoSupportedFilesError(
+                f"no supported files in {', '.join(str(p) for p in paths)}",
+                hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+            )
+        self.refresh()
+        return report
+
+    def refresh(self) -> None:
+        """Update the search indexes and the learned vocabulary after the documents changed,
+        so the next question does not pay for them."""
+        from citewise.agent.vocabulary import learn as learn_vocabulary
+        from citewise.retrieval.hybrid import Retriever
+
         Retriever(self.store, self.embedder).refresh()
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()
-        return report
 
     def embed_missing(self) -> int:
         """Embed the trusted blocks lacking a vector of this library's embedding model
@@ -173,7 +196,15 @@ class Library(ModelMethods, ComparisonMethods, StructureMethods, ChatMethods):
     def document_list(self) -> list[dict[str, object]]:
         """The `list --json` objects (and `GET /documents`)."""
         return [
-            {"id": d.id, "title": d.title, "path": d.path, "pages": d.pages, "blocks": d.blocks}
+            {
+                "id": d.id,
+                "title": d.title,
+                "authors": d.authors,
+                "year": d.year,
+                "path": d.path,
+                "pages": d.pages,
+                "blocks": d.blocks,
+            }
             for d in self.documents()
         ]
 
@@ -238,8 +269,10 @@ class Library(ModelMethods, ComparisonMethods, StructureMethods, ChatMethods):
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False)."""
+        check_question(question)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
+        self._note_empty()
         # a comparative question is answered with the compare table (api/compare.py)
         answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):

@@ -106,6 +106,9 @@ class ModelMethods:
     ) -> Answer:
         """Like `ask`, but a language model writes the answer; every sentence is verified
         against the evidence it cites. Falls back to `ask` for the extractive backend."""
+        from citewise.api.checks import check_question
+
+        check_question(question)  # an empty question is a usage error, not a model call
         generator = self.generator(llm, llm_url, use_cache)
         if generator is None:
             return self.ask(question, documents, k)

@@ -26,6 +26,7 @@ from citewise.llm.registry import role_clients
 from citewise.report.html import render_html
 from citewise.report.markdown import csl_json, render_markdown
 from citewise.report.matrix_section import with_matrix_section
+from citewise.report.pandoc import FORMATS as PANDOC_FORMATS
 
 REPORTS_DIR = "reports"
 
@@ -191,7 +192,11 @@ class ResearchDesk:
         (folder / "report.html").write_text(rendered.html, encoding="utf-8")
         (folder / "references.json").write_text(rendered.csl, encoding="utf-8")
         markdown_path, html_path = folder / "report.md", folder / "report.html"
-        if out is not None:
+        if out is not None and out.suffix.lower() in PANDOC_FORMATS:
+            from citewise.report.pandoc import convert
+
+            convert(markdown_path, out)  # Word, OpenDocument, PDF: through pandoc --citeproc
+        elif out is not None:
             bibliography = f"{out.stem}.references.json"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(self.render(task.id, bibliography).markdown, encoding="utf-8")

@@ -15,6 +15,7 @@ from citewise.cli import (  # noqa: F401
     search,
     serve,
     structure,
+    sync,
     users,
     worker,
 )

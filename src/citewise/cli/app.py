@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import version as package_version
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import Progress, TaskID
 
 from citewise.errors import CitewiseError
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
-
     from citewise.api import Library
     from citewise.config import Settings
 
@@ -65,10 +64,35 @@ def emit_json(data: object) -> None:
     sys.stdout.write(json_text(data) + "\n")
 
 
-def progress_bar(enabled: bool) -> Progress:
-    """A progress bar on stderr (stdout stays clean for --json)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+class PlainProgress(Progress):
+    """Progress for a log or a pipe: no bar, one plain stderr line each time the stage
+    (the task's description) changes."""
 
+    def __init__(self) -> None:
+        super().__init__(console=err, disable=True)
+        self._last: str | None = None
+
+    def update(self, task_id: TaskID, **changes: Any) -> None:
+        super().update(task_id, **changes)
+        task = self._tasks[task_id]  # the task's stage shows with its first step, not before
+        count = f" ({task.completed:g}/{task.total:g})" if task.total else ""
+        self._stage(task.description, count)
+
+    def _stage(self, description: str | None, count: str = "") -> None:
+        if description and description != self._last:
+            from citewise.report.terminal import plain
+
+            self._last = description
+            sys.stderr.write(f"{plain(description)}{count}\n")
+
+
+def progress_bar(enabled: bool) -> Progress:
+    """A progress bar on stderr (stdout stays clean for --json) on a terminal; elsewhere a
+    plain line per stage (no carriage returns filling a log)."""
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+
+    if enabled and not err.is_terminal:
+        return PlainProgress()
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),

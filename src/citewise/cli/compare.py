@@ -30,7 +30,7 @@ Aspects = Annotated[
 def compare(
     docs: Annotated[list[str], typer.Argument(help="Two or more document IDs.")],
     aspects: Aspects = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown")] = False,
     as_csv: Annotated[bool, typer.Option("--csv")] = False,
     llm: Llm = None,
@@ -92,8 +92,11 @@ def matrix(
     if as_json:
         emit_json(summary)
     else:
+        from citewise.report.terminal import plural
+
         err.print(
-            f"{escape(str(out_file))}: {len(result.rows)} papers × {len(result.columns)} columns, "
+            f"{escape(str(out_file))}: {plural(len(result.rows), 'paper')} × "
+            f"{plural(len(result.columns), 'column')}, "
             f"{result.fill_rate:.0%} filled ({result.computed} computed, {result.cached} cached)"
         )
 
@@ -101,7 +104,7 @@ def matrix(
 @app.command()
 def setup(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     as_yaml: Annotated[bool, typer.Option("--yaml")] = False,
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""

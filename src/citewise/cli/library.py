@@ -19,9 +19,10 @@ from citewise.cli.app import (
 )
 
 LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
-LlmOption = Annotated[str | None, typer.Option("--llm", help=LLM_HELP)]
+LlmOption = Annotated[str | None, typer.Option("--llm", metavar="BACKEND:MODEL", help=LLM_HELP)]
 LlmUrlOption = Annotated[
-    str | None, typer.Option("--llm-url", help="Base URL of an OpenAI-compatible server (/v1).")
+    str | None,
+    typer.Option("--llm-url", metavar="URL", help="Base URL of an OpenAI-compatible server (/v1)."),
 ]
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Call the model even when a cached reply exists.")
@@ -32,16 +33,22 @@ NoCacheOption = Annotated[
 def ingest(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders."),
+        typer.Argument(
+            metavar="PATH",
+            help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders.",
+        ),
     ] = None,
     zotero: Annotated[
         Path | None,
-        typer.Option("--zotero", help="Zotero data directory (zotero.sqlite + storage/)."),
+        typer.Option(
+            "--zotero", metavar="DIR", help="Zotero data directory (zotero.sqlite + storage/)."
+        ),
     ] = None,
     manifest: Annotated[
         Path | None,
         typer.Option(
             "--manifest",
+            metavar="FILE",
             help="library.yaml: papers: [{id, title, authors, year, doi, file_path, notes}].",
         ),
     ] = None,
@@ -87,7 +94,7 @@ def ingest(
 
         report = lib.ingest(list(paths or []), progress=advance, sources=sources, password=password)
         for notice in lib.notices:
-            err.print(safe(notice))
+            err.print(safe(notice), soft_wrap=True)
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
@@ -118,12 +125,17 @@ def ingest(
 
 @app.command("list")
 def list_documents(
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """List the documents in the library."""
     from citewise.report.terminal import print_documents
 
     with open_library(embeddings=False) as lib:
+        notice = lib.empty_notice()
+        if notice:
+            from citewise.report.terminal import safe
+
+            err.print(safe(notice), soft_wrap=True)
         if as_json:
             emit_json(lib.document_list())
             return
@@ -133,8 +145,8 @@ def list_documents(
 
 @app.command()
 def show(
-    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    doc: Annotated[str, typer.Argument(metavar="DOC", help="Document ID (see 'citewise list').")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
     from citewise.report.terminal import print_document
@@ -150,16 +162,21 @@ def show(
 
 @app.command()
 def ask(
-    question: Annotated[str, typer.Argument(help="Your question, in quotes.")],
-    doc: Annotated[list[str] | None, typer.Option("--doc", help="Only this document.")] = None,
-    k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="Your question, in quotes.")],
+    doc: Annotated[
+        list[str] | None,
+        typer.Option("--doc", metavar="DOC", help="Only this document (repeatable)."),
+    ] = None,
+    k: Annotated[int, typer.Option("-k", metavar="N", help="Passages to retrieve.")] = 8,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
     lang: Annotated[
         str | None,
-        typer.Option("--lang", help="Labels in this language: zh (automatic for Chinese)."),
+        typer.Option(
+            "--lang", metavar="LANG", help="Labels in this language: zh (automatic for Chinese)."
+        ),
     ] = None,
     trace: Annotated[
         bool,
@@ -176,7 +193,7 @@ def ask(
         answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
         steps = lib.plan(question, doc or [], llm, llm_url) if trace else []
         for notice in lib.notices:
-            err.print(safe(notice))
+            err.print(safe(notice), soft_wrap=True)
     if lang == "zh":
         answer = to_chinese(answer)
     if as_json:
@@ -192,8 +209,8 @@ def ask(
 
 @app.command()
 def review(
-    limit: Annotated[int, typer.Option("-n", help="How many entries to show.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    limit: Annotated[int, typer.Option("-n", metavar="N", help="How many entries to show.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Low-support answers and refusals that `ask` logged, newest first: the questions
     the library answers worst."""
@@ -214,21 +231,27 @@ def review(
 @app.command("eval")
 def eval_command(
     qa_file: Annotated[
-        Path | None, typer.Argument(help="QA file (YAML, the format of dev.yaml).")
+        Path | None,
+        typer.Argument(metavar="QA_FILE", help="QA file (YAML, the format of dev.yaml)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     scope_docs: Annotated[
         bool,
         typer.Option("--scope-docs", help="Ask each question within its item's `doc`."),
     ] = False,
     compare: Annotated[
         list[Path] | None,
-        typer.Option("--compare", help="Two saved `eval --json` runs to show side by side."),
+        typer.Option(
+            "--compare",
+            metavar="RUN.json",
+            help="Two saved `eval --json` runs to show side by side.",
+        ),
     ] = None,
     fit: Annotated[
         list[Path] | None,
         typer.Option(
             "--fit",
+            metavar="RUN.json",
             help="Saved `eval --json` runs: fit the refusal parameters, leave one document out.",
         ),
     ] = None,

@@ -49,7 +49,7 @@ def watch(
         typer.Option("--sources", "-s", help="Comma-separated (default: arxiv,pubmed)."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="Records to look at per run.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
@@ -84,7 +84,7 @@ def graph(
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Citation network: a library document's references (offline), or a work's references
     and citations from OpenAlex."""
@@ -107,7 +107,7 @@ def graph(
 def fetch(
     target: Annotated[str, typer.Argument(help="DOI, arXiv:ID, PMID or PMCID.")],
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     sources_config: Annotated[
         Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
     ] = None,

@@ -17,7 +17,7 @@ from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
 @app.command()
 def usage(
     task: Annotated[str | None, typer.Option("--task", help="Only calls of this task.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
     from citewise.report.terminal import safe
@@ -36,8 +36,10 @@ def usage(
             row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
+    from citewise.report.terminal import plural
+
     out.print(
-        f"{summary.calls} calls ({summary.cache_hits} from cache), "
+        f"{plural(summary.calls, 'call')} ({summary.cache_hits} from cache), "
         f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens"
     )
 
@@ -52,7 +54,7 @@ def doctor(
             "--check", help="Also compare the search indexes with the store and repair them."
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Which model serves each role, and whether it is reachable (exit 1 if one is not);
     with --check, whether the vector index matches the store (repaired where it does not)."""
@@ -65,16 +67,20 @@ def doctor(
         source = lib.model_settings.source
         embedding = check_embedding(embed_settings(lib.settings), lib.settings.environ)
         index = lib.check_index() if check_index else None
+        stats = lib.stats()
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok
     failing = failing or (index is not None and not index.ok)
     if as_json:
         emit_json({
             "config": source, "roles": [asdict(r) for r in reports],
-            "embedding": asdict(embedding), "ok": not failing,
+            "embedding": asdict(embedding), "library": stats.to_dict(), "ok": not failing,
             **({"index": index.to_dict()} if index is not None else {}),
         })  # fmt: skip
     else:
         out.print(f"config: {safe(source or 'none (every role uses the extractive backend)')}")
+        from citewise.report.terminal import print_library_stats
+
+        print_library_stats(out, stats)
         table = Table("role", "model", "state", "detail")
         table.add_row(
             "embed", safe(embedding.spec),

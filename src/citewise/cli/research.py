@@ -61,9 +61,12 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
         out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
     stats = outcome.stats
+    from citewise.report.terminal import plural
+
     out.print(
-        f"{stats['papers_included']} of {stats['papers_screened']} papers included, "
-        f"{outcome.evidence} evidence items, {stats['disagreements']} disagreements; "
+        f"{stats['papers_included']} of {plural(stats['papers_screened'], 'paper')} included, "
+        f"{plural(outcome.evidence, 'evidence item')}, "
+        f"{plural(stats['disagreements'], 'disagreement')}; "
         f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence "
         f"({stats['coverage_notes']} coverage notes apart), "
         f"{stats['unresolved_ids']} unresolved IDs"
@@ -114,7 +117,10 @@ def research(
         int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
     ] = None,
     report_out: Annotated[
-        Path | None, typer.Option("--out", help="Write the Markdown here.")
+        Path | None,
+        typer.Option(
+            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
+        ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
     fetch: Annotated[
@@ -174,7 +180,7 @@ def research(
 @tasks_app.callback(invoke_without_command=True)
 def tasks(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """List research tasks (the default), or show, cancel or resume one."""
     if ctx.invoked_subcommand is None:
@@ -182,7 +188,9 @@ def tasks(
 
 
 @tasks_app.command("list")
-def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def list_tasks(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
     """Research tasks in this library, oldest first."""
     from citewise.api.research import ResearchDesk
     from citewise.report.terminal import safe
@@ -201,7 +209,7 @@ def list_tasks(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
 @tasks_app.command("show")
 def show_task(
     task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """A task's state, options and event log."""
     from citewise.api.research import ResearchDesk
@@ -228,7 +236,7 @@ def show_task(
 @tasks_app.command("cancel")
 def cancel_task(
     task_id: Annotated[str, typer.Argument()],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
     from citewise.api.research import ResearchDesk
@@ -246,10 +254,13 @@ def cancel_task(
 def resume_task(
     task_id: Annotated[str, typer.Argument()],
     report_out: Annotated[
-        Path | None, typer.Option("--out", help="Write the Markdown here.")
+        Path | None,
+        typer.Option(
+            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
+        ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Finish a task from its last stored stage (a completed task re-renders offline)."""
     _run(as_json, lambda desk: desk.resume(task_id, report_out, html))

@@ -166,7 +166,11 @@ def search(
         out_file.write_text(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
-        err.print(f"wrote {len(result.records)} records to {safe(out_file)}", highlight=False)
+        from citewise.report.terminal import plural
+
+        err.print(
+            f"wrote {plural(len(result.records), 'record')} to {safe(out_file)}", highlight=False
+        )
     saved = None
     if save and result.records:
         saved = literature.save(result.records, lambda: open_library(embeddings=True))

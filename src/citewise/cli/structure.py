@@ -69,7 +69,7 @@ def formula(
     number: Annotated[
         str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
     ],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     png: Annotated[
         Path | None, typer.Option("--png", help="Write the equation as printed.")
     ] = None,

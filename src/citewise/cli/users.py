@@ -33,7 +33,7 @@ def user(
 def audit(
     limit: Annotated[int, typer.Option("--limit", min=1)] = 50,
     actor: Annotated[str | None, typer.Option("--user", help="Only this user.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Who asked, searched or started research in this library, newest first (a shared
     PostgreSQL library; a SQLite library keeps no such log)."""

@@ -22,6 +22,7 @@ from citewise.agent.qa import Answer
 from citewise.agent.zh_answer import LABELS, page_label
 from citewise.ingest import IngestReport
 from citewise.store.library import StoredDocument
+from citewise.store.stats import LibraryStats
 from citewise.store.vector_check import IndexReport
 
 # C0 controls but tab and newline, DEL, C1 controls (U+009B is a one-byte CSI), and the
@@ -43,6 +44,11 @@ def json_text(data: object) -> str:
     leaves raw are written as \\u escapes: the same JSON value)."""
     text = json.dumps(data, ensure_ascii=False, indent=2)
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 document', '2 documents' (`many` for an irregular plural)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def safe(text: object) -> str:
@@ -81,18 +87,24 @@ def print_answer(console: Console, answer: Answer) -> None:
         console.print(f"[bold cyan][{n}][/] [bold]{safe(e.title or e.document)}[/] — {safe(where)}")
         console.print(f"    “{safe(e.quote)}”", soft_wrap=False)
         link = plain(e.link)
-        console.print(Text("    ").append(link, style=Style(link=link)), style="dim")
+        # one unwrapped line, so a long file:// link stays one clickable link when piped
+        console.print(
+            Text("    ").append(link, style=Style(link=link)), style="dim", soft_wrap=True
+        )
 
 
 def print_ingest_report(console: Console, report: IngestReport) -> None:
     """The one-line summary (failures are printed apart, one line each, on stderr)."""
     summary = (
-        f"{report.documents} documents ({len(report.added)} new, {len(report.replaced)} "
-        f"replaced, {len(report.unchanged)} unchanged, {len(report.failed)} failed), "
-        f"{report.pages} pages, {report.blocks} blocks in {report.seconds:.1f} s"
+        f"{plural(report.documents, 'document')} ({len(report.added)} new, "
+        f"{len(report.replaced)} replaced, {len(report.unchanged)} unchanged, "
+        f"{len(report.failed)} failed), {plural(report.pages, 'page')}, "
+        f"{plural(report.blocks, 'block')} in {report.seconds:.1f} s"
     )
     if report.embedding_model:
-        summary += f"; {report.embedded_blocks} blocks embedded with {report.embedding_model}"
+        summary += (
+            f"; {plural(report.embedded_blocks, 'block')} embedded with {report.embedding_model}"
+        )
     console.print(summary, soft_wrap=True)
 
 
@@ -105,13 +117,30 @@ def print_documents(console: Console, documents: list[StoredDocument]) -> None:
     console.print(table)
 
 
+def print_library_stats(console: Console, stats: LibraryStats) -> None:
+    """The library `doctor` looked at: where it is, what it holds, OCR and pandoc."""
+    console.print(f"library: {safe(stats.path)}", soft_wrap=True)
+    console.print(
+        f"  {plural(stats.documents, 'document')}, {plural(stats.pages, 'page')}, "
+        f"{plural(stats.blocks, 'block')}, {plural(stats.tables, 'table')}, "
+        f"{stats.size_bytes / 1_000_000:.1f} MB on disk"
+    )
+    models = ", ".join(
+        f"{safe(m)} ({plural(n, 'block')})" for m, n in stats.embedding_models.items()
+    )
+    console.print(f"  embeddings: {models or 'none (keyword search only)'}", soft_wrap=True)
+    ocr = safe(stats.ocr) if stats.ocr else "[yellow]unavailable[/] (install tesseract)"
+    pandoc = safe(stats.pandoc) if stats.pandoc else "[yellow]unavailable[/] (install pandoc)"
+    console.print(f"  OCR: {ocr} · pandoc: {pandoc}", soft_wrap=True)
+
+
 def print_document(console: Console, doc: StoredDocument, structure: dict[str, Any]) -> None:
     """Metadata, then the paper as a tree: sections (with their tables and equations by
     page), then the references, marking those that resolve to library documents."""
     console.print(f"[bold]{safe(doc.title or doc.id)}[/]  [dim]{safe(doc.id)}[/]")
     if doc.authors:
         console.print(safe(", ".join(doc.authors)))
-    facts = [f"{doc.pages} pages", f"{doc.blocks} blocks"]
+    facts = [plural(doc.pages, "page"), plural(doc.blocks, "block")]
     facts += [f"year {doc.year}"] if doc.year else []
     facts += [f"doi {safe(doc.doi)}"] if doc.doi else []
     console.print(" · ".join(facts) + f"\n{safe(doc.path)}")

@@ -10,6 +10,7 @@ matrix caches its cells, the gazetteer its names); their exports are the CLI's f
 from __future__ import annotations
 
 import tempfile
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,6 +36,10 @@ MEDIA = {
     "md": "text/markdown; charset=utf-8",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
+
+# the schema offers .xlsx only where openpyxl (the [matrix] extra) is installed, so a
+# request it documents as valid is one this server can answer
+MATRIX_EXPORTS = ("csv", "xlsx", "md") if find_spec("openpyxl") else ("csv", "md")
 
 
 class ChatTurnBody(BaseModel):
@@ -151,9 +156,13 @@ def _compare_routes(app: FastAPI) -> None:
     def matrix_export(
         body: MatrixRequest,
         request: Request,
-        format: Annotated[Literal["csv", "xlsx", "md"], Query(description="csv, xlsx or md.")] = (
-            "csv"
-        ),
+        format: Annotated[
+            str,
+            Query(
+                pattern=f"^({'|'.join(MATRIX_EXPORTS)})$",
+                description=f"{', '.join(MATRIX_EXPORTS)} (xlsx with citewise[matrix]).",
+            ),
+        ] = "csv",
     ) -> Response:
         """The matrix as the file `citewise matrix --out FILE.<format>` writes (XLSX: each
         cited value links to its page and carries its quote as a comment)."""
