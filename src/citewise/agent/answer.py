@@ -18,6 +18,8 @@ class Evidence:
     # the table cell the citing sentence reads (x0, y0, x1, y1, PDF points, the page
     # coordinates of `bbox`); None when the sentence is not read from a cell with a box
     cell_bbox: list[float] | None = None
+    # the Zotero item the document came from (zotero://select/...), when synced from Zotero
+    zotero: str | None = None
 
 
 @dataclass
@@ -67,6 +69,13 @@ class Answer:
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
         for item in out["evidence"]:
-            if item["cell_bbox"] is None:
-                del item["cell_bbox"]
+            for key in ("cell_bbox", "zotero"):
+                if item.get(key) is None:
+                    item.pop(key, None)
         return out
+
+
+def zotero_link(csl: object) -> str | None:
+    """The zotero://select/... link a document synced from Zotero keeps in its CSL."""
+    link = csl.get("zotero_uri") if isinstance(csl, dict) else None
+    return link if isinstance(link, str) and link.startswith("zotero://") else None

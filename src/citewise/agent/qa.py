@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.answer import Answer, AnswerSentence, Evidence, zotero_link
 from citewise.agent.compare_questions import (
     PaperAnswer,
     grouped_text,
@@ -76,20 +76,22 @@ class QuestionAnswerer:
         self.store = store
         self.retriever = retriever
         self.policy = policy
-        self._documents: dict[str, tuple[str, str]] = {}
+        self._documents: dict[str, tuple[str, str, str | None]] = {}
         self._papers: list[Paper] | None = None
         self._vocabulary: Vocabulary | None = None
 
-    def _document(self, doc_id: str) -> tuple[str, str]:
+    def _document(self, doc_id: str) -> tuple[str, str, str | None]:
         if doc_id not in self._documents:
             doc = self.store.document(doc_id)
             # A search record kept as its abstract (`search --save`) is cited as that.
             title = f"abstract of {doc.title}" if doc and doc.kind == "abstract" else None
-            self._documents[doc_id] = (title or doc.title, doc.path) if doc else ("", "")
+            self._documents[doc_id] = (
+                (title or doc.title, doc.path, zotero_link(doc.csl)) if doc else ("", "", None)
+            )
         return self._documents[doc_id]
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
-        title, path = self._document(block.document_id)
+        title, path, zotero = self._document(block.document_id)
         return Evidence(
             id=block.id,
             document=block.document_id,
@@ -99,6 +101,7 @@ class QuestionAnswerer:
             section=block.section_path,
             quote=quote if quote is not None else block.text,
             link=_link(path, block.page),
+            zotero=zotero,
         )
 
     def vocabulary(self) -> Vocabulary:

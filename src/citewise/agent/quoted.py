@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.answer import Answer, AnswerSentence, Evidence, zotero_link
 from citewise.agent.cells import TableView, row_name
 from citewise.agent.numeric_check import checked
 from citewise.agent.question import Question
@@ -47,6 +47,7 @@ def evidence(store: Store, quoted: Quoted) -> Evidence:
         quote=quoted.quote,
         link=link,
         cell_bbox=quoted.cell_bbox,
+        zotero=zotero_link(doc.csl) if doc else None,
     )
 
 

@@ -91,6 +91,11 @@ def print_answer(console: Console, answer: Answer) -> None:
         console.print(
             Text("    ").append(link, style=Style(link=link)), style="dim", soft_wrap=True
         )
+        if e.zotero:  # the Zotero item the paper came from
+            zotero = plain(e.zotero)
+            console.print(
+                Text("    ").append(zotero, style=Style(link=zotero)), style="dim", soft_wrap=True
+            )
 
 
 def print_ingest_report(console: Console, report: IngestReport) -> None:

@@ -139,6 +139,7 @@ def to_bibtex(records: list[SearchRecord]) -> str:
             ("eprint", arxiv),
             ("archiveprefix", "arXiv" if arxiv else None),
             ("pmid", record.ids.get("pmid")),
+            ("zotero", csl.get("zotero_uri")),  # the Zotero item (a library synced from it)
             ("abstract", record.abstract),
         ]
         lines = [f"@{entry_type}{{{key},"]
@@ -195,6 +196,7 @@ def to_ris(records: list[SearchRecord]) -> str:
         lines.append(("SN", csl.get("ISSN")))
         lines.append(("DO", record.doi))
         lines.append(("UR", csl.get("URL")))
+        lines.append(("L2", csl.get("zotero_uri")))  # the Zotero item, as a link
         lines.append(("AB", record.abstract))
         lines.append(("LA", csl.get("language")))
         lines.append(("N1", csl.get("note")))
