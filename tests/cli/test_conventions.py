@@ -32,8 +32,10 @@ def test_help_shows_flags_as_flags_and_keeps_bracketed_text() -> None:
     assert "--library DIR" in top
     assert "[embed]" in top  # was eaten as Rich markup
     ask = run("ask", "--help").stdout
-    assert "<bool>" not in ask
-    assert "--json" in ask
+    assert "<bool>" not in ask and "<str>" not in ask  # arguments too: "QUESTION", no type
+    compare = run("compare", "--help").stdout
+    assert "<" not in compare and "--aspects ASPECTS" in compare and "DOCS..." in compare
+    assert "--json" in ask and "QUESTION" in ask
 
 
 def test_a_library_path_that_is_a_file_is_one_error_line(tmp_path: Path) -> None:

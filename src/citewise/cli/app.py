@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import Progress, TaskID
+from typer.core import TyperArgument, TyperOption
 
 from citewise.errors import CitewiseError
 
@@ -31,6 +32,27 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
+
+
+def _value_name(self: Any, ctx: Any) -> str | None:
+    """What help shows after an option that takes a value: its metavar, else its name in
+    capitals (`--aspects ASPECTS`), never a Python type (`--aspects <str>`)."""
+    if self.metavar is not None:
+        return str(self.metavar)
+    return (self.name or "value").upper().replace("_", "-")
+
+
+def _argument_type(self: Any, ctx: Any) -> str | None:
+    """Arguments are shown by their name alone (`DOC`, not `doc <str>`)."""
+    return None
+
+
+# Typer (0.2x) has no setting for either; both only change help text.
+TyperOption.display_type_rich = _value_name  # type: ignore[method-assign]  # see above
+TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign]  # see above
+TyperArgument.display_name_raw = property(  # type: ignore[method-assign, assignment]  # see above
+    lambda self: self.metavar or (self.name or "arg").upper()
+)
 
 EXIT_REFUSED = 3
 
