@@ -31,7 +31,13 @@ import httpx
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV_QA = ROOT.parent.parent / "shared" / "qa" / "dev.yaml"
+# ../shared beside the checkout (or a worktree's), or $CITEWISE_SHARED
+SHARED = next(
+    (p for p in (Path(os.environ.get("CITEWISE_SHARED", "")), ROOT.parent / "shared",
+                 ROOT.parent.parent / "shared") if str(p) != "." and p.is_dir()),
+    ROOT.parent / "shared",
+)  # fmt: skip
+DEV_QA = SHARED / "qa" / "dev.yaml"
 MARK_BEGIN = "<!-- server-ask-benchmark:begin -->"
 MARK_END = "<!-- server-ask-benchmark:end -->"
 
