@@ -180,16 +180,8 @@ def check_file_size(path: Path, max_mb: float | None = None) -> None:
 def _update_stored(
     store: Store, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
 ) -> None:
-    fields: dict[str, object] = {
-        "title": meta.title,
-        "authors": meta.authors or None,
-        "year": meta.year,
-        "doi": meta.doi,
-        "venue": meta.venue,
-        "abstract": meta.abstract,
-        "csl": {k: v for k, v in meta.extra.items() if v} or None,
-    }
-    store.update_metadata(doc_id, {k: v for k, v in fields.items() if v})
+    csl = {k: v for k, v in meta.extra.items() if v}
+    store.update_metadata(doc_id, {**meta.stored_fields(), **({"csl": csl} if csl else {})})
     if meta.id and meta.id != doc_id:
         report.warnings.append(
             (path, f"already in the library as '{doc_id}'; its id stays (wanted '{meta.id}')")

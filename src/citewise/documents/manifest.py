@@ -50,6 +50,18 @@ class PaperMetadata:
         doc.arxiv_id = self.arxiv_id or doc.arxiv_id
         doc.extra = {**doc.extra, **{k: v for k, v in self.extra.items() if v}}
 
+    def stored_fields(self) -> dict[str, object]:
+        """The document columns this metadata sets on a stored document (the ones given)."""
+        fields: dict[str, object] = {
+            "title": self.title,
+            "authors": self.authors or None,
+            "year": self.year,
+            "doi": self.doi,
+            "venue": self.venue,
+            "abstract": self.abstract,
+        }
+        return {k: v for k, v in fields.items() if v}
+
 
 @dataclass
 class ManifestEntry:

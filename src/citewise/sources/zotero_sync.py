@@ -218,16 +218,8 @@ def _update_metadata(store: Store, doc: StoredDocument, meta: PaperMetadata) -> 
     """The item's new metadata over the stored document's, keeping what the PDF printed
     (volume, pages, ...) and dropping Zotero fields the item no longer has."""
     kept = {k: v for k, v in (doc.csl or {}).items() if k not in ZOTERO_FIELDS}
-    fields: dict[str, object] = {
-        "title": meta.title,
-        "authors": meta.authors or None,
-        "year": meta.year,
-        "doi": meta.doi,
-        "venue": meta.venue,
-        "abstract": meta.abstract,
-    }
     csl = {**kept, **{k: v for k, v in meta.extra.items() if v}}
-    store.update_metadata(doc.id, {**{k: v for k, v in fields.items() if v}, "csl": csl})
+    store.update_metadata(doc.id, {**meta.stored_fields(), "csl": csl})
 
 
 # csl keys a Zotero item sets (documents/zotero.py): replaced whole on an update
