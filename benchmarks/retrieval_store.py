@@ -1,6 +1,7 @@
 """Store size of a library, part by part, and dense recall@10 against exact float32 search.
 
     python benchmarks/retrieval_store.py LIB [LIB ...] [--reference F32_LIB] [--page-sizes 8192]
+    python benchmarks/retrieval_store.py OLD_LIB_COPY --migrate   # upgrade in place, then VACUUM
 
 Bytes per block: library.db by table (SQLite's `dbstat`, pages in use; free pages apart),
 the vector files (`vectors/`) and the keyword postings (`keywords/`). `--page-sizes` copies
@@ -95,6 +96,32 @@ def vacuumed_bytes(library: Path, page_size: int) -> int:
         return copy.stat().st_size
 
 
+def migrate_in_place(library: Path) -> dict[str, object]:
+    """Open an older library (its migrations run), refresh its vector index, measure, then
+    VACUUM it and measure again: what an existing user's library comes to."""
+    import time
+
+    from citewise.embed.base import DEFAULT_MODEL
+    from citewise.store.library import LibraryStore
+    from citewise.store.vector_index import VectorIndex
+
+    started = time.perf_counter()
+    store = LibraryStore(library)
+    migrated = time.perf_counter() - started
+    VectorIndex(store.directory, DEFAULT_MODEL).refresh(store.db)
+    rebuilt = time.perf_counter() - started - migrated
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    report: dict[str, object] = {"migration_s": migrated, "index_rebuild_s": rebuilt}
+    report["migrated"] = store_report(library)
+    started = time.perf_counter()
+    store.db.execute("VACUUM")
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    report["vacuum_s"] = time.perf_counter() - started
+    store.close()
+    report["vacuumed"] = store_report(library)
+    return report
+
+
 def _query_vectors(qa: Path, model: str) -> np.ndarray:
     import yaml
 
@@ -161,10 +188,13 @@ def main() -> None:
     parser.add_argument("--qa", type=Path, default=None, help="questions (dev.yaml)")
     parser.add_argument("--page-sizes", default="", help="e.g. 4096,8192,16384")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here too")
+    parser.add_argument(
+        "--migrate", action="store_true", help="upgrade each (copied!) library in place first"
+    )
     args = parser.parse_args()
     reports = []
     for library in args.libraries:
-        report = store_report(library)
+        report = migrate_in_place(library) if args.migrate else store_report(library)
         sizes = [int(s) for s in args.page_sizes.split(",") if s]
         if sizes:
             report["vacuumed library.db"] = {s: vacuumed_bytes(library, s) for s in sizes}
