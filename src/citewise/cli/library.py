@@ -17,16 +17,13 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
-
-LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
-LlmOption = Annotated[str | None, typer.Option("--llm", metavar="BACKEND:MODEL", help=LLM_HELP)]
-LlmUrlOption = Annotated[
-    str | None,
-    typer.Option("--llm-url", metavar="URL", help="Base URL of an OpenAI-compatible server (/v1)."),
-]
-NoCacheOption = Annotated[
-    bool, typer.Option("--no-cache", help="Call the model even when a cached reply exists.")
-]
+from citewise.cli.options import (
+    JsonOption,
+    JsonSummaryOption,
+    LlmOption,
+    LlmUrlOption,
+    NoCacheOption,
+)
 
 
 @app.command()
@@ -61,7 +58,7 @@ def ingest(
             metavar="PASSWORD",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
         typer.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
@@ -125,7 +122,7 @@ def ingest(
 
 @app.command("list")
 def list_documents(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the documents in the library."""
     from citewise.report.terminal import print_documents
@@ -146,7 +143,7 @@ def list_documents(
 @app.command()
 def show(
     doc: Annotated[str, typer.Argument(metavar="DOC", help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
     from citewise.report.terminal import print_document
@@ -168,7 +165,7 @@ def ask(
         typer.Option("--doc", metavar="DOC", help="Only this document (repeatable)."),
     ] = None,
     k: Annotated[int, typer.Option("-k", metavar="N", help="Passages to retrieve.")] = 8,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
@@ -210,7 +207,7 @@ def ask(
 @app.command()
 def review(
     limit: Annotated[int, typer.Option("-n", metavar="N", help="How many entries to show.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Low-support answers and refusals that `ask` logged, newest first: the questions
     the library answers worst."""
@@ -234,7 +231,7 @@ def eval_command(
         Path | None,
         typer.Argument(metavar="QA_FILE", help="QA file (YAML, the format of dev.yaml)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     scope_docs: Annotated[
         bool,
         typer.Option("--scope-docs", help="Ask each question within its item's `doc`."),

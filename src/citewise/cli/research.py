@@ -11,6 +11,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOption
 
 if TYPE_CHECKING:
     from citewise.api.research import ResearchDesk, ResearchOutcome
@@ -134,9 +135,7 @@ def research(
             help="Keep included remote records' abstracts in the library (cited as abstracts).",
         ),
     ] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    sources_config: SourcesConfigOption = None,
     lang: Annotated[
         str,
         typer.Option(
@@ -145,7 +144,7 @@ def research(
             "en (default: Chinese for a Chinese topic, else English).",
         ),
     ] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
         typer.Option("--queue", help="PostgreSQL library: run it as a job on a worker."),
@@ -180,7 +179,7 @@ def research(
 @tasks_app.callback(invoke_without_command=True)
 def tasks(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List research tasks (the default), or show, cancel or resume one."""
     if ctx.invoked_subcommand is None:
@@ -189,7 +188,7 @@ def tasks(
 
 @tasks_app.command("list")
 def list_tasks(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Research tasks in this library, oldest first."""
     from citewise.api.research import ResearchDesk
@@ -209,7 +208,7 @@ def list_tasks(
 @tasks_app.command("show")
 def show_task(
     task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """A task's state, options and event log."""
     from citewise.api.research import ResearchDesk
@@ -236,7 +235,7 @@ def show_task(
 @tasks_app.command("cancel")
 def cancel_task(
     task_id: Annotated[str, typer.Argument()],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
     from citewise.api.research import ResearchDesk
@@ -260,7 +259,7 @@ def resume_task(
         ),
     ] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Finish a task from its last stored stage (a completed task re-renders offline)."""
     _run(as_json, lambda desk: desk.resume(task_id, report_out, html))

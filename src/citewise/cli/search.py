@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.options import SourcesConfigOption
 from citewise.cli.progress import SourceBars
 from citewise.sources.names import ALL_CAP, SOURCE_NAMES
 
@@ -101,9 +102,7 @@ def search(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print records, warnings and timings as JSON.")
     ] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    sources_config: SourcesConfigOption = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
     by_author: Annotated[
         bool,

@@ -12,6 +12,7 @@ import typer
 from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.cli.options import JsonOption
 from citewise.errors import CitewiseError
 
 
@@ -69,7 +70,7 @@ def formula(
     number: Annotated[
         str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     png: Annotated[
         Path | None, typer.Option("--png", help="Write the equation as printed.")
     ] = None,
