@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +25,11 @@ from citewise.cli.options import (
     LlmUrlOption,
     NoCacheOption,
 )
+
+if TYPE_CHECKING:
+    from citewise.eval.harness import QAItem
+    from citewise.eval.metrics import EvalResult
+    from citewise.ingest import IngestReport, Sources
 
 
 @app.command()
@@ -68,9 +74,6 @@ def ingest(
     ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.ingest import Sources
-    from citewise.report.terminal import plain, print_ingest_report, safe
-
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
     if queue:
@@ -78,20 +81,44 @@ def ingest(
 
         queued_ingest(list(paths or []), detach, as_json)
         return
-    sources = Sources()
-    if manifest is not None:
-        sources = sources.merge(Sources.from_manifest(manifest))
-    if zotero is not None:
-        sources = sources.merge(Sources.from_zotero(zotero))
-    with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
+    sources = _entry_sources(manifest, zotero)
+    _show_ingest(_ingest(list(paths or []), sources, password, not no_embed, as_json), as_json)
+
+
+def _ingest(
+    paths: list[Path], sources: Sources, password: str | None, embed: bool, as_json: bool
+) -> IngestReport:
+    """The batch ingested under a progress bar (none with --json); notices on stderr."""
+    from citewise.report.terminal import safe
+
+    with open_library(embeddings=embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
             bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
-        report = lib.ingest(list(paths or []), progress=advance, sources=sources, password=password)
+        report = lib.ingest(paths, progress=advance, sources=sources, password=password)
         for notice in lib.notices:
             err.print(safe(notice), soft_wrap=True)
+    return report
+
+
+def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
+    """The entries a manifest and a Zotero library add to the batch (none without them)."""
+    from citewise.ingest import Sources
+
+    sources = Sources()
+    if manifest is not None:
+        sources = sources.merge(Sources.from_manifest(manifest))
+    if zotero is not None:
+        sources = sources.merge(Sources.from_zotero(zotero))
+    return sources
+
+
+def _show_ingest(report: IngestReport, as_json: bool) -> None:
+    """Failures and warnings on stderr, one line each; the report; exit 1 if a file failed."""
+    from citewise.report.terminal import plain, print_ingest_report
+
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
@@ -261,10 +288,8 @@ def eval_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
-    from citewise.agent.answer import Answer
-    from citewise.agent.generate import CitationAudit
     from citewise.eval.compare import fit_runs
-    from citewise.eval.harness import evaluate, file_name_map, load_items
+    from citewise.eval.harness import load_items
     from citewise.eval.render import print_eval, print_fit
 
     if compare:
@@ -277,6 +302,31 @@ def eval_command(
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
     items = load_items(qa_file, gold)
+    result = _evaluate(items, scope_docs, as_json, ModelChoice(llm, llm_url, not no_cache))
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    print_eval(out, result)
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model `--llm`, `--llm-url` and `--no-cache` choose for the answers."""
+
+    llm: str | None
+    url: str | None
+    use_cache: bool
+
+
+def _evaluate(
+    items: list[QAItem], scope_docs: bool, as_json: bool, model: ModelChoice
+) -> EvalResult:
+    """Every item asked over the library (within its `doc` with scope_docs), each answer
+    scored and its citations audited; the models' usage when a model wrote any."""
+    from citewise.agent.answer import Answer
+    from citewise.agent.generate import CitationAudit
+    from citewise.eval.harness import evaluate, file_name_map
+
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         # load the model once so latencies measure answering, not start-up
@@ -284,7 +334,8 @@ def eval_command(
         task = bar.add_task("evaluating", total=len(items))
         scoped: list[str] = []  # the current item's documents (--scope-docs)
         audit = CitationAudit(
-            lambda q: lib.ask_with_model(q, scoped, 8, llm, llm_url, not no_cache), lib.usage
+            lambda q: lib.ask_with_model(q, scoped, 8, model.llm, model.url, model.use_cache),
+            lib.usage,
         )
 
         def ask(question: str, docs: list[str]) -> Answer:
@@ -298,12 +349,9 @@ def eval_command(
             progress=lambda n, _t: bar.update(task, completed=n),
             scope_docs=scope_docs,
         )
-        if llm or audit.generated:
+        if model.llm or audit.generated:
             result.models = audit.summary()
-    if as_json:
-        emit_json(result.to_dict())
-        return
-    print_eval(out, result)
+    return result
 
 
 def _compare_runs(paths: list[Path], as_json: bool) -> None:

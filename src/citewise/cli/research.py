@@ -14,6 +14,7 @@ from citewise.cli.app import app, emit_json, err, open_library, out, progress_ba
 from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOption
 
 if TYPE_CHECKING:
+    from citewise.agent.research import ResearchOptions
     from citewise.api.research import ResearchDesk, ResearchOutcome
 
 
@@ -95,6 +96,14 @@ def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None
         raise typer.Exit(1)
 
 
+ReportOutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."),
+]
+HtmlOption = Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")]
+
+
+# long: one parameter per research option (Typer declares each option as a parameter)
 @app.command()
 def research(
     topic: Annotated[str, typer.Argument(help="The research topic, in quotes.")],
@@ -117,13 +126,8 @@ def research(
     budget_tokens: Annotated[
         int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
     ] = None,
-    report_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
-        ),
-    ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    report_out: ReportOutOption = None,
+    html: HtmlOption = None,
     fetch: Annotated[
         bool,
         typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
@@ -152,7 +156,6 @@ def research(
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
     from citewise.agent.research import ResearchOptions
-    from citewise.llm.base import parse_spec
 
     if lang not in ("", "en", "zh"):
         raise typer.BadParameter("--lang takes en or zh")
@@ -167,7 +170,21 @@ def research(
         save_abstracts=save,
         lang=lang,
     )
-    parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
+    _start(topic, options, report_out, html, as_json, queue)
+
+
+def _start(
+    topic: str,
+    options: ResearchOptions,
+    report_out: Path | None,
+    html: Path | None,
+    as_json: bool,
+    queue: bool,
+) -> None:
+    """Run the research here, or (--queue) as a job on a worker."""
+    from citewise.llm.base import parse_spec
+
+    parse_spec(options.llm)  # a bad --llm is a usage error now, not a failure mid-task
     if queue:
         from citewise.cli.worker import queued_research
 
@@ -252,13 +269,8 @@ def cancel_task(
 @tasks_app.command("resume")
 def resume_task(
     task_id: Annotated[str, typer.Argument()],
-    report_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
-        ),
-    ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    report_out: ReportOutOption = None,
+    html: HtmlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Finish a task from its last stored stage (a completed task re-renders offline)."""
