@@ -93,7 +93,7 @@ def matrix(
     if as_json:
         emit_json(summary)
     else:
-        from citewise.report.terminal import plural
+        from citewise.report.words import plural
 
         err.print(
             f"{escape(str(out_file))}: {plural(len(result.rows), 'paper')} × "

@@ -55,6 +55,7 @@ def watch(
 ) -> None:
     """Run a saved search: only records new since its last run."""
     from citewise.report.terminal import safe
+    from citewise.report.words import plural
     from citewise.sources import Query, SearchResult
 
     run = literature_for(sources_config).watch(
@@ -71,7 +72,7 @@ def watch(
     if not run.new:
         out.print(f"No new records{since}.")
         return
-    out.print(f"{len(run.new)} new record{'s' if len(run.new) != 1 else ''}{since}:")
+    out.print(f"{plural(len(run.new), 'new record')}{since}:")
     print_records(SearchResult(records=run.new, sources=run.result.sources))
 
 

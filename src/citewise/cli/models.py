@@ -36,7 +36,7 @@ def usage(
             row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
-    from citewise.report.terminal import plural
+    from citewise.report.words import plural
 
     out.print(
         f"{plural(summary.calls, 'call')} ({summary.cache_hits} from cache), "

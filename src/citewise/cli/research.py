@@ -63,7 +63,7 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
         out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
     stats = outcome.stats
-    from citewise.report.terminal import plural
+    from citewise.report.words import plural
 
     out.print(
         f"{stats['papers_included']} of {plural(stats['papers_screened'], 'paper')} included, "

@@ -182,7 +182,8 @@ def _show_found(
 ) -> None:
     """Notices and warnings on stderr; the records to --out, the library (--save) and
     stdout in the chosen format; exit 1 when every source failed, 3 when nothing matched."""
-    from citewise.report.terminal import plain, plural, safe
+    from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
     from citewise.sources.export import export
 
     result = found.result

@@ -45,7 +45,8 @@ def sync_zotero(
     """Add new Zotero attachments, update changed items, re-read changed files and remove
     items deleted in Zotero; a rerun with no change touches nothing. Zotero's files are only
     read. Better BibTeX citation keys become document IDs."""
-    from citewise.report.terminal import plain, plural, safe
+    from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
 
     with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("syncing", total=None)
