@@ -29,6 +29,7 @@ def export_library(
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     from citewise.api.literature import Literature
     from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
     from citewise.sources.export import format_for
 
     fmt = format_for(fmt, out_file)
@@ -37,7 +38,9 @@ def export_library(
         sys.stdout.write(plain(exported.text))
     else:
         out_file.write_text(exported.text, "utf-8")
-        err.print(f"wrote {exported.count} documents to {safe(out_file)}", highlight=False)
+        err.print(
+            f"wrote {plural(exported.count, 'document')} to {safe(out_file)}", highlight=False
+        )
 
 
 @app.command()
