@@ -167,13 +167,7 @@ class QuestionAnswerer:
         absent = absent_names(question, self.retriever)
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
-        passages, blocks = hit_passages(hits, question.scope if not documents else ())
-        draft = draft_answer(
-            question,
-            passages,
-            term_weights(self.retriever, question, passages),
-            {b.id: b.document_id for b in blocks.values()},
-        )
+        draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
         answer = self._finish(question, draft, hits, blocks)
         answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
@@ -230,14 +224,21 @@ class QuestionAnswerer:
         self, question: Question, k: int, strict: bool
     ) -> tuple[Draft, list[Hit], dict[str, StoredBlock]]:
         hits = self.retrieve(question, k, strict=strict)
-        passages, blocks = hit_passages(hits, () if strict else question.scope)
+        draft, blocks = self._drafted(question, hits, () if strict else question.scope)
+        return draft, hits, blocks
+
+    def _drafted(
+        self, question: Question, hits: list[Hit], scope: tuple[str, ...]
+    ) -> tuple[Draft, dict[str, StoredBlock]]:
+        """The draft answer from the hits' passages (those outside `scope` count for less)."""
+        passages, blocks = hit_passages(hits, scope)
         draft = draft_answer(
             question,
             passages,
             term_weights(self.retriever, question, passages),
             {b.id: b.document_id for b in blocks.values()},
         )
-        return draft, hits, blocks
+        return draft, blocks
 
     def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
         """The caption the question asks for, cited as it is printed."""
