@@ -5,13 +5,12 @@ take seconds, so each model's vectors are mirrored into flat files under `vector
 
     <slug>.json          which rows the files hold, and the `vector_changes` counters then
     <slug>.<gen>.rowids  int64 block rowids, ascending
-    <slug>.<gen>.f16     float16 rows (n x d), memory-mapped: only rows read are paged in
+    <slug>.<gen>.f16     float16 rows as SQLite holds them (n x d), memory-mapped
     <slug>.<gen>.bits    sign bits (n x words uint64), loaded whole (32 MB per 1M 256-d rows)
 
-Rows are float16, as SQLite stores them (`store/vectors.py`), and rescored in float32
-arithmetic. A manifest of another `format` (float32 files, before format 2) is rebuilt.
-When the counters show only inserts since the files were written, the new rows are
-appended; any update or delete rewrites a new generation and switches `<slug>.json` to it
+A manifest of another `format` (float32 `.f32` files, before format 2) is rebuilt. When
+the counters show only inserts since the files were written, the new rows are appended;
+any update or delete rewrites a new generation and switches `<slug>.json` to it
 atomically. Readers holding an older generation keep a valid (if stale) view.
 """
 
@@ -175,10 +174,8 @@ class VectorIndex:
         for rowids, matrix in iter_vectors(db, self.model):
             self._append(generation, count, rowids, matrix)
             count, max_rowid = count + len(rowids), int(rowids[-1])
-        meta = MatrixMeta(
-            self.model, dimensions, count, max_rowid, state.inserted, state.changed, generation,
-            FORMAT,
-        )  # fmt: skip
+        meta = MatrixMeta(self.model, dimensions, count, max_rowid, state.inserted,
+                          state.changed, generation, FORMAT)  # fmt: skip
         self._write_meta(meta)
         for old in self.folder.glob(f"{self.slug}.*.*"):
             if (
