@@ -17,6 +17,9 @@ from citewise.store.filters import BlockFilter
 from citewise.store.postgres.blocks import filter_clause
 from citewise.store.postgres.connection import Database
 
+# Vectors per transaction of copy_vectors (10 x 1,000 took 0.56x the time of 1 x 10,000).
+COPY_BATCH = 1000
+
 
 def _index_name(model: str) -> str:
     return "block_vectors_hnsw_" + re.sub(r"[^a-z0-9]+", "_", model.lower()).strip("_")[:40]
@@ -137,13 +140,16 @@ class PostgresVectors:
 
     def copy_vectors(self, model: str, rowids: list[int], vectors: np.ndarray) -> None:
         """Add many new vectors at once (COPY, binary): loading a large library. Unlike
-        save_vectors no row may exist yet; normalized the same way."""
+        save_vectors no row may exist yet; normalized the same way. Committed every
+        COPY_BATCH rows: the change counter's trigger updates one row per vector, and
+        within one transaction each update of that row costs more than the last."""
         vectors = np.asarray(vectors, dtype=np.float32)
         vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-        with self.db.transaction() as conn, conn.cursor() as cur:
-            sql = "COPY block_vectors (model, block_rowid, vector) FROM STDIN (FORMAT BINARY)"
-            with cur.copy(sql) as copy:
-                copy.write(_copy_data(model, rowids, vectors))
+        sql = "COPY block_vectors (model, block_rowid, vector) FROM STDIN (FORMAT BINARY)"
+        for start in range(0, len(rowids), COPY_BATCH):
+            end = start + COPY_BATCH
+            with self.db.transaction() as conn, conn.cursor() as cur, cur.copy(sql) as copy:
+                copy.write(_copy_data(model, rowids[start:end], vectors[start:end]))
 
     def drop_index(self, model: str) -> None:
         """Drop the model's HNSW index (before a bulk load; build_index puts it back)."""
