@@ -40,6 +40,7 @@ from retrieval_data import FillerWriter, parse_size  # noqa: E402
 from citewise.embed.base import DEFAULT_MODEL, load_embedder  # noqa: E402
 from citewise.retrieval.hybrid import Retriever  # noqa: E402
 from citewise.store.postgres import PostgresLibraryStore  # noqa: E402
+from citewise.store.postgres.dense import SHORTLIST, PostgresDenseIndex  # noqa: E402
 from citewise.store.postgres.vectors import HnswSettings  # noqa: E402
 from citewise.store.quantize import top_k  # noqa: E402
 
@@ -130,48 +131,105 @@ def recall_at(store: PostgresLibraryStore, queries: np.ndarray, ef_values: list[
     for ef in ef_values:
         found: dict[str, list[float]] = {"store": [], "hnsw10": []}
         timings = []
-        for shortlist, name in ((100, "store"), (10, "hnsw10")):
-            index.shortlist, index.ef_search = shortlist, ef
-            for q, exact in zip(queries, truth, strict=True):
-                started = time.perf_counter()
-                got, _ = index.search(q, 10)
-                if name == "store":
-                    timings.append((time.perf_counter() - started) * 1000)
-                found[name].append(len(exact & {int(r) for r in got}) / 10)
+        index.ef_search = ef or 2 * SHORTLIST
+        for q, exact in zip(queries, truth, strict=True):
+            index.shortlist = SHORTLIST
+            started = time.perf_counter()
+            got, _ = index.search(q, 10)
+            timings.append((time.perf_counter() - started) * 1000)
+            found["store"].append(len(exact & {int(r) for r in got}) / 10)
+            index.shortlist = 10  # HNSW's own 10 nearest (a shortlist of 10, unrescored)
+            own = {int(row["block_rowid"]) for row in index._shortlisted(q, 5, None)}
+            found["hnsw10"].append(len(exact & own) / 10)
         results.append(
             {
-                "ef_search": max(ef or 200, 100),  # as the store's search uses it
-                "hnsw top-10 ef_search": max(ef or 20, 10),
+                "ef_search": ef or 2 * SHORTLIST,
                 "recall@10": statistics.fmean(found["store"]),
                 "recall@10 min": min(found["store"]),
                 "hnsw top-10 recall@10": statistics.fmean(found["hnsw10"]),
                 "dense p50 ms": percentile(timings, 0.5),
             }
         )
+    index.shortlist, index.ef_search = SHORTLIST, None
     return results
 
 
-def hybrid_latency(store: PostgresLibraryStore, questions: list[str], rounds: int) -> dict:
+def hybrid_latency(
+    store: PostgresLibraryStore, questions: list[str], rounds: int, ef_values: list[int | None]
+) -> dict[str, Any]:
+    """Retriever.search (k=8, neighbours) p50/p95 per ef_search (None: the store's default),
+    the values interleaved question by question so each sees the same machine load."""
     embedder = load_embedder(DEFAULT_MODEL)
     retriever = Retriever(store, embedder)
     started = time.perf_counter()
     retriever.refresh()  # builds this machine's keyword postings from the database
     postings_s = time.perf_counter() - started
+    index = retriever._vectors()
+    assert isinstance(index, PostgresDenseIndex)
     for question in questions:  # warm: query vectors cached, postings mapped
         retriever.search(question, 8)
-    timings = []
+    timings: dict[int | None, list[float]] = {ef: [] for ef in ef_values}
     for _ in range(rounds):
         for question in questions:
-            t0 = time.perf_counter()
-            retriever.search(question, 8)
-            timings.append((time.perf_counter() - t0) * 1000)
+            for ef in ef_values:
+                index.ef_search = ef
+                t0 = time.perf_counter()
+                retriever.search(question, 8)
+                timings[ef].append((time.perf_counter() - t0) * 1000)
+    index.ef_search = None
     return {
         "keyword_postings_s": postings_s,
-        "searches": len(timings),
-        "p50_ms": percentile(timings, 0.5),
-        "p95_ms": percentile(timings, 0.95),
-        "mean_ms": statistics.fmean(timings),
+        "runs": [
+            {
+                "ef_search": ef or 2 * index.shortlist,
+                "searches": len(values),
+                "p50_ms": percentile(values, 0.5),
+                "p95_ms": percentile(values, 0.95),
+                "mean_ms": statistics.fmean(values),
+            }
+            for ef, values in timings.items()
+        ],
     }
+
+
+def report(data: Path) -> str:
+    """The Markdown tables of every result-n*.json in `data`: one row per size (hybrid at
+    the store's default ef_search, the first measured), then latency and recall per ef_search."""
+    results = sorted(
+        (json.loads(p.read_text()) for p in data.glob("result-n*.json")),
+        key=lambda r: int(r["blocks"]),
+    )
+    lines = [
+        "| blocks | build s (load + embed + HNSW) | DB MB (blocks / vectors / HNSW index) "
+        "| hybrid p50 ms | hybrid p95 ms | dense recall@10 (dev / filler) | load avg |",
+        "|---:|---|---|---:|---:|---|---:|",
+    ]
+    sweep = [
+        "| blocks | ef_search | hybrid p50 ms | hybrid p95 ms | dense p50 ms "
+        "| dense recall@10 dev | filler | HNSW's own top 10: dev | filler |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        b, mb, runs = r["build"], r["sizes_mb"], r["hybrid"]["runs"]
+        recall = {x["ef_search"]: x for x in r["recall"]["dev"]}
+        filler = {x["ef_search"]: x for x in r["recall"]["filler"]}
+        default = runs[0]
+        lines.append(
+            f"| {r['blocks']:,} | {b['build_s']:.0f} ({b['load_s']:.0f} + {b['embed_s']:.0f} + "
+            f"{b['hnsw_s']:.0f}) | {mb['schema_total']:,.0f} ({mb['blocks']:,.0f} / "
+            f"{mb['block_vectors']:,.0f} / {mb['hnsw_index']:,.0f}) | {default['p50_ms']:.1f} "
+            f"| {default['p95_ms']:.1f} | {recall[default['ef_search']]['recall@10']:.3f} / "
+            f"{filler[default['ef_search']]['recall@10']:.3f} | {r['load_average']:.1f} |"
+        )
+        for run in runs:
+            d, f = recall[run["ef_search"]], filler[run["ef_search"]]
+            sweep.append(
+                f"| {r['blocks']:,} | {run['ef_search']} | {run['p50_ms']:.1f} "
+                f"| {run['p95_ms']:.1f} | {d['dense p50 ms']:.1f} | {d['recall@10']:.3f} "
+                f"| {f['recall@10']:.3f} | {d['hnsw top-10 recall@10']:.3f} "
+                f"| {f['hnsw top-10 recall@10']:.3f} |"
+            )
+    return "\n".join(lines + [""] + sweep)
 
 
 def main() -> None:
@@ -183,10 +241,16 @@ def main() -> None:
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--mem", default="2GB", help="maintenance_work_mem for the build")
     parser.add_argument("--workers", type=int, default=1, help="parallel build workers")
-    parser.add_argument("--ef-search", default="40,100,200", help="ef_search values for recall")
+    parser.add_argument(
+        "--ef-search", default="default,100,400", help="ef_search values (first: the table's)"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--extra-queries", type=int, default=200)
+    parser.add_argument("--report", action="store_true", help="print the results' table")
     args = parser.parse_args()
+    if args.report:
+        print(report(args.data))
+        return
     settings = HnswSettings(args.m, args.ef_construction, args.mem, args.workers)
     server, base = start_server(args.data)
     corpus = args.data / "corpus"
@@ -206,9 +270,9 @@ def main() -> None:
             writer = FillerWriter(corpus_texts(corpus), seed=99)
             extra = [writer.block() for _ in range(args.extra_queries)]
             log(f"n{size}: hybrid latency")
-            latency = hybrid_latency(store, questions, args.rounds)
-            log(f"n{size}: recall")
             ef_values = [int(v) if v != "default" else None for v in args.ef_search.split(",")]
+            latency = hybrid_latency(store, questions, args.rounds, ef_values)
+            log(f"n{size}: recall")
             recall = {
                 "dev": recall_at(store, embedder.encode(questions), ef_values),
                 "filler": recall_at(store, embedder.encode(extra), ef_values),
