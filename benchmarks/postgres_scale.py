@@ -131,7 +131,7 @@ def recall_at(store: PostgresLibraryStore, queries: np.ndarray, ef_values: list[
     for ef in ef_values:
         found: dict[str, list[float]] = {"store": [], "hnsw10": []}
         timings = []
-        index.ef_search = ef or 2 * SHORTLIST
+        index.ef_search = ef or index.ef_for(SHORTLIST)
         for q, exact in zip(queries, truth, strict=True):
             index.shortlist = SHORTLIST
             started = time.perf_counter()
@@ -143,7 +143,7 @@ def recall_at(store: PostgresLibraryStore, queries: np.ndarray, ef_values: list[
             found["hnsw10"].append(len(exact & own) / 10)
         results.append(
             {
-                "ef_search": ef or 2 * SHORTLIST,
+                "ef_search": index.ef_search,
                 "recall@10": statistics.fmean(found["store"]),
                 "recall@10 min": min(found["store"]),
                 "hnsw top-10 recall@10": statistics.fmean(found["hnsw10"]),
@@ -181,7 +181,7 @@ def hybrid_latency(
         "keyword_postings_s": postings_s,
         "runs": [
             {
-                "ef_search": ef or 2 * index.shortlist,
+                "ef_search": ef or index.ef_for(index.shortlist),
                 "searches": len(values),
                 "p50_ms": percentile(values, 0.5),
                 "p95_ms": percentile(values, 0.95),
