@@ -168,12 +168,13 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "体验": ("experiences", "experience"),
 }
 
-# Words that carry no search meaning in a question (particles, measure words, light verbs).
+# Words that carry no search meaning in a question (particles, measure words, light verbs;
+# 每/各 before a measure word is "each", an English stopword too).
 STOPWORDS = frozenset(
     """的 了 在 是 中 有 和 与 及 或 把 被 对 为 以 于 从 上 下 里 时 之后 之前 后 前 个 篇 条 项
     次 种 位 名 份 这 那 这个 那个 这篇 这项 其 它 它们 他们 我们 所 用 使用 得到 达到 来 去 也 都
     又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数
-    中的""".split()
+    中的 每次 每个 每位 每名 每项 每篇 每份 每组 每条 每种 每一 各个 各位 各项""".split()
 )
 
 # How a research topic is framed ("...的应用现状", "...的最新进展"): no search meaning.
