@@ -24,8 +24,16 @@ from citewise.lang.zh import (
     used_senses,
     word_forms,
 )
+from citewise.lang.zh_labels import english_labels
 from citewise.lang.zh_senses import VERB_CONTEXT, choose_in_context, composed_in_context
-from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
+from citewise.lang.zh_words import (
+    COMPARATIVES,
+    GLOSSARY,
+    MEASURE_WORDS,
+    QUESTION_FORMS,
+    QUESTION_WORDS,
+    STOPWORDS,
+)
 from citewise.retrieval.terms import content_terms, stem
 
 __all__ = ["Bridged", "bridge", "is_chinese", "native_terms", "segment"]
@@ -88,7 +96,10 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
         elif n + 1 < len(words) and word in COMPARATIVES and words[n + 1] in phrases:
             parts.append((_CONTENT, COMPARATIVES[word]))  # "快多少": "how much faster"
         else:
-            english = _translate(word, frequencies, bridged)
+            # what a count asks about is a noun ("多少个示例": examples), whatever else
+            # the dictionary says the word can be
+            counted = _counted(words[:n])
+            english = _translate(word, frequencies, bridged, noun=counted)
             if english:
                 parts.append((_VERB if word in bridged.verbs else _CONTENT, english))
             elif word == "的":
@@ -126,6 +137,18 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     return " ".join([parts[at][1], *words_asked, *later, *rest])
 
 
+def _counted(before: list[str]) -> bool:
+    """Whether the next word is what a count asks about: right after "多少" or "几",
+    past measure words only ("多少个示例", not "多少人来自")."""
+    phrases = dict(QUESTION_WORDS)
+    for word in reversed(before):
+        if phrases.get(word, "").startswith("how many"):
+            return True
+        if not (len(word) == 1 and word in MEASURE_WORDS):
+            return False
+    return False
+
+
 def _after(parts: list[tuple[str, str]], start: int) -> list[int]:
     """The noun phrase after a question word ("多少条论文之间的引用链接"), past measure words,
     across 的 up to the next boundary; its head (after the last 的) first, as English puts
@@ -153,7 +176,9 @@ def _before(parts: list[tuple[str, str]], start: int) -> list[int]:
     return found
 
 
-def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
+def _translate(
+    word: str, frequencies: Frequencies | None, bridged: Bridged, noun: bool = False
+) -> str:
     if not HAN_CHAR.search(word):
         return word.translate(PUNCT).strip("?!.:,")
     if word in STOPWORDS or word in dict(QUESTION_WORDS):
@@ -170,7 +195,7 @@ def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> 
     enough = sum(1 for senses_ in context if senses_) >= 2
     primary, others, fit = choose_in_context(senses, frequencies, context, is_verb(word))
     bridged.glosses.append((word, primary))
-    if is_verb(word):
+    if is_verb(word) and not noun:
         # a verb's translation rarely is the paper's verb ("耗费" is "take", not "waste"):
         # its senses help find passages; only a sense the library writes beside the
         # question's other words is a term of the question
@@ -202,7 +227,8 @@ def bridge(text: str, frequencies: Frequencies | None = None) -> Bridged:
     """The English question for a Chinese one; `frequencies` (term -> blocks using it)
     lets the library choose between a word's senses."""
     bridged = Bridged(original=text, english="")
-    sentences = [s for s in _SENTENCE_END.split(_dates(text).translate(PUNCT)) if s.strip()]
+    text = english_labels(_dates(text))
+    sentences = [s for s in _SENTENCE_END.split(text.translate(PUNCT)) if s.strip()]
     if frequencies is not None:
         bridged.context = _context(" ".join(sentences), frequencies)
     bridged.english = " ".join(_sentence(s, frequencies, bridged) for s in sentences)

@@ -14,6 +14,10 @@ QUESTION_FORMS: tuple[tuple[str, str], ...] = (
     ("是什么意思", "What does {} mean?"),
     ("全称是什么", "What does {} stand for?"),
     ("的全称", "What does {} stand for?"),
+    ("的标题是什么", "What is the title of {}?"),
+    ("的题目是什么", "What is the title of {}?"),
+    ("显示了什么", "What does {} show?"),
+    ("展示了什么", "What does {} show?"),
 )
 QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("多长时间", "how long"),
@@ -50,6 +54,29 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("比较", "compare"),
     ("是否", "whether"),
 )
+# "几" and "哪" before a measure word ask "how many" and "which" ("几幅图", "哪所大学"):
+# every measure word of a count, not only 个 and 篇; a measure word that is itself what is
+# counted ("几章", "多少页": chapters, pages) is asked with its noun.
+MEASURE_WORDS = "个篇项次种位名份张幅条组类家所本部件处台轮"
+COUNTED_UNITS = {
+    "章": "chapters",
+    "节": "sections",
+    "页": "pages",
+    "段": "paragraphs",
+    "句": "sentences",
+    "行": "rows",
+    "列": "columns",
+    "例": "cases",
+}
+QUESTION_WORDS += tuple((f"几{m}", "how many") for m in MEASURE_WORDS if f"几{m}" != "几个")
+QUESTION_WORDS += tuple(
+    (f"{asked}{unit}", f"how many {noun}")
+    for unit, noun in COUNTED_UNITS.items()
+    for asked in ("几", "多少")
+)
+QUESTION_WORDS += tuple(
+    (f"哪{m}", "which") for m in (*MEASURE_WORDS, *COUNTED_UNITS) if m not in "个种"
+)
 
 # "X 比 Y 快多少": the adjective right before the question word, as its English comparative.
 COMPARATIVES: dict[str, str] = {
@@ -71,6 +98,7 @@ COMPARATIVES: dict[str, str] = {
 # lists an everyday sense first).
 GLOSSARY: dict[str, tuple[str, ...]] = {
     "表": ("table",),
+    "表格": ("table", "tables"),
     "图": ("figure",),
     "页": ("pages", "page"),
     "准确率": ("accuracy",),
@@ -174,7 +202,7 @@ STOPWORDS = frozenset(
     """的 了 在 是 中 有 和 与 及 或 把 被 对 为 以 于 从 上 下 里 时 之后 之前 后 前 个 篇 条 项
     次 种 位 名 份 这 那 这个 那个 这篇 这项 其 它 它们 他们 我们 所 用 使用 得到 达到 来 去 也 都
     又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数
-    中的 每次 每个 每位 每名 每项 每篇 每份 每组 每条 每种 每一 各个 各位 各项""".split()
+    中的 中有 一共 共 总共 共计 总计 其中 分别 每次 每个 每位 每名 每项 每篇 每份 每组 每条 每种 每一 各个 各位 各项""".split()
 )
 
 # How a research topic is framed ("...的应用现状", "...的最新进展"): no search meaning.
