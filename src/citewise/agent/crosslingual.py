@@ -119,7 +119,7 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     at = asks[0]
     if at > 0 and parts[at - 1][1] in COMPARATIVES.values():
         # "X 比 Y 快多少": how much faster, and nothing else is what is asked
-        parts[at] = (_ASK, "how much")
+        parts[at] = (_ASK, "how many times" if parts[at][1] == "how many times" else "how much")
         asked = [at - 1]
     else:
         asked = _after(parts, at + 1) or _before(parts, at - 1)

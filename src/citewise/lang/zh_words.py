@@ -27,6 +27,8 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("多少百分比", "what percentage"),
     ("百分之多少", "what percentage"),
     ("比例是多少", "what proportion"),
+    ("多少倍", "how many times"),
+    ("几倍", "how many times"),
     ("是多少", "what"),
     ("为多少", "what"),
     ("多少", "how many"),
