@@ -188,12 +188,16 @@ def _translate(
     context = [english for other, english in bridged.context if other != word]
     if frequencies is not None and word not in dictionary() and not word.startswith("每"):
         senses = composed_in_context(word, frequencies, context)
+    elif word in GLOSSARY:
+        senses = GLOSSARY[word]  # in the glossary's order of preference
     else:
         senses = used_senses(word, frequencies)
     if not senses:
         return ""
     enough = sum(1 for senses_ in context if senses_) >= 2
-    primary, others, fit = choose_in_context(senses, frequencies, context, is_verb(word))
+    primary, others, fit = choose_in_context(
+        senses, frequencies, context, is_verb(word), word in GLOSSARY
+    )
     bridged.glosses.append((word, primary))
     if is_verb(word) and not noun:
         # a verb's translation rarely is the paper's verb ("耗费" is "take", not "waste"):

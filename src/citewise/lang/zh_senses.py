@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.lang.zh import Frequencies, _by_use, _composed, dictionary, is_verb
+from citewise.lang.zh_words import GLOSSARY
 from citewise.retrieval.terms import content_terms
 
 # English verb <-> noun forms by ending (the library's text decides which one it writes).
@@ -72,12 +73,18 @@ def context_scores(
 
 
 def choose_in_context(
-    senses: tuple[str, ...], frequencies: Frequencies | None, context: Context, verb: bool = False
+    senses: tuple[str, ...],
+    frequencies: Frequencies | None,
+    context: Context,
+    verb: bool = False,
+    ordered: bool = False,
 ) -> tuple[str, list[str], float]:
     """(the sense meant here, the other senses the library uses, the share of the
     question's other words the chosen sense is written beside): the sense written with
     the question's other words first, then the library's most used; each in the form the
-    library writes it (a verb's, `verb`, in its noun or participle form too)."""
+    library writes it (a verb's, `verb`, in its noun or participle form too). Senses
+    `ordered` by preference (the glossary's) keep their order among those written in
+    context. A phrasal sense ("link up") is counted by its head alone, so it comes last."""
     if frequencies is None:
         return senses[0], list(senses[1:2]), 0.0
     written = list(dict.fromkeys(forms(s, frequencies) if verb else s for s in senses))
@@ -85,8 +92,13 @@ def choose_in_context(
     if not used:
         return written[0], [], 0.0
     scores = context_scores(used, frequencies, context)
-    best = max(used, key=lambda s: (round(scores[s][1], 3), -used.index(s)))
-    if scores[best][1] <= 0:
+    fitting = [s for s in used if scores[s][1] > 0]
+    plain = [s for s in fitting if len(content_terms(s)) == len(s.split())] or fitting
+    if ordered and plain:
+        best = min(plain, key=written.index)
+    elif plain:
+        best = max(plain, key=lambda s: (round(scores[s][1], 3), -used.index(s)))
+    else:
         best = used[0]
     return best, [s for s in used if s != best], scores[best][0]
 
@@ -98,5 +110,7 @@ def composed_in_context(word: str, frequencies: Frequencies, context: Context) -
     table = dictionary()
     return _composed(
         word,
-        lambda part: choose_in_context(table[part], frequencies, context, is_verb(part))[0],
+        lambda part: choose_in_context(
+            table[part], frequencies, context, is_verb(part), part in GLOSSARY
+        )[0],
     )

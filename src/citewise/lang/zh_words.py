@@ -190,6 +190,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "示例": ("examples", "example"),
     "样例": ("examples", "example", "sample"),
     "提示": ("prompt", "prompts"),
+    "模式": ("model", "mode", "pattern"),
     "提示词": ("prompt", "prompts"),
     "求解器": ("solver",),
     "求解": ("solve", "solving"),
