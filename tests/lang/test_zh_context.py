@@ -23,9 +23,7 @@ def library(*blocks: str) -> Frequencies:
     words = [set(analyze(b)) for b in blocks]
 
     def count(terms: list[str]) -> dict[str, int]:
-        return {
-            t: sum(1 for w in words if analyze(t) and set(analyze(t)) <= w) for t in terms
-        }
+        return {t: sum(1 for w in words if analyze(t) and set(analyze(t)) <= w) for t in terms}
 
     return count
 
@@ -83,7 +81,9 @@ def test_a_verb_is_a_term_only_where_the_library_writes_it_beside_the_question()
     assert "last" in question.terms
     assert "every" not in question.terms  # 每次: "each", no search word
     # a verb the passages never write beside the question's words stays out
-    question = analyse(bridge("心力衰竭焦点小组会议持续多长时间？", library("We continue.")).english)
+    question = analyse(
+        bridge("心力衰竭焦点小组会议持续多长时间？", library("We continue.")).english
+    )
     assert "continue" not in question.terms
 
 

@@ -126,9 +126,7 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
     # a rate ("每秒": per second) qualifies the quantity asked, wherever the clause has it
     asked += [n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "]
     asked = list(dict.fromkeys(asked))
-    rest = [
-        e for n, (role, e) in enumerate(parts) if role in (_CONTENT, _VERB) and n not in asked
-    ]
+    rest = [e for n, (role, e) in enumerate(parts) if role in (_CONTENT, _VERB) and n not in asked]
     words_asked = [parts[n][1] for n in asked]
     later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
     if words_asked and (later or rest):

@@ -9,13 +9,14 @@ it already knows (agent/question.py)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _NUMERALS = {c: n for n, c in enumerate("零一二三四五六七八九十", start=0)}
 _NUMBER = r"(\d+(?:\.\d+)*|[一二三四五六七八九十]+)"
 
 
 def chinese_numeral(text: str) -> str:
-    """"三" -> "3", "十二" -> "12", "二十" -> "20"; digits unchanged."""
+    """ "三" -> "3", "十二" -> "12", "二十" -> "20"; digits unchanged."""
     if text.isdigit() or "." in text:
         return text
     if "十" in text:
@@ -50,7 +51,7 @@ _FORMAT = re.compile(
 
 
 def scaled_number(value: str, unit: str) -> str:
-    """"3130" "万" -> "31.3M"; "1.2" "亿" -> "120M"; under a million as written digits."""
+    """ "3130" "万" -> "31.3M"; "1.2" "亿" -> "120M"; under a million as written digits."""
     number = float(value) * (10_000 if unit == "万" else 100_000_000)
     if number >= 1e9:
         return f"{number / 1e9:.4g}B"
@@ -59,11 +60,15 @@ def scaled_number(value: str, unit: str) -> str:
     return f"{number:,.0f}"
 
 
+def _labelled(label: str) -> Callable[[re.Match[str]], str]:
+    return lambda m: f" {label.format(chinese_numeral(m.group(1)))} "
+
+
 def english_labels(text: str) -> str:
     """The question with its labels, scaled numbers and answer-format clause in English
     (the clause dropped)."""
     text = _FORMAT.sub("", text.strip()) or text
     for pattern, label in _LABELS:
-        text = pattern.sub(lambda m, lb=label: f" {lb.format(chinese_numeral(m.group(1)))} ", text)
+        text = pattern.sub(_labelled(label), text)
     text = _APPENDIX.sub(lambda m: f" Appendix {m.group(1)} ", text)
     return _SCALED.sub(lambda m: f" {scaled_number(m.group(1), m.group(2))} ", text)

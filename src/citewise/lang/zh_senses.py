@@ -103,7 +103,6 @@ def choose_in_context(
     return best, [s for s in used if s != best], scores[best][0]
 
 
-
 def composed_in_context(word: str, frequencies: Frequencies, context: Context) -> tuple[str, ...]:
     """A word the dictionary lacks ("沟通模式"), read as its known parts, each part in the
     sense its context chooses ("communication" for 沟通 where the papers write it)."""
