@@ -5,9 +5,9 @@ facts of the corpus papers, gold inline) and tests/eval/data/heldout_zh2.yaml (M
 Doc's dev questions in Chinese, gold read from ../shared by id) (issue 19).
 
 Measured (zh3, over the 8 corpus PDFs): English 0.977 accuracy / 1.0 refusal recall / 0.0
-false refusals; Chinese dev 0.837 / 1.0 / 0.070 (was 0.698 / 0.889 / 0.093): all three of
-the issue's floors are met (accuracy 0.140 below English, within 0.15). Held-out 0.750 /
-0.833 / 0.083 (was 0.667 / 0.833 / 0.167); MMLongBench in Chinese 0.107 / 1.0 / 0.714 (was
+false refusals; Chinese dev 0.884 / 1.0 / 0.047 (was 0.698 / 0.889 / 0.093): all three of
+the issue's floors are met (accuracy 0.093 below English, within 0.15). Held-out 0.750 /
+0.833 / 0.083 (was 0.667 / 0.833 / 0.167); MMLongBench in Chinese 0.107 / 1.0 / 0.679 (was
 0.036 / 0.909 / 0.821; the same questions in English read 0.571). The assertions hold the
 measured levels so they cannot slip. Skips cleanly when ../shared is absent.
 """
@@ -63,11 +63,11 @@ def test_chinese_dev_questions_meet_the_issues_floors(
 ) -> None:
     en, zh = scores["en"], scores["zh"]
     assert isinstance(en, dict) and isinstance(zh, dict)
-    assert zh["accuracy"] >= 0.83  # 36 of 43 measured
-    # the issue's floor: within 0.15 of the English questions (0.977 measured: 0.140 apart)
+    assert zh["accuracy"] >= 0.86  # 38 of 43 measured
+    # the issue's floor: within 0.15 of the English questions (0.977 measured: 0.093 apart)
     assert en["accuracy"] - zh["accuracy"] <= 0.15
     assert zh["refusal_recall"] >= 0.85  # 9 of 9 measured: the issue's floor
-    assert zh["false_refusal_rate"] <= 0.20  # 3 of 43 measured: the issue's floor
+    assert zh["false_refusal_rate"] <= 0.20  # 2 of 43 measured: the issue's floor
     assert zh["citation_page_accuracy"] >= 0.9
 
 
@@ -99,4 +99,4 @@ def test_mmlongbench_questions_in_chinese_hold_their_measured_level(
     # far below the same questions in English (0.571): measured, not yet a floor
     assert overall["accuracy"] >= 0.10  # 3 of 28 measured (1 of 28 before zh3)
     assert overall["refusal_recall"] >= 0.9  # 11 of 11 measured
-    assert overall["false_refusal_rate"] <= 0.75  # 20 of 28 measured
+    assert overall["false_refusal_rate"] <= 0.72  # 19 of 28 measured

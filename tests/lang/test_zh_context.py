@@ -11,7 +11,7 @@ from citewise.agent.crosslingual import bridge
 from citewise.agent.question import analyse
 from citewise.lang.zh import Frequencies, segment
 from citewise.lang.zh_labels import chinese_numeral, english_labels, scaled_number
-from citewise.lang.zh_senses import choose_in_context, forms
+from citewise.lang.zh_senses import choose_in_context, forms, inflections
 from citewise.retrieval.postings import analyze
 
 pytest.importorskip("jieba")
@@ -129,3 +129,16 @@ def test_title_and_show_questions_keep_their_english_form() -> None:
 def test_particle_segments_are_split_so_each_plays_its_part() -> None:
     # jieba glues "上快" in "CPU 上快多少": apart, 快 before 多少 is "faster"
     assert "上快" not in segment("VESPA 在 GPU 上运行比在 CPU 上快多少倍？")
+
+
+def test_a_kept_verb_answers_to_every_form_the_library_writes() -> None:
+    # a Chinese verb has no tense: 批准 is "approve", and the paper writes "approved"
+    papers = library(
+        "The study protocol was approved by the ethics committee of the focus group study.",
+        "Approval of the focus group study protocol came in 2008.",
+        "We approve of the focus group study protocol.",
+    )
+    assert set(inflections(["approve", "ratify"], "approve", papers)) >= {"approved", "approval"}
+    bridged = bridge("焦点小组研究的方案由谁批准？", papers)
+    assert "approved" in bridged.expansion
+    assert frozenset(["approv"]) in bridged.aliases.get("approve", [])

@@ -25,7 +25,12 @@ from citewise.lang.zh import (
     word_forms,
 )
 from citewise.lang.zh_labels import english_labels
-from citewise.lang.zh_senses import VERB_CONTEXT, choose_in_context, composed_in_context
+from citewise.lang.zh_senses import (
+    VERB_CONTEXT,
+    choose_in_context,
+    composed_in_context,
+    inflections,
+)
 from citewise.lang.zh_words import (
     COMPARATIVES,
     GLOSSARY,
@@ -205,6 +210,10 @@ def _translate(
         if fit < VERB_CONTEXT or not enough:
             return ""
         bridged.verbs.add(word)
+        if frequencies is not None:
+            for form in inflections(senses, primary, frequencies):
+                bridged.aliases.setdefault(stem(primary), []).append(frozenset([stem(form)]))
+                bridged.expansion.append(form)
         return primary
     bridged.expansion += [t for other in others for t in content_terms(other)]
     for term in content_terms(primary):

@@ -31,21 +31,38 @@ _VERB_FORMS = (
 VERB_CONTEXT = 0.5
 
 
-def forms(sense: str, frequencies: Frequencies) -> str:
-    """A verb's sense as the library writes it most: itself or a derivation ("retrieve"
-    -> "retrieval", "communicate" -> "communication"); one-word senses only."""
+def _derivations(sense: str) -> list[str]:
     if " " in sense or not sense.isalpha() or len(sense) < 4:
-        return sense
+        return [sense]
     candidates = [
         sense[: len(sense) - len(end)] + other
         for end, others in _VERB_FORMS
         if sense.endswith(end)
         for other in others
     ]
-    candidates = [sense, *(c for c in dict.fromkeys(candidates) if c != sense and len(c) >= 4)]
+    return [sense, *(c for c in dict.fromkeys(candidates) if c != sense and len(c) >= 4)]
+
+
+def forms(sense: str, frequencies: Frequencies) -> str:
+    """A verb's sense as the library writes it most: itself or a derivation ("retrieve"
+    -> "retrieval", "communicate" -> "communication"); one-word senses only."""
+    candidates = _derivations(sense)
+    if len(candidates) == 1:
+        return sense
     counts = frequencies(candidates)
     best = max(candidates, key=lambda c: (counts.get(c, 0), c == sense))
     return best if counts.get(best, 0) > 0 else sense
+
+
+def inflections(senses: Sequence[str], chosen: str, frequencies: Frequencies) -> list[str]:
+    """The other forms the library writes of the verb sense `chosen` stands for: a Chinese
+    verb has no tense, so "approve", "approved" and "approval" all answer to 批准."""
+    for sense in senses:
+        candidates = _derivations(sense)
+        if chosen in candidates and len(candidates) > 1:
+            counts = frequencies(candidates)
+            return [c for c in candidates if c != chosen and counts.get(c, 0) > 0]
+    return []
 
 
 Context = Sequence[tuple[str, ...]]  # per other word of the question: the senses it may mean
