@@ -104,6 +104,13 @@ def test_labels_and_scaled_numbers_are_written_as_english_papers_write_them() ->
     assert "Figure" not in english_labels("图 2020 年")
 
 
+def test_the_document_itself_is_named_as_english_questions_name_it() -> None:
+    assert "this report" in english_labels("这份报告共有多少章？")
+    assert "this paper" in english_labels("本文使用了哪个数据集？")
+    assert "this paper" in english_labels("这篇论文的网页链接是什么？")
+    assert bridge("这份报告共有多少章？").english.startswith("How many chapters this report")
+
+
 def test_an_answer_format_clause_is_no_part_of_the_question() -> None:
     assert "整数" not in english_labels("有多少个数据集？请用整数作答。")
     assert "列表" not in english_labels("哪些模型？请以列表形式给出答案")

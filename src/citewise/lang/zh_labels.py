@@ -42,6 +42,16 @@ _LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_label("表格?"), "Table {}"),
 )
 _APPENDIX = re.compile(r"附录\s*([A-Z])\b")
+# "这份报告", "本文": the document asked about, as English questions name it ("this report"),
+# so the analysis reads a question about the document itself, not a search word
+_THIS = re.compile(r"(?:这|该|此|本)\s*(?:篇|份|个)?\s*(论文|文章|报告|文件|文档)|本文")
+_THIS_NAMES = {
+    "论文": "paper",
+    "文章": "paper",
+    "报告": "report",
+    "文件": "document",
+    "文档": "document",
+}
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(万|亿)")
 # "请用整数作答。", "请以列表形式给出答案", "请直接回答“是”或“否”": how to write the answer
 _FORMAT = re.compile(
@@ -71,4 +81,5 @@ def english_labels(text: str) -> str:
     for pattern, label in _LABELS:
         text = pattern.sub(_labelled(label), text)
     text = _APPENDIX.sub(lambda m: f" Appendix {m.group(1)} ", text)
+    text = _THIS.sub(lambda m: f" this {_THIS_NAMES.get(m.group(1) or '', 'paper')} ", text)
     return _SCALED.sub(lambda m: f" {scaled_number(m.group(1), m.group(2))} ", text)
