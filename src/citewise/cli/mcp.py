@@ -4,7 +4,7 @@ or over streamable HTTP with the Host and token rules of `citewise serve`."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -15,6 +15,17 @@ from citewise.errors import CitewiseError
 
 class MCPUnavailableError(CitewiseError):
     code = "MCP_UNAVAILABLE"
+
+
+UsersOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--users",
+        metavar="FILE",
+        help="With --http: users.toml of 'citewise serve --users' (each user's own token; "
+        "role read may call only read-only tools; calls go to the audit log).",
+    ),
+]
 
 
 @app.command()
@@ -39,15 +50,7 @@ def mcp(
             help="With --http: require the token on this file's first line.",
         ),
     ] = None,
-    users: Annotated[
-        Path | None,
-        typer.Option(
-            "--users",
-            metavar="FILE",
-            help="With --http: users.toml of 'citewise serve --users' (each user's own token; "
-            "role read may call only read-only tools; calls go to the audit log).",
-        ),
-    ] = None,
+    users: UsersOption = None,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -75,10 +78,13 @@ def mcp(
     if not http:
         server.run("stdio")
         return
+    secret, known = read_token(None, token_file), load_users(users) if users else None
+    _serve(http_app(server, host, secret, allow_host or (), users=known), host, port)
+
+
+def _serve(served: Any, host: str, port: int) -> None:
     import uvicorn
 
-    secret, known = read_token(None, token_file), load_users(users) if users else None
-    served = http_app(server, host, secret, allow_host or (), users=known)
     err.print(f"citewise: MCP over streamable HTTP on http://{host}:{port}/mcp")
     uvicorn.run(
         served,
