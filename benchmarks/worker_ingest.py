@@ -116,7 +116,7 @@ def job_lines(log: Path) -> list[dict[str, object]]:
     return out
 
 
-def run(base: str, files: list[Path], workers: int) -> Run:
+def run(base: str, files: list[Path], workers: int, sessions: bool = False) -> Run:
     url = fresh_schema(base)
     cache = Path(tempfile.mkdtemp(prefix="citewise-bench-"))
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
@@ -137,6 +137,7 @@ def run(base: str, files: list[Path], workers: int) -> Run:
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log.open("wb"),
+            start_new_session=sessions,  # a scheduler autogroup each, as separate services
         )
         for i, log in enumerate(logs)
     ]
@@ -194,17 +195,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 1, 2])
     parser.add_argument("--corpus", action="store_true", help="the 8-paper corpus instead")
     parser.add_argument("--limit", type=int, default=None, help="the first N files only")
+    parser.add_argument(
+        "--own-sessions",
+        action="store_true",
+        help="start each worker in a session of its own (with the kernel's autogroup "
+        "scheduling, a loaded machine shares CPU per session, not per process)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write every run here")
     parser.add_argument("folder", type=Path, nargs="?", default=None)
     args = parser.parse_args()
     folder = args.folder or (CORPUS if args.corpus else FILINGS)
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".pdf")[: args.limit]
-    print(f"{len(files)} files from {folder}; {os.cpu_count()} cores")
+    sessions = "each worker in its own session" if args.own_sessions else "one session"
+    print(f"{len(files)} files from {folder}; {os.cpu_count()} cores; {sessions}")
     print("| workers | files | blocks | seconds | speed-up | load at start, end | CPU s |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     results: list[Run] = []
     for n in args.workers:
-        result = run(args.postgres, files, n)
+        result = run(args.postgres, files, n, args.own_sessions)
         results.append(result)
         base = next(r.seconds for r in results if r.workers == args.workers[0])
         total = result.worker_cpu + (result.postgres_cpu or 0.0)
