@@ -12,16 +12,12 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from citewise.documents.model import Document, block_id
-from citewise.store import index_source
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect, transaction, writable
 from citewise.store.filters import BlockFilter
-from citewise.store.index_source import BlockState
 from citewise.store.matrix_cache import MatrixCache
 from citewise.store.references import (
     StoredReference,
@@ -39,11 +35,16 @@ from citewise.store.rows import (
     stored_document,
 )
 from citewise.store.tasks import SqliteTaskRepository
-from citewise.store.vector_index import SqliteDenseIndex
-from citewise.store.vectors import SqliteVectors
 from citewise.store.vocabulary import SqliteVocabulary
 from citewise.store.watches import LEGACY_FILE as LEGACY_WATCH_FILE
 from citewise.store.watches import SqliteWatchRepository
+
+if TYPE_CHECKING:  # numpy and the vector files load when searched, not to open a library
+    import numpy as np
+
+    from citewise.store.index_source import BlockState
+    from citewise.store.vector_index import SqliteDenseIndex
+    from citewise.store.vectors import SqliteVectors
 
 __all__ = [
     "DB_NAME",
@@ -79,7 +80,7 @@ class LibraryStore:
         self.tasks = SqliteTaskRepository(self.db)
         self.audit = SqliteAuditLog(self.db)
         self.watches = SqliteWatchRepository(self.db)
-        self.vectors = SqliteVectors(self.db)
+        self._vectors: SqliteVectors | None = None
         self.vocabulary = SqliteVocabulary(self.db)
         self.matrix_cells = MatrixCache(self.db)
         self.actions = None  # one user's library: no audit trail of who did what
@@ -89,8 +90,19 @@ class LibraryStore:
     def close(self) -> None:
         self.db.close()
 
+    @property
+    def vectors(self) -> SqliteVectors:
+        """The block vectors of record (built on first use: it imports numpy)."""
+        if self._vectors is None:
+            from citewise.store.vectors import SqliteVectors
+
+            self._vectors = SqliteVectors(self.db)
+        return self._vectors
+
     def dense_index(self, model: str) -> SqliteDenseIndex:
         """`model`'s vectors mirrored into mapped files beside the database."""
+        from citewise.store.vector_index import SqliteDenseIndex
+
         return SqliteDenseIndex(self.directory, model, self.db)
 
     # -- documents -------------------------------------------------------------------
@@ -272,19 +284,27 @@ class LibraryStore:
 
     def candidates(self, where: BlockFilter) -> np.ndarray:
         """Rowids of the trusted blocks `where` allows, ascending."""
+        from citewise.store import index_source
+
         return index_source.filtered_rowids(self.db, where)
 
     # -- what indexes beside the database read -----------------------------------------
 
     def block_state(self) -> BlockState:
+        from citewise.store import index_source
+
         return index_source.block_state(self.db)
 
     def iter_trusted_blocks(
         self, after_rowid: int = 0, chunk: int = 50_000
     ) -> Iterator[list[tuple[int, str, str, str]]]:
+        from citewise.store import index_source
+
         return index_source.iter_trusted_blocks(self.db, after_rowid, chunk)
 
     def trusted_rowids(self) -> np.ndarray:
+        from citewise.store import index_source
+
         return index_source.trusted_rowids(self.db)
 
     # -- references --------------------------------------------------------------------
