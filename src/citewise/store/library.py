@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from citewise.documents.model import Document, block_id
 from citewise.store.audit import SqliteAuditLog
+from citewise.store.block_cache import DocumentBlocks
 from citewise.store.db import connect, transaction, writable
 from citewise.store.filters import BlockFilter
 from citewise.store.matrix_cache import MatrixCache
@@ -81,6 +82,7 @@ class LibraryStore:
         self.audit = SqliteAuditLog(self.db)
         self.watches = SqliteWatchRepository(self.db)
         self._vectors: SqliteVectors | None = None
+        self._documents_blocks = DocumentBlocks(self.db)  # read once per ingest, kept
         self.vocabulary = SqliteVocabulary(self.db)
         self.matrix_cells = MatrixCache(self.db)
         self.actions = None  # one user's library: no audit trail of who did what
@@ -238,11 +240,8 @@ class LibraryStore:
     # -- blocks ----------------------------------------------------------------------
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
-        rows = self.db.execute(
-            f"SELECT {BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
-            (doc_id,),
-        ).fetchall()
-        return [stored_block(r) for r in rows]
+        """The document's blocks in reading order (kept in memory until it changes)."""
+        return self._documents_blocks.blocks(doc_id)
 
     def block(self, block_id: str) -> StoredBlock | None:
         row = self.db.execute(
@@ -253,13 +252,9 @@ class LibraryStore:
     def blocks_with_data(
         self, doc_id: str, kinds: tuple[str, ...]
     ) -> list[tuple[StoredBlock, dict[str, Any] | None]]:
-        """Blocks of the given kinds with their structured data (table cells, equation text)."""
-        rows = self.db.execute(
-            f"SELECT {BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "
-            f"AND b.kind IN ({','.join('?' * len(kinds))}) ORDER BY b.ordinal",
-            (doc_id, *kinds),
-        ).fetchall()
-        return [(stored_block(r), json.loads(r["data"]) if r["data"] else None) for r in rows]
+        """Blocks of the given kinds with their structured data (table cells, equation
+        text), decoded once per document until it changes: callers must not change it."""
+        return self._documents_blocks.with_data(doc_id, kinds)
 
     def blocks_by_rowid(self, rowids: list[int]) -> dict[int, StoredBlock]:
         found: dict[int, StoredBlock] = {}
