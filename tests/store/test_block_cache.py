@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.documents.model import Block, Document
-from citewise.store.library import LibraryStore
+from citewise.store.library import BlockFilter, LibraryStore
 
 
 def table_document(rows: list[str], sha: str = "a" * 64, path: str = "/tmp/t.pdf") -> Document:
@@ -123,3 +123,20 @@ def test_the_least_recently_used_document_leaves_first_when_full(tmp_path: Path)
     assert reads == []
     store.blocks(docs[1])
     assert len(reads) == 1
+
+
+def test_a_documents_candidates_are_its_trusted_rowids_current_after_re_ingest(
+    tmp_path: Path,
+) -> None:
+    store = LibraryStore(tmp_path)
+    doc = store.save_document(table_document(["granite 12"]))
+    other = store.save_document(table_document(["slate 3"], sha="b" * 64, path="/tmp/u.pdf"))
+    store.db.execute("UPDATE blocks SET trusted = 0 WHERE document_id = ? AND ordinal = 1", (doc,))
+    store.db.commit()
+    rowids = [b.rowid for b in store.blocks(doc)]
+    assert store.candidates(BlockFilter(documents=(doc,))).tolist() == [rowids[0], rowids[2]]
+    both = store.candidates(BlockFilter(documents=(other, doc)))
+    assert both.tolist() == sorted([rowids[0], rowids[2], *(b.rowid for b in store.blocks(other))])
+    store.save_document(table_document(["granite 20"]), replaces=doc)
+    again = store.candidates(BlockFilter(documents=(doc,))).tolist()
+    assert again == [b.rowid for b in store.blocks(doc)] and not set(again) & set(rowids)

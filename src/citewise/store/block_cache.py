@@ -21,9 +21,12 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citewise.store.rows import BLOCK_COLUMNS, StoredBlock, stored_block
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Characters of text and stored data kept in all: some 25 annual reports, hundreds of papers.
 MAX_CHARS = 32_000_000
@@ -43,6 +46,7 @@ class _Entry:
         default_factory=dict
     )
     decoded: dict[int, dict[str, Any]] = field(default_factory=dict)  # by position
+    trusted: np.ndarray | None = None  # rowids of the trusted blocks, ascending, read-only
 
     def with_data(self, kinds: tuple[str, ...]) -> list[tuple[StoredBlock, dict[str, Any] | None]]:
         found = self.by_kinds.get(kinds)
@@ -80,6 +84,17 @@ class DocumentBlocks:
         """The document's blocks of `kinds` with their decoded data, in reading order. The
         data objects are shared between callers: read them, never change them."""
         return list(self._entry(doc_id).with_data(kinds))
+
+    def trusted_rowids(self, doc_id: str) -> np.ndarray:
+        """Rowids of the document's trusted blocks, ascending (a read-only array)."""
+        import numpy as np
+
+        entry = self._entry(doc_id)
+        if entry.trusted is None:
+            rowids = np.array(sorted(b.rowid for b in entry.blocks if b.trusted), dtype=np.int64)
+            rowids.flags.writeable = False
+            entry.trusted = rowids
+        return entry.trusted
 
     def clear(self) -> None:
         with self._lock:

@@ -278,9 +278,15 @@ class LibraryStore:
         return [stored_block(r) for r in rows]
 
     def candidates(self, where: BlockFilter) -> np.ndarray:
-        """Rowids of the trusted blocks `where` allows, ascending."""
+        """Rowids of the trusted blocks `where` allows, ascending (for whole documents, from
+        the blocks kept in memory: a search within a passage's paper reads no rows)."""
         from citewise.store import index_source
 
+        if where.documents and not where.pages and not where.kinds:
+            import numpy as np
+
+            parts = [self._documents_blocks.trusted_rowids(d) for d in set(where.documents)]
+            return parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
         return index_source.filtered_rowids(self.db, where)
 
     # -- what indexes beside the database read -----------------------------------------
