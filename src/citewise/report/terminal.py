@@ -18,6 +18,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from citewise.report.words import plural
+
 if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ingest
     from citewise.agent.qa import Answer
     from citewise.ingest import IngestReport
@@ -44,11 +46,6 @@ def json_text(data: object) -> str:
     leaves raw are written as \\u escapes: the same JSON value)."""
     text = json.dumps(data, ensure_ascii=False, indent=2)
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 document', '2 documents' (`many` for an irregular plural)."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def safe(text: object) -> str:
