@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -120,20 +121,31 @@ def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str
     return chosen
 
 
+@lru_cache(maxsize=4)
+def _title_index(
+    papers: tuple[tuple[str, str], ...],
+) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """Per paper ID its distinctive title words, and per word the papers whose title has
+    it: built once per library, so a question reads only the papers sharing its words."""
+    titles = {pid: _title_words(title) for pid, title in papers}
+    holders: dict[str, list[str]] = {}
+    for pid, ws in titles.items():
+        for w in ws:
+            holders.setdefault(w, []).append(pid)
+    return titles, holders
+
+
 def _by_title(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
     """Papers whose distinctive title words the question uses (title-level IDF)."""
     words = {stem(t) for t in tokens(question)}
-    titles = {p.id: _title_words(p.title) for p in papers}
-    frequency: dict[str, int] = {}
-    for ws in titles.values():
-        for w in ws:
-            frequency[w] = frequency.get(w, 0) + 1
+    titles, holders = _title_index(tuple((p.id, p.title) for p in papers))
+    hits = Counter(pid for w in words for pid in holders.get(w, ()))
     scored = []
-    for paper in papers:
-        shared = titles[paper.id] & words
-        weight = sum(math.log((len(papers) + 1) / frequency[w]) for w in shared)
-        if len(shared) >= TITLE_WORDS and weight >= TITLE_WEIGHT:
-            scored.append((weight, paper.id, sorted(shared)))
+    for pid in (pid for pid, n in hits.items() if n >= TITLE_WORDS):
+        shared = titles[pid] & words
+        weight = sum(math.log((len(papers) + 1) / len(holders[w])) for w in shared)
+        if weight >= TITLE_WEIGHT:
+            scored.append((weight, pid, sorted(shared)))
     scored.sort(reverse=True)
     # a title matched far better than the others is the one named
     kept = [s for s in scored if s[0] >= TITLE_RELATIVE * scored[0][0]] if scored else []
