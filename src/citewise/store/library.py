@@ -277,6 +277,9 @@ class LibraryStore:
         ).fetchall()
         return [stored_block(r) for r in rows]
 
+    def neighbours_of(self, blocks: list[StoredBlock], span: int = 1) -> list[list[StoredBlock]]:
+        return [self.neighbours(block, span) for block in blocks]
+
     def candidates(self, where: BlockFilter) -> np.ndarray:
         """Rowids of the trusted blocks `where` allows, ascending (for whole documents, from
         the blocks kept in memory: a search within a passage's paper reads no rows)."""
