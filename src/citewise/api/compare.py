@@ -6,8 +6,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from citewise.agent.aspects import ALIASES, KNOWN
-from citewise.agent.setup import SETUP_ASPECTS
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
 from citewise.store.library import BlockFilter
@@ -41,8 +39,15 @@ class ToolCallError(CitewiseError):
         self.kind = error.kind
 
 
-# Every aspect name compare, matrix and setup accept (lower case; aliases included).
-ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
+def __getattr__(name: str) -> tuple[str, ...]:
+    """`ASPECT_NAMES`: every aspect name compare, matrix and setup accept (lower case;
+    aliases included), computed when first asked for, so opening a library (`citewise
+    list`) does not import the aspect patterns."""
+    if name != "ASPECT_NAMES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from citewise.agent.aspects import ALIASES, KNOWN
+
+    return tuple(sorted({*KNOWN, *ALIASES}))
 
 
 class ComparisonMethods:
@@ -83,12 +88,13 @@ class ComparisonMethods:
 
         return cached_gazetteer(self.store)
 
-    def setup(self, doc_id: str, aspects: tuple[str, ...] = SETUP_ASPECTS) -> Setup:
-        """Every setting needed to rerun the paper's experiments, each cited or not stated."""
-        from citewise.agent.setup import extract_setup
+    def setup(self, doc_id: str, aspects: tuple[str, ...] | None = None) -> Setup:
+        """Every setting needed to rerun the paper's experiments, each cited or not stated
+        (`aspects`: SETUP_ASPECTS when None)."""
+        from citewise.agent.setup import SETUP_ASPECTS, extract_setup
 
         (paper,) = self.papers([doc_id])
-        return extract_setup(paper, self.gazetteer(), aspects)
+        return extract_setup(paper, self.gazetteer(), SETUP_ASPECTS if aspects is None else aspects)
 
     def compare(
         self,

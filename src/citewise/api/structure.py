@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
@@ -81,6 +80,8 @@ class StructureMethods:
 
     def table(self, doc_id: str, label: str) -> dict[str, object]:
         """A table of a document as cells and a grid (the `citewise table --json` object)."""
+        from citewise.documents.structure import find_table, tables
+
         document = self.document(doc_id)
         found = tables(self.store.blocks_with_data(document.id, ("table",)))
         hit = find_table(found, label)
@@ -94,6 +95,8 @@ class StructureMethods:
 
     def formula(self, doc_id: str, number: str) -> dict[str, object]:
         """A numbered display equation with its page and place (`citewise formula --json`)."""
+        from citewise.documents.structure import equations, find_equation
+
         document = self.document(doc_id)
         found = equations(self.store.blocks_with_data(document.id, ("equation",)))
         hit = find_equation(found, number)

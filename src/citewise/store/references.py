@@ -15,10 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rapidfuzz import fuzz
-
 from citewise.documents.model import Document, block_id
-from citewise.documents.structure import equations, sections, tables
 
 if TYPE_CHECKING:
     from citewise.store.protocols import ReferenceRepository, Store
@@ -159,6 +156,8 @@ def _norm(title: str | None) -> str:
 
 
 def _matches(title: str | None, year: int | None, doc_title: str, doc_year: int | None) -> bool:
+    from rapidfuzz import fuzz  # imported when a document is saved, not when one is read
+
     a, b = _norm(title), _norm(doc_title)
     if len(a) < 12 or len(b) < 12:
         return False
@@ -242,6 +241,8 @@ def cited_by(store: ReferenceRepository, doc_id: str) -> list[str]:
 def document_structure(store: Store, doc_id: str) -> dict[str, object]:
     """Sections, tables, equations and references of a stored document, as plain data
     (the `citewise show --json` shape)."""
+    from citewise.documents.structure import equations, sections, tables
+
     heads = store.blocks_with_data(doc_id, ("heading",))
     found = store.blocks_with_data(doc_id, ("table", "equation"))
     return {

@@ -6,8 +6,6 @@ conversion functions here on the connection before it runs the scripts.
 
 from __future__ import annotations
 
-import numpy as np
-
 
 def vectors_float16() -> str:
     # Vectors as float16: 512 bytes per 256-d vector instead of 1,024, and the mapped matrix
@@ -42,4 +40,7 @@ def vectors_float16() -> str:
 
 def float16_vector(blob: bytes) -> bytes:
     """A float32 vector blob (every blob before `vectors_float16`) rounded to float16."""
-    return np.frombuffer(blob, dtype=np.float32).astype(np.float16).tobytes()
+    import numpy as np  # only when a migration converts: opening a library loads no numpy
+
+    converted: bytes = np.frombuffer(blob, dtype=np.float32).astype(np.float16).tobytes()
+    return converted
