@@ -25,7 +25,7 @@ def compare_routes(app: FastAPI) -> None:
     def run(request: Request, action: str, params: dict[str, Any]) -> dict[str, Any]:
         svc = request.app.state.service  # server/app.py's Service
         with svc.lock:
-            result: dict[str, Any] = svc.library.tool(action, params)
+            result: dict[str, Any] = svc.library.tool(action, params).to_dict()
             return result
 
     @app.post("/tools/compare_methods", tags=["tools"])
