@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
@@ -37,6 +38,18 @@ class ToolCallError(CitewiseError):
     def __init__(self, error: ToolError) -> None:
         super().__init__(error.message, error.hint, error.code)
         self.kind = error.kind
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """A registry action's typed result, checked against its postconditions: what the MCP
+    `compare`, `matrix` and `setup` tools and POST /tools/<action> answer."""
+
+    action: str
+    data: Mapping[str, object]  # the action's result model, dumped (agent/tool_actions.py)
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.data)
 
 
 def __getattr__(name: str) -> tuple[str, ...]:
@@ -122,18 +135,18 @@ class ComparisonMethods:
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
 
-    def tool(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+    def tool(self, action: str, params: Mapping[str, object]) -> ToolResult:
         """Run an action of the tool registry (agent/tools.py: validated parameters, checked
         postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
         `setup` tools and the HTTP routes of the same names answer this. A failure raises
         ToolCallError with the action's error code and recovery hint."""
         from citewise.agent.tools import execute
 
-        outcome = execute(self, action, params)
+        outcome = execute(self, action, dict(params))
         if outcome.error is not None:
             raise ToolCallError(outcome.error)
         assert outcome.result is not None
-        return outcome.result
+        return ToolResult(action, outcome.result)
 
     def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
         """The literature matrix of the library papers a research report cites (the default
