@@ -153,57 +153,70 @@ class LibraryStore:
                 doc_id = replaces
             else:
                 doc_id = self._free_id(wanted_id or document_slug(doc))
-            self.db.execute(
-                "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
-                "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    doc_id,
-                    doc.sha256,
-                    str(doc.path),
-                    doc.kind,
-                    doc.title,
-                    json.dumps(doc.authors),
-                    doc.year,
-                    doc.doi,
-                    doc.abstract,
-                    doc.pages,
-                    json.dumps(doc.flagged_pages),
-                    doc.venue,
-                    doc.arxiv_id,
-                    json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
-                ),
-            )
-            # Past every rowid ever given, so no index beside the database meets a reused one.
-            (first,) = self.db.execute(
-                "SELECT max(high_rowid, (SELECT coalesce(max(rowid), 0) FROM blocks)) + 1 "
-                "FROM block_changes WHERE id = 1"
-            ).fetchone()
-            for n, b in enumerate(doc.blocks):
-                self.db.execute(
-                    "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
-                    "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
-                    "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        first + n,
-                        block_id(doc.sha256, b.ordinal),
-                        doc_id,
-                        b.ordinal,
-                        b.kind,
-                        b.page,
-                        *b.bbox,
-                        b.section_path,
-                        b.label,
-                        b.text,
-                        b.font_size,
-                        b.font_name,
-                        int(b.bold),
-                        int(b.trusted),
-                        json.dumps(b.data) if b.data is not None else None,
-                    ),
-                )
+            self._insert_document(doc_id, doc)
+            self._insert_blocks(doc_id, doc, self._next_block_rowid())
             save_references(self.db, doc_id, doc)  # entries, citation links, resolution
         return doc_id
+
+    def _insert_document(self, doc_id: str, doc: Document) -> None:
+        """The `documents` row of `doc` under `doc_id` (inside the caller's transaction)."""
+        self.db.execute(
+            "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
+            "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                doc_id,
+                doc.sha256,
+                str(doc.path),
+                doc.kind,
+                doc.title,
+                json.dumps(doc.authors),
+                doc.year,
+                doc.doi,
+                doc.abstract,
+                doc.pages,
+                json.dumps(doc.flagged_pages),
+                doc.venue,
+                doc.arxiv_id,
+                json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
+            ),
+        )
+
+    def _next_block_rowid(self) -> int:
+        """Past every rowid ever given, so no index beside the database meets a reused one."""
+        (first,) = self.db.execute(
+            "SELECT max(high_rowid, (SELECT coalesce(max(rowid), 0) FROM blocks)) + 1 "
+            "FROM block_changes WHERE id = 1"
+        ).fetchone()
+        return int(first)
+
+    def _insert_blocks(self, doc_id: str, doc: Document, first: int) -> None:
+        """The `blocks` rows of `doc`, numbered from rowid `first` in block order."""
+        self.db.executemany(
+            "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
+            "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
+            "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    first + n,
+                    block_id(doc.sha256, b.ordinal),
+                    doc_id,
+                    b.ordinal,
+                    b.kind,
+                    b.page,
+                    *b.bbox,
+                    b.section_path,
+                    b.label,
+                    b.text,
+                    b.font_size,
+                    b.font_name,
+                    int(b.bold),
+                    int(b.trusted),
+                    json.dumps(b.data) if b.data is not None else None,
+                )
+                for n, b in enumerate(doc.blocks)
+            ],
+        )
 
     def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:
         """Set bibliographic fields of a stored document (from a manifest or Zotero)."""
