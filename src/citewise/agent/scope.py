@@ -85,18 +85,35 @@ def _title_words(title: str) -> frozenset[str]:
     )
 
 
-def _mentions(question: str, name: str, folded: str = "") -> bool:
-    """Whether the question names `name` as a word (any case when the name is lower case);
-    `folded` is the question casefolded. A name not in the question as a substring is
-    rejected before its pattern is built (a library's every ID and name is tried)."""
+def _mentions(question: str, name: str, folded: str = "", loose: bool = False) -> bool:
+    """Whether the question names `name` as a word, as the paper writes it (any case when
+    the name is lower case); `loose`: or in other capitals, when it still writes it as a
+    name ("Logic-LM" for a title's small-caps "LOGIC-LM"; not "health" for a title set in
+    capitals). `folded` is the question casefolded. A name not in the question as a
+    substring is rejected before its pattern is built (a library's every ID and name is
+    tried)."""
     lower = name.islower()
-    if name not in question and not (lower and name.casefold() in (folded or question.casefold())):
+    folded = folded or question.casefold()
+    if name not in question and not ((lower or loose) and name.casefold() in folded):
         return False
     pattern = r"(?<![\w-])" + re.escape(name) + r"(?:'s|’s)?(?![\w-])"
-    return re.search(pattern, question, re.IGNORECASE if lower else 0) is not None
+    if re.search(pattern, question, re.IGNORECASE if lower else 0):
+        return True
+    return loose and any(
+        _NAME_LIKE.match(m.group(0).split("'")[0].split("’")[0])
+        for m in re.finditer(pattern, question, re.IGNORECASE)
+    )
 
 
 def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
+    """Papers named by ID, name or author-year as the paper writes them; when none is, by
+    a name the question writes in other capitals (papers set names in small caps)."""
+    return _named(question, papers) or _named(question, papers, loose=True)
+
+
+def _named(
+    question: str, papers: list[Paper], loose: bool = False
+) -> dict[str, tuple[str, set[str]]]:
     chosen: dict[str, tuple[str, set[str]]] = {}
     words = set(tokens(question))
     years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
@@ -106,7 +123,7 @@ def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str
             chosen[paper.id] = (f"ID '{paper.id}'", {stem(t) for t in tokens(paper.id)})
             continue
         # names its title introduces first, then abbreviations only it defines
-        named = [n for n in paper.names if _mentions(question, n, folded)]
+        named = [n for n in paper.names if _mentions(question, n, folded, loose)]
         if named:
             in_title = title_names(paper.title)
             name = min(named, key=lambda n: (n not in in_title, n))
