@@ -49,6 +49,18 @@ EMBEDDINGS_UNAVAILABLE = (
 
 
 @dataclass(frozen=True)
+class Compaction:
+    """`citewise compact`: the store's bytes before and after giving free space back."""
+
+    location: str
+    before: int
+    after: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"library": self.location, "bytes_before": self.before, "bytes_after": self.after}
+
+
+@dataclass(frozen=True)
 class Preparation:
     """What `Library.prepare()` did: blocks embedded now, and what the user should know."""
 
@@ -299,6 +311,13 @@ class Library(
              "detail": a.detail}
             for a in self.store.actions.actions(limit, actor)
         ]  # fmt: skip
+
+    def compact(self) -> Compaction:
+        """Return the store's free space (left by migrations and deletions) to the disk."""
+        before, after = self.store.compact()
+        from citewise.store.postgres.connection import redact
+
+        return Compaction(redact(str(self.location)), before, after)
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""

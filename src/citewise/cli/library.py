@@ -218,6 +218,21 @@ def ask(
 
 
 @app.command()
+def compact(as_json: JsonOption = False) -> None:
+    """Give the library's free space back to the disk (after a migration or deletions).
+    Stop `serve` and workers using the library first."""
+    with open_library(embeddings=False) as lib:
+        result = lib.compact()
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    mb = 1024 * 1024
+    out.print(
+        f"compacted {result.location}: {result.before / mb:.1f} MB -> {result.after / mb:.1f} MB"
+    )
+
+
+@app.command()
 def review(
     limit: Annotated[int, typer.Option("-n", metavar="N", help="How many entries to show.")] = 50,
     as_json: JsonOption = False,

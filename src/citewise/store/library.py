@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citewise.documents.model import Document, block_id
+from citewise.errors import LibraryError
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.block_cache import DocumentBlocks
 from citewise.store.db import connect, transaction, writable
@@ -61,6 +63,12 @@ __all__ = [
 DB_NAME = "library.db"
 
 
+def _file_bytes(path: Path) -> int:
+    """The database file and its write-ahead log, in bytes."""
+    wal = path.with_name(path.name + "-wal")
+    return sum(p.stat().st_size for p in (path, wal) if p.is_file())
+
+
 def document_slug(doc: Document) -> str:
     """A human-readable ID: first author's family name + year + first title word."""
     family = doc.authors[0].split()[-1] if doc.authors else ""
@@ -91,6 +99,23 @@ class LibraryStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def compact(self) -> tuple[int, int]:
+        """Give the file's free pages back (VACUUM): what a migration freed, or deleted
+        documents left. Returns the database's bytes before and after."""
+        path = self.directory / DB_NAME
+        before = _file_bytes(path)
+        try:
+            self.db.execute("VACUUM")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as exc:
+            raise LibraryError(
+                f"cannot compact the library at {self.directory}: {exc}",
+                hint="it must be writable and no other citewise process (serve, worker) "
+                "may be using it; stop them and run it again",
+                code="LIBRARY_BUSY",
+            ) from exc
+        return before, _file_bytes(path)
 
     @property
     def vectors(self) -> SqliteVectors:

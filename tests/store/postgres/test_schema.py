@@ -45,3 +45,19 @@ def test_an_unreachable_server_fails_with_a_code_and_hint(tmp_path) -> None:  # 
     with pytest.raises(LibraryError) as info:
         PostgresLibraryStore(url)
     assert info.value.code == "POSTGRES_UNAVAILABLE" and "pgvector" in info.value.hint
+
+
+def test_compact_vacuums_and_keeps_every_row(pg_url: str) -> None:
+    with PostgresLibraryStore(pg_url) as store:
+        store.save_document(paper("c", "Gabbro", ["Intro", "gabbro cooling", "olivine"]))
+        store.save_document(paper("d", "Dunite", ["Intro", "dunite", "peridotite"]))
+        store.delete_document("d")
+        blocks = store.db.value("SELECT count(*) FROM blocks")
+        before, after = store.compact()
+        assert before > 0 and after > 0
+        assert store.db.value("SELECT count(*) FROM blocks") == blocks
+        # VACUUM ANALYZE ran: the planner statistics of the blocks table are fresh
+        assert store.db.value(
+            "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'blocks' "
+            "AND schemaname = current_schema()"
+        )

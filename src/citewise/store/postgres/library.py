@@ -55,6 +55,15 @@ class PostgresLibraryStore(PostgresDocuments, PostgresBlocks, PostgresReferences
     def close(self) -> None:
         release(self.db)
 
+    def compact(self) -> tuple[int, int]:
+        """VACUUM ANALYZE this library's database (dead rows made reusable, planner
+        statistics refreshed; the files shrink only at their end, as PostgreSQL does)."""
+        size = "SELECT pg_database_size(current_database())"
+        before = int(self.db.value(size))
+        with self.db.connect() as conn:
+            conn.execute("VACUUM (ANALYZE)")
+        return before, int(self.db.value(size))
+
     def __enter__(self) -> PostgresLibraryStore:
         return self
 
