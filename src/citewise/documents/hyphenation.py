@@ -17,14 +17,16 @@ SPACING_ACCENTS = {
 }
 
 
+ACCENT = re.compile("[" + "".join(SPACING_ACCENTS) + "]")
+ACCENTED = re.compile(r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])")
+
+
 def clean(text: str) -> str:
     """Collapse whitespace and fold spacing accents (F¨arber -> Färber)."""
-    if any(a in text for a in SPACING_ACCENTS):
-        text = re.sub(
-            r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])", lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text
-        )
+    if ACCENT.search(text):
+        text = ACCENTED.sub(lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text)
         text = unicodedata.normalize("NFC", text)
-    return re.sub(r"\s+", " ", text).strip()
+    return " ".join(text.split())  # str.split's whitespace is the regex \s, runs collapsed
 
 
 def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:

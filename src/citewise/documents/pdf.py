@@ -253,8 +253,10 @@ def join_drop_caps(units: list[Unit], body: Seg) -> list[Unit]:
     """A large initial ('O' of 'Over') set apart joins the paragraph it begins."""
     out = list(units)
     for cap in units:
+        if len(cap.rows) != 1:
+            continue
         text = cap.text
-        if len(cap.rows) != 1 or not (text.isalpha() and text.isupper() and len(text) <= 2):
+        if not (text.isalpha() and text.isupper() and len(text) <= 2):
             continue
         if cap.style.size < 1.8 * body.size:
             continue
@@ -271,6 +273,8 @@ def join_drop_caps(units: list[Unit], body: Seg) -> list[Unit]:
         if nxt:
             first = nxt[0].rows[0].segs[0]
             first.text = text + first.text
+            nxt[0].rows[0].forget()  # the row's text and the paragraph's changed
+            nxt[0].forget()
             out.remove(cap)
     return out
 
