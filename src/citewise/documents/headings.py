@@ -48,6 +48,7 @@ KNOWN_HEADINGS = {
     "supplementary material",
     "declarations",
 }
+WORDLIKE = re.compile(r"[A-Za-z]{3}")
 REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "works cited"}
 
 
@@ -74,9 +75,9 @@ def heading_candidate(text: str, continued: bool = False) -> bool:
         return False
     if text.endswith((".", ":")) and not is_known_heading(text):
         return False
-    if not re.search(r"[A-Za-z]{3}", text):  # a heading has at least one real word
+    if not WORDLIKE.search(text):  # a heading has at least one real word
         return False
-    letters = sum(c.isalpha() for c in text)
+    letters = sum(map(str.isalpha, text))
     starts = continued or text[0].isupper() or text[0].isdigit()
     return starts and letters >= 0.5 * len(text.replace(" ", ""))
 

@@ -104,8 +104,16 @@ def vocabulary(texts: list[str]) -> frozenset[str]:
     broken = False
     for text in texts:
         if broken:  # nor is the rest of it that opens the next line
-            text = re.sub(r"^\s*\S+", "", text)
-        broken = bool(re.search(r"[^\W\d_]-$", text.rstrip()))
-        text = re.sub(r"\S+-$", "", text)  # a word broken at the line end is not a word
-        words.update(w.lower() for w in re.findall(r"[^\W_][\w-]*[^\W_]", text))
+            text = _FIRST_WORD.sub("", text)
+        end = text.rstrip()
+        broken = end.endswith("-") and bool(_BROKEN.search(end))
+        if text.endswith(("-", "-\n")):  # where `$` can match
+            text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
+        words.update(map(str.lower, _WORD.findall(text)))
     return frozenset(words)
+
+
+_FIRST_WORD = re.compile(r"^\s*\S+")
+_BROKEN = re.compile(r"[^\W\d_]-$")
+_LAST_BROKEN = re.compile(r"\S+-$")
+_WORD = re.compile(r"[^\W_][\w-]*[^\W_]")

@@ -8,6 +8,7 @@ reading order are in columns.py."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -176,9 +177,9 @@ class Unit:
             for s in self.segs:
                 weight[(round(s.size, 1), s.font, s.bold)] += len(s.text.strip())
             (size, font, bold), _ = weight.most_common(1)[0]
-            memo["style"] = (size, font, bold)
-        size, font, bold = memo["style"]
-        return Seg(0, 0, 0, 0, "", size, font, bold, -1)
+            memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
+        style: Seg = memo["style"]
+        return style
 
     @property
     def text(self) -> str:
@@ -204,14 +205,18 @@ def union(boxes: list[Box]) -> Box:
 # --- lines from PyMuPDF -----------------------------------------------------------------
 
 
+# a document uses a handful of fonts over thousands of lines: each name is read once
+@functools.lru_cache(maxsize=1024)
 def is_bold(font: str, flags: int) -> bool:
     return bool(flags & 16) or bool(BOLD_NAME.search(font))
 
 
+@functools.lru_cache(maxsize=1024)
 def is_mono(font: str) -> bool:
     return bool(MONO_NAME.search(font))
 
 
+@functools.lru_cache(maxsize=1024)
 def font_family(font: str) -> str:
     """Drop subset prefixes and encoding suffixes: 'ABCDEF+Times+20' -> 'Times'."""
     return re.sub(r"\+\d+$", "", re.sub(r"^[A-Z]{6}\+", "", font))
@@ -257,14 +262,15 @@ def page_segments(
     if main == (9, 9):
         main = (1, 0)
     segs: list[Seg] = []
-    for bno, line, _, way in lines:
+    for bno, line, inked, way in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
-        for part in _run_in_parts(line["spans"]):
-            live = [s for s in part if s["text"].strip()]
+        whole = line["spans"]
+        for part in _run_in_parts(whole, inked):
+            live = inked if part is whole else [s for s in part if s["text"].strip()]
             text, marks, note = line_text(part)
-            top = max(live, key=lambda s: len(s["text"].strip()))
-            split = len(part) < len(line["spans"])  # inked spans only: the space is a gap
+            top = live[0] if len(live) == 1 else max(live, key=lambda s: len(s["text"].strip()))
+            split = len(part) < len(whole)  # inked spans only: the space is a gap
             box = union([tuple(s["bbox"]) for s in live]) if split else tuple(line["bbox"])
             x0, y0, x1, y1 = _turn(box, main, width, height)
             font = font_family(top["font"])
@@ -275,10 +281,12 @@ def page_segments(
     return segs, (height if turned else width), (width if turned else height)
 
 
-def _run_in_parts(spans: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _run_in_parts(
+    spans: list[dict[str, Any]], live: list[dict[str, Any]]
+) -> list[list[dict[str, Any]]]:
     """'**Papers.** We obtain…' in one PyMuPDF line: the bold lead-in becomes its own
-    segment (headings.split_run_ins decides whether it is a heading)."""
-    live = [s for s in spans if s["text"].strip()]
+    segment (headings.split_run_ins decides whether it is a heading). `live`: the spans
+    with ink."""
     if len(live) < 2 or not is_bold(live[0]["font"], live[0]["flags"]):
         return [spans]
     cut = next(

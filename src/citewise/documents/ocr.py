@@ -101,7 +101,7 @@ def text_stats(text: str) -> TextStats:
     if not words:
         return TextStats(0, 0.0, 0.0, 0.0)
     n = len(words)
-    function = sum(w.lower() in FUNCTION_WORDS for w in words)
+    function = sum(map(FUNCTION_WORDS.__contains__, map(str.lower, words)))
     # acronyms (BLAST, HMM) legitimately lack vowels; cipher text is mostly lower-case
     long_words = [w for w in words if len(w) >= 3 and w.isascii() and not w.isupper()]
     voweless = sum(not (set(w) & VOWELS) for w in long_words)
@@ -123,7 +123,8 @@ def page_text_is_garbage(text: str) -> bool:
     cipher-like (vowel-less words, capitals inside words).
     """
     words = WORD.findall(text)
-    if len(words) < 40 or sum(w.lower() in FUNCTION_WORDS for w in words) / len(words) >= 0.05:
+    function = sum(map(FUNCTION_WORDS.__contains__, map(str.lower, words)))
+    if len(words) < 40 or function / len(words) >= 0.05:
         return False  # the common case, decided without the other signals
     stats = text_stats(text)
     if stats.tokens < 40 or stats.function_share >= 0.05:

@@ -148,12 +148,16 @@ def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decode
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, options.budget.text_ops_per_page)
-        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        raw = []
         font_names: dict[int, tuple[str, ...]] = {}
-        for page, r in zip(pages_, raw, strict=True):
+        for page in pages_:
+            # one text extraction a page: its dict, and the characters where they are needed
+            textpage = page.get_textpage(flags=TEXT_FLAGS)
+            r = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
             if spacing.needs_respacing(r):  # word gaps without space characters
-                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
             glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
+            raw.append(r)
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
         # a page of pictures and no text is a scan waiting for OCR
