@@ -130,7 +130,10 @@ def cpu_seconds() -> float:
     """CPU time (user + system) of this process and its reaped children so far."""
     import resource
 
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
@@ -238,7 +241,9 @@ def bench_set(
     readable = cw["pages"] - cw["unread_pages"]
     procs = f"{workers} + 1"
     rows = [
-        _row('raw `get_text("dict")`, default flags (images decoded)', str(workers), runs["default"]),
+        _row(
+            'raw `get_text("dict")`, default flags (images decoded)', str(workers), runs["default"]
+        ),
         _row('raw `get_text("dict")`, citewise\'s flags (text only)', str(workers), runs["text"]),
         _row("citewise ingest, OCR off (pages with a text layer)", procs, runs["cw"], readable),
         _row("citewise ingest as users run it (OCR on)", procs, [with_ocr]),
@@ -304,7 +309,7 @@ def render_set(title: str, folder: Path, rows: list[Row], facts: dict[str, Any])
     lines += [
         "",
         f"Full-structure ingest (OCR off) runs at **{floor / text_only:.0%}** of raw text-only "
-        f"`get_text(\"dict\")` pages/s and {floor / default:.0%} of `get_text(\"dict\")` with "
+        f'`get_text("dict")` pages/s and {floor / default:.0%} of `get_text("dict")` with '
         f"its default flags (floor: 50%); per CPU second, {floor_cpu / text_cpu:.0%} of raw "
         f"text-only extraction. Peak RSS of the ingest process tree: "
         f"{max(r.peak_mb for r in rows[2:4]):.0f} MB (floor: 1,536 MB).",
@@ -331,15 +336,24 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     sets = [("Corpus", args.corpus, args.repeat, args.peers != "none")]
     if args.filings:
-        sets.append(("FinanceBench dev filings", Path(args.filings), args.filings_repeat,
-                     args.peers == "all"))
+        sets.append(
+            (
+                "FinanceBench dev filings",
+                Path(args.filings),
+                args.filings_repeat,
+                args.peers == "all",
+            )
+        )
     load_before = os.getloadavg()
     lines = [MARK_BEGIN, "## Ingest", ""]
     for title, folder, repeat, peers in sets:
         files = sorted(folder.glob("*.pdf"))
         rows, facts = bench_set(files, repeat, args.embed, peers, env)
-        shown = folder.relative_to(shared_dir().parent) if folder.is_relative_to(
-            shared_dir().parent) else folder
+        shown = (
+            folder.relative_to(shared_dir().parent)
+            if folder.is_relative_to(shared_dir().parent)
+            else folder
+        )
         lines += render_set(title, Path(shown), rows, facts)
     load_after = os.getloadavg()
     lines += [
@@ -358,8 +372,11 @@ def main() -> None:
     if args.write:
         text = args.write.read_text() if args.write.exists() else "# Benchmarks\n"
         pattern = re.compile(re.escape(MARK_BEGIN) + ".*?" + re.escape(MARK_END), re.DOTALL)
-        text = pattern.sub(lambda _: table, text) if pattern.search(text) else (
-            text.rstrip() + "\n\n" + table)
+        text = (
+            pattern.sub(lambda _: table, text)
+            if pattern.search(text)
+            else (text.rstrip() + "\n\n" + table)
+        )
         args.write.write_text(text + ("" if text.endswith("\n") else "\n"))
 
 

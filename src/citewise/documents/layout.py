@@ -54,7 +54,7 @@ class Row:
 
     Its text, style and extent are worked out once (the parser asks for them many times):
     a row's segments never change after it is made, except a drop cap joining the first
-    one (pdf.join_drop_caps), which calls `forget`.
+    one (page_blocks.join_drop_caps), which calls `forget`.
     """
 
     segs: list[Seg]
