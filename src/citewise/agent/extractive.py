@@ -114,65 +114,72 @@ def score_candidates(
     `weight(term, document_id)` says how much finding a question term in that paper tells
     (in-paper IDF: a word on every page of the paper is its topic, not the answer).
     """
-    wanted_labels = {label.lower() for label in question.labels}
+    candidates = [c for p in passages for c in _passage_candidates(question, p, weight)]
+    candidates.sort(key=lambda c: -c.score)
+    return candidates
+
+
+def _passage_candidates(
+    question: Question, passage: Passage, weight: Callable[[str, str], float]
+) -> list[Candidate]:
+    """The passage's sentences, scored by the question terms they and their context cover."""
     aliases = question.aliases
 
     def has(term_stem: str, words: set[str]) -> bool:
         # "lr" in the sentence covers "learning rate" in the question (agent/vocabulary.py)
         return term_stem in words or any(a <= words for a in aliases.get(term_stem, ()))
 
+    qstems: dict[str, float] = {}
+    for t in question.terms:
+        qstems[stem(t)] = max(qstems.get(stem(t), 0.0), weight(t, passage.document_id))
+    total = sum(qstems.values()) or 1.0
+    attribute = {stem(t): weight(t, passage.document_id) for t in question.attribute}
+    # A sentence inherits the words of its block, heading, label and caption as context.
+    context = stems(
+        f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
+    )
     candidates: list[Candidate] = []
-    for passage in passages:
-        qstems: dict[str, float] = {}
-        for t in question.terms:
-            qstems[stem(t)] = max(qstems.get(stem(t), 0.0), weight(t, passage.document_id))
-        total = sum(qstems.values()) or 1.0
-        attribute = {stem(t): weight(t, passage.document_id) for t in question.attribute}
-        # A sentence inherits the words of its block, heading, label and caption as context.
-        context = stems(
-            f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
+    for sentence in split_sentences(passage.text, passage.kind):
+        words = word_count(sentence)
+        if words < 3 and passage.kind != "table":
+            continue
+        own = stems(sentence)
+        covered = {s for s in qstems if has(s, own)}
+        in_context = {s for s in qstems if has(s, context)} - covered
+        own_share = sum(qstems[s] for s in covered) / total
+        # A table row means little without its header and caption; prose stands alone.
+        context_weight = 0.8 if passage.kind == "table" else 0.5
+        coverage = own_share + context_weight * sum(qstems[s] for s in in_context) / total
+        score = _sentence_score(coverage, question, passage, sentence, words)
+        frame = own | context if passage.kind == "table" else own
+        named = (
+            sum(w for s, w in attribute.items() if has(s, frame)) / (sum(attribute.values()) or 1)
+            if attribute
+            else 1.0
         )
-        for sentence in split_sentences(passage.text, passage.kind):
-            words = word_count(sentence)
-            if words < 3 and passage.kind != "table":
-                continue
-            own = stems(sentence)
-            covered = {s for s in qstems if has(s, own)}
-            in_context = {s for s in qstems if has(s, context)} - covered
-            own_share = sum(qstems[s] for s in covered) / total
-            # A table row means little without its header and caption; prose stands alone.
-            context_weight = 0.8 if passage.kind == "table" else 0.5
-            coverage = own_share + context_weight * sum(qstems[s] for s in in_context) / total
-            score = coverage + 0.25 * passage.retrieval
-            if question.expects_number and not quantities(sentence, question.text):
-                score *= 0.6
-            label = (passage.label or "").lower()
-            if wanted_labels and label in wanted_labels:
-                score += 0.15
-            if words > 60:
-                score *= 0.85  # overlong "sentences" are usually merged layout debris
-            if passage.is_context:
-                score *= 0.9
-            frame = own | context if passage.kind == "table" else own
-            named = (
-                sum(w for s, w in attribute.items() if has(s, frame))
-                / (sum(attribute.values()) or 1)
-                if attribute
-                else 1.0
+        candidates.append(
+            Candidate(
+                passage.block_id, sentence, coverage, own_share, score, frozenset(covered), named
             )
-            candidates.append(
-                Candidate(
-                    passage.block_id,
-                    sentence,
-                    coverage,
-                    own_share,
-                    score,
-                    frozenset(covered),
-                    named,
-                )
-            )
-    candidates.sort(key=lambda c: -c.score)
+        )
     return candidates
+
+
+def _sentence_score(
+    coverage: float, question: Question, passage: Passage, sentence: str, words: int
+) -> float:
+    """Coverage and retrieval strength, adjusted for what the question wants of a sentence."""
+    score = coverage + 0.25 * passage.retrieval
+    if question.expects_number and not quantities(sentence, question.text):
+        score *= 0.6
+    label = (passage.label or "").lower()
+    if question.labels and label in {lb.lower() for lb in question.labels}:
+        score += 0.15
+    if words > 60:
+        score *= 0.85  # overlong "sentences" are usually merged layout debris
+    if passage.is_context:
+        score *= 0.9
+    return score
 
 
 def select_answer(candidates: list[Candidate], question: Question) -> list[Candidate]:

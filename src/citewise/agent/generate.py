@@ -34,7 +34,7 @@ from citewise.agent.drafting import (
 from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, QuestionAnswerer
 from citewise.agent.question import analyse
 from citewise.agent.verify import Verifier
-from citewise.llm.base import ContextOverflowError, Params
+from citewise.llm.base import ContextOverflowError, Message, Params
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.structured import Structured, structured_call
@@ -137,37 +137,8 @@ class GeneratedAnswerer:
     ) -> Answer:
         record = GenerationLog()
         self.last_log = record
-        params = Params(max_tokens=ANSWER_TOKENS)
-        offered = list(items)
-
-        def fallback() -> DraftAnswer:
-            # The deterministic path: the extractive answer's sentences, citing what they quote.
-            numbers = {n.evidence.id: n.number for n in items}
-            return DraftAnswer(
-                sentences=[
-                    DraftSentence(
-                        text=s.text, citations=[numbers[c] for c in s.citations if c in numbers]
-                    )
-                    for s in base.sentences
-                ],
-                refused=False,
-            )
-
-        for attempt in range(2):
-            items = fit_to_context(text, offered, writer, ANSWER_TOKENS)
-            messages = answer_messages(text, items)
-            try:
-                draft = structured_call(writer, messages, DraftAnswer, params, fallback)
-                break
-            except ContextOverflowError as exc:
-                # The server's context is smaller than estimated; the backend has learnt its
-                # size from the error, so the evidence is trimmed again and sent once more.
-                log.info("%s: %s; trimming evidence (attempt %d)", writer.label, exc, attempt + 1)
-                record.overflows += 1
-                draft = Structured(fallback(), fell_back=True)
+        draft, items, messages = self._draft(text, base, items, writer, record)
         by_number = {n.number: n for n in items}
-        record.fell_back = draft.fell_back
-        record.offered = len(items)
         backend = f"extractive (fallback from {writer.label})" if draft.fell_back else writer.label
         assert draft.value is not None
         # The model's "refused" is advice: retrieval already found the question answerable,
@@ -176,38 +147,8 @@ class GeneratedAnswerer:
             return self._refusal(text, base, backend, [])
         kept, failed = self._verify(text, draft.value.sentences, by_number, record)
         if failed:
-            problems = "\n".join(
-                f'- "{s}" (cites {", ".join(c) or "nothing"}): {why}' for s, c, why in failed
-            )
-            try:
-                repair = structured_call(
-                    writer,
-                    [
-                        *messages,
-                        {"role": "assistant", "content": draft.value.model_dump_json()},
-                        {"role": "user", "content": REPAIR_PROMPT.format(problems=problems)},
-                    ],
-                    DraftAnswer,
-                    params,
-                )
-            except ContextOverflowError:  # the longer conversation did not fit: no repair
-                repair = Structured(None, fell_back=True)
-            # What stays unresolved: the originals if the repair fixed nothing, else the
-            # repair's own failures (its fixed sentences stand in for the originals).
-            unresolved = failed
-            if repair.value is not None:
-                fixed, still = self._verify(text, repair.value.sentences, by_number, record)
-                known = {s.text for s, _ in kept}
-                fixed = [(s, ids) for s, ids in fixed if s.text not in known]
-                record.repaired = len(fixed)
-                kept += fixed
-                unresolved = still if fixed else failed
-            for sentence, numbers, why in unresolved:
-                record.dropped.append((sentence, why))
-                if self.mark_unsupported:
-                    ids = [by_number[c].evidence.id for c in numbers if c in by_number]
-                    marked = AnswerSentence(sentence + UNSUPPORTED_MARK, ids, 0.0)
-                    kept.append((marked, [c for c in numbers if c in by_number]))
+            messages = [*messages, {"role": "assistant", "content": draft.value.model_dump_json()}]
+            kept += self._repair(text, writer, messages, kept, failed, by_number, record)
         if not [s for s, _ in kept if s.support > 0]:
             return self._refusal(text, base, backend, items)
         if question_coverage(text, [s.text for s, _ in kept]) < question_coverage(
@@ -228,6 +169,80 @@ class GeneratedAnswerer:
             support_score=round(sum(supports) / len(supports), 3),
             backend=backend,
         )
+
+    def _draft(
+        self,
+        text: str,
+        base: Answer,
+        offered: list[NumberedEvidence],
+        writer: ModelClient,
+        record: GenerationLog,
+    ) -> tuple[Structured[DraftAnswer], list[NumberedEvidence], list[Message]]:
+        """The model's draft from the evidence that fits its context (the extractive
+        sentences when it cannot write one), with the evidence and messages it saw."""
+
+        items, messages = offered, []
+
+        def fallback() -> DraftAnswer:  # cites what the trimmed evidence still numbers
+            return _extractive_draft(base, items)
+
+        for attempt in range(2):
+            items = fit_to_context(text, offered, writer, ANSWER_TOKENS)
+            messages = answer_messages(text, items)
+            try:
+                draft = structured_call(
+                    writer, messages, DraftAnswer, Params(max_tokens=ANSWER_TOKENS), fallback
+                )
+                break
+            except ContextOverflowError as exc:
+                # The server's context is smaller than estimated; the backend has learnt its
+                # size from the error, so the evidence is trimmed again and sent once more.
+                log.info("%s: %s; trimming evidence (attempt %d)", writer.label, exc, attempt + 1)
+                record.overflows += 1
+                draft = Structured(fallback(), fell_back=True)
+        record.fell_back = draft.fell_back
+        record.offered = len(items)
+        return draft, items, messages
+
+    def _repair(
+        self,
+        text: str,
+        writer: ModelClient,
+        messages: list[Message],
+        kept: list[tuple[AnswerSentence, list[str]]],
+        failed: list[tuple[str, list[str], str]],
+        by_number: dict[str, NumberedEvidence],
+        record: GenerationLog,
+    ) -> list[tuple[AnswerSentence, list[str]]]:
+        """One repair round for the sentences that failed verification: the repaired ones
+        that now verify, then (with mark_unsupported) what still fails, marked."""
+        problems = "\n".join(
+            f'- "{s}" (cites {", ".join(c) or "nothing"}): {why}' for s, c, why in failed
+        )
+        prompt = {"role": "user", "content": REPAIR_PROMPT.format(problems=problems)}
+        try:
+            repair = structured_call(
+                writer, [*messages, prompt], DraftAnswer, Params(max_tokens=ANSWER_TOKENS)
+            )
+        except ContextOverflowError:  # the longer conversation did not fit: no repair
+            repair = Structured(None, fell_back=True)
+        # What stays unresolved: the originals if the repair fixed nothing, else the
+        # repair's own failures (its fixed sentences stand in for the originals).
+        added: list[tuple[AnswerSentence, list[str]]] = []
+        unresolved = failed
+        if repair.value is not None:
+            fixed, still = self._verify(text, repair.value.sentences, by_number, record)
+            known = {s.text for s, _ in kept}
+            added = [(s, ids) for s, ids in fixed if s.text not in known]
+            record.repaired = len(added)
+            unresolved = still if added else failed
+        for sentence, numbers, why in unresolved:
+            record.dropped.append((sentence, why))
+            if self.mark_unsupported:
+                ids = [by_number[c].evidence.id for c in numbers if c in by_number]
+                marked = AnswerSentence(sentence + UNSUPPORTED_MARK, ids, 0.0)
+                added.append((marked, [c for c in numbers if c in by_number]))
+        return added
 
     def _verify(
         self,
@@ -305,3 +320,15 @@ def fabricated_citations(answer: Answer) -> list[str]:
     """Cited IDs that are not among the answer's evidence (code never lets one through)."""
     offered = {e.id for e in answer.evidence}
     return [c for s in answer.sentences for c in s.citations if c not in offered]
+
+
+def _extractive_draft(base: Answer, items: list[NumberedEvidence]) -> DraftAnswer:
+    """The deterministic path: the extractive answer's sentences, citing what they quote."""
+    numbers = {n.evidence.id: n.number for n in items}
+    return DraftAnswer(
+        sentences=[
+            DraftSentence(text=s.text, citations=[numbers[c] for c in s.citations if c in numbers])
+            for s in base.sentences
+        ],
+        refused=False,
+    )

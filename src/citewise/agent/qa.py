@@ -8,11 +8,9 @@ answer, then let agent/refusal.py decide from the draft's signals.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence, zotero_link
+from citewise.agent.answer import Answer, AnswerSentence, Evidence
 from citewise.agent.compare_questions import (
     PaperAnswer,
     grouped_text,
@@ -20,7 +18,7 @@ from citewise.agent.compare_questions import (
     per_paper_question,
 )
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
-from citewise.agent.extractive import Passage, idf_function
+from citewise.agent.evidence import Citations
 from citewise.agent.figures import (
     absent_names,
     asked_caption,
@@ -30,6 +28,7 @@ from citewise.agent.figures import (
     named_sections,
     outside_sections,
 )
+from citewise.agent.passages import hit_passages, term_weights
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -58,13 +57,6 @@ __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"
 
 # The generic refusal sentence (kinds have their own, agent/refusal.py).
 REFUSAL = "The library does not contain a passage that answers this."
-ABSENT_TERM_FACTOR = 0.5
-# Passages from outside the papers a question names still count, for less (soft scope).
-OUTSIDE_SCOPE_FACTOR = 0.5
-
-
-def _link(path: str, page: int) -> str:
-    return f"{Path(path).as_uri()}#page={page}"
 
 
 class QuestionAnswerer:
@@ -76,33 +68,12 @@ class QuestionAnswerer:
         self.store = store
         self.retriever = retriever
         self.policy = policy
-        self._documents: dict[str, tuple[str, str, str | None]] = {}
+        self.citations = Citations(store)
         self._papers: list[Paper] | None = None
         self._vocabulary: Vocabulary | None = None
 
-    def _document(self, doc_id: str) -> tuple[str, str, str | None]:
-        if doc_id not in self._documents:
-            doc = self.store.document(doc_id)
-            # A search record kept as its abstract (`search --save`) is cited as that.
-            title = f"abstract of {doc.title}" if doc and doc.kind == "abstract" else None
-            self._documents[doc_id] = (
-                (title or doc.title, doc.path, zotero_link(doc.csl)) if doc else ("", "", None)
-            )
-        return self._documents[doc_id]
-
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
-        title, path, zotero = self._document(block.document_id)
-        return Evidence(
-            id=block.id,
-            document=block.document_id,
-            title=title,
-            page=block.page,
-            bbox=[round(v, 1) for v in block.bbox],
-            section=block.section_path,
-            quote=quote if quote is not None else block.text,
-            link=_link(path, block.page),
-            zotero=zotero,
-        )
+        return self.citations.evidence(block, quote)
 
     def vocabulary(self) -> Vocabulary:
         """The library's learned abbreviations and names (learned now if missing)."""
@@ -113,7 +84,7 @@ class QuestionAnswerer:
     def forget(self) -> None:
         """Drop what was read about the library's documents (after an ingest)."""
         self._papers, self._vocabulary = None, None
-        self._documents.clear()
+        self.citations.forget()
 
     def papers(self) -> list[Paper]:
         """The library's papers as a question can name them (read once per answerer)."""
@@ -134,7 +105,7 @@ class QuestionAnswerer:
     def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
         """Explicit --doc wins; else the papers the question names (soft)."""
         if documents:
-            return [ScopeChoice(d, self._document(d)[0], "--doc") for d in documents]
+            return [ScopeChoice(d, self.citations.document(d).title, "--doc") for d in documents]
         return scope_from_question(focus_sentence(question.text), self.papers())
 
     def analyse(
@@ -196,13 +167,7 @@ class QuestionAnswerer:
         absent = absent_names(question, self.retriever)
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
-        passages, blocks = self._passages(hits, question.scope if not documents else ())
-        draft = draft_answer(
-            question,
-            passages,
-            self._weights(question, passages),
-            {b.id: b.document_id for b in blocks.values()},
-        )
+        draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
         answer = self._finish(question, draft, hits, blocks)
         answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
@@ -259,14 +224,21 @@ class QuestionAnswerer:
         self, question: Question, k: int, strict: bool
     ) -> tuple[Draft, list[Hit], dict[str, StoredBlock]]:
         hits = self.retrieve(question, k, strict=strict)
-        passages, blocks = self._passages(hits, () if strict else question.scope)
+        draft, blocks = self._drafted(question, hits, () if strict else question.scope)
+        return draft, hits, blocks
+
+    def _drafted(
+        self, question: Question, hits: list[Hit], scope: tuple[str, ...]
+    ) -> tuple[Draft, dict[str, StoredBlock]]:
+        """The draft answer from the hits' passages (those outside `scope` count for less)."""
+        passages, blocks = hit_passages(hits, scope)
         draft = draft_answer(
             question,
             passages,
-            self._weights(question, passages),
+            term_weights(self.retriever, question, passages),
             {b.id: b.document_id for b in blocks.values()},
         )
-        return draft, hits, blocks
+        return draft, blocks
 
     def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
         """The caption the question asks for, cited as it is printed."""
@@ -353,59 +325,3 @@ class QuestionAnswerer:
             support_score=score,
             signals=draft.signals,
         )
-
-    def _weights(self, question: Question, passages: list[Passage]) -> Callable[[str, str], float]:
-        """In-paper IDF of each question term, for each paper the passages come from.
-
-        A word the paper never uses cannot tell its sentences apart; unless it names what is
-        asked about ("perplexity"), it is likely phrasing ("kept", "final"), so it weighs less.
-        """
-        docs = list(dict.fromkeys(p.document_id for p in passages))
-        counts = self.retriever.document_term_counts(question.terms, docs)
-        idf = {doc: idf_function(total, freqs) for doc, (total, freqs) in counts.items()}
-        attribute = set(question.attribute)
-
-        def weight(term: str, doc: str) -> float:
-            if doc not in counts:
-                return 1.0
-            if counts[doc][1].get(term, 0) == 0 and term not in attribute:
-                return ABSENT_TERM_FACTOR * idf[doc](term)
-            return idf[doc](term)
-
-        return weight
-
-    def _passages(
-        self, hits: list[Hit], scope: tuple[str, ...] = ()
-    ) -> tuple[list[Passage], dict[str, StoredBlock]]:
-        passages: list[Passage] = []
-        blocks: dict[str, StoredBlock] = {}
-        best = max((h.score for h in hits), default=1.0) or 1.0
-        # A table's caption frames its rows ("Table 2: filters ..." above "Not English 15.2M").
-        captions = {
-            (b.document_id, b.label or ""): b.text
-            for h in hits
-            for b in [h.block, *h.context]
-            if b.kind == "caption" and b.label
-        }
-        for hit in hits:
-            strength = hit.score / best
-            if scope and hit.block.document_id not in scope:
-                strength *= OUTSIDE_SCOPE_FACTOR
-            for block, is_context in [(hit.block, False)] + [(b, True) for b in hit.context]:
-                if block.id in blocks:
-                    continue
-                blocks[block.id] = block
-                passages.append(
-                    Passage(
-                        block.id,
-                        block.document_id,
-                        block.text,
-                        block.kind,
-                        block.label,
-                        block.section_path,
-                        strength,
-                        is_context,
-                        captions.get((block.document_id, block.label or ""), ""),
-                    )
-                )
-        return passages, blocks

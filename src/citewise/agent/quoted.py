@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence, zotero_link
+from citewise.agent.answer import Answer, AnswerSentence, Evidence
 from citewise.agent.cells import TableView, row_name
+from citewise.agent.evidence import Citations
 from citewise.agent.numeric_check import checked
 from citewise.agent.question import Question
 from citewise.retrieval.hybrid import Hit
@@ -33,22 +33,8 @@ class Quoted:
 
 
 def evidence(store: Store, quoted: Quoted) -> Evidence:
-    doc = store.document(quoted.block.document_id)
-    title, path = (doc.title, doc.path) if doc else ("", "")
-    link = f"{Path(path).as_uri()}#page={quoted.block.page}" if path else ""
-    block = quoted.block
-    return Evidence(
-        id=block.id,
-        document=block.document_id,
-        title=title,
-        page=block.page,
-        bbox=[round(v, 1) for v in block.bbox],
-        section=block.section_path,
-        quote=quoted.quote,
-        link=link,
-        cell_bbox=quoted.cell_bbox,
-        zotero=zotero_link(doc.csl) if doc else None,
-    )
+    """The quoted block cited as the extractive answers cite it, with its cell's box."""
+    return Citations(store).evidence(quoted.block, quoted.quote, quoted.cell_bbox)
 
 
 def row_quote(block: StoredBlock, row: list[str]) -> str:

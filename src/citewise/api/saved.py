@@ -18,6 +18,7 @@ from citewise.abstracts import (
 from citewise.api.library import Library
 from citewise.documents.manifest import PaperMetadata
 from citewise.ingest import Sources
+from citewise.report.words import plural
 from citewise.sources import SearchRecord
 from citewise.sources.fetch import Located
 
@@ -43,7 +44,7 @@ class SavedRecords:
         }
 
     def summary(self) -> str:
-        parts = [f"saved {len(self.added)} abstract{'s' if len(self.added) != 1 else ''}"]
+        parts = [f"saved {plural(len(self.added), 'abstract')}"]
         if self.unchanged:
             parts.append(f"{len(self.unchanged)} already saved")
         if self.full_text:

@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 
 from citewise.agent.matrix_columns import DEFAULT_COLUMNS
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.cli.options import JsonOption, JsonSummaryOption
 
 Llm = Annotated[
     str | None,
@@ -30,7 +31,7 @@ Aspects = Annotated[
 def compare(
     docs: Annotated[list[str], typer.Argument(help="Two or more document IDs.")],
     aspects: Aspects = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     as_markdown: Annotated[bool, typer.Option("--markdown")] = False,
     as_csv: Annotated[bool, typer.Option("--csv")] = False,
     llm: Llm = None,
@@ -62,7 +63,7 @@ def matrix(
     columns: Annotated[
         str | None, typer.Option("--columns", help=f"Default: {','.join(DEFAULT_COLUMNS)}.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
     llm: Llm = None,
     llm_url: LlmUrl = None,
 ) -> None:
@@ -92,7 +93,7 @@ def matrix(
     if as_json:
         emit_json(summary)
     else:
-        from citewise.report.terminal import plural
+        from citewise.report.words import plural
 
         err.print(
             f"{escape(str(out_file))}: {plural(len(result.rows), 'paper')} × "
@@ -104,7 +105,7 @@ def matrix(
 @app.command()
 def setup(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     as_yaml: Annotated[bool, typer.Option("--yaml")] = False,
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.cli.options import JsonOption
 from citewise.cli.structure import _write_crop
 
 
@@ -23,7 +24,7 @@ def figure(
     doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
     label: Annotated[str, typer.Argument(help="'Figure 3', 'Fig. 3' or just 3.")],
     png: Annotated[Path | None, typer.Option("--png", help="Write figure + caption.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show a figure: its caption, page and region; --png crops it with its caption."""
     from citewise.documents.crops import PROSE, figure_box

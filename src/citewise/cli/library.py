@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,16 +18,18 @@ from citewise.cli.app import (
     out,
     progress_bar,
 )
+from citewise.cli.options import (
+    JsonOption,
+    JsonSummaryOption,
+    LlmOption,
+    LlmUrlOption,
+    NoCacheOption,
+)
 
-LLM_HELP = "Language model as BACKEND:MODEL (llamacpp:FILE.gguf, ollama:qwen2.5:7b, openai:NAME)."
-LlmOption = Annotated[str | None, typer.Option("--llm", metavar="BACKEND:MODEL", help=LLM_HELP)]
-LlmUrlOption = Annotated[
-    str | None,
-    typer.Option("--llm-url", metavar="URL", help="Base URL of an OpenAI-compatible server (/v1)."),
-]
-NoCacheOption = Annotated[
-    bool, typer.Option("--no-cache", help="Call the model even when a cached reply exists.")
-]
+if TYPE_CHECKING:
+    from citewise.eval.harness import QAItem
+    from citewise.eval.metrics import EvalResult
+    from citewise.ingest import IngestReport, Sources
 
 
 @app.command()
@@ -61,7 +64,7 @@ def ingest(
             metavar="PASSWORD",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
         typer.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
@@ -71,9 +74,6 @@ def ingest(
     ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.ingest import Sources
-    from citewise.report.terminal import plain, print_ingest_report, safe
-
     if not paths and zotero is None and manifest is None:
         raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
     if queue:
@@ -81,20 +81,44 @@ def ingest(
 
         queued_ingest(list(paths or []), detach, as_json)
         return
-    sources = Sources()
-    if manifest is not None:
-        sources = sources.merge(Sources.from_manifest(manifest))
-    if zotero is not None:
-        sources = sources.merge(Sources.from_zotero(zotero))
-    with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
+    sources = _entry_sources(manifest, zotero)
+    _show_ingest(_ingest(list(paths or []), sources, password, not no_embed, as_json), as_json)
+
+
+def _ingest(
+    paths: list[Path], sources: Sources, password: str | None, embed: bool, as_json: bool
+) -> IngestReport:
+    """The batch ingested under a progress bar (none with --json); notices on stderr."""
+    from citewise.report.terminal import safe
+
+    with open_library(embeddings=embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("ingesting", total=None)
 
         def advance(name: str, done: int, total: int) -> None:
             bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
-        report = lib.ingest(list(paths or []), progress=advance, sources=sources, password=password)
+        report = lib.ingest(paths, progress=advance, sources=sources, password=password)
         for notice in lib.notices:
             err.print(safe(notice), soft_wrap=True)
+    return report
+
+
+def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
+    """The entries a manifest and a Zotero library add to the batch (none without them)."""
+    from citewise.ingest import Sources
+
+    sources = Sources()
+    if manifest is not None:
+        sources = sources.merge(Sources.from_manifest(manifest))
+    if zotero is not None:
+        sources = sources.merge(Sources.from_zotero(zotero))
+    return sources
+
+
+def _show_ingest(report: IngestReport, as_json: bool) -> None:
+    """Failures and warnings on stderr, one line each; the report; exit 1 if a file failed."""
+    from citewise.report.terminal import plain, print_ingest_report
+
     # One line per failure on stderr, naming the file and the reason.
     for failure in report.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
@@ -125,7 +149,7 @@ def ingest(
 
 @app.command("list")
 def list_documents(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the documents in the library."""
     from citewise.report.terminal import print_documents
@@ -146,7 +170,7 @@ def list_documents(
 @app.command()
 def show(
     doc: Annotated[str, typer.Argument(metavar="DOC", help="Document ID (see 'citewise list').")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
     from citewise.report.terminal import print_document
@@ -168,7 +192,7 @@ def ask(
         typer.Option("--doc", metavar="DOC", help="Only this document (repeatable)."),
     ] = None,
     k: Annotated[int, typer.Option("-k", metavar="N", help="Passages to retrieve.")] = 8,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
@@ -210,7 +234,7 @@ def ask(
 @app.command()
 def review(
     limit: Annotated[int, typer.Option("-n", metavar="N", help="How many entries to show.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Low-support answers and refusals that `ask` logged, newest first: the questions
     the library answers worst."""
@@ -234,7 +258,7 @@ def eval_command(
         Path | None,
         typer.Argument(metavar="QA_FILE", help="QA file (YAML, the format of dev.yaml)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     scope_docs: Annotated[
         bool,
         typer.Option("--scope-docs", help="Ask each question within its item's `doc`."),
@@ -264,10 +288,8 @@ def eval_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
-    from citewise.agent.answer import Answer
-    from citewise.agent.generate import CitationAudit
     from citewise.eval.compare import fit_runs
-    from citewise.eval.harness import evaluate, file_name_map, load_items
+    from citewise.eval.harness import load_items
     from citewise.eval.render import print_eval, print_fit
 
     if compare:
@@ -280,6 +302,31 @@ def eval_command(
     if qa_file is None:
         raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
     items = load_items(qa_file, gold)
+    result = _evaluate(items, scope_docs, as_json, ModelChoice(llm, llm_url, not no_cache))
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    print_eval(out, result)
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model `--llm`, `--llm-url` and `--no-cache` choose for the answers."""
+
+    llm: str | None
+    url: str | None
+    use_cache: bool
+
+
+def _evaluate(
+    items: list[QAItem], scope_docs: bool, as_json: bool, model: ModelChoice
+) -> EvalResult:
+    """Every item asked over the library (within its `doc` with scope_docs), each answer
+    scored and its citations audited; the models' usage when a model wrote any."""
+    from citewise.agent.answer import Answer
+    from citewise.agent.generate import CitationAudit
+    from citewise.eval.harness import evaluate, file_name_map
+
     with open_library() as lib, progress_bar(not as_json) as bar:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         # load the model once so latencies measure answering, not start-up
@@ -287,7 +334,8 @@ def eval_command(
         task = bar.add_task("evaluating", total=len(items))
         scoped: list[str] = []  # the current item's documents (--scope-docs)
         audit = CitationAudit(
-            lambda q: lib.ask_with_model(q, scoped, 8, llm, llm_url, not no_cache), lib.usage
+            lambda q: lib.ask_with_model(q, scoped, 8, model.llm, model.url, model.use_cache),
+            lib.usage,
         )
 
         def ask(question: str, docs: list[str]) -> Answer:
@@ -301,12 +349,9 @@ def eval_command(
             progress=lambda n, _t: bar.update(task, completed=n),
             scope_docs=scope_docs,
         )
-        if llm or audit.generated:
+        if model.llm or audit.generated:
             result.models = audit.summary()
-    if as_json:
-        emit_json(result.to_dict())
-        return
-    print_eval(out, result)
+    return result
 
 
 def _compare_runs(paths: list[Path], as_json: bool) -> None:

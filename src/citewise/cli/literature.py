@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.options import JsonOption, SourcesConfigOption
 from citewise.cli.search import literature_for, print_records, split_values
 
 
@@ -28,6 +29,7 @@ def export_library(
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
     from citewise.api.literature import Literature
     from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
     from citewise.sources.export import format_for
 
     fmt = format_for(fmt, out_file)
@@ -36,7 +38,9 @@ def export_library(
         sys.stdout.write(plain(exported.text))
     else:
         out_file.write_text(exported.text, "utf-8")
-        err.print(f"wrote {exported.count} documents to {safe(out_file)}", highlight=False)
+        err.print(
+            f"wrote {plural(exported.count, 'document')} to {safe(out_file)}", highlight=False
+        )
 
 
 @app.command()
@@ -49,13 +53,12 @@ def watch(
         typer.Option("--sources", "-s", help="Comma-separated (default: arxiv,pubmed)."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="Records to look at per run.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    as_json: JsonOption = False,
+    sources_config: SourcesConfigOption = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
     from citewise.report.terminal import safe
+    from citewise.report.words import plural
     from citewise.sources import Query, SearchResult
 
     run = literature_for(sources_config).watch(
@@ -72,7 +75,7 @@ def watch(
     if not run.new:
         out.print(f"No new records{since}.")
         return
-    out.print(f"{len(run.new)} new record{'s' if len(run.new) != 1 else ''}{since}:")
+    out.print(f"{plural(len(run.new), 'new record')}{since}:")
     print_records(SearchResult(records=run.new, sources=run.result.sources))
 
 
@@ -81,10 +84,8 @@ def graph(
     target: Annotated[str, typer.Argument(help="A DOI or OpenAlex ID (online), or a document ID.")],
     out_file: Annotated[Path, typer.Option("--out", "-o", help="FILE.gexf or FILE.graphml.")],
     depth: Annotated[int, typer.Option("--depth", min=1, max=2, help="1 or 2 levels.")] = 1,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    sources_config: SourcesConfigOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Citation network: a library document's references (offline), or a work's references
     and citations from OpenAlex."""
@@ -107,10 +108,8 @@ def graph(
 def fetch(
     target: Annotated[str, typer.Argument(help="DOI, arXiv:ID, PMID or PMCID.")],
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    as_json: JsonOption = False,
+    sources_config: SourcesConfigOption = None,
     pdf_url: Annotated[
         str | None,
         typer.Option("--pdf-url", help="Download this PDF link (yours) instead of the sources'."),

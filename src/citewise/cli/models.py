@@ -11,13 +11,13 @@ import typer
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
-from citewise.cli.library import LlmOption, LlmUrlOption, NoCacheOption
+from citewise.cli.options import JsonOption, LlmOption, LlmUrlOption, NoCacheOption
 
 
 @app.command()
 def usage(
     task: Annotated[str | None, typer.Option("--task", help="Only calls of this task.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
     from citewise.report.terminal import safe
@@ -36,7 +36,7 @@ def usage(
             row.completion_tokens, row.cost_usd, row.latency_ms_p50,
         )))  # fmt: skip
     out.print(table)
-    from citewise.report.terminal import plural
+    from citewise.report.words import plural
 
     out.print(
         f"{plural(summary.calls, 'call')} ({summary.cache_hits} from cache), "
@@ -54,7 +54,7 @@ def doctor(
             "--check", help="Also compare the search indexes with the store and repair them."
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Which model serves each role, and whether it is reachable (exit 1 if one is not);
     with --check, whether the vector index matches the store (repaired where it does not)."""

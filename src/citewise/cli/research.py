@@ -11,8 +11,10 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOption
 
 if TYPE_CHECKING:
+    from citewise.agent.research import ResearchOptions
     from citewise.api.research import ResearchDesk, ResearchOutcome
 
 
@@ -61,7 +63,7 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
         out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
     stats = outcome.stats
-    from citewise.report.terminal import plural
+    from citewise.report.words import plural
 
     out.print(
         f"{stats['papers_included']} of {plural(stats['papers_screened'], 'paper')} included, "
@@ -94,6 +96,14 @@ def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None
         raise typer.Exit(1)
 
 
+ReportOutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."),
+]
+HtmlOption = Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")]
+
+
+# long: one parameter per research option (Typer declares each option as a parameter)
 @app.command()
 def research(
     topic: Annotated[str, typer.Argument(help="The research topic, in quotes.")],
@@ -116,13 +126,8 @@ def research(
     budget_tokens: Annotated[
         int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
     ] = None,
-    report_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
-        ),
-    ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
+    report_out: ReportOutOption = None,
+    html: HtmlOption = None,
     fetch: Annotated[
         bool,
         typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
@@ -134,9 +139,7 @@ def research(
             help="Keep included remote records' abstracts in the library (cited as abstracts).",
         ),
     ] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    sources_config: SourcesConfigOption = None,
     lang: Annotated[
         str,
         typer.Option(
@@ -145,7 +148,7 @@ def research(
             "en (default: Chinese for a Chinese topic, else English).",
         ),
     ] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
         typer.Option("--queue", help="PostgreSQL library: run it as a job on a worker."),
@@ -153,7 +156,6 @@ def research(
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
     from citewise.agent.research import ResearchOptions
-    from citewise.llm.base import parse_spec
 
     if lang not in ("", "en", "zh"):
         raise typer.BadParameter("--lang takes en or zh")
@@ -168,7 +170,21 @@ def research(
         save_abstracts=save,
         lang=lang,
     )
-    parse_spec(llm)  # a bad --llm is a usage error now, not a failure mid-task
+    _start(topic, options, report_out, html, as_json, queue)
+
+
+def _start(
+    topic: str,
+    options: ResearchOptions,
+    report_out: Path | None,
+    html: Path | None,
+    as_json: bool,
+    queue: bool,
+) -> None:
+    """Run the research here, or (--queue) as a job on a worker."""
+    from citewise.llm.base import parse_spec
+
+    parse_spec(options.llm)  # a bad --llm is a usage error now, not a failure mid-task
     if queue:
         from citewise.cli.worker import queued_research
 
@@ -180,7 +196,7 @@ def research(
 @tasks_app.callback(invoke_without_command=True)
 def tasks(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List research tasks (the default), or show, cancel or resume one."""
     if ctx.invoked_subcommand is None:
@@ -189,7 +205,7 @@ def tasks(
 
 @tasks_app.command("list")
 def list_tasks(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Research tasks in this library, oldest first."""
     from citewise.api.research import ResearchDesk
@@ -209,7 +225,7 @@ def list_tasks(
 @tasks_app.command("show")
 def show_task(
     task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """A task's state, options and event log."""
     from citewise.api.research import ResearchDesk
@@ -236,7 +252,7 @@ def show_task(
 @tasks_app.command("cancel")
 def cancel_task(
     task_id: Annotated[str, typer.Argument()],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
     from citewise.api.research import ResearchDesk
@@ -253,14 +269,9 @@ def cancel_task(
 @tasks_app.command("resume")
 def resume_task(
     task_id: Annotated[str, typer.Argument()],
-    report_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."
-        ),
-    ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    report_out: ReportOutOption = None,
+    html: HtmlOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Finish a task from its last stored stage (a completed task re-renders offline)."""
     _run(as_json, lambda desk: desk.resume(task_id, report_out, html))

@@ -15,12 +15,14 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
+from citewise.cli.options import SourcesConfigOption
 from citewise.cli.progress import SourceBars
 from citewise.sources.names import ALL_CAP, SOURCE_NAMES
 
 if TYPE_CHECKING:
-    from citewise.api.literature import Literature
+    from citewise.api.literature import Literature, LiteratureSearch
     from citewise.sources import SearchResult
+    from citewise.sources.intent import Intent
 
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,7 @@ def _format_for(fmt: str | None, out_file: Path | None) -> str:
     return "table"
 
 
+# long: one parameter per search option (Typer declares each option as a parameter)
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(help='What to look for; "quoted phrases" stay together.')],
@@ -101,9 +104,7 @@ def search(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print records, warnings and timings as JSON.")
     ] = False,
-    sources_config: Annotated[
-        Path | None, typer.Option("--sources-config", help="sources.yaml overriding the defaults.")
-    ] = None,
+    sources_config: SourcesConfigOption = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
     by_author: Annotated[
         bool,
@@ -120,20 +121,15 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
-    from citewise.report.terminal import plain, safe
-    from citewise.sources.export import export
-    from citewise.sources.intent import describe, parse_intent
+    from citewise.sources.intent import parse_intent
     from citewise.sources.mesh import load as mesh_vocabulary
-    from citewise.sources.zh_query import english_request
 
     chosen = _format_for(fmt, out_file)
     if limit > ALL_CAP:
         raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
     limit = ALL_CAP if everything else limit
     asked = query
-    query, translated = english_request(query)  # a Chinese request, read into English
-    for note in translated:
-        err.print(f"notice: {safe(note)}", highlight=False)
+    query, translated = _english(query)
     intent = parse_intent(
         query,
         vocabulary=mesh_vocabulary(),
@@ -148,15 +144,48 @@ def search(
         min_citations=min_citations,
         limit=limit,
     )
-    parsed = intent.query
-    notes = "; ".join([*translated, *intent.notes])
-    log.info("search: %r parsed as %s (%s)", asked, describe(parsed), notes)
+    _log_parse(asked, intent, translated)
     literature = literature_for(sources_config)
     with ExitStack() as stack:
         bars = None if as_json or not err.is_terminal else stack.enter_context(SourceBars(err))
         found = literature.search(
-            parsed, split_values(sources), limit, refresh, by_author=by_author, progress=bars
+            intent.query, split_values(sources), limit, refresh, by_author=by_author, progress=bars
         )
+    _show_found(found, literature, chosen, out_file, save, as_json)
+
+
+def _english(query: str) -> tuple[str, list[str]]:
+    """A Chinese request read into English, with a notice on stderr for each reading."""
+    from citewise.report.terminal import safe
+    from citewise.sources.zh_query import english_request
+
+    query, translated = english_request(query)
+    for note in translated:
+        err.print(f"notice: {safe(note)}", highlight=False)
+    return query, translated
+
+
+def _log_parse(asked: str, intent: Intent, translated: list[str]) -> None:
+    from citewise.sources.intent import describe
+
+    notes = "; ".join([*translated, *intent.notes])
+    log.info("search: %r parsed as %s (%s)", asked, describe(intent.query), notes)
+
+
+def _show_found(
+    found: LiteratureSearch,
+    literature: Literature,
+    chosen: str,
+    out_file: Path | None,
+    save: bool,
+    as_json: bool,
+) -> None:
+    """Notices and warnings on stderr; the records to --out, the library (--save) and
+    stdout in the chosen format; exit 1 when every source failed, 3 when nothing matched."""
+    from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
+    from citewise.sources.export import export
+
     result = found.result
     for notice in result.notices:
         err.print(f"notice: {safe(notice)}", highlight=False)
@@ -166,8 +195,6 @@ def search(
         out_file.write_text(
             export(result.records, "csl-json" if chosen == "table" else chosen), "utf-8"
         )
-        from citewise.report.terminal import plural
-
         err.print(
             f"wrote {plural(len(result.records), 'record')} to {safe(out_file)}", highlight=False
         )

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
 import typer
 
 from citewise.cli.app import app, err, settings
 from citewise.errors import CitewiseError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 SHUTDOWN_SECONDS = 5  # then open event streams are cut, so a stop never hangs on them
@@ -92,23 +96,28 @@ def serve(
             f"the server needs FastAPI and uvicorn ({exc})",
             hint='pip install -e ".[server]" in the citewise checkout',
         ) from exc
-    chosen = settings()
-    directory = chosen.library
     from citewise.server.users import load_users
 
+    chosen = settings()
+    accounts = load_users(users) if users else None
     served = create_app(
-        directory,
-        secret,
-        host=host,
-        allow_hosts=allow_host or (),
-        settings=chosen,
-        users=load_users(users) if users else None,
+        chosen.library, secret, host, allow_host or (), settings=chosen, users=accounts
     )
+    _announce(chosen.library, host, port, secret)
+    _run(uvicorn.run, served, host, port)
+
+
+def _announce(directory: Path, host: str, port: int, secret: str | None) -> None:
+    """Where the API and (with a token) the web app answer, on stderr."""
     err.print(f"citewise: serving {directory} on http://{host}:{port} (OpenAPI: /openapi.json)")
     if secret:
         where = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         err.print(f"citewise: web app: http://{where}:{port}/?token={quote(secret, safe='')}")
-    uvicorn.run(
+
+
+def _run(run: Callable[..., None], served: FastAPI, host: str, port: int) -> None:
+    """uvicorn's `run`, closing idle connections and cutting open streams on a stop."""
+    run(
         served,
         host=host,
         port=port,

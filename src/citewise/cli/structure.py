@@ -6,13 +6,17 @@ import csv
 import io
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table as RichTable
 
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
+from citewise.cli.options import JsonOption
 from citewise.errors import CitewiseError
+
+if TYPE_CHECKING:
+    from citewise.documents.model import Equation
 
 
 @app.command()
@@ -69,7 +73,7 @@ def formula(
     number: Annotated[
         str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     png: Annotated[
         Path | None, typer.Option("--png", help="Write the equation as printed.")
     ] = None,
@@ -79,7 +83,7 @@ def formula(
     from citewise.documents.formulas import context as formula_context
     from citewise.documents.formulas import lookup_equation, to_latex, variables
     from citewise.documents.structure import equations
-    from citewise.report.terminal import plain, safe
+    from citewise.report.terminal import plain
 
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
@@ -113,7 +117,14 @@ def formula(
             }
         )
         return
-    out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(block.section_path)}")
+    _print_formula(hit, block.section_path, latex, lead, follow)
+
+
+def _print_formula(hit: Equation, section: str, latex: str | None, lead: str, follow: str) -> None:
+    from citewise.documents.equations import image_only
+    from citewise.report.terminal import plain, safe
+
+    out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(section)}")
     if image_only(hit.text):
         out.print("image only: its text layer cannot be read; see it with --png FILE")
     else:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
+from citewise.cli.options import JsonSummaryOption
 
 sync_app = typer.Typer(
     help="Keep the library in step with a library of record (Zotero).",
@@ -39,12 +40,13 @@ def sync_zotero(
         ),
     ] = None,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    as_json: JsonSummaryOption = False,
 ) -> None:
     """Add new Zotero attachments, update changed items, re-read changed files and remove
     items deleted in Zotero; a rerun with no change touches nothing. Zotero's files are only
     read. Better BibTeX citation keys become document IDs."""
-    from citewise.report.terminal import plain, plural, safe
+    from citewise.report.terminal import plain, safe
+    from citewise.report.words import plural
 
     with open_library(embeddings=not no_embed) as lib, progress_bar(not as_json) as bar:
         task = bar.add_task("syncing", total=None)

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from citewise.cli.app import app, emit_json, err, open_library, out
+from citewise.cli.options import JsonOption
 
 
 @app.command()
@@ -33,7 +34,7 @@ def user(
 def audit(
     limit: Annotated[int, typer.Option("--limit", min=1)] = 50,
     actor: Annotated[str | None, typer.Option("--user", help="Only this user.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Who asked, searched or started research in this library, newest first (a shared
     PostgreSQL library; a SQLite library keeps no such log)."""

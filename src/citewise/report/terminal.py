@@ -21,6 +21,7 @@ from rich.tree import Tree
 from citewise.agent.qa import Answer
 from citewise.agent.zh_answer import LABELS, page_label
 from citewise.ingest import IngestReport
+from citewise.report.words import plural
 from citewise.store.library import StoredDocument
 from citewise.store.stats import LibraryStats
 from citewise.store.vector_check import IndexReport
@@ -44,11 +45,6 @@ def json_text(data: object) -> str:
     leaves raw are written as \\u escapes: the same JSON value)."""
     text = json.dumps(data, ensure_ascii=False, indent=2)
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 document', '2 documents' (`many` for an irregular plural)."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def safe(text: object) -> str:

@@ -109,6 +109,8 @@ def _chat_route(app: FastAPI) -> None:
 
 
 def _compare_routes(app: FastAPI) -> None:
+    """The aspect x paper comparison, as JSON and as a CSV or Markdown download."""
+
     @app.post("/compare", tags=["library"])
     def compare(body: CompareRequest, request: Request) -> dict[str, Any]:
         """The `citewise compare --json` object: an aspect x paper table of cells, each
@@ -136,6 +138,10 @@ def _compare_routes(app: FastAPI) -> None:
             result = lib.compare(body.documents, body.aspects, lib.extract_model())
         text = comparison_csv(result) if format == "csv" else comparison_markdown(result)
         return download(text, format, "comparison")
+
+
+def _matrix_routes(app: FastAPI) -> None:
+    """The literature matrix, as JSON and as a file download."""
 
     @app.post("/matrix", tags=["library"])
     def matrix(body: MatrixRequest, request: Request) -> dict[str, Any]:
@@ -180,3 +186,4 @@ def _compare_routes(app: FastAPI) -> None:
 def analysis_routes(app: FastAPI) -> None:
     _chat_route(app)
     _compare_routes(app)
+    _matrix_routes(app)

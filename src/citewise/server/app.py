@@ -200,7 +200,9 @@ def _record_ask(library: Library, request: Request, question: str, answer: Answe
     library.record_action(actor(request), "ask", question, detail)
 
 
-def _library_routes(app: FastAPI) -> None:
+def _question_routes(app: FastAPI) -> None:
+    """Asking and searching the library."""
+
     @app.post("/ask", tags=["library"])
     def ask(body: AskRequest, request: Request) -> dict[str, Any]:
         """Exactly the `citewise ask --json` object; a refusal is a 200 with refused=true."""
@@ -233,6 +235,10 @@ def _library_routes(app: FastAPI) -> None:
             hits = lib.search_records(q, k, document)
             lib.record_action(actor(request), "search", q, {"hits": [h["id"] for h in hits]})
             return hits
+
+
+def _document_routes(app: FastAPI) -> None:
+    """The library's documents: list, details, page images."""
 
     @app.get("/documents", tags=["library"])
     def documents(request: Request) -> list[dict[str, Any]]:
@@ -371,7 +377,8 @@ def create_app(
     )
     app.state.actor = "token" if token else "local"
     _install_errors(app)
-    _library_routes(app)
+    _question_routes(app)
+    _document_routes(app)
     _evidence_routes(app)
     compare_routes(app)
     analysis_routes(app)

@@ -211,6 +211,12 @@ def request_actor(request: Request) -> str:
 
 
 def task_routes(app: FastAPI) -> None:
+    """The research task API: start, list, show and cancel tasks; reports and events."""
+    _lifecycle_routes(app)
+    _output_routes(app)
+
+
+def _lifecycle_routes(app: FastAPI) -> None:
     @app.post("/tasks", status_code=202, tags=["research"])
     def start_task(body: TaskRequest, request: Request) -> dict[str, Any]:
         """Start a research task in the background: {"id", "state"} at once."""
@@ -236,6 +242,19 @@ def task_routes(app: FastAPI) -> None:
         with tasks.svc.lock:
             shown = ResearchDesk(tasks.svc.library).show(task_id).to_dict()
         return {**shown, "running": tasks.running(task_id)}
+
+    @app.delete("/tasks/{task_id}", tags=["research"])
+    def cancel_task(task_id: str, request: Request) -> JSONResponse:
+        """Cancel a task; its worker stops at the next checkpoint. 409 if already finished."""
+        tasks = runner(request)
+        with tasks.svc.lock:
+            task = tasks.store.cancel(task_id)
+            tasks.svc.library.record_action(request_actor(request), "cancel", task_id, {})
+        return JSONResponse(task.summary())
+
+
+def _output_routes(app: FastAPI) -> None:
+    """What a task produces: its report, and its event log as a stream."""
 
     @app.get(
         "/tasks/{task_id}/report",
@@ -279,12 +298,3 @@ def task_routes(app: FastAPI) -> None:
         return runner(request).svc.streams.open_stream(
             task_id, resume_after(last_event_id), request
         )
-
-    @app.delete("/tasks/{task_id}", tags=["research"])
-    def cancel_task(task_id: str, request: Request) -> JSONResponse:
-        """Cancel a task; its worker stops at the next checkpoint. 409 if already finished."""
-        tasks = runner(request)
-        with tasks.svc.lock:
-            task = tasks.store.cancel(task_id)
-            tasks.svc.library.record_action(request_actor(request), "cancel", task_id, {})
-        return JSONResponse(task.summary())

@@ -126,9 +126,10 @@ async def _run_source(
     result: SearchResult,
     progress: Listener | None = None,
 ) -> list[SearchRecord]:
-    records = await _search_one(name, query, limit, config, http, result, progress)
+    report = SourceReport(name)
+    result.sources.append(report)
+    records = await _search_one(name, query, limit, config, http, result, report, progress)
     if progress is not None:
-        report = next(r for r in result.sources if r.name == name)
         state = "done" if report.status == "ok" else report.status
         progress(SourceProgress(name, state, len(records), report.total, limit))
     return records
@@ -141,11 +142,10 @@ async def _search_one(
     config: SourcesConfig,
     http: HttpLayer,
     result: SearchResult,
+    report: SourceReport,
     progress: Listener | None,
 ) -> list[SearchRecord]:
     source = build(name, config)
-    report = SourceReport(name)
-    result.sources.append(report)
     reason = source.skip_reason(query) if config.settings(name).enabled else f"{name} is disabled"
     if reason:
         report.status, report.message = "skipped", reason

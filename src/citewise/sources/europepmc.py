@@ -87,45 +87,18 @@ def _parse_xml(root: ET.Element) -> tuple[list[SearchRecord], str | None]:
 def result_record(result: dict[str, Any]) -> SearchRecord:
     journal_info = result.get("journalInfo") or {}
     journal = journal_info.get("journal") or {}
-    authors = (result.get("authorList") or {}).get("author")
-    if authors:
-        names = [
-            {"literal": a["collectiveName"]}
-            if a.get("collectiveName")
-            else csl_name(a.get("lastName"), a.get("firstName") or a.get("initials"))
-            if a.get("lastName")
-            else parse_name(a.get("fullName") or "")
-            for a in authors
-            if isinstance(a, dict)
-        ]
-    else:
-        names = [parse_name(n) for n in (result.get("authorString") or "").rstrip(".").split(",")]
-    pub_types = (
-        result.get("pubTypeList", {}).get("pubType")
-        if isinstance(result.get("pubTypeList"), dict)
-        else None
-    )
-    type_text = (
-        " ".join(pub_types) if isinstance(pub_types, list) else (result.get("pubType") or "")
-    )
-    type_text = type_text.lower()
+    type_text = _type_text(result)
     preprint = result.get("source") == "PPR" or "preprint" in type_text
     kind = "preprint" if preprint else ("review" if "review" in type_text else "article")
     pmcid = result.get("pmcid")
-    pdf = None
-    for entry in (result.get("fullTextUrlList") or {}).get("fullTextUrl") or []:
-        if entry.get("documentStyle") == "pdf" and entry.get("availabilityCode") in ("OA", "F"):
-            pdf = entry.get("url")
-            break
-    if not pdf and pmcid and result.get("hasPDF") == "Y":
-        pdf = f"https://europepmc.org/articles/{pmcid}?pdf=render"
+    pdf = _pdf_url(result, pmcid)
     issn = journal.get("issn") or (result.get("journalIssn") or "").split(";")[0].strip()
     source_id = f"{result.get('source')}/{result.get('id')}" if result.get("id") else None
     record = make_record(
         "europepmc",
         csl_type="article" if preprint else "article-journal",
         title=result.get("title") or "",
-        names=names,
+        names=_names(result),
         issued=parts_from_iso(result.get("firstPublicationDate"))
         or ([int(result["pubYear"])] if as_int(result.get("pubYear")) else None),
         ids={"pmid": result.get("pmid"), "pmcid": pmcid, "doi": result.get("doi")},
@@ -145,6 +118,52 @@ def result_record(result: dict[str, Any]) -> SearchRecord:
     if "retracted publication" in type_text:
         record.retraction = "Europe PMC publication type Retracted Publication"
     return record
+
+
+def _names(result: dict[str, Any]) -> list[dict[str, str]]:
+    """The authors as CSL names: from the author list when there is one, else the string."""
+    authors = (result.get("authorList") or {}).get("author")
+    if not authors:
+        return [parse_name(n) for n in (result.get("authorString") or "").rstrip(".").split(",")]
+    return [
+        {"literal": a["collectiveName"]}
+        if a.get("collectiveName")
+        else csl_name(a.get("lastName"), a.get("firstName") or a.get("initials"))
+        if a.get("lastName")
+        else parse_name(a.get("fullName") or "")
+        for a in authors
+        if isinstance(a, dict)
+    ]
+
+
+def _type_text(result: dict[str, Any]) -> str:
+    """The publication types, lower case, space-separated."""
+    pub_types = (
+        result.get("pubTypeList", {}).get("pubType")
+        if isinstance(result.get("pubTypeList"), dict)
+        else None
+    )
+    type_text = (
+        " ".join(pub_types) if isinstance(pub_types, list) else (result.get("pubType") or "")
+    )
+    lowered: str = type_text.lower()
+    return lowered
+
+
+def _pdf_url(result: dict[str, Any], pmcid: str | None) -> str | None:
+    """The first open PDF link the result lists, else Europe PMC's rendering of a PMC article."""
+    entries = (result.get("fullTextUrlList") or {}).get("fullTextUrl") or []
+    pdf: str | None = next(
+        (
+            e.get("url")
+            for e in entries
+            if e.get("documentStyle") == "pdf" and e.get("availabilityCode") in ("OA", "F")
+        ),
+        None,
+    )
+    if not pdf and pmcid and result.get("hasPDF") == "Y":
+        pdf = f"https://europepmc.org/articles/{pmcid}?pdf=render"
+    return pdf
 
 
 class EuropePmcSource(Source):

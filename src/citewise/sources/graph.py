@@ -95,15 +95,7 @@ async def openalex_graph(
     graph = CitationGraph()
     async with HttpLayer(config, audit, transport) as http:
         fetch = http.fetcher("openalex")
-        try:
-            response = await fetch.get(f"{base}/works/{path}", {"select": SELECT, **extra})
-        except SourceError as exc:
-            if "HTTP 404" in exc.message:
-                raise GraphError(f"OpenAlex has no work for '{seed}'") from exc
-            raise
-        work = load_json("openalex", response.body)
-        if not isinstance(work, dict) or not work.get("id"):
-            raise GraphError(f"OpenAlex has no work for '{seed}'")
+        work = await _seed_work(fetch, base, path, extra, seed)
         root = graph.add(_node(work, "seed"))
         frontier = {root.id: [_short(r) for r in work.get("referenced_works") or []]}
         next_frontier: dict[str, list[str]] = {}
@@ -116,19 +108,8 @@ async def openalex_graph(
         for level in range(depth):
             wanted = sorted({r for refs in frontier.values() for r in refs} - set(graph.nodes))
             wanted = wanted[: max(0, max_nodes - len(graph.nodes))]
-            batches = [wanted[i : i + BATCH] for i in range(0, len(wanted), BATCH)]
-            found = await asyncio.gather(
-                *(
-                    _works(
-                        fetch,
-                        base,
-                        {"filter": "openalex:" + "|".join(b), "per-page": "50", **extra},
-                    )
-                    for b in batches
-                )
-            )
             next_frontier = {}
-            for item in (w for batch in found for w in batch):
+            for item in await _works_by_id(fetch, base, wanted, extra):
                 node = graph.add(_node(item, "reference"))
                 next_frontier[node.id] = [_short(r) for r in item.get("referenced_works") or []]
             for citing_id, refs in frontier.items():
@@ -142,6 +123,36 @@ async def openalex_graph(
                 if ref in graph.nodes:
                     graph.edges.add((citing_id, ref))
     return graph
+
+
+async def _seed_work(
+    fetch: Fetcher, base: str, path: str, extra: dict[str, str], seed: str
+) -> dict[str, Any]:
+    """The seed work's record; GraphError when OpenAlex has none."""
+    try:
+        response = await fetch.get(f"{base}/works/{path}", {"select": SELECT, **extra})
+    except SourceError as exc:
+        if "HTTP 404" in exc.message:
+            raise GraphError(f"OpenAlex has no work for '{seed}'") from exc
+        raise
+    work = load_json("openalex", response.body)
+    if not isinstance(work, dict) or not work.get("id"):
+        raise GraphError(f"OpenAlex has no work for '{seed}'")
+    return work
+
+
+async def _works_by_id(
+    fetch: Fetcher, base: str, ids: list[str], extra: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The works with these OpenAlex IDs, fetched in batches at once, in batch order."""
+    batches = [ids[i : i + BATCH] for i in range(0, len(ids), BATCH)]
+    found = await asyncio.gather(
+        *(
+            _works(fetch, base, {"filter": "openalex:" + "|".join(b), "per-page": "50", **extra})
+            for b in batches
+        )
+    )
+    return [w for batch in found for w in batch]
 
 
 # ---------------------------------------------------------------- offline (the library)

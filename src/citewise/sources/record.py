@@ -178,6 +178,7 @@ def record_key(ids: dict[str, str], title: str = "", year: int | None = None) ->
 # ---------------------------------------------------------------- building a record
 
 
+# long: one keyword per field a source's parser reads (all eight sources call it so)
 def make_record(
     source: str,
     *,
@@ -208,13 +209,6 @@ def make_record(
     names = [n for n in names if n]
     year = issued[0] if issued else None
     key = record_key(clean_ids, title, year)
-    csl: dict[str, Any] = {"id": key, "type": csl_type}
-    if title:
-        csl["title"] = title
-    if names:
-        csl["author"] = names
-    if issued:
-        csl["issued"] = {"date-parts": [issued]}
     fields = {
         "abstract": abstract,
         "container-title": clean_text(container),
@@ -231,17 +225,9 @@ def make_record(
         "keyword": ", ".join(keywords) if keywords else None,
         "source": SOURCE_LABELS.get(source, source),
     }
-    for name, value in fields.items():
-        if value:
-            csl[name] = value
-    if "arxiv" in clean_ids:
-        csl["number"] = clean_ids["arxiv"]
-        csl["note"] = f"arXiv: {clean_ids['arxiv']}"
-        if kind == "preprint":
-            csl.setdefault("publisher", "arXiv")
     return SearchRecord(
         key=key,
-        csl=csl,
+        csl=csl_item(key, csl_type, title, names, issued, fields, clean_ids.get("arxiv"), kind),
         title=title,
         abstract=abstract,
         year=year,
@@ -257,6 +243,36 @@ def make_record(
         venue=clean_text(container) or None,
         published=iso_from_parts(issued),
     )
+
+
+def csl_item(
+    key: str,
+    csl_type: str,
+    title: str,
+    names: list[dict[str, str]],
+    issued: list[int] | None,
+    fields: dict[str, str | None],
+    arxiv: str | None,
+    kind: str | None,
+) -> dict[str, Any]:
+    """The CSL-JSON item: the fields that have a value, and an arXiv ID as number and note
+    (an arXiv preprint's publisher is arXiv)."""
+    csl: dict[str, Any] = {"id": key, "type": csl_type}
+    if title:
+        csl["title"] = title
+    if names:
+        csl["author"] = names
+    if issued:
+        csl["issued"] = {"date-parts": [issued]}
+    for name, value in fields.items():
+        if value:
+            csl[name] = value
+    if arxiv:
+        csl["number"] = arxiv
+        csl["note"] = f"arXiv: {arxiv}"
+        if kind == "preprint":
+            csl.setdefault("publisher", "arXiv")
+    return csl
 
 
 SOURCE_LABELS = {

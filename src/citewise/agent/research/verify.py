@@ -74,44 +74,61 @@ def verify_report(
     for section in report.sections:
         paragraphs = []
         for paragraph in section.paragraphs:
-            claims = []
-            for claim in paragraph.claims:
-                if claim.flag == "note" and not claim.evidence:
-                    stats["notes"] += 1
-                    claims.append(claim)
-                    continue
-                stats["claims"] += 1
-                stats["ids_cited"] += len(claim.evidence)
-                resolved = [i for i in claim.evidence if i in by_id]
-                stats["ids_unresolved"] += len(claim.evidence) - len(resolved)
-                cited = [by_id[i] for i in resolved]
-                support = claim_support(
-                    claim, [e.quote for e in cited], _allowed_words(cited, names)
-                )
-                if not resolved or support < MARK:
-                    stats["removed"] += 1
-                    continue
-                supports.append(support)
-                flag = claim.flag if support >= KEEP else "unverified"
-                stats["marked" if flag == "unverified" else "kept"] += 1
-                claims.append(Claim(claim.text, resolved, support, flag))
+            claims = [
+                checked
+                for claim in paragraph.claims
+                if (checked := _checked_claim(claim, by_id, names, stats, supports)) is not None
+            ]
             if claims:
                 paragraphs.append(Paragraph(claims, paragraph.lead))
         sections.append(Section(section.key, section.title, paragraphs))
     stats["mean_support"] = round(sum(supports) / len(supports), 3) if supports else 0.0
+    return Report(
+        report.topic,
+        sections,
+        _cited_references(report, sections, by_id),
+        report.disagreements,
+        verification=stats,
+        screening=report.screening,
+        coverage=report.coverage,
+    )
+
+
+def _checked_claim(
+    claim: Claim,
+    by_id: dict[str, EvidenceItem],
+    names: dict[str, list[str]],
+    stats: dict[str, Any],
+    supports: list[float],
+) -> Claim | None:
+    """The claim citing only the IDs that resolve, flagged by its support; None when it is
+    removed. Counts it in `stats` and its support in `supports`."""
+    if claim.flag == "note" and not claim.evidence:
+        stats["notes"] += 1
+        return claim
+    stats["claims"] += 1
+    stats["ids_cited"] += len(claim.evidence)
+    resolved = [i for i in claim.evidence if i in by_id]
+    stats["ids_unresolved"] += len(claim.evidence) - len(resolved)
+    cited = [by_id[i] for i in resolved]
+    support = claim_support(claim, [e.quote for e in cited], _allowed_words(cited, names))
+    if not resolved or support < MARK:
+        stats["removed"] += 1
+        return None
+    supports.append(support)
+    flag = claim.flag if support >= KEEP else "unverified"
+    stats["marked" if flag == "unverified" else "kept"] += 1
+    return Claim(claim.text, resolved, support, flag)
+
+
+def _cited_references(
+    report: Report, sections: list[Section], by_id: dict[str, EvidenceItem]
+) -> list[dict[str, Any]]:
+    """The report's references that a kept claim still cites, in order of first citation."""
     cited_papers = list(
         dict.fromkeys(
             by_id[i].paper for s in sections for c in s.claims() for i in c.evidence if i in by_id
         )
     )
     by_key = {str(ref.get("id")): ref for ref in report.references}
-    references = [by_key[k] for k in cited_papers if k in by_key]
-    return Report(
-        report.topic,
-        sections,
-        references,
-        report.disagreements,
-        verification=stats,
-        screening=report.screening,
-        coverage=report.coverage,
-    )
+    return [by_key[k] for k in cited_papers if k in by_key]
