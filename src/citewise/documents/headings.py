@@ -48,18 +48,20 @@ KNOWN_HEADINGS = {
     "supplementary material",
     "declarations",
 }
+HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+")
 WORDLIKE = re.compile(r"[A-Za-z]{3}")
 REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "works cited"}
 
 
 def heading_name(text: str) -> str:
     """Heading text without numbering or trailing colon, lower-case."""
-    name = re.sub(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip())
+    name = HEADING_NUMBER.sub("", text.strip())
     return name.rstrip(":.").strip().lower().replace("’", "'")
 
 
 def is_known_heading(text: str) -> bool:
-    return heading_name(text) in KNOWN_HEADINGS or heading_name(text).startswith("appendix")
+    name = heading_name(text)
+    return name in KNOWN_HEADINGS or name.startswith("appendix")
 
 
 def is_reference_heading(text: str) -> bool:
