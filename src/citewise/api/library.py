@@ -139,9 +139,12 @@ class Library(
         progress: Progress | None = None,
         sources: Sources | None = None,
         password: str | None = None,
+        refresh: bool = True,
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
-        `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD)."""
+        `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
+        leaves the search indexes and the vocabulary to be brought up to date later (a
+        worker's job: the next search refreshes them)."""
         from citewise.ingest import ingest
 
         options = self.parse_options
@@ -154,7 +157,8 @@ class Library(
                 f"no supported files in {', '.join(str(p) for p in paths)}",
                 hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
             )
-        self.refresh()
+        if refresh:
+            self.refresh()
         return report
 
     def refresh(self) -> None:

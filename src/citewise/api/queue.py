@@ -7,13 +7,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citewise.config import Settings
 from citewise.errors import LibraryError
-from citewise.ingest import IngestFailure, expand_paths
-from citewise.workers.app import INGEST, QUEUE, RESEARCH, queue_app
+from citewise.workers.app import INGEST, QUEUE, RESEARCH, ingest_priority, queue_app
 from citewise.workers.run import WorkerOptions, run_worker
+
+if TYPE_CHECKING:
+    from citewise.ingest import IngestFailure
 
 __all__ = ["JobsProgress", "QueuedJobs", "WorkerOptions", "enqueue_ingest", "run_worker"]
 
@@ -57,9 +59,11 @@ def _app(settings: Settings) -> Any:
 
 
 def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
-    """One ingest job per file (folders searched recursively); a file already waiting in
-    the queue keeps its one job."""
+    """One ingest job per file (folders searched recursively), bigger files first; a file
+    already waiting in the queue keeps its one job."""
     from procrastinate import exceptions
+
+    from citewise.ingest import IngestFailure, expand_paths
 
     queued = QueuedJobs()
     app = _app(settings)
@@ -69,7 +73,10 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
                 queued.failed.append(found)
                 continue
             path = str(found.expanduser().resolve())
-            job = app.configure_task(INGEST, queue=QUEUE, lock=path, queueing_lock=path)
+            priority = ingest_priority(found.stat().st_size) if found.exists() else 0
+            job = app.configure_task(
+                INGEST, queue=QUEUE, lock=path, queueing_lock=path, priority=priority
+            )
             try:
                 queued.jobs[int(job.defer(path=path))] = path
             except exceptions.AlreadyEnqueued:

@@ -4,17 +4,28 @@ or over streamable HTTP with the Host and token rules of `citewise serve`."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from citewise.cli.app import State, app, err
+from citewise.cli.app import app, err, settings
 from citewise.cli.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS, read_token
 from citewise.errors import CitewiseError
 
 
 class MCPUnavailableError(CitewiseError):
     code = "MCP_UNAVAILABLE"
+
+
+UsersOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--users",
+        metavar="FILE",
+        help="With --http: users.toml of 'citewise serve --users' (each user's own token; "
+        "role read may call only read-only tools; calls go to the audit log).",
+    ),
+]
 
 
 @app.command()
@@ -39,6 +50,7 @@ def mcp(
             help="With --http: require the token on this file's first line.",
         ),
     ] = None,
+    users: UsersOption = None,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -52,8 +64,6 @@ def mcp(
     get_document, get_table, get_formula, search_literature, start_research, get_task,
     get_report) and each document as a resource; stdio unless --http ($CITEWISE_TOKEN or
     --token-file sets the HTTP token)."""
-    from citewise.config import library_dir
-
     try:
         from citewise.server.mcp import create_mcp, http_app
     except ImportError as exc:
@@ -61,13 +71,20 @@ def mcp(
             f"the MCP server needs the mcp SDK ({exc})",
             hint='pip install -e ".[mcp]" in the citewise checkout',
         ) from exc
-    server = create_mcp(library_dir(State.library))
+    from citewise.server.users import load_users
+
+    chosen = settings()
+    server = create_mcp(chosen.library, settings=chosen)
     if not http:
         server.run("stdio")
         return
+    secret, known = read_token(None, token_file), load_users(users) if users else None
+    _serve(http_app(server, host, secret, allow_host or (), users=known), host, port)
+
+
+def _serve(served: Any, host: str, port: int) -> None:
     import uvicorn
 
-    served = http_app(server, host, read_token(None, token_file), allow_host or ())
     err.print(f"citewise: MCP over streamable HTTP on http://{host}:{port}/mcp")
     uvicorn.run(
         served,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CitewiseError
-from citewise.lang.zh_words import GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
+from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
 from citewise.retrieval.terms import content_terms
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -130,10 +130,21 @@ def segment(text: str) -> list[str]:
                 if piece in _QUESTION_PHRASES:
                     words.append(piece)
                 elif piece:
-                    words += _longest_entries([w for w in _segmenter().lcut(piece) if w.strip()])
+                    cut = [w for w in _segmenter().lcut(piece) if w.strip()]
+                    words += _longest_entries([c for w in cut for c in _glue(w)])
         elif run.strip(" ?!.:,()"):
             words.append(run.strip())
     return words
+
+
+def _glue(word: str) -> list[str]:
+    """A segment the dictionary lacks that is only particles and an adjective ("上快" in
+    "CPU 上快多少", "中有") is those characters apart, so each plays its part."""
+    if len(word) < 2 or word in dictionary() or word in _QUESTION_PHRASES:
+        return [word]
+    if all(c in STOPWORDS or c in COMPARATIVES for c in word):
+        return list(word)
+    return [word]
 
 
 def _longest_entries(pieces: list[str], span: int = 4) -> list[str]:

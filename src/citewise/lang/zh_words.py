@@ -14,6 +14,10 @@ QUESTION_FORMS: tuple[tuple[str, str], ...] = (
     ("是什么意思", "What does {} mean?"),
     ("全称是什么", "What does {} stand for?"),
     ("的全称", "What does {} stand for?"),
+    ("的标题是什么", "What is the title of {}?"),
+    ("的题目是什么", "What is the title of {}?"),
+    ("显示了什么", "What does {} show?"),
+    ("展示了什么", "What does {} show?"),
 )
 QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("多长时间", "how long"),
@@ -23,6 +27,8 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("多少百分比", "what percentage"),
     ("百分之多少", "what percentage"),
     ("比例是多少", "what proportion"),
+    ("多少倍", "how many times"),
+    ("几倍", "how many times"),
     ("是多少", "what"),
     ("为多少", "what"),
     ("多少", "how many"),
@@ -50,6 +56,29 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("比较", "compare"),
     ("是否", "whether"),
 )
+# "几" and "哪" before a measure word ask "how many" and "which" ("几幅图", "哪所大学"):
+# every measure word of a count, not only 个 and 篇; a measure word that is itself what is
+# counted ("几章", "多少页": chapters, pages) is asked with its noun.
+MEASURE_WORDS = "个篇项次种位名份张幅条组类家所本部件处台轮"
+COUNTED_UNITS = {
+    "章": "chapters",
+    "节": "sections",
+    "页": "pages",
+    "段": "paragraphs",
+    "句": "sentences",
+    "行": "rows",
+    "列": "columns",
+    "例": "cases",
+}
+QUESTION_WORDS += tuple((f"几{m}", "how many") for m in MEASURE_WORDS if f"几{m}" != "几个")
+QUESTION_WORDS += tuple(
+    (f"{asked}{unit}", f"how many {noun}")
+    for unit, noun in COUNTED_UNITS.items()
+    for asked in ("几", "多少")
+)
+QUESTION_WORDS += tuple(
+    (f"哪{m}", "which") for m in (*MEASURE_WORDS, *COUNTED_UNITS) if m not in "个种"
+)
 
 # "X 比 Y 快多少": the adjective right before the question word, as its English comparative.
 COMPARATIVES: dict[str, str] = {
@@ -71,6 +100,7 @@ COMPARATIVES: dict[str, str] = {
 # lists an everyday sense first).
 GLOSSARY: dict[str, tuple[str, ...]] = {
     "表": ("table",),
+    "表格": ("table", "tables"),
     "图": ("figure",),
     "页": ("pages", "page"),
     "准确率": ("accuracy",),
@@ -149,6 +179,59 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "格式": ("formats", "format"),
     "阶段": ("phase", "stage"),
     "级": ("level",),
+    # methods, funding and reporting words of papers that CC-CEDICT lacks or lists in an
+    # everyday sense first (a sweep of common research vocabulary, not of any question)
+    "资助": ("funded", "funding", "supported"),
+    "基金": ("fund", "grant", "foundation"),
+    "伦理委员会": ("ethics committee",),
+    "方案": ("scheme", "protocol", "plan"),
+    "机构": ("institution", "organization", "agency", "body"),
+    "作者": ("authors", "author"),
+    "示例": ("examples", "example"),
+    "样例": ("examples", "example", "sample"),
+    "提示": ("prompt", "prompts"),
+    "模式": ("model", "mode", "pattern"),
+    "提示词": ("prompt", "prompts"),
+    "求解器": ("solver",),
+    "求解": ("solve", "solving"),
+    "超参数": ("hyperparameters",),
+    "词元": ("token", "tokens"),
+    "泛化": ("generalization", "generalize"),
+    "消融": ("ablation",),
+    "收敛": ("convergence", "converge"),
+    "集群": ("cluster",),
+    "小节": ("subsection", "section"),
+    "唯一": ("unique", "only"),
+    "去重": ("deduplication", "deduplicated"),
+    "开销": ("overhead", "cost"),
+    "均值": ("mean", "average"),
+    "随访": ("follow-up",),
+    "轮次": ("rounds", "epochs"),
+    "批次": ("batch",),
+    "显著性": ("significance",),
+    "随机化": ("randomization", "randomized"),
+    "患病率": ("prevalence",),
+    "发病率": ("incidence",),
+    "样本量": ("sample size",),
+    "通讯作者": ("corresponding author",),
+    "图注": ("caption",),
+    "表头": ("header",),
+    "吞吐量": ("throughput",),
+    "显存": ("GPU memory",),
+    "开源": ("open source", "open-source"),
+    "转录本": ("transcript",),
+    "系统发育": ("phylogeny", "phylogenetic"),
+    "损失函数": ("loss function",),
+    "词嵌入": ("word embeddings",),
+    "语言模型": ("language model",),
+    "强化学习": ("reinforcement learning",),
+    "零样本": ("zero-shot",),
+    "少样本": ("few-shot",),
+    "思维链": ("chain-of-thought",),
+    "上下文学习": ("in-context learning",),
+    "自我纠正": ("self-correction",),
+    "多数投票": ("majority voting",),
+    "一阶逻辑": ("first-order logic",),
     # research topics (the words a literature search in Chinese is written with)
     "学术": ("academic", "scholarly"),
     "学术论文": ("academic papers", "scholarly papers"),
@@ -168,12 +251,14 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "体验": ("experiences", "experience"),
 }
 
-# Words that carry no search meaning in a question (particles, measure words, light verbs).
+# Words that carry no search meaning in a question (particles, measure words, light verbs;
+# 每/各 before a measure word is "each", an English stopword too).
 STOPWORDS = frozenset(
     """的 了 在 是 中 有 和 与 及 或 把 被 对 为 以 于 从 上 下 里 时 之后 之前 后 前 个 篇 条 项
     次 种 位 名 份 这 那 这个 那个 这篇 这项 其 它 它们 他们 我们 所 用 使用 得到 达到 来 去 也 都
     又 将 会 能 可以 据 根据 说 表示 报告 大约 约 一 一个 一份 什么样 呢 吗 吧 啊 个数
-    中的""".split()
+    中的 中有 一共 共 总共 共计 总计 其中 分别
+    每次 每个 每位 每名 每项 每篇 每份 每组 每条 每种 每一 各个 各位 各项""".split()
 )
 
 # How a research topic is framed ("...的应用现状", "...的最新进展"): no search meaning.

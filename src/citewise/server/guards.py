@@ -139,7 +139,8 @@ class BearerAuth:
 
     With `users` (token digest -> User, `serve --users`), each user's own bearer token is
     accepted instead, the shell's files need none, and the request's `state.user` names the
-    user; a read-only user gets 403 on any change (anything but GET, HEAD and `READ_POSTS`)."""
+    user; a read-only user gets 403 on any change (anything but GET, HEAD and the `readable`
+    paths, default `READ_POSTS`; MCP over HTTP passes /mcp and checks each tool's role)."""
 
     def __init__(
         self,
@@ -147,8 +148,10 @@ class BearerAuth:
         token: str | None,
         public: frozenset[str] = frozenset(),
         users: Mapping[str, User] | None = None,
+        readable: frozenset[str] = READ_POSTS,
     ) -> None:
         self.app = app
+        self.readable = readable
         self.token = token
         self.expected = f"Bearer {token}".encode() if token else None
         self.cookie = ui_cookie_value(token) if token else ""
@@ -175,7 +178,12 @@ class BearerAuth:
             await refused(scope, receive, send)
             return
         changes = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
-        if user is not None and changes and not user.writes and scope.get("path") not in READ_POSTS:
+        if (
+            user is not None
+            and changes
+            and not user.writes
+            and scope.get("path") not in self.readable
+        ):
             forbidden = error(
                 403,
                 "FORBIDDEN",

@@ -2,6 +2,11 @@
 assistants, IDEs and scripts. Each tool is one call into `Library` (citewise.api); results
 are the same JSON objects the HTTP API answers.
 
+Over HTTP with `users` (`citewise mcp --http --users users.toml`), each user brings their
+own token of `citewise serve --users`: a `read` user may call every read-only tool, and a
+tool that starts something (start_research) answers FORBIDDEN; each call is written to a
+shared library's audit log with the user's name.
+
 Read-only tools carry readOnlyHint; `search_literature` also openWorldHint (it goes to the
 network). A failing tool answers an error result whose text starts with the citewise error
 code and ends with its hint. Research tasks run in background threads with a Library of
@@ -14,11 +19,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+import anyio
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.utilities.types import Image
 from mcp.server.transport_security import TransportSecuritySettings
@@ -28,6 +35,7 @@ from starlette.types import ASGIApp
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
+from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (
     BearerAuth,
@@ -35,8 +43,10 @@ from citewise.server.guards import (
     allowed_hosts,
     require_token_off_loopback,
 )
+from citewise.server.mcp_access import audit_entry, error_code, refusal, request_user
 from citewise.server.pages import render_page
 from citewise.server.tasks import TaskRequest
+from citewise.server.users import User
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +66,8 @@ def as_json(value: object) -> str:
 class LibraryTools:
     """One Library shared by the tools (one call at a time) and the research threads."""
 
-    def __init__(self, directory: str | Path | None) -> None:
-        self.library = Library(directory)
+    def __init__(self, directory: str | Path | None, settings: Settings | None = None) -> None:
+        self.library = Library(directory, settings=settings)
         self.lock = threading.Lock()
         self.threads: dict[str, threading.Thread] = {}
 
@@ -104,9 +114,44 @@ class LibraryTools:
 
 
 class CitewiseMCP(MCPServer[Any]):
-    """MCPServer whose resource list is the library's documents as they are now."""
+    """MCPServer whose resource list is the library's documents as they are now; over
+    HTTP with users, each tool call is checked against the caller's role and logged."""
 
     tools: LibraryTools
+    roles: Mapping[str, str] = {}  # user name -> role, from `users` (empty: no users)
+    actor = "local"  # who a call without a user is logged as
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        user = _request_user(context)
+        tool = self._tool_manager.get_tool(name)
+        read_only = tool is None or bool(tool.annotations and tool.annotations.read_only_hint)
+        refused = refusal(self.roles, user, name, read_only)
+        if refused is not None:
+            await self._audit(user, name, arguments, refused.code)
+            raise ToolError(str(refused))
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except Exception as exc:
+            await self._audit(user, name, arguments, error_code(exc))
+            raise
+        await self._audit(user, name, arguments, None)
+        return result
+
+    async def _audit(
+        self, user: str | None, name: str, arguments: dict[str, Any], error: str | None
+    ) -> None:
+        """One line in a shared library's audit log: who called which tool on what."""
+        action, subject, detail = audit_entry(name, arguments, error)
+
+        def record(library: Library) -> None:
+            library.record_action(user or self.actor, action, subject, detail)
+
+        try:
+            await anyio.to_thread.run_sync(lambda: self.tools.call(record))
+        except Exception:  # the answer is not lost for a log that could not be written
+            log.exception("audit log: %s %s", user, name)
 
     async def list_resources(self) -> list[Resource]:
         listed = self.tools.call(lambda lib: lib.document_list())
@@ -122,15 +167,25 @@ class CitewiseMCP(MCPServer[Any]):
         ]
 
 
-def create_mcp(directory: str | Path | None = None) -> CitewiseMCP:
-    """The MCP server over the library at `directory` (default: the current library)."""
+def _request_user(context: Context[Any, Any] | None) -> str | None:
+    try:
+        return request_user(context.request_context.request) if context is not None else None
+    except ValueError:  # the SDK's: no request around this call
+        return None
+
+
+def create_mcp(
+    directory: str | Path | None = None, settings: Settings | None = None
+) -> CitewiseMCP:
+    """The MCP server over the library at `directory` (default: the current library;
+    `settings` as the face read them, e.g. a postgresql:// library)."""
     server = CitewiseMCP(
         "citewise",
         instructions="A local PDF library: search it, ask questions answered with verbatim "
         "cited passages (document, page, bbox), read tables and equations, compare papers "
         "(compare, matrix, setup), run research tasks.",
     )
-    tools = server.tools = LibraryTools(directory)
+    tools = server.tools = LibraryTools(directory, settings)
     _library_tools(server, tools)
     _compare_tools(server, tools)
     _research_tools(server, tools)
@@ -147,21 +202,27 @@ def create_mcp(directory: str | Path | None = None) -> CitewiseMCP:
 
 
 def http_app(
-    server: MCPServer[Any],
+    server: CitewiseMCP,
     host: str = "127.0.0.1",
     token: str | None = None,
     allow_hosts: Iterable[str] = (),
+    users: Mapping[str, User] | None = None,
 ) -> ASGIApp:
     """The server over streamable HTTP at /mcp, under the rules of `citewise serve`: a Host
     that is not loopback, `host` or `allow_hosts` gets 421; with `token` every request
-    needs 'Authorization: Bearer TOKEN'; a host other than loopback requires a token."""
-    require_token_off_loopback(host, token)
+    needs 'Authorization: Bearer TOKEN'; with `users` (token digest -> User) each user's
+    own token instead, and their role decides which tools they may call; a host other than
+    loopback requires a token or users."""
+    require_token_off_loopback(host, token or ("users" if users else None))
+    server.roles = {u.name: u.role for u in (users or {}).values()}
+    server.actor = "token" if token else "local"
     # the SDK's own Host check is off: HostGuard applies the server's one rule instead
     inner = server.streamable_http_app(
         host=host,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    return HostGuard(BearerAuth(inner, token), allowed_hosts(host, allow_hosts))
+    guarded = BearerAuth(inner, token, users=users, readable=frozenset({"/mcp"}))
+    return HostGuard(guarded, allowed_hosts(host, allow_hosts))
 
 
 def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:

@@ -1,7 +1,7 @@
 """Ordered schema migrations: one small function per change (returning its SQL), applied on open.
 
 `PRAGMA user_version` records how many have run. Never edit a released migration;
-append a new one.
+append a new one. Tables PostgreSQL has too are written once, in store/tables.py.
 """
 
 from __future__ import annotations
@@ -9,48 +9,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from citewise.store.tables import SQLITE, create
+
 
 def _documents_and_blocks() -> str:
-    return """
-        CREATE TABLE documents (
-            id TEXT PRIMARY KEY,
-            sha256 TEXT NOT NULL UNIQUE,
-            path TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            title TEXT NOT NULL DEFAULT '',
-            authors TEXT NOT NULL DEFAULT '[]',
-            year INTEGER,
-            doi TEXT,
-            arxiv_id TEXT,
-            pmid TEXT,
-            venue TEXT,
-            abstract TEXT NOT NULL DEFAULT '',
-            csl TEXT,
-            pages INTEGER NOT NULL,
-            flagged_pages TEXT NOT NULL DEFAULT '{}',
-            status TEXT NOT NULL DEFAULT 'ready',
-            ingested_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-        );
-        CREATE INDEX documents_path ON documents(path);
-
-        CREATE TABLE blocks (
-            rowid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-            ordinal INTEGER NOT NULL,
-            kind TEXT NOT NULL,
-            page INTEGER NOT NULL,
-            x0 REAL, y0 REAL, x1 REAL, y1 REAL,
-            section_path TEXT NOT NULL DEFAULT '',
-            label TEXT,
-            text TEXT NOT NULL,
-            font_size REAL, font_name TEXT, bold INTEGER NOT NULL DEFAULT 0,
-            trusted INTEGER NOT NULL DEFAULT 1,
-            data TEXT,
-            UNIQUE (document_id, ordinal)
-        );
-        CREATE INDEX blocks_document_page ON blocks(document_id, page);
-
+    return (
+        create(SQLITE, "documents", "blocks")
+        + """
         -- Holds a tokenizer-friendly copy of the text (CJK characters spaced apart),
         -- so rowids match blocks.rowid and deletes are explicit.
         CREATE VIRTUAL TABLE blocks_fts USING fts5(
@@ -58,139 +23,31 @@ def _documents_and_blocks() -> str:
             tokenize = 'porter unicode61 remove_diacritics 2'
         );
         """
+    )
 
 
 def _vectors() -> str:
-    return """
-        CREATE TABLE embedding_models (
-            name TEXT PRIMARY KEY,
-            dimensions INTEGER NOT NULL
-        );
-        CREATE TABLE block_vectors (
-            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
-            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, block_rowid)
-        ) WITHOUT ROWID;
-        """
+    return create(SQLITE, "embedding_models", "block_vectors")
 
 
 def _references() -> str:
-    return """
-        CREATE TABLE "references" (
-            id TEXT PRIMARY KEY,
-            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-            ordinal INTEGER NOT NULL,
-            block_id TEXT,
-            raw TEXT NOT NULL,
-            authors TEXT NOT NULL DEFAULT '[]',
-            title TEXT,
-            year INTEGER,
-            venue TEXT,
-            doi TEXT,
-            arxiv_id TEXT,
-            resolved_document TEXT REFERENCES documents(id) ON DELETE SET NULL,
-            UNIQUE (document_id, ordinal)
-        );
-        CREATE INDEX references_doi ON "references"(doi);
-        -- In-text citation markers ("[12]", "(Smith et al., 2020)") linked to entries.
-        CREATE TABLE citations (
-            block_id TEXT NOT NULL REFERENCES blocks(id) ON DELETE CASCADE,
-            reference_id TEXT NOT NULL REFERENCES "references"(id) ON DELETE CASCADE,
-            marker TEXT NOT NULL,
-            PRIMARY KEY (block_id, reference_id, marker)
-        );
-        """
+    return create(SQLITE, "references", "citations")
 
 
 def _audit_log() -> str:
-    return """
-        CREATE TABLE llm_calls (
-            id INTEGER PRIMARY KEY,
-            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-            task TEXT,
-            role TEXT,
-            backend TEXT NOT NULL,
-            model TEXT NOT NULL,
-            prompt_tokens INTEGER NOT NULL DEFAULT 0,
-            completion_tokens INTEGER NOT NULL DEFAULT 0,
-            latency_ms REAL NOT NULL DEFAULT 0,
-            cost_usd REAL NOT NULL DEFAULT 0,
-            cache_hit INTEGER NOT NULL DEFAULT 0,
-            ok INTEGER NOT NULL DEFAULT 1,
-            error TEXT
-        );
-        CREATE TABLE llm_cache (
-            key TEXT PRIMARY KEY,
-            response TEXT NOT NULL,
-            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-        );
-        CREATE TABLE http_requests (
-            id INTEGER PRIMARY KEY,
-            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-            task TEXT,
-            source TEXT NOT NULL,
-            method TEXT NOT NULL DEFAULT 'GET',
-            url TEXT NOT NULL,
-            status INTEGER,
-            latency_ms REAL NOT NULL DEFAULT 0,
-            cache_hit INTEGER NOT NULL DEFAULT 0,
-            error TEXT
-        );
-        CREATE TABLE http_cache (
-            key TEXT PRIMARY KEY,
-            url TEXT NOT NULL,
-            status INTEGER NOT NULL,
-            headers TEXT NOT NULL DEFAULT '{}',
-            body BLOB NOT NULL,
-            created REAL NOT NULL,
-            expires REAL NOT NULL
-        );
-        """
+    return create(SQLITE, "llm_calls", "llm_cache", "http_requests", "http_cache")
 
 
 def _research_tasks() -> str:
-    return """
-        CREATE TABLE tasks (
-            id TEXT PRIMARY KEY,
-            topic TEXT NOT NULL,
-            state TEXT NOT NULL,
-            round INTEGER NOT NULL DEFAULT 0,
-            options TEXT NOT NULL DEFAULT '{}',
-            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-            updated TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-        );
-        CREATE TABLE task_events (
-            id INTEGER PRIMARY KEY,
-            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
-            time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-            stage TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            data TEXT NOT NULL DEFAULT '{}'
-        );
-        CREATE TABLE evidence (
-            id TEXT PRIMARY KEY,
-            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
-            sub_question TEXT,
-            kind TEXT NOT NULL,
-            block_id TEXT,
-            record_key TEXT,
-            quote TEXT NOT NULL,
-            data TEXT NOT NULL DEFAULT '{}'
-        );
-        CREATE INDEX evidence_task ON evidence(task_id);
-        """
+    return create(SQLITE, "tasks", "task_events", "evidence")
 
 
 def _vector_changes() -> str:
     # Counters bumped by triggers, so a vector matrix file beside the database can tell
     # cheaply whether it is current (same counters), stale by appends only, or stale.
-    return """
-        CREATE TABLE vector_changes (
-            model TEXT PRIMARY KEY,
-            inserted INTEGER NOT NULL DEFAULT 0,
-            changed INTEGER NOT NULL DEFAULT 0
-        );
+    return (
+        create(SQLITE, "vector_changes")
+        + """
         INSERT INTO vector_changes (model, inserted)
             SELECT model, count(*) FROM block_vectors GROUP BY model;
         CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
@@ -204,17 +61,14 @@ def _vector_changes() -> str:
             UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
         END;
         """
+    )
 
 
 def _block_changes() -> str:
     # The same idea for blocks: the keyword index beside the database follows these.
-    return """
-        CREATE TABLE block_changes (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            inserted INTEGER NOT NULL DEFAULT 0,
-            deleted INTEGER NOT NULL DEFAULT 0,
-            updated INTEGER NOT NULL DEFAULT 0
-        );
+    return (
+        create(SQLITE, "block_changes")
+        + """
         INSERT INTO block_changes (id, inserted) SELECT 1, count(*) FROM blocks;
         CREATE TRIGGER blocks_insert AFTER INSERT ON blocks BEGIN
             UPDATE block_changes SET inserted = inserted + 1 WHERE id = 1;
@@ -227,63 +81,24 @@ def _block_changes() -> str:
             UPDATE block_changes SET deleted = deleted + 1 WHERE id = 1;
         END;
         """
+    )
 
 
 def _watches() -> str:
     # Saved searches, formerly watches.json beside the database.
-    return """
-        CREATE TABLE watches (
-            id TEXT PRIMARY KEY,
-            query TEXT NOT NULL,
-            sources TEXT NOT NULL DEFAULT '[]',
-            last_run TEXT,
-            runs INTEGER NOT NULL DEFAULT 0,
-            seen TEXT NOT NULL DEFAULT '[]'
-        );
-        """
+    return create(SQLITE, "watches")
 
 
 def _matrix_cells() -> str:
     # Literature-matrix cells already computed, so a rerun computes only new papers or
     # new columns; a changed file (new sha256) or extractor version invalidates its cells.
-    return """
-        CREATE TABLE matrix_cells (
-            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-            sha256 TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            column_name TEXT NOT NULL,
-            cell TEXT,
-            PRIMARY KEY (document_id, column_name)
-        ) WITHOUT ROWID;
-        """
+    return create(SQLITE, "matrix_cells")
 
 
 def _vocabulary() -> str:
     # Learned from each document at ingest: abbreviations it defines ("learning rate (LR)")
     # and names it introduces ("S2ORC"); `vocabulary_documents` says which are done.
-    return """
-        CREATE TABLE vocabulary (
-            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-            kind TEXT NOT NULL,
-            short TEXT NOT NULL,
-            long TEXT NOT NULL DEFAULT '',
-            PRIMARY KEY (document_id, kind, short, long)
-        );
-        CREATE TABLE vocabulary_documents (
-            document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-            sha256 TEXT NOT NULL
-        );
-        CREATE TABLE answer_reviews (
-            id INTEGER PRIMARY KEY,
-            asked_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-            question TEXT NOT NULL,
-            refused INTEGER NOT NULL,
-            refusal_kind TEXT,
-            support REAL NOT NULL,
-            answer TEXT NOT NULL,
-            citations TEXT NOT NULL DEFAULT '[]'
-        );
-        """
+    return create(SQLITE, "vocabulary", "vocabulary_documents", "answer_reviews")
 
 
 def _drop_fts() -> str:

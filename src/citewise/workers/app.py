@@ -13,11 +13,24 @@ from typing import Any
 from citewise.errors import LibraryError
 
 INGEST = "citewise.ingest_file"
-EMBED = "citewise.embed_missing"
+EMBED = "citewise.embed_missing"  # every block lacking a vector (a library-wide sweep)
+EMBED_DOCUMENT = "citewise.embed_document"  # one document's blocks: the batches workers share
+VOCABULARY = "citewise.learn_vocabulary"
 RESEARCH = "citewise.research"
 QUEUE = "citewise"
 RETRIES = 2  # a failing job runs at most three times, then stays failed
+# Higher runs first. A file's follow-up jobs (its embedding, the vocabulary) go before any
+# waiting file, so the library becomes searchable file by file and no serial embedding is
+# left for the end; waiting files go largest first (longest job first: the last job to
+# start is a short one, so no worker idles long while another finishes a big filing).
+FOLLOW_UP = 1 << 30
 _SCHEMA_LOCK = 0x71756575  # pg_advisory_xact_lock key for creating the queue ("queu")
+
+
+def ingest_priority(size: int) -> int:
+    """The priority of ingesting a file of `size` bytes: its size (bigger first; files over
+    a GiB are refused by the size caps anyway)."""
+    return min(max(size, 0), FOLLOW_UP - 1)
 
 
 def _unavailable(why: str) -> LibraryError:

@@ -11,6 +11,7 @@ from typing import Any
 from citewise.config import Settings
 from citewise.workers.app import QUEUE, queue_app
 from citewise.workers.tasks import Libraries, register
+from citewise.workers.timing import log_to_stderr
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ def run_worker(settings: Settings, options: WorkerOptions) -> None:
     if settings.database is None:
         queue_app("")  # raises the QUEUE_UNAVAILABLE error with its hint
         return
+    log_to_stderr()
     app = queue_app(settings.database)
     register(app)
     asyncio.run(_run(app, settings, options))
