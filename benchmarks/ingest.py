@@ -76,10 +76,10 @@ def child_raw(files: list[str], workers: int, text_only: bool) -> dict[str, Any]
 
     import pymupdf  # noqa: F401  (imported before the clock, as citewise's workers have it)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_times()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         pages = sum(pool.imap_unordered(_raw_file, [(f, text_only) for f in files]))
-    return {"seconds": time.perf_counter() - started, "pages": pages}
+    return {"seconds": time.perf_counter() - started, "pages": pages, **cpu_since(cpu)}
 
 
 def child_citewise(files: list[str], ocr: bool, embeddings: bool) -> dict[str, Any]:
@@ -94,9 +94,10 @@ def child_citewise(files: list[str], ocr: bool, embeddings: bool) -> dict[str, A
     with tempfile.TemporaryDirectory() as tmp, Library(tmp, embeddings=embeddings) as lib:
         if embeddings:
             _ = lib.embedder  # the model loads before the clock starts, as a warm server's
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_times()
         report = lib.ingest([Path(f) for f in files])
         seconds = time.perf_counter() - started
+        used = cpu_since(cpu)
         db = lib.store.db  # type: ignore[attr-defined]
         ocr_pages = db.execute(
             "SELECT count(DISTINCT document_id || ':' || page) FROM blocks "
@@ -106,6 +107,7 @@ def child_citewise(files: list[str], ocr: bool, embeddings: bool) -> dict[str, A
             "SELECT count(DISTINCT document_id || ':' || page) FROM blocks WHERE trusted = 0"
         ).fetchone()[0]
     return {
+        **used,
         "seconds": seconds,
         "pages": report.pages,
         "blocks": report.blocks,
@@ -119,42 +121,41 @@ def child_peer(files: list[str], method: str) -> dict[str, Any]:
     import pymupdf4llm
 
     convert = getattr(pymupdf4llm, method)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_times()
     for f in files:
         with contextlib.redirect_stdout(io.StringIO()):  # it prints its OCR progress
             convert(f, **({"show_progress": False} if method == "to_markdown" else {}))
-    return {"seconds": time.perf_counter() - started}
+    return {"seconds": time.perf_counter() - started, **cpu_since(cpu)}
 
 
-def cpu_seconds() -> float:
-    """CPU time (user + system) of this process and its reaped children so far."""
+def cpu_times() -> tuple[float, float]:
+    """CPU seconds (user + system) so far: of this process, and of its reaped children."""
     import resource
 
-    own, kids = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
+
+
+def cpu_since(before: tuple[float, float]) -> dict[str, float]:
+    """CPU of the timed work (imports before the clock excluded): `cpu` of the whole
+    process tree, `cpu_own` of this process alone (citewise: the one that stores)."""
+    own, kids = cpu_times()
+    return {"cpu": own - before[0] + kids - before[1], "cpu_own": own - before[0]}
 
 
 def child(spec: dict[str, Any]) -> dict[str, Any]:
-    """One measurement, in this (child) process: its result, with the CPU time it took
-    (this process and its workers) and the largest single process's peak RSS."""
+    """One measurement, in this (child) process: its result (seconds, CPU of the timed
+    work) and the largest single process's peak RSS."""
     import resource
 
     kind = spec["kind"]
-    cpu = cpu_seconds()
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    own_before = own.ru_utime + own.ru_stime
     if kind == "raw":
         result = child_raw(spec["files"], spec["workers"], spec["text_only"])
     elif kind == "citewise":
         result = child_citewise(spec["files"], spec["ocr"], spec["embeddings"])
     else:
         result = child_peer(spec["files"], spec["method"])
-    result["cpu"] = cpu_seconds() - cpu
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    result["cpu_own"] = own.ru_utime + own.ru_stime - own_before  # the storing process
     largest = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
