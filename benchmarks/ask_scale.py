@@ -1,12 +1,17 @@
 """`ask` as the library grows: in-process latency (retrieval + answer) and whole processes.
 
     python benchmarks/ask_scale.py build --library DIR --corpus PDF_DIR [--copies 2]
+    python benchmarks/ask_scale.py pad --source DIR --library BIG_DIR --blocks 1M
     python benchmarks/ask_scale.py run --library DIR --questions QA.yaml [--src TREE/src]
         [--limit 40] [--processes 5] [--answers OUT.json] [--profile]
 
 `build` ingests the PDFs of PDF_DIR `--copies` times into DIR (copy n > 1 of a file gets a
 trailing PDF comment, so it is a new document with the same pages: a library of the
-FinanceBench dev filings twice is ~77k blocks). `run` times, in a fresh interpreter that
+FinanceBench dev filings twice is ~70k blocks). `pad` copies the library at DIR to BIG_DIR
+and adds the retrieval benchmark's filler documents (benchmarks/retrieval_data.py: corpus
+sentences with words swapped and digits re-drawn, 200 blocks each) until it holds
+`--blocks`, then embeds them: a 1M-block library without parsing 80,000 more pages, whose
+real filings still answer the questions. `run` times, in a fresh interpreter that
 imports citewise from `--src` (default this tree, so an older tree is measured the same
 way): every question of QA.yaml asked in-process after one warm-up question (median, p95,
 max), then `citewise ask` as whole processes. `--answers` writes each answer's text and
@@ -44,6 +49,26 @@ def build(library: Path, corpus: Path, copies: int) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "CITEWISE_CONFIG": os.devnull}
         command = [sys.executable, "-m", "citewise", "-L", str(library), "ingest", str(folder)]
         subprocess.run(command, env=env, check=True)
+
+
+def pad(source: Path, library: Path, blocks: str) -> None:
+    sys.path.insert(0, str(ROOT / "src"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from retrieval_data import add_filler, copy_library, parse_size
+
+    from citewise.api import Library
+
+    started = time.perf_counter()
+    copy_library(source, library)
+    with Library(library) as lib:
+        added = add_filler(lib.store, parse_size(blocks))
+        filled = time.perf_counter()
+        embedded = lib.prepare().embedded
+        total = lib.store.stats()["blocks"]
+    print(
+        f"{total} blocks: {added} filler blocks added in {filled - started:.0f} s, "
+        f"{embedded} embedded in {time.perf_counter() - filled:.0f} s"
+    )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -122,6 +147,10 @@ def main() -> None:
     make.add_argument("--library", type=Path, required=True)
     make.add_argument("--corpus", type=Path, required=True)
     make.add_argument("--copies", type=int, default=1)
+    padding = commands.add_parser("pad")
+    padding.add_argument("--source", type=Path, required=True)
+    padding.add_argument("--library", type=Path, required=True)
+    padding.add_argument("--blocks", default="1M")
     timing = commands.add_parser("run")
     timing.add_argument("--library", type=Path, required=True)
     timing.add_argument("--questions", type=Path, required=True)
@@ -133,6 +162,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "build":
         build(args.library, args.corpus, args.copies)
+    elif args.command == "pad":
+        pad(args.source, args.library, args.blocks)
     else:
         run(args)
 

@@ -56,7 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.migrate:
         result = migrate_library(args.sqlite, args.postgres)
-        print(f"migrated: {sum(result.copied.values())} rows, ok={result.ok}")
+        print(f"migrated: {sum(result.copied.values())} rows, verified={result.verified}")
     libraries = {
         "sqlite": Library(args.sqlite, settings=Settings.load(args.sqlite)),
         "postgres": Library(args.postgres, settings=Settings.load(args.postgres)),

@@ -285,6 +285,9 @@ def main() -> None:
         "--work", type=Path, default=None, help="keep libraries here; reuse those built before"
     )
     parser.add_argument("--seed-timed", type=int, default=8, help="seed-000 queries timed")
+    parser.add_argument(
+        "--methods", default="", help="run only these methods (e.g. hybrid,dense-binary)"
+    )
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--library", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--model", default=None, help=argparse.SUPPRESS)
@@ -322,7 +325,10 @@ def main() -> None:
             print(f"building {size:,}-block library", flush=True)
             info = build_size(work, size)
         runs = []
+        only = {m for m in args.methods.split(",") if m}
         for method, model, label in plan(size):
+            if only and method not in only:
+                continue
             print(f"  {name}: {label or method}", flush=True)
             slow = method in ("seed-000", "hybrid-rescored")
             timed = args.seed_timed if slow else len(queries)

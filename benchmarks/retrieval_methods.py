@@ -166,7 +166,8 @@ class DenseExact(Method):
         index = VectorIndex(self.store.directory, self.embedder.name)
         index.refresh(self.store.db)
         self.rowids = np.array(index.rowids)
-        self.matrix = np.array(index.matrix)  # a private copy in RAM, as the seed held it
+        # A private float32 copy in RAM, as the seed held it (of the stored float16 rows).
+        self.matrix = np.array(index.matrix, dtype=np.float32)
 
     def embed(self, text: str) -> np.ndarray | None:
         assert self.embedder is not None

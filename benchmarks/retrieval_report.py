@@ -47,16 +47,19 @@ def _floors(results: dict[str, Any]) -> list[str]:
         runs: dict[str, Any] = {}
         for run in info["runs"]:
             runs.setdefault(run["method"], run)  # the default model's hybrid comes first
-        hybrid, fts5, seed = runs["hybrid"], runs["fts5"], runs.get("seed-000")
+        if "hybrid" not in runs:  # --methods left it out
+            continue
+        hybrid, fts5, seed = runs["hybrid"], runs.get("fts5"), runs.get("seed-000")
         p50 = _p(hybrid["search_ms"], 50)
         r5 = hybrid["quality"]["recall@5"]
         facts = [f"hybrid p50 {p50:.1f} ms", f"peak RSS {hybrid['rss_mb']:,.0f} MB"]
         if seed:
             facts.append(f"{_p(seed['search_ms'], 50) / max(p50, 1e-9):,.0f}× faster than seed-000")
-        facts.append(
-            f"recall@5 {r5:.3f} vs BM25-only {fts5['quality']['recall@5']:.3f} "
-            f"({r5 - fts5['quality']['recall@5']:+.3f})"
-        )
+        if fts5:
+            facts.append(
+                f"recall@5 {r5:.3f} vs BM25-only {fts5['quality']['recall@5']:.3f} "
+                f"({r5 - fts5['quality']['recall@5']:+.3f})"
+            )
         if seed:
             facts.append(f"vs seed-000 {seed['quality']['recall@5']:.3f}")
         label = "corpus" if name == "corpus" else f"{info['blocks']:,} blocks"
@@ -85,7 +88,8 @@ def render(results: dict[str, Any], default_model: str) -> str:
         "term-frequency factors (`retrieval/keyword_index.py`), not FTS5, whose BM25 scores "
         "every block matching any query word; dense search shortlists by Hamming distance "
         "over sign bits held in RAM (32 bytes per block) and rescores the shortlist exactly "
-        "from a memory-mapped float32 matrix (`store/vector_index.py`). Both index files "
+        "from a memory-mapped float16 matrix in float32 arithmetic (`store/vector_index.py`). "
+        "Both index files "
         "follow SQLite through trigger-kept change counters, so a query checks freshness "
         "with one tiny read. Vectors come from a static model distilled offline from the "
         "bundled MiniLM (`embed/static.py`). The two top-50 lists are fused by min-max "

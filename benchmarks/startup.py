@@ -6,8 +6,8 @@
 Times `--help`, `list`, `ask` (one question on DIR) and `search --help` as fresh
 processes (median and max of `--runs`, interleaved so a busy moment hits every command
 alike), next to the interpreter's own start-up, the floor no command can beat.
-`--importtime` prints the ten slowest imports of `citewise --help` and `ask` (cumulative,
-from `python -X importtime`), which is what dominates each number.
+`--importtime` prints the ten slowest imports of `citewise --help`, `list` and `ask`
+(cumulative, from `python -X importtime`), which is what dominates each number.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def main() -> None:
     for name, times in walls.items():
         print(f"| {name} | {statistics.median(times):.3f} | {max(times):.3f} |")
     if args.importtime:
-        for name in ("citewise --help", "citewise ask"):
+        for name in ("citewise --help", "citewise list", "citewise ask"):
             print(f"\nslowest imports of {name}:")
             print("\n".join(slowest_imports(todo[name], env)))
 

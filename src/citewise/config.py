@@ -10,10 +10,8 @@ libraries) are functions here, so the rule has one exception, and it is this fil
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +58,8 @@ def database_cache_dir(url: str, environ: Mapping[str, str] | None = None) -> Pa
     """This machine's folder for what it derives from a PostgreSQL library (keyword
     postings, downloaded papers, reports): one per database and schema, under the XDG cache.
     The password is left out of the name, so a changed password keeps the folder."""
+    import hashlib
+
     env = os.environ if environ is None else environ
     cache_home = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     unsecret = re.sub(r"(//[^/:@]*):[^@/]*@", r"\1@", url)
@@ -124,6 +124,8 @@ def read_toml(path: Path | None) -> dict[str, Any]:
     """citewise.toml as a table (empty when there is no file)."""
     if path is None:
         return {}
+    import tomllib  # (imported only when there is a file to read)
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:

@@ -185,9 +185,10 @@ def test_a_result_that_breaks_its_postcondition_is_not_returned(
 ) -> None:
     def forged(_lib: object, p: actions.CompareMethodsParams) -> actions.CompareMethodsResult:
         quote = actions.Citation(document="a", page=1, block="b", quote="We use SGD.")
-        cell = actions.Cell(aspect="optimizer", document="a", value="AdamW", stated=True,
-                            citation=quote)  # fmt: skip
-        return actions.CompareMethodsResult(aspects=["optimizer"], cells=[cell],
+        cell = actions.ComparisonCell(aspect="optimizer", document="a", value="AdamW",
+                                      stated=True, citation=quote, page=1, block="b",
+                                      quote="We use SGD.")  # fmt: skip
+        return actions.CompareMethodsResult(documents=[], aspects=["optimizer"], cells=[cell],
                                             key_differences="")  # fmt: skip
 
     real = REGISTRY["compare_methods"]

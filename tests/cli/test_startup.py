@@ -59,6 +59,27 @@ def test_the_help_of_every_command_is_built_without_them() -> None:
         assert loaded_after(statement, tuple(n for n in HEAVY if n != "pydantic")) == [], argv
 
 
+def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_dir: Path) -> None:
+    from citewise.api import Library
+
+    with Library(library_dir, embeddings=False) as lib:
+        assert not lib.ingest([paper]).failed
+    statement = (
+        "import contextlib, io\n"
+        "from citewise.cli import app\n"
+        "shown = io.StringIO()\n"
+        "with contextlib.redirect_stdout(shown):\n"
+        f"    app(['-L', {str(library_dir)!r}, 'list', '--json'], standalone_mode=False)\n"
+        "assert 'granite' in shown.getvalue(), shown.getvalue()"
+    )
+    # `list` opens the store and reads the documents table: no vectors, no structure
+    # readers (rapidfuzz, documents.structure), no agent; Typer loads pydantic itself.
+    light = (*(n for n in HEAVY if n not in ("pydantic", "citewise.api", "citewise.store.library")),
+             "citewise.agent.chat", "citewise.agent.aspects", "citewise.documents.structure",
+             "citewise.store.vectors", "citewise.ingest", "rapidfuzz")  # fmt: skip
+    assert loaded_after(statement, light) == []
+
+
 def test_parsing_a_document_model_does_not_load_pymupdf() -> None:
     assert "pymupdf" not in loaded_after("import citewise.documents.model")
     assert "pymupdf" not in loaded_after("import citewise.ingest")

@@ -107,7 +107,7 @@ def test_the_model_drafts_the_plan_and_screens_unsure_papers(library: Library) -
         )
     ]
     assert roles[0] == "reason" and "screen" in roles and len(roles) == len(model.calls)
-    assert outcome.stats["tokens_used"] > 0 and outcome.stats["unresolved_ids"] == 0
+    assert outcome.stats.tokens_used > 0 and outcome.stats.report.unresolved_ids == 0
 
 
 @pytest.mark.parametrize("budget", [60, 250, 400])
@@ -115,14 +115,14 @@ def test_the_token_budget_is_never_exceeded(library: Library, budget: int) -> No
     desk, model = scripted_desk(library, [reply] * 50)
     outcome = desk.research(TOPIC, ResearchOptions(rounds=1, llm="scripted", budget_tokens=budget))
     assert outcome.task.state == "completed"
-    used = outcome.stats["tokens_used"]
+    used = outcome.stats.tokens_used
     assert used <= budget  # within the budget, not merely within 5% of it
     skipped = [e for e in desk.tasks.events(outcome.task.id, "model")]
     if budget == 60:
         assert used == 0 and not model.calls and skipped  # not even the plan fits
     else:
         assert used > 0 and model.calls
-    assert outcome.stats["unresolved_ids"] == 0
+    assert outcome.stats.report.unresolved_ids == 0
 
 
 def test_invalid_replies_are_retried_once_then_the_deterministic_plan_is_used(

@@ -120,13 +120,13 @@ def test_smollm2_drafts_are_verified_within_the_token_budget(
     calls = _calls(library, first.task.id)
     assert calls and {role for role, *_ in calls} == {"write"}
     spent = sum(tokens for _, hit, tokens in calls if not hit)
-    assert 0 < spent == first.stats["tokens_used"] <= BUDGET  # never over, not just within 5%
+    assert 0 < spent == first.stats.tokens_used <= BUDGET  # never over, not just within 5%
     skipped = [e.data["message"] for e in desk.tasks.events(first.task.id, "model")]
     assert any(m.startswith("token budget") for m in skipped)  # the budget stopped the model
-    stats = first.stats["verification"]
+    stats = first.stats.report.verification
     assert stats["model_sections_written"] < stats["model_sections"]  # the rest fell back
     assert stats["model_sentences_kept"] + stats["model_sentences_dropped"] >= 1
-    assert first.stats["unresolved_ids"] == 0
+    assert first.stats.report.unresolved_ids == 0
 
     report = desk.report(first.task.id)
     evidence = {e.id: e for e in desk.tasks.evidence(first.task.id)}
@@ -152,8 +152,8 @@ def test_a_cached_rerun_calls_no_model_and_writes_the_same_report(
     _, first, again = runs
     calls = _calls(library, again.task.id)
     assert calls and all(hit for _, hit, _ in calls)  # every reply from the cache
-    assert again.stats["tokens_used"] == 0
-    assert again.stats["tokens_charged"] == first.stats["tokens_charged"]
+    assert again.stats.tokens_used == 0
+    assert again.stats.tokens_charged == first.stats.tokens_charged
 
     def anonymous(outcome: ResearchOutcome) -> str:
         text = Path(str(outcome.report_markdown)).read_text()

@@ -89,7 +89,7 @@ def test_remote_records_are_screened_and_quoted_from_their_abstracts(
     assert "arxiv:2101.00001" in cited and local[0] in cited
     markdown = Path(str(outcome.report_markdown)).read_text()
     assert "[@arxiv:2101.00001, ev-" in markdown  # no page for an abstract
-    assert outcome.stats["unresolved_ids"] == 0
+    assert outcome.stats.report.unresolved_ids == 0
 
     urls = [r[0] for r in library.store.db.execute("SELECT url FROM http_requests")]
     assert urls and all(url.startswith(base) for url in urls)  # logged, loopback only
@@ -109,7 +109,7 @@ def test_a_failing_source_is_a_warning_and_the_local_library_still_answers(
     assert outcome.task.state == "completed"
     warnings = [e.data["message"] for e in desk.tasks.events(outcome.task.id, "warning")]
     assert warnings and any("arxiv" in w for w in warnings)
-    assert outcome.stats["papers_included"] == 1 and outcome.evidence > 0
+    assert outcome.stats.report.papers_included == 1 and outcome.evidence > 0
     shown = desk.show(outcome.task.id).to_dict()
     assert json.dumps(shown)  # the event log, warnings included, is JSON-ready
 

@@ -78,8 +78,8 @@ def test_matrix_files_follow_documents_added_and_removed(tmp_path: Path) -> None
     _assert_mirrors_sqlite(index, store, "m")
     assert index.meta is not None and index.meta.count == 20
     assert index.meta.generation > first.generation  # rewritten
-    files = sorted(p.name for p in (tmp_path / "vectors").iterdir() if p.suffix == ".f32")
-    assert files == [f"{model_slug('m')}.{index.meta.generation}.f32"]  # old ones removed
+    files = sorted(p.name for p in (tmp_path / "vectors").iterdir() if p.suffix == ".f16")
+    assert files == [f"{model_slug('m')}.{index.meta.generation}.f16"]  # old ones removed
 
 
 def test_replacing_a_vector_is_seen_by_the_matrix(tmp_path: Path) -> None:
@@ -134,24 +134,24 @@ def test_a_truncated_matrix_file_is_rebuilt(tmp_path: Path) -> None:
     store.save_document(_document("marble", 12))
     _embed(store, "m", 7)
     VectorIndex(tmp_path, "m").refresh(store.db)
-    (f32,) = (tmp_path / "vectors").glob("*.f32")
-    f32.write_bytes(f32.read_bytes()[:100])  # as if killed mid-write
+    (f16,) = (tmp_path / "vectors").glob("*.f16")
+    f16.write_bytes(f16.read_bytes()[:100])  # as if killed mid-write
     _assert_mirrors_sqlite(VectorIndex(tmp_path, "m"), store, "m")
 
 
 def _files(folder: Path) -> dict[str, Path]:
-    return {p.suffix[1:]: p for p in folder.iterdir() if p.suffix in (".rowids", ".f32", ".bits")}
+    return {p.suffix[1:]: p for p in folder.iterdir() if p.suffix in (".rowids", ".f16", ".bits")}
 
 
 @pytest.mark.parametrize(
     "stale",
     [
-        ("rowids",),  # killed before the .f32 append
-        ("rowids", "f32"),  # killed before the .bits append
-        ("rowids", "f32", "bits"),  # killed before the manifest
-        ("rowids", "f32-partial"),  # the disk filled up half-way through a row
+        ("rowids",),  # killed before the .f16 append
+        ("rowids", "f16"),  # killed before the .bits append
+        ("rowids", "f16", "bits"),  # killed before the manifest
+        ("rowids", "f16-partial"),  # the disk filled up half-way through a row
     ],
-    ids=["before-f32", "before-bits", "before-manifest", "disk-full-mid-row"],
+    ids=["before-f16", "before-bits", "before-manifest", "disk-full-mid-row"],
 )
 def test_an_append_cut_before_its_manifest_leaves_no_trace(
     tmp_path: Path, stale: tuple[str, ...]
@@ -166,8 +166,8 @@ def test_an_append_cut_before_its_manifest_leaves_no_trace(
     files = _files(tmp_path / "vectors")
     cut = {  # what the interrupted append of granite's rows had written
         "rowids": rowids[30:].tobytes(),
-        "f32": matrix[30:].tobytes(),
-        "f32-partial": matrix[30:].tobytes()[:1234],
+        "f16": matrix[30:].tobytes(),
+        "f16-partial": matrix[30:].tobytes()[:567],
         "bits": np.ascontiguousarray(binary_codes(matrix[30:]).T).tobytes(),
     }
     for name in stale:
@@ -180,7 +180,7 @@ def test_an_append_cut_before_its_manifest_leaves_no_trace(
     _assert_mirrors_sqlite(index, store, "m")
     assert index.meta is not None and index.meta.count == 60
     sizes = {s: p.stat().st_size for s, p in _files(tmp_path / "vectors").items()}
-    assert sizes == {"rowids": 60 * 8, "f32": 60 * 4 * DIMS, "bits": 60 * 16}
+    assert sizes == {"rowids": 60 * 8, "f16": 60 * 2 * DIMS, "bits": 60 * 16}
     assert index.check(store.db).mismatches == 0
 
 
@@ -210,10 +210,10 @@ def test_doctor_check_counts_rows_that_differ_and_rebuilds(tmp_path: Path) -> No
     store.save_document(_document("basalt", 30))
     _embed(store, "m", 1)
     VectorIndex(tmp_path, "m").refresh(store.db)
-    f32 = _files(tmp_path / "vectors")["f32"]
-    floats = np.fromfile(f32, np.float32).reshape(30, DIMS)
+    f16 = _files(tmp_path / "vectors")["f16"]
+    floats = np.fromfile(f16, np.float16).reshape(30, DIMS)
     floats[[3, 11]] = floats[[11, 3]]  # two rows carry each other's vector
-    floats.tofile(f32)
+    floats.tofile(f16)
 
     check = VectorIndex(tmp_path, "m").check(store.db)
     assert (check.mismatches, check.repaired, check.remaining) == (2, True, 0)
@@ -230,7 +230,7 @@ def test_a_full_disk_mid_append_raises_disk_full_and_heals_once_space_is_freed(
         store.save_document(_document("basalt", 10))
         _embed(store, "m", 1)
         VectorIndex(tmp_path, "m").refresh(store.db)
-        store.save_document(_document("granite", 400))  # 112 KB of floats: does not fit
+        store.save_document(_document("granite", 800))  # 112 KB of float16: does not fit
         _embed(store, "m", 2)
         with pytest.raises(CitewiseError) as raised:
             VectorIndex(tmp_path, "m").refresh(store.db)
@@ -238,5 +238,5 @@ def test_a_full_disk_mid_append_raises_disk_full_and_heals_once_space_is_freed(
         resize(tmp_path / "vectors", "4m")
         index = VectorIndex(tmp_path, "m")
         _assert_mirrors_sqlite(index, store, "m")
-        assert index.meta is not None and index.meta.count == 410
+        assert index.meta is not None and index.meta.count == 810
         assert index.check(store.db).mismatches == 0

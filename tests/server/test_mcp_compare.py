@@ -150,16 +150,18 @@ def test_results_equal_the_http_routes_and_the_api(
         missing = client.post("/tools/extract_setup", json={"document": "nobody2020"})
         one = client.post(tools, json={"documents": [a]})
         empty = client.post(tools, json={"documents": [a, b], "aspects": ["weight decay"]})
-    assert json.loads(text(got["compare"])) == compared.json()
+        web = client.post("/compare", json={"documents": [a, b], "aspects": ASPECTS})
+    assert json.loads(text(got["compare"])) == compared.json() == web.json()  # one shape
+    cell = next(c for c in web.json()["cells"] if c["stated"])
+    assert cell["citation"] == {k: cell[k] for k in ("document", "page", "block", "quote")}
     assert json.loads(text(got["matrix"])) == matrix.json()
     assert json.loads(text(got["setup"])) == setup.json()
     assert missing.status_code == 404 and missing.json()["code"] == "PAPER_NOT_FOUND"
     assert one.status_code == 422 and empty.status_code == 404
     assert empty.json()["code"] == "ASPECT_EMPTY"
     with Library(library, embeddings=False) as lib:
-        assert lib.tool("compare_methods", {"documents": [a, b], "aspects": ASPECTS}) == (
-            compared.json()
-        )
+        result = lib.tool("compare_methods", {"documents": [a, b], "aspects": ASPECTS})
+        assert result.action == "compare_methods" and result.to_dict() == compared.json()
 
 
 def test_a_comparative_ask_answers_the_table_on_every_face(

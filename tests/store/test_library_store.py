@@ -154,7 +154,10 @@ def test_vectors_are_stored_per_model_and_normalized(tmp_path: Path) -> None:
     assert len(blocks_without_vectors(store.db, "m2")) == 2
     rowids, matrix = load_matrix(store.db, "m1")
     assert list(rowids) == [r for r, _ in todo]
-    assert np.allclose(matrix[0], [0.6, 0.8, 0.0])
+    assert matrix.dtype == np.float16  # stored as float16: 2 bytes a component
+    assert np.allclose(matrix[0], [0.6, 0.8, 0.0], atol=1e-3)
+    (size,) = store.db.execute("SELECT DISTINCT length(vector) FROM block_vectors").fetchone()
+    assert size == 3 * 2
 
 
 def test_deleting_a_document_removes_blocks_vectors_and_index_rows(tmp_path: Path) -> None:
@@ -183,7 +186,7 @@ def test_an_old_watches_file_moves_into_the_store_once(tmp_path: Path) -> None:
     assert len(LibraryStore(tmp_path).watches.list_watches()) == 1
 
 
-def test_old_vectors_move_inline_with_their_bytes_and_triggers(tmp_path: Path) -> None:
+def test_old_vectors_move_inline_then_to_float16_with_their_triggers(tmp_path: Path) -> None:
     old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._vectors_inline)]
     db = sqlite3.connect(tmp_path / DB_NAME)
     for migration in old:
@@ -210,12 +213,14 @@ def test_old_vectors_move_inline_with_their_bytes_and_triggers(tmp_path: Path) -
         "SELECT sql FROM sqlite_master WHERE name = 'block_vectors'"
     ).fetchone()
     assert "WITHOUT ROWID" not in sql
-    assert store.db.execute("SELECT vector FROM block_vectors").fetchall()[0][0] == vector
+    stored = store.db.execute("SELECT vector FROM block_vectors").fetchall()[0][0]
+    assert stored == np.frombuffer(vector, dtype=np.float32).astype(np.float16).tobytes()
     save_vectors(store.db, "m", [2], np.array([[1.0, 0.0]]))
     save_vectors(store.db, "m", [2], np.array([[0.0, 1.0]]))  # an upsert
     (counts,) = store.db.execute("SELECT inserted, changed FROM vector_changes").fetchall()
-    assert tuple(counts) == (2, 1)  # the triggers came along: one old row, one new, one update
+    # The triggers came along: one old row, one new, one update (and the float16 move).
+    assert tuple(counts) == (2, 2)
     found, matrix = load_matrix(store.db, "m")
-    assert list(found) == [1, 2] and np.allclose(matrix, [[0.6, 0.8], [0.0, 1.0]])
+    assert list(found) == [1, 2] and np.allclose(matrix, [[0.6, 0.8], [0.0, 1.0]], atol=1e-3)
     store.delete_document("d")  # the rows still go with their blocks
     assert store.db.execute("SELECT count(*) FROM block_vectors").fetchone()[0] == 0

@@ -133,8 +133,13 @@ def best_row(question: str, store: Store, doc: str) -> ColumnFact | None:
 
 
 def column_fact(question: str, store: Store, docs: list[str]) -> ColumnFact | None:
-    """A fact about a column of the first CSV among `docs` that names it."""
+    """A fact about a column of the first CSV among `docs` that names it. Only a table
+    file (documents/tabular.py, document kind "table") has a schema block, so the blocks of
+    a PDF are not read for one."""
     for doc in docs:
+        stored = store.document(doc)
+        if stored is None or stored.kind != "table":
+            continue
         schema = _schema(store, doc)
         if schema is None:
             continue

@@ -84,12 +84,20 @@ class Comparison:
         return {
             "documents": [{"id": i, "title": t} for i, t in self.documents],
             "aspects": list(self.aspects),
-            "cells": [c.to_dict() for c in self.cells],
+            # each cell's citation also nested: the tool registry's compare_methods shape
+            "cells": [{**c.to_dict(), "citation": _citation(c)} for c in self.cells],
             "key_differences": self.key_differences,
             "differences": [
                 {"text": d.text, "citations": list(d.citations)} for d in self.differences
             ],
         }
+
+
+def _citation(cell: Cell) -> dict[str, object] | None:
+    f = cell.finding
+    if f is None:
+        return None
+    return {"document": cell.document, "page": f.page, "block": f.block_id, "quote": f.quote}
 
 
 def _cite(cell: Cell) -> str:

@@ -22,6 +22,7 @@ from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.question import Question
 from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.spans import listed_items, shortest_span
+from citewise.agent.units import SHAPE_FLOOR, in_unit_first
 from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
@@ -29,8 +30,6 @@ Weight = Callable[[str, str], float]
 SHORT_ANSWER_WORDS = 40
 LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
-# A sentence of the needed shape may replace a better-scoring one down to this share.
-SHAPE_FLOOR = 0.6
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
 # Answer shapes some questions need.
@@ -90,38 +89,8 @@ def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
         stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
         chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
-    chosen = _in_unit_first(question, chosen, ranked)
+    chosen = in_unit_first(question, chosen, ranked)
     return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
-
-
-# What a measure is stated in: "how much memory" is answered in bytes, not by a count.
-_MEASURES = {
-    re.compile(r"\b(memory|ram|storage|disk|space)\b", re.I): re.compile(
-        r"\d\s*(?:[kmgtp]i?b(?:ytes?)?|[kmgt]?bytes?|(?:kilo|mega|giga|tera)bytes?)\b", re.I
-    ),
-    re.compile(r"\b(cost|price|spend|spent|paid|budget)\b", re.I): re.compile(
-        r"[$€£]\s*\d|\d\s*(?:usd|eur|dollars?|euros?)\b", re.I
-    ),
-}
-
-
-def _in_unit_first(
-    question: Question, chosen: list[Candidate], ranked: list[Candidate]
-) -> list[Candidate]:
-    """For "how much memory / what did it cost", a nearly as good sentence stating a figure
-    in that measure's unit goes before one that does not (a count, a year)."""
-    if not question.expects_number or not chosen:
-        return chosen
-    units = [u for m, u in _MEASURES.items() if m.search(question.text)]
-    if not units or any(u.search(chosen[0].text) for u in units):
-        return chosen
-    floor = SHAPE_FLOOR * chosen[0].score
-    for candidate in ranked[:30]:
-        if candidate.score < floor:
-            break
-        if any(u.search(candidate.text) for u in units):
-            return [candidate, *[c for c in chosen if c.text != candidate.text]]
-    return chosen
 
 
 def _shape_first(

@@ -23,7 +23,11 @@ _LABEL_NAMES = {
 }
 
 # "How many ...", or a what/which question about a measurable quantity.
-_NUMERIC = re.compile(r"\bhow (many|much|long|often|large|big|fast|old)\b", re.IGNORECASE)
+# (a dimension: "how thick", "how deep", "how far" is a number with its unit)
+_NUMERIC = re.compile(
+    r"\bhow (many|much|long|often|large|big|fast|old|thick|deep|tall|wide|high|far|heavy)\b",
+    re.IGNORECASE,
+)
 _QUANTITY_WORDS = re.compile(
     r"\b(percentage|proportion|share|fraction|number|count|rate|ratio|score|accuracy|f1|"
     r"precision|recall|value|size|mean|average|median|risk|error|yield|time|duration|"

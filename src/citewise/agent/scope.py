@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from citewise.agent.question import Question
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
@@ -55,13 +57,18 @@ class ScopeChoice:
         return {"document": self.document, "title": self.title, "reason": self.reason}
 
 
-def title_names(title: str) -> set[str]:
+# Every question reads every title: what a title gives is kept (titles change rarely).
+TITLES_KEPT = 65_536
+
+
+@lru_cache(maxsize=TITLES_KEPT)
+def title_names(title: str) -> frozenset[str]:
     """Names a title introduces: "S2ORC", "VESPA", "TIMP", "LOGIC-LM", "OLMo"."""
     head = title.split(":")[0] if ":" in title else ""
     found = {w for w in re.findall(r"[A-Za-z][\w-]+", title) if _NAME_LIKE.match(w)}
     if head and len(head.split()) == 1:
         found.add(head.strip())
-    return {w for w in found if w.lower() not in STOPWORDS and len(w) >= 3}
+    return frozenset(w for w in found if w.lower() not in STOPWORDS and len(w) >= 3)
 
 
 def _family(author: str) -> str:
@@ -69,55 +76,93 @@ def _family(author: str) -> str:
     return parts[-1].lower() if parts else ""
 
 
-def _title_words(title: str) -> set[str]:
-    return {
+@lru_cache(maxsize=TITLES_KEPT)
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(
         stem(t)
         for t in tokens(title)
         if t not in STOPWORDS and t not in _GENERIC_TITLE and len(t) > 2 and not t.isdigit()
-    }
+    )
 
 
-def _mentions(question: str, name: str) -> bool:
+def _mentions(question: str, name: str, folded: str = "", loose: bool = False) -> bool:
+    """Whether the question names `name` as a word, as the paper writes it (any case when
+    the name is lower case); `loose`: or in other capitals, when it still writes it as a
+    name ("Logic-LM" for a title's small-caps "LOGIC-LM"; not "health" for a title set in
+    capitals). `folded` is the question casefolded. A name not in the question as a
+    substring is rejected before its pattern is built (a library's every ID and name is
+    tried)."""
+    lower = name.islower()
+    folded = folded or question.casefold()
+    if name not in question and not ((lower or loose) and name.casefold() in folded):
+        return False
     pattern = r"(?<![\w-])" + re.escape(name) + r"(?:'s|’s)?(?![\w-])"
-    return re.search(pattern, question, re.IGNORECASE if name.islower() else 0) is not None
+    if re.search(pattern, question, re.IGNORECASE if lower else 0):
+        return True
+    return loose and any(
+        _NAME_LIKE.match(m.group(0).split("'")[0].split("’")[0])
+        for m in re.finditer(pattern, question, re.IGNORECASE)
+    )
 
 
 def _by_name(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
+    """Papers named by ID, name or author-year as the paper writes them; when none is, by
+    a name the question writes in other capitals (papers set names in small caps)."""
+    return _named(question, papers) or _named(question, papers, loose=True)
+
+
+def _named(
+    question: str, papers: list[Paper], loose: bool = False
+) -> dict[str, tuple[str, set[str]]]:
     chosen: dict[str, tuple[str, set[str]]] = {}
     words = set(tokens(question))
     years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
+    folded = question.casefold()
     for paper in papers:
-        if _mentions(question, paper.id):
+        if _mentions(question, paper.id, folded):
             chosen[paper.id] = (f"ID '{paper.id}'", {stem(t) for t in tokens(paper.id)})
             continue
         # names its title introduces first, then abbreviations only it defines
-        in_title = title_names(paper.title)
-        for name in sorted(paper.names, key=lambda n: (n not in in_title, n)):
-            if _mentions(question, name):
-                chosen[paper.id] = (f"name '{name}'", {stem(t) for t in tokens(name)})
-                break
+        named = [n for n in paper.names if _mentions(question, n, folded, loose)]
+        if named:
+            in_title = title_names(paper.title)
+            name = min(named, key=lambda n: (n not in in_title, n))
+            chosen[paper.id] = (f"name '{name}'", {stem(t) for t in tokens(name)})
         else:
             family = _family(paper.authors[0]) if paper.authors else ""
             if family and paper.year and family in words and str(paper.year) in years:
-                named = {family, str(paper.year)}
-                chosen[paper.id] = (f"author-year '{family} {paper.year}'", named)
+                chosen[paper.id] = (
+                    f"author-year '{family} {paper.year}'",
+                    {family, str(paper.year)},
+                )
     return chosen
+
+
+@lru_cache(maxsize=4)
+def _title_index(
+    papers: tuple[tuple[str, str], ...],
+) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """Per paper ID its distinctive title words, and per word the papers whose title has
+    it: built once per library, so a question reads only the papers sharing its words."""
+    titles = {pid: _title_words(title) for pid, title in papers}
+    holders: dict[str, list[str]] = {}
+    for pid, ws in titles.items():
+        for w in ws:
+            holders.setdefault(w, []).append(pid)
+    return titles, holders
 
 
 def _by_title(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[str]]]:
     """Papers whose distinctive title words the question uses (title-level IDF)."""
     words = {stem(t) for t in tokens(question)}
-    titles = {p.id: _title_words(p.title) for p in papers}
-    frequency: dict[str, int] = {}
-    for ws in titles.values():
-        for w in ws:
-            frequency[w] = frequency.get(w, 0) + 1
+    titles, holders = _title_index(tuple((p.id, p.title) for p in papers))
+    hits = Counter(pid for w in words for pid in holders.get(w, ()))
     scored = []
-    for paper in papers:
-        shared = titles[paper.id] & words
-        weight = sum(math.log((len(papers) + 1) / frequency[w]) for w in shared)
-        if len(shared) >= TITLE_WORDS and weight >= TITLE_WEIGHT:
-            scored.append((weight, paper.id, sorted(shared)))
+    for pid in (pid for pid, n in hits.items() if n >= TITLE_WORDS):
+        shared = titles[pid] & words
+        weight = sum(math.log((len(papers) + 1) / len(holders[w])) for w in shared)
+        if weight >= TITLE_WEIGHT:
+            scored.append((weight, pid, sorted(shared)))
     scored.sort(reverse=True)
     # a title matched far better than the others is the one named
     kept = [s for s in scored if s[0] >= TITLE_RELATIVE * scored[0][0]] if scored else []

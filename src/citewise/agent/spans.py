@@ -17,9 +17,25 @@ KEEP_COVERAGE = 0.75
 _CLAUSE_END = re.compile(r"(?<=[;:,])\s+|(?<=[，；：])\s*|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
 
 
+# An item of a comma list ("EMBASE,", "and Medline."): short, and what follows a list's comma.
+_LIST_ITEM_WORDS = 3
+_LAST_ITEM = re.compile(r"^(?:and|or)\s", re.I)
+
+
 def clauses(sentence: str) -> list[str]:
-    """The sentence cut at semicolons, colons and commas (pieces keep their punctuation)."""
-    return [p for p in _CLAUSE_END.split(sentence) if p.strip()]
+    """The sentence cut at semicolons, colons and commas (pieces keep their punctuation);
+    the items of a comma list stay with the clause that starts it ("using PubMed, EMBASE,
+    and Medline" is one piece: cutting inside a list drops some of what it lists)."""
+    pieces: list[str] = []
+    for piece in (p for p in _CLAUSE_END.split(sentence) if p.strip()):
+        words = piece.split()
+        last = bool(_LAST_ITEM.match(piece)) and len(words) <= _LIST_ITEM_WORDS + 1
+        item = len(words) <= _LIST_ITEM_WORDS and piece.rstrip().endswith(",")
+        if pieces and pieces[-1].rstrip().endswith(",") and (item or last):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        else:
+            pieces.append(piece)
+    return pieces
 
 
 def shortest_span(

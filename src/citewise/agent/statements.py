@@ -46,6 +46,8 @@ ASKED_KINDS = {
 }
 _YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
 _VALUE = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
+_TRAILING_DOTS = re.compile(r"(\s*\.){2,}\s*$")
+_LEADER_DOTS = re.compile(r"\s*\.{2,}\s*")
 _SUMMARY = re.compile(
     r"\b(selected|key|summary|highlights|quarterly)\b|"
     r"\b(?:earnings|operations|income|sheets?|flows?|financial) data\b",
@@ -133,8 +135,11 @@ def split_line(line: str) -> tuple[str, list[str]]:
         if token != "$":
             figures.append(token.strip("$"))
     label = " ".join(tokens)
-    label = re.sub(r"(\s*\.){2,}\s*$", "", label).strip(" .$:")
-    label = re.sub(r"\s*\.{2,}\s*", " ", label)
+    if label.endswith("."):  # (the patterns are tried only where they can match)
+        label = _TRAILING_DOTS.sub("", label)
+    label = label.strip(" .$:")
+    if ".." in label:
+        label = _LEADER_DOTS.sub(" ", label)
     return label, figures[::-1]
 
 
@@ -147,26 +152,30 @@ def _segments(
     out: list[tuple[StoredBlock, str, str, list[str]]] = []
     for block, line in lines:
         pieces = _pieces(line)
-        counts = [len(split_line(p)[1]) for p in pieces]
-        # the last piece may be a label that continues on the next line
-        if len(pieces) >= 2 and all(c == width for c in counts[:-1]) and counts[-1] in (0, width):
-            out += [(block, p, *split_line(p)) for p in pieces]
-        else:
-            out.append((block, line, *split_line(line)))
+        if len(pieces) >= 2:
+            split = [split_line(p) for p in pieces]
+            counts = [len(figures) for _, figures in split]
+            # the last piece may be a label that continues on the next line
+            if all(c == width for c in counts[:-1]) and counts[-1] in (0, width):
+                out += [(block, p, *sp) for p, sp in zip(pieces, split, strict=True)]
+                continue
+        out.append((block, line, *split_line(line)))
     return out
 
 
 def _pieces(line: str) -> list[str]:
     """The line cut after each run of figures that words follow."""
     tokens = line.split()
+    marks = [token == "$" or bool(_VALUE.match(token)) for token in tokens]
+    if all(marks[len(marks) - sum(marks) :]):
+        return [" ".join(tokens)] if tokens else []  # figures only at the end: one piece
     pieces: list[list[str]] = [[]]
     for i, token in enumerate(tokens):
         pieces[-1].append(token)
-        noted = i > 0 and tokens[i - 1].lower().lstrip("(") in ("note", "notes")
-        figure = (bool(_VALUE.match(token)) or token == "$") and not noted
-        following = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if figure and following and not (_VALUE.match(following) or following == "$"):
-            pieces.append([])
+        if marks[i] and i + 1 < len(tokens) and not marks[i + 1]:  # a figure, then a word
+            noted = i > 0 and tokens[i - 1].lower().lstrip("(") in ("note", "notes")
+            if not noted:
+                pieces.append([])
     return [" ".join(p) for p in pieces if p]
 
 

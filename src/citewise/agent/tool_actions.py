@@ -136,9 +136,26 @@ class Difference(BaseModel):
     citations: list[str]
 
 
+class ComparedPaper(BaseModel):
+    id: str
+    title: str
+
+
+class ComparisonCell(Cell):
+    """A compared cell: its citation, and the same page, quote and block flat."""
+
+    page: int | None
+    quote: str | None
+    block: str | None
+
+
 class CompareMethodsResult(BaseModel):
+    """The comparison's own JSON (`Comparison.to_dict`: `citewise compare --json`, POST
+    /compare), validated: every face prints one shape for the same comparison."""
+
+    documents: list[ComparedPaper]
     aspects: list[str]
-    cells: list[Cell]
+    cells: list[ComparisonCell]
     key_differences: str
     differences: list[Difference] = Field(default_factory=list)
 
@@ -154,20 +171,12 @@ def _cell(c: ComparedCell) -> Cell:
 
 def compare_methods(lib: LibraryLike, p: CompareMethodsParams) -> CompareMethodsResult:
     comparison = lib.compare(p.documents, p.aspects or None)
-    cells = [_cell(c) for c in comparison.cells]
-    if not any(c.stated for c in cells):
+    if not any(c.stated for c in comparison.cells):
         raise NothingStated(
             "none of the papers states " + ", ".join(comparison.aspects),
             hint="ask for other aspects, or run extract_setup on one paper to see what it states",
         )
-    return CompareMethodsResult(
-        aspects=list(comparison.aspects),
-        cells=cells,
-        key_differences=comparison.key_differences,
-        differences=[
-            Difference(text=d.text, citations=list(d.citations)) for d in comparison.differences
-        ],
-    )
+    return CompareMethodsResult.model_validate(comparison.to_dict())
 
 
 # --- build_matrix -------------------------------------------------------------------

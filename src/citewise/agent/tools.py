@@ -9,7 +9,7 @@ same registry is what an MCP server would expose (`schemas()`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,7 @@ def _search_post(p: a.SearchLibraryParams, r: a.SearchLibraryResult) -> str | No
     return "more hits than k" if len(r.hits) > p.k else None
 
 
-def _cells_cited(cells: list[a.Cell]) -> str | None:
+def _cells_cited(cells: Sequence[a.Cell]) -> str | None:
     for c in cells:
         if c.stated and (c.citation is None or not _cited(c.citation.quote, c.value)):
             return f"cell {c.aspect}/{c.document} is not in its quote"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 from citewise.store.protocols import Store
@@ -96,6 +97,18 @@ class Vocabulary:
                 names.setdefault(t.document_id, set()).add(t.short)
         return names
 
+    @cached_property
+    def _abbreviations(self) -> list[tuple[str, list[str], frozenset[str], str]]:
+        """Per abbreviation: its short form (lower case), its long form's content words,
+        their stems, and its tokens joined between spaces; read once, not per question."""
+        found = []
+        for t in self.terms:
+            long_words = content_terms(t.long) if t.kind == "abbreviation" else []
+            if long_words:
+                stems = frozenset(stem(w) for w in long_words)
+                found.append((t.short.lower(), long_words, stems, f" {' '.join(tokens(t.long))} "))
+        return found
+
     def aliases(self, text: str) -> tuple[list[str], dict[str, list[frozenset[str]]]]:
         """Extra search terms for a question, and per question-term stem the alternative
         stem sets that also cover it ("lr" covers "learning" and "rate", and back)."""
@@ -103,15 +116,8 @@ class Vocabulary:
         joined = " " + " ".join(question_tokens) + " "
         extra: list[str] = []
         aliases: dict[str, list[frozenset[str]]] = {}
-        for t in self.terms:
-            if t.kind != "abbreviation":
-                continue
-            short = t.short.lower()
-            long_words = content_terms(t.long)
-            long_stems = frozenset(stem(w) for w in long_words)
-            if not long_words:
-                continue
-            if f" {' '.join(tokens(t.long))} " in joined and short not in question_tokens:
+        for short, long_words, long_stems, long_joined in self._abbreviations:
+            if long_joined in joined and short not in question_tokens:
                 extra += [short, short + "s"]  # "KB" and "KBs"
                 for w in long_words:
                     aliases.setdefault(stem(w), []).extend(

@@ -9,12 +9,23 @@ answered from fresh retrieval, with evidence of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from citewise.agent.chat import HISTORY_TURNS, ChatSession, Turn
-from citewise.agent.qa import Answer
+if TYPE_CHECKING:  # opening a library (`citewise list`) imports no agent
+    from citewise.agent.chat import ChatSession
+    from citewise.agent.qa import Answer
 
-# HISTORY_TURNS: the most earlier turns a reply reads
-__all__ = ["HISTORY_TURNS", "ChatMethods", "ChatReply", "PastTurn"]
+__all__ = ["ChatMethods", "ChatReply", "PastTurn"]
+
+
+def __getattr__(name: str) -> int:
+    """`HISTORY_TURNS` (the most earlier turns a reply reads), read from the agent when
+    first asked for."""
+    if name != "HISTORY_TURNS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from citewise.agent.chat import HISTORY_TURNS
+
+    return HISTORY_TURNS
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,9 @@ class ChatMethods:
         k: int = 8,
     ) -> ChatReply:
         """Answer `message` as the next turn after `history` (oldest first)."""
+        from citewise.agent.chat import Turn
+        from citewise.agent.qa import Answer
+
         session = self.chat(documents, k)
         for past in history or []:
             earlier = Answer(past.question, False, past.answer, [], [], 0.0)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from citewise.agent.aspects import ALIASES, KNOWN
-from citewise.agent.setup import SETUP_ASPECTS
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
 from citewise.store.library import BlockFilter
@@ -41,8 +40,27 @@ class ToolCallError(CitewiseError):
         self.kind = error.kind
 
 
-# Every aspect name compare, matrix and setup accept (lower case; aliases included).
-ASPECT_NAMES = tuple(sorted({*KNOWN, *ALIASES}))
+@dataclass(frozen=True)
+class ToolResult:
+    """A registry action's typed result, checked against its postconditions: what the MCP
+    `compare`, `matrix` and `setup` tools and POST /tools/<action> answer."""
+
+    action: str
+    data: Mapping[str, object]  # the action's result model, dumped (agent/tool_actions.py)
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.data)
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """`ASPECT_NAMES`: every aspect name compare, matrix and setup accept (lower case;
+    aliases included), computed when first asked for, so opening a library (`citewise
+    list`) does not import the aspect patterns."""
+    if name != "ASPECT_NAMES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from citewise.agent.aspects import ALIASES, KNOWN
+
+    return tuple(sorted({*KNOWN, *ALIASES}))
 
 
 class ComparisonMethods:
@@ -83,12 +101,13 @@ class ComparisonMethods:
 
         return cached_gazetteer(self.store)
 
-    def setup(self, doc_id: str, aspects: tuple[str, ...] = SETUP_ASPECTS) -> Setup:
-        """Every setting needed to rerun the paper's experiments, each cited or not stated."""
-        from citewise.agent.setup import extract_setup
+    def setup(self, doc_id: str, aspects: tuple[str, ...] | None = None) -> Setup:
+        """Every setting needed to rerun the paper's experiments, each cited or not stated
+        (`aspects`: SETUP_ASPECTS when None)."""
+        from citewise.agent.setup import SETUP_ASPECTS, extract_setup
 
         (paper,) = self.papers([doc_id])
-        return extract_setup(paper, self.gazetteer(), aspects)
+        return extract_setup(paper, self.gazetteer(), SETUP_ASPECTS if aspects is None else aspects)
 
     def compare(
         self,
@@ -116,18 +135,18 @@ class ComparisonMethods:
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, model)
 
-    def tool(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+    def tool(self, action: str, params: Mapping[str, object]) -> ToolResult:
         """Run an action of the tool registry (agent/tools.py: validated parameters, checked
         postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
         `setup` tools and the HTTP routes of the same names answer this. A failure raises
         ToolCallError with the action's error code and recovery hint."""
         from citewise.agent.tools import execute
 
-        outcome = execute(self, action, params)
+        outcome = execute(self, action, dict(params))
         if outcome.error is not None:
             raise ToolCallError(outcome.error)
         assert outcome.result is not None
-        return outcome.result
+        return ToolResult(action, outcome.result)
 
     def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
         """The literature matrix of the library papers a research report cites (the default

@@ -22,6 +22,7 @@ from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlo
 if TYPE_CHECKING:
     from citewise.agent.generate import GeneratedAnswerer
     from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.api.documents import DocumentDetails, DocumentStructure
     from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
@@ -212,30 +213,18 @@ class Library(
             for d in self.documents()
         ]
 
-    def document_details(self, doc_id: str) -> dict[str, object]:
+    def document_details(self, doc_id: str) -> DocumentDetails:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
-        from citewise.store.references import document_structure
+        from citewise.api.documents import DocumentDetails, DocumentStructure
 
         doc = self.document(doc_id)
-        return {
-            "id": doc.id,
-            "title": doc.title,
-            "authors": doc.authors,
-            "year": doc.year,
-            "doi": doc.doi,
-            "pages": doc.pages,
-            **document_structure(self.store, doc.id),
-            "path": doc.path,
-            "blocks": doc.blocks,
-            "abstract": doc.abstract,
-            "flagged_pages": {str(k): v for k, v in doc.flagged_pages.items()},
-        }
+        return DocumentDetails(doc, DocumentStructure.read(self.store, doc.id))
 
-    def structure(self, doc_id: str) -> dict[str, object]:
+    def structure(self, doc_id: str) -> DocumentStructure:
         """Sections, tables, equations and references of a stored document."""
-        from citewise.store.references import document_structure
+        from citewise.api.documents import DocumentStructure
 
-        return document_structure(self.store, self.document(doc_id).id)
+        return DocumentStructure.read(self.store, self.document(doc_id).id)
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
         return self.store.blocks(self.document(doc_id).id)

@@ -8,8 +8,8 @@ finished task re-renders offline, identically.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from citewise.agent.research import Report, Researcher, ResearchOptions, Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
-from citewise.agent.research.statistics import report_statistics
+from citewise.agent.research.statistics import ReportStatistics, report_statistics
 from citewise.agent.research.tasks import TaskEvent
 from citewise.api.library import Library
 from citewise.llm.base import parse_spec
@@ -38,15 +38,40 @@ class RenderedReport:
     csl: str
 
 
-@dataclass
+@dataclass(frozen=True)
+class ResearchStats:
+    """A completed task's counts (from the stored Report, not its rendering), rounds and
+    tokens; `seconds` the time the run took, when it ran now."""
+
+    rounds: int
+    report: ReportStatistics
+    tokens_used: int
+    tokens_charged: int
+    budget_tokens: int | None
+    seconds: float | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        shown: dict[str, object] = {
+            "rounds": self.rounds,
+            **self.report.to_dict(),
+            "tokens_used": self.tokens_used,
+            "tokens_charged": self.tokens_charged,
+            "budget_tokens": self.budget_tokens,
+        }
+        if self.seconds is not None:
+            shown["seconds"] = self.seconds
+        return shown
+
+
+@dataclass(frozen=True)
 class ResearchOutcome:
     task: Task
     report_markdown: Path | None = None
     report_html: Path | None = None
     evidence: int = 0
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: ResearchStats | None = None  # None until the task completes
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The `research --json` / `tasks resume --json` object."""
         return {
             "task": self.task.id,
@@ -54,8 +79,32 @@ class ResearchOutcome:
             "report_markdown": str(self.report_markdown) if self.report_markdown else None,
             "report_html": str(self.report_html) if self.report_html else None,
             "evidence": self.evidence,
-            "stats": self.stats,
+            "stats": self.stats.to_dict() if self.stats else {"state": self.task.state},
         }
+
+
+@dataclass(frozen=True)
+class BriefEvent:
+    """A task event as the faces show it: its data without the bulky stage output (an
+    output event shows the output's keys)."""
+
+    id: int
+    time: str
+    stage: str
+    kind: str
+    data: Mapping[str, object]
+
+    @classmethod
+    def of(cls, event: TaskEvent) -> BriefEvent:
+        return cls(event.id, event.time, event.stage, event.kind, brief_event_data(event.data))
+
+    def to_dict(self) -> dict[str, object]:
+        """An event of the `tasks show --json` object."""
+        return {"time": self.time, "stage": self.stage, "kind": self.kind, "data": dict(self.data)}
+
+    def stream_dict(self) -> dict[str, object]:
+        """An event of GET /tasks/{id}/events: with its id, to resume the stream from."""
+        return {"id": self.id, **self.to_dict()}
 
 
 @dataclass
@@ -75,10 +124,7 @@ class TaskDetails:
             "evidence": self.evidence,
             "report_markdown": self.report_markdown,
             "report_html": self.report_html,
-            "events": [
-                {"time": e.time, "stage": e.stage, "kind": e.kind, "data": brief_event_data(e.data)}
-                for e in self.events
-            ],
+            "events": [BriefEvent.of(e).to_dict() for e in self.events],
         }
 
 
@@ -157,10 +203,11 @@ class ResearchDesk:
         task = self.researcher.run(task_id)
         evidence = self.tasks.evidence_count(task_id)
         if task.state != "completed":
-            return ResearchOutcome(task, evidence=evidence, stats={"state": task.state})
+            return ResearchOutcome(task, evidence=evidence)
         outcome = self.write_files(task, out, html)
-        outcome.stats["seconds"] = round(time.perf_counter() - started, 3)
-        return outcome
+        seconds = round(time.perf_counter() - started, 3)
+        stats = replace(outcome.stats, seconds=seconds) if outcome.stats else None
+        return replace(outcome, stats=stats)
 
     def cancel(self, task_id: str) -> Task:
         return self.tasks.cancel(task_id)
@@ -210,19 +257,15 @@ class ResearchDesk:
         stats = self.stats(task)
         return ResearchOutcome(task, markdown_path, html_path, evidence, stats)
 
-    def stats(self, task: Task) -> dict[str, Any]:
+    def stats(self, task: Task) -> ResearchStats:
         """Counts for `--json`: papers, evidence, sentences with IDs, unresolved IDs (from
         the stored Report, not from its rendering)."""
         report = self.report(task.id)
         counted = report_statistics(report, (e.id for e in self.tasks.evidence(task.id)))
         budget = TokenBudget(self.library.store, task.id, None)
-        return {
-            "rounds": task.round,
-            **counted.to_dict(),
-            "tokens_used": budget.used(),
-            "tokens_charged": budget.charged(),
-            "budget_tokens": task.options.budget_tokens,
-        }
+        return ResearchStats(
+            task.round, counted, budget.used(), budget.charged(), task.options.budget_tokens
+        )
 
     # -- listing -----------------------------------------------------------------------
 
@@ -245,7 +288,7 @@ class ResearchDesk:
         return str(path) if path.exists() else None
 
 
-def brief_event_data(data: dict[str, Any]) -> dict[str, Any]:
+def brief_event_data(data: Mapping[str, object]) -> Mapping[str, object]:
     """An event's data without the bulky stage output (shown as its keys)."""
     if "output" in data and isinstance(data["output"], dict):
         return {"round": data.get("round"), "output": sorted(data["output"])}

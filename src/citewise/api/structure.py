@@ -1,35 +1,120 @@
 """Library methods that look up evidence and structure: one block as evidence, a table as
 cells and a grid, a numbered equation (the web app's evidence board, the MCP tools, the
-`table` and `formula` commands)."""
+`table` and `formula` commands), each a result whose to_dict() is the JSON every face prints."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from citewise.documents.structure import equations, find_equation, find_table, tables
 from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
-    from citewise.documents.model import Table
+    from citewise.documents.model import Equation, Table
     from citewise.store.library import StoredBlock, StoredDocument
     from citewise.store.protocols import Store
 
 
-def table_object(doc_id: str, hit: Table, block: StoredBlock) -> dict[str, object]:
-    """A table as cells and a grid: the `citewise table --json` object (CLI, HTTP, MCP)."""
-    return {
-        "document": doc_id,
-        "label": hit.label,
-        "caption": hit.caption,
-        "page": hit.page,
-        "block": block.id,
-        "bbox": list(block.bbox),
-        "rows": hit.rows,
-        "cols": hit.cols,
-        "header_rows": hit.header_rows,
-        "cells": [vars(c) for c in hit.cells],
-        "grid": hit.grid(),
-    }
+@dataclass(frozen=True)
+class TableResult:
+    """A table of a document and its block: the `citewise table --json` object (CLI, HTTP,
+    MCP) as cells with spans and as a grid of text."""
+
+    document: str
+    table: Table
+    block: StoredBlock
+
+    def to_dict(self) -> dict[str, object]:
+        hit = self.table
+        return {
+            "document": self.document,
+            "label": hit.label,
+            "caption": hit.caption,
+            "page": hit.page,
+            "block": self.block.id,
+            "bbox": list(self.block.bbox),
+            "rows": hit.rows,
+            "cols": hit.cols,
+            "header_rows": hit.header_rows,
+            "cells": [vars(c) for c in hit.cells],
+            "grid": hit.grid(),
+        }
+
+
+@dataclass(frozen=True)
+class BlockEvidence:
+    """One block as evidence: its document, page, bbox (PDF points), section path and
+    verbatim text (GET /blocks/{id}, the MCP `get_evidence` tool)."""
+
+    block: StoredBlock
+    document: StoredDocument
+
+    def to_dict(self) -> dict[str, object]:
+        block, doc = self.block, self.document
+        return {
+            "id": block.id,
+            "document": doc.id,
+            "title": doc.title,
+            "page": block.page,
+            "bbox": [round(v, 1) for v in block.bbox],
+            "section": block.section_path,
+            "kind": block.kind,
+            "label": block.label,
+            "quote": block.text,
+            "path": doc.path,
+        }
+
+
+@dataclass(frozen=True)
+class FormulaResult:
+    """A numbered display equation with its page and place (GET
+    /documents/{id}/equations/{n}, the MCP `get_formula` tool)."""
+
+    document: str
+    equation: Equation
+    block: StoredBlock
+
+    def to_dict(self) -> dict[str, object]:
+        hit = self.equation
+        return {
+            "document": self.document,
+            "number": hit.number,
+            "page": hit.page,
+            "text": hit.text,
+            "bbox": list(hit.bbox),
+            "block": self.block.id,
+            "section": self.block.section_path,
+        }
+
+
+@dataclass(frozen=True)
+class FormulaDetails:
+    """An equation as `citewise formula` shows it: also its LaTeX, whether only an image
+    of it can be read, its variables and the sentences before and after it."""
+
+    formula: FormulaResult
+    latex: str | None
+    image_only: bool
+    variables: tuple[str, ...]
+    before: str
+    after: str
+
+    def to_dict(self) -> dict[str, object]:
+        hit, block = self.formula.equation, self.formula.block
+        return {
+            "document": self.formula.document,
+            "number": hit.number,
+            "page": hit.page,
+            "text": hit.text,
+            "latex": self.latex,
+            "image_only": self.image_only,
+            "variables": list(self.variables),
+            "before": self.before,
+            "after": self.after,
+            "bbox": list(hit.bbox),
+            "block": block.id,
+            "section": block.section_path,
+        }
 
 
 class BlockNotFoundError(CitewiseError):
@@ -57,7 +142,7 @@ class StructureMethods:
 
     # --- Evidence and structure lookups (the web app's evidence board, the MCP tools) ----
 
-    def evidence(self, block_id: str) -> dict[str, object]:
+    def evidence(self, block_id: str) -> BlockEvidence:
         """One block as evidence: its document, page, bbox (PDF points), section path and
         verbatim text."""
         block = self.store.block(block_id)
@@ -65,22 +150,12 @@ class StructureMethods:
             raise BlockNotFoundError(
                 f"no block '{block_id}'", hint="use block IDs from ask evidence or search hits"
             )
-        doc = self.document(block.document_id)
-        return {
-            "id": block.id,
-            "document": doc.id,
-            "title": doc.title,
-            "page": block.page,
-            "bbox": [round(v, 1) for v in block.bbox],
-            "section": block.section_path,
-            "kind": block.kind,
-            "label": block.label,
-            "quote": block.text,
-            "path": doc.path,
-        }
+        return BlockEvidence(block, self.document(block.document_id))
 
-    def table(self, doc_id: str, label: str) -> dict[str, object]:
+    def table(self, doc_id: str, label: str) -> TableResult:
         """A table of a document as cells and a grid (the `citewise table --json` object)."""
+        from citewise.documents.structure import find_table, tables
+
         document = self.document(doc_id)
         found = tables(self.store.blocks_with_data(document.id, ("table",)))
         hit = find_table(found, label)
@@ -90,10 +165,12 @@ class StructureMethods:
                 f"no table '{label}' in {document.id}", hint=f"labelled tables: {known}"
             )
         block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return table_object(document.id, hit, block)
+        return TableResult(document.id, hit, block)
 
-    def formula(self, doc_id: str, number: str) -> dict[str, object]:
+    def formula(self, doc_id: str, number: str) -> FormulaResult:
         """A numbered display equation with its page and place (`citewise formula --json`)."""
+        from citewise.documents.structure import equations, find_equation
+
         document = self.document(doc_id)
         found = equations(self.store.blocks_with_data(document.id, ("equation",)))
         hit = find_equation(found, number)
@@ -103,12 +180,26 @@ class StructureMethods:
                 f"no equation '{number}' in {document.id}", hint=f"numbered equations: {known}"
             )
         block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
-        return {
-            "document": document.id,
-            "number": hit.number,
-            "page": hit.page,
-            "text": hit.text,
-            "bbox": list(hit.bbox),
-            "block": block.id,
-            "section": block.section_path,
-        }
+        return FormulaResult(document.id, hit, block)
+
+    def formula_details(self, doc_id: str, number: str) -> FormulaDetails:
+        """The equation numbered `number` with its LaTeX, variables and the sentences around
+        it (`citewise formula`); FORMULA_NOT_FOUND names the numbers the paper has."""
+        from citewise.documents.equations import image_only
+        from citewise.documents.formulas import context, lookup_equation, to_latex, variables
+        from citewise.documents.structure import equations
+
+        document = self.document(doc_id)
+        found = equations(self.store.blocks_with_data(document.id, ("equation",)))
+        hit = lookup_equation(found, number, document.id)
+        blocks = self.blocks(document.id)
+        block = next(b for b in blocks if b.ordinal == hit.block)
+        before, after = context(blocks, hit.block)
+        return FormulaDetails(
+            FormulaResult(document.id, hit, block),
+            to_latex(hit.text),
+            image_only(hit.text),
+            tuple(variables(hit.text)),
+            before,
+            after,
+        )

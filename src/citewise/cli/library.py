@@ -117,6 +117,7 @@ def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
 
 def _show_ingest(report: IngestReport, as_json: bool) -> None:
     """Failures and warnings on stderr, one line each; the report; exit 1 if a file failed."""
+    from citewise.api.ingested import IngestSummary
     from citewise.report.terminal import plain, print_ingest_report
 
     # One line per failure on stderr, naming the file and the reason.
@@ -125,22 +126,7 @@ def _show_ingest(report: IngestReport, as_json: bool) -> None:
     for path, warning in report.warnings:
         sys.stderr.write(plain(f"warning: {path}: {warning}") + "\n")
     if as_json:
-        emit_json(
-            {
-                "documents": report.documents,
-                "added": report.added,
-                "replaced": report.replaced,
-                "unchanged": report.unchanged,
-                "failed": [vars(f) for f in report.failed],
-                "warnings": [{"path": p, "warning": w} for p, w in report.warnings],
-                "pages": report.pages,
-                "blocks": report.blocks,
-                "embedded_blocks": report.embedded_blocks,
-                "embedding_model": report.embedding_model,
-                "seconds": round(report.seconds, 3),
-                "embed_seconds": round(report.embed_seconds, 3),
-            }
-        )
+        emit_json(IngestSummary(report).to_dict())
     else:
         print_ingest_report(out, report)
     if report.failed:
@@ -177,10 +163,10 @@ def show(
 
     with open_library(embeddings=False) as lib:
         if as_json:
-            emit_json(lib.document_details(doc))
+            emit_json(lib.document_details(doc).to_dict())
             return
         document = lib.document(doc)
-        structure = lib.structure(document.id)
+        structure = lib.structure(document.id).to_dict()
     print_document(out, document, structure)
 
 

@@ -59,19 +59,19 @@ def _print_outcome(outcome: ResearchOutcome) -> None:
 
     task = outcome.task
     out.print(f"task [bold]{safe(task.id)}[/] · {safe(task.state)} · round {task.round}")
-    if task.state != "completed":
+    if task.state != "completed" or outcome.stats is None:
         out.print(f"resume with: citewise tasks resume {safe(task.id)}")
         return
-    stats = outcome.stats
+    stats = outcome.stats.report
     from citewise.report.words import plural
 
     out.print(
-        f"{stats['papers_included']} of {plural(stats['papers_screened'], 'paper')} included, "
+        f"{stats.papers_included} of {plural(stats.papers_screened, 'paper')} included, "
         f"{plural(outcome.evidence, 'evidence item')}, "
-        f"{plural(stats['disagreements'], 'disagreement')}; "
-        f"{stats['sentences_with_evidence']}/{stats['sentences']} sentences cite evidence "
-        f"({stats['coverage_notes']} coverage notes apart), "
-        f"{stats['unresolved_ids']} unresolved IDs"
+        f"{plural(stats.disagreements, 'disagreement')}; "
+        f"{stats.counted.cited}/{stats.counted.sentences} sentences cite evidence "
+        f"({stats.counted.notes} coverage notes apart), "
+        f"{stats.unresolved_ids} unresolved IDs"
     )
     out.print(f"Markdown: {safe(outcome.report_markdown)}")
     out.print(f"HTML:     {safe(outcome.report_html)}")

@@ -16,7 +16,7 @@ from citewise.cli.options import JsonOption
 from citewise.errors import CitewiseError
 
 if TYPE_CHECKING:
-    from citewise.documents.model import Equation
+    from citewise.api.structure import FormulaDetails
 
 
 @app.command()
@@ -29,7 +29,7 @@ def table(
     png: Annotated[Path | None, typer.Option("--png", help="Write the table region.")] = None,
 ) -> None:
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
-    from citewise.api.structure import table_object
+    from citewise.api.structure import TableResult
     from citewise.documents.structure import find_table, tables, to_csv_rows, to_markdown
     from citewise.report.terminal import plain, safe
 
@@ -51,7 +51,7 @@ def table(
         csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
         sys.stdout.write(plain(buffer.getvalue()))
     elif as_json:
-        emit_json(table_object(document.id, hit, block))
+        emit_json(TableResult(document.id, hit, block).to_dict())
     elif as_markdown:
         sys.stdout.write(plain(to_markdown(hit)) + "\n")
     else:
@@ -79,57 +79,35 @@ def formula(
     ] = None,
 ) -> None:
     """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
-    from citewise.documents.equations import image_only
-    from citewise.documents.formulas import context as formula_context
-    from citewise.documents.formulas import lookup_equation, to_latex, variables
-    from citewise.documents.structure import equations
     from citewise.report.terminal import plain
 
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
-        found = equations(lib.store.blocks_with_data(document.id, ("equation",)))
-        all_blocks = lib.blocks(document.id)
-    try:
-        hit = lookup_equation(found, number, document.id)
-    except CitewiseError as exc:
-        sys.stderr.write(plain(f"error: {exc}") + "\n")
-        raise typer.Exit(exc.exit_code) from exc
-    block = next(b for b in all_blocks if b.ordinal == hit.block)
-    lead, follow = formula_context(all_blocks, hit.block)
-    latex = to_latex(hit.text)
+        try:
+            details = lib.formula_details(document.id, number)
+        except CitewiseError as exc:
+            sys.stderr.write(plain(f"error: {exc}") + "\n")
+            raise typer.Exit(exc.exit_code) from exc
+    hit = details.formula.equation
     if png is not None:
         _write_crop(Path(document.path), hit.page, hit.bbox, png)
     if as_json:
-        emit_json(
-            {
-                "document": document.id,
-                "number": hit.number,
-                "page": hit.page,
-                "text": hit.text,
-                "latex": latex,
-                "image_only": image_only(hit.text),
-                "variables": variables(hit.text),
-                "before": lead,
-                "after": follow,
-                "bbox": list(hit.bbox),
-                "block": block.id,
-                "section": block.section_path,
-            }
-        )
+        emit_json(details.to_dict())
         return
-    _print_formula(hit, block.section_path, latex, lead, follow)
+    _print_formula(details)
 
 
-def _print_formula(hit: Equation, section: str, latex: str | None, lead: str, follow: str) -> None:
-    from citewise.documents.equations import image_only
+def _print_formula(details: FormulaDetails) -> None:
     from citewise.report.terminal import plain, safe
 
+    hit, section = details.formula.equation, details.formula.block.section_path
+    latex, lead, follow = details.latex, details.before, details.after
     out.print(f"[bold]Eq. ({safe(hit.number)})[/]  p. {hit.page} · {safe(section)}")
-    if image_only(hit.text):
+    if details.image_only:
         out.print("image only: its text layer cannot be read; see it with --png FILE")
     else:
         out.print(plain(hit.text), markup=False)
-    if latex and not image_only(hit.text):
+    if latex and not details.image_only:
         out.print(plain(f"LaTeX: {latex}"), markup=False)
     if lead:
         out.print(plain(f"before: {lead}"), markup=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,13 +18,14 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from citewise.agent.qa import Answer
-from citewise.agent.zh_answer import LABELS, page_label
-from citewise.ingest import IngestReport
 from citewise.report.words import plural
-from citewise.store.library import StoredDocument
-from citewise.store.stats import LibraryStats
-from citewise.store.vector_check import IndexReport
+
+if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ingest
+    from citewise.agent.qa import Answer
+    from citewise.ingest import IngestReport
+    from citewise.store.library import StoredDocument
+    from citewise.store.stats import LibraryStats
+    from citewise.store.vector_check import IndexReport
 
 # C0 controls but tab and newline, DEL, C1 controls (U+009B is a one-byte CSI), and the
 # bidi embeddings, overrides and isolates that reorder what the terminal shows.
@@ -55,6 +56,8 @@ def safe(text: object) -> str:
 def print_answer(console: Console, answer: Answer) -> None:
     """The answer with [n] markers, then the evidence board; labels in `answer.lang`
     (quotes stay in the paper's words)."""
+    from citewise.agent.zh_answer import LABELS, page_label
+
     numbers = {e.id: n for n, e in enumerate(answer.evidence, start=1)}
     label = LABELS.get(answer.lang, LABELS["en"])
     if answer.translation:

@@ -140,21 +140,23 @@ class Retriever:
         order = mmr(pool, [fused[r] for r in pool], pool_vectors, k)
         keyword_rank = {r: i for i, r in enumerate(keyword, start=1)}
         dense_rank = {r: i for i, r in enumerate(dense, start=1)}
-        hits = []
-        for i in order:
-            rowid = pool[i]
-            block = blocks[rowid]
-            hits.append(
-                Hit(
-                    block=block,
-                    score=fused[rowid],
-                    bm25_rank=keyword_rank.get(rowid),
-                    dense_rank=dense_rank.get(rowid),
-                    dense_similarity=similarity.get(rowid),
-                    context=self.store.neighbours(block, neighbours) if neighbours else [],
-                )
+        chosen = [pool[i] for i in order]
+        contexts = (
+            self.store.neighbours_of([blocks[r] for r in chosen], neighbours)
+            if neighbours
+            else [[] for _ in chosen]
+        )
+        return [
+            Hit(
+                block=blocks[rowid],
+                score=fused[rowid],
+                bm25_rank=keyword_rank.get(rowid),
+                dense_rank=dense_rank.get(rowid),
+                dense_similarity=similarity.get(rowid),
+                context=context,
             )
-        return hits
+            for rowid, context in zip(chosen, contexts, strict=True)
+        ]
 
 
 def dense_scores(

@@ -250,7 +250,7 @@ def _document_routes(app: FastAPI) -> None:
     def document(doc_id: str, request: Request) -> dict[str, Any]:
         """The `citewise show --json` object."""
         with service(request).readers.reader() as lib:
-            return lib.document_details(doc_id)
+            return lib.document_details(doc_id).to_dict()
 
     @app.get(
         "/documents/{doc_id}/pages/{number}.png",
@@ -299,7 +299,8 @@ def _evidence_routes(app: FastAPI) -> None:
         """One block as evidence: quote, page, bbox (PDF points), section, the page's size."""
         with service(request).readers.reader() as lib:
             found = lib.evidence(block_id)
-        return {**found, "page_size": page_size(str(found["path"]), int(str(found["page"])))}
+        size = page_size(found.document.path, found.block.page)
+        return {**found.to_dict(), "page_size": size}
 
     @app.get(
         "/documents/{doc_id}/file",
@@ -323,13 +324,13 @@ def _evidence_routes(app: FastAPI) -> None:
     def table(doc_id: str, label: str, request: Request) -> dict[str, Any]:
         """A table as cells and a grid (the `citewise table --json` object)."""
         with service(request).readers.reader() as lib:
-            return lib.table(doc_id, label)
+            return lib.table(doc_id, label).to_dict()
 
     @app.get("/documents/{doc_id}/equations/{number}", tags=["library"])
     def equation(doc_id: str, number: str, request: Request) -> dict[str, Any]:
         """A numbered equation (the `citewise formula --json` object)."""
         with service(request).readers.reader() as lib:
-            return lib.formula(doc_id, number)
+            return lib.formula(doc_id, number).to_dict()
 
     @app.get("/usage", tags=["library"])
     def usage(request: Request) -> dict[str, Any]:

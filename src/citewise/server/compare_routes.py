@@ -3,8 +3,8 @@
 
 Each is one action of the registry (agent/tools.py) through `Library.tool`: the body is the
 action's parameter model, the answer its typed result, a failure its error code and hint;
-the MCP tools `compare`, `matrix` and `setup` answer the same. (POST /compare and /matrix,
-server/analysis.py, answer the CLI's `compare --json` and matrix objects for the web app.)
+the MCP tools `compare`, `matrix` and `setup` answer the same. POST /compare
+(server/analysis.py, for the web app) answers the same comparison in the same shape.
 They run on the writer library, under its lock: extraction caches what it read.
 """
 
@@ -25,7 +25,7 @@ def compare_routes(app: FastAPI) -> None:
     def run(request: Request, action: str, params: dict[str, Any]) -> dict[str, Any]:
         svc = request.app.state.service  # server/app.py's Service
         with svc.lock:
-            result: dict[str, Any] = svc.library.tool(action, params)
+            result: dict[str, Any] = svc.library.tool(action, params).to_dict()
             return result
 
     @app.post("/tools/compare_methods", tags=["tools"])

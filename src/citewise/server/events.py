@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
 from citewise.agent.research.tasks import Task, TaskEvent, TaskStore
-from citewise.api.research import brief_event_data
+from citewise.api.research import BriefEvent
 from citewise.server.limits import Limits, TooManyStreamsError
 
 POLL_SECONDS = 0.25
@@ -37,14 +37,8 @@ def resume_after(last_event_id: str | None) -> int:
     return int(text) if LAST_EVENT_ID.fullmatch(text) else 0
 
 
-def event_json(e: TaskEvent) -> dict[str, Any]:
-    return {
-        "id": e.id,
-        "time": e.time,
-        "stage": e.stage,
-        "kind": e.kind,
-        "data": brief_event_data(e.data),
-    }
+def event_json(e: TaskEvent) -> dict[str, object]:
+    return BriefEvent.of(e).stream_dict()
 
 
 def sse(name: str, data: dict[str, Any], event_id: int | None = None) -> str:

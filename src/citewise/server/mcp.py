@@ -35,6 +35,7 @@ from starlette.types import ASGIApp
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
+from citewise.api.structure import BlockEvidence
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (
@@ -106,10 +107,9 @@ class LibraryTools:
         except Exception:  # stored as the task's failure; the log says why
             log.exception("task %s stopped", task_id)
 
-    def page_image(self, evidence: dict[str, Any]) -> Image:
-        png = render_page(
-            str(evidence["path"]), int(evidence["page"]), [evidence["bbox"]], MAX_PAGE_PIXELS
-        )
+    def page_image(self, evidence: BlockEvidence) -> Image:
+        box = [round(v, 1) for v in evidence.block.bbox]  # as the evidence shows it
+        png = render_page(evidence.document.path, evidence.block.page, [box], MAX_PAGE_PIXELS)
         return Image(data=png, format="png")
 
 
@@ -194,7 +194,7 @@ def create_mcp(
     def document(document_id: str) -> str:
         """A document's metadata and structure (the `citewise show --json` object)."""
         try:
-            return as_json(tools.call(lambda lib: lib.document_details(document_id)))
+            return as_json(tools.call(lambda lib: lib.document_details(document_id).to_dict()))
         except ToolError as exc:
             raise ResourceNotFoundError(str(exc)) from exc
 
@@ -234,7 +234,7 @@ def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def get_document(document_id: str) -> str:
         """A document's metadata, section tree, tables, equations and references."""
-        return as_json(tools.call(lambda lib: lib.document_details(document_id)))
+        return as_json(tools.call(lambda lib: lib.document_details(document_id).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def search_library(query: str, k: int = 8, documents: list[str] | None = None) -> str:
@@ -256,18 +256,18 @@ def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
         page_image, also the page as PNG with the block boxed."""
         evidence = tools.call(lambda lib: lib.evidence(block_id))
         if not page_image:
-            return [as_json(evidence)]
-        return [as_json(evidence), tools.call(lambda _: tools.page_image(evidence))]
+            return [as_json(evidence.to_dict())]
+        return [as_json(evidence.to_dict()), tools.call(lambda _: tools.page_image(evidence))]
 
     @server.tool(annotations=READ, structured_output=False)
     def get_table(document_id: str, label: str) -> str:
         """A table ('Table 2' or 2) as cells with spans and as a grid of text."""
-        return as_json(tools.call(lambda lib: lib.table(document_id, label)))
+        return as_json(tools.call(lambda lib: lib.table(document_id, label).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def get_formula(document_id: str, number: str) -> str:
         """A numbered display equation ('3', 'Eq. (3)') with its page and bbox."""
-        return as_json(tools.call(lambda lib: lib.formula(document_id, number)))
+        return as_json(tools.call(lambda lib: lib.formula(document_id, number).to_dict()))
 
     @server.tool(annotations=NETWORK, structured_output=False)
     def search_literature(query: str, sources: list[str] | None = None, limit: int = 10) -> str:
@@ -330,18 +330,19 @@ def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
         gradient clipping): each cell a value with its verbatim quote and page, or 'not
         stated'; key differences built only from cited cells."""
         params = {"documents": documents, "aspects": aspects or []}
-        return as_json(tools.call(lambda lib: lib.tool("compare_methods", params)))
+        return as_json(tools.call(lambda lib: lib.tool("compare_methods", params).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def matrix(documents: list[str] | None = None, columns: list[str] | None = None) -> str:
         """The literature matrix: one row per paper (all by default), one cited cell per
         column (default: task, method, datasets, metrics, limitations)."""
         params = {"documents": documents or [], "columns": columns or []}
-        return as_json(tools.call(lambda lib: lib.tool("build_matrix", params)))
+        return as_json(tools.call(lambda lib: lib.tool("build_matrix", params).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def setup(document: str) -> str:
         """Everything needed to rerun a paper's experiments (datasets, model, optimizer,
         learning rate and schedule, batch size, epochs, hardware, seeds, metrics, code),
         each cited, and what the paper does not state."""
-        return as_json(tools.call(lambda lib: lib.tool("extract_setup", {"document": document})))
+        params = {"document": document}
+        return as_json(tools.call(lambda lib: lib.tool("extract_setup", params).to_dict()))

@@ -60,9 +60,9 @@ def file_sizes(paths: dict[str, Path]) -> dict[str, int] | None:
         return None
 
 
-def mapped_floats(path: Path, count: int) -> np.ndarray:
-    """The first `count` float32 values of a file, memory-mapped read-only (a plain ndarray:
-    np.memmap's indexing overhead costs more than the read at query time)."""
+def mapped_values(path: Path, count: int, dtype: np.dtype) -> np.ndarray:
+    """The first `count` values of `dtype` in a file, memory-mapped read-only (a plain
+    ndarray: np.memmap's indexing overhead costs more than the read at query time)."""
     with open(path, "rb") as handle:
-        mapping = mmap.mmap(handle.fileno(), count * 4, access=mmap.ACCESS_READ)
-    return np.frombuffer(mapping, dtype=np.float32, count=count)
+        mapping = mmap.mmap(handle.fileno(), count * dtype.itemsize, access=mmap.ACCESS_READ)
+    return np.frombuffer(mapping, dtype=dtype, count=count)

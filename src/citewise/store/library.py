@@ -12,16 +12,13 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from citewise.documents.model import Document, block_id
-from citewise.store import index_source
 from citewise.store.audit import SqliteAuditLog
+from citewise.store.block_cache import DocumentBlocks
 from citewise.store.db import connect, transaction, writable
 from citewise.store.filters import BlockFilter
-from citewise.store.index_source import BlockState
 from citewise.store.matrix_cache import MatrixCache
 from citewise.store.references import (
     StoredReference,
@@ -39,11 +36,16 @@ from citewise.store.rows import (
     stored_document,
 )
 from citewise.store.tasks import SqliteTaskRepository
-from citewise.store.vector_index import SqliteDenseIndex
-from citewise.store.vectors import SqliteVectors
 from citewise.store.vocabulary import SqliteVocabulary
 from citewise.store.watches import LEGACY_FILE as LEGACY_WATCH_FILE
 from citewise.store.watches import SqliteWatchRepository
+
+if TYPE_CHECKING:  # numpy and the vector files load when searched, not to open a library
+    import numpy as np
+
+    from citewise.store.index_source import BlockState
+    from citewise.store.vector_index import SqliteDenseIndex
+    from citewise.store.vectors import SqliteVectors
 
 __all__ = [
     "DB_NAME",
@@ -79,7 +81,8 @@ class LibraryStore:
         self.tasks = SqliteTaskRepository(self.db)
         self.audit = SqliteAuditLog(self.db)
         self.watches = SqliteWatchRepository(self.db)
-        self.vectors = SqliteVectors(self.db)
+        self._vectors: SqliteVectors | None = None
+        self._documents_blocks = DocumentBlocks(self.db)  # read once per ingest, kept
         self.vocabulary = SqliteVocabulary(self.db)
         self.matrix_cells = MatrixCache(self.db)
         self.actions = None  # one user's library: no audit trail of who did what
@@ -89,8 +92,19 @@ class LibraryStore:
     def close(self) -> None:
         self.db.close()
 
+    @property
+    def vectors(self) -> SqliteVectors:
+        """The block vectors of record (built on first use: it imports numpy)."""
+        if self._vectors is None:
+            from citewise.store.vectors import SqliteVectors
+
+            self._vectors = SqliteVectors(self.db)
+        return self._vectors
+
     def dense_index(self, model: str) -> SqliteDenseIndex:
         """`model`'s vectors mirrored into mapped files beside the database."""
+        from citewise.store.vector_index import SqliteDenseIndex
+
         return SqliteDenseIndex(self.directory, model, self.db)
 
     # -- documents -------------------------------------------------------------------
@@ -139,57 +153,70 @@ class LibraryStore:
                 doc_id = replaces
             else:
                 doc_id = self._free_id(wanted_id or document_slug(doc))
-            self.db.execute(
-                "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
-                "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    doc_id,
-                    doc.sha256,
-                    str(doc.path),
-                    doc.kind,
-                    doc.title,
-                    json.dumps(doc.authors),
-                    doc.year,
-                    doc.doi,
-                    doc.abstract,
-                    doc.pages,
-                    json.dumps(doc.flagged_pages),
-                    doc.venue,
-                    doc.arxiv_id,
-                    json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
-                ),
-            )
-            # Past every rowid ever given, so no index beside the database meets a reused one.
-            (first,) = self.db.execute(
-                "SELECT max(high_rowid, (SELECT coalesce(max(rowid), 0) FROM blocks)) + 1 "
-                "FROM block_changes WHERE id = 1"
-            ).fetchone()
-            for n, b in enumerate(doc.blocks):
-                self.db.execute(
-                    "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
-                    "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
-                    "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        first + n,
-                        block_id(doc.sha256, b.ordinal),
-                        doc_id,
-                        b.ordinal,
-                        b.kind,
-                        b.page,
-                        *b.bbox,
-                        b.section_path,
-                        b.label,
-                        b.text,
-                        b.font_size,
-                        b.font_name,
-                        int(b.bold),
-                        int(b.trusted),
-                        json.dumps(b.data) if b.data is not None else None,
-                    ),
-                )
+            self._insert_document(doc_id, doc)
+            self._insert_blocks(doc_id, doc, self._next_block_rowid())
             save_references(self.db, doc_id, doc)  # entries, citation links, resolution
         return doc_id
+
+    def _insert_document(self, doc_id: str, doc: Document) -> None:
+        """The `documents` row of `doc` under `doc_id` (inside the caller's transaction)."""
+        self.db.execute(
+            "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
+            "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                doc_id,
+                doc.sha256,
+                str(doc.path),
+                doc.kind,
+                doc.title,
+                json.dumps(doc.authors),
+                doc.year,
+                doc.doi,
+                doc.abstract,
+                doc.pages,
+                json.dumps(doc.flagged_pages),
+                doc.venue,
+                doc.arxiv_id,
+                json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
+            ),
+        )
+
+    def _next_block_rowid(self) -> int:
+        """Past every rowid ever given, so no index beside the database meets a reused one."""
+        (first,) = self.db.execute(
+            "SELECT max(high_rowid, (SELECT coalesce(max(rowid), 0) FROM blocks)) + 1 "
+            "FROM block_changes WHERE id = 1"
+        ).fetchone()
+        return int(first)
+
+    def _insert_blocks(self, doc_id: str, doc: Document, first: int) -> None:
+        """The `blocks` rows of `doc`, numbered from rowid `first` in block order."""
+        self.db.executemany(
+            "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
+            "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
+            "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    first + n,
+                    block_id(doc.sha256, b.ordinal),
+                    doc_id,
+                    b.ordinal,
+                    b.kind,
+                    b.page,
+                    *b.bbox,
+                    b.section_path,
+                    b.label,
+                    b.text,
+                    b.font_size,
+                    b.font_name,
+                    int(b.bold),
+                    int(b.trusted),
+                    json.dumps(b.data) if b.data is not None else None,
+                )
+                for n, b in enumerate(doc.blocks)
+            ],
+        )
 
     def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:
         """Set bibliographic fields of a stored document (from a manifest or Zotero)."""
@@ -226,11 +253,8 @@ class LibraryStore:
     # -- blocks ----------------------------------------------------------------------
 
     def blocks(self, doc_id: str) -> list[StoredBlock]:
-        rows = self.db.execute(
-            f"SELECT {BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = ? ORDER BY b.ordinal",
-            (doc_id,),
-        ).fetchall()
-        return [stored_block(r) for r in rows]
+        """The document's blocks in reading order (kept in memory until it changes)."""
+        return self._documents_blocks.blocks(doc_id)
 
     def block(self, block_id: str) -> StoredBlock | None:
         row = self.db.execute(
@@ -241,13 +265,9 @@ class LibraryStore:
     def blocks_with_data(
         self, doc_id: str, kinds: tuple[str, ...]
     ) -> list[tuple[StoredBlock, dict[str, Any] | None]]:
-        """Blocks of the given kinds with their structured data (table cells, equation text)."""
-        rows = self.db.execute(
-            f"SELECT {BLOCK_COLUMNS}, b.data FROM blocks b WHERE b.document_id = ? "
-            f"AND b.kind IN ({','.join('?' * len(kinds))}) ORDER BY b.ordinal",
-            (doc_id, *kinds),
-        ).fetchall()
-        return [(stored_block(r), json.loads(r["data"]) if r["data"] else None) for r in rows]
+        """Blocks of the given kinds with their structured data (table cells, equation
+        text), decoded once per document until it changes: callers must not change it."""
+        return self._documents_blocks.with_data(doc_id, kinds)
 
     def blocks_by_rowid(self, rowids: list[int]) -> dict[int, StoredBlock]:
         found: dict[int, StoredBlock] = {}
@@ -270,21 +290,38 @@ class LibraryStore:
         ).fetchall()
         return [stored_block(r) for r in rows]
 
+    def neighbours_of(self, blocks: list[StoredBlock], span: int = 1) -> list[list[StoredBlock]]:
+        return [self.neighbours(block, span) for block in blocks]
+
     def candidates(self, where: BlockFilter) -> np.ndarray:
-        """Rowids of the trusted blocks `where` allows, ascending."""
+        """Rowids of the trusted blocks `where` allows, ascending (for whole documents, from
+        the blocks kept in memory: a search within a passage's paper reads no rows)."""
+        from citewise.store import index_source
+
+        if where.documents and not where.pages and not where.kinds:
+            import numpy as np
+
+            parts = [self._documents_blocks.trusted_rowids(d) for d in set(where.documents)]
+            return parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
         return index_source.filtered_rowids(self.db, where)
 
     # -- what indexes beside the database read -----------------------------------------
 
     def block_state(self) -> BlockState:
+        from citewise.store import index_source
+
         return index_source.block_state(self.db)
 
     def iter_trusted_blocks(
         self, after_rowid: int = 0, chunk: int = 50_000
     ) -> Iterator[list[tuple[int, str, str, str]]]:
+        from citewise.store import index_source
+
         return index_source.iter_trusted_blocks(self.db, after_rowid, chunk)
 
     def trusted_rowids(self) -> np.ndarray:
+        from citewise.store import index_source
+
         return index_source.trusted_rowids(self.db)
 
     # -- references --------------------------------------------------------------------
@@ -301,8 +338,13 @@ class LibraryStore:
         return documents_citing(self.db, doc_id)
 
     def stats(self) -> dict[str, int]:
+        """Documents, blocks and pages; the block count from the change counters the
+        triggers keep (inserted - deleted: one row, where count(*) reads every block)."""
         (docs,) = self.db.execute("SELECT count(*) FROM documents").fetchone()
-        (blocks,) = self.db.execute("SELECT count(*) FROM blocks").fetchone()
+        (blocks,) = self.db.execute(
+            "SELECT coalesce((SELECT inserted - deleted FROM block_changes WHERE id = 1), "
+            "(SELECT count(*) FROM blocks))"
+        ).fetchone()
         (pages,) = self.db.execute("SELECT coalesce(sum(pages), 0) FROM documents").fetchone()
         return {"documents": docs, "blocks": blocks, "pages": pages}
 

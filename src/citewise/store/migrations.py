@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from citewise.store.tables import SQLITE, create
+from citewise.store.vector_migrations import float16_vector, vectors_float16
 
 
 def _documents_and_blocks() -> str:
@@ -169,6 +170,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _drop_fts,
     _block_rowids_never_reused,
     _vectors_inline,
+    vectors_float16,
 ]
 
 
@@ -190,6 +192,7 @@ def migrate(db: sqlite3.Connection) -> None:
     Each runs under SQLite's write lock (BEGIN IMMEDIATE) after re-reading the version, so
     two processes opening a new library at once apply each migration exactly once.
     """
+    db.create_function("float16_vector", 1, float16_vector, deterministic=True)
     while True:
         (version,) = db.execute("PRAGMA user_version").fetchone()
         if version >= len(MIGRATIONS):

@@ -84,7 +84,7 @@ def rescored_top_k(
     """(positions, cosine similarities) of the best k rows of `matrix` for `query`.
 
     Shortlists at least `shortlist` rows by Hamming distance of sign bits, then ranks
-    the shortlist by exact dot product with the float rows. `positions`, when given,
+    the shortlist by exact cosine with the float rows (`unit_rows`). `positions`, when given,
     restricts the search to those rows (a filter); small subsets are scored exactly.
     """
     query = np.asarray(query, dtype=np.float32)
@@ -99,6 +99,15 @@ def rescored_top_k(
     else:
         candidates = nearest_codes(hamming_distances(codes, query_code(query)), shortlist)
     candidates = np.sort(candidates)  # sequential reads of a memory-mapped matrix
-    scores = np.asarray(matrix[candidates], dtype=np.float32) @ query
+    scores = unit_rows(matrix[candidates]) @ query
     best = top_k(scores, k)
     return candidates[best], scores[best]
+
+
+def unit_rows(rows: np.ndarray) -> np.ndarray:
+    """`rows` in float32, each divided by its norm: stored float16 rows are unit vectors
+    only to ~1e-4, enough for a near-duplicate to outscore a vector's own copy."""
+    rows = np.atleast_2d(np.asarray(rows, dtype=np.float32))
+    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))[:, None]  # ~4x np.linalg.norm's speed
+    unit: np.ndarray = rows / np.maximum(norms, 1e-12)
+    return unit

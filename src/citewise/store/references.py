@@ -15,13 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rapidfuzz import fuzz
-
 from citewise.documents.model import Document, block_id
-from citewise.documents.structure import equations, sections, tables
 
 if TYPE_CHECKING:
-    from citewise.store.protocols import ReferenceRepository, Store
+    from citewise.store.protocols import ReferenceRepository
 
 TITLE_MATCH = 92.0  # rapidfuzz ratio on normalised titles (0-100)
 
@@ -159,6 +156,8 @@ def _norm(title: str | None) -> str:
 
 
 def _matches(title: str | None, year: int | None, doc_title: str, doc_year: int | None) -> bool:
+    from rapidfuzz import fuzz  # imported when a document is saved, not when one is read
+
     a, b = _norm(title), _norm(doc_title)
     if len(a) < 12 or len(b) < 12:
         return False
@@ -237,35 +236,3 @@ def citations(store: ReferenceRepository, doc_id: str) -> list[tuple[str, str, s
 def cited_by(store: ReferenceRepository, doc_id: str) -> list[str]:
     """Library documents whose bibliography resolves to this one."""
     return store.cited_by(doc_id)
-
-
-def document_structure(store: Store, doc_id: str) -> dict[str, object]:
-    """Sections, tables, equations and references of a stored document, as plain data
-    (the `citewise show --json` shape)."""
-    heads = store.blocks_with_data(doc_id, ("heading",))
-    found = store.blocks_with_data(doc_id, ("table", "equation"))
-    return {
-        "sections": [
-            {"number": s.number, "title": s.title, "level": s.level, "page": s.page}
-            for s in sections(b for b, _ in heads)
-        ],
-        "tables": [
-            {"label": t.label, "page": t.page, "rows": t.rows, "cols": t.cols, "caption": t.caption}
-            for t in tables(found)
-        ],
-        "equations": [
-            {"number": e.number, "page": e.page, "text": e.text}
-            for e in equations(found)
-            if e.number
-        ],
-        "references": [
-            {
-                "authors": r.authors,
-                "title": r.title,
-                "year": r.year,
-                "doi": r.doi,
-                "resolved_document": r.resolved_document,
-            }
-            for r in store.references(doc_id)
-        ],
-    }

@@ -14,14 +14,14 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from citewise.store.quantize import binary_codes, words_for
-from citewise.store.vectors import iter_vectors
+from citewise.store.vectors import STORED, decode_blob, iter_vectors
 
 SAMPLE = 8  # rows compared with SQLite each time an index is opened
 
 
 def row_bytes(dimensions: int) -> dict[str, int]:
     """Bytes per row of each index file."""
-    return {"rowids": 8, "f32": 4 * dimensions, "bits": 8 * words_for(dimensions)}
+    return {"rowids": 8, "f16": STORED.itemsize * dimensions, "bits": 8 * words_for(dimensions)}
 
 
 def length_problems(sizes: dict[str, int], count: int, dimensions: int) -> list[str]:
@@ -63,7 +63,7 @@ def sample_mismatches(
     sample: int = SAMPLE,
 ) -> int:
     """How many of `sample` evenly spread rows (first and last included) differ from SQLite:
-    no such vector there, other float bytes, or other sign bits."""
+    no such vector there, other float16 bytes, or other sign bits."""
     rowids, matrix, codes = arrays
     if len(rowids) == 0:
         return 0
@@ -71,8 +71,10 @@ def sample_mismatches(
     held = _sql_rows(db, model, [int(r) for r in rowids[positions]])
     bad = 0
     for p in positions:
-        row = np.asarray(matrix[p], dtype=np.float32)
-        same = held.get(int(rowids[p])) == row.tobytes()
+        row = np.asarray(matrix[p], dtype=STORED)
+        blob = held.get(int(rowids[p]))
+        whole = blob is not None and len(blob) in (2 * len(row), 4 * len(row))
+        same = whole and decode_blob(bytes(blob or b""), len(row)).tobytes() == row.tobytes()
         bad += not (same and np.array_equal(codes[:, p], binary_codes(row[None, :])[:, 0]))
     return bad
 
@@ -98,8 +100,8 @@ def full_mismatches(
         elif m:
             window = slice(offset, offset + m)
             same = rowids[window] == sql_rowids[:m]
-            floats = np.asarray(matrix[window], dtype=np.float32).view(np.uint32)
-            same &= (floats == sql_matrix[:m].view(np.uint32)).all(axis=1)
+            floats = np.asarray(matrix[window], dtype=STORED).view(np.uint16)
+            same &= (floats == sql_matrix[:m].view(np.uint16)).all(axis=1)
             same &= (codes[:, window] == binary_codes(sql_matrix[:m])).all(axis=0)
             bad += int(m - same.sum())
         bad += n - m

@@ -5,11 +5,12 @@ take seconds, so each model's vectors are mirrored into flat files under `vector
 
     <slug>.json          which rows the files hold, and the `vector_changes` counters then
     <slug>.<gen>.rowids  int64 block rowids, ascending
-    <slug>.<gen>.f32     float32 rows (n x d), memory-mapped: only rows read are paged in
+    <slug>.<gen>.f16     float16 rows as SQLite holds them (n x d), memory-mapped
     <slug>.<gen>.bits    sign bits (n x words uint64), loaded whole (32 MB per 1M 256-d rows)
 
-When the counters show only inserts since the files were written, the new rows are
-appended; any update or delete rewrites a new generation and switches `<slug>.json` to it
+A manifest of another `format` (float32 `.f32` files, before format 2) is rebuilt. When
+the counters show only inserts since the files were written, the new rows are appended;
+any update or delete rewrites a new generation and switches `<slug>.json` to it
 atomically. Readers holding an older generation keep a valid (if stale) view.
 """
 
@@ -27,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from citewise.store.db import READ_ONLY, storage_error
-from citewise.store.index_files import file_sizes, mapped_floats, publish, write_rows
+from citewise.store.index_files import file_sizes, mapped_values, publish, write_rows
 from citewise.store.index_source import file_lock
-from citewise.store.quantize import binary_codes, rescored_top_k, words_for
+from citewise.store.quantize import binary_codes, rescored_top_k, unit_rows, words_for
 from citewise.store.vector_check import (
     SAMPLE,
     IndexCheck,
@@ -41,6 +42,7 @@ from citewise.store.vector_check import (
     sample_mismatches,
 )
 from citewise.store.vectors import (
+    STORED,
     VectorState,
     iter_vectors,
     load_matrix,
@@ -51,7 +53,8 @@ from citewise.store.vectors import (
 log = logging.getLogger(__name__)
 
 FOLDER = "vectors"
-SUFFIXES = ("rowids", "f32", "bits")
+SUFFIXES = ("rowids", "f16", "bits")
+FORMAT = 2  # 1: float32 rows in .f32 files; 2: float16 rows in .f16 files
 # Rows shortlisted by sign bits before exact rescoring (the whole matrix when smaller).
 SHORTLIST = 1000
 
@@ -65,6 +68,7 @@ class MatrixMeta:
     inserted: int
     changed: int
     generation: int
+    format: int = 1  # manifests written before float16 rows say nothing: float32
 
     @property
     def state(self) -> VectorState:
@@ -86,7 +90,7 @@ class VectorIndex:
         self.slug = model_slug(model)
         self.meta: MatrixMeta | None = None
         self.rowids = np.zeros(0, dtype=np.int64)
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.matrix = np.zeros((0, 0), dtype=STORED)
         self.codes = np.zeros((0, 0), dtype=np.uint64)
 
     def __len__(self) -> int:
@@ -97,12 +101,13 @@ class VectorIndex:
     def _path(self, generation: int, suffix: str) -> Path:
         return self.folder / f"{self.slug}.{generation}.{suffix}"
 
-    def _read_meta(self) -> MatrixMeta | None:
+    def _read_meta(self, any_format: bool = False) -> MatrixMeta | None:
         try:
             meta = MatrixMeta(**json.loads((self.folder / f"{self.slug}.json").read_text()))
         except (OSError, ValueError, TypeError):
             return None
-        return meta if meta.model == self.model else None
+        usable = any_format or meta.format == FORMAT
+        return meta if meta.model == self.model and usable else None
 
     def _write_meta(self, meta: MatrixMeta) -> None:
         publish(self.folder / f"{self.slug}.json", json.dumps(asdict(meta)))
@@ -114,11 +119,12 @@ class VectorIndex:
         n, d = meta.count, meta.dimensions
         if n == 0:
             self.rowids = np.zeros(0, dtype=np.int64)
-            self.matrix = np.zeros((0, d), dtype=np.float32)
+            self.matrix = np.zeros((0, d), dtype=STORED)
             self.codes = np.zeros((words_for(d), 0), dtype=np.uint64)
         else:
             self.rowids = np.fromfile(self._path(meta.generation, "rowids"), np.int64, n)
-            self.matrix = mapped_floats(self._path(meta.generation, "f32"), n * d).reshape(n, d)
+            rows = mapped_values(self._path(meta.generation, "f16"), n * d, STORED)
+            self.matrix = rows.reshape(n, d)
             bits = np.fromfile(self._path(meta.generation, "bits"), np.uint64, n * words_for(d))
             self.codes = np.ascontiguousarray(bits.reshape(n, words_for(d)).T)
         self.meta = meta
@@ -155,26 +161,25 @@ class VectorIndex:
         """Write rows from row `start` of each file on, durable before a manifest counts them."""
         codes = np.ascontiguousarray(binary_codes(matrix).T)  # row-major on disk: appendable
         sizes = row_bytes(matrix.shape[1])
-        for suffix, data in (("rowids", rowids), ("f32", matrix), ("bits", codes)):
+        for suffix, data in (("rowids", rowids), ("f16", matrix.astype(STORED)), ("bits", codes)):
             raw = np.ascontiguousarray(data).tobytes()
             write_rows(self._path(generation, suffix), start * sizes[suffix], raw)
 
     def _rebuild(self, db: sqlite3.Connection, state: VectorState, dimensions: int) -> MatrixMeta:
-        previous = self._read_meta()
+        previous = self._read_meta(any_format=True)  # never reuse the files of one in use
         generation = (previous.generation + 1) if previous else 1
-        empty = np.zeros((0, dimensions), dtype=np.float32)
+        empty = np.zeros((0, dimensions), dtype=STORED)
         self._append(generation, 0, np.zeros(0, dtype=np.int64), empty)  # fresh, empty files
         count, max_rowid = 0, 0
         for rowids, matrix in iter_vectors(db, self.model):
             self._append(generation, count, rowids, matrix)
             count, max_rowid = count + len(rowids), int(rowids[-1])
-        meta = MatrixMeta(
-            self.model, dimensions, count, max_rowid, state.inserted, state.changed, generation
-        )
+        meta = MatrixMeta(self.model, dimensions, count, max_rowid, state.inserted,
+                          state.changed, generation, FORMAT)  # fmt: skip
         self._write_meta(meta)
         for old in self.folder.glob(f"{self.slug}.*.*"):
             if (
-                old.suffix in (".rowids", ".f32", ".bits")
+                old.suffix in (".rowids", ".f16", ".f32", ".bits")
                 and old.stem != f"{self.slug}.{generation}"
             ):
                 old.unlink(missing_ok=True)  # mapped elsewhere? POSIX keeps it until unmapped
@@ -200,6 +205,7 @@ class VectorIndex:
             state.inserted,
             state.changed,
             meta.generation,
+            FORMAT,
         )
         self._write_meta(extended)
         return extended
@@ -210,7 +216,7 @@ class VectorIndex:
         dimensions = model_dimensions(db, self.model)
         if dimensions is None:  # model never registered: nothing to search
             state = vector_state(db, self.model)
-            self.meta = MatrixMeta(self.model, 0, 0, 0, state.inserted, state.changed, 0)
+            self.meta = MatrixMeta(self.model, 0, 0, 0, state.inserted, state.changed, 0, FORMAT)
             self.rowids = np.zeros(0, dtype=np.int64)
             return []
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -271,8 +277,9 @@ class VectorIndex:
         self.rowids, self.matrix, self.codes = rowids, matrix, binary_codes(matrix)
         max_rowid = int(rowids[-1]) if len(rowids) else 0
         self.meta = MatrixMeta(
-            self.model, dimensions, len(rowids), max_rowid, state.inserted, state.changed, 0
-        )
+            self.model, dimensions, len(rowids), max_rowid, state.inserted, state.changed, 0,
+            FORMAT,
+        )  # fmt: skip
 
     def check(self, db: sqlite3.Connection) -> IndexCheck:
         """The full check (every row against SQLite), the repair it calls for, and the full
@@ -306,7 +313,7 @@ class VectorIndex:
             return 0, []
         meta = self._read_meta()
         if meta is None:
-            built = any(self.folder.glob(f"{self.slug}.*.f32"))
+            built = any(self.folder.glob(f"{self.slug}.*.f16"))
             return (1, ["manifest missing or unreadable"]) if built else (0, [])
         if meta.dimensions != dimensions:
             return 1, ["dimensions differ from the model's"]
@@ -321,7 +328,7 @@ class VectorIndex:
             rows = full_mismatches(db, self.model, (self.rowids, self.matrix, self.codes), upto)
         count = len(problems) + rows
         if rows:
-            problems.append(f"{rows} rows differ from SQLite (rowid, floats or sign bits)")
+            problems.append(f"{rows} rows differ from SQLite (rowid, float16 row or sign bits)")
         return count, problems
 
     def search(
@@ -350,12 +357,12 @@ class VectorIndex:
         return rows
 
     def vectors(self, rowids: list[int]) -> np.ndarray | None:
-        """The float vectors of `rowids`, in order; None if any of them has none."""
+        """The unit float32 vectors of `rowids`, in order; None if any of them has none."""
         wanted = np.asarray(rowids, dtype=np.int64)
         positions = self.positions(wanted)
         if len(positions) != len(wanted):
             return None
-        return np.asarray(self.matrix[positions], dtype=np.float32)
+        return unit_rows(self.matrix[positions])
 
 
 def check_vector_indexes(directory: Path, db: sqlite3.Connection) -> IndexReport:

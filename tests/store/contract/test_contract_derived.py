@@ -39,6 +39,24 @@ def test_vectors_are_saved_once_per_block_and_model_and_searched(store: Store) -
     assert doc
 
 
+def test_the_dense_index_reads_vectors_saved_after_a_search(store: Store) -> None:
+    _stored(store)
+    store.vectors.register_model("m", 4)
+    todo = [r for r, _ in store.vectors.blocks_without_vectors("m")]
+    store.vectors.save_vectors("m", todo, np.eye(4, dtype=np.float32)[:3])
+    index = store.dense_index("m")
+    index.refresh()
+    query = np.array([0, 0, 1, 0], dtype=np.float32)
+    assert [int(r) for r in index.search(query, 3)[0]][0] == todo[2]
+    first = index.vectors(todo)
+    assert first is not None and np.allclose(first, np.eye(4)[:3])
+    store.vectors.save_vectors("m", [todo[0]], np.array([[0, 0, 0, 1]], dtype=np.float32))
+    index.refresh()  # the change counter moved: nothing read before is served
+    again = index.vectors(todo)
+    assert again is not None and np.allclose(again[0], [0, 0, 0, 1])
+    assert index.vectors([*todo, 10**9]) is None  # a block without a vector
+
+
 def test_vocabulary_and_reviews(store: Store) -> None:
     doc = _stored(store)
     sha = store.document(doc).sha256  # type: ignore[union-attr]

@@ -63,6 +63,21 @@ def test_neighbours_are_the_adjacent_blocks_of_the_same_document(store: Store) -
     assert [b.text for b in store.neighbours(blocks[2])] == ["p1", "p3"]
 
 
+def test_neighbours_of_many_blocks_are_each_blocks_neighbours_in_order(store: Store) -> None:
+    granite = paper("a", "Granite", ["h", "p1", "p2", "p3", "p4"])
+    granite.blocks[3].trusted = False  # "p3": never context
+    a = store.save_document(granite)
+    b = store.save_document(paper("b", "Basalt", ["h", "q1"]))
+    blocks = store.blocks(a) + store.blocks(b)
+    chosen = [blocks[4], blocks[0], blocks[6], blocks[2], blocks[0]]
+    texts = [[n.text for n in found] for found in store.neighbours_of(chosen)]
+    assert texts == [[], ["p1"], ["h"], ["p1"], ["p1"]]
+    for span in (1, 2, 3):
+        one_by_one = [store.neighbours(block, span) for block in chosen]
+        assert store.neighbours_of(chosen, span) == one_by_one
+    assert store.neighbours_of([]) == []
+
+
 def test_block_source_counts_changes_and_lists_trusted_blocks(store: Store) -> None:
     before = store.block_state()
     doc_id = store.save_document(paper("a", "Granite", ["h", "p1"]))

@@ -80,6 +80,24 @@ class PostgresBlocks:
         )
         return [stored_block(r) for r in rows]
 
+    def neighbours_of(self, blocks: list[StoredBlock], span: int = 1) -> list[list[StoredBlock]]:
+        """`neighbours` of every block in one query: the blocks' (document, ordinal) pairs
+        unnested and joined to the blocks within `span` of each."""
+        if not blocks:
+            return []
+        rows = self.db.rows(
+            f"SELECT h.i, {BLOCK_COLUMNS} FROM unnest(%s::text[], %s::int[]) "
+            "WITH ORDINALITY AS h(document_id, ordinal, i) JOIN blocks b "
+            "ON b.document_id = h.document_id AND b.trusted = 1 "
+            "AND b.ordinal BETWEEN h.ordinal - %s AND h.ordinal + %s AND b.ordinal != h.ordinal "
+            "ORDER BY h.i, b.ordinal",
+            ([b.document_id for b in blocks], [b.ordinal for b in blocks], span, span),
+        )
+        found: list[list[StoredBlock]] = [[] for _ in blocks]
+        for row in rows:
+            found[int(row["i"]) - 1].append(stored_block(row))
+        return found
+
     def keyword_search(
         self, terms: list[str], limit: int, where: BlockFilter | None = None
     ) -> list[tuple[int, float]]:

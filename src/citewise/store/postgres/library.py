@@ -9,6 +9,7 @@ from pathlib import Path
 from citewise.store.postgres.audit import PostgresAuditLog
 from citewise.store.postgres.blocks import PostgresBlocks
 from citewise.store.postgres.connection import redact, release, shared_database
+from citewise.store.postgres.dense import PostgresDenseIndex
 from citewise.store.postgres.documents import PostgresDocuments
 from citewise.store.postgres.references import PostgresReferences
 from citewise.store.postgres.repositories import (
@@ -18,7 +19,7 @@ from citewise.store.postgres.repositories import (
     PostgresWatchRepository,
 )
 from citewise.store.postgres.tasks import PostgresTaskRepository
-from citewise.store.postgres.vectors import PostgresDenseIndex, PostgresVectors
+from citewise.store.postgres.vectors import PostgresVectors
 
 
 def default_directory(url: str) -> Path:

@@ -1,8 +1,9 @@
 """Copying a library between SQLite and PostgreSQL, verified by counts and checksums.
 
 Both ends expose the same tables (schema.TABLES) with the same columns; values are moved
-in a canonical form (vectors as float32 bytes). Each batch commits on its own and rows
-already present are skipped, so a copy that was interrupted resumes where it stopped.
+in a canonical form (vectors as float16 bytes, as SQLite stores them). Each batch commits
+on its own and rows already present are skipped, so a copy that was interrupted resumes
+where it stopped.
 Derived data is rebuilt on the target: the FTS5 table (SQLite) or tsvector (PostgreSQL).
 """
 
@@ -48,11 +49,11 @@ class Endpoint(Protocol):
 
 
 def _vector_from_text(text: str) -> bytes:
-    return np.array(text[1:-1].split(","), dtype=np.float32).tobytes()
+    return np.array(text[1:-1].split(","), dtype=np.float32).astype(np.float16).tobytes()
 
 
 def _vector_to_text(blob: bytes) -> str:
-    return "[" + ",".join(str(v) for v in np.frombuffer(blob, dtype=np.float32)) + "]"
+    return "[" + ",".join(str(v) for v in np.frombuffer(blob, dtype=np.float16)) + "]"
 
 
 class SqliteEndpoint:
