@@ -102,18 +102,8 @@ def ingest_file(
         content = absolute.read_bytes()
     except OSError as exc:
         raise BadDocumentError(f"cannot read file: {exc.strerror or exc}") from exc
-    sha256 = hashlib.sha256(content).hexdigest()
-    existing = store.document_by_sha(sha256)
-    if existing is not None:
-        if existing.path == str(absolute):
-            report.unchanged.append(existing.id)
-            if metadata is not None:
-                _update_stored(store, existing.id, metadata, report, str(absolute))
-            return
-        raise DuplicateDocumentError(
-            f"same content as '{existing.id}' ({existing.path})",
-            hint="the file is already in the library; nothing to do",
-        )
+    if _already_stored(store, absolute, content, metadata, report):
+        return
     if absolute.suffix.lower() not in SUFFIXES:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
     doc = parse(path)
@@ -121,14 +111,57 @@ def ingest_file(
     bound_blocks(doc)
     if grobid is not None and doc.kind == "pdf":
         _grobid_references(doc, content, grobid, report)
-    wanted = None
-    if metadata is not None:
-        metadata.apply(doc)
-        wanted = metadata.id
-        taken = store.document(wanted) if wanted else None
-        if taken is not None and taken.path != str(absolute) and taken.kind != ABSTRACT_KIND:
-            raise BadDocumentError(f"id '{wanted}' is already used by {taken.path}")
-    previous = store.document_by_path(str(absolute))
+    wanted = _apply_metadata(store, doc, metadata)
+    _save(store, doc, wanted, abstracts, report)
+
+
+def _already_stored(
+    store: Store,
+    absolute: Path,
+    content: bytes,
+    metadata: PaperMetadata | None,
+    report: IngestReport,
+) -> bool:
+    """Whether the library holds this content already: at this path it is unchanged (its
+    metadata updated), at another path it is a duplicate (DuplicateDocumentError)."""
+    existing = store.document_by_sha(hashlib.sha256(content).hexdigest())
+    if existing is None:
+        return False
+    if existing.path == str(absolute):
+        report.unchanged.append(existing.id)
+        if metadata is not None:
+            _update_stored(store, existing.id, metadata, report, str(absolute))
+        return True
+    raise DuplicateDocumentError(
+        f"same content as '{existing.id}' ({existing.path})",
+        hint="the file is already in the library; nothing to do",
+    )
+
+
+def _apply_metadata(store: Store, doc: Document, metadata: PaperMetadata | None) -> str | None:
+    """Apply a manifest's or Zotero's metadata to `doc`; the ID it wants, if any
+    (BadDocumentError when another file holds that ID)."""
+    if metadata is None:
+        return None
+    metadata.apply(doc)
+    wanted = metadata.id
+    taken = store.document(wanted) if wanted else None
+    if taken is not None and taken.path != str(doc.path) and taken.kind != ABSTRACT_KIND:
+        raise BadDocumentError(f"id '{wanted}' is already used by {taken.path}")
+    return wanted
+
+
+def _save(
+    store: Store,
+    doc: Document,
+    wanted: str | None,
+    abstracts: dict[str, str] | None,
+    report: IngestReport,
+) -> None:
+    """Store `doc` in one transaction, in place of the file's previous version or of the
+    abstract-level document it upgrades; count it in the report."""
+    path = str(doc.path)
+    previous = store.document_by_path(path)
     if previous is None:
         previous = _abstract_replaced(store, doc, wanted, abstracts or {})
     doc_id = store.save_document(doc, replaces=previous.id if previous else None, wanted_id=wanted)
@@ -141,7 +174,7 @@ def ingest_file(
         kept = Path(previous.path)
         if kept.parent.name == ABSTRACTS_DIR:
             kept.unlink(missing_ok=True)
-    report.warnings.extend((str(absolute), w) for w in doc.warnings)
+    report.warnings.extend((path, w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
 
@@ -267,36 +300,8 @@ def ingest(
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())
-    ahead = {p for p in files if _needs_parsing(store, p, options.max_file_mb)}
-    rest = [p for p in files if p not in ahead]
-    done = 0
-
-    def step(path: Path, parse: Parse) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(path.name, done, len(files))
-        try:
-            ingest_file(
-                store,
-                path,
-                report,
-                metadata.get(path),
-                grobid,
-                parse,
-                abstracts,
-                options.max_file_mb,
-            )
-        except Exception as exc:  # a parser bug must not lose the rest of the batch
-            report.failed.append(_failure(path, exc))
-
-    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
-        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
-            step(path, pool.parse)
-        for path, outcome in pool.results():
-            step(path, _given(outcome))
-        for path in _repeats(files, ahead):  # named twice: unchanged the second time
-            step(path, pool.parse)
+    step = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
+    _parse_and_store(store, files, step, options)
     parsed = time.perf_counter()
     if embedder is not None:
         report.embedding_model = embedder.name
@@ -304,6 +309,51 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+Step = Callable[[Path, Parse], None]
+
+
+def _stepper(
+    store: Store,
+    report: IngestReport,
+    total: int,
+    metadata: dict[Path, PaperMetadata],
+    grobid: GrobidClient | None,
+    abstracts: dict[str, str],
+    options: ParseOptions,
+    progress: Progress | None,
+) -> Step:
+    """What is done with each file of the batch: progress, ingest_file with its parse,
+    any failure into the report."""
+    done = 0
+
+    def step(path: Path, parse: Parse) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(path.name, done, total)
+        try:
+            meta = metadata.get(path)
+            ingest_file(store, path, report, meta, grobid, parse, abstracts, options.max_file_mb)
+        except Exception as exc:  # a parser bug must not lose the rest of the batch
+            report.failed.append(_failure(path, exc))
+
+    return step
+
+
+def _parse_and_store(store: Store, files: list[Path], step: Step, options: ParseOptions) -> None:
+    """Parse the files that need it in worker processes and `step` each file as its parse
+    finishes; the others (unchanged, duplicate, refused) while the workers run."""
+    ahead = {p for p in files if _needs_parsing(store, p, options.max_file_mb)}
+    rest = [p for p in files if p not in ahead]
+    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
+        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
+            step(path, pool.parse)
+        for path, outcome in pool.results():
+            step(path, _given(outcome))
+        for path in _repeats(files, ahead):  # named twice: unchanged the second time
+            step(path, pool.parse)
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:

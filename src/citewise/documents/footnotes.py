@@ -56,7 +56,12 @@ def line_text(spans: list[dict[str, Any]]) -> tuple[str, list[str], str | None]:
     live = [s for s in spans if s["text"].strip()]
     if not live:
         return "".join(s["text"] for s in spans).strip(), [], None
-    main = _main(live)
+    main = live[0] if len(live) == 1 else _main(live)
+    size = main["size"]
+    if not any(  # no raised run (most lines): the text as set (OCR'd words have no origin)
+        s["size"] < SMALLER * size and _raised(s, main) and s["text"].strip() for s in spans
+    ):
+        return " ".join("".join(s["text"] for s in spans).split()), [], None
     out = ""
     marks: list[str] = []
     label: str | None = None

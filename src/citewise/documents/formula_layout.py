@@ -12,6 +12,7 @@ numerator then denominator.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from citewise.documents.layout import Row, Seg, Unit, union
@@ -51,7 +52,13 @@ def math_share(unit: Unit) -> float:
     """Share of the unit's characters set in a math font."""
     segs = unit.segs
     total = sum(len(s.text) for s in segs) or 1
-    return sum(len(s.text) for s in segs if MATH_FONT.search(s.font)) / total
+    return sum(len(s.text) for s in segs if is_math_font(s.font)) / total
+
+
+@functools.lru_cache(maxsize=1024)
+def is_math_font(font: str) -> bool:
+    """A math font by its name (a document has a handful: each is read once)."""
+    return bool(MATH_FONT.search(font))
 
 
 def _piece(unit: Unit) -> bool:

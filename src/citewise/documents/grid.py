@@ -200,10 +200,11 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
             cells.append(
                 TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header, bbox=box)
             )
-    labels = [
-        next((c.text for c in cells if c.row == i and c.col == 0), "")
-        for i in range(header, len(placed))
-    ]
+    first: dict[int, str] = {}  # each row's first-column text (the first such cell)
+    for c in cells:
+        if c.col == 0:
+            first.setdefault(c.row, c.text)
+    labels = [first.get(i, "") for i in range(header, len(placed))]
     return {
         "n_rows": len(placed),
         "n_cols": len(cols),

@@ -48,17 +48,20 @@ KNOWN_HEADINGS = {
     "supplementary material",
     "declarations",
 }
+HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+")
+WORDLIKE = re.compile(r"[A-Za-z]{3}")
 REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "works cited"}
 
 
 def heading_name(text: str) -> str:
     """Heading text without numbering or trailing colon, lower-case."""
-    name = re.sub(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVX]+)\.?\s+", "", text.strip())
+    name = HEADING_NUMBER.sub("", text.strip())
     return name.rstrip(":.").strip().lower().replace("’", "'")
 
 
 def is_known_heading(text: str) -> bool:
-    return heading_name(text) in KNOWN_HEADINGS or heading_name(text).startswith("appendix")
+    name = heading_name(text)
+    return name in KNOWN_HEADINGS or name.startswith("appendix")
 
 
 def is_reference_heading(text: str) -> bool:
@@ -74,9 +77,9 @@ def heading_candidate(text: str, continued: bool = False) -> bool:
         return False
     if text.endswith((".", ":")) and not is_known_heading(text):
         return False
-    if not re.search(r"[A-Za-z]{3}", text):  # a heading has at least one real word
+    if not WORDLIKE.search(text):  # a heading has at least one real word
         return False
-    letters = sum(c.isalpha() for c in text)
+    letters = sum(map(str.isalpha, text))
     starts = continued or text[0].isupper() or text[0].isdigit()
     return starts and letters >= 0.5 * len(text.replace(" ", ""))
 

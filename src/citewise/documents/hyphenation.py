@@ -17,14 +17,16 @@ SPACING_ACCENTS = {
 }
 
 
+ACCENT = re.compile("[" + "".join(SPACING_ACCENTS) + "]")
+ACCENTED = re.compile(r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])")
+
+
 def clean(text: str) -> str:
     """Collapse whitespace and fold spacing accents (F¨arber -> Färber)."""
-    if any(a in text for a in SPACING_ACCENTS):
-        text = re.sub(
-            r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])", lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text
-        )
+    if ACCENT.search(text):
+        text = ACCENTED.sub(lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text)
         text = unicodedata.normalize("NFC", text)
-    return re.sub(r"\s+", " ", text).strip()
+    return " ".join(text.split())  # str.split's whitespace is the regex \s, runs collapsed
 
 
 def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
@@ -102,8 +104,16 @@ def vocabulary(texts: list[str]) -> frozenset[str]:
     broken = False
     for text in texts:
         if broken:  # nor is the rest of it that opens the next line
-            text = re.sub(r"^\s*\S+", "", text)
-        broken = bool(re.search(r"[^\W\d_]-$", text.rstrip()))
-        text = re.sub(r"\S+-$", "", text)  # a word broken at the line end is not a word
-        words.update(w.lower() for w in re.findall(r"[^\W_][\w-]*[^\W_]", text))
+            text = _FIRST_WORD.sub("", text)
+        end = text.rstrip()
+        broken = end.endswith("-") and bool(_BROKEN.search(end))
+        if text.endswith(("-", "-\n")):  # where `$` can match
+            text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
+        words.update(map(str.lower, _WORD.findall(text)))
     return frozenset(words)
+
+
+_FIRST_WORD = re.compile(r"^\s*\S+")
+_BROKEN = re.compile(r"[^\W\d_]-$")
+_LAST_BROKEN = re.compile(r"\S+-$")
+_WORD = re.compile(r"[^\W_][\w-]*[^\W_]")

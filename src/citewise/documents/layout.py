@@ -8,6 +8,7 @@ reading order are in columns.py."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -49,41 +50,68 @@ class Seg:
 
 @dataclass
 class Row:
-    """Segments sharing a visual baseline, left to right."""
+    """Segments sharing a visual baseline, left to right.
+
+    Its text, style and extent are worked out once (the parser asks for them many times):
+    a row's segments never change after it is made, except a drop cap joining the first
+    one (page_blocks.join_drop_caps), which calls `forget`.
+    """
 
     segs: list[Seg]
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _style: Seg | None = field(default=None, init=False, repr=False, compare=False)
+    _box: Box | None = field(default=None, init=False, repr=False, compare=False)
+
+    def forget(self) -> None:
+        """Drop what was worked out from the segments (one of their texts changed)."""
+        self._text = self._style = None
+
+    def _extent(self) -> Box:
+        if self._box is None:
+            segs = self.segs
+            self._box = (
+                min(s.x0 for s in segs),
+                min(s.y0 for s in segs),
+                max(s.x1 for s in segs),
+                max(s.y1 for s in segs),
+            )
+        return self._box
 
     @property
     def x0(self) -> float:
-        return min(s.x0 for s in self.segs)
+        return self._extent()[0]
 
     @property
     def x1(self) -> float:
-        return max(s.x1 for s in self.segs)
+        return self._extent()[2]
 
     @property
     def y0(self) -> float:
-        return min(s.y0 for s in self.segs)
+        return self._extent()[1]
 
     @property
     def y1(self) -> float:
-        return max(s.y1 for s in self.segs)
+        return self._extent()[3]
 
     @property
     def text(self) -> str:
-        parts: list[str] = []
-        prev: Seg | None = None
-        for s in self.segs:
-            # kerning splits words into segments; only a visible gap is a space
-            sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
-            parts += (sep, s.text)
-            prev = s
-        return clean("".join(parts))
+        if self._text is None:
+            parts: list[str] = []
+            prev: Seg | None = None
+            for s in self.segs:
+                # kerning splits words into segments; only a visible gap is a space
+                sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
+                parts += (sep, s.text)
+                prev = s
+            self._text = clean("".join(parts))
+        return self._text
 
     @property
     def style(self) -> Seg:
         """The segment carrying most characters: it stands for the row's font."""
-        return max(self.segs, key=lambda s: len(s.text.strip()))
+        if self._style is None:
+            self._style = max(self.segs, key=lambda s: len(s.text.strip()))
+        return self._style
 
     def gaps(self) -> list[float]:
         return [b.x0 - a.x1 for a, b in zip(self.segs, self.segs[1:], strict=False)]
@@ -91,39 +119,75 @@ class Row:
 
 @dataclass
 class Unit:
-    """Rows that belong together; `col` is L, R or F (full width) on the page."""
+    """Rows that belong together; `col` is L, R or F (full width) on the page.
+
+    Rows are only ever added (merges extend `rows`), so what is worked out from them
+    (segments, boxes, style, text) is kept until their number changes, or `forget`.
+    """
 
     rows: list[Row]
     col: str = "F"
     kind: str = "paragraph"
     label: str | None = None
     data: dict[str, object] = field(default_factory=dict)
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo_rows: int = field(default=-1, init=False, repr=False, compare=False)
+
+    def forget(self) -> None:
+        """Drop what was worked out from the rows (a row's text changed)."""
+        self._memo_rows = -1
+
+    def _known(self) -> dict[str, Any]:
+        if self._memo_rows != len(self.rows):
+            self._memo = {}
+            self._memo_rows = len(self.rows)
+        return self._memo
 
     @property
     def bbox(self) -> Box:
-        return union([(s.x0, s.y0, s.x1, s.y1) for s in self.segs])
+        memo = self._known()
+        if "bbox" not in memo:
+            memo["bbox"] = union([(s.x0, s.y0, s.x1, s.y1) for s in self.segs])
+        box: Box = memo["bbox"]
+        return box
 
     @property
     def page_bbox(self) -> Box:
         """The box in real page coordinates (differs from bbox on rotated pages)."""
-        return union([s.orig for s in self.segs])
+        memo = self._known()
+        if "page_bbox" not in memo:
+            memo["page_bbox"] = union([s.orig for s in self.segs])
+        box: Box = memo["page_bbox"]
+        return box
 
     @property
     def segs(self) -> list[Seg]:
-        return [s for r in self.rows for s in r.segs]
+        memo = self._known()
+        if "segs" not in memo:
+            memo["segs"] = [s for r in self.rows for s in r.segs]
+        segs: list[Seg] = memo["segs"]
+        return list(segs)
 
     @property
     def style(self) -> Seg:
         """Dominant segment style weighted by characters."""
-        weight: Counter[tuple[float, str, bool]] = Counter()
-        for s in self.segs:
-            weight[(round(s.size, 1), s.font, s.bold)] += len(s.text.strip())
-        (size, font, bold), _ = weight.most_common(1)[0]
-        return Seg(0, 0, 0, 0, "", size, font, bold, -1)
+        memo = self._known()
+        if "style" not in memo:
+            weight: Counter[tuple[float, str, bool]] = Counter()
+            for s in self.segs:
+                weight[(round(s.size, 1), s.font, s.bold)] += len(s.text.strip())
+            (size, font, bold), _ = weight.most_common(1)[0]
+            memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
+        style: Seg = memo["style"]
+        return style
 
     @property
     def text(self) -> str:
-        return join_rows([r.text for r in self.rows])
+        memo = self._known()
+        if "text" not in memo:
+            memo["text"] = join_rows([r.text for r in self.rows])
+        text: str = memo["text"]
+        return text
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -141,14 +205,18 @@ def union(boxes: list[Box]) -> Box:
 # --- lines from PyMuPDF -----------------------------------------------------------------
 
 
+# a document uses a handful of fonts over thousands of lines: each name is read once
+@functools.lru_cache(maxsize=1024)
 def is_bold(font: str, flags: int) -> bool:
     return bool(flags & 16) or bool(BOLD_NAME.search(font))
 
 
+@functools.lru_cache(maxsize=1024)
 def is_mono(font: str) -> bool:
     return bool(MONO_NAME.search(font))
 
 
+@functools.lru_cache(maxsize=1024)
 def font_family(font: str) -> str:
     """Drop subset prefixes and encoding suffixes: 'ABCDEF+Times+20' -> 'Times'."""
     return re.sub(r"\+\d+$", "", re.sub(r"^[A-Z]{6}\+", "", font))
@@ -194,14 +262,15 @@ def page_segments(
     if main == (9, 9):
         main = (1, 0)
     segs: list[Seg] = []
-    for bno, line, _, way in lines:
+    for bno, line, inked, way in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
-        for part in _run_in_parts(line["spans"]):
-            live = [s for s in part if s["text"].strip()]
+        whole = line["spans"]
+        for part in _run_in_parts(whole, inked):
+            live = inked if part is whole else [s for s in part if s["text"].strip()]
             text, marks, note = line_text(part)
-            top = max(live, key=lambda s: len(s["text"].strip()))
-            split = len(part) < len(line["spans"])  # inked spans only: the space is a gap
+            top = live[0] if len(live) == 1 else max(live, key=lambda s: len(s["text"].strip()))
+            split = len(part) < len(whole)  # inked spans only: the space is a gap
             box = union([tuple(s["bbox"]) for s in live]) if split else tuple(line["bbox"])
             x0, y0, x1, y1 = _turn(box, main, width, height)
             font = font_family(top["font"])
@@ -212,10 +281,12 @@ def page_segments(
     return segs, (height if turned else width), (width if turned else height)
 
 
-def _run_in_parts(spans: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _run_in_parts(
+    spans: list[dict[str, Any]], live: list[dict[str, Any]]
+) -> list[list[dict[str, Any]]]:
     """'**Papers.** We obtain…' in one PyMuPDF line: the bold lead-in becomes its own
-    segment (headings.split_run_ins decides whether it is a heading)."""
-    live = [s for s in spans if s["text"].strip()]
+    segment (headings.split_run_ins decides whether it is a heading). `live`: the spans
+    with ink."""
     if len(live) < 2 or not is_bold(live[0]["font"], live[0]["flags"]):
         return [spans]
     cut = next(

@@ -83,6 +83,7 @@ FUNCTION_WORDS = frozenset(
 )
 VOWELS = set("aeiouyAEIOUY")
 WORD = re.compile(r"[^\W\d_]+")
+INNER_CAPS = re.compile(r"[a-z][A-Z]")
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,11 @@ def text_stats(text: str) -> TextStats:
     if not words:
         return TextStats(0, 0.0, 0.0, 0.0)
     n = len(words)
-    function = sum(w.lower() in FUNCTION_WORDS for w in words)
+    function = sum(map(FUNCTION_WORDS.__contains__, map(str.lower, words)))
     # acronyms (BLAST, HMM) legitimately lack vowels; cipher text is mostly lower-case
     long_words = [w for w in words if len(w) >= 3 and w.isascii() and not w.isupper()]
     voweless = sum(not (set(w) & VOWELS) for w in long_words)
-    inner = sum(bool(re.search(r"[a-z][A-Z]", w)) for w in words)
+    inner = sum(bool(INNER_CAPS.search(w)) for w in words)
     return TextStats(
         tokens=n,
         function_share=function / n,
@@ -121,6 +122,10 @@ def page_text_is_garbage(text: str) -> bool:
     tokens, so a low function-word share alone is not enough: the tokens must also look
     cipher-like (vowel-less words, capitals inside words).
     """
+    words = WORD.findall(text)
+    function = sum(map(FUNCTION_WORDS.__contains__, map(str.lower, words)))
+    if len(words) < 40 or function / len(words) >= 0.05:
+        return False  # the common case, decided without the other signals
     stats = text_stats(text)
     if stats.tokens < 40 or stats.function_share >= 0.05:
         return False

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
-from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -13,34 +11,18 @@ import pymupdf
 from citewise.documents import columns, footnotes, glyphs, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators
-from citewise.documents.captions import (
-    caption_label,
-    caption_like,
-    demote_mentions,
-    label_tables,
-)
-from citewise.documents.equations import (
-    attach_numbers,
-    ends_in_equation_number,
-    equation_number,
-    equation_text,
-    image_only,
-    looks_like_display_math,
-)
-from citewise.documents.formula_layout import gather_formulas
-from citewise.documents.grid import Cell, build_grid
-from citewise.documents.headings import assign_sections, split_unit, unit_is_heading
-from citewise.documents.hyphenation import join_rows, vocabulary
-from citewise.documents.layout import BULLET, Seg, Unit
+from citewise.documents.headings import assign_sections
+from citewise.documents.hyphenation import vocabulary
+from citewise.documents.layout import Seg, Unit
 from citewise.documents.metadata import extract_metadata, find_publication, title_block_index
 from citewise.documents.model import Block, Document
 from citewise.documents.ocr import page_text_is_garbage, read_by_ocr
 from citewise.documents.options import ParseOptions
+from citewise.documents.page_blocks import body_style, page_structure, to_block
 from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
-from citewise.documents.table_header import carry_over, header_count, spanning_rules
-from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
+from citewise.documents.table_header import carry_over, spanning_rules
 from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
@@ -71,7 +53,37 @@ def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) 
 def _parse(
     doc: pymupdf.Document, path: Path, data: bytes, ocr: bool, options: ParseOptions
 ) -> Document:
-    pages_, raw, sizes, scans, pdf_meta = _decode(doc, data, options)
+    text = _page_text(_decode(doc, data, options), ocr, options)
+    body = body_style(text.kept)
+    blocks = _page_blocks(text.pages, text.kept, text.frames, body, text.flagged, text.ocr)
+    carry_over(blocks)  # tables continued on the next page: repeated header or data
+    title = title_block_index(blocks, body.size, text.metadata.get("title", "") or "")
+    if title is not None:
+        blocks[title].kind = "paragraph"  # the title names the paper, not a section
+    assign_sections(blocks, title)
+    for i, block in enumerate(blocks):
+        block.ordinal = i
+    footnotes.link(blocks)
+    return _document(path, data, text, blocks, title)
+
+
+class PageText(NamedTuple):
+    """Each page's text lines, before blocks are made of them."""
+
+    pages: list[pymupdf.Page]
+    lines: list[list[Seg]]  # every line of each page
+    kept: list[list[Seg]]  # the lines without running heads and page numbers
+    frames: list[tuple[float, float]]  # (width, height) of each page as its lines see it
+    flagged: dict[int, str]  # page -> why its text is not trusted
+    ocr: dict[int, str]  # page -> why it was read by OCR
+    warnings: list[str]
+    metadata: dict[str, str]  # the PDF's own
+
+
+def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
+    """Lines of every page; pages whose text layer is garbage or missing read by OCR
+    (when `ocr` and tesseract allow), else flagged; running heads found."""
+    pages_, raw, sizes, scans, pdf_meta = decoded
     turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
     flagged = {
         n + 1: "garbled text layer"
@@ -94,20 +106,20 @@ def _parse(
         [s for i, s in enumerate(segs) if i not in drop]
         for segs, drop in zip(pages, drops, strict=True)
     ]
-    body = body_style(kept)
     frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
-    blocks = _page_blocks(pages_, kept, frames, body, flagged, ocr_pages)
-    carry_over(blocks)  # tables continued on the next page: repeated header or data
-    title = title_block_index(blocks, body.size, pdf_meta.get("title", "") or "")
-    if title is not None:
-        blocks[title].kind = "paragraph"  # the title names the paper, not a section
-    assign_sections(blocks, title)
-    for i, block in enumerate(blocks):
-        block.ordinal = i
-    footnotes.link(blocks)
+    return PageText(pages_, pages, kept, frames, flagged, ocr_pages, warnings, pdf_meta)
+
+
+def _document(
+    path: Path, data: bytes, text: PageText, blocks: list[Block], title: int | None
+) -> Document:
+    """The Document: blocks, first-page metadata, publication, bibliography, citations."""
+    pages, flagged = text.lines, text.flagged
     first_text = "\n".join(s.text for s in pages[0]) if pages else ""
     title_block = blocks[title] if title is not None else None
-    meta = extract_metadata([b for b in blocks if b.page == 1], pdf_meta, first_text, title_block)
+    meta = extract_metadata(
+        [b for b in blocks if b.page == 1], text.metadata, first_text, title_block
+    )
     # running heads and feet of the next pages often carry the journal, volume and pages
     margins = "\n".join(s.text for segs in pages[1:3] for s in segs[:3] + segs[-3:])
     publication = find_publication(first_text if not flagged.get(1) else "", margins)
@@ -127,7 +139,7 @@ def _parse(
         arxiv_id=publication.arxiv_id,
         extra=publication.csl(),
         flagged_pages=flagged,
-        warnings=warnings,
+        warnings=text.warnings,
         references=references,
         citations=link_citations(blocks, references),
     )
@@ -148,12 +160,16 @@ def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decode
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, options.budget.text_ops_per_page)
-        raw = [page.get_text("dict", flags=TEXT_FLAGS) for page in pages_]
+        raw = []
         font_names: dict[int, tuple[str, ...]] = {}
-        for page, r in zip(pages_, raw, strict=True):
+        for page in pages_:
+            # one text extraction a page: its dict, and the characters where they are needed
+            textpage = page.get_textpage(flags=TEXT_FLAGS)
+            r = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
             if spacing.needs_respacing(r):  # word gaps without space characters
-                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS))
+                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
             glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
+            raw.append(r)
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
         # a page of pictures and no text is a scan waiting for OCR
@@ -187,7 +203,7 @@ def _page_blocks(
         units, refs = mark_references(units, refs)
         captioned = any(u.kind == "caption" and (u.label or "").startswith("Table") for u in units)
         _find_ruled(pages_[number - 1], units, captioned)
-        made = [_to_block(u, number, number not in flagged, vocab) for u in units]
+        made = [to_block(u, number, number not in flagged, vocab) for u in units]
         if number in ocr_pages:
             for block in made:
                 block.data = {**(block.data or {}), "ocr": ocr_pages[number]}
@@ -213,186 +229,3 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
             grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
             if grid is not None:
                 unit.data["grid"] = grid
-
-
-# --- blocks on one page -----------------------------------------------------------------
-
-
-def body_style(pages: list[list[Seg]]) -> Seg:
-    """The document's running-text font: most characters by (size, font)."""
-    weight: Counter[tuple[float, str, bool]] = Counter()
-    for segs in pages:
-        for s in segs:
-            weight[(round(s.size * 2) / 2, s.font, s.bold)] += len(s.text)
-    if not weight:
-        return Seg(0, 0, 0, 0, "", 10.0, "", False, -1)
-    top = weight.most_common(1)[0][1]
-    # reference lists in small print can outweigh a short paper's body text: among the
-    # heavy styles take the largest plain one (a bold title can be heavy in a short file)
-    heavy = [k for k, w in weight.items() if w >= 0.4 * top]
-    size, font, bold = max(heavy, key=lambda k: (not k[2], k[0]))
-    return Seg(0, 0, 0, 0, "", size, font, bold, -1)
-
-
-def page_structure(units: list[Unit], body: Seg, height: float) -> list[Unit]:
-    """Split, classify and merge one page's ordered units into final blocks."""
-    pieces = [p for u in units for p in split_unit(u, body)]
-    for unit in pieces:
-        classify(unit, body, height)
-    pieces = merge_tables(gather_formulas(attach_numbers(pieces), body.size), body)
-    pieces = merge_paragraphs(pieces, body)
-    for unit in pieces:
-        if unit.kind == "paragraph" and unit_is_heading(unit, body):
-            unit.kind = "heading"
-    label_tables(pieces)
-    pieces = tables_from_captions(demote_mentions(pieces, body), body)
-    return join_drop_caps(pieces, body)
-
-
-def join_drop_caps(units: list[Unit], body: Seg) -> list[Unit]:
-    """A large initial ('O' of 'Over') set apart joins the paragraph it begins."""
-    out = list(units)
-    for cap in units:
-        text = cap.text
-        if len(cap.rows) != 1 or not (text.isalpha() and text.isupper() and len(text) <= 2):
-            continue
-        if cap.style.size < 1.8 * body.size:
-            continue
-        x0, y0, x1, y1 = cap.bbox
-        nxt = [
-            u
-            for u in out
-            if u.kind == "paragraph"
-            and u is not cap
-            and 0 <= u.rows[0].x0 - x1 < 2 * body.size
-            and y0 - body.size <= u.bbox[1] <= y1
-            and u.rows[0].text[:1].islower()
-        ]
-        if nxt:
-            first = nxt[0].rows[0].segs[0]
-            first.text = text + first.text
-            out.remove(cap)
-    return out
-
-
-def classify(unit: Unit, body: Seg, height: float) -> None:
-    """Decide kind and label from the unit's own text and style."""
-    text = unit.text
-    style = unit.style
-    rows = unit.rows
-    label = caption_label(text)
-    if label and (caption_like(text) or style.bold or abs(style.size - body.size) > 0.4):
-        unit.kind, unit.label = "caption", label
-        return
-    # a display equation ends in its number at the right margin: "(3)"
-    last = max(unit.segs, key=lambda s: s.x1)
-    if len(rows) <= 4 and ends_in_equation_number(unit, last.text) and len(unit.segs) > 1:
-        unit.kind, unit.label = "equation", "Eq. " + re.sub(r"\s", "", last.text)
-        return
-    if layout.is_mono(style.font):
-        unit.kind = "code"
-        return
-    if looks_like_display_math(unit):
-        unit.kind = "equation"
-        return
-    if BULLET.match(text):
-        unit.kind = "list"
-        return
-    if columns.has_cells(unit, NUMERIC_CELL):
-        unit.kind = "table"
-        return
-    small = style.size <= body.size - 1.2
-    if small and unit.bbox[1] > 0.6 * height and not unit.data.get("heading_row"):
-        unit.kind = "footnote"
-
-
-# --- paragraphs and blocks --------------------------------------------------------------
-
-
-def merge_paragraphs(units: list[Unit], body: Seg) -> list[Unit]:
-    """Rejoin a paragraph PyMuPDF cut in two (superscripts, inline math change spacing)."""
-    out: list[Unit] = []
-    for unit in units:
-        prev = out[-1] if out else None
-        if prev is not None and _continues(prev, unit, body):
-            prev.rows.extend(unit.rows)
-            prev.label = prev.label or unit.label
-            continue
-        out.append(unit)
-    return out
-
-
-def _continues(a: Unit, b: Unit, body: Seg) -> bool:
-    if a.kind == b.kind == "equation" and a.col == b.col:
-        # fractions and equation numbers sit on their own baselines
-        return b.bbox[1] - a.bbox[3] < 0.5 * body.size and not (a.label and b.label)
-    if a.kind != b.kind or a.kind not in ("paragraph", "list", "footnote") or a.col != b.col:
-        return False
-    sa, sb = a.style, b.style
-    if sa.size >= body.size + 2 and (sa.size, sa.font) == (sb.size, sb.font):
-        # a display title set in two blocks
-        return 0 <= b.bbox[1] - a.bbox[3] < 0.8 * sa.size
-    if a.data.get("heading_row") or b.data.get("heading_row"):
-        return False
-    ax0, _, ax1, ay1 = a.bbox
-    bx0, by0, bx1, _ = b.bbox
-    size = a.style.size
-    if by0 - ay1 > 0.8 * size or by0 < ay1 - 2 or abs(size - b.style.size) > 0.6:
-        return False
-    if BULLET.match(b.rows[0].text) or caption_label(b.rows[0].text):
-        return False
-    last_full = a.rows[-1].x1 >= max(ax1, bx1) - 1.5 * size
-    first_flush = b.rows[0].x0 <= min(ax0, bx0) + 0.5 * size
-    lower = b.rows[0].text[:1].islower()
-    return last_full and (first_flush or lower)
-
-
-def _to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Block:
-    style = unit.style
-    # Unit.data holds what layout and tables put there: "rows" (cell texts per row),
-    # "cells" (Cell per row) and "grid" (the built grid); mypy sees only `object`.
-    rows: list[list[str]] = unit.data.get("rows", [])  # type: ignore[assignment]
-    data: dict[str, object] | None = None
-    if unit.kind == "table":
-        # the Cell rows tables.py stored (Unit.data is typed `object`, as above)
-        cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
-        rules: list[float] | None = unit.data.get("rules")  # type: ignore[assignment]
-        grid = unit.data.get("grid") or build_grid(cells, header_count(cells, rules))
-        # a grid (ruled.ruled_grid or grid.build_grid) is a dict of its fields
-        data = {"rows": rows, "caption": unit.data.get("caption", ""), **grid}  # type: ignore[dict-item]
-        text = "\n".join(" ".join(cells) for cells in rows)
-    elif unit.kind == "code":
-        text = "\n".join(r.text for r in unit.rows)
-    else:
-        text = join_rows([r.text for r in unit.rows], vocab)
-    if unit.kind == "equation":
-        eq_text = equation_text(unit)
-        data = {"number": equation_number(unit.label), "text": eq_text}
-        if image_only(eq_text):
-            data["image_only"] = True  # the crop shows it; the text would mislead
-        elif unit.label:
-            text = f"{eq_text} {unit.label.removeprefix('Eq. ')}"  # read as written
-        else:
-            text = eq_text
-    marks = [m for s in unit.segs for m in s.marks]
-    if marks:
-        data = {**(data or {}), "marks": marks}
-    if unit.data.get("run_in"):
-        data = {**(data or {}), "run_in": True}
-    labels = [s.note for s in unit.segs if s.note]
-    if labels:
-        data = {**(data or {}), "labels": labels}
-    x0, y0, x1, y1 = unit.page_bbox
-    return Block(
-        ordinal=0,
-        kind=unit.kind,
-        page=page,
-        bbox=(round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)),
-        text=text,
-        label=unit.label,
-        font_size=round(style.size, 2),
-        font_name=style.font,
-        bold=style.bold,
-        trusted=trusted,
-        data=data,
-    )

@@ -10,12 +10,14 @@ GLUED = re.compile(r"[^\W\d_]{20,}")  # a run of letters too long for one word
 
 def needs_respacing(raw: dict[str, Any]) -> bool:
     """Some fonts set word spaces as gaps, not characters: 'CompositionofthedataforOLMo'."""
-    return any(
-        GLUED.search(span["text"])
+    texts = [
+        span["text"]
         for block in raw.get("blocks", [])
         for line in block.get("lines", [])
         for span in line["spans"]
-    )
+    ]
+    # a run of letters lies inside one word: only long words are searched
+    return any(GLUED.search(word) for word in "\n".join(texts).split() if len(word) >= 20)
 
 
 def respace(raw: dict[str, Any], chars: dict[str, Any]) -> None:
