@@ -10,14 +10,6 @@ SRC = Path(__file__).parents[1] / "src" / "citewise"
 MODULE_LINES = 400
 FUNCTION_LINES = 60
 REASON = "# long:"
-# Temporary: these four are being split on other branches (issue 13). Remove each entry when
-# its split lands on main; the test then holds them to the floor like everything else.
-PENDING_SPLITS = {
-    ("documents/pdf.py", "_parse"),
-    ("ingest.py", "ingest"),
-    ("ingest.py", "ingest_file"),
-    ("store/library.py", "LibraryStore.save_document"),
-}
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -49,8 +41,6 @@ def oversized(name: str, text: str) -> list[str]:
         length = (node.end_lineno or node.lineno) - first + 1
         above = lines[first - 2].strip() if first >= 2 else ""
         if length <= FUNCTION_LINES or above.startswith(REASON):
-            continue
-        if (name, qualname) in PENDING_SPLITS:
             continue
         offenders.append(f"{name}:{first} {qualname}: {length} lines (limit {FUNCTION_LINES})")
     return offenders
@@ -92,9 +82,3 @@ def test_a_reason_above_the_decorators_exempts_a_long_function() -> None:
     assert oversized("planted.py", source.replace("# long:", "# note:")) == [
         "planted.py:2 command: 72 lines (limit 60)"
     ]
-
-
-def test_the_pending_splits_are_exempt_only_in_their_own_module() -> None:
-    source = f"def ingest():\n{_body(70)}"
-    assert oversized("ingest.py", source) == []
-    assert oversized("api/ingest.py", source) == ["api/ingest.py:1 ingest: 71 lines (limit 60)"]
