@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from citewise.documents import Document, read_document
 from citewise.documents.parallel import WORKERS_VARIABLE, ParseOptions, ParsePool, worker_count
 from citewise.errors import CitewiseError
+from tests.hostile import write_stacked_lines
 from tests.pdfs import write_paper
 
 
@@ -59,3 +62,25 @@ def test_worker_count_follows_the_override_and_the_batch_size() -> None:
     assert worker_count(10, 1) == 1
     assert worker_count(0, 1) == 1
     assert ParseOptions.from_environ({WORKERS_VARIABLE: "none"}).workers is None
+
+
+def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path: Path) -> None:
+    slow = write_stacked_lines(tmp_path / "slow.pdf", lines=40_000)  # seconds of work
+    good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(3)]
+    expected = {f: outcome(read_document, f) for f in good}
+    pids: dict[str, int] = {}
+    with ParsePool([good[0], good[1], slow, good[2]], options=ParseOptions(workers=1)) as pool:
+        got: dict[Path, tuple[str, ...]] = {}
+        while pool._running:
+            [job] = pool._running
+            if job.path == slow and "slow.pdf" not in pids:
+                os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
+            pids[job.path.name] = job.pid
+            pool._advance()
+            got.update((path, outcome(given(result), path)) for path, result in pool._done)
+            pool._done.clear()
+    assert {f: got[f] for f in good} == expected
+    assert got[slow][:3] == ("error", "TooLargeError", "TOO_LARGE")
+    # the largest file goes first; after it was killed one new process parsed the rest
+    assert list(pids)[0] == "slow.pdf"
+    assert pids["good0.pdf"] == pids["good1.pdf"] == pids["good2.pdf"] != pids["slow.pdf"]

@@ -50,9 +50,14 @@ def __getattr__(name: str) -> Any:
 __all__ = ["Block", "Document", "read_document", "read_pdf", "read_text", "READERS", "SUFFIXES"]
 
 
-def read_document(path: Path, options: ParseOptions | None = None) -> Document:
+def read_document(
+    path: Path,
+    options: ParseOptions | None = None,
+    on_pages: Callable[[int], None] | None = None,
+) -> Document:
     """Parse a file into a Document; BadDocumentError for unsupported or unreadable files.
-    `options` reach the PDF reader (budget, OCR, password); the other readers need none."""
+    `options` reach the PDF reader (budget, OCR, password); the other readers need none.
+    `on_pages` hears a PDF's page count once it is open, before it is parsed."""
     path = Path(path)
     if path.suffix.lower() not in _READERS:
         supported = ", ".join(sorted(_READERS))
@@ -63,5 +68,5 @@ def read_document(path: Path, options: ParseOptions | None = None) -> Document:
     if path.suffix.lower() == ".pdf":
         from citewise.documents.pdf import read_pdf
 
-        return read_pdf(path, options=options)
+        return read_pdf(path, options=options, on_pages=on_pages)
     return _reader(path.suffix.lower())(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -29,7 +30,12 @@ from citewise.errors import BadDocumentError
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
 
-def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) -> Document:
+def read_pdf(
+    path: Path,
+    ocr: bool = True,
+    options: ParseOptions | None = None,
+    on_pages: Callable[[int], None] | None = None,
+) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
     Pipeline: PyMuPDF text lines (layout.page_segments) -> running heads dropped -> units
@@ -39,12 +45,15 @@ def read_pdf(path: Path, ocr: bool = True, options: ParseOptions | None = None) 
     whole document (headings) -> first-page metadata (metadata). Pages whose text layer
     is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr). `options`:
     the text-operator budget, the tesseract command and language, the PDF password.
+    `on_pages` hears the page count once the file is open (a worker's deadline grows by it).
     """
     path = Path(path)
     options = options or ParseOptions()
     data = read_bytes(path)
     doc = open_pdf(data, path.name, options.pdf_password)
     try:
+        if on_pages is not None:
+            on_pages(doc.page_count)
         return _parse(doc, path, data, ocr, options)
     finally:
         doc.close()
@@ -215,17 +224,20 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
     """Note the horizontal rules across each table (header evidence) and, on a page with
     a table caption, swap the grid of a table drawn with cell borders for the one its
     rules define (the slow finder, on candidate pages only)."""
-    if page.rotation or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs):
-        return  # turned pages keep the text-based grid
-    rules: list[layout.Box] | None = None
-    for unit in units:
-        if unit.kind == "table":
-            rules = page_rules(page) if rules is None else rules
-            unit.data["rules"] = spanning_rules(rules, unit.page_bbox)
-            if not captioned:
-                continue
-            found = unit.data.get("rows")
-            rows = len(found) if isinstance(found, list) else 0
-            grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
-            if grid is not None:
-                unit.data["grid"] = grid
+    tables = [u for u in units if u.kind == "table"]
+    if (
+        not tables
+        or page.rotation
+        or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs)
+    ):
+        return  # no table, or a turned page: text-based grids only
+    rules = page_rules(page)  # on pages with a table only: drawings cost like text
+    for unit in tables:
+        unit.data["rules"] = spanning_rules(rules, unit.page_bbox)
+        if not captioned:
+            continue
+        found = unit.data.get("rows")
+        rows = len(found) if isinstance(found, list) else 0
+        grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
+        if grid is not None:
+            unit.data["grid"] = grid

@@ -1,5 +1,5 @@
-"""The life of one parse worker: a process of its own, limits set inside it, one file
-parsed, the outcome sent back to the pool (documents/parallel.py) as data.
+"""The life of one parse worker: a process of its own, limits set inside it, files parsed
+one at a time as the pool (documents/parallel.py) sends them, each outcome sent back as data.
 
 Errors travel as ParseFailure (an exception's extra fields would be lost by pickling) and
 are raised again, unchanged, where they are used.
@@ -7,9 +7,11 @@ are raised again, unchanged, where they are used.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -25,6 +27,7 @@ TIME_HINT = f"split or re-export the file; set {SECONDS_VARIABLE} higher to try 
 # the worker's own data limit lies this far past its budget (at least): the pool's watch
 # stops it first, the limit only meets one huge allocation between two looks
 BACKSTOP_MB = 512
+YOUNG_COLLECTION = 50_000  # allocations between two young garbage collections in a worker
 
 
 @dataclass(frozen=True)
@@ -52,11 +55,14 @@ def _out_of_memory(exc: BaseException | None) -> bool:
     return False
 
 
-def parse_in_worker(path: Path, options: ParseOptions) -> Document | ParseFailure:
-    """Parse `path`, every error returned as data; a memory failure is TOO_LARGE."""
+def parse_in_worker(
+    path: Path, options: ParseOptions, on_pages: Callable[[int], None] | None = None
+) -> Document | ParseFailure:
+    """Parse `path`, every error returned as data; a memory failure is TOO_LARGE.
+    `on_pages` hears a PDF's page count as soon as it is open."""
     budget = options.budget
     try:
-        return read_document(path, options)
+        return read_document(path, options, on_pages)
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
@@ -92,31 +98,34 @@ def _limit_memory(megabytes: int) -> None:
         pass  # no /proc or no RLIMIT_DATA: the pool's watch still holds
 
 
-def _page_count(path: Path) -> int:
-    if path.suffix.lower() != ".pdf":
-        return 1
-    try:
-        import pymupdf
-
-        with pymupdf.open(path) as doc:
-            return int(doc.page_count)
-    except Exception:  # the real parse reports what is wrong with the file
-        return 1
-
-
-def run_worker(path: Path, options: ParseOptions, conn: Connection) -> None:
-    """A worker's whole life: limits, page count (the pool sets the deadline by it), parse,
-    reply."""
+def run_worker(options: ParseOptions, conn: Connection) -> None:
+    """A worker's whole life: limits, then file after file as the pool sends their paths
+    (until None or the pool's end of the pipe closes), each parsed (its page count sent as
+    soon as the PDF is open: the pool sets the deadline by it) and its outcome sent back."""
     budget = options.budget
+    # the objects inherited from the parent are never garbage here: the collector leaves
+    # them alone (scanning them would also copy every page of the parent's heap it touches)
+    gc.freeze()
+    # parsing allocates millions of short-lived objects (PyMuPDF's dicts, segments): young
+    # collections every 50,000 allocations instead of 700 cut ~8% of a parse's CPU
+    gc.set_threshold(YOUNG_COLLECTION, 10, 10)
     _die_with_parent()
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
     _limit_memory(budget.memory_mb)
-    conn.send(("pages", _page_count(path)))
-    result = parse_in_worker(path, options)
-    try:
-        conn.send(("done", result))
-    except MemoryError:
-        message = f"the parsed document exceeds the {budget.memory_mb} MB memory budget"
-        conn.send(("done", ParseFailure(TooLargeError, message, MEMORY_HINT)))
+    while True:
+        try:
+            path = conn.recv()
+        except (EOFError, OSError):
+            break
+        if path is None:
+            break
+        result = parse_in_worker(path, options, lambda pages: conn.send(("pages", pages)))
+        try:
+            conn.send(("done", result))
+        except MemoryError:
+            message = f"the parsed document exceeds the {budget.memory_mb} MB memory budget"
+            conn.send(("done", ParseFailure(TooLargeError, message, MEMORY_HINT)))
+        del result
+        gc.collect()  # the file's garbage gone before the pool looks at this worker's size
     conn.close()
