@@ -149,7 +149,7 @@ def run(base: str, files: list[Path], workers: int, sessions: bool = False) -> R
     seconds = time.perf_counter() - started
     pg_after = postgres_cpu(server)
     pg = pg_after - pg_before if pg_after is not None and pg_before is not None else None
-    jobs = [j for log in logs for j in job_lines(log)]
+    jobs = [{**j, "worker": i} for i, log in enumerate(logs) for j in job_lines(log)]
     shutil.rmtree(cache, ignore_errors=True)
     return Run(workers, len(files), blocks(url), seconds, (load, os.getloadavg()[0]), cpu, pg, jobs)
 
@@ -168,6 +168,15 @@ def cpu_split(result: Run) -> dict[str, float]:
     if result.postgres_cpu is not None:
         split["PostgreSQL server"] = result.postgres_cpu
     return dict(split)
+
+
+def idle(result: Run) -> list[float]:
+    """Each worker's seconds outside jobs: start-up, waiting for a job, the tail (its wall
+    time until the last worker exited, minus the wall time of the jobs it ran)."""
+    busy = [0.0] * result.workers
+    for job in result.jobs:
+        busy[int(job["worker"])] += float(job["seconds"])  # type: ignore[call-overload, arg-type]
+    return [result.seconds - b for b in busy]
 
 
 def rates(result: Run) -> dict[str, float]:
@@ -221,7 +230,8 @@ def main() -> None:
               f"{total:.1f} |", flush=True)  # fmt: skip
     for result in results:
         split = ", ".join(f"{k} {v:.1f}" for k, v in cpu_split(result).items())
-        print(f"{result.workers} worker(s), CPU seconds: {split}")
+        print(f"{result.workers} worker(s), CPU seconds: {split}; seconds outside jobs: "
+              f"{', '.join(f'{s:.1f}' for s in idle(result))}")  # fmt: skip
     measured = ", ".join(f"{k} {v:.0f}" for k, v in rates(results[0]).items())
     print(f"rates: {measured}")
     if args.json:
