@@ -22,7 +22,7 @@ from citewise.workers.timing import log_to_stderr
 
 log = logging.getLogger(__name__)
 
-QUIET_EVERY = 0.2  # seconds between an `until_done` worker's looks at the queue
+QUIET_EVERY = 0.1  # seconds between an `until_done` worker's looks at the queue
 _BUSY = (
     "SELECT count(*) AS n FROM procrastinate_jobs "
     "WHERE queue_name = %(queue)s AND status IN ('todo', 'doing')"
