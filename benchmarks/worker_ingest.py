@@ -129,7 +129,7 @@ def run(base: str, files: list[Path], workers: int, sessions: bool = False) -> R
     )
     server = postmaster(url)
     load, pg_before = os.getloadavg()[0], postgres_cpu(server)
-    started = time.perf_counter()
+    started, epoch = time.perf_counter(), time.time()
     logs = [cache / f"w{i}.log" for i in range(workers)]
     procs = [
         subprocess.Popen(
@@ -149,8 +149,10 @@ def run(base: str, files: list[Path], workers: int, sessions: bool = False) -> R
     seconds = time.perf_counter() - started
     pg_after = postgres_cpu(server)
     pg = pg_after - pg_before if pg_after is not None and pg_before is not None else None
-    jobs = [j for log in logs for j in job_lines(log)]
+    jobs = [{**j, "worker": i} for i, log in enumerate(logs) for j in job_lines(log)]
     shutil.rmtree(cache, ignore_errors=True)
+    for job in jobs:  # the job's start, in seconds since the workers were started
+        job["at"] = float(job.get("started", epoch)) - epoch  # type: ignore[arg-type]
     return Run(workers, len(files), blocks(url), seconds, (load, os.getloadavg()[0]), cpu, pg, jobs)
 
 
@@ -168,6 +170,21 @@ def cpu_split(result: Run) -> dict[str, float]:
     if result.postgres_cpu is not None:
         split["PostgreSQL server"] = result.postgres_cpu
     return dict(split)
+
+
+def idle(result: Run) -> list[tuple[float, float, float]]:
+    """Each worker's seconds outside jobs: (start-up until its first job, between jobs,
+    after its last job until the last worker exited)."""
+    out = []
+    for worker in range(result.workers):
+        jobs = sorted((j for j in result.jobs if j["worker"] == worker), key=lambda j: j["at"])  # type: ignore[arg-type, return-value]
+        if not jobs:
+            out.append((result.seconds, 0.0, 0.0))
+            continue
+        spans = [(float(j["at"]), float(j["at"]) + float(j["seconds"])) for j in jobs]  # type: ignore[arg-type]
+        gaps = sum(max(0.0, b[0] - a[1]) for a, b in zip(spans, spans[1:], strict=False))
+        out.append((spans[0][0], gaps, result.seconds - spans[-1][1]))
+    return out
 
 
 def rates(result: Run) -> dict[str, float]:
@@ -221,7 +238,9 @@ def main() -> None:
               f"{total:.1f} |", flush=True)  # fmt: skip
     for result in results:
         split = ", ".join(f"{k} {v:.1f}" for k, v in cpu_split(result).items())
-        print(f"{result.workers} worker(s), CPU seconds: {split}")
+        outside = "; ".join(f"{a:.1f}, {b:.1f}, {c:.1f}" for a, b, c in idle(result))
+        print(f"{result.workers} worker(s), CPU seconds: {split}; each worker's seconds "
+              f"outside jobs (start-up, between jobs, tail): {outside}")  # fmt: skip
     measured = ", ".join(f"{k} {v:.0f}" for k, v in rates(results[0]).items())
     print(f"rates: {measured}")
     if args.json:

@@ -245,3 +245,38 @@ def test_a_research_task_whose_worker_dies_finishes_on_another(
         finished = TaskStore(library.store.tasks).get(task.id)
         assert finished.state == "completed"
         assert library.store.tasks.evidence_count(task.id) > 0
+
+
+def test_until_done_workers_stay_while_another_worker_may_still_defer_jobs(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    papers = _papers(tmp_path / "papers")
+    cache = tmp_path / "cache"
+    subprocess.run(
+        _citewise(pg_url, cache, "ingest", "--queue", "--detach", str(papers[0].parent)),
+        env=_env(cache),
+        capture_output=True,
+        check=True,
+    )
+    for name in ("one", "two"):
+        log = tmp_path / f"{name}.log"
+        args = ("worker", "--until-done", "--heartbeat", "0.5", "--name", name)
+        workers.append(
+            subprocess.Popen(
+                _citewise(pg_url, cache, *args),
+                env=_env(cache / name),
+                stdout=log.open("wb"),
+                stderr=subprocess.STDOUT,
+            )
+        )
+    _wait_for(lambda: any(w.poll() is not None for w in workers), 180)
+    # The first to leave left only once nothing waited or ran: the files' follow-up jobs
+    # (embedding, vocabulary) were not left to the other worker alone.
+    states = [j["status"] for j in _jobs(pg_url)]
+    assert states and all(s in ("succeeded", "failed") for s in states), states
+    for worker in workers:
+        assert worker.wait(30) == 0
+    tasks = {j["task_name"] for j in _jobs(pg_url)}
+    assert {"citewise.ingest_file", "citewise.embed_document", "citewise.learn_vocabulary"} <= tasks
+    ran = [len(_job_lines(tmp_path / f"{name}.log")) for name in ("one", "two")]
+    assert sum(ran) >= 2 * PAPERS + 1, ran  # every ingest, embedding and vocabulary job

@@ -1,10 +1,17 @@
 """Running a worker: procrastinate's worker loop, plus a sweep that hands the jobs of a
-worker that stopped sending heartbeats (killed, machine gone) back to the queue."""
+worker that stopped sending heartbeats (killed, machine gone) back to the queue.
+
+`until_done` stops a worker when no job of the queue waits or runs anywhere, not when its
+own fetch first comes back empty: a job another worker is running may still defer
+follow-ups (a file's embedding, the vocabulary), and a worker that left at the first empty
+fetch would leave them all to the last worker while its own core idles.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +21,12 @@ from citewise.workers.tasks import Libraries, register
 from citewise.workers.timing import log_to_stderr
 
 log = logging.getLogger(__name__)
+
+QUIET_EVERY = 0.1  # seconds between an `until_done` worker's looks at the queue
+_BUSY = (
+    "SELECT count(*) AS n FROM procrastinate_jobs "
+    "WHERE queue_name = %(queue)s AND status IN ('todo', 'doing')"
+)
 
 
 @dataclass(frozen=True)
@@ -39,23 +52,48 @@ async def sweep_stalled(app: Any, stalled_after: float, every: float) -> None:
         await asyncio.sleep(every)
 
 
+async def until_quiet(app: Any, every: float = QUIET_EVERY) -> None:
+    """Return once no job of the queue is waiting or running (one snapshot: a running job
+    defers its follow-ups before it is marked done, so none is missed between the two)."""
+    while True:
+        try:
+            row = await app.connector.execute_query_one_async(_BUSY, queue=QUEUE)
+            if not int(row["n"]):
+                return
+        except Exception:  # the database blinked: look again
+            log.debug("queue look", exc_info=True)
+        await asyncio.sleep(every)
+
+
 async def _run(app: Any, settings: Settings, options: WorkerOptions) -> None:
     libraries = Libraries(settings)
     async with app.open_async():
         sweep = asyncio.create_task(
             sweep_stalled(app, options.stalled_after, max(0.5, options.heartbeat))
         )
-        try:
-            await app.run_worker_async(
+        worker = asyncio.create_task(
+            app.run_worker_async(
                 queues=[QUEUE],
                 concurrency=options.concurrency,
                 name=options.name,
-                wait=not options.until_done,
                 update_heartbeat_interval=options.heartbeat,
                 stalled_worker_timeout=options.stalled_after,
                 additional_context={"libraries": libraries},
-                fetch_job_polling_interval=min(5.0, options.heartbeat),
+                # LISTEN/NOTIFY wakes an idle worker; polling is the fallback (a job whose
+                # lock was held when it was deferred is not announced again)
+                fetch_job_polling_interval=min(
+                    1.0 if options.until_done else 5.0, options.heartbeat
+                ),
             )
+        )
+        try:
+            if options.until_done:
+                quiet = asyncio.create_task(until_quiet(app))
+                await asyncio.wait({worker, quiet}, return_when=asyncio.FIRST_COMPLETED)
+                quiet.cancel()
+                worker.cancel()  # a graceful stop: procrastinate waits for the job in hand
+            with suppress(asyncio.CancelledError):
+                await worker
         finally:
             sweep.cancel()
 

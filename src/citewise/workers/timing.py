@@ -26,6 +26,7 @@ class JobClock:
     def __init__(self, job: str) -> None:
         self.job = job
         self.wall = time.perf_counter()
+        self.started = time.time()
         self.cpu = time.thread_time()
         self.children = _children_cpu()
         self.parts: dict[str, float] = {}
@@ -37,6 +38,7 @@ class JobClock:
         record: dict[str, Any] = {
             "job": self.job,
             **fields,
+            "started": round(self.started, 3),  # epoch seconds: a timeline across workers
             "seconds": round(time.perf_counter() - self.wall, 4),
             "cpu": round(time.thread_time() - self.cpu, 4),
             "child_cpu": round(_children_cpu() - self.children, 4),

@@ -40,6 +40,53 @@ def _block_rows(doc: Document, doc_id: str) -> list[tuple[Any, ...]]:
     ]
 
 
+# A document's blocks in one INSERT: each column an array (sent binary: psycopg's text form
+# escapes every element, 15x the client CPU), unnested in ordinal order (the rowids follow
+# it), the tsvector built by the server from the three indexed texts.
+_COLUMNS = (
+    ("id", "text"),
+    ("document_id", "text"),
+    ("ordinal", "int"),
+    ("kind", "text"),
+    ("page", "int"),
+    ("x0", "float8"),
+    ("y0", "float8"),
+    ("x1", "float8"),
+    ("y1", "float8"),
+    ("section_path", "text"),
+    ("label", "text"),
+    ("text", "text"),
+    ("font_size", "float8"),
+    ("font_name", "text"),
+    ("bold", "int"),
+    ("trusted", "int"),
+    ("data", "text"),
+)
+_INDEXED = ("tsv_text", "tsv_section", "tsv_label")
+_INSERT_BLOCKS = (
+    f"INSERT INTO blocks ({', '.join(c for c, _ in _COLUMNS)}, tsv) "
+    f"SELECT {', '.join(c for c, _ in _COLUMNS)}, "
+    f"setweight(to_tsvector('{CONFIG}', tsv_text), 'A') || "
+    f"setweight(to_tsvector('{CONFIG}', tsv_section), 'C') || "
+    f"setweight(to_tsvector('{CONFIG}', tsv_label), 'B') "
+    f"FROM unnest({', '.join(f'%b::{t}[]' for _, t in _COLUMNS)}, "
+    f"{', '.join('%b::text[]' for _ in _INDEXED)}) "
+    f"WITH ORDINALITY AS u({', '.join(c for c, _ in _COLUMNS)}, {', '.join(_INDEXED)}, i) "
+    "ORDER BY i"
+)
+
+
+def _arrays(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    """The rows as one list per column, each value of the column's type (an array has one
+    element type: a coordinate given as an int goes as a float)."""
+    types = [t for _, t in _COLUMNS] + ["text"] * len(_INDEXED)
+    cast = {"float8": float, "int": int, "text": str}
+    return [
+        [None if v is None else cast[t](v) for v in column]
+        for t, column in zip(types, zip(*rows, strict=True), strict=True)
+    ]
+
+
 class PostgresDocuments:
     """DocumentRepository over one database."""
 
@@ -110,16 +157,9 @@ class PostgresDocuments:
                     json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
                 ),
             )
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO blocks (id, document_id, ordinal, kind, page, x0, y0, x1, y1, "
-                    "section_path, label, text, font_size, font_name, bold, trusted, data, tsv) "
-                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, "
-                    f"setweight(to_tsvector('{CONFIG}', %s), 'A') || "
-                    f"setweight(to_tsvector('{CONFIG}', %s), 'C') || "
-                    f"setweight(to_tsvector('{CONFIG}', %s), 'B'))",
-                    _block_rows(doc, doc_id),
-                )
+            rows = _block_rows(doc, doc_id)
+            if rows:  # one statement: the change counter's trigger runs once per document
+                conn.execute(_INSERT_BLOCKS, _arrays(rows))
             save_references(conn, doc_id, doc)
         return doc_id
 

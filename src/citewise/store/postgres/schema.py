@@ -121,6 +121,73 @@ def _wide_matrix_version() -> str:
     return "ALTER TABLE matrix_cells ALTER COLUMN version TYPE BIGINT;"
 
 
+# The per-statement change counters (_statement_counters).
+_COUNTED = """
+    CREATE FUNCTION citewise_blocks_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE n BIGINT;
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            SELECT count(*) INTO n FROM new_rows;
+            IF n > 0 THEN
+                UPDATE block_changes SET inserted = inserted + n WHERE id = 1;
+            END IF;
+        ELSIF TG_OP = 'DELETE' THEN
+            SELECT count(*) INTO n FROM old_rows;
+            IF n > 0 THEN
+                UPDATE block_changes SET deleted = deleted + n WHERE id = 1;
+            END IF;
+        ELSE
+            SELECT count(*) INTO n FROM old_rows o JOIN new_rows w ON w.rowid = o.rowid
+            WHERE (w.text, w.section_path, w.label, w.trusted)
+                  IS DISTINCT FROM (o.text, o.section_path, o.label, o.trusted);
+            IF n > 0 THEN
+                UPDATE block_changes SET updated = updated + n WHERE id = 1;
+            END IF;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE FUNCTION citewise_vectors_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            INSERT INTO vector_changes (model, inserted)
+            SELECT model, count(*) FROM new_rows GROUP BY model
+            ON CONFLICT (model) DO UPDATE
+            SET inserted = vector_changes.inserted + excluded.inserted;
+        ELSE
+            UPDATE vector_changes c SET changed = c.changed + t.n
+            FROM (SELECT model, count(*) AS n FROM old_rows GROUP BY model) t
+            WHERE c.model = t.model;
+        END IF;
+        RETURN NULL;
+    END $$;
+    DROP TRIGGER blocks_changed ON blocks;
+    DROP TRIGGER block_vectors_changed ON block_vectors;
+    DROP FUNCTION citewise_block_changed();
+    DROP FUNCTION citewise_vector_changed();
+    """
+
+
+def _statement_counters() -> str:
+    # The change counters kept per statement, not per row: a document's blocks (one
+    # INSERT) or a batch of vectors (one upsert) move the counter row once, instead of once
+    # per row, each such update costing more than the last within one transaction (it walks
+    # the row's versions) and the row's lock held from the first row to the commit. The
+    # counts are those of the row triggers: transition tables hold the rows.
+    triggers = []
+    for table, function in (("blocks", "citewise_blocks_counted"),
+                            ("block_vectors", "citewise_vectors_counted")):  # fmt: skip
+        for event, tables in (
+            ("INSERT", "NEW TABLE AS new_rows"),
+            ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+            ("DELETE", "OLD TABLE AS old_rows"),
+        ):
+            triggers.append(
+                f"CREATE TRIGGER {table}_{event.lower()}_counted AFTER {event} ON {table} "
+                f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {function}();"
+            )
+    return _COUNTED + "\n".join(triggers)
+
+
 MIGRATIONS: list[Callable[[], str]] = [
     _documents_and_blocks,
     _vectors,
@@ -133,6 +200,7 @@ MIGRATIONS: list[Callable[[], str]] = [
     _insertion_order,
     _watch_order,
     _wide_matrix_version,
+    _statement_counters,
 ]
 
 # The tables `citewise migrate` copies, parents before children (foreign keys).
