@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citewise.config import Settings
+from citewise.store.postgres.queue import open_jobs
 from citewise.workers.app import QUEUE, queue_app
 from citewise.workers.tasks import Libraries, register
 from citewise.workers.timing import log_to_stderr
@@ -23,10 +24,6 @@ from citewise.workers.timing import log_to_stderr
 log = logging.getLogger(__name__)
 
 QUIET_EVERY = 0.1  # seconds between an `until_done` worker's looks at the queue
-_BUSY = (
-    "SELECT count(*) AS n FROM procrastinate_jobs "
-    "WHERE queue_name = %(queue)s AND status IN ('todo', 'doing')"
-)
 
 
 @dataclass(frozen=True)
@@ -57,8 +54,7 @@ async def until_quiet(app: Any, every: float = QUIET_EVERY) -> None:
     defers its follow-ups before it is marked done, so none is missed between the two)."""
     while True:
         try:
-            row = await app.connector.execute_query_one_async(_BUSY, queue=QUEUE)
-            if not int(row["n"]):
+            if not await open_jobs(app.connector, QUEUE):
                 return
         except Exception:  # the database blinked: look again
             log.debug("queue look", exc_info=True)
