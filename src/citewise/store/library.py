@@ -34,6 +34,7 @@ from citewise.store.rows import (
     Row,
     StoredBlock,
     StoredDocument,
+    document_values,
     stored_block,
     stored_document,
 )
@@ -189,22 +190,7 @@ class LibraryStore:
             "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
             "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                doc_id,
-                doc.sha256,
-                str(doc.path),
-                doc.kind,
-                doc.title,
-                json.dumps(doc.authors),
-                doc.year,
-                doc.doi,
-                doc.abstract,
-                doc.pages,
-                json.dumps(doc.flagged_pages),
-                doc.venue,
-                doc.arxiv_id,
-                json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
-            ),
+            document_values(doc_id, doc),
         )
 
     def _next_block_rowid(self) -> int:

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from citewise.documents.model import BBox
+from citewise.documents.model import BBox, Document
 
 
 @dataclass(frozen=True)
@@ -93,4 +93,26 @@ def stored_document(row: Row) -> StoredDocument:
         arxiv_id=row["arxiv_id"],
         pmid=row["pmid"],
         csl=json.loads(row["csl"]) if row["csl"] else None,
+    )
+
+
+def document_values(doc_id: str, doc: Document) -> tuple[object, ...]:
+    """The `documents` row of `doc` under `doc_id`, in the column order both stores' INSERT
+    names (id, sha256, path, kind, title, authors, year, doi, abstract, pages,
+    flagged_pages, venue, arxiv_id, csl): the inverse of `stored_document`."""
+    return (
+        doc_id,
+        doc.sha256,
+        str(doc.path),
+        doc.kind,
+        doc.title,
+        json.dumps(doc.authors),
+        doc.year,
+        doc.doi,
+        doc.abstract,
+        doc.pages,
+        json.dumps(doc.flagged_pages),
+        doc.venue,
+        doc.arxiv_id,
+        json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
     )

@@ -11,6 +11,7 @@ from citewise.store.library import StoredDocument, document_slug, stored_documen
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.references import save_references
 from citewise.store.postgres.text import CONFIG, index_text
+from citewise.store.rows import document_values
 
 _METADATA = ("title", "authors", "year", "doi", "arxiv_id", "pmid", "venue", "abstract", "csl")
 
@@ -140,22 +141,7 @@ class PostgresDocuments:
                 "INSERT INTO documents (id, sha256, path, kind, title, authors, year, doi, "
                 "abstract, pages, flagged_pages, venue, arxiv_id, csl) "
                 "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (
-                    doc_id,
-                    doc.sha256,
-                    str(doc.path),
-                    doc.kind,
-                    doc.title,
-                    json.dumps(doc.authors),
-                    doc.year,
-                    doc.doi,
-                    doc.abstract,
-                    doc.pages,
-                    json.dumps(doc.flagged_pages),
-                    doc.venue,
-                    doc.arxiv_id,
-                    json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
-                ),
+                document_values(doc_id, doc),
             )
             rows = _block_rows(doc, doc_id)
             if rows:  # one statement: the change counter's trigger runs once per document
