@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from citewise.store.tables import SQLITE, create
-from citewise.store.vector_migrations import float16_vector, vectors_float16
+from citewise.store.vector_migrations import VECTOR_TRIGGERS, float16_vector, vectors_float16
 
 
 def _documents_and_blocks() -> str:
@@ -50,18 +50,8 @@ def _vector_changes() -> str:
         create(SQLITE, "vector_changes")
         + """
         INSERT INTO vector_changes (model, inserted)
-            SELECT model, count(*) FROM block_vectors GROUP BY model;
-        CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
-            INSERT INTO vector_changes (model, inserted) VALUES (NEW.model, 1)
-            ON CONFLICT (model) DO UPDATE SET inserted = inserted + 1;
-        END;
-        CREATE TRIGGER block_vectors_update AFTER UPDATE ON block_vectors BEGIN
-            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
-        END;
-        CREATE TRIGGER block_vectors_delete AFTER DELETE ON block_vectors BEGIN
-            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
-        END;
-        """
+            SELECT model, count(*) FROM block_vectors GROUP BY model;"""
+        + VECTOR_TRIGGERS
     )
 
 
@@ -132,7 +122,8 @@ def _vectors_inline() -> str:
     # (1,024 bytes) spilled to an overflow page of its own, 4.7 KB per block. A rowid table
     # (same columns, same key) keeps rows up to ~4 KB inline: the same bytes in ~1.4 KB.
     # Triggers go with the old table, so they are made again.
-    return """
+    return (
+        """
         CREATE TABLE block_vectors_inline (
             model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
             block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
@@ -142,18 +133,9 @@ def _vectors_inline() -> str:
         INSERT INTO block_vectors_inline (model, block_rowid, vector)
             SELECT model, block_rowid, vector FROM block_vectors ORDER BY model, block_rowid;
         DROP TABLE block_vectors;
-        ALTER TABLE block_vectors_inline RENAME TO block_vectors;
-        CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
-            INSERT INTO vector_changes (model, inserted) VALUES (NEW.model, 1)
-            ON CONFLICT (model) DO UPDATE SET inserted = inserted + 1;
-        END;
-        CREATE TRIGGER block_vectors_update AFTER UPDATE ON block_vectors BEGIN
-            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
-        END;
-        CREATE TRIGGER block_vectors_delete AFTER DELETE ON block_vectors BEGIN
-            UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
-        END;
-        """
+        ALTER TABLE block_vectors_inline RENAME TO block_vectors;"""
+        + VECTOR_TRIGGERS
+    )
 
 
 MIGRATIONS: list[Callable[[], str]] = [

@@ -6,24 +6,9 @@ conversion functions here on the connection before it runs the scripts.
 
 from __future__ import annotations
 
-
-def vectors_float16() -> str:
-    # Vectors as float16: 512 bytes per 256-d vector instead of 1,024, and the mapped matrix
-    # beside the database halves with them (store/vectors.py says why float16 is safe). The
-    # rows move to a new table converted by `float16_vector` (registered by `migrate`), so
-    # the triggers are made again; `changed` makes every vector index rebuild.
-    return """
-        CREATE TABLE block_vectors_half (
-            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
-            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, block_rowid)
-        );
-        INSERT INTO block_vectors_half (model, block_rowid, vector)
-            SELECT model, block_rowid, float16_vector(vector) FROM block_vectors
-            ORDER BY model, block_rowid;
-        DROP TABLE block_vectors;
-        ALTER TABLE block_vectors_half RENAME TO block_vectors;
+# The counters `vector_changes` keeps per model, bumped on every change to `block_vectors`;
+# made again by each migration that rebuilds the table (the triggers go with the old one).
+VECTOR_TRIGGERS = """
         CREATE TRIGGER block_vectors_insert AFTER INSERT ON block_vectors BEGIN
             INSERT INTO vector_changes (model, inserted) VALUES (NEW.model, 1)
             ON CONFLICT (model) DO UPDATE SET inserted = inserted + 1;
@@ -34,8 +19,31 @@ def vectors_float16() -> str:
         CREATE TRIGGER block_vectors_delete AFTER DELETE ON block_vectors BEGIN
             UPDATE vector_changes SET changed = changed + 1 WHERE model = OLD.model;
         END;
-        UPDATE vector_changes SET changed = changed + 1;
+"""
+
+
+def vectors_float16() -> str:
+    # Vectors as float16: 512 bytes per 256-d vector instead of 1,024, and the mapped matrix
+    # beside the database halves with them (store/vectors.py says why float16 is safe). The
+    # rows move to a new table converted by `float16_vector` (registered by `migrate`), so
+    # the triggers are made again; `changed` makes every vector index rebuild.
+    return (
         """
+        CREATE TABLE block_vectors_half (
+            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
+            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, block_rowid)
+        );
+        INSERT INTO block_vectors_half (model, block_rowid, vector)
+            SELECT model, block_rowid, float16_vector(vector) FROM block_vectors
+            ORDER BY model, block_rowid;
+        DROP TABLE block_vectors;
+        ALTER TABLE block_vectors_half RENAME TO block_vectors;"""
+        + VECTOR_TRIGGERS
+        + """        UPDATE vector_changes SET changed = changed + 1;
+        """
+    )
 
 
 def float16_vector(blob: bytes) -> bytes:
