@@ -14,8 +14,8 @@ def column_layout(segs: list[Seg], width: float) -> tuple[bool, float, float]:
     """(two_columns, gutter x, tolerance): two columns when column text sits on both sides."""
     if not segs:
         return False, width / 2, 0.0
-    lo = min(s.x0 for s in segs)
-    hi = max(s.x1 for s in segs)
+    lo = min([s.x0 for s in segs])
+    hi = max([s.x1 for s in segs])
     mid = (lo + hi) / 2
     left = right = 0
     for s in segs:
@@ -107,7 +107,8 @@ def _split_by_gap(rows: list[Row]) -> list[list[Row]]:
     """Split a block where rows are far apart vertically (a fused block)."""
     chunks: list[list[Row]] = [[rows[0]]]
     for prev, row in zip(rows, rows[1:], strict=False):
-        if row.y0 - prev.y1 > 1.5 * max(prev.style.size, row.style.size):
+        gap = row._extent()[1] - prev._extent()[3]
+        if gap > 1.5 * max(prev.style.size, row.style.size):
             chunks.append([])
         chunks[-1].append(row)
     return chunks
@@ -119,7 +120,7 @@ def order_units(units: list[Unit]) -> list[Unit]:
     left: list[Unit] = []
     right: list[Unit] = []
     full: list[Unit] = []
-    for unit in sorted(units, key=lambda u: u.bbox[1]):
+    for unit in sorted(units, key=_top):
         if unit.col == "F":
             out.extend(_rows_first(left) + _rows_first(right))
             left.clear()
@@ -134,14 +135,25 @@ def order_units(units: list[Unit]) -> list[Unit]:
 
 def _rows_first(units: list[Unit]) -> list[Unit]:
     """Top-to-bottom, and left-to-right for units starting on the same line."""
-    ordered = sorted(units, key=lambda u: u.bbox[1])
+    if len(units) < 2:
+        return list(units)
+    ordered = sorted(units, key=_top)
     out: list[Unit] = []
     i = 0
     while i < len(ordered):
         j = i + 1
         first = ordered[i].rows[0]
-        while j < len(ordered) and ordered[j].bbox[1] < first.y0 + 0.6 * first.style.size:
+        line = first.y0 + 0.6 * first.style.size
+        while j < len(ordered) and ordered[j].bbox[1] < line:
             j += 1
-        out.extend(sorted(ordered[i:j], key=lambda u: u.bbox[0]))
+        out.extend(sorted(ordered[i:j], key=_leftmost) if j > i + 1 else (ordered[i],))
         i = j
     return out
+
+
+def _top(unit: Unit) -> float:
+    return unit.bbox[1]
+
+
+def _leftmost(unit: Unit) -> float:
+    return unit.bbox[0]

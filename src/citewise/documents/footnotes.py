@@ -51,14 +51,22 @@ def split_marks(run: str) -> list[str]:
     return re.findall(r"\d+|[^\d,\s]", run)
 
 
-def line_text(spans: list[dict[str, Any]]) -> tuple[str, list[str], str | None]:
-    """The line's text without note marks, the marks it carried, and a note's own label."""
-    live = [s for s in spans if s["text"].strip()]
+def line_text(
+    spans: list[dict[str, Any]], live: list[dict[str, Any]] | None = None
+) -> tuple[str, list[str], str | None]:
+    """The line's text without note marks, the marks it carried, and a note's own label.
+    `live`: the spans with ink, when the caller has them."""
+    if live is None:
+        live = [s for s in spans if s["text"].strip()]
     if not live:
         return "".join(s["text"] for s in spans).strip(), [], None
+    sizes = [s["size"] for s in live]
+    least = min(sizes)
+    if least > 0 and least >= SMALLER * max(sizes):  # one size (most lines): no mark
+        return " ".join("".join([s["text"] for s in spans]).split()), [], None
     main = live[0] if len(live) == 1 else _main(live)
     size = main["size"]
-    if not any(  # no raised run (most lines): the text as set (OCR'd words have no origin)
+    if not any(  # no raised run: the text as set (OCR'd words have no origin)
         s["size"] < SMALLER * size and _raised(s, main) and s["text"].strip() for s in spans
     ):
         return " ".join("".join(s["text"] for s in spans).split()), [], None

@@ -67,51 +67,66 @@ class Row:
         self._text = self._style = None
 
     def _extent(self) -> Box:
-        if self._box is None:
+        box = self._box
+        if box is None:
             segs = self.segs
-            self._box = (
-                min(s.x0 for s in segs),
-                min(s.y0 for s in segs),
-                max(s.x1 for s in segs),
-                max(s.y1 for s in segs),
-            )
-        return self._box
+            if len(segs) == 1:
+                s = segs[0]
+                box = (s.x0, s.y0, s.x1, s.y1)
+            else:
+                box = (
+                    min([s.x0 for s in segs]),
+                    min([s.y0 for s in segs]),
+                    max([s.x1 for s in segs]),
+                    max([s.y1 for s in segs]),
+                )
+            self._box = box
+        return box
 
     @property
     def x0(self) -> float:
-        return self._extent()[0]
+        return (self._box or self._extent())[0]
 
     @property
     def x1(self) -> float:
-        return self._extent()[2]
+        return (self._box or self._extent())[2]
 
     @property
     def y0(self) -> float:
-        return self._extent()[1]
+        return (self._box or self._extent())[1]
 
     @property
     def y1(self) -> float:
-        return self._extent()[3]
+        return (self._box or self._extent())[3]
 
     @property
     def text(self) -> str:
-        if self._text is None:
-            parts: list[str] = []
-            prev: Seg | None = None
-            for s in self.segs:
-                # kerning splits words into segments; only a visible gap is a space
-                sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
-                parts += (sep, s.text)
-                prev = s
-            self._text = clean("".join(parts))
-        return self._text
+        text = self._text
+        if text is None:
+            segs = self.segs
+            if len(segs) == 1:
+                text = clean(segs[0].text)
+            else:
+                parts: list[str] = []
+                prev: Seg | None = None
+                for s in segs:
+                    # kerning splits words into segments; only a visible gap is a space
+                    sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
+                    parts += (sep, s.text)
+                    prev = s
+                text = clean("".join(parts))
+            self._text = text
+        return text
 
     @property
     def style(self) -> Seg:
         """The segment carrying most characters: it stands for the row's font."""
-        if self._style is None:
-            self._style = max(self.segs, key=lambda s: len(s.text.strip()))
-        return self._style
+        style = self._style
+        if style is None:
+            segs = self.segs
+            style = segs[0] if len(segs) == 1 else max(segs, key=lambda s: len(s.text.strip()))
+            self._style = style
+        return style
 
     def gaps(self) -> list[float]:
         return [b.x0 - a.x1 for a, b in zip(self.segs, self.segs[1:], strict=False)]
@@ -138,55 +153,69 @@ class Unit:
         self._memo_rows = -1
 
     def _known(self) -> dict[str, Any]:
+        memo = self._memo
         if self._memo_rows != len(self.rows):
-            self._memo = {}
+            memo = self._memo = {}
             self._memo_rows = len(self.rows)
-        return self._memo
+        return memo
 
     @property
     def bbox(self) -> Box:
         memo = self._known()
-        if "bbox" not in memo:
-            memo["bbox"] = union([(s.x0, s.y0, s.x1, s.y1) for s in self.segs])
-        box: Box = memo["bbox"]
+        box: Box | None = memo.get("bbox")
+        if box is None:
+            rows = self.rows
+            try:  # a row keeps its segments' extent: the rows' extents are theirs
+                box = rows[0]._extent() if len(rows) == 1 else union([r._extent() for r in rows])
+            except (IndexError, ValueError):  # no rows, or a row without segments
+                box = union([(s.x0, s.y0, s.x1, s.y1) for s in self._segs()])
+            memo["bbox"] = box
         return box
 
     @property
     def page_bbox(self) -> Box:
         """The box in real page coordinates (differs from bbox on rotated pages)."""
         memo = self._known()
-        if "page_bbox" not in memo:
-            memo["page_bbox"] = union([s.orig for s in self.segs])
-        box: Box = memo["page_bbox"]
+        box: Box | None = memo.get("page_bbox")
+        if box is None:
+            box = memo["page_bbox"] = union([s.orig for s in self._segs()])
         return box
+
+    def _segs(self) -> list[Seg]:
+        """The rows' segments in order (the memo's own list: not to be changed)."""
+        memo = self._known()
+        segs: list[Seg] | None = memo.get("segs")
+        if segs is None:
+            rows = self.rows
+            segs = list(rows[0].segs) if len(rows) == 1 else [s for r in rows for s in r.segs]
+            memo["segs"] = segs
+        return segs
 
     @property
     def segs(self) -> list[Seg]:
-        memo = self._known()
-        if "segs" not in memo:
-            memo["segs"] = [s for r in self.rows for s in r.segs]
-        segs: list[Seg] = memo["segs"]
-        return list(segs)
+        return list(self._segs())
 
     @property
     def style(self) -> Seg:
         """Dominant segment style weighted by characters."""
         memo = self._known()
-        if "style" not in memo:
-            weight: Counter[tuple[float, str, bool]] = Counter()
-            for s in self.segs:
-                weight[(round(s.size, 1), s.font, s.bold)] += len(s.text.strip())
-            (size, font, bold), _ = weight.most_common(1)[0]
-            memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
-        style: Seg = memo["style"]
+        style: Seg | None = memo.get("style")
+        if style is None:
+            weight: dict[tuple[float, str, bool], int] = {}
+            for s in self._segs():
+                key = (round(s.size, 1), s.font, s.bold)
+                weight[key] = weight.get(key, 0) + len(s.text.strip())
+            # the first key with the most characters (as Counter.most_common(1) picks)
+            size, font, bold = max(weight, key=weight.__getitem__)
+            style = memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
         return style
 
     @property
     def text(self) -> str:
         memo = self._known()
-        if "text" not in memo:
-            memo["text"] = join_rows([r.text for r in self.rows])
-        text: str = memo["text"]
+        text: str | None = memo.get("text")
+        if text is None:
+            text = memo["text"] = join_rows([r.text for r in self.rows])
         return text
 
 
@@ -194,11 +223,14 @@ class Unit:
 
 
 def union(boxes: list[Box]) -> Box:
+    if len(boxes) == 1:
+        x0, y0, x1, y1 = boxes[0]
+        return x0, y0, x1, y1
     return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
+        min([b[0] for b in boxes]),
+        min([b[1] for b in boxes]),
+        max([b[2] for b in boxes]),
+        max([b[3] for b in boxes]),
     )
 
 
@@ -242,36 +274,47 @@ def page_segments(
     Landscape tables are often set on a turned page: lines are rotated into a
     left-to-right frame, whose (width, height) is returned; `Seg.orig` keeps the real box.
     """
+    found: list[tuple[int, dict[str, Any]]] = []
+    for bno, block in enumerate(raw.get("blocks", [])):
+        if block.get("type") == 0:
+            found += [(bno, line) for line in block["lines"]]
+    merged = stack_scripts([line for _, line in found])  # x_i^2 stacked: base, sub, sup
     lines = []
     weight: Counter[tuple[int, int]] = Counter()
-    found = [
-        (bno, line)
-        for bno, block in enumerate(raw.get("blocks", []))
-        if block.get("type") == 0
-        for line in block["lines"]
-    ]
-    merged = stack_scripts([line for _, line in found])  # x_i^2 stacked: base, sub, sup
     for (bno, _), line in zip(found, merged, strict=True):
-        spans = [s for s in line["spans"] if s["text"].strip()] if line is not None else []
-        if line is not None and spans:
+        if line is None:
+            continue
+        inked, ink, chars = [], [], 0  # spans with ink, their stripped lengths, characters
+        for s in line["spans"]:
+            text = s["text"]
+            stripped = len(text.strip())
+            if stripped:
+                inked.append(s)
+                ink.append(stripped)
+                chars += len(text)
+        if inked:
             dx, dy = line.get("dir", (1.0, 0.0))
             way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
-            lines.append((bno, line, spans, way))
-            weight[way] += sum(len(s["text"]) for s in spans)
+            lines.append((bno, line, inked, ink, way))
+            weight[way] += chars
     main = weight.most_common(1)[0][0] if weight else (1, 0)
     if main == (9, 9):
         main = (1, 0)
     segs: list[Seg] = []
-    for bno, line, inked, way in lines:
+    for bno, line, inked, ink, way in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
         whole = line["spans"]
         for part in _run_in_parts(whole, inked):
-            live = inked if part is whole else [s for s in part if s["text"].strip()]
-            text, marks, note = line_text(part)
-            top = live[0] if len(live) == 1 else max(live, key=lambda s: len(s["text"].strip()))
-            split = len(part) < len(whole)  # inked spans only: the space is a gap
-            box = union([tuple(s["bbox"]) for s in live]) if split else tuple(line["bbox"])
+            if part is whole:  # the whole line (a run-in lead is rare)
+                text, marks, note = line_text(part, inked)
+                top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]
+                box = tuple(line["bbox"])
+            else:
+                live = [s for s in part if s["text"].strip()]
+                text, marks, note = line_text(part, live)
+                top = max(live, key=lambda s: len(s["text"].strip()))
+                box = union([tuple(s["bbox"]) for s in live])  # the space is a gap
             x0, y0, x1, y1 = _turn(box, main, width, height)
             font = font_family(top["font"])
             bold = is_bold(font, top["flags"])
@@ -341,13 +384,26 @@ def group_rows(segs: list[Seg]) -> list[Row]:
     """Cluster segments into visual rows by vertical overlap, top to bottom."""
     rows: list[list[Seg]] = []
     top = bottom = 0.0  # extent of the last row, kept as it grows (not rescanned per segment)
-    for s in sorted(segs, key=lambda s: (s.y0 + s.y1) / 2):
+    for s in sorted(segs, key=_middle):
+        y0, y1 = s.y0, s.y1
         if rows:
-            overlap = min(bottom, s.y1) - max(top, s.y0)
-            if overlap > 0.5 * min(s.height, bottom - top):
+            overlap = (bottom if bottom < y1 else y1) - (top if top > y0 else y0)
+            tall = y1 - y0
+            if overlap > 0.5 * (tall if tall < bottom - top else bottom - top):
                 rows[-1].append(s)
-                top, bottom = min(top, s.y0), max(bottom, s.y1)
+                if y0 < top:
+                    top = y0
+                if y1 > bottom:
+                    bottom = y1
                 continue
         rows.append([s])
-        top, bottom = s.y0, s.y1
-    return [Row(sorted(r, key=lambda s: s.x0)) for r in rows]
+        top, bottom = y0, y1
+    return [Row(r if len(r) == 1 else sorted(r, key=_left)) for r in rows]
+
+
+def _middle(s: Seg) -> float:
+    return (s.y0 + s.y1) / 2
+
+
+def _left(s: Seg) -> float:
+    return s.x0

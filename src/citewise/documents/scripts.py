@@ -19,6 +19,12 @@ def _raised_after(spans: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(superscript, base) span indices where a superscript starts: a span smaller than
     the inked span before it and raised above that one's baseline by a fifth of its size
     or more (later spans of the same superscript are not listed)."""
+    if len(spans) < 2:
+        return []
+    sizes = [span["size"] for span in spans]
+    least = min(sizes)
+    if least > 0 and least >= SCRIPT * max(sizes):  # one size (most lines): nothing smaller
+        return []
     out = []
     base: int | None = None
     rising = False
@@ -57,14 +63,21 @@ def stack_scripts(lines: list[Line]) -> list[Line | None]:
     out: list[Line | None] = list(lines)
     short = [k for k, line in enumerate(lines) if len(line["spans"]) <= 3]
     for k, line in enumerate(lines):
+        if len(line["spans"]) < 2:  # a superscript needs a base before it
+            continue
+        raised = _raised_after(line["spans"])
+        if not raised:
+            continue
         spans = list(line["spans"])
         box = tuple(line["bbox"])
-        for i, b in reversed(_raised_after(spans)):  # from the right: indices hold
+        for i, b in reversed(raised):  # from the right: indices hold
+            left = spans[i]["bbox"][0]
             sub = next(
                 (
                     j
                     for j in short
                     if j != k
+                    and abs(lines[j]["bbox"][0] - left) <= 1.5  # starts under the script
                     and out[j] is lines[j]
                     and _subscript_line(lines[j], spans[b], spans[i])
                 ),
