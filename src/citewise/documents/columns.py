@@ -17,9 +17,10 @@ def column_layout(segs: list[Seg], width: float) -> tuple[bool, float, float]:
     lo = min([s.x0 for s in segs])
     hi = max([s.x1 for s in segs])
     mid = (lo + hi) / 2
+    quarter = 0.25 * (hi - lo)
     left = right = 0
     for s in segs:
-        wide = s.x1 - s.x0 > 0.25 * (hi - lo) and len(s.text) > 25
+        wide = s.x1 - s.x0 > quarter and len(s.text) > 25
         if wide and s.x1 <= mid + 4:
             left += 1
         elif wide and s.x0 >= mid - 4:
@@ -60,14 +61,16 @@ def has_cells(unit: Unit, numeric: re.Pattern[str] | None = None) -> bool:
     """Rows made of cells: wide gaps between segments (or a numeric cell) on most rows."""
     rows = unit.rows
     size = unit.style.size
-    wide = [r for r in rows if any(g >= 1.5 * size for g in r.gaps())]
+    wide = [r for r in rows if r.widest() >= 1.5 * size]
     if numeric is not None:
+        picked = {id(r) for r in wide}  # `r not in wide` is true of those: skip them first
         wide += [
             r
             for r in rows
-            if r not in wide
-            and any(g >= 0.8 * size for g in r.gaps())
+            if id(r) not in picked
+            and r.widest() >= 0.8 * size
             and any(numeric.match(s.text) for s in r.segs[1:])
+            and r not in wide
         ]
     if len(rows) == 1:
         return len(wide) == 1 and len(rows[0].segs) >= 3

@@ -9,14 +9,15 @@ reading order are in columns.py."""
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from citewise.documents.footnotes import line_text
+from citewise.documents.footnotes import SMALLER, line_text
 from citewise.documents.hyphenation import clean, join_rows
-from citewise.documents.scripts import stack_scripts
+from citewise.documents.scripts import SCRIPT, level, stack_scripts
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
@@ -24,6 +25,9 @@ PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,5}(\s*(of|/)\s*\d{1,5})?$", re
 BULLET = re.compile(r"^[•◦▪‣∙●○■□➢►–—]\s*\S")
 HEADER_ZONE = 0.1  # fraction of page height at top and bottom where running heads live
 Box = tuple[float, float, float, float]
+RIGHTWARDS = (1.0, 0.0)  # a line's direction when it runs left to right
+# a `level` line (no span below SCRIPT of the largest) has no mark (below SMALLER of its main)
+NO_MARK_WHEN_LEVEL = SMALLER <= SCRIPT
 
 
 @dataclass
@@ -61,6 +65,8 @@ class Row:
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _style: Seg | None = field(default=None, init=False, repr=False, compare=False)
     _box: Box | None = field(default=None, init=False, repr=False, compare=False)
+    _gaps: list[float] | None = field(default=None, init=False, repr=False, compare=False)
+    _widest: float | None = field(default=None, init=False, repr=False, compare=False)
 
     def forget(self) -> None:
         """Drop what was worked out from the segments (one of their texts changed)."""
@@ -129,7 +135,24 @@ class Row:
         return style
 
     def gaps(self) -> list[float]:
-        return [b.x0 - a.x1 for a, b in zip(self.segs, self.segs[1:], strict=False)]
+        """Horizontal gaps between neighbouring segments (the list is kept: not to be changed)."""
+        gaps = self._gaps
+        if gaps is None:
+            segs = self.segs
+            gaps = self._gaps = [b.x0 - a.x1 for a, b in zip(segs, segs[1:], strict=False)]
+        return gaps
+
+    def widest(self) -> float:
+        """The widest gap (-inf for one segment): `any(g >= t for g in gaps())` is
+        `widest() >= t`."""
+        wide = self._widest
+        if wide is None:
+            wide = -math.inf
+            for g in self.gaps():
+                if g > wide:
+                    wide = g
+            self._widest = wide
+        return wide
 
 
 @dataclass
@@ -275,47 +298,67 @@ def page_segments(
     left-to-right frame, whose (width, height) is returned; `Seg.orig` keeps the real box.
     """
     found: list[tuple[int, dict[str, Any]]] = []
+    uneven: list[int] = []  # lines with a span set smaller: scripts and marks are looked for
     for bno, block in enumerate(raw.get("blocks", [])):
         if block.get("type") == 0:
-            found += [(bno, line) for line in block["lines"]]
-    merged = stack_scripts([line for _, line in found])  # x_i^2 stacked: base, sub, sup
+            for line in block["lines"]:
+                spans = line["spans"]
+                if spans and not level(spans):
+                    uneven.append(len(found))
+                found.append((bno, line))
+    merged = stack_scripts([line for _, line in found], uneven)  # x_i^2: base, sub, sup
+    marked = set(uneven) if NO_MARK_WHEN_LEVEL else set(range(len(found)))
     lines = []
     weight: Counter[tuple[int, int]] = Counter()
-    for (bno, _), line in zip(found, merged, strict=True):
+    for k, ((bno, _), line) in enumerate(zip(found, merged, strict=True)):
         if line is None:
             continue
-        inked, ink, chars = [], [], 0  # spans with ink, their stripped lengths, characters
-        for s in line["spans"]:
-            text = s["text"]
+        spans = line["spans"]
+        if len(spans) == 1:  # most lines of a filing
+            text = spans[0]["text"]
             stripped = len(text.strip())
-            if stripped:
-                inked.append(s)
-                ink.append(stripped)
-                chars += len(text)
-        if inked:
-            dx, dy = line.get("dir", (1.0, 0.0))
+            if not stripped:
+                continue
+            inked, ink, chars = spans, [stripped], len(text)
+        else:
+            inked, ink, chars = [], [], 0  # spans with ink, stripped lengths, characters
+            for s in spans:
+                text = s["text"]
+                stripped = len(text.strip())
+                if stripped:
+                    inked.append(s)
+                    ink.append(stripped)
+                    chars += len(text)
+            if not inked:
+                continue
+        d = line.get("dir", RIGHTWARDS)
+        if d == RIGHTWARDS:
+            way = (1, 0)
+        else:
+            dx, dy = d
             way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
-            lines.append((bno, line, inked, ink, way))
-            weight[way] += chars
+        lines.append((bno, line, inked, ink, way, k not in marked))
+        weight[way] += chars
     main = weight.most_common(1)[0][0] if weight else (1, 0)
     if main == (9, 9):
         main = (1, 0)
+    upright = main not in ((0, -1), (0, 1), (-1, 0))  # _turn leaves the boxes as they are
     segs: list[Seg] = []
-    for bno, line, inked, ink, way in lines:
+    for bno, line, inked, ink, way, even in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
         whole = line["spans"]
         for part in _run_in_parts(whole, inked):
             if part is whole:  # the whole line (a run-in lead is rare)
-                text, marks, note = line_text(part, inked)
+                text, marks, note = line_text(part, inked, even)
                 top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]
                 box = tuple(line["bbox"])
             else:
                 live = [s for s in part if s["text"].strip()]
-                text, marks, note = line_text(part, live)
+                text, marks, note = line_text(part, live, even)
                 top = max(live, key=lambda s: len(s["text"].strip()))
                 box = union([tuple(s["bbox"]) for s in live])  # the space is a gap
-            x0, y0, x1, y1 = _turn(box, main, width, height)
+            x0, y0, x1, y1 = box if upright else _turn(box, main, width, height)
             font = font_family(top["font"])
             bold = is_bold(font, top["flags"])
             seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)

@@ -15,16 +15,20 @@ SCRIPT = 0.85  # a script's size relative to its base
 Line = dict[str, Any]  # a line of get_text("dict")
 
 
+def level(spans: list[dict[str, Any]]) -> bool:
+    """Every span within a script's size of the largest (most lines): none of them can be
+    a superscript, a subscript or a footnote mark."""
+    if len(spans) == 1:
+        return bool(spans[0]["size"] > 0)
+    sizes = [span["size"] for span in spans]
+    least = min(sizes)
+    return bool(least > 0 and least >= SCRIPT * max(sizes))
+
+
 def _raised_after(spans: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(superscript, base) span indices where a superscript starts: a span smaller than
     the inked span before it and raised above that one's baseline by a fifth of its size
     or more (later spans of the same superscript are not listed)."""
-    if len(spans) < 2:
-        return []
-    sizes = [span["size"] for span in spans]
-    least = min(sizes)
-    if least > 0 and least >= SCRIPT * max(sizes):  # one size (most lines): nothing smaller
-        return []
     out = []
     base: int | None = None
     rising = False
@@ -57,12 +61,19 @@ def _subscript_line(line: Line, base: dict[str, Any], sup: dict[str, Any]) -> bo
     return abs(x0 - sup["bbox"][0]) <= 1.5 and lower and small and inside
 
 
-def stack_scripts(lines: list[Line]) -> list[Line | None]:
+def stack_scripts(lines: list[Line], uneven: list[int] | None = None) -> list[Line | None]:
     """The page's lines with each stacked subscript moved into its base's line, before
-    the superscript (its own place left None); other lines are returned as they are."""
+    the superscript (its own place left None); other lines are returned as they are.
+    `uneven`: the indices of the lines that are not `level`, when the caller has them."""
     out: list[Line | None] = list(lines)
+    if uneven is None:
+        uneven = [k for k, line in enumerate(lines) if len(line["spans"]) > 1]
+        uneven = [k for k in uneven if not level(lines[k]["spans"])]
+    if not uneven:
+        return out
     short = [k for k, line in enumerate(lines) if len(line["spans"]) <= 3]
-    for k, line in enumerate(lines):
+    for k in uneven:
+        line = lines[k]
         if len(line["spans"]) < 2:  # a superscript needs a base before it
             continue
         raised = _raised_after(line["spans"])
