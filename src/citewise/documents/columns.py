@@ -98,8 +98,9 @@ def _split_by_column(segs: list[Seg], mid: float) -> list[list[Seg]]:
     if not left or not right or len(left) + len(right) != len(segs):
         return [segs]
     shared = sum(1 for r in group_rows(segs) if r.x0 < mid < r.x1)
-    rows = min(len(group_rows(left)), len(group_rows(right)))
-    sizes = abs(Unit(group_rows(left)).style.size - Unit(group_rows(right)).style.size)
+    left_rows, right_rows = group_rows(left), group_rows(right)
+    rows = min(len(left_rows), len(right_rows))
+    sizes = abs(Unit(left_rows).style.size - Unit(right_rows).style.size)
     # table rows have cells on both sides of the gutter on every line
     if shared >= 0.6 * rows and sizes < 1.0:
         return [segs]

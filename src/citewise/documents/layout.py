@@ -1,260 +1,32 @@
 """Page geometry for the PDF reader: PyMuPDF lines, running heads, visual rows. Columns and
-reading order are in columns.py."""
+reading order are in columns.py; the Seg, Row and Unit they are made of in segments.py
+(re-exported here)."""
 
-# Vocabulary: a `Seg` is one PyMuPDF line (a run of spans on one baseline), a `Row` is the
-# segments sharing a visual baseline, a `Unit` is a stack of rows that belongs together
-# (a PyMuPDF block, later split into paragraphs, headings, table rows). Pure functions over
-# PyMuPDF's `get_text("dict")` output; nothing here opens files.
+# Pure functions over PyMuPDF's `get_text("dict")` output; nothing here opens files.
 
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.documents.footnotes import SMALLER, line_text
-from citewise.documents.hyphenation import clean, join_rows
 from citewise.documents.scripts import SCRIPT, level, stack_scripts
+from citewise.documents.segments import Box as Box
+from citewise.documents.segments import Row as Row
+from citewise.documents.segments import Seg as Seg
+from citewise.documents.segments import Unit as Unit
+from citewise.documents.segments import union as union
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
 PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,5}(\s*(of|/)\s*\d{1,5})?$", re.I)
 BULLET = re.compile(r"^[•◦▪‣∙●○■□➢►–—]\s*\S")
 HEADER_ZONE = 0.1  # fraction of page height at top and bottom where running heads live
-Box = tuple[float, float, float, float]
 RIGHTWARDS = (1.0, 0.0)  # a line's direction when it runs left to right
 # a `level` line (no span below SCRIPT of the largest) has no mark (below SMALLER of its main)
 NO_MARK_WHEN_LEVEL = SMALLER <= SCRIPT
-
-
-@dataclass
-class Seg:
-    """One PyMuPDF line: text on one baseline with its dominant font."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    text: str
-    size: float
-    font: str
-    bold: bool
-    block: int
-    orig: Box = (0.0, 0.0, 0.0, 0.0)  # box on the real page (differs on turned pages)
-    marks: list[str] = field(default_factory=list)  # footnote marks taken out of the text
-    note: str | None = None  # the label a footnote line opens with ('10')
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
-
-
-@dataclass
-class Row:
-    """Segments sharing a visual baseline, left to right.
-
-    Its text, style and extent are worked out once (the parser asks for them many times):
-    a row's segments never change after it is made, except a drop cap joining the first
-    one (page_blocks.join_drop_caps), which calls `forget`.
-    """
-
-    segs: list[Seg]
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
-    _style: Seg | None = field(default=None, init=False, repr=False, compare=False)
-    _box: Box | None = field(default=None, init=False, repr=False, compare=False)
-    _gaps: list[float] | None = field(default=None, init=False, repr=False, compare=False)
-    _widest: float | None = field(default=None, init=False, repr=False, compare=False)
-
-    def forget(self) -> None:
-        """Drop what was worked out from the segments (one of their texts changed)."""
-        self._text = self._style = None
-
-    def _extent(self) -> Box:
-        box = self._box
-        if box is None:
-            segs = self.segs
-            if len(segs) == 1:
-                s = segs[0]
-                box = (s.x0, s.y0, s.x1, s.y1)
-            else:
-                box = (
-                    min([s.x0 for s in segs]),
-                    min([s.y0 for s in segs]),
-                    max([s.x1 for s in segs]),
-                    max([s.y1 for s in segs]),
-                )
-            self._box = box
-        return box
-
-    @property
-    def x0(self) -> float:
-        return (self._box or self._extent())[0]
-
-    @property
-    def x1(self) -> float:
-        return (self._box or self._extent())[2]
-
-    @property
-    def y0(self) -> float:
-        return (self._box or self._extent())[1]
-
-    @property
-    def y1(self) -> float:
-        return (self._box or self._extent())[3]
-
-    @property
-    def text(self) -> str:
-        text = self._text
-        if text is None:
-            segs = self.segs
-            if len(segs) == 1:
-                text = clean(segs[0].text)
-            else:
-                parts: list[str] = []
-                prev: Seg | None = None
-                for s in segs:
-                    # kerning splits words into segments; only a visible gap is a space
-                    sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
-                    parts += (sep, s.text)
-                    prev = s
-                text = clean("".join(parts))
-            self._text = text
-        return text
-
-    @property
-    def style(self) -> Seg:
-        """The segment carrying most characters: it stands for the row's font."""
-        style = self._style
-        if style is None:
-            segs = self.segs
-            style = segs[0] if len(segs) == 1 else max(segs, key=lambda s: len(s.text.strip()))
-            self._style = style
-        return style
-
-    def gaps(self) -> list[float]:
-        """Horizontal gaps between neighbouring segments (the list is kept: not to be changed)."""
-        gaps = self._gaps
-        if gaps is None:
-            segs = self.segs
-            gaps = self._gaps = [b.x0 - a.x1 for a, b in zip(segs, segs[1:], strict=False)]
-        return gaps
-
-    def widest(self) -> float:
-        """The widest gap (-inf for one segment): `any(g >= t for g in gaps())` is
-        `widest() >= t`."""
-        wide = self._widest
-        if wide is None:
-            wide = -math.inf
-            for g in self.gaps():
-                if g > wide:
-                    wide = g
-            self._widest = wide
-        return wide
-
-
-@dataclass
-class Unit:
-    """Rows that belong together; `col` is L, R or F (full width) on the page.
-
-    Rows are only ever added (merges extend `rows`), so what is worked out from them
-    (segments, boxes, style, text) is kept until their number changes, or `forget`.
-    """
-
-    rows: list[Row]
-    col: str = "F"
-    kind: str = "paragraph"
-    label: str | None = None
-    data: dict[str, object] = field(default_factory=dict)
-    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _memo_rows: int = field(default=-1, init=False, repr=False, compare=False)
-
-    def forget(self) -> None:
-        """Drop what was worked out from the rows (a row's text changed)."""
-        self._memo_rows = -1
-
-    def _known(self) -> dict[str, Any]:
-        memo = self._memo
-        if self._memo_rows != len(self.rows):
-            memo = self._memo = {}
-            self._memo_rows = len(self.rows)
-        return memo
-
-    @property
-    def bbox(self) -> Box:
-        memo = self._known()
-        box: Box | None = memo.get("bbox")
-        if box is None:
-            rows = self.rows
-            try:  # a row keeps its segments' extent: the rows' extents are theirs
-                box = rows[0]._extent() if len(rows) == 1 else union([r._extent() for r in rows])
-            except (IndexError, ValueError):  # no rows, or a row without segments
-                box = union([(s.x0, s.y0, s.x1, s.y1) for s in self._segs()])
-            memo["bbox"] = box
-        return box
-
-    @property
-    def page_bbox(self) -> Box:
-        """The box in real page coordinates (differs from bbox on rotated pages)."""
-        memo = self._known()
-        box: Box | None = memo.get("page_bbox")
-        if box is None:
-            box = memo["page_bbox"] = union([s.orig for s in self._segs()])
-        return box
-
-    def _segs(self) -> list[Seg]:
-        """The rows' segments in order (the memo's own list: not to be changed)."""
-        memo = self._known()
-        segs: list[Seg] | None = memo.get("segs")
-        if segs is None:
-            rows = self.rows
-            segs = list(rows[0].segs) if len(rows) == 1 else [s for r in rows for s in r.segs]
-            memo["segs"] = segs
-        return segs
-
-    @property
-    def segs(self) -> list[Seg]:
-        return list(self._segs())
-
-    @property
-    def style(self) -> Seg:
-        """Dominant segment style weighted by characters."""
-        memo = self._known()
-        style: Seg | None = memo.get("style")
-        if style is None:
-            weight: dict[tuple[float, str, bool], int] = {}
-            for s in self._segs():
-                key = (round(s.size, 1), s.font, s.bold)
-                weight[key] = weight.get(key, 0) + len(s.text.strip())
-            # the first key with the most characters (as Counter.most_common(1) picks)
-            size, font, bold = max(weight, key=weight.__getitem__)
-            style = memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
-        return style
-
-    @property
-    def text(self) -> str:
-        memo = self._known()
-        text: str | None = memo.get("text")
-        if text is None:
-            text = memo["text"] = join_rows([r.text for r in self.rows])
-        return text
-
-
-# --- geometry -------------------------------------------------------------------------
-
-
-def union(boxes: list[Box]) -> Box:
-    if len(boxes) == 1:
-        x0, y0, x1, y1 = boxes[0]
-        return x0, y0, x1, y1
-    return (
-        min([b[0] for b in boxes]),
-        min([b[1] for b in boxes]),
-        max([b[2] for b in boxes]),
-        max([b[3] for b in boxes]),
-    )
 
 
 # --- lines from PyMuPDF -----------------------------------------------------------------
@@ -297,18 +69,68 @@ def page_segments(
     Landscape tables are often set on a turned page: lines are rotated into a
     left-to-right frame, whose (width, height) is returned; `Seg.orig` keeps the real box.
     """
-    found: list[tuple[int, dict[str, Any]]] = []
-    uneven: list[int] = []  # lines with a span set smaller: scripts and marks are looked for
+    found, uneven = _page_lines(raw)
+    merged = stack_scripts([line for _, line in found], uneven)  # x_i^2: base, sub, sup
+    marked = set(uneven) if NO_MARK_WHEN_LEVEL else set(range(len(found)))
+    lines, weight = _inked_lines(found, merged, marked)
+    main = weight.most_common(1)[0][0] if weight else (1, 0)
+    if main == (9, 9):
+        main = (1, 0)
+    upright = main not in ((0, -1), (0, 1), (-1, 0))  # _turn leaves the boxes as they are
+    segs: list[Seg] = []
+    for bno, line, inked, ink, way, even in lines:
+        if way != main:  # margin stamps and axis labels run across the text
+            continue
+        whole = line["spans"]
+        for part in _run_in_parts(whole, inked):
+            if part is whole:  # the whole line (a run-in lead is rare)
+                text, marks, note = line_text(part, inked, even)
+                top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]
+                box = tuple(line["bbox"])
+            else:
+                live = [s for s in part if s["text"].strip()]
+                text, marks, note = line_text(part, live, even)
+                top = max(live, key=lambda s: len(s["text"].strip()))
+                box = union([tuple(s["bbox"]) for s in live])  # the space is a gap
+            x0, y0, x1, y1 = box if upright else _turn(box, main, width, height)
+            font = font_family(top["font"])
+            bold = is_bold(font, top["flags"])
+            seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)
+            segs.append(seg)
+    turned = main in ((0, 1), (0, -1))
+    return segs, (height if turned else width), (width if turned else height)
+
+
+Line = dict[str, Any]  # a line of get_text("dict")
+Span = dict[str, Any]
+# (block number, line, its inked spans, their stripped lengths, direction, even)
+Inked = tuple[int, Line, list[Span], list[int], tuple[int, int], bool]
+
+
+def _page_lines(raw: dict[str, Any]) -> tuple[list[tuple[int, Line]], list[int]]:
+    """The page's text lines with their block numbers, and the indices of those that are
+    not `level` (a span set smaller: scripts and marks are looked for there only)."""
+    found: list[tuple[int, Line]] = []
+    uneven: list[int] = []
     for bno, block in enumerate(raw.get("blocks", [])):
         if block.get("type") == 0:
             for line in block["lines"]:
                 spans = line["spans"]
-                if spans and not level(spans):
+                if len(spans) == 1:  # scripts.level of one span, inline (most lines)
+                    if not spans[0]["size"] > 0:
+                        uneven.append(len(found))
+                elif spans and not level(spans):
                     uneven.append(len(found))
                 found.append((bno, line))
-    merged = stack_scripts([line for _, line in found], uneven)  # x_i^2: base, sub, sup
-    marked = set(uneven) if NO_MARK_WHEN_LEVEL else set(range(len(found)))
-    lines = []
+    return found, uneven
+
+
+def _inked_lines(
+    found: list[tuple[int, Line]], merged: list[Line | None], marked: set[int]
+) -> tuple[list[Inked], Counter[tuple[int, int]]]:
+    """Lines with ink: (block, line, inked spans, their stripped lengths, direction, even),
+    and the characters set in each direction."""
+    lines: list[Inked] = []
     weight: Counter[tuple[int, int]] = Counter()
     for k, ((bno, _), line) in enumerate(zip(found, merged, strict=True)):
         if line is None:
@@ -339,32 +161,7 @@ def page_segments(
             way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
         lines.append((bno, line, inked, ink, way, k not in marked))
         weight[way] += chars
-    main = weight.most_common(1)[0][0] if weight else (1, 0)
-    if main == (9, 9):
-        main = (1, 0)
-    upright = main not in ((0, -1), (0, 1), (-1, 0))  # _turn leaves the boxes as they are
-    segs: list[Seg] = []
-    for bno, line, inked, ink, way, even in lines:
-        if way != main:  # margin stamps and axis labels run across the text
-            continue
-        whole = line["spans"]
-        for part in _run_in_parts(whole, inked):
-            if part is whole:  # the whole line (a run-in lead is rare)
-                text, marks, note = line_text(part, inked, even)
-                top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]
-                box = tuple(line["bbox"])
-            else:
-                live = [s for s in part if s["text"].strip()]
-                text, marks, note = line_text(part, live, even)
-                top = max(live, key=lambda s: len(s["text"].strip()))
-                box = union([tuple(s["bbox"]) for s in live])  # the space is a gap
-            x0, y0, x1, y1 = box if upright else _turn(box, main, width, height)
-            font = font_family(top["font"])
-            bold = is_bold(font, top["flags"])
-            seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)
-            segs.append(seg)
-    turned = main in ((0, 1), (0, -1))
-    return segs, (height if turned else width), (width if turned else height)
+    return lines, weight
 
 
 def _run_in_parts(
@@ -404,9 +201,10 @@ def running_heads(pages: list[list[Seg]], heights: list[float]) -> list[set[int]
     counts: Counter[str] = Counter()
     for segs, height in zip(pages, heights, strict=True):
         keys = []
+        top, foot = HEADER_ZONE * height, (1 - HEADER_ZONE) * height
         for i, s in enumerate(segs):
             mid = (s.y0 + s.y1) / 2
-            if mid < HEADER_ZONE * height or mid > (1 - HEADER_ZONE) * height:
+            if mid < top or mid > foot:
                 keys.append((i, mask(s.text)))
         zones.append(keys)
         counts.update({k for _, k in keys})

@@ -9,10 +9,12 @@ subscript, superscript, as TeX writes ζ_n^{ψ(gs)}.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 SCRIPT = 0.85  # a script's size relative to its base
 Line = dict[str, Any]  # a line of get_text("dict")
+_SIZE = itemgetter("size")
 
 
 def level(spans: list[dict[str, Any]]) -> bool:
@@ -20,7 +22,7 @@ def level(spans: list[dict[str, Any]]) -> bool:
     a superscript, a subscript or a footnote mark."""
     if len(spans) == 1:
         return bool(spans[0]["size"] > 0)
-    sizes = [span["size"] for span in spans]
+    sizes = list(map(_SIZE, spans))
     least = min(sizes)
     return bool(least > 0 and least >= SCRIPT * max(sizes))
 
