@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from citewise.documents.footnotes import SMALLER, line_text
-from citewise.documents.scripts import SCRIPT, level, stack_scripts
+from citewise.documents.scripts import SCRIPT, stack_scripts
 from citewise.documents.segments import Box as Box
 from citewise.documents.segments import Row as Row
 from citewise.documents.segments import Seg as Seg
@@ -70,7 +70,7 @@ def page_segments(
     left-to-right frame, whose (width, height) is returned; `Seg.orig` keeps the real box.
     """
     found, uneven = _page_lines(raw)
-    merged = stack_scripts([line for _, line in found], uneven)  # x_i^2: base, sub, sup
+    merged = stack_scripts([f[1] for f in found], uneven)  # x_i^2: base, sub, sup
     marked = set(uneven) if NO_MARK_WHEN_LEVEL else set(range(len(found)))
     lines, weight = _inked_lines(found, merged, marked)
     main = weight.most_common(1)[0][0] if weight else (1, 0)
@@ -103,56 +103,70 @@ def page_segments(
 
 Line = dict[str, Any]  # a line of get_text("dict")
 Span = dict[str, Any]
+# (block number, line, its inked spans, their stripped lengths, their characters)
+Found = tuple[int, Line, list[Span], list[int], int]
 # (block number, line, its inked spans, their stripped lengths, direction, even)
 Inked = tuple[int, Line, list[Span], list[int], tuple[int, int], bool]
 
 
-def _page_lines(raw: dict[str, Any]) -> tuple[list[tuple[int, Line]], list[int]]:
-    """The page's text lines with their block numbers, and the indices of those that are
-    not `level` (a span set smaller: scripts and marks are looked for there only)."""
-    found: list[tuple[int, Line]] = []
+def _page_lines(raw: dict[str, Any]) -> tuple[list[Found], list[int]]:
+    """The page's text lines, each with its block number and ink (`_ink`), and the indices
+    of those that are not `level` (a span set smaller: scripts and marks are looked for
+    there only)."""
+    found: list[Found] = []
     uneven: list[int] = []
     for bno, block in enumerate(raw.get("blocks", [])):
         if block.get("type") == 0:
             for line in block["lines"]:
-                spans = line["spans"]
-                if len(spans) == 1:  # scripts.level of one span, inline (most lines)
-                    if not spans[0]["size"] > 0:
-                        uneven.append(len(found))
-                elif spans and not level(spans):
+                inked, ink, chars, even = _ink(line["spans"])
+                if not even:
                     uneven.append(len(found))
-                found.append((bno, line))
+                found.append((bno, line, inked, ink, chars))
     return found, uneven
 
 
+def _ink(spans: list[Span]) -> tuple[list[Span], list[int], int, bool]:
+    """The spans with ink, their stripped lengths, their characters, and whether the line
+    is `level` (scripts.level, worked out in the same pass)."""
+    if len(spans) == 1:  # most lines of a filing
+        span = spans[0]
+        text = span["text"]
+        stripped = len(text.strip())
+        even = bool(span["size"] > 0)
+        return (spans, [stripped], len(text), even) if stripped else ([], [], 0, even)
+    inked: list[Span] = []
+    ink: list[int] = []
+    chars = 0
+    least = most = spans[0]["size"] if spans else 1.0
+    for s in spans:
+        size = s["size"]
+        if size < least:
+            least = size
+        elif size > most:
+            most = size
+        text = s["text"]
+        stripped = len(text.strip())
+        if stripped:
+            inked.append(s)
+            ink.append(stripped)
+            chars += len(text)
+    return inked, ink, chars, bool(least > 0 and least >= SCRIPT * most)
+
+
 def _inked_lines(
-    found: list[tuple[int, Line]], merged: list[Line | None], marked: set[int]
+    found: list[Found], merged: list[Line | None], marked: set[int]
 ) -> tuple[list[Inked], Counter[tuple[int, int]]]:
     """Lines with ink: (block, line, inked spans, their stripped lengths, direction, even),
     and the characters set in each direction."""
     lines: list[Inked] = []
     weight: Counter[tuple[int, int]] = Counter()
-    for k, ((bno, _), line) in enumerate(zip(found, merged, strict=True)):
+    for k, ((bno, first, inked, ink, chars), line) in enumerate(zip(found, merged, strict=True)):
         if line is None:
             continue
-        spans = line["spans"]
-        if len(spans) == 1:  # most lines of a filing
-            text = spans[0]["text"]
-            stripped = len(text.strip())
-            if not stripped:
-                continue
-            inked, ink, chars = spans, [stripped], len(text)
-        else:
-            inked, ink, chars = [], [], 0  # spans with ink, stripped lengths, characters
-            for s in spans:
-                text = s["text"]
-                stripped = len(text.strip())
-                if stripped:
-                    inked.append(s)
-                    ink.append(stripped)
-                    chars += len(text)
-            if not inked:
-                continue
+        if line is not first:  # a stacked subscript joined it
+            inked, ink, chars, _ = _ink(line["spans"])
+        if not inked:
+            continue
         d = line.get("dir", RIGHTWARDS)
         if d == RIGHTWARDS:
             way = (1, 0)
