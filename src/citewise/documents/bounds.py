@@ -20,6 +20,7 @@ SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
 LINES = ("code", "table")  # kinds whose line breaks carry meaning
 
 TEXT_OPERATORS = (b"Tj", b"TJ", b"'", b'"')  # the budget: ParseBudget.text_ops_per_page
+OPERATOR_BYTES = b"T'\""  # one of them in every text operator
 
 
 def check_text_operators(pages: list[pymupdf.Page], budget: int) -> None:
@@ -29,6 +30,9 @@ def check_text_operators(pages: list[pymupdf.Page], budget: int) -> None:
     for page in pages:
         content = page.read_contents()
         if len(content) < budget:  # every operator takes at least one byte
+            continue
+        # a bound in one pass first (Tj and TJ each hold a T): most long pages are far below
+        if len(content) - len(content.translate(None, OPERATOR_BYTES)) <= budget:
             continue
         ops = sum(content.count(op) for op in TEXT_OPERATORS)
         if ops > budget:
