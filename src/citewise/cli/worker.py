@@ -87,7 +87,8 @@ def _followed(final: IngestProgress, jobs: int, as_json: bool) -> None:
         out.print(f"{stage.stage}: {done} of {stage.total} done, {stage.failed} failed")
     for failure in final.failures:
         where = failure.file or failure.stage
-        err.print(plain(f"error: {where}: {failure.message} ({failure.code}, {failure.stage})"))
+        line = f"error: {where}: {failure.message} ({failure.code}, {failure.stage})"
+        sys.stderr.write(plain(line) + "\n")  # one line, unwrapped: a script may grep it
 
 
 def _event(data: dict[str, object]) -> None:

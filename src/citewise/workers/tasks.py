@@ -209,8 +209,11 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
             subject = next(
                 (str(kwargs[k]) for k in ("path", "document", "task_id") if k in kwargs), ""
             )
-            code = getattr(exc, "code", None) or type(exc).__name__
-            _record(context, subject=subject, code=str(code), message=str(exc))
+            if isinstance(exc, CitewiseError):
+                code, message = exc.code, exc.message
+            else:
+                code, message = type(exc).__name__, str(exc)
+            _record(context, subject=subject, code=code, message=message)
             raise
 
     return run
