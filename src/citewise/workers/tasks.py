@@ -8,6 +8,11 @@ document (a batch any worker may take) and one debounced vocabulary job for ever
 stored meanwhile. The keyword postings are not refreshed here: they are each machine's own
 cache, brought up to date by the next search on the machine that asks.
 
+Each job keeps its outcome beside the queue (store/postgres/queue.py `job_outcomes`): an
+ingest job the document it stored and the ids of its follow-up jobs, a failed attempt its
+error's code and message, so `ingest --queue` follows exactly the jobs its files caused
+and names each failure's file and why (procrastinate keeps neither).
+
 Jobs name files by absolute path: every worker must see the same files (a shared mount).
 """
 
