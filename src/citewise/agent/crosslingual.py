@@ -31,6 +31,7 @@ from citewise.lang.zh_senses import (
     composed_in_context,
     inflections,
 )
+from citewise.lang.zh_shapes import LIST_MARK, shaped
 from citewise.lang.zh_words import (
     COMPARATIVES,
     GLOSSARY,
@@ -238,7 +239,8 @@ def bridge(text: str, frequencies: Frequencies | None = None) -> Bridged:
     """The English question for a Chinese one; `frequencies` (term -> blocks using it)
     lets the library choose between a word's senses."""
     bridged = Bridged(original=text, english="")
-    text = english_labels(_dates(text))
+    # a list's "、" stays apart from the clauses' commas for the question frames
+    text = english_labels(_dates(text)).replace("、", LIST_MARK)
     sentences = [s for s in _SENTENCE_END.split(text.translate(PUNCT)) if s.strip()]
     if frequencies is not None:
         bridged.context = _context(" ".join(sentences), frequencies)
@@ -264,7 +266,10 @@ def _context(text: str, frequencies: Frequencies) -> list[tuple[str, tuple[str, 
 
 
 def _sentence(text: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
-    form, rest = _question_form(text)
+    framed = shaped(text, lambda words: _clause(segment(words), frequencies, bridged))
+    if framed:
+        return framed
+    form, rest = _question_form(text.replace(LIST_MARK, ","))
     parts: list[str] = []
     context: list[str] = []  # clauses without a question word lead into the next one
     for clause in (c for c in _CLAUSES.split(rest) if c.strip()):

@@ -142,7 +142,10 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "元数据": ("metadata",),
     "参考文献": ("bibliography", "references"),
     "引用": ("citation",),
-    "链接": ("links", "linking"),
+    "链接": ("link", "links", "linking"),
+    "网页": ("web", "web page"),
+    "网址": ("URL", "web address"),
+    "事后": ("post-hoc", "after the event"),
     "论文": ("paper",),
     "文献": ("literature",),
     "综述": ("review", "survey"),
@@ -215,6 +218,8 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "样本量": ("sample size",),
     "通讯作者": ("corresponding author",),
     "图注": ("caption",),
+    "标题": ("title",),
+    "题目": ("title",),
     "表头": ("header",),
     "吞吐量": ("throughput",),
     "显存": ("GPU memory",),
@@ -249,6 +254,33 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "康复": ("rehabilitation",),
     "项目": ("programme", "program", "project"),
     "体验": ("experiences", "experience"),
+}
+
+# The verb an English paper writes for a Chinese research verb (base form), where
+# CC-CEDICT lists a noun or another sense first ("引用" citation, "优于" surpass): read
+# where a question's frame needs a verb ("Does S cite more papers than B?").
+RESEARCH_VERBS: dict[str, str] = {
+    "引用": "cite",
+    "提及": "mention",
+    "提到": "mention",
+    "采用": "adopt",
+    "使用": "use",
+    "优于": "outperform",
+    "超过": "exceed",
+    "胜过": "beat",
+    "提出": "propose",
+    "评估": "evaluate",
+    "展示": "show",
+    "给出": "give",
+    "包含": "include",
+    "讨论": "discuss",
+    "预测": "predict",
+    "绘制": "plot",
+    "列出": "list",
+    "描述": "describe",
+    "报告": "report",
+    "发表": "publish",
+    "引入": "introduce",
 }
 
 # Words that carry no search meaning in a question (particles, measure words, light verbs;
