@@ -281,6 +281,8 @@ RESEARCH_VERBS: dict[str, str] = {
     "报告": "report",
     "发表": "publish",
     "引入": "introduce",
+    "来自": "come from",
+    "属于": "belong to",
 }
 
 # Words that carry no search meaning in a question (particles, measure words, light verbs;

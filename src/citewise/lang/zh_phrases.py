@@ -1,0 +1,128 @@
+"""The pieces Chinese question frames are written with (lang/zh_shapes.py,
+lang/zh_counts.py, issue 19): a slot's words in English (parentheses kept, "不使用 X" as
+"without X", "两个" as "two", "训练时纠正" as "training-time correction"), the English verb a
+paper writes for a Chinese research verb, its participle, a count's unit in the plural, and
+condition clauses ("以 X 作为 Y 时": "when using X as Y") kept first as English puts them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from citewise.lang.zh import _HAN, HAN_CHAR, dictionary, is_verb
+from citewise.lang.zh_words import MEASURE_WORDS, RESEARCH_VERBS
+
+Translate = Callable[[str], str]
+# where the question wrote a list's "、" (the clauses' commas are apart from it)
+LIST_MARK = "\ue000"
+
+COUNT = "(?:多少|几)"
+MEASURE = f"[{MEASURE_WORDS}]"
+NUMBER_WORDS = dict(
+    zip(
+        "两二三四五六七八九十",
+        "two two three four five six seven eight nine ten".split(),
+        strict=True,
+    )
+)
+MORE = {"多": "more", "少": "fewer"}
+ADJECTIVES = {
+    "高": "higher",
+    "低": "lower",
+    "大": "larger",
+    "小": "smaller",
+    "长": "longer",
+    "短": "shorter",
+    "快": "faster",
+    "慢": "slower",
+    "好": "better",
+    "差": "worse",
+}
+IN = "(?:中|里|内|之中|当中)"
+_IRREGULAR = {"show": "shown", "give": "given", "write": "written", "plot": "plotted"}
+_WITHOUT = re.compile(r"(?:不使用|不用|未使用|没有使用|不采用|未采用)")
+
+
+def phrase(text: str, translate: Translate) -> str:
+    """A slot's Chinese words in English: parentheses kept, "不使用 X" as "without X",
+    "两个" as "two"."""
+    out: list[str] = []
+    text = text.replace(LIST_MARK, ", ")
+    for part in re.split(r"(\([^)]*\)?)", text):
+        if part.startswith("("):
+            out.append(f"({phrase(part.strip('()'), translate)})")
+            continue
+        for n, piece in enumerate(_WITHOUT.split(part)):
+            counted = re.sub(
+                rf"(?<!第)([两二三四五六七八九十])(?:{MEASURE}|种)",
+                lambda m: f" {NUMBER_WORDS[m.group(1)]} ",
+                piece,
+            )
+            words = " ".join(
+                w if not HAN_CHAR.search(w) else _timed(w, translate)
+                for w in re.split(
+                    r"( two | three | four | five | six | seven | eight | nine | ten )", counted
+                )
+            )
+            out.append(("without " if n else "") + words)
+    return " ".join(" ".join(out).split())
+
+
+def _timed(text: str, translate: Translate) -> str:
+    """ "训练时纠正": "training-time correction": 时 inside a noun phrase makes a modifier of
+    the word before it, as "test-time", "run-time" and "inference-time" are written."""
+    parts = re.split(rf"(?<=[{_HAN}])时(?=[{_HAN}])", text)
+    english = [translate(p) for p in parts]
+    return " ".join(
+        e + ("-time" if n + 1 < len(english) and e else "") for n, e in enumerate(english)
+    )
+
+
+def verb(word: str) -> str:
+    """The English verb a paper writes for a Chinese verb (its base form), or ""."""
+    if word in RESEARCH_VERBS:
+        return RESEARCH_VERBS[word]
+    senses = dictionary().get(word, ())
+    return senses[0] if senses and is_verb(word) and " " not in senses[0] else ""
+
+
+def participle(base: str) -> str:
+    if base in _IRREGULAR:
+        return _IRREGULAR[base]
+    if base.endswith("e"):
+        return base + "d"
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return base[:-1] + "ied"
+    return base + "ed"
+
+
+def plural(noun: str) -> str:
+    """The last word of an English noun phrase in the plural (a count's unit)."""
+    head, _, last = noun.rpartition(" ")
+    if not last or not last.isalpha() or last.endswith("s") or last.lower() in ("data",):
+        return noun
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    elif last.endswith(("x", "ch", "sh")):
+        last += "es"
+    else:
+        last += "s"
+    return f"{head} {last}".strip()
+
+
+def lead_clauses(lead: list[str], translate: Translate) -> str:
+    """Condition clauses before the question, in English and in their order."""
+    out: list[str] = []
+    for clause in lead:
+        when = clause.endswith("时")
+        body = clause[:-1] if when else clause
+        using = re.fullmatch(r"(?:以|用|使用)\s*(?P<x>.+?)\s*(?:作为|为|当作)\s*(?P<y>.+)", body)
+        if using:
+            english = f"using {phrase(using['x'], translate)} as {phrase(using['y'], translate)}"
+        else:
+            english = phrase(re.sub(rf"^在(.+?){IN}$", r"\1", body), translate)
+            english = f"in {english}" if re.match(rf"^在.+{IN}$", body) else english
+        if english:
+            out.append(("when " if when else "") + english)
+    return ", ".join(out) + ", " if out else ""
