@@ -92,13 +92,32 @@ def _members(text: str, translate: Translate) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
+_SUPERLATIVES = {
+    "多": "most",
+    "少": "fewest",
+    "高": "highest",
+    "低": "lowest",
+    "大": "largest",
+    "小": "smallest",
+    "长": "longest",
+    "短": "shortest",
+    "快": "fastest",
+    "慢": "slowest",
+    "好": "best",
+    "差": "worst",
+}
+
+
 def _which_most(last: str, lead: list[str], translate: Translate) -> str | None:
     """ "在 A、B 和 C 这三种 S 中，哪一种的 N 最多" -> "Among the three Ss: A, B and C,
-    which one has the most N?"."""
+    which one has the most N?"; "Table 3 中哪个模型的准确率最高" -> "Which model has the
+    highest accuracy in Table 3?"."""
     found = re.fullmatch(
-        rf"(?P<pre>.*?)哪一?(?:{MEASURE}|种|类)的?(?P<n>.*?)最(?P<adj>多|少)", last
+        rf"(?P<pre>.*?)哪一?(?:{MEASURE}|种|类)?(?P<kind>[^的最]*?)的?(?P<n>[^的最]*?)"
+        rf"最(?P<adj>.)",
+        last,
     )
-    if not found:
+    if not found or found["adj"] not in _SUPERLATIVES:
         return None
     among = ""
     if lead:
@@ -112,11 +131,29 @@ def _which_most(last: str, lead: list[str], translate: Translate) -> str | None:
             among = f"among the {NUMBER_WORDS[named['k']]} {kind}: "
             among += f"{_members(named['list'], translate)}, "
             lead = lead[:-1]
-    most = "most" if found["adj"] == "多" else "fewest"
-    pre = phrase(found["pre"], translate)
-    asked = phrase(found["n"], translate)
-    tail = f" {pre}" if pre else ""
-    return f"{lead_clauses(lead, translate)}{among}which one has the {most} {asked}{tail}"
+    kind, noun = found["kind"], found["n"]
+    if "的" not in last[found.end("pre") :]:  # "哪个模型准确率最高": the kind, then the noun
+        words = segment(kind + noun)
+        kind, noun = "".join(words[:1]), "".join(words[1:])
+    which = phrase(kind, translate) or "one"
+    asked = phrase(noun, translate)
+    asked = plural(asked) if found["adj"] in MORE else asked  # "the most papers"
+    if not asked:  # "哪个数据集最大": which dataset is the largest
+        return (
+            f"{lead_clauses(lead, translate)}{among}which {which} is the "
+            f"{_SUPERLATIVES[found['adj']]}{_place(found['pre'], translate)}"
+        )
+    return (
+        f"{lead_clauses(lead, translate)}{among}which {which} has the "
+        f"{_SUPERLATIVES[found['adj']]} {asked}{_place(found['pre'], translate)}"
+    )
+
+
+def _place(text: str, translate: Translate) -> str:
+    """Where a clause says the question holds ("Table 3 中", "综述里"): " in X"."""
+    inside = re.fullmatch(rf"(?:在)?(?P<x>.+?){IN}", text.strip())
+    english = phrase(inside["x"] if inside else text, translate)
+    return f" in {english}" if english and inside else (f" {english}" if english else "")
 
 
 def _what_is(last: str, lead: list[str], translate: Translate) -> str | None:

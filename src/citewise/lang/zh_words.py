@@ -17,6 +17,8 @@ QUESTION_FORMS: tuple[tuple[str, str], ...] = (
     ("的标题是什么", "What is the title of {}?"),
     ("的题目是什么", "What is the title of {}?"),
     ("显示了什么", "What does {} show?"),
+    ("叫什么名字", "What is the name of {}?"),
+    ("的名称是什么", "What is the name of {}?"),
     ("展示了什么", "What does {} show?"),
 )
 QUESTION_WORDS: tuple[tuple[str, str], ...] = (
@@ -43,6 +45,12 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("哪个", "which"),
     ("哪种", "which"),
     ("哪两个", "which two"),
+    ("什么时候", "when"),
+    ("何时", "when"),
+    ("哪一年", "which year"),
+    ("哪年", "which year"),
+    ("哪一页", "which page"),
+    ("第几页", "which page"),
     ("哪一", "which"),
     ("什么", "what"),
     ("是如何", "how were"),
