@@ -88,7 +88,9 @@ _ASK, _BOUNDARY, _CONTENT, _UNKNOWN, _OF = "ask", "boundary", "content", "unknow
 _VERB = "verb"
 
 
-def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
+def _clause(
+    words: list[str], frequencies: Frequencies | None, bridged: Bridged, noun: bool = False
+) -> str:
     """One clause in English: its question word, then the phrase it asks about (the words
     right after it, as in "多少个 PDF", else right before it, as in "准确率是多少": a
     Chinese noun phrase has the English order, modifiers first), then the rest in order."""
@@ -104,7 +106,7 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
         else:
             # what a count asks about is a noun ("多少个示例": examples), whatever else
             # the dictionary says the word can be
-            counted = _counted(words[:n])
+            counted = noun or _counted(words[:n])
             english = _translate(word, frequencies, bridged, noun=counted)
             if english:
                 parts.append((_VERB if word in bridged.verbs else _CONTENT, english))
@@ -266,7 +268,10 @@ def _context(text: str, frequencies: Frequencies) -> list[tuple[str, tuple[str, 
 
 
 def _sentence(text: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
-    framed = shaped(text, lambda words: _clause(segment(words), frequencies, bridged))
+    def translate(text: str, noun: bool = False) -> str:
+        return _clause(segment(text), frequencies, bridged, noun)
+
+    framed = shaped(text, translate)
     if framed:
         return framed
     form, rest = _question_form(text.replace(LIST_MARK, ","))

@@ -54,7 +54,7 @@ def _of_them(last: str, lead: list[str], translate: Translate) -> str | None:
         return None
     where = f" in {phrase(predicate['where'], translate)}" if predicate["where"] else ""
     place = f" in {phrase(group['loc'], translate)}" if group["loc"] else ""
-    members = plural(phrase(group["n"], translate))
+    members = plural(phrase(group["n"], translate, noun=True))
     said = "not " if predicate["neg"] else ""
     that = _relative(group["rel"], translate)
     return (
@@ -74,7 +74,7 @@ def _on_how_many(last: str, lead: list[str], translate: Translate) -> str | None
     acting = verb(words[0]) if words else ""
     if not acting:
         return None
-    units = plural(phrase(found["n"], translate))
+    units = plural(phrase(found["n"], translate, noun=True))
     done = phrase("".join(words[1:]), translate)
     subject = phrase(found["s"], translate)
     return f"{lead_clauses(lead, translate)}on how many {units} does {subject} {acting} {done}"
@@ -84,8 +84,8 @@ def _owned(text: str, translate: Translate) -> str:
     """ "这份报告的章节作者": "the chapter authors of this report" (the head after 的 first)."""
     owner, _, head = text.rpartition("的")
     if not owner:
-        return f"the {phrase(text, translate)}"
-    return f"the {phrase(head, translate)} of {phrase(owner, translate)}"
+        return f"the {phrase(text, translate, noun=True)}"
+    return f"the {phrase(head, translate, noun=True)} of {phrase(owner, translate)}"
 
 
 def _of_set(last: str, lead: list[str], translate: Translate) -> str | None:
@@ -117,7 +117,9 @@ def _in_place(last: str, lead: list[str], translate: Translate) -> str | None:
         return None  # the place is a label ("Table 2") or the document ("this paper")
     if any(verb(w) for w in segment(found["n"])):
         return None  # a predicate, not a noun: counted by the other frames
-    units = COUNTED_UNITS.get(found["n"].strip()) or plural(phrase(found["n"], translate))
+    units = COUNTED_UNITS.get(found["n"].strip()) or plural(
+        phrase(found["n"], translate, noun=True)
+    )
     where = phrase(found["where"], translate)
     if not units.strip() or not where:
         return None

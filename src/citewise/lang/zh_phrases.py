@@ -8,12 +8,19 @@ condition clauses ("以 X 作为 Y 时": "when using X as Y") kept first as Engl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from typing import Protocol
 
 from citewise.lang.zh import _HAN, HAN_CHAR, dictionary, is_verb
 from citewise.lang.zh_words import MEASURE_WORDS, RESEARCH_VERBS
 
-Translate = Callable[[str], str]
+
+class Translate(Protocol):
+    """The caller's translation of a Chinese fragment (its words' senses chosen by the
+    library); `noun` reads a word that is also a verb as a noun ("纠正": correction)."""
+
+    def __call__(self, text: str, noun: bool = False) -> str: ...
+
+
 # where the question wrote a list's "、" (the clauses' commas are apart from it)
 LIST_MARK = "\ue000"
 
@@ -44,14 +51,14 @@ _IRREGULAR = {"show": "shown", "give": "given", "write": "written", "plot": "plo
 _WITHOUT = re.compile(r"(?:不使用|不用|未使用|没有使用|不采用|未采用)")
 
 
-def phrase(text: str, translate: Translate) -> str:
+def phrase(text: str, translate: Translate, noun: bool = False) -> str:
     """A slot's Chinese words in English: parentheses kept, "不使用 X" as "without X",
     "两个" as "two"."""
     out: list[str] = []
     text = text.replace(LIST_MARK, ", ")
     for part in re.split(r"(\([^)]*\)?)", text):
         if part.startswith("("):
-            out.append(f"({phrase(part.strip('()'), translate)})")
+            out.append(f"({phrase(part.strip('()'), translate, noun)})")
             continue
         for n, piece in enumerate(_WITHOUT.split(part)):
             counted = re.sub(
@@ -60,7 +67,7 @@ def phrase(text: str, translate: Translate) -> str:
                 piece,
             )
             words = " ".join(
-                w if not HAN_CHAR.search(w) else _timed(w, translate)
+                w if not HAN_CHAR.search(w) else _timed(w, translate, noun)
                 for w in re.split(
                     r"( two | three | four | five | six | seven | eight | nine | ten )", counted
                 )
@@ -69,11 +76,11 @@ def phrase(text: str, translate: Translate) -> str:
     return " ".join(" ".join(out).split())
 
 
-def _timed(text: str, translate: Translate) -> str:
+def _timed(text: str, translate: Translate, noun: bool) -> str:
     """ "训练时纠正": "training-time correction": 时 inside a noun phrase makes a modifier of
     the word before it, as "test-time", "run-time" and "inference-time" are written."""
     parts = re.split(rf"(?<=[{_HAN}])时(?=[{_HAN}])", text)
-    english = [translate(p) for p in parts]
+    english = [translate(p, noun or len(parts) > 1) for p in parts]
     return " ".join(
         e + ("-time" if n + 1 < len(english) and e else "") for n, e in enumerate(english)
     )

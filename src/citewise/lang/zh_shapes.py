@@ -73,7 +73,7 @@ def _compared(last: str, lead: list[str], translate: Translate) -> str | None:
         acting = verb(words[-1]) if words else ""
         subject = phrase("".join(words[:-1]), translate) if acting else phrase(owner, translate)
         did = acting or "have"
-        counted = plural(phrase(noun, translate))
+        counted = plural(phrase(noun, translate, noun=True))
         return (
             f"{lead_clauses(lead, translate)}does {subject} {did} {MORE[adj]} {counted} than {than}"
         )
@@ -84,7 +84,7 @@ def _compared(last: str, lead: list[str], translate: Translate) -> str | None:
 def _members(text: str, translate: Translate) -> str:
     """ "A、B 和 C" -> "A, B and C"."""
     parts = [
-        phrase(p, translate)
+        phrase(p, translate, noun=True)
         for p in re.split(rf"[、,{LIST_MARK}]|和|与|以及|及", text)
         if p.strip()
     ]
@@ -127,7 +127,7 @@ def _which_most(last: str, lead: list[str], translate: Translate) -> str | None:
             lead[-1],
         )
         if named:
-            kind = plural(phrase(named["s"], translate))
+            kind = plural(phrase(named["s"], translate, noun=True))
             among = f"among the {NUMBER_WORDS[named['k']]} {kind}: "
             among += f"{_members(named['list'], translate)}, "
             lead = lead[:-1]
@@ -135,8 +135,10 @@ def _which_most(last: str, lead: list[str], translate: Translate) -> str | None:
     if "的" not in last[found.end("pre") :]:  # "哪个模型准确率最高": the kind, then the noun
         words = segment(kind + noun)
         kind, noun = "".join(words[:1]), "".join(words[1:])
-    which = phrase(kind, translate) or "one"
-    asked = phrase(noun, translate)
+    if any(w in ("上", "中", "里") or verb(w) for w in segment(noun)):
+        return None  # "在哪个数据集上表现最好": where something holds, not what has the most
+    which = phrase(kind, translate, noun=True) or "one"
+    asked = phrase(noun, translate, noun=True)
     asked = plural(asked) if found["adj"] in MORE else asked  # "the most papers"
     if not asked:  # "哪个数据集最大": which dataset is the largest
         return (
@@ -161,7 +163,7 @@ def _what_is(last: str, lead: list[str], translate: Translate) -> str | None:
     found = re.fullmatch(r"(?P<x>.+)的(?P<y>[^的]+?)是什么", last)
     if not found or re.search(r"什么|多少|哪|几|谁", found["x"]):
         return None
-    thing, owner = phrase(found["y"], translate), phrase(found["x"], translate)
+    thing, owner = phrase(found["y"], translate, True), phrase(found["x"], translate)
     if not thing or not owner:
         return None
     return f"{lead_clauses(lead, translate)}what is the {thing} of {owner}"
