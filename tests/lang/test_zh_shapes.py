@@ -112,6 +112,21 @@ def test_chinese_survey_questions_get_the_english_handlers_answers(survey: Libra
     )
 
 
+def test_chinese_counts_of_a_years_works_are_read_over_the_named_tables(
+    survey: Library,
+) -> None:
+    for question in (
+        "Table 1 和 Table 2 中列出的论文有多少篇是在 2021 年提出的？",
+        "在 Table 1 和 Table 2 列出的论文中，有多少篇发表于 2021 年？",
+    ):
+        answer = survey.ask(question)
+        assert answer.answer.startswith("2 of the works listed in Table 1 and Table 2 cite"), (
+            answer.answer,
+            answer.translation,
+        )
+        assert "in 2021?" in answer.translation
+
+
 def test_a_chinese_wins_question_is_counted_over_the_results_table(tmp_path: Path) -> None:
     lib = Library(tmp_path / "lib", embeddings=False)
     lib.ingest([write_results(tmp_path / "results.pdf")])

@@ -25,10 +25,62 @@ from citewise.lang.zh_phrases import (
 )
 from citewise.lang.zh_words import COUNTED_UNITS
 
-_SET = re.compile(rf"(?:对于|在(?P<loc>.+?){IN})?(?P<rel>.+)的(?P<n>[^的]+?){IN}?")
 _PREDICATE = re.compile(
     rf"(?P<neg>没有|没|未|不)?(?:在(?P<where>.+?)(?:{IN}|上))?(?P<pas>被)?(?P<v>[^\s]+)"
 )
+# "是在 2021 提出的", "2021 发表", "发表于 2021": done in a year (年 already read as the year)
+_IN_YEAR = re.compile(
+    r"(?P<neg>没有|没|未|不)?是?(?:在|于)?\s*(?P<year>(?:19|20)\d\d)\s*(?P<v>\S+?)的?"
+)
+_YEAR_AFTER = re.compile(r"(?P<v>\S+?)(?:于|在)\s*(?P<year>(?:19|20)\d\d)\s*")
+
+
+def _predicate(text: str, translate: Translate) -> str:
+    """What a count's members do, in English ("are not mentioned in Section 3.4", "were
+    proposed in 2021", "come from Y"), or "" when it is not a predicate."""
+    text = text.strip()
+    dated = _IN_YEAR.fullmatch(text) or _YEAR_AFTER.fullmatch(text)
+    if dated and verb(dated["v"]):
+        said = "not " if dated.groupdict().get("neg") else ""
+        return f"were {said}{participle(verb(dated['v']))} in {dated['year']}"
+    done = _PREDICATE.fullmatch(text)
+    if done and (done["neg"] or done["pas"]) and verb(done["v"]):
+        where = f" in {phrase(done['where'], translate)}" if done["where"] else ""
+        said = "not " if done["neg"] else ""
+        return f"are {said}{participle(verb(done['v']))}{where}"
+    words = segment(text)
+    acting = verb(words[0]) if words else ""
+    return f"{acting} {phrase(''.join(words[1:]), translate)}".strip() if acting else ""
+
+
+def _set(text: str, translate: Translate) -> str:
+    """The set a count is over, as English names it: "Table 1 和 Table 2 中列出的论文" is
+    "the papers listed in Table 1 and Table 2", "采用 X 策略的论文" "the papers that adopt X
+    strategy", "这份报告的章节作者" "the chapter authors of this report"."""
+    text = re.sub(r"^(?:对于|在)\s*", "", text.strip())
+    rel, _, head = text.rpartition("的")
+    if not rel:
+        return f"the {plural(phrase(text, translate, noun=True))}"
+    members = plural(phrase(head, translate, noun=True))
+    placed = re.fullmatch(rf"(?P<loc>.+?)\s*{IN}\s*(?P<rel>.+)", rel)
+    loc, rel = (placed["loc"], placed["rel"]) if placed else ("", rel)
+    words = segment(rel)
+    if words and verb(words[-1]) and (len(words) == 1 or not HAN_CHAR.search(words[0])):
+        # "列出的论文", "Table 1 和 Table 2 列出的论文": the Ns listed in the place
+        loc = loc or "".join(words[:-1])
+        place = f" in {_members(loc, translate)}" if loc else ""
+        return f"the {members} {participle(verb(words[-1]))}{place}"
+    place = f" in {_members(loc, translate)}" if loc else ""
+    if words and verb(words[0]):
+        return f"the {members} that {_relative(rel, translate)}{place}"
+    return f"the {members} of {phrase(rel, translate)}{place}"
+
+
+def _members(text: str, translate: Translate) -> str:
+    """ "Table 1 和 Table 2": "Table 1 and Table 2"."""
+    parts = [phrase(p, translate) for p in re.split(r"和|与|及|、|,", text) if p.strip()]
+    parts = [p for p in parts if p]
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
 def _relative(text: str, translate: Translate) -> str:
@@ -42,25 +94,14 @@ def _relative(text: str, translate: Translate) -> str:
 def _of_them(last: str, lead: list[str], translate: Translate) -> str | None:
     """ "…的 N 里，有多少篇没有在 X 中被提及" -> "For the Ns that …, how many of them are
     not mentioned in X?": the count's set is the clause before it."""
-    found = re.fullmatch(rf"(?:其中)?有?{COUNT}{MEASURE}?(?P<pred>.+)", last)
-    if not found or not lead:
+    found = re.fullmatch(rf"(?:其中)?有?\s*{COUNT}{MEASURE}?(?P<pred>.+)", last)
+    if not found or not lead or "的" not in lead[-1] or not re.search(f"{IN}$", lead[-1]):
         return None
-    predicate = _PREDICATE.fullmatch(found["pred"].strip())
-    group = _SET.fullmatch(lead[-1])
-    if not predicate or not group or not (predicate["neg"] or predicate["pas"]):
+    predicate = _predicate(found["pred"], translate)
+    if not predicate:
         return None
-    acting = verb(predicate["v"])
-    if not acting:
-        return None
-    where = f" in {phrase(predicate['where'], translate)}" if predicate["where"] else ""
-    place = f" in {phrase(group['loc'], translate)}" if group["loc"] else ""
-    members = plural(phrase(group["n"], translate, noun=True))
-    said = "not " if predicate["neg"] else ""
-    that = _relative(group["rel"], translate)
-    return (
-        f"{lead_clauses(lead[:-1], translate)}for the {members} that {that}{place}, "
-        f"how many of them are {said}{participle(acting)}{where}"
-    )
+    members = _set(re.sub(f"{IN}$", "", lead[-1]), translate)
+    return f"{lead_clauses(lead[:-1], translate)}for {members}, how many of them {predicate}"
 
 
 def _on_how_many(last: str, lead: list[str], translate: Translate) -> str | None:
@@ -80,29 +121,26 @@ def _on_how_many(last: str, lead: list[str], translate: Translate) -> str | None
     return f"{lead_clauses(lead, translate)}on how many {units} does {subject} {acting} {done}"
 
 
-def _owned(text: str, translate: Translate) -> str:
-    """ "这份报告的章节作者": "the chapter authors of this report" (the head after 的 first)."""
-    owner, _, head = text.rpartition("的")
-    if not owner:
-        return f"the {phrase(text, translate, noun=True)}"
-    return f"the {phrase(head, translate, noun=True)} of {phrase(owner, translate)}"
-
-
 def _of_set(last: str, lead: list[str], translate: Translate) -> str | None:
-    """ "X 中有多少人来自 Y" -> "How many of the X come from Y?": the set is named first,
-    and what is counted is those of its members the predicate holds for."""
+    """ "X 中有多少人来自 Y" -> "How many of the X come from Y?"; "Table 1 和 Table 2 中有
+    多少篇论文是 2021 年提出的" -> "How many of the papers in Table 1 and Table 2 were
+    proposed in 2021?": the set is named first, the count is of those the predicate fits."""
     found = re.fullmatch(
-        rf"(?P<set>.+?){IN}有?{COUNT}(?:{MEASURE}|人)?(?P<pred>.+)", last.replace(" ", "")
+        rf"(?P<set>.+?)\s*(?P<in>{IN})?\s*(?P<has>有)?\s*{COUNT}(?:{MEASURE}|人)?(?P<rest>.+)", last
     )
-    if not found:
+    if not found or not (found["in"] or found["has"] and "的" in found["set"]):
         return None
-    words = segment(found["pred"])
-    acting = verb(words[0]) if words else ""
-    if not acting:
+    words = segment(found["rest"])
+    ends = next((n for n, w in enumerate(words) if verb(w) or w in "是在于没未不被"), len(words))
+    predicate = _predicate("".join(words[ends:]), translate)
+    if not predicate:
         return None
-    members = _owned(found["set"], translate)
-    rest = phrase("".join(words[1:]), translate)
-    return f"{lead_clauses(lead, translate)}how many of {members} {acting} {rest}"
+    counted = plural(phrase("".join(words[:ends]), translate, noun=True))
+    if counted and not HAN_CHAR.search(found["set"].replace("和", "")):
+        members = f"the {counted} in {_members(found['set'], translate)}"  # a labelled place
+    else:
+        members = (f"{counted} of " if counted else "") + _set(found["set"], translate)
+    return f"{lead_clauses(lead, translate)}how many of {members} {predicate}"
 
 
 def _in_place(last: str, lead: list[str], translate: Translate) -> str | None:

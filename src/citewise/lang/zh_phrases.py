@@ -90,6 +90,8 @@ def verb(word: str) -> str:
     """The English verb a paper writes for a Chinese verb (its base form), or ""."""
     if word in RESEARCH_VERBS:
         return RESEARCH_VERBS[word]
+    if len(word) > 2 and word[-1] in "于在" and word[:-1] in RESEARCH_VERBS:
+        return RESEARCH_VERBS[word[:-1]]  # "发表于": published (in)
     senses = dictionary().get(word, ())
     return senses[0] if senses and is_verb(word) and " " not in senses[0] else ""
 
