@@ -63,6 +63,20 @@ def test_what_is_the_y_of_x_and_superlatives() -> None:
     assert bridge("哪个数据集最大？").english == "Which dataset is the largest?"
 
 
+def test_a_yes_no_question_starts_with_its_auxiliary() -> None:
+    assert bridge("本文是否使用了 GPT-4？").english == "Does this paper use GPT-4?"
+    assert bridge("这篇论文有没有开源代码？").english.startswith("Does this paper have ")
+    assert bridge("Logic-LM 是否是一个神经符号方法？").english.startswith("Is Logic-LM ")
+    # a question word asks something else: not a yes/no question
+    assert not bridge("本文是否使用了哪些数据集？").english.startswith("Does")
+
+
+def test_a_condition_clause_names_the_set_a_count_is_over() -> None:
+    english = bridge("对于使用 BERT 作为编码器的模型，该模型中有多少个参数用于微调？").english
+    assert english.startswith("For the models that use BERT as encoder, how many ")
+    assert english.endswith("are used for fine-tuning?")
+
+
 def test_an_instruction_after_the_question_mark_is_no_part_of_it() -> None:
     text = "最后一次地震是什么时候？答案需精确到日，例如：1883 Dec.7, 2 8 p.m.。"
     assert english_labels(text) == "最后一次地震是什么时候？"

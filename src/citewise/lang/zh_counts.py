@@ -18,9 +18,11 @@ from citewise.lang.zh_phrases import (
     MEASURE,
     Translate,
     lead_clauses,
+    list_phrase,
     participle,
     phrase,
     plural,
+    set_phrase,
     verb,
 )
 from citewise.lang.zh_words import COUNTED_UNITS
@@ -49,46 +51,10 @@ def _predicate(text: str, translate: Translate) -> str:
         said = "not " if done["neg"] else ""
         return f"are {said}{participle(verb(done['v']))}{where}"
     words = segment(text)
+    if words and words[0] == "用于":  # "用于评估": are used for evaluation
+        return f"are used for {phrase(''.join(words[1:]), translate, noun=True)}"
     acting = verb(words[0]) if words else ""
     return f"{acting} {phrase(''.join(words[1:]), translate)}".strip() if acting else ""
-
-
-def _set(text: str, translate: Translate) -> str:
-    """The set a count is over, as English names it: "Table 1 和 Table 2 中列出的论文" is
-    "the papers listed in Table 1 and Table 2", "采用 X 策略的论文" "the papers that adopt X
-    strategy", "这份报告的章节作者" "the chapter authors of this report"."""
-    text = re.sub(r"^(?:对于|在)\s*", "", text.strip())
-    rel, _, head = text.rpartition("的")
-    if not rel:
-        return f"the {plural(phrase(text, translate, noun=True))}"
-    members = plural(phrase(head, translate, noun=True))
-    placed = re.fullmatch(rf"(?P<loc>.+?)\s*{IN}\s*(?P<rel>.+)", rel)
-    loc, rel = (placed["loc"], placed["rel"]) if placed else ("", rel)
-    words = segment(rel)
-    if words and verb(words[-1]) and (len(words) == 1 or not HAN_CHAR.search(words[0])):
-        # "列出的论文", "Table 1 和 Table 2 列出的论文": the Ns listed in the place
-        loc = loc or "".join(words[:-1])
-        place = f" in {_members(loc, translate)}" if loc else ""
-        return f"the {members} {participle(verb(words[-1]))}{place}"
-    place = f" in {_members(loc, translate)}" if loc else ""
-    if words and verb(words[0]):
-        return f"the {members} that {_relative(rel, translate)}{place}"
-    return f"the {members} of {phrase(rel, translate)}{place}"
-
-
-def _members(text: str, translate: Translate) -> str:
-    """ "Table 1 和 Table 2": "Table 1 and Table 2"."""
-    parts = [phrase(p, translate) for p in re.split(r"和|与|及|、|,", text) if p.strip()]
-    parts = [p for p in parts if p]
-    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
-
-
-def _relative(text: str, translate: Translate) -> str:
-    """A relative clause ("采用 X 策略"): its leading verb as the paper's verb, then the rest."""
-    words = segment(text)
-    acting = verb(words[0]) if words else ""
-    rest = phrase("".join(words[1:]) if acting else text, translate)
-    return f"{acting} {rest}".strip() if acting else rest
 
 
 def _of_them(last: str, lead: list[str], translate: Translate) -> str | None:
@@ -100,7 +66,7 @@ def _of_them(last: str, lead: list[str], translate: Translate) -> str | None:
     predicate = _predicate(found["pred"], translate)
     if not predicate:
         return None
-    members = _set(re.sub(f"{IN}$", "", lead[-1]), translate)
+    members = set_phrase(re.sub(f"{IN}$", "", lead[-1]), translate)
     return f"{lead_clauses(lead[:-1], translate)}for {members}, how many of them {predicate}"
 
 
@@ -137,10 +103,12 @@ def _of_set(last: str, lead: list[str], translate: Translate) -> str | None:
         return None
     counted = plural(phrase("".join(words[:ends]), translate, noun=True))
     if counted and not HAN_CHAR.search(found["set"].replace("和", "")):
-        members = f"the {counted} in {_members(found['set'], translate)}"  # a labelled place
+        members = f"{counted} in {list_phrase(found['set'], translate)}"  # a labelled place
+    elif counted:
+        members = f"{counted} in {set_phrase(found['set'], translate)}"
     else:
-        members = (f"{counted} of " if counted else "") + _set(found["set"], translate)
-    return f"{lead_clauses(lead, translate)}how many of {members} {predicate}"
+        members = f"of {set_phrase(found['set'], translate)}"
+    return f"{lead_clauses(lead, translate)}how many {members} {predicate}"
 
 
 def _in_place(last: str, lead: list[str], translate: Translate) -> str | None:

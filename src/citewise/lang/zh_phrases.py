@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from citewise.lang.zh import _HAN, HAN_CHAR, dictionary, is_verb
+from citewise.lang.zh import _HAN, HAN_CHAR, dictionary, is_verb, segment
 from citewise.lang.zh_words import MEASURE_WORDS, RESEARCH_VERBS
 
 
@@ -120,18 +120,64 @@ def plural(noun: str) -> str:
     return f"{head} {last}".strip()
 
 
+_USING = re.compile(r"(?:以|用|使用)\s*(?P<x>.+?)\s*(?:作为|为|当作)\s*(?P<y>.+)")
+
+
 def lead_clauses(lead: list[str], translate: Translate) -> str:
     """Condition clauses before the question, in English and in their order."""
     out: list[str] = []
     for clause in lead:
         when = clause.endswith("时")
         body = clause[:-1] if when else clause
-        using = re.fullmatch(r"(?:以|用|使用)\s*(?P<x>.+?)\s*(?:作为|为|当作)\s*(?P<y>.+)", body)
+        using = _USING.fullmatch(body)
         if using:
             english = f"using {phrase(using['x'], translate)} as {phrase(using['y'], translate)}"
+        elif body.startswith("对于") and "的" in body:  # "对于…的数据集": for the datasets that …
+            english = f"for {set_phrase(body[2:], translate)}"
         else:
             english = phrase(re.sub(rf"^在(.+?){IN}$", r"\1", body), translate)
             english = f"in {english}" if re.match(rf"^在.+{IN}$", body) else english
         if english:
             out.append(("when " if when else "") + english)
     return ", ".join(out) + ", " if out else ""
+
+
+def set_phrase(text: str, translate: Translate) -> str:
+    """The set a count is over, as English names it: "Table 1 和 Table 2 中列出的论文" is
+    "the papers listed in Table 1 and Table 2", "采用 X 策略的论文" "the papers that adopt X
+    strategy", "这份报告的章节作者" "the chapter authors of this report"."""
+    text = re.sub(r"^(?:对于|在)\s*", "", text.strip())
+    rel, _, head = text.rpartition("的")
+    if not rel:
+        return f"the {plural(phrase(text, translate, noun=True))}"
+    members = plural(phrase(head, translate, noun=True))
+    placed = re.fullmatch(rf"(?P<loc>.+?)\s*{IN}\s*(?P<rel>.+)", rel)
+    loc, rel = (placed["loc"], placed["rel"]) if placed else ("", rel)
+    words = segment(rel)
+    if words and verb(words[-1]) and (len(words) == 1 or not HAN_CHAR.search(words[0])):
+        # "列出的论文", "Table 1 和 Table 2 列出的论文": the Ns listed in the place
+        loc = loc or "".join(words[:-1])
+        place = f" in {list_phrase(loc, translate)}" if loc else ""
+        return f"the {members} {participle(verb(words[-1]))}{place}"
+    place = f" in {list_phrase(loc, translate)}" if loc else ""
+    if words and verb(words[0]):
+        return f"the {members} that {relative(rel, translate)}{place}"
+    return f"the {members} of {phrase(rel, translate)}{place}"
+
+
+def list_phrase(text: str, translate: Translate) -> str:
+    """ "Table 1 和 Table 2": "Table 1 and Table 2"."""
+    parts = [phrase(p, translate) for p in re.split(r"和|与|及|、|,", text) if p.strip()]
+    parts = [p for p in parts if p]
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+
+
+def relative(text: str, translate: Translate) -> str:
+    """A relative clause ("采用 X 策略"): its leading verb as the paper's verb, then the rest."""
+    using = _USING.fullmatch(text.strip())
+    if using:  # "使用 X 作为 Y": use X as Y
+        return f"use {phrase(using['x'], translate)} as {phrase(using['y'], translate)}"
+    words = segment(text)
+    acting = verb(words[0]) if words else ""
+    rest = phrase("".join(words[1:]) if acting else text, translate)
+    return f"{acting} {rest}".strip() if acting else rest

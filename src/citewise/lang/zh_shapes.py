@@ -33,10 +33,12 @@ from citewise.lang.zh_phrases import (
     NUMBER_WORDS,
     Translate,
     lead_clauses,
+    participle,
     phrase,
     plural,
     verb,
 )
+from citewise.lang.zh_words import STOPWORDS
 
 __all__ = ["LIST_MARK", "shaped"]
 
@@ -50,7 +52,7 @@ def shaped(sentence: str, translate: Translate) -> str | None:
     if not clauses:
         return None
     *lead, last = clauses
-    for frame in (_compared, *COUNT_FRAMES, _which_most, _what_is):
+    for frame in (_compared, _yes_no, *COUNT_FRAMES, _which_most, _what_is):
         english = frame(last, lead, translate)
         if english:
             english = " ".join(english.split())
@@ -79,6 +81,54 @@ def _compared(last: str, lead: list[str], translate: Translate) -> str | None:
         )
     comparative = MORE.get(adj) or ADJECTIVES[adj]
     return f"{lead_clauses(lead, translate)}is {phrase(a, translate)} {comparative} than {than}"
+
+
+_OTHER_ASKS = re.compile("什么|多少|哪|几|谁|如何|怎么|为什么")
+
+
+def _action(word: str) -> str:
+    """The English verb of a content verb (not 在, 对, 把: the particles CC-CEDICT also
+    glosses as verbs)."""
+    return verb(word) if word not in STOPWORDS else ""
+
+
+def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
+    """ "S 是否 V O" / "S V O 吗" -> "Does S V O?"; "S 是否是 O" -> "Is S O?"; "S 有没有 O"
+    -> "Does S have O?": a yes/no question starts with its auxiliary in English."""
+    if _OTHER_ASKS.search(last):
+        return None
+    asked = re.fullmatch(r"(?P<s>.+?)(?P<q>是否|有没有)(?P<rest>.+)", last)
+    said = lead_clauses(lead, translate)
+    if asked and asked["q"] == "有没有":
+        owner = phrase(asked["s"], translate)
+        return f"{said}does {owner} have {phrase(asked['rest'], translate)}" if owner else None
+    if asked:
+        subject, rest = asked["s"], asked["rest"]
+    elif last.endswith("吗") and len(last) > 2:
+        words = segment(last[:-1])
+        acts = [n for n, w in enumerate(words) if n and (w in "是有" or _action(w))]
+        at = acts[0] if acts else None
+        if at is None:
+            return None
+        subject, rest = "".join(words[:at]), "".join(words[at:])
+    else:
+        return None
+    words = [w for w in segment(rest) if w not in ("了", "过")]
+    head = phrase(subject, translate)
+    if not words or not head:
+        return None
+    first, others = words[0], "".join(words[1:])
+    if first in ("是", "为"):
+        return f"{said}is {head} {phrase(others, translate)}"
+    if first == "被" and others:
+        done = segment(others)
+        acting = verb(done[0])
+        if acting:
+            return f"{said}is {head} {participle(acting)} {phrase(''.join(done[1:]), translate)}"
+    acting = "have" if first == "有" else verb(first)
+    if not acting:
+        return None
+    return f"{said}does {head} {acting} {phrase(others, translate)}"
 
 
 def _members(text: str, translate: Translate) -> str:

@@ -290,6 +290,7 @@ RESEARCH_VERBS: dict[str, str] = {
     "发表": "publish",
     "引入": "introduce",
     "来自": "come from",
+    "用于": "use",
     "属于": "belong to",
 }
 
