@@ -61,6 +61,9 @@ def test_what_is_the_y_of_x_and_superlatives() -> None:
     english = bridge("Table 4 中哪个系统的召回率最高？").english
     assert english == "Which system has the highest recall in Table 4?"
     assert bridge("哪个数据集最大？").english == "Which dataset is the largest?"
+    assert bridge("这篇论文的通讯作者是谁？").english.startswith("Who is the corresponding author")
+    english = bridge("第 6 页上印章是什么颜色？").english
+    assert english == "What is the color of the seal on page 6?"
 
 
 def test_a_yes_no_question_starts_with_its_auxiliary() -> None:

@@ -209,11 +209,25 @@ def _place(text: str, translate: Translate) -> str:
 
 
 def _what_is(last: str, lead: list[str], translate: Translate) -> str | None:
-    """ "X 的 Y 是什么" -> "What is the Y of X?"."""
-    found = re.fullmatch(r"(?P<x>.+)的(?P<y>[^的]+?)是什么", last)
+    """ "X 的 Y 是什么" -> "What is the Y of X?"; "X 的 Y 是谁" -> "Who is the Y of X?";
+    "page 6 上印章是什么颜色" -> "What is the color of the seal on page 6?"."""
+    found = re.fullmatch(r"(?P<x>.+)的(?P<y>[^的]+?)是(?P<q>什么|谁)", last)
+    asked = re.fullmatch(r"(?P<x>[^的]+?)是什么(?P<y>[^的\s]{1,4})", last)
+    if asked and len(segment(asked["y"])) == 1 and not verb(asked["y"]):
+        found = asked
     if not found or re.search(r"什么|多少|哪|几|谁", found["x"]):
         return None
-    thing, owner = phrase(found["y"], translate, True), phrase(found["x"], translate)
+    thing, owner = phrase(found["y"], translate, True), _owner(found["x"], translate)
     if not thing or not owner:
         return None
-    return f"{lead_clauses(lead, translate)}what is the {thing} of {owner}"
+    who = "who" if found.groupdict().get("q") == "谁" else "what"
+    return f"{lead_clauses(lead, translate)}{who} is the {thing} of {owner}"
+
+
+def _owner(text: str, translate: Translate) -> str:
+    """ "page 6 上印章": "the seal on page 6" (a thing at a labelled place)."""
+    placed = re.fullmatch(r"(?P<at>[^\u3400-\u9fff]+?)\s*(?P<on>上|中|里)\s*(?P<thing>.+)", text)
+    if not placed:
+        return phrase(text, translate)
+    on = "on" if placed["on"] == "上" else "in"
+    return f"the {phrase(placed['thing'], translate, noun=True)} {on} {placed['at'].strip()}"

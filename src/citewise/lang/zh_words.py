@@ -227,6 +227,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "通讯作者": ("corresponding author",),
     "图注": ("caption",),
     "标题": ("title",),
+    "颜色": ("color", "colour"),
     "题目": ("title",),
     "表头": ("header",),
     "吞吐量": ("throughput",),
