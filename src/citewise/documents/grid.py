@@ -71,11 +71,15 @@ def _covered(spans: list[tuple[float, float]], allowance: int) -> list[tuple[flo
 
 def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
     """Columns a cell overlaps well; the nearest one when it sits in a gap."""
-    hits = [
-        k
-        for k, (c0, c1) in enumerate(cols)
-        if min(cell.x1, c1) - max(cell.x0, c0) > 0.3 * min(cell.x1 - cell.x0, c1 - c0)
-    ]
+    x0, x1 = cell.x0, cell.x1
+    width = x1 - x0
+    hits = []
+    for k, (c0, c1) in enumerate(cols):  # min() and max() spelled out: a hot loop
+        span = c1 - c0
+        if (x1 if x1 < c1 else c1) - (x0 if x0 > c0 else c0) > 0.3 * (
+            width if width < span else span
+        ):
+            hits.append(k)
     if hits:
         return hits
     return [min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - cell.mid))]
@@ -217,6 +221,9 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
 def _union(boxes: list[Box]) -> list[float] | None:
     if not boxes:
         return None
+    if len(boxes) == 1:  # most cells: one line
+        b = boxes[0]
+        return [round(b[0], 1), round(b[1], 1), round(b[2], 1), round(b[3], 1)]
     return [
         round(min(b[0] for b in boxes), 1),
         round(min(b[1] for b in boxes), 1),

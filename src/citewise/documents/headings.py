@@ -140,8 +140,7 @@ def split_run_ins(rows: list[Row], body: Seg, unit: Unit) -> tuple[list[Row], se
     leads: set[int] = set()
     for i, row in enumerate(rows):
         lead = run_in_lead(row, body)
-        opens = i == 0 or _ends_line(rows[i - 1], unit)
-        if lead and opens:
+        if lead and (i == 0 or _ends_line(rows[i - 1], unit)):  # it opens a line
             leads.add(len(out))
             out += [Row(row.segs[:lead]), Row(row.segs[lead:])]
         else:
@@ -175,25 +174,32 @@ def _style_key(row: Row) -> tuple[float, bool, str]:
 def _row_is_heading(row: Row, body: Seg, unit: Unit) -> bool:
     """A line set apart by style that reads like a heading, not a sentence."""
     s = row.style
+    big = s.size >= body.size + 0.9
+    bold = s.bold and not body.bold
+    face = s.font != body.font and abs(s.size - body.size) <= 1.0
+    if not (big or bold or face or _lead_in_other_face(row, unit)):
+        return False  # set like the body text (most rows: decided before their text is read)
     main = [seg for seg in row.segs if len(seg.text.strip()) > 2]
     # a bold lead-in followed by plain text on the same line is a run-in heading
     if any(seg.bold != s.bold or abs(seg.size - s.size) > 0.6 for seg in main):
         return False
     if not heading_candidate(row.text) or layout.is_mono(s.font):
         return False
-    others = [r.x1 for r in unit.rows if r is not row]
-    fills = bool(others) and row.x1 >= max(others) - 2 * s.size
-    if s.size >= body.size + 0.9:
+    if big:
         return True
-    if fills:
-        return False
-    if s.bold and not body.bold:
+    others = [r.x1 for r in unit.rows if r is not row]
+    if others and row.x1 >= max(others) - 2 * s.size:
+        return False  # it fills the line
+    if bold:
         return True
     if len(row.text) > 60:
         return False
-    # a run-in title in another face: 'References' atop small-print entries
-    lead = row is unit.rows[0] and len(unit.rows) > 1 and s.font != unit.style.font
-    return lead or (s.font != body.font and abs(s.size - body.size) <= 1.0)
+    return face or _lead_in_other_face(row, unit)
+
+
+def _lead_in_other_face(row: Row, unit: Unit) -> bool:
+    """A run-in title in another face: 'References' atop small-print entries."""
+    return row is unit.rows[0] and len(unit.rows) > 1 and row.style.font != unit.style.font
 
 
 def _ends_line(row: Row, unit: Unit) -> bool:

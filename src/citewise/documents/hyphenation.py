@@ -100,8 +100,9 @@ COMPOUNDS = frozenset(
 
 def vocabulary(texts: list[str]) -> frozenset[str]:
     """Lower-case words (hyphenated compounds too) seen in the document's lines."""
-    words: set[str] = set()
+    words: set[str] = set()  # as written: each distinct one is lower-cased once, at the end
     broken = False
+    findall = _WORD.findall
     for text in texts:
         if broken:  # nor is the rest of it that opens the next line
             text = _FIRST_WORD.sub("", text)
@@ -109,8 +110,8 @@ def vocabulary(texts: list[str]) -> frozenset[str]:
         broken = end.endswith("-") and bool(_BROKEN.search(end))
         if text.endswith(("-", "-\n")):  # where `$` can match
             text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
-        words.update(map(str.lower, _WORD.findall(text)))
-    return frozenset(words)
+        words.update(findall(text))
+    return frozenset(map(str.lower, words))
 
 
 _FIRST_WORD = re.compile(r"^\s*\S+")
