@@ -185,8 +185,9 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
         for i, row in enumerate(rows)
     ]
     placed, header = _fold_header(placed, header)
-    cells: list[TableCell] = []
-    covered: set[tuple[int, int]] = set()
+    cells: list[dict[str, object]] = []  # as cell_dict stores a TableCell
+    covered: set[tuple[int, int]] = set()  # slots of the rows below a spanning cell takes
+    first: dict[int, str] = {}  # each row's first-column text (the first such cell)
     for i, row in enumerate(placed):
         for k, (last, texts, boxes) in sorted(row.items()):
             if (i, k) in covered:
@@ -198,23 +199,30 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
                 c in placed[i + rowspan] for c in range(k, k + colspan)
             ):
                 rowspan += 1
-            for r in range(i, i + rowspan):
+            for r in range(i + 1, i + rowspan):  # a row's own cells never overlap
                 covered.update((r, c) for c in range(k, k + colspan))
+            text = " ".join(texts)
+            cell: dict[str, object] = {
+                "row": i,
+                "col": k,
+                "text": text,
+                "rowspan": rowspan,
+                "colspan": colspan,
+                "header": i < header,
+            }
             box = _union(boxes)
-            cells.append(
-                TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header, bbox=box)
-            )
-    first: dict[int, str] = {}  # each row's first-column text (the first such cell)
-    for c in cells:
-        if c.col == 0:
-            first.setdefault(c.row, c.text)
+            if box is not None:
+                cell["bbox"] = box
+            cells.append(cell)
+            if k == 0:
+                first.setdefault(i, text)
     labels = [first.get(i, "") for i in range(header, len(placed))]
     return {
         "n_rows": len(placed),
         "n_cols": len(cols),
         "header_rows": header,
         "row_labels": row_labels(labels, len(cols)),
-        "cells": [cell_dict(c) for c in cells],
+        "cells": cells,
     }
 
 

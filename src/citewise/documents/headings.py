@@ -103,6 +103,8 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
     """Cut a unit around heading lines, and before a bullet or a caption start."""
     rows, leads = split_run_ins(unit.rows, body, unit)
     heads = [i in leads or _row_is_heading(r, body, unit) for i, r in enumerate(rows)]
+    if not any(heads):
+        return _split_plain(rows, unit)
     for i in range(1, len(rows)):
         # mid-paragraph emphasis is not a heading: one must follow a finished line
         if heads[i] and not heads[i - 1] and not _ends_line(rows[i - 1], unit):
@@ -130,6 +132,26 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
             if idx[0] in leads:
                 piece.data["run_in"] = True
         out.append(piece)
+    return out
+
+
+# what a bullet (layout.BULLET) or a caption label (captions.CAPTION) starts with
+_CUT_STARTS = frozenset("•◦▪‣∙●○■□➢►–—TFS")
+
+
+def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
+    """split_unit for a unit without heading rows: cut only before a bullet or a caption
+    start (row texts are whitespace-collapsed, so their first character tells)."""
+    out: list[Unit] = []
+    start = 0
+    for i in range(1, len(rows)):
+        text = rows[i].text
+        if text[:1] in _CUT_STARTS and (
+            BULLET.match(text) or (caption_label(text) and _ends_line(rows[i - 1], unit))
+        ):
+            out.append(Unit(rows[start:i], col=unit.col))
+            start = i
+    out.append(Unit(rows[start:], col=unit.col))
     return out
 
 

@@ -31,13 +31,18 @@ def clean(text: str) -> str:
 
 def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
     """Join line texts with spaces, repairing words hyphenated at line ends."""
-    out = ""
+    parts: list[str] = []  # joined once at the end (adding line by line is quadratic)
     for line in lines:
         line = " ".join(line.split())
         if not line:
             continue
-        out = join_hyphenated(out, line, vocab) if out else line
-    return out
+        if not parts:
+            parts.append(line)
+        elif parts[-1].endswith(("-", "\u00ad")):  # join_hyphenated decides on the text so far
+            parts = [join_hyphenated("".join(parts), line, vocab)]
+        else:  # what join_hyphenated does with a line that ends in no hyphen
+            parts += (" ", line)
+    return "".join(parts)
 
 
 def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) -> str:

@@ -194,12 +194,13 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
             text = f"{eq_text} {unit.label.removeprefix('Eq. ')}"  # read as written
         else:
             text = eq_text
-    marks = [m for s in unit.segs for m in s.marks]
+    segs = unit.segs
+    marks = [m for s in segs if s.marks for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}
     if unit.data.get("run_in"):
         data = {**(data or {}), "run_in": True}
-    labels = [s.note for s in unit.segs if s.note]
+    labels = [s.note for s in segs if s.note]
     if labels:
         data = {**(data or {}), "labels": labels}
     x0, y0, x1, y1 = unit.page_bbox
