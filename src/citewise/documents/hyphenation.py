@@ -105,9 +105,8 @@ COMPOUNDS = frozenset(
 
 def vocabulary(texts: list[str]) -> frozenset[str]:
     """Lower-case words (hyphenated compounds too) seen in the document's lines."""
-    words: set[str] = set()  # as written: each distinct one is lower-cased once, at the end
+    lines: list[str] = []
     broken = False
-    findall = _WORD.findall
     for text in texts:
         if broken:  # nor is the rest of it that opens the next line
             text = _FIRST_WORD.sub("", text)
@@ -115,8 +114,10 @@ def vocabulary(texts: list[str]) -> frozenset[str]:
         broken = end.endswith("-") and bool(_BROKEN.search(end))
         if text.endswith(("-", "-\n")):  # where `$` can match
             text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
-        words.update(findall(text))
-    return frozenset(map(str.lower, words))
+        lines.append(text)
+    # one pass over all lines: a word is letters, digits and hyphens, so none spans a
+    # line break; each distinct word as written is lower-cased once
+    return frozenset(map(str.lower, set(_WORD.findall("\n".join(lines)))))
 
 
 _FIRST_WORD = re.compile(r"^\s*\S+")
