@@ -55,7 +55,7 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
         return left[:-1] + right
     if not left.endswith("-") or left.endswith((" -", "--")):
         return f"{left} {right}"
-    fragment = re.split(r"[\s/(\[]", left[:-1])[-1]
+    fragment = _last_fragment(left, len(left) - 1)
     head = re.match(r"[^\W_]+", right)
     if fragment and head and fragment.replace("-", "").isalnum():
         whole = (fragment + head.group(0)).lower()
@@ -70,6 +70,18 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
     if fragment.isalpha() and right[:1].islower():
         return left[:-1] + right
     return left + right
+
+
+def _last_fragment(text: str, end: int) -> str:
+    """re.split(r"[\\s/(\\[]", text[:end])[-1], read from the end: the piece after the
+    last space, slash or opening bracket (splitting a long paragraph costs a pass)."""
+    start = end
+    while start > 0:
+        char = text[start - 1]
+        if char.isspace() or char in "/([":
+            break
+        start -= 1
+    return text[start:end]
 
 
 def is_compound(fragment: str, head: str, vocab: frozenset[str]) -> bool:
