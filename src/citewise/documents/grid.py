@@ -185,7 +185,23 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
         for i, row in enumerate(rows)
     ]
     placed, header = _fold_header(placed, header)
-    cells: list[dict[str, object]] = []  # as cell_dict stores a TableCell
+    cells, first = _grid_cells(placed, header)
+    labels = [first.get(i, "") for i in range(header, len(placed))]
+    return {
+        "n_rows": len(placed),
+        "n_cols": len(cols),
+        "header_rows": header,
+        "row_labels": row_labels(labels, len(cols)),
+        "cells": cells,
+    }
+
+
+def _grid_cells(
+    placed: list[Placed], header: int
+) -> tuple[list[dict[str, object]], dict[int, str]]:
+    """The cells of placed rows, as cell_dict stores them, with spans; and each row's
+    first-column text."""
+    cells: list[dict[str, object]] = []
     covered: set[tuple[int, int]] = set()  # slots of the rows below a spanning cell takes
     first: dict[int, str] = {}  # each row's first-column text (the first such cell)
     for i, row in enumerate(placed):
@@ -216,14 +232,7 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
             cells.append(cell)
             if k == 0:
                 first.setdefault(i, text)
-    labels = [first.get(i, "") for i in range(header, len(placed))]
-    return {
-        "n_rows": len(placed),
-        "n_cols": len(cols),
-        "header_rows": header,
-        "row_labels": row_labels(labels, len(cols)),
-        "cells": cells,
-    }
+    return cells, first
 
 
 def _union(boxes: list[Box]) -> list[float] | None:

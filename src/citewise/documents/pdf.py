@@ -181,7 +181,7 @@ def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decode
             glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
             raw.append(r)
         # text boxes come in the unrotated page frame, whatever /Rotate says
-        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
+        sizes = [(box.width, box.height) for box in (page.cropbox for page in pages_)]
         # a page of pictures and no text is a scan waiting for OCR
         scans = {
             n + 1
@@ -232,6 +232,7 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
         or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs)
     ):
         return  # no table, or a turned page: text-based grids only
+    # the Cell rows tables.py stored (Unit.data is typed `object`)
     cells: list[list[list[Cell]]] = [u.data.get("cells", []) for u in tables]  # type: ignore[misc]
     if not captioned and not any(rules_matter(c) for c in cells):
         return  # no header here depends on rules: the drawings stay unread
