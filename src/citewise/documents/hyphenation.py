@@ -56,7 +56,7 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
     if not left.endswith("-") or left.endswith((" -", "--")):
         return f"{left} {right}"
     fragment = _last_fragment(left, len(left) - 1)
-    head = re.match(r"[^\W_]+", right)
+    head = _HEAD.match(right)
     if fragment and head and fragment.replace("-", "").isalnum():
         whole = (fragment + head.group(0)).lower()
         hyphenated = (fragment + "-" + head.group(0)).lower()
@@ -136,3 +136,4 @@ _FIRST_WORD = re.compile(r"^\s*\S+")
 _BROKEN = re.compile(r"[^\W\d_]-$")
 _LAST_BROKEN = re.compile(r"\S+-$")
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]")
+_HEAD = re.compile(r"[^\W_]+")

@@ -215,8 +215,15 @@ class Unit:
         style = self._style
         if style is None or self._seen != len(self.rows):
             self._check()
+            segs = self._segs()
+            if len(segs) == 1:  # a heading, a caption, a table row: its one segment's
+                one = segs[0]
+                style = self._style = Seg(
+                    0, 0, 0, 0, "", round(one.size, 1), one.font, one.bold, -1
+                )
+                return style
             weight: dict[tuple[float, str, bool], int] = {}
-            for s in self._segs():
+            for s in segs:
                 key = (round(s.size, 1), s.font, s.bold)
                 weight[key] = weight.get(key, 0) + len(s.text.strip())
             # the first key with the most characters (as Counter.most_common(1) picks)
