@@ -19,7 +19,9 @@ from citewise.store.vocabulary import Term
 
 _DEFINED = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9}s?)\s*(?:[,;:)]|\))")
 # A name a paper introduces: mixed case or capitals with a digit ("S2ORC", "OLMo", "VESPA").
-_NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Z0-9]+)?)(?![\w-])")
+# Written capital first, the "no word character before it" test after it: the regex engine
+# then jumps from capital to capital instead of trying the look-behind at every character.
+_NAME = re.compile(r"([A-Z](?<![\w-].)[A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Z0-9]+)?)(?![\w-])")
 NAME_MIN_COUNT = 3
 
 
@@ -34,6 +36,8 @@ def _initials_match(short: str, words: list[str]) -> bool:
 def abbreviations(text: str) -> list[tuple[str, str]]:
     """(short, long) pairs a text defines as "long form (SHORT)", initials matching."""
     found: list[tuple[str, str]] = []
+    if "(" not in text:  # most blocks define nothing: skip the scan
+        return found
     for match in _DEFINED.finditer(text):
         short = match.group(1)
         if not any(c.isupper() for c in short):
@@ -53,7 +57,7 @@ def introduced_names(texts: list[str]) -> list[str]:
     """Name-like tokens a document uses at least three times."""
     counts: Counter[str] = Counter()
     for text in texts:
-        counts.update(m.group(1) for m in _NAME.finditer(text))
+        counts.update(_NAME.findall(text))  # one group: findall gives the names
     return sorted(
         n
         for n, c in counts.items()
