@@ -86,6 +86,7 @@ def ingest_file(
     parse: Parse = read_document,
     abstracts: dict[str, str] | None = None,
     max_file_mb: float | None = None,
+    sha256: str | None = None,
 ) -> None:
     """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
 
@@ -94,15 +95,14 @@ def ingest_file(
     reads the file (a ParsePool's, when the batch is parsed ahead in worker processes);
     `abstracts` (identifier -> abstract-level document, citewise/abstracts.py): the full text
     of a work saved as its abstract takes that document's place and ID; `max_file_mb`
-    overrides the per-type size caps (ParseOptions.max_file_mb).
+    overrides the per-type size caps (ParseOptions.max_file_mb); `sha256` is the file's
+    digest when the batch has just read it (each file is read and hashed once).
     """
     absolute = path.expanduser().resolve()
     check_file_size(absolute, max_file_mb)
-    try:
-        content = absolute.read_bytes()
-    except OSError as exc:
-        raise BadDocumentError(f"cannot read file: {exc.strerror or exc}") from exc
-    if _already_stored(store, absolute, content, metadata, report):
+    if sha256 is None:
+        sha256 = hashlib.sha256(_read(absolute)).hexdigest()
+    if _already_stored(store, absolute, sha256, metadata, report):
         return
     if absolute.suffix.lower() not in SUFFIXES:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
@@ -110,21 +110,29 @@ def ingest_file(
     doc.path = absolute
     bound_blocks(doc)
     if grobid is not None and doc.kind == "pdf":
-        _grobid_references(doc, content, grobid, report)
+        _grobid_references(doc, _read(absolute), grobid, report)
     wanted = _apply_metadata(store, doc, metadata)
     _save(store, doc, wanted, abstracts, report)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise BadDocumentError(f"cannot read file: {exc.strerror or exc}") from exc
 
 
 def _already_stored(
     store: Store,
     absolute: Path,
-    content: bytes,
+    sha256: str,
     metadata: PaperMetadata | None,
     report: IngestReport,
 ) -> bool:
-    """Whether the library holds this content already: at this path it is unchanged (its
-    metadata updated), at another path it is a duplicate (DuplicateDocumentError)."""
-    existing = store.document_by_sha(hashlib.sha256(content).hexdigest())
+    """Whether the library holds this content (`sha256`) already: at this path it is
+    unchanged (its metadata updated), at another path it is a duplicate
+    (DuplicateDocumentError)."""
+    existing = store.document_by_sha(sha256)
     if existing is None:
         return False
     if existing.path == str(absolute):
@@ -235,17 +243,16 @@ def _grobid_references(
     doc.citations = link_citations(doc.blocks, refs)
 
 
-def _needs_parsing(store: Store, path: Path, max_file_mb: float | None) -> bool:
-    """Whether ingest_file will parse `path` (a readable, supported file whose content is
-    not in the library yet), so it can be parsed ahead in a worker process."""
+def _digest(path: Path, max_file_mb: float | None) -> str | None:
+    """The SHA-256 of a readable, supported file within its size cap, else None (then
+    ingest_file names the problem)."""
     if path.suffix.lower() not in SUFFIXES:
-        return False
+        return None
     try:
         check_file_size(path, max_file_mb)
-        sha256 = hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
+        return hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
     except (OSError, TooLargeError):
-        return False
-    return store.document_by_sha(sha256) is None
+        return None
 
 
 def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
@@ -311,7 +318,7 @@ def ingest(
     return report
 
 
-Step = Callable[[Path, Parse], None]
+Step = Callable[[Path, Parse, str | None], None]
 
 
 def _stepper(
@@ -328,14 +335,15 @@ def _stepper(
     any failure into the report."""
     done = 0
 
-    def step(path: Path, parse: Parse) -> None:
+    def step(path: Path, parse: Parse, sha256: str | None) -> None:
         nonlocal done
         done += 1
         if progress:
             progress(path.name, done, total)
         try:
             meta = metadata.get(path)
-            ingest_file(store, path, report, meta, grobid, parse, abstracts, options.max_file_mb)
+            mb = options.max_file_mb
+            ingest_file(store, path, report, meta, grobid, parse, abstracts, mb, sha256)
         except Exception as exc:  # a parser bug must not lose the rest of the batch
             report.failed.append(_failure(path, exc))
 
@@ -344,16 +352,19 @@ def _stepper(
 
 def _parse_and_store(store: Store, files: list[Path], step: Step, options: ParseOptions) -> None:
     """Parse the files that need it in worker processes and `step` each file as its parse
-    finishes; the others (unchanged, duplicate, refused) while the workers run."""
-    ahead = {p for p in files if _needs_parsing(store, p, options.max_file_mb)}
+    finishes; the others (unchanged, duplicate, refused) while the workers run. Each file
+    is read and hashed once, here."""
+    digests = {p: _digest(p, options.max_file_mb) for p in dict.fromkeys(files)}
+    # readable, supported files whose content is not in the library yet: parsed ahead
+    ahead = {p for p, sha in digests.items() if sha and store.document_by_sha(sha) is None}
     rest = [p for p in files if p not in ahead]
-    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
+    with ParsePool([p for p in digests if p in ahead], options=options) as pool:
         for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
-            step(path, pool.parse)
+            step(path, pool.parse, digests[path])
         for path, outcome in pool.results():
-            step(path, _given(outcome))
+            step(path, _given(outcome), digests[path])
         for path in _repeats(files, ahead):  # named twice: unchanged the second time
-            step(path, pool.parse)
+            step(path, pool.parse, digests[path])
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:
