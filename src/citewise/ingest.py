@@ -21,27 +21,26 @@ from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
 from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
-from citewise.documents.parallel import Parse, ParseBudget, ParseOptions, ParsePool
+from citewise.documents.parallel import Parse, ParseBudget, ParseOptions
 from citewise.documents.references import link_citations
 from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
     CitewiseError,
     DuplicateDocumentError,
-    TooLargeError,
 )
+from citewise.ingest_files import Step, check_file_size, parse_and_store, spaced_collections
 from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 
 EMBED_BATCH = 64
-# the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
-MAX_FILE_MB = {".pdf": 512.0}
-MAX_TEXT_FILE_MB = 32.0
 
 log = logging.getLogger(__name__)
-# IngestFailure, Sources and expand_paths live in inputs.py; importers name them here too.
+# IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
+# ingest_files.py, FILE_MB_VARIABLE in documents/options.py; importers name them here too.
 __all__ = [
+    "FILE_MB_VARIABLE",
     "IngestFailure",
     "IngestReport",
     "Progress",
@@ -201,23 +200,6 @@ def _abstract_replaced(
     return store.document(upgraded) if upgraded else None
 
 
-def check_file_size(path: Path, max_mb: float | None = None) -> None:
-    """Refuse a file above its type's size cap (`max_mb`: $CITEWISE_MAX_FILE_MB overrides)
-    before reading it: TOO_LARGE, with the size and the cap."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return  # reading it reports the problem
-    suffix = path.suffix.lower()
-    cap = MAX_FILE_MB.get(suffix, MAX_TEXT_FILE_MB) if max_mb is None else max_mb
-    if size > cap * 1_000_000:
-        raise TooLargeError(
-            f"file is {size / 1_000_000:.1f} MB; {suffix or 'such'} files above {cap:g} MB "
-            "are not read",
-            f"split the file, or set {FILE_MB_VARIABLE} higher",
-        )
-
-
 def _update_stored(
     store: Store, doc_id: str, meta: PaperMetadata, report: IngestReport, path: str
 ) -> None:
@@ -241,18 +223,6 @@ def _grobid_references(
     attach_blocks(refs, doc.blocks)
     doc.references = refs
     doc.citations = link_citations(doc.blocks, refs)
-
-
-def _digest(path: Path, max_file_mb: float | None) -> str | None:
-    """The SHA-256 of a readable, supported file within its size cap, else None (then
-    ingest_file names the problem)."""
-    if path.suffix.lower() not in SUFFIXES:
-        return None
-    try:
-        check_file_size(path, max_file_mb)
-        return hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
-    except (OSError, TooLargeError):
-        return None
 
 
 def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
@@ -308,17 +278,15 @@ def ingest(
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())
     step = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
-    _parse_and_store(store, files, step, options)
-    parsed = time.perf_counter()
-    if embedder is not None:
-        report.embedding_model = embedder.name
-        report.embedded_blocks = embed_missing(store, embedder, progress)
+    with spaced_collections():
+        parse_and_store(store, files, step, options)
+        parsed = time.perf_counter()
+        if embedder is not None:
+            report.embedding_model = embedder.name
+            report.embedded_blocks = embed_missing(store, embedder, progress)
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
-
-
-Step = Callable[[Path, Parse, str | None], None]
 
 
 def _stepper(
@@ -350,23 +318,6 @@ def _stepper(
     return step
 
 
-def _parse_and_store(store: Store, files: list[Path], step: Step, options: ParseOptions) -> None:
-    """Parse the files that need it in worker processes and `step` each file as its parse
-    finishes; the others (unchanged, duplicate, refused) while the workers run. Each file
-    is read and hashed once, here."""
-    digests = {p: _digest(p, options.max_file_mb) for p in dict.fromkeys(files)}
-    # readable, supported files whose content is not in the library yet: parsed ahead
-    ahead = {p for p, sha in digests.items() if sha and store.document_by_sha(sha) is None}
-    rest = [p for p in files if p not in ahead]
-    with ParsePool([p for p in digests if p in ahead], options=options) as pool:
-        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
-            step(path, pool.parse, digests[path])
-        for path, outcome in pool.results():
-            step(path, _given(outcome), digests[path])
-        for path in _repeats(files, ahead):  # named twice: unchanged the second time
-            step(path, pool.parse, digests[path])
-
-
 def _failure(path: Path, exc: Exception) -> IngestFailure:
     """The report line of a file that could not be ingested: its CitewiseError, or for an
     unexpected failure (a parser bug) the exception's type only (traceback at debug level)."""
@@ -379,25 +330,3 @@ def _failure(path: Path, exc: Exception) -> IngestFailure:
         f"citewise could not read this file ({type(exc).__name__}); the rest of "
         "the batch went on — please report it if the file opens elsewhere",
     )
-
-
-def _repeats(files: list[Path], ahead: set[Path]) -> list[Path]:
-    """Second and later mentions of a file parsed ahead: handled after it (unchanged)."""
-    seen: set[Path] = set()
-    out = []
-    for path in files:
-        if path in seen:
-            out.append(path)
-        seen.add(path)
-    return [p for p in out if p in ahead]
-
-
-def _given(outcome: Document | Exception) -> Parse:
-    """A parse function that hands over a worker's outcome."""
-
-    def parse(path: Path) -> Document:
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
-
-    return parse

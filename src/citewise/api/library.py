@@ -159,19 +159,21 @@ class Library(
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
         from citewise.ingest import ingest
+        from citewise.ingest_files import spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
-        nothing = not (report.documents or report.unchanged or report.failed)
-        if paths and nothing and not (sources and (sources.metadata or sources.failures)):
-            raise NoSupportedFilesError(
-                f"no supported files in {', '.join(str(p) for p in paths)}",
-                hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
-            )
-        if refresh:
-            self.refresh()
+        with spaced_collections():  # the indexes built after it allocate as storing does
+            report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
+            nothing = not (report.documents or report.unchanged or report.failed)
+            if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+                raise NoSupportedFilesError(
+                    f"no supported files in {', '.join(str(p) for p in paths)}",
+                    hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+                )
+            if refresh:
+                self.refresh()
         return report
 
     def refresh(self) -> None:
