@@ -29,6 +29,8 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
+# ASCII bytes other than letters and digits, as spaces: what _TOKEN splits ASCII text on
+_ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
 
 
 @lru_cache(maxsize=200_000)
@@ -45,6 +47,9 @@ def analyze(text: str) -> list[str]:
     """Index terms of a text: lower-cased, stemmed words without stopwords; a run of CJK
     characters becomes its overlapping character pairs (so any 2+ character substring
     matches)."""
+    if text.isascii():  # the tokens: runs of letters and digits between everything else
+        words = text.encode().translate(_ASCII_GAPS).decode().split()
+        return list(filter(None, map(_term, words)))
     tokens = _TOKEN.findall(text)
     if not _HAS_CJK.search(text):  # no token can be a CJK run: each is a word or nothing
         return list(filter(None, map(_term, tokens)))
