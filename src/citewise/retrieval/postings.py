@@ -108,7 +108,7 @@ def block_terms(text: str, section: str, label: str) -> Counter[str]:
     for extra, weight in ((section, SECTION_WEIGHT), (label, LABEL_WEIGHT)):
         for term in _heading_terms(extra) if extra else ():
             # Counter[str] is typed int; the weights are deliberately fractional.
-            counts[term] += weight  # type: ignore[assignment]
+            counts[term] = counts.get(term, 0) + weight  # type: ignore[assignment]
     return counts
 
 
