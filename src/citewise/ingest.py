@@ -74,6 +74,8 @@ class IngestReport:
 
 
 Progress = Callable[[str, int, int], None]
+Stored = Callable[[str, Document], None]  # a document just stored: its ID and its parse
+Stepper = Callable[[Path, Parse, str | None], tuple[str, Document] | None]
 
 
 def ingest_file(
@@ -86,8 +88,9 @@ def ingest_file(
     abstracts: dict[str, str] | None = None,
     max_file_mb: float | None = None,
     sha256: str | None = None,
-) -> None:
-    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
+) -> tuple[str, Document] | None:
+    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested. Returns
+    the ID and parse of the document stored, None when the library held it already.
 
     `metadata` (manifest / Zotero) overrides what the reader found, also for a file that
     is already in the library; `grobid` parses the bibliography when configured; `parse`
@@ -102,7 +105,7 @@ def ingest_file(
     if sha256 is None:
         sha256 = hashlib.sha256(_read(absolute)).hexdigest()
     if _already_stored(store, absolute, sha256, metadata, report):
-        return
+        return None
     if absolute.suffix.lower() not in SUFFIXES:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
     doc = parse(path)
@@ -111,7 +114,7 @@ def ingest_file(
     if grobid is not None and doc.kind == "pdf":
         _grobid_references(doc, _read(absolute), grobid, report)
     wanted = _apply_metadata(store, doc, metadata)
-    _save(store, doc, wanted, abstracts, report)
+    return _save(store, doc, wanted, abstracts, report), doc
 
 
 def _read(path: Path) -> bytes:
@@ -164,9 +167,9 @@ def _save(
     wanted: str | None,
     abstracts: dict[str, str] | None,
     report: IngestReport,
-) -> None:
+) -> str:
     """Store `doc` in one transaction, in place of the file's previous version or of the
-    abstract-level document it upgrades; count it in the report."""
+    abstract-level document it upgrades; count it in the report; its ID."""
     path = str(doc.path)
     previous = store.document_by_path(path)
     if previous is None:
@@ -184,6 +187,7 @@ def _save(
     report.warnings.extend((path, w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
+    return doc_id
 
 
 def _abstract_replaced(
@@ -255,6 +259,7 @@ def ingest(
     grobid: GrobidClient | None = None,
     budget: ParseBudget | None = None,
     options: ParseOptions | None = None,
+    on_stored: Stored | None = None,
 ) -> IngestReport:
     """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
     failures are collected in the report, never raised.
@@ -262,7 +267,9 @@ def ingest(
     Files are parsed in worker processes as `options` say (budget, workers, size caps,
     OCR, password; default: citewise's own), each under `budget` when given, and stored as
     they finish, so a file that hangs or is stopped loses no other file. `grobid` defaults
-    to the server at `options.grobid_url`, if any.
+    to the server at `options.grobid_url`, if any. `on_stored` is called with each
+    document as it is stored, while the workers parse the rest (what would read the document
+    back later can take it from its parse; a failure there is left to a later pass).
     """
     options = options or ParseOptions()
     if budget is not None:
@@ -277,7 +284,8 @@ def ingest(
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())
-    step = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
+    stepper = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
+    step = stepper if on_stored is None else _then(stepper, on_stored)
     with spaced_collections():
         parse_and_store(store, files, step, options)
         parsed = time.perf_counter()
@@ -298,12 +306,12 @@ def _stepper(
     abstracts: dict[str, str],
     options: ParseOptions,
     progress: Progress | None,
-) -> Step:
+) -> Stepper:
     """What is done with each file of the batch: progress, ingest_file with its parse,
-    any failure into the report."""
+    any failure into the report; what was stored, if anything."""
     done = 0
 
-    def step(path: Path, parse: Parse, sha256: str | None) -> None:
+    def step(path: Path, parse: Parse, sha256: str | None) -> tuple[str, Document] | None:
         nonlocal done
         done += 1
         if progress:
@@ -311,11 +319,27 @@ def _stepper(
         try:
             meta = metadata.get(path)
             mb = options.max_file_mb
-            ingest_file(store, path, report, meta, grobid, parse, abstracts, mb, sha256)
+            return ingest_file(store, path, report, meta, grobid, parse, abstracts, mb, sha256)
         except Exception as exc:  # a parser bug must not lose the rest of the batch
             report.failed.append(_failure(path, exc))
+            return None
 
     return step
+
+
+def _then(step: Stepper, on_stored: Stored) -> Step:
+    """`step`, then `on_stored` with the document it stored; a failure there is logged
+    and left to a later pass (the document is stored whole whatever it does)."""
+
+    def then(path: Path, parse: Parse, sha256: str | None) -> None:
+        stored = step(path, parse, sha256)
+        if stored is not None:
+            try:
+                on_stored(*stored)
+            except Exception:  # e.g. the vocabulary: the next refresh learns it
+                log.debug("after storing %s", path, exc_info=True)
+
+    return then
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:

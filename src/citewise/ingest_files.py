@@ -28,7 +28,8 @@ MAX_TEXT_FILE_MB = 32.0
 YOUNG_COLLECTION = 50_000  # allocations between two young collections while a batch runs
 
 # (path, its parse, its SHA-256 when read here): what is done with each file of the batch
-Step = Callable[[Path, Parse, str | None], None]
+# (what it returns is not looked at)
+Step = Callable[[Path, Parse, str | None], object]
 
 _spacing = threading.Lock()
 _spaced = 0  # batches running in this process with collections spaced

@@ -12,10 +12,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 from citewise.store.protocols import Store
 from citewise.store.vocabulary import Term
+
+if TYPE_CHECKING:
+    from citewise.documents.model import Document
 
 _DEFINED = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9}s?)\s*(?:[,;:)]|\))")
 # A name a paper introduces: mixed case or capitals with a digit ("S2ORC", "OLMo", "VESPA").
@@ -65,17 +69,28 @@ def introduced_names(texts: list[str]) -> list[str]:
     )
 
 
+def document_terms(doc_id: str, texts: list[str]) -> list[Term]:
+    """The abbreviations a document's trusted `texts` define and the names they introduce,
+    in the order they are stored."""
+    terms = {Term(doc_id, "abbreviation", s, lf) for t in texts for s, lf in abbreviations(t)}
+    terms |= {Term(doc_id, "name", n) for n in introduced_names(texts)}
+    return sorted(terms, key=lambda t: (t.kind, t.short, t.long))
+
+
 def learn(store: Store) -> int:
     """Extract and store the vocabulary of documents not learned yet; how many were."""
     pending = store.vocabulary.unlearned_documents()
     for doc_id, sha in pending:
         texts = [b.text for b in store.blocks(doc_id) if b.trusted]
-        terms = {Term(doc_id, "abbreviation", s, lf) for t in texts for s, lf in abbreviations(t)}
-        terms |= {Term(doc_id, "name", n) for n in introduced_names(texts)}
-        store.vocabulary.save_terms(
-            doc_id, sha, sorted(terms, key=lambda t: (t.kind, t.short, t.long))
-        )
+        store.vocabulary.save_terms(doc_id, sha, document_terms(doc_id, texts))
     return len(pending)
+
+
+def learn_stored(store: Store, doc_id: str, doc: Document) -> None:
+    """Learn the vocabulary of a document just stored from its parse (the blocks stored
+    are its blocks), so it is not read back from the store afterwards."""
+    texts = [b.text for b in doc.blocks if b.trusted]
+    store.vocabulary.save_terms(doc_id, doc.sha256, document_terms(doc_id, texts))
 
 
 @dataclass
