@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from citewise.api.queue_follow import IngestProgress, JobFailure, StageProgress, follow_jobs
 from citewise.config import Settings
 from citewise.errors import Kind, LibraryError
-from citewise.store.postgres.queue import job_states
+from citewise.store.postgres.queue import QueuePruned, job_states, prune_queue
 from citewise.workers.app import INGEST, INTERACTIVE, QUEUE, RESEARCH, ingest_priority, queue_app
 from citewise.workers.run import WorkerOptions, run_worker
 
@@ -29,6 +29,7 @@ __all__ = [
     "StageProgress",
     "WorkerOptions",
     "enqueue_ingest",
+    "prune_finished",
     "follow_ingest",
     "run_worker",
 ]
@@ -115,6 +116,15 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
                 waiting = app.job_manager.list_jobs(queueing_lock=path, status="todo")
                 queued.jobs.update((int(j.id), path) for j in waiting)
     return queued
+
+
+def prune_finished(settings: Settings) -> QueuePruned:
+    """Remove the library's jobs finished more than `settings.queue_retention_days` days
+    ago and their outcomes (waiting and running jobs, and what a follower still needs,
+    stay); `citewise compact` and every worker (at start, then hourly) run it."""
+    if settings.database is None:
+        return QueuePruned()
+    return prune_queue(settings.database, QUEUE, settings.queue_retention_days)
 
 
 def enqueue_research(settings: Settings, task_id: str) -> int:
