@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,3 +97,26 @@ def test_a_role_without_temp_saves_vectors_and_finds_them_as_one_with_temp(
             index.refresh()
             got, _ = index.search(query, 5)
         assert sorted(got.tolist()) == sorted(rowids[top_k(matrix @ query, 5)].tolist())
+
+
+def test_a_library_without_temp_ingests_and_searches_as_one_with_temp(
+    no_temp_url: str, pg_url: str, tmp_path: Path
+) -> None:
+    from citewise.api import Library
+    from citewise.config import Settings
+    from tests.store.postgres.test_library_on_postgres import QUESTIONS, _papers
+
+    papers = _papers(tmp_path / "papers")
+    found = []
+    for url in (no_temp_url, pg_url):
+        settings = Settings.load(url, environ={"XDG_CACHE_HOME": str(tmp_path / url[-12:])})
+        with Library(url, settings=settings) as lib:
+            report = lib.ingest(papers)
+            assert not report.failed and len(report.added) == 2
+            vectors = lib.store.vectors
+            assert vectors.may_stage() is (url == pg_url)
+            models = [r["name"] for r in lib.store.db.rows("SELECT name FROM embedding_models")]
+            assert len(models) == 1 and not vectors.has_missing_vectors(models[0])
+            assert vectors.vector_count(models[0]) > 0
+            found.append([[h.block.id for h in lib.search(q, 5)] for q in QUESTIONS[:2]])
+    assert found[0] == found[1] and all(found[0])
