@@ -38,7 +38,8 @@ EMBED_BATCH = 64
 
 log = logging.getLogger(__name__)
 # IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
-# ingest_files.py, FILE_MB_VARIABLE in documents/options.py; importers name them here too.
+# ingest_files.py (and spaced_collections), FILE_MB_VARIABLE in documents/options.py;
+# importers name them here too.
 __all__ = [
     "FILE_MB_VARIABLE",
     "IngestFailure",
@@ -50,6 +51,7 @@ __all__ = [
     "expand_paths",
     "ingest",
     "ingest_file",
+    "spaced_collections",
 ]
 
 

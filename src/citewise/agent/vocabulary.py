@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -86,11 +87,15 @@ def learn(store: Store) -> int:
     return len(pending)
 
 
-def learn_stored(store: Store, doc_id: str, doc: Document) -> None:
-    """Learn the vocabulary of a document just stored from its parse (the blocks stored
-    are its blocks), so it is not read back from the store afterwards."""
-    texts = [b.text for b in doc.blocks if b.trusted]
-    store.vocabulary.save_terms(doc_id, doc.sha256, document_terms(doc_id, texts))
+def learning(store: Store) -> Callable[[str, Document], None]:
+    """What learns the vocabulary of each document just stored from its parse (the blocks
+    stored are its blocks), so it is not read back from `store` afterwards."""
+
+    def learn_stored(doc_id: str, doc: Document) -> None:
+        texts = [b.text for b in doc.blocks if b.trusted]
+        store.vocabulary.save_terms(doc_id, doc.sha256, document_terms(doc_id, texts))
+
+    return learn_stored
 
 
 @dataclass

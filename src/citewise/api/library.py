@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -164,14 +163,13 @@ class Library(
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
-        from citewise.agent.vocabulary import learn_stored
-        from citewise.ingest import ingest
-        from citewise.ingest_files import spaced_collections
+        from citewise.agent.vocabulary import learning
+        from citewise.ingest import ingest, spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        learn = partial(learn_stored, self.store) if refresh else None  # as each is stored
+        learn = learning(self.store) if refresh else None  # as each document is stored
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
                             on_stored=learn)  # fmt: skip
