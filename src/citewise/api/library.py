@@ -163,20 +163,24 @@ class Library(
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
-        from citewise.ingest import ingest
+        from citewise.agent.vocabulary import learning
+        from citewise.ingest import ingest, spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
-        nothing = not (report.documents or report.unchanged or report.failed)
-        if paths and nothing and not (sources and (sources.metadata or sources.failures)):
-            raise NoSupportedFilesError(
-                f"no supported files in {', '.join(str(p) for p in paths)}",
-                hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
-            )
-        if refresh:
-            self.refresh()
+        learn = learning(self.store) if refresh else None  # as each document is stored
+        with spaced_collections():  # the indexes built after it allocate as storing does
+            report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
+                            on_stored=learn)  # fmt: skip
+            nothing = not (report.documents or report.unchanged or report.failed)
+            if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+                raise NoSupportedFilesError(
+                    f"no supported files in {', '.join(str(p) for p in paths)}",
+                    hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+                )
+            if refresh:
+                self.refresh()
         return report
 
     def refresh(self) -> None:

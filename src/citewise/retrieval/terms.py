@@ -25,7 +25,8 @@ _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 def stem(word: str) -> str:
     """A deliberately light stemmer: plural and common verb endings only."""
     w = word.lower()
-    if len(w) <= 3 or _NUMBER.match(w):
+    # every ending below ends in s, g or d: another last letter keeps the word as it is
+    if len(w) <= 3 or w[-1] not in "sgd" or _NUMBER.match(w):
         return w
     for suffix, keep in (
         ("yses", "ysis"),
