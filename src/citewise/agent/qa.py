@@ -27,6 +27,7 @@ from citewise.agent.figures import (
     missing_labels,
     named_sections,
     outside_sections,
+    table_without_names,
 )
 from citewise.agent.passages import hit_passages, term_weights
 from citewise.agent.question import Question, analyse, focus_sentence
@@ -278,6 +279,8 @@ class QuestionAnswerer:
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
         if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
             kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
+        if kind is None and table_without_names(question, drafted_blocks, self.store):
+            kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
