@@ -17,6 +17,7 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
+from citewise.agent.crosslingual import is_chinese
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
 from citewise.agent.figures import (
@@ -29,7 +30,9 @@ from citewise.agent.figures import (
     outside_sections,
     table_without_names,
 )
+from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
+from citewise.agent.polar import lead_answer
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -140,14 +143,15 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
-        answer = self._answer(question, documents, k, started)
+        answer = self._answer(question, documents, k, started, lead=not is_chinese(text))
         answer.scope = [s.to_dict() for s in chosen_scope]
         return in_language(answer, text, question.text)
 
     def _answer(
-        self, question: Question, documents: tuple[str, ...], k: int, started: float
+        self, question: Question, documents: tuple[str, ...], k: int, started: float, lead: bool
     ) -> Answer:
-        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer."""
+        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer
+        (led by "Yes" or "No" when `lead` and its quote settles a yes/no question)."""
         if question.is_comparative:
             papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
             if papers:
@@ -170,6 +174,8 @@ class QuestionAnswerer:
             return self._absent(question, absent, hits, NOT_ANSWERED)
         draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
         answer = self._finish(question, draft, hits, blocks)
+        if lead and draft.spans:
+            answer = checked(lead_answer(question, draft.spans[0].candidate, answer))
         answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
             "answer": round((time.perf_counter() - retrieved) * 1000),
