@@ -82,15 +82,18 @@ def asking_clause(text: str) -> str:
 def is_polar(text: str) -> bool:
     """A yes/no question: starts with an auxiliary, asks no wh-question inside, offers no
     alternatives, compares nothing, is not a request, and is not itself negated."""
-    asking = asking_clause(text)
+    asking = _claim(text)
     words = _words(asking)
     if not words or words[0] not in _AUXILIARIES or _REQUEST.match(asking):
         return False
-    if _WH.search(asking) or _COMPARISON.search(asking):
-        return False
-    if _OR.search(_POLAR_OR.sub(" ", asking)):
+    if _WH.search(asking) or _COMPARISON.search(asking) or _OR.search(asking):
         return False
     return not any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def _claim(text: str) -> str:
+    """The asking clause without "yes or no" / "or not"."""
+    return " ".join(_POLAR_OR.sub(" ", asking_clause(text)).split())
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def _negations(text: str) -> list[_Negation]:
 
 def _claim_words(question: str) -> set[str]:
     """Stems of the words of the question that make its claim."""
-    return {stem(w) for w in _words(asking_clause(question)) if w.isalnum()} - {
+    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {
         stem(w) for w in _FUNCTION
     }
 
