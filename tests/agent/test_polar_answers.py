@@ -23,6 +23,9 @@ BOOSTED = (
 )
 WET = "The accuracy difference between wet and dry blocks was not significant (p = 0.41)."
 HEDGED = "Probe sorting may shorten the crusher maintenance window in winter."
+INSTEAD = "The probe records the echo with a contact microphone instead of an air microphone."
+FAILS = "The spectral filter fails to remove the conveyor belt noise."
+CITED = "Acoustic probes detect hairline cracks in marble slabs (Stone et al., 2015)."
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +40,9 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             [FILLER, BOOSTED],
             ["The probe was tested at the Bergen quarry over six months.", WET],
             [FILLER, HEDGED],
+            [FILLER, INSTEAD],
+            [FILLER, FAILS],
+            [FILLER, CITED],
         ],
     )
     lib = Library(folder / "library", embeddings=False)
@@ -80,6 +86,25 @@ def test_a_hedged_or_partial_quote_stays_a_plain_quote(library: Library) -> None
     # the quote says "field recordings": it does not settle "studio recordings"
     studio = library.ask("Is the acoustic encoder fine-tuned on annotated studio recordings?")
     assert not studio.answer.startswith(("Yes.", "No."))
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        # two alternatives in the quote: which one is claimed is left to the reader
+        ("Does the probe record the echo with an air microphone?", "instead of an air"),
+        # a negative verb is neither an affirmation nor the explicit negation "No" needs
+        ("Does the spectral filter remove the conveyor belt noise?", "fails to remove"),
+        # another paper's finding, as this one cites it
+        ("Do acoustic probes detect hairline cracks in marble slabs?", "Stone et al."),
+    ],
+)
+def test_a_quote_with_alternatives_a_negative_verb_or_a_citation_gets_no_lead(
+    library: Library, question: str, quoted: str
+) -> None:
+    answer = library.ask(question)
+    assert not answer.refused and quoted in answer.answer
+    assert not answer.answer.startswith(("Yes.", "No.")), answer.answer
 
 
 def test_an_either_or_question_and_a_refusal_get_no_lead(library: Library) -> None:

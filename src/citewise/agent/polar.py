@@ -47,11 +47,29 @@ _NEGATIONS = frozenset("not no never neither nor none cannot without".split())
 # "not only X but also Y" affirms; "not necessarily" hedges (below)
 _NOT_NEGATING = frozenset("only just merely simply".split())
 _HEDGES = frozenset(
-    """may might could would possibly perhaps probably whether if unless unclear uncertain
-    unknown likely unlikely seem seems seemed appear appears appeared suggest suggests
-    suggested hypothesize hypothesise expect expected hope aim aims plan plans future
-    except necessarily partly partially""".split()
+    """may might could would will possibly perhaps probably whether if unless unclear
+    uncertain unknown likely unlikely seem seems seemed appear appears appeared suggest
+    suggests suggested hypothesize hypothesise expect expected hope aim aims plan plans
+    future necessarily partly partially believe believes think argue argues speculate
+    conjecture assume assumes""".split()
 )
+# negation in a verb or an adverb ("fails to improve", "rarely"): not the explicit
+# negation a "No" needs, and no affirmation either
+_NEGATIVE_WORDS = frozenset(
+    """fail fails failed failing unable lack lacks lacked lacking absent hardly barely
+    rarely seldom""".split()
+)
+# two alternatives in one sentence ("BM25 instead of DPR"): which one is claimed needs word
+# order this reading does not check
+_CONTRASTS = frozenset(
+    """instead rather unlike opposed replace replaces replaced replacing except versus vs
+    compared whereas""".split()
+)
+_UNSETTLED = _HEDGES | _NEGATIVE_WORDS | _CONTRASTS
+# a sentence that names others' work ("Chen et al. use ...") and speaks of neither "we"
+# nor what the question names reports another paper's work
+_CITATION = re.compile(r"\bet al\b")
+_FIRST_PERSON = frozenset("we our us ours".split())
 # words that end a clause: a negation's reach stops there
 _BOUNDARIES = frozenset(
     ", ; : ( ) ? but while whereas although though however instead rather unlike".split()
@@ -61,8 +79,13 @@ _SUBORDINATE = frozenset("which who unlike while whereas although though if unle
 # Question words that carry no claim of their own (the auxiliary, articles, prepositions).
 _FUNCTION = _AUXILIARIES | frozenset(
     """the a an this that these those of in on at to for by from as and it its they their
-    there any all paper study authors""".split()
+    there""".split()
 )
+# What a question's subject may call the paper without the quote repeating it ("Does the
+# paper use ...?" answered by "We use ..."), besides the names of the paper it is scoped to.
+_PAPER_WORDS = frozenset("paper study author authors article work".split())
+_DETERMINERS = frozenset("the a an this that these those".split())
+SUBJECT_WORDS = 2  # how far after the auxiliary a question's subject is looked for
 
 
 def _words(text: str) -> list[str]:
@@ -132,40 +155,55 @@ def _negations(text: str) -> list[_Negation]:
 
 def _claim_words(question: str) -> set[str]:
     """Stems of the words of the question that make its claim."""
-    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {
-        stem(w) for w in _FUNCTION
-    }
+    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {stem(w) for w in _FUNCTION}
 
 
-def _hedged(text: str, question: str) -> bool:
+def _unsettled(text: str, question: str) -> bool:
+    """A question, a hedge, a negative verb or two alternatives the question does not
+    itself use."""
     asked = set(_words(question))
-    return text.rstrip().endswith("?") or any(w in _HEDGES and w not in asked for w in _words(text))
+    return text.rstrip().endswith("?") or any(
+        w in _UNSETTLED and w not in asked for w in _words(text)
+    )
+
+
+def _subject(question: str) -> set[str]:
+    """Stems of the words right after the auxiliary (determiners aside): where a polar
+    question puts its subject ("Does [the] ProgramFC [model] use ...")."""
+    words = [w for w in _words(_claim(question))[1:] if w not in _DETERMINERS]
+    return {stem(w) for w in words[:SUBJECT_WORDS]}
 
 
 def settles(question: Question, candidate: Candidate, shown: str) -> bool:
-    """The sentence states every word of the question's claim (the words naming the paper
-    it is scoped to aside; a learned alias counts) and nearly all of its terms' weight, and
-    the shown quote keeps every one of them the sentence writes."""
+    """The sentence states every word of the question's claim and nearly all of its terms'
+    weight (a learned alias counts; the subject may be the paper itself, by its name or as
+    "the paper", which "we" stands for), and the shown quote keeps every one of them the
+    sentence writes."""
     if candidate.own < SETTLING_SHARE:
         return False
     said = {stem(w) for w in _words(candidate.text)}
     asked = {stem(t) for t in content_terms(asking_clause(question.text))}
-    naming = asked - {stem(t) for t in question.terms}
-    if _claim_words(question.text) - said - candidate.terms - naming:
+    paper = (asked - {stem(t) for t in question.terms}) | {stem(w) for w in _PAPER_WORDS}
+    claim = _claim_words(question.text)
+    if claim - said - candidate.terms - (paper & _subject(question.text)):
         return False
-    return candidate.terms & said <= {stem(w) for w in _words(shown)}
+    if _CITATION.search(candidate.text) and not (said & _FIRST_PERSON or said & paper):
+        return False  # another paper's work, as this one reports it
+    return (claim | candidate.terms) & said <= {stem(w) for w in _words(shown)}
 
 
 def polarity(question: str, sentence: str, shown: str) -> str | None:
-    """ "Yes", "No" or None (not settled) for a sentence that states the question's terms."""
-    if _hedged(sentence, question):
-        return None
-    claim = _claim_words(question)
-    touching = [n for n in _negations(sentence) if n.reach & claim]
+    """ "Yes", "No" or None (not settled) for a sentence that states the question's terms:
+    any negation near a claim word stops a "Yes"; a "No" needs the one negation to govern
+    a term of the claim ("does not use a neural network"), not only its verb ("use")."""
+    if _unsettled(sentence, question) or _words(shown)[:1] in ([w] for w in _SUBORDINATE):
+        return None  # "While SciBERT is trained on ...": background, not the claim
+    touching = [n for n in _negations(sentence) if n.reach & _claim_words(question)]
     if not touching:
         return YES
-    shown_touching = [n for n in _negations(shown) if n.reach & claim]
-    if len(touching) == 1 and len(shown_touching) == 1 and not shown_touching[0].subordinate:
+    terms = {stem(t) for t in content_terms(_claim(question))}
+    governing = [n for n in _negations(shown) if n.reach & terms]
+    if len(touching) == 1 and len(governing) == 1 and not governing[0].subordinate:
         return NO
     return None
 
