@@ -144,3 +144,24 @@ def test_ingest_onto_a_full_disk_reports_disk_full(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr and "cannot rollback" not in done.stderr
         listed = _citewise(library, "list", "--json")
         assert listed.returncode == 0 and json.loads(listed.stdout) == []
+
+
+def test_a_library_from_a_newer_citewise_is_refused_untouched(tmp_path: Path) -> None:
+    import sqlite3
+
+    from citewise.store.migrations import MIGRATIONS
+
+    LibraryStore(tmp_path).close()
+    db_path = tmp_path / "library.db"
+    with sqlite3.connect(db_path) as db:  # as a later build's migration leaves it
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    for only_read in (False, True):
+        with pytest.raises(CitewiseError) as raised:
+            LibraryStore(tmp_path, read_only=only_read)
+        assert raised.value.code == "LIBRARY_TOO_NEW"
+        assert str(tmp_path) in raised.value.message and raised.value.hint
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 1
+    done = _citewise(tmp_path, "list")
+    assert done.returncode == 1
+    assert "LIBRARY_TOO_NEW" in done.stderr and "Traceback" not in done.stderr

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from citewise.errors import CitewiseError, LibraryError
 from citewise.store.migrations import MIGRATIONS, migrate
+from citewise.store.tables import check_not_newer
 
 # OS errors that mean "this process may not write here" and "no space left".
 READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
@@ -96,7 +97,11 @@ def connect(path: Path, read_only: bool | None = None) -> sqlite3.Connection:
         _use_wal(db)
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA synchronous = NORMAL")
-        migrate(db)
+        try:
+            migrate(db, str(path.parent))
+        except LibraryError:
+            db.close()  # made by a newer citewise: leave it untouched
+            raise
     except (sqlite3.Error, OSError) as exc:
         if isinstance(exc, OSError) and exc.errno in READ_ONLY:
             raise read_only_error(f" ({path.parent})") from exc
@@ -123,6 +128,9 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         db = _open(f"{uri}?immutable=1", uri=True)
     db.execute("PRAGMA foreign_keys = ON")
     (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > len(MIGRATIONS):
+        db.close()
+        check_not_newer(version, len(MIGRATIONS), str(path.parent))
     if version < len(MIGRATIONS):
         db.close()
         raise LibraryError(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from citewise.store.tables import SQLITE, create
+from citewise.store.tables import SQLITE, check_not_newer, create
 from citewise.store.vector_migrations import VECTOR_TRIGGERS, float16_vector, vectors_float16
 
 
@@ -168,7 +168,7 @@ def statements(script: str) -> list[str]:
     return found
 
 
-def migrate(db: sqlite3.Connection) -> None:
+def migrate(db: sqlite3.Connection, where: str = "this path") -> None:
     """Apply every migration the database has not seen yet, each in its own transaction.
 
     Each runs under SQLite's write lock (BEGIN IMMEDIATE) after re-reading the version, so
@@ -177,6 +177,7 @@ def migrate(db: sqlite3.Connection) -> None:
     db.create_function("float16_vector", 1, float16_vector, deterministic=True)
     while True:
         (version,) = db.execute("PRAGMA user_version").fetchone()
+        check_not_newer(version, len(MIGRATIONS), where)
         if version >= len(MIGRATIONS):
             return
         db.execute("BEGIN IMMEDIATE")  # waits (busy_timeout) while another process migrates

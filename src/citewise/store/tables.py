@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citewise.errors import LibraryError
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -356,3 +358,16 @@ def create(dialect: Dialect, *names: str) -> str:
     """The SQL that creates the tables `names` (with their indexes) in `dialect`."""
     fields = {k: v for k, v in vars(dialect).items() if k != "extra"}
     return "".join(_BY_NAME[n].sql.format(**fields, extra=dialect.extra.get(n, "")) for n in names)
+
+
+def check_not_newer(found: int, known: int, where: str) -> None:
+    """A library a newer citewise has upgraded (schema `found` past the `known` migrations
+    of this build) is refused with a clear error before anything reads or writes it: an
+    older build would misread tables it does not know (e.g. float16 vectors)."""
+    if found > known:
+        raise LibraryError(
+            f"the library at {where} was upgraded by a newer citewise (schema version "
+            f"{found}; this citewise knows {known})",
+            hint="upgrade citewise (pip install -U citewise) to open it",
+            code="LIBRARY_TOO_NEW",
+        )

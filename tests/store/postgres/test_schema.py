@@ -22,6 +22,15 @@ def test_migrations_run_once_in_order_and_create_every_table(pg_url: str) -> Non
         assert again.db.value("SELECT count(*) FROM schema_migrations") == len(MIGRATIONS)
 
 
+def test_a_database_from_a_newer_citewise_is_refused(pg_url: str) -> None:
+    # as a later build's migration leaves it
+    with PostgresLibraryStore(pg_url) as store, store.db.connect() as conn:
+        conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (len(MIGRATIONS) + 1,))
+    with pytest.raises(LibraryError) as raised:
+        PostgresLibraryStore(pg_url)
+    assert raised.value.code == "LIBRARY_TOO_NEW" and raised.value.hint
+
+
 def test_cjk_substrings_and_stemmed_english_are_found(pg_url: str) -> None:
     with PostgresLibraryStore(pg_url) as store:
         store.save_document(

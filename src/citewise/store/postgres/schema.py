@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from citewise.store.tables import COPIED, PG_NOW, PG_NOW_MS, POSTGRES, create
+from citewise.store.tables import COPIED, PG_NOW, PG_NOW_MS, POSTGRES, check_not_newer, create
 
 NOW, NOW_MS = PG_NOW, PG_NOW_MS  # the current time as ISO text (to the second, the ms)
 
@@ -217,6 +217,7 @@ def migrate(conn: Any) -> int:
         )
         row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
         done = int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
+        check_not_newer(done, len(MIGRATIONS), "this PostgreSQL database")
         for version, step in enumerate(MIGRATIONS[done:], start=done + 1):
             conn.execute(step())
             conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
