@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from citewise.agent.answer import Answer, AnswerSentence, Evidence
 from citewise.agent.numeric_check import checked
 from citewise.agent.polar import is_polar
 from citewise.agent.verify import Verifier
 from citewise.api import Library
+from citewise.report.terminal import print_answer
 from tests.agent.test_answers_that_generalize import FILLER, write_pages
 
 ENCODER = "The acoustic encoder is fine-tuned on 12,000 annotated field recordings."
@@ -68,6 +70,13 @@ def test_a_quote_that_states_the_claim_is_led_by_yes(library: Library) -> None:
     _verbatim(answer)
     first = answer.to_dict()["sentences"][0]  # type: ignore[index]
     assert first["lead"] == "Yes" and "Yes" not in first["text"]
+
+
+def test_the_terminal_shows_the_lead_before_the_quote(library: Library) -> None:
+    answer = library.ask("Is the acoustic encoder fine-tuned on annotated field recordings?")
+    console = Console(record=True, width=200)
+    print_answer(console, answer)
+    assert "Yes. The acoustic encoder is fine-tuned" in console.export_text()
 
 
 def test_a_quote_that_negates_the_claim_is_led_by_no(library: Library) -> None:
