@@ -106,6 +106,10 @@ class QuestionAnswerer:
             ]
         return self._papers
 
+    def _names(self, documents: set[str]) -> set[str]:
+        """The names the papers' titles call them by ("S2ORC"), lower case."""
+        return {n.lower() for p in self.papers() if p.id in documents for n in title_names(p.title)}
+
     def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
         """Explicit --doc wins; else the papers the question names (soft)."""
         if documents:
@@ -285,7 +289,12 @@ class QuestionAnswerer:
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
         if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
             kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
-        if kind is None and table_without_names(question, drafted_blocks, self.store):
+        if kind is None and table_without_names(
+            question,
+            drafted_blocks,
+            self.store,
+            self._names({b.document_id for b in drafted_blocks}),
+        ):
             kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
