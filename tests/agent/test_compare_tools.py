@@ -124,8 +124,10 @@ def test_build_matrix_has_a_row_per_paper_and_every_cell_cited(lib) -> None:
     out = execute(library, "build_matrix", {"documents": docs, "columns": ["optimizer", "seed"]})
     assert out.ok and out.result
     assert out.result["columns"] == ["optimizer", "seeds"]
-    rows = {r["document"]: {c["aspect"]: c for c in r["cells"]} for r in out.result["rows"]}
-    assert list(rows) == docs
+    rows = {r["document"]: r["cells"] for r in out.result["rows"]}
+    assert list(rows) == docs and all(
+        list(cells) == ["optimizer", "seeds"] for cells in rows.values()
+    )
     assert rows[ids["adamw"]]["optimizer"]["value"] == "AdamW"
     assert not rows[ids["plain"]]["optimizer"]["stated"]
     assert out.result["fill_rate"] == 0.25
@@ -203,8 +205,10 @@ def test_a_matrix_row_missing_a_column_breaks_its_postcondition(
     lib, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def short(_lib: object, p: actions.BuildMatrixParams) -> actions.BuildMatrixResult:
-        row = actions.MatrixRow(document="a", title="A", year=None, cells=[])
-        return actions.BuildMatrixResult(columns=["optimizer"], rows=[row], fill_rate=0.0)
+        row = actions.MatrixRow(document="a", title="A", year=None, path="a.pdf", cells={})
+        return actions.BuildMatrixResult(
+            columns=["optimizer"], rows=[row], fill_rate=0.0, computed=0, cached=0
+        )
 
     real = REGISTRY["build_matrix"]
     monkeypatch.setitem(REGISTRY, "build_matrix", Tool(

@@ -8,8 +8,9 @@ Measured (zh3, over the 8 corpus PDFs): English 0.977 accuracy / 1.0 refusal rec
 false refusals; Chinese dev 0.884 / 1.0 / 0.047 (was 0.698 / 0.889 / 0.093): all three of
 the issue's floors are met (accuracy 0.093 below English, within 0.15). Held-out 0.750 /
 0.833 / 0.083 (was 0.667 / 0.833 / 0.167); MMLongBench in Chinese 0.143 / 1.0 / 0.679 (was
-0.036 / 0.909 / 0.821; the same questions in English read 0.571). The assertions hold the
-measured levels so they cannot slip. Skips cleanly when ../shared is absent.
+0.036 / 0.909 / 0.821; the same questions in English read 0.571); zh6's question frames
+(lang/zh_shapes.py) raised it to 0.429 / 1.0 / 0.500. The assertions hold the measured
+levels so they cannot slip. Skips cleanly when ../shared is absent.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def test_mmlongbench_questions_in_chinese_hold_their_measured_level(
 
     overall = evaluate(items, ask, names, scope_docs=True).overall.to_dict()
     library.close()
-    # far below the same questions in English (0.571): measured, not yet a floor
-    assert overall["accuracy"] >= 0.14  # 4 of 28 measured (1 of 28 before zh3)
+    # below the same questions in English (0.571): measured, not yet a floor
+    assert overall["accuracy"] >= 0.42  # 12 of 28 measured (4 before zh6, 1 before zh3)
     assert overall["refusal_recall"] >= 0.9  # 11 of 11 measured
-    assert overall["false_refusal_rate"] <= 0.72  # 19 of 28 measured
+    assert overall["false_refusal_rate"] <= 0.5  # 14 of 28 measured (19 before zh6)

@@ -66,7 +66,7 @@ def test_rates_names_and_numbers() -> None:
 def test_the_asked_phrase_comes_first_and_is_what_the_answer_must_name() -> None:
     # after the question word, across 的, the head first: "citation links between papers"
     question = analyse(bridge("构建 S2ORC 时解析了多少条论文之间的引用链接？").english)
-    assert question.attribute[:2] == ["citation", "links"]
+    assert question.attribute[:2] == ["citation", "link"]  # Chinese writes no plural
     # before "是多少": the noun phrase back to 的
     question = analyse(bridge("2010 年 6 月 KCH 内科的死亡率是多少？").english)
     assert question.attribute == ["mortality"]  # "rate" only names the answer's type

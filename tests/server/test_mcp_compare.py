@@ -115,7 +115,7 @@ def test_matrix_and_setup_cells_are_cited(
     _, a, b = papers
     matrix = json.loads(text(got["matrix"]))
     assert matrix["columns"] == ["optimizer", "batch size"]
-    rows = {r["document"]: {c["aspect"]: c for c in r["cells"]} for r in matrix["rows"]}
+    rows = {r["document"]: r["cells"] for r in matrix["rows"]}
     assert set(rows) == {a, b}
     assert rows[a]["optimizer"]["value"] == "AdamW" and not rows[a]["batch size"]["stated"]
     assert rows[a]["batch size"]["citation"] is None
@@ -154,7 +154,8 @@ def test_results_equal_the_http_routes_and_the_api(
     assert json.loads(text(got["compare"])) == compared.json() == web.json()  # one shape
     cell = next(c for c in web.json()["cells"] if c["stated"])
     assert cell["citation"] == {k: cell[k] for k in ("document", "page", "block", "quote")}
-    assert json.loads(text(got["matrix"])) == matrix.json()
+    by_mcp = json.loads(text(got["matrix"]))
+    assert _cells_of(by_mcp) == _cells_of(matrix.json())
     assert json.loads(text(got["setup"])) == setup.json()
     assert missing.status_code == 404 and missing.json()["code"] == "PAPER_NOT_FOUND"
     assert one.status_code == 422 and empty.status_code == 404
@@ -162,6 +163,51 @@ def test_results_equal_the_http_routes_and_the_api(
     with Library(library, embeddings=False) as lib:
         result = lib.tool("compare_methods", {"documents": [a, b], "aspects": ASPECTS})
         assert result.action == "compare_methods" and result.to_dict() == compared.json()
+
+
+COUNTS = ("computed", "cached")  # what this call computed or read: the call's own fact
+
+
+def _cells_of(matrix: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in matrix.items() if k not in COUNTS}
+
+
+def test_the_matrix_is_one_shape_on_every_face(
+    got: dict[str, Any], http: Server, papers: tuple[Path, str, str]
+) -> None:
+    """POST /matrix (the web app's), POST /tools/build_matrix and the MCP `matrix` tool
+    answer the same JSON for the same matrix: every key of each, every value."""
+    library, a, b = papers
+    body = {"columns": ["optimizer", "batch size"]}
+    with http.client() as client:
+        web = client.post("/matrix", json=body)
+        tool = client.post("/tools/build_matrix", json=body)
+        chosen = client.post("/matrix", json={**body, "documents": [b]})
+        chosen_tool = client.post("/tools/build_matrix", json={**body, "documents": [b]})
+    assert web.status_code == tool.status_code == 200
+    by_mcp = json.loads(text(got["matrix"]))  # the session ran first: it computed the cells
+    assert by_mcp["computed"] == 4 and by_mcp["cached"] == 0
+    assert web.json() == tool.json()  # both read the cache: equal to the last key
+    assert web.json()["computed"] == 0 and web.json()["cached"] == 4
+    assert _cells_of(by_mcp) == _cells_of(web.json())
+    assert chosen.json() == chosen_tool.json() and [
+        r["document"] for r in chosen.json()["rows"]
+    ] == [b]
+    row = next(r for r in web.json()["rows"] if r["document"] == a)
+    # the route's old keys are kept (path, cells by column, counts) and the tool's added
+    assert set(row) == {"document", "title", "year", "path", "cells"} and row["path"].endswith(
+        ".pdf"
+    )
+    assert list(row["cells"]) == ["optimizer", "batch size"]
+    optimizer, batch = row["cells"]["optimizer"], row["cells"]["batch size"]
+    assert optimizer["value"] == "AdamW" and optimizer["value"] in optimizer["quote"]
+    assert optimizer["citation"] == {
+        k: optimizer[k] for k in ("document", "page", "block", "quote")
+    }
+    assert not batch["stated"] and batch["citation"] is None and batch["quote"] is None
+    with Library(library, embeddings=False) as lib:
+        api = lib.matrix(None, body["columns"]).to_dict()
+    assert api == web.json()
 
 
 def test_a_comparative_ask_answers_the_table_on_every_face(

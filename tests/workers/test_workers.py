@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,21 +57,6 @@ def _jobs(url: str) -> list[dict[str, object]]:
                 "FROM procrastinate_jobs ORDER BY id"
             ).fetchall()
         )
-
-
-@pytest.fixture
-def workers(pg_url: str, tmp_path: Path) -> Iterator[list[subprocess.Popen[bytes]]]:
-    started: list[subprocess.Popen[bytes]] = []
-    yield started
-    for proc in started:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-    for proc in started:
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def _start(url: str, cache: Path, log: Path, name: str) -> subprocess.Popen[bytes]:

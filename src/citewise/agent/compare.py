@@ -36,6 +36,8 @@ class Cell:
         return self.finding is not None
 
     def to_dict(self) -> dict[str, object]:
+        """The cell with its page, quote and block flat and its `citation` nested (the
+        tool registry's shape), for every face that shows a compared or matrix cell."""
         f = self.finding
         return {
             "document": self.document,
@@ -45,6 +47,7 @@ class Cell:
             "page": f.page if f else None,
             "quote": f.quote if f else None,
             "block": f.block_id if f else None,
+            "citation": _citation(self),
         }
 
 
@@ -84,8 +87,7 @@ class Comparison:
         return {
             "documents": [{"id": i, "title": t} for i, t in self.documents],
             "aspects": list(self.aspects),
-            # each cell's citation also nested: the tool registry's compare_methods shape
-            "cells": [{**c.to_dict(), "citation": _citation(c)} for c in self.cells],
+            "cells": [c.to_dict() for c in self.cells],
             "key_differences": self.key_differences,
             "differences": [
                 {"text": d.text, "citations": list(d.citations)} for d in self.differences

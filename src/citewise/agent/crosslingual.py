@@ -31,6 +31,7 @@ from citewise.lang.zh_senses import (
     composed_in_context,
     inflections,
 )
+from citewise.lang.zh_shapes import LIST_MARK, shaped
 from citewise.lang.zh_words import (
     COMPARATIVES,
     GLOSSARY,
@@ -87,7 +88,9 @@ _ASK, _BOUNDARY, _CONTENT, _UNKNOWN, _OF = "ask", "boundary", "content", "unknow
 _VERB = "verb"
 
 
-def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged) -> str:
+def _clause(
+    words: list[str], frequencies: Frequencies | None, bridged: Bridged, noun: bool = False
+) -> str:
     """One clause in English: its question word, then the phrase it asks about (the words
     right after it, as in "多少个 PDF", else right before it, as in "准确率是多少": a
     Chinese noun phrase has the English order, modifiers first), then the rest in order."""
@@ -103,7 +106,7 @@ def _clause(words: list[str], frequencies: Frequencies | None, bridged: Bridged)
         else:
             # what a count asks about is a noun ("多少个示例": examples), whatever else
             # the dictionary says the word can be
-            counted = _counted(words[:n])
+            counted = noun or _counted(words[:n])
             english = _translate(word, frequencies, bridged, noun=counted)
             if english:
                 parts.append((_VERB if word in bridged.verbs else _CONTENT, english))
@@ -238,7 +241,8 @@ def bridge(text: str, frequencies: Frequencies | None = None) -> Bridged:
     """The English question for a Chinese one; `frequencies` (term -> blocks using it)
     lets the library choose between a word's senses."""
     bridged = Bridged(original=text, english="")
-    text = english_labels(_dates(text))
+    # a list's "、" stays apart from the clauses' commas for the question frames
+    text = english_labels(_dates(text)).replace("、", LIST_MARK)
     sentences = [s for s in _SENTENCE_END.split(text.translate(PUNCT)) if s.strip()]
     if frequencies is not None:
         bridged.context = _context(" ".join(sentences), frequencies)
@@ -264,7 +268,13 @@ def _context(text: str, frequencies: Frequencies) -> list[tuple[str, tuple[str, 
 
 
 def _sentence(text: str, frequencies: Frequencies | None, bridged: Bridged) -> str:
-    form, rest = _question_form(text)
+    def translate(text: str, noun: bool = False) -> str:
+        return _clause(segment(text), frequencies, bridged, noun)
+
+    framed = shaped(text, translate)
+    if framed:
+        return framed
+    form, rest = _question_form(text.replace(LIST_MARK, ","))
     parts: list[str] = []
     context: list[str] = []  # clauses without a question word lead into the next one
     for clause in (c for c in _CLAUSES.split(rest) if c.strip()):

@@ -13,7 +13,6 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from citewise.agent.aspects import ALIASES, KNOWN
-from citewise.agent.compare import Cell as ComparedCell
 from citewise.agent.compare import Comparison
 from citewise.agent.matrix import Matrix
 from citewise.agent.setup import Setup
@@ -160,15 +159,6 @@ class CompareMethodsResult(BaseModel):
     differences: list[Difference] = Field(default_factory=list)
 
 
-def _cell(c: ComparedCell) -> Cell:
-    f = c.finding
-    citation = (
-        Citation(document=c.document, page=f.page, block=f.block_id, quote=f.quote) if f else None
-    )
-    return Cell(aspect=c.aspect, document=c.document, value=c.value, stated=c.stated,
-                citation=citation)  # fmt: skip
-
-
 def compare_methods(lib: LibraryLike, p: CompareMethodsParams) -> CompareMethodsResult:
     comparison = lib.compare(p.documents, p.aspects or None)
     if not any(c.stated for c in comparison.cells):
@@ -195,28 +185,25 @@ class MatrixRow(BaseModel):
     document: str
     title: str
     year: int | None
-    cells: list[Cell]
+    path: str
+    cells: dict[str, ComparisonCell]  # column -> its cell, in the columns' order
 
 
 class BuildMatrixResult(BaseModel):
+    """The matrix's own JSON (`Matrix.to_dict`: POST /matrix, `matrix --out FILE.json`),
+    validated: every face answers one shape for the same matrix."""
+
     columns: list[str]
     rows: list[MatrixRow]
     fill_rate: float
+    computed: int  # cells computed by this call
+    cached: int  # cells read from the library's cache
 
 
 def build_matrix(lib: LibraryLike, p: BuildMatrixParams) -> BuildMatrixResult:
     """The literature matrix: one row per paper, one cited cell per column (cached)."""
     matrix = lib.matrix([lib.document(d).id for d in p.documents] or None, p.columns or None)
-    return BuildMatrixResult(
-        columns=list(matrix.columns),
-        rows=[
-            MatrixRow(
-                document=r.document, title=r.title, year=r.year, cells=[_cell(c) for c in r.cells]
-            )  # fmt: skip
-            for r in matrix.rows
-        ],
-        fill_rate=round(matrix.fill_rate, 3),
-    )
+    return BuildMatrixResult.model_validate(matrix.to_dict())
 
 
 class ExtractSetupParams(Params):

@@ -65,9 +65,11 @@ def _compare_post(p: a.CompareMethodsParams, r: a.CompareMethodsResult) -> str |
 def _matrix_post(p: a.BuildMatrixParams, r: a.BuildMatrixResult) -> str | None:
     if p.documents and len(r.rows) != len(p.documents):
         return "not one row per requested paper"
-    if any([c.aspect for c in row.cells] != r.columns for row in r.rows):
+    if any(list(row.cells) != r.columns for row in r.rows):
         return "a row's cells are not the requested columns"
-    return _cells_cited([c for row in r.rows for c in row.cells])
+    if any(c.aspect != column for row in r.rows for column, c in row.cells.items()):
+        return "a cell sits under another column"
+    return _cells_cited([c for row in r.rows for c in row.cells.values()])
 
 
 def _setup_post(p: a.ExtractSetupParams, r: a.ExtractSetupResult) -> str | None:

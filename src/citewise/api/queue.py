@@ -1,5 +1,6 @@
 """Ingest (and research) as jobs of a PostgreSQL library's queue, for the faces:
-enqueue files, follow the jobs to their end, run a worker (`citewise worker`)."""
+enqueue files, follow the jobs to their end (an ingest's: its files' embedding and
+vocabulary jobs too, api/queue_follow.py), run a worker (`citewise worker`)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citewise.api.queue_follow import IngestProgress, JobFailure, StageProgress, follow_jobs
 from citewise.config import Settings
 from citewise.errors import LibraryError
-from citewise.workers.app import INGEST, QUEUE, RESEARCH, ingest_priority, queue_app
+from citewise.store.postgres.queue import job_states
+from citewise.workers.app import INGEST, INTERACTIVE, QUEUE, RESEARCH, ingest_priority, queue_app
 from citewise.workers.run import WorkerOptions, run_worker
 
 if TYPE_CHECKING:
     from citewise.ingest import IngestFailure
 
-__all__ = ["JobsProgress", "QueuedJobs", "WorkerOptions", "enqueue_ingest", "run_worker"]
+__all__ = [
+    "IngestProgress",
+    "JobFailure",
+    "JobsProgress",
+    "QueuedJobs",
+    "StageProgress",
+    "WorkerOptions",
+    "enqueue_ingest",
+    "follow_ingest",
+    "run_worker",
+]
 
 DONE = ("succeeded", "failed", "cancelled", "aborted")
 
@@ -86,10 +99,13 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
 
 
 def enqueue_research(settings: Settings, task_id: str) -> int:
-    """A job that runs research task `task_id` to its end on some worker; its job id."""
+    """A job that runs research task `task_id` to its end on some worker; its job id. It
+    goes before every waiting file (a person waits for it; workers/app.py's bands)."""
     app = _app(settings)
     with app.open():
-        job = app.configure_task(RESEARCH, queue=QUEUE, lock=f"research:{task_id}")
+        job = app.configure_task(
+            RESEARCH, queue=QUEUE, lock=f"research:{task_id}", priority=INTERACTIVE
+        )
         return int(job.defer(task_id=task_id))
 
 
@@ -100,13 +116,8 @@ def job_progress(settings: Settings, jobs: list[int]) -> JobsProgress:
 
 
 def _progress(app: Any, jobs: list[int]) -> JobsProgress:
-    wanted = set(jobs)
-    status = {
-        int(j.id): str(j.status.value if hasattr(j.status, "value") else j.status)
-        for j in app.job_manager.list_jobs(queue=QUEUE)
-        if int(j.id) in wanted
-    }
-    return JobsProgress({j: status.get(j, "unknown") for j in jobs})
+    states = job_states(app.connector, jobs)
+    return JobsProgress({j: states[j].status if j in states else "unknown" for j in jobs})
 
 
 def follow(
@@ -128,3 +139,18 @@ def follow(
             if now.done or (timeout is not None and time.monotonic() - started > timeout):
                 return now
             time.sleep(poll)
+
+
+def follow_ingest(
+    settings: Settings,
+    queued: QueuedJobs,
+    progress: Callable[[IngestProgress], None] | None = None,
+    poll: float = 0.5,
+    timeout: float | None = None,
+) -> IngestProgress:
+    """Wait until the queued files' ingest jobs and every embedding and vocabulary job
+    they deferred finished (or `timeout` seconds passed), reporting each change; the
+    failures name their file and why."""
+    app = _app(settings)
+    with app.open():
+        return follow_jobs(app, queued.jobs, progress, poll, timeout)

@@ -14,7 +14,9 @@ from citewise.cli.app import app, emit_json, err, open_library, out, progress_ba
 
 if TYPE_CHECKING:
     from citewise.agent.research import ResearchOptions
-    from citewise.api.queue import JobsProgress
+    from citewise.api.queue import IngestProgress, JobsProgress
+
+STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
 
 @app.command()
@@ -46,8 +48,9 @@ def worker(
 
 
 def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
-    """Defer one job per file, then (unless `detach`) follow them to the end."""
-    from citewise.api.queue import JobsProgress, enqueue_ingest, follow
+    """Defer one job per file, then (unless `detach`) follow them, and the embedding and
+    vocabulary jobs they cause, to the end: one bar per stage."""
+    from citewise.api.queue import JobsProgress, enqueue_ingest, follow_ingest
     from citewise.report.terminal import plain
 
     queued = enqueue_ingest(settings(), paths)
@@ -58,17 +61,34 @@ def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
         _summary(JobsProgress({j: "todo" for j in ids}), queued.jobs, as_json)
         return
     with progress_bar(not as_json) as bar:
-        task = bar.add_task("jobs", total=len(ids))
+        bars = {stage: bar.add_task(stage, total=None) for stage in STAGES}
 
-        def advance(now: JobsProgress) -> None:
+        def advance(now: IngestProgress) -> None:
             if as_json:
-                _event({"event": "progress", "finished": now.finished, "total": len(ids)})
-            bar.update(task, completed=now.finished)
+                _event({"event": "progress", **now.to_dict()})
+            for stage in now.stages():
+                bar.update(bars[stage.stage], total=stage.total, completed=stage.finished)
 
-        final = follow(settings(), ids, advance)
-    _summary(final, queued.jobs, as_json)
-    if final.with_status("failed") or queued.failed:
+        final = follow_ingest(settings(), queued, advance)
+    _followed(final, len(ids), as_json)
+    if final.failures or queued.failed:
         raise typer.Exit(1)
+
+
+def _followed(final: IngestProgress, jobs: int, as_json: bool) -> None:
+    """The end of a followed ingest: each stage's counts, each failure's file and why."""
+    from citewise.report.terminal import plain
+
+    if as_json:
+        _event({"event": "done", "jobs": jobs, **final.files_by_status(), **final.to_dict()})
+        return
+    for stage in final.stages():
+        done = stage.finished - stage.failed
+        out.print(f"{stage.stage}: {done} of {stage.total} done, {stage.failed} failed")
+    for failure in final.failures:
+        where = failure.file or failure.stage
+        line = f"error: {where}: {failure.message} ({failure.code}, {failure.stage})"
+        sys.stderr.write(plain(line) + "\n")  # one line, unwrapped: a script may grep it
 
 
 def _event(data: dict[str, object]) -> None:

@@ -60,6 +60,11 @@ _FORMAT = re.compile(
 )
 
 
+# what follows the question's own "？" and starts as an instruction ("答案需精确到日，例如：
+# 1883 Dec.7", "回答时只给出名称", "请用整数作答") says how to write the answer, whatever it holds
+_AFTER_QUESTION = re.compile(r"(?<=[？?])\s*(?:请|答案|回答|作答|注意|要求|格式)\S.*$", re.DOTALL)
+
+
 def scaled_number(value: str, unit: str) -> str:
     """ "3130" "万" -> "31.3M"; "1.2" "亿" -> "120M"; under a million as written digits."""
     number = float(value) * (10_000 if unit == "万" else 100_000_000)
@@ -77,7 +82,8 @@ def _labelled(label: str) -> Callable[[re.Match[str]], str]:
 def english_labels(text: str) -> str:
     """The question with its labels, scaled numbers and answer-format clause in English
     (the clause dropped)."""
-    text = _FORMAT.sub("", text.strip()) or text
+    text = _AFTER_QUESTION.sub("", text.strip()) or text
+    text = _FORMAT.sub("", text) or text
     for pattern, label in _LABELS:
         text = pattern.sub(_labelled(label), text)
     text = _APPENDIX.sub(lambda m: f" Appendix {m.group(1)} ", text)

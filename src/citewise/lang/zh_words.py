@@ -17,6 +17,8 @@ QUESTION_FORMS: tuple[tuple[str, str], ...] = (
     ("的标题是什么", "What is the title of {}?"),
     ("的题目是什么", "What is the title of {}?"),
     ("显示了什么", "What does {} show?"),
+    ("叫什么名字", "What is the name of {}?"),
+    ("的名称是什么", "What is the name of {}?"),
     ("展示了什么", "What does {} show?"),
 )
 QUESTION_WORDS: tuple[tuple[str, str], ...] = (
@@ -43,6 +45,12 @@ QUESTION_WORDS: tuple[tuple[str, str], ...] = (
     ("哪个", "which"),
     ("哪种", "which"),
     ("哪两个", "which two"),
+    ("什么时候", "when"),
+    ("何时", "when"),
+    ("哪一年", "which year"),
+    ("哪年", "which year"),
+    ("哪一页", "which page"),
+    ("第几页", "which page"),
     ("哪一", "which"),
     ("什么", "what"),
     ("是如何", "how were"),
@@ -142,7 +150,10 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "元数据": ("metadata",),
     "参考文献": ("bibliography", "references"),
     "引用": ("citation",),
-    "链接": ("links", "linking"),
+    "链接": ("link", "links", "linking"),
+    "网页": ("web", "web page"),
+    "网址": ("URL", "web address"),
+    "事后": ("post-hoc", "after the event"),
     "论文": ("paper",),
     "文献": ("literature",),
     "综述": ("review", "survey"),
@@ -215,6 +226,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "样本量": ("sample size",),
     "通讯作者": ("corresponding author",),
     "图注": ("caption",),
+    "标题": ("title",),
+    "颜色": ("color", "colour"),
+    "题目": ("title",),
     "表头": ("header",),
     "吞吐量": ("throughput",),
     "显存": ("GPU memory",),
@@ -249,6 +263,36 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "康复": ("rehabilitation",),
     "项目": ("programme", "program", "project"),
     "体验": ("experiences", "experience"),
+}
+
+# The verb an English paper writes for a Chinese research verb (base form), where
+# CC-CEDICT lists a noun or another sense first ("引用" citation, "优于" surpass): read
+# where a question's frame needs a verb ("Does S cite more papers than B?").
+RESEARCH_VERBS: dict[str, str] = {
+    "引用": "cite",
+    "提及": "mention",
+    "提到": "mention",
+    "采用": "adopt",
+    "使用": "use",
+    "优于": "outperform",
+    "超过": "exceed",
+    "胜过": "beat",
+    "提出": "propose",
+    "评估": "evaluate",
+    "展示": "show",
+    "给出": "give",
+    "包含": "include",
+    "讨论": "discuss",
+    "预测": "predict",
+    "绘制": "plot",
+    "列出": "list",
+    "描述": "describe",
+    "报告": "report",
+    "发表": "publish",
+    "引入": "introduce",
+    "来自": "come from",
+    "用于": "use",
+    "属于": "belong to",
 }
 
 # Words that carry no search meaning in a question (particles, measure words, light verbs;

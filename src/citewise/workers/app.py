@@ -19,18 +19,22 @@ VOCABULARY = "citewise.learn_vocabulary"
 RESEARCH = "citewise.research"
 QUEUE = "citewise"
 RETRIES = 2  # a failing job runs at most three times, then stays failed
-# Higher runs first. A file's follow-up jobs (its embedding, the vocabulary) go before any
-# waiting file, so the library becomes searchable file by file and no serial embedding is
-# left for the end; waiting files go largest first (longest job first: the last job to
-# start is a short one, so no worker idles long while another finishes a big filing).
+# Higher runs first, in three bands. A file's follow-up jobs (its embedding, the
+# vocabulary) go before anything else: each is short, and they finish work already begun,
+# so the library becomes searchable file by file with no serial embedding left for the
+# end. Interactive jobs (research a person is waiting for) go next, before any waiting
+# file, however many are queued. Waiting files go last, largest first within their band
+# (longest job first: the last job to start is a short one, so no worker idles long while
+# another finishes a big filing).
 FOLLOW_UP = 1 << 30
-_SCHEMA_LOCK = 0x71756575  # pg_advisory_xact_lock key for creating the queue ("queu")
+INTERACTIVE = 1 << 29
+INGEST_BAND = 1 << 28  # ingest priorities are 0 .. INGEST_BAND - 1: below every other job
 
 
 def ingest_priority(size: int) -> int:
-    """The priority of ingesting a file of `size` bytes: its size (bigger first; files over
-    a GiB are refused by the size caps anyway)."""
-    return min(max(size, 0), FOLLOW_UP - 1)
+    """The priority of ingesting a file of `size` bytes: its size (bigger first), capped
+    inside the ingest band (files of 256 MiB and more share its top)."""
+    return min(max(size, 0), INGEST_BAND - 1)
 
 
 def _unavailable(why: str) -> LibraryError:
@@ -56,13 +60,8 @@ def queue_app(url: str) -> Any:
 
 
 def ensure_schema(url: str, app: Any) -> None:
-    """Create procrastinate's tables in the library's schema once (under an advisory lock,
-    so two machines starting together do not both try)."""
-    import psycopg
+    """Create procrastinate's tables and citewise's job outcomes in the library's schema
+    (once, under an advisory lock, so two machines starting together do not both try)."""
+    from citewise.store.postgres.queue import ensure_queue_tables
 
-    with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-        row = conn.execute("SELECT to_regclass('procrastinate_jobs')").fetchone()
-        if row is not None and row[0] is not None:
-            return
-        conn.execute(app.schema_manager.get_schema())  # no parameters: % stays as written
+    ensure_queue_tables(url, app.schema_manager.get_schema())

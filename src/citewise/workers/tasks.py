@@ -8,16 +8,22 @@ document (a batch any worker may take) and one debounced vocabulary job for ever
 stored meanwhile. The keyword postings are not refreshed here: they are each machine's own
 cache, brought up to date by the next search on the machine that asks.
 
+Each job keeps its outcome beside the queue (store/postgres/queue.py `job_outcomes`): an
+ingest job the document it stored and the ids of its follow-up jobs, a failed attempt its
+error's code and message, so `ingest --queue` follows exactly the jobs its files caused
+and names each failure's file and why (procrastinate keeps neither).
+
 Jobs name files by absolute path: every worker must see the same files (a shared mount).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,32 +85,59 @@ def _libraries(context: Any) -> Libraries:
     return found
 
 
-def _defer(context: Any, task: str, lock: str, **kwargs: Any) -> None:
+def _defer(context: Any, task: str, lock: str, **kwargs: Any) -> int | None:
     """Defer a follow-up job unless the same one is already waiting (`lock` also keeps two
-    from running at once)."""
+    from running at once); the id of the job that will do it (deferred now or waiting)."""
     from procrastinate import exceptions
 
     job = context.app.configure_task(
         task, queue=QUEUE, queueing_lock=lock, lock=lock, priority=FOLLOW_UP
     )
-    with suppress(exceptions.AlreadyEnqueued):
-        job.defer(**kwargs)
+    for _ in range(3):  # the waiting one may start between the two looks: defer again
+        try:
+            return int(job.defer(**kwargs))
+        except exceptions.AlreadyEnqueued:
+            waiting = context.app.job_manager.list_jobs(queueing_lock=lock, status="todo")
+            if waiting:
+                return int(waiting[0].id)
+    return None
+
+
+def _record(context: Any, **fields: Any) -> None:
+    """This attempt's outcome, for whoever follows the job (store/postgres/queue.py)."""
+    from citewise.store.postgres.queue import JobOutcome, record_outcome
+
+    try:
+        record_outcome(
+            context.app.connector, JobOutcome(int(context.job.id), context.job.task_name, **fields)
+        )
+    except Exception:  # an outcome is a report: losing one must not fail the job
+        log.warning("could not record the outcome of job %s", context.job.id, exc_info=True)
 
 
 def ingest_file(context: Any, path: str) -> dict[str, Any]:
     """Ingest one file (parse, store), then defer its embedding and the vocabulary pass;
-    an unchanged file defers them too (its first run may have died before it could)."""
+    an unchanged file defers them too (its first run may have died before it could). Its
+    outcome names the document and those two jobs."""
     clock = JobClock("ingest_file")
     with _libraries(context).borrow(embeddings=False) as library:
         report = library.ingest([Path(path)], refresh=False)
     if report.failed:
         failure = report.failed[0]
-        raise IngestJobError(f"{failure.path}: {failure.reason}", code=failure.code)
+        raise IngestJobError(failure.reason, code=failure.code)  # the path is the outcome's subject
     outcome = report.added or report.replaced or report.unchanged
     document = outcome[0] if outcome else None
+    follow_ups: list[int | None] = []
     if document is not None:
-        _defer(context, EMBED_DOCUMENT, f"{EMBED_DOCUMENT}:{document}", document=document)
-        _defer(context, VOCABULARY, VOCABULARY)
+        lock = f"{EMBED_DOCUMENT}:{document}"
+        follow_ups.append(_defer(context, EMBED_DOCUMENT, lock, document=document))
+        follow_ups.append(_defer(context, VOCABULARY, VOCABULARY))
+    _record(
+        context,
+        subject=path,
+        document=document,
+        follow_ups=tuple(j for j in follow_ups if j is not None),
+    )
     clock.done(
         path=path, blocks=report.blocks, pages=report.pages, unchanged=bool(report.unchanged)
     )
@@ -170,8 +203,30 @@ def research(context: Any, task_id: str) -> str:
         return ResearchDesk(library).resume(task_id).task.state
 
 
+def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
+    """`body`, keeping why an attempt failed (code, message) as the job's outcome."""
+
+    @functools.wraps(body)
+    def run(context: Any, **kwargs: Any) -> Any:
+        try:
+            return body(context, **kwargs)
+        except Exception as exc:
+            subject = next(
+                (str(kwargs[k]) for k in ("path", "document", "task_id") if k in kwargs), ""
+            )
+            if isinstance(exc, CitewiseError):
+                code, message = exc.code, exc.message
+            else:
+                code, message = type(exc).__name__, str(exc)
+            _record(context, subject=subject, code=code, message=message)
+            raise
+
+    return run
+
+
 def register(app: Any) -> None:
-    """Declare the jobs on `app` (retried, then failed; each job its own lock)."""
+    """Declare the jobs on `app` (retried, then failed; each job its own lock; each failed
+    attempt's error kept as the job's outcome)."""
     for name, body in (
         (INGEST, ingest_file),
         (EMBED_DOCUMENT, embed_document),
@@ -179,4 +234,4 @@ def register(app: Any) -> None:
         (EMBED, embed_missing),
         (RESEARCH, research),
     ):
-        app.task(name=name, queue=QUEUE, retry=RETRIES, pass_context=True)(body)
+        app.task(name=name, queue=QUEUE, retry=RETRIES, pass_context=True)(_reporting(body))

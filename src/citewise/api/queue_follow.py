@@ -1,0 +1,164 @@
+"""Following what one `ingest --queue` caused, stage by stage, to its very end.
+
+An ingest job stores a file and defers follow-ups: the document's embedding and the
+(debounced, shared) vocabulary job. A library is searchable as a user expects only once
+those ran too, so the follower learns them from each ingest job's recorded outcome
+(store/postgres/queue.py `job_outcomes`) and ends when every ingest, embedding and
+vocabulary job it caused has succeeded or failed, naming each failure's file and why.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
+from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
+
+STAGES = ("ingest", "embedding", "vocabulary")
+STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabulary"}
+FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
+UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
+
+
+@dataclass(frozen=True)
+class JobFailure:
+    """A job that failed for good: its stage, the file it was for (a vocabulary job serves
+    every file: ""), the error's code and message."""
+
+    stage: str
+    file: str
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"stage": self.stage, "file": self.file, "code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class StageProgress:
+    stage: str
+    total: int  # jobs of this stage known so far (follow-ups appear as files are stored)
+    finished: int
+    failed: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"total": self.total, "finished": self.finished, "failed": self.failed}
+
+
+@dataclass
+class IngestProgress:
+    """Where the jobs of one queued ingest stand: job id -> stage, status and file."""
+
+    stage: dict[int, str] = field(default_factory=dict)
+    status: dict[int, str] = field(default_factory=dict)
+    file: dict[int, str] = field(default_factory=dict)
+    failures: list[JobFailure] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return all(self.status.get(j) in FINISHED for j in self.stage)
+
+    @property
+    def finished(self) -> int:
+        return sum(self.status.get(j) in FINISHED for j in self.stage)
+
+    def stages(self) -> list[StageProgress]:
+        found = []
+        for name in STAGES:
+            jobs = [j for j, s in self.stage.items() if s == name]
+            done = sum(self.status.get(j) in FINISHED for j in jobs)
+            failed = sum(self.status.get(j) == "failed" for j in jobs)
+            found.append(StageProgress(name, len(jobs), done, failed))
+        return found
+
+    def files_by_status(self) -> dict[str, list[str]]:
+        """The ingest jobs' files by their status (`ingest --queue --json`'s old keys)."""
+        by: dict[str, list[str]] = {}
+        for job in sorted(j for j, s in self.stage.items() if s == "ingest"):
+            by.setdefault(self.status.get(job, "todo"), []).append(self.file[job])
+        return by
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "finished": self.finished,
+            "total": len(self.stage),
+            "stages": {s.stage: s.to_dict() for s in self.stages()},
+            "failures": [f.to_dict() for f in self.failures],
+        }
+
+
+class _Follower:
+    """One look at a time at the followed jobs; outcomes of finished jobs read once."""
+
+    def __init__(self, connector: Any, jobs: dict[int, str]) -> None:
+        self.connector = connector
+        self.progress = IngestProgress(
+            stage={j: "ingest" for j in jobs}, status={j: "todo" for j in jobs}, file=dict(jobs)
+        )
+        self.outcomes: dict[int, JobOutcome] = {}
+
+    def look(self) -> IngestProgress:
+        now = self.progress
+        for _ in range(len(STAGES)):  # follow-ups found this look are looked at too
+            states = job_states(self.connector, list(now.stage))
+            for job in now.stage:
+                state = states.get(job)
+                now.status[job] = state.status if state else "gone"
+                if state is not None:
+                    now.stage[job] = STAGE_OF.get(state.task, now.stage[job])
+            if not self._read_outcomes():
+                break
+        now.failures = [self._failure(j) for j in sorted(now.stage) if now.status[j] == "failed"]
+        return now
+
+    def _read_outcomes(self) -> bool:
+        """Read the outcomes of newly finished jobs; whether they named new follow-ups."""
+        now = self.progress
+        wanted = [j for j in now.stage if now.status[j] in FINISHED and j not in self.outcomes]
+        if not wanted:
+            return False
+        found = job_outcomes(self.connector, wanted)
+        self.outcomes.update(found)
+        new = False
+        for job, outcome in sorted(found.items()):
+            if now.status[job] != "succeeded" or now.stage[job] != "ingest":
+                continue
+            for follow in outcome.follow_ups:
+                if follow not in now.stage:
+                    now.stage[follow], now.status[follow], new = "follow-up", "todo", True
+                    now.file[follow] = now.file[job]  # an embedding: this file's document
+        return new
+
+    def _failure(self, job: int) -> JobFailure:
+        now, outcome = self.progress, self.outcomes.get(job)
+        stage = now.stage[job]
+        file = "" if stage == "vocabulary" else now.file.get(job, "")
+        if outcome is None or outcome.message is None:
+            return JobFailure(stage, file, "JOB_FAILED", UNKNOWN_FAILURE)
+        return JobFailure(stage, file, outcome.code or "JOB_FAILED", outcome.message)
+
+
+def follow_jobs(
+    app: Any,
+    jobs: dict[int, str],
+    progress: Callable[[IngestProgress], None] | None = None,
+    poll: float = 0.5,
+    timeout: float | None = None,
+) -> IngestProgress:
+    """Wait (on an open procrastinate `app`) until the ingest `jobs` (id -> file) and every
+    embedding and vocabulary job they deferred finished, or `timeout` seconds passed;
+    `progress` is called on every change."""
+    follower = _Follower(app.connector, jobs)
+    started, last = time.monotonic(), None
+    while True:
+        now = follower.look()
+        seen = (dict(now.status), dict(now.stage))
+        if progress is not None and seen != last:
+            progress(now)
+        last = seen
+        if now.done or (timeout is not None and time.monotonic() - started > timeout):
+            return now
+        time.sleep(poll)

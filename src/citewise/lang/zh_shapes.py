@@ -1,0 +1,233 @@
+"""The English shape of a Chinese question (issue 19): the sentence frames of Chinese
+questions whose English word order is not the Chinese one, written the way English questions
+are, so that the English question handlers read them as they read English.
+
+A Chinese question puts the asked quantity, place or comparison inside the sentence where
+English moves it to the front, and it states its conditions first:
+
+- "S V 的 N 是否比 B 多": "Does S V more N than B?" (a yes/no comparison);
+- "S 在多少个 N 上 V O": "On how many Ns does S V O?" (a count of where something holds);
+- "…的 N 里，有多少篇没有在 X 中被提及": "For the Ns that …, how many of them are not
+  mentioned in X?" (a count over a set the first clause names);
+- "在 A、B 和 C 这三种 S 中，哪一种的 N 最多": "Among the three Ss: A, B and C, which one
+  has the most N?" (a superlative over named members);
+- "X 的 Y 是什么": "What is the Y of X?";
+- "以 X 作为 Y 时，…": "When using X as Y, …" (a condition clause, kept first).
+
+Each frame's slots are translated by the caller (word senses chosen by the library); a
+sentence of no known frame is None and is bridged word by word (agent/crosslingual.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.lang.zh import segment
+from citewise.lang.zh_counts import COUNT_FRAMES
+from citewise.lang.zh_phrases import (
+    ADJECTIVES,
+    IN,
+    LIST_MARK,
+    MEASURE,
+    MORE,
+    NUMBER_WORDS,
+    Translate,
+    lead_clauses,
+    participle,
+    phrase,
+    plural,
+    verb,
+)
+from citewise.lang.zh_words import STOPWORDS
+
+__all__ = ["LIST_MARK", "shaped"]
+
+
+def shaped(sentence: str, translate: Translate) -> str | None:
+    """The English question for a Chinese sentence of a known frame, or None."""
+    text = sentence.strip().rstrip("?？。.!！ ")
+    if not text:
+        return None
+    clauses = [c.strip() for c in re.split(r"[，,；;]", text) if c.strip()]
+    if not clauses:
+        return None
+    *lead, last = clauses
+    for frame in (_compared, _yes_no, *COUNT_FRAMES, _which_most, _what_is):
+        english = frame(last, lead, translate)
+        if english:
+            english = " ".join(english.split())
+            return english[:1].upper() + english[1:] + "?"
+    return None
+
+
+def _compared(last: str, lead: list[str], translate: Translate) -> str | None:
+    """ "S V 的 N 是否比 B 多" -> "Does S V more N than B?"; "A 是否比 B 快" -> "Is A
+    faster than B?"."""
+    found = re.fullmatch(r"(?P<a>.+?)(?:是否|有没有)?比(?P<b>.+?)(?P<adj>.)吗?", last)
+    asks = "是否" in last or "有没有" in last or last.endswith("吗")
+    if not found or not asks or found["adj"] not in {**MORE, **ADJECTIVES}:
+        return None
+    a, b, adj = found["a"].replace("是否", "").replace("有没有", ""), found["b"], found["adj"]
+    than = phrase(b, translate)
+    owner, _, noun = a.rpartition("的")
+    if adj in MORE and owner:
+        words = segment(owner)
+        acting = verb(words[-1]) if words else ""
+        subject = phrase("".join(words[:-1]), translate) if acting else phrase(owner, translate)
+        did = acting or "have"
+        counted = plural(phrase(noun, translate, noun=True))
+        return (
+            f"{lead_clauses(lead, translate)}does {subject} {did} {MORE[adj]} {counted} than {than}"
+        )
+    comparative = MORE.get(adj) or ADJECTIVES[adj]
+    return f"{lead_clauses(lead, translate)}is {phrase(a, translate)} {comparative} than {than}"
+
+
+_OTHER_ASKS = re.compile("什么|多少|哪|几|谁|如何|怎么|为什么")
+
+
+def _action(word: str) -> str:
+    """The English verb of a content verb (not 在, 对, 把: the particles CC-CEDICT also
+    glosses as verbs)."""
+    return verb(word) if word not in STOPWORDS else ""
+
+
+def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
+    """ "S 是否 V O" / "S V O 吗" -> "Does S V O?"; "S 是否是 O" -> "Is S O?"; "S 有没有 O"
+    -> "Does S have O?": a yes/no question starts with its auxiliary in English."""
+    if _OTHER_ASKS.search(last):
+        return None
+    asked = re.fullmatch(r"(?P<s>.+?)(?P<q>是否|有没有)(?P<rest>.+)", last)
+    said = lead_clauses(lead, translate)
+    if asked and asked["q"] == "有没有":
+        owner = phrase(asked["s"], translate)
+        return f"{said}does {owner} have {phrase(asked['rest'], translate)}" if owner else None
+    if asked:
+        subject, rest = asked["s"], asked["rest"]
+    elif last.endswith("吗") and len(last) > 2:
+        words = segment(last[:-1])
+        acts = [n for n, w in enumerate(words) if n and (w in "是有" or _action(w))]
+        at = acts[0] if acts else None
+        if at is None:
+            return None
+        subject, rest = "".join(words[:at]), "".join(words[at:])
+    else:
+        return None
+    words = [w for w in segment(rest) if w not in ("了", "过")]
+    head = phrase(subject, translate)
+    if not words or not head:
+        return None
+    first, others = words[0], "".join(words[1:])
+    if first in ("是", "为"):
+        return f"{said}is {head} {phrase(others, translate)}"
+    if first == "被" and others:
+        done = segment(others)
+        acting = verb(done[0])
+        if acting:
+            return f"{said}is {head} {participle(acting)} {phrase(''.join(done[1:]), translate)}"
+    acting = "have" if first == "有" else verb(first)
+    if not acting:
+        return None
+    return f"{said}does {head} {acting} {phrase(others, translate)}"
+
+
+def _members(text: str, translate: Translate) -> str:
+    """ "A、B 和 C" -> "A, B and C"."""
+    parts = [
+        phrase(p, translate, noun=True)
+        for p in re.split(rf"[、,{LIST_MARK}]|和|与|以及|及", text)
+        if p.strip()
+    ]
+    parts = [p for p in parts if p]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+_SUPERLATIVES = {
+    "多": "most",
+    "少": "fewest",
+    "高": "highest",
+    "低": "lowest",
+    "大": "largest",
+    "小": "smallest",
+    "长": "longest",
+    "短": "shortest",
+    "快": "fastest",
+    "慢": "slowest",
+    "好": "best",
+    "差": "worst",
+}
+
+
+def _which_most(last: str, lead: list[str], translate: Translate) -> str | None:
+    """ "在 A、B 和 C 这三种 S 中，哪一种的 N 最多" -> "Among the three Ss: A, B and C,
+    which one has the most N?"; "Table 3 中哪个模型的准确率最高" -> "Which model has the
+    highest accuracy in Table 3?"."""
+    found = re.fullmatch(
+        rf"(?P<pre>.*?)哪一?(?:{MEASURE}|种|类)?(?P<kind>[^的最]*?)的?(?P<n>[^的最]*?)"
+        rf"最(?P<adj>.)",
+        last,
+    )
+    if not found or found["adj"] not in _SUPERLATIVES:
+        return None
+    among = ""
+    if lead:
+        named = re.fullmatch(
+            rf"在(?P<list>.+?)(?:这|那)?(?P<k>[两二三四五六七八九十])(?:{MEASURE}|种|类)"
+            rf"(?P<s>.+?){IN}",
+            lead[-1],
+        )
+        if named:
+            kind = plural(phrase(named["s"], translate, noun=True))
+            among = f"among the {NUMBER_WORDS[named['k']]} {kind}: "
+            among += f"{_members(named['list'], translate)}, "
+            lead = lead[:-1]
+    kind, noun = found["kind"], found["n"]
+    if "的" not in last[found.end("pre") :]:  # "哪个模型准确率最高": the kind, then the noun
+        words = segment(kind + noun)
+        kind, noun = "".join(words[:1]), "".join(words[1:])
+    if any(w in ("上", "中", "里") or verb(w) for w in segment(noun)):
+        return None  # "在哪个数据集上表现最好": where something holds, not what has the most
+    which = phrase(kind, translate, noun=True) or "one"
+    asked = phrase(noun, translate, noun=True)
+    asked = plural(asked) if found["adj"] in MORE else asked  # "the most papers"
+    if not asked:  # "哪个数据集最大": which dataset is the largest
+        return (
+            f"{lead_clauses(lead, translate)}{among}which {which} is the "
+            f"{_SUPERLATIVES[found['adj']]}{_place(found['pre'], translate)}"
+        )
+    return (
+        f"{lead_clauses(lead, translate)}{among}which {which} has the "
+        f"{_SUPERLATIVES[found['adj']]} {asked}{_place(found['pre'], translate)}"
+    )
+
+
+def _place(text: str, translate: Translate) -> str:
+    """Where a clause says the question holds ("Table 3 中", "综述里"): " in X"."""
+    inside = re.fullmatch(rf"(?:在)?(?P<x>.+?){IN}", text.strip())
+    english = phrase(inside["x"] if inside else text, translate)
+    return f" in {english}" if english and inside else (f" {english}" if english else "")
+
+
+def _what_is(last: str, lead: list[str], translate: Translate) -> str | None:
+    """ "X 的 Y 是什么" -> "What is the Y of X?"; "X 的 Y 是谁" -> "Who is the Y of X?";
+    "page 6 上印章是什么颜色" -> "What is the color of the seal on page 6?"."""
+    found = re.fullmatch(r"(?P<x>.+)的(?P<y>[^的]+?)是(?P<q>什么|谁)", last)
+    asked = re.fullmatch(r"(?P<x>[^的]+?)是什么(?P<y>[^的\s]{1,4})", last)
+    if asked and len(segment(asked["y"])) == 1 and not verb(asked["y"]):
+        found = asked
+    if not found or re.search(r"什么|多少|哪|几|谁", found["x"]):
+        return None
+    thing, owner = phrase(found["y"], translate, True), _owner(found["x"], translate)
+    if not thing or not owner:
+        return None
+    who = "who" if found.groupdict().get("q") == "谁" else "what"
+    return f"{lead_clauses(lead, translate)}{who} is the {thing} of {owner}"
+
+
+def _owner(text: str, translate: Translate) -> str:
+    """ "page 6 上印章": "the seal on page 6" (a thing at a labelled place)."""
+    placed = re.fullmatch(r"(?P<at>[^\u3400-\u9fff]+?)\s*(?P<on>上|中|里)\s*(?P<thing>.+)", text)
+    if not placed:
+        return phrase(text, translate)
+    on = "on" if placed["on"] == "上" else "in"
+    return f"the {phrase(placed['thing'], translate, noun=True)} {on} {placed['at'].strip()}"
