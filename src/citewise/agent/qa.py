@@ -279,23 +279,26 @@ class QuestionAnswerer:
             signals=signals,
         )
 
+    def _refusal_kind(
+        self, question: Question, draft: Draft, drafted: list[StoredBlock], score: float
+    ) -> str | None:
+        """The refusal kind the signals decide, or one the drafted blocks call for."""
+        kind = decide(draft.signals, self.policy)
+        if kind is None and drawn_only(question, drafted, score):
+            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
+        if kind is None and outside_sections(drafted, named_sections(question, self.store)):
+            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
+        own = self._names({b.document_id for b in drafted})
+        if kind is None and table_without_names(question, drafted, self.store, own):
+            kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER
+        return kind
+
     def _finish(
         self, question: Question, draft: Draft, hits: list[Hit], blocks: dict[str, StoredBlock]
     ) -> Answer:
-        kind = decide(draft.signals, self.policy)
         score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
         drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
-        if kind is None and drawn_only(question, drafted_blocks, score):
-            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
-        if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
-            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
-        if kind is None and table_without_names(
-            question,
-            drafted_blocks,
-            self.store,
-            self._names({b.document_id for b in drafted_blocks}),
-        ):
-            kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER
+        kind = self._refusal_kind(question, draft, drafted_blocks, score)
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans
