@@ -6,11 +6,14 @@ import os
 import signal
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from citewise.documents import Document
+from citewise.documents.bounds import check_text_operators
 from citewise.documents.ocr import tesseract_command
 from citewise.documents.parallel import ParseBudget, ParseOptions, ParsePool
+from citewise.errors import TooComplexError
 from tests.hostile import (
     write_form_bomb,
     write_giant_page,
@@ -94,3 +97,19 @@ def test_budget_follows_the_environment() -> None:
     assert (budget.seconds, budget.memory_mb) == (7.5, 300)
     assert budget.text_ops_per_page == ParseBudget().text_ops_per_page
     assert budget.deadline(pages=1) == 7.5 and budget.deadline(pages=100) == 200.0
+
+
+def test_every_spelling_of_a_text_operator_counts_toward_the_budget(tmp_path: Path) -> None:
+    """Tj, TJ, ' and " each show text: a page of 100 of each has 400 text operators."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    show = b"(a) Tj [(b) 2 (c)] TJ (d) ' 1 2 (e) \" "
+    page.insert_text((72, 72), "x")  # a font resource for the stream below
+    font = page.get_fonts()[0][4]
+    stream = b"BT /" + font.encode() + b" 10 Tf 72 700 Td 12 TL " + show * 100 + b"ET"
+    doc.update_stream(page.get_contents()[0], stream)
+    doc.save(tmp_path / "ops.pdf")
+    pages = list(pymupdf.open(tmp_path / "ops.pdf"))
+    check_text_operators(pages, 400)  # at the budget: allowed
+    with pytest.raises(TooComplexError, match="page 1 has 400 text operators"):
+        check_text_operators(pages, 399)

@@ -7,13 +7,16 @@ checked by eye on crops of their regions.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pymupdf
 import pytest
 
+from citewise.documents.grid import Cell
 from citewise.documents.model import Block, Document
 from citewise.documents.pdf import read_pdf
+from citewise.documents.table_header import header_count, rules_matter
 from tests.documents.conftest import CORPUS
 
 PROSE = [
@@ -229,3 +232,38 @@ def test_bordered_text_table_takes_its_bold_rows_as_header(
     doc.save(tmp_path / "t.pdf")
     [table] = _tables(read_pdf(tmp_path / "t.pdf", ocr=False))
     assert _header(table) == (1, header)
+
+
+def test_tables_whose_header_no_rule_can_change_are_told_apart() -> None:
+    """`rules_matter` lets the reader skip a page's drawings: wherever it says no, every
+    placement of rules (none read, none drawn, any subset between the rows) must give the
+    same header count. Small random tables of words, years and numbers, bold or not."""
+    rng = random.Random(15)
+    words = ["Revenue", "Term", "2019", "FY 2020", "120.5", "(3.1)", "", "a crack"]
+    skipped = varied = 0
+    for _ in range(3000):
+        n_rows = rng.randint(1, 5)
+        rows = []
+        for r in range(n_rows):
+            top = 20.0 * r
+            bold = rng.random() < 0.3
+            boxed = rng.random() < 0.95
+            rows.append(
+                [
+                    Cell(100.0 * c, 100.0 * c + 60, rng.choice(words),
+                         (100.0 * c, top, 100.0 * c + 60, top + 10) if boxed else None, bold)
+                    for c in range(rng.randint(1, 3))
+                ]
+            )  # fmt: skip
+        between = [20.0 * r + 15 for r in range(n_rows - 1)]
+        placements: list[list[float] | None] = [None]
+        placements += [
+            [y for k, y in enumerate(between) if mask >> k & 1] for mask in range(2 ** len(between))
+        ]
+        counts = {header_count(rows, rules) for rules in placements}
+        if not rules_matter(rows):
+            skipped += 1
+            assert len(counts) == 1, rows
+        else:
+            varied += len(counts) > 1
+    assert skipped > 600 and varied > 300  # both kinds of table are common

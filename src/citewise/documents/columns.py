@@ -14,12 +14,13 @@ def column_layout(segs: list[Seg], width: float) -> tuple[bool, float, float]:
     """(two_columns, gutter x, tolerance): two columns when column text sits on both sides."""
     if not segs:
         return False, width / 2, 0.0
-    lo = min(s.x0 for s in segs)
-    hi = max(s.x1 for s in segs)
+    lo = min([s.x0 for s in segs])
+    hi = max([s.x1 for s in segs])
     mid = (lo + hi) / 2
+    quarter = 0.25 * (hi - lo)
     left = right = 0
     for s in segs:
-        wide = s.x1 - s.x0 > 0.25 * (hi - lo) and len(s.text) > 25
+        wide = s.x1 - s.x0 > quarter and len(s.text) > 25
         if wide and s.x1 <= mid + 4:
             left += 1
         elif wide and s.x0 >= mid - 4:
@@ -60,14 +61,16 @@ def has_cells(unit: Unit, numeric: re.Pattern[str] | None = None) -> bool:
     """Rows made of cells: wide gaps between segments (or a numeric cell) on most rows."""
     rows = unit.rows
     size = unit.style.size
-    wide = [r for r in rows if any(g >= 1.5 * size for g in r.gaps())]
+    wide = [r for r in rows if r.widest() >= 1.5 * size]
     if numeric is not None:
+        picked = {id(r) for r in wide}  # `r not in wide` is true of those: skip them first
         wide += [
             r
             for r in rows
-            if r not in wide
-            and any(g >= 0.8 * size for g in r.gaps())
+            if id(r) not in picked
+            and r.widest() >= 0.8 * size
             and any(numeric.match(s.text) for s in r.segs[1:])
+            and r not in wide
         ]
     if len(rows) == 1:
         return len(wide) == 1 and len(rows[0].segs) >= 3
@@ -95,8 +98,9 @@ def _split_by_column(segs: list[Seg], mid: float) -> list[list[Seg]]:
     if not left or not right or len(left) + len(right) != len(segs):
         return [segs]
     shared = sum(1 for r in group_rows(segs) if r.x0 < mid < r.x1)
-    rows = min(len(group_rows(left)), len(group_rows(right)))
-    sizes = abs(Unit(group_rows(left)).style.size - Unit(group_rows(right)).style.size)
+    left_rows, right_rows = group_rows(left), group_rows(right)
+    rows = min(len(left_rows), len(right_rows))
+    sizes = abs(Unit(left_rows).style.size - Unit(right_rows).style.size)
     # table rows have cells on both sides of the gutter on every line
     if shared >= 0.6 * rows and sizes < 1.0:
         return [segs]
@@ -107,7 +111,8 @@ def _split_by_gap(rows: list[Row]) -> list[list[Row]]:
     """Split a block where rows are far apart vertically (a fused block)."""
     chunks: list[list[Row]] = [[rows[0]]]
     for prev, row in zip(rows, rows[1:], strict=False):
-        if row.y0 - prev.y1 > 1.5 * max(prev.style.size, row.style.size):
+        gap = row._extent()[1] - prev._extent()[3]
+        if gap > 1.5 * max(prev.style.size, row.style.size):
             chunks.append([])
         chunks[-1].append(row)
     return chunks
@@ -119,7 +124,7 @@ def order_units(units: list[Unit]) -> list[Unit]:
     left: list[Unit] = []
     right: list[Unit] = []
     full: list[Unit] = []
-    for unit in sorted(units, key=lambda u: u.bbox[1]):
+    for unit in sorted(units, key=_top):
         if unit.col == "F":
             out.extend(_rows_first(left) + _rows_first(right))
             left.clear()
@@ -134,14 +139,25 @@ def order_units(units: list[Unit]) -> list[Unit]:
 
 def _rows_first(units: list[Unit]) -> list[Unit]:
     """Top-to-bottom, and left-to-right for units starting on the same line."""
-    ordered = sorted(units, key=lambda u: u.bbox[1])
+    if len(units) < 2:
+        return list(units)
+    ordered = sorted(units, key=_top)
     out: list[Unit] = []
     i = 0
     while i < len(ordered):
         j = i + 1
         first = ordered[i].rows[0]
-        while j < len(ordered) and ordered[j].bbox[1] < first.y0 + 0.6 * first.style.size:
+        line = first.y0 + 0.6 * first.style.size
+        while j < len(ordered) and ordered[j].bbox[1] < line:
             j += 1
-        out.extend(sorted(ordered[i:j], key=lambda u: u.bbox[0]))
+        out.extend(sorted(ordered[i:j], key=_leftmost) if j > i + 1 else (ordered[i],))
         i = j
     return out
+
+
+def _top(unit: Unit) -> float:
+    return unit.bbox[1]
+
+
+def _leftmost(unit: Unit) -> float:
+    return unit.bbox[0]

@@ -40,6 +40,15 @@ def _is_mark(text: str, before: str) -> bool:
     return not (mark[0].isdigit() and power)  # x², R², 10⁵: a power, not a note
 
 
+def _level(live: list[dict[str, Any]]) -> bool:
+    """No inked span is set smaller than a mark's share of the largest one."""
+    if len(live) == 1:
+        return bool(live[0]["size"] > 0)
+    sizes = [s["size"] for s in live]
+    least = min(sizes)
+    return bool(least > 0 and least >= SMALLER * max(sizes))
+
+
 def _main(spans: list[dict[str, Any]]) -> dict[str, Any]:
     """The span standing for the line's body text: the largest size set in words."""
     words = [s for s in spans if len(s["text"].strip()) >= 2] or spans
@@ -51,14 +60,22 @@ def split_marks(run: str) -> list[str]:
     return re.findall(r"\d+|[^\d,\s]", run)
 
 
-def line_text(spans: list[dict[str, Any]]) -> tuple[str, list[str], str | None]:
-    """The line's text without note marks, the marks it carried, and a note's own label."""
-    live = [s for s in spans if s["text"].strip()]
+def line_text(
+    spans: list[dict[str, Any]], live: list[dict[str, Any]] | None = None, even: bool = False
+) -> tuple[str, list[str], str | None]:
+    """The line's text without note marks, the marks it carried, and a note's own label.
+    `live`: the spans with ink, when the caller has them; `even`: the caller knows every
+    span is within a mark's size of the largest (scripts.level), so none is a mark."""
+    if live is None:
+        live = [s for s in spans if s["text"].strip()]
     if not live:
         return "".join(s["text"] for s in spans).strip(), [], None
+    if even or _level(live):  # one size (most lines): no mark
+        text = spans[0]["text"] if len(spans) == 1 else "".join([s["text"] for s in spans])
+        return " ".join(text.split()), [], None
     main = live[0] if len(live) == 1 else _main(live)
     size = main["size"]
-    if not any(  # no raised run (most lines): the text as set (OCR'd words have no origin)
+    if not any(  # no raised run: the text as set (OCR'd words have no origin)
         s["size"] < SMALLER * size and _raised(s, main) and s["text"].strip() for s in spans
     ):
         return " ".join("".join(s["text"] for s in spans).split()), [], None

@@ -109,8 +109,8 @@ def gather_formulas(units: list[Unit], line: float) -> list[Unit]:
                 for u in out
                 if all(u is not p for p in parts)
                 and (u.col == formula.col or formula.col == "F")
+                and _near(u, band, line)  # the box first: reading the text costs more
                 and _piece(u)
-                and _near(u, band, line)
             ]
             parts += more
             grown = bool(more)

@@ -10,6 +10,7 @@ stands for, can be recovered.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -103,6 +104,12 @@ def _font_names(
     return cache[xref]
 
 
+@functools.lru_cache(maxsize=256)
+def _names_symbols(names: tuple[str, ...]) -> bool:
+    """Whether any of a font's glyph names stands for a symbol `symbol_for` knows."""
+    return any(symbol_for(name) is not None for name in names)
+
+
 def name_unreadable(
     page: pymupdf.Page, raw: dict[str, Any], cache: dict[int, tuple[str, ...]] | None = None
 ) -> int:
@@ -110,17 +117,29 @@ def name_unreadable(
     their glyph names say, where the font is an embedded Type 1 font; the count replaced.
     `cache` keeps each font's glyph names for the rest of the document."""
     spans = [s for b in raw.get("blocks", []) for ln in b.get("lines", []) for s in ln["spans"]]
-    if not any(UNREADABLE in s["text"] for s in spans):
+    unreadable_in = {str(s["font"]).split("+")[-1] for s in spans if UNREADABLE in s["text"]}
+    if not unreadable_in:
         return 0
     cache = {} if cache is None else cache
     try:
         fonts = page.get_fonts()
-        trace = page.get_texttrace()
     except (RuntimeError, ValueError):
         return 0
     xrefs = {
         basefont.split("+")[-1]: xref for xref, _, kind, basefont, *_ in fonts if kind == "Type1"
     }
+    # a character is named from its own font: unless one of the fonts holding unreadable
+    # characters names a symbol, the text trace (a whole page run, costly) cannot help
+    if not any(
+        _names_symbols(_font_names(page.parent, xrefs[name], cache))
+        for name in unreadable_in
+        if xrefs.get(name)
+    ):
+        return 0
+    try:
+        trace = page.get_texttrace()
+    except (RuntimeError, ValueError):
+        return 0
     readings: dict[tuple[float, float], list[str | None]] = {}
     for span in trace:
         chars = span.get("chars", ())

@@ -71,11 +71,15 @@ def _covered(spans: list[tuple[float, float]], allowance: int) -> list[tuple[flo
 
 def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
     """Columns a cell overlaps well; the nearest one when it sits in a gap."""
-    hits = [
-        k
-        for k, (c0, c1) in enumerate(cols)
-        if min(cell.x1, c1) - max(cell.x0, c0) > 0.3 * min(cell.x1 - cell.x0, c1 - c0)
-    ]
+    x0, x1 = cell.x0, cell.x1
+    width = x1 - x0
+    hits = []
+    for k, (c0, c1) in enumerate(cols):  # min() and max() spelled out: a hot loop
+        span = c1 - c0
+        if (x1 if x1 < c1 else c1) - (x0 if x0 > c0 else c0) > 0.3 * (
+            width if width < span else span
+        ):
+            hits.append(k)
     if hits:
         return hits
     return [min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - cell.mid))]
@@ -181,8 +185,25 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
         for i, row in enumerate(rows)
     ]
     placed, header = _fold_header(placed, header)
-    cells: list[TableCell] = []
-    covered: set[tuple[int, int]] = set()
+    cells, first = _grid_cells(placed, header)
+    labels = [first.get(i, "") for i in range(header, len(placed))]
+    return {
+        "n_rows": len(placed),
+        "n_cols": len(cols),
+        "header_rows": header,
+        "row_labels": row_labels(labels, len(cols)),
+        "cells": cells,
+    }
+
+
+def _grid_cells(
+    placed: list[Placed], header: int
+) -> tuple[list[dict[str, object]], dict[int, str]]:
+    """The cells of placed rows, as cell_dict stores them, with spans; and each row's
+    first-column text."""
+    cells: list[dict[str, object]] = []
+    covered: set[tuple[int, int]] = set()  # slots of the rows below a spanning cell takes
+    first: dict[int, str] = {}  # each row's first-column text (the first such cell)
     for i, row in enumerate(placed):
         for k, (last, texts, boxes) in sorted(row.items()):
             if (i, k) in covered:
@@ -194,29 +215,32 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
                 c in placed[i + rowspan] for c in range(k, k + colspan)
             ):
                 rowspan += 1
-            for r in range(i, i + rowspan):
+            for r in range(i + 1, i + rowspan):  # a row's own cells never overlap
                 covered.update((r, c) for c in range(k, k + colspan))
+            text = " ".join(texts)
+            cell: dict[str, object] = {
+                "row": i,
+                "col": k,
+                "text": text,
+                "rowspan": rowspan,
+                "colspan": colspan,
+                "header": i < header,
+            }
             box = _union(boxes)
-            cells.append(
-                TableCell(i, k, " ".join(texts), rowspan, colspan, header=i < header, bbox=box)
-            )
-    first: dict[int, str] = {}  # each row's first-column text (the first such cell)
-    for c in cells:
-        if c.col == 0:
-            first.setdefault(c.row, c.text)
-    labels = [first.get(i, "") for i in range(header, len(placed))]
-    return {
-        "n_rows": len(placed),
-        "n_cols": len(cols),
-        "header_rows": header,
-        "row_labels": row_labels(labels, len(cols)),
-        "cells": [cell_dict(c) for c in cells],
-    }
+            if box is not None:
+                cell["bbox"] = box
+            cells.append(cell)
+            if k == 0:
+                first.setdefault(i, text)
+    return cells, first
 
 
 def _union(boxes: list[Box]) -> list[float] | None:
     if not boxes:
         return None
+    if len(boxes) == 1:  # most cells: one line
+        b = boxes[0]
+        return [round(b[0], 1), round(b[1], 1), round(b[2], 1), round(b[3], 1)]
     return [
         round(min(b[0] for b in boxes), 1),
         round(min(b[1] for b in boxes), 1),

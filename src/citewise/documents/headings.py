@@ -103,6 +103,8 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
     """Cut a unit around heading lines, and before a bullet or a caption start."""
     rows, leads = split_run_ins(unit.rows, body, unit)
     heads = [i in leads or _row_is_heading(r, body, unit) for i, r in enumerate(rows)]
+    if not any(heads):
+        return _split_plain(rows, unit)
     for i in range(1, len(rows)):
         # mid-paragraph emphasis is not a heading: one must follow a finished line
         if heads[i] and not heads[i - 1] and not _ends_line(rows[i - 1], unit):
@@ -133,6 +135,26 @@ def split_unit(unit: Unit, body: Seg) -> list[Unit]:
     return out
 
 
+# what a bullet (layout.BULLET) or a caption label (captions.CAPTION) starts with
+_CUT_STARTS = frozenset("•◦▪‣∙●○■□➢►–—TFS")
+
+
+def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
+    """split_unit for a unit without heading rows: cut only before a bullet or a caption
+    start (row texts are whitespace-collapsed, so their first character tells)."""
+    out: list[Unit] = []
+    start = 0
+    for i in range(1, len(rows)):
+        text = rows[i].text
+        if text[:1] in _CUT_STARTS and (
+            BULLET.match(text) or (caption_label(text) and _ends_line(rows[i - 1], unit))
+        ):
+            out.append(Unit(rows[start:i], col=unit.col))
+            start = i
+    out.append(Unit(rows[start:], col=unit.col))
+    return out
+
+
 def split_run_ins(rows: list[Row], body: Seg, unit: Unit) -> tuple[list[Row], set[int]]:
     """'Selecting PDFs We remove…': a bold lead-in opening a paragraph line becomes a row
     of its own (returned with the indices of such rows), so heading and paragraph part."""
@@ -140,8 +162,7 @@ def split_run_ins(rows: list[Row], body: Seg, unit: Unit) -> tuple[list[Row], se
     leads: set[int] = set()
     for i, row in enumerate(rows):
         lead = run_in_lead(row, body)
-        opens = i == 0 or _ends_line(rows[i - 1], unit)
-        if lead and opens:
+        if lead and (i == 0 or _ends_line(rows[i - 1], unit)):  # it opens a line
             leads.add(len(out))
             out += [Row(row.segs[:lead]), Row(row.segs[lead:])]
         else:
@@ -175,25 +196,32 @@ def _style_key(row: Row) -> tuple[float, bool, str]:
 def _row_is_heading(row: Row, body: Seg, unit: Unit) -> bool:
     """A line set apart by style that reads like a heading, not a sentence."""
     s = row.style
+    big = s.size >= body.size + 0.9
+    bold = s.bold and not body.bold
+    face = s.font != body.font and abs(s.size - body.size) <= 1.0
+    if not (big or bold or face or _lead_in_other_face(row, unit)):
+        return False  # set like the body text (most rows: decided before their text is read)
     main = [seg for seg in row.segs if len(seg.text.strip()) > 2]
     # a bold lead-in followed by plain text on the same line is a run-in heading
     if any(seg.bold != s.bold or abs(seg.size - s.size) > 0.6 for seg in main):
         return False
     if not heading_candidate(row.text) or layout.is_mono(s.font):
         return False
-    others = [r.x1 for r in unit.rows if r is not row]
-    fills = bool(others) and row.x1 >= max(others) - 2 * s.size
-    if s.size >= body.size + 0.9:
+    if big:
         return True
-    if fills:
-        return False
-    if s.bold and not body.bold:
+    others = [r.x1 for r in unit.rows if r is not row]
+    if others and row.x1 >= max(others) - 2 * s.size:
+        return False  # it fills the line
+    if bold:
         return True
     if len(row.text) > 60:
         return False
-    # a run-in title in another face: 'References' atop small-print entries
-    lead = row is unit.rows[0] and len(unit.rows) > 1 and s.font != unit.style.font
-    return lead or (s.font != body.font and abs(s.size - body.size) <= 1.0)
+    return face or _lead_in_other_face(row, unit)
+
+
+def _lead_in_other_face(row: Row, unit: Unit) -> bool:
+    """A run-in title in another face: 'References' atop small-print entries."""
+    return row is unit.rows[0] and len(unit.rows) > 1 and row.style.font != unit.style.font
 
 
 def _ends_line(row: Row, unit: Unit) -> bool:

@@ -31,13 +31,18 @@ def clean(text: str) -> str:
 
 def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
     """Join line texts with spaces, repairing words hyphenated at line ends."""
-    out = ""
+    parts: list[str] = []  # joined once at the end (adding line by line is quadratic)
     for line in lines:
         line = " ".join(line.split())
         if not line:
             continue
-        out = join_hyphenated(out, line, vocab) if out else line
-    return out
+        if not parts:
+            parts.append(line)
+        elif parts[-1].endswith(("-", "\u00ad")):  # join_hyphenated decides on the text so far
+            parts = [join_hyphenated("".join(parts), line, vocab)]
+        else:  # what join_hyphenated does with a line that ends in no hyphen
+            parts += (" ", line)
+    return "".join(parts)
 
 
 def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) -> str:
@@ -50,7 +55,7 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
         return left[:-1] + right
     if not left.endswith("-") or left.endswith((" -", "--")):
         return f"{left} {right}"
-    fragment = re.split(r"[\s/(\[]", left[:-1])[-1]
+    fragment = _last_fragment(left, len(left) - 1)
     head = re.match(r"[^\W_]+", right)
     if fragment and head and fragment.replace("-", "").isalnum():
         whole = (fragment + head.group(0)).lower()
@@ -65,6 +70,18 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
     if fragment.isalpha() and right[:1].islower():
         return left[:-1] + right
     return left + right
+
+
+def _last_fragment(text: str, end: int) -> str:
+    """re.split(r"[\\s/(\\[]", text[:end])[-1], read from the end: the piece after the
+    last space, slash or opening bracket (splitting a long paragraph costs a pass)."""
+    start = end
+    while start > 0:
+        char = text[start - 1]
+        if char.isspace() or char in "/([":
+            break
+        start -= 1
+    return text[start:end]
 
 
 def is_compound(fragment: str, head: str, vocab: frozenset[str]) -> bool:
@@ -100,7 +117,7 @@ COMPOUNDS = frozenset(
 
 def vocabulary(texts: list[str]) -> frozenset[str]:
     """Lower-case words (hyphenated compounds too) seen in the document's lines."""
-    words: set[str] = set()
+    lines: list[str] = []
     broken = False
     for text in texts:
         if broken:  # nor is the rest of it that opens the next line
@@ -109,8 +126,10 @@ def vocabulary(texts: list[str]) -> frozenset[str]:
         broken = end.endswith("-") and bool(_BROKEN.search(end))
         if text.endswith(("-", "-\n")):  # where `$` can match
             text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
-        words.update(map(str.lower, _WORD.findall(text)))
-    return frozenset(words)
+        lines.append(text)
+    # one pass over all lines: a word is letters, digits and hyphens, so none spans a
+    # line break; each distinct word as written is lower-cased once
+    return frozenset(map(str.lower, set(_WORD.findall("\n".join(lines)))))
 
 
 _FIRST_WORD = re.compile(r"^\s*\S+")

@@ -1,205 +1,32 @@
 """Page geometry for the PDF reader: PyMuPDF lines, running heads, visual rows. Columns and
-reading order are in columns.py."""
+reading order are in columns.py; the Seg, Row and Unit they are made of in segments.py
+(re-exported here)."""
 
-# Vocabulary: a `Seg` is one PyMuPDF line (a run of spans on one baseline), a `Row` is the
-# segments sharing a visual baseline, a `Unit` is a stack of rows that belongs together
-# (a PyMuPDF block, later split into paragraphs, headings, table rows). Pure functions over
-# PyMuPDF's `get_text("dict")` output; nothing here opens files.
+# Pure functions over PyMuPDF's `get_text("dict")` output; nothing here opens files.
 
 from __future__ import annotations
 
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from citewise.documents.footnotes import line_text
-from citewise.documents.hyphenation import clean, join_rows
-from citewise.documents.scripts import stack_scripts
+from citewise.documents.footnotes import SMALLER, line_text
+from citewise.documents.scripts import SCRIPT, stack_scripts
+from citewise.documents.segments import Box as Box
+from citewise.documents.segments import Row as Row
+from citewise.documents.segments import Seg as Seg
+from citewise.documents.segments import Unit as Unit
+from citewise.documents.segments import union as union
 
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|cmb\d", re.I)
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
 PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,5}(\s*(of|/)\s*\d{1,5})?$", re.I)
 BULLET = re.compile(r"^[•◦▪‣∙●○■□➢►–—]\s*\S")
 HEADER_ZONE = 0.1  # fraction of page height at top and bottom where running heads live
-Box = tuple[float, float, float, float]
-
-
-@dataclass
-class Seg:
-    """One PyMuPDF line: text on one baseline with its dominant font."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    text: str
-    size: float
-    font: str
-    bold: bool
-    block: int
-    orig: Box = (0.0, 0.0, 0.0, 0.0)  # box on the real page (differs on turned pages)
-    marks: list[str] = field(default_factory=list)  # footnote marks taken out of the text
-    note: str | None = None  # the label a footnote line opens with ('10')
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
-
-
-@dataclass
-class Row:
-    """Segments sharing a visual baseline, left to right.
-
-    Its text, style and extent are worked out once (the parser asks for them many times):
-    a row's segments never change after it is made, except a drop cap joining the first
-    one (page_blocks.join_drop_caps), which calls `forget`.
-    """
-
-    segs: list[Seg]
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
-    _style: Seg | None = field(default=None, init=False, repr=False, compare=False)
-    _box: Box | None = field(default=None, init=False, repr=False, compare=False)
-
-    def forget(self) -> None:
-        """Drop what was worked out from the segments (one of their texts changed)."""
-        self._text = self._style = None
-
-    def _extent(self) -> Box:
-        if self._box is None:
-            segs = self.segs
-            self._box = (
-                min(s.x0 for s in segs),
-                min(s.y0 for s in segs),
-                max(s.x1 for s in segs),
-                max(s.y1 for s in segs),
-            )
-        return self._box
-
-    @property
-    def x0(self) -> float:
-        return self._extent()[0]
-
-    @property
-    def x1(self) -> float:
-        return self._extent()[2]
-
-    @property
-    def y0(self) -> float:
-        return self._extent()[1]
-
-    @property
-    def y1(self) -> float:
-        return self._extent()[3]
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            parts: list[str] = []
-            prev: Seg | None = None
-            for s in self.segs:
-                # kerning splits words into segments; only a visible gap is a space
-                sep = "" if prev is None or s.x0 - prev.x1 < 0.12 * s.size else " "
-                parts += (sep, s.text)
-                prev = s
-            self._text = clean("".join(parts))
-        return self._text
-
-    @property
-    def style(self) -> Seg:
-        """The segment carrying most characters: it stands for the row's font."""
-        if self._style is None:
-            self._style = max(self.segs, key=lambda s: len(s.text.strip()))
-        return self._style
-
-    def gaps(self) -> list[float]:
-        return [b.x0 - a.x1 for a, b in zip(self.segs, self.segs[1:], strict=False)]
-
-
-@dataclass
-class Unit:
-    """Rows that belong together; `col` is L, R or F (full width) on the page.
-
-    Rows are only ever added (merges extend `rows`), so what is worked out from them
-    (segments, boxes, style, text) is kept until their number changes, or `forget`.
-    """
-
-    rows: list[Row]
-    col: str = "F"
-    kind: str = "paragraph"
-    label: str | None = None
-    data: dict[str, object] = field(default_factory=dict)
-    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _memo_rows: int = field(default=-1, init=False, repr=False, compare=False)
-
-    def forget(self) -> None:
-        """Drop what was worked out from the rows (a row's text changed)."""
-        self._memo_rows = -1
-
-    def _known(self) -> dict[str, Any]:
-        if self._memo_rows != len(self.rows):
-            self._memo = {}
-            self._memo_rows = len(self.rows)
-        return self._memo
-
-    @property
-    def bbox(self) -> Box:
-        memo = self._known()
-        if "bbox" not in memo:
-            memo["bbox"] = union([(s.x0, s.y0, s.x1, s.y1) for s in self.segs])
-        box: Box = memo["bbox"]
-        return box
-
-    @property
-    def page_bbox(self) -> Box:
-        """The box in real page coordinates (differs from bbox on rotated pages)."""
-        memo = self._known()
-        if "page_bbox" not in memo:
-            memo["page_bbox"] = union([s.orig for s in self.segs])
-        box: Box = memo["page_bbox"]
-        return box
-
-    @property
-    def segs(self) -> list[Seg]:
-        memo = self._known()
-        if "segs" not in memo:
-            memo["segs"] = [s for r in self.rows for s in r.segs]
-        segs: list[Seg] = memo["segs"]
-        return list(segs)
-
-    @property
-    def style(self) -> Seg:
-        """Dominant segment style weighted by characters."""
-        memo = self._known()
-        if "style" not in memo:
-            weight: Counter[tuple[float, str, bool]] = Counter()
-            for s in self.segs:
-                weight[(round(s.size, 1), s.font, s.bold)] += len(s.text.strip())
-            (size, font, bold), _ = weight.most_common(1)[0]
-            memo["style"] = Seg(0, 0, 0, 0, "", size, font, bold, -1)
-        style: Seg = memo["style"]
-        return style
-
-    @property
-    def text(self) -> str:
-        memo = self._known()
-        if "text" not in memo:
-            memo["text"] = join_rows([r.text for r in self.rows])
-        text: str = memo["text"]
-        return text
-
-
-# --- geometry -------------------------------------------------------------------------
-
-
-def union(boxes: list[Box]) -> Box:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
+RIGHTWARDS = (1.0, 0.0)  # a line's direction when it runs left to right
+# a `level` line (no span below SCRIPT of the largest) has no mark (below SMALLER of its main)
+NO_MARK_WHEN_LEVEL = SMALLER <= SCRIPT
 
 
 # --- lines from PyMuPDF -----------------------------------------------------------------
@@ -242,43 +69,113 @@ def page_segments(
     Landscape tables are often set on a turned page: lines are rotated into a
     left-to-right frame, whose (width, height) is returned; `Seg.orig` keeps the real box.
     """
-    lines = []
-    weight: Counter[tuple[int, int]] = Counter()
-    found = [
-        (bno, line)
-        for bno, block in enumerate(raw.get("blocks", []))
-        if block.get("type") == 0
-        for line in block["lines"]
-    ]
-    merged = stack_scripts([line for _, line in found])  # x_i^2 stacked: base, sub, sup
-    for (bno, _), line in zip(found, merged, strict=True):
-        spans = [s for s in line["spans"] if s["text"].strip()] if line is not None else []
-        if line is not None and spans:
-            dx, dy = line.get("dir", (1.0, 0.0))
-            way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
-            lines.append((bno, line, spans, way))
-            weight[way] += sum(len(s["text"]) for s in spans)
+    found, uneven = _page_lines(raw)
+    merged = stack_scripts([f[1] for f in found], uneven)  # x_i^2: base, sub, sup
+    marked = set(uneven) if NO_MARK_WHEN_LEVEL else set(range(len(found)))
+    lines, weight = _inked_lines(found, merged, marked)
     main = weight.most_common(1)[0][0] if weight else (1, 0)
     if main == (9, 9):
         main = (1, 0)
+    upright = main not in ((0, -1), (0, 1), (-1, 0))  # _turn leaves the boxes as they are
     segs: list[Seg] = []
-    for bno, line, inked, way in lines:
+    for bno, line, inked, ink, way, even in lines:
         if way != main:  # margin stamps and axis labels run across the text
             continue
         whole = line["spans"]
         for part in _run_in_parts(whole, inked):
-            live = inked if part is whole else [s for s in part if s["text"].strip()]
-            text, marks, note = line_text(part)
-            top = live[0] if len(live) == 1 else max(live, key=lambda s: len(s["text"].strip()))
-            split = len(part) < len(whole)  # inked spans only: the space is a gap
-            box = union([tuple(s["bbox"]) for s in live]) if split else tuple(line["bbox"])
-            x0, y0, x1, y1 = _turn(box, main, width, height)
+            if part is whole:  # the whole line (a run-in lead is rare)
+                text, marks, note = line_text(part, inked, even)
+                top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]
+                box = tuple(line["bbox"])
+            else:
+                live = [s for s in part if s["text"].strip()]
+                text, marks, note = line_text(part, live, even)
+                top = max(live, key=lambda s: len(s["text"].strip()))
+                box = union([tuple(s["bbox"]) for s in live])  # the space is a gap
+            x0, y0, x1, y1 = box if upright else _turn(box, main, width, height)
             font = font_family(top["font"])
             bold = is_bold(font, top["flags"])
             seg = Seg(x0, y0, x1, y1, text, top["size"], font, bold, bno, box, marks, note)
             segs.append(seg)
     turned = main in ((0, 1), (0, -1))
     return segs, (height if turned else width), (width if turned else height)
+
+
+Line = dict[str, Any]  # a line of get_text("dict")
+Span = dict[str, Any]
+# (block number, line, its inked spans, their stripped lengths, their characters)
+Found = tuple[int, Line, list[Span], list[int], int]
+# (block number, line, its inked spans, their stripped lengths, direction, even)
+Inked = tuple[int, Line, list[Span], list[int], tuple[int, int], bool]
+
+
+def _page_lines(raw: dict[str, Any]) -> tuple[list[Found], list[int]]:
+    """The page's text lines, each with its block number and ink (`_ink`), and the indices
+    of those that are not `level` (a span set smaller: scripts and marks are looked for
+    there only)."""
+    found: list[Found] = []
+    uneven: list[int] = []
+    for bno, block in enumerate(raw.get("blocks", [])):
+        if block.get("type") == 0:
+            for line in block["lines"]:
+                inked, ink, chars, even = _ink(line["spans"])
+                if not even:
+                    uneven.append(len(found))
+                found.append((bno, line, inked, ink, chars))
+    return found, uneven
+
+
+def _ink(spans: list[Span]) -> tuple[list[Span], list[int], int, bool]:
+    """The spans with ink, their stripped lengths, their characters, and whether the line
+    is `level` (scripts.level, worked out in the same pass)."""
+    if len(spans) == 1:  # most lines of a filing
+        span = spans[0]
+        text = span["text"]
+        stripped = len(text.strip())
+        even = bool(span["size"] > 0)
+        return (spans, [stripped], len(text), even) if stripped else ([], [], 0, even)
+    inked: list[Span] = []
+    ink: list[int] = []
+    chars = 0
+    least = most = spans[0]["size"] if spans else 1.0
+    for s in spans:
+        size = s["size"]
+        if size < least:
+            least = size
+        elif size > most:
+            most = size
+        text = s["text"]
+        stripped = len(text.strip())
+        if stripped:
+            inked.append(s)
+            ink.append(stripped)
+            chars += len(text)
+    return inked, ink, chars, bool(least > 0 and least >= SCRIPT * most)
+
+
+def _inked_lines(
+    found: list[Found], merged: list[Line | None], marked: set[int]
+) -> tuple[list[Inked], Counter[tuple[int, int]]]:
+    """Lines with ink: (block, line, inked spans, their stripped lengths, direction, even),
+    and the characters set in each direction."""
+    lines: list[Inked] = []
+    weight: Counter[tuple[int, int]] = Counter()
+    for k, ((bno, first, inked, ink, chars), line) in enumerate(zip(found, merged, strict=True)):
+        if line is None:
+            continue
+        if line is not first:  # a stacked subscript joined it
+            inked, ink, chars, _ = _ink(line["spans"])
+        if not inked:
+            continue
+        d = line.get("dir", RIGHTWARDS)
+        if d == RIGHTWARDS:
+            way = (1, 0)
+        else:
+            dx, dy = d
+            way = (round(dx), round(dy)) if max(abs(dx), abs(dy)) > 0.95 else (9, 9)
+        lines.append((bno, line, inked, ink, way, k not in marked))
+        weight[way] += chars
+    return lines, weight
 
 
 def _run_in_parts(
@@ -318,9 +215,10 @@ def running_heads(pages: list[list[Seg]], heights: list[float]) -> list[set[int]
     counts: Counter[str] = Counter()
     for segs, height in zip(pages, heights, strict=True):
         keys = []
+        top, foot = HEADER_ZONE * height, (1 - HEADER_ZONE) * height
         for i, s in enumerate(segs):
             mid = (s.y0 + s.y1) / 2
-            if mid < HEADER_ZONE * height or mid > (1 - HEADER_ZONE) * height:
+            if mid < top or mid > foot:
                 keys.append((i, mask(s.text)))
         zones.append(keys)
         counts.update({k for _, k in keys})
@@ -341,13 +239,26 @@ def group_rows(segs: list[Seg]) -> list[Row]:
     """Cluster segments into visual rows by vertical overlap, top to bottom."""
     rows: list[list[Seg]] = []
     top = bottom = 0.0  # extent of the last row, kept as it grows (not rescanned per segment)
-    for s in sorted(segs, key=lambda s: (s.y0 + s.y1) / 2):
+    for s in sorted(segs, key=_middle):
+        y0, y1 = s.y0, s.y1
         if rows:
-            overlap = min(bottom, s.y1) - max(top, s.y0)
-            if overlap > 0.5 * min(s.height, bottom - top):
+            overlap = (bottom if bottom < y1 else y1) - (top if top > y0 else y0)
+            tall = y1 - y0
+            if overlap > 0.5 * (tall if tall < bottom - top else bottom - top):
                 rows[-1].append(s)
-                top, bottom = min(top, s.y0), max(bottom, s.y1)
+                if y0 < top:
+                    top = y0
+                if y1 > bottom:
+                    bottom = y1
                 continue
         rows.append([s])
-        top, bottom = s.y0, s.y1
-    return [Row(sorted(r, key=lambda s: s.x0)) for r in rows]
+        top, bottom = y0, y1
+    return [Row(r if len(r) == 1 else sorted(r, key=_left)) for r in rows]
+
+
+def _middle(s: Seg) -> float:
+    return (s.y0 + s.y1) / 2
+
+
+def _left(s: Seg) -> float:
+    return s.x0

@@ -36,10 +36,13 @@ from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_ca
 
 def body_style(pages: list[list[Seg]]) -> Seg:
     """The document's running-text font: most characters by (size, font)."""
-    weight: Counter[tuple[float, str, bool]] = Counter()
+    exact: Counter[tuple[float, str, bool]] = Counter()
     for segs in pages:
         for s in segs:
-            weight[(round(s.size * 2) / 2, s.font, s.bold)] += len(s.text)
+            exact[(s.size, s.font, s.bold)] += len(s.text)
+    weight: Counter[tuple[float, str, bool]] = Counter()  # sizes to the half point
+    for (size, font, bold), chars in exact.items():  # in order of first appearance
+        weight[(round(size * 2) / 2, font, bold)] += chars
     if not weight:
         return Seg(0, 0, 0, 0, "", 10.0, "", False, -1)
     top = weight.most_common(1)[0][1]
@@ -105,10 +108,12 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
         unit.kind, unit.label = "caption", label
         return
     # a display equation ends in its number at the right margin: "(3)"
-    last = max(unit.segs, key=lambda s: s.x1)
-    if len(rows) <= 4 and ends_in_equation_number(unit, last.text) and len(unit.segs) > 1:
-        unit.kind, unit.label = "equation", "Eq. " + re.sub(r"\s", "", last.text)
-        return
+    segs = unit.segs
+    if len(rows) <= 4 and len(segs) > 1:
+        last = max(segs, key=lambda s: s.x1)
+        if ends_in_equation_number(unit, last.text):
+            unit.kind, unit.label = "equation", "Eq. " + re.sub(r"\s", "", last.text)
+            return
     if layout.is_mono(style.font):
         unit.kind = "code"
         return
@@ -194,12 +199,13 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
             text = f"{eq_text} {unit.label.removeprefix('Eq. ')}"  # read as written
         else:
             text = eq_text
-    marks = [m for s in unit.segs for m in s.marks]
+    segs = unit.segs
+    marks = [m for s in segs if s.marks for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}
     if unit.data.get("run_in"):
         data = {**(data or {}), "run_in": True}
-    labels = [s.note for s in unit.segs if s.note]
+    labels = [s.note for s in segs if s.note]
     if labels:
         data = {**(data or {}), "labels": labels}
     x0, y0, x1, y1 = unit.page_bbox

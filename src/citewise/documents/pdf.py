@@ -12,6 +12,7 @@ import pymupdf
 from citewise.documents import columns, footnotes, glyphs, layout, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators
+from citewise.documents.grid import Cell
 from citewise.documents.headings import assign_sections
 from citewise.documents.hyphenation import vocabulary
 from citewise.documents.layout import Seg, Unit
@@ -23,7 +24,7 @@ from citewise.documents.page_blocks import body_style, page_structure, to_block
 from citewise.documents.pdf_file import REPAIR, check_repair, open_pdf, read_bytes, why
 from citewise.documents.references import link_citations, parse_bibliography
 from citewise.documents.ruled import page_rules, ruled_grid
-from citewise.documents.table_header import carry_over, spanning_rules
+from citewise.documents.table_header import carry_over, rules_matter, spanning_rules
 from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
@@ -180,7 +181,7 @@ def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decode
             glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
             raw.append(r)
         # text boxes come in the unrotated page frame, whatever /Rotate says
-        sizes = [(page.cropbox.width, page.cropbox.height) for page in pages_]
+        sizes = [(box.width, box.height) for box in (page.cropbox for page in pages_)]
         # a page of pictures and no text is a scan waiting for OCR
         scans = {
             n + 1
@@ -231,6 +232,10 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
         or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs)
     ):
         return  # no table, or a turned page: text-based grids only
+    # the Cell rows tables.py stored (Unit.data is typed `object`)
+    cells: list[list[list[Cell]]] = [u.data.get("cells", []) for u in tables]  # type: ignore[misc]
+    if not captioned and not any(rules_matter(c) for c in cells):
+        return  # no header here depends on rules: the drawings stay unread
     rules = page_rules(page)  # on pages with a table only: drawings cost like text
     for unit in tables:
         unit.data["rules"] = spanning_rules(rules, unit.page_bbox)

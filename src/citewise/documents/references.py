@@ -196,6 +196,7 @@ def surname(author: str) -> str:
 
 NUMERIC_CITE = re.compile(r"\[(\d{1,4}(?:\s*[-–,;]\s*\d{1,4})*)\]")
 # after a surname: 'et al.', ', and Jones', ' & Lee' or a short run of words, then the year
+HAS_YEAR = re.compile(YEAR)  # what CITED_YEAR needs somewhere in the text
 CITED_YEAR = re.compile(rf"(?:\s+et al\.?)?(?:,?\s+(?:and|&)\s+[\w'’\-]+)?[\s,(]+\(?({YEAR})\b")
 
 
@@ -239,8 +240,8 @@ def link_citations(blocks: Sequence[TextBlock], refs: list[Reference]) -> list[C
                 for n in _expand(m.group(1)):
                     if str(n) in by_number:
                         add(block.ordinal, by_number[str(n)], m.group(0))
-        if name_re is None:
-            continue
+        if name_re is None or not HAS_YEAR.search(text):
+            continue  # a name is cited with its year: no year, no name to look for
         for m in name_re.finditer(text):
             tail = text[m.end() : m.end() + 60]
             y = CITED_YEAR.match(tail)

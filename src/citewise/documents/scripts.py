@@ -9,10 +9,22 @@ subscript, superscript, as TeX writes ζ_n^{ψ(gs)}.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 SCRIPT = 0.85  # a script's size relative to its base
 Line = dict[str, Any]  # a line of get_text("dict")
+_SIZE = itemgetter("size")
+
+
+def level(spans: list[dict[str, Any]]) -> bool:
+    """Every span within a script's size of the largest (most lines): none of them can be
+    a superscript, a subscript or a footnote mark."""
+    if len(spans) == 1:
+        return bool(spans[0]["size"] > 0)
+    sizes = list(map(_SIZE, spans))
+    least = min(sizes)
+    return bool(least > 0 and least >= SCRIPT * max(sizes))
 
 
 def _raised_after(spans: list[dict[str, Any]]) -> list[tuple[int, int]]:
@@ -51,20 +63,34 @@ def _subscript_line(line: Line, base: dict[str, Any], sup: dict[str, Any]) -> bo
     return abs(x0 - sup["bbox"][0]) <= 1.5 and lower and small and inside
 
 
-def stack_scripts(lines: list[Line]) -> list[Line | None]:
+def stack_scripts(lines: list[Line], uneven: list[int] | None = None) -> list[Line | None]:
     """The page's lines with each stacked subscript moved into its base's line, before
-    the superscript (its own place left None); other lines are returned as they are."""
+    the superscript (its own place left None); other lines are returned as they are.
+    `uneven`: the indices of the lines that are not `level`, when the caller has them."""
     out: list[Line | None] = list(lines)
+    if uneven is None:
+        uneven = [k for k, line in enumerate(lines) if len(line["spans"]) > 1]
+        uneven = [k for k in uneven if not level(lines[k]["spans"])]
+    if not uneven:
+        return out
     short = [k for k, line in enumerate(lines) if len(line["spans"]) <= 3]
-    for k, line in enumerate(lines):
+    for k in uneven:
+        line = lines[k]
+        if len(line["spans"]) < 2:  # a superscript needs a base before it
+            continue
+        raised = _raised_after(line["spans"])
+        if not raised:
+            continue
         spans = list(line["spans"])
         box = tuple(line["bbox"])
-        for i, b in reversed(_raised_after(spans)):  # from the right: indices hold
+        for i, b in reversed(raised):  # from the right: indices hold
+            left = spans[i]["bbox"][0]
             sub = next(
                 (
                     j
                     for j in short
                     if j != k
+                    and abs(lines[j]["bbox"][0] - left) <= 1.5  # starts under the script
                     and out[j] is lines[j]
                     and _subscript_line(lines[j], spans[b], spans[i])
                 ),

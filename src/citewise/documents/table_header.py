@@ -47,6 +47,28 @@ def header_count(rows: list[list[Cell]], rules: list[float] | None = None) -> in
     return choose(texts, bold, under, framed=bool(rules))
 
 
+def rules_matter(rows: list[list[Cell]]) -> bool:
+    """Whether the rules across a table can change `header_count(rows, rules)`; when not,
+    the page's drawings need not be read for it. They cannot in a table of one row, in one
+    whose rows are not all boxed (no rule can be set between them), or in one with numbers
+    whose first numbered row comes at or after the last row a rule could close the header
+    on, or under leading bold rows that already reach that row."""
+    rows = [r for r in rows if r]
+    texts = [[c.text for c in r] for r in rows]
+    if len(texts) < 2:
+        return False
+    numbered = [any(is_numeric(t) for t in row[1:]) for row in texts]
+    if not any(numbered):
+        return True  # a rule, bold type or the frame decides
+    if any(all(c.box is None for c in r) for r in rows):
+        return False
+    data = [any(is_numeric(t) and not YEAR.match(t.strip()) for t in row[1:]) for row in texts]
+    first_data = data.index(True) if any(data) else len(texts)
+    limit = min(MAX_HEADER, first_data, len(texts) - 1)
+    bold = [bool(r) and all(c.bold for c in r if c.text) for r in rows]
+    return numbered.index(True) < limit and _by_bold(bold, limit) != limit
+
+
 def choose(texts: list[list[str]], bold: list[bool], under: list[bool] | None, framed: bool) -> int:
     """The header count from the evidence: `bold[i]` row i is all bold, `under[i]` a rule
     lies between rows i and i+1, `framed` rules are drawn across the table at all."""

@@ -216,9 +216,11 @@ def _cells_under(cells: list[Cell], above: list[Cell]) -> list[int] | None:
     """For each cell, the one distinct cell above it that it overlaps well; else None."""
     picks: list[int] = []
     for x0, x1, _ in cells:
-        best, k = max(
-            ((min(x1, a[1]) - max(x0, a[0]), j) for j, a in enumerate(above)), default=(0, -1)
-        )
+        best, k = 0.0, -1
+        for j, (a0, a1, _) in enumerate(above):  # the largest overlap, the last of equals
+            overlap = (x1 if x1 < a1 else a1) - (x0 if x0 > a0 else a0)
+            if k < 0 or overlap >= best:
+                best, k = overlap, j
         if best < 0.3 * min(x1 - x0, above[k][1] - above[k][0]) or k in picks:
             return None
         picks.append(k)
