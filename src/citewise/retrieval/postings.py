@@ -38,9 +38,7 @@ def _term(token: str) -> str | None:
     word = token.lower()
     if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
         return None
-    stemmed = stem(word)
-    # stem() maps "granites" to "granit" but keeps "granite": drop a final e so both meet.
-    return stemmed[:-1] if len(stemmed) > 4 and stemmed.endswith("e") else stemmed
+    return stem(word)  # "granite" and "granites" meet as "granit"
 
 
 def analyze(text: str) -> list[str]:
