@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citewise.store.fts import query_tokens
 
@@ -61,13 +62,13 @@ def _undoubled(w: str) -> str:
     return w[:-1] if doubled and (w[-1] != "l" or len(w) > 4) else w
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the word; ingest stems each word many times
 def stem(word: str) -> str:
     """A deliberately light stemmer: regular plural and verb endings only, written so a
     word and its inflections meet: "approve", "approves", "approved", "approving" ->
     "approv"; "study", "studies", "studied" -> "study"; "stop", "stopped" -> "stop"."""
     w = word.lower()
-    # every ending below ends in s, g or d: another last letter keeps the word as it is
-    if len(w) <= 3 or w[-1] not in "sgd" or _NUMBER.match(w):
+    if len(w) <= 3 or _NUMBER.match(w):
         return w
     w = _singular(w)
     bare = _without_verb_ending(w)
