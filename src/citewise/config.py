@@ -170,6 +170,9 @@ def load_model_settings(library: Path | None = None) -> ModelSettings:
     return Settings.load(library).models
 
 
+QUEUE_RETENTION_DAYS = 30  # finished jobs and outcomes of a PostgreSQL library's queue
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything configurable, read once: the library directory, citewise.toml (parsed
@@ -221,6 +224,24 @@ class Settings:
     @property
     def models(self) -> ModelSettings:
         return model_settings_from(self.toml, self.config_path, self.environ)
+
+    @property
+    def queue_retention_days(self) -> int:
+        """Days a PostgreSQL library keeps finished jobs and their outcomes: `[queue]
+        retention_days` of citewise.toml, else $CITEWISE_QUEUE_RETENTION_DAYS, else 30."""
+        chosen = (self.toml.get("queue") or {}).get("retention_days")
+        chosen = self.environ.get("CITEWISE_QUEUE_RETENTION_DAYS", "") if chosen is None else chosen
+        try:
+            days = int(chosen) if str(chosen).strip() else QUEUE_RETENTION_DAYS
+        except (TypeError, ValueError):
+            days = -1
+        if days < 1:
+            raise CitewiseError(
+                f"the queue's retention must be a whole number of days, 1 or more: {chosen!r}",
+                hint="e.g. [queue] retention_days = 30 in citewise.toml",
+                code="BAD_CONFIG",
+            )
+        return days
 
     def value(self, name: str, default: str = "") -> str:
         """One environment value from the snapshot."""

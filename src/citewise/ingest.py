@@ -21,27 +21,27 @@ from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
 from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
-from citewise.documents.parallel import Parse, ParseBudget, ParseOptions, ParsePool
+from citewise.documents.parallel import Parse, ParseBudget, ParseOptions
 from citewise.documents.references import link_citations
 from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
     CitewiseError,
     DuplicateDocumentError,
-    TooLargeError,
 )
+from citewise.ingest_files import Step, check_file_size, parse_and_store, spaced_collections
 from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 
 EMBED_BATCH = 64
-# the largest file read, by type: scanned books run to hundreds of MB, text is not a paper
-MAX_FILE_MB = {".pdf": 512.0}
-MAX_TEXT_FILE_MB = 32.0
 
 log = logging.getLogger(__name__)
-# IngestFailure, Sources and expand_paths live in inputs.py; importers name them here too.
+# IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
+# ingest_files.py (and spaced_collections), FILE_MB_VARIABLE in documents/options.py;
+# importers name them here too.
 __all__ = [
+    "FILE_MB_VARIABLE",
     "IngestFailure",
     "IngestReport",
     "Progress",
@@ -51,6 +51,7 @@ __all__ = [
     "expand_paths",
     "ingest",
     "ingest_file",
+    "spaced_collections",
 ]
 
 
@@ -75,6 +76,8 @@ class IngestReport:
 
 
 Progress = Callable[[str, int, int], None]
+Stored = Callable[[str, Document], None]  # a document just stored: its ID and its parse
+Stepper = Callable[[Path, Parse, str | None], tuple[str, Document] | None]
 
 
 def ingest_file(
@@ -86,45 +89,54 @@ def ingest_file(
     parse: Parse = read_document,
     abstracts: dict[str, str] | None = None,
     max_file_mb: float | None = None,
-) -> None:
-    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested.
+    sha256: str | None = None,
+) -> tuple[str, Document] | None:
+    """Add, replace or skip one file; raise CitewiseError if it cannot be ingested. Returns
+    the ID and parse of the document stored, None when the library held it already.
 
     `metadata` (manifest / Zotero) overrides what the reader found, also for a file that
     is already in the library; `grobid` parses the bibliography when configured; `parse`
     reads the file (a ParsePool's, when the batch is parsed ahead in worker processes);
     `abstracts` (identifier -> abstract-level document, citewise/abstracts.py): the full text
     of a work saved as its abstract takes that document's place and ID; `max_file_mb`
-    overrides the per-type size caps (ParseOptions.max_file_mb).
+    overrides the per-type size caps (ParseOptions.max_file_mb); `sha256` is the file's
+    digest when the batch has just read it (each file is read and hashed once).
     """
     absolute = path.expanduser().resolve()
     check_file_size(absolute, max_file_mb)
-    try:
-        content = absolute.read_bytes()
-    except OSError as exc:
-        raise BadDocumentError(f"cannot read file: {exc.strerror or exc}") from exc
-    if _already_stored(store, absolute, content, metadata, report):
-        return
+    if sha256 is None:
+        sha256 = hashlib.sha256(_read(absolute)).hexdigest()
+    if _already_stored(store, absolute, sha256, metadata, report):
+        return None
     if absolute.suffix.lower() not in SUFFIXES:
         raise BadDocumentError(f"unsupported file type '{absolute.suffix}'")
     doc = parse(path)
     doc.path = absolute
     bound_blocks(doc)
     if grobid is not None and doc.kind == "pdf":
-        _grobid_references(doc, content, grobid, report)
+        _grobid_references(doc, _read(absolute), grobid, report)
     wanted = _apply_metadata(store, doc, metadata)
-    _save(store, doc, wanted, abstracts, report)
+    return _save(store, doc, wanted, abstracts, report), doc
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise BadDocumentError(f"cannot read file: {exc.strerror or exc}") from exc
 
 
 def _already_stored(
     store: Store,
     absolute: Path,
-    content: bytes,
+    sha256: str,
     metadata: PaperMetadata | None,
     report: IngestReport,
 ) -> bool:
-    """Whether the library holds this content already: at this path it is unchanged (its
-    metadata updated), at another path it is a duplicate (DuplicateDocumentError)."""
-    existing = store.document_by_sha(hashlib.sha256(content).hexdigest())
+    """Whether the library holds this content (`sha256`) already: at this path it is
+    unchanged (its metadata updated), at another path it is a duplicate
+    (DuplicateDocumentError)."""
+    existing = store.document_by_sha(sha256)
     if existing is None:
         return False
     if existing.path == str(absolute):
@@ -157,9 +169,9 @@ def _save(
     wanted: str | None,
     abstracts: dict[str, str] | None,
     report: IngestReport,
-) -> None:
+) -> str:
     """Store `doc` in one transaction, in place of the file's previous version or of the
-    abstract-level document it upgrades; count it in the report."""
+    abstract-level document it upgrades; count it in the report; its ID."""
     path = str(doc.path)
     previous = store.document_by_path(path)
     if previous is None:
@@ -177,6 +189,7 @@ def _save(
     report.warnings.extend((path, w) for w in doc.warnings)
     report.pages += doc.pages
     report.blocks += len(doc.blocks)
+    return doc_id
 
 
 def _abstract_replaced(
@@ -191,23 +204,6 @@ def _abstract_replaced(
         return taken
     upgraded = upgraded_abstract(doc, abstracts)
     return store.document(upgraded) if upgraded else None
-
-
-def check_file_size(path: Path, max_mb: float | None = None) -> None:
-    """Refuse a file above its type's size cap (`max_mb`: $CITEWISE_MAX_FILE_MB overrides)
-    before reading it: TOO_LARGE, with the size and the cap."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return  # reading it reports the problem
-    suffix = path.suffix.lower()
-    cap = MAX_FILE_MB.get(suffix, MAX_TEXT_FILE_MB) if max_mb is None else max_mb
-    if size > cap * 1_000_000:
-        raise TooLargeError(
-            f"file is {size / 1_000_000:.1f} MB; {suffix or 'such'} files above {cap:g} MB "
-            "are not read",
-            f"split the file, or set {FILE_MB_VARIABLE} higher",
-        )
 
 
 def _update_stored(
@@ -233,19 +229,6 @@ def _grobid_references(
     attach_blocks(refs, doc.blocks)
     doc.references = refs
     doc.citations = link_citations(doc.blocks, refs)
-
-
-def _needs_parsing(store: Store, path: Path, max_file_mb: float | None) -> bool:
-    """Whether ingest_file will parse `path` (a readable, supported file whose content is
-    not in the library yet), so it can be parsed ahead in a worker process."""
-    if path.suffix.lower() not in SUFFIXES:
-        return False
-    try:
-        check_file_size(path, max_file_mb)
-        sha256 = hashlib.sha256(path.expanduser().resolve().read_bytes()).hexdigest()
-    except (OSError, TooLargeError):
-        return False
-    return store.document_by_sha(sha256) is None
 
 
 def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
@@ -278,6 +261,7 @@ def ingest(
     grobid: GrobidClient | None = None,
     budget: ParseBudget | None = None,
     options: ParseOptions | None = None,
+    on_stored: Stored | None = None,
 ) -> IngestReport:
     """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
     failures are collected in the report, never raised.
@@ -285,7 +269,9 @@ def ingest(
     Files are parsed in worker processes as `options` say (budget, workers, size caps,
     OCR, password; default: citewise's own), each under `budget` when given, and stored as
     they finish, so a file that hangs or is stopped loses no other file. `grobid` defaults
-    to the server at `options.grobid_url`, if any.
+    to the server at `options.grobid_url`, if any. `on_stored` is called with each
+    document as it is stored, while the workers parse the rest (what would read the document
+    back later can take it from its parse; a failure there is left to a later pass).
     """
     options = options or ParseOptions()
     if budget is not None:
@@ -300,18 +286,17 @@ def ingest(
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())
-    step = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
-    _parse_and_store(store, files, step, options)
-    parsed = time.perf_counter()
-    if embedder is not None:
-        report.embedding_model = embedder.name
-        report.embedded_blocks = embed_missing(store, embedder, progress)
+    stepper = _stepper(store, report, len(files), metadata, grobid, abstracts, options, progress)
+    step = stepper if on_stored is None else _then(stepper, on_stored)
+    with spaced_collections():
+        parse_and_store(store, files, step, options)
+        parsed = time.perf_counter()
+        if embedder is not None:
+            report.embedding_model = embedder.name
+            report.embedded_blocks = embed_missing(store, embedder, progress)
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
-
-
-Step = Callable[[Path, Parse], None]
 
 
 def _stepper(
@@ -323,37 +308,40 @@ def _stepper(
     abstracts: dict[str, str],
     options: ParseOptions,
     progress: Progress | None,
-) -> Step:
+) -> Stepper:
     """What is done with each file of the batch: progress, ingest_file with its parse,
-    any failure into the report."""
+    any failure into the report; what was stored, if anything."""
     done = 0
 
-    def step(path: Path, parse: Parse) -> None:
+    def step(path: Path, parse: Parse, sha256: str | None) -> tuple[str, Document] | None:
         nonlocal done
         done += 1
         if progress:
             progress(path.name, done, total)
         try:
             meta = metadata.get(path)
-            ingest_file(store, path, report, meta, grobid, parse, abstracts, options.max_file_mb)
+            mb = options.max_file_mb
+            return ingest_file(store, path, report, meta, grobid, parse, abstracts, mb, sha256)
         except Exception as exc:  # a parser bug must not lose the rest of the batch
             report.failed.append(_failure(path, exc))
+            return None
 
     return step
 
 
-def _parse_and_store(store: Store, files: list[Path], step: Step, options: ParseOptions) -> None:
-    """Parse the files that need it in worker processes and `step` each file as its parse
-    finishes; the others (unchanged, duplicate, refused) while the workers run."""
-    ahead = {p for p in files if _needs_parsing(store, p, options.max_file_mb)}
-    rest = [p for p in files if p not in ahead]
-    with ParsePool([p for p in dict.fromkeys(files) if p in ahead], options=options) as pool:
-        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
-            step(path, pool.parse)
-        for path, outcome in pool.results():
-            step(path, _given(outcome))
-        for path in _repeats(files, ahead):  # named twice: unchanged the second time
-            step(path, pool.parse)
+def _then(step: Stepper, on_stored: Stored) -> Step:
+    """`step`, then `on_stored` with the document it stored; a failure there is logged
+    and left to a later pass (the document is stored whole whatever it does)."""
+
+    def then(path: Path, parse: Parse, sha256: str | None) -> None:
+        stored = step(path, parse, sha256)
+        if stored is not None:
+            try:
+                on_stored(*stored)
+            except Exception:  # e.g. the vocabulary: the next refresh learns it
+                log.debug("after storing %s", path, exc_info=True)
+
+    return then
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:
@@ -368,25 +356,3 @@ def _failure(path: Path, exc: Exception) -> IngestFailure:
         f"citewise could not read this file ({type(exc).__name__}); the rest of "
         "the batch went on — please report it if the file opens elsewhere",
     )
-
-
-def _repeats(files: list[Path], ahead: set[Path]) -> list[Path]:
-    """Second and later mentions of a file parsed ahead: handled after it (unchanged)."""
-    seen: set[Path] = set()
-    out = []
-    for path in files:
-        if path in seen:
-            out.append(path)
-        seen.add(path)
-    return [p for p in out if p in ahead]
-
-
-def _given(outcome: Document | Exception) -> Parse:
-    """A parse function that hands over a worker's outcome."""
-
-    def parse(path: Path) -> Document:
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
-
-    return parse

@@ -49,14 +49,14 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_held_out_english_questions_hold_their_measured_level(result: dict[str, object]) -> None:
     overall = result["overall"]
     assert isinstance(overall, dict) and overall["items"] == 48
-    assert overall["accuracy"] >= 0.57  # 22 of 38 answerable measured (main: 23)
+    assert overall["accuracy"] >= 0.63  # 24 of 38 answerable measured (before the stemmer fix: 22)
     assert overall["refusal_recall"] >= 1.0  # 10 of 10 measured (main: 9)
-    assert overall["false_refusal_rate"] <= 0.16  # 6 of 38 measured (as main)
-    assert overall["citation_page_accuracy"] >= 0.84  # 0.844 measured (main: 0.875)
+    assert overall["false_refusal_rate"] <= 0.14  # 5 of 38 measured (before: 6)
+    assert overall["citation_page_accuracy"] >= 0.84  # 0.848 measured (before: 0.844)
 
 
 def test_each_half_holds_its_measured_level(result: dict[str, object]) -> None:
     rows = result["rows"]
     assert isinstance(rows, list)
-    assert _half(rows, odd=True) >= 14 / 24  # the development half (main: 13 of 24)
-    assert _half(rows, odd=False) >= 18 / 24  # the true held-out half (main: 19 of 24)
+    assert _half(rows, odd=True) >= 15 / 24  # the development half (before: 14 of 24)
+    assert _half(rows, odd=False) >= 19 / 24  # the true held-out half (before: 18 of 24)

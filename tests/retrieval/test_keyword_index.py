@@ -181,3 +181,20 @@ def test_term_frequencies_count_trusted_blocks_in_the_library_and_in_one_documen
     # a term of several indexed words counts the blocks holding all of them
     assert counts[second] == (3, {"granite": 1, "basalt": 2, "检索增强": 1})
     assert retriever.document_term_counts(["the"], [first]) == {first: (2, {"the": 0})}
+
+
+def test_ascii_text_gives_the_terms_of_the_general_tokenizer() -> None:
+    # ASCII text takes a translate-and-split path; it must cut words where the regex does:
+    # at underscores, punctuation, control characters, and keep digits inside words.
+    from citewise.retrieval.postings import _TOKEN, _term
+
+    texts = [
+        "snake_case and kebab-case, x1y2 (r=0.93)\ttab\x1fsep\x0bvt",
+        "U.S. GAAP; 10-K; 3,284.5 EBITDA/Revenue's Q4'21 -- naive cafe",
+        "Tables_of_contents__ ~~ @@ ## 1st 2nd e.g. i.e.",
+    ]
+    for text in texts:
+        assert text.isascii()
+        expected = [t for t in map(_term, _TOKEN.findall(text)) if t]
+        assert analyze(text) == expected
+        assert analyze(text + " é") == expected  # not ASCII: the regex path ("é" is dropped)

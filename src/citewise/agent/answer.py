@@ -34,6 +34,9 @@ class AnswerSentence:
     operands: list[dict[str, object]] | None = None
     # a computed sentence's arithmetic: {"expression": "a - b", "result": "15.7"}
     computation: dict[str, object] | None = None
+    # "Yes" or "No" before a quote that settles a yes/no question (agent/polar.py); the
+    # text stays the verbatim quote
+    lead: str = ""
 
 
 @dataclass
@@ -66,6 +69,8 @@ class Answer:
         for sentence in [*out["sentences"], *out["withheld"]]:
             if sentence["computation"] is None:
                 del sentence["computation"]
+            if not sentence["lead"]:
+                del sentence["lead"]
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
         for item in out["evidence"]:
@@ -73,6 +78,11 @@ class Answer:
                 if item.get(key) is None:
                     item.pop(key, None)
         return out
+
+
+def spoken(sentences: list[AnswerSentence]) -> str:
+    """The answer's text: its sentences in order, each after its lead word ("Yes.")."""
+    return " ".join(f"{s.lead}. {s.text}" if s.lead else s.text for s in sentences)
 
 
 def zotero_link(csl: object) -> str | None:

@@ -33,7 +33,7 @@ OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
 # Answer shapes some questions need.
-_WANTS_LINK = re.compile(r"\b(web ?link|url|website|web address|doi)\b", re.IGNORECASE)
+_WANTS_LINK = re.compile(r"\b(web ?(link|page)|url|website|web address|doi)\b", re.IGNORECASE)
 _LINK = re.compile(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
 _WANTS_DATE = re.compile(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
 _DATE = re.compile(
@@ -83,12 +83,13 @@ class Draft:
 
 
 def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
-    """select_answer's sentences, the best one first; a number question's best sentence
-    that states a number goes first, and one in the unit of the measure it asks about."""
+    """select_answer's sentences, the best one first; for a number question the sentences
+    that state a number go before those that state none, and one in the unit of the measure
+    it asks about first."""
     chosen = select_answer(ranked, question)
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
         stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
-        chosen = stated[:1] + [c for c in chosen if c not in stated[:1]]
+        chosen = stated + [c for c in chosen if c not in stated]
     chosen = in_unit_first(question, chosen, ranked)
     return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
 
@@ -354,7 +355,7 @@ def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
             out[stem(t)] = [frozenset({stem(m)}) for m in members]
     if not _WANTS_LINK.search(question.text):
         return out
-    wanted = {stem(w) for w in ("web", "link", "url", "website", "address")}
+    wanted = {stem(w) for w in ("web", "link", "url", "website", "address", "page", "webpage")}
     out.update(
         {stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted}
     )

@@ -199,7 +199,13 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
         ):
             continue
         adds_terms = bool(candidate.terms - covered) and candidate.score >= 0.6 * best.score
-        if adds_terms or candidate.score >= 0.8 * best.score:
+        # an explanation goes on in the paragraph that begins it
+        explains = (
+            question.wants_list
+            and candidate.block_id == best.block_id
+            and candidate.score >= 0.6 * best.score
+        )
+        if adds_terms or explains or candidate.score >= 0.8 * best.score:
             chosen.append(candidate)
             covered |= candidate.terms
             words += len(candidate.text.split())

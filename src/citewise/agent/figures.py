@@ -194,3 +194,30 @@ def absent_names(question: Question, retriever: Retriever) -> list[str]:
         if n.lower() not in question.aliases
         and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
     ]
+
+
+def table_without_names(
+    question: Question, drafted: list[StoredBlock], store: Store, own: set[str]
+) -> bool:
+    """A drafted answer read only from table rows, while the question names in capitals
+    ("FEVER") what neither the table nor its caption writes: a table about HOVER does not
+    answer a question about FEVER (as agent/cells.py holds for cells). The names `own`
+    (lower case) are the tables' papers' own ("S2ORC"): a paper's tables need not repeat it."""
+    if not drafted or any(b.kind != "table" or not b.label for b in drafted):
+        return False
+    asking = focus_sentence(question.text)
+    names = {m.group(0).lower() for m in _NAME_IN_QUESTION.finditer(asking)} - own
+    # a name the vocabulary bridges to another form does not count, nor a code ("FY2020")
+    names = {n for n in names - set(question.aliases) if sum(c.isalpha() for c in n) >= 3}
+    if not names:
+        return False
+    for table in drafted:
+        captions = [
+            b.text
+            for b in store.blocks(table.document_id)
+            if b.kind == "caption" and b.label == table.label
+        ]
+        written = " ".join([table.text, *captions]).lower()
+        if all(re.search(rf"\b{re.escape(n)}\b", written) for n in names):
+            return False
+    return True

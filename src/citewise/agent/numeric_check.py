@@ -1,4 +1,5 @@
-"""The one check of cell and computed sentences, wherever an answer is shown.
+"""The one check of cell and computed sentences (and of lead words), wherever an answer
+is shown.
 
 `ask` builds them (agent/numeric_answer.py); chat turns and anything else that passes an
 Answer on run the same check on the answer as it stands, from its own JSON-shaped parts:
@@ -7,18 +8,21 @@ Answer on run the same check on the answer as it stands, from its own JSON-shape
   the sum of the figures its quoted row prints);
 - a `computed` sentence: every operand cites evidence whose quote holds the operand's
   quote, its printed figure reads as the value used, and the expression over those values
-  gives the result shown, to the shown precision.
+  gives the result shown, to the shown precision;
+- a lead word ("Yes", "No", agent/polar.py) only before a quoted sentence that occurs in
+  the evidence it cites: otherwise the lead goes and the quote stays.
 """
 
 from __future__ import annotations
 
 import math
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.answer import Answer, AnswerSentence, Evidence, spoken
 from citewise.agent.computed import ArithmeticError_, evaluate
 from citewise.agent.numbers import parse_number
 
 NUMERIC_KINDS = ("cell", "computed")
+LEADS = ("Yes", "No")  # the only words an answer may say before a quote (agent/polar.py)
 
 
 def _decimals(shown: str) -> int:
@@ -79,6 +83,23 @@ def _row_total(value: str, quote: str) -> bool:
     return total is not None and len(figures) >= 2 and math.isclose(sum(figures), total)
 
 
+def lead_problems(sentence: AnswerSentence, evidence: dict[str, Evidence]) -> list[str]:
+    """Why a sentence's lead word ("Yes", "No") stands on no quote (empty: it leads a
+    quoted sentence that occurs in the evidence it cites, or there is no lead)."""
+    if not sentence.lead:
+        return []
+    text = " ".join(sentence.text.split())
+    quotes = [" ".join(evidence[c].quote.split()) for c in sentence.citations if c in evidence]
+    if (
+        sentence.lead in LEADS
+        and sentence.kind == "quote"
+        and text
+        and any(text in q for q in quotes)
+    ):
+        return []
+    return [f'"{sentence.lead}" does not lead a quote it cites']
+
+
 def numeric_problems(answer: Answer) -> list[str]:
     """Every cell and computed sentence of the answer checked against its evidence."""
     evidence = {e.id: e for e in answer.evidence}
@@ -92,12 +113,16 @@ def numeric_problems(answer: Answer) -> list[str]:
 
 
 def checked(answer: Answer) -> Answer:
-    """The answer without cell or computed sentences that fail the check; refused (with
-    the reasons) when nothing is left. Unchanged when all of them hold."""
+    """The answer without cell or computed sentences that fail the check (and without a
+    lead word that leads no cited quote); refused (with the reasons) when nothing is
+    left. Unchanged when all of them hold."""
     evidence = {e.id: e for e in answer.evidence}
     kept: list[AnswerSentence] = []
     reasons: list[str] = []
     for s in answer.sentences:
+        if lead_problems(s, evidence):
+            s.lead = ""  # the quote may stand; a "Yes" on nothing may not
+            answer.answer = spoken(answer.sentences)
         found = (
             computed_problems(s, evidence)
             if s.kind == "computed"
@@ -120,5 +145,5 @@ def checked(answer: Answer) -> Answer:
         )
         answer.support_score = 0.0
     else:
-        answer.answer = " ".join(s.text for s in kept)
+        answer.answer = spoken(kept)
     return answer

@@ -17,6 +17,7 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
+from citewise.agent.crosslingual import is_chinese
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
 from citewise.agent.figures import (
@@ -27,8 +28,11 @@ from citewise.agent.figures import (
     missing_labels,
     named_sections,
     outside_sections,
+    table_without_names,
 )
+from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
+from citewise.agent.polar import lead_answer
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -102,6 +106,10 @@ class QuestionAnswerer:
             ]
         return self._papers
 
+    def _names(self, documents: set[str]) -> set[str]:
+        """The names the papers' titles call them by ("S2ORC"), lower case."""
+        return {n.lower() for p in self.papers() if p.id in documents for n in title_names(p.title)}
+
     def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
         """Explicit --doc wins; else the papers the question names (soft)."""
         if documents:
@@ -139,14 +147,15 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
-        answer = self._answer(question, documents, k, started)
+        answer = self._answer(question, documents, k, started, lead=not is_chinese(text))
         answer.scope = [s.to_dict() for s in chosen_scope]
         return in_language(answer, text, question.text)
 
     def _answer(
-        self, question: Question, documents: tuple[str, ...], k: int, started: float
+        self, question: Question, documents: tuple[str, ...], k: int, started: float, lead: bool
     ) -> Answer:
-        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer."""
+        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer
+        (led by "Yes" or "No" when `lead` and its quote settles a yes/no question)."""
         if question.is_comparative:
             papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
             if papers:
@@ -169,6 +178,8 @@ class QuestionAnswerer:
             return self._absent(question, absent, hits, NOT_ANSWERED)
         draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
         answer = self._finish(question, draft, hits, blocks)
+        if lead and draft.spans:
+            answer = checked(lead_answer(question, draft.spans[0].candidate, answer))
         answer.timings_ms = {
             "retrieve": round((retrieved - started) * 1000),
             "answer": round((time.perf_counter() - retrieved) * 1000),
@@ -268,16 +279,26 @@ class QuestionAnswerer:
             signals=signals,
         )
 
+    def _refusal_kind(
+        self, question: Question, draft: Draft, drafted: list[StoredBlock], score: float
+    ) -> str | None:
+        """The refusal kind the signals decide, or one the drafted blocks call for."""
+        kind = decide(draft.signals, self.policy)
+        if kind is None and drawn_only(question, drafted, score):
+            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
+        if kind is None and outside_sections(drafted, named_sections(question, self.store)):
+            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
+        own = self._names({b.document_id for b in drafted})
+        if kind is None and table_without_names(question, drafted, self.store, own):
+            kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER
+        return kind
+
     def _finish(
         self, question: Question, draft: Draft, hits: list[Hit], blocks: dict[str, StoredBlock]
     ) -> Answer:
-        kind = decide(draft.signals, self.policy)
         score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
         drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
-        if kind is None and drawn_only(question, drafted_blocks, score):
-            kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
-        if kind is None and outside_sections(drafted_blocks, named_sections(question, self.store)):
-            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
+        kind = self._refusal_kind(question, draft, drafted_blocks, score)
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
             for s in draft.spans

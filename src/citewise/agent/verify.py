@@ -1,13 +1,15 @@
 """Is a generated sentence supported by the evidence it cites?
 
 Plain code first: every number the sentence states must appear in its cited text, and its
-content words must be covered by it; embedding similarity adds a check on meaning; an
+content words must be covered by it (a lead "Yes." / "No." is checked as the lead of the
+rest, never alone); embedding similarity adds a check on meaning; an
 optional `judge` model has the last word on sentences the code lets through.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +50,18 @@ def content_coverage(sentence: str, cited: str, question: str = "") -> float:
         return 0.0
     source = {stem(t) for t in content_terms(f"{cited} {question}")}
     return len(words & source) / len(words)
+
+
+# "Yes." / "No." may open a sentence only as the lead of what it goes on to say.
+_LEAD = re.compile(r"^\s*(yes|no)\s*[.,;:!]\s*", re.IGNORECASE)
+
+
+def lead_word(sentence: str) -> tuple[str, str]:
+    """("Yes", the rest) for "Yes. X ..."; ("", the sentence) when it has no lead word."""
+    match = _LEAD.match(sentence)
+    if not match:
+        return "", sentence
+    return match.group(1).capitalize(), sentence[match.end() :]
 
 
 @dataclass
@@ -91,12 +105,15 @@ class Verifier:
         """Verdict for one sentence given the texts it cites (empty: it cites nothing)."""
         if not cited:
             return Verdict(False, 0.0, "it cites no evidence")
+        lead, claim = lead_word(sentence)
+        if lead and not content_terms(claim):
+            return Verdict(False, 0.0, f'a bare "{lead}": it must lead what the evidence says')
         joined = "\n".join(cited)
-        missing = unsupported_numbers(sentence, joined, question)
+        missing = unsupported_numbers(claim, joined, question)
         if missing:
             return Verdict(False, 0.0, f"it states {', '.join(missing)}, not in the cited evidence")
-        coverage = content_coverage(sentence, joined, question)
-        similarity = self.similarity(sentence, cited)
+        coverage = content_coverage(claim, joined, question)
+        similarity = self.similarity(claim, cited)
         support = (
             coverage
             if similarity is None

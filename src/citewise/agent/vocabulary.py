@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 from citewise.store.protocols import Store
 from citewise.store.vocabulary import Term
 
+if TYPE_CHECKING:
+    from citewise.documents.model import Document
+
 _DEFINED = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{1,9}s?)\s*(?:[,;:)]|\))")
 # A name a paper introduces: mixed case or capitals with a digit ("S2ORC", "OLMo", "VESPA").
-_NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Z0-9]+)?)(?![\w-])")
+# Written capital first, the "no word character before it" test after it: the regex engine
+# then jumps from capital to capital instead of trying the look-behind at every character.
+_NAME = re.compile(r"([A-Z](?<![\w-].)[A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Z0-9]+)?)(?![\w-])")
 NAME_MIN_COUNT = 3
 
 
@@ -34,6 +41,8 @@ def _initials_match(short: str, words: list[str]) -> bool:
 def abbreviations(text: str) -> list[tuple[str, str]]:
     """(short, long) pairs a text defines as "long form (SHORT)", initials matching."""
     found: list[tuple[str, str]] = []
+    if "(" not in text:  # most blocks define nothing: skip the scan
+        return found
     for match in _DEFINED.finditer(text):
         short = match.group(1)
         if not any(c.isupper() for c in short):
@@ -51,9 +60,9 @@ def abbreviations(text: str) -> list[tuple[str, str]]:
 
 def introduced_names(texts: list[str]) -> list[str]:
     """Name-like tokens a document uses at least three times."""
-    counts: Counter[str] = Counter()
-    for text in texts:
-        counts.update(m.group(1) for m in _NAME.finditer(text))
+    # One scan of all texts: no name spans a line break, and a break is no word character,
+    # so the texts joined give the names of each text (findall: the one group, the name).
+    counts = Counter(_NAME.findall("\n".join(texts)))
     return sorted(
         n
         for n, c in counts.items()
@@ -61,17 +70,32 @@ def introduced_names(texts: list[str]) -> list[str]:
     )
 
 
+def document_terms(doc_id: str, texts: list[str]) -> list[Term]:
+    """The abbreviations a document's trusted `texts` define and the names they introduce,
+    in the order they are stored."""
+    terms = {Term(doc_id, "abbreviation", s, lf) for t in texts for s, lf in abbreviations(t)}
+    terms |= {Term(doc_id, "name", n) for n in introduced_names(texts)}
+    return sorted(terms, key=lambda t: (t.kind, t.short, t.long))
+
+
 def learn(store: Store) -> int:
     """Extract and store the vocabulary of documents not learned yet; how many were."""
     pending = store.vocabulary.unlearned_documents()
     for doc_id, sha in pending:
         texts = [b.text for b in store.blocks(doc_id) if b.trusted]
-        terms = {Term(doc_id, "abbreviation", s, lf) for t in texts for s, lf in abbreviations(t)}
-        terms |= {Term(doc_id, "name", n) for n in introduced_names(texts)}
-        store.vocabulary.save_terms(
-            doc_id, sha, sorted(terms, key=lambda t: (t.kind, t.short, t.long))
-        )
+        store.vocabulary.save_terms(doc_id, sha, document_terms(doc_id, texts))
     return len(pending)
+
+
+def learning(store: Store) -> Callable[[str, Document], None]:
+    """What learns the vocabulary of each document just stored from its parse (the blocks
+    stored are its blocks), so it is not read back from `store` afterwards."""
+
+    def learn_stored(doc_id: str, doc: Document) -> None:
+        texts = [b.text for b in doc.blocks if b.trusted]
+        store.vocabulary.save_terms(doc_id, doc.sha256, document_terms(doc_id, texts))
+
+    return learn_stored
 
 
 @dataclass

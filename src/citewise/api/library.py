@@ -50,14 +50,19 @@ EMBEDDINGS_UNAVAILABLE = (
 
 @dataclass(frozen=True)
 class Compaction:
-    """`citewise compact`: the store's bytes before and after giving free space back."""
+    """`citewise compact`: the store's bytes before and after giving free space back, and
+    (a PostgreSQL library) the finished jobs and job outcomes past their retention removed."""
 
     location: str
     before: int
     after: int
+    jobs_removed: int = 0
+    outcomes_removed: int = 0
 
     def to_dict(self) -> dict[str, object]:
-        return {"library": self.location, "bytes_before": self.before, "bytes_after": self.after}
+        removed = {"jobs_removed": self.jobs_removed, "outcomes_removed": self.outcomes_removed}
+        sizes = {"bytes_before": self.before, "bytes_after": self.after}
+        return {"library": self.location, **sizes, **removed}
 
 
 @dataclass(frozen=True)
@@ -158,20 +163,24 @@ class Library(
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
-        from citewise.ingest import ingest
+        from citewise.agent.vocabulary import learning
+        from citewise.ingest import ingest, spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        report = ingest(self.store, paths, self.embedder, progress, sources, options=options)
-        nothing = not (report.documents or report.unchanged or report.failed)
-        if paths and nothing and not (sources and (sources.metadata or sources.failures)):
-            raise NoSupportedFilesError(
-                f"no supported files in {', '.join(str(p) for p in paths)}",
-                hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
-            )
-        if refresh:
-            self.refresh()
+        learn = learning(self.store) if refresh else None  # as each document is stored
+        with spaced_collections():  # the indexes built after it allocate as storing does
+            report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
+                            on_stored=learn)  # fmt: skip
+            nothing = not (report.documents or report.unchanged or report.failed)
+            if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+                raise NoSupportedFilesError(
+                    f"no supported files in {', '.join(str(p) for p in paths)}",
+                    hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+                )
+            if refresh:
+                self.refresh()
         return report
 
     def refresh(self) -> None:
@@ -313,11 +322,15 @@ class Library(
         ]  # fmt: skip
 
     def compact(self) -> Compaction:
-        """Return the store's free space (left by migrations and deletions) to the disk."""
-        before, after = self.store.compact()
+        """Remove finished jobs past their retention (a PostgreSQL library), then return the
+        store's free space (left by migrations and deletions) to the disk."""
+        from citewise.api.queue import prune_finished
         from citewise.store.postgres.connection import redact
 
-        return Compaction(redact(str(self.location)), before, after)
+        pruned = prune_finished(self.settings)  # nothing to do for a SQLite library
+        before, after = self.store.compact()
+        location = redact(str(self.location))
+        return Compaction(location, before, after, pruned.jobs, pruned.outcomes)
 
     def review(self, limit: int = 50) -> list[ReviewEntry]:
         """The latest low-support answers and refusals logged by `ask`, newest first."""

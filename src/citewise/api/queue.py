@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from citewise.api.queue_follow import IngestProgress, JobFailure, StageProgress, follow_jobs
 from citewise.config import Settings
-from citewise.errors import LibraryError
-from citewise.store.postgres.queue import job_states
+from citewise.errors import Kind, LibraryError
+from citewise.store.postgres.queue import QueuePruned, job_states, prune_queue
 from citewise.workers.app import INGEST, INTERACTIVE, QUEUE, RESEARCH, ingest_priority, queue_app
 from citewise.workers.run import WorkerOptions, run_worker
 
@@ -23,16 +23,36 @@ if TYPE_CHECKING:
 __all__ = [
     "IngestProgress",
     "JobFailure",
+    "JobGoneError",
     "JobsProgress",
     "QueuedJobs",
     "StageProgress",
     "WorkerOptions",
     "enqueue_ingest",
+    "prune_finished",
     "follow_ingest",
     "run_worker",
 ]
 
 DONE = ("succeeded", "failed", "cancelled", "aborted")
+GONE = "unknown"  # a followed job whose row is no longer in the queue
+
+
+class JobGoneError(LibraryError):
+    """A followed job's row left the queue before it finished (deleted by hand, or the
+    queue's tables were reset): it will never finish, so following it ends here."""
+
+    code = "JOB_GONE"
+    kind: Kind = "not_found"
+
+
+def _gone(jobs: list[int]) -> JobGoneError:
+    named = ", ".join(str(j) for j in jobs)
+    return JobGoneError(
+        f"job {named} is no longer in the queue (deleted before it finished)",
+        hint="queue it again (a research task resumes from its last committed stage: "
+        "`citewise tasks resume TASK` runs it here); `citewise worker` logs what ran",
+    )
 
 
 @dataclass
@@ -98,6 +118,15 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
     return queued
 
 
+def prune_finished(settings: Settings) -> QueuePruned:
+    """Remove the library's jobs finished more than `settings.queue_retention_days` days
+    ago and their outcomes (waiting and running jobs, and what a follower still needs,
+    stay); `citewise compact` and every worker (at start, then hourly) run it."""
+    if settings.database is None:
+        return QueuePruned()
+    return prune_queue(settings.database, QUEUE, settings.queue_retention_days)
+
+
 def enqueue_research(settings: Settings, task_id: str) -> int:
     """A job that runs research task `task_id` to its end on some worker; its job id. It
     goes before every waiting file (a person waits for it; workers/app.py's bands)."""
@@ -117,7 +146,7 @@ def job_progress(settings: Settings, jobs: list[int]) -> JobsProgress:
 
 def _progress(app: Any, jobs: list[int]) -> JobsProgress:
     states = job_states(app.connector, jobs)
-    return JobsProgress({j: states[j].status if j in states else "unknown" for j in jobs})
+    return JobsProgress({j: states[j].status if j in states else GONE for j in jobs})
 
 
 def follow(
@@ -127,7 +156,8 @@ def follow(
     poll: float = 0.5,
     timeout: float | None = None,
 ) -> JobsProgress:
-    """Wait until every job finished (or `timeout` seconds passed), reporting each change."""
+    """Wait until every job finished (or `timeout` seconds passed), reporting each change.
+    A job whose row is gone from the queue before it finished raises JobGoneError."""
     app = _app(settings)
     started, last = time.monotonic(), None
     with app.open():
@@ -136,6 +166,8 @@ def follow(
             if progress is not None and now.status != last:
                 progress(now)
             last = now.status
+            if gone := now.with_status(GONE):
+                raise _gone(gone)
             if now.done or (timeout is not None and time.monotonic() - started > timeout):
                 return now
             time.sleep(poll)

@@ -219,8 +219,9 @@ def ask(
 
 @app.command()
 def compact(as_json: JsonOption = False) -> None:
-    """Give the library's free space back to the disk (after a migration or deletions).
-    Stop `serve` and workers using the library first."""
+    """Give the library's free space back to the disk (after a migration or deletions);
+    on a PostgreSQL library, first remove jobs finished more than `[queue] retention_days`
+    (default 30) ago and their outcomes. Stop `serve` and workers using the library first."""
     with open_library(embeddings=False) as lib:
         result = lib.compact()
     if as_json:
@@ -230,6 +231,11 @@ def compact(as_json: JsonOption = False) -> None:
     out.print(
         f"compacted {result.location}: {result.before / mb:.1f} MB -> {result.after / mb:.1f} MB"
     )
+    if result.jobs_removed or result.outcomes_removed:
+        out.print(
+            f"removed {result.jobs_removed} finished job(s) and {result.outcomes_removed} "
+            "job outcome(s) past the queue's retention"
+        )
 
 
 @app.command()

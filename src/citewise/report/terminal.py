@@ -75,7 +75,8 @@ def print_answer(console: Console, answer: Answer) -> None:
         parts = []
         for sentence in answer.sentences:
             marks = "".join(f"[{numbers[c]}]" for c in sentence.citations if c in numbers)
-            parts.append(f"{safe(sentence.text)} [bold cyan]{escape(marks)}[/]")
+            lead = f"[bold]{safe(sentence.lead)}.[/] " if sentence.lead else ""  # "Yes."
+            parts.append(f"{lead}{safe(sentence.text)} [bold cyan]{escape(marks)}[/]")
         console.print(" ".join(parts))
         backend = safe(answer.backend)
         support = f"{label['support']} {answer.support_score:.2f}"

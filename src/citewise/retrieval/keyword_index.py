@@ -36,7 +36,7 @@ from citewise.store.index_source import BlockState, file_lock
 from citewise.store.protocols import BlockSource
 
 FOLDER = "keywords"
-FORMAT = 2  # bump when analysis or weighting changes: old files are rebuilt
+FORMAT = 3  # bump when analysis or weighting changes: old files are rebuilt
 ARRAYS = ("keys", "offsets", "docs", "weights", "rowids")
 MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)

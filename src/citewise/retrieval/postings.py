@@ -28,6 +28,9 @@ LABEL_WEIGHT = 0.5
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+# ASCII bytes other than letters and digits, as spaces: what _TOKEN splits ASCII text on
+_ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
 
 
 @lru_cache(maxsize=200_000)
@@ -35,17 +38,21 @@ def _term(token: str) -> str | None:
     word = token.lower()
     if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
         return None
-    stemmed = stem(word)
-    # stem() maps "granites" to "granit" but keeps "granite": drop a final e so both meet.
-    return stemmed[:-1] if len(stemmed) > 4 and stemmed.endswith("e") else stemmed
+    return stem(word)  # "granite" and "granites" meet as "granit"
 
 
 def analyze(text: str) -> list[str]:
     """Index terms of a text: lower-cased, stemmed words without stopwords; a run of CJK
     characters becomes its overlapping character pairs (so any 2+ character substring
     matches)."""
+    if text.isascii():  # the tokens: runs of letters and digits between everything else
+        words = text.encode().translate(_ASCII_GAPS).decode().split()
+        return list(filter(None, map(_term, words)))
+    tokens = _TOKEN.findall(text)
+    if not _HAS_CJK.search(text):  # no token can be a CJK run: each is a word or nothing
+        return list(filter(None, map(_term, tokens)))
     terms: list[str] = []
-    for token in _TOKEN.findall(text):
+    for token in tokens:
         if _CJK_RUN.match(token):
             terms += (
                 [token[i : i + 2] for i in range(len(token) - 1)] if len(token) > 1 else [token]
@@ -97,16 +104,21 @@ def block_terms(text: str, section: str, label: str) -> Counter[str]:
     lower weights (a heading's words say less about a paragraph than its own)."""
     counts: Counter[str] = Counter(analyze(text))
     for extra, weight in ((section, SECTION_WEIGHT), (label, LABEL_WEIGHT)):
-        for term in analyze(extra):
+        for term in _heading_terms(extra) if extra else ():
             # Counter[str] is typed int; the weights are deliberately fractional.
-            counts[term] += weight  # type: ignore[assignment]
+            counts[term] = counts.get(term, 0) + weight  # type: ignore[assignment]
     return counts
+
+
+@lru_cache(maxsize=20_000)
+def _heading_terms(text: str) -> tuple[str, ...]:
+    """analyze() of a section path or label: the blocks of a section share one."""
+    return tuple(analyze(text))
 
 
 def build_segment(blocks: Iterable[tuple[int, str, str, str]]) -> Segment:
     """A segment from (rowid, text, section path, label) rows in ascending rowid order."""
-    vocabulary: dict[str, int] = {}
-    term_ids: list[int] = []
+    terms: list[str] = []  # the postings' terms, block after block
     docs: list[int] = []
     counts: list[float] = []
     rowids: list[int] = []
@@ -115,10 +127,12 @@ def build_segment(blocks: Iterable[tuple[int, str, str, str]]) -> Segment:
         weighted = block_terms(text, section, label)
         rowids.append(rowid)
         lengths.append(float(sum(weighted.values())))
-        for term, count in weighted.items():
-            term_ids.append(vocabulary.setdefault(term, len(vocabulary)))
-            docs.append(position)
-            counts.append(count)
+        terms += weighted
+        docs += [position] * len(weighted)
+        counts += weighted.values()
+    # Terms numbered in the order first met; each posting's term by its number.
+    vocabulary = {term: n for n, term in enumerate(dict.fromkeys(terms))}
+    term_ids = list(map(vocabulary.__getitem__, terms))
     keys = hashes(vocabulary)
     order = np.argsort(keys, kind="stable")
     rank = np.empty(len(keys), dtype=np.int64)

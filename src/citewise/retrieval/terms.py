@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citewise.store.fts import query_tokens
 
@@ -22,25 +23,68 @@ STOPWORDS = frozenset(
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 
+_VOWEL = re.compile("[aeiouy]")
+# A doubled final consonant is undone ("stopp" -> "stop", "labell" -> "label"), in every
+# word so that "staff" meets "staffed"; s and z stay doubled ("class", "buzz"), and l in
+# four letters ("call", "fill").
+_DOUBLED = re.compile(r"([b-df-hj-np-rtv-xz])\1$")
+
+
+def _singular(w: str) -> str:
+    """Plural -s / -es / -ies off: "studies" -> "study", "boxes" -> "boxe" (the final e
+    goes later, as it goes from "make"), "class", "corpus", "analysis" kept."""
+    if w.endswith("yses"):
+        return w[:-4] + "ysis"
+    if w.endswith("ies") and len(w) >= 5:
+        return w[:-3] + "y"
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) >= 4:
+        return w[:-1]
+    return w
+
+
+def _without_verb_ending(w: str) -> str:
+    """-ied / -ed / -ing off when what is left is a word (three letters or more, with a
+    vowel): "applied" -> "apply", "approved" -> "approv"; "string", "need" kept (-eed:
+    see stem)."""
+    if w.endswith("ied") and len(w) >= 5:
+        return w[:-3] + "y"
+    if w.endswith("eed"):
+        return w
+    for ending in ("ing", "ed"):
+        rest = w[: -len(ending)]
+        if w.endswith(ending) and len(rest) >= 3 and _VOWEL.search(rest):
+            return rest
+    return w
+
+
+def _undoubled(w: str) -> str:
+    doubled = len(w) > 3 and _DOUBLED.search(w)
+    return w[:-1] if doubled and (w[-1] != "l" or len(w) > 4) else w
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of the word; ingest stems each word many times
 def stem(word: str) -> str:
-    """A deliberately light stemmer: plural and common verb endings only."""
+    """A deliberately light stemmer: regular plural and verb endings only, written so a
+    word and its inflections meet: "approve", "approves", "approved", "approving" ->
+    "approv"; "study", "studies", "studied" -> "study"; "stop", "stopped" -> "stop"."""
     w = word.lower()
     if len(w) <= 3 or _NUMBER.match(w):
         return w
-    for suffix, keep in (
-        ("yses", "ysis"),
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", ""),
-        ("s", ""),
-    ):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            if suffix == "s" and w.endswith(("ss", "us", "is")):
-                return w
-            return w[: len(w) - len(suffix)] + keep
-    return w
+    w = _singular(w)
+    bare = _without_verb_ending(w)
+    if bare != w and _undoubled(bare) != bare:
+        # a doubled consonant ends the stem itself: "embedded" -> "embed" -> "emb", as
+        # "embed" goes; "stopped" -> "stop"
+        bare = _without_verb_ending(_undoubled(bare))
+    w = bare
+    if w.endswith("eed") and _VOWEL.search(w[:-3]):  # "agreed" as "agree", "exceed(ed)"
+        w = w[:-1]
+    # the silent final e that -ed and -ing drop ("make", "value", "shoe"); not after e or i
+    if w.endswith("e") and len(w) > 3 and w[-2] not in "ei" and _VOWEL.search(w[:-1]):
+        w = w[:-1]
+    elif w.endswith("ie") and len(w) >= 5:  # "movie" as "movies" -> "movy"
+        w = w[:-2] + "y"
+    return _undoubled(w)
 
 
 _CJK_RUN = re.compile("^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$")

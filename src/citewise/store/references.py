@@ -90,18 +90,13 @@ def outgoing_resolutions(refs: Iterable[Row], others: list[Row]) -> list[tuple[s
     """(library document, reference id) for a document's entries that cite other library
     documents (`others`: id, title, year, lower-case doi): DOI first, then title."""
     by_doi = {r["doi"]: r["id"] for r in others if r["doi"]}
+    titles = [(o["id"], _norm(o["title"]), o["year"]) for o in others]  # normalised once
     found = []
     for ref in refs:
         target = by_doi.get(ref["doi"]) if ref["doi"] else None
         if target is None:
-            target = next(
-                (
-                    o["id"]
-                    for o in others
-                    if _matches(ref["title"], ref["year"], o["title"], o["year"])
-                ),
-                None,
-            )
+            title, year = _norm(ref["title"]), ref["year"]
+            target = next((i for i, t, y in titles if _close(title, year, t, y)), None)
         if target is not None:
             found.append((target, ref["id"]))
     return found
@@ -109,11 +104,12 @@ def outgoing_resolutions(refs: Iterable[Row], others: list[Row]) -> list[tuple[s
 
 def incoming_resolutions(saved: Row, open_refs: Iterable[Row]) -> list[str]:
     """Ids of unresolved entries elsewhere that cite the document just `saved`."""
+    title, year = _norm(saved["title"]), saved["year"]
     return [
         ref["id"]
         for ref in open_refs
         if (bool(saved["doi"]) and ref["doi"] == saved["doi"])
-        or _matches(ref["title"], ref["year"], saved["title"], saved["year"])
+        or _close(_norm(ref["title"]), ref["year"], title, year)
     ]
 
 
@@ -151,18 +147,22 @@ def save_references(db: sqlite3.Connection, doc_id: str, doc: Document) -> None:
     resolve_to(db, doc_id)
 
 
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
 def _norm(title: str | None) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", (title or "").lower()).strip()
+    return _NOT_WORD.sub(" ", (title or "").lower()).strip()
 
 
-def _matches(title: str | None, year: int | None, doc_title: str, doc_year: int | None) -> bool:
-    from rapidfuzz import fuzz  # imported when a document is saved, not when one is read
-
-    a, b = _norm(title), _norm(doc_title)
+def _close(a: str, year: int | None, b: str, doc_year: int | None) -> bool:
+    """Whether normalised titles `a` and `b` (and their years, when both are known) name
+    the same work."""
     if len(a) < 12 or len(b) < 12:
         return False
     if year and doc_year and abs(year - doc_year) > 1:
         return False
+    from rapidfuzz import fuzz  # imported when a document is saved, not when one is read
+
     return fuzz.ratio(a, b) >= TITLE_MATCH
 
 

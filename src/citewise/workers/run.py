@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citewise.config import Settings
-from citewise.store.postgres.queue import open_jobs
+from citewise.store.postgres.queue import open_jobs, prune_queue
 from citewise.workers.app import QUEUE, queue_app
 from citewise.workers.tasks import Libraries, register
 from citewise.workers.timing import log_to_stderr
@@ -24,6 +24,7 @@ from citewise.workers.timing import log_to_stderr
 log = logging.getLogger(__name__)
 
 QUIET_EVERY = 0.1  # seconds between an `until_done` worker's looks at the queue
+PRUNE_EVERY = 3600.0  # seconds between a worker's retention passes (the first at start)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,27 @@ async def sweep_stalled(app: Any, stalled_after: float, every: float) -> None:
         await asyncio.sleep(every)
 
 
+async def prune_once(url: str, days: int) -> None:
+    """Remove jobs finished more than `days` days ago and their outcomes (one pass)."""
+    try:
+        pruned = await asyncio.to_thread(prune_queue, url, QUEUE, days)
+    except Exception:  # the database blinked: the next pass tries again
+        log.debug("queue retention", exc_info=True)
+        return
+    if pruned.jobs or pruned.outcomes:
+        log.info(
+            "removed %d finished jobs and %d outcomes older than %d days",
+            *(pruned.jobs, pruned.outcomes, days),
+        )
+
+
+async def prune_every(url: str, days: int, every: float = PRUNE_EVERY) -> None:
+    """`prune_once` every `every` seconds (the worker ran the first pass as it started)."""
+    while True:
+        await asyncio.sleep(every)
+        await prune_once(url, days)
+
+
 async def until_quiet(app: Any, every: float = QUIET_EVERY) -> None:
     """Return once no job of the queue is waiting or running (one snapshot: a running job
     defers its follow-ups before it is marked done, so none is missed between the two)."""
@@ -61,8 +83,10 @@ async def until_quiet(app: Any, every: float = QUIET_EVERY) -> None:
         await asyncio.sleep(every)
 
 
-async def _run(app: Any, settings: Settings, options: WorkerOptions) -> None:
+async def _run(app: Any, settings: Settings, options: WorkerOptions, url: str, days: int) -> None:
     libraries = Libraries(settings)
+    await prune_once(url, days)
+    prune = asyncio.create_task(prune_every(url, days))
     async with app.open_async():
         sweep = asyncio.create_task(
             sweep_stalled(app, options.stalled_after, max(0.5, options.heartbeat))
@@ -92,6 +116,7 @@ async def _run(app: Any, settings: Settings, options: WorkerOptions) -> None:
                 await worker
         finally:
             sweep.cancel()
+            prune.cancel()
 
 
 def run_worker(settings: Settings, options: WorkerOptions) -> None:
@@ -100,7 +125,8 @@ def run_worker(settings: Settings, options: WorkerOptions) -> None:
     if settings.database is None:
         queue_app("")  # raises the QUEUE_UNAVAILABLE error with its hint
         return
+    days = settings.queue_retention_days  # a bad setting fails before any job runs
     log_to_stderr()
     app = queue_app(settings.database)
     register(app)
-    asyncio.run(_run(app, settings, options))
+    asyncio.run(_run(app, settings, options, settings.database, days))

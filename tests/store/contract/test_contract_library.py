@@ -106,6 +106,33 @@ def test_references_resolve_to_library_documents_both_ways(store: Store) -> None
     assert block == store.blocks(citing)[1].id
 
 
+def test_references_resolve_by_a_close_title_within_a_year_both_ways(store: Store) -> None:
+    # Entries without a DOI: the title decides (case, punctuation and a typo aside), and a
+    # year more than one off does not; saved before the cited paper, they resolve when it
+    # comes.
+    entries = [
+        Reference(1, "Quarry. Columnar jointing of basalt flows. 2024",
+                  title="Columnar Jointing of Basalt Flows", year=2024),
+        Reference(2, "Quarry. Columnar jointing of basalt flows. 2019",
+                  title="Columnar jointing of basalt flows.", year=2019),
+        Reference(3, "Stone. Granite sorting, acoustic probes. 2023",
+                  title="Granite sorting with acoustic probe", year=2023),
+    ]  # fmt: skip
+    citing = store.save_document(paper("a", "Quarry Notes", ["h", "text"], references=entries))
+    granite = store.save_document(paper("g", "Granite Sorting with Acoustic Probes", ["h", "text"]))
+    basalt = store.save_document(paper("b", "Columnar jointing of basalt flows", ["h", "t"]))
+    refs = store.references(citing)
+    assert [(r.ordinal, r.resolved_document) for r in refs] == [
+        (1, basalt), (2, None), (3, granite)
+    ]  # fmt: skip
+    later = store.save_document(
+        paper("c", "Later", ["h", "text"], references=[
+            Reference(1, "Quarry. Granite Sorting with Acoustic Probes", title="granite "
+                      "sorting with acoustic probes", year=2025)])
+    )  # fmt: skip
+    assert [r.resolved_document for r in store.references(later)] == [granite]
+
+
 @pytest.mark.parametrize("missing", ["nobody"])
 def test_unknown_documents_read_as_none_or_empty(store: Store, missing: str) -> None:
     assert store.document(missing) is None

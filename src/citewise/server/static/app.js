@@ -219,6 +219,7 @@ function fillAnswer(text, answer) {
     text.textContent = answer.answer;
   }
   for (const sentence of answer.refused ? [] : answer.sentences) {
+    if (sentence.lead) text.append(el("strong", { text: `${sentence.lead}. `, cls: "lead" })); // "Yes."
     text.append(el("span", { text: sentence.text, cls: "sentence" }));
     for (const id of sentence.citations) {
       const marker = el("button", {

@@ -43,6 +43,29 @@ _READ = (
     "SELECT job_id, task, subject, document, follow_ups, code, message FROM job_outcomes "
     "WHERE job_id = ANY(%(jobs)s)"
 )
+# Retention: a job (of `queue`) finished more than `days` days ago (its last event) goes,
+# and an outcome older than that whose job row is gone; never a waiting or running job,
+# nor an outcome (or its job) naming a follow-up that still waits or runs: a follower of
+# that ingest learns the follow-up from it.
+_NEEDED = """
+SELECT o.job_id FROM job_outcomes o
+WHERE EXISTS (SELECT 1 FROM jsonb_array_elements_text(o.follow_ups) AS f(id)
+    JOIN procrastinate_jobs w ON w.id = f.id::bigint WHERE w.status IN ('todo', 'doing'))
+"""
+_PRUNE_JOBS = f"""
+DELETE FROM procrastinate_jobs j
+WHERE j.queue_name = %(queue)s
+  AND j.status IN ('succeeded', 'failed', 'cancelled', 'aborted')
+  AND (SELECT max(e.at) FROM procrastinate_events e WHERE e.job_id = j.id)
+      < now() - make_interval(days => %(days)s)
+  AND j.id NOT IN ({_NEEDED})
+"""
+_PRUNE_OUTCOMES = f"""
+DELETE FROM job_outcomes o
+WHERE o.recorded_at < now() - make_interval(days => %(days)s)
+  AND NOT EXISTS (SELECT 1 FROM procrastinate_jobs j WHERE j.id = o.job_id)
+  AND o.job_id NOT IN ({_NEEDED})
+"""
 _STATES = (
     "SELECT id, task_name, status::text AS status FROM procrastinate_jobs WHERE id = ANY(%(jobs)s)"
 )
@@ -67,6 +90,30 @@ class JobState:
     job: int
     task: str
     status: str  # todo, doing, succeeded, failed, cancelled, aborted
+
+
+@dataclass(frozen=True)
+class QueuePruned:
+    """What one retention pass removed: finished jobs and job outcomes."""
+
+    jobs: int = 0
+    outcomes: int = 0
+
+
+def prune_queue(url: str, queue: str, days: int) -> QueuePruned:
+    """Remove `queue`'s jobs finished more than `days` days ago and outcomes as old whose
+    job is gone (never a waiting or running job, nor what a follower still needs: see
+    _NEEDED); nothing when the queue's tables do not exist yet."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+        row = conn.execute("SELECT to_regclass('job_outcomes')").fetchone()
+        if row is None or row[0] is None:
+            return QueuePruned()
+        params = {"queue": queue, "days": int(days)}
+        jobs = conn.execute(_PRUNE_JOBS, params).rowcount
+        outcomes = conn.execute(_PRUNE_OUTCOMES, params).rowcount
+    return QueuePruned(max(jobs, 0), max(outcomes, 0))
 
 
 def ensure_queue_tables(url: str, procrastinate_schema: LiteralString) -> None:

@@ -1,0 +1,226 @@
+"""Yes/no questions: a quoted answer led by "Yes" or "No" when the quote settles it.
+
+A polar question starts with an auxiliary ("Does ProgramFC use BM25 ...?", "Is the encoder
+fine-tuned?") and is not an either-or question ("... on A or B?"). Its drafted answer's
+first sentence settles it when that sentence covers the question's terms (nearly all of
+their weight, in its own words, and every other word of the claim) and the shown quote keeps
+them. Then:
+
+- no negation, hedge or condition touches what it shares with the question: "Yes";
+- one negation (not, no, never, without, neither, nor, cannot, -n't) governs a word it
+  shares with the question, in the main clause of the shown quote: "No".
+
+Anything else leaves the answer as it was, a quote; a refusal stays a refusal. The lead is
+`AnswerSentence.lead`, so the sentence's text stays verbatim (agent/numeric_check.py keeps
+a lead only on a sentence that quotes what it cites).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.agent.answer import Answer, spoken
+from citewise.agent.extractive import Candidate
+from citewise.agent.question import Question, focus_sentence
+from citewise.retrieval.terms import content_terms, stem
+
+YES, NO = "Yes", "No"
+# The share of the question's weighted terms the sentence must state in its own words.
+SETTLING_SHARE = 0.8
+
+_AUXILIARIES = frozenset(
+    """do does did is are was were am can could has have had will would should shall may
+    might must""".split()
+)
+_WH = re.compile(r"\b(what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
+# "Can you list ...": a request worded as a question
+_REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
+# "yes or no" and "or not" keep a question polar; any other "or" offers alternatives
+_POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
+_OR = re.compile(r"\bor\b|/", re.IGNORECASE)
+# "Is A better than B?": who is ahead needs word order this reading does not check
+_COMPARISON = re.compile(r"\b(than|outperform\w*|exceed\w*|surpass\w*|beat\w*)\b", re.I)
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
+_NEGATIONS = frozenset("not no never neither nor none cannot without".split())
+# "not only X but also Y" affirms; "not necessarily" hedges (below)
+_NOT_NEGATING = frozenset("only just merely simply".split())
+_HEDGES = frozenset(
+    """may might could would will possibly perhaps probably whether if unless unclear
+    uncertain unknown likely unlikely seem seems seemed appear appears appeared suggest
+    suggests suggested hypothesize hypothesise expect expected hope aim aims plan plans
+    future necessarily partly partially believe believes think argue argues speculate
+    conjecture assume assumes""".split()
+)
+# negation in a verb or an adverb ("fails to improve", "rarely"): not the explicit
+# negation a "No" needs, and no affirmation either
+_NEGATIVE_WORDS = frozenset(
+    """fail fails failed failing unable lack lacks lacked lacking absent hardly barely
+    rarely seldom""".split()
+)
+# two alternatives in one sentence ("BM25 instead of DPR"): which one is claimed needs word
+# order this reading does not check
+_CONTRASTS = frozenset(
+    """instead rather unlike opposed replace replaces replaced replacing except versus vs
+    compared whereas""".split()
+)
+_UNSETTLED = _HEDGES | _NEGATIVE_WORDS | _CONTRASTS
+# a sentence that names others' work ("Chen et al. use ...") and speaks of neither "we"
+# nor what the question names reports another paper's work
+_CITATION = re.compile(r"\bet al\b")
+_FIRST_PERSON = frozenset("we our us ours".split())
+# words that end a clause: a negation's reach stops there
+_BOUNDARIES = frozenset(
+    ", ; : ( ) ? but while whereas although though however instead rather unlike".split()
+)
+# a clause opened by one of these is subordinate: its negation is not the sentence's claim
+_SUBORDINATE = frozenset("which who unlike while whereas although though if unless".split())
+# Question words that carry no claim of their own (the auxiliary, articles, prepositions).
+_FUNCTION = _AUXILIARIES | frozenset(
+    """the a an this that these those of in on at to for by from as and it its they their
+    there""".split()
+)
+# What a question's subject may call the paper without the quote repeating it ("Does the
+# paper use ...?" answered by "We use ..."), besides the names of the paper it is scoped to.
+_PAPER_WORDS = frozenset("paper study author authors article work".split())
+_DETERMINERS = frozenset("the a an this that these those".split())
+SUBJECT_WORDS = 2  # how far after the auxiliary a question's subject is looked for
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def asking_clause(text: str) -> str:
+    """The polar clause of a question ("In Table 2, is X ...?" -> "is X ...?")."""
+    asking = focus_sentence(text).strip()
+    head, comma, rest = asking.partition(",")
+    opening, then = _words(head)[:1], _words(rest)[:1]
+    if comma and then and then[0] in _AUXILIARIES and opening[0] not in _AUXILIARIES:
+        return rest.strip()
+    return asking
+
+
+def is_polar(text: str) -> bool:
+    """A yes/no question: starts with an auxiliary, asks no wh-question inside, offers no
+    alternatives, compares nothing, is not a request, and is not itself negated."""
+    asking = _claim(text)
+    words = _words(asking)
+    if not words or words[0] not in _AUXILIARIES or _REQUEST.match(asking):
+        return False
+    if _WH.search(asking) or _COMPARISON.search(asking) or _OR.search(asking):
+        return False
+    return not any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def _claim(text: str) -> str:
+    """The asking clause without "yes or no" / "or not"."""
+    return " ".join(_POLAR_OR.sub(" ", asking_clause(text)).split())
+
+
+@dataclass(frozen=True)
+class _Negation:
+    reach: frozenset[str]  # stems of the words from the negation to the clause's end
+    subordinate: bool
+
+
+def _is_negation(words: list[str], i: int) -> bool:
+    w = words[i]
+    if w.endswith(("n't", "n’t")):
+        return True
+    if w not in _NEGATIONS:
+        return False
+    if w == "not" and i + 1 < len(words) and words[i + 1] in _NOT_NEGATING:
+        return False
+    return not (w == "without" and i == 0)  # "Without X, Y ...": a condition
+
+
+def _negations(text: str) -> list[_Negation]:
+    words = _words(text)
+    found: list[_Negation] = []
+    for i in range(len(words)):
+        if not _is_negation(words, i):
+            continue
+        start = i
+        while start > 0 and words[start - 1] not in _BOUNDARIES:
+            start -= 1
+        end = i + 1
+        while end < len(words) and words[end] not in _BOUNDARIES:
+            end += 1
+        subordinate = any(w in _SUBORDINATE for w in words[start:i])
+        found.append(_Negation(frozenset(stem(w) for w in words[i + 1 : end]), subordinate))
+    return found
+
+
+def _claim_words(question: str) -> set[str]:
+    """Stems of the words of the question that make its claim."""
+    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {stem(w) for w in _FUNCTION}
+
+
+def _unsettled(text: str, question: str) -> bool:
+    """A question, a hedge, a negative verb or two alternatives the question does not
+    itself use."""
+    asked = set(_words(question))
+    return text.rstrip().endswith("?") or any(
+        w in _UNSETTLED and w not in asked for w in _words(text)
+    )
+
+
+def _subject(question: str) -> set[str]:
+    """Stems of the words right after the auxiliary (determiners aside): where a polar
+    question puts its subject ("Does [the] ProgramFC [model] use ...")."""
+    words = [w for w in _words(_claim(question))[1:] if w not in _DETERMINERS]
+    return {stem(w) for w in words[:SUBJECT_WORDS]}
+
+
+def settles(question: Question, candidate: Candidate, shown: str) -> bool:
+    """The sentence states every word of the question's claim and nearly all of its terms'
+    weight (a learned alias counts; the subject may be the paper itself, by its name or as
+    "the paper", which "we" stands for), and the shown quote keeps every one of them the
+    sentence writes."""
+    if candidate.own < SETTLING_SHARE:
+        return False
+    said = {stem(w) for w in _words(candidate.text)}
+    asked = {stem(t) for t in content_terms(asking_clause(question.text))}
+    paper = (asked - {stem(t) for t in question.terms}) | {stem(w) for w in _PAPER_WORDS}
+    claim = _claim_words(question.text)
+    if claim - said - candidate.terms - (paper & _subject(question.text)):
+        return False
+    if _CITATION.search(candidate.text) and not (said & _FIRST_PERSON or said & paper):
+        return False  # another paper's work, as this one reports it
+    return (claim | candidate.terms) & said <= {stem(w) for w in _words(shown)}
+
+
+def polarity(question: str, sentence: str, shown: str) -> str | None:
+    """ "Yes", "No" or None (not settled) for a sentence that states the question's terms:
+    any negation near a claim word stops a "Yes"; a "No" needs the one negation to govern
+    a term of the claim ("does not use a neural network"), not only its verb ("use")."""
+    if _unsettled(sentence, question) or _words(shown)[:1] in ([w] for w in _SUBORDINATE):
+        return None  # "While SciBERT is trained on ...": background, not the claim
+    touching = [n for n in _negations(sentence) if n.reach & _claim_words(question)]
+    if not touching:
+        return YES
+    terms = {stem(t) for t in content_terms(_claim(question))}
+    governing = [n for n in _negations(shown) if n.reach & terms]
+    if len(touching) == 1 and len(governing) == 1 and not governing[0].subordinate:
+        return NO
+    return None
+
+
+def lead_answer(question: Question, candidate: Candidate | None, answer: Answer) -> Answer:
+    """The answer led by "Yes" or "No" when the question is polar and its first quoted
+    sentence settles it; otherwise the answer unchanged."""
+    if answer.refused or candidate is None or not answer.sentences:
+        return answer
+    first = answer.sentences[0]
+    if first.kind != "quote" or not first.citations or not is_polar(question.text):
+        return answer
+    if answer.signals.get("in_scope", 1.0) < 1.0 or not settles(question, candidate, first.text):
+        return answer
+    lead = polarity(question.text, candidate.text, first.text)
+    if lead is None:
+        return answer
+    first.lead = lead
+    answer.answer = spoken(answer.sentences)
+    return answer
