@@ -203,9 +203,11 @@ def _page_dict(
     try:
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         raw = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
-        if spacing.needs_respacing(raw):  # word gaps without space characters
+        text = spacing.span_text(raw)
+        if spacing.needs_respacing(raw, text):  # word gaps without space characters
             spacing.respace(raw, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
-        glyphs.name_unreadable(page, raw, font_names)  # TeX's big sums, by glyph name
+        if glyphs.UNREADABLE in text:  # respacing adds spaces only
+            glyphs.name_unreadable(page, raw, font_names)  # TeX's big sums, by glyph name
         text = any(b.get("type") == 0 for b in raw.get("blocks", []))
         return raw, not text and bool(page.get_images())
     except (RuntimeError, ValueError) as exc:
