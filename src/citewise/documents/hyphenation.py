@@ -29,11 +29,15 @@ def clean(text: str) -> str:
     return " ".join(text.split())  # str.split's whitespace is the regex \s, runs collapsed
 
 
-def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
-    """Join line texts with spaces, repairing words hyphenated at line ends."""
+def join_rows(
+    lines: list[str], vocab: frozenset[str] = frozenset(), collapsed: bool = False
+) -> str:
+    """Join line texts with spaces, repairing words hyphenated at line ends. `collapsed`:
+    the lines' whitespace is collapsed already (rows' texts are: `clean`)."""
     parts: list[str] = []  # joined once at the end (adding line by line is quadratic)
     for line in lines:
-        line = " ".join(line.split())
+        if not collapsed:
+            line = " ".join(line.split())
         if not line:
             continue
         if not parts:

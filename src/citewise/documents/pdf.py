@@ -97,7 +97,7 @@ def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
     flagged = {
         n + 1: "garbled text layer"
         for n, (segs, _, _) in enumerate(turned)
-        if segs and page_text_is_garbage(" ".join(s.text for s in segs))
+        if segs and page_text_is_garbage(" ".join([s.text for s in segs]))
     }
     flagged.update({n: "no text layer" for n in scans})
     warnings: list[str] = []

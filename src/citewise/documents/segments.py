@@ -236,7 +236,7 @@ class Unit:
         text = self._text
         if text is None or self._seen != len(self.rows):
             self._check()
-            text = self._text = join_rows([r.text for r in self.rows])
+            text = self._text = join_rows([r.text for r in self.rows], collapsed=True)
         return text
 
 
@@ -247,9 +247,5 @@ def union(boxes: list[Box]) -> Box:
     if len(boxes) == 1:
         x0, y0, x1, y1 = boxes[0]
         return x0, y0, x1, y1
-    return (
-        min([b[0] for b in boxes]),
-        min([b[1] for b in boxes]),
-        max([b[2] for b in boxes]),
-        max([b[3] for b in boxes]),
-    )
+    x0s, y0s, x1s, y1s = zip(*boxes, strict=True)  # no boxes: ValueError, as min([]) gives
+    return min(x0s), min(y0s), max(x1s), max(y1s)
