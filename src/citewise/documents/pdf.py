@@ -208,8 +208,8 @@ def _page_dict(
             spacing.respace(raw, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
         if glyphs.UNREADABLE in text:  # respacing adds spaces only
             glyphs.name_unreadable(page, raw, font_names)  # TeX's big sums, by glyph name
-        text = any(b.get("type") == 0 for b in raw.get("blocks", []))
-        return raw, not text and bool(page.get_images())
+        has_text = any(b.get("type") == 0 for b in raw.get("blocks", []))
+        return raw, not has_text and bool(page.get_images())
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
 
