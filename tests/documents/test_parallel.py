@@ -84,3 +84,20 @@ def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path
     # the largest file goes first; after it was killed one new process parsed the rest
     assert list(pids)[0] == "slow.pdf"
     assert pids["good0.pdf"] == pids["good1.pdf"] == pids["good2.pdf"] != pids["slow.pdf"]
+
+
+def test_a_pool_warmed_before_its_fork_reads_cmyk_text_as_a_process_does(tmp_path: Path) -> None:
+    """The pool builds MuPDF's CMYK colour transform before forking (worker.warm_up);
+    workers that inherit it read CMYK-coloured text exactly as a fresh process does."""
+    import pymupdf
+
+    path = tmp_path / "cmyk.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        page.insert_text((72, 100), "Results in process colour", fontsize=14, color=(1, 0, 0, 0))
+        page.insert_text((72, 130), "Body text set in black ink.", color=(0, 0, 0, 1))
+        doc.save(path)
+    with ParsePool([path], options=ParseOptions(workers=1)) as pool:
+        got = {p: outcome(given(result), p) for p, result in pool.results()}
+    assert got[path] == outcome(read_document, path)
+    assert "Body text set in black ink." in got[path]

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from citewise.documents.model import Block
 
 MARK = re.compile(r"^[\d∗*†‡§¶,]+$")
+LONE_LETTER = re.compile(r"(?:^|[^\w])[^\W\d_]$")
+POWER_OF_TEN = re.compile(r"(?:^|[×x·])10$")
+MARK_TOKENS = re.compile(r"\d+|[^\d,\s]")
 SMALLER = 0.85  # a mark's size relative to the line's main span
 RAISED = 0.2  # baseline lift, in main-span sizes
 
@@ -35,8 +38,8 @@ def _is_mark(text: str, before: str) -> bool:
     if not before or before[-1:].isspace():
         return True
     token = before.split()[-1]
-    letter = re.search(r"(?:^|[^\w])[^\W\d_]$", token)  # a lone letter: x, |N, (σ
-    power = letter or re.search(r"(?:^|[×x·])10$", token)
+    letter = LONE_LETTER.search(token)  # a lone letter: x, |N, (σ
+    power = letter or POWER_OF_TEN.search(token)
     return not (mark[0].isdigit() and power)  # x², R², 10⁵: a power, not a note
 
 
@@ -57,7 +60,7 @@ def _main(spans: list[dict[str, Any]]) -> dict[str, Any]:
 
 def split_marks(run: str) -> list[str]:
     """'1,2' -> ['1', '2']; '†‡' -> ['†', '‡']."""
-    return re.findall(r"\d+|[^\d,\s]", run)
+    return MARK_TOKENS.findall(run)
 
 
 def line_text(

@@ -29,11 +29,15 @@ def clean(text: str) -> str:
     return " ".join(text.split())  # str.split's whitespace is the regex \s, runs collapsed
 
 
-def join_rows(lines: list[str], vocab: frozenset[str] = frozenset()) -> str:
-    """Join line texts with spaces, repairing words hyphenated at line ends."""
+def join_rows(
+    lines: list[str], vocab: frozenset[str] = frozenset(), collapsed: bool = False
+) -> str:
+    """Join line texts with spaces, repairing words hyphenated at line ends. `collapsed`:
+    the lines' whitespace is collapsed already (rows' texts are: `clean`)."""
     parts: list[str] = []  # joined once at the end (adding line by line is quadratic)
     for line in lines:
-        line = " ".join(line.split())
+        if not collapsed:
+            line = " ".join(line.split())
         if not line:
             continue
         if not parts:
@@ -56,7 +60,7 @@ def join_hyphenated(left: str, right: str, vocab: frozenset[str] = frozenset()) 
     if not left.endswith("-") or left.endswith((" -", "--")):
         return f"{left} {right}"
     fragment = _last_fragment(left, len(left) - 1)
-    head = re.match(r"[^\W_]+", right)
+    head = _HEAD.match(right)
     if fragment and head and fragment.replace("-", "").isalnum():
         whole = (fragment + head.group(0)).lower()
         hyphenated = (fragment + "-" + head.group(0)).lower()
@@ -136,3 +140,4 @@ _FIRST_WORD = re.compile(r"^\s*\S+")
 _BROKEN = re.compile(r"[^\W\d_]-$")
 _LAST_BROKEN = re.compile(r"\S+-$")
 _WORD = re.compile(r"[^\W_][\w-]*[^\W_]")
+_HEAD = re.compile(r"[^\W_]+")

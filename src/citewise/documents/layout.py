@@ -23,6 +23,10 @@ BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|\.B$|-B$|bd\b|cmbx|
 MONO_NAME = re.compile(r"mono|courier|cmtt|consol|typewriter|\btt|inconsolata|menlo", re.I)
 PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,5}(\s*(of|/)\s*\d{1,5})?$", re.I)
 BULLET = re.compile(r"^[•◦▪‣∙●○■□➢►–—]\s*\S")
+SUBSET_TAG = re.compile(r"^[A-Z]{6}\+")
+SUFFIX_NUMBER = re.compile(r"\+\d+$")
+DIGITS = re.compile(r"\d+")
+SPACES = re.compile(r"\s+")
 HEADER_ZONE = 0.1  # fraction of page height at top and bottom where running heads live
 RIGHTWARDS = (1.0, 0.0)  # a line's direction when it runs left to right
 # a `level` line (no span below SCRIPT of the largest) has no mark (below SMALLER of its main)
@@ -46,7 +50,7 @@ def is_mono(font: str) -> bool:
 @functools.lru_cache(maxsize=1024)
 def font_family(font: str) -> str:
     """Drop subset prefixes and encoding suffixes: 'ABCDEF+Times+20' -> 'Times'."""
-    return re.sub(r"\+\d+$", "", re.sub(r"^[A-Z]{6}\+", "", font))
+    return SUFFIX_NUMBER.sub("", SUBSET_TAG.sub("", font))
 
 
 def _turn(box: Box, way: tuple[int, int], w: float, h: float) -> Box:
@@ -206,7 +210,7 @@ def _run_in_parts(
 
 def mask(text: str) -> str:
     """Header key: lower-case, digits masked, spaces collapsed."""
-    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text.lower())).strip()
+    return SPACES.sub(" ", DIGITS.sub("#", text.lower())).strip()
 
 
 def running_heads(pages: list[list[Seg]], heights: list[float]) -> list[set[int]]:

@@ -189,7 +189,7 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
     elif unit.kind == "code":
         text = "\n".join(r.text for r in unit.rows)
     else:
-        text = join_rows([r.text for r in unit.rows], vocab)
+        text = join_rows([r.text for r in unit.rows], vocab, collapsed=True)
     if unit.kind == "equation":
         eq_text = equation_text(unit)
         data = {"number": equation_number(unit.label), "text": eq_text}

@@ -36,6 +36,7 @@ from citewise.documents.worker import (
     ParseFailure,
     parse_in_worker,
     run_worker,
+    warm_up,
 )
 from citewise.errors import BadDocumentError, ParserCrashedError, TooComplexError, TooLargeError
 
@@ -126,6 +127,8 @@ class ParsePool:
         methods = multiprocessing.get_all_start_methods()
         # fork starts a worker in milliseconds; workers only parse, never touch the store
         self._context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        if "fork" in methods and any(p.suffix.lower() == ".pdf" for p in self._queue):
+            warm_up()  # once here, not once in every forked worker
         self._closed = threading.Event()
         self._reaping = threading.Lock()  # the watch never kills a worker past its job
         # the watch runs beside whatever the caller does between results (storing a file)

@@ -93,23 +93,23 @@ class PageText(NamedTuple):
 def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
     """Lines of every page; pages whose text layer is garbage or missing read by OCR
     (when `ocr` and tesseract allow), else flagged; running heads found."""
-    pages_, raw, sizes, scans, pdf_meta = decoded
-    turned = [layout.page_segments(r, w, h) for r, (w, h) in zip(raw, sizes, strict=True)]
+    pages_, turned, sizes, scans, pdf_meta = decoded
     flagged = {
         n + 1: "garbled text layer"
         for n, (segs, _, _) in enumerate(turned)
-        if segs and page_text_is_garbage(" ".join(s.text for s in segs))
+        if segs and page_text_is_garbage(" ".join([s.text for s in segs]))
     }
     flagged.update({n: "no text layer" for n in scans})
     warnings: list[str] = []
+    read: list[dict[str, Any]] = [{} for _ in pages_]  # an OCR'd page's words, as a dict
     ocr_pages = (
-        read_by_ocr(pages_, flagged, raw, warnings, options.tesseract, options.ocr_language)
+        read_by_ocr(pages_, flagged, read, warnings, options.tesseract, options.ocr_language)
         if ocr and flagged
         else {}
     )
     for n in ocr_pages:
         del flagged[n]
-        turned[n - 1] = layout.page_segments(raw[n - 1], *sizes[n - 1])
+        turned[n - 1] = layout.page_segments(read[n - 1], *sizes[n - 1])
     pages = [segs for segs, _, _ in turned]
     drops = layout.running_heads(pages, [h for _, _, h in turned])
     kept = [
@@ -155,44 +155,63 @@ def _document(
     )
 
 
+Lines = tuple[list[Seg], float, float]  # layout.page_segments: a page's lines, its frame
+
+
 class Decoded(NamedTuple):
     pages: list[pymupdf.Page]
-    raw: list[dict[str, Any]]  # get_text("dict") of each page
+    lines: list[Lines]  # each page's text lines (layout.page_segments)
     sizes: list[tuple[float, float]]  # unrotated page frames
     scans: set[int]  # page numbers of pages that are pictures only
     metadata: dict[str, str]
 
 
 def _decode(doc: pymupdf.Document, data: bytes, options: ParseOptions) -> Decoded:
-    """Each page's text as PyMuPDF's dict (respaced, TeX glyphs named), page sizes, the pages
-    that are pictures only (scans), the PDF's metadata; BadDocumentError when decoding shows
-    the file is damaged."""
+    """Each page's text lines (from PyMuPDF's dict, respaced, TeX glyphs named), page
+    sizes, the pages that are pictures only (scans), the PDF's metadata; BadDocumentError
+    when decoding shows the file is damaged. A page's dict is turned into lines as soon as
+    it is read, so only one page's dict is held at a time (a 300-page filing's dicts
+    together take ~150 MB)."""
     try:
         pages_ = [doc[i] for i in range(doc.page_count)]
         check_text_operators(pages_, options.budget.text_ops_per_page)
-        raw = []
-        font_names: dict[int, tuple[str, ...]] = {}
-        for page in pages_:
-            # one text extraction a page: its dict, and the characters where they are needed
-            textpage = page.get_textpage(flags=TEXT_FLAGS)
-            r = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
-            if spacing.needs_respacing(r):  # word gaps without space characters
-                spacing.respace(r, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
-            glyphs.name_unreadable(page, r, font_names)  # TeX's big sums, by glyph name
-            raw.append(r)
         # text boxes come in the unrotated page frame, whatever /Rotate says
         sizes = [(box.width, box.height) for box in (page.cropbox for page in pages_)]
-        # a page of pictures and no text is a scan waiting for OCR
-        scans = {
-            n + 1
-            for n, (page, r) in enumerate(zip(pages_, raw, strict=True))
-            if not any(b.get("type") == 0 for b in r.get("blocks", [])) and page.get_images()
-        }
+    except (RuntimeError, ValueError) as exc:
+        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
+    lines: list[Lines] = []
+    scans: set[int] = set()
+    font_names: dict[int, tuple[str, ...]] = {}
+    for number, page in enumerate(pages_, start=1):
+        raw, scan = _page_dict(page, data, font_names)
+        if scan:  # a page of pictures and no text is a scan waiting for OCR
+            scans.add(number)
+        lines.append(layout.page_segments(raw, *sizes[number - 1]))
+    try:
         pdf_meta = dict(doc.metadata or {})
         check_repair(doc, data)  # page content is decoded only now
     except (RuntimeError, ValueError) as exc:
         raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
-    return Decoded(pages_, raw, sizes, scans, pdf_meta)
+    return Decoded(pages_, lines, sizes, scans, pdf_meta)
+
+
+def _page_dict(
+    page: pymupdf.Page, data: bytes, font_names: dict[int, tuple[str, ...]]
+) -> tuple[dict[str, Any], bool]:
+    """One text extraction a page: its dict, and the characters where they are needed;
+    whether the page is a scan (pictures and no text)."""
+    try:
+        textpage = page.get_textpage(flags=TEXT_FLAGS)
+        raw = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
+        text = spacing.span_text(raw)
+        if spacing.needs_respacing(raw, text):  # word gaps without space characters
+            spacing.respace(raw, page.get_text("rawdict", flags=TEXT_FLAGS, textpage=textpage))
+        if glyphs.UNREADABLE in text:  # respacing adds spaces only
+            glyphs.name_unreadable(page, raw, font_names)  # TeX's big sums, by glyph name
+        has_text = any(b.get("type") == 0 for b in raw.get("blocks", []))
+        return raw, not has_text and bool(page.get_images())
+    except (RuntimeError, ValueError) as exc:
+        raise BadDocumentError(f"corrupt or truncated PDF: {why(data)}", REPAIR) from exc
 
 
 def _page_blocks(

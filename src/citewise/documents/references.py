@@ -29,6 +29,21 @@ DOT_YEAR = re.compile(rf"^(.*?)\.\s+({YEAR})\.\s+(.*)$", re.S)  # Authors. 2017.
 VANCOUVER = re.compile(r"^([^:]{3,400}?):\s+(.*)$", re.S)  # Authors: Title. Journal 2006
 ANY_YEAR = re.compile(rf"(?<![\d/.])({YEAR})(?![\d])")
 END = (".", "?", "!")
+# patterns the parse asks for hundreds of times a document, compiled once
+WORDS2 = re.compile(r"[A-Za-z]{2,}")
+TRAILING_DOI = re.compile(r"\b(?:DOI|doi)\s*:?\s*$")
+SENTENCE_END = re.compile(r"[.?!]\s+")
+LAST_WORD = re.compile(r"(\S+)$")
+ABBREVIATION = re.compile(r"[A-Z]|[A-Z][a-z]?|al|vs|eds?|pp|vol|no|St|Jr|Dr|Inc|Proc")
+CAPS2 = re.compile(r"[A-Z][A-Z]?")
+ET_AL = re.compile(r"\bet al\.?")
+AND = re.compile(r",?\s+(?:and|&)\s+")
+LIST_SEP = re.compile(r"\s*[,;]\s*")
+INITIALS = re.compile(r"(?:[A-Z]\.?\s?-?){1,4}")
+LETTERS2 = re.compile(r"[A-Za-z]{2}")
+IN_LEAD = re.compile(r"^In\s+")
+CAPS4 = re.compile(r"[A-Z]{1,4}")
+RANGE_SEP = re.compile(r"\s*[-–]\s*")
 
 
 class ReferenceBlock(Protocol):
@@ -88,7 +103,7 @@ def _join(left: str, right: str) -> str:
 def _plausible(text: str) -> bool:
     """A bibliography entry has a year (or 'n.d.'), a DOI or an arXiv ID, and some words."""
     has_id = ANY_YEAR.search(text) or "n.d." in text or DOI.search(text) or ARXIV.search(text)
-    return bool(has_id) and len(re.findall(r"[A-Za-z]{2,}", text)) >= 3
+    return bool(has_id) and len(WORDS2.findall(text)) >= 3
 
 
 def parse_reference(raw: str) -> Reference:
@@ -101,7 +116,7 @@ def parse_reference(raw: str) -> Reference:
     arxiv_m = ARXIV.search(body)
     arxiv = arxiv_m.group(1) if arxiv_m else None
     clean = DOI.sub("", body)
-    clean = re.sub(r"\b(?:DOI|doi)\s*:?\s*$", "", clean.strip()).strip(" .,;")
+    clean = TRAILING_DOI.sub("", clean.strip()).strip(" .,;")
     authors_part, title, venue, year = _split(clean)
     return Reference(
         ordinal=0,
@@ -146,13 +161,13 @@ def _split(body: str) -> tuple[str, str, str, str | None]:
 
 def _first_sentence(text: str, names: bool = False) -> tuple[str, str]:
     """Split at the first '. ' that ends a sentence (not an initial like 'M. ' or 'et al. ')."""
-    for m in re.finditer(r"[.?!]\s+", text):
+    for m in SENTENCE_END.finditer(text):
         before = text[: m.start()]
-        word = re.search(r"(\S+)$", before)
+        word = LAST_WORD.search(before)
         last = word.group(1) if word else ""
-        if re.fullmatch(r"[A-Z]|[A-Z][a-z]?|al|vs|eds?|pp|vol|no|St|Jr|Dr|Inc|Proc", last):
+        if ABBREVIATION.fullmatch(last):
             continue  # an initial or abbreviation
-        if names and re.fullmatch(r"[A-Z][A-Z]?", last):
+        if names and CAPS2.fullmatch(last):
             continue
         return before, text[m.end() :]
     return text, ""
@@ -160,24 +175,24 @@ def _first_sentence(text: str, names: bool = False) -> tuple[str, str]:
 
 def split_authors(text: str) -> list[str]:
     """'A. Smith, B. Jones, and C. Lee' / 'Smith AB, Jones C' / 'Smith, J., & Lee, K.'."""
-    text = re.sub(r"\bet al\.?", "", text).strip(" .,;:")
+    text = ET_AL.sub("", text).strip(" .,;:")
     if not text:
         return []
-    text = re.sub(r",?\s+(?:and|&)\s+", ", ", text)
-    parts = [p.strip(" .") for p in re.split(r"\s*[,;]\s*", text) if p.strip(" .")]
+    text = AND.sub(", ", text)
+    parts = [p.strip(" .") for p in LIST_SEP.split(text) if p.strip(" .")]
     names: list[str] = []
     for part in parts:
         # 'Smith, J.' comes apart at the comma: initials join the surname before them
-        if names and re.fullmatch(r"(?:[A-Z]\.?\s?-?){1,4}", part) and " " not in names[-1]:
+        if names and INITIALS.fullmatch(part) and " " not in names[-1]:
             names[-1] = f"{part.replace(' ', '')} {names[-1]}"
             continue
         names.append(part)
-    return [n for n in names if re.search(r"[A-Za-z]{2}", n) and len(n) <= 80][:100]
+    return [n for n in names if LETTERS2.search(n) and len(n) <= 80][:100]
 
 
 def _tidy(text: str) -> str:
     text = text.strip(" .,;:")
-    text = re.sub(r"^In\s+", "", text) if text.startswith("In ") else text
+    text = IN_LEAD.sub("", text) if text.startswith("In ") else text
     return text.strip(' .,;:“”"')
 
 
@@ -187,7 +202,7 @@ def surname(author: str) -> str:
     if not words:
         return ""
     # Vancouver 'Ammar W' / 'van Stokkum IHM': initials last
-    if len(words) >= 2 and re.fullmatch(r"[A-Z]{1,4}", words[-1]):
+    if len(words) >= 2 and CAPS4.fullmatch(words[-1]):
         return words[-2] if len(words) == 2 else " ".join(words[:-1])
     return words[-1]
 
@@ -260,8 +275,8 @@ def link_citations(blocks: Sequence[TextBlock], refs: list[Reference]) -> list[C
 def _expand(numbers: str) -> list[int]:
     """'3, 5-7' -> [3, 5, 6, 7]."""
     out: list[int] = []
-    for part in re.split(r"\s*[,;]\s*", numbers):
-        bounds = re.split(r"\s*[-–]\s*", part)
+    for part in LIST_SEP.split(numbers):
+        bounds = RANGE_SEP.split(part)
         if len(bounds) == 2 and bounds[0].isdigit() and bounds[1].isdigit():
             lo, hi = int(bounds[0]), int(bounds[1])
             if 0 < hi - lo <= 50:

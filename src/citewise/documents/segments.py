@@ -215,8 +215,15 @@ class Unit:
         style = self._style
         if style is None or self._seen != len(self.rows):
             self._check()
+            segs = self._segs()
+            if len(segs) == 1:  # a heading, a caption, a table row: its one segment's
+                one = segs[0]
+                style = self._style = Seg(
+                    0, 0, 0, 0, "", round(one.size, 1), one.font, one.bold, -1
+                )
+                return style
             weight: dict[tuple[float, str, bool], int] = {}
-            for s in self._segs():
+            for s in segs:
                 key = (round(s.size, 1), s.font, s.bold)
                 weight[key] = weight.get(key, 0) + len(s.text.strip())
             # the first key with the most characters (as Counter.most_common(1) picks)
@@ -229,7 +236,7 @@ class Unit:
         text = self._text
         if text is None or self._seen != len(self.rows):
             self._check()
-            text = self._text = join_rows([r.text for r in self.rows])
+            text = self._text = join_rows([r.text for r in self.rows], collapsed=True)
         return text
 
 
@@ -240,9 +247,5 @@ def union(boxes: list[Box]) -> Box:
     if len(boxes) == 1:
         x0, y0, x1, y1 = boxes[0]
         return x0, y0, x1, y1
-    return (
-        min([b[0] for b in boxes]),
-        min([b[1] for b in boxes]),
-        max([b[2] for b in boxes]),
-        max([b[3] for b in boxes]),
-    )
+    x0s, y0s, x1s, y1s = zip(*boxes, strict=True)  # no boxes: ValueError, as min([]) gives
+    return min(x0s), min(y0s), max(x1s), max(y1s)

@@ -8,16 +8,24 @@ from typing import Any
 GLUED = re.compile(r"[^\W\d_]{20,}")  # a run of letters too long for one word
 
 
-def needs_respacing(raw: dict[str, Any]) -> bool:
-    """Some fonts set word spaces as gaps, not characters: 'CompositionofthedataforOLMo'."""
-    texts = [
-        span["text"]
-        for block in raw.get("blocks", [])
-        for line in block.get("lines", [])
-        for span in line["spans"]
-    ]
+def span_text(raw: dict[str, Any]) -> str:
+    """The texts of all spans of `raw` (a page's get_text('dict')), one a line."""
+    return "\n".join(
+        [
+            span["text"]
+            for block in raw.get("blocks", [])
+            for line in block.get("lines", [])
+            for span in line["spans"]
+        ]
+    )
+
+
+def needs_respacing(raw: dict[str, Any], text: str | None = None) -> bool:
+    """Some fonts set word spaces as gaps, not characters: 'CompositionofthedataforOLMo'.
+    `text`: `span_text(raw)`, when the caller has it already."""
+    text = span_text(raw) if text is None else text
     # a run of letters lies inside one word: only long words are searched
-    return any(GLUED.search(word) for word in "\n".join(texts).split() if len(word) >= 20)
+    return any(GLUED.search(word) for word in text.split() if len(word) >= 20)
 
 
 def respace(raw: dict[str, Any], chars: dict[str, Any]) -> None:
