@@ -41,6 +41,13 @@ def write_pages(
     return path
 
 
+def ingested(folder: Path, *papers: Path) -> Library:
+    """A fresh keyword-only library in `folder`/library holding `papers`, every one ingested."""
+    lib = Library(folder / "library", embeddings=False)
+    assert lib.ingest(list(papers)).failed == []
+    return lib
+
+
 FILLER = (
     "The authors thank the quarry staff for their help with the field campaign and the "
     "reviewers for their careful reading of an earlier draft of this manuscript."

@@ -12,7 +12,7 @@ from citewise.agent.draft import _pick
 from citewise.agent.extractive import Candidate
 from citewise.agent.question import analyse
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +29,7 @@ def paper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
              "We use the entire Bergen log set for evaluation, consisting of 204 examples."],
         ],
     )  # fmt: skip
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "quarry.pdf"]).failed == []
+    lib = ingested(folder, folder / "quarry.pdf")
     yield lib
     lib.close()
 

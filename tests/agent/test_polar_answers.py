@@ -16,7 +16,7 @@ from citewise.agent.polar import is_polar
 from citewise.agent.verify import Verifier
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 
 ENCODER = "The acoustic encoder is fine-tuned on 12,000 annotated field recordings."
 BOOSTED = (
@@ -47,8 +47,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             [FILLER, CITED],
         ],
     )
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "granola.pdf"]).failed == []
+    lib = ingested(folder, folder / "granola.pdf")
     yield lib
     lib.close()
 

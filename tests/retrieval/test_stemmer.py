@@ -9,7 +9,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.retrieval.terms import stem
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 
 # Each line: a base word and its regular inflections (-s/-es/-ies, -ed/-ied, -ing), with
 # the spelling changes English makes (a dropped e, a doubled consonant, y -> i).
@@ -72,8 +72,7 @@ def protocol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             [FILLER, "The regional ethics board approved the field protocol in March 2019."],
         ],
     )
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "protocol.pdf"]).failed == []
+    lib = ingested(folder, folder / "protocol.pdf")
     yield lib
     lib.close()
 
