@@ -3,6 +3,8 @@ tests write (issue 11)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -41,11 +43,19 @@ def write_pages(
     return path
 
 
-def ingested(folder: Path, *papers: Path) -> Library:
-    """A fresh keyword-only library in `folder`/library holding `papers`, every one ingested."""
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest(list(papers)).failed == []
-    return lib
+@contextmanager
+def written_library(
+    path: Path, title: str, authors: str, pages: list[list[str]]
+) -> Iterator[Library]:
+    """The paper `write_pages` writes at `path`, ingested into a fresh keyword-only library
+    beside it; closed on exit."""
+    write_pages(path, title, authors, pages)
+    lib = Library(path.parent / "library", embeddings=False)
+    try:
+        assert lib.ingest([path]).failed == []
+        yield lib
+    finally:
+        lib.close()
 
 
 FILLER = (
