@@ -3,6 +3,8 @@ tests write (issue 11)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -39,6 +41,21 @@ def write_pages(
     doc.save(path)
     doc.close()
     return path
+
+
+@contextmanager
+def written_library(
+    path: Path, title: str, authors: str, pages: list[list[str]]
+) -> Iterator[Library]:
+    """The paper `write_pages` writes at `path`, ingested into a fresh keyword-only library
+    beside it; closed on exit."""
+    write_pages(path, title, authors, pages)
+    lib = Library(path.parent / "library", embeddings=False)
+    try:
+        assert lib.ingest([path]).failed == []
+        yield lib
+    finally:
+        lib.close()
 
 
 FILLER = (

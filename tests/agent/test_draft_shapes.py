@@ -12,14 +12,14 @@ from citewise.agent.draft import _pick
 from citewise.agent.extractive import Candidate
 from citewise.agent.question import analyse
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, written_library
 
 
 @pytest.fixture(scope="module")
 def paper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    folder = tmp_path_factory.mktemp("shapes")
-    write_pages(
-        folder / "quarry.pdf",
+    path = tmp_path_factory.mktemp("shapes") / "quarry.pdf"
+    with written_library(
+        path,
         "QUARRYNET: Probe Programs for Quarry Logs",
         "Ada Quarry and Ben Stone",
         [
@@ -28,11 +28,8 @@ def paper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             ["We evaluate QUARRYNET on five quarry log collections, as follows.",
              "We use the entire Bergen log set for evaluation, consisting of 204 examples."],
         ],
-    )  # fmt: skip
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "quarry.pdf"]).failed == []
-    yield lib
-    lib.close()
+    ) as lib:  # fmt: skip
+        yield lib
 
 
 def test_the_web_page_of_a_paper_is_answered_with_its_link(paper: Library) -> None:

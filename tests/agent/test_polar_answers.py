@@ -16,7 +16,7 @@ from citewise.agent.polar import is_polar
 from citewise.agent.verify import Verifier
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, written_library
 
 ENCODER = "The acoustic encoder is fine-tuned on 12,000 annotated field recordings."
 BOOSTED = (
@@ -32,9 +32,9 @@ CITED = "Acoustic probes detect hairline cracks in marble slabs (Stone et al., 2
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    folder = tmp_path_factory.mktemp("polar")
-    write_pages(
-        folder / "granola.pdf",
+    path = tmp_path_factory.mktemp("polar") / "granola.pdf"
+    with written_library(
+        path,
         "GRANOLA: Acoustic Sorting of Granite Blocks",
         "Ada Quarry and Ben Stone",
         [
@@ -46,11 +46,8 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             [FILLER, FAILS],
             [FILLER, CITED],
         ],
-    )
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "granola.pdf"]).failed == []
-    yield lib
-    lib.close()
+    ) as lib:
+        yield lib
 
 
 def _verbatim(answer: Answer) -> None:

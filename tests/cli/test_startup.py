@@ -4,6 +4,7 @@ Checked on a fresh interpreter's sys.modules, so it holds whatever the test run 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -83,3 +84,49 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
 def test_parsing_a_document_model_does_not_load_pymupdf() -> None:
     assert "pymupdf" not in loaded_after("import citewise.documents.model")
     assert "pymupdf" not in loaded_after("import citewise.ingest")
+
+
+def test_a_command_that_reads_pdfs_goes_without_pymupdfs_layout_model() -> None:
+    # PyMuPDF imports its ONNX layout analyser when installed; the CLI's process never uses it
+    statement = "import citewise.cli\nimport pymupdf\nimport citewise.documents.pdf"
+    assert loaded_after(statement, ("pymupdf", "citewise.documents.pdf")) == [
+        "pymupdf",
+        "citewise.documents.pdf",
+    ]
+    heavy = ("onnxruntime", "pymupdf4llm.helpers", "pymupdf.layout.onnx")
+    assert loaded_after(statement, heavy) == []
+    # a library user's import of citewise leaves PyMuPDF as it is (its layout analyser loads)
+    if importlib.util.find_spec("pymupdf4llm") and importlib.util.find_spec("pymupdf.layout"):
+        assert loaded_after("import citewise.api\nimport pymupdf", heavy) == list(heavy)
+
+
+def test_reading_a_ruled_table_prints_no_layout_hint(tmp_path: Path) -> None:
+    import pymupdf
+
+    pdf = tmp_path / "ruled.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Table 1: Probe counts per quarry.", fontsize=10)
+    for row in range(4):
+        y = 100 + row * 20
+        page.draw_line((72, y), (372, y))
+        for col, text in enumerate(("Quarry", "Probes", "Hits") if row == 0 else ("B", "12", "7")):
+            page.insert_text((80 + col * 100, y + 14), text, fontsize=10)
+    for x in (72, 172, 272, 372):
+        page.draw_line((x, 100), (x, 160))
+    doc.save(pdf)
+    statement = (
+        "import citewise.cli\n"
+        "from pathlib import Path\n"
+        "from citewise.documents.pdf import read_pdf\n"
+        f"document = read_pdf(Path({str(pdf)!r}), ocr=False)\n"
+        "assert any(b.kind == 'table' for b in document.blocks), [b.kind for b in document.blocks]"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", statement],
+        env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""  # PyMuPDF's "Consider using the pymupdf_layout package" stays out

@@ -9,7 +9,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.retrieval.terms import stem
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, written_library
 
 # Each line: a base word and its regular inflections (-s/-es/-ies, -ed/-ied, -ing), with
 # the spelling changes English makes (a dropped e, a doubled consonant, y -> i).
@@ -59,9 +59,9 @@ def test_words_that_only_look_inflected_keep_their_endings() -> None:
 
 @pytest.fixture(scope="module")
 def protocol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    folder = tmp_path_factory.mktemp("stemmer")
-    write_pages(
-        folder / "protocol.pdf",
+    path = tmp_path_factory.mktemp("stemmer") / "protocol.pdf"
+    with written_library(
+        path,
         "Field Trials of Acoustic Probes",
         "Ada Quarry and Ben Stone",
         [
@@ -71,11 +71,8 @@ def protocol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             ],
             [FILLER, "The regional ethics board approved the field protocol in March 2019."],
         ],
-    )
-    lib = Library(folder / "library", embeddings=False)
-    assert lib.ingest([folder / "protocol.pdf"]).failed == []
-    yield lib
-    lib.close()
+    ) as lib:
+        yield lib
 
 
 def test_a_question_in_one_inflection_finds_the_sentence_in_another(protocol: Library) -> None:

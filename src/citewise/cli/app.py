@@ -18,6 +18,15 @@ from typer.core import TyperArgument, TyperOption
 
 from citewise.errors import CitewiseError
 
+# `import pymupdf` also imports pymupdf4llm and PyMuPDF's layout analyser whenever they are
+# installed (PyMuPDF 2 brings both), which load onnxruntime and an ONNX model: ~0.5 s of every
+# command that reads a PDF. citewise calls neither (its layout analysis is documents/), so the
+# command's own process goes without them; code importing citewise as a library keeps PyMuPDF
+# as it is.
+if "pymupdf" not in sys.modules:
+    for _unused in ("pymupdf.layout", "pymupdf4llm"):
+        sys.modules.setdefault(_unused, None)  # type: ignore[arg-type]  # None means absent
+
 if TYPE_CHECKING:
     from citewise.api import Library
     from citewise.config import Settings

@@ -29,6 +29,10 @@ from citewise.errors import BadDocumentError
 
 # ligatures expanded (ﬁ -> fi) so text matches what people type; images skipped
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+# Text boxes without PyMuPDF's quad corrections, set here rather than left to chance: importing
+# pymupdf4llm (which `import pymupdf` does whenever it is installed) sets the same, so without
+# this line the boxes, and the blocks made from them, depended on what else was installed.
+pymupdf.TOOLS.unset_quad_corrections(True)
 
 
 def read_pdf(

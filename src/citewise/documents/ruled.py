@@ -18,6 +18,10 @@ from citewise.documents.layout import Box, Seg
 from citewise.documents.model import TableCell
 from citewise.documents.table_header import choose
 
+# find_tables would print a hint to install PyMuPDF's layout package on stdout (where the
+# CLI writes --json) when that package is absent; citewise does not use it.
+getattr(pymupdf, "no_recommend_layout", lambda: None)()
+
 PAD = (24.0, 12.0)  # rules sit outside the text, by the cell padding
 
 
