@@ -73,7 +73,8 @@ def parse_and_store(store: Store, files: list[Path], step: Step, options: ParseO
     # readable, supported files whose content is not in the library yet: parsed ahead
     ahead = {p for p, sha in digests.items() if sha and store.document_by_sha(sha) is None}
     rest = [p for p in files if p not in ahead]
-    with ParsePool([p for p in digests if p in ahead], options=options) as pool:
+    parsed = [p for p in digests if p in ahead]
+    with ParsePool(parsed, options=options, digests=digests) as pool:
         for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
             step(path, pool.parse, digests[path])
         for path, outcome in pool.results():

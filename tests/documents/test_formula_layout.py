@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from citewise.documents import glyphs
 from citewise.documents.equations import EQ_NUMBER, attach_numbers
 from citewise.documents.formula_layout import gather_formulas, linear_text, map_delimiters
 from citewise.documents.glyphs import symbol_for
@@ -89,3 +90,26 @@ def test_tex_extension_glyphs_are_named_from_the_embedded_font() -> None:
     assert symbol_for("parenrighttp") == "" and symbol_for("parenrightbt") == ")"
     assert symbol_for("bracketleftex") == "" and symbol_for("radicalvertex") == ""
     assert symbol_for("summationtext") == "∑" and symbol_for("notaglyphname") is None
+
+
+def _eexec(plain: bytes, key: int = 55665) -> bytes:
+    """Type 1 eexec encryption (the spec's byte loop), to feed the reader's decryption."""
+    out = bytearray()
+    for byte in plain:
+        cipher = byte ^ (key >> 8)
+        out.append(cipher)
+        key = ((cipher + key) * 52845 + 22719) & 0xFFFF
+    return bytes(out)
+
+
+def test_glyph_names_come_back_through_eexec_decryption_of_any_length() -> None:
+    # past the decryptor's 64 KiB chunk: the key carries across chunk boundaries
+    names = [f"glyph{i}" for i in range(9000)] + ["summationdisplay", ".notdef"]
+    body = b"".join(b"/%s 3 RD abc ND\n" % n.encode() for n in names)
+    private = b"/Private 8 dict dup begin end\n2 index /CharStrings 9002 dict dup begin\n"
+    program = b"%!FontType1\n/FontName /CMEX10 def\ncurrentfile eexec\n"
+    program += _eexec(b"\x01\x02\x03\x04" + private + body + b"end\n")
+    assert len(program) > 2 * 65536
+    found = glyphs.type1_glyph_names(program)
+    assert found[0] == ".notdef" and found[-1] == "glyph0"  # .notdef swapped to the front
+    assert sorted(found) == sorted(names) and "summationdisplay" in found

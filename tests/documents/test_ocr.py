@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from citewise.documents.ocr import page_text_is_garbage, text_stats
+import random
+
+from citewise.documents.ocr import (
+    FUNCTION_WORDS,
+    WORD,
+    _surely_language,
+    page_text_is_garbage,
+    text_stats,
+)
 from tests.documents.conftest import ABSTRACT, INTRO, METHOD, TRAINING, caesar
 
 ENGLISH = " ".join(ABSTRACT + INTRO + METHOD + TRAINING)
@@ -57,3 +65,25 @@ def test_text_stats_signals() -> None:
     # of 'the', 'sgd', 'mmtZk' two lack vowels; the acronym BLAST does not count
     assert stats.voweless_share == 2 / 3
     assert stats.inner_caps_share == 0.2
+
+
+def test_the_quick_bound_only_ever_answers_as_the_word_count_would() -> None:
+    """`_surely_language` decides prose from whitespace tokens; wherever it says yes, the
+    regex word count finds >= 5% function words (or too few words to judge) as well."""
+
+    def counted(text: str) -> bool:
+        words = WORD.findall(text)
+        function = sum(w.lower() in FUNCTION_WORDS for w in words)
+        return len(words) < 40 or function / len(words) >= 0.05
+
+    assert _surely_language(ENGLISH)  # English prose: decided quickly
+    assert not _surely_language(caesar(ENGLISH))  # cipher text: left to the full check
+    rng = random.Random(15)
+    alphabet = ["the", "of", "a", "x", "ﬁ", "²", "½", "_", "9", ".", "-", "é", " ", "\n", "x.y"]
+    texts = [ENGLISH, R_CODE, GERMAN, TABLE, caesar(ENGLISH), "the", "", " ".join("ab" * 99)]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 200))) for _ in range(3000)]
+    # many words packed into one token each ('x.x.x.x'): few tokens, many WORDs
+    texts += ["the of " * n + "x.x.x.x.x.x.x.x " * 40 for n in range(1, 40)]
+    decided = [t for t in texts if _surely_language(t)]
+    assert len(decided) > 100  # the random texts reach the bound often enough to test it
+    assert all(counted(t) for t in decided)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 from pathlib import Path
@@ -53,6 +54,20 @@ def test_parse_runs_a_file_not_submitted_in_a_worker_too(tmp_path: Path) -> None
         with pytest.raises(CitewiseError) as caught:
             pool.parse(tmp_path / "missing.pdf")
         assert caught.value.code == "BAD_DOCUMENT"
+
+
+def test_a_digest_the_caller_has_reaches_the_document_unhashed_again(tmp_path: Path) -> None:
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(2)]
+    real = hashlib.sha256(papers[0].read_bytes()).hexdigest()
+    assert read_document(papers[0]).sha256 == real  # hashed by the reader when not given
+    given_digest = "ab" * 32  # not the content's: only a digest taken as given shows up
+    assert read_document(papers[0], sha256=given_digest).sha256 == given_digest
+    with ParsePool(papers, options=ParseOptions(workers=1), digests={papers[0]: real}) as pool:
+        got = {path: result for path, result in pool.results()}
+    assert isinstance(got[papers[0]], Document) and got[papers[0]].sha256 == real
+    other = got[papers[1]]  # no digest given: the worker hashes it
+    assert isinstance(other, Document)
+    assert other.sha256 == hashlib.sha256(papers[1].read_bytes()).hexdigest()
 
 
 def test_worker_count_follows_the_override_and_the_batch_size() -> None:

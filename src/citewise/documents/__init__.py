@@ -54,10 +54,12 @@ def read_document(
     path: Path,
     options: ParseOptions | None = None,
     on_pages: Callable[[int], None] | None = None,
+    sha256: str | None = None,
 ) -> Document:
     """Parse a file into a Document; BadDocumentError for unsupported or unreadable files.
     `options` reach the PDF reader (budget, OCR, password); the other readers need none.
-    `on_pages` hears a PDF's page count once it is open, before it is parsed."""
+    `on_pages` hears a PDF's page count once it is open, before it is parsed. `sha256`:
+    the file's digest when the caller has just hashed it (the PDF reader does not again)."""
     path = Path(path)
     if path.suffix.lower() not in _READERS:
         supported = ", ".join(sorted(_READERS))
@@ -68,5 +70,5 @@ def read_document(
     if path.suffix.lower() == ".pdf":
         from citewise.documents.pdf import read_pdf
 
-        return read_pdf(path, options=options, on_pages=on_pages)
+        return read_pdf(path, options=options, on_pages=on_pages, sha256=sha256)
     return _reader(path.suffix.lower())(path)

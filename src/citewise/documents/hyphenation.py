@@ -23,7 +23,8 @@ ACCENTED = re.compile(r"([¨´`ˆ˜ˇ˘˚])\s?([A-Za-z])")
 
 def clean(text: str) -> str:
     """Collapse whitespace and fold spacing accents (F¨arber -> Färber)."""
-    if ACCENT.search(text):
+    # str.isascii is a flag lookup; of the accents only the backtick is ASCII
+    if (not text.isascii() or "`" in text) and ACCENT.search(text):
         text = ACCENTED.sub(lambda m: m.group(2) + SPACING_ACCENTS[m.group(1)], text)
         text = unicodedata.normalize("NFC", text)
     return " ".join(text.split())  # str.split's whitespace is the regex \s, runs collapsed

@@ -86,7 +86,10 @@ def page_segments(
         if way != main:  # margin stamps and axis labels run across the text
             continue
         whole = line["spans"]
-        for part in _run_in_parts(whole, inked):
+        # a run-in lead needs two inked spans, the first bold (most lines: not asked)
+        first = inked[0]
+        runs_in = len(inked) > 1 and is_bold(first["font"], first["flags"])
+        for part in _run_in_parts(whole, inked) if runs_in else (whole,):
             if part is whole:  # the whole line (a run-in lead is rare)
                 text, marks, note = line_text(part, inked, even)
                 top = inked[0] if len(inked) == 1 else inked[ink.index(max(ink))]

@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -71,7 +71,7 @@ class _Worker:
     """A parse process: given files one at a time until it is ended."""
 
     process: BaseProcess
-    conn: Connection  # paths go out, ("pages", n) and ("done", outcome) come back
+    conn: Connection  # (path, sha256) go out, ("pages", n) and ("done", outcome) come back
     pid: int
     base_kb: int  # the pool's resident size when it was forked: its starting size
     reaped: bool = False  # joined: its pid may belong to another process now
@@ -105,6 +105,7 @@ class ParsePool:
 
     `results()` yields (path, Document or the error to raise) as files finish; `parse(path)`
     parses one more file the same way and returns its Document or raises its error.
+    `digests`: the files' SHA-256 where the caller has hashed them (a Document takes it).
     """
 
     def __init__(
@@ -112,8 +113,11 @@ class ParsePool:
         paths: list[Path],
         budget: ParseBudget | None = None,
         options: ParseOptions | None = None,
+        digests: Mapping[Path, str | None] | None = None,
     ) -> None:
         options = options or ParseOptions()
+        # the files' SHA-256 when the caller has hashed them: the workers do not again
+        self._digests = dict(digests or {})
         # `budget`, when given, overrides the options' budget
         self.options = options if budget is None else replace(options, budget=budget)
         self.budget = self.options.budget
@@ -152,7 +156,7 @@ class ParsePool:
             worker = self._idle.pop() if self._idle else self._fork()
             base = _resident_kb(worker.pid) or worker.base_kb
             try:
-                worker.conn.send(path)
+                worker.conn.send((path, self._digests.get(path)))
                 break
             except OSError:  # an idle worker gone (killed from outside): another one
                 self._end(worker)

@@ -40,6 +40,7 @@ def read_pdf(
     ocr: bool = True,
     options: ParseOptions | None = None,
     on_pages: Callable[[int], None] | None = None,
+    sha256: str | None = None,
 ) -> Document:
     """Parse a PDF into a Document; raise BadDocumentError when the file cannot be read.
 
@@ -51,6 +52,7 @@ def read_pdf(
     is garbage or missing are read by OCR when `ocr` and tesseract allow (ocr). `options`:
     the text-operator budget, the tesseract command and language, the PDF password.
     `on_pages` hears the page count once the file is open (a worker's deadline grows by it).
+    `sha256`: the file's digest when the caller has just hashed it (else it is hashed here).
     """
     path = Path(path)
     options = options or ParseOptions()
@@ -59,13 +61,18 @@ def read_pdf(
     try:
         if on_pages is not None:
             on_pages(doc.page_count)
-        return _parse(doc, path, data, ocr, options)
+        return _parse(doc, path, data, ocr, options, sha256)
     finally:
         doc.close()
 
 
 def _parse(
-    doc: pymupdf.Document, path: Path, data: bytes, ocr: bool, options: ParseOptions
+    doc: pymupdf.Document,
+    path: Path,
+    data: bytes,
+    ocr: bool,
+    options: ParseOptions,
+    sha256: str | None = None,
 ) -> Document:
     text = _page_text(_decode(doc, data, options), ocr, options)
     body = body_style(text.kept)
@@ -78,7 +85,7 @@ def _parse(
     for i, block in enumerate(blocks):
         block.ordinal = i
     footnotes.link(blocks)
-    return _document(path, data, text, blocks, title)
+    return _document(path, sha256 or hashlib.sha256(data).hexdigest(), text, blocks, title)
 
 
 class PageText(NamedTuple):
@@ -125,7 +132,7 @@ def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
 
 
 def _document(
-    path: Path, data: bytes, text: PageText, blocks: list[Block], title: int | None
+    path: Path, sha256: str, text: PageText, blocks: list[Block], title: int | None
 ) -> Document:
     """The Document: blocks, first-page metadata, publication, bibliography, citations."""
     pages, flagged = text.lines, text.flagged
@@ -140,7 +147,7 @@ def _document(
     references = parse_bibliography([b for b in blocks if b.kind == "reference"])
     return Document(
         path=path,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256,
         kind="pdf",
         pages=len(pages),
         blocks=blocks,

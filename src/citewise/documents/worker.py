@@ -56,13 +56,17 @@ def _out_of_memory(exc: BaseException | None) -> bool:
 
 
 def parse_in_worker(
-    path: Path, options: ParseOptions, on_pages: Callable[[int], None] | None = None
+    path: Path,
+    options: ParseOptions,
+    on_pages: Callable[[int], None] | None = None,
+    sha256: str | None = None,
 ) -> Document | ParseFailure:
     """Parse `path`, every error returned as data; a memory failure is TOO_LARGE.
-    `on_pages` hears a PDF's page count as soon as it is open."""
+    `on_pages` hears a PDF's page count as soon as it is open; `sha256` is the file's
+    digest when the pool's caller has it (the file is not hashed again)."""
     budget = options.budget
     try:
-        return read_document(path, options, on_pages)
+        return read_document(path, options, on_pages, sha256)
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
@@ -118,8 +122,9 @@ def _limit_memory(megabytes: int) -> None:
 
 def run_worker(options: ParseOptions, conn: Connection) -> None:
     """A worker's whole life: limits, then file after file as the pool sends their paths
-    (until None or the pool's end of the pipe closes), each parsed (its page count sent as
-    soon as the PDF is open: the pool sets the deadline by it) and its outcome sent back."""
+    with their SHA-256 when known (until None or the pool's end of the pipe closes), each
+    parsed (its page count sent as soon as the PDF is open: the pool sets the deadline by
+    it) and its outcome sent back."""
     budget = options.budget
     # the objects inherited from the parent are never garbage here: the collector leaves
     # them alone (scanning them would also copy every page of the parent's heap it touches)
@@ -133,12 +138,13 @@ def run_worker(options: ParseOptions, conn: Connection) -> None:
     _limit_memory(budget.memory_mb)
     while True:
         try:
-            path = conn.recv()
+            job = conn.recv()  # (path, its SHA-256 or None), or None at the end
         except (EOFError, OSError):
             break
-        if path is None:
+        if job is None:
             break
-        result = parse_in_worker(path, options, lambda pages: conn.send(("pages", pages)))
+        path, sha256 = job
+        result = parse_in_worker(path, options, lambda n: conn.send(("pages", n)), sha256)
         try:
             conn.send(("done", result))
         except MemoryError:
