@@ -33,17 +33,18 @@ from citewise.ingest_files import Step, check_file_size, parse_and_store, spaced
 from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
-
-EMBED_BATCH = 64
+from citewise.vectors_missing import EMBED_BATCH, Progress, embed_missing
 
 log = logging.getLogger(__name__)
 # IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
-# ingest_files.py (and spaced_collections), FILE_MB_VARIABLE in documents/options.py;
+# ingest_files.py (and spaced_collections), embed_missing and Progress in vectors_missing.py,
+# FILE_MB_VARIABLE in documents/options.py;
 # importers name them here too.
 __all__ = [
     "FILE_MB_VARIABLE",
     "IngestFailure",
     "IngestReport",
+    "EMBED_BATCH",
     "Progress",
     "Sources",
     "check_file_size",
@@ -75,7 +76,6 @@ class IngestReport:
         return len(self.added) + len(self.replaced)
 
 
-Progress = Callable[[str, int, int], None]
 Stored = Callable[[str, Document], None]  # a document just stored: its ID and its parse
 Stepper = Callable[[Path, Parse, str | None], tuple[str, Document] | None]
 
@@ -229,27 +229,6 @@ def _grobid_references(
     attach_blocks(refs, doc.blocks)
     doc.references = refs
     doc.citations = link_citations(doc.blocks, refs)
-
-
-def embed_missing(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
-    """Embed every trusted block that has no vector for this model yet; return how many.
-
-    Cheap when nothing is missing (two counts), so it can run whenever a library opens:
-    a library embedded with another model is re-embedded with this one.
-    """
-    store.vectors.register_model(embedder.name, embedder.dimensions)
-    if not store.vectors.has_missing_vectors(embedder.name):
-        return 0
-    todo = store.vectors.blocks_without_vectors(embedder.name)
-    # Fast (static) models embed thousands of blocks per call; the transformer, dozens.
-    chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
-    for start in range(0, len(todo), chunk):
-        batch = todo[start : start + chunk]
-        vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
-        store.vectors.save_vectors(embedder.name, [rowid for rowid, _ in batch], vectors)
-        if progress:
-            progress("embedding", min(start + chunk, len(todo)), len(todo))
-    return len(todo)
 
 
 def ingest(

@@ -81,6 +81,25 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
     assert loaded_after(statement, light) == []
 
 
+def test_asking_loads_no_pdf_parser_or_ingest_pipeline(paper: Path, library_dir: Path) -> None:
+    from citewise.api import Library
+
+    with Library(library_dir, embeddings=False) as lib:
+        assert not lib.ingest([paper]).failed
+    statement = (
+        "import contextlib, io\n"
+        "from citewise.cli import app\n"
+        "shown = io.StringIO()\n"
+        "with contextlib.redirect_stdout(shown):\n"
+        f"    app(['-L', {str(library_dir)!r}, 'ask', '--json', 'What does the granite "
+        "classifier reach?'], standalone_mode=False)\n"
+        "assert 'granite' in shown.getvalue().lower(), shown.getvalue()"
+    )
+    # the answer reads stored blocks: PyMuPDF, the parse pool and the ingest pipeline stay out
+    heavy = ("pymupdf", "citewise.documents.pdf", "citewise.documents.parallel", "citewise.ingest")
+    assert loaded_after(statement, heavy) == []
+
+
 def test_parsing_a_document_model_does_not_load_pymupdf() -> None:
     assert "pymupdf" not in loaded_after("import citewise.documents.model")
     assert "pymupdf" not in loaded_after("import citewise.ingest")

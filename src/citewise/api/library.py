@@ -197,7 +197,7 @@ class Library(
     def embed_missing(self) -> int:
         """Embed the trusted blocks lacking a vector of this library's embedding model
         (a worker's embedding job); how many were."""
-        from citewise.ingest import embed_missing
+        from citewise.vectors_missing import embed_missing
 
         embedder = self.embedder
         return embed_missing(self.store, embedder) if embedder is not None else 0
@@ -256,8 +256,8 @@ class Library(
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
         from citewise.agent.qa import QuestionAnswerer
-        from citewise.ingest import embed_missing
         from citewise.retrieval.hybrid import Retriever
+        from citewise.vectors_missing import embed_missing
 
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
