@@ -60,19 +60,25 @@ def test_the_help_of_every_command_is_built_without_them() -> None:
         assert loaded_after(statement, tuple(n for n in HEAVY if n != "pydantic")) == [], argv
 
 
-def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_dir: Path) -> None:
+def command_on(library_dir: Path, paper: Path, argv: list[str]) -> str:
+    """A statement running `citewise -L LIB ARGV` in-process (after `paper` is ingested
+    there) and checking that its output names the paper's granite."""
     from citewise.api import Library
 
     with Library(library_dir, embeddings=False) as lib:
         assert not lib.ingest([paper]).failed
-    statement = (
+    return (
         "import contextlib, io\n"
         "from citewise.cli import app\n"
         "shown = io.StringIO()\n"
         "with contextlib.redirect_stdout(shown):\n"
-        f"    app(['-L', {str(library_dir)!r}, 'list', '--json'], standalone_mode=False)\n"
-        "assert 'granite' in shown.getvalue(), shown.getvalue()"
+        f"    app(['-L', {str(library_dir)!r}, *{argv!r}], standalone_mode=False)\n"
+        "assert 'granite' in shown.getvalue().lower(), shown.getvalue()"
     )
+
+
+def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_dir: Path) -> None:
+    statement = command_on(library_dir, paper, ["list", "--json"])
     # `list` opens the store and reads the documents table: no vectors, no structure
     # readers (rapidfuzz, documents.structure), no agent; Typer loads pydantic itself.
     light = (*(n for n in HEAVY if n not in ("pydantic", "citewise.api", "citewise.store.library")),
@@ -82,19 +88,8 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
 
 
 def test_asking_loads_no_pdf_parser_or_ingest_pipeline(paper: Path, library_dir: Path) -> None:
-    from citewise.api import Library
-
-    with Library(library_dir, embeddings=False) as lib:
-        assert not lib.ingest([paper]).failed
-    statement = (
-        "import contextlib, io\n"
-        "from citewise.cli import app\n"
-        "shown = io.StringIO()\n"
-        "with contextlib.redirect_stdout(shown):\n"
-        f"    app(['-L', {str(library_dir)!r}, 'ask', '--json', 'What does the granite "
-        "classifier reach?'], standalone_mode=False)\n"
-        "assert 'granite' in shown.getvalue().lower(), shown.getvalue()"
-    )
+    question = "What does the granite classifier reach?"
+    statement = command_on(library_dir, paper, ["ask", "--json", question])
     # the answer reads stored blocks: PyMuPDF, the parse pool and the ingest pipeline stay out
     heavy = ("pymupdf", "citewise.documents.pdf", "citewise.documents.parallel", "citewise.ingest")
     assert loaded_after(statement, heavy) == []
