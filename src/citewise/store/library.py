@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citewise.documents.model import Document, block_id
+from citewise.documents.model import Document
 from citewise.errors import LibraryError
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.block_cache import DocumentBlocks
@@ -34,6 +34,7 @@ from citewise.store.rows import (
     Row,
     StoredBlock,
     StoredDocument,
+    block_values,
     document_values,
     stored_block,
     stored_document,
@@ -207,26 +208,7 @@ class LibraryStore:
             "INSERT INTO blocks (rowid, id, document_id, ordinal, kind, page, x0, y0, "
             "x1, y1, section_path, label, text, font_size, font_name, bold, trusted, "
             "data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    first + n,
-                    block_id(doc.sha256, b.ordinal),
-                    doc_id,
-                    b.ordinal,
-                    b.kind,
-                    b.page,
-                    *b.bbox,
-                    b.section_path,
-                    b.label,
-                    b.text,
-                    b.font_size,
-                    b.font_name,
-                    int(b.bold),
-                    int(b.trusted),
-                    json.dumps(b.data) if b.data is not None else None,
-                )
-                for n, b in enumerate(doc.blocks)
-            ],
+            [(first + n, *row) for n, row in enumerate(block_values(doc_id, doc))],
         )
 
     def update_metadata(self, doc_id: str, fields: dict[str, object]) -> None:

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from citewise.documents.model import BBox, Document
+from citewise.documents.model import BBox, Document, block_id
 
 
 @dataclass(frozen=True)
@@ -116,3 +116,29 @@ def document_values(doc_id: str, doc: Document) -> tuple[object, ...]:
         doc.arxiv_id,
         json.dumps(doc.extra, ensure_ascii=False) if doc.extra else None,
     )
+
+
+def block_values(doc_id: str, doc: Document) -> list[tuple[object, ...]]:
+    """The `blocks` rows of `doc` under `doc_id`, in block order, in the column order both
+    stores' INSERT names (id, document_id, ordinal, kind, page, x0, y0, x1, y1, section_path,
+    label, text, font_size, font_name, bold, trusted, data): the inverse of `stored_block`.
+    SQLite puts the rowid in front, PostgreSQL its index texts behind."""
+    return [
+        (
+            block_id(doc.sha256, b.ordinal),
+            doc_id,
+            b.ordinal,
+            b.kind,
+            b.page,
+            *b.bbox,
+            b.section_path,
+            b.label,
+            b.text,
+            b.font_size,
+            b.font_name,
+            int(b.bold),
+            int(b.trusted),
+            json.dumps(b.data) if b.data is not None else None,
+        )
+        for b in doc.blocks
+    ]

@@ -6,38 +6,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citewise.documents.model import Document, block_id
+from citewise.documents.model import Document
 from citewise.store.library import StoredDocument, document_slug, stored_document
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.references import save_references
 from citewise.store.postgres.text import CONFIG, index_text
-from citewise.store.rows import document_values
+from citewise.store.rows import block_values, document_values
 
 _METADATA = ("title", "authors", "year", "doi", "arxiv_id", "pmid", "venue", "abstract", "csl")
 
 
 def _block_rows(doc: Document, doc_id: str) -> list[tuple[Any, ...]]:
+    """`rows.block_values` and the three texts the server builds the tsvector from."""
     return [
-        (
-            block_id(doc.sha256, b.ordinal),
-            doc_id,
-            b.ordinal,
-            b.kind,
-            b.page,
-            *b.bbox,
-            b.section_path,
-            b.label,
-            b.text,
-            b.font_size,
-            b.font_name,
-            int(b.bold),
-            int(b.trusted),
-            json.dumps(b.data) if b.data is not None else None,
-            index_text(b.text),
-            index_text(b.section_path),
-            index_text(b.label or ""),
-        )
-        for b in doc.blocks
+        (*row, index_text(b.text), index_text(b.section_path), index_text(b.label or ""))
+        for row, b in zip(block_values(doc_id, doc), doc.blocks, strict=True)
     ]
 
 
