@@ -10,7 +10,12 @@ import sqlite3
 from collections.abc import Callable
 
 from citewise.store.tables import SQLITE, check_not_newer, create
-from citewise.store.vector_migrations import VECTOR_TRIGGERS, float16_vector, vectors_float16
+from citewise.store.vector_migrations import (
+    VECTOR_TRIGGERS,
+    float16_vector,
+    rebuilt_vectors,
+    vectors_float16,
+)
 
 
 def _documents_and_blocks() -> str:
@@ -122,20 +127,7 @@ def _vectors_inline() -> str:
     # (1,024 bytes) spilled to an overflow page of its own, 4.7 KB per block. A rowid table
     # (same columns, same key) keeps rows up to ~4 KB inline: the same bytes in ~1.4 KB.
     # Triggers go with the old table, so they are made again.
-    return (
-        """
-        CREATE TABLE block_vectors_inline (
-            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
-            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, block_rowid)
-        );
-        INSERT INTO block_vectors_inline (model, block_rowid, vector)
-            SELECT model, block_rowid, vector FROM block_vectors ORDER BY model, block_rowid;
-        DROP TABLE block_vectors;
-        ALTER TABLE block_vectors_inline RENAME TO block_vectors;"""
-        + VECTOR_TRIGGERS
-    )
+    return rebuilt_vectors("block_vectors_inline", "vector")
 
 
 MIGRATIONS: list[Callable[[], str]] = [

@@ -22,25 +22,33 @@ VECTOR_TRIGGERS = """
 """
 
 
+def rebuilt_vectors(staging: str, vector: str) -> str:
+    """SQL that moves `block_vectors` into a new rowid table (same columns, same key) through
+    the table `staging`, each vector written as the SQL expression `vector`, in key order; the
+    triggers go with the old table, so they are made again."""
+    return (
+        f"""
+        CREATE TABLE {staging} (
+            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
+            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, block_rowid)
+        );
+        INSERT INTO {staging} (model, block_rowid, vector)
+            SELECT model, block_rowid, {vector} FROM block_vectors ORDER BY model, block_rowid;
+        DROP TABLE block_vectors;
+        ALTER TABLE {staging} RENAME TO block_vectors;"""
+        + VECTOR_TRIGGERS
+    )
+
+
 def vectors_float16() -> str:
     # Vectors as float16: 512 bytes per 256-d vector instead of 1,024, and the mapped matrix
     # beside the database halves with them (store/vectors.py says why float16 is safe). The
     # rows move to a new table converted by `float16_vector` (registered by `migrate`), so
     # the triggers are made again; `changed` makes every vector index rebuild.
     return (
-        """
-        CREATE TABLE block_vectors_half (
-            model TEXT NOT NULL REFERENCES embedding_models(name) ON DELETE CASCADE,
-            block_rowid INTEGER NOT NULL REFERENCES blocks(rowid) ON DELETE CASCADE,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, block_rowid)
-        );
-        INSERT INTO block_vectors_half (model, block_rowid, vector)
-            SELECT model, block_rowid, float16_vector(vector) FROM block_vectors
-            ORDER BY model, block_rowid;
-        DROP TABLE block_vectors;
-        ALTER TABLE block_vectors_half RENAME TO block_vectors;"""
-        + VECTOR_TRIGGERS
+        rebuilt_vectors("block_vectors_half", "float16_vector(vector)")
         + """        UPDATE vector_changes SET changed = changed + 1;
         """
     )
