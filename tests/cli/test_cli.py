@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pymupdf
 import pytest
 
 from citewise.agent.refusal import NOT_IN_LIBRARY, REFUSALS
+from tests.commands import citewise as run
 from tests.conftest import has_embedder
 from tests.pdfs import write_paper
-
-
-def run(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CITEWISE_LIBRARY": str(library), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "citewise", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def db_counts(library: Path) -> tuple[int, int]:

@@ -4,13 +4,12 @@ CLI's output, and Rich markup in them is shown as written, not interpreted."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pymupdf
 
+from tests.commands import citewise
 from tests.pdfs import write_paper
 
 MARKUP = "[bold red]Loud[/bold red]"
@@ -25,14 +24,7 @@ NOTES = (
 
 def _citewise(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # Not a terminal, so Rich adds no escape sequences of its own: any ESC came from a file.
-    env = {**os.environ, "CITEWISE_LIBRARY": str(library), "COLUMNS": "400"}
-    return subprocess.run(
-        [sys.executable, "-m", "citewise", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    return citewise(library, *args, COLUMNS="400")
 
 
 def _hostile_files(folder: Path) -> list[Path]:

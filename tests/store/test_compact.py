@@ -4,27 +4,14 @@ cannot (a read-only store)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from citewise.errors import LibraryError
 from citewise.store.library import DB_NAME, LibraryStore
+from tests.commands import citewise as cli
 from tests.pdfs import write_paper
-
-
-def cli(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CITEWISE_LIBRARY": str(library), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "citewise", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def test_compact_returns_the_pages_a_deletion_freed(tmp_path: Path) -> None:

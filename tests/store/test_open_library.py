@@ -16,6 +16,7 @@ import pytest
 from citewise.errors import CitewiseError
 from citewise.store.library import LibraryStore
 from citewise.store.migrations import MIGRATIONS
+from tests.commands import citewise as _citewise
 from tests.pdfs import write_paper
 from tests.retrieval.test_vector_index import _document
 from tests.store.mounts import read_only, tiny_disk
@@ -52,17 +53,6 @@ def test_two_processes_opening_a_new_library_at_once_both_succeed(tmp_path: Path
         with sqlite3.connect(library / "library.db") as db:
             assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert failures == []
-
-
-def _citewise(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CITEWISE_LIBRARY": str(library)}
-    return subprocess.run(
-        [sys.executable, "-m", "citewise", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def test_a_read_only_library_can_be_listed_and_asked(tmp_path: Path) -> None:
