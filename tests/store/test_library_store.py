@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -8,9 +7,10 @@ import numpy as np
 from citewise.documents.model import Block, Document, block_id
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.store import migrations
-from citewise.store.library import DB_NAME, BlockFilter, LibraryStore
+from citewise.store.library import BlockFilter, LibraryStore
 from citewise.store.migrations import MIGRATIONS
 from citewise.store.vectors import blocks_without_vectors, load_matrix, register_model, save_vectors
+from tests.store.old_schema import library_before
 
 
 def make_document(texts: list[str], sha: str = "a" * 64, path: str = "/tmp/x.pdf") -> Document:
@@ -112,12 +112,7 @@ def test_untrusted_blocks_are_never_found(tmp_path: Path) -> None:
 
 def test_an_old_library_loses_its_fts5_table_and_keeps_every_block(tmp_path: Path) -> None:
     # The library as the releases before one keyword index wrote it: FTS5 rows beside blocks.
-    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._drop_fts)]
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    for migration in old:
-        for statement in migrations.statements(migration()):
-            db.execute(statement)
-    db.execute(f"PRAGMA user_version = {len(old)}")
+    db = library_before(tmp_path, migrations._drop_fts)
     db.execute(
         "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'pdf', 1)"
     )
@@ -187,12 +182,7 @@ def test_an_old_watches_file_moves_into_the_store_once(tmp_path: Path) -> None:
 
 
 def test_old_vectors_move_inline_then_to_float16_with_their_triggers(tmp_path: Path) -> None:
-    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(migrations._vectors_inline)]
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    for migration in old:
-        for statement in migrations.statements(migration()):
-            db.execute(statement)
-    db.execute(f"PRAGMA user_version = {len(old)}")
+    db = library_before(tmp_path, migrations._vectors_inline)
     db.execute(
         "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'x', 1)"
     )

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from citewise.store import migrations
-from citewise.store.library import DB_NAME, LibraryStore
+from citewise.store.library import LibraryStore
 from citewise.store.quantize import binary_codes
 from citewise.store.vector_index import VectorIndex, model_slug
 from citewise.store.vector_migrations import vectors_float16
 from citewise.store.vectors import decode_blob, load_matrix, save_vectors
+from tests.store.old_schema import library_before
 
 DIMS = 96
 BLOCKS = 300
@@ -32,12 +31,7 @@ def _unit(rows: np.ndarray) -> np.ndarray:
 
 def _old_library(directory: Path, vectors: np.ndarray) -> None:
     """A library as written before float16: float32 rows in SQLite and in `vectors/`."""
-    old = migrations.MIGRATIONS[: migrations.MIGRATIONS.index(vectors_float16)]
-    db = sqlite3.connect(directory / DB_NAME)
-    for migration in old:
-        for statement in migrations.statements(migration()):
-            db.execute(statement)
-    db.execute(f"PRAGMA user_version = {len(old)}")
+    db = library_before(directory, vectors_float16)
     db.execute(
         "INSERT INTO documents (id, sha256, path, kind, pages) VALUES ('d', 's', 'p', 'x', 1)"
     )
