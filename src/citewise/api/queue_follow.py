@@ -5,6 +5,9 @@ An ingest job stores a file and defers follow-ups: the document's embedding and 
 those ran too, so the follower learns them from each ingest job's recorded outcome
 (store/postgres/queue.py `job_outcomes`) and ends when every ingest, embedding and
 vocabulary job it caused has succeeded or failed, naming each failure's file and why.
+A job whose row left the queue before it finished (deleted by hand, the queue reset)
+will never finish: it is a failure too (JOB_GONE, with its file), never counted as done;
+one that finished before its row went (retention) keeps the status it was seen with.
 """
 
 from __future__ import annotations
@@ -14,13 +17,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from citewise.errors import Kind, LibraryError
 from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
 
 STAGES = ("ingest", "embedding", "vocabulary")
 STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabulary"}
 FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
+UNFINISHED = ("failed", "gone")  # what the follower reports as a failure, with its file
 UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
+
+
+class JobGoneError(LibraryError):
+    """A followed job's row left the queue before it finished (deleted by hand, or the
+    queue's tables were reset): it will never finish, so following it ends here."""
+
+    code = "JOB_GONE"
+    kind: Kind = "not_found"
+
+
+def gone_message(jobs: list[int]) -> str:
+    named = ", ".join(str(j) for j in jobs)
+    return f"job {named} is no longer in the queue (deleted before it finished)"
 
 
 @dataclass(frozen=True)
@@ -70,7 +88,7 @@ class IngestProgress:
         for name in STAGES:
             jobs = [j for j, s in self.stage.items() if s == name]
             done = sum(self.status.get(j) in FINISHED for j in jobs)
-            failed = sum(self.status.get(j) == "failed" for j in jobs)
+            failed = sum(self.status.get(j) in UNFINISHED for j in jobs)
             found.append(StageProgress(name, len(jobs), done, failed))
         return found
 
@@ -103,15 +121,18 @@ class _Follower:
     def look(self) -> IngestProgress:
         now = self.progress
         for _ in range(len(STAGES)):  # follow-ups found this look are looked at too
-            states = job_states(self.connector, list(now.stage))
-            for job in now.stage:
+            # a finished job keeps its status: its row may be pruned (retention) since
+            open_jobs = [j for j in now.stage if now.status[j] not in FINISHED]
+            states = job_states(self.connector, open_jobs)
+            for job in open_jobs:
                 state = states.get(job)
                 now.status[job] = state.status if state else "gone"
                 if state is not None:
                     now.stage[job] = STAGE_OF.get(state.task, now.stage[job])
             if not self._read_outcomes():
                 break
-        now.failures = [self._failure(j) for j in sorted(now.stage) if now.status[j] == "failed"]
+        failed = [j for j in sorted(now.stage) if now.status[j] in UNFINISHED]
+        now.failures = [self._failure(j) for j in failed]
         return now
 
     def _read_outcomes(self) -> bool:
@@ -136,6 +157,8 @@ class _Follower:
         now, outcome = self.progress, self.outcomes.get(job)
         stage = now.stage[job]
         file = "" if stage == "vocabulary" else now.file.get(job, "")
+        if now.status[job] == "gone":
+            return JobFailure(stage, file, JobGoneError.code, gone_message([job]))
         if outcome is None or outcome.message is None:
             return JobFailure(stage, file, "JOB_FAILED", UNKNOWN_FAILURE)
         return JobFailure(stage, file, outcome.code or "JOB_FAILED", outcome.message)
