@@ -26,6 +26,7 @@ STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabula
 FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
 UNFINISHED = ("failed", "gone")  # what the follower reports as a failure, with its file
 UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
+NAMED = 5  # files a failed vocabulary job's message names (all are in `files`)
 
 
 class JobGoneError(LibraryError):
@@ -44,15 +45,23 @@ def gone_message(jobs: list[int]) -> str:
 @dataclass(frozen=True)
 class JobFailure:
     """A job that failed for good: its stage, the file it was for (a vocabulary job serves
-    every file: ""), the error's code and message."""
+    a batch: "", and its message names them), the error's code and message, and `files`:
+    every followed file the job served (the ones to queue again once the cause is fixed)."""
 
     stage: str
     file: str
     code: str
     message: str
+    files: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, str]:
-        return {"stage": self.stage, "file": self.file, "code": self.code, "message": self.message}
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "stage": self.stage,
+            "file": self.file,
+            "code": self.code,
+            "message": self.message,
+            "files": list(self.files),
+        }
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,7 @@ class _Follower:
             stage={j: "ingest" for j in jobs}, status={j: "todo" for j in jobs}, file=dict(jobs)
         )
         self.outcomes: dict[int, JobOutcome] = {}
+        self.served: dict[int, list[str]] = {}  # follow-up job -> the files it serves
 
     def look(self) -> IngestProgress:
         now = self.progress
@@ -148,6 +158,9 @@ class _Follower:
             if now.status[job] != "succeeded" or now.stage[job] != "ingest":
                 continue
             for follow in outcome.follow_ups:
+                served = self.served.setdefault(follow, [])
+                if now.file[job] not in served:
+                    served.append(now.file[job])
                 if follow not in now.stage:
                     now.stage[follow], now.status[follow], new = "follow-up", "todo", True
                     now.file[follow] = now.file[job]  # an embedding: this file's document
@@ -156,12 +169,26 @@ class _Follower:
     def _failure(self, job: int) -> JobFailure:
         now, outcome = self.progress, self.outcomes.get(job)
         stage = now.stage[job]
-        file = "" if stage == "vocabulary" else now.file.get(job, "")
         if now.status[job] == "gone":
-            return JobFailure(stage, file, JobGoneError.code, gone_message([job]))
-        if outcome is None or outcome.message is None:
-            return JobFailure(stage, file, "JOB_FAILED", UNKNOWN_FAILURE)
-        return JobFailure(stage, file, outcome.code or "JOB_FAILED", outcome.message)
+            code, message = JobGoneError.code, gone_message([job])
+        elif outcome is None or outcome.message is None:
+            code, message = "JOB_FAILED", UNKNOWN_FAILURE
+        else:
+            code, message = outcome.code or "JOB_FAILED", outcome.message
+        if stage != "vocabulary":
+            file = now.file.get(job, "")
+            return JobFailure(stage, file, code, message, (file,) if file else ())
+        files = tuple(self.served.get(job, ()))
+        return JobFailure(stage, "", code, batch_message(files, message), files)
+
+
+def batch_message(files: tuple[str, ...], reason: str) -> str:
+    """Why a vocabulary job failed, naming the files of the batch it served."""
+    named = ", ".join(files[:NAMED]) + (
+        f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
+    )
+    batch = f"{len(files)} file{'s' if len(files) != 1 else ''} ({named})" if files else "a batch"
+    return f"the vocabulary of {batch} was not learned: {reason}; queue them again once fixed"
 
 
 def follow_jobs(

@@ -216,8 +216,8 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
             )
             if isinstance(exc, CitewiseError):
                 code, message = exc.code, exc.message
-            else:
-                code, message = type(exc).__name__, str(exc)
+            else:  # one line (a database error's CONTEXT lines too): a follower prints it
+                code, message = type(exc).__name__, " ".join(str(exc).split())
             _record(context, subject=subject, code=code, message=message)
             raise
 
