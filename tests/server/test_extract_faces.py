@@ -14,8 +14,8 @@ from citewise.api import Library
 from tests.agent.test_compare import ADAMW
 from tests.agent.test_compare_model import SHAMPOO
 from tests.llm.smollm2 import needs_smollm2
-from tests.server.conftest import BROKEN_MODEL, Hostile, start
 from tests.pdfs import write_paper
+from tests.server.conftest import BROKEN_MODEL, Hostile, start
 
 OPTIMIZER = ["optimizer"]  # the patterns find AdamW, and nothing in the Shampoo paper
 
