@@ -7,7 +7,10 @@ those ran too, so the follower learns them from each ingest job's recorded outco
 vocabulary job it caused has succeeded or failed, naming each failure's file and why.
 A job whose row left the queue before it finished (deleted by hand, the queue reset)
 will never finish: it is a failure too (JOB_GONE, with its file), never counted as done;
-one that finished before its row went (retention) keeps the status it was seen with.
+one that finished before its row went (retention) keeps the status it was seen with. A
+job cancelled before a worker took it, or aborted while it ran (procrastinate's
+`cancelled` and `aborted`), did not do its work either: a failure (JOB_CANCELLED, with
+its file), which the same `ingest --queue` run again queues anew.
 """
 
 from __future__ import annotations
@@ -17,14 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from citewise.errors import Kind, LibraryError
+from citewise.errors import JobCancelledError, Kind, LibraryError
 from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
 
 STAGES = ("ingest", "embedding", "vocabulary")
 STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabulary"}
 FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
-UNFINISHED = ("failed", "gone")  # what the follower reports as a failure, with its file
+CANCELLED = ("cancelled", "aborted")  # by a user (procrastinate's cancel/abort) or a worker
+UNFINISHED = ("failed", "gone", *CANCELLED)  # reported as a failure, with its file
 UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
 NAMED = 5  # files a failed vocabulary job's message names (all are in `files`)
 
@@ -40,6 +44,19 @@ class JobGoneError(LibraryError):
 def gone_message(jobs: list[int]) -> str:
     named = ", ".join(str(j) for j in jobs)
     return f"job {named} is no longer in the queue (deleted before it finished)"
+
+
+def cancelled(job: int, status: str) -> JobCancelledError:
+    """Why a followed job that was cancelled or aborted did not do its work."""
+    how = (
+        "was cancelled before a worker ran it"
+        if status == "cancelled"
+        else "was aborted while it ran"
+    )
+    return JobCancelledError(
+        f"job {job} {how}",
+        hint="run the same `citewise ingest --queue` again: it queues the job anew",
+    )
 
 
 @dataclass(frozen=True)
@@ -168,15 +185,18 @@ class _Follower:
 
     def _failure(self, job: int) -> JobFailure:
         now, outcome = self.progress, self.outcomes.get(job)
-        stage = now.stage[job]
+        stage, hint = now.stage[job], ""
         if now.status[job] == "gone":
             code, message = JobGoneError.code, gone_message([job])
+        elif now.status[job] in CANCELLED:
+            error = cancelled(job, now.status[job])
+            code, message, hint = error.code, error.message, error.hint
         elif outcome is None or outcome.message is None:
             code, message = "JOB_FAILED", UNKNOWN_FAILURE
         else:
             code, message = outcome.code or "JOB_FAILED", outcome.message
         if stage != "vocabulary":
-            file = now.file.get(job, "")
+            file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
             return JobFailure(stage, file, code, message, (file,) if file else ())
         files = tuple(self.served.get(job, ()))
         return JobFailure(stage, "", code, batch_message(files, message), files)
