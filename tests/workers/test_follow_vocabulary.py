@@ -78,6 +78,7 @@ def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
         assert REASON in failure["message"] and "\n" not in failure["message"]
         assert all(Path(p).as_posix() in failure["message"] for p in failure["files"])
     assert _learned(pg_url) == 0
+    _said_in_words(pg_url, cache, folder, papers)
 
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("DROP TRIGGER refuse_vocabulary ON vocabulary_documents")
@@ -88,3 +89,24 @@ def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
     assert vocabulary["total"] >= 1 and vocabulary["finished"] == vocabulary["total"]
     assert vocabulary["failed"] == 0
     assert _learned(pg_url) == len(papers)
+
+
+def _said_in_words(url: str, cache: Path, folder: Path, papers: list[str]) -> None:
+    """The same command without --json, the cause still there: each failed vocabulary
+    job's line names its batch's files where an ingest failure's names its file."""
+    again = subprocess.run(
+        _citewise(url, cache, "ingest", "--queue", str(folder)),
+        env=_env(cache),
+        capture_output=True,
+        timeout=240,
+    )
+    assert again.returncode == 1
+    lines = [line for line in again.stderr.decode().splitlines() if line.startswith("error: ")]
+    assert lines and all(line.endswith(", vocabulary)") for line in lines), lines
+    named: list[str] = []
+    for line in lines:
+        files, said = line.removeprefix("error: ").split(": the vocabulary of ", 1)
+        named += files.split(", ")
+        assert REASON in said and "queue them again once fixed" in said
+        assert not any(p in said for p in papers)  # named once, in the file slot
+    assert sorted(named) == papers

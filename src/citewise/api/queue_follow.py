@@ -63,13 +63,25 @@ def cancelled(job: int, status: str) -> JobCancelledError:
 class JobFailure:
     """A job that failed for good: its stage, the file it was for (a vocabulary job serves
     a batch: "", and its message names them), the error's code and message, and `files`:
-    every followed file the job served (the ones to queue again once the cause is fixed)."""
+    every followed file the job served (the ones to queue again once the cause is fixed).
+    `brief` is the message for a line that names the files already (`subject`)."""
 
     stage: str
     file: str
     code: str
     message: str
     files: tuple[str, ...] = ()
+    brief: str = ""
+
+    @property
+    def subject(self) -> str:
+        """What a one-line report names first: the file, else the batch's files."""
+        return self.file or ", ".join(self.files) or self.stage
+
+    @property
+    def text(self) -> str:
+        """The message, for a line that starts with `subject`."""
+        return self.brief or self.message
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -199,15 +211,24 @@ class _Follower:
             file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
             return JobFailure(stage, file, code, message, (file,) if file else ())
         files = tuple(self.served.get(job, ()))
-        return JobFailure(stage, "", code, batch_message(files, message), files)
+        return JobFailure(
+            stage,
+            "",
+            code,
+            batch_message(files, message),
+            files,
+            batch_message(files, message, named=False),
+        )
 
 
-def batch_message(files: tuple[str, ...], reason: str) -> str:
-    """Why a vocabulary job failed, naming the files of the batch it served."""
-    named = ", ".join(files[:NAMED]) + (
-        f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
-    )
-    batch = f"{len(files)} file{'s' if len(files) != 1 else ''} ({named})" if files else "a batch"
+def batch_message(files: tuple[str, ...], reason: str, named: bool = True) -> str:
+    """Why a vocabulary job failed, naming the files of the batch it served (unless
+    `named` is false: a line that lists them already)."""
+    batch = f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else "a batch"
+    if files and named:
+        listed = ", ".join(files[:NAMED])
+        more = f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
+        batch = f"{batch} ({listed}{more})"
     return f"the vocabulary of {batch} was not learned: {reason}; queue them again once fixed"
 
 
