@@ -210,25 +210,55 @@ class _Follower:
         if stage != "vocabulary":
             file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
             return JobFailure(stage, file, code, message, (file,) if file else ())
-        files = tuple(self.served.get(job, ()))
+        files, others = self._left_unlearned(job)
         return JobFailure(
             stage,
             "",
             code,
-            batch_message(files, message),
+            batch_message(files, message, others),
             files,
-            batch_message(files, message, named=False),
+            batch_message(files, message, others, named=False),
         )
 
+    def _left_unlearned(self, job: int) -> tuple[tuple[str, ...], int]:
+        """The followed files a failed vocabulary job left unlearned, and how many other
+        documents of the library it did (it tries every one not learned yet); the files
+        it served when its outcome does not say (recorded by an older worker)."""
+        served = tuple(self.served.get(job, ()))
+        outcome = self.outcomes.get(job)
+        if outcome is None or outcome.covers is None:
+            return served, 0
+        document = {
+            self.progress.file[j]: o.document
+            for j, o in self.outcomes.items()
+            if self.progress.stage.get(j) == "ingest" and o.document
+        }
+        left = set(outcome.covers)
+        files = tuple(f for f in served if document.get(f) in left)
+        return files, len(left - {document[f] for f in files})
 
-def batch_message(files: tuple[str, ...], reason: str, named: bool = True) -> str:
-    """Why a vocabulary job failed, naming the files of the batch it served (unless
-    `named` is false: a line that lists them already)."""
-    batch = f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else "a batch"
+
+def batch_message(files: tuple[str, ...], reason: str, others: int = 0, named: bool = True) -> str:
+    """Why a vocabulary job failed, naming the followed files it left unlearned (unless
+    `named` is false: a line that lists them already) and counting the `others`: the
+    library's other documents it tried too."""
+    batch = f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else ""
     if files and named:
         listed = ", ".join(files[:NAMED])
         more = f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
         batch = f"{batch} ({listed}{more})"
+    noun = f"document{'s' if others != 1 else ''} of the library"
+    if files and others:
+        return (
+            f"the vocabulary of {batch} and of {others} other {noun} was not learned: "
+            f"{reason}; queue the files again once fixed (that learns the others too)"
+        )
+    if others:
+        return (
+            f"the vocabulary of {others} {noun} (none of these files) was not learned: "
+            f"{reason}; queue a file again once fixed (that learns them)"
+        )
+    batch = batch or "a batch"
     return f"the vocabulary of {batch} was not learned: {reason}; queue them again once fixed"
 
 
