@@ -10,9 +10,10 @@ from collections.abc import Iterator
 import pytest
 from rich.console import Console
 
+from citewise.agent.crosslingual import bridge
 from citewise.agent.polar import in_order
 from citewise.agent.verify import Verifier
-from citewise.agent.zh_answer import asks_yes_no
+from citewise.agent.zh_answer import says_all, yes_no_form
 from citewise.api import Library
 from citewise.report.terminal import print_answer
 from tests.agent.test_answers_that_generalize import FILLER, written_library
@@ -133,14 +134,22 @@ def test_the_chinese_lead_is_written_in_chinese_before_the_verbatim_quote(
 
 
 def test_chinese_yes_no_questions_are_told_apart() -> None:
-    assert asks_yes_no("PUMICE 是否扩展了 ONYX？")
-    assert asks_yes_no("PUMICE 扩展了 ONYX 吗？")
-    assert asks_yes_no("GRANOLA 有没有使用神经网络？")
-    assert not asks_yes_no("PUMICE 是否没有引用 GRANOLA？")  # negated
-    assert not asks_yes_no("PUMICE 是否可能扩展 ONYX？")  # hedged
-    assert not asks_yes_no("PUMICE 引用 BASALT 还是 GRANOLA？")  # either-or
-    assert not asks_yes_no("PUMICE 用什么模型？")  # a wh-question
-    assert not asks_yes_no("Does PUMICE extend ONYX?")
+    assert yes_no_form("PUMICE 是否扩展了 ONYX？")
+    assert yes_no_form("PUMICE 扩展了 ONYX 吗？")
+    assert yes_no_form("GRANOLA 有没有使用神经网络？")
+    assert not yes_no_form("PUMICE 是否没有引用 GRANOLA？")  # negated
+    assert not yes_no_form("PUMICE 是否可能扩展 ONYX？")  # hedged
+    assert not yes_no_form("PUMICE 引用 BASALT 还是 GRANOLA？")  # either-or
+    assert not yes_no_form("PUMICE 用什么模型？")  # a wh-question
+    assert not yes_no_form("Does PUMICE extend ONYX?")
+
+
+def test_a_bridge_that_leaves_out_a_translated_word_gets_no_lead() -> None:
+    assert says_all(bridge("PUMICE 是否扩展了 ONYX？"))
+    assert says_all(bridge("GRANOLA 是否使用神经网络来标注石块？"))
+    # "扩展" (extend) is glossed, but the bridge's word order leaves it out
+    dropped = bridge("PUMICE 是否在潮湿花岗岩上扩展了 ONYX？")
+    assert ("扩展", "extend") in dropped.glosses and not says_all(dropped)
 
 
 def test_the_checker_refuses_a_bare_chinese_lead() -> None:

@@ -152,9 +152,8 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
-        answer = self._answer(
-            question, documents, k, started, lead=not is_chinese(text) or asks_yes_no(text)
-        )
+        lead = not is_chinese(text) or asks_yes_no(text, self.retriever)
+        answer = self._answer(question, documents, k, started, lead=lead)
         answer.scope = [s.to_dict() for s in chosen_scope]
         return in_language(answer, text, question.text)
 

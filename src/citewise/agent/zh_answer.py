@@ -13,6 +13,7 @@ from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
 from citewise.lang.zh import HAN_CHAR
 from citewise.retrieval.hybrid import Retriever
+from citewise.retrieval.terms import content_terms, stem
 
 REFUSALS_ZH = {
     NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
@@ -53,12 +54,32 @@ _NOT_YES_NO = re.compile(
 )
 
 
-def asks_yes_no(text: str) -> bool:
-    """A Chinese yes/no question whose bridge says all it asks: its answer may be led by
-    是 / 否 (agent/polar.py decides on the English bridge, as for an English question)."""
+def yes_no_form(text: str) -> bool:
+    """A Chinese yes/no question (是否, 有没有, …吗) that asks nothing else, offers no
+    alternatives and neither negates nor hedges what it asks."""
     if not is_chinese(text) or not _YES_NO.search(text):
         return False
     return not _NOT_YES_NO.search(_YES_NO.sub(" ", text))
+
+
+def says_all(bridged: Bridged) -> bool:
+    """The English bridge keeps every word the question was translated by (a verb whose
+    sense the library does not confirm is left out of it): a lead on a bridge that says
+    less than the question would answer a smaller question."""
+    said = {stem(t) for t in content_terms(bridged.english)}
+    return all(
+        {stem(t) for t in content_terms(english)} <= said for _, english in bridged.glosses
+    )
+
+
+def asks_yes_no(text: str, retriever: Retriever) -> bool:
+    """A Chinese yes/no question over English papers whose bridge says all it asks: its
+    answer may be led by 是 / 否 (agent/polar.py decides on the English bridge, as for an
+    English question)."""
+    if not yes_no_form(text):
+        return False
+    bridged = bridge_question(text, retriever)
+    return bridged is not None and not bridged.native and says_all(bridged)
 
 
 def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
