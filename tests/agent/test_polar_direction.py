@@ -24,6 +24,7 @@ TRAINED = "We train the slate classifier on the Bergen tap recordings."
 NOT_CITED = "PUMICE does not cite GRANOLA, the acoustic sorter of the same group."
 ASIDE = "PUMICE labels each slab with a tone model, which may be retrained every season."
 HEDGED_ASIDE = "The hammer rig runs on a field laptop, which may shorten the survey."
+OUTPERFORMED = "ONYX is outperformed by PUMICE on the wet slabs of the Bergen quarry."
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +41,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
             [FILLER, NOT_CITED],
             [FILLER, ASIDE],
             [FILLER, HEDGED_ASIDE],
+            [FILLER, OUTPERFORMED],
         ],
     ) as lib:
         yield lib
@@ -68,6 +70,9 @@ def _lead(library: Library, question: str, quoted: str) -> str:
         # a negation settles "No" only the right way round
         ("Does PUMICE cite GRANOLA?", NOT_CITED, "No"),
         ("Does GRANOLA cite PUMICE?", NOT_CITED, ""),
+        # a comparison named by its verb is a directed relation like any other
+        ("Does PUMICE outperform ONYX on the wet slabs?", OUTPERFORMED, "Yes"),
+        ("Does ONYX outperform PUMICE on the wet slabs?", OUTPERFORMED, ""),
     ],
 )
 def test_a_lead_needs_subject_and_object_on_the_question_s_sides(
@@ -109,6 +114,8 @@ def test_word_order_rules(question: str, sentence: str, kept: bool) -> None:
         ("PUMICE 是否被 BASALT 引用？", CITED_BY, ""),
         ("PUMICE 是否引用了 GRANOLA？", NOT_CITED, "No"),
         ("GRANOLA 是否引用了 PUMICE？", NOT_CITED, ""),
+        ("PUMICE 是否优于 ONYX？", OUTPERFORMED, "Yes"),
+        ("ONYX 是否优于 PUMICE？", OUTPERFORMED, ""),
         # a negated question: its bridge may drop the negation, so no lead at all
         ("PUMICE 是否不引用 GRANOLA？", NOT_CITED, ""),
     ],

@@ -40,8 +40,10 @@ _REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
 # "yes or no" and "or not" keep a question polar; any other "or" offers alternatives
 _POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/", re.IGNORECASE)
-# "Is A better than B?": who is ahead needs word order this reading does not check
-_COMPARISON = re.compile(r"\b(than|outperform\w*|exceed\w*|surpass\w*|beat\w*)\b", re.I)
+# "Is A better than B?": a degree ("better", "worse", "3 points") and its opposite words
+# need more than word order. "Does A outperform B?" names its relation as a verb, whose
+# sides agent/polar_order.py checks, so it stays polar.
+_COMPARISON = re.compile(r"\bthan\b", re.I)
 
 _NEGATIONS = frozenset("not no never neither nor none cannot without".split())
 # "not only X but also Y" affirms; "not necessarily" hedges (below)

@@ -109,7 +109,10 @@ def _canonical(words: list[str], relation: _Relation | None) -> list[str]:
     at = relation.at
     start, end = _clause(words, at)
     by = next((k for k in range(at + 1, end) if words[k] == "by"), end)
-    doer, done_to, rest = words[by + 1 : end], words[start:at], words[at + 1 : by]
+    # the doer is the noun phrase after "by", up to the next phrase ("... on wet slabs")
+    stop = next((k for k in range(by + 1, end) if words[k] in _PHRASE_BREAKS), end)
+    doer, done_to = words[by + 1 : stop], words[start:at]
+    rest = words[at + 1 : by] + words[stop:end]
     return [*words[:start], *doer, words[at], *done_to, *rest, *words[end:]]
 
 
