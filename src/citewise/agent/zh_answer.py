@@ -67,9 +67,7 @@ def says_all(bridged: Bridged) -> bool:
     sense the library does not confirm is left out of it): a lead on a bridge that says
     less than the question would answer a smaller question."""
     said = {stem(t) for t in content_terms(bridged.english)}
-    return all(
-        {stem(t) for t in content_terms(english)} <= said for _, english in bridged.glosses
-    )
+    return all({stem(t) for t in content_terms(english)} <= said for _, english in bridged.glosses)
 
 
 def asks_yes_no(text: str, retriever: Retriever) -> bool:
