@@ -6,11 +6,17 @@ first sentence settles it when that sentence covers the question's terms (nearly
 their weight, in its own words, and every other word of the claim) and the shown quote keeps
 them. Then:
 
-- no negation, hedge or condition touches what it shares with the question: "Yes";
+- no negation, hedge or condition touches what it shares with the question: "Yes" (a
+  modal or "likely" in a clause aside, "..., which may be slow", that holds no word of
+  the claim does not touch it; a condition or a stance, "if", "we believe", anywhere does);
 - one negation (not, no, never, without, neither, nor, cannot, -n't) governs a word it
-  shares with the question, in the main clause of the shown quote: "No".
+  shares with the question, in the main clause of the shown quote: "No";
+- either way, only when the sentence puts the question's subject and object on the same
+  sides of the relation (agent/polar_order.py): "Y cites X" settles nothing about "Does X
+  cite Y?".
 
-Anything else leaves the answer as it was, a quote; a refusal stays a refusal. The lead is
+Anything else leaves the answer as it was, a quote; a refusal stays a refusal. A Chinese
+question is read on its English bridge (agent/zh_answer.py `asks_yes_no`). The lead is
 `AnswerSentence.lead`, so the sentence's text stays verbatim (agent/numeric_check.py keeps
 a lead only on a sentence that quotes what it cites).
 """
