@@ -34,7 +34,12 @@ CREATE TABLE IF NOT EXISTS job_outcomes (
     recorded_at timestamptz NOT NULL DEFAULT now()
 )
 """
-_COVERS = "ALTER TABLE job_outcomes ADD COLUMN IF NOT EXISTS covers jsonb"  # tables of before
+# a table made before `covers` gains it (looked up first: ALTER locks the table)
+_HAS_COVERS = (
+    "SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('job_outcomes') "
+    "AND attname = 'covers' AND NOT attisdropped"
+)
+_COVERS = "ALTER TABLE job_outcomes ADD COLUMN IF NOT EXISTS covers jsonb"
 _RECORD = (
     "INSERT INTO job_outcomes (job_id, task, subject, document, follow_ups, code, message, "
     "covers) VALUES (%(job)s, %(task)s, %(subject)s, %(document)s, %(follow_ups)s::jsonb, "
@@ -131,7 +136,8 @@ def ensure_queue_tables(url: str, procrastinate_schema: LiteralString) -> None:
         if row is None or row[0] is None:
             conn.execute(procrastinate_schema)  # no parameters: % stays as written
         conn.execute(_OUTCOMES)
-        conn.execute(_COVERS)
+        if conn.execute(_HAS_COVERS).fetchone() is None:
+            conn.execute(_COVERS)
 
 
 async def open_jobs(connector: Any, queue: str) -> int:
