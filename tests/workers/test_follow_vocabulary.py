@@ -111,6 +111,10 @@ def _said_in_words(url: str, cache: Path, folder: Path, papers: list[str]) -> No
         named += files.split(", ")
         assert REASON in said and "again once fixed" in said
         assert not any(p in said for p in papers)  # named once, in the file slot
+        # every document of the library is a followed file: a job that served one and
+        # tried the other too (two jobs: the second deferred while the first ran) names
+        # its own; the other's line names that one
+        assert "other document" not in said, line
     assert sorted(named) == papers
 
 

@@ -221,9 +221,11 @@ class _Follower:
         )
 
     def _left_unlearned(self, job: int) -> tuple[tuple[str, ...], int]:
-        """The followed files a failed vocabulary job left unlearned, and how many other
-        documents of the library it did (it tries every one not learned yet); the files
-        it served when its outcome does not say (recorded by an older worker)."""
+        """The followed files a failed vocabulary job left unlearned, and how many
+        documents of the library that are none of the followed files it did (it tries
+        every one not learned yet; a followed file another vocabulary job served is that
+        job's to report); the files it served when its outcome does not say (recorded
+        by an older worker)."""
         served = tuple(self.served.get(job, ()))
         outcome = self.outcomes.get(job)
         if outcome is None or outcome.covers is None:
@@ -235,7 +237,7 @@ class _Follower:
         }
         left = set(outcome.covers)
         files = tuple(f for f in served if document.get(f) in left)
-        return files, len(left - {document[f] for f in files})
+        return files, len(left - set(document.values()))
 
 
 def batch_message(files: tuple[str, ...], reason: str, others: int = 0, named: bool = True) -> str:
