@@ -52,6 +52,7 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, page_size, render_page
+from citewise.server.queue_routes import queue_routes
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
 from citewise.server.tasks import request_actor as actor
@@ -384,5 +385,6 @@ def create_app(
     compare_routes(app)
     analysis_routes(app)
     task_routes(app)
+    queue_routes(app)
     ui_routes(app)
     return app
