@@ -127,3 +127,77 @@ def _doc(url: str, path: str) -> str:
         row = conn.execute("SELECT id FROM documents WHERE path = %s", (path,)).fetchone()
     assert row is not None
     return str(row[0])
+
+
+def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_vocabulary_job(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    from citewise.api import Library
+    from citewise.config import Settings
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    paper = str(write_paper(folder / "alder.pdf", "Discharge of Alder Creek").resolve())
+    cache = tmp_path / "cache"
+    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
+    with Library(pg_url, embeddings=False, settings=settings):
+        pass  # the library's tables, so the test can lock one
+    out = tmp_path / "first.jsonl"
+    follower = subprocess.Popen(
+        _citewise(pg_url, cache, "ingest", "--queue", "--json", paper),
+        env=_env(cache),
+        stdout=out.open("wb"),
+        stderr=(tmp_path / "first.err").open("wb"),
+    )
+    workers.append(follower)
+    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # queued, following
+    with psycopg.connect(pg_url) as hold:  # the embedding job blocks on the models table
+        hold.execute("LOCK TABLE embedding_models IN ACCESS EXCLUSIVE MODE")
+        _cancel_held_embedding(pg_url, cache, tmp_path, paper, workers)
+        hold.rollback()
+
+    assert follower.wait(120) == 1
+    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    assert done["succeeded"] == [paper]
+    (failure,) = done["failures"]
+    assert failure["stage"] == "embedding" and failure["code"] == "JOB_CANCELLED"
+    assert failure["file"] == paper and "was aborted while it ran" in failure["message"]
+    assert done["stages"]["vocabulary"] == {"total": 1, "finished": 1, "failed": 0}
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
+    assert row is not None and row[0] == 0  # it stopped before its first batch
+
+    rerun = _run(pg_url, cache, "ingest", "--queue", paper)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "embedding: 1 of 1 done, 0 failed" in rerun.stdout
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
+    assert row is not None and row[0] > 0
+
+
+def _cancel_held_embedding(
+    pg_url: str, cache: Path, tmp_path: Path, paper: str, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    """A worker whose embedding job is held running: cancel the file, let it hear that."""
+    workers.append(
+        subprocess.Popen(
+            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
+            env=_env(cache),
+            stdout=(tmp_path / "worker.log").open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+    )
+    embed = "citewise.embed_document"
+    _wait_for(lambda: [j["task_name"] for j in _doing(pg_url)] == [embed], 90)
+    jobs = {str(j["task_name"]): j for j in _jobs(pg_url)}
+    assert jobs[INGEST]["status"] == "succeeded"  # stored; its follow-ups wait and run
+    assert jobs["citewise.learn_vocabulary"]["status"] == "todo"
+
+    cancelled = _run(pg_url, cache, "queue", "cancel", "--json", paper)
+    assert cancelled.returncode == 0, cancelled.stderr
+    said = json.loads(cancelled.stdout)
+    assert [(e["kind"], e["status"]) for e in said["finished"]] == [("ingest", "succeeded")]
+    assert [(e["kind"], e["job"]) for e in said["aborting"]] == [("embedding", jobs[embed]["id"])]
+    assert [e["kind"] for e in said["kept"]] == ["vocabulary"]  # it serves other files too
+    assert said["cancelled"] == []
+    time.sleep(2)  # the worker hears the abort request (NOTIFY, else its 0.5 s poll)

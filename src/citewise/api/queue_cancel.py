@@ -5,7 +5,7 @@ a folder: every file's under it), or every waiting job of the library's queue.
 A waiting job is cancelled (no worker takes it: procrastinate's `cancelled`). A running
 one is asked to abort (procrastinate's abort request): citewise's jobs stop at their next
 safe point (workers/tasks.py: before a file is parsed, after it is stored and before its
-follow-ups are deferred, between a document's embedding batches), so nothing is half
+follow-ups are deferred, before each of a document's embedding batches), so nothing is half
 stored and the same `ingest --queue` run later finishes the work. The vocabulary job is
 shared by every file stored meanwhile: cancelling files keeps it (it learns only what is
 stored); cancelling it by id or with everything waiting stops it too."""

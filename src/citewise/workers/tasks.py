@@ -16,7 +16,7 @@ and names each failure's file and why (procrastinate keeps neither).
 A job asked to abort (`citewise queue cancel`: procrastinate's abort request) stops at
 its next safe point, where nothing is half stored: an ingest job before it parses and once
 the file is stored (before deferring its follow-ups: the same `ingest --queue` again finds
-the file unchanged and defers them), an embedding job between batches (each batch's
+the file unchanged and defers them), an embedding job before each batch (each batch's
 vectors are saved whole; a rerun embeds the document again), a vocabulary or sweep job
 before it starts, a research job at the task's next checkpoint (the task is cancelled).
 
@@ -194,7 +194,7 @@ def ingest_file(context: Any, path: str) -> dict[str, Any]:
 def embed_document(context: Any, document: str) -> int:
     """Embed the trusted blocks of one document, unless all of them have vectors of the
     configured model already; how many were embedded. A worker without the model fails
-    the job (EMBEDDER_UNAVAILABLE). An abort request stops it between batches."""
+    the job (EMBEDDER_UNAVAILABLE). An abort request stops it before each batch."""
     from citewise.ingest import EMBED_BATCH
 
     clock = JobClock("embed_document")
@@ -210,8 +210,7 @@ def embed_document(context: Any, document: str) -> int:
             todo = []  # embedded already (a rerun, or the file was unchanged)
         chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
         for start in range(0, len(todo), chunk):
-            if start:
-                stop_if_asked(context)
+            stop_if_asked(context)  # before each batch: the model may have loaded for long
             batch = todo[start : start + chunk]
             began, cpu = time.perf_counter(), time.thread_time()
             vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
