@@ -201,3 +201,45 @@ def _cancel_held_embedding(
     assert [e["kind"] for e in said["kept"]] == ["vocabulary"]  # it serves other files too
     assert said["cancelled"] == []
     time.sleep(2)  # the worker hears the abort request (NOTIFY, else its 0.5 s poll)
+
+
+def test_aborting_a_research_job_cancels_its_task_at_the_next_checkpoint(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    from citewise.agent.research import ResearchOptions
+    from citewise.agent.research.tasks import TaskStore
+    from citewise.api import Library
+    from citewise.api.queue import enqueue_research
+    from citewise.config import Settings
+
+    cache = tmp_path / "cache"
+    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
+    paper = write_paper(tmp_path / "alder.pdf", "Discharge of Alder Creek")
+    with Library(pg_url, embeddings=False, settings=settings) as library:
+        assert not library.ingest([paper]).failed
+        task = TaskStore(library.store.tasks).create(
+            "peak discharge of upland creeks", ResearchOptions(rounds=1)
+        )
+    job = enqueue_research(settings, task.id)
+    with psycopg.connect(pg_url) as hold:  # the task's first read waits on its table
+        hold.execute("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE")
+        workers.append(
+            subprocess.Popen(
+                _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
+                env=_env(cache),
+                stdout=(tmp_path / "worker.log").open("wb"),
+                stderr=subprocess.STDOUT,
+            )
+        )
+        _wait_for(lambda: [j["id"] for j in _doing(pg_url)] == [job], 90)
+        aborting = _run(pg_url, cache, "queue", "cancel", "--json", str(job))
+        assert aborting.returncode == 0, aborting.stderr
+        entries = json.loads(aborting.stdout)["aborting"]
+        assert entries == [{"job": job, "kind": "research", "subject": task.id, "status": "doing"}]
+        time.sleep(2)  # the worker hears the abort request; its watcher asks to cancel
+        hold.rollback()
+    status = lambda: next(j for j in _jobs(pg_url) if j["id"] == job)["status"]  # noqa: E731
+    _wait_for(lambda: status() not in ("todo", "doing"), 120)
+    assert status() == "aborted"
+    with Library(pg_url, embeddings=False, settings=settings) as library:
+        assert TaskStore(library.store.tasks).get(task.id).state == "cancelled"

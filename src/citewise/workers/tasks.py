@@ -264,10 +264,9 @@ def embed_missing(context: Any) -> int:
 def research(context: Any, task_id: str) -> str:
     """Run a research task to its end from its last committed stage; its final state. An
     abort request cancels the task, which stops at its next checkpoint (a watcher thread
-    looks every second: the task's own thread is busy in its stages)."""
+    looks every half second: the task's own thread is busy in its stages)."""
     from citewise.api.research import ResearchDesk
 
-    stop_if_asked(context)
     with _libraries(context).borrow(embeddings=True) as library:
         done = threading.Event()
         watcher = threading.Thread(
@@ -288,17 +287,19 @@ def research(context: Any, task_id: str) -> str:
 
 
 def _cancel_on_abort(context: Any, library: Library, task_id: str, done: threading.Event) -> None:
+    """Cancel research task `task_id` once its job is asked to abort (looked at every half
+    second until `done`); the task stops at its next checkpoint."""
     from citewise.agent.research.tasks import TaskStateError, TaskStore
 
-    while not done.wait(1.0):
-        if context.should_abort():
-            try:
-                TaskStore(library.store.tasks).cancel(task_id)
-            except TaskStateError:  # it finished meanwhile
-                pass
-            except Exception:  # the store blinked: the task runs on, the job is aborted after
-                log.warning("could not cancel task %s on an abort request", task_id, exc_info=True)
+    while not context.should_abort():
+        if done.wait(0.5):
             return
+    try:
+        TaskStore(library.store.tasks).cancel(task_id)
+    except TaskStateError:  # it finished meanwhile
+        pass
+    except Exception:  # the store blinked: the task runs on to its end
+        log.warning("could not cancel task %s on an abort request", task_id, exc_info=True)
 
 
 def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
