@@ -30,7 +30,7 @@ from starlette.routing import Match
 from citewise.agent.answer import Answer
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
-from citewise.config import Settings
+from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.analysis import analysis_routes
@@ -385,6 +385,7 @@ def create_app(
     compare_routes(app)
     analysis_routes(app)
     task_routes(app)
-    queue_routes(app)
+    if is_database_url(directory) or (settings is not None and settings.database):
+        queue_routes(app)  # only a PostgreSQL library has a job queue
     ui_routes(app)
     return app
