@@ -76,6 +76,11 @@ def test_cancel_a_waiting_file_abort_a_running_job_and_a_rerun_finishes_them(
     waiting = next(p for p in papers if p != running)
     left = next(p for p in papers if p not in (running, waiting))
 
+    listed = _run(pg_url, cache, "queue", "list")
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(listed.stdout.splitlines()) == sorted(
+        f"{job[p]}\t{'doing' if p == running else 'todo'}\tingest\t{p}" for p in papers
+    )
     aborted = _run(pg_url, cache, "queue", "cancel", str(job[running]))
     assert aborted.returncode == 0, aborted.stderr
     assert aborted.stdout.strip() == (

@@ -53,6 +53,11 @@ def test_cancel_queued_jobs_over_http(served: Server, pg_url: str, tmp_path: Pat
     with served.client() as anonymous:
         assert anonymous.post("/queue/cancel", json={"all": True}).status_code == 401
     with served.client(TOKENS["bob"]) as bob:
+        listed = bob.get("/queue/jobs")  # a read user may look
+        assert listed.status_code == 200
+        assert listed.json() == [
+            {"job": job[p], "kind": "ingest", "subject": p, "status": "todo"} for p in papers
+        ]
         refused = bob.post("/queue/cancel", json={"all": True})
         assert refused.status_code == 403 and refused.json()["code"] == "FORBIDDEN"
         assert bob.delete(f"/queue/jobs/{job[papers[0]]}").status_code == 403
@@ -84,6 +89,7 @@ def test_cancel_queued_jobs_over_http(served: Server, pg_url: str, tmp_path: Pat
         everything = alice.post("/queue/cancel", json={"all": True})
         assert everything.status_code == 200
         assert [e["job"] for e in everything.json()["cancelled"]] == [other]
+        assert alice.get("/queue/jobs").json() == []
         nothing = alice.post("/queue/cancel", json={"all": True}).json()
         assert nothing == {"cancelled": [], "aborting": [], "finished": [], "kept": []}
 

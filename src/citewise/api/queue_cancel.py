@@ -163,6 +163,13 @@ def cancel_files(settings: Settings, paths: list[Path]) -> CancelReport:
     return report
 
 
+def open_jobs(settings: Settings) -> list[JobEntry]:
+    """Every job of the library's queue waiting or running now (what may be cancelled)."""
+    app = _open_app(settings)
+    with app.open():
+        return [_entry(j) for j in open_queue_jobs(app.connector, QUEUE)]
+
+
 def cancel_waiting(settings: Settings, running: bool = False) -> CancelReport:
     """Cancel every waiting job of the library's queue; with `running`, ask every running
     one to abort too (else they are `kept`). Nothing waiting is no error."""

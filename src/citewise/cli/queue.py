@@ -30,6 +30,25 @@ SAID = {
 SHARED = "kept: the vocabulary job is shared by every file stored meanwhile"
 
 
+@queue_app.command("list")
+def list_jobs(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the jobs as JSON.")] = False,
+) -> None:
+    """The jobs waiting or running now: id, kind, status and what each works on."""
+    from citewise.api.queue_cancel import open_jobs
+
+    jobs = open_jobs(settings())
+    if as_json:
+        emit_json([j.to_dict() for j in jobs])
+        return
+    from citewise.report.terminal import plain
+
+    if not jobs:
+        out.print("no job waits or runs in the library's queue")
+    for job in jobs:
+        sys.stdout.write(plain(f"{job.job}\t{job.status}\t{job.kind}\t{job.subject}") + "\n")
+
+
 @queue_app.command("cancel")
 def cancel(
     targets: Annotated[

@@ -9,7 +9,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, Field, model_validator
 
-from citewise.api.queue_cancel import CancelReport, cancel_files, cancel_jobs, cancel_waiting
+from citewise.api.queue_cancel import (
+    CancelReport,
+    cancel_files,
+    cancel_jobs,
+    cancel_waiting,
+    open_jobs,
+)
 from citewise.server.limits import MAX_LIST_ITEMS
 from citewise.server.tasks import request_actor
 
@@ -46,7 +52,13 @@ def _done(request: Request, report: CancelReport, subject: str) -> dict[str, Any
 
 
 def queue_routes(app: FastAPI) -> None:
-    """POST /queue/cancel and DELETE /queue/jobs/{job_id}."""
+    """GET /queue/jobs, POST /queue/cancel and DELETE /queue/jobs/{job_id}."""
+
+    @app.get("/queue/jobs", tags=["queue"])
+    def queued_jobs(request: Request) -> list[dict[str, object]]:
+        """The jobs waiting or running now, as `citewise queue list --json`."""
+        settings = request.app.state.service.library.settings
+        return [j.to_dict() for j in open_jobs(settings)]
 
     @app.post("/queue/cancel", tags=["queue"])
     def cancel_queued(body: CancelRequest, request: Request) -> dict[str, Any]:
