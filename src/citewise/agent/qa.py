@@ -20,6 +20,7 @@ from citewise.agent.compare_questions import (
 from citewise.agent.crosslingual import is_chinese
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
+from citewise.agent.extractive import is_running_head
 from citewise.agent.figures import (
     absent_names,
     asked_caption,
@@ -59,8 +60,15 @@ from citewise.agent.zh_answer import (
     native_question,
 )
 from citewise.retrieval.hybrid import Hit, Retriever
+from citewise.retrieval.terms import word_count
 from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
+
+
+def _running_head(text: str) -> bool:
+    """A block that is only a running head (a few capitalised words, a page number)."""
+    return is_running_head(text.strip(), word_count(text))
+
 
 __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"]
 
@@ -197,7 +205,7 @@ class QuestionAnswerer:
         scope the question implies (not --doc) also lets in the library's best few."""
         where = BlockFilter(documents=question.scope)
         terms = question.terms + question.expansion
-        hits = self.retriever.search(question.text, k=k, where=where, terms=terms)
+        hits = self._search(question.text, k, where, terms)
         if question.scope and not strict:
             hits += self.retriever.search(question.text, k=max(2, k // 4), terms=terms)
         parts = question.parts()
@@ -213,6 +221,17 @@ class QuestionAnswerer:
                     terms=part.terms + question.terms,
                 )
         return hits
+
+    def _search(self, text: str, k: int, where: BlockFilter, terms: list[str]) -> list[Hit]:
+        """The best k hits that state something: a running head ("166 BRECCIA-GASHES.",
+        printed on every page) matches any question naming the paper's title words and
+        crowds out the passages; those are dropped and as many more fetched."""
+        hits = self.retriever.search(text, k=k, where=where, terms=terms)
+        heads = sum(1 for h in hits if _running_head(h.block.text))
+        if not heads:
+            return hits
+        more = self.retriever.search(text, k=k + 2 * heads, where=where, terms=terms)
+        return [h for h in more if not _running_head(h.block.text)][:k]
 
     def _compare(self, question: Question, papers: list[str], k: int) -> Answer:
         """Each paper answers within itself; a refused draft says "not stated"."""

@@ -70,6 +70,21 @@ _VERBS_AFTER_WHAT = frozenset(
 )
 
 
+# After the noun asked about, a verb in the past ("how many stakeholders took part", "how
+# many papers cited it") says what was done with it, not what is asked about.
+_IRREGULAR_PAST = frozenset(
+    """took gave came went made got saw ran won lost left held kept met sent spent found
+    became began chose drew fell felt grew knew paid put said sat stood told thought wrote
+    brought bought caught taught underwent""".split()
+)
+
+
+def _past_verb(word: str) -> bool:
+    return word in _IRREGULAR_PAST or (
+        len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+    )
+
+
 def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
@@ -88,6 +103,7 @@ def attribute_terms(text: str) -> list[str]:
             or bare in _AUX
             or len(phrase) == 4
             or (not phrase and bare in _VERBS_AFTER_WHAT)
+            or (phrase and _past_verb(bare))
         ):
             break
         phrase.append(bare)
