@@ -103,7 +103,9 @@ def attribute_terms(text: str) -> list[str]:
             or bare in _AUX
             or len(phrase) == 4
             or (not phrase and bare in _VERBS_AFTER_WHAT)
-            or (phrase and _past_verb(bare))
+            # a verb goes on to its complement; an -ed word closing the clause ("interest
+            # related,") still modifies the noun
+            or (phrase and _past_verb(bare) and word == word.rstrip(",?;:()"))
         ):
             break
         phrase.append(bare)
