@@ -8,7 +8,10 @@ a real SQLite library, keyword retrieval):
   crowd the passages out of retrieval; "what is a X" goes to the sentence defining X;
 - "how many N took part" asks about N, not about "took part";
 - "who approached ..." is answered by the passive's agent ("approached by the nurse"),
-  "why ..." by a sentence that gives a reason.
+  "why ..." by a sentence that gives a reason;
+- a list announced at a paragraph's end ("divided into three major categories.") is
+  answered with the item names of the blocks that follow; a sentence the layout cut in two
+  blocks is completed from the next one.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 
 from citewise.agent.answer_shapes import defined_term, defines, names_the_agent, states_reason
 from citewise.agent.extractive import is_running_head
+from citewise.agent.following import announces, item_name
 from citewise.agent.question import analyse, attribute_terms
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, write_pages
@@ -159,3 +163,68 @@ def test_why_is_answered_by_a_reason(papers: Library) -> None:
     assert not states_reason("Yield is reported for each of the two clinics.")
     answer = papers.ask("Why is yield reported instead of recall for the clinics?")
     assert not answer.refused and "due to the difficulty" in answer.answer, answer.answer
+
+
+def _survey_with_bullets(path: Path) -> Path:
+    """A section announcing three categories, then one bullet block per category; and a
+    sentence the layout cut in two blocks, continued in lower case."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "A Survey of Slab Sorting", fontsize=18, fontname="hebo")
+    page.insert_text((72, 120), "2 When to Sort the Slabs?", fontsize=12, fontname="hebo")
+    texts = [
+        "Depending on when the slabs are graded, existing sorting work can be divided "
+        "into three major categories.",
+        "- Quarry-face Sorting. The slabs are graded where they are cut, before any transport.",
+        "- Yard-time Sorting. The slabs are graded in the stone yard while they dry.",
+        "- Post-hoc Sorting. The slabs are graded again after they have been sold.",
+    ]
+    y = 140.0
+    for text in texts:
+        spare = page.insert_textbox(
+            pymupdf.Rect(72, y, 523, y + 60), text, fontsize=10, fontname="helv"
+        )
+        y += 60 - spare + 14
+    page.insert_text((72, y + 20), "3 Terms", fontsize=12, fontname="hebo")
+    page.insert_text(
+        (72, y + 44),
+        "The word riser is a term used by slab masons to express a",
+        fontsize=8,
+        fontname="helv",
+    )
+    page.insert_text(
+        (72, y + 70),
+        "vertical face between two benches. See the masons' glossary of 1816.",
+        fontsize=10,
+        fontname="helv",
+    )
+    doc.save(path)
+    doc.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    folder = tmp_path_factory.mktemp("heldout3-survey")
+    library = Library(folder / "library", embeddings=False)
+    assert library.ingest([_survey_with_bullets(folder / "survey.pdf")]).failed == []
+    return library
+
+
+def test_an_announced_list_is_answered_with_the_items_that_follow(survey: Library) -> None:
+    assert announces("Which three categories is it divided into?", "into three categories.")
+    assert not announces("Which three categories?", "Existing work is sorted by hand.")
+    assert item_name("\u2022 Yard-time Sorting. The slabs are graded in the yard.") == (
+        "Yard-time Sorting"
+    )
+    answer = survey.ask("Which three categories is existing slab sorting work divided into?")
+    assert not answer.refused, answer
+    assert "Quarry-face Sorting, Yard-time Sorting, Post-hoc Sorting" in answer.answer, answer
+    cited = {b for s in answer.sentences for b in s.citations}
+    assert cited <= {e.id for e in answer.evidence} and len(cited) == 4, answer.sentences
+
+
+def test_a_sentence_cut_by_the_layout_is_completed(survey: Library) -> None:
+    answer = survey.ask("What does the word 'riser' mean?")
+    assert not answer.refused, answer
+    assert "to express a vertical face between two benches" in answer.answer, answer.answer

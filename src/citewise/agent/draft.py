@@ -81,6 +81,7 @@ class Span:
 
     candidate: Candidate
     text: str
+    also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
 
 
 @dataclass
