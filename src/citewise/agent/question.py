@@ -85,6 +85,15 @@ def _past_verb(word: str) -> bool:
     )
 
 
+def _acts_on(bare: str, word: str, following: list[str]) -> bool:
+    """A past verb after the noun, going on to its complement ("took part in"); an -ed word
+    closing the clause ("interest related,") or a participle with its agent ("companies
+    acquired by Pfizer") still modifies the noun."""
+    if not _past_verb(bare) or word != word.rstrip(",?;:()"):
+        return False
+    return not (following and following[0].lower() == "by")
+
+
 def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
@@ -96,16 +105,15 @@ def attribute_terms(text: str) -> list[str]:
     if not match:
         return []
     phrase: list[str] = []
-    for word in re.split(r"\s+", text[match.end() :]):
+    rest = re.split(r"\s+", text[match.end() :])
+    for n, word in enumerate(rest):
         bare = word.strip(",?;:()").lower()
         if (
             not bare
             or bare in _AUX
             or len(phrase) == 4
             or (not phrase and bare in _VERBS_AFTER_WHAT)
-            # a verb goes on to its complement; an -ed word closing the clause ("interest
-            # related,") still modifies the noun
-            or (phrase and _past_verb(bare) and word == word.rstrip(",?;:()"))
+            or (phrase and _acts_on(bare, word, rest[n + 1 : n + 2]))
         ):
             break
         phrase.append(bare)
