@@ -12,10 +12,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from citewise.agent.draft import Draft
 from citewise.agent.extractive import split_sentences
+from citewise.agent.question import Question
 from citewise.agent.spans import NUMBER_WORDS, WHICH_N
 from citewise.store.library import StoredBlock
+from citewise.store.protocols import Store
 
 # A bullet or numbered item's name: the words before its first full stop or colon.
 _ITEM = re.compile(r"^\s*(?:[•·▪◦‣∙*–-]|\(?[ivx]{1,4}\)|\(?\d{1,2}[.)])\s*([^.:]{2,60}?)\s*[.:]\s")
@@ -76,3 +80,33 @@ def continuation(span: str, block: StoredBlock, blocks: list[StoredBlock]) -> St
 def first_sentence(text: str) -> str:
     pieces = split_sentences(" ".join(text.split()))
     return pieces[0] if pieces else ""
+
+
+def completed(
+    store: Store, question: Question, draft: Draft, blocks: dict[str, StoredBlock]
+) -> Draft:
+    """The first span with what the blocks after it add: the names of the list it
+    announces, or the rest of a sentence the layout cut. Blocks
+    added are put in `blocks`."""
+    if not draft.spans:
+        return draft
+    first = draft.spans[0]
+    block = blocks.get(first.candidate.block_id)
+    wanted = announces(question.text, first.text)
+    cut = not ENDED.search(first.text) and first.candidate.text.endswith(first.text)
+    if block is None or not (wanted or cut):
+        return draft
+    siblings = store.blocks(block.document_id)
+    if wanted:
+        items = listed_after(block, siblings, wanted)
+        names = [item_name(b.text) or "" for b in items]
+        text = f"{first.text.rstrip(' .:')}: {', '.join(names)}"
+    else:
+        nxt = continuation(first.text, block, siblings)
+        items = [nxt] if nxt is not None else []
+        text = f"{first.text} {first_sentence(nxt.text)}" if nxt is not None else ""
+    if not items:
+        return draft
+    blocks.update((b.id, b) for b in items)
+    span = replace(first, text=text, also=tuple(b.id for b in items))
+    return replace(draft, spans=[span, *draft.spans[1:]])

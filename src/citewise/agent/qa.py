@@ -31,14 +31,7 @@ from citewise.agent.figures import (
     outside_sections,
     table_without_names,
 )
-from citewise.agent.following import (
-    ENDED,
-    announces,
-    continuation,
-    first_sentence,
-    item_name,
-    listed_after,
-)
+from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
 from citewise.agent.polar import lead_answer
@@ -199,7 +192,7 @@ class QuestionAnswerer:
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
         draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
-        draft = self._completed(question, draft, blocks)
+        draft = completed(self.store, question, draft, blocks)
         answer = self._finish(question, draft, hits, blocks)
         if lead and draft.spans:
             answer = checked(lead_answer(question, draft.spans[0].candidate, answer))
@@ -284,33 +277,6 @@ class QuestionAnswerer:
             {b.id: b.document_id for b in blocks.values()},
         )
         return draft, blocks
-
-    def _completed(self, question: Question, draft: Draft, blocks: dict[str, StoredBlock]) -> Draft:
-        """The first span with what the blocks after it add: the names of the list it
-        announces, or the rest of a sentence the layout cut (agent/following.py). Blocks
-        added are put in `blocks`."""
-        if not draft.spans:
-            return draft
-        first = draft.spans[0]
-        block = blocks.get(first.candidate.block_id)
-        wanted = announces(question.text, first.text)
-        cut = not ENDED.search(first.text) and first.candidate.text.endswith(first.text)
-        if block is None or not (wanted or cut):
-            return draft
-        siblings = self.store.blocks(block.document_id)
-        if wanted:
-            items = listed_after(block, siblings, wanted)
-            names = [item_name(b.text) or "" for b in items]
-            text = f"{first.text.rstrip(' .:')}: {', '.join(names)}"
-        else:
-            nxt = continuation(first.text, block, siblings)
-            items = [nxt] if nxt is not None else []
-            text = f"{first.text} {first_sentence(nxt.text)}" if nxt is not None else ""
-        if not items:
-            return draft
-        blocks.update((b.id, b) for b in items)
-        span = replace(first, text=text, also=tuple(b.id for b in items))
-        return replace(draft, spans=[span, *draft.spans[1:]])
 
     def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
         """The caption the question asks for, cited as it is printed."""
