@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from citewise.documents.model import Block, Document
-from citewise.retrieval import keyword_index
+from citewise.retrieval import keyword_index, postings
 from citewise.retrieval.hybrid import Retriever
-from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.retrieval.keyword_index import KeywordIndex, TermsAhead
 from citewise.retrieval.postings import (
     K1,
     B,
@@ -198,3 +198,43 @@ def test_ascii_text_gives_the_terms_of_the_general_tokenizer() -> None:
         expected = [t for t in map(_term, _TOKEN.findall(text)) if t]
         assert analyze(text) == expected
         assert analyze(text + " é") == expected  # not ASCII: the regex path ("é" is dropped)
+
+
+def test_terms_analysed_ahead_give_the_same_segment_and_stale_ones_are_not_used(
+    tmp_path: Path, monkeypatch
+) -> None:
+    docs = [
+        _document("basalt", ["Basalt columns cool slowly", "lava flows", "granite"]),
+        _document("granite", ["granite and basalt", "quartz veins"]),
+    ]
+    docs[0].blocks[1].section_path = "Volcanic rocks"
+    docs[0].blocks[2].trusted = False
+    plain, ahead_dir = tmp_path / "plain", tmp_path / "ahead"
+    plain_store, ahead_store = LibraryStore(plain), LibraryStore(ahead_dir)
+    ahead = TermsAhead()
+    for doc in docs:
+        plain_store.save_document(doc)
+        ahead.add(ahead_store.save_document(doc), doc)
+    stale = _document("schist", ["schist bands"])
+    ahead.add("schist", stale)  # analysed as one text, stored as another
+    stale.blocks[0].text = "slate cleavage"
+    plain_store.save_document(stale)
+    ahead_store.save_document(stale)
+    assert len(ahead.known) == 5  # trusted blocks only
+
+    analysed: list[str] = []
+    real = postings.weighted_terms
+    monkeypatch.setattr(
+        postings, "weighted_terms", lambda t, s, lb: analysed.append(t) or real(t, s, lb)
+    )
+    plain_index, ahead_index = KeywordIndex(plain), KeywordIndex(ahead_dir)
+    plain_index.refresh(plain_store)
+    assert len(analysed) == 5
+    analysed.clear()
+    ahead_index.refresh(ahead_store, ahead.known)
+    assert analysed == ["slate cleavage"]  # only the block stored otherwise than analysed
+    for mine, theirs in zip(ahead_index.segments, plain_index.segments, strict=True):
+        for name in keyword_index.ARRAYS:
+            assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+    assert ahead_index.search(["schist"], 5) == []
+    assert len(ahead_index.search(["slate"], 5)) == 1

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
     from citewise.agent.generate import GeneratedAnswerer
     from citewise.agent.qa import Answer, QuestionAnswerer
     from citewise.api.documents import DocumentDetails, DocumentStructure
+    from citewise.documents.model import Document
     from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
     from citewise.retrieval.hybrid import Hit
+    from citewise.retrieval.postings import KnownTerms
     from citewise.store.vector_check import IndexReport
     from citewise.store.vocabulary import ReviewEntry
 
@@ -165,14 +167,21 @@ class Library(
         worker's job: the next search refreshes them)."""
         from citewise.agent.vocabulary import learning
         from citewise.ingest import ingest, spaced_collections
+        from citewise.retrieval.keyword_index import TermsAhead
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        learn = learning(self.store) if refresh else None  # as each document is stored
+        learn = learning(self.store)  # the vocabulary, as each document is stored
+        ahead = TermsAhead()  # and its keyword terms: the refresh after the batch uses them
+
+        def stored(doc_id: str, doc: Document) -> None:
+            learn(doc_id, doc)
+            ahead.add(doc_id, doc)
+
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
-                            on_stored=learn)  # fmt: skip
+                            on_stored=stored if refresh else None)  # fmt: skip
             nothing = not (report.documents or report.unchanged or report.failed)
             if paths and nothing and not (sources and (sources.metadata or sources.failures)):
                 raise NoSupportedFilesError(
@@ -180,16 +189,17 @@ class Library(
                     hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
                 )
             if refresh:
-                self.refresh()
+                self.refresh(ahead.known)
         return report
 
-    def refresh(self) -> None:
+    def refresh(self, known: KnownTerms | None = None) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
-        so the next question does not pay for them."""
+        so the next question does not pay for them (`known`: blocks' keyword terms analysed
+        as they were stored)."""
         from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.retrieval.hybrid import Retriever
 
-        Retriever(self.store, self.embedder).refresh()
+        Retriever(self.store, self.embedder).refresh(known)
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()

@@ -18,6 +18,7 @@ import numpy as np
 from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.retrieval.postings import KnownTerms
 from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
@@ -53,9 +54,10 @@ class Retriever:
         self._keywords = KeywordIndex(store.directory)
         self._queries: dict[str, np.ndarray] = {}
 
-    def refresh(self) -> None:
-        """Bring both indexes up to date now (otherwise the next search does it)."""
-        self._keywords.refresh(self.store)
+    def refresh(self, known: KnownTerms | None = None) -> None:
+        """Bring both indexes up to date now (otherwise the next search does it); `known`:
+        blocks' index terms analysed ahead (keyword_index.TermsAhead)."""
+        self._keywords.refresh(self.store, known)
         self._vectors()
 
     def _allowed(self, where: BlockFilter) -> np.ndarray | None:

@@ -18,11 +18,14 @@ import json
 import os
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from citewise.retrieval.postings import (
+    KnownTerms,
     Segment,
+    Terms,
     analyze,
     build_segment,
     compact,
@@ -30,16 +33,41 @@ from citewise.retrieval.postings import (
     idf,
     merge_segments,
     score_segment,
+    weighted_terms,
 )
 from citewise.store.db import READ_ONLY
 from citewise.store.index_source import BlockState, file_lock
 from citewise.store.protocols import BlockSource
+
+if TYPE_CHECKING:
+    from citewise.documents.model import Document
 
 FOLDER = "keywords"
 FORMAT = 3  # bump when analysis or weighting changes: old files are rebuilt
 ARRAYS = ("keys", "offsets", "docs", "weights", "rowids")
 MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)
+
+
+class TermsAhead:
+    """The index terms of each document's trusted blocks, analysed as the document is
+    stored while the parse workers read the rest of the batch, so the refresh after the
+    batch builds its segment without analysing the text again (the batch's tail, when
+    the workers are done, is left with the arrays). Keyed by what the store holds (text,
+    section path, label): a stored row that differs is analysed then, as without it."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[str, str, str], Terms] = {}
+
+    def add(self, doc_id: str, doc: Document) -> None:
+        """Analyse `doc`'s trusted blocks (`doc_id`: the ID it was stored under, unused:
+        the signature of an ingest's on_stored)."""
+        known = self.known
+        for block in doc.blocks:
+            if block.trusted:
+                key = (block.text, block.section_path, block.label or "")
+                if key not in known:
+                    known[key] = weighted_terms(*key)
 
 
 class KeywordIndex:
@@ -85,8 +113,9 @@ class KeywordIndex:
 
     # -- keeping up with SQLite --------------------------------------------------------
 
-    def refresh(self, source: BlockSource) -> None:
-        """Make the index match the database: one tiny query when nothing changed."""
+    def refresh(self, source: BlockSource, known: KnownTerms | None = None) -> None:
+        """Make the index match the database: one tiny query when nothing changed.
+        `known`: blocks' terms analysed ahead (TermsAhead), used where the rows match."""
         state = source.block_state()
         if self.state == state:
             return
@@ -99,16 +128,21 @@ class KeywordIndex:
                 manifest = self._manifest()
                 if manifest and manifest["state"] == asdict(state) and self._load(manifest):
                     return
-                self._update(source, state, manifest)
+                self._update(source, state, manifest, known)
         except OSError as exc:
             if exc.errno not in READ_ONLY:
                 raise
             # A read-only library: postings built in memory for this process.
-            self.segments = [build_segment(rows) for rows in source.iter_trusted_blocks()]
+            rows = source.iter_trusted_blocks()
+            self.segments = [build_segment(chunk, known) for chunk in rows]
             self.names, self.state = [""] * len(self.segments), state
 
     def _update(
-        self, source: BlockSource, state: BlockState, manifest: dict[str, object] | None
+        self,
+        source: BlockSource,
+        state: BlockState,
+        manifest: dict[str, object] | None,
+        known: KnownTerms | None = None,
     ) -> None:
         # "state" is the BlockState this class wrote as a JSON object.
         previous = BlockState(**manifest["state"]) if manifest else None  # type: ignore[arg-type]
@@ -132,7 +166,7 @@ class KeywordIndex:
         segments, names = [segments[i] for i in kept], [names[i] for i in kept]
         after = int(max((s.rowids[-1] for s in segments), default=0))
         for rows in source.iter_trusted_blocks(after, SEGMENT_BLOCKS):
-            segments.append(build_segment(rows))
+            segments.append(build_segment(rows, known))
             names.append("")
         if len(segments) > MAX_SEGMENTS:
             # Merge the small tail into one; the whole index when the tail has grown large.

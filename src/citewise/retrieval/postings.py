@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -116,20 +116,38 @@ def _heading_terms(text: str) -> tuple[str, ...]:
     return tuple(analyze(text))
 
 
-def build_segment(blocks: Iterable[tuple[int, str, str, str]]) -> Segment:
-    """A segment from (rowid, text, section path, label) rows in ascending rowid order."""
+# A block's index terms, their weighted counts (in the same order) and its weighted length
+Terms = tuple[tuple[str, ...], tuple[float, ...], float]
+# (text, section path, label) of a block as the store holds it -> its Terms, analysed ahead
+KnownTerms = Mapping[tuple[str, str, str], Terms]
+
+
+def weighted_terms(text: str, section: str, label: str) -> Terms:
+    """block_terms() of a block in the compact form a segment is built from."""
+    weighted = block_terms(text, section, label)
+    return tuple(weighted), tuple(weighted.values()), float(sum(weighted.values()))
+
+
+def build_segment(
+    blocks: Iterable[tuple[int, str, str, str]], known: KnownTerms | None = None
+) -> Segment:
+    """A segment from (rowid, text, section path, label) rows in ascending rowid order;
+    `known`: the Terms of blocks analysed ahead (while a batch was stored), by the same
+    (text, section path, label), so the segment is the same with or without them."""
     terms: list[str] = []  # the postings' terms, block after block
     docs: list[int] = []
     counts: list[float] = []
     rowids: list[int] = []
     lengths: list[float] = []
+    known = known or {}
     for position, (rowid, text, section, label) in enumerate(blocks):
-        weighted = block_terms(text, section, label)
+        found = known.get((text, section, label))
+        block, tfs, size = found or weighted_terms(text, section, label)
         rowids.append(rowid)
-        lengths.append(float(sum(weighted.values())))
-        terms += weighted
-        docs += [position] * len(weighted)
-        counts += weighted.values()
+        lengths.append(size)
+        terms += block
+        docs += [position] * len(block)
+        counts += tfs
     # Terms numbered in the order first met; each posting's term by its number.
     vocabulary = {term: n for n, term in enumerate(dict.fromkeys(terms))}
     term_ids = list(map(vocabulary.__getitem__, terms))
