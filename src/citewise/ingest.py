@@ -13,17 +13,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
 from citewise.documents import read_document
 from citewise.documents.bounds import bound_blocks
-from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
-from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
 from citewise.documents.parallel import Parse, ParseBudget, ParseOptions
-from citewise.documents.references import link_citations
-from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
     CitewiseError,
@@ -34,6 +31,11 @@ from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 from citewise.vectors_missing import EMBED_BATCH, Progress, embed_missing
+
+if TYPE_CHECKING:  # GROBID's client is imported only when a server is configured
+    from citewise.documents.grobid import GrobidClient
+    from citewise.documents.manifest import PaperMetadata
+    from citewise.embed.base import Embedder
 
 log = logging.getLogger(__name__)
 # IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
@@ -221,6 +223,9 @@ def _grobid_references(
     doc: Document, content: bytes, grobid: GrobidClient, report: IngestReport
 ) -> None:
     """Swap the built-in bibliography for GROBID's; keep it when GROBID fails."""
+    from citewise.documents.grobid import GrobidError, attach_blocks
+    from citewise.documents.references import link_citations
+
     try:
         refs = grobid.references(content, doc.path.name)
     except GrobidError as exc:
@@ -257,7 +262,7 @@ def ingest(
         options = replace(options, budget=budget)
     report = IngestReport()
     started = time.perf_counter()
-    grobid = grobid or GrobidClient.from_url(options.grobid_url)
+    grobid = grobid or _grobid_client(options.grobid_url)
     metadata = sources.metadata if sources else {}
     if sources:
         report.failed.extend(sources.failures)
@@ -276,6 +281,15 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _grobid_client(url: str) -> GrobidClient | None:
+    """The GROBID server at `url`, None when none is set (its module not imported)."""
+    if not url.strip():
+        return None
+    from citewise.documents.grobid import GrobidClient
+
+    return GrobidClient.from_url(url)
 
 
 def _stepper(

@@ -131,11 +131,11 @@ class Library(
 
     @property
     def embedder(self) -> Embedder | None:
-        from citewise.embed.settings import embed_settings, open_embedder
-
         if not self._embedder_loaded:
             self._embedder_loaded = True
-            if self._embeddings:
+            if self._embeddings:  # a keyword-only library imports no embedding code
+                from citewise.embed.settings import embed_settings, open_embedder
+
                 self._embedder = open_embedder(
                     embed_settings(self.settings),
                     self.store.vectors.model_dimensions,

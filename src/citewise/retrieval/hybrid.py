@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.postings import KnownTerms
@@ -23,6 +23,9 @@ from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import DenseIndex, Store
+
+if TYPE_CHECKING:  # the model's module is imported by whoever loads one
+    from citewise.embed.base import Embedder
 
 log = logging.getLogger(__name__)
 
