@@ -200,12 +200,13 @@ def test_ascii_text_gives_the_terms_of_the_general_tokenizer() -> None:
         assert analyze(text + " é") == expected  # not ASCII: the regex path ("é" is dropped)
 
 
-def test_terms_analysed_ahead_give_the_same_segment_and_stale_ones_are_not_used(
+def test_documents_analysed_ahead_give_the_same_segment_and_stale_ones_are_not_used(
     tmp_path: Path, monkeypatch
 ) -> None:
     docs = [
         _document("basalt", ["Basalt columns cool slowly", "lava flows", "granite"]),
         _document("granite", ["granite and basalt", "quartz veins"]),
+        _document("gneiss", ["gneiss bands", "lava flows"]),
     ]
     docs[0].blocks[1].section_path = "Volcanic rocks"
     docs[0].blocks[2].trusted = False
@@ -215,26 +216,30 @@ def test_terms_analysed_ahead_give_the_same_segment_and_stale_ones_are_not_used(
     for doc in docs:
         plain_store.save_document(doc)
         ahead.add(ahead_store.save_document(doc), doc)
-    stale = _document("schist", ["schist bands"])
+    stale = _document("schist", ["schist bands", "mica"])
     ahead.add("schist", stale)  # analysed as one text, stored as another
     stale.blocks[0].text = "slate cleavage"
-    plain_store.save_document(stale)
-    ahead_store.save_document(stale)
-    assert len(ahead.known) == 5  # trusted blocks only
+    for store in (plain_store, ahead_store):
+        store.save_document(stale)
+        store.save_document(_document("marble", ["marble quarry"]))  # never analysed ahead
 
     analysed: list[str] = []
-    real = postings.weighted_terms
+    real = postings.block_terms
     monkeypatch.setattr(
-        postings, "weighted_terms", lambda t, s, lb: analysed.append(t) or real(t, s, lb)
+        postings, "block_terms", lambda t, s, lb: analysed.append(t) or real(t, s, lb)
     )
     plain_index, ahead_index = KeywordIndex(plain), KeywordIndex(ahead_dir)
     plain_index.refresh(plain_store)
-    assert len(analysed) == 5
+    assert len(analysed) == 9  # every trusted block
     analysed.clear()
-    ahead_index.refresh(ahead_store, ahead.known)
-    assert analysed == ["slate cleavage"]  # only the block stored otherwise than analysed
+    ahead_index.refresh(ahead_store, ahead.cover)
+    # only the blocks stored otherwise than analysed ahead (a document's piece is used
+    # whole or not at all) and those never analysed
+    assert analysed == ["slate cleavage", "mica", "marble quarry"]
     for mine, theirs in zip(ahead_index.segments, plain_index.segments, strict=True):
         for name in keyword_index.ARRAYS:
             assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+            assert getattr(mine, name).dtype == getattr(theirs, name).dtype, name
     assert ahead_index.search(["schist"], 5) == []
     assert len(ahead_index.search(["slate"], 5)) == 1
+    assert ahead_index.search(["lava"], 5) == plain_index.search(["lava"], 5)

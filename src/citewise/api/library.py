@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
     from citewise.retrieval.hybrid import Hit
-    from citewise.retrieval.postings import KnownTerms
+    from citewise.retrieval.postings import Cover
     from citewise.store.vector_check import IndexReport
     from citewise.store.vocabulary import ReviewEntry
 
@@ -189,17 +189,17 @@ class Library(
                     hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
                 )
             if refresh:
-                self.refresh(ahead.known)
+                self.refresh(ahead.cover)
         return report
 
-    def refresh(self, known: KnownTerms | None = None) -> None:
+    def refresh(self, cover: Cover | None = None) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
-        so the next question does not pay for them (`known`: blocks' keyword terms analysed
-        as they were stored)."""
+        so the next question does not pay for them (`cover`: blocks' keyword postings
+        analysed as they were stored)."""
         from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.retrieval.hybrid import Retriever
 
-        Retriever(self.store, self.embedder).refresh(known)
+        Retriever(self.store, self.embedder).refresh(cover)
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()

@@ -18,7 +18,7 @@ import numpy as np
 
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
-from citewise.retrieval.postings import KnownTerms
+from citewise.retrieval.postings import Cover
 from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
@@ -57,10 +57,10 @@ class Retriever:
         self._keywords = KeywordIndex(store.directory)
         self._queries: dict[str, np.ndarray] = {}
 
-    def refresh(self, known: KnownTerms | None = None) -> None:
-        """Bring both indexes up to date now (otherwise the next search does it); `known`:
-        blocks' index terms analysed ahead (keyword_index.TermsAhead)."""
-        self._keywords.refresh(self.store, known)
+    def refresh(self, cover: Cover | None = None) -> None:
+        """Bring both indexes up to date now (otherwise the next search does it); `cover`:
+        blocks analysed ahead for the keyword index (keyword_index.TermsAhead.cover)."""
+        self._keywords.refresh(self.store, cover)
         self._vectors()
 
     def _allowed(self, where: BlockFilter) -> np.ndarray | None:

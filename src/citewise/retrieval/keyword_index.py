@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from citewise.retrieval.postings import (
-    KnownTerms,
+    BlockText,
+    Cover,
+    Piece,
     Segment,
-    Terms,
+    analysed,
     analyze,
     build_segment,
     compact,
@@ -33,7 +35,6 @@ from citewise.retrieval.postings import (
     idf,
     merge_segments,
     score_segment,
-    weighted_terms,
 )
 from citewise.store.db import READ_ONLY
 from citewise.store.index_source import BlockState, file_lock
@@ -50,24 +51,41 @@ SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while
 
 
 class TermsAhead:
-    """The index terms of each document's trusted blocks, analysed as the document is
-    stored while the parse workers read the rest of the batch, so the refresh after the
-    batch builds its segment without analysing the text again (the batch's tail, when
-    the workers are done, is left with the arrays). Keyed by what the store holds (text,
-    section path, label): a stored row that differs is analysed then, as without it."""
+    """The postings of each document's trusted blocks, analysed as the document is stored
+    while the parse workers read the rest of the batch, so the refresh after the batch
+    builds its segment without analysing the text again (the batch's tail, when the workers
+    are done, is left with joining the arrays). A document's piece is used for the rows that
+    hold exactly its blocks (text, section path, label, in order); rows stored otherwise are
+    analysed then, as without it."""
 
     def __init__(self) -> None:
-        self.known: dict[tuple[str, str, str], Terms] = {}
+        self.pieces: dict[BlockText, list[Piece]] = {}  # by their first block
 
     def add(self, doc_id: str, doc: Document) -> None:
         """Analyse `doc`'s trusted blocks (`doc_id`: the ID it was stored under, unused:
         the signature of an ingest's on_stored)."""
-        known = self.known
-        for block in doc.blocks:
-            if block.trusted:
-                key = (block.text, block.section_path, block.label or "")
-                if key not in known:
-                    known[key] = weighted_terms(*key)
+        blocks = [(b.text, b.section_path, b.label or "") for b in doc.blocks if b.trusted]
+        if blocks:
+            self.pieces.setdefault(blocks[0], []).append(analysed(blocks))
+
+    def cover(self, rows: list[BlockText]) -> list[tuple[int, Piece]]:
+        """(start, piece) covering `rows` in order: the pieces analysed ahead where they
+        match a run of rows exactly, the rows between analysed now."""
+        found: list[tuple[int, Piece]] = []
+        done = at = 0  # rows before `done` are covered; `at` is the row looked at
+        while at < len(rows):
+            candidates = self.pieces.get(rows[at], ())
+            piece = next((c for c in candidates if rows[at : at + len(c.blocks)] == c.blocks), None)
+            if piece is None:
+                at += 1
+                continue
+            if done < at:
+                found.append((done, analysed(rows[done:at])))
+            found.append((at, piece))
+            at = done = at + len(piece.blocks)
+        if done < len(rows):
+            found.append((done, analysed(rows[done:])))
+        return found
 
 
 class KeywordIndex:
@@ -113,9 +131,9 @@ class KeywordIndex:
 
     # -- keeping up with SQLite --------------------------------------------------------
 
-    def refresh(self, source: BlockSource, known: KnownTerms | None = None) -> None:
+    def refresh(self, source: BlockSource, cover: Cover | None = None) -> None:
         """Make the index match the database: one tiny query when nothing changed.
-        `known`: blocks' terms analysed ahead (TermsAhead), used where the rows match."""
+        `cover`: blocks analysed ahead (TermsAhead.cover), used where the rows match."""
         state = source.block_state()
         if self.state == state:
             return
@@ -128,13 +146,13 @@ class KeywordIndex:
                 manifest = self._manifest()
                 if manifest and manifest["state"] == asdict(state) and self._load(manifest):
                     return
-                self._update(source, state, manifest, known)
+                self._update(source, state, manifest, cover)
         except OSError as exc:
             if exc.errno not in READ_ONLY:
                 raise
             # A read-only library: postings built in memory for this process.
             rows = source.iter_trusted_blocks()
-            self.segments = [build_segment(chunk, known) for chunk in rows]
+            self.segments = [build_segment(chunk, cover) for chunk in rows]
             self.names, self.state = [""] * len(self.segments), state
 
     def _update(
@@ -142,7 +160,7 @@ class KeywordIndex:
         source: BlockSource,
         state: BlockState,
         manifest: dict[str, object] | None,
-        known: KnownTerms | None = None,
+        cover: Cover | None = None,
     ) -> None:
         # "state" is the BlockState this class wrote as a JSON object.
         previous = BlockState(**manifest["state"]) if manifest else None  # type: ignore[arg-type]
@@ -166,7 +184,7 @@ class KeywordIndex:
         segments, names = [segments[i] for i in kept], [names[i] for i in kept]
         after = int(max((s.rowids[-1] for s in segments), default=0))
         for rows in source.iter_trusted_blocks(after, SEGMENT_BLOCKS):
-            segments.append(build_segment(rows, known))
+            segments.append(build_segment(rows, cover))
             names.append("")
         if len(segments) > MAX_SEGMENTS:
             # Merge the small tail into one; the whole index when the tail has grown large.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -116,53 +116,74 @@ def _heading_terms(text: str) -> tuple[str, ...]:
     return tuple(analyze(text))
 
 
-# A block's index terms, their weighted counts (in the same order) and its weighted length
-Terms = tuple[tuple[str, ...], tuple[float, ...], float]
-# (text, section path, label) of a block as the store holds it -> its Terms, analysed ahead
-KnownTerms = Mapping[tuple[str, str, str], Terms]
+BlockText = tuple[str, str, str]  # (text, section path, label) as the store holds a block
 
 
-def weighted_terms(text: str, section: str, label: str) -> Terms:
-    """block_terms() of a block in the compact form a segment is built from."""
-    weighted = block_terms(text, section, label)
-    return tuple(weighted), tuple(weighted.values()), float(sum(weighted.values()))
+@dataclass
+class Piece:
+    """A run of blocks analysed into postings: one stored document's trusted blocks (while
+    a batch is stored, keyword_index.TermsAhead) or the rows a segment met unanalysed."""
+
+    blocks: list[BlockText]
+    keys: np.ndarray  # uint64: the piece's distinct terms' hashes, in the order first met
+    terms: np.ndarray  # int64 per posting: its term as a position in keys
+    docs: np.ndarray  # int32 per posting: its block's position in the piece
+    counts: np.ndarray  # float32 per posting: the weighted count of the term in the block
+    lengths: np.ndarray  # float32 per block: its weighted length
 
 
-def build_segment(
-    blocks: Iterable[tuple[int, str, str, str]], known: KnownTerms | None = None
-) -> Segment:
-    """A segment from (rowid, text, section path, label) rows in ascending rowid order;
-    `known`: the Terms of blocks analysed ahead (while a batch was stored), by the same
-    (text, section path, label), so the segment is the same with or without them."""
+def analysed(blocks: list[BlockText]) -> Piece:
+    """The postings of `blocks`, in block order (each block's terms as block_terms has
+    them)."""
     terms: list[str] = []  # the postings' terms, block after block
     docs: list[int] = []
     counts: list[float] = []
-    rowids: list[int] = []
     lengths: list[float] = []
-    known = known or {}
-    for position, (rowid, text, section, label) in enumerate(blocks):
-        found = known.get((text, section, label))
-        block, tfs, size = found or weighted_terms(text, section, label)
-        rowids.append(rowid)
-        lengths.append(size)
-        terms += block
-        docs += [position] * len(block)
-        counts += tfs
+    for position, (text, section, label) in enumerate(blocks):
+        weighted = block_terms(text, section, label)
+        lengths.append(float(sum(weighted.values())))
+        terms += weighted
+        docs += [position] * len(weighted)
+        counts += weighted.values()
     # Terms numbered in the order first met; each posting's term by its number.
     vocabulary = {term: n for n, term in enumerate(dict.fromkeys(terms))}
-    term_ids = list(map(vocabulary.__getitem__, terms))
-    keys = hashes(vocabulary)
-    order = np.argsort(keys, kind="stable")
-    rank = np.empty(len(keys), dtype=np.int64)
-    rank[order] = np.arange(len(keys))
-    rows = rank[np.asarray(term_ids, dtype=np.int64)]
-    doc_array = np.asarray(docs, dtype=np.int32)
-    length = np.asarray(lengths, dtype=np.float32)
-    tf = np.asarray(counts, dtype=np.float32)
+    ids = np.fromiter(map(vocabulary.__getitem__, terms), dtype=np.int64, count=len(terms))
+    return Piece(
+        blocks,
+        hashes(vocabulary),
+        ids,
+        np.asarray(docs, dtype=np.int32),
+        np.asarray(counts, dtype=np.float32),
+        np.asarray(lengths, dtype=np.float32),
+    )
+
+
+# The pieces analysed ahead that may cover a segment's rows: (start position, piece) for
+# each, covering every row in order (None: analyse them all now)
+Cover = Callable[[list[BlockText]], list[tuple[int, Piece]]]
+
+
+def build_segment(
+    blocks: Iterable[tuple[int, str, str, str]], cover: Cover | None = None
+) -> Segment:
+    """A segment from (rowid, text, section path, label) rows in ascending rowid order;
+    `cover`: blocks analysed ahead, matched to the rows by their text, section path and
+    label (a row stored otherwise is analysed here), so the segment is the same either way."""
+    rows = list(blocks)
+    texts = [(text, section, label) for _, text, section, label in rows]
+    pieces = cover(texts) if cover is not None else [(0, analysed(texts))]
+    if not pieces:
+        pieces = [(0, analysed([]))]
+    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    keys = np.unique(np.concatenate([piece.keys for _, piece in pieces]))
+    term_rows = np.concatenate([np.searchsorted(keys, p.keys)[p.terms] for _, p in pieces])
+    doc_array = np.concatenate([piece.docs + start for start, piece in pieces])
+    length = np.concatenate([piece.lengths for _, piece in pieces])
+    tf = np.concatenate([piece.counts for _, piece in pieces])
     average = float(length.mean()) if len(length) else 1.0
     norm = K1 * (1 - B + B * length[doc_array] / max(average, 1e-6))
     weights = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
-    return _csr(keys[order], rows, doc_array, weights, np.asarray(rowids, dtype=np.int64))
+    return _csr(keys, term_rows.astype(np.int64), doc_array.astype(np.int32), weights, rowids)
 
 
 def _csr(
