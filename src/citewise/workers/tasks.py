@@ -53,6 +53,27 @@ class IngestJobError(CitewiseError):
     code = "INGEST_JOB_FAILED"
 
 
+class EmbedderUnavailableError(CitewiseError):
+    """An embedding job on a worker that cannot load the library's embedding model: the job
+    fails (and is retried), rather than succeed with no vectors stored."""
+
+    code = "EMBEDDER_UNAVAILABLE"
+
+
+def _no_embedder(settings: Settings) -> EmbedderUnavailableError:
+    from citewise.config import default_embed_model
+    from citewise.embed.base import DEFAULT_MODEL
+    from citewise.embed.settings import embed_settings
+
+    model = embed_settings(settings).model or default_embed_model(DEFAULT_MODEL)
+    return EmbedderUnavailableError(
+        f"this worker cannot load the embedding model {model}",
+        hint="install it where the worker runs (pip install 'citewise[embed]') or configure "
+        "one it has ([embed] in citewise.toml, $CITEWISE_EMBED_MODEL), restart the worker, "
+        "then queue the files again",
+    )
+
+
 class Libraries:
     """Open Library objects shared by a worker's job threads, one thread at a time each
     (opened on a worker's first job: a worker that is started pays for no import it does
@@ -146,15 +167,15 @@ def ingest_file(context: Any, path: str) -> dict[str, Any]:
 
 def embed_document(context: Any, document: str) -> int:
     """Embed the trusted blocks of one document, unless all of them have vectors of the
-    configured model already; how many were embedded."""
+    configured model already; how many were embedded. A worker without the model fails
+    the job (EMBEDDER_UNAVAILABLE)."""
     from citewise.ingest import EMBED_BATCH
 
     clock = JobClock("embed_document")
     with _libraries(context).borrow(embeddings=True) as library:
         embedder, store = library.embedder, library.store
-        if embedder is None:
-            clock.done(document=document, blocks=0)
-            return 0
+        if embedder is None:  # the job exists to embed: "done" here would be a silent gap
+            raise _no_embedder(library.settings)
         store.vectors.register_model(embedder.name, embedder.dimensions)
         todo = [(b.rowid, b.text) for b in store.blocks(document) if b.trusted]
         rowids = [rowid for rowid, _ in todo]
@@ -190,6 +211,8 @@ def embed_missing(context: Any) -> int:
     """Embed every trusted block lacking a vector of the configured model."""
     clock = JobClock("embed_missing")
     with _libraries(context).borrow(embeddings=True) as library:
+        if library.embedder is None:
+            raise _no_embedder(library.settings)
         embedded = library.embed_missing()
     clock.done(blocks=embedded)
     return embedded
@@ -216,8 +239,8 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
             )
             if isinstance(exc, CitewiseError):
                 code, message = exc.code, exc.message
-            else:
-                code, message = type(exc).__name__, str(exc)
+            else:  # one line (a database error's CONTEXT lines too): a follower prints it
+                code, message = type(exc).__name__, " ".join(str(exc).split())
             _record(context, subject=subject, code=code, message=message)
             raise
 
