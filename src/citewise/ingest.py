@@ -36,6 +36,8 @@ if TYPE_CHECKING:  # GROBID's client is imported only when a server is configure
     from citewise.documents.grobid import GrobidClient
     from citewise.documents.manifest import PaperMetadata
     from citewise.embed.base import Embedder
+    from citewise.retrieval.keyword_index import TermsAhead
+    from citewise.retrieval.postings import BlockText, Piece
 
 log = logging.getLogger(__name__)
 # IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
@@ -43,6 +45,7 @@ log = logging.getLogger(__name__)
 # FILE_MB_VARIABLE in documents/options.py;
 # importers name them here too.
 __all__ = [
+    "AsStored",
     "FILE_MB_VARIABLE",
     "IngestFailure",
     "IngestReport",
@@ -335,6 +338,36 @@ def _then(step: Stepper, on_stored: Stored) -> Step:
                 log.debug("after storing %s", path, exc_info=True)
 
     return then
+
+
+class AsStored:
+    """What is done with each document as it is stored (an ingest's `on_stored`) for the
+    indexes brought up to date after the batch: its vocabulary learned and its keyword
+    postings analysed (retrieval/keyword_index.TermsAhead; `cover` hands them to the
+    refresh). Their modules are imported with the first document, while the workers parse,
+    not before the workers start."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.ahead: TermsAhead | None = None
+        self._learn: Stored | None = None
+
+    def __call__(self, doc_id: str, doc: Document) -> None:
+        if self.ahead is None or self._learn is None:
+            from citewise.agent.vocabulary import learning
+            from citewise.retrieval.keyword_index import TermsAhead
+
+            self.ahead, self._learn = TermsAhead(), learning(self.store)
+        self._learn(doc_id, doc)
+        self.ahead.add(doc_id, doc)
+
+    def cover(self, rows: list[BlockText]) -> list[tuple[int, Piece]]:
+        """The documents' postings analysed ahead, for the rows a keyword refresh reads."""
+        if self.ahead is None:
+            from citewise.retrieval.postings import analysed
+
+            return [(0, analysed(rows))] if rows else []
+        return self.ahead.cover(rows)
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from citewise.agent.generate import GeneratedAnswerer
     from citewise.agent.qa import Answer, QuestionAnswerer
     from citewise.api.documents import DocumentDetails, DocumentStructure
-    from citewise.documents.model import Document
     from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
@@ -165,20 +164,12 @@ class Library(
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
-        from citewise.agent.vocabulary import learning
-        from citewise.ingest import ingest, spaced_collections
-        from citewise.retrieval.keyword_index import TermsAhead
+        from citewise.ingest import AsStored, ingest, spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        learn = learning(self.store)  # the vocabulary, as each document is stored
-        ahead = TermsAhead()  # and its keyword terms: the refresh after the batch uses them
-
-        def stored(doc_id: str, doc: Document) -> None:
-            learn(doc_id, doc)
-            ahead.add(doc_id, doc)
-
+        stored = AsStored(self.store)  # vocabulary and keyword terms, as each is stored
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
                             on_stored=stored if refresh else None)  # fmt: skip
@@ -189,7 +180,7 @@ class Library(
                     hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
                 )
             if refresh:
-                self.refresh(ahead.cover)
+                self.refresh(stored.cover)
         return report
 
     def refresh(self, cover: Cover | None = None) -> None:
