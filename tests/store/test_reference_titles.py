@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from rapidfuzz import fuzz
 
 from citewise.store.references import TITLE_MATCH, _close, _norm
@@ -34,7 +35,10 @@ def _typos(rng: random.Random, title: str) -> str:
     return "".join(chars)
 
 
-def test_close_titles_decide_as_rapidfuzz_alone() -> None:
+@pytest.mark.parametrize("imported", [True, False])
+def test_close_titles_decide_as_rapidfuzz_alone(imported: bool, monkeypatch) -> None:
+    if not imported:  # as in a process that has not imported it yet: both bounds apply
+        monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")
     rng = random.Random(7)
     titles = TITLES + [_typos(rng, rng.choice(TITLES)) for _ in range(300)]
     decided = {True: 0, False: 0}
@@ -46,6 +50,7 @@ def test_close_titles_decide_as_rapidfuzz_alone() -> None:
             expected = fuzz.ratio(na, nb) >= TITLE_MATCH
             assert _close(na, 2020, nb, 2021) is expected, (a, b)
             decided[expected] += 1
+    assert ("rapidfuzz.fuzz" in sys.modules) is imported
     assert decided[True] > 300 and decided[False] > 3000  # both outcomes well exercised
 
 
