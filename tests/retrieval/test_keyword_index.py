@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,18 @@ def test_building_and_merging_segments_leaves_numpy_ma_unimported() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_text_beyond_ascii_gives_the_terms_of_the_general_tokenizer() -> None:
+    # Text whose only non-ASCII characters are no word characters (dashes, quotes, math
+    # symbols) takes the split path; letters and digits beyond ASCII, the regex.
+    from citewise.retrieval.postings import _TOKEN, _term
+
+    rng = random.Random(3)
+    alphabet = "ab Z9_-'.\t\n,é²中—“”×•\u00a0\u2009ﬁ½①"
+    texts = ["revenue — 12% “adjusted” × 3 • net", "naïve café 10² ﬁnance", "检索 — x"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    for text in texts:
+        expected = [t for t in map(_term, _TOKEN.findall(text)) if t]
+        if not any(0x3040 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFAFF for c in text):
+            assert analyze(text) == expected, text  # no CJK: the words, however split

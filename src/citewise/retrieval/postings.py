@@ -29,6 +29,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
+_WORD_BEYOND_ASCII = re.compile(r"[^\W\x00-\x7f]")  # a letter or digit outside ASCII
 # ASCII bytes other than letters and digits, as spaces: what _TOKEN splits ASCII text on
 _ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
 
@@ -47,6 +48,12 @@ def analyze(text: str) -> list[str]:
     matches)."""
     if text.isascii():  # the tokens: runs of letters and digits between everything else
         words = text.encode().translate(_ASCII_GAPS).decode().split()
+        return list(filter(None, map(_term, words)))
+    if not _WORD_BEYOND_ASCII.search(text):
+        # dashes, quotes, symbols only beyond ASCII (most non-ASCII blocks of papers and
+        # filings): they cut words as any other non-word character, so the same split
+        # with each of them as "?" gives the regex's tokens (at half its cost)
+        words = text.encode("ascii", "replace").translate(_ASCII_GAPS).decode().split()
         return list(filter(None, map(_term, words)))
     tokens = _TOKEN.findall(text)
     if not _HAS_CJK.search(text):  # no token can be a CJK run: each is a word or nothing
