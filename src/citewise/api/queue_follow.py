@@ -7,7 +7,10 @@ those ran too, so the follower learns them from each ingest job's recorded outco
 vocabulary job it caused has succeeded or failed, naming each failure's file and why.
 A job whose row left the queue before it finished (deleted by hand, the queue reset)
 will never finish: it is a failure too (JOB_GONE, with its file), never counted as done;
-one that finished before its row went (retention) keeps the status it was seen with.
+one that finished before its row went (retention) keeps the status it was seen with. A
+job cancelled before a worker took it, or aborted while it ran (procrastinate's
+`cancelled` and `aborted`), did not do its work either: a failure (JOB_CANCELLED, with
+its file), which the same `ingest --queue` run again queues anew.
 """
 
 from __future__ import annotations
@@ -17,14 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from citewise.errors import Kind, LibraryError
+from citewise.errors import JobCancelledError, Kind, LibraryError
 from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
 
 STAGES = ("ingest", "embedding", "vocabulary")
 STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabulary"}
 FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
-UNFINISHED = ("failed", "gone")  # what the follower reports as a failure, with its file
+CANCELLED = ("cancelled", "aborted")  # by a user (procrastinate's cancel/abort) or a worker
+UNFINISHED = ("failed", "gone", *CANCELLED)  # reported as a failure, with its file
 UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
 NAMED = 5  # files a failed vocabulary job's message names (all are in `files`)
 
@@ -42,17 +46,42 @@ def gone_message(jobs: list[int]) -> str:
     return f"job {named} is no longer in the queue (deleted before it finished)"
 
 
+def cancelled(job: int, status: str) -> JobCancelledError:
+    """Why a followed job that was cancelled or aborted did not do its work."""
+    how = (
+        "was cancelled before a worker ran it"
+        if status == "cancelled"
+        else "was aborted while it ran"
+    )
+    return JobCancelledError(
+        f"job {job} {how}",
+        hint="run the same `citewise ingest --queue` again: it queues the job anew",
+    )
+
+
 @dataclass(frozen=True)
 class JobFailure:
     """A job that failed for good: its stage, the file it was for (a vocabulary job serves
     a batch: "", and its message names them), the error's code and message, and `files`:
-    every followed file the job served (the ones to queue again once the cause is fixed)."""
+    every followed file the job served (the ones to queue again once the cause is fixed).
+    `brief` is the message for a line that names the files already (`subject`)."""
 
     stage: str
     file: str
     code: str
     message: str
     files: tuple[str, ...] = ()
+    brief: str = ""
+
+    @property
+    def subject(self) -> str:
+        """What a one-line report names first: the file, else the batch's files."""
+        return self.file or ", ".join(self.files) or self.stage
+
+    @property
+    def text(self) -> str:
+        """The message, for a line that starts with `subject`."""
+        return self.brief or self.message
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -168,26 +197,70 @@ class _Follower:
 
     def _failure(self, job: int) -> JobFailure:
         now, outcome = self.progress, self.outcomes.get(job)
-        stage = now.stage[job]
+        stage, hint = now.stage[job], ""
         if now.status[job] == "gone":
             code, message = JobGoneError.code, gone_message([job])
+        elif now.status[job] in CANCELLED:
+            error = cancelled(job, now.status[job])
+            code, message, hint = error.code, error.message, error.hint
         elif outcome is None or outcome.message is None:
             code, message = "JOB_FAILED", UNKNOWN_FAILURE
         else:
             code, message = outcome.code or "JOB_FAILED", outcome.message
         if stage != "vocabulary":
-            file = now.file.get(job, "")
+            file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
             return JobFailure(stage, file, code, message, (file,) if file else ())
-        files = tuple(self.served.get(job, ()))
-        return JobFailure(stage, "", code, batch_message(files, message), files)
+        files, others = self._left_unlearned(job)
+        return JobFailure(
+            stage,
+            "",
+            code,
+            batch_message(files, message, others),
+            files,
+            batch_message(files, message, others, named=False),
+        )
+
+    def _left_unlearned(self, job: int) -> tuple[tuple[str, ...], int]:
+        """The followed files a failed vocabulary job left unlearned, and how many
+        documents of the library that are none of the followed files it did (it tries
+        every one not learned yet; a followed file another vocabulary job served is that
+        job's to report); the files it served when its outcome does not say (recorded
+        by an older worker)."""
+        served = tuple(self.served.get(job, ()))
+        outcome = self.outcomes.get(job)
+        if outcome is None or outcome.covers is None:
+            return served, 0
+        document = {
+            self.progress.file[j]: o.document
+            for j, o in self.outcomes.items()
+            if self.progress.stage.get(j) == "ingest" and o.document
+        }
+        left = set(outcome.covers)
+        files = tuple(f for f in served if document.get(f) in left)
+        return files, len(left - set(document.values()))
 
 
-def batch_message(files: tuple[str, ...], reason: str) -> str:
-    """Why a vocabulary job failed, naming the files of the batch it served."""
-    named = ", ".join(files[:NAMED]) + (
-        f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
-    )
-    batch = f"{len(files)} file{'s' if len(files) != 1 else ''} ({named})" if files else "a batch"
+def batch_message(files: tuple[str, ...], reason: str, others: int = 0, named: bool = True) -> str:
+    """Why a vocabulary job failed, naming the followed files it left unlearned (unless
+    `named` is false: a line that lists them already) and counting the `others`: the
+    library's other documents it tried too."""
+    batch = f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else ""
+    if files and named:
+        listed = ", ".join(files[:NAMED])
+        more = f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
+        batch = f"{batch} ({listed}{more})"
+    noun = f"document{'s' if others != 1 else ''} of the library"
+    if files and others:
+        return (
+            f"the vocabulary of {batch} and of {others} other {noun} was not learned: "
+            f"{reason}; queue the files again once fixed (that learns the others too)"
+        )
+    if others:
+        return (
+            f"the vocabulary of {others} {noun} (none of these files) was not learned: "
+            f"{reason}; queue a file again once fixed (that learns them)"
+        )
+    batch = batch or "a batch"
     return f"the vocabulary of {batch} was not learned: {reason}; queue them again once fixed"
 
 

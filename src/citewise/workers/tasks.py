@@ -18,6 +18,7 @@ Jobs name files by absolute path: every worker must see the same files (a shared
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import queue
@@ -43,8 +44,14 @@ from citewise.workers.timing import JobClock
 
 if TYPE_CHECKING:
     from citewise.api.library import Library
+    from citewise.store.protocols import Store
 
 log = logging.getLogger(__name__)
+# What a failing job's body leaves undone, for its outcome: a vocabulary job learns every
+# document not learned yet, not only the files that deferred it (None: not known).
+_LEFT: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
+    "citewise_left_undone", default=None
+)
 
 
 class IngestJobError(CitewiseError):
@@ -202,9 +209,22 @@ def learn_vocabulary(context: Any) -> int:
 
     clock = JobClock("learn_vocabulary")
     with _libraries(context).borrow(embeddings=False) as library:
-        learned = learn(library.store)
+        try:
+            learned = learn(library.store)
+        except Exception:
+            _LEFT.set(_unlearned(library.store))  # the failure names them all (its outcome)
+            raise
     clock.done(documents=learned)
     return learned
+
+
+def _unlearned(store: Store) -> tuple[str, ...] | None:
+    """The documents whose vocabulary is still not learned (None if that cannot be read)."""
+    try:
+        return tuple(doc for doc, _ in store.vocabulary.unlearned_documents())
+    except Exception:  # the store itself failed: the outcome says only why
+        log.warning("could not list the documents left unlearned", exc_info=True)
+        return None
 
 
 def embed_missing(context: Any) -> int:
@@ -231,6 +251,7 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(body)
     def run(context: Any, **kwargs: Any) -> Any:
+        left = _LEFT.set(None)
         try:
             return body(context, **kwargs)
         except Exception as exc:
@@ -241,8 +262,10 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
                 code, message = exc.code, exc.message
             else:  # one line (a database error's CONTEXT lines too): a follower prints it
                 code, message = type(exc).__name__, " ".join(str(exc).split())
-            _record(context, subject=subject, code=code, message=message)
+            _record(context, subject=subject, code=code, message=message, covers=_LEFT.get())
             raise
+        finally:
+            _LEFT.reset(left)
 
     return run
 
