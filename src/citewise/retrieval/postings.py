@@ -132,7 +132,8 @@ class Piece:
     a batch is stored, keyword_index.TermsAhead) or the rows a segment met unanalysed."""
 
     blocks: list[BlockText]
-    keys: np.ndarray  # uint64: the piece's distinct terms' hashes, in the order first met
+    keys: np.ndarray  # uint64: the piece's distinct terms' hashes, ascending
+    # the postings by term (as a position in keys), then by block:
     terms: np.ndarray  # int64 per posting: its term as a position in keys
     docs: np.ndarray  # int32 per posting: its block's position in the piece
     counts: np.ndarray  # float32 per posting: the weighted count of the term in the block
@@ -152,16 +153,19 @@ def analysed(blocks: list[BlockText]) -> Piece:
         terms += weighted
         docs += [position] * len(weighted)
         counts += weighted.values()
-    # Terms numbered in the order first met; each posting's term by its number.
+    # Terms numbered in the order first met, then by their keys' order; the postings
+    # sorted as a segment holds them (so joining pieces needs no sort of all postings).
     vocabulary = {term: n for n, term in enumerate(dict.fromkeys(terms))}
     ids = np.fromiter(map(vocabulary.__getitem__, terms), dtype=np.int64, count=len(terms))
+    keys = hashes(vocabulary)
+    order = np.argsort(keys, kind="stable")
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(keys))
+    ranked, doc_array = rank[ids], np.asarray(docs, dtype=np.int32)
+    by = np.lexsort((doc_array, ranked))
+    tf = np.asarray(counts, dtype=np.float32)
     return Piece(
-        blocks,
-        hashes(vocabulary),
-        ids,
-        np.asarray(docs, dtype=np.int32),
-        np.asarray(counts, dtype=np.float32),
-        np.asarray(lengths, dtype=np.float32),
+        blocks, keys[order], ranked[by], doc_array[by], tf[by], np.asarray(lengths, np.float32)
     )
 
 
@@ -183,14 +187,28 @@ def build_segment(
         pieces = [(0, analysed([]))]
     rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     keys = _distinct(np.concatenate([piece.keys for _, piece in pieces]))
-    term_rows = np.concatenate([np.searchsorted(keys, p.keys)[p.terms] for _, p in pieces])
-    doc_array = np.concatenate([piece.docs + start for start, piece in pieces])
+    # each piece's postings by the segment's term rows (ascending: both key lists are)
+    rows_of = [np.searchsorted(keys, piece.keys)[piece.terms] for _, piece in pieces]
+    offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.concatenate(rows_of), minlength=len(keys)), out=offsets[1:])
     length = np.concatenate([piece.lengths for _, piece in pieces])
-    tf = np.concatenate([piece.counts for _, piece in pieces])
     average = float(length.mean()) if len(length) else 1.0
-    norm = K1 * (1 - B + B * length[doc_array] / max(average, 1e-6))
-    weights = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
-    return _csr(keys, term_rows.astype(np.int64), doc_array.astype(np.int32), weights, rowids)
+    docs = np.empty(int(offsets[-1]), dtype=np.int32)
+    weights = np.empty(int(offsets[-1]), dtype=np.float32)
+    filled = offsets[:-1].copy()  # per term row: where its next posting goes
+    for (start, piece), term_rows in zip(pieces, rows_of, strict=True):
+        # pieces come in block order and each holds its postings by term, then block: a
+        # term's postings go after those of earlier pieces, in the piece's order
+        first = np.searchsorted(term_rows, term_rows)  # where each posting's term begins
+        at = filled[term_rows] + np.arange(len(term_rows)) - first
+        block = piece.docs + start
+        tf = piece.counts
+        norm = K1 * (1 - B + B * length[block] / max(average, 1e-6))
+        docs[at] = block
+        weights[at] = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
+        begins = np.flatnonzero(first == np.arange(len(term_rows)))  # each term's first
+        filled[term_rows[begins]] += np.diff(np.append(begins, len(term_rows)))
+    return Segment(keys, offsets, docs, weights, rowids)
 
 
 def _distinct(keys: np.ndarray) -> np.ndarray:
