@@ -78,7 +78,7 @@ def term_hash(term: str) -> int:
 
 
 def hashes(terms: Iterable[str]) -> np.ndarray:
-    return np.fromiter((term_hash(t) for t in terms), dtype=np.uint64)
+    return np.fromiter(map(term_hash, terms), dtype=np.uint64)
 
 
 @dataclass
