@@ -185,8 +185,7 @@ class Library(
 
     def refresh(self, cover: Cover | None = None) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
-        so the next question does not pay for them (`cover`: blocks' keyword postings
-        analysed as they were stored)."""
+        so the next question does not pay for them (`cover`: postings analysed ahead)."""
         from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.retrieval.hybrid import Retriever
 
