@@ -141,7 +141,8 @@ _CUT_STARTS = frozenset("•◦▪‣∙●○■□➢►–—TFS")
 
 def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
     """split_unit for a unit without heading rows: cut only before a bullet or a caption
-    start (row texts are whitespace-collapsed, so their first character tells)."""
+    start (row texts are whitespace-collapsed, so their first character tells). `rows`
+    are the unit's own (no run-in lead was split off)."""
     out: list[Unit] = []
     start = 0
     for i in range(1, len(rows)):
@@ -151,6 +152,8 @@ def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
         ):
             out.append(Unit(rows[start:i], col=unit.col))
             start = i
+    if not start:  # nothing to cut (most units): the unit itself, with what it worked out
+        return [unit]
     out.append(Unit(rows[start:], col=unit.col))
     return out
 
