@@ -105,3 +105,12 @@ class InvalidEquationIdError(CitewiseError):
     """An equation ID that is not one of the accepted forms."""
 
     code = "INVALID_EQ_ID"
+
+
+class JobCancelledError(LibraryError):
+    """A queued job was cancelled before a worker took it, or aborted while it ran (by a
+    user through procrastinate, or by a worker): it will not finish by itself, so whoever
+    follows it reports it as a failure and the job has to be queued again."""
+
+    code = "JOB_CANCELLED"
+    kind: Kind = "conflict"

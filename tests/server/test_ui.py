@@ -245,3 +245,11 @@ def test_the_printed_link_opens_the_app_with_its_data(page: Any, guarded: Server
     page.wait_for_selector("#documents tbody tr")
     assert page.locator("#documents tbody tr").count() == 2
     assert "token" not in page.url  # dropped from the address bar once kept
+
+
+def test_a_yes_no_lead_is_shown_in_the_question_s_language(page: Any, served: Server) -> None:
+    ask(page, served, "Does the probe record the echo with a contact microphone?")
+    assert page.inner_text("#answer-text strong.lead").strip() == "Yes."
+    ask(page, served, "探头记录回声吗？")
+    assert page.inner_text("#answer-text strong.lead").strip() == "是。"
+    assert "records the echo with a contact microphone" in page.inner_text("#answer-text")

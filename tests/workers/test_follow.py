@@ -132,8 +132,9 @@ def _follow_to_the_end(
     assert done["stages"]["embedding"] == {"total": PAPERS, "finished": PAPERS, "failed": 0}
     assert done["stages"]["vocabulary"]["finished"] == done["stages"]["vocabulary"]["total"] >= 1
     assert done["failures"] == [
-        {"stage": "ingest", "file": str(broken), "code": code, "message": reason}
-    ]
+        {"stage": "ingest", "file": str(broken), "code": code, "message": reason,
+         "files": [str(broken)]}
+    ]  # fmt: skip
 
     # Followed again in words: one line per stage, the failed file named with its reason.
     again = subprocess.run(

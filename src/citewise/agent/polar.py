@@ -6,11 +6,17 @@ first sentence settles it when that sentence covers the question's terms (nearly
 their weight, in its own words, and every other word of the claim) and the shown quote keeps
 them. Then:
 
-- no negation, hedge or condition touches what it shares with the question: "Yes";
+- no negation, hedge or condition touches what it shares with the question: "Yes" (a
+  modal or "likely" in a clause aside, "..., which may be slow", that holds no word of
+  the claim does not touch it; a condition or a stance, "if", "we believe", anywhere does);
 - one negation (not, no, never, without, neither, nor, cannot, -n't) governs a word it
-  shares with the question, in the main clause of the shown quote: "No".
+  shares with the question, in the main clause of the shown quote: "No";
+- either way, only when the sentence puts the question's subject and object on the same
+  sides of the relation (agent/polar_order.py): "Y cites X" settles nothing about "Does X
+  cite Y?".
 
-Anything else leaves the answer as it was, a quote; a refusal stays a refusal. The lead is
+Anything else leaves the answer as it was, a quote; a refusal stays a refusal. A Chinese
+question is read on its English bridge (agent/zh_answer.py `asks_yes_no`). The lead is
 `AnswerSentence.lead`, so the sentence's text stays verbatim (agent/numeric_check.py keeps
 a lead only on a sentence that quotes what it cites).
 """
@@ -22,6 +28,7 @@ from dataclasses import dataclass
 
 from citewise.agent.answer import Answer, spoken
 from citewise.agent.extractive import Candidate
+from citewise.agent.polar_order import same_direction, tokens
 from citewise.agent.question import Question, focus_sentence
 from citewise.retrieval.terms import content_terms, stem
 
@@ -39,20 +46,32 @@ _REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
 # "yes or no" and "or not" keep a question polar; any other "or" offers alternatives
 _POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/", re.IGNORECASE)
-# "Is A better than B?": who is ahead needs word order this reading does not check
-_COMPARISON = re.compile(r"\b(than|outperform\w*|exceed\w*|surpass\w*|beat\w*)\b", re.I)
+# "Is A better than B?": a degree ("better", "worse", "3 points") and its opposite words
+# need more than word order. "Does A outperform B?" names its relation as a verb, whose
+# sides agent/polar_order.py checks, so it stays polar.
+_COMPARISON = re.compile(r"\bthan\b", re.I)
 
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
 _NEGATIONS = frozenset("not no never neither nor none cannot without".split())
 # "not only X but also Y" affirms; "not necessarily" hedges (below)
 _NOT_NEGATING = frozenset("only just merely simply".split())
-_HEDGES = frozenset(
-    """may might could would will possibly perhaps probably whether if unless unclear
-    uncertain unknown likely unlikely seem seems seemed appear appears appeared suggest
-    suggests suggested hypothesize hypothesise expect expected hope aim aims plan plans
-    future necessarily partly partially believe believes think argue argues speculate
-    conjecture assume assumes""".split()
+# a hedge that qualifies only the clause it stands in ("..., which may be slow")
+_CLAUSE_HEDGES = frozenset(
+    """may might could would will possibly perhaps probably likely unlikely seem seems
+    seemed appear appears appeared necessarily partly partially""".split()
 )
+# a condition, an unknown, an intention or a stance that frames the whole claim
+_FRAMING_HEDGES = frozenset(
+    """whether if unless unclear uncertain unknown possible suggest suggests suggested
+    hypothesize hypothesise expect expected hope aim aims plan plans future believe believes
+    think argue argues speculate conjecture assume assumes""".split()
+)
+_HEDGES = _CLAUSE_HEDGES | _FRAMING_HEDGES
+# what opens a clause that is not the sentence's claim: a relative or adverbial clause, or
+# one joined on after a comma or semicolon ("..., and retraining it may take hours")
+_ASIDE_OPENERS = frozenset(
+    "which who whose whom where when while whereas although though because since".split()
+)
+_JOINED = frozenset("and but so".split())
 # negation in a verb or an adverb ("fails to improve", "rarely"): not the explicit
 # negation a "No" needs, and no affirmation either
 _NEGATIVE_WORDS = frozenset(
@@ -65,7 +84,7 @@ _CONTRASTS = frozenset(
     """instead rather unlike opposed replace replaces replaced replacing except versus vs
     compared whereas""".split()
 )
-_UNSETTLED = _HEDGES | _NEGATIVE_WORDS | _CONTRASTS
+_UNSETTLED = _NEGATIVE_WORDS | _CONTRASTS
 # a sentence that names others' work ("Chen et al. use ...") and speaks of neither "we"
 # nor what the question names reports another paper's work
 _CITATION = re.compile(r"\bet al\b")
@@ -89,7 +108,7 @@ SUBJECT_WORDS = 2  # how far after the auxiliary a question's subject is looked 
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+    return tokens(text)
 
 
 def asking_clause(text: str) -> str:
@@ -159,12 +178,36 @@ def _claim_words(question: str) -> set[str]:
 
 
 def _unsettled(text: str, question: str) -> bool:
-    """A question, a hedge, a negative verb or two alternatives the question does not
-    itself use."""
+    """A question, a hedge on the claim, a negative verb or two alternatives the question
+    does not itself use."""
     asked = set(_words(question))
-    return text.rstrip().endswith("?") or any(
-        w in _UNSETTLED and w not in asked for w in _words(text)
+    words = _words(text)
+    if text.rstrip().endswith("?"):
+        return True
+    if any(w in _UNSETTLED and w not in asked for w in words):
+        return True
+    claim = _claim_words(question)
+    return any(
+        w in _HEDGES and w not in asked and not (w in _CLAUSE_HEDGES and _aside(words, i, claim))
+        for i, w in enumerate(words)
     )
+
+
+def _aside(words: list[str], i: int, claim: set[str]) -> bool:
+    """The hedge at `i` stands in a clause that is not the main one and holds no word of the
+    claim: a relative or adverbial clause ("which may be slow"), or one joined after a comma
+    or semicolon ("; retraining may take hours")."""
+    start = i
+    while start > 0 and words[start - 1] not in _BOUNDARIES | _ASIDE_OPENERS:
+        start -= 1
+    end = i + 1
+    while end < len(words) and words[end] not in _BOUNDARIES:
+        end += 1
+    opener = words[start - 1] if start else ""
+    joined = opener in (",", ";") and (opener == ";" or words[start] in _JOINED)
+    if not (opener in _ASIDE_OPENERS or joined):
+        return False
+    return not {stem(w) for w in words[start:end]} & claim
 
 
 def _subject(question: str) -> set[str]:
@@ -208,6 +251,13 @@ def polarity(question: str, sentence: str, shown: str) -> str | None:
     return None
 
 
+def in_order(question: str, sentence: str) -> bool:
+    """The sentence puts the question's subject and object on the sides of the relation
+    the question puts them (agent/polar_order.py): "Y cites X" does not answer "Does X
+    cite Y?"."""
+    return same_direction(_words(_claim(question)), _words(sentence), _claim_words(question))
+
+
 def lead_answer(question: Question, candidate: Candidate | None, answer: Answer) -> Answer:
     """The answer led by "Yes" or "No" when the question is polar and its first quoted
     sentence settles it; otherwise the answer unchanged."""
@@ -219,7 +269,7 @@ def lead_answer(question: Question, candidate: Candidate | None, answer: Answer)
     if answer.signals.get("in_scope", 1.0) < 1.0 or not settles(question, candidate, first.text):
         return answer
     lead = polarity(question.text, candidate.text, first.text)
-    if lead is None:
+    if lead is None or not in_order(question.text, candidate.text):
         return answer
     first.lead = lead
     answer.answer = spoken(answer.sentences)

@@ -52,7 +52,12 @@ from citewise.agent.scope import (
     without_naming_words,
 )
 from citewise.agent.vocabulary import Vocabulary, number_aliases
-from citewise.agent.zh_answer import bridge_question, in_language, native_question
+from citewise.agent.zh_answer import (
+    asks_yes_no,
+    bridge_question,
+    in_language,
+    native_question,
+)
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
@@ -147,7 +152,8 @@ class QuestionAnswerer:
     def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
-        answer = self._answer(question, documents, k, started, lead=not is_chinese(text))
+        lead = not is_chinese(text) or asks_yes_no(text, self.retriever)
+        answer = self._answer(question, documents, k, started, lead=lead)
         answer.scope = [s.to_dict() for s in chosen_scope]
         return in_language(answer, text, question.text)
 

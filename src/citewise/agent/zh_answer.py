@@ -4,13 +4,16 @@ stays the paper's own words; only citewise's own texts (refusal reasons, labels)
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from citewise.agent.answer import Answer
 from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
 from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.lang.zh import HAN_CHAR
 from citewise.retrieval.hybrid import Retriever
+from citewise.retrieval.terms import content_terms, stem
 
 REFUSALS_ZH = {
     NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
@@ -27,6 +30,8 @@ LABELS = {
         "backend": "backend",
         "page": "p.",
         "translation": "Searched as",
+        "Yes": "Yes.",
+        "No": "No.",
     },
     "zh": {
         "closest": "参考过的最接近段落：",
@@ -35,8 +40,44 @@ LABELS = {
         "backend": "后端",
         "page": "第{}页",
         "translation": "检索所用英文",
+        "Yes": "是。",
+        "No": "否。",
     },
 }
+
+# A Chinese yes/no question: one of these forms, no other question word, no alternatives
+# ("A 还是 B"), and nothing that negates or hedges what it asks ("是否不使用", "是否可能"),
+# which its English bridge may not keep.
+_YES_NO = re.compile(r"是否|是不是|有没有|能否|可否|有无|吗\s*[？?]?\s*$")
+_NOT_YES_NO = re.compile(
+    r"什么|多少|哪|几|谁|如何|怎么|怎样|为什么|为何|还是|或者|或|不|没|未|无|非|否|别|可能|也许|或许|大概|似乎"
+)
+
+
+def yes_no_form(text: str) -> bool:
+    """A Chinese yes/no question (是否, 有没有, …吗) that asks nothing else, offers no
+    alternatives and neither negates nor hedges what it asks."""
+    if not is_chinese(text) or not _YES_NO.search(text):
+        return False
+    return not _NOT_YES_NO.search(_YES_NO.sub(" ", text))
+
+
+def says_all(bridged: Bridged) -> bool:
+    """The English bridge keeps every word the question was translated by (a verb whose
+    sense the library does not confirm is left out of it): a lead on a bridge that says
+    less than the question would answer a smaller question."""
+    said = {stem(t) for t in content_terms(bridged.english)}
+    return all({stem(t) for t in content_terms(english)} <= said for _, english in bridged.glosses)
+
+
+def asks_yes_no(text: str, retriever: Retriever) -> bool:
+    """A Chinese yes/no question over English papers whose bridge says all it asks: its
+    answer may be led by 是 / 否 (agent/polar.py decides on the English bridge, as for an
+    English question)."""
+    if not yes_no_form(text):
+        return False
+    bridged = bridge_question(text, retriever)
+    return bridged is not None and not bridged.native and says_all(bridged)
 
 
 def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
@@ -45,9 +86,10 @@ def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
     if not is_chinese(text):
         return None
     bridged = bridge(text, lambda terms: retriever.document_frequencies(terms)[1])
-    own = native_terms(text)
+    # most of the question's own Chinese words occur in the library: its documents speak
+    # Chinese (a name in Latin letters, "ONYX", is written so in papers of either language)
+    own = [t for t in native_terms(text) if HAN_CHAR.search(t)]
     found = retriever.document_frequencies(own)[1] if own else {}
-    # most of the question's own words occur in the library: its documents speak Chinese
     bridged.native = bool(own) and sum(1 for t in own if found.get(t)) >= 0.6 * len(own)
     return bridged
 
@@ -71,12 +113,23 @@ def in_language(answer: Answer, asked: str, analysed: str) -> Answer:
 
 
 def to_chinese(answer: Answer) -> Answer:
-    """Chinese labels for any answer (`--lang zh`): the refusal reason is citewise's own
-    text and is translated; quoted sentences are not."""
+    """Chinese labels for any answer (`--lang zh`): the refusal reason and a yes/no lead
+    ("是。") are citewise's own text and are translated; quoted sentences are not. A
+    sentence's `lead` stays "Yes" / "No" (the JSON value), only the text says it in
+    Chinese."""
     answer.lang = "zh"
     if answer.refused:
         answer.answer = REFUSALS_ZH.get(answer.refusal_kind or "", REFUSAL_ZH)
+    elif any(s.lead for s in answer.sentences):
+        answer.answer = " ".join(
+            f"{lead_label('zh', s.lead)}{s.text}" if s.lead else s.text for s in answer.sentences
+        )
     return answer
+
+
+def lead_label(lang: str, lead: str) -> str:
+    """How a lead ("Yes", "No") is written before its quote: "Yes." / "是。"."""
+    return LABELS.get(lang, LABELS["en"]).get(lead, f"{lead}.")
 
 
 def page_label(lang: str, page: int) -> str:

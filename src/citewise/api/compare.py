@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import TYPE_CHECKING, Literal
 
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
@@ -30,6 +31,18 @@ if TYPE_CHECKING:
     from citewise.store.protocols import Store
 
 CLOSEST = 3  # passages a refused comparison shows
+
+
+class Pick(Enum):
+    """`CONFIGURED`: the `extract` role's model of citewise.toml, chosen by `extract_model`
+    when a cell is computed; the default of every compare and matrix method, so each face
+    (CLI, POST /compare and /matrix, the registry's actions behind POST /tools/<action>,
+    MCP and `ask --trace`, a report's matrix, a comparative `ask`) fills the same cells."""
+
+    CONFIGURED = "configured"
+
+
+CONFIGURED = Pick.CONFIGURED
 
 
 class ToolCallError(CitewiseError):
@@ -90,6 +103,13 @@ class ComparisonMethods:
         clients = role_clients("extract", self.model_settings, self.store.audit, override)
         return clients[0] if clients and clients[0].model.backend != "extractive" else None
 
+    def _extractor(
+        self, model: ModelClient | None | Literal[Pick.CONFIGURED]
+    ) -> ModelClient | None:
+        """The one place a compare or matrix call gets its model: `model` as given (a
+        client, or None for the patterns alone), else the configured `extract` model."""
+        return self.extract_model() if model is CONFIGURED else model
+
     def papers(self, doc_ids: list[str]) -> list[Paper]:
         from citewise.agent.aspects import load_paper
 
@@ -113,27 +133,29 @@ class ComparisonMethods:
         self,
         doc_ids: list[str],
         aspects: list[str] | None = None,
-        model: ModelClient | None = None,
+        model: ModelClient | None | Literal[Pick.CONFIGURED] = CONFIGURED,
     ) -> Comparison:
-        """An aspect x paper table of cited cells and a key-differences paragraph; `model`
-        (see extract_model) fills only cells the patterns leave empty, verbatim."""
+        """An aspect x paper table of cited cells and a key-differences paragraph; the
+        `extract` model (see _extractor) fills only cells the patterns leave empty, verbatim."""
         from citewise.agent.compare import compare_papers
 
-        return compare_papers(self.papers(doc_ids), self.gazetteer(), aspects, model)
+        papers = self.papers(doc_ids)
+        return compare_papers(papers, self.gazetteer(), aspects, self._extractor(model))
 
     def matrix(
         self,
         doc_ids: list[str] | None = None,
         columns: list[str] | None = None,
         progress: Callable[[str], None] | None = None,
-        model: ModelClient | None = None,
+        model: ModelClient | None | Literal[Pick.CONFIGURED] = CONFIGURED,
     ) -> Matrix:
-        """One row per paper (all papers by default); cells cached in the library."""
+        """One row per paper (all papers by default); cells cached in the library, those a
+        model helped fill apart (the `extract` model unless `model` says otherwise)."""
         from citewise.agent.matrix import DEFAULT_COLUMNS, build_matrix
 
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
-        return build_matrix(self.store, docs, wanted, progress, model)
+        return build_matrix(self.store, docs, wanted, progress, self._extractor(model))
 
     def tool(self, action: str, params: Mapping[str, object]) -> ToolResult:
         """Run an action of the tool registry (agent/tools.py: validated parameters, checked
@@ -181,7 +203,10 @@ class ComparisonMethods:
         return run_plan(self, question, fallback, model, library)
 
     def ask_comparison(
-        self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
+        self,
+        question: str,
+        doc_ids: tuple[str, ...] = (),
+        model: ModelClient | None | Literal[Pick.CONFIGURED] = CONFIGURED,
     ) -> ComparativeAnswer | None:
         """A comparative question ("compare the optimizer settings in A and B", "... across
         all papers", "how do A and B differ in Y") answered with the compare table; None for

@@ -5,7 +5,7 @@ Mixed into `Library` (api/library.py), first among its bases."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from citewise.config import ModelSettings, Settings
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from citewise.agent.compare_answer import ComparativeAnswer
     from citewise.agent.generate import GeneratedAnswerer
     from citewise.agent.qa import QuestionAnswerer
+    from citewise.api.compare import Pick
     from citewise.llm.client import ModelClient
     from citewise.llm.doctor import RoleReport
     from citewise.llm.usage import UsageSummary
@@ -49,7 +50,10 @@ class ModelMethods:
         ) -> Answer: ...
 
         def ask_comparison(
-            self, question: str, doc_ids: tuple[str, ...] = (), model: ModelClient | None = None
+            self,
+            question: str,
+            doc_ids: tuple[str, ...] = (),
+            model: ModelClient | None | Literal[Pick.CONFIGURED] = ...,
         ) -> ComparativeAnswer | None: ...
 
         def extract_model(

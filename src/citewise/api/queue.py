@@ -10,9 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citewise.api.queue_follow import IngestProgress, JobFailure, StageProgress, follow_jobs
+from citewise.api.queue_follow import (
+    IngestProgress,
+    JobFailure,
+    JobGoneError,
+    StageProgress,
+    follow_jobs,
+    gone_message,
+)
 from citewise.config import Settings
-from citewise.errors import Kind, LibraryError
+from citewise.errors import LibraryError
 from citewise.store.postgres.queue import QueuePruned, job_states, prune_queue
 from citewise.workers.app import INGEST, INTERACTIVE, QUEUE, RESEARCH, ingest_priority, queue_app
 from citewise.workers.run import WorkerOptions, run_worker
@@ -38,18 +45,9 @@ DONE = ("succeeded", "failed", "cancelled", "aborted")
 GONE = "unknown"  # a followed job whose row is no longer in the queue
 
 
-class JobGoneError(LibraryError):
-    """A followed job's row left the queue before it finished (deleted by hand, or the
-    queue's tables were reset): it will never finish, so following it ends here."""
-
-    code = "JOB_GONE"
-    kind: Kind = "not_found"
-
-
 def _gone(jobs: list[int]) -> JobGoneError:
-    named = ", ".join(str(j) for j in jobs)
     return JobGoneError(
-        f"job {named} is no longer in the queue (deleted before it finished)",
+        gone_message(jobs),
         hint="queue it again (a research task resumes from its last committed stage: "
         "`citewise tasks resume TASK` runs it here); `citewise worker` logs what ran",
     )

@@ -5,6 +5,12 @@ An ingest job stores a file and defers follow-ups: the document's embedding and 
 those ran too, so the follower learns them from each ingest job's recorded outcome
 (store/postgres/queue.py `job_outcomes`) and ends when every ingest, embedding and
 vocabulary job it caused has succeeded or failed, naming each failure's file and why.
+A job whose row left the queue before it finished (deleted by hand, the queue reset)
+will never finish: it is a failure too (JOB_GONE, with its file), never counted as done;
+one that finished before its row went (retention) keeps the status it was seen with. A
+job cancelled before a worker took it, or aborted while it ran (procrastinate's
+`cancelled` and `aborted`), did not do its work either: a failure (JOB_CANCELLED, with
+its file), which the same `ingest --queue` run again queues anew.
 """
 
 from __future__ import annotations
@@ -14,27 +20,77 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from citewise.errors import JobCancelledError, Kind, LibraryError
 from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
 
 STAGES = ("ingest", "embedding", "vocabulary")
 STAGE_OF = {INGEST: "ingest", EMBED_DOCUMENT: "embedding", VOCABULARY: "vocabulary"}
 FINISHED = ("succeeded", "failed", "cancelled", "aborted", "gone")  # gone: deleted since
+CANCELLED = ("cancelled", "aborted")  # by a user (procrastinate's cancel/abort) or a worker
+UNFINISHED = ("failed", "gone", *CANCELLED)  # reported as a failure, with its file
 UNKNOWN_FAILURE = "the job failed (its worker recorded no reason: see the worker's log)"
+NAMED = 5  # files a failed vocabulary job's message names (all are in `files`)
+
+
+class JobGoneError(LibraryError):
+    """A followed job's row left the queue before it finished (deleted by hand, or the
+    queue's tables were reset): it will never finish, so following it ends here."""
+
+    code = "JOB_GONE"
+    kind: Kind = "not_found"
+
+
+def gone_message(jobs: list[int]) -> str:
+    named = ", ".join(str(j) for j in jobs)
+    return f"job {named} is no longer in the queue (deleted before it finished)"
+
+
+def cancelled(job: int, status: str) -> JobCancelledError:
+    """Why a followed job that was cancelled or aborted did not do its work."""
+    how = (
+        "was cancelled before a worker ran it"
+        if status == "cancelled"
+        else "was aborted while it ran"
+    )
+    return JobCancelledError(
+        f"job {job} {how}",
+        hint="run the same `citewise ingest --queue` again: it queues the job anew",
+    )
 
 
 @dataclass(frozen=True)
 class JobFailure:
     """A job that failed for good: its stage, the file it was for (a vocabulary job serves
-    every file: ""), the error's code and message."""
+    a batch: "", and its message names them), the error's code and message, and `files`:
+    every followed file the job served (the ones to queue again once the cause is fixed).
+    `brief` is the message for a line that names the files already (`subject`)."""
 
     stage: str
     file: str
     code: str
     message: str
+    files: tuple[str, ...] = ()
+    brief: str = ""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"stage": self.stage, "file": self.file, "code": self.code, "message": self.message}
+    @property
+    def subject(self) -> str:
+        """What a one-line report names first: the file, else the batch's files."""
+        return self.file or ", ".join(self.files) or self.stage
+
+    @property
+    def text(self) -> str:
+        """The message, for a line that starts with `subject`."""
+        return self.brief or self.message
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "stage": self.stage,
+            "file": self.file,
+            "code": self.code,
+            "message": self.message,
+            "files": list(self.files),
+        }
 
 
 @dataclass(frozen=True)
@@ -70,7 +126,7 @@ class IngestProgress:
         for name in STAGES:
             jobs = [j for j, s in self.stage.items() if s == name]
             done = sum(self.status.get(j) in FINISHED for j in jobs)
-            failed = sum(self.status.get(j) == "failed" for j in jobs)
+            failed = sum(self.status.get(j) in UNFINISHED for j in jobs)
             found.append(StageProgress(name, len(jobs), done, failed))
         return found
 
@@ -99,19 +155,23 @@ class _Follower:
             stage={j: "ingest" for j in jobs}, status={j: "todo" for j in jobs}, file=dict(jobs)
         )
         self.outcomes: dict[int, JobOutcome] = {}
+        self.served: dict[int, list[str]] = {}  # follow-up job -> the files it serves
 
     def look(self) -> IngestProgress:
         now = self.progress
         for _ in range(len(STAGES)):  # follow-ups found this look are looked at too
-            states = job_states(self.connector, list(now.stage))
-            for job in now.stage:
+            # a finished job keeps its status: its row may be pruned (retention) since
+            open_jobs = [j for j in now.stage if now.status[j] not in FINISHED]
+            states = job_states(self.connector, open_jobs)
+            for job in open_jobs:
                 state = states.get(job)
                 now.status[job] = state.status if state else "gone"
                 if state is not None:
                     now.stage[job] = STAGE_OF.get(state.task, now.stage[job])
             if not self._read_outcomes():
                 break
-        now.failures = [self._failure(j) for j in sorted(now.stage) if now.status[j] == "failed"]
+        failed = [j for j in sorted(now.stage) if now.status[j] in UNFINISHED]
+        now.failures = [self._failure(j) for j in failed]
         return now
 
     def _read_outcomes(self) -> bool:
@@ -127,6 +187,9 @@ class _Follower:
             if now.status[job] != "succeeded" or now.stage[job] != "ingest":
                 continue
             for follow in outcome.follow_ups:
+                served = self.served.setdefault(follow, [])
+                if now.file[job] not in served:
+                    served.append(now.file[job])
                 if follow not in now.stage:
                     now.stage[follow], now.status[follow], new = "follow-up", "todo", True
                     now.file[follow] = now.file[job]  # an embedding: this file's document
@@ -134,11 +197,71 @@ class _Follower:
 
     def _failure(self, job: int) -> JobFailure:
         now, outcome = self.progress, self.outcomes.get(job)
-        stage = now.stage[job]
-        file = "" if stage == "vocabulary" else now.file.get(job, "")
-        if outcome is None or outcome.message is None:
-            return JobFailure(stage, file, "JOB_FAILED", UNKNOWN_FAILURE)
-        return JobFailure(stage, file, outcome.code or "JOB_FAILED", outcome.message)
+        stage, hint = now.stage[job], ""
+        if now.status[job] == "gone":
+            code, message = JobGoneError.code, gone_message([job])
+        elif now.status[job] in CANCELLED:
+            error = cancelled(job, now.status[job])
+            code, message, hint = error.code, error.message, error.hint
+        elif outcome is None or outcome.message is None:
+            code, message = "JOB_FAILED", UNKNOWN_FAILURE
+        else:
+            code, message = outcome.code or "JOB_FAILED", outcome.message
+        if stage != "vocabulary":
+            file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
+            return JobFailure(stage, file, code, message, (file,) if file else ())
+        files, others = self._left_unlearned(job)
+        return JobFailure(
+            stage,
+            "",
+            code,
+            batch_message(files, message, others),
+            files,
+            batch_message(files, message, others, named=False),
+        )
+
+    def _left_unlearned(self, job: int) -> tuple[tuple[str, ...], int]:
+        """The followed files a failed vocabulary job left unlearned, and how many
+        documents of the library that are none of the followed files it did (it tries
+        every one not learned yet; a followed file another vocabulary job served is that
+        job's to report); the files it served when its outcome does not say (recorded
+        by an older worker)."""
+        served = tuple(self.served.get(job, ()))
+        outcome = self.outcomes.get(job)
+        if outcome is None or outcome.covers is None:
+            return served, 0
+        document = {
+            self.progress.file[j]: o.document
+            for j, o in self.outcomes.items()
+            if self.progress.stage.get(j) == "ingest" and o.document
+        }
+        left = set(outcome.covers)
+        files = tuple(f for f in served if document.get(f) in left)
+        return files, len(left - set(document.values()))
+
+
+def batch_message(files: tuple[str, ...], reason: str, others: int = 0, named: bool = True) -> str:
+    """Why a vocabulary job failed, naming the followed files it left unlearned (unless
+    `named` is false: a line that lists them already) and counting the `others`: the
+    library's other documents it tried too."""
+    batch = f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else ""
+    if files and named:
+        listed = ", ".join(files[:NAMED])
+        more = f" and {len(files) - NAMED} more" if len(files) > NAMED else ""
+        batch = f"{batch} ({listed}{more})"
+    noun = f"document{'s' if others != 1 else ''} of the library"
+    if files and others:
+        return (
+            f"the vocabulary of {batch} and of {others} other {noun} was not learned: "
+            f"{reason}; queue the files again once fixed (that learns the others too)"
+        )
+    if others:
+        return (
+            f"the vocabulary of {others} {noun} (none of these files) was not learned: "
+            f"{reason}; queue a file again once fixed (that learns them)"
+        )
+    batch = batch or "a batch"
+    return f"the vocabulary of {batch} was not learned: {reason}; queue them again once fixed"
 
 
 def follow_jobs(

@@ -85,9 +85,8 @@ def _followed(final: IngestProgress, jobs: int, as_json: bool) -> None:
     for stage in final.stages():
         done = stage.finished - stage.failed
         out.print(f"{stage.stage}: {done} of {stage.total} done, {stage.failed} failed")
-    for failure in final.failures:
-        where = failure.file or failure.stage
-        line = f"error: {where}: {failure.message} ({failure.code}, {failure.stage})"
+    for failure in final.failures:  # a vocabulary job's line names its batch's files
+        line = f"error: {failure.subject}: {failure.text} ({failure.code}, {failure.stage})"
         sys.stderr.write(plain(line) + "\n")  # one line, unwrapped: a script may grep it
 
 

@@ -120,15 +120,28 @@ def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
     first, others = words[0], "".join(words[1:])
     if first in ("是", "为"):
         return f"{said}is {head} {phrase(others, translate)}"
-    if first == "被" and others:
-        done = segment(others)
-        acting = verb(done[0])
-        if acting:
-            return f"{said}is {head} {participle(acting)} {phrase(''.join(done[1:]), translate)}"
+    passive = _passive(said, head, segment(others), translate) if first == "被" else None
+    if passive:
+        return passive
     acting = "have" if first == "有" else verb(first)
     if not acting:
         return None
     return f"{said}does {head} {acting} {phrase(others, translate)}"
+
+
+def _passive(said: str, head: str, done: list[str], translate: Translate) -> str | None:
+    """ "S 是否被 V" -> "Is S V-ed?"; "S 是否被 A V" -> "Is S V-ed by A?" (A the doer)."""
+    if not done:
+        return None
+    at = 0 if verb(done[0]) else next((n for n, w in enumerate(done) if _action(w)), None)
+    if at is None:
+        return None
+    acting = participle(verb(done[at]))
+    rest = phrase("".join(done[at + 1 :]), translate)
+    if at == 0:
+        return f"{said}is {head} {acting} {rest}"
+    doer = phrase("".join(done[:at]), translate)
+    return f"{said}is {head} {acting} by {doer} {rest}" if doer else None
 
 
 def _members(text: str, translate: Translate) -> str:

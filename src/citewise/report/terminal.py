@@ -56,7 +56,7 @@ def safe(text: object) -> str:
 def print_answer(console: Console, answer: Answer) -> None:
     """The answer with [n] markers, then the evidence board; labels in `answer.lang`
     (quotes stay in the paper's words)."""
-    from citewise.agent.zh_answer import LABELS, page_label
+    from citewise.agent.zh_answer import LABELS, lead_label, page_label
 
     numbers = {e.id: n for n, e in enumerate(answer.evidence, start=1)}
     label = LABELS.get(answer.lang, LABELS["en"])
@@ -75,7 +75,8 @@ def print_answer(console: Console, answer: Answer) -> None:
         parts = []
         for sentence in answer.sentences:
             marks = "".join(f"[{numbers[c]}]" for c in sentence.citations if c in numbers)
-            lead = f"[bold]{safe(sentence.lead)}.[/] " if sentence.lead else ""  # "Yes."
+            said = lead_label(answer.lang, sentence.lead)  # "Yes." / "是。"
+            lead = f"[bold]{safe(said)}[/] " if sentence.lead else ""
             parts.append(f"{lead}{safe(sentence.text)} [bold cyan]{escape(marks)}[/]")
         console.print(" ".join(parts))
         backend = safe(answer.backend)

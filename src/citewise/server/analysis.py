@@ -117,8 +117,7 @@ def _compare_routes(app: FastAPI) -> None:
         cited by block, page and quote (or 'not stated'), and the key differences."""
         svc = request.app.state.service
         with svc.lock:
-            lib = svc.library
-            return dict(lib.compare(body.documents, body.aspects, lib.extract_model()).to_dict())
+            return dict(svc.library.compare(body.documents, body.aspects).to_dict())
 
     @app.post(
         "/compare/export",
@@ -134,8 +133,7 @@ def _compare_routes(app: FastAPI) -> None:
         """The comparison as `citewise compare --csv` or `--markdown` prints it."""
         svc = request.app.state.service
         with svc.lock:
-            lib = svc.library
-            result = lib.compare(body.documents, body.aspects, lib.extract_model())
+            result = svc.library.compare(body.documents, body.aspects)
         text = comparison_csv(result) if format == "csv" else comparison_markdown(result)
         return download(text, format, "comparison")
 
@@ -149,8 +147,7 @@ def _matrix_routes(app: FastAPI) -> None:
         cell per column; cells are cached in the library."""
         svc = request.app.state.service
         with svc.lock:
-            lib = svc.library
-            built = lib.matrix(body.documents, body.columns, model=lib.extract_model())
+            built = svc.library.matrix(body.documents, body.columns)
         return dict(built.to_dict())
 
     @app.post(
@@ -174,8 +171,7 @@ def _matrix_routes(app: FastAPI) -> None:
         cited value links to its page and carries its quote as a comment)."""
         svc = request.app.state.service
         with svc.lock:
-            lib = svc.library
-            built = lib.matrix(body.documents, body.columns, model=lib.extract_model())
+            built = svc.library.matrix(body.documents, body.columns)
         with tempfile.TemporaryDirectory() as folder:
             out = Path(folder) / f"matrix.{format}"
             write_matrix(built, out)

@@ -18,6 +18,7 @@ Jobs name files by absolute path: every worker must see the same files (a shared
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import queue
@@ -43,14 +44,41 @@ from citewise.workers.timing import JobClock
 
 if TYPE_CHECKING:
     from citewise.api.library import Library
+    from citewise.store.protocols import Store
 
 log = logging.getLogger(__name__)
+# What a failing job's body leaves undone, for its outcome: a vocabulary job learns every
+# document not learned yet, not only the files that deferred it (None: not known).
+_LEFT: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
+    "citewise_left_undone", default=None
+)
 
 
 class IngestJobError(CitewiseError):
     """A file a job was given could not be ingested (the job fails; the others go on)."""
 
     code = "INGEST_JOB_FAILED"
+
+
+class EmbedderUnavailableError(CitewiseError):
+    """An embedding job on a worker that cannot load the library's embedding model: the job
+    fails (and is retried), rather than succeed with no vectors stored."""
+
+    code = "EMBEDDER_UNAVAILABLE"
+
+
+def _no_embedder(settings: Settings) -> EmbedderUnavailableError:
+    from citewise.config import default_embed_model
+    from citewise.embed.base import DEFAULT_MODEL
+    from citewise.embed.settings import embed_settings
+
+    model = embed_settings(settings).model or default_embed_model(DEFAULT_MODEL)
+    return EmbedderUnavailableError(
+        f"this worker cannot load the embedding model {model}",
+        hint="install it where the worker runs (pip install 'citewise[embed]') or configure "
+        "one it has ([embed] in citewise.toml, $CITEWISE_EMBED_MODEL), restart the worker, "
+        "then queue the files again",
+    )
 
 
 class Libraries:
@@ -146,15 +174,15 @@ def ingest_file(context: Any, path: str) -> dict[str, Any]:
 
 def embed_document(context: Any, document: str) -> int:
     """Embed the trusted blocks of one document, unless all of them have vectors of the
-    configured model already; how many were embedded."""
+    configured model already; how many were embedded. A worker without the model fails
+    the job (EMBEDDER_UNAVAILABLE)."""
     from citewise.ingest import EMBED_BATCH
 
     clock = JobClock("embed_document")
     with _libraries(context).borrow(embeddings=True) as library:
         embedder, store = library.embedder, library.store
-        if embedder is None:
-            clock.done(document=document, blocks=0)
-            return 0
+        if embedder is None:  # the job exists to embed: "done" here would be a silent gap
+            raise _no_embedder(library.settings)
         store.vectors.register_model(embedder.name, embedder.dimensions)
         todo = [(b.rowid, b.text) for b in store.blocks(document) if b.trusted]
         rowids = [rowid for rowid, _ in todo]
@@ -181,15 +209,30 @@ def learn_vocabulary(context: Any) -> int:
 
     clock = JobClock("learn_vocabulary")
     with _libraries(context).borrow(embeddings=False) as library:
-        learned = learn(library.store)
+        try:
+            learned = learn(library.store)
+        except Exception:
+            _LEFT.set(_unlearned(library.store))  # the failure names them all (its outcome)
+            raise
     clock.done(documents=learned)
     return learned
+
+
+def _unlearned(store: Store) -> tuple[str, ...] | None:
+    """The documents whose vocabulary is still not learned (None if that cannot be read)."""
+    try:
+        return tuple(doc for doc, _ in store.vocabulary.unlearned_documents())
+    except Exception:  # the store itself failed: the outcome says only why
+        log.warning("could not list the documents left unlearned", exc_info=True)
+        return None
 
 
 def embed_missing(context: Any) -> int:
     """Embed every trusted block lacking a vector of the configured model."""
     clock = JobClock("embed_missing")
     with _libraries(context).borrow(embeddings=True) as library:
+        if library.embedder is None:
+            raise _no_embedder(library.settings)
         embedded = library.embed_missing()
     clock.done(blocks=embedded)
     return embedded
@@ -208,6 +251,7 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(body)
     def run(context: Any, **kwargs: Any) -> Any:
+        left = _LEFT.set(None)
         try:
             return body(context, **kwargs)
         except Exception as exc:
@@ -216,10 +260,12 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
             )
             if isinstance(exc, CitewiseError):
                 code, message = exc.code, exc.message
-            else:
-                code, message = type(exc).__name__, str(exc)
-            _record(context, subject=subject, code=code, message=message)
+            else:  # one line (a database error's CONTEXT lines too): a follower prints it
+                code, message = type(exc).__name__, " ".join(str(exc).split())
+            _record(context, subject=subject, code=code, message=message, covers=_LEFT.get())
             raise
+        finally:
+            _LEFT.reset(left)
 
     return run
 

@@ -63,3 +63,26 @@ def test_an_outcome_is_kept_per_job_and_read_with_its_follow_ups(pg_url: str) ->
     assert set(states) == {ingest, embed}
     assert (states[ingest].task, states[ingest].status) == (INGEST, "todo")
     assert states[embed].task == EMBED_DOCUMENT
+
+
+def test_an_outcomes_table_made_before_covers_is_given_it(pg_url: str) -> None:
+    """A queue whose `job_outcomes` has no `covers` column (made by an earlier version)
+    gains it when next opened; an outcome keeps its covered documents, or none (NULL)."""
+    import psycopg
+
+    from citewise.store.postgres.queue import JobOutcome, job_outcomes, record_outcome
+    from citewise.workers.app import VOCABULARY, queue_app
+
+    queue_app(pg_url)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE job_outcomes DROP COLUMN covers")
+    app = _app(pg_url)
+    with app.open():
+        failed, passed = (int(app.configure_task(VOCABULARY).defer()) for _ in range(2))
+        record_outcome(
+            app.connector, JobOutcome(failed, VOCABULARY, code="E", covers=("b2021", "a2020"))
+        )
+        record_outcome(app.connector, JobOutcome(passed, VOCABULARY))
+        outcomes = job_outcomes(app.connector, [failed, passed])
+    assert outcomes[failed].covers == ("b2021", "a2020")
+    assert outcomes[passed].covers is None

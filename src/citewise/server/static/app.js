@@ -208,6 +208,12 @@ function renderAnswer(answer) {
   $("closest").replaceChildren(...(answer.refused ? answer.evidence.map((e) => hitItem(e, "closest passage")) : []));
 }
 
+// How a yes/no lead is written before its quote: "Yes." / "是。" (the answer's `lang`).
+const LEADS = { zh: { Yes: "是。", No: "否。" } };
+function leadLabel(lang, lead) {
+  return (LEADS[lang] || {})[lead] || `${lead}.`;
+}
+
 // The answer's sentences into `text`, each followed by a marker per citation that opens
 // the evidence board on it (with the table cell boxed when the citation names one).
 function fillAnswer(text, answer) {
@@ -219,7 +225,7 @@ function fillAnswer(text, answer) {
     text.textContent = answer.answer;
   }
   for (const sentence of answer.refused ? [] : answer.sentences) {
-    if (sentence.lead) text.append(el("strong", { text: `${sentence.lead}. `, cls: "lead" })); // "Yes."
+    if (sentence.lead) text.append(el("strong", { text: `${leadLabel(answer.lang, sentence.lead)} `, cls: "lead" }));
     text.append(el("span", { text: sentence.text, cls: "sentence" }));
     for (const id of sentence.citations) {
       const marker = el("button", {

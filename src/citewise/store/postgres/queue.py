@@ -5,7 +5,9 @@ keeps a job's status but neither what it returned nor why it failed.
 An ingest job's outcome names the document it stored and the follow-up jobs it deferred
 or found waiting (its embedding, the vocabulary), so `ingest --queue` can follow exactly
 the jobs its files caused; a failed attempt's outcome keeps the error's code and message,
-so the follower names each failed file and why.
+so the follower names each failed file and why; a failed vocabulary job's outcome also
+names the documents it left unlearned (`covers`: it tries every one the library has, not
+only the followed files).
 """
 
 from __future__ import annotations
@@ -28,20 +30,27 @@ CREATE TABLE IF NOT EXISTS job_outcomes (
     follow_ups jsonb NOT NULL DEFAULT '[]',
     code text,
     message text,
+    covers jsonb,
     recorded_at timestamptz NOT NULL DEFAULT now()
 )
 """
+# a table made before `covers` gains it (looked up first: ALTER locks the table)
+_HAS_COVERS = (
+    "SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('job_outcomes') "
+    "AND attname = 'covers' AND NOT attisdropped"
+)
+_COVERS = "ALTER TABLE job_outcomes ADD COLUMN IF NOT EXISTS covers jsonb"
 _RECORD = (
-    "INSERT INTO job_outcomes (job_id, task, subject, document, follow_ups, code, message) "
-    "VALUES (%(job)s, %(task)s, %(subject)s, %(document)s, %(follow_ups)s::jsonb, %(code)s, "
-    "%(message)s) ON CONFLICT (job_id) DO UPDATE SET task = EXCLUDED.task, "
-    "subject = EXCLUDED.subject, document = EXCLUDED.document, "
+    "INSERT INTO job_outcomes (job_id, task, subject, document, follow_ups, code, message, "
+    "covers) VALUES (%(job)s, %(task)s, %(subject)s, %(document)s, %(follow_ups)s::jsonb, "
+    "%(code)s, %(message)s, %(covers)s::jsonb) ON CONFLICT (job_id) DO UPDATE SET "
+    "task = EXCLUDED.task, subject = EXCLUDED.subject, document = EXCLUDED.document, "
     "follow_ups = EXCLUDED.follow_ups, code = EXCLUDED.code, message = EXCLUDED.message, "
-    "recorded_at = now()"
+    "covers = EXCLUDED.covers, recorded_at = now()"
 )
 _READ = (
-    "SELECT job_id, task, subject, document, follow_ups, code, message FROM job_outcomes "
-    "WHERE job_id = ANY(%(jobs)s)"
+    "SELECT job_id, task, subject, document, follow_ups, code, message, covers "
+    "FROM job_outcomes WHERE job_id = ANY(%(jobs)s)"
 )
 # Retention: a job (of `queue`) finished more than `days` days ago (its last event) goes,
 # and an outcome older than that whose job row is gone; never a waiting or running job,
@@ -83,6 +92,7 @@ class JobOutcome:
     follow_ups: tuple[int, ...] = ()
     code: str | None = None
     message: str | None = None
+    covers: tuple[str, ...] | None = None  # a failed vocabulary job: documents left unlearned
 
 
 @dataclass(frozen=True)
@@ -126,6 +136,8 @@ def ensure_queue_tables(url: str, procrastinate_schema: LiteralString) -> None:
         if row is None or row[0] is None:
             conn.execute(procrastinate_schema)  # no parameters: % stays as written
         conn.execute(_OUTCOMES)
+        if conn.execute(_HAS_COVERS).fetchone() is None:
+            conn.execute(_COVERS)
 
 
 async def open_jobs(connector: Any, queue: str) -> int:
@@ -146,6 +158,7 @@ def record_outcome(connector: Any, outcome: JobOutcome) -> None:
         follow_ups=json.dumps(list(outcome.follow_ups)),
         code=outcome.code,
         message=outcome.message,
+        covers=None if outcome.covers is None else json.dumps(list(outcome.covers)),
     )
 
 
@@ -154,8 +167,9 @@ def job_outcomes(connector: Any, jobs: list[int]) -> dict[int, JobOutcome]:
     rows = connector.get_sync_connector().execute_query_all(_READ, jobs=list(jobs))
     found = {}
     for row in rows:
-        follow = row["follow_ups"]
-        follow = json.loads(follow) if isinstance(follow, str) else follow
+        follow, covers = (
+            json.loads(v) if isinstance(v, str) else v for v in (row["follow_ups"], row["covers"])
+        )
         found[int(row["job_id"])] = JobOutcome(
             int(row["job_id"]),
             str(row["task"]),
@@ -164,6 +178,7 @@ def job_outcomes(connector: Any, jobs: list[int]) -> dict[int, JobOutcome]:
             tuple(int(j) for j in follow or ()),
             row["code"],
             row["message"],
+            None if covers is None else tuple(str(d) for d in covers),
         )
     return found
 

@@ -1,0 +1,195 @@
+"""Who does what to whom: a yes/no question's subject and object against the sentence that
+would answer it (agent/polar.py).
+
+"Does X cite Y?" is not answered by "Y cites X". A relation word (the verb) splits a clause
+into the side that does and the side that is done to; a Yes or a No needs every word the
+question and the sentence share to stand on the same side of the relation in both. The
+passive voice moves the sides: "Y is cited by X" is read as "X cites Y" (the "by" phrase is
+the doer, what stands before the verb is done to), and so is the question "Is Y cited by
+X?". A question asked in the passive without a doer ("Is X trained on Y?") is answered by
+"We train X on Y" as by "X is trained on Y": in both, X and Y follow the verb once the
+passive is undone.
+
+The relation is the question's participle after "is"/"was" ("Is X trained ..."), or the
+question's word that the sentence writes as a verb: after a be-form as a participle, after a
+pronoun, an auxiliary, "not" or "to", or inflected where the question has the base form
+("uses" for "use"). When no such word is found, every shared word must keep the question's
+order; when the sentence does not write the relation at all, the order is not established.
+Either way a failed check means no lead, never the opposite lead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.retrieval.terms import stem
+
+WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
+
+_BE = frozenset("is are was were be been being am".split())
+# words that end a clause: the passive's sides stay within it
+_ENDS = frozenset(", ; : ( ) ? but while whereas although though however".split())
+# common irregular participles (the rest end in -ed)
+_IRREGULAR = frozenset(
+    """built made written taken given shown known held found run done seen drawn chosen
+    driven grown broken spoken proven hidden sent spent kept left led read won paid put set
+    cut split fed bought brought taught thought caught sought told sold begun""".split()
+)
+_NOT_PARTICIPLES = frozenset("hundred indeed embed".split())
+# what stands right before a verb: a subject pronoun, an auxiliary or modal, a negation, "to"
+_BEFORE_VERB = frozenset(
+    """we they it i he she which who not never also then to do does did can could will
+    would may might must should shall cannot""".split()
+)
+# a participle right before one of these has no object: "a model trained on Y", "cited by X"
+_PREPOSITIONS = frozenset("by on in from with for over at into onto via against".split())
+# between two words, these put them in different phrases, whose order English keeps
+_PHRASE_BREAKS = _PREPOSITIONS | frozenset("to as between under using".split())
+_PERFECT = frozenset("have has had we they i he she".split())  # "we trained X": active
+_DETERMINERS = frozenset("the a an this that these those".split())
+_INFLECTIONS = ("s", "es", "d", "ed", "ing")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words and the punctuation that ends a clause."""
+    return [w.lower() for w in WORD.findall(text)]
+
+
+def same_word(a: str, b: str) -> bool:
+    """One word, perhaps inflected ("cite" / "cited", "use" / "uses")."""
+    if stem(a) == stem(b):
+        return True
+    short, long = sorted((a, b), key=len)
+    base = short[:-1] if short.endswith("e") else short
+    return len(short) > 2 and any(long in (short + i, base + i) for i in _INFLECTIONS)
+
+
+def _participle(word: str) -> bool:
+    regular = len(word) > 3 and word.endswith("ed") and not word.endswith("eed")
+    return (regular and word not in _NOT_PARTICIPLES) or word in _IRREGULAR
+
+
+@dataclass(frozen=True)
+class _Relation:
+    at: int  # the relation word's index
+    passive: bool
+
+
+def _clause(words: list[str], at: int) -> tuple[int, int]:
+    start = at
+    while start > 0 and words[start - 1] not in _ENDS:
+        start -= 1
+    end = at + 1
+    while end < len(words) and words[end] not in _ENDS:
+        end += 1
+    return start, end
+
+
+def _is_passive(words: list[str], at: int) -> bool:
+    """A participle after a be-form ("is not cited"), or one with no object that follows a
+    noun ("a model trained on Y", "Y, cited by X")."""
+    if not _participle(words[at]):
+        return False
+    for k in range(at - 1, max(-1, at - 4), -1):
+        if words[k] in _ENDS:
+            break
+        if words[k] in _BE:
+            return True
+    after = words[at + 1] if at + 1 < len(words) else ""
+    before = words[at - 1] if at > 0 else ""
+    return after in _PREPOSITIONS and before not in _PERFECT and before not in _BE
+
+
+def _canonical(words: list[str], relation: _Relation | None) -> list[str]:
+    """The words in active order: doer, relation, what is done to, the rest. A passive
+    clause is reordered ("Y is cited by X" -> "X cited Y is"); anything else is as written."""
+    if relation is None or not relation.passive:
+        return words
+    at = relation.at
+    start, end = _clause(words, at)
+    by = next((k for k in range(at + 1, end) if words[k] == "by"), end)
+    # the doer is the noun phrase after "by", up to the next phrase ("... on wet slabs")
+    stop = next((k for k in range(by + 1, end) if words[k] in _PHRASE_BREAKS), end)
+    doer, done_to = words[by + 1 : stop], words[start:at]
+    rest = words[at + 1 : by] + words[stop:end]
+    return [*words[:start], *doer, words[at], *done_to, *rest, *words[end:]]
+
+
+def _question_relation(asked: list[str], claim: set[str]) -> _Relation | None:
+    """ "Is X trained on Y?": the first participle after the subject, in the passive."""
+    if not asked or asked[0] not in _BE:
+        return None
+    subject = False
+    for n, word in enumerate(asked[1:], start=1):
+        if subject and stem(word) in claim and _participle(word):
+            return _Relation(n, passive=True)
+        subject = subject or (stem(word) in claim and word not in _DETERMINERS)
+    return None
+
+
+def _verb_in(sentence: list[str], word: str) -> int | None:
+    """Where the sentence writes `word` as a verb, or None."""
+    for k, said in enumerate(sentence):
+        if not same_word(said, word):
+            continue
+        before = sentence[k - 1] if k else ""
+        if before in _BEFORE_VERB or before.endswith(("n't", "n’t")) or _is_passive(sentence, k):
+            return k
+        if said != word and said.startswith(word[:-1] if word.endswith("e") else word):
+            return k  # "uses" where the question has "use"
+    return None
+
+
+def _sentence_relation(
+    asked: list[str], sentence: list[str], claim: set[str], relation: _Relation | None
+) -> tuple[_Relation | None, _Relation | None] | None:
+    """The relation in the question and in the sentence (None, None: no relation word;
+    None: the question's relation is not in the sentence)."""
+    if relation is not None:
+        word = asked[relation.at]
+        at = next((k for k, w in enumerate(sentence) if same_word(w, word)), None)
+        if at is None:
+            return None
+        return relation, _Relation(at, _is_passive(sentence, at))
+    content = [n for n, w in enumerate(asked) if stem(w) in claim]
+    # a relation word has the subject before it and the object after it in the question
+    for n in content[1:-1]:
+        at = _verb_in(sentence, asked[n])
+        if at is not None:
+            return _Relation(n, passive=False), _Relation(at, _is_passive(sentence, at))
+    return None, None
+
+
+def _first(words: list[str]) -> dict[str, int]:
+    places: dict[str, int] = {}
+    for n, word in enumerate(words):
+        places.setdefault(stem(word), n)
+    return places
+
+
+def same_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
+    """Every claim word the sentence shares with the question (`asked`: its asking clause
+    from the auxiliary) stands on the question's side of the relation, and the phrases of a
+    side keep their order ("trained X on Y" is not "trained Y on X"); without a relation
+    word, every shared word keeps the question's order."""
+    found = _sentence_relation(asked, sentence, claim, _question_relation(asked, claim))
+    if found is None:
+        return False
+    in_question, in_sentence = found
+    question = _canonical(asked, in_question)
+    q, s = _first(question), _first(_canonical(sentence, in_sentence))
+    shared = sorted((c for c in claim if c in q and c in s), key=lambda c: q[c])
+    if in_question is None or in_sentence is None:
+        return all(s[a] < s[b] for a, b in zip(shared, shared[1:], strict=False))
+    q_at = q[stem(asked[in_question.at])]
+    s_at = s[stem(sentence[in_sentence.at])]
+    sides = [c for c in shared if q[c] != q_at and s[c] != s_at]
+    if any((q[c] < q_at) != (s[c] < s_at) for c in sides):
+        return False
+    return all(
+        s[a] < s[b]
+        for n, a in enumerate(sides)
+        for b in sides[n + 1 :]
+        if (q[a] < q_at) == (q[b] < q_at) and _PHRASE_BREAKS & set(question[q[a] : q[b]])
+    )
