@@ -202,7 +202,8 @@ def _row_is_heading(row: Row, body: Seg, unit: Unit) -> bool:
     big = s.size >= body.size + 0.9
     bold = s.bold and not body.bold
     face = s.font != body.font and abs(s.size - body.size) <= 1.0
-    if not (big or bold or face or _lead_in_other_face(row, unit)):
+    # (a lead-in in another face is only ever the unit's first row: asked of that one)
+    if not (big or bold or face or (row is unit.rows[0] and _lead_in_other_face(row, unit))):
         return False  # set like the body text (most rows: decided before their text is read)
     main = [seg for seg in row.segs if len(seg.text.strip()) > 2]
     # a bold lead-in followed by plain text on the same line is a run-in heading

@@ -108,7 +108,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
         unit.kind, unit.label = "caption", label
         return
     # a display equation ends in its number at the right margin: "(3)"
-    segs = unit.segs
+    segs = unit._segs()  # read only
     if len(rows) <= 4 and len(segs) > 1:
         last = max(segs, key=lambda s: s.x1)
         if ends_in_equation_number(unit, last.text):
