@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
-from citewise.sources.record import SearchRecord
 from citewise.store.library import StoredDocument
+
+if TYPE_CHECKING:  # records are made by the search commands, not imported for an ingest
+    from citewise.sources.record import SearchRecord
 
 ABSTRACT_KIND = "abstract"
 ABSTRACTS_DIR = "abstracts"

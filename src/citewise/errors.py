@@ -114,3 +114,19 @@ class JobCancelledError(LibraryError):
 
     code = "JOB_CANCELLED"
     kind: Kind = "conflict"
+
+
+class QueueJobNotFoundError(LibraryError):
+    """A job id the library's queue does not hold (never did, or removed by retention),
+    or a file no job of the queue names."""
+
+    code = "QUEUE_JOB_NOT_FOUND"
+    kind: Kind = "not_found"
+
+
+class QueueJobFinishedError(LibraryError):
+    """A job asked to be cancelled that finished already (succeeded, failed, cancelled or
+    aborted): there is nothing left to stop."""
+
+    code = "QUEUE_JOB_FINISHED"
+    kind: Kind = "conflict"

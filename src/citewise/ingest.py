@@ -13,17 +13,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citewise.abstracts import ABSTRACT_KIND, ABSTRACTS_DIR, abstract_index, upgraded_abstract
 from citewise.documents import read_document
 from citewise.documents.bounds import bound_blocks
-from citewise.documents.grobid import GrobidClient, GrobidError, attach_blocks
-from citewise.documents.manifest import PaperMetadata
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
 from citewise.documents.parallel import Parse, ParseBudget, ParseOptions
-from citewise.documents.references import link_citations
-from citewise.embed.base import Embedder
 from citewise.errors import (
     BadDocumentError,
     CitewiseError,
@@ -35,12 +32,20 @@ from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 from citewise.vectors_missing import EMBED_BATCH, Progress, embed_missing
 
+if TYPE_CHECKING:  # GROBID's client is imported only when a server is configured
+    from citewise.documents.grobid import GrobidClient
+    from citewise.documents.manifest import PaperMetadata
+    from citewise.embed.base import Embedder
+    from citewise.retrieval.keyword_index import TermsAhead
+    from citewise.retrieval.postings import BlockText, Piece
+
 log = logging.getLogger(__name__)
 # IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
 # ingest_files.py (and spaced_collections), embed_missing and Progress in vectors_missing.py,
 # FILE_MB_VARIABLE in documents/options.py;
 # importers name them here too.
 __all__ = [
+    "AsStored",
     "FILE_MB_VARIABLE",
     "IngestFailure",
     "IngestReport",
@@ -221,6 +226,9 @@ def _grobid_references(
     doc: Document, content: bytes, grobid: GrobidClient, report: IngestReport
 ) -> None:
     """Swap the built-in bibliography for GROBID's; keep it when GROBID fails."""
+    from citewise.documents.grobid import GrobidError, attach_blocks
+    from citewise.documents.references import link_citations
+
     try:
         refs = grobid.references(content, doc.path.name)
     except GrobidError as exc:
@@ -257,7 +265,7 @@ def ingest(
         options = replace(options, budget=budget)
     report = IngestReport()
     started = time.perf_counter()
-    grobid = grobid or GrobidClient.from_url(options.grobid_url)
+    grobid = grobid or _grobid_client(options.grobid_url)
     metadata = sources.metadata if sources else {}
     if sources:
         report.failed.extend(sources.failures)
@@ -276,6 +284,15 @@ def ingest(
     report.embed_seconds = time.perf_counter() - parsed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _grobid_client(url: str) -> GrobidClient | None:
+    """The GROBID server at `url`, None when none is set (its module not imported)."""
+    if not url.strip():
+        return None
+    from citewise.documents.grobid import GrobidClient
+
+    return GrobidClient.from_url(url)
 
 
 def _stepper(
@@ -321,6 +338,36 @@ def _then(step: Stepper, on_stored: Stored) -> Step:
                 log.debug("after storing %s", path, exc_info=True)
 
     return then
+
+
+class AsStored:
+    """What is done with each document as it is stored (an ingest's `on_stored`) for the
+    indexes brought up to date after the batch: its vocabulary learned and its keyword
+    postings analysed (retrieval/keyword_index.TermsAhead; `cover` hands them to the
+    refresh). Their modules are imported with the first document, while the workers parse,
+    not before the workers start."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.ahead: TermsAhead | None = None
+        self._learn: Stored | None = None
+
+    def __call__(self, doc_id: str, doc: Document) -> None:
+        if self.ahead is None or self._learn is None:
+            from citewise.agent.vocabulary import learning
+            from citewise.retrieval.keyword_index import TermsAhead
+
+            self.ahead, self._learn = TermsAhead(), learning(self.store)
+        self._learn(doc_id, doc)
+        self.ahead.add(doc_id, doc)
+
+    def cover(self, rows: list[BlockText]) -> list[tuple[int, Piece]]:
+        """The documents' postings analysed ahead, for the rows a keyword refresh reads."""
+        if self.ahead is None:
+            from citewise.retrieval.postings import analysed
+
+            return [(0, analysed(rows))] if rows else []
+        return self.ahead.cover(rows)
 
 
 def _failure(path: Path, exc: Exception) -> IngestFailure:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from citewise.documents import SUFFIXES as READABLE
 from citewise.documents.manifest import PaperMetadata, read_manifest
-from citewise.documents.zotero import read_zotero
 from citewise.errors import CitewiseError
 
 SUFFIXES = READABLE
@@ -51,6 +50,8 @@ class Sources:
 
     @classmethod
     def from_zotero(cls, directory: Path) -> Sources:
+        from citewise.documents.zotero import read_zotero  # only for a Zotero library
+
         out = cls()
         try:
             items = read_zotero(directory)

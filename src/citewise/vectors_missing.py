@@ -7,9 +7,12 @@ first use) does not import the ingest pipeline (parse pool, readers, GROBID clie
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from citewise.embed.base import Embedder
 from citewise.store.protocols import Store
+
+if TYPE_CHECKING:
+    from citewise.embed.base import Embedder
 
 EMBED_BATCH = 64
 Progress = Callable[[str, int, int], None]

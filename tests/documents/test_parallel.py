@@ -116,3 +116,18 @@ def test_a_pool_warmed_before_its_fork_reads_cmyk_text_as_a_process_does(tmp_pat
         got = {p: outcome(given(result), p) for p, result in pool.results()}
     assert got[path] == outcome(read_document, path)
     assert "Body text set in black ink." in got[path]
+
+
+def test_workers_end_as_the_queue_empties_and_a_later_file_gets_a_new_one(tmp_path: Path) -> None:
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(3)]
+    with ParsePool(papers[:2], options=ParseOptions(workers=2)) as pool:
+        done = dict(pool.results())
+        assert all(isinstance(d, Document) for d in done.values())
+        assert pool._idle == [] and len(pool._ending) == 2  # nothing left for them to parse
+        for worker in pool._ending:
+            worker.process.join(timeout=10)  # killed already: it exits without being told
+            assert worker.process.exitcode == -signal.SIGKILL
+        later = pool.parse(papers[2])
+        assert outcome(given(later), papers[2]) == outcome(read_document, papers[2])
+        ended = list(pool._ending)
+    assert len(ended) == 3 and all(w.reaped for w in ended)  # close reaped every one

@@ -2,14 +2,17 @@ from __future__ import annotations
 
 import hashlib
 import math
+import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 
 from citewise.documents.model import Block, Document
-from citewise.retrieval import keyword_index
+from citewise.retrieval import keyword_index, postings
 from citewise.retrieval.hybrid import Retriever
-from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.retrieval.keyword_index import KeywordIndex, TermsAhead
 from citewise.retrieval.postings import (
     K1,
     B,
@@ -198,3 +201,78 @@ def test_ascii_text_gives_the_terms_of_the_general_tokenizer() -> None:
         expected = [t for t in map(_term, _TOKEN.findall(text)) if t]
         assert analyze(text) == expected
         assert analyze(text + " é") == expected  # not ASCII: the regex path ("é" is dropped)
+
+
+def test_documents_analysed_ahead_give_the_same_segment_and_stale_ones_are_not_used(
+    tmp_path: Path, monkeypatch
+) -> None:
+    docs = [
+        _document("basalt", ["Basalt columns cool slowly", "lava flows", "granite"]),
+        _document("granite", ["granite and basalt", "quartz veins"]),
+        _document("gneiss", ["gneiss bands", "lava flows"]),
+    ]
+    docs[0].blocks[1].section_path = "Volcanic rocks"
+    docs[0].blocks[2].trusted = False
+    plain, ahead_dir = tmp_path / "plain", tmp_path / "ahead"
+    plain_store, ahead_store = LibraryStore(plain), LibraryStore(ahead_dir)
+    ahead = TermsAhead()
+    for doc in docs:
+        plain_store.save_document(doc)
+        ahead.add(ahead_store.save_document(doc), doc)
+    stale = _document("schist", ["schist bands", "mica"])
+    ahead.add("schist", stale)  # analysed as one text, stored as another
+    stale.blocks[0].text = "slate cleavage"
+    for store in (plain_store, ahead_store):
+        store.save_document(stale)
+        store.save_document(_document("marble", ["marble quarry"]))  # never analysed ahead
+
+    analysed: list[str] = []
+    real = postings.block_terms
+    monkeypatch.setattr(
+        postings, "block_terms", lambda t, s, lb: analysed.append(t) or real(t, s, lb)
+    )
+    plain_index, ahead_index = KeywordIndex(plain), KeywordIndex(ahead_dir)
+    plain_index.refresh(plain_store)
+    assert len(analysed) == 9  # every trusted block
+    analysed.clear()
+    ahead_index.refresh(ahead_store, ahead.cover)
+    # only the blocks stored otherwise than analysed ahead (a document's piece is used
+    # whole or not at all) and those never analysed
+    assert analysed == ["slate cleavage", "mica", "marble quarry"]
+    for mine, theirs in zip(ahead_index.segments, plain_index.segments, strict=True):
+        for name in keyword_index.ARRAYS:
+            assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+            assert getattr(mine, name).dtype == getattr(theirs, name).dtype, name
+    assert ahead_index.search(["schist"], 5) == []
+    assert len(ahead_index.search(["slate"], 5)) == 1
+    assert ahead_index.search(["lava"], 5) == plain_index.search(["lava"], 5)
+
+
+def test_building_and_merging_segments_leaves_numpy_ma_unimported() -> None:
+    # np.unique imports numpy.ma (~25 ms in a fresh process): the refresh after an ingest
+    # does without it
+    code = (
+        "import sys\n"
+        "from citewise.retrieval.postings import build_segment, merge_segments\n"
+        "rows = [(i + 1, f'granite {i % 5} basalt', '', '') for i in range(40)]\n"
+        "whole = merge_segments([build_segment(rows[:20]), build_segment(rows[20:])])\n"
+        "assert len(whole) == 40\n"
+        "print('numpy.ma' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_text_beyond_ascii_gives_the_terms_of_the_general_tokenizer() -> None:
+    # Text whose only non-ASCII characters are no word characters (dashes, quotes, math
+    # symbols) takes the split path; letters and digits beyond ASCII, the regex.
+    from citewise.retrieval.postings import _TOKEN, _term
+
+    rng = random.Random(3)
+    alphabet = "ab Z9_-'.\t\n,é²中—“”×•\u00a0\u2009ﬁ½①"
+    texts = ["revenue — 12% “adjusted” × 3 • net", "naïve café 10² ﬁnance", "检索 — x"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    for text in texts:
+        expected = [t for t in map(_term, _TOKEN.findall(text)) if t]
+        if not any(0x3040 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFAFF for c in text):
+            assert analyze(text) == expected, text  # no CJK: the words, however split

@@ -42,6 +42,9 @@ _SUPERLATIVE = re.compile(
 )
 _LOW_WORDS = {"lowest", "smallest", "least", "fewest", "minimum", "min"}
 _WHICH = re.compile(r"\b(which|what|who)\b", re.I)
+# "Which maximum learning rates ...", "what minimum length ...": the bound names the
+# quantity asked for (a setting), it does not rank the table's rows.
+_BOUND_ASKED = re.compile(r"\b(?:which|what)\s+(?:maximum|minimum|max|min)\b", re.I)
 _LAST_ROW = re.compile(r"\b(last|final|bottom) row\b", re.I)
 _FIRST_ROW = re.compile(r"\bfirst row\b", re.I)
 _TOTAL_ROW = re.compile(r"\b(total|overall|all)\b", re.I)
@@ -252,7 +255,7 @@ def superlative(question: str, view: TableView) -> CellMatch | None:
     """ "Which X is best on Y" / "which filter removes most papers": the row with the
     largest (or smallest) value in the column the question names."""
     found = _SUPERLATIVE.search(question)
-    if not found or not _WHICH.search(question):
+    if not found or not _WHICH.search(question) or _BOUND_ASKED.search(question):
         return None
     column = best_column(question, view, numeric_columns(view))
     if column is None:

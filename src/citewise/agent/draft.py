@@ -11,6 +11,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from citewise.agent.answer_shapes import (
+    defined_term,
+    defines,
+    names_the_agent,
+    states_reason,
+    wants_reason,
+)
 from citewise.agent.extractive import (
     Candidate,
     Passage,
@@ -74,6 +81,7 @@ class Span:
 
     candidate: Candidate
     text: str
+    also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
 
 
 @dataclass
@@ -145,13 +153,19 @@ def spells_out_the_name(question: Question, text: str) -> bool:
 def _defining_first(
     question: Question, chosen: list[Candidate], ranked: list[Candidate]
 ) -> list[Candidate]:
-    """For "What does X stand for?", a sentence that spells X out goes first."""
-    names = _acronyms(question)
-    if question.type != "definition" or not names or not ranked:
+    """For "What does X stand for?", a sentence that spells X out goes first; for "What
+    is a X?" / "What does X mean?", one that defines X ("a X is a ...", "X refers to")."""
+    names = _acronyms(question) if question.type == "definition" else []
+    term = defined_term(question)
+    if not (names or term) or not ranked:
         return chosen
     floor = 0.5 * ranked[0].score
     for candidate in ranked[:30]:
-        if candidate.score >= floor and any(expands(n, candidate.text) for n in names):
+        if candidate.score < floor:
+            break
+        if any(expands(n, candidate.text) for n in names) or (
+            term and defines(term, candidate.text)
+        ):
             return [candidate, *[c for c in chosen if c.text != candidate.text]]
     return chosen
 
@@ -208,7 +222,10 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
         return 1.0 if quantities(text, question.text) else 0.0
     if question.expects_name:
         names = {m.group(0) for m in _NAME.finditer(text)}
-        return 1.0 if any(n.lower() not in question.text.lower() for n in names) else 0.0
+        named = any(n.lower() not in question.text.lower() for n in names)
+        return 1.0 if named or names_the_agent(question, text) else 0.0
+    if wants_reason(question):
+        return 1.0 if states_reason(text) else 0.0
     return 1.0
 
 

@@ -27,6 +27,11 @@ _SENTENCE_END = re.compile(
     r"|(?<=[。！？])[”’」』）]*\s*(?=\S)"  # CJK sentences end without a space
 )
 _DIGIT = re.compile(r"\d")
+# A short line in capitals only, often beside a page number ("166 BRECCIA-GASHES."), is a
+# running head or a title line (the paper's or journal's title, printed on every page):
+# it states nothing.
+_RUNNING_HEAD = re.compile(r"[^a-z\u3400-\u9fff]*[A-Z]{2}[^a-z\u3400-\u9fff]*")
+RUNNING_HEAD_WORDS = 12
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ def _passage_candidates(
     candidates: list[Candidate] = []
     for sentence in split_sentences(passage.text, passage.kind):
         words = word_count(sentence)
-        if words < 3 and passage.kind != "table":
+        if passage.kind != "table" and (words < 3 or is_running_head(sentence, words)):
             continue
         own = stems(sentence)
         covered = {s for s in qstems if has(s, own)}
@@ -163,6 +168,11 @@ def _passage_candidates(
             )
         )
     return candidates
+
+
+def is_running_head(sentence: str, words: int) -> bool:
+    """A few words in capitals only (and page numbers): a running head, not a statement."""
+    return words <= RUNNING_HEAD_WORDS and bool(_RUNNING_HEAD.fullmatch(sentence))
 
 
 def _sentence_score(

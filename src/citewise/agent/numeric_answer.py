@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 
+from citewise.agent.cell_fit import cell_fits
 from citewise.agent.cells import (
     CellMatch,
     TableView,
@@ -87,6 +88,9 @@ def cell_answer(
         )
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
+            table = f"{view.caption} {match.column} {match.value}"
+            if not cell_fits(question, match.kind, table):
+                continue  # a score for "how many seconds", a number for "which part"
             scored.append((match.score + _relevance(question, block, view), block, view, match))
     if not scored:
         return None

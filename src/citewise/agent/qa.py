@@ -20,6 +20,7 @@ from citewise.agent.compare_questions import (
 from citewise.agent.crosslingual import is_chinese
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
+from citewise.agent.extractive import is_running_head
 from citewise.agent.figures import (
     absent_names,
     asked_caption,
@@ -30,6 +31,7 @@ from citewise.agent.figures import (
     outside_sections,
     table_without_names,
 )
+from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
 from citewise.agent.polar import lead_answer
@@ -59,8 +61,15 @@ from citewise.agent.zh_answer import (
     native_question,
 )
 from citewise.retrieval.hybrid import Hit, Retriever
+from citewise.retrieval.terms import word_count
 from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
+
+
+def _running_head(text: str) -> bool:
+    """A block that is only a running head (a few capitalised words, a page number)."""
+    return is_running_head(text.strip(), word_count(text))
+
 
 __all__ = ["REFUSAL", "Answer", "AnswerSentence", "Evidence", "QuestionAnswerer"]
 
@@ -183,6 +192,7 @@ class QuestionAnswerer:
         if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
             return self._absent(question, absent, hits, NOT_ANSWERED)
         draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
+        draft = completed(self.store, question, draft, blocks)
         answer = self._finish(question, draft, hits, blocks)
         if lead and draft.spans:
             answer = checked(lead_answer(question, draft.spans[0].candidate, answer))
@@ -197,7 +207,7 @@ class QuestionAnswerer:
         scope the question implies (not --doc) also lets in the library's best few."""
         where = BlockFilter(documents=question.scope)
         terms = question.terms + question.expansion
-        hits = self.retriever.search(question.text, k=k, where=where, terms=terms)
+        hits = self._search(question.text, k, where, terms)
         if question.scope and not strict:
             hits += self.retriever.search(question.text, k=max(2, k // 4), terms=terms)
         parts = question.parts()
@@ -213,6 +223,17 @@ class QuestionAnswerer:
                     terms=part.terms + question.terms,
                 )
         return hits
+
+    def _search(self, text: str, k: int, where: BlockFilter, terms: list[str]) -> list[Hit]:
+        """The best k hits that state something: a running head ("166 BRECCIA-GASHES.",
+        printed on every page) matches any question naming the paper's title words and
+        crowds out the passages; those are dropped and as many more fetched."""
+        hits = self.retriever.search(text, k=k, where=where, terms=terms)
+        heads = sum(1 for h in hits if _running_head(h.block.text))
+        if not heads:
+            return hits
+        more = self.retriever.search(text, k=k + 2 * heads, where=where, terms=terms)
+        return [h for h in more if not _running_head(h.block.text)][:k]
 
     def _compare(self, question: Question, papers: list[str], k: int) -> Answer:
         """Each paper answers within itself; a refused draft says "not stated"."""
@@ -306,7 +327,7 @@ class QuestionAnswerer:
         drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
         kind = self._refusal_kind(question, draft, drafted_blocks, score)
         sentences = [
-            AnswerSentence(s.text, [s.candidate.block_id], round(s.candidate.coverage, 3))
+            AnswerSentence(s.text, [s.candidate.block_id, *s.also], round(s.candidate.coverage, 3))
             for s in draft.spans
         ]
         if kind is not None:
@@ -340,9 +361,9 @@ class QuestionAnswerer:
             )
         evidence: dict[str, Evidence] = {}
         for span in draft.spans:
-            block_id = span.candidate.block_id
             # the whole passage stays in the evidence, as context for the short answer
-            evidence.setdefault(block_id, self.evidence(blocks[block_id]))
+            for block_id in (span.candidate.block_id, *span.also):
+                evidence.setdefault(block_id, self.evidence(blocks[block_id]))
         return Answer(
             question=question.text,
             refused=False,

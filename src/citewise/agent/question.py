@@ -70,6 +70,30 @@ _VERBS_AFTER_WHAT = frozenset(
 )
 
 
+# After the noun asked about, a verb in the past ("how many stakeholders took part", "how
+# many papers cited it") says what was done with it, not what is asked about.
+_IRREGULAR_PAST = frozenset(
+    """took gave came went made got saw ran won lost left held kept met sent spent found
+    became began chose drew fell felt grew knew paid put said sat stood told thought wrote
+    brought bought caught taught underwent""".split()
+)
+
+
+def _past_verb(word: str) -> bool:
+    return word in _IRREGULAR_PAST or (
+        len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+    )
+
+
+def _acts_on(bare: str, word: str, following: list[str]) -> bool:
+    """A past verb after the noun, going on to its complement ("took part in"); an -ed word
+    closing the clause ("interest related,") or a participle with its agent ("companies
+    acquired by Pfizer") still modifies the noun."""
+    if not _past_verb(bare) or word != word.rstrip(",?;:()"):
+        return False
+    return not (following and following[0].lower() == "by")
+
+
 def attribute_terms(text: str) -> list[str]:
     """Content words of the thing a question asks about ("mean age" in "What was the mean age
     of the participants?"), minus heads that only name the answer's type."""
@@ -81,13 +105,15 @@ def attribute_terms(text: str) -> list[str]:
     if not match:
         return []
     phrase: list[str] = []
-    for word in re.split(r"\s+", text[match.end() :]):
+    rest = re.split(r"\s+", text[match.end() :])
+    for n, word in enumerate(rest):
         bare = word.strip(",?;:()").lower()
         if (
             not bare
             or bare in _AUX
             or len(phrase) == 4
             or (not phrase and bare in _VERBS_AFTER_WHAT)
+            or (phrase and _acts_on(bare, word, rest[n + 1 : n + 2]))
         ):
             break
         phrase.append(bare)

@@ -77,8 +77,8 @@ def shortest_span(
     return best
 
 
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
-_WHICH_N = re.compile(r"\b(?:which|what|name(?: the)?) (two|three|four|five|[2-5]) \w+", re.I)
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+WHICH_N = re.compile(r"\b(?:which|what|name(?: the)?) (two|three|four|five|[2-5]) \w+", re.I)
 # An item of a "Name: what it is" list: a capitalised name and a colon, at a sentence start.
 _ITEM_HEAD = re.compile(r"(?:^|(?<=[.:]\s))([A-Z][\w-]*(?: [A-Z][\w-]*){0,3}):\s")
 
@@ -87,7 +87,7 @@ def listed_items(question: str, span: str, passage: str) -> str:
     """ "Which two KBs ...?" answered by "We use two KBs: UMLS: The UMLS ... DBpedia: ...":
     the span that announces the N-item list, followed by the N item names its passage lists
     after it ("We use two KBs: UMLS, DBpedia"). The span itself when there is no such list."""
-    asked = _WHICH_N.search(question)
+    asked = WHICH_N.search(question)
     if not asked:
         return span
     word = asked.group(1).lower()
@@ -97,7 +97,7 @@ def listed_items(question: str, span: str, passage: str) -> str:
         return span
     after = passage[start + span.find(intro.group(0)) + len(intro.group(0)) :]
     heads = list(dict.fromkeys(m.group(1) for m in _ITEM_HEAD.finditer(after)))
-    wanted = _NUMBER_WORDS[word]
+    wanted = NUMBER_WORDS[word]
     if len(heads) < wanted:
         return span
     return span[: span.find(intro.group(0)) + len(intro.group(0))] + ", ".join(heads[:wanted])

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
     from citewise.retrieval.hybrid import Hit
+    from citewise.retrieval.postings import Cover
     from citewise.store.vector_check import IndexReport
     from citewise.store.vocabulary import ReviewEntry
 
@@ -129,11 +130,11 @@ class Library(
 
     @property
     def embedder(self) -> Embedder | None:
-        from citewise.embed.settings import embed_settings, open_embedder
-
         if not self._embedder_loaded:
             self._embedder_loaded = True
-            if self._embeddings:
+            if self._embeddings:  # a keyword-only library imports no embedding code
+                from citewise.embed.settings import embed_settings, open_embedder
+
                 self._embedder = open_embedder(
                     embed_settings(self.settings),
                     self.store.vectors.model_dimensions,
@@ -163,16 +164,15 @@ class Library(
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
-        from citewise.agent.vocabulary import learning
-        from citewise.ingest import ingest, spaced_collections
+        from citewise.ingest import AsStored, ingest, spaced_collections
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
-        learn = learning(self.store) if refresh else None  # as each document is stored
+        stored = AsStored(self.store)  # vocabulary and keyword terms, as each is stored
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
-                            on_stored=learn)  # fmt: skip
+                            on_stored=stored if refresh else None)  # fmt: skip
             nothing = not (report.documents or report.unchanged or report.failed)
             if paths and nothing and not (sources and (sources.metadata or sources.failures)):
                 raise NoSupportedFilesError(
@@ -180,16 +180,16 @@ class Library(
                     hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
                 )
             if refresh:
-                self.refresh()
+                self.refresh(stored.cover)
         return report
 
-    def refresh(self) -> None:
+    def refresh(self, cover: Cover | None = None) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
-        so the next question does not pay for them."""
+        so the next question does not pay for them (`cover`: postings analysed ahead)."""
         from citewise.agent.vocabulary import learn as learn_vocabulary
         from citewise.retrieval.hybrid import Retriever
 
-        Retriever(self.store, self.embedder).refresh()
+        Retriever(self.store, self.embedder).refresh(cover)
         learn_vocabulary(self.store)
         if self._answerer is not None:
             self._answerer.forget()

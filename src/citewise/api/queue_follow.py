@@ -11,6 +11,11 @@ one that finished before its row went (retention) keeps the status it was seen w
 job cancelled before a worker took it, or aborted while it ran (procrastinate's
 `cancelled` and `aborted`), did not do its work either: a failure (JOB_CANCELLED, with
 its file), which the same `ingest --queue` run again queues anew.
+
+A vocabulary job that failed while a later one of the same follow succeeded may have had
+its work done by that one (each learns every document not learned yet): once the follow
+ends, the documents it left unlearned are looked at again, and if every one is learned
+now its failure is `recovered` (reported, not a failure) instead.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 from citewise.errors import JobCancelledError, Kind, LibraryError
 from citewise.store.postgres.queue import JobOutcome, job_outcomes, job_states
+from citewise.store.postgres.queue_jobs import unlearned_documents
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, VOCABULARY
 
 STAGES = ("ingest", "embedding", "vocabulary")
@@ -72,6 +78,7 @@ class JobFailure:
     message: str
     files: tuple[str, ...] = ()
     brief: str = ""
+    job: int = 0
 
     @property
     def subject(self) -> str:
@@ -112,6 +119,8 @@ class IngestProgress:
     status: dict[int, str] = field(default_factory=dict)
     file: dict[int, str] = field(default_factory=dict)
     failures: list[JobFailure] = field(default_factory=list)
+    # failed vocabulary jobs whose documents a later job learned (not failures)
+    recovered: list[JobFailure] = field(default_factory=list)
 
     @property
     def done(self) -> bool:
@@ -126,7 +135,8 @@ class IngestProgress:
         for name in STAGES:
             jobs = [j for j, s in self.stage.items() if s == name]
             done = sum(self.status.get(j) in FINISHED for j in jobs)
-            failed = sum(self.status.get(j) in UNFINISHED for j in jobs)
+            back = {f.job for f in self.recovered}
+            failed = sum(self.status.get(j) in UNFINISHED and j not in back for j in jobs)
             found.append(StageProgress(name, len(jobs), done, failed))
         return found
 
@@ -143,6 +153,7 @@ class IngestProgress:
             "total": len(self.stage),
             "stages": {s.stage: s.to_dict() for s in self.stages()},
             "failures": [f.to_dict() for f in self.failures],
+            "recovered": [{**f.to_dict(), "job": f.job} for f in self.recovered],
         }
 
 
@@ -172,7 +183,43 @@ class _Follower:
                 break
         failed = [j for j in sorted(now.stage) if now.status[j] in UNFINISHED]
         now.failures = [self._failure(j) for j in failed]
+        if now.done:
+            self._recover(now)
         return now
+
+    def _recover(self, now: IngestProgress) -> None:
+        """At the end: a failed vocabulary job whose documents are all learned now (a
+        later job learned them) is recovered, not a failure."""
+        back = {f.job for f in now.recovered}
+        for failure in [f for f in now.failures if f.stage == "vocabulary"]:
+            if failure.job in back or self._learned_since(failure.job):
+                now.failures.remove(failure)
+                if failure.job not in back:
+                    now.recovered.append(failure)
+
+    def _learned_since(self, job: int) -> bool:
+        """Whether every document failed vocabulary job `job` left (its outcome's covers;
+        an older worker's: its files' documents) is learned now."""
+        if self.progress.status[job] != "failed":
+            return False  # cancelled or gone: the follower cannot tell what it would do
+        outcome = self.outcomes.get(job)
+        if outcome is not None and outcome.covers is not None:
+            documents = list(outcome.covers)
+        else:
+            served = set(self.served.get(job, ()))
+            documents = [
+                o.document
+                for j, o in self.outcomes.items()
+                if o.document
+                and self.progress.stage.get(j) == "ingest"
+                and self.progress.file.get(j) in served
+            ]
+        if not documents:
+            return False
+        try:
+            return not unlearned_documents(self.connector, documents)
+        except Exception:  # cannot tell (the library's tables unreadable): keep the failure
+            return False
 
     def _read_outcomes(self) -> bool:
         """Read the outcomes of newly finished jobs; whether they named new follow-ups."""
@@ -209,7 +256,7 @@ class _Follower:
             code, message = outcome.code or "JOB_FAILED", outcome.message
         if stage != "vocabulary":
             file, message = now.file.get(job, ""), f"{message}; {hint}" if hint else message
-            return JobFailure(stage, file, code, message, (file,) if file else ())
+            return JobFailure(stage, file, code, message, (file,) if file else (), job=job)
         files, others = self._left_unlearned(job)
         return JobFailure(
             stage,
@@ -218,6 +265,7 @@ class _Follower:
             batch_message(files, message, others),
             files,
             batch_message(files, message, others, named=False),
+            job,
         )
 
     def _left_unlearned(self, job: int) -> tuple[tuple[str, ...], int]:

@@ -11,6 +11,7 @@ from citewise.cli import (  # noqa: F401
     mcp,
     migrate,
     models,
+    queue,
     research,
     search,
     serve,

@@ -85,6 +85,12 @@ def _followed(final: IngestProgress, jobs: int, as_json: bool) -> None:
     for stage in final.stages():
         done = stage.finished - stage.failed
         out.print(f"{stage.stage}: {done} of {stage.total} done, {stage.failed} failed")
+    for back in final.recovered:  # its documents are learned now: not a failure
+        line = (
+            f"recovered: vocabulary job {back.job} failed ({back.code}), but a later "
+            "vocabulary job learned every document it left unlearned"
+        )
+        sys.stdout.write(plain(line) + "\n")
     for failure in final.failures:  # a vocabulary job's line names its batch's files
         line = f"error: {failure.subject}: {failure.text} ({failure.code}, {failure.stage})"
         sys.stderr.write(plain(line) + "\n")  # one line, unwrapped: a script may grep it

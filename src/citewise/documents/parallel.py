@@ -127,6 +127,7 @@ class ParsePool:
         self._workers = worker_count(len(self._queue), self.options.workers)
         self._running: list[_Job] = []
         self._idle: list[_Worker] = []
+        self._ending: list[_Worker] = []  # killed with nothing left to parse, reaped at close
         self._done: deque[tuple[Path, Document | Exception]] = deque()
         methods = multiprocessing.get_all_start_methods()
         # fork starts a worker in milliseconds; workers only parse, never touch the store
@@ -236,8 +237,13 @@ class ParsePool:
             job.released = True
             clean = job.stopped is None and not worker.reaped and not self._closed.is_set()
         limit = self.budget.memory_mb * 1024 // RETIRE_SHARE
-        if clean and _resident_kb(worker.pid) - worker.base_kb <= limit:
+        kept = clean and _resident_kb(worker.pid) - worker.base_kb <= limit
+        if kept and self._queue:
             self._idle.append(worker)
+        elif kept:  # nothing left to give it: it ends now, while the batch goes on, and
+            with self._reaping:  # is reaped at close (no wait for its exit then)
+                _kill(worker.pid)
+            self._ending.append(worker)
         else:
             self._end(worker)
 
@@ -282,13 +288,17 @@ class ParsePool:
         self._watch.join()
         self._queue.clear()
         self._done.clear()
+        with self._reaping:  # every worker told to end at once: their exits overlap
+            for worker in [job.worker for job in self._running] + self._idle:
+                if not worker.reaped:
+                    _kill(worker.pid)
         for job in self._running:
             job.stopped = job.stopped or ParseFailure(BadDocumentError, "not parsed: stopped")
             job.released = True
             self._end(job.worker)
-        for worker in self._idle:
+        for worker in self._idle + self._ending:
             self._end(worker)
-        self._running, self._idle = [], []
+        self._running, self._idle, self._ending = [], [], []
 
     def __enter__(self) -> ParsePool:
         return self

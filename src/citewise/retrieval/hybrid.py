@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from citewise.embed.base import Embedder
 from citewise.retrieval.fusion import convex_fusion, mmr
 from citewise.retrieval.keyword_index import KeywordIndex
+from citewise.retrieval.postings import Cover
 from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import DenseIndex, Store
+
+if TYPE_CHECKING:  # the model's module is imported by whoever loads one
+    from citewise.embed.base import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +57,10 @@ class Retriever:
         self._keywords = KeywordIndex(store.directory)
         self._queries: dict[str, np.ndarray] = {}
 
-    def refresh(self) -> None:
-        """Bring both indexes up to date now (otherwise the next search does it)."""
-        self._keywords.refresh(self.store)
+    def refresh(self, cover: Cover | None = None) -> None:
+        """Bring both indexes up to date now (otherwise the next search does it); `cover`:
+        blocks analysed ahead for the keyword index (keyword_index.TermsAhead.cover)."""
+        self._keywords.refresh(self.store, cover)
         self._vectors()
 
     def _allowed(self, where: BlockFilter) -> np.ndarray | None:

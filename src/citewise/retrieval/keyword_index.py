@@ -18,11 +18,16 @@ import json
 import os
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from citewise.retrieval.postings import (
+    BlockText,
+    Cover,
+    Piece,
     Segment,
+    analysed,
     analyze,
     build_segment,
     compact,
@@ -35,11 +40,52 @@ from citewise.store.db import READ_ONLY
 from citewise.store.index_source import BlockState, file_lock
 from citewise.store.protocols import BlockSource
 
+if TYPE_CHECKING:
+    from citewise.documents.model import Document
+
 FOLDER = "keywords"
 FORMAT = 3  # bump when analysis or weighting changes: old files are rebuilt
 ARRAYS = ("keys", "offsets", "docs", "weights", "rowids")
 MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)
+
+
+class TermsAhead:
+    """The postings of each document's trusted blocks, analysed as the document is stored
+    while the parse workers read the rest of the batch, so the refresh after the batch
+    builds its segment without analysing the text again (the batch's tail, when the workers
+    are done, is left with joining the arrays). A document's piece is used for the rows that
+    hold exactly its blocks (text, section path, label, in order); rows stored otherwise are
+    analysed then, as without it."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[BlockText, list[Piece]] = {}  # by their first block
+
+    def add(self, doc_id: str, doc: Document) -> None:
+        """Analyse `doc`'s trusted blocks (`doc_id`: the ID it was stored under, unused:
+        the signature of an ingest's on_stored)."""
+        blocks = [(b.text, b.section_path, b.label or "") for b in doc.blocks if b.trusted]
+        if blocks:
+            self.pieces.setdefault(blocks[0], []).append(analysed(blocks))
+
+    def cover(self, rows: list[BlockText]) -> list[tuple[int, Piece]]:
+        """(start, piece) covering `rows` in order: the pieces analysed ahead where they
+        match a run of rows exactly, the rows between analysed now."""
+        found: list[tuple[int, Piece]] = []
+        done = at = 0  # rows before `done` are covered; `at` is the row looked at
+        while at < len(rows):
+            candidates = self.pieces.get(rows[at], ())
+            piece = next((c for c in candidates if rows[at : at + len(c.blocks)] == c.blocks), None)
+            if piece is None:
+                at += 1
+                continue
+            if done < at:
+                found.append((done, analysed(rows[done:at])))
+            found.append((at, piece))
+            at = done = at + len(piece.blocks)
+        if done < len(rows):
+            found.append((done, analysed(rows[done:])))
+        return found
 
 
 class KeywordIndex:
@@ -85,8 +131,9 @@ class KeywordIndex:
 
     # -- keeping up with SQLite --------------------------------------------------------
 
-    def refresh(self, source: BlockSource) -> None:
-        """Make the index match the database: one tiny query when nothing changed."""
+    def refresh(self, source: BlockSource, cover: Cover | None = None) -> None:
+        """Make the index match the database: one tiny query when nothing changed.
+        `cover`: blocks analysed ahead (TermsAhead.cover), used where the rows match."""
         state = source.block_state()
         if self.state == state:
             return
@@ -99,16 +146,21 @@ class KeywordIndex:
                 manifest = self._manifest()
                 if manifest and manifest["state"] == asdict(state) and self._load(manifest):
                     return
-                self._update(source, state, manifest)
+                self._update(source, state, manifest, cover)
         except OSError as exc:
             if exc.errno not in READ_ONLY:
                 raise
             # A read-only library: postings built in memory for this process.
-            self.segments = [build_segment(rows) for rows in source.iter_trusted_blocks()]
+            rows = source.iter_trusted_blocks()
+            self.segments = [build_segment(chunk, cover) for chunk in rows]
             self.names, self.state = [""] * len(self.segments), state
 
     def _update(
-        self, source: BlockSource, state: BlockState, manifest: dict[str, object] | None
+        self,
+        source: BlockSource,
+        state: BlockState,
+        manifest: dict[str, object] | None,
+        cover: Cover | None = None,
     ) -> None:
         # "state" is the BlockState this class wrote as a JSON object.
         previous = BlockState(**manifest["state"]) if manifest else None  # type: ignore[arg-type]
@@ -132,7 +184,7 @@ class KeywordIndex:
         segments, names = [segments[i] for i in kept], [names[i] for i in kept]
         after = int(max((s.rowids[-1] for s in segments), default=0))
         for rows in source.iter_trusted_blocks(after, SEGMENT_BLOCKS):
-            segments.append(build_segment(rows))
+            segments.append(build_segment(rows, cover))
             names.append("")
         if len(segments) > MAX_SEGMENTS:
             # Merge the small tail into one; the whole index when the tail has grown large.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +29,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
+_WORD_BEYOND_ASCII = re.compile(r"[^\W\x00-\x7f]")  # a letter or digit outside ASCII
 # ASCII bytes other than letters and digits, as spaces: what _TOKEN splits ASCII text on
 _ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
 
@@ -47,6 +48,12 @@ def analyze(text: str) -> list[str]:
     matches)."""
     if text.isascii():  # the tokens: runs of letters and digits between everything else
         words = text.encode().translate(_ASCII_GAPS).decode().split()
+        return list(filter(None, map(_term, words)))
+    if not _WORD_BEYOND_ASCII.search(text):
+        # dashes, quotes, symbols only beyond ASCII (most non-ASCII blocks of papers and
+        # filings): they cut words as any other non-word character, so the same split
+        # with each of them as "?" gives the regex's tokens (at half its cost)
+        words = text.encode("ascii", "replace").translate(_ASCII_GAPS).decode().split()
         return list(filter(None, map(_term, words)))
     tokens = _TOKEN.findall(text)
     if not _HAS_CJK.search(text):  # no token can be a CJK run: each is a word or nothing
@@ -71,7 +78,7 @@ def term_hash(term: str) -> int:
 
 
 def hashes(terms: Iterable[str]) -> np.ndarray:
-    return np.fromiter((term_hash(t) for t in terms), dtype=np.uint64)
+    return np.fromiter(map(term_hash, terms), dtype=np.uint64)
 
 
 @dataclass
@@ -116,35 +123,101 @@ def _heading_terms(text: str) -> tuple[str, ...]:
     return tuple(analyze(text))
 
 
-def build_segment(blocks: Iterable[tuple[int, str, str, str]]) -> Segment:
-    """A segment from (rowid, text, section path, label) rows in ascending rowid order."""
+BlockText = tuple[str, str, str]  # (text, section path, label) as the store holds a block
+
+
+@dataclass
+class Piece:
+    """A run of blocks analysed into postings: one stored document's trusted blocks (while
+    a batch is stored, keyword_index.TermsAhead) or the rows a segment met unanalysed."""
+
+    blocks: list[BlockText]
+    keys: np.ndarray  # uint64: the piece's distinct terms' hashes, ascending
+    # the postings by term (as a position in keys), then by block:
+    terms: np.ndarray  # int64 per posting: its term as a position in keys
+    docs: np.ndarray  # int32 per posting: its block's position in the piece
+    counts: np.ndarray  # float32 per posting: the weighted count of the term in the block
+    lengths: np.ndarray  # float32 per block: its weighted length
+
+
+def analysed(blocks: list[BlockText]) -> Piece:
+    """The postings of `blocks`, in block order (each block's terms as block_terms has
+    them)."""
     terms: list[str] = []  # the postings' terms, block after block
     docs: list[int] = []
     counts: list[float] = []
-    rowids: list[int] = []
     lengths: list[float] = []
-    for position, (rowid, text, section, label) in enumerate(blocks):
+    for position, (text, section, label) in enumerate(blocks):
         weighted = block_terms(text, section, label)
-        rowids.append(rowid)
         lengths.append(float(sum(weighted.values())))
         terms += weighted
         docs += [position] * len(weighted)
         counts += weighted.values()
-    # Terms numbered in the order first met; each posting's term by its number.
+    # Terms numbered in the order first met, then by their keys' order; the postings
+    # sorted as a segment holds them (so joining pieces needs no sort of all postings).
     vocabulary = {term: n for n, term in enumerate(dict.fromkeys(terms))}
-    term_ids = list(map(vocabulary.__getitem__, terms))
+    ids = np.fromiter(map(vocabulary.__getitem__, terms), dtype=np.int64, count=len(terms))
     keys = hashes(vocabulary)
     order = np.argsort(keys, kind="stable")
     rank = np.empty(len(keys), dtype=np.int64)
     rank[order] = np.arange(len(keys))
-    rows = rank[np.asarray(term_ids, dtype=np.int64)]
-    doc_array = np.asarray(docs, dtype=np.int32)
-    length = np.asarray(lengths, dtype=np.float32)
+    ranked, doc_array = rank[ids], np.asarray(docs, dtype=np.int32)
+    by = np.lexsort((doc_array, ranked))
     tf = np.asarray(counts, dtype=np.float32)
+    return Piece(
+        blocks, keys[order], ranked[by], doc_array[by], tf[by], np.asarray(lengths, np.float32)
+    )
+
+
+# The pieces analysed ahead that may cover a segment's rows: (start position, piece) for
+# each, covering every row in order (None: analyse them all now)
+Cover = Callable[[list[BlockText]], list[tuple[int, Piece]]]
+
+
+def build_segment(
+    blocks: Iterable[tuple[int, str, str, str]], cover: Cover | None = None
+) -> Segment:
+    """A segment from (rowid, text, section path, label) rows in ascending rowid order;
+    `cover`: blocks analysed ahead, matched to the rows by their text, section path and
+    label (a row stored otherwise is analysed here), so the segment is the same either way."""
+    rows = list(blocks)
+    texts = [(text, section, label) for _, text, section, label in rows]
+    pieces = cover(texts) if cover is not None else [(0, analysed(texts))]
+    if not pieces:
+        pieces = [(0, analysed([]))]
+    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    keys = _distinct(np.concatenate([piece.keys for _, piece in pieces]))
+    # each piece's postings by the segment's term rows (ascending: both key lists are)
+    rows_of = [np.searchsorted(keys, piece.keys)[piece.terms] for _, piece in pieces]
+    offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.concatenate(rows_of), minlength=len(keys)), out=offsets[1:])
+    length = np.concatenate([piece.lengths for _, piece in pieces])
     average = float(length.mean()) if len(length) else 1.0
-    norm = K1 * (1 - B + B * length[doc_array] / max(average, 1e-6))
-    weights = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
-    return _csr(keys[order], rows, doc_array, weights, np.asarray(rowids, dtype=np.int64))
+    docs = np.empty(int(offsets[-1]), dtype=np.int32)
+    weights = np.empty(int(offsets[-1]), dtype=np.float32)
+    filled = offsets[:-1].copy()  # per term row: where its next posting goes
+    for (start, piece), term_rows in zip(pieces, rows_of, strict=True):
+        # pieces come in block order and each holds its postings by term, then block: a
+        # term's postings go after those of earlier pieces, in the piece's order
+        first = np.searchsorted(term_rows, term_rows)  # where each posting's term begins
+        at = filled[term_rows] + np.arange(len(term_rows)) - first
+        block = piece.docs + start
+        tf = piece.counts
+        norm = K1 * (1 - B + B * length[block] / max(average, 1e-6))
+        docs[at] = block
+        weights[at] = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
+        begins = np.flatnonzero(first == np.arange(len(term_rows)))  # each term's first
+        filled[term_rows[begins]] += np.diff(np.append(begins, len(term_rows)))
+    return Segment(keys, offsets, docs, weights, rowids)
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of `keys`, ascending (np.unique's answer; np.unique imports
+    numpy.ma, ~25 ms, in a process that has not)."""
+    ordered = np.sort(keys)
+    if len(ordered) < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def _csr(
@@ -163,7 +236,7 @@ def _rows(segment: Segment) -> np.ndarray:
 
 def merge_segments(segments: list[Segment]) -> Segment:
     """One segment holding every posting of `segments` (given in ascending rowid order)."""
-    keys = np.unique(np.concatenate([s.keys for s in segments]))
+    keys = _distinct(np.concatenate([s.keys for s in segments]))
     rows, docs, weights = [], [], []
     base = 0
     for segment in segments:

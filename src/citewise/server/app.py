@@ -30,7 +30,7 @@ from starlette.routing import Match
 from citewise.agent.answer import Answer
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
-from citewise.config import Settings
+from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
 from citewise.server.analysis import analysis_routes
@@ -52,6 +52,7 @@ from citewise.server.limits import (
     RenderBusyError,
 )
 from citewise.server.pages import PageNotFoundError, page_size, render_page
+from citewise.server.queue_routes import queue_routes
 from citewise.server.readers import ReaderPool
 from citewise.server.tasks import TaskRunner, task_routes
 from citewise.server.tasks import request_actor as actor
@@ -384,5 +385,7 @@ def create_app(
     compare_routes(app)
     analysis_routes(app)
     task_routes(app)
+    if is_database_url(directory) or (settings is not None and settings.database):
+        queue_routes(app)  # only a PostgreSQL library has a job queue
     ui_routes(app)
     return app

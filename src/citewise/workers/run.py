@@ -104,6 +104,8 @@ async def _run(app: Any, settings: Settings, options: WorkerOptions, url: str, d
                 fetch_job_polling_interval=min(
                     1.0 if options.until_done else 5.0, options.heartbeat
                 ),
+                # an abort request is announced too (NOTIFY); polled as the fallback
+                abort_job_polling_interval=min(5.0, options.heartbeat),
             )
         )
         try:

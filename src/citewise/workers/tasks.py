@@ -13,6 +13,13 @@ ingest job the document it stored and the ids of its follow-up jobs, a failed at
 error's code and message, so `ingest --queue` follows exactly the jobs its files caused
 and names each failure's file and why (procrastinate keeps neither).
 
+A job asked to abort (`citewise queue cancel`: procrastinate's abort request) stops at
+its next safe point, where nothing is half stored: an ingest job before it parses and once
+the file is stored (before deferring its follow-ups: the same `ingest --queue` again finds
+the file unchanged and defers them), an embedding job before each batch (each batch's
+vectors are saved whole; a rerun embeds the document again), a vocabulary or sweep job
+before it starts, a research job at the task's next checkpoint (the task is cancelled).
+
 Jobs name files by absolute path: every worker must see the same files (a shared mount).
 """
 
@@ -22,6 +29,7 @@ import contextvars
 import functools
 import logging
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -143,13 +151,24 @@ def _record(context: Any, **fields: Any) -> None:
         log.warning("could not record the outcome of job %s", context.job.id, exc_info=True)
 
 
+def stop_if_asked(context: Any) -> None:
+    """End the job here (procrastinate's `aborted`) if someone asked it to abort."""
+    from procrastinate.exceptions import JobAborted
+
+    if context.should_abort():
+        raise JobAborted(f"job {context.job.id} stopped on an abort request")
+
+
 def ingest_file(context: Any, path: str) -> dict[str, Any]:
     """Ingest one file (parse, store), then defer its embedding and the vocabulary pass;
     an unchanged file defers them too (its first run may have died before it could). Its
-    outcome names the document and those two jobs."""
+    outcome names the document and those two jobs. An abort request stops it before the
+    parse, or once the file is stored (before the follow-ups)."""
     clock = JobClock("ingest_file")
+    stop_if_asked(context)
     with _libraries(context).borrow(embeddings=False) as library:
         report = library.ingest([Path(path)], refresh=False)
+    stop_if_asked(context)
     if report.failed:
         failure = report.failed[0]
         raise IngestJobError(failure.reason, code=failure.code)  # the path is the outcome's subject
@@ -175,10 +194,11 @@ def ingest_file(context: Any, path: str) -> dict[str, Any]:
 def embed_document(context: Any, document: str) -> int:
     """Embed the trusted blocks of one document, unless all of them have vectors of the
     configured model already; how many were embedded. A worker without the model fails
-    the job (EMBEDDER_UNAVAILABLE)."""
+    the job (EMBEDDER_UNAVAILABLE). An abort request stops it before each batch."""
     from citewise.ingest import EMBED_BATCH
 
     clock = JobClock("embed_document")
+    stop_if_asked(context)
     with _libraries(context).borrow(embeddings=True) as library:
         embedder, store = library.embedder, library.store
         if embedder is None:  # the job exists to embed: "done" here would be a silent gap
@@ -190,6 +210,7 @@ def embed_document(context: Any, document: str) -> int:
             todo = []  # embedded already (a rerun, or the file was unchanged)
         chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
         for start in range(0, len(todo), chunk):
+            stop_if_asked(context)  # before each batch: the model may have loaded for long
             batch = todo[start : start + chunk]
             began, cpu = time.perf_counter(), time.thread_time()
             vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
@@ -208,6 +229,7 @@ def learn_vocabulary(context: Any) -> int:
     from citewise.agent.vocabulary import learn
 
     clock = JobClock("learn_vocabulary")
+    stop_if_asked(context)
     with _libraries(context).borrow(embeddings=False) as library:
         try:
             learned = learn(library.store)
@@ -230,6 +252,7 @@ def _unlearned(store: Store) -> tuple[str, ...] | None:
 def embed_missing(context: Any) -> int:
     """Embed every trusted block lacking a vector of the configured model."""
     clock = JobClock("embed_missing")
+    stop_if_asked(context)
     with _libraries(context).borrow(embeddings=True) as library:
         if library.embedder is None:
             raise _no_embedder(library.settings)
@@ -239,11 +262,44 @@ def embed_missing(context: Any) -> int:
 
 
 def research(context: Any, task_id: str) -> str:
-    """Run a research task to its end from its last committed stage; its final state."""
+    """Run a research task to its end from its last committed stage; its final state. An
+    abort request cancels the task, which stops at its next checkpoint (a watcher thread
+    looks every half second: the task's own thread is busy in its stages)."""
     from citewise.api.research import ResearchDesk
 
     with _libraries(context).borrow(embeddings=True) as library:
-        return ResearchDesk(library).resume(task_id).task.state
+        done = threading.Event()
+        watcher = threading.Thread(
+            target=_cancel_on_abort,
+            args=(context, library, task_id, done),
+            name=f"abort-watch-{task_id}",
+            daemon=True,
+        )
+        watcher.start()
+        try:
+            state = ResearchDesk(library).resume(task_id).task.state
+        finally:
+            done.set()
+            watcher.join()
+    if state == "cancelled":  # by the abort request (or a user): the queue says `aborted`
+        stop_if_asked(context)
+    return state
+
+
+def _cancel_on_abort(context: Any, library: Library, task_id: str, done: threading.Event) -> None:
+    """Cancel research task `task_id` once its job is asked to abort (looked at every half
+    second until `done`); the task stops at its next checkpoint."""
+    from citewise.agent.research.tasks import TaskStateError, TaskStore
+
+    while not context.should_abort():
+        if done.wait(0.5):
+            return
+    try:
+        TaskStore(library.store.tasks).cancel(task_id)
+    except TaskStateError:  # it finished meanwhile
+        pass
+    except Exception:  # the store blinked: the task runs on to its end
+        log.warning("could not cancel task %s on an abort request", task_id, exc_info=True)
 
 
 def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
@@ -251,9 +307,13 @@ def _reporting(body: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(body)
     def run(context: Any, **kwargs: Any) -> Any:
+        from procrastinate.exceptions import JobAborted
+
         left = _LEFT.set(None)
         try:
             return body(context, **kwargs)
+        except JobAborted:  # asked for: no failure to record (the queue says `aborted`)
+            raise
         except Exception as exc:
             subject = next(
                 (str(kwargs[k]) for k in ("path", "document", "task_id") if k in kwargs), ""

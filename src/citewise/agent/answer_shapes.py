@@ -1,0 +1,80 @@
+"""Two answer shapes papers write that the name and sentence checks would miss.
+
+- "Who approached the patients?" is often answered by a role, not a person's name: papers
+  write the act in the passive with its agent after "by" ("patients were approached by the
+  hospital's rehabilitation coordinator", "the protocol was approved by the Research Ethics
+  Committee"). A sentence stating the asked act followed by "by" names who did it.
+- "Why is X done?" is answered by a sentence that gives a reason ("due to", "because",
+  "in order to", "since"); a sentence that only restates X does not answer it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.question import Question
+from citewise.retrieval.terms import stem
+
+_WANTS_REASON = re.compile(r"^\W*why\b", re.I)
+_REASON = re.compile(
+    r"\b(because|due to|owing to|since|in order to|so that|so as to|to (?:avoid|ensure|reduce|"
+    r"allow|enable|keep|make|prevent|reassure|account for)|the reason|reasons?|as a result|"
+    r"caused by|results? from|thus|therefore|hence|given that|motivat\w*|aim\w* to)\b",
+    re.I,
+)
+
+
+def names_the_agent(question: Question, text: str) -> bool:
+    """The text states the act the question asks about in the passive, with its agent
+    ("were approached by the ..."): the answer to "who approached ...?"."""
+    acts = {stem(t) for t in question.attribute}
+    return any(
+        re.search(rf"\b{re.escape(act)}\w*\s+by\s+\S", text, re.I) for act in acts if len(act) > 2
+    )
+
+
+def wants_reason(question: Question) -> bool:
+    return bool(_WANTS_REASON.search(question.text))
+
+
+def states_reason(text: str) -> bool:
+    """The text gives a reason ("due to the difficulty of ...", "because ...")."""
+    return bool(_REASON.search(text))
+
+
+# "What is a breccia?", "What does the word 'gash' mean?", "What is meant by X?": the term
+# a definition question asks about (a few words).
+_TERM_ASKED = (
+    re.compile(r"^\W*what (?:is|are) (?:an? |the )?([\w'\- ]{2,40}?)\W*$", re.I),
+    re.compile(
+        r"^\W*what (?:does|do) (?:the (?:word|term|phrase) )?['\"‘“]?([\w\- ]{2,40}?)['\"’”]? "
+        r"(?:mean|denote|refer to)\b",
+        re.I,
+    ),
+    re.compile(r"\bwhat is meant by (?:an? |the )?['\"‘“]?([\w\- ]{2,40}?)['\"’”]?\W*$", re.I),
+)
+MAX_TERM_WORDS = 4
+
+
+def defined_term(question: Question) -> str | None:
+    """The term a definition question asks about, or None."""
+    for pattern in _TERM_ASKED:
+        found = pattern.search(question.text.strip())
+        if found and len(found.group(1).split()) <= MAX_TERM_WORDS:
+            return found.group(1).strip()
+    return None
+
+
+def defines(term: str, text: str) -> bool:
+    """The text defines the term the way papers do: "a breccia is a rock ...", "X refers
+    to ...", "X means ...", "the word gash is ... used to express ..."."""
+    name = re.escape(term).replace(r"\ ", r"\s+")
+    return bool(
+        re.search(
+            rf"\b{name}(?:e?s)?['\"’”]?\s*(?:,[^,]{{0,40}},\s*)?(?:is|are)\s+(?:an?|the|one)\b|"
+            rf"\b{name}(?:e?s)?['\"’”]?\s+(?:refers? to|means?|denotes?|is defined as|"
+            rf"are defined as|is used to express)\b",
+            text,
+            re.I,
+        )
+    )

