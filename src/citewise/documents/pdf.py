@@ -276,13 +276,13 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
     cells: list[list[list[Cell]]] = [u.data.get("cells", []) for u in tables]  # type: ignore[misc]
     if not captioned and not any(rules_matter(c) for c in cells):
         return  # no header here depends on rules: the drawings stay unread
-    rules = page_rules(page)  # on pages with a table only: drawings cost like text
+    drawn = page_rules(page)  # on pages with a table only: drawings cost like text
     for unit in tables:
-        unit.data["rules"] = spanning_rules(rules, unit.page_bbox)
+        unit.data["rules"] = spanning_rules(drawn.rules, unit.page_bbox)
         if not captioned:
             continue
         found = unit.data.get("rows")
         rows = len(found) if isinstance(found, list) else 0
-        grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, rules)
+        grid = ruled_grid(page, unit.page_bbox, unit.segs, rows, drawn)
         if grid is not None:
             unit.data["grid"] = grid
