@@ -267,3 +267,25 @@ def test_tables_whose_header_no_rule_can_change_are_told_apart() -> None:
         else:
             varied += len(counts) > 1
     assert skipped > 600 and varied > 300  # both kinds of table are common
+
+
+def test_cells_find_their_columns_alike_through_the_sorted_shortcut() -> None:
+    """Columns that run left to right apart (what the coverage sweep gives) let a cell
+    skip those it cannot overlap; it must land in the same columns as by the full scan,
+    also when it sits in a gap, spans several or has no width."""
+    from citewise.documents.grid import Cell, _ends, _overlapped
+
+    cols = [(10.0, 40.0), (55.0, 80.0), (80.0, 120.0), (150.0, 151.0), (200.0, 260.0)]
+    ends = _ends(cols)
+    assert ends == [40.0, 80.0, 120.0, 151.0, 260.0]
+    assert _ends([(10.0, 60.0), (50.0, 90.0)]) is None  # overlapping columns: full scan
+    assert _ends([(10.0, 10.0), (20.0, 30.0)]) is None  # a column without width
+    edges = [0.0, 10.0, 25.0, 40.0, 47.0, 55.0, 79.0, 80.0, 81.0, 130.0, 150.5, 151.0, 230.0]
+    placed = 0
+    for x0 in edges:
+        for x1 in [*edges, 300.0]:
+            cell = Cell(x0, x1, "1.0")
+            found = _overlapped(cell, cols, ends)
+            assert found == _overlapped(cell, cols), (x0, x1)
+            placed += len(found) > 1
+    assert placed > 0  # some cells span columns

@@ -27,6 +27,10 @@ MAX_ITEM_WORDS = 6
 # A sentence the layout cut: no closing punctuation, continued in lower case.
 ENDED = re.compile(r"[.!?:;)\]\"'”’]\s*$")
 _GOES_ON = re.compile(r"^\s*[a-z]")
+# The rest of a cut sentence is a few lines that end it; a "sentence" longer than this, or
+# one that does not end, is text without sentence breaks (a dump), not a layout cut.
+MAX_REST_CHARS = 400
+MAX_CUT_CHARS = 1200
 
 
 def announces(question: str, span: str) -> int:
@@ -73,6 +77,9 @@ def continuation(span: str, block: StoredBlock, blocks: list[StoredBlock]) -> St
     at = next((i for i, b in enumerate(blocks) if b.id == block.id), -1)
     nxt = blocks[at + 1] if 0 <= at < len(blocks) - 1 else None
     if nxt is None or nxt.kind in ("heading", "table", "caption") or not _GOES_ON.match(nxt.text):
+        return None
+    rest = first_sentence(nxt.text)
+    if len(span) > MAX_CUT_CHARS or len(rest) > MAX_REST_CHARS or not ENDED.search(rest):
         return None
     return nxt
 

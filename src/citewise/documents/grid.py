@@ -7,6 +7,7 @@ horizontal extent. Output is the JSON stored in a table block's `data`. Pure fun
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -69,12 +70,22 @@ def _covered(spans: list[tuple[float, float]], allowance: int) -> list[tuple[flo
     return out
 
 
-def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
-    """Columns a cell overlaps well; the nearest one when it sits in a gap."""
+def _overlapped(
+    cell: Cell, cols: list[tuple[float, float]], ends: list[float] | None = None
+) -> list[int]:
+    """Columns a cell overlaps well; the nearest one when it sits in a gap. `ends`: the
+    columns' right edges when the columns run left to right without overlapping (`_ends`):
+    a cell of some width then overlaps only those from the first ending right of it."""
     x0, x1 = cell.x0, cell.x1
     width = x1 - x0
     hits = []
-    for k, (c0, c1) in enumerate(cols):  # min() and max() spelled out: a hot loop
+    # a positive share of a positive width asks for a real overlap: columns ending at or
+    # left of x0 have none (nor, sorted, any before them)
+    start = bisect_right(ends, x0) if ends is not None and width > 0 else -1
+    for k in range(max(start, 0), len(cols)):
+        c0, c1 = cols[k]  # min() and max() spelled out below: a hot loop
+        if start >= 0 and c0 >= x1:
+            break  # this column and all right of it start past the cell
         span = c1 - c0
         if (x1 if x1 < c1 else c1) - (x0 if x0 > c0 else c0) > 0.3 * (
             width if width < span else span
@@ -83,6 +94,17 @@ def _overlapped(cell: Cell, cols: list[tuple[float, float]]) -> list[int]:
     if hits:
         return hits
     return [min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - cell.mid))]
+
+
+def _ends(cols: list[tuple[float, float]]) -> list[float] | None:
+    """The columns' right edges when each has a positive width and starts at or right of
+    where the one before it ends (what `_covered` gives), else None."""
+    ends = [c1 for _, c1 in cols]
+    if all(c0 < c1 for c0, c1 in cols) and all(
+        a[1] <= b[0] for a, b in zip(cols, cols[1:], strict=False)
+    ):
+        return ends
+    return None
 
 
 Box = tuple[float, float, float, float]
@@ -175,12 +197,13 @@ def build_grid(rows: list[list[Cell]], header: int | None = None) -> dict[str, o
     cols = columns(rows[header:] if len(rows) - header >= 2 else rows)
     if not cols:
         return {"n_rows": 0, "n_cols": 0, "header_rows": 0, "cells": [], "row_labels": []}
+    ends = _ends(cols)
     placed = [
         _place(
             row,
             _title(row, cols) or _group_header(row, rows[i + 1], cols)
             if i < header - 1
-            else [_overlapped(c, cols) for c in row],
+            else [_overlapped(c, cols, ends) for c in row],
         )
         for i, row in enumerate(rows)
     ]

@@ -141,7 +141,8 @@ _CUT_STARTS = frozenset("•◦▪‣∙●○■□➢►–—TFS")
 
 def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
     """split_unit for a unit without heading rows: cut only before a bullet or a caption
-    start (row texts are whitespace-collapsed, so their first character tells)."""
+    start (row texts are whitespace-collapsed, so their first character tells). `rows`
+    are the unit's own (no run-in lead was split off)."""
     out: list[Unit] = []
     start = 0
     for i in range(1, len(rows)):
@@ -151,6 +152,8 @@ def _split_plain(rows: list[Row], unit: Unit) -> list[Unit]:
         ):
             out.append(Unit(rows[start:i], col=unit.col))
             start = i
+    if not start:  # nothing to cut (most units): the unit itself, with what it worked out
+        return [unit]
     out.append(Unit(rows[start:], col=unit.col))
     return out
 
@@ -199,7 +202,8 @@ def _row_is_heading(row: Row, body: Seg, unit: Unit) -> bool:
     big = s.size >= body.size + 0.9
     bold = s.bold and not body.bold
     face = s.font != body.font and abs(s.size - body.size) <= 1.0
-    if not (big or bold or face or _lead_in_other_face(row, unit)):
+    # (a lead-in in another face is only ever the unit's first row: asked of that one)
+    if not (big or bold or face or (row is unit.rows[0] and _lead_in_other_face(row, unit))):
         return False  # set like the body text (most rows: decided before their text is read)
     main = [seg for seg in row.segs if len(seg.text.strip()) > 2]
     # a bold lead-in followed by plain text on the same line is a run-in heading

@@ -108,7 +108,7 @@ def classify(unit: Unit, body: Seg, height: float) -> None:
         unit.kind, unit.label = "caption", label
         return
     # a display equation ends in its number at the right margin: "(3)"
-    segs = unit.segs
+    segs = unit._segs()  # read only
     if len(rows) <= 4 and len(segs) > 1:
         last = max(segs, key=lambda s: s.x1)
         if ends_in_equation_number(unit, last.text):
@@ -188,8 +188,10 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
         text = "\n".join(" ".join(cells) for cells in rows)
     elif unit.kind == "code":
         text = "\n".join(r.text for r in unit.rows)
-    else:
+    elif any(r.text.endswith(("-", "\u00ad")) for r in unit.rows[:-1]):
         text = join_rows([r.text for r in unit.rows], vocab, collapsed=True)
+    else:  # no line ends in a hyphen: the vocabulary decides nothing, the unit's own text
+        text = unit.text
     if unit.kind == "equation":
         eq_text = equation_text(unit)
         data = {"number": equation_number(unit.label), "text": eq_text}
@@ -199,7 +201,7 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
             text = f"{eq_text} {unit.label.removeprefix('Eq. ')}"  # read as written
         else:
             text = eq_text
-    segs = unit.segs
+    segs = unit._segs()  # read only
     marks = [m for s in segs if s.marks for m in s.marks]
     if marks:
         data = {**(data or {}), "marks": marks}

@@ -8,7 +8,9 @@ each box comes from the reader's own lines, which keep spacing and decimal point
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from itertools import combinations
+from typing import Any, NamedTuple
 
 import pymupdf
 
@@ -25,11 +27,23 @@ getattr(pymupdf, "no_recommend_layout", lambda: None)()
 PAD = (24.0, 12.0)  # rules sit outside the text, by the cell padding
 
 
-def page_rules(page: pymupdf.Page) -> list[Box]:
-    """Straight rules drawn on the page: stroked lines and the sides of rectangles."""
+class Drawn(NamedTuple):
+    """What a page's vector drawings say about ruled tables."""
+
+    rules: list[Box]  # straight rules: stroked lines and the sides of rectangles
+    xs: list[float]  # every x a vertical edge of the line finder can stand at (`_edge_xs`)
+    slants: list[tuple[float, float]]  # x ranges of lines drawn neither upright nor level
+
+
+def page_rules(page: pymupdf.Page) -> Drawn:
+    """Straight rules drawn on the page (stroked lines and the sides of rectangles), and
+    the x positions any drawn edge can have."""
     rules: list[Box] = []
+    xs: list[float] = []
+    slants: list[tuple[float, float]] = []
     for path in page.get_cdrawings():
         stroked = "s" in str(path.get("type", ""))  # shaded cells are fills, not borders
+        xs += _edge_xs(path, slants)
         for item in path.get("items", []):
             if item[0] == "l":
                 (ax, ay), (bx, by) = item[1], item[2]
@@ -46,11 +60,54 @@ def page_rules(page: pymupdf.Page) -> list[Box]:
                         (x0, y0, x1, y0),
                         (x0, y1, x1, y1),
                     ]
-    return rules
+    return Drawn(rules, xs, slants)
+
+
+def _edge_xs(path: dict[str, Any], slants: list[tuple[float, float]]) -> list[float]:
+    """Every x a vertical edge of the line finder can stand at for this path, and more:
+    its box's sides (the finder also frames groups of touching paths), every point of its
+    lines and quads, a rectangle's sides and middle (a thin one stands for one line). The
+    x ranges of its slanted lines and quad sides go to `slants` (cut at a region's side,
+    such a line starts there)."""
+    x0, _, x1, _ = path.get("rect", (0.0, 0.0, 0.0, 0.0))
+    xs = [x0, x1]
+    for item in path.get("items", []):
+        if item[0] == "re":
+            a, _, b, _ = item[1]
+            xs += (a, b, (a + b) / 2, abs(a + b) / 2)
+            continue
+        if item[0] == "l":
+            points = [item[1], item[2]]
+        elif item[0] == "qu":
+            points = list(item[1])
+        else:
+            continue
+        xs += [p[0] for p in points]
+        for (ax, ay), (bx, by) in combinations(points, 2):  # a quad's sides among them
+            if ax != bx and ay != by:
+                slants.append((min(ax, bx), max(ax, bx)))
+    return xs
+
+
+def columns_possible(drawn: Drawn, left: float, right: float) -> bool:
+    """Whether drawn edges can bound a grid of two columns between `left` and `right`:
+    that takes three vertical edges apart. The finder snaps edges within 3 pt of each other
+    into one; positions more than 1 pt apart (picked greedily: the most such a set holds)
+    can only be more, so False means the finder cannot find such a grid there."""
+    inside = sorted(x for x in drawn.xs if left <= x <= right)
+    if any(lo < left <= hi for lo, hi in drawn.slants):
+        inside.insert(0, left)  # a slanted line cut at the region's left side starts there
+    apart = 0
+    last = -math.inf
+    for x in inside:
+        if x - last > 1.0:
+            apart += 1
+            last = x
+    return apart >= 3
 
 
 def ruled_grid(
-    page: pymupdf.Page, region: Box, segs: list[Seg], rows: int, rules: list[Box]
+    page: pymupdf.Page, region: Box, segs: list[Seg], rows: int, drawn: Drawn
 ) -> dict[str, Any] | None:
     """Grid data (the shape `grid.build_grid` returns) for a ruled table in `region`.
 
@@ -59,6 +116,7 @@ def ruled_grid(
     grid with far fewer rows is a frame around the table, not its cell borders.
     """
     x0, y0, x1, y1 = region
+    rules = drawn.rules
     # horizontal rules over the text give the table's width, vertical ones inside it cells
     across = [
         r
@@ -82,6 +140,8 @@ def ruled_grid(
         right,
         max([y1, *(r[3] for r in down)]) + PAD[1],
     )
+    if not columns_possible(drawn, clip.x0, clip.x1):
+        return None  # the drawings cannot bound two columns: the finder would find none
     try:
         found = page.find_tables(clip=clip, strategy="lines", use_layout=False).tables
     except (RuntimeError, ValueError):  # the finder gives up on odd vector graphics

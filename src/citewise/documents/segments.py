@@ -135,9 +135,10 @@ class Row:
         wide = self._widest
         if wide is None:
             wide = -math.inf
-            for g in self.gaps():
-                if g > wide:
-                    wide = g
+            if len(self.segs) > 1:  # one segment (most rows): no gap
+                for g in self.gaps():
+                    if g > wide:
+                        wide = g
             self._widest = wide
         return wide
 
@@ -223,9 +224,10 @@ class Unit:
                 )
                 return style
             weight: dict[tuple[float, str, bool], int] = {}
+            get = weight.get
             for s in segs:
                 key = (round(s.size, 1), s.font, s.bold)
-                weight[key] = weight.get(key, 0) + len(s.text.strip())
+                weight[key] = get(key, 0) + len(s.text.strip())
             # the first key with the most characters (as Counter.most_common(1) picks)
             size, font, bold = max(weight, key=weight.__getitem__)
             style = self._style = Seg(0, 0, 0, 0, "", size, font, bold, -1)
