@@ -62,8 +62,9 @@ def mcp(
 ) -> None:
     """Serve the library over MCP: tools (search_library, ask, get_evidence, list_documents,
     get_document, get_table, get_formula, search_literature, start_research, get_task,
-    get_report) and each document as a resource; stdio unless --http ($CITEWISE_TOKEN or
-    --token-file sets the HTTP token)."""
+    get_report; on a PostgreSQL library also queue_list, queue_cancel) and each document
+    as a resource; stdio unless --http ($CITEWISE_TOKEN or --token-file sets the HTTP
+    token)."""
     try:
         from citewise.server.mcp import create_mcp, http_app
     except ImportError as exc:

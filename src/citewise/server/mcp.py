@@ -45,6 +45,7 @@ from citewise.server.guards import (
     require_token_off_loopback,
 )
 from citewise.server.mcp_access import audit_entry, error_code, refusal, request_user
+from citewise.server.mcp_queue import queue_tools
 from citewise.server.pages import render_page
 from citewise.server.tasks import TaskRequest
 from citewise.server.users import User
@@ -189,6 +190,7 @@ def create_mcp(
     _library_tools(server, tools)
     _compare_tools(server, tools)
     _research_tools(server, tools)
+    queue_tools(server, tools)  # a PostgreSQL library only
 
     @server.resource(DOCUMENT_URI, mime_type="application/json")
     def document(document_id: str) -> str:

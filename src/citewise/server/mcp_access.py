@@ -10,7 +10,12 @@ from typing import Any
 from citewise.errors import CitewiseError
 
 # The audit log's names for the calls `citewise serve` logs too; other tools by their name.
-AUDITED = {"ask": "ask", "search_library": "search", "start_research": "research"}
+AUDITED = {
+    "ask": "ask",
+    "search_library": "search",
+    "start_research": "research",
+    "queue_cancel": "cancel",  # as POST /queue/cancel
+}
 # The argument that names what a call is about, first found first.
 SUBJECTS = ("question", "query", "topic", "document_id", "document", "block_id", "task_id")
 
