@@ -38,6 +38,7 @@ __all__ = [
     "enqueue_ingest",
     "prune_finished",
     "follow_ingest",
+    "library_queue",
     "run_worker",
 ]
 
@@ -79,13 +80,15 @@ class JobsProgress:
         return sorted(j for j, s in self.status.items() if s in wanted)
 
 
-def _app(settings: Settings) -> Any:
+def library_queue(
+    settings: Settings,
+    message: str = "jobs need a library on PostgreSQL",
+    hint: str = "pass --library postgresql://… (a library folder ingests in this process)",
+) -> Any:
+    """The procrastinate App of the library's job queue; a library that is not on
+    PostgreSQL has none: QUEUE_UNAVAILABLE, saying `message` with `hint`."""
     if settings.database is None:
-        raise LibraryError(
-            "jobs need a library on PostgreSQL",
-            hint="pass --library postgresql://… (a library folder ingests in this process)",
-            code="QUEUE_UNAVAILABLE",
-        )
+        raise LibraryError(message, hint=hint, code="QUEUE_UNAVAILABLE")
     return queue_app(settings.database)
 
 
@@ -97,7 +100,7 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
     from citewise.ingest import IngestFailure, expand_paths
 
     queued = QueuedJobs()
-    app = _app(settings)
+    app = library_queue(settings)
     with app.open():
         for found in expand_paths(paths):
             if isinstance(found, IngestFailure):
@@ -128,7 +131,7 @@ def prune_finished(settings: Settings) -> QueuePruned:
 def enqueue_research(settings: Settings, task_id: str) -> int:
     """A job that runs research task `task_id` to its end on some worker; its job id. It
     goes before every waiting file (a person waits for it; workers/app.py's bands)."""
-    app = _app(settings)
+    app = library_queue(settings)
     with app.open():
         job = app.configure_task(
             RESEARCH, queue=QUEUE, lock=f"research:{task_id}", priority=INTERACTIVE
@@ -137,7 +140,7 @@ def enqueue_research(settings: Settings, task_id: str) -> int:
 
 
 def job_progress(settings: Settings, jobs: list[int]) -> JobsProgress:
-    app = _app(settings)
+    app = library_queue(settings)
     with app.open():
         return _progress(app, jobs)
 
@@ -156,7 +159,7 @@ def follow(
 ) -> JobsProgress:
     """Wait until every job finished (or `timeout` seconds passed), reporting each change.
     A job whose row is gone from the queue before it finished raises JobGoneError."""
-    app = _app(settings)
+    app = library_queue(settings)
     started, last = time.monotonic(), None
     with app.open():
         while True:
@@ -181,6 +184,6 @@ def follow_ingest(
     """Wait until the queued files' ingest jobs and every embedding and vocabulary job
     they deferred finished (or `timeout` seconds passed), reporting each change; the
     failures name their file and why."""
-    app = _app(settings)
+    app = library_queue(settings)
     with app.open():
         return follow_jobs(app, queued.jobs, progress, poll, timeout)

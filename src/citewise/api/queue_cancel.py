@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from citewise.api.queue import library_queue
 from citewise.api.queue_follow import FINISHED, STAGE_OF
 from citewise.config import Settings
-from citewise.errors import LibraryError, QueueJobFinishedError, QueueJobNotFoundError
+from citewise.errors import QueueJobFinishedError, QueueJobNotFoundError
 from citewise.store.postgres.queue import job_outcomes
 from citewise.store.postgres.queue_jobs import (
     QueuedJob,
@@ -26,7 +27,7 @@ from citewise.store.postgres.queue_jobs import (
     jobs_by_path,
     open_queue_jobs,
 )
-from citewise.workers.app import EMBED_DOCUMENT, INGEST, QUEUE, RESEARCH, queue_app
+from citewise.workers.app import EMBED_DOCUMENT, INGEST, QUEUE, RESEARCH
 
 KINDS = {**STAGE_OF, RESEARCH: "research"}
 
@@ -74,13 +75,11 @@ def _entry(job: QueuedJob) -> JobEntry:
 
 
 def _open_app(settings: Settings) -> Any:
-    if settings.database is None:
-        raise LibraryError(
-            "only a library on PostgreSQL has a job queue",
-            hint="pass --library postgresql://… (a library folder runs no jobs to cancel)",
-            code="QUEUE_UNAVAILABLE",
-        )
-    return queue_app(settings.database)
+    return library_queue(
+        settings,
+        "only a library on PostgreSQL has a job queue",
+        hint="pass --library postgresql://… (a library folder runs no jobs to cancel)",
+    )
 
 
 def _cancel(app: Any, jobs: list[QueuedJob], report: CancelReport, running: bool) -> None:
