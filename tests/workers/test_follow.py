@@ -5,30 +5,18 @@ failed file with the reader's own code and reason."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.workers.queue_runs import last_event, library_tables, run, start_worker
 from tests.workers.test_workers import PAPERS, _citewise, _env, _jobs, _learned, _papers, _wait_for
 
 pytest.importorskip("procrastinate")
 
 FOLLOW_UPS = ("citewise.embed_document", "citewise.learn_vocabulary")
-
-
-def _worker(url: str, cache: Path, log: Path, *args: str) -> subprocess.Popen[bytes]:
-    command = _citewise(url, cache, "worker", "--heartbeat", "0.5", *args)
-    return subprocess.Popen(
-        command, env=_env(cache), stdout=log.open("wb"), stderr=subprocess.STDOUT
-    )
-
-
-def _events(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def _expected_failure(broken: Path, folder: Path) -> tuple[str, str]:
@@ -46,19 +34,12 @@ def test_a_followed_ingest_ends_only_when_its_embedding_and_vocabulary_jobs_have
 ) -> None:
     import psycopg
 
-    from citewise.api import Library
-    from citewise.config import Settings
     from citewise.workers.app import queue_app
 
     papers = _papers(tmp_path / "papers")
     broken = (tmp_path / "papers" / "zz-broken.pdf").resolve()
     cache = tmp_path / "cache"
-    with Library(
-        pg_url,
-        embeddings=False,
-        settings=Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)}),
-    ):
-        pass  # the library's tables, so the test can hold one of them
+    library_tables(pg_url, cache)  # so the test can hold one of them
     queue_app(pg_url)  # and the queue's, so it can look at the jobs from the start
     # The vocabulary job cannot finish while the test holds its table: the ingest and
     # embedding jobs all can (two job threads: one waits on the lock, one does the rest).
@@ -83,7 +64,7 @@ def _follow_while_held(
         stderr=(tmp_path / "follow.err").open("wb"),
     )
     workers.append(follower)
-    workers.append(_worker(pg_url, cache, tmp_path / "worker.log", "--concurrency", "2"))
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log", "--concurrency", "2"))
 
     def rest_done() -> bool:
         jobs = _jobs(pg_url)
@@ -100,7 +81,7 @@ def _follow_while_held(
     _wait_for(rest_done, 180)
     time.sleep(2.0)  # four of the follower's looks: every ingest and embedding job is done
     assert follower.poll() is None, "the follower ended while the vocabulary job still ran"
-    now = _events(out)[-1]
+    now = last_event(out)
     assert now["event"] == "progress" and now["stages"]["ingest"]["finished"] == PAPERS + 1
     assert now["stages"]["embedding"] == {"total": PAPERS, "finished": PAPERS, "failed": 0}
     vocabulary = now["stages"]["vocabulary"]
@@ -124,7 +105,7 @@ def _follow_to_the_end(
     ]
     assert not open_follow_ups  # nothing the ingest caused was still waiting or running
     assert _learned(pg_url) == PAPERS
-    done = _events(out)[-1]
+    done = last_event(out)
     assert done["event"] == "done" and done["jobs"] == PAPERS + 1
     assert sorted(Path(p).name for p in done["succeeded"]) == sorted(p.name for p in papers)
     assert done["failed"] == [str(broken)]
@@ -137,15 +118,10 @@ def _follow_to_the_end(
     ]  # fmt: skip
 
     # Followed again in words: one line per stage, the failed file named with its reason.
-    again = subprocess.run(
-        _citewise(pg_url, cache, "ingest", "--queue", str(papers[0].parent)),
-        env=_env(cache),
-        capture_output=True,
-        timeout=120,
-    )
-    lines = again.stdout.decode().splitlines()
+    again = run(pg_url, cache, "ingest", "--queue", str(papers[0].parent))
+    lines = again.stdout.splitlines()
     assert again.returncode == 1
     assert f"ingest: {PAPERS} of {PAPERS + 1} done, 1 failed" in lines
     assert f"embedding: {PAPERS} of {PAPERS} done, 0 failed" in lines
     assert any(line.startswith("vocabulary: ") and line.endswith(", 0 failed") for line in lines)
-    assert f"error: {broken}: {reason} ({code}, ingest)" in again.stderr.decode()
+    assert f"error: {broken}: {reason} ({code}, ingest)" in again.stderr

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _env, _jobs, _learned, _list, _wait_for
+from tests.workers.queue_runs import last_event, run, start_follower, start_worker, write_papers
+from tests.workers.test_workers import _jobs, _learned, _list
 
 pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
@@ -40,20 +40,10 @@ def test_cancelled_and_aborted_jobs_fail_their_files_and_a_rerun_ingests_them(
     from citewise.workers.app import queue_app
 
     folder = tmp_path / "papers"
-    folder.mkdir()
-    alder, birch = (
-        str(write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek").resolve())
-        for name in ("alder", "birch")
-    )
+    alder, birch = write_papers(folder, "alder", "birch")
     cache, out = tmp_path / "cache", tmp_path / "first.jsonl"
-    follower = subprocess.Popen(  # no worker runs yet: both ingest jobs wait
-        _citewise(pg_url, cache, "ingest", "--queue", "--json", str(folder)),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=(tmp_path / "first.err").open("wb"),
-    )
-    workers.append(follower)
-    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # it is following
+    # no worker runs yet: both ingest jobs wait
+    follower = start_follower(pg_url, cache, str(folder), out, tmp_path / "first.err", workers)
     job = {str(j["args"]["path"]): int(str(j["id"])) for j in _jobs(pg_url)}  # type: ignore[index]
     assert sorted(job) == [alder, birch]
     app = queue_app(pg_url)
@@ -62,7 +52,7 @@ def test_cancelled_and_aborted_jobs_fail_their_files_and_a_rerun_ingests_them(
     asyncio.run(_abort_as_a_worker(app, job[birch]))
 
     assert follower.wait(30) == 1  # neither file was ingested: the exit status says so
-    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    done = last_event(out)
     assert done["event"] == "done"
     assert done.get("succeeded") is None
     assert sorted(done["cancelled"]) == [alder] and sorted(done["aborted"]) == [birch]
@@ -77,23 +67,12 @@ def test_cancelled_and_aborted_jobs_fail_their_files_and_a_rerun_ingests_them(
         assert failure["message"].startswith(f"job {job[path]} {how}; ")
         assert "ingest --queue" in failure["message"]
 
-    workers.append(
-        subprocess.Popen(
-            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-            env=_env(cache),
-            stdout=(tmp_path / "worker.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-    )
-    again = subprocess.run(  # the same command, in words this time
-        _citewise(pg_url, cache, "ingest", "--queue", str(folder)),
-        env=_env(cache),
-        capture_output=True,
-        timeout=240,
-    )
-    assert again.returncode == 0, again.stderr.decode()
-    assert "ingest: 2 of 2 done, 0 failed" in again.stdout.decode()
-    assert "error:" not in again.stderr.decode()
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
+    # the same command, in words this time
+    again = run(pg_url, cache, "ingest", "--queue", str(folder), timeout=240)
+    assert again.returncode == 0, again.stderr
+    assert "ingest: 2 of 2 done, 0 failed" in again.stdout
+    assert "error:" not in again.stderr
     rerun = [j for j in _jobs(pg_url) if j["task_name"] == "citewise.ingest_file"]
     assert sorted(str(j["status"]) for j in rerun) == [
         "aborted",

@@ -6,16 +6,14 @@ and follower processes."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.loopback import free_port
-from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _embedded, _env
+from tests.workers.queue_runs import follow, start_worker, write_papers
+from tests.workers.test_workers import _embedded
 
 psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
@@ -34,28 +32,6 @@ BROKEN = {
 }
 
 
-def _worker(url: str, cache: Path, log: Path, **env: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        _citewise(url, cache, "worker", "--heartbeat", "0.5"),
-        env={**_env(cache), **env},
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-
-
-def _follow(url: str, cache: Path, out: Path, folder: Path) -> tuple[int, dict[str, Any], str]:
-    """`ingest --queue --json FOLDER` to its end: exit status, the done event, stderr."""
-    followed = subprocess.run(
-        _citewise(url, cache, "ingest", "--queue", "--json", str(folder)),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=subprocess.PIPE,
-        timeout=240,
-    )
-    events = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    return followed.returncode, events[-1], followed.stderr.decode()
-
-
 def _trusted_blocks(url: str) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute("SELECT count(*) FROM blocks WHERE trusted = 1").fetchone()
@@ -67,18 +43,14 @@ def test_a_failed_embedding_job_names_its_file_and_a_rerun_completes_the_vectors
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]], broken: str
 ) -> None:
     folder = tmp_path / "papers"
-    folder.mkdir()
-    papers = sorted(
-        str(write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek").resolve())
-        for name in ("alder", "birch")
-    )
+    papers = write_papers(folder, "alder", "birch")
     cache = tmp_path / "cache"
     env, code = BROKEN[broken]
     env = {k: v.format(port=free_port()) for k, v in env.items()}
-    first = _worker(pg_url, cache, tmp_path / "broken-worker.log", **env)
+    first = start_worker(pg_url, cache, tmp_path / "broken-worker.log", **env)
     workers.append(first)
 
-    status, done, _ = _follow(pg_url, cache, tmp_path / "first.jsonl", folder)
+    status, done, _ = follow(pg_url, cache, tmp_path / "first.jsonl", folder)
     assert status == 1, done
     assert sorted(done["succeeded"]) == papers  # the files were stored; their vectors not
     assert done["stages"]["embedding"] == {"total": 2, "finished": 2, "failed": 2}
@@ -92,8 +64,8 @@ def test_a_failed_embedding_job_names_its_file_and_a_rerun_completes_the_vectors
 
     first.terminate()  # the fix: a worker with the model (the default one ships with citewise)
     first.wait(30)
-    workers.append(_worker(pg_url, cache, tmp_path / "worker.log"))
-    status, done, err = _follow(pg_url, cache, tmp_path / "again.jsonl", folder)
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
+    status, done, err = follow(pg_url, cache, tmp_path / "again.jsonl", folder)
     assert status == 0, (done, err)
     assert done["failures"] == [] and sorted(done["succeeded"]) == papers
     assert done["stages"]["embedding"] == {"total": 2, "finished": 2, "failed": 0}

@@ -6,7 +6,6 @@ with procrastinate's own tables, real `citewise worker` and `ingest --queue` pro
 
 from __future__ import annotations
 
-import json
 import subprocess
 import threading
 import time
@@ -17,7 +16,8 @@ import pytest
 
 from citewise.errors import KINDS, CitewiseError
 from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _env, _jobs, _wait_for
+from tests.workers.queue_runs import last_event, start_follower, start_worker
+from tests.workers.test_workers import _jobs
 
 if TYPE_CHECKING:
     from citewise.api.queue import IngestProgress
@@ -69,19 +69,13 @@ def test_an_ingest_job_deleted_while_followed_is_reported_with_its_file(
     waits; the follower ends at once with JOB_GONE naming the file, never 'done'."""
     paper = write_paper(tmp_path / "alder.pdf", "Discharge of Alder Creek").resolve()
     cache, out = tmp_path / "cache", tmp_path / "follow.jsonl"
-    follower = subprocess.Popen(
-        _citewise(pg_url, cache, "ingest", "--queue", "--json", str(paper)),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=(tmp_path / "follow.err").open("wb"),
-    )
-    workers.append(follower)
-    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # it is following
+    err = tmp_path / "follow.err"
+    follower = start_follower(pg_url, cache, str(paper), out, err, workers)
     (job,) = [j["id"] for j in _jobs(pg_url)]
     with psycopg.connect(pg_url, autocommit=True) as conn:
         assert conn.execute("DELETE FROM procrastinate_jobs WHERE id = %s", (job,)).rowcount == 1
     assert follower.wait(30) == 1  # a file did not get ingested: the exit status says so
-    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    done = last_event(out)
     assert done["event"] == "done" and done.get("succeeded") is None
     assert done["stages"]["ingest"] == {"total": 1, "finished": 1, "failed": 1}
     (failure,) = done["failures"]
@@ -102,14 +96,7 @@ def test_a_finished_job_pruned_while_followed_stays_finished(
     settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
     queued = enqueue_ingest(settings, [paper])
     (ingest_job,) = queued.jobs
-    workers.append(
-        subprocess.Popen(
-            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-            env=_env(cache),
-            stdout=(tmp_path / "worker.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-    )
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
     pruned: list[int] = []
 
     def prune_when_done(now: IngestProgress) -> None:

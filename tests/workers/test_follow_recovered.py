@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _env, _jobs, _learned
+from tests.workers.queue_runs import library_tables, run, start_worker, write_papers
+from tests.workers.test_workers import _jobs, _learned
 
 psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
@@ -35,34 +35,14 @@ FOR EACH ROW EXECUTE FUNCTION refuse_while_one();
 def test_a_failed_vocabulary_job_whose_documents_a_later_job_learned_is_recovered(
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
 ) -> None:
-    from citewise.api import Library
-    from citewise.config import Settings
-
     folder = tmp_path / "papers"
-    folder.mkdir()
-    for name in ("alder", "birch"):
-        write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek")
+    write_papers(folder, "alder", "birch")
     cache = tmp_path / "cache"
-    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
-    with Library(pg_url, embeddings=False, settings=settings):
-        pass  # the library's tables, so the test can put a trigger on one
+    library_tables(pg_url, cache)  # so the test can put a trigger on one
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(REFUSE_WHILE_ONE)
-    workers.append(
-        subprocess.Popen(
-            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5", "--concurrency", "1"),
-            env=_env(cache),
-            stdout=(tmp_path / "worker.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-    )
-    followed = subprocess.run(
-        _citewise(pg_url, cache, "ingest", "--queue", str(folder)),
-        env=_env(cache),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log", "--concurrency", "1"))
+    followed = run(pg_url, cache, "ingest", "--queue", str(folder), timeout=240)
     vocabulary = [j for j in _jobs(pg_url) if j["task_name"] == "citewise.learn_vocabulary"]
     # what the test sets up happened: one job failed for good, a later one succeeded
     assert [j["status"] for j in vocabulary] == ["failed", "succeeded"], vocabulary

@@ -7,15 +7,13 @@ processes."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _env, _learned
+from tests.workers.queue_runs import follow, library_tables, run, start_worker, write_papers
+from tests.workers.test_workers import _learned
 
 psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
@@ -29,46 +27,18 @@ FOR EACH ROW EXECUTE FUNCTION refuse_vocabulary();
 """
 
 
-def _follow(url: str, cache: Path, out: Path, folder: Path) -> tuple[int, dict[str, Any], str]:
-    """`ingest --queue --json FOLDER` to its end: exit status, the done event, stderr."""
-    followed = subprocess.run(
-        _citewise(url, cache, "ingest", "--queue", "--json", str(folder)),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=subprocess.PIPE,
-        timeout=240,
-    )
-    events = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    return followed.returncode, events[-1], followed.stderr.decode()
-
-
 def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
 ) -> None:
-    from citewise.api import Library
-    from citewise.config import Settings
-
     folder = tmp_path / "papers"
-    folder.mkdir()
-    papers = sorted(
-        str(write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek").resolve())
-        for name in ("alder", "birch")
-    )
+    papers = write_papers(folder, "alder", "birch")
     cache = tmp_path / "cache"
-    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
-    with Library(pg_url, embeddings=False, settings=settings):
-        pass  # the library's tables, so the test can put a trigger on one
+    library_tables(pg_url, cache)  # so the test can put a trigger on one
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(REFUSE)
-    worker = subprocess.Popen(
-        _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-        env=_env(cache),
-        stdout=(tmp_path / "worker.log").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    workers.append(worker)
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
 
-    status, done, _ = _follow(pg_url, cache, tmp_path / "first.jsonl", folder)
+    status, done, _ = follow(pg_url, cache, tmp_path / "first.jsonl", folder)
     assert status == 1, done
     assert sorted(done["succeeded"]) == papers  # the files themselves were stored
     assert done["stages"]["vocabulary"]["failed"] >= 1
@@ -84,7 +54,7 @@ def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
 
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("DROP TRIGGER refuse_vocabulary ON vocabulary_documents")
-    status, done, err = _follow(pg_url, cache, tmp_path / "again.jsonl", folder)
+    status, done, err = follow(pg_url, cache, tmp_path / "again.jsonl", folder)
     assert status == 0, (done, err)
     assert done["failures"] == [] and sorted(done["succeeded"]) == papers
     vocabulary = done["stages"]["vocabulary"]
@@ -96,14 +66,9 @@ def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
 def _said_in_words(url: str, cache: Path, folder: Path, papers: list[str]) -> None:
     """The same command without --json, the cause still there: each failed vocabulary
     job's line names its batch's files where an ingest failure's names its file."""
-    again = subprocess.run(
-        _citewise(url, cache, "ingest", "--queue", str(folder)),
-        env=_env(cache),
-        capture_output=True,
-        timeout=240,
-    )
+    again = run(url, cache, "ingest", "--queue", str(folder), timeout=240)
     assert again.returncode == 1
-    lines = [line for line in again.stderr.decode().splitlines() if line.startswith("error: ")]
+    lines = [line for line in again.stderr.splitlines() if line.startswith("error: ")]
     assert lines and all(line.endswith(", vocabulary)") for line in lines), lines
     named: list[str] = []
     for line in lines:
@@ -122,9 +87,8 @@ def _counts_the_other_documents(url: str, cache: Path, tmp_path: Path) -> str:
     """One more file queued alone, the cause still there: its vocabulary job tries the two
     documents still unlearned too, and its failure says so beside naming the one file."""
     folder = tmp_path / "more"
-    folder.mkdir()
-    cedar = str(write_paper(folder / "cedar.pdf", "Discharge of Cedar Creek").resolve())
-    status, done, _ = _follow(url, cache, tmp_path / "cedar.jsonl", folder)
+    (cedar,) = write_papers(folder, "cedar")
+    status, done, _ = follow(url, cache, tmp_path / "cedar.jsonl", folder)
     assert status == 1 and done["succeeded"] == [cedar]
     (failure,) = done["failures"]
     assert failure["stage"] == "vocabulary" and failure["files"] == [cedar]

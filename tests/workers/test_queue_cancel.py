@@ -15,18 +15,20 @@ from pathlib import Path
 import pytest
 
 from tests.pdfs import write_paper
-from tests.workers.test_workers import _citewise, _env, _jobs, _learned, _list, _wait_for
+from tests.workers.queue_runs import (
+    last_event,
+    library_tables,
+    run,
+    start_follower,
+    start_worker,
+    write_papers,
+)
+from tests.workers.test_workers import _jobs, _learned, _list, _wait_for
 
 psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
 
 INGEST = "citewise.ingest_file"
-
-
-def _run(url: str, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        _citewise(url, cache, *args), env=_env(cache), capture_output=True, text=True, timeout=120
-    )
 
 
 def _doing(url: str) -> list[dict[str, object]]:
@@ -36,58 +38,35 @@ def _doing(url: str) -> list[dict[str, object]]:
 def test_cancel_a_waiting_file_abort_a_running_job_and_a_rerun_finishes_them(
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
 ) -> None:
-    from citewise.api import Library
-    from citewise.config import Settings
-
     folder = tmp_path / "papers"
-    folder.mkdir()
-    papers = sorted(
-        str(write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek").resolve())
-        for name in ("alder", "birch", "cedar")
-    )
+    papers = write_papers(folder, "alder", "birch", "cedar")
     cache = tmp_path / "cache"
-    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
-    with Library(pg_url, embeddings=False, settings=settings):
-        pass  # the library's tables, so the test can lock one
+    library_tables(pg_url, cache)  # so the test can lock one
     out = tmp_path / "first.jsonl"
-    follower = subprocess.Popen(
-        _citewise(pg_url, cache, "ingest", "--queue", "--json", str(folder)),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=(tmp_path / "first.err").open("wb"),
-    )
-    workers.append(follower)
-    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # queued, following
+    follower = start_follower(pg_url, cache, str(folder), out, tmp_path / "first.err", workers)
     job = {str(j["args"]["path"]): int(str(j["id"])) for j in _jobs(pg_url)}  # type: ignore[index]
     assert sorted(job) == papers
 
     hold = psycopg.connect(pg_url)  # the first job blocks on the documents table
     hold.execute("LOCK TABLE documents IN ACCESS EXCLUSIVE MODE")
-    workers.append(
-        subprocess.Popen(
-            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-            env=_env(cache),
-            stdout=(tmp_path / "worker.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-    )
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
     _wait_for(lambda: len(_doing(pg_url)) == 1, 60)
     running = str(_doing(pg_url)[0]["args"]["path"])  # type: ignore[index]
     waiting = next(p for p in papers if p != running)
     left = next(p for p in papers if p not in (running, waiting))
 
-    listed = _run(pg_url, cache, "queue", "list")
+    listed = run(pg_url, cache, "queue", "list")
     assert listed.returncode == 0, listed.stderr
     assert sorted(listed.stdout.splitlines()) == sorted(
         f"{job[p]}\t{'doing' if p == running else 'todo'}\tingest\t{p}" for p in papers
     )
-    aborted = _run(pg_url, cache, "queue", "cancel", str(job[running]))
+    aborted = run(pg_url, cache, "queue", "cancel", str(job[running]))
     assert aborted.returncode == 0, aborted.stderr
     assert aborted.stdout.strip() == (
         f"job {job[running]} ingest {running}: asked to abort (running: it stops at its next "
         "safe point)"
     )
-    cancelled = _run(pg_url, cache, "queue", "cancel", "--json", waiting)
+    cancelled = run(pg_url, cache, "queue", "cancel", "--json", waiting)
     assert cancelled.returncode == 0, cancelled.stderr
     said = json.loads(cancelled.stdout)
     assert said["cancelled"] == [
@@ -99,7 +78,7 @@ def test_cancel_a_waiting_file_abort_a_running_job_and_a_rerun_finishes_them(
     hold.close()
 
     assert follower.wait(120) == 1  # two files were not done: the exit status says so
-    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    done = last_event(out)
     assert done["event"] == "done"
     assert done["aborted"] == [running] and done["cancelled"] == [waiting]
     assert done["succeeded"] == [left]
@@ -111,19 +90,19 @@ def test_cancel_a_waiting_file_abort_a_running_job_and_a_rerun_finishes_them(
     follow_ups = [j for j in _jobs(pg_url) if j["task_name"] != INGEST]
     assert all(j["args"].get("document") != _doc(pg_url, running) for j in follow_ups)  # type: ignore[attr-defined]
 
-    again = _run(pg_url, cache, "queue", "cancel", str(job[running]))
+    again = run(pg_url, cache, "queue", "cancel", str(job[running]))
     assert again.returncode == 1 and "QUEUE_JOB_FINISHED" in again.stderr
     assert f"job {job[running]} aborted" in again.stderr
-    unknown = _run(pg_url, cache, "queue", "cancel", "999999")
+    unknown = run(pg_url, cache, "queue", "cancel", "999999")
     assert unknown.returncode == 3 and "QUEUE_JOB_NOT_FOUND" in unknown.stderr
-    nowhere = _run(pg_url, cache, "queue", "cancel", str(tmp_path / "elsewhere"))
+    nowhere = run(pg_url, cache, "queue", "cancel", str(tmp_path / "elsewhere"))
     assert nowhere.returncode == 3 and "QUEUE_JOB_NOT_FOUND" in nowhere.stderr
 
-    rerun = _run(pg_url, cache, "ingest", "--queue", str(folder))
+    rerun = run(pg_url, cache, "ingest", "--queue", str(folder))
     assert rerun.returncode == 0, rerun.stderr
     assert "ingest: 3 of 3 done, 0 failed" in rerun.stdout
     assert len(json.loads(_list(pg_url, cache))) == 3 and _learned(pg_url) == 3
-    nothing = _run(pg_url, cache, "queue", "cancel", "--all")
+    nothing = run(pg_url, cache, "queue", "cancel", "--all")
     assert nothing.returncode == 0 and "no job waits or runs" in nothing.stdout
 
 
@@ -137,32 +116,18 @@ def _doc(url: str, path: str) -> str:
 def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_vocabulary_job(
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
 ) -> None:
-    from citewise.api import Library
-    from citewise.config import Settings
-
-    folder = tmp_path / "papers"
-    folder.mkdir()
-    paper = str(write_paper(folder / "alder.pdf", "Discharge of Alder Creek").resolve())
+    (paper,) = write_papers(tmp_path / "papers", "alder")
     cache = tmp_path / "cache"
-    settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(cache)})
-    with Library(pg_url, embeddings=False, settings=settings):
-        pass  # the library's tables, so the test can lock one
+    library_tables(pg_url, cache)  # so the test can lock one
     out = tmp_path / "first.jsonl"
-    follower = subprocess.Popen(
-        _citewise(pg_url, cache, "ingest", "--queue", "--json", paper),
-        env=_env(cache),
-        stdout=out.open("wb"),
-        stderr=(tmp_path / "first.err").open("wb"),
-    )
-    workers.append(follower)
-    _wait_for(lambda: out.exists() and out.read_text().strip(), 60)  # queued, following
+    follower = start_follower(pg_url, cache, paper, out, tmp_path / "first.err", workers)
     with psycopg.connect(pg_url) as hold:  # the embedding job blocks on the models table
         hold.execute("LOCK TABLE embedding_models IN ACCESS EXCLUSIVE MODE")
         _cancel_held_embedding(pg_url, cache, tmp_path, paper, workers)
         hold.rollback()
 
     assert follower.wait(120) == 1
-    done = [json.loads(line) for line in out.read_text().splitlines()][-1]
+    done = last_event(out)
     assert done["succeeded"] == [paper]
     (failure,) = done["failures"]
     assert failure["stage"] == "embedding" and failure["code"] == "JOB_CANCELLED"
@@ -172,7 +137,7 @@ def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_voca
         row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
     assert row is not None and row[0] == 0  # it stopped before its first batch
 
-    rerun = _run(pg_url, cache, "ingest", "--queue", paper)
+    rerun = run(pg_url, cache, "ingest", "--queue", paper)
     assert rerun.returncode == 0, rerun.stderr
     assert "embedding: 1 of 1 done, 0 failed" in rerun.stdout
     with psycopg.connect(pg_url) as conn:
@@ -184,21 +149,14 @@ def _cancel_held_embedding(
     pg_url: str, cache: Path, tmp_path: Path, paper: str, workers: list[subprocess.Popen[bytes]]
 ) -> None:
     """A worker whose embedding job is held running: cancel the file, let it hear that."""
-    workers.append(
-        subprocess.Popen(
-            _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-            env=_env(cache),
-            stdout=(tmp_path / "worker.log").open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-    )
+    workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
     embed = "citewise.embed_document"
     _wait_for(lambda: [j["task_name"] for j in _doing(pg_url)] == [embed], 90)
     jobs = {str(j["task_name"]): j for j in _jobs(pg_url)}
     assert jobs[INGEST]["status"] == "succeeded"  # stored; its follow-ups wait and run
     assert jobs["citewise.learn_vocabulary"]["status"] == "todo"
 
-    cancelled = _run(pg_url, cache, "queue", "cancel", "--json", paper)
+    cancelled = run(pg_url, cache, "queue", "cancel", "--json", paper)
     assert cancelled.returncode == 0, cancelled.stderr
     said = json.loads(cancelled.stdout)
     assert [(e["kind"], e["status"]) for e in said["finished"]] == [("ingest", "succeeded")]
@@ -228,16 +186,9 @@ def test_aborting_a_research_job_cancels_its_task_at_the_next_checkpoint(
     job = enqueue_research(settings, task.id)
     with psycopg.connect(pg_url) as hold:  # the task's first read waits on its table
         hold.execute("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE")
-        workers.append(
-            subprocess.Popen(
-                _citewise(pg_url, cache, "worker", "--heartbeat", "0.5"),
-                env=_env(cache),
-                stdout=(tmp_path / "worker.log").open("wb"),
-                stderr=subprocess.STDOUT,
-            )
-        )
+        workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
         _wait_for(lambda: [j["id"] for j in _doing(pg_url)] == [job], 90)
-        aborting = _run(pg_url, cache, "queue", "cancel", "--json", str(job))
+        aborting = run(pg_url, cache, "queue", "cancel", "--json", str(job))
         assert aborting.returncode == 0, aborting.stderr
         entries = json.loads(aborting.stdout)["aborting"]
         assert entries == [{"job": job, "kind": "research", "subject": task.id, "status": "doing"}]

@@ -13,8 +13,8 @@ import pytest
 
 from citewise.config import Settings
 from citewise.server.users import users_entry
-from tests.pdfs import write_paper
 from tests.server.conftest import Server, start
+from tests.workers.queue_runs import library_tables, write_papers
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("procrastinate")
@@ -24,15 +24,12 @@ TOKENS = {"alice": "alice-token-0123456789", "bob": "bob-token-9876543210"}
 
 @pytest.fixture
 def served(pg_url: str, tmp_path: Path) -> Iterator[Server]:
-    from citewise.api import Library
-
-    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
-    with Library(pg_url, embeddings=False, settings=Settings.load(pg_url, environ=cache)):
-        pass
+    library_tables(pg_url, tmp_path / "cache")
     users = tmp_path / "users.toml"
     users.write_text(
         users_entry("alice", "write", TOKENS["alice"]) + users_entry("bob", "read", TOKENS["bob"])
     )
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     yield from start(pg_url, "--users", str(users), env=cache)  # type: ignore[arg-type]
 
 
@@ -41,11 +38,7 @@ def test_cancel_queued_jobs_over_http(served: Server, pg_url: str, tmp_path: Pat
     from citewise.api.queue import enqueue_ingest
 
     folder = tmp_path / "papers"
-    folder.mkdir()
-    papers = sorted(
-        str(write_paper(folder / f"{name}.pdf", f"Discharge of {name.title()} Creek").resolve())
-        for name in ("alder", "birch")
-    )
+    papers = write_papers(folder, "alder", "birch")
     settings = Settings.load(pg_url, environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     queued = enqueue_ingest(settings, [folder])  # no worker runs: both wait
     job = {path: j for j, path in queued.jobs.items()}
