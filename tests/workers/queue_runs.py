@@ -95,3 +95,21 @@ def run(
         text=True,
         timeout=timeout,
     )
+
+
+def refuse_vocabulary(url: str, reason: str, when: str = "true") -> None:
+    """Make the library's vocabulary table refuse every row written while the SQL condition
+    `when` holds, raising `reason` (a stand-in for a full disk or a broken permission);
+    `DROP TRIGGER refuse_vocabulary ON vocabulary_documents` lifts it."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"""
+CREATE FUNCTION refuse_vocabulary() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN
+    IF {when} THEN RAISE EXCEPTION '{reason}'; END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER refuse_vocabulary BEFORE INSERT OR UPDATE ON vocabulary_documents
+FOR EACH ROW EXECUTE FUNCTION refuse_vocabulary();
+""")  # fmt: skip

@@ -14,22 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.queue_runs import library_tables, run, start_worker, write_papers
+from tests.workers.queue_runs import (
+    library_tables,
+    refuse_vocabulary,
+    run,
+    start_worker,
+    write_papers,
+)
 from tests.workers.test_workers import _jobs, _learned
 
-psycopg = pytest.importorskip("psycopg")
+pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
 
 REASON = "vocabulary refused while the library holds one document"
-REFUSE_WHILE_ONE = f"""
-CREATE FUNCTION refuse_while_one() RETURNS trigger LANGUAGE plpgsql AS
-$$ BEGIN
-    IF (SELECT count(*) FROM documents) < 2 THEN RAISE EXCEPTION '{REASON}'; END IF;
-    RETURN NEW;
-END $$;
-CREATE TRIGGER refuse_while_one BEFORE INSERT OR UPDATE ON vocabulary_documents
-FOR EACH ROW EXECUTE FUNCTION refuse_while_one();
-"""
 
 
 def test_a_failed_vocabulary_job_whose_documents_a_later_job_learned_is_recovered(
@@ -39,8 +36,7 @@ def test_a_failed_vocabulary_job_whose_documents_a_later_job_learned_is_recovere
     write_papers(folder, "alder", "birch")
     cache = tmp_path / "cache"
     library_tables(pg_url, cache)  # so the test can put a trigger on one
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(REFUSE_WHILE_ONE)
+    refuse_vocabulary(pg_url, REASON, when="(SELECT count(*) FROM documents) < 2")
     workers.append(start_worker(pg_url, cache, tmp_path / "worker.log", "--concurrency", "1"))
     followed = run(pg_url, cache, "ingest", "--queue", str(folder), timeout=240)
     vocabulary = [j for j in _jobs(pg_url) if j["task_name"] == "citewise.learn_vocabulary"]

@@ -12,19 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.queue_runs import follow, library_tables, run, start_worker, write_papers
+from tests.workers.queue_runs import (
+    follow,
+    library_tables,
+    refuse_vocabulary,
+    run,
+    start_worker,
+    write_papers,
+)
 from tests.workers.test_workers import _learned
 
 psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("procrastinate")
 
 REASON = "vocabulary_documents refuses rows in this test"
-REFUSE = f"""
-CREATE FUNCTION refuse_vocabulary() RETURNS trigger LANGUAGE plpgsql AS
-$$ BEGIN RAISE EXCEPTION '{REASON}'; END $$;
-CREATE TRIGGER refuse_vocabulary BEFORE INSERT OR UPDATE ON vocabulary_documents
-FOR EACH ROW EXECUTE FUNCTION refuse_vocabulary();
-"""
 
 
 def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
@@ -34,8 +35,7 @@ def test_a_failed_vocabulary_job_names_its_files_and_a_rerun_learns_them(
     papers = write_papers(folder, "alder", "birch")
     cache = tmp_path / "cache"
     library_tables(pg_url, cache)  # so the test can put a trigger on one
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(REFUSE)
+    refuse_vocabulary(pg_url, REASON)
     workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
 
     status, done, _ = follow(pg_url, cache, tmp_path / "first.jsonl", folder)
