@@ -43,16 +43,23 @@ def write_pages(
     return path
 
 
+def ingested(folder: Path, files: list[Path]) -> Library:
+    """A fresh keyword-only library in `folder` (its `library` folder) holding `files`,
+    every one ingested without failure."""
+    lib = Library(folder / "library", embeddings=False)
+    assert lib.ingest(files).failed == []
+    return lib
+
+
 @contextmanager
-def written_library(
-    path: Path, title: str, authors: str, pages: list[list[str]]
+def paper_library(
+    factory: pytest.TempPathFactory, name: str, title: str, pages: list[list[str]]
 ) -> Iterator[Library]:
-    """The paper `write_pages` writes at `path`, ingested into a fresh keyword-only library
-    beside it; closed on exit."""
-    write_pages(path, title, authors, pages)
-    lib = Library(path.parent / "library", embeddings=False)
+    """The paper `write_pages` writes (by Ada Quarry and Ben Stone) as `name` in a new
+    temporary folder, ingested into a fresh keyword-only library beside it; closed on exit."""
+    folder = factory.mktemp(Path(name).stem)
+    lib = ingested(folder, [write_pages(folder / name, title, "Ada Quarry and Ben Stone", pages)])
     try:
-        assert lib.ingest([path]).failed == []
         yield lib
     finally:
         lib.close()
@@ -94,9 +101,7 @@ def two_papers(tmp_path: Path) -> Library:
         ],
         figure="Figure 2: Grading error of the three scanner heads over the slab thickness.",
     )  # fmt: skip
-    library = Library(tmp_path / "library", embeddings=False)
-    report = library.ingest([tmp_path / "granite.pdf", tmp_path / "marble.pdf"])
-    assert report.failed == []
+    library = ingested(tmp_path, [tmp_path / "granite.pdf", tmp_path / "marble.pdf"])
     yield library
     library.close()
 

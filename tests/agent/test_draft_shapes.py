@@ -12,23 +12,19 @@ from citewise.agent.draft import _pick
 from citewise.agent.extractive import Candidate
 from citewise.agent.question import analyse
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, written_library
+from tests.agent.test_answers_that_generalize import FILLER, paper_library
 
 
 @pytest.fixture(scope="module")
 def paper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    path = tmp_path_factory.mktemp("shapes") / "quarry.pdf"
-    with written_library(
-        path,
-        "QUARRYNET: Probe Programs for Quarry Logs",
-        "Ada Quarry and Ben Stone",
-        [
-            ["Available online at http://dx.doi.org/10.1016/j.quarry.2015.07.002 under an "
-             "open licence.", FILLER],
-            ["We evaluate QUARRYNET on five quarry log collections, as follows.",
-             "We use the entire Bergen log set for evaluation, consisting of 204 examples."],
-        ],
-    ) as lib:  # fmt: skip
+    title = "QUARRYNET: Probe Programs for Quarry Logs"
+    pages = [
+        ["Available online at http://dx.doi.org/10.1016/j.quarry.2015.07.002 under an "
+         "open licence.", FILLER],
+        ["We evaluate QUARRYNET on five quarry log collections, as follows.",
+         "We use the entire Bergen log set for evaluation, consisting of 204 examples."],
+    ]  # fmt: skip
+    with paper_library(tmp_path_factory, "quarry.pdf", title, pages) as lib:
         yield lib
 
 

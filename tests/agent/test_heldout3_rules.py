@@ -26,7 +26,7 @@ from citewise.agent.extractive import is_running_head
 from citewise.agent.following import announces, item_name
 from citewise.agent.question import analyse, attribute_terms
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 
 ROWS = [("Dataset", "Baseline", "SlabNet"), ("Granite", "61.20", "74.85"),
         ("Marble", "55.10", "69.40"), ("Basalt", "48.00", "58.35")]  # fmt: skip
@@ -76,6 +76,8 @@ def _notes_with_running_heads(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def papers(tmp_path_factory: pytest.TempPathFactory) -> Library:
     folder = tmp_path_factory.mktemp("heldout3-rules")
+    slabs = _results_paper(folder / "slabs.pdf")
+    notes = _notes_with_running_heads(folder / "notes.pdf")
     clinic = write_pages(
         folder / "clinic.pdf",
         "Patients' Views of a Stone-Dust Clinic",
@@ -90,11 +92,7 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> Library:
             [FILLER],
         ],
     )  # fmt: skip
-    library = Library(folder / "library", embeddings=False)
-    files = [clinic, _results_paper(folder / "slabs.pdf"), _notes_with_running_heads(
-        folder / "notes.pdf")]  # fmt: skip
-    assert library.ingest(files).failed == []
-    return library
+    return ingested(folder, [clinic, slabs, notes])
 
 
 def test_a_duration_question_is_not_answered_by_a_score_cell(papers: Library) -> None:
@@ -168,6 +166,12 @@ def test_why_is_answered_by_a_reason(papers: Library) -> None:
     assert not answer.refused and "due to the difficulty" in answer.answer, answer.answer
 
 
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    folder = tmp_path_factory.mktemp("heldout3-survey")
+    return ingested(folder, [_survey_with_bullets(folder / "survey.pdf")])
+
+
 def _survey_with_bullets(path: Path) -> Path:
     """A section announcing three categories, then one bullet block per category; and a
     sentence the layout cut in two blocks, continued in lower case."""
@@ -204,14 +208,6 @@ def _survey_with_bullets(path: Path) -> Path:
     doc.save(path)
     doc.close()
     return path
-
-
-@pytest.fixture(scope="module")
-def survey(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    folder = tmp_path_factory.mktemp("heldout3-survey")
-    library = Library(folder / "library", embeddings=False)
-    assert library.ingest([_survey_with_bullets(folder / "survey.pdf")]).failed == []
-    return library
 
 
 def test_an_announced_list_is_answered_with_the_items_that_follow(survey: Library) -> None:

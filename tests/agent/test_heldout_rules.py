@@ -16,7 +16,7 @@ import pytest
 from citewise.agent.question import analyse
 from citewise.agent.spans import clauses
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +43,7 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> Library:
              "The quarry has 12 benches cut into the marble bed and 3 saws on each bench."],
         ],
     )  # fmt: skip
-    library = Library(folder / "library", embeddings=False)
-    assert library.ingest([quarry, slabs]).failed == []
-    return library
+    return ingested(folder, [quarry, slabs])
 
 
 def test_a_name_in_other_capitals_scopes_to_its_paper(papers: Library) -> None:
@@ -99,8 +97,7 @@ def test_a_comma_list_stays_whole_in_the_short_span(tmp_path: Path) -> None:
         ],
     )  # fmt: skip
     other = write_pages(tmp_path / "other.pdf", "Saw Blades for Granite", "Finn Basalt", [[FILLER]])
-    library = Library(tmp_path / "library", embeddings=False)
-    assert library.ingest([review, other]).failed == []
+    library = ingested(tmp_path, [review, other])
     answer = library.ask("How were the slab sorting injury publications identified?")
     assert not answer.refused, answer.answer
     assert "PubMed, EMBASE, and Medline" in answer.answer, answer.answer

@@ -16,7 +16,7 @@ from citewise.agent.polar import is_polar
 from citewise.agent.verify import Verifier
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, written_library
+from tests.agent.test_answers_that_generalize import FILLER, paper_library
 
 ENCODER = "The acoustic encoder is fine-tuned on 12,000 annotated field recordings."
 BOOSTED = (
@@ -28,25 +28,19 @@ HEDGED = "Probe sorting may shorten the crusher maintenance window in winter."
 INSTEAD = "The probe records the echo with a contact microphone instead of an air microphone."
 FAILS = "The spectral filter fails to remove the conveyor belt noise."
 CITED = "Acoustic probes detect hairline cracks in marble slabs (Stone et al., 2015)."
+# the paper: a claim a page, after a sentence of its own or the acknowledgements (FILLER)
+PAGES = [
+    ["GRANOLA classifies granite blocks from the echo of forty probe taps.", ENCODER],
+    [FILLER, BOOSTED],
+    ["The probe was tested at the Bergen quarry over six months.", WET],
+    *([FILLER, claim] for claim in (HEDGED, INSTEAD, FAILS, CITED)),
+]
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    path = tmp_path_factory.mktemp("polar") / "granola.pdf"
-    with written_library(
-        path,
-        "GRANOLA: Acoustic Sorting of Granite Blocks",
-        "Ada Quarry and Ben Stone",
-        [
-            ["GRANOLA classifies granite blocks from the echo of forty probe taps.", ENCODER],
-            [FILLER, BOOSTED],
-            ["The probe was tested at the Bergen quarry over six months.", WET],
-            [FILLER, HEDGED],
-            [FILLER, INSTEAD],
-            [FILLER, FAILS],
-            [FILLER, CITED],
-        ],
-    ) as lib:
+    title = "GRANOLA: Acoustic Sorting of Granite Blocks"
+    with paper_library(tmp_path_factory, "granola.pdf", title, PAGES) as lib:
         yield lib
 
 

@@ -16,7 +16,7 @@ from citewise.agent.verify import Verifier
 from citewise.agent.zh_answer import says_all, yes_no_form
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, written_library
+from tests.agent.test_answers_that_generalize import FILLER, paper_library
 
 EXTENDS = "PUMICE extends ONYX with a tone model for wet granite."
 CITED_BY = "BASALT is cited by PUMICE as the first tap classifier."
@@ -25,25 +25,16 @@ NOT_CITED = "PUMICE does not cite GRANOLA, the acoustic sorter of the same group
 ASIDE = "PUMICE labels each slab with a tone model, which may be retrained every season."
 HEDGED_ASIDE = "The hammer rig runs on a field laptop, which may shorten the survey."
 OUTPERFORMED = "ONYX is outperformed by PUMICE on the wet slabs of the Bergen quarry."
+# the paper: its opening with the first claim, then each other claim on a page of its own
+OPENING = "PUMICE grades granite slabs from the tone of twelve hammer taps."
+LATER = (CITED_BY, TRAINED, NOT_CITED, ASIDE, HEDGED_ASIDE, OUTPERFORMED)
+PAGES = [[OPENING, EXTENDS], *([FILLER, claim] for claim in LATER)]
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    path = tmp_path_factory.mktemp("polar-order") / "pumice.pdf"
-    with written_library(
-        path,
-        "PUMICE: Tap Grading of Granite Slabs",
-        "Ada Quarry and Ben Stone",
-        [
-            ["PUMICE grades granite slabs from the tone of twelve hammer taps.", EXTENDS],
-            [FILLER, CITED_BY],
-            [FILLER, TRAINED],
-            [FILLER, NOT_CITED],
-            [FILLER, ASIDE],
-            [FILLER, HEDGED_ASIDE],
-            [FILLER, OUTPERFORMED],
-        ],
-    ) as lib:
+    title = "PUMICE: Tap Grading of Granite Slabs"
+    with paper_library(tmp_path_factory, "pumice.pdf", title, PAGES) as lib:
         yield lib
 
 

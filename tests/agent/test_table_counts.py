@@ -11,6 +11,7 @@ import pymupdf
 import pytest
 
 from citewise.api import Library
+from tests.agent.test_answers_that_generalize import ingested
 
 LEFT = 72.0
 XS = [LEFT, 260, 360, 450]
@@ -29,6 +30,12 @@ TABLE_2 = [
     ("Saw (Reed et al., 2023)", "Tools", "External", "Code"),
     ("Level (Park et al., 2023)", "Tools", "External", "Math"),
 ]
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    folder = tmp_path_factory.mktemp("survey")
+    return ingested(folder, [write_survey(folder / "survey.pdf")])
 
 
 def _table(page: pymupdf.Page, y: float, caption: str, rows: list[tuple[str, ...]]) -> None:
@@ -78,15 +85,6 @@ def write_survey(path: Path) -> Path:
     doc.save(path)
     doc.close()
     return path
-
-
-@pytest.fixture(scope="module")
-def survey(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    folder = tmp_path_factory.mktemp("survey")
-    path = write_survey(folder / "survey.pdf")
-    lib = Library(folder / "lib", embeddings=False)
-    lib.ingest([path])
-    return lib
 
 
 def test_works_of_a_year_are_counted_over_both_named_tables(survey: Library) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.retrieval.terms import stem
-from tests.agent.test_answers_that_generalize import FILLER, written_library
+from tests.agent.test_answers_that_generalize import FILLER, paper_library
 
 # Each line: a base word and its regular inflections (-s/-es/-ies, -ed/-ied, -ing), with
 # the spelling changes English makes (a dropped e, a doubled consonant, y -> i).
@@ -59,19 +59,12 @@ def test_words_that_only_look_inflected_keep_their_endings() -> None:
 
 @pytest.fixture(scope="module")
 def protocol(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    path = tmp_path_factory.mktemp("stemmer") / "protocol.pdf"
-    with written_library(
-        path,
-        "Field Trials of Acoustic Probes",
-        "Ada Quarry and Ben Stone",
-        [
-            [
-                "The field protocol was reviewed by the quarry safety board in May 2018.",
-                FILLER,
-            ],
-            [FILLER, "The regional ethics board approved the field protocol in March 2019."],
-        ],
-    ) as lib:
+    pages = [
+        ["The field protocol was reviewed by the quarry safety board in May 2018.", FILLER],
+        [FILLER, "The regional ethics board approved the field protocol in March 2019."],
+    ]
+    title = "Field Trials of Acoustic Probes"
+    with paper_library(tmp_path_factory, "protocol.pdf", title, pages) as lib:
         yield lib
 
 
