@@ -1,6 +1,7 @@
 """What the queue tests do to a PostgreSQL library from outside, as a user would: write
 papers, create the library's tables, start a `citewise worker`, run or follow
-`citewise ingest --queue`, run another command, read the follower's last event."""
+`citewise ingest --queue`, run another command, read the follower's last event; and the
+fault they plant (a vocabulary table that refuses rows)."""
 
 from __future__ import annotations
 
