@@ -10,7 +10,11 @@ something else, however well they name the cell's row and column:
 - a name ("which part of PrOntoQA ...", "who ..."), when the question is not a number
   question: "which accuracy / which F1" questions are typed numeric, so a "which" question
   that is not asks for a thing, and a bare value cell is not one (a superlative's answer is
-  its row's name, which is).
+  its row's name, which is);
+- a count ("how many test examples ..."): a cell counts N only in a table that names N or
+  says its figures are counts ("#", "Number", "Size"); an accuracy table holds no count;
+- "X's N" ("Boeing's Defense, Space & Security backlog"): a cell answers only from a table
+  that writes N somewhere; a goodwill table's "Defense, Space & Security" column is not it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import re
 
 from citewise.agent.question import Question, focus_sentence
+from citewise.retrieval.terms import STOPWORDS, stem
 
 # What the question asks to be measured in, and how a table states that measure.
 _ASKED_MEASURES = {
@@ -39,6 +44,9 @@ _ASKED_MEASURES = {
     ),
 }
 _ASKS_NAME = re.compile(r"^\W*(which|who|whom|whose)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow many\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})", re.I)
+# How a table says its figures are counts: "# claims", "No. of", "Number", "Size", "n".
+_COUNTS = re.compile(r"#|\bno\.|\b(number|count|counts|size|total|n)\b", re.I)
 
 
 def measure_missing(question_text: str, table_text: str) -> bool:
@@ -46,6 +54,58 @@ def measure_missing(question_text: str, table_text: str) -> bool:
     cell) names no unit of that measure."""
     units = [u for asked, u in _ASKED_MEASURES.items() if asked.search(question_text)]
     return bool(units) and not any(u.search(table_text) for u in units)
+
+
+def counted_noun(question_text: str) -> str:
+    """The noun a "how many N" question counts, stemmed ("examples" in "how many test
+    examples from FOLIO"): the last word before a function word closes the phrase."""
+    m = _HOW_MANY.search(focus_sentence(question_text))
+    if not m:
+        return ""
+    noun = ""
+    for word in m.group(1).split():
+        if word.lower() in STOPWORDS:
+            break
+        noun = word.lower()
+    return stem(noun) if noun else ""
+
+
+_OWNED = re.compile(
+    r"(?:'s|’s|s')\s+((?:[\w&-]+,?\s+){0,5}?[\w-]+)\s+(?:at|in|for|of|on|as|during|from|by|to|was|were|is|are)\b",
+    re.I,
+)
+
+
+def owned_noun(question_text: str) -> str:
+    """The noun a possessive question asks for, stemmed ("backlog" in "Boeing's Defense,
+    Space & Security backlog at December 31"): the last word before the preposition."""
+    m = _OWNED.search(focus_sentence(question_text))
+    if not m:
+        return ""
+    word = m.group(1).split()[-1].lower()
+    return "" if word in STOPWORDS or not word.isalpha() else stem(word)
+
+
+def _names(table_text: str, noun: str) -> bool:
+    return noun in {stem(t) for t in re.findall(r"[a-z][\w-]*", table_text.lower())}
+
+
+def owned_missing(question_text: str, table_text: str) -> bool:
+    """ "X's N" asks for N: a table that never writes N ("backlog") holds another measure
+    of X, however well its row and column match the question's other words."""
+    noun = owned_noun(question_text)
+    return bool(noun) and not _names(table_text, noun)
+
+
+def count_missing(question_text: str, table_text: str) -> bool:
+    """A "how many N" question and a table that neither names N nor says it counts: its
+    cells are scores or sizes of something else (an accuracy is no number of examples)."""
+    if any(asked.search(question_text) for asked in _ASKED_MEASURES):
+        return False  # "how many seconds" is a duration: its unit decides (measure_missing)
+    noun = counted_noun(question_text)
+    if not noun or _COUNTS.search(table_text):
+        return False
+    return not _names(table_text, noun)
 
 
 def asks_name_not_value(question: Question, kind: str) -> bool:
@@ -58,8 +118,14 @@ def asks_name_not_value(question: Question, kind: str) -> bool:
     )
 
 
-def cell_fits(question: Question, kind: str, table_text: str) -> bool:
-    """A cell of this kind, from a table with this text, can answer the question."""
+def cell_fits(question: Question, kind: str, table_text: str, whole: str = "") -> bool:
+    """A cell of this kind, from a table with this text (caption, the cell's column and
+    row, its value; `whole`: every cell too), can answer the question."""
     if asks_name_not_value(question, kind):
+        return False
+    whole = whole or table_text
+    if kind != "superlative" and (
+        count_missing(question.text, whole) or owned_missing(question.text, whole)
+    ):
         return False
     return not measure_missing(question.text, table_text)

@@ -19,6 +19,7 @@ from citewise.agent.financial import (
 )
 from citewise.agent.numbers import WORDS, format_number, scale_of
 from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
+from citewise.retrieval.terms import STOPWORDS, stem
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
@@ -31,6 +32,15 @@ _CHANGE = re.compile(
     r"\b(change[ds]?|grow(?:th)?|grew|increase[ds]?|decrease[ds]?|decline[ds]?)\b", re.I
 )
 _SHARE_OF = re.compile(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
+# "What share of total net sales did the F-35 program generate": a part of the item is asked.
+_PART_OF = re.compile(
+    r"\b(?:share|percentage|proportion|portion|fraction|percent|part)s? of\b", re.I
+)
+# Words after a line's name that still ask for the line itself ("net sales amount in 2018").
+_SAME_LINE = frozenset(
+    """fy fiscal year years amount amounts figure figures value values total balance line item
+    usd dollars millions billions thousands reported""".split()
+)
 
 
 def statement_pages(store: Store, doc_id: str, sha: str) -> list[StatementPage]:
@@ -96,11 +106,23 @@ def _change(question: str, lookup: Lookup) -> Computation | None:
 def _line_named(question: str, year: int, lookup: Lookup) -> Computation | None:
     """A line item no standard name covers, named in full by the question."""
     line = lookup.by_words(question, year)
-    if line is None:
+    if line is None or names_another_measure(question, line.label):
         return None
     builder = Builder(lookup, [])
     name = builder.line_figure(line, line.label, year)
     return Computation(f"FY{year} {line.label}", name, builder.operands)
+
+
+def names_another_measure(question: str, label: str) -> bool:
+    """The question writes the line's name before another noun ("Defense, Space & Security
+    backlog"): the name says whose figure, the noun after it what figure is asked."""
+    asked = [stem(w) for w in re.findall(r"[a-z0-9&]+", question.lower())]
+    own = [stem(w) for w in re.findall(r"[a-z0-9&]+", label.lower())]
+    if not own or own[-1] not in asked:
+        return False
+    at = len(asked) - 1 - asked[::-1].index(own[-1])
+    after = asked[at + 1] if at + 1 < len(asked) else ""
+    return after.isalpha() and after not in STOPWORDS and after not in _SAME_LINE
 
 
 def metric(question: str, lookup: Lookup) -> Computation | None:
@@ -128,6 +150,8 @@ def metric(question: str, lookup: Lookup) -> Computation | None:
         part, whole = item_named(share.group(1)), item_named(share.group(2))
         formula = f"{part} / {whole} * 100"
         return computation(what, formula, years, lookup, f"{part} / {whole}", True)
+    if _PART_OF.search(question):
+        return None  # a part of a line item (its share), which no statement line states
     item = item_named(question)
     if item is None:
         return _line_named(question, year, lookup) if len(years) == 1 else None

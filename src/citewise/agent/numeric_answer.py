@@ -88,8 +88,8 @@ def cell_answer(
         )
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
-            table = f"{view.caption} {match.column} {match.value}"
-            if not cell_fits(question, match.kind, table):
+            table = f"{view.caption} {match.column} {match.row} {match.value}"
+            if not cell_fits(question, match.kind, table, f"{view.caption} {block.text}"):
                 continue  # a score for "how many seconds", a number for "which part"
             scored.append((match.score + _relevance(question, block, view), block, view, match))
     if not scored:

@@ -31,6 +31,7 @@ from citewise.agent.figures import (
     outside_sections,
     table_without_names,
 )
+from citewise.agent.filing_scope import Filing, filing_scope, filings_of
 from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
@@ -88,6 +89,7 @@ class QuestionAnswerer:
         self.policy = policy
         self.citations = Citations(store)
         self._papers: list[Paper] | None = None
+        self._filings: list[Filing] | None = None
         self._vocabulary: Vocabulary | None = None
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
@@ -101,7 +103,7 @@ class QuestionAnswerer:
 
     def forget(self) -> None:
         """Drop what was read about the library's documents (after an ingest)."""
-        self._papers, self._vocabulary = None, None
+        self._papers, self._filings, self._vocabulary = None, None, None
         self.citations.forget()
 
     def papers(self) -> list[Paper]:
@@ -125,10 +127,15 @@ class QuestionAnswerer:
         return {n.lower() for p in self.papers() if p.id in documents for n in title_names(p.title)}
 
     def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
-        """Explicit --doc wins; else the papers the question names (soft)."""
+        """Explicit --doc wins; else the filing of the company the question names, else
+        the papers it names (both soft)."""
         if documents:
             return [ScopeChoice(d, self.citations.document(d).title, "--doc") for d in documents]
-        return scope_from_question(focus_sentence(question.text), self.papers())
+        if self._filings is None:
+            self._filings = filings_of(self.store.documents())
+        return filing_scope(question.text, self._filings) or scope_from_question(
+            focus_sentence(question.text), self.papers()
+        )
 
     def analyse(
         self, text: str, documents: tuple[str, ...] = ()

@@ -127,10 +127,12 @@ _PART_SPLIT = re.compile(
 )
 
 
-# Questions that want several sentences: a list, an explanation, a procedure.
+# Questions that want several sentences: a list, an explanation, a procedure, an account
+# ("what does the company say about X": what the passage says, not one sentence of it).
 _WANTS_LIST = re.compile(
     r"^\s*(why|explain|describe|summari[sz]e|list|how (were|was|did|do|does|is|are)\b)"
-    r"|\b(what are the|which \w+s (are|were|do|did)|steps|reasons|limitations)\b",
+    r"|\b(what are the|which \w+s (are|were|do|did)|steps|reasons|limitations)\b"
+    r"|\b(say|says|said|state|states|write|writes)\s+(about|regarding)\b",
     re.IGNORECASE,
 )
 _WHO = re.compile(r"^\s*(\w+\W+){0,4}?(who|whom|which (individual|person|author|people))\b", re.I)

@@ -109,6 +109,8 @@ def table_views(
     sections = {(h.block.document_id, h.block.section_path) for h in hits[:3]}
     wanted = {label.lower() for label in question.labels}
     docs = list(dict.fromkeys(h.block.document_id for h in hits[:TABLE_HITS]))
+    if question.scope:  # asked of a paper, a table of another paper does not answer
+        docs = [d for d in docs if d in question.scope]
     # a question scoped to one paper may ask for any of its tables (retrieval reads prose)
     whole = set(question.scope) if len(question.scope) == 1 else set()
     out: list[tuple[StoredBlock, TableView]] = []

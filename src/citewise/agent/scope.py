@@ -130,7 +130,15 @@ def _named(
             chosen[paper.id] = (f"name '{name}'", {stem(t) for t in tokens(name)})
         else:
             family = _family(paper.authors[0]) if paper.authors else ""
-            if family and paper.year and family in words and str(paper.year) in years:
+            # a function word is no family name ("of 2022" from a filing's cover-page
+            # "SECURITIES EXCHANGE ACT OF", read as its author)
+            if (
+                family
+                and family not in STOPWORDS
+                and paper.year
+                and family in words
+                and str(paper.year) in years
+            ):
                 chosen[paper.id] = (
                     f"author-year '{family} {paper.year}'",
                     {family, str(paper.year)},

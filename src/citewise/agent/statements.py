@@ -49,7 +49,7 @@ _VALUE = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
 _TRAILING_DOTS = re.compile(r"(\s*\.){2,}\s*$")
 _LEADER_DOTS = re.compile(r"\s*\.{2,}\s*")
 _SUMMARY = re.compile(
-    r"\b(selected|key|summary|highlights|quarterly)\b|"
+    r"\b(selected|key|summary|highlights|quarterly|analysis|discussion)\b|"
     r"\b(?:earnings|operations|income|sheets?|flows?|financial) data\b",
     re.I,
 )
@@ -90,8 +90,10 @@ class StatementPage:
 
     @property
     def summary(self) -> bool:
-        """Selected or key data drawn from a statement (five years, "... Data"), not the
-        statement itself: its figures may be restated or rounded differently."""
+        """Selected or key data drawn from a statement (five years, "... Data"), or its
+        analysis ("Analysis of the Consolidated Statements of Income", whose lines print
+        changes beside the periods), not the statement itself: its figures may be restated,
+        rounded differently or not the period's."""
         return len(self.years) > 3 or bool(_SUMMARY.search(self.title))
 
 
