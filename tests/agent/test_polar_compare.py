@@ -97,8 +97,12 @@ def test_a_fronted_phrase_and_cited_in_get_the_lead_of_their_order(
     [
         ("Does ONYX use BM25 as the retriever?", "As the retriever, ONYX uses BM25.", True),
         ("Does BM25 use ONYX as the retriever?", "As the retriever, ONYX uses BM25.", False),
+        # the fronted phrase's name is not the clause's subject
+        ("Does ONYX use BM25?", "In contrast to ONYX, PUMICE uses BM25.", False),
+        ("Does PUMICE use BM25?", "In contrast to ONYX, PUMICE uses BM25.", True),
+        ("Does PUMICE record twelve taps per slab?", "Per slab, PUMICE records twelve taps.", True),
         # "As we show, ...": a clause of its own, not a fronted phrase
-        ("Does ONYX cite BM25?", "As BM25 shows, ONYX is cited.", False),
+        ("Does ONYX cite BM25?", "As we show, ONYX cites BM25.", True),
         ("Does the survey cite BASALT?", "BASALT is cited in the survey.", True),
         # "in" is the doer only of a verb whose doer is a text
         ("Does the quarry train BASALT?", "BASALT is trained in the quarry.", False),

@@ -1,7 +1,9 @@
 """Yes/no questions: a quoted answer led by "Yes" or "No" when the quote settles it.
 
 A polar question starts with an auxiliary ("Does ProgramFC use BM25 ...?", "Is the encoder
-fine-tuned?") and is not an either-or question ("... on A or B?"). Its drafted answer's
+fine-tuned?") and is not an either-or question ("... on A or B?"); a "than" question ("Is A
+better than B?") is polar when its comparative and two sides are found, and is settled by
+its comparison alone (agent/polar_compare.py). Its drafted answer's
 first sentence settles it when that sentence covers the question's terms (nearly all of
 their weight, in its own words, and every other word of the claim) and the shown quote keeps
 them. Then:

@@ -6,9 +6,12 @@ into the side that does and the side that is done to; a Yes or a No needs every 
 question and the sentence share to stand on the same side of the relation in both. The
 passive voice moves the sides: "Y is cited by X" is read as "X cites Y" (the "by" phrase is
 the doer, what stands before the verb is done to), and so is the question "Is Y cited by
-X?". A question asked in the passive without a doer ("Is X trained on Y?") is answered by
-"We train X on Y" as by "X is trained on Y": in both, X and Y follow the verb once the
-passive is undone.
+X?"; for a verb whose doer is a text (cite, mention, describe, ...) an "in" phrase is the
+doer when there is no "by" ("X is cited in Y" is "Y cites X"). A phrase fronted before a
+comma is read at the end of its clause ("As the retriever, we use X" is "we use X as the
+retriever"; "In contrast to X, Y uses Z" says nothing of what X uses). A question asked in
+the passive without a doer ("Is X trained on Y?") is answered by "We train X on Y" as by "X
+is trained on Y": in both, X and Y follow the verb once the passive is undone.
 
 The relation is the question's participle after "is"/"was" ("Is X trained ..."), or the
 question's word that the sentence writes as a verb: after a be-form as a participle, after a
@@ -51,7 +54,9 @@ PHRASE_BREAKS = _PREPOSITIONS | frozenset("to as between under using".split())
 _TEXT_VERBS = "cite quote mention reference discuss describe report introduce propose".split()
 # a phrase fronted before a comma ("As the retriever, we use X"): its place in the clause
 # after the comma is the clause's end ("we use X as the retriever")
-_FRONTED = frozenset("as for in on at with from during after before under using via".split())
+_FRONTED = frozenset(
+    "as for in on at with from per during after before under using via across among".split()
+)
 _SUBJECTS = frozenset("we they it i he she this these there".split())
 _PERFECT = frozenset("have has had we they i he she".split())  # "we trained X": active
 _DETERMINERS = frozenset("the a an this that these those".split())
@@ -192,12 +197,9 @@ def _first(words: list[str]) -> dict[str, int]:
 
 
 def same_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
-    """`in_direction` for the sentence as written or, when it opens with a fronted phrase,
-    with that phrase in its place at the clause's end."""
-    moved = fronted_last(sentence)
-    return in_direction(asked, sentence, claim) or (
-        moved != sentence and in_direction(asked, moved, claim)
-    )
+    """`in_direction` for the sentence with a fronted phrase in its place at the clause's
+    end: "In contrast to X, Y uses Z" says that Y, not X, uses Z."""
+    return in_direction(asked, fronted_last(sentence), claim)
 
 
 def in_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
