@@ -123,7 +123,11 @@ def test_polar_questions_are_told_from_wh_either_or_and_requests() -> None:
     assert not is_polar("What does GRANOLA use as its classifier?")
     assert not is_polar("Does the paper say which optimizer is used?")
     assert not is_polar("Can you list the datasets?")
-    assert not is_polar("Is GRANOLA more accurate than MARBLET?")
+    # a "than" comparison is polar when its comparative and two sides are found
+    # (tests/agent/test_polar_compare.py); two comparisons, or none named, are not
+    assert is_polar("Is GRANOLA more accurate than MARBLET?")
+    assert not is_polar("Is GRANOLA more accurate than MARBLET and faster than BASALT?")
+    assert not is_polar("Does GRANOLA use taps rather than sound?")
     assert not is_polar("Doesn't GRANOLA use a neural network?")
 
 

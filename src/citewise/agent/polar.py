@@ -1,7 +1,9 @@
 """Yes/no questions: a quoted answer led by "Yes" or "No" when the quote settles it.
 
 A polar question starts with an auxiliary ("Does ProgramFC use BM25 ...?", "Is the encoder
-fine-tuned?") and is not an either-or question ("... on A or B?"). Its drafted answer's
+fine-tuned?") and is not an either-or question ("... on A or B?"); a "than" question ("Is A
+better than B?") is polar when its comparative and two sides are found, and is settled by
+its comparison alone (agent/polar_compare.py). Its drafted answer's
 first sentence settles it when that sentence covers the question's terms (nearly all of
 their weight, in its own words, and every other word of the claim) and the shown quote keeps
 them. Then:
@@ -28,7 +30,8 @@ from dataclasses import dataclass
 
 from citewise.agent.answer import Answer, spoken
 from citewise.agent.extractive import Candidate
-from citewise.agent.polar_order import same_direction, tokens
+from citewise.agent.polar_compare import Comparison, comparison, comparison_lead
+from citewise.agent.polar_order import same_direction, same_word, tokens
 from citewise.agent.question import Question, focus_sentence
 from citewise.retrieval.terms import content_terms, stem
 
@@ -46,9 +49,9 @@ _REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
 # "yes or no" and "or not" keep a question polar; any other "or" offers alternatives
 _POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/", re.IGNORECASE)
-# "Is A better than B?": a degree ("better", "worse", "3 points") and its opposite words
-# need more than word order. "Does A outperform B?" names its relation as a verb, whose
-# sides agent/polar_order.py checks, so it stays polar.
+# "Is A better than B?": polar only when its two sides and comparative are found
+# (agent/polar_compare.py). "Does A outperform B?" names its relation as a verb, whose
+# sides agent/polar_order.py checks.
 _COMPARISON = re.compile(r"\bthan\b", re.I)
 
 _NEGATIONS = frozenset("not no never neither nor none cannot without".split())
@@ -128,9 +131,16 @@ def is_polar(text: str) -> bool:
     words = _words(asking)
     if not words or words[0] not in _AUXILIARIES or _REQUEST.match(asking):
         return False
-    if _WH.search(asking) or _COMPARISON.search(asking) or _OR.search(asking):
+    if _WH.search(asking) or _OR.search(asking):
+        return False
+    if _COMPARISON.search(asking) and _compared(text) is None:
         return False
     return not any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def _compared(question: str) -> Comparison | None:
+    """What a "than" question compares (agent/polar_compare.py), or None."""
+    return comparison(_claim(question), _claim_words(question))
 
 
 def _claim(text: str) -> str:
@@ -221,18 +231,32 @@ def settles(question: Question, candidate: Candidate, shown: str) -> bool:
     """The sentence states every word of the question's claim and nearly all of its terms'
     weight (a learned alias counts; the subject may be the paper itself, by its name or as
     "the paper", which "we" stands for), and the shown quote keeps every one of them the
-    sentence writes."""
-    if candidate.own < SETTLING_SHARE:
+    sentence writes. A "than" question's comparative may be said by its opposite ("B is
+    worse than A"); then every other word must be the sentence's own."""
+    written = _words(candidate.text)
+    said = {stem(w) for w in written}
+    claim = _claim_words(question.text)
+    # "used" and "use" are one word though their stems differ
+    said |= {c for c in claim - said if any(same_word(c, w) for w in written)}
+    compared = _compared(question.text)
+    if compared is not None:
+        claim -= {stem(compared.comparative)}
+        if claim - said:
+            return False
+    elif candidate.own < SETTLING_SHARE:
         return False
-    said = {stem(w) for w in _words(candidate.text)}
     asked = {stem(t) for t in content_terms(asking_clause(question.text))}
     paper = (asked - {stem(t) for t in question.terms}) | {stem(w) for w in _PAPER_WORDS}
-    claim = _claim_words(question.text)
     if claim - said - candidate.terms - (paper & _subject(question.text)):
         return False
     if _CITATION.search(candidate.text) and not (said & _FIRST_PERSON or said & paper):
         return False  # another paper's work, as this one reports it
-    return (claim | candidate.terms) & said <= {stem(w) for w in _words(shown)}
+    kept = _words(shown)
+    kept_stems = {stem(w) for w in kept}
+    return all(
+        c in kept_stems or any(same_word(c, w) for w in kept)
+        for c in (claim | candidate.terms) & said
+    )
 
 
 def polarity(question: str, sentence: str, shown: str) -> str | None:
@@ -258,6 +282,19 @@ def in_order(question: str, sentence: str) -> bool:
     return same_direction(_words(_claim(question)), _words(sentence), _claim_words(question))
 
 
+def _lead(question: str, sentence: str, shown: str) -> str | None:
+    """The lead a settling sentence gives: a "than" question's by its comparison, any
+    other's by its negations and the sides of its relation."""
+    compared = _compared(question)
+    if compared is None:
+        lead = polarity(question, sentence, shown)
+        return lead if lead is not None and in_order(question, sentence) else None
+    if _unsettled(sentence, question) or _words(shown)[:1] in ([w] for w in _SUBORDINATE):
+        return None
+    lead = comparison_lead(compared, sentence)
+    return lead if comparison_lead(compared, shown) == lead else None  # the shown quote says it
+
+
 def lead_answer(question: Question, candidate: Candidate | None, answer: Answer) -> Answer:
     """The answer led by "Yes" or "No" when the question is polar and its first quoted
     sentence settles it; otherwise the answer unchanged."""
@@ -268,8 +305,8 @@ def lead_answer(question: Question, candidate: Candidate | None, answer: Answer)
         return answer
     if answer.signals.get("in_scope", 1.0) < 1.0 or not settles(question, candidate, first.text):
         return answer
-    lead = polarity(question.text, candidate.text, first.text)
-    if lead is None or not in_order(question.text, candidate.text):
+    lead = _lead(question.text, candidate.text, first.text)
+    if lead is None:
         return answer
     first.lead = lead
     answer.answer = spoken(answer.sentences)

@@ -6,9 +6,12 @@ into the side that does and the side that is done to; a Yes or a No needs every 
 question and the sentence share to stand on the same side of the relation in both. The
 passive voice moves the sides: "Y is cited by X" is read as "X cites Y" (the "by" phrase is
 the doer, what stands before the verb is done to), and so is the question "Is Y cited by
-X?". A question asked in the passive without a doer ("Is X trained on Y?") is answered by
-"We train X on Y" as by "X is trained on Y": in both, X and Y follow the verb once the
-passive is undone.
+X?"; for a verb whose doer is a text (cite, mention, describe, ...) an "in" phrase is the
+doer when there is no "by" ("X is cited in Y" is "Y cites X"). A phrase fronted before a
+comma is read at the end of its clause ("As the retriever, we use X" is "we use X as the
+retriever"; "In contrast to X, Y uses Z" says nothing of what X uses). A question asked in
+the passive without a doer ("Is X trained on Y?") is answered by "We train X on Y" as by "X
+is trained on Y": in both, X and Y follow the verb once the passive is undone.
 
 The relation is the question's participle after "is"/"was" ("Is X trained ..."), or the
 question's word that the sentence writes as a verb: after a be-form as a participle, after a
@@ -45,7 +48,16 @@ _BEFORE_VERB = frozenset(
 # a participle right before one of these has no object: "a model trained on Y", "cited by X"
 _PREPOSITIONS = frozenset("by on in from with for over at into onto via against".split())
 # between two words, these put them in different phrases, whose order English keeps
-_PHRASE_BREAKS = _PREPOSITIONS | frozenset("to as between under using".split())
+PHRASE_BREAKS = _PREPOSITIONS | frozenset("to as between under using".split())
+# verbs whose doer is a text: "X is cited in Y" is "Y cites X" (an "in" phrase is the doer
+# when no "by" phrase is)
+_TEXT_VERBS = "cite quote mention reference discuss describe report introduce propose".split()
+# a phrase fronted before a comma ("As the retriever, we use X"): its place in the clause
+# after the comma is the clause's end ("we use X as the retriever")
+_FRONTED = frozenset(
+    "as for in on at with from per during after before under using via across among".split()
+)
+_SUBJECTS = frozenset("we they it i he she this these there".split())
 _PERFECT = frozenset("have has had we they i he she".split())  # "we trained X": active
 _DETERMINERS = frozenset("the a an this that these those".split())
 _INFLECTIONS = ("s", "es", "d", "ed", "ing")
@@ -108,12 +120,28 @@ def _canonical(words: list[str], relation: _Relation | None) -> list[str]:
         return words
     at = relation.at
     start, end = _clause(words, at)
-    by = next((k for k in range(at + 1, end) if words[k] == "by"), end)
+    by = next((k for k in range(at + 1, end) if words[k] == "by"), None)
+    if by is None and any(same_word(words[at], v) for v in _TEXT_VERBS):
+        by = next((k for k in range(at + 1, end) if words[k] == "in"), None)
+    by = end if by is None else by
     # the doer is the noun phrase after "by", up to the next phrase ("... on wet slabs")
-    stop = next((k for k in range(by + 1, end) if words[k] in _PHRASE_BREAKS), end)
+    stop = next((k for k in range(by + 1, end) if words[k] in PHRASE_BREAKS), end)
     doer, done_to = words[by + 1 : stop], words[start:at]
     rest = words[at + 1 : by] + words[stop:end]
     return [*words[:start], *doer, words[at], *done_to, *rest, *words[end:]]
+
+
+def fronted_last(words: list[str]) -> list[str]:
+    """ "As the retriever, we use X on Y" -> "we use X on Y as the retriever": a phrase
+    fronted before a comma moved to the end of the clause it belongs to (unchanged when the
+    words before the comma are a clause of their own, "As we show, ...")."""
+    if not words or words[0] not in _FRONTED or "," not in words:
+        return words
+    comma = words.index(",")
+    if any(w in _SUBJECTS or w in _BE or w in _ENDS for w in words[1:comma]):
+        return words
+    end = next((k for k in range(comma + 1, len(words)) if words[k] in _ENDS), len(words))
+    return [*words[comma + 1 : end], *words[:comma], *words[end:]]
 
 
 def _question_relation(asked: list[str], claim: set[str]) -> _Relation | None:
@@ -169,6 +197,12 @@ def _first(words: list[str]) -> dict[str, int]:
 
 
 def same_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
+    """`in_direction` for the sentence with a fronted phrase in its place at the clause's
+    end: "In contrast to X, Y uses Z" says that Y, not X, uses Z."""
+    return in_direction(asked, fronted_last(sentence), claim)
+
+
+def in_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
     """Every claim word the sentence shares with the question (`asked`: its asking clause
     from the auxiliary) stands on the question's side of the relation, and the phrases of a
     side keep their order ("trained X on Y" is not "trained Y on X"); without a relation
@@ -191,5 +225,5 @@ def same_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bo
         s[a] < s[b]
         for n, a in enumerate(sides)
         for b in sides[n + 1 :]
-        if (q[a] < q_at) == (q[b] < q_at) and _PHRASE_BREAKS & set(question[q[a] : q[b]])
+        if (q[a] < q_at) == (q[b] < q_at) and PHRASE_BREAKS & set(question[q[a] : q[b]])
     )

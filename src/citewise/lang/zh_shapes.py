@@ -63,11 +63,11 @@ def shaped(sentence: str, translate: Translate) -> str | None:
 def _compared(last: str, lead: list[str], translate: Translate) -> str | None:
     """ "S V 的 N 是否比 B 多" -> "Does S V more N than B?"; "A 是否比 B 快" -> "Is A
     faster than B?"."""
-    found = re.fullmatch(r"(?P<a>.+?)(?:是否|有没有)?比(?P<b>.+?)(?P<adj>.)吗?", last)
-    asks = "是否" in last or "有没有" in last or last.endswith("吗")
+    found = re.fullmatch(r"(?P<a>.+?)(?:是否|是不是|有没有)?比(?P<b>.+?)(?P<adj>.)吗?", last)
+    asks = re.search("是否|是不是|有没有", last) or last.endswith("吗")
     if not found or not asks or found["adj"] not in {**MORE, **ADJECTIVES}:
         return None
-    a, b, adj = found["a"].replace("是否", "").replace("有没有", ""), found["b"], found["adj"]
+    a, b, adj = re.sub("是否|是不是|有没有", "", found["a"]), found["b"], found["adj"]
     than = phrase(b, translate)
     owner, _, noun = a.rpartition("的")
     if adj in MORE and owner:
@@ -94,16 +94,20 @@ def _action(word: str) -> str:
 
 def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
     """ "S 是否 V O" / "S V O 吗" -> "Does S V O?"; "S 是否是 O" -> "Is S O?"; "S 有没有 O"
-    -> "Does S have O?": a yes/no question starts with its auxiliary in English."""
+    -> "Does S have O?": a yes/no question starts with its auxiliary in English. "是不是" is
+    read as "是否" ("S 是不是 V O"), or as "是否是" before a noun ("A 是不是 B" -> "Is A B?");
+    with no subject ("是否用了 X") the paper is asked about."""
     if _OTHER_ASKS.search(last):
         return None
-    asked = re.fullmatch(r"(?P<s>.+?)(?P<q>是否|有没有)(?P<rest>.+)", last)
+    asked = re.fullmatch(r"(?P<s>.*?)(?P<q>是否|是不是|有没有)(?P<rest>.+)", last)
     said = lead_clauses(lead, translate)
     if asked and asked["q"] == "有没有":
         owner = phrase(asked["s"], translate)
         return f"{said}does {owner} have {phrase(asked['rest'], translate)}" if owner else None
     if asked:
         subject, rest = asked["s"], asked["rest"]
+        if asked["q"] == "是不是" and not _acts(segment(rest)):
+            rest = "是" + rest  # "A 是不是 B": the copula is in the question word
     elif last.endswith("吗") and len(last) > 2:
         words = segment(last[:-1])
         acts = [n for n, w in enumerate(words) if n and (w in "是有" or _action(w))]
@@ -114,7 +118,8 @@ def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
     else:
         return None
     words = [w for w in segment(rest) if w not in ("了", "过")]
-    head = phrase(subject, translate)
+    # no subject ("是否用了 X"): a question about a paper asks what the paper does
+    head = phrase(subject, translate) if subject.strip() else "the paper"
     if not words or not head:
         return None
     first, others = words[0], "".join(words[1:])
@@ -127,6 +132,12 @@ def _yes_no(last: str, lead: list[str], translate: Translate) -> str | None:
     if not acting:
         return None
     return f"{said}does {head} {acting} {phrase(others, translate)}"
+
+
+def _acts(words: list[str]) -> bool:
+    """The words open with a verb, 被 or 有 ("用了 X", "被 A 引用"), not a noun."""
+    first = next((w for w in words if w.strip()), "")
+    return first in ("被", "有", "是", "为") or bool(verb(first))
 
 
 def _passive(said: str, head: str, done: list[str], translate: Translate) -> str | None:
