@@ -64,7 +64,8 @@ def queue_routes(app: FastAPI) -> None:
     def cancel_queued(body: CancelRequest, request: Request) -> dict[str, Any]:
         """Cancel queued jobs: waiting ones never run (`cancelled`), running ones are asked
         to abort (`aborting`: they stop at their next safe point); also `finished` and
-        `kept` (the shared vocabulary job; running jobs unless `running`). 404 for an
+        `kept` (the shared vocabulary job while it serves other files; running jobs
+        unless `running`). 404 for an
         unknown job id or a file no job names, 409 when they all finished already."""
         settings = request.app.state.service.library.settings
         if body.all:
