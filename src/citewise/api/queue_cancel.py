@@ -72,6 +72,18 @@ class CancelReport:
     def to_dict(self) -> dict[str, object]:
         return {name: [e.to_dict() for e in group] for name, group in self.groups().items()}
 
+    def job_ids(self) -> list[int]:
+        """Every job the request touched, group by group (the audit log's `jobs`)."""
+        return [e.job for group in self.groups().values() for e in group]
+
+
+def cancel_subject(jobs: list[int], files: list[str], everything: bool) -> str:
+    """What a cancel request names, as the audit log's subject (HTTP and MCP alike): "queue"
+    for every waiting job, else the job ids or the paths as given, comma-separated."""
+    if everything:
+        return "queue"
+    return ", ".join(map(str, jobs)) if jobs else ", ".join(files)
+
 
 def _entry(job: QueuedJob) -> JobEntry:
     return JobEntry(job.job, KINDS.get(job.task, job.task), job.subject, job.status)

@@ -3,7 +3,8 @@
 or folders, or everything waiting), the same api/queue_cancel.py calls and results as
 `citewise queue list/cancel --json` and GET /queue/jobs, POST /queue/cancel. Over HTTP
 with users, a `read` user may list but not cancel (FORBIDDEN), as over HTTP; each cancel
-is a line of the audit log (CitewiseMCP.call_tool)."""
+is a line of the audit log (CitewiseMCP.call_tool) with the subject and jobs the HTTP
+route logs (server/mcp_access.py)."""
 
 from __future__ import annotations
 
