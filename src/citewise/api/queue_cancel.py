@@ -7,8 +7,9 @@ one is asked to abort (procrastinate's abort request): citewise's jobs stop at t
 safe point (workers/tasks.py: before a file is parsed, after it is stored and before its
 follow-ups are deferred, before each of a document's embedding batches), so nothing is half
 stored and the same `ingest --queue` run later finishes the work. The vocabulary job is
-shared by every file stored meanwhile: cancelling files keeps it (it learns only what is
-stored); cancelling it by id or with everything waiting stops it too."""
+shared by every file stored meanwhile: cancelling files keeps it while it serves another
+file too (it learns only what is stored), and cancels it once every file it serves is
+among them; cancelling it by id or with everything waiting stops it too."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from citewise.store.postgres.queue_jobs import (
     jobs_by_id,
     jobs_by_path,
     open_queue_jobs,
+    served_by,
 )
 from citewise.workers.app import EMBED_DOCUMENT, INGEST, QUEUE, RESEARCH
 
@@ -50,8 +52,9 @@ class JobEntry:
 class CancelReport:
     """What a cancel request did: `cancelled` (were waiting: no worker runs them),
     `aborting` (were running: asked to abort, they stop at their next safe point),
-    `finished` (had finished already) and `kept` (left to run: the shared vocabulary job,
-    or running jobs when only waiting ones were asked for)."""
+    `finished` (had finished already) and `kept` (left to run: the shared vocabulary job
+    while it serves other files too, or running jobs when only waiting ones were asked
+    for)."""
 
     cancelled: list[JobEntry] = field(default_factory=list)
     aborting: list[JobEntry] = field(default_factory=list)
@@ -68,6 +71,18 @@ class CancelReport:
 
     def to_dict(self) -> dict[str, object]:
         return {name: [e.to_dict() for e in group] for name, group in self.groups().items()}
+
+    def job_ids(self) -> list[int]:
+        """Every job the request touched, group by group (the audit log's `jobs`)."""
+        return [e.job for group in self.groups().values() for e in group]
+
+
+def cancel_subject(jobs: list[int], files: list[str], everything: bool) -> str:
+    """What a cancel request names, as the audit log's subject (HTTP and MCP alike): "queue"
+    for every waiting job, else the job ids or the paths as given, comma-separated."""
+    if everything:
+        return "queue"
+    return ", ".join(map(str, jobs)) if jobs else ", ".join(files)
 
 
 def _entry(job: QueuedJob) -> JobEntry:
@@ -127,8 +142,9 @@ def cancel_jobs(settings: Settings, ids: list[int]) -> CancelReport:
 
 
 def _file_jobs(app: Any, paths: list[str], report: CancelReport) -> list[QueuedJob]:
-    """The ingest jobs of `paths` (files, or folders: every file under them) and the
-    embedding jobs they deferred; the shared vocabulary job, if open, goes to `kept`."""
+    """The ingest jobs of `paths` (files, or folders: every file under them), the embedding
+    jobs they deferred, and the open vocabulary job they share when it serves no other
+    file (else it goes to `kept`)."""
     ingest = jobs_by_path(app.connector, QUEUE, INGEST, paths)
     for path in paths:
         under = path.rstrip("/") + "/"
@@ -141,16 +157,36 @@ def _file_jobs(app: Any, paths: list[str], report: CancelReport) -> list[QueuedJ
     follow_ups = {f for o in outcomes.values() for f in o.follow_ups}
     seen = {j.job for j in ingest}
     later = [j for j in jobs_by_id(app.connector, QUEUE, sorted(follow_ups)) if j.job not in seen]
-    for job in later:
-        if job.task != EMBED_DOCUMENT and job.status not in FINISHED:
-            report.kept.append(_entry(job))  # the vocabulary job serves other files too
-    return ingest + [j for j in later if j.task == EMBED_DOCUMENT]
+    shared = [j for j in later if j.task != EMBED_DOCUMENT and j.status not in FINISHED]
+    alone = _serving_only(app, shared, seen)
+    report.kept.extend(_entry(j) for j in shared if j.job not in alone)  # serves other files
+    return (
+        ingest
+        + [j for j in later if j.task == EMBED_DOCUMENT]
+        + [j for j in shared if j.job in alone]
+    )
+
+
+def _serving_only(app: Any, shared: list[QueuedJob], ingest: set[int]) -> set[int]:
+    """Those of the open `shared` (vocabulary) jobs that serve only files whose ingest jobs
+    are `ingest`: every outcome naming them is one of these jobs, and no other file is
+    being ingested now (it may be about to name one)."""
+    if not shared:
+        return set()
+    if any(
+        j.task == INGEST and j.status == "doing" and j.job not in ingest
+        for j in open_queue_jobs(app.connector, QUEUE)
+    ):
+        return set()
+    served = served_by(app.connector, [j.job for j in shared])
+    return {j.job for j in shared if set(served.get(j.job, ())) <= ingest}
 
 
 def cancel_files(settings: Settings, paths: list[Path]) -> CancelReport:
     """Cancel the jobs of these files (a folder: of every file under it): their ingest
-    jobs and embedding jobs. A path no job names is an error; so is one whose jobs all
-    finished already (nothing is cancelled then)."""
+    jobs and embedding jobs, and the vocabulary job they share when every file it serves
+    is among them. A path no job names is an error; so is one whose jobs all finished
+    already (nothing is cancelled then)."""
     resolved = [str(p.expanduser().resolve()) for p in paths]
     app = _open_app(settings)
     with app.open():

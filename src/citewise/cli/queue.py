@@ -28,6 +28,7 @@ SAID = {
     "kept": "kept running (--all --running asks it to abort)",
 }
 SHARED = "kept: the vocabulary job is shared by every file stored meanwhile"
+SERVED = "every file it serves is cancelled"  # why cancelling files stopped the vocabulary job
 
 
 @queue_app.command("list")
@@ -82,10 +83,12 @@ def cancel(
         raise typer.BadParameter("give job ids or paths, not both (a file named 12: ./12)")
     else:
         report = cancel_files(settings(), [Path(t) for t in given])
+        _said(report, as_json, by_files=True)
+        return
     _said(report, as_json)
 
 
-def _said(report: CancelReport, as_json: bool) -> None:
+def _said(report: CancelReport, as_json: bool, by_files: bool = False) -> None:
     from citewise.report.terminal import plain
 
     if as_json:
@@ -97,6 +100,8 @@ def _said(report: CancelReport, as_json: bool) -> None:
     for name, entries in groups.items():
         for entry in entries:
             said = SHARED if name == "kept" and entry.kind == "vocabulary" else SAID[name]
+            if by_files and name in ("cancelled", "aborting") and entry.kind == "vocabulary":
+                said = f"{said}; {SERVED}"
             line = f"job {entry.job} {entry.kind} {entry.subject}".rstrip()
             state = f"{entry.status}, " if name == "finished" else ""
             sys.stdout.write(plain(f"{line}: {state}{said}") + "\n")

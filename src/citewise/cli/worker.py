@@ -14,7 +14,7 @@ from citewise.cli.app import app, emit_json, err, open_library, out, progress_ba
 
 if TYPE_CHECKING:
     from citewise.agent.research import ResearchOptions
-    from citewise.api.queue import IngestProgress, JobsProgress
+    from citewise.api.queue import IngestProgress, JobsProgress, QueuedJobs
 
 STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
@@ -58,7 +58,7 @@ def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
     ids = sorted(queued.jobs)
     if detach or not ids:
-        _summary(JobsProgress({j: "todo" for j in ids}), queued.jobs, as_json)
+        _summary(JobsProgress({j: "todo" for j in ids}), queued, as_json)
         return
     with progress_bar(not as_json) as bar:
         bars = {stage: bar.add_task(stage, total=None) for stage in STAGES}
@@ -103,14 +103,21 @@ def _event(data: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
-def _summary(progress: JobsProgress, paths: dict[int, str], as_json: bool) -> None:
+def _summary(progress: JobsProgress, queued: QueuedJobs, as_json: bool) -> None:
+    """What `--detach` queued: files by status; with --json also each file's job id and
+    the vocabulary job waiting now (what `citewise queue cancel JOB` takes)."""
     from citewise.report.terminal import plain
 
+    paths = queued.jobs
     by_status: dict[str, list[str]] = {}
     for job, status in sorted(progress.status.items()):
         by_status.setdefault(status, []).append(paths[job])
     if as_json:
-        _event({"event": "done", "jobs": len(paths), **by_status})
+        jobs = [{"job": job, "file": paths[job]} for job in sorted(paths)]
+        _event(
+            {"event": "done", "jobs": len(paths), **by_status, "queued": jobs,
+             "vocabulary": queued.vocabulary}
+        )  # fmt: skip
         return
     for status, files in sorted(by_status.items()):
         out.print(f"{status}: {len(files)} file(s)")

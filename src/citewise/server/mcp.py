@@ -137,14 +137,19 @@ class CitewiseMCP(MCPServer[Any]):
         except Exception as exc:
             await self._audit(user, name, arguments, error_code(exc))
             raise
-        await self._audit(user, name, arguments, None)
+        await self._audit(user, name, arguments, None, _text(result))
         return result
 
     async def _audit(
-        self, user: str | None, name: str, arguments: dict[str, Any], error: str | None
+        self,
+        user: str | None,
+        name: str,
+        arguments: dict[str, Any],
+        error: str | None,
+        answer: str | None = None,
     ) -> None:
         """One line in a shared library's audit log: who called which tool on what."""
-        action, subject, detail = audit_entry(name, arguments, error)
+        action, subject, detail = audit_entry(name, arguments, error, answer)
 
         def record(library: Library) -> None:
             library.record_action(user or self.actor, action, subject, detail)
@@ -166,6 +171,12 @@ class CitewiseMCP(MCPServer[Any]):
             )
             for d in listed
         ]
+
+
+def _text(result: object) -> str:
+    """The text parts of a tool's result (a CallToolResult's content)."""
+    parts = getattr(result, "content", None) or []
+    return "".join(str(getattr(part, "text", "")) for part in parts)
 
 
 def _request_user(context: Context[Any, Any] | None) -> str | None:

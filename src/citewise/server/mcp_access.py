@@ -4,6 +4,7 @@ role against the tool's readOnlyHint, and the audit log's line for the call."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,19 +49,50 @@ def refusal(
 
 
 def audit_entry(
-    tool: str, arguments: dict[str, Any], error: str | None
+    tool: str, arguments: dict[str, Any], error: str | None, answer: str | None = None
 ) -> tuple[str, str | None, dict[str, object]]:
-    """(action, subject, detail) of the audit log's line for one call."""
+    """(action, subject, detail) of the audit log's line for one call; `answer`: the text
+    a call that succeeded returned."""
     subject = next((str(arguments[k]) for k in SUBJECTS if arguments.get(k)), None)
     detail: dict[str, object] = {"via": "mcp", "tool": tool, "arguments": arguments}
+    if tool == "queue_cancel":  # as POST /queue/cancel logs it: what it named, what it touched
+        subject = _cancel_subject(arguments)
+        if answer is not None and not error:
+            detail["jobs"] = _touched(answer)
     if error:
         detail["error"] = error
     return AUDITED.get(tool, tool), subject, detail
 
 
+def _cancel_subject(arguments: dict[str, Any]) -> str | None:
+    """The subject POST /queue/cancel logs for the same request; None when it names
+    nothing (a refused request may hold anything)."""
+    from citewise.api.queue_cancel import cancel_subject
+
+    jobs, files = arguments.get("jobs"), arguments.get("files")
+    jobs = jobs if isinstance(jobs, list) else []
+    files = files if isinstance(files, list) else []
+    everything = arguments.get("all") is True
+    return cancel_subject(jobs, [str(f) for f in files], everything) or None
+
+
+def _touched(answer: str) -> list[int]:
+    """The job ids a queue_cancel answer (CancelReport.to_dict) lists, group by group."""
+    try:
+        report = json.loads(answer)
+        return [int(e["job"]) for group in report.values() for e in group]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
 def error_code(exc: BaseException) -> str:
-    """The citewise code of a failed call (a ToolError keeps its CitewiseError as cause)."""
-    for found in (exc, exc.__cause__):
+    """The citewise code of a failed call: a ToolError keeps its CitewiseError as cause,
+    and the SDK wraps every ToolError a tool raises in its own, so the chain is walked."""
+    found: BaseException | None = exc
+    for _ in range(5):
+        if found is None:
+            break
         if isinstance(found, CitewiseError):
             return found.code
+        found = found.__cause__
     return type(exc).__name__

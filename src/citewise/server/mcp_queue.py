@@ -3,7 +3,8 @@
 or folders, or everything waiting), the same api/queue_cancel.py calls and results as
 `citewise queue list/cancel --json` and GET /queue/jobs, POST /queue/cancel. Over HTTP
 with users, a `read` user may list but not cancel (FORBIDDEN), as over HTTP; each cancel
-is a line of the audit log (CitewiseMCP.call_tool)."""
+is a line of the audit log (CitewiseMCP.call_tool) with the subject and jobs the HTTP
+route logs (server/mcp_access.py)."""
 
 from __future__ import annotations
 
@@ -61,8 +62,9 @@ def queue_tools(server: MCPServer[Any], tools: Any) -> None:
         paths; a folder: every file's jobs under it) or `all` waiting jobs (with
         `running`: running ones asked to abort too). Waiting jobs never run (`cancelled`),
         running ones stop at their next safe point (`aborting`); also `finished` and
-        `kept` (the shared vocabulary job). QUEUE_JOB_NOT_FOUND for an unknown id or a
-        file no job names, QUEUE_JOB_FINISHED when they all finished already."""
+        `kept` (the shared vocabulary job while it serves other files). QUEUE_JOB_NOT_FOUND
+        for an unknown id or a file no job names, QUEUE_JOB_FINISHED when they all
+        finished already."""
         given, paths = list(jobs or []), list(files or [])
         if sum((bool(given), bool(paths), all)) != 1:
             raise _request_error("give exactly one of jobs, files or all")

@@ -13,6 +13,7 @@ from citewise.api.queue_cancel import (
     CancelReport,
     cancel_files,
     cancel_jobs,
+    cancel_subject,
     cancel_waiting,
     open_jobs,
 )
@@ -45,9 +46,9 @@ class CancelRequest(BaseModel):
 
 def _done(request: Request, report: CancelReport, subject: str) -> dict[str, Any]:
     svc = request.app.state.service
-    jobs = [e.job for group in report.groups().values() for e in group]
     with svc.lock:
-        svc.library.record_action(request_actor(request), "cancel", subject, {"jobs": jobs})
+        detail: dict[str, object] = {"jobs": report.job_ids()}
+        svc.library.record_action(request_actor(request), "cancel", subject, detail)
     return report.to_dict()
 
 
@@ -64,21 +65,21 @@ def queue_routes(app: FastAPI) -> None:
     def cancel_queued(body: CancelRequest, request: Request) -> dict[str, Any]:
         """Cancel queued jobs: waiting ones never run (`cancelled`), running ones are asked
         to abort (`aborting`: they stop at their next safe point); also `finished` and
-        `kept` (the shared vocabulary job; running jobs unless `running`). 404 for an
+        `kept` (the shared vocabulary job while it serves other files; running jobs
+        unless `running`). 404 for an
         unknown job id or a file no job names, 409 when they all finished already."""
         settings = request.app.state.service.library.settings
+        subject = cancel_subject(body.jobs, body.files, body.all)
         if body.all:
-            return _done(request, cancel_waiting(settings, body.running), "queue")
+            return _done(request, cancel_waiting(settings, body.running), subject)
         if body.jobs:
-            report = cancel_jobs(settings, body.jobs)
-            return _done(request, report, ", ".join(map(str, body.jobs)))
+            return _done(request, cancel_jobs(settings, body.jobs), subject)
         from pathlib import Path
 
-        report = cancel_files(settings, [Path(f) for f in body.files])
-        return _done(request, report, ", ".join(body.files))
+        return _done(request, cancel_files(settings, [Path(f) for f in body.files]), subject)
 
     @app.delete("/queue/jobs/{job_id}", tags=["queue"])
     def cancel_job(job_id: int, request: Request) -> dict[str, Any]:
         """Cancel one job (as `citewise queue cancel JOB`); 404 unknown, 409 finished."""
         settings = request.app.state.service.library.settings
-        return _done(request, cancel_jobs(settings, [job_id]), str(job_id))
+        return _done(request, cancel_jobs(settings, [job_id]), cancel_subject([job_id], [], False))

@@ -1,6 +1,7 @@
 """Reading the job queue for cancelling (procrastinate's `procrastinate_jobs`, in the
 library's schema): jobs by id, a file's ingest jobs (the file, or every file under a
-folder), every waiting or running job; and which of a set of documents still wait for
+folder), every waiting or running job, the jobs whose outcomes name a follow-up (the files
+the vocabulary job serves); and which of a set of documents still wait for
 their vocabulary (what a failed vocabulary job left, looked at again once a follow ends).
 The cancelling itself goes through procrastinate's job manager (api/queue_cancel.py)."""
 
@@ -19,6 +20,13 @@ _BY_PATH = (
     "AS p(prefix) WHERE starts_with(args->>'path', p.prefix))) ORDER BY id"
 )
 _OPEN = _COLUMNS + "WHERE queue_name = %(queue)s AND status IN ('todo', 'doing') ORDER BY id"
+# the jobs whose outcome names one of `jobs` as its follow-up (a vocabulary job: the ingest
+# jobs of the files it serves)
+_SERVED = (
+    "SELECT f.id::bigint AS follow_up, o.job_id FROM job_outcomes o "
+    "CROSS JOIN LATERAL jsonb_array_elements_text(o.follow_ups) AS f(id) "
+    "WHERE f.id::bigint = ANY(%(jobs)s) ORDER BY o.job_id"
+)
 # as PostgresVocabulary.unlearned_documents: no row, or a row for other bytes; a document
 # removed since needs nothing
 _UNLEARNED = (
@@ -74,6 +82,16 @@ def jobs_by_path(connector: Any, queue: str, task: str, paths: list[str]) -> lis
 def open_queue_jobs(connector: Any, queue: str) -> list[QueuedJob]:
     """Every job of `queue` waiting or running now."""
     return _jobs(connector.get_sync_connector().execute_query_all(_OPEN, queue=queue))
+
+
+def served_by(connector: Any, jobs: list[int]) -> dict[int, list[int]]:
+    """For each of `jobs` some outcome names as a follow-up, the jobs whose outcomes name
+    it (for the shared vocabulary job: the ingest jobs of every file it serves)."""
+    rows = connector.get_sync_connector().execute_query_all(_SERVED, jobs=list(jobs))
+    found: dict[int, list[int]] = {}
+    for row in rows:
+        found.setdefault(int(row["follow_up"]), []).append(int(row["job_id"]))
+    return found
 
 
 def unlearned_documents(connector: Any, documents: list[str]) -> list[str]:
