@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import pymupdf
 
-from citewise.documents import columns, footnotes, glyphs, layout, spacing
+from citewise.documents import columns, footnotes, glyphs, layout, ocr_heads, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators
 from citewise.documents.grid import Cell
@@ -132,7 +132,11 @@ def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
         del flagged[n]
         turned[n - 1] = layout.page_segments(read[n - 1], *sizes[n - 1])
     pages = [segs for segs, _, _ in turned]
-    drops = layout.running_heads(pages, [h for _, _, h in turned])
+    heights = [h for _, _, h in turned]
+    drops = layout.running_heads(pages, heights)
+    # OCR noise varies a scan's heads page to page: found apart, on pages read by OCR only
+    for drop, scanned in zip(drops, ocr_heads.running_heads(pages, heights), strict=True):
+        drop |= scanned
     kept = [
         [s for i, s in enumerate(segs) if i not in drop]
         for segs, drop in zip(pages, drops, strict=True)
