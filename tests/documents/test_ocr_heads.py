@@ -162,7 +162,11 @@ def test_heads_of_a_scan_read_by_ocr_are_dropped(tmp_path: Path) -> None:
 
 
 @needs_tesseract
-def test_heads_of_a_scans_ocr_layer_are_dropped(tmp_path: Path) -> None:
+def test_heads_of_a_scans_ocr_layer_are_dropped_and_its_title_runs_over_two_lines(
+    tmp_path: Path,
+) -> None:
     doc = read_pdf(write_scan(tmp_path / "scan.pdf", _paper(), layer=True))
     assert doc.flagged_pages == {} and not any(b.data for b in doc.blocks)  # no OCR of ours
     _heads_gone_body_whole([b.text for b in doc.blocks])
+    # each OCR line is a block of its own: the title line runs on into the next one
+    assert doc.title == "ON THE ROCK-ECHOES OF THE BERGEN QUARRY AND SOME LOUD TAPS AT NIGHT."

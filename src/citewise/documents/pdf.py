@@ -88,7 +88,7 @@ def _parse(
     body = body_style(text.kept)
     blocks = _page_blocks(text.pages, text.kept, text.frames, body, text.flagged, text.ocr)
     carry_over(blocks)  # tables continued on the next page: repeated header or data
-    title = title_block_index(blocks, body.size, text.metadata.get("title", "") or "")
+    title = title_block_index(blocks, body.size, text.metadata.get("title", "") or "", text.heads)
     if title is not None:
         blocks[title].kind = "paragraph"  # the title names the paper, not a section
     assign_sections(blocks, title)
@@ -109,6 +109,7 @@ class PageText(NamedTuple):
     ocr: dict[int, str]  # page -> why it was read by OCR
     warnings: list[str]
     metadata: dict[str, str]  # the PDF's own
+    heads: list[str]  # the running heads' and feet's texts, every page's
 
 
 def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
@@ -142,7 +143,8 @@ def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
         for segs, drop in zip(pages, drops, strict=True)
     ]
     frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
-    return PageText(pages_, pages, kept, frames, flagged, ocr_pages, warnings, pdf_meta)
+    heads = [segs[i].text for segs, drop in zip(pages, drops, strict=True) for i in sorted(drop)]
+    return PageText(pages_, pages, kept, frames, flagged, ocr_pages, warnings, pdf_meta, heads)
 
 
 def _document(
