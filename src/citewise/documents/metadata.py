@@ -7,6 +7,8 @@ dictionary; layout evidence wins, the PDF dictionary fills gaps when it looks se
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from citewise.documents.model import Block
@@ -20,6 +22,16 @@ AFFILIATION = re.compile(
 )
 MARKERS = re.compile(r"[\d*∗†‡§¶♯#]+|\band\b|[,;]|\s{2,}")
 PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "la", "le", "dos", "bin"}
+# a running head that names a venue, not the paper
+VENUE_HEAD = re.compile(
+    r"journal|proceedings|transactions|conference|workshop|symposium|annals|letters|"
+    r"bulletin|society|preprint|arxiv|\bvol\b|volume|published|accepted|review",
+    re.I,
+)
+LETTERS = re.compile(r"[\W\d_]+")
+HEAD_NAME = 8  # letters a running head's short title has at least, and a title has beyond it
+# a title line ending on one of these runs on into the next line
+JOINING = frozenset("a an and at by for from in into of on or the to with".split())
 BAD_TITLE = re.compile(r"^(untitled|microsoft word|title)\b|\.(pdf|docx?|tex|dvi)$|^\S+$", re.I)
 
 
@@ -47,7 +59,8 @@ def extract_metadata(
     if title_block is not None and not title_block.trusted:
         title_block = None
     meta = Metadata()
-    title = title_block.text if title_block else _sensible_title(pdf_meta.get("title", ""))
+    title = _title_text(blocks, title_block) if title_block else ""
+    title = title or _sensible_title(pdf_meta.get("title", ""))
     # a logo word lost before a colon ("OLMo: Accelerating ...") leaves the colon behind
     meta.title = title.lstrip(":;,.–—- ").strip()
     meta.authors = _authors(trusted, title_block) or _meta_authors(pdf_meta.get("author", ""))
@@ -59,18 +72,78 @@ def extract_metadata(
     return meta
 
 
-def title_block_index(blocks: list[Block], body_size: float, meta_title: str) -> int | None:
-    """The paper title: the PDF's own title if page 1 shows it, else the largest top text."""
+def title_block_index(
+    blocks: list[Block], body_size: float, meta_title: str, heads: Sequence[str] = ()
+) -> int | None:
+    """The paper title: the PDF's own title if page 1 shows it, else the top text a running
+    head names (`heads`: the texts of the running heads and feet), else the largest top text."""
     first = [(i, b) for i, b in enumerate(blocks) if b.page == 1 and b.bbox[1] < 420]
     first = [(i, b) for i, b in first if len(b.text) >= 8 and b.kind in ("paragraph", "heading")]
     want = _squash(meta_title)
     named = [(i, b) for i, b in first if len(want) >= 12 and want in _squash(b.text)]
-    pool = named or [(i, b) for i, b in first if b.font_size >= body_size + 1.5]
+    pool = named or _named_by_heads(first, body_size, heads)
+    pool = pool or [(i, b) for i, b in first if b.font_size >= body_size + 1.5]
     # a journal banner can be as large as the title; the title is bold and longer
     best = max(
         pool, key=lambda ib: (round(ib[1].font_size), ib[1].bold, len(ib[1].text)), default=None
     )
     return best[0] if best else None
+
+
+def _named_by_heads(
+    first: list[tuple[int, Block]], body_size: float, heads: Sequence[str]
+) -> list[tuple[int, Block]]:
+    """Top text set larger than the body that holds a short title the running heads print
+    on two pages or more ("BRECCIA-GASHES" over "On the Breccia-Gashes of the Durham
+    Coast"), and more words than it; a head naming a journal or meeting names no paper."""
+    seen = Counter(_letters(h) for h in heads if not VENUE_HEAD.search(h))
+    names = [name for name, n in seen.items() if n >= 2 and len(name) >= HEAD_NAME]
+    if not names:
+        return []
+    found = []
+    for i, b in first:
+        letters = _letters(b.text)
+        if b.font_size >= body_size + 1 and any(
+            name in letters and len(letters) >= len(name) + HEAD_NAME for name in names
+        ):
+            found.append((i, b))
+    return found
+
+
+def _letters(text: str) -> str:
+    return LETTERS.sub("", text.lower())
+
+
+def _title_text(blocks: list[Block], title: Block) -> str:
+    """The title block's text, run on into the line below it, or from the line above, when
+    the title breaks after a word no title ends on ("ON THE BRECCIA-GASHES OF THE DURHAM
+    COAST AND" over "SOME RECENT EARTH-SHAKES AT SUNDERLAND", an OCR line each)."""
+    at = next((k for k, b in enumerate(blocks) if b is title), None)
+    if at is None:
+        return title.text
+    parts = [title.text]
+    if at > 0 and _runs_into(blocks[at - 1], title):
+        parts.insert(0, blocks[at - 1].text)
+    if at + 1 < len(blocks) and _runs_into(title, blocks[at + 1]):
+        parts.append(blocks[at + 1].text)
+    return " ".join(parts)
+
+
+def _runs_into(upper: Block, lower: Block) -> bool:
+    """`upper` ends on a joining word and `lower` is the next line of the same type."""
+    words = upper.text.split()
+    return (
+        bool(words)
+        and words[-1].lower() in JOINING
+        and upper.kind in ("paragraph", "heading")
+        and lower.kind in ("paragraph", "heading")
+        and upper.trusted
+        and lower.trusted
+        and len(lower.text) <= 200
+        and 0 <= lower.bbox[1] - upper.bbox[3] < 1.5 * upper.font_size
+        and upper.font_size > 0
+        and 0.8 <= lower.font_size / upper.font_size <= 1.25
+    )
 
 
 def _squash(text: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import pymupdf
 
-from citewise.documents import columns, footnotes, glyphs, layout, spacing
+from citewise.documents import columns, footnotes, glyphs, layout, ocr_heads, spacing
 from citewise.documents.bibliography import mark_references
 from citewise.documents.bounds import check_text_operators
 from citewise.documents.grid import Cell
@@ -88,7 +88,7 @@ def _parse(
     body = body_style(text.kept)
     blocks = _page_blocks(text.pages, text.kept, text.frames, body, text.flagged, text.ocr)
     carry_over(blocks)  # tables continued on the next page: repeated header or data
-    title = title_block_index(blocks, body.size, text.metadata.get("title", "") or "")
+    title = title_block_index(blocks, body.size, text.metadata.get("title", "") or "", text.heads)
     if title is not None:
         blocks[title].kind = "paragraph"  # the title names the paper, not a section
     assign_sections(blocks, title)
@@ -109,6 +109,7 @@ class PageText(NamedTuple):
     ocr: dict[int, str]  # page -> why it was read by OCR
     warnings: list[str]
     metadata: dict[str, str]  # the PDF's own
+    heads: list[str]  # the running heads' and feet's texts, every page's
 
 
 def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
@@ -132,13 +133,18 @@ def _page_text(decoded: Decoded, ocr: bool, options: ParseOptions) -> PageText:
         del flagged[n]
         turned[n - 1] = layout.page_segments(read[n - 1], *sizes[n - 1])
     pages = [segs for segs, _, _ in turned]
-    drops = layout.running_heads(pages, [h for _, _, h in turned])
+    heights = [h for _, _, h in turned]
+    drops = layout.running_heads(pages, heights)
+    # OCR noise varies a scan's heads page to page: found apart, on pages read by OCR only
+    for drop, scanned in zip(drops, ocr_heads.running_heads(pages, heights), strict=True):
+        drop |= scanned
     kept = [
         [s for i, s in enumerate(segs) if i not in drop]
         for segs, drop in zip(pages, drops, strict=True)
     ]
     frames = [(width, height) for _, width, height in turned]  # as the text boxes see them
-    return PageText(pages_, pages, kept, frames, flagged, ocr_pages, warnings, pdf_meta)
+    heads = [segs[i].text for segs, drop in zip(pages, drops, strict=True) for i in sorted(drop)]
+    return PageText(pages_, pages, kept, frames, flagged, ocr_pages, warnings, pdf_meta, heads)
 
 
 def _document(
