@@ -86,14 +86,15 @@ def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path
     pids: dict[str, int] = {}
     with ParsePool([good[0], good[1], slow, good[2]], options=ParseOptions(workers=1)) as pool:
         got: dict[Path, tuple[str, ...]] = {}
-        while pool._running:
-            [job] = pool._running
-            if job.path == slow and "slow.pdf" not in pids:
-                os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
-            pids[job.path.name] = job.pid
-            pool._advance()
-            got.update((path, outcome(given(result), path)) for path, result in pool._done)
-            pool._done.clear()
+        with pool._changed:  # the pool's thread changes the jobs under this, and says so
+            while len(got) < 4:
+                for job in pool._running:
+                    if job.path == slow and "slow.pdf" not in pids:
+                        os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
+                    pids.setdefault(job.path.name, job.pid)
+                got.update((path, outcome(given(result), path)) for path, result in pool._done)
+                pool._done.clear()
+                pool._changed.wait(1.0)
     assert {f: got[f] for f in good} == expected
     assert got[slow][:3] == ("error", "TooLargeError", "TOO_LARGE")
     # the largest file goes first; after it was killed one new process parsed the rest
