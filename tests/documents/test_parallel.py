@@ -102,9 +102,12 @@ def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path
     assert pids["good0.pdf"] == pids["good1.pdf"] == pids["good2.pdf"] != pids["slow.pdf"]
 
 
-def test_a_pool_warmed_before_its_fork_reads_cmyk_text_as_a_process_does(tmp_path: Path) -> None:
-    """The pool builds MuPDF's CMYK colour transform before forking (worker.warm_up);
-    workers that inherit it read CMYK-coloured text exactly as a fresh process does."""
+def test_a_worker_without_colour_management_reads_cmyk_text_as_a_process_does(
+    tmp_path: Path,
+) -> None:
+    """Workers read text with MuPDF's colour management off (no CMYK transform to build:
+    ocr.without_colour_management); CMYK-coloured text comes out exactly as a process with
+    it on reads it."""
     import pymupdf
 
     path = tmp_path / "cmyk.pdf"
