@@ -1,6 +1,6 @@
 """Golden check for parser speed work: another tree's parse and this tree's must be identical.
 
-    python benchmarks/parse_golden.py REF_TREE [PDF_OR_DIR ...] [--keep DIR] [--no-ocr]
+    python benchmarks/parse_golden.py REF_TREE [PDF_OR_DIR ...] [--keep DIR] [--no-ocr] [--pool]
 
 Every PDF (default: ../shared/corpus and the FinanceBench dev filings beside the
 repository) is parsed by REF_TREE's citewise (e.g. `git archive main src | tar -x -C /tmp/ref`)
@@ -8,7 +8,8 @@ and by this tree's, each in a process of its own, and the documents compared fie
 field as ingest stores them (after bounds.bound_blocks): every block's text, kind, page,
 bbox, section path, label, font, trust and data (table cells with their boxes, equations,
 OCR), the references, the citations and the metadata. Exit status 1 on any difference,
-naming the file and the first block that differs.
+naming the file and the first block that differs. `--pool`: both trees parse in worker
+processes (documents/parallel.ParsePool), as ingest does, instead of in the process.
 """
 
 from __future__ import annotations
@@ -42,24 +43,36 @@ def expand(items: list[str]) -> list[Path]:
     return out
 
 
-def dump(pdfs: list[Path], out: Path, ocr: bool) -> None:
-    """Parse each PDF with the citewise on sys.path; write <name>.json per file."""
+def dump(pdfs: list[Path], out: Path, ocr: bool, pool: bool = False) -> None:
+    """Parse each PDF with the citewise on sys.path (in worker processes when `pool`);
+    write <name>.json per file."""
     from citewise.documents.bounds import bound_blocks
     from citewise.documents.pdf import read_pdf
 
+    if pool:
+        from citewise.documents import ocr as ocr_module
+        from citewise.documents.parallel import ParsePool
+
+        if not ocr:  # tesseract hidden from the workers (forked: they inherit this)
+            ocr_module.tesseract_command = lambda chosen=None: None
+        with ParsePool(pdfs) as parsing:
+            docs = dict(parsing.results())
     for pdf in pdfs:
-        doc = read_pdf(pdf, ocr=ocr)
+        doc = docs[pdf] if pool else read_pdf(pdf, ocr=ocr)
+        if isinstance(doc, Exception):
+            raise doc
         bound_blocks(doc)
         record = dataclasses.asdict(doc)
         record["path"] = pdf.name
         (out / f"{pdf.name}.json").write_text(json.dumps(record, sort_keys=True, default=str))
 
 
-def run_tree(tree: Path, pdfs: list[Path], out: Path, ocr: bool) -> None:
+def run_tree(tree: Path, pdfs: list[Path], out: Path, ocr: bool, pool: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     command = [sys.executable, __file__, "--dump", str(out), *map(str, pdfs)]
-    subprocess.run(command + ([] if ocr else ["--no-ocr"]), env=env, check=True)
+    command += ([] if ocr else ["--no-ocr"]) + (["--pool"] if pool else [])
+    subprocess.run(command, env=env, check=True)
 
 
 def first_difference(ref: dict[str, Any], new: dict[str, Any]) -> str | None:
@@ -97,10 +110,11 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help=argparse.SUPPRESS)  # the child's mode
     parser.add_argument("--keep", type=Path, help="keep (and reuse) the reference dumps here")
     parser.add_argument("--no-ocr", action="store_true", help="parse without OCR")
+    parser.add_argument("--pool", action="store_true", help="parse in worker processes")
     args = parser.parse_args()
     if args.dump:  # a child: the tree is on PYTHONPATH; ref_tree holds the first PDF
         items = [str(args.ref_tree), *args.pdfs] if args.ref_tree else args.pdfs
-        dump(expand(items), args.dump, not args.no_ocr)
+        dump(expand(items), args.dump, not args.no_ocr, args.pool)
         return
     if args.ref_tree is None:
         parser.error("give the reference tree (a checkout or an exported `src/` parent)")
@@ -109,8 +123,8 @@ def main() -> None:
         ref_dir = args.keep or Path(tmp) / "ref"
         missing = [p for p in pdfs if not (ref_dir / f"{p.name}.json").exists()]
         if missing:
-            run_tree(args.ref_tree.resolve(), missing, ref_dir, not args.no_ocr)
-        run_tree(ROOT, pdfs, Path(tmp) / "new", not args.no_ocr)
+            run_tree(args.ref_tree.resolve(), missing, ref_dir, not args.no_ocr, args.pool)
+        run_tree(ROOT, pdfs, Path(tmp) / "new", not args.no_ocr, args.pool)
         failures = compare(ref_dir, Path(tmp) / "new", pdfs)
     print(f"{len(pdfs) - failures} of {len(pdfs)} files parse identically")
     sys.exit(1 if failures else 0)

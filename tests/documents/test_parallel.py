@@ -86,14 +86,15 @@ def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path
     pids: dict[str, int] = {}
     with ParsePool([good[0], good[1], slow, good[2]], options=ParseOptions(workers=1)) as pool:
         got: dict[Path, tuple[str, ...]] = {}
-        while pool._running:
-            [job] = pool._running
-            if job.path == slow and "slow.pdf" not in pids:
-                os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
-            pids[job.path.name] = job.pid
-            pool._advance()
-            got.update((path, outcome(given(result), path)) for path, result in pool._done)
-            pool._done.clear()
+        with pool._changed:  # the pool's thread changes the jobs under this, and says so
+            while len(got) < 4:
+                for job in pool._running:
+                    if job.path == slow and "slow.pdf" not in pids:
+                        os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
+                    pids.setdefault(job.path.name, job.pid)
+                got.update((path, outcome(given(result), path)) for path, result in pool._done)
+                pool._done.clear()
+                pool._changed.wait(1.0)
     assert {f: got[f] for f in good} == expected
     assert got[slow][:3] == ("error", "TooLargeError", "TOO_LARGE")
     # the largest file goes first; after it was killed one new process parsed the rest
@@ -101,9 +102,12 @@ def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path
     assert pids["good0.pdf"] == pids["good1.pdf"] == pids["good2.pdf"] != pids["slow.pdf"]
 
 
-def test_a_pool_warmed_before_its_fork_reads_cmyk_text_as_a_process_does(tmp_path: Path) -> None:
-    """The pool builds MuPDF's CMYK colour transform before forking (worker.warm_up);
-    workers that inherit it read CMYK-coloured text exactly as a fresh process does."""
+def test_a_worker_without_colour_management_reads_cmyk_text_as_a_process_does(
+    tmp_path: Path,
+) -> None:
+    """Workers read text with MuPDF's colour management off (no CMYK transform to build:
+    ocr.without_colour_management); CMYK-coloured text comes out exactly as a process with
+    it on reads it."""
     import pymupdf
 
     path = tmp_path / "cmyk.pdf"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from citewise.documents import read_document
 from citewise.documents.model import Document
+from citewise.documents.ocr import without_colour_management
 from citewise.documents.options import MEMORY_VARIABLE, SECONDS_VARIABLE, ParseOptions
 from citewise.errors import CitewiseError, TooLargeError
 
@@ -78,20 +79,9 @@ def parse_in_worker(
 
 def warm_up() -> None:
     """Done once in the pool's process before it forks workers, so each inherits it instead
-    of paying it on its first file: the PDF reader and PyMuPDF imported, and MuPDF's
-    CMYK-to-RGB colour transform built (a text page converts every span's colour; the
-    first CMYK one costs ~18 ms of CPU to set up, in every process that meets it)."""
-    try:
-        import pymupdf
-
-        from citewise.documents.pdf import TEXT_FLAGS
-
-        with pymupdf.open() as doc:
-            page = doc.new_page(width=100, height=50)
-            page.insert_text((10, 30), "warm", color=(0, 0, 0, 1))  # CMYK text
-            page.get_text("dict", flags=TEXT_FLAGS)
-    except Exception:  # an optimisation only: the workers parse regardless
-        pass
+    of paying it on its first file: the PDF reader and PyMuPDF imported. (No colour transform
+    to build: workers read text without colour management, `run_worker`.)"""
+    import citewise.documents.pdf  # noqa: F401  (PyMuPDF with it)
 
 
 def _die_with_parent() -> None:
@@ -133,6 +123,7 @@ def run_worker(options: ParseOptions, conn: Connection) -> None:
     # collections every 50,000 allocations instead of 700 cut ~8% of a parse's CPU
     gc.set_threshold(YOUNG_COLLECTION, 10, 10)
     _die_with_parent()
+    without_colour_management()  # no CMYK transform to set up: a parse reads no colour
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
     _limit_memory(budget.memory_mb)
