@@ -27,6 +27,7 @@ in the machine's load hits both.
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import io
 import json
@@ -342,6 +343,9 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return
+    # bytecode as an installed package has it (PYTHONDONTWRITEBYTECODE would leave every
+    # child compiling what it imports, inside the clock for the modules imported there)
+    compileall.compile_dir(ROOT / "src", quiet=1)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     sets = [("Corpus", args.corpus, args.repeat, args.peers != "none")]
     if args.filings:

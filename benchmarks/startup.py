@@ -14,6 +14,7 @@ alike), next to the interpreter's own start-up, the floor no command can beat.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -64,6 +65,9 @@ def main() -> None:
     parser.add_argument("--pdf", type=Path, default=ROOT.parent / "shared/corpus/N18-3011.pdf")
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
+    # bytecode as an installed package has it: with PYTHONDONTWRITEBYTECODE set (as some
+    # shells are) and no .pyc written, every run would compile the modules it imports
+    compileall.compile_dir(args.src, quiet=1)
     env = {**os.environ, "PYTHONPATH": str(args.src), "CITEWISE_CONFIG": os.devnull}
     with tempfile.TemporaryDirectory() as tmp:
         walls = timed(commands(args.library, args.question, args.pdf, Path(tmp) / "lib"), env, args)
