@@ -18,7 +18,6 @@ from pathlib import Path
 
 from citewise.documents import read_document
 from citewise.documents.model import Document
-from citewise.documents.ocr import without_colour_management
 from citewise.documents.options import MEMORY_VARIABLE, SECONDS_VARIABLE, ParseOptions
 from citewise.errors import CitewiseError, TooLargeError
 
@@ -123,6 +122,8 @@ def run_worker(options: ParseOptions, conn: Connection) -> None:
     # collections every 50,000 allocations instead of 700 cut ~8% of a parse's CPU
     gc.set_threshold(YOUNG_COLLECTION, 10, 10)
     _die_with_parent()
+    from citewise.documents.ocr import without_colour_management  # PyMuPDF: in workers only
+
     without_colour_management()  # no CMYK transform to set up: a parse reads no colour
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a group of its own: stopping it stops its tesseract too
