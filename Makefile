@@ -3,10 +3,11 @@
 
 # The README's test command: installs the test tools (pytest, ruff, mypy, the server) into the
 # environment examples/quickstart.sh set up, then runs the suite. Tests whose tools are absent
-# (llama-cpp-python, tesseract, pandoc, the shared corpus) are reported as skipped.
+# (llama-cpp-python, tesseract, pandoc, the shared corpus) are reported as skipped. Two test
+# processes (pytest-xdist), each test file in one of them (its module fixtures built once).
 test:
 	python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-	python -m pytest -rs
+	python -m pytest -rs -n 2 --dist loadfile
 
 # retrieval at 10k and 100k blocks vs FTS5, bm25s, rank_bm25, dense-only and the seed-000
 # design, libraries built from scratch (under 5 minutes on 2 cores)
