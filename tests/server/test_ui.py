@@ -57,7 +57,8 @@ def test_library_lists_documents_and_shows_a_document_with_its_sections(
     for heading in ("Introduction", "Method", "Results", "Limitations"):
         assert heading in sections
     page.click("#documents button:text('Echo Profiles of Quarry Stone')")
-    page.wait_for_selector("#doc-tables table.grid")
+    # the view changes in one step once every table came: its title says it has
+    page.wait_for_selector("#doc-title:text-is('Echo Profiles of Quarry Stone')")
     grids = page.locator("#doc-tables table.grid")
     assert grids.count() == 3  # Tables 1-3, rendered as grids of cells
     first = grids.first

@@ -145,6 +145,14 @@ function grid(table) {
 
 async function openDocument(id) {
   const doc = await getJSON(docPath(id));
+  // every table fetched at once, then the view changed in one step: never half a document
+  const tableViews = await Promise.all(
+    (doc.tables || []).map((t) =>
+      t.label
+        ? getJSON(`${docPath(doc.id)}/tables/${encodeURIComponent(t.label)}`).then(grid)
+        : el("p", { text: `A table on p. ${t.page} (${t.rows} x ${t.cols})`, cls: "meta" }),
+    ),
+  );
   $("document-view").hidden = false;
   $("doc-title").textContent = doc.title || doc.id;
   const authors = (doc.authors || []).join(", ");
@@ -154,14 +162,7 @@ async function openDocument(id) {
   $("doc-abstract").textContent = doc.abstract || "";
   $("doc-sections").replaceChildren(sectionTree(doc.sections || []));
   const tables = $("doc-tables");
-  tables.replaceChildren();
-  for (const t of doc.tables || []) {
-    if (!t.label) {
-      tables.append(el("p", { text: `A table on p. ${t.page} (${t.rows} x ${t.cols})`, cls: "meta" }));
-      continue;
-    }
-    tables.append(grid(await getJSON(`${docPath(doc.id)}/tables/${encodeURIComponent(t.label)}`)));
-  }
+  tables.replaceChildren(...tableViews);
   if (!tables.childElementCount) tables.append(el("p", { text: "none", cls: "meta" }));
   const eqs = $("doc-equations");
   eqs.replaceChildren(...(doc.equations || []).map((e) => el("li", { text: `(${e.number}) ${e.text}  p. ${e.page}` })));
