@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.polar_order import PHRASE_BREAKS, tokens
+from citewise.agent.polar_order import CLAUSE_ENDS, PHRASE_BREAKS, clause, tokens
 from citewise.retrieval.terms import stem
 
 # comparatives and their opposites ("more" / "less" also stand before an adjective:
@@ -61,7 +61,6 @@ _STAND_INS = frozenset("that those one ones".split())
 # what ends the phrase B after "than": "... than B on the wet slabs", "... than B when ..."
 _AFTER_B = PHRASE_BREAKS | frozenset("when while where if after before during".split())
 _NEGATIONS = frozenset("not no never cannot".split())
-_ENDS = frozenset(", ; : ( ) ? but while whereas although though however".split())
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class Comparison:
 def _pair(words: list[str], than: int) -> int | None:
     """Where the comparative of the "than" at `than` stands, or None."""
     for k in range(than - 1, max(-1, than - 1 - _REACH), -1):
-        if words[k] in _ENDS:
+        if words[k] in CLAUSE_ENDS:
             return None
         if words[k] in COMPARATIVES:
             return k
@@ -115,16 +114,6 @@ def comparison(asking: str, claim: set[str]) -> Comparison | None:
     return Comparison(frozenset(first - second), frozenset(second - first), words[at])
 
 
-def _clause(words: list[str], at: int) -> tuple[int, int]:
-    start = at
-    while start > 0 and words[start - 1] not in _ENDS:
-        start -= 1
-    end = at + 1
-    while end < len(words) and words[end] not in _ENDS:
-        end += 1
-    return start, end
-
-
 def comparison_lead(asked: Comparison, sentence: str) -> str | None:
     """ "Yes", "No" or None: what the sentence's one comparison of the question's kind says
     of the question's comparison (see the module docstring)."""
@@ -138,7 +127,7 @@ def comparison_lead(asked: Comparison, sentence: str) -> str | None:
     if len(found) != 1 or sum(1 for w in words if w in kinds) != 1:
         return None
     at, than = found[0]
-    start, end = _clause(words, at)
+    start, end = clause(words, at)
     left = {stem(w) for w in words[start:at]}
     right = {stem(w) for w in words[than + 1 : end]}
 

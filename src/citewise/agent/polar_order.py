@@ -32,7 +32,7 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
 
 _BE = frozenset("is are was were be been being am".split())
 # words that end a clause: the passive's sides stay within it
-_ENDS = frozenset(", ; : ( ) ? but while whereas although though however".split())
+CLAUSE_ENDS = frozenset(", ; : ( ) ? but while whereas although though however".split())
 # common irregular participles (the rest end in -ed)
 _IRREGULAR = frozenset(
     """built made written taken given shown known held found run done seen drawn chosen
@@ -88,12 +88,13 @@ class _Relation:
     passive: bool
 
 
-def _clause(words: list[str], at: int) -> tuple[int, int]:
+def clause(words: list[str], at: int) -> tuple[int, int]:
+    """The clause around word `at`: [start, end) between CLAUSE_ENDS."""
     start = at
-    while start > 0 and words[start - 1] not in _ENDS:
+    while start > 0 and words[start - 1] not in CLAUSE_ENDS:
         start -= 1
     end = at + 1
-    while end < len(words) and words[end] not in _ENDS:
+    while end < len(words) and words[end] not in CLAUSE_ENDS:
         end += 1
     return start, end
 
@@ -104,7 +105,7 @@ def _is_passive(words: list[str], at: int) -> bool:
     if not _participle(words[at]):
         return False
     for k in range(at - 1, max(-1, at - 4), -1):
-        if words[k] in _ENDS:
+        if words[k] in CLAUSE_ENDS:
             break
         if words[k] in _BE:
             return True
@@ -119,7 +120,7 @@ def _canonical(words: list[str], relation: _Relation | None) -> list[str]:
     if relation is None or not relation.passive:
         return words
     at = relation.at
-    start, end = _clause(words, at)
+    start, end = clause(words, at)
     by = next((k for k in range(at + 1, end) if words[k] == "by"), None)
     if by is None and any(same_word(words[at], v) for v in _TEXT_VERBS):
         by = next((k for k in range(at + 1, end) if words[k] == "in"), None)
@@ -138,9 +139,9 @@ def fronted_last(words: list[str]) -> list[str]:
     if not words or words[0] not in _FRONTED or "," not in words:
         return words
     comma = words.index(",")
-    if any(w in _SUBJECTS or w in _BE or w in _ENDS for w in words[1:comma]):
+    if any(w in _SUBJECTS or w in _BE or w in CLAUSE_ENDS for w in words[1:comma]):
         return words
-    end = next((k for k in range(comma + 1, len(words)) if words[k] in _ENDS), len(words))
+    end = next((k for k in range(comma + 1, len(words)) if words[k] in CLAUSE_ENDS), len(words))
     return [*words[comma + 1 : end], *words[:comma], *words[end:]]
 
 
