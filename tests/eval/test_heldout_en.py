@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer import Answer
-from citewise.api import Library
-from citewise.eval.harness import evaluate, file_name_map, load_items
 from tests.conftest import CORPUS, SHARED
+from tests.eval.heldout import corpus_files, half_right, scored
 
 MMLB = SHARED / "qa" / "external" / "mmlongbench-doc" / "corpus"
 HELDOUT_EN = Path(__file__).parent / "data" / "heldout_en.yaml"
@@ -24,26 +22,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _half(rows: list[dict[str, object]], odd: bool) -> float:
-    """Share of the half's items right: answered correctly, or refused when unanswerable."""
-    mine = [r for r in rows if (int(str(r["id"]).split("-")[1]) % 2 == 1) == odd]
-    right = [r for r in mine if (r["correct"] if r["answerable"] else r["refused"])]
-    return len(right) / len(mine)
-
-
 @pytest.fixture(scope="module")
 def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    library = Library(tmp_path_factory.mktemp("heldout-en-library"))
-    files = [p for p in sorted(CORPUS.iterdir()) if p.suffix in (".pdf", ".md")]
-    assert library.ingest([*files, *sorted(MMLB.glob("*.pdf"))]).failed == []
-    names = file_name_map([(d.id, d.path) for d in library.documents()])
-
-    def ask(question: str, docs: list[str]) -> Answer:
-        return library.ask(question, docs, review=False)
-
-    scored = evaluate(load_items(HELDOUT_EN), ask, names)
-    library.close()
-    return {"overall": scored.overall.to_dict(), "rows": scored.items}
+    files = [*corpus_files(), *sorted(MMLB.glob("*.pdf"))]
+    return scored(tmp_path_factory.mktemp("heldout-en-library"), files, HELDOUT_EN)
 
 
 def test_held_out_english_questions_hold_their_measured_level(result: dict[str, object]) -> None:
@@ -57,6 +39,6 @@ def test_held_out_english_questions_hold_their_measured_level(result: dict[str, 
 
 def test_each_half_holds_its_measured_level(result: dict[str, object]) -> None:
     rows = result["rows"]
-    assert isinstance(rows, list)
-    assert _half(rows, odd=True) >= 15 / 24  # the development half (before: 14 of 24)
-    assert _half(rows, odd=False) >= 19 / 24  # the true held-out half (before: 18 of 24)
+    assert isinstance(rows, list) and len(rows) == 48  # 24 a half
+    assert half_right(rows, odd=True) >= 15  # of 24: the development half (before: 14)
+    assert half_right(rows, odd=False) >= 19  # of 24: the true held-out half (before: 18)

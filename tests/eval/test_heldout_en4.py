@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer import Answer
-from citewise.api import Library
-from citewise.eval.harness import evaluate, file_name_map, load_items
 from tests.conftest import CORPUS, SHARED
+from tests.eval.heldout import corpus_files, half_right, scored
 
 EXTERNAL = SHARED / "qa" / "external"
 MMLB = EXTERNAL / "mmlongbench-doc" / "corpus"
@@ -29,26 +27,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _half(rows: list[dict[str, object]], odd: bool) -> int:
-    """Items of the half right: answered correctly, or refused when unanswerable."""
-    mine = [r for r in rows if (int(str(r["id"]).split("-")[1]) % 2 == 1) == odd]
-    return sum(1 for r in mine if (r["correct"] if r["answerable"] else r["refused"]))
-
-
 @pytest.fixture(scope="module")
 def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    library = Library(tmp_path_factory.mktemp("heldout-en4-library"))
-    files = [p for p in sorted(CORPUS.iterdir()) if p.suffix in (".pdf", ".md")]
-    pdfs = [*sorted(MMLB.glob("*.pdf")), *sorted(FILINGS.glob("*.pdf"))]
-    assert library.ingest([*files, *pdfs]).failed == []
-    names = file_name_map([(d.id, d.path) for d in library.documents()])
-
-    def ask(question: str, docs: list[str]) -> Answer:
-        return library.ask(question, docs, review=False)
-
-    scored = evaluate(load_items(HELDOUT_EN4), ask, names)
-    library.close()
-    return {"overall": scored.overall.to_dict(), "rows": scored.items}
+    files = [*corpus_files(), *sorted(MMLB.glob("*.pdf")), *sorted(FILINGS.glob("*.pdf"))]
+    return scored(tmp_path_factory.mktemp("heldout-en4-library"), files, HELDOUT_EN4)
 
 
 def test_fourth_held_out_set_holds_its_measured_level(result: dict[str, object]) -> None:
@@ -63,5 +45,5 @@ def test_fourth_held_out_set_holds_its_measured_level(result: dict[str, object])
 def test_each_half_holds_its_measured_level(result: dict[str, object]) -> None:
     rows = result["rows"]
     assert isinstance(rows, list) and len(rows) == 40
-    assert _half(rows, odd=True) >= 16  # of 20: the development half (before: 8)
-    assert _half(rows, odd=False) >= 14  # of 20: the held-out half (before: 14)
+    assert half_right(rows, odd=True) >= 16  # of 20: the development half (before: 8)
+    assert half_right(rows, odd=False) >= 14  # of 20: the held-out half (before: 14)
