@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.agent.aspects import aspects_in_question
 from citewise.api import Library
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.pdfs import write_paper
 
 runner = CliRunner()

@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.agent.compare_answer import ComparativeAnswer
 from citewise.api import Library
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.agent.test_compare import ASPECTS, two_papers  # noqa: F401 (the fixture)
 
 runner = CliRunner()

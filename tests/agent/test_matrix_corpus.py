@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.conftest import CORPUS
 
 runner = CliRunner()

@@ -10,9 +10,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.agent.test_compare import ADAMW
 from tests.pdfs import write_paper
 

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.agent.tool_plan import route, run_plan
 from citewise.agent.tools import COMMON_ERRORS, REGISTRY
 from citewise.api import Library
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from citewise.llm.base import parse_spec
 from citewise.llm.registry import role_clients
 from tests.agent.test_compare import ADAMW, SGD

@@ -112,19 +112,20 @@ def test_piped_progress_is_a_plain_line_per_stage(tmp_path: Path) -> None:
 
 
 def test_every_json_flag_says_what_it_does() -> None:
-    from typer.main import get_command
-
     from citewise.cli import app
+    from citewise.cli.parsing import App, Command
 
     flags: list[tuple[str, str | None]] = []
 
-    def walk(command: object, name: str) -> None:
-        for sub_name, sub in (getattr(command, "commands", None) or {}).items():
-            walk(sub, f"{name} {sub_name}")
-        for param in getattr(command, "params", []):
-            if "--json" in getattr(param, "opts", []):
-                flags.append((name, getattr(param, "help", None)))
+    def walk(command: App | Command, name: str) -> None:
+        if isinstance(command, App):
+            for sub_name, sub in command.commands.items():
+                walk(sub, f"{name} {sub_name}")
+            command = command.options or Command(name, lambda: None)
+        for param in command.params():
+            if "--json" in param.opts:
+                flags.append((name, param.help))
 
-    walk(get_command(app), "citewise")
+    walk(app, "citewise")
     assert len(flags) > 20  # the walk reached the subcommands
     assert [name for name, text in flags if not text] == []

@@ -138,9 +138,8 @@ def test_invalid_replies_are_retried_once_then_the_deterministic_plan_is_used(
 
 
 def test_a_bad_llm_spec_is_a_usage_error(library: Library, tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from citewise.cli import app
+    from citewise.cli.testing import CliRunner
 
     result = CliRunner().invoke(
         app, ["--library", str(library.directory), "research", TOPIC, "--llm", "nonsense:x"]

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.agent.research import TaskNotFoundError
 from citewise.api import Library
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pymupdf
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.pdfs import PAPER_TITLE as GRANITE_TITLE
 from tests.server.conftest import BEE_TITLE, Server
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from citewise.documents.formulas import parse_equation_id, to_latex, variables
 from citewise.errors import InvalidEquationIdError
 

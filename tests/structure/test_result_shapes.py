@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
 from citewise.api.research import ResearchDesk, brief_event_data
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 
 runner = CliRunner()
 

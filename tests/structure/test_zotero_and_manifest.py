@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from citewise.cli import app
+from citewise.cli.testing import CliRunner
 from citewise.documents.zotero import ZoteroError, read_zotero
 from citewise.store.library import LibraryStore
 from tests.pdfs import write_paper

@@ -1,6 +1,6 @@
 """The `citewise` command: parse arguments, call api.py, render with Rich. No logic here.
 
-Each module registers its commands on the one Typer app when imported below.
+Each module registers its commands on the one app (cli/parsing.py) when imported below.
 """
 
 from citewise.cli import (  # noqa: F401

@@ -1,6 +1,6 @@
-"""The Typer app every command module registers on, and the helpers they share.
+"""The app every command module registers on (cli/parsing.py), and the helpers they share.
 
-The faces import only what `--help` needs at start-up (Typer, Rich, the errors); the API,
+The faces import only what `--help` needs at start-up (the parser, Rich, the errors); the API,
 the agent, PyMuPDF, numpy and the models are imported by the command that uses them
 (tests/cli/test_startup.py holds this).
 """
@@ -8,14 +8,12 @@ the agent, PyMuPDF, numpy and the models are imported by the command that uses t
 from __future__ import annotations
 
 import sys
-from importlib.metadata import version as package_version
 from typing import TYPE_CHECKING, Annotated, Any
 
-import typer
 from rich.console import Console
 from rich.progress import Progress, TaskID
-from typer.core import TyperArgument, TyperOption
 
+from citewise.cli import parsing as cli
 from citewise.errors import CitewiseError
 
 # `import pymupdf` also imports pymupdf4llm and PyMuPDF's layout analyser whenever they are
@@ -31,37 +29,13 @@ if TYPE_CHECKING:
     from citewise.api import Library
     from citewise.config import Settings
 
-app = typer.Typer(
+app = cli.App(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    # Plain help: flags read as flags (`--json`, not `--json <bool>`) and "[embed]" stays text.
-    rich_markup_mode=None,
 )
 out = Console()
 err = Console(stderr=True)
 
-
-def _value_name(self: Any, ctx: Any) -> str | None:
-    """What help shows after an option that takes a value: its metavar, else its name in
-    capitals (`--aspects ASPECTS`), never a Python type (`--aspects <str>`)."""
-    if self.metavar is not None:
-        return str(self.metavar)
-    return (self.name or "value").upper().replace("_", "-")
-
-
-def _argument_type(self: Any, ctx: Any) -> str | None:
-    """Arguments are shown by their name alone (`DOC`, not `doc <str>`)."""
-    return None
-
-
-# Typer (0.2x) has no setting for either; both only change help text.
-TyperOption.display_type_rich = _value_name  # type: ignore[method-assign]  # see above
-TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign]  # see above
-TyperArgument.display_name_raw = property(  # type: ignore[method-assign, assignment]  # see above
-    lambda self: self.metavar or (self.name or "arg").upper()
-)
 
 EXIT_REFUSED = 3
 
@@ -137,15 +111,17 @@ def progress_bar(enabled: bool) -> Progress:
 
 def _print_version(value: bool) -> None:
     if value:
+        from importlib.metadata import version as package_version
+
         sys.stdout.write(f"citewise {package_version('citewise')}\n")
-        raise typer.Exit()
+        raise cli.Exit(0)
 
 
 @app.callback()
 def main_options(
     version: Annotated[
         bool,
-        typer.Option(
+        cli.Option(
             "--version",
             callback=_print_version,
             is_eager=True,
@@ -154,7 +130,7 @@ def main_options(
     ] = False,
     library: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--library",
             "-L",
             metavar="DIR",
@@ -164,7 +140,7 @@ def main_options(
     ] = None,
     embed: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--embed",
             metavar="MODEL",
             help="Embedding model: ollama:MODEL, openai:MODEL or a bundled one "
@@ -173,7 +149,7 @@ def main_options(
     ] = None,
     embed_url: Annotated[
         str | None,
-        typer.Option("--embed-url", metavar="URL", help="Base URL of the embedding server."),
+        cli.Option("--embed-url", metavar="URL", help="Base URL of the embedding server."),
     ] = None,
 ) -> None:
     State.library = library

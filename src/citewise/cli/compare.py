@@ -6,22 +6,22 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
 from citewise.agent.matrix_columns import DEFAULT_COLUMNS
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.cli.options import JsonOption, JsonSummaryOption
 
 Llm = Annotated[
     str | None,
-    typer.Option("--llm", help="BACKEND:MODEL for cells the patterns miss (else: extract role)."),
+    cli.Option("--llm", help="BACKEND:MODEL for cells the patterns miss (else: extract role)."),
 ]
-LlmUrl = Annotated[str | None, typer.Option("--llm-url", help="Base URL of the model server.")]
+LlmUrl = Annotated[str | None, cli.Option("--llm-url", help="Base URL of the model server.")]
 Aspects = Annotated[
     str | None,
-    typer.Option(
+    cli.Option(
         "--aspects", help="Comma-separated, e.g. 'optimizer,learning rate schedule,clipping'."
     ),
 ]
@@ -29,11 +29,11 @@ Aspects = Annotated[
 
 @app.command()
 def compare(
-    docs: Annotated[list[str], typer.Argument(help="Two or more document IDs.")],
+    docs: Annotated[list[str], cli.Argument(help="Two or more document IDs.")],
     aspects: Aspects = None,
     as_json: JsonOption = False,
-    as_markdown: Annotated[bool, typer.Option("--markdown")] = False,
-    as_csv: Annotated[bool, typer.Option("--csv")] = False,
+    as_markdown: Annotated[bool, cli.Option("--markdown")] = False,
+    as_csv: Annotated[bool, cli.Option("--csv")] = False,
     llm: Llm = None,
     llm_url: LlmUrl = None,
 ) -> None:
@@ -57,11 +57,11 @@ def compare(
 
 @app.command()
 def matrix(
-    out_file: Annotated[Path, typer.Option("--out", help="FILE.csv, .xlsx, .md or .json.")],
-    all_docs: Annotated[bool, typer.Option("--all", help="Every paper in the library.")] = False,
-    docs: Annotated[str | None, typer.Option("--docs", help="ID,ID,… (default: all).")] = None,
+    out_file: Annotated[Path, cli.Option("--out", help="FILE.csv, .xlsx, .md or .json.")],
+    all_docs: Annotated[bool, cli.Option("--all", help="Every paper in the library.")] = False,
+    docs: Annotated[str | None, cli.Option("--docs", help="ID,ID,… (default: all).")] = None,
     columns: Annotated[
-        str | None, typer.Option("--columns", help=f"Default: {','.join(DEFAULT_COLUMNS)}.")
+        str | None, cli.Option("--columns", help=f"Default: {','.join(DEFAULT_COLUMNS)}.")
     ] = None,
     as_json: JsonSummaryOption = False,
     llm: Llm = None,
@@ -72,7 +72,7 @@ def matrix(
     from citewise.report.matrix import write_matrix
 
     if all_docs and docs:
-        raise typer.BadParameter("give --all or --docs, not both", param_hint="--docs")
+        raise cli.BadParameter("give --all or --docs, not both", param_hint="--docs")
     wanted = parse_aspects(columns, DEFAULT_COLUMNS)
     with open_library(embeddings=False) as lib:
         ids = [d.strip() for d in docs.split(",") if d.strip()] if docs else None
@@ -104,9 +104,9 @@ def matrix(
 
 @app.command()
 def setup(
-    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
+    doc: Annotated[str, cli.Argument(help="Document ID (see 'citewise list').")],
     as_json: JsonOption = False,
-    as_yaml: Annotated[bool, typer.Option("--yaml")] = False,
+    as_yaml: Annotated[bool, cli.Option("--yaml")] = False,
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""
     import yaml

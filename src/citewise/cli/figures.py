@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.cli.options import JsonOption
 from citewise.cli.structure import _write_crop
@@ -21,9 +20,9 @@ def _figure_number(label: str) -> str:
 
 @app.command()
 def figure(
-    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    label: Annotated[str, typer.Argument(help="'Figure 3', 'Fig. 3' or just 3.")],
-    png: Annotated[Path | None, typer.Option("--png", help="Write figure + caption.")] = None,
+    doc: Annotated[str, cli.Argument(help="Document ID (see 'citewise list').")],
+    label: Annotated[str, cli.Argument(help="'Figure 3', 'Fig. 3' or just 3.")],
+    png: Annotated[Path | None, cli.Option("--png", help="Write figure + caption.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show a figure: its caption, page and region; --png crops it with its caption."""
@@ -44,7 +43,7 @@ def figure(
         known = ", ".join(dict.fromkeys(b.label or "" for b in captions)) or "none"
         message = f"error: no figure '{label}' in {document.id} (figures: {known})"
         sys.stderr.write(plain(message) + "\n")
-        raise typer.Exit(EXIT_REFUSED)
+        raise cli.Exit(EXIT_REFUSED)
     prose = [b.bbox for b in blocks if b.page == hit.page and b.kind in PROSE]
     pdf = Path(document.path)
     box = figure_box(pdf, hit.page, hit.bbox, prose)

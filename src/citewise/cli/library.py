@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import (
     EXIT_REFUSED,
     app,
@@ -36,29 +35,29 @@ if TYPE_CHECKING:
 def ingest(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(
+        cli.Argument(
             metavar="PATH",
             help="PDF, .docx, .ipynb, .csv/.tsv, .md, .html or .txt files, or folders.",
         ),
     ] = None,
     zotero: Annotated[
         Path | None,
-        typer.Option(
+        cli.Option(
             "--zotero", metavar="DIR", help="Zotero data directory (zotero.sqlite + storage/)."
         ),
     ] = None,
     manifest: Annotated[
         Path | None,
-        typer.Option(
+        cli.Option(
             "--manifest",
             metavar="FILE",
             help="library.yaml: papers: [{id, title, authors, year, doi, file_path, notes}].",
         ),
     ] = None,
-    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    no_embed: Annotated[bool, cli.Option("--no-embed", help="Skip embeddings.")] = False,
     password: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--password",
             help="Password of encrypted PDFs (else $CITEWISE_PDF_PASSWORD).",
             metavar="PASSWORD",
@@ -67,15 +66,15 @@ def ingest(
     as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
-        typer.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
+        cli.Option("--queue", help="PostgreSQL library: one job per file for the workers."),
     ] = False,
     detach: Annotated[
-        bool, typer.Option("--detach", help="With --queue: enqueue, do not wait.")
+        bool, cli.Option("--detach", help="With --queue: enqueue, do not wait.")
     ] = False,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
     if not paths and zotero is None and manifest is None:
-        raise typer.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+        raise cli.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
     if queue:
         from citewise.cli.worker import queued_ingest
 
@@ -130,7 +129,7 @@ def _show_ingest(report: IngestReport, as_json: bool) -> None:
     else:
         print_ingest_report(out, report)
     if report.failed:
-        raise typer.Exit(1)
+        raise cli.Exit(1)
 
 
 @app.command("list")
@@ -155,7 +154,7 @@ def list_documents(
 
 @app.command()
 def show(
-    doc: Annotated[str, typer.Argument(metavar="DOC", help="Document ID (see 'citewise list').")],
+    doc: Annotated[str, cli.Argument(metavar="DOC", help="Document ID (see 'citewise list').")],
     as_json: JsonOption = False,
 ) -> None:
     """Show a document's metadata and structure: sections, tables, equations, references."""
@@ -172,25 +171,25 @@ def show(
 
 @app.command()
 def ask(
-    question: Annotated[str, typer.Argument(metavar="QUESTION", help="Your question, in quotes.")],
+    question: Annotated[str, cli.Argument(metavar="QUESTION", help="Your question, in quotes.")],
     doc: Annotated[
         list[str] | None,
-        typer.Option("--doc", metavar="DOC", help="Only this document (repeatable)."),
+        cli.Option("--doc", metavar="DOC", help="Only this document (repeatable)."),
     ] = None,
-    k: Annotated[int, typer.Option("-k", metavar="N", help="Passages to retrieve.")] = 8,
+    k: Annotated[int, cli.Option("-k", metavar="N", help="Passages to retrieve.")] = 8,
     as_json: JsonOption = False,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
     lang: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--lang", metavar="LANG", help="Labels in this language: zh (automatic for Chinese)."
         ),
     ] = None,
     trace: Annotated[
         bool,
-        typer.Option("--trace", help="Also print the tool steps (reason model, else routed)."),
+        cli.Option("--trace", help="Also print the tool steps (reason model, else routed)."),
     ] = False,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
@@ -214,7 +213,7 @@ def ask(
             print_trace(err, steps)
         print_answer(out, answer)
     if answer.refused:
-        raise typer.Exit(EXIT_REFUSED)
+        raise cli.Exit(EXIT_REFUSED)
 
 
 @app.command()
@@ -240,7 +239,7 @@ def compact(as_json: JsonOption = False) -> None:
 
 @app.command()
 def review(
-    limit: Annotated[int, typer.Option("-n", metavar="N", help="How many entries to show.")] = 50,
+    limit: Annotated[int, cli.Option("-n", metavar="N", help="How many entries to show.")] = 50,
     as_json: JsonOption = False,
 ) -> None:
     """Low-support answers and refusals that `ask` logged, newest first: the questions
@@ -263,16 +262,16 @@ def review(
 def eval_command(
     qa_file: Annotated[
         Path | None,
-        typer.Argument(metavar="QA_FILE", help="QA file (YAML, the format of dev.yaml)."),
+        cli.Argument(metavar="QA_FILE", help="QA file (YAML, the format of dev.yaml)."),
     ] = None,
     as_json: JsonOption = False,
     scope_docs: Annotated[
         bool,
-        typer.Option("--scope-docs", help="Ask each question within its item's `doc`."),
+        cli.Option("--scope-docs", help="Ask each question within its item's `doc`."),
     ] = False,
     compare: Annotated[
         list[Path] | None,
-        typer.Option(
+        cli.Option(
             "--compare",
             metavar="RUN.json",
             help="Two saved `eval --json` runs to show side by side.",
@@ -280,7 +279,7 @@ def eval_command(
     ] = None,
     fit: Annotated[
         list[Path] | None,
-        typer.Option(
+        cli.Option(
             "--fit",
             metavar="RUN.json",
             help="Saved `eval --json` runs: fit the refusal parameters, leave one document out.",
@@ -288,7 +287,7 @@ def eval_command(
     ] = None,
     gold: Annotated[
         Path | None,
-        typer.Option("--gold", help="QA file whose gold the questions (a translation) use."),
+        cli.Option("--gold", help="QA file whose gold the questions (a translation) use."),
     ] = None,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
@@ -307,7 +306,7 @@ def eval_command(
         emit_json(fitted) if as_json else print_fit(out, fitted)
         return
     if qa_file is None:
-        raise typer.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
+        raise cli.BadParameter("give a QA file, --compare A.json B.json or --fit RUN.json")
     items = load_items(qa_file, gold)
     result = _evaluate(items, scope_docs, as_json, ModelChoice(llm, llm_url, not no_cache))
     if as_json:
@@ -366,9 +365,7 @@ def _compare_runs(paths: list[Path], as_json: bool) -> None:
     from citewise.eval.render import print_comparison
 
     if len(paths) != 2:
-        raise typer.BadParameter(
-            "--compare takes two saved runs: --compare A.json --compare B.json"
-        )
+        raise cli.BadParameter("--compare takes two saved runs: --compare A.json --compare B.json")
     comparison = compare_runs(load_run(paths[0]), load_run(paths[1]))
     if as_json:
         emit_json(comparison)

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.options import JsonOption, SourcesConfigOption
 from citewise.cli.search import literature_for, print_records, split_values
@@ -19,11 +18,11 @@ from citewise.cli.search import literature_for, print_records, split_values
 def export_library(
     fmt: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="csl-json, bibtex or ris (default: from --out)."),
+        cli.Option("--format", "-f", help="csl-json, bibtex or ris (default: from --out)."),
     ] = None,
     out_file: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write here: .json, .bib or .ris (default: stdout)."),
+        cli.Option("--out", "-o", help="Write here: .json, .bib or .ris (default: stdout)."),
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
@@ -45,14 +44,12 @@ def export_library(
 
 @app.command()
 def watch(
-    query: Annotated[
-        str, typer.Argument(help="The saved query; the same words run the same watch.")
-    ],
+    query: Annotated[str, cli.Argument(help="The saved query; the same words run the same watch.")],
     sources: Annotated[
         list[str] | None,
-        typer.Option("--sources", "-s", help="Comma-separated (default: arxiv,pubmed)."),
+        cli.Option("--sources", "-s", help="Comma-separated (default: arxiv,pubmed)."),
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="Records to look at per run.")] = 50,
+    limit: Annotated[int, cli.Option("--limit", "-n", help="Records to look at per run.")] = 50,
     as_json: JsonOption = False,
     sources_config: SourcesConfigOption = None,
 ) -> None:
@@ -81,9 +78,9 @@ def watch(
 
 @app.command()
 def graph(
-    target: Annotated[str, typer.Argument(help="A DOI or OpenAlex ID (online), or a document ID.")],
-    out_file: Annotated[Path, typer.Option("--out", "-o", help="FILE.gexf or FILE.graphml.")],
-    depth: Annotated[int, typer.Option("--depth", min=1, max=2, help="1 or 2 levels.")] = 1,
+    target: Annotated[str, cli.Argument(help="A DOI or OpenAlex ID (online), or a document ID.")],
+    out_file: Annotated[Path, cli.Option("--out", "-o", help="FILE.gexf or FILE.graphml.")],
+    depth: Annotated[int, cli.Option("--depth", min=1, max=2, help="1 or 2 levels.")] = 1,
     sources_config: SourcesConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -93,7 +90,7 @@ def graph(
     from citewise.sources.graph import GRAPH_FORMATS
 
     if out_file.suffix.lower() not in GRAPH_FORMATS:
-        raise typer.BadParameter("use a .gexf or .graphml file", param_hint="--out")
+        raise cli.BadParameter("use a .gexf or .graphml file", param_hint="--out")
     written = literature_for(sources_config).graph(target, depth, out_file)
     summary = written.summary()
     if as_json:
@@ -106,13 +103,13 @@ def graph(
 
 @app.command()
 def fetch(
-    target: Annotated[str, typer.Argument(help="DOI, arXiv:ID, PMID or PMCID.")],
-    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    target: Annotated[str, cli.Argument(help="DOI, arXiv:ID, PMID or PMCID.")],
+    no_embed: Annotated[bool, cli.Option("--no-embed", help="Skip embeddings.")] = False,
     as_json: JsonOption = False,
     sources_config: SourcesConfigOption = None,
     pdf_url: Annotated[
         str | None,
-        typer.Option("--pdf-url", help="Download this PDF link (yours) instead of the sources'."),
+        cli.Option("--pdf-url", help="Download this PDF link (yours) instead of the sources'."),
     ] = None,
 ) -> None:
     """Find an open-access PDF (arXiv, Europe PMC, OpenAlex, Semantic Scholar), download it
@@ -136,7 +133,7 @@ def fetch(
         )
     except FetchFailedError as exc:
         print_failures(exc.failures)
-        raise typer.Exit(1) from None
+        raise cli.Exit(1) from None
     print_failures(fetched.failures)
     if as_json:
         emit_json(fetched.to_dict())

@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, err, settings
 from citewise.cli.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS, read_token
 from citewise.errors import CitewiseError
@@ -19,7 +18,7 @@ class MCPUnavailableError(CitewiseError):
 
 UsersOption = Annotated[
     Path | None,
-    typer.Option(
+    cli.Option(
         "--users",
         metavar="FILE",
         help="With --http: users.toml of 'citewise serve --users' (each user's own token; "
@@ -31,20 +30,20 @@ UsersOption = Annotated[
 @app.command()
 def mcp(
     http: Annotated[
-        bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")
+        bool, cli.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")
     ] = False,
     host: Annotated[
         str,
-        typer.Option(
+        cli.Option(
             "--host",
             metavar="HOST",
             help="With --http: interface; anything but loopback needs a token.",
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT")] = 8766,
+    port: Annotated[int, cli.Option("--port", min=0, max=65535, metavar="PORT")] = 8766,
     token_file: Annotated[
         Path | None,
-        typer.Option(
+        cli.Option(
             "--token-file",
             metavar="FILE",
             help="With --http: require the token on this file's first line.",
@@ -53,7 +52,7 @@ def mcp(
     users: UsersOption = None,
     allow_host: Annotated[
         list[str] | None,
-        typer.Option(
+        cli.Option(
             "--allow-host",
             metavar="NAME",
             help="With --http: also answer this Host name; repeatable.",

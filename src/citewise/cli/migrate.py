@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
 from rich.table import Table
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, out
 from citewise.errors import LibraryError
 
 
 @app.command()
 def migrate(
-    src: Annotated[str, typer.Argument(help="Library folder or postgresql:// URL to copy.")],
-    dst: Annotated[str, typer.Argument(help="Library folder or postgresql:// URL to fill.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Counts and checksums as JSON.")] = False,
+    src: Annotated[str, cli.Argument(help="Library folder or postgresql:// URL to copy.")],
+    dst: Annotated[str, cli.Argument(help="Library folder or postgresql:// URL to fill.")],
+    as_json: Annotated[bool, cli.Option("--json", help="Counts and checksums as JSON.")] = False,
 ) -> None:
     """Copy every table of SRC into DST, then compare row counts and checksums per table.
     Interrupted? Run it again: tables already copied are skipped, rows already there kept."""

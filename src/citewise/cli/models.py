@@ -7,16 +7,16 @@ import sys
 from dataclasses import asdict
 from typing import Annotated
 
-import typer
 from rich.table import Table
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.options import JsonOption, LlmOption, LlmUrlOption, NoCacheOption
 
 
 @app.command()
 def usage(
-    task: Annotated[str | None, typer.Option("--task", help="Only calls of this task.")] = None,
+    task: Annotated[str | None, cli.Option("--task", help="Only calls of this task.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
@@ -50,7 +50,7 @@ def doctor(
     llm_url: LlmUrlOption = None,
     check_index: Annotated[
         bool,
-        typer.Option(
+        cli.Option(
             "--check", help="Also compare the search indexes with the store and repair them."
         ),
     ] = False,
@@ -98,19 +98,19 @@ def doctor(
         if index is not None:
             print_index_report(out, index)
     if failing:
-        raise typer.Exit(1)
+        raise cli.Exit(1)
 
 
 @app.command()
 def chat(
-    doc: Annotated[list[str] | None, typer.Option("--doc", help="Only this document.")] = None,
+    doc: Annotated[list[str] | None, cli.Option("--doc", help="Only this document.")] = None,
     llm: LlmOption = None,
     llm_url: LlmUrlOption = None,
     no_cache: NoCacheOption = False,
-    k: Annotated[int, typer.Option("-k", help="Passages to retrieve.")] = 8,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per turn.")] = False,
+    k: Annotated[int, cli.Option("-k", help="Passages to retrieve.")] = 8,
+    as_json: Annotated[bool, cli.Option("--json", help="One JSON object per turn.")] = False,
     trace: Annotated[
-        bool, typer.Option("--trace", help="Also print each turn's tool steps (as ask --trace).")
+        bool, cli.Option("--trace", help="Also print each turn's tool steps (as ask --trace).")
     ] = False,
 ) -> None:
     """Multi-turn questions (one per line; empty line, 'exit' or end of input ends).

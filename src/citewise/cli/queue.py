@@ -6,20 +6,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, out, settings
 
 if TYPE_CHECKING:
     from citewise.api.queue_cancel import CancelReport
 
-queue_app = typer.Typer(
+queue_app = cli.App(
     help="The job queue of a postgresql:// library (what `ingest --queue` and "
     "`research --queue` defer for `citewise worker`).",
     no_args_is_help=True,
-    rich_markup_mode=None,
 )
-app.add_typer(queue_app, name="queue")
+app.add_group(queue_app, name="queue")
 
 SAID = {
     "cancelled": "cancelled (waiting: no worker runs it)",
@@ -33,7 +31,7 @@ SERVED = "every file it serves is cancelled"  # why cancelling files stopped the
 
 @queue_app.command("list")
 def list_jobs(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the jobs as JSON.")] = False,
+    as_json: Annotated[bool, cli.Option("--json", help="Print the jobs as JSON.")] = False,
 ) -> None:
     """The jobs waiting or running now: id, kind, status and what each works on."""
     from citewise.api.queue_cancel import open_jobs
@@ -54,18 +52,18 @@ def list_jobs(
 def cancel(
     targets: Annotated[
         list[str] | None,
-        typer.Argument(
+        cli.Argument(
             metavar="JOB|PATH...",
             help="Job ids (digits), or files and folders (the jobs of every file under it).",
         ),
     ] = None,
     every: Annotated[
-        bool, typer.Option("--all", help="Every waiting job of the library's queue.")
+        bool, cli.Option("--all", help="Every waiting job of the library's queue.")
     ] = False,
     running: Annotated[
-        bool, typer.Option("--running", help="With --all: ask running jobs to abort too.")
+        bool, cli.Option("--running", help="With --all: ask running jobs to abort too.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print what was done as JSON.")] = False,
+    as_json: Annotated[bool, cli.Option("--json", help="Print what was done as JSON.")] = False,
 ) -> None:
     """Cancel queued jobs: a waiting job never runs, a running one is asked to abort and
     stops at its next safe point (nothing half stored). The same `ingest --queue` later
@@ -74,13 +72,13 @@ def cancel(
 
     given = list(targets or [])
     if every == bool(given) or (running and not every):
-        raise typer.BadParameter("give job ids or paths, or --all (and --running only with --all)")
+        raise cli.BadParameter("give job ids or paths, or --all (and --running only with --all)")
     if every:
         report = cancel_waiting(settings(), running=running)
     elif all(t.isdigit() for t in given):
         report = cancel_jobs(settings(), [int(t) for t in given])
     elif any(t.isdigit() for t in given):
-        raise typer.BadParameter("give job ids or paths, not both (a file named 12: ./12)")
+        raise cli.BadParameter("give job ids or paths, not both (a file named 12: ./12)")
     else:
         report = cancel_files(settings(), [Path(t) for t in given])
         _said(report, as_json, by_files=True)

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOption
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from citewise.api.research import ResearchDesk, ResearchOutcome
 
 
-tasks_app = typer.Typer(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
-app.add_typer(tasks_app, name="tasks")
+tasks_app = cli.App(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
+app.add_group(tasks_app, name="tasks")
 
 LOCAL = "local"
 
@@ -47,7 +47,7 @@ def _sources(value: str) -> list[str]:
         known = (LOCAL, *SOURCE_NAMES)
     unknown = [n for n in names if n not in known]
     if unknown or not names:
-        raise typer.BadParameter(
+        raise cli.BadParameter(
             f"unknown source '{unknown[0] if unknown else value}' (known: {', '.join(known)})",
             param_hint="--sources",
         )
@@ -93,30 +93,30 @@ def _run(as_json: bool, work: Callable[[ResearchDesk], ResearchOutcome]) -> None
     else:
         _print_outcome(outcome)
     if outcome.task.state != "completed":
-        raise typer.Exit(1)
+        raise cli.Exit(1)
 
 
 ReportOutOption = Annotated[
     Path | None,
-    typer.Option("--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."),
+    cli.Option("--out", help="Write the report here: .md, or .docx, .odt, .pdf through pandoc."),
 ]
-HtmlOption = Annotated[Path | None, typer.Option("--html", help="Write the HTML report here.")]
+HtmlOption = Annotated[Path | None, cli.Option("--html", help="Write the HTML report here.")]
 
 
-# long: one parameter per research option (Typer declares each option as a parameter)
+# long: one parameter per research option (each option is declared as a parameter)
 @app.command()
 def research(
-    topic: Annotated[str, typer.Argument(help="The research topic, in quotes.")],
+    topic: Annotated[str, cli.Argument(help="The research topic, in quotes.")],
     sources: Annotated[
-        str, typer.Option("--sources", help="Comma-separated: local, arxiv, pubmed, ...")
+        str, cli.Option("--sources", help="Comma-separated: local, arxiv, pubmed, ...")
     ] = LOCAL,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Search rounds at most.")] = 3,
+    rounds: Annotated[int, cli.Option("--rounds", min=1, help="Search rounds at most.")] = 3,
     max_papers: Annotated[
-        int, typer.Option("--max-papers", min=1, help="Papers to include at most.")
+        int, cli.Option("--max-papers", min=1, help="Papers to include at most.")
     ] = 12,
     llm: Annotated[
         str,
-        typer.Option(
+        cli.Option(
             "--llm",
             help="BACKEND:MODEL that plans, screens and drafts section prose, each sentence "
             "verified against the evidence it cites (default: extractive, no model: "
@@ -124,17 +124,17 @@ def research(
         ),
     ] = "extractive",
     budget_tokens: Annotated[
-        int | None, typer.Option("--budget-tokens", min=1, help="Model token budget.")
+        int | None, cli.Option("--budget-tokens", min=1, help="Model token budget.")
     ] = None,
     report_out: ReportOutOption = None,
     html: HtmlOption = None,
     fetch: Annotated[
         bool,
-        typer.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
+        cli.Option("--fetch", help="Download and ingest open-access PDFs of included records."),
     ] = False,
     save: Annotated[
         bool,
-        typer.Option(
+        cli.Option(
             "--save",
             help="Keep included remote records' abstracts in the library (cited as abstracts).",
         ),
@@ -142,7 +142,7 @@ def research(
     sources_config: SourcesConfigOption = None,
     lang: Annotated[
         str,
-        typer.Option(
+        cli.Option(
             "--lang",
             help="Report wording: zh (Chinese headings and notes; quotes stay as written) or "
             "en (default: Chinese for a Chinese topic, else English).",
@@ -151,14 +151,14 @@ def research(
     as_json: JsonSummaryOption = False,
     queue: Annotated[
         bool,
-        typer.Option("--queue", help="PostgreSQL library: run it as a job on a worker."),
+        cli.Option("--queue", help="PostgreSQL library: run it as a job on a worker."),
     ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
     from citewise.agent.research import ResearchOptions
 
     if lang not in ("", "en", "zh"):
-        raise typer.BadParameter("--lang takes en or zh")
+        raise cli.BadParameter("--lang takes en or zh")
     options = ResearchOptions(
         sources=_sources(sources),
         rounds=rounds,
@@ -195,7 +195,7 @@ def _start(
 
 @tasks_app.callback(invoke_without_command=True)
 def tasks(
-    ctx: typer.Context,
+    ctx: cli.Context,
     as_json: JsonOption = False,
 ) -> None:
     """List research tasks (the default), or show, cancel or resume one."""
@@ -224,7 +224,7 @@ def list_tasks(
 
 @tasks_app.command("show")
 def show_task(
-    task_id: Annotated[str, typer.Argument(help="Task ID (see 'citewise tasks list').")],
+    task_id: Annotated[str, cli.Argument(help="Task ID (see 'citewise tasks list').")],
     as_json: JsonOption = False,
 ) -> None:
     """A task's state, options and event log."""
@@ -251,7 +251,7 @@ def show_task(
 
 @tasks_app.command("cancel")
 def cancel_task(
-    task_id: Annotated[str, typer.Argument()],
+    task_id: Annotated[str, cli.Argument()],
     as_json: JsonOption = False,
 ) -> None:
     """Cancel a task; a process running it stops at its next checkpoint."""
@@ -268,7 +268,7 @@ def cancel_task(
 
 @tasks_app.command("resume")
 def resume_task(
-    task_id: Annotated[str, typer.Argument()],
+    task_id: Annotated[str, cli.Argument()],
     report_out: ReportOutOption = None,
     html: HtmlOption = None,
     as_json: JsonOption = False,

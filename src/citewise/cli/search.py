@@ -10,10 +10,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
 from rich.table import Table
 from rich.text import Text
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.options import SourcesConfigOption
 from citewise.cli.progress import SourceBars
@@ -49,72 +49,68 @@ def _format_for(fmt: str | None, out_file: Path | None) -> str:
 
     if fmt:
         if fmt not in ("table", *FORMATS):
-            raise typer.BadParameter(
-                f"use one of table, {', '.join(FORMATS)}", param_hint="--format"
-            )
+            raise cli.BadParameter(f"use one of table, {', '.join(FORMATS)}", param_hint="--format")
         return fmt
     if out_file is not None:
         return EXTENSION_FORMATS.get(out_file.suffix.lower(), "csl-json")
     return "table"
 
 
-# long: one parameter per search option (Typer declares each option as a parameter)
+# long: one parameter per search option (each option is declared as a parameter)
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help='What to look for; "quoted phrases" stay together.')],
+    query: Annotated[str, cli.Argument(help='What to look for; "quoted phrases" stay together.')],
     sources: Annotated[
         list[str] | None,
-        typer.Option(
+        cli.Option(
             "--sources", "-s", help=f"Comma-separated: {','.join(SOURCE_NAMES)} (default: all)."
         ),
     ] = None,
-    since: Annotated[int | None, typer.Option("--since", help="First publication year.")] = None,
-    until: Annotated[int | None, typer.Option("--until", help="Last publication year.")] = None,
+    since: Annotated[int | None, cli.Option("--since", help="First publication year.")] = None,
+    until: Annotated[int | None, cli.Option("--until", help="Last publication year.")] = None,
     types: Annotated[
-        list[str] | None, typer.Option("--type", help="article, review or preprint (repeatable).")
+        list[str] | None, cli.Option("--type", help="article, review or preprint (repeatable).")
     ] = None,
     field: Annotated[
-        str, typer.Option("--field", help="Match words in: all, title, abstract.")
+        str, cli.Option("--field", help="Match words in: all, title, abstract.")
     ] = "all",
     authors: Annotated[
-        list[str] | None, typer.Option("--author", help="Author name (repeatable).")
+        list[str] | None, cli.Option("--author", help="Author name (repeatable).")
     ] = None,
     mesh: Annotated[
-        list[str] | None, typer.Option("--mesh", help="MeSH descriptor (repeatable).")
+        list[str] | None, cli.Option("--mesh", help="MeSH descriptor (repeatable).")
     ] = None,
     languages: Annotated[
-        list[str] | None, typer.Option("--lang", help="Language, ISO 639-1 (en, de; repeatable).")
+        list[str] | None, cli.Option("--lang", help="Language, ISO 639-1 (en, de; repeatable).")
     ] = None,
-    open_access: Annotated[bool, typer.Option("--oa", help="Open-access records only.")] = False,
+    open_access: Annotated[bool, cli.Option("--oa", help="Open-access records only.")] = False,
     min_citations: Annotated[
-        int | None, typer.Option("--min-citations", help="Where the source knows citation counts.")
+        int | None, cli.Option("--min-citations", help="Where the source knows citation counts.")
     ] = None,
     limit: Annotated[
-        int, typer.Option("--limit", "-n", help=f"Records to return (at most {ALL_CAP}).")
+        int, cli.Option("--limit", "-n", help=f"Records to return (at most {ALL_CAP}).")
     ] = 20,
     everything: Annotated[
-        bool, typer.Option("--all", help=f"Page through every source, up to {ALL_CAP} records.")
+        bool, cli.Option("--all", help=f"Page through every source, up to {ALL_CAP} records.")
     ] = False,
     fmt: Annotated[
-        str | None, typer.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
+        str | None, cli.Option("--format", "-f", help="table, csl-json, bibtex or ris.")
     ] = None,
     out_file: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write the records here.")
+        Path | None, cli.Option("--out", "-o", help="Write the records here.")
     ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print records, warnings and timings as JSON.")
+        bool, cli.Option("--json", help="Print records, warnings and timings as JSON.")
     ] = False,
     sources_config: SourcesConfigOption = None,
-    refresh: Annotated[bool, typer.Option("--refresh", help="Ignore cached replies.")] = False,
+    refresh: Annotated[bool, cli.Option("--refresh", help="Ignore cached replies.")] = False,
     by_author: Annotated[
         bool,
-        typer.Option(
-            "--by-author", help="The topic's most-cited authors first, then their papers."
-        ),
+        cli.Option("--by-author", help="The topic's most-cited authors first, then their papers."),
     ] = False,
     save: Annotated[
         bool,
-        typer.Option(
+        cli.Option(
             "--save",
             help="Keep the records' abstracts in the library: ask can cite them (as abstracts).",
         ),
@@ -126,7 +122,7 @@ def search(
 
     chosen = _format_for(fmt, out_file)
     if limit > ALL_CAP:
-        raise typer.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
+        raise cli.BadParameter(f"at most {ALL_CAP}; --all pages up to it", param_hint="--limit")
     limit = ALL_CAP if everything else limit
     asked = query
     query, translated = _english(query)
@@ -211,7 +207,7 @@ def _show_found(
     else:
         print_records(result)
     if not result.records:
-        raise typer.Exit(1 if found.all_failed else EXIT_NOT_FOUND)
+        raise cli.Exit(1 if found.all_failed else EXIT_NOT_FOUND)
 
 
 def literature_for(sources_config: Path | None) -> Literature:

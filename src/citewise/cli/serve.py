@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, err, settings
 from citewise.errors import CitewiseError
 
@@ -52,12 +51,12 @@ def read_token(token: str | None, token_file: Path | None) -> str | None:
 @app.command()
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="Interface to bind; anything but loopback needs a token.")
+        str, cli.Option("--host", help="Interface to bind; anything but loopback needs a token.")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8765,
+    port: Annotated[int, cli.Option("--port", min=0, max=65535)] = 8765,
     token: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--token",
             help="Require 'Authorization: Bearer TOKEN' on every request (visible in `ps`: "
             "prefer --token-file or $CITEWISE_TOKEN).",
@@ -65,11 +64,11 @@ def serve(
     ] = None,
     token_file: Annotated[
         Path | None,
-        typer.Option("--token-file", help="Read the token from the first line of this file."),
+        cli.Option("--token-file", help="Read the token from the first line of this file."),
     ] = None,
     users: Annotated[
         Path | None,
-        typer.Option(
+        cli.Option(
             "--users",
             help="users.toml: a token and role (read|write) per user; the audit log of a "
             "PostgreSQL library names who asked what (see 'citewise user').",
@@ -77,7 +76,7 @@ def serve(
     ] = None,
     allow_host: Annotated[
         list[str] | None,
-        typer.Option(
+        cli.Option(
             "--allow-host",
             help="Also answer requests whose Host header is NAME (besides loopback names "
             "and --host); repeatable.",

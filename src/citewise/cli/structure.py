@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
 from rich.table import Table as RichTable
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.cli.options import JsonOption
 from citewise.errors import CitewiseError
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 
 @app.command()
 def table(
-    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
-    label: Annotated[str, typer.Argument(help="'Table 2', or just 2.")],
-    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Cells with spans as JSON.")] = False,
-    as_markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table.")] = False,
-    png: Annotated[Path | None, typer.Option("--png", help="Write the table region.")] = None,
+    doc: Annotated[str, cli.Argument(help="Document ID (see 'citewise list').")],
+    label: Annotated[str, cli.Argument(help="'Table 2', or just 2.")],
+    as_csv: Annotated[bool, cli.Option("--csv", help="CSV on stdout.")] = False,
+    as_json: Annotated[bool, cli.Option("--json", help="Cells with spans as JSON.")] = False,
+    as_markdown: Annotated[bool, cli.Option("--markdown", help="A Markdown table.")] = False,
+    png: Annotated[Path | None, cli.Option("--png", help="Write the table region.")] = None,
 ) -> None:
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
     from citewise.api.structure import TableResult
@@ -42,7 +42,7 @@ def table(
         known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
         message = f"error: no table '{label}' in {document.id} (labelled tables: {known})"
         sys.stderr.write(plain(message) + "\n")
-        raise typer.Exit(EXIT_REFUSED)
+        raise cli.Exit(EXIT_REFUSED)
     block = blocks[hit.block]
     if png is not None:
         _write_crop(Path(document.path), hit.page, block.bbox, png)
@@ -69,14 +69,12 @@ def table(
 
 @app.command()
 def formula(
-    doc: Annotated[str, typer.Argument(help="Document ID (see 'citewise list').")],
+    doc: Annotated[str, cli.Argument(help="Document ID (see 'citewise list').")],
     number: Annotated[
-        str, typer.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
+        str, cli.Argument(help="Equation ID: 3, 3.2, A.1, eq3.2, (3.2) or 'Eq. (3.2)'.")
     ],
     as_json: JsonOption = False,
-    png: Annotated[
-        Path | None, typer.Option("--png", help="Write the equation as printed.")
-    ] = None,
+    png: Annotated[Path | None, cli.Option("--png", help="Write the equation as printed.")] = None,
 ) -> None:
     """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
     from citewise.report.terminal import plain
@@ -87,7 +85,7 @@ def formula(
             details = lib.formula_details(document.id, number)
         except CitewiseError as exc:
             sys.stderr.write(plain(f"error: {exc}") + "\n")
-            raise typer.Exit(exc.exit_code) from exc
+            raise cli.Exit(exc.exit_code) from exc
     hit = details.formula.equation
     if png is not None:
         _write_crop(Path(document.path), hit.page, hit.bbox, png)
@@ -123,5 +121,5 @@ def _write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], p
         crop_png(pdf, page, bbox, png)
     except CitewiseError as exc:
         sys.stderr.write(plain(f"error: {exc}") + "\n")
-        raise typer.Exit(exc.exit_code) from exc
+        raise cli.Exit(exc.exit_code) from exc
     sys.stderr.write(plain(f"wrote {png}") + "\n")

@@ -7,17 +7,15 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.cli.options import JsonSummaryOption
 
-sync_app = typer.Typer(
+sync_app = cli.App(
     help="Keep the library in step with a library of record (Zotero).",
     no_args_is_help=True,
-    rich_markup_mode=None,
 )
-app.add_typer(sync_app, name="sync")
+app.add_group(sync_app, name="sync")
 
 DEFAULT_ZOTERO = Path("~/Zotero")
 
@@ -26,20 +24,20 @@ DEFAULT_ZOTERO = Path("~/Zotero")
 def sync_zotero(
     directory: Annotated[
         Path,
-        typer.Argument(
+        cli.Argument(
             metavar="DIR",
             help="Zotero data directory holding zotero.sqlite and storage/ (default ~/Zotero).",
         ),
     ] = DEFAULT_ZOTERO,
     collection: Annotated[
         str | None,
-        typer.Option(
+        cli.Option(
             "--collection",
             metavar="NAME",
             help="Only items in this collection (or a path 'Thesis / Chapter 2') and below.",
         ),
     ] = None,
-    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embeddings.")] = False,
+    no_embed: Annotated[bool, cli.Option("--no-embed", help="Skip embeddings.")] = False,
     as_json: JsonSummaryOption = False,
 ) -> None:
     """Add new Zotero attachments, update changed items, re-read changed files and remove
@@ -72,24 +70,24 @@ def sync_zotero(
             soft_wrap=True,
         )
     if report.failed:
-        raise typer.Exit(1)
+        raise cli.Exit(1)
 
 
 @app.command()
 def enrich(
     docs: Annotated[
         list[str] | None,
-        typer.Argument(metavar="DOC", help="Document IDs (default: every document)."),
+        cli.Argument(metavar="DOC", help="Document IDs (default: every document)."),
     ] = None,
     online: Annotated[
         bool,
-        typer.Option(
+        cli.Option(
             "--online",
             help="Ask Crossref and OpenAlex (sends each DOI, or title, over the network; "
             "logged and cached). Without it nothing leaves the machine.",
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, cli.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Complete bibliographic records (journal or proceedings, volume, issue, pages, DOI,
     publisher) from Crossref and OpenAlex; only fields a record lacks are filled. Without

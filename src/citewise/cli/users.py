@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
 from rich.table import Table
 
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.options import JsonOption
 
 
 @app.command()
 def user(
-    name: Annotated[str, typer.Argument(help="The user's name, as the audit log shows it.")],
+    name: Annotated[str, cli.Argument(help="The user's name, as the audit log shows it.")],
     role: Annotated[
-        str, typer.Option("--role", help="read (ask, search, read) or write (also research).")
+        str, cli.Option("--role", help="read (ask, search, read) or write (also research).")
     ] = "read",
 ) -> None:
     """Print a new token for NAME and the lines to add to the server's users.toml (the
@@ -24,7 +24,7 @@ def user(
     from citewise.server.users import ROLES, new_token, users_entry
 
     if role not in ROLES:
-        raise typer.BadParameter("role must be read or write", param_hint="--role")
+        raise cli.BadParameter("role must be read or write", param_hint="--role")
     token = new_token()
     err.print(f"token for {name} (shown once): {token}")
     out.print(users_entry(name, role, token), end="", markup=False, highlight=False)
@@ -32,8 +32,8 @@ def user(
 
 @app.command()
 def audit(
-    limit: Annotated[int, typer.Option("--limit", min=1)] = 50,
-    actor: Annotated[str | None, typer.Option("--user", help="Only this user.")] = None,
+    limit: Annotated[int, cli.Option("--limit", min=1)] = 50,
+    actor: Annotated[str | None, cli.Option("--user", help="Only this user.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Who asked, searched or started research in this library, newest first (a shared

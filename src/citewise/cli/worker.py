@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
+from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
 
 if TYPE_CHECKING:
@@ -22,23 +21,23 @@ STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 @app.command()
 def worker(
     concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Jobs run at once by this worker.")
+        int, cli.Option("--concurrency", min=1, help="Jobs run at once by this worker.")
     ] = 1,
     heartbeat: Annotated[
-        float, typer.Option("--heartbeat", min=0.1, help="Seconds between heartbeats.")
+        float, cli.Option("--heartbeat", min=0.1, help="Seconds between heartbeats.")
     ] = 10.0,
     stalled_after: Annotated[
         float,
-        typer.Option(
+        cli.Option(
             "--stalled-after",
             min=0.5,
             help="Seconds without a heartbeat after which a worker's jobs run elsewhere.",
         ),
     ] = 30.0,
     until_done: Annotated[
-        bool, typer.Option("--until-done", help="Stop when the queue is empty.")
+        bool, cli.Option("--until-done", help="Stop when the queue is empty.")
     ] = False,
-    name: Annotated[str | None, typer.Option("--name", help="This worker's name.")] = None,
+    name: Annotated[str | None, cli.Option("--name", help="This worker's name.")] = None,
 ) -> None:
     """Run ingest, embedding and research jobs of a postgresql:// library (one per machine;
     stop with Ctrl-C or SIGTERM: the job in hand finishes first)."""
@@ -72,7 +71,7 @@ def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
         final = follow_ingest(settings(), queued, advance)
     _followed(final, len(ids), as_json)
     if final.failures or queued.failed:
-        raise typer.Exit(1)
+        raise cli.Exit(1)
 
 
 def _followed(final: IngestProgress, jobs: int, as_json: bool) -> None:
@@ -147,4 +146,4 @@ def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None
         out.print(f"task {task.id} · {state} (job {final.status[job]})")
         out.print(f"report files: citewise tasks resume {task.id}")
     if state != "completed":
-        raise typer.Exit(1)
+        raise cli.Exit(1)

@@ -79,9 +79,8 @@ def test_a_second_run_copies_nothing_and_still_verifies(tmp_path: Path, pg_url: 
 def test_the_command_prints_verified_counts_as_json(tmp_path: Path, pg_url: str) -> None:
     import json
 
-    from typer.testing import CliRunner
-
     from citewise.cli import app
+    from citewise.cli.testing import CliRunner
 
     _library(tmp_path / "one")
     result = CliRunner().invoke(app, ["migrate", str(tmp_path / "one"), pg_url, "--json"])
