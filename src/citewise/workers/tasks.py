@@ -4,9 +4,10 @@ whose blocks all have vectors is not embedded again, a research task resumes fro
 committed stage).
 
 An ingest job parses and stores one file, then defers its follow-ups: the embedding of that
-document (a batch any worker may take) and one debounced vocabulary job for every file
-stored meanwhile. The keyword postings are not refreshed here: they are each machine's own
-cache, brought up to date by the next search on the machine that asks.
+document (a batch any worker may take; none when that work is waiting, running or done:
+follow_ups.py) and one debounced vocabulary job for every file stored meanwhile. The
+keyword postings are not refreshed here: they are each machine's own cache, brought up to
+date by the next search on the machine that asks.
 
 Each job keeps its outcome beside the queue (store/postgres/queue.py `job_outcomes`): an
 ingest job the document it stored and the ids of its follow-up jobs, a failed attempt its
@@ -38,16 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 from citewise.config import Settings
 from citewise.errors import CitewiseError
-from citewise.workers.app import (
-    EMBED,
-    EMBED_DOCUMENT,
-    FOLLOW_UP,
-    INGEST,
-    QUEUE,
-    RESEARCH,
-    RETRIES,
-    VOCABULARY,
-)
+from citewise.workers import follow_ups
+from citewise.workers.app import EMBED, EMBED_DOCUMENT, INGEST, QUEUE, RESEARCH, RETRIES, VOCABULARY
 from citewise.workers.timing import JobClock
 
 if TYPE_CHECKING:
@@ -55,6 +48,7 @@ if TYPE_CHECKING:
     from citewise.store.protocols import Store
 
 log = logging.getLogger(__name__)
+EMBED_PASSES = 3  # an embedding job's looks at its document (a replaced one: embedded again)
 # What a failing job's body leaves undone, for its outcome: a vocabulary job learns every
 # document not learned yet, not only the files that deferred it (None: not known).
 _LEFT: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
@@ -121,24 +115,6 @@ def _libraries(context: Any) -> Libraries:
     return found
 
 
-def _defer(context: Any, task: str, lock: str, **kwargs: Any) -> int | None:
-    """Defer a follow-up job unless the same one is already waiting (`lock` also keeps two
-    from running at once); the id of the job that will do it (deferred now or waiting)."""
-    from procrastinate import exceptions
-
-    job = context.app.configure_task(
-        task, queue=QUEUE, queueing_lock=lock, lock=lock, priority=FOLLOW_UP
-    )
-    for _ in range(3):  # the waiting one may start between the two looks: defer again
-        try:
-            return int(job.defer(**kwargs))
-        except exceptions.AlreadyEnqueued:
-            waiting = context.app.job_manager.list_jobs(queueing_lock=lock, status="todo")
-            if waiting:
-                return int(waiting[0].id)
-    return None
-
-
 def _record(context: Any, **fields: Any) -> None:
     """This attempt's outcome, for whoever follows the job (store/postgres/queue.py)."""
     from citewise.store.postgres.queue import JobOutcome, record_outcome
@@ -161,9 +137,10 @@ def stop_if_asked(context: Any) -> None:
 
 def ingest_file(context: Any, path: str) -> dict[str, Any]:
     """Ingest one file (parse, store), then defer its embedding and the vocabulary pass;
-    an unchanged file defers them too (its first run may have died before it could). Its
-    outcome names the document and those two jobs. An abort request stops it before the
-    parse, or once the file is stored (before the follow-ups)."""
+    an unchanged file defers them too (its first run may have died before it could),
+    except an embedding already waiting, running or done (follow_ups.py). Its outcome
+    names the document and those two jobs. An abort request stops it before the parse, or
+    once the file is stored (before the follow-ups)."""
     clock = JobClock("ingest_file")
     stop_if_asked(context)
     with _libraries(context).borrow(embeddings=False) as library:
@@ -174,16 +151,16 @@ def ingest_file(context: Any, path: str) -> dict[str, Any]:
         raise IngestJobError(failure.reason, code=failure.code)  # the path is the outcome's subject
     outcome = report.added or report.replaced or report.unchanged
     document = outcome[0] if outcome else None
-    follow_ups: list[int | None] = []
-    if document is not None:
-        lock = f"{EMBED_DOCUMENT}:{document}"
-        follow_ups.append(_defer(context, EMBED_DOCUMENT, lock, document=document))
-        follow_ups.append(_defer(context, VOCABULARY, VOCABULARY))
+    deferred: list[int | None] = []
+    if document is not None:  # unchanged: no second embedding job for work done or under way
+        changed = not report.unchanged
+        deferred.append(follow_ups.embedding(context, _libraries(context), document, changed))
+        deferred.append(follow_ups.defer(context, VOCABULARY, VOCABULARY))
     _record(
         context,
         subject=path,
         document=document,
-        follow_ups=tuple(j for j in follow_ups if j is not None),
+        follow_ups=tuple(j for j in deferred if j is not None),
     )
     clock.done(
         path=path, blocks=report.blocks, pages=report.pages, unchanged=bool(report.unchanged)
@@ -203,24 +180,27 @@ def embed_document(context: Any, document: str) -> int:
         embedder, store = library.embedder, library.store
         if embedder is None:  # the job exists to embed: "done" here would be a silent gap
             raise _no_embedder(library.settings)
-        store.vectors.register_model(embedder.name, embedder.dimensions)
-        todo = [(b.rowid, b.text) for b in store.blocks(document) if b.trusted]
-        rowids = [rowid for rowid, _ in todo]
-        if store.dense_index(embedder.name).vectors(rowids) is not None:
-            todo = []  # embedded already (a rerun, or the file was unchanged)
-        chunk = int(getattr(embedder, "chunk", EMBED_BATCH))
-        for start in range(0, len(todo), chunk):
-            stop_if_asked(context)  # before each batch: the model may have loaded for long
-            batch = todo[start : start + chunk]
-            began, cpu = time.perf_counter(), time.thread_time()
-            vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
-            clock.add("encode_cpu", time.thread_time() - cpu)
-            saving = time.perf_counter()
-            clock.add("encode_seconds", saving - began)
-            store.vectors.save_vectors(embedder.name, [rowid for rowid, _ in batch], vectors)
-            clock.add("save_seconds", time.perf_counter() - saving)
-    clock.done(document=document, blocks=len(todo))
-    return len(todo)
+        chunk, embedded = int(getattr(embedder, "chunk", EMBED_BATCH)), 0
+        # Looked at again once embedded: an ingest that finds the document unchanged while
+        # this job runs relies on it (follow_ups.py), even if the content was replaced
+        # meanwhile. Empty at once when embedded already (a rerun, or the file unchanged).
+        for _ in range(EMBED_PASSES):
+            todo = follow_ups.missing_vectors(store, embedder, document)
+            if not todo:
+                break
+            for start in range(0, len(todo), chunk):
+                stop_if_asked(context)  # before each batch: the model may have loaded for long
+                batch = todo[start : start + chunk]
+                began, cpu = time.perf_counter(), time.thread_time()
+                vectors = embedder.encode([text for _, text in batch], batch_size=EMBED_BATCH)
+                clock.add("encode_cpu", time.thread_time() - cpu)
+                saving = time.perf_counter()
+                clock.add("encode_seconds", saving - began)
+                store.vectors.save_vectors(embedder.name, [rowid for rowid, _ in batch], vectors)
+                clock.add("save_seconds", time.perf_counter() - saving)
+            embedded += len(todo)
+    clock.done(document=document, blocks=embedded)
+    return embedded
 
 
 def learn_vocabulary(context: Any) -> int:
