@@ -8,10 +8,7 @@ the agent, PyMuPDF, numpy and the models are imported by the command that uses t
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
-
-from rich.console import Console
-from rich.progress import Progress, TaskID
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from citewise.cli import parsing as cli
 from citewise.errors import CitewiseError
@@ -26,6 +23,9 @@ if "pymupdf" not in sys.modules:
         sys.modules.setdefault(_unused, None)  # type: ignore[arg-type]  # None means absent
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
     from citewise.api import Library
     from citewise.config import Settings
 
@@ -33,8 +33,26 @@ app = cli.App(
     help="citewise: ask your PDF library questions, get verifiable page-level citations.",
     no_args_is_help=True,
 )
-out = Console()
-err = Console(stderr=True)
+
+
+class _LazyConsole:
+    """A Rich console made when first used: importing Rich costs about 0.1 s, which `--help`,
+    `--json` output and plain errors never need."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return getattr(self._console, name)
+
+
+out = cast("Console", _LazyConsole(stderr=False))
+err = cast("Console", _LazyConsole(stderr=True))
 
 
 EXIT_REFUSED = 3
@@ -69,35 +87,15 @@ def emit_json(data: object) -> None:
     sys.stdout.write(json_text(data) + "\n")
 
 
-class PlainProgress(Progress):
-    """Progress for a log or a pipe: no bar, one plain stderr line each time the stage
-    (the task's description) changes."""
-
-    def __init__(self) -> None:
-        super().__init__(console=err, disable=True)
-        self._last: str | None = None
-
-    def update(self, task_id: TaskID, **changes: Any) -> None:
-        super().update(task_id, **changes)
-        task = self._tasks[task_id]  # the task's stage shows with its first step, not before
-        count = f" ({task.completed:g}/{task.total:g})" if task.total else ""
-        self._stage(task.description, count)
-
-    def _stage(self, description: str | None, count: str = "") -> None:
-        if description and description != self._last:
-            from citewise.report.terminal import plain
-
-            self._last = description
-            sys.stderr.write(f"{plain(description)}{count}\n")
-
-
 def progress_bar(enabled: bool) -> Progress:
     """A progress bar on stderr (stdout stays clean for --json) on a terminal; elsewhere a
     plain line per stage (no carriage returns filling a log)."""
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     if enabled and not err.is_terminal:
-        return PlainProgress()
+        from citewise.cli.progress import PlainProgress
+
+        return PlainProgress(err)
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),

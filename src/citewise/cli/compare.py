@@ -6,9 +6,6 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-from rich.markup import escape
-from rich.table import Table as RichTable
-
 from citewise.agent.matrix_columns import DEFAULT_COLUMNS
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
@@ -68,6 +65,8 @@ def matrix(
     llm_url: LlmUrl = None,
 ) -> None:
     """The literature matrix: one row per paper, one cited cell per column."""
+    from rich.markup import escape
+
     from citewise.agent.aspects import parse_aspects
     from citewise.report.matrix import write_matrix
 
@@ -110,6 +109,8 @@ def setup(
 ) -> None:
     """Everything needed to rerun a paper's experiments, each setting cited."""
     import yaml
+    from rich.markup import escape
+    from rich.table import Table as RichTable
 
     from citewise.agent.extraction import NOT_STATED
     from citewise.agent.setup import SETUP_ASPECTS

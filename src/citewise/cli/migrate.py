@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from rich.table import Table
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, out
 from citewise.errors import LibraryError
@@ -19,6 +17,8 @@ def migrate(
 ) -> None:
     """Copy every table of SRC into DST, then compare row counts and checksums per table.
     Interrupted? Run it again: tables already copied are skipped, rows already there kept."""
+    from rich.table import Table
+
     from citewise.api_migrate import migrate_library
 
     result = migrate_library(src, dst)

@@ -7,8 +7,6 @@ import sys
 from dataclasses import asdict
 from typing import Annotated
 
-from rich.table import Table
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.options import JsonOption, LlmOption, LlmUrlOption, NoCacheOption
@@ -20,6 +18,8 @@ def usage(
     as_json: JsonOption = False,
 ) -> None:
     """Model calls logged in this library: tokens, cost, cache hits, latency."""
+    from rich.table import Table
+
     from citewise.report.terminal import safe
 
     with open_library(embeddings=False) as lib:
@@ -58,6 +58,8 @@ def doctor(
 ) -> None:
     """Which model serves each role, and whether it is reachable (exit 1 if one is not);
     with --check, whether the vector index matches the store (repaired where it does not)."""
+    from rich.table import Table
+
     from citewise.embed.settings import embed_settings
     from citewise.llm.doctor import check_embedding
     from citewise.report.terminal import print_index_report, safe

@@ -1,8 +1,12 @@
-"""One progress bar per source while a literature search runs (stderr, terminals only)."""
+"""Progress on stderr: one bar per source while a literature search runs (terminals only),
+and `PlainProgress`, a plain line per stage for logs and pipes. Imported when a command
+shows progress: `--help` never needs Rich's progress module."""
 
 from __future__ import annotations
 
+import sys
 from types import TracebackType
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
@@ -51,3 +55,25 @@ class SourceBars:
             note = MARKS[step.state] + (f", {note}" if note else "")
             size = max(step.records, 1) if step.state == "done" else size
         self.progress.update(task, completed=step.records, total=size or None, note=note)
+
+
+class PlainProgress(Progress):
+    """Progress for a log or a pipe: no bar, one plain stderr line each time the stage
+    (the task's description) changes."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(console=console, disable=True)
+        self._last: str | None = None
+
+    def update(self, task_id: TaskID, **changes: Any) -> None:
+        super().update(task_id, **changes)
+        task = self._tasks[task_id]  # the task's stage shows with its first step, not before
+        count = f" ({task.completed:g}/{task.total:g})" if task.total else ""
+        self._stage(task.description, count)
+
+    def _stage(self, description: str | None, count: str = "") -> None:
+        if description and description != self._last:
+            from citewise.report.terminal import plain
+
+            self._last = description
+            sys.stderr.write(f"{plain(description)}{count}\n")

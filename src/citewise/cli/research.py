@@ -6,14 +6,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-from rich.progress import Progress, TaskID
-from rich.table import Table
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOption
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from citewise.agent.research import ResearchOptions
     from citewise.api.research import ResearchDesk, ResearchOutcome
 
@@ -208,6 +207,8 @@ def list_tasks(
     as_json: JsonOption = False,
 ) -> None:
     """Research tasks in this library, oldest first."""
+    from rich.table import Table
+
     from citewise.api.research import ResearchDesk
     from citewise.report.terminal import safe
 
@@ -228,6 +229,8 @@ def show_task(
     as_json: JsonOption = False,
 ) -> None:
     """A task's state, options and event log."""
+    from rich.table import Table
+
     from citewise.api.research import ResearchDesk
     from citewise.report.terminal import safe
 

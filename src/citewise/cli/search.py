@@ -10,16 +10,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-from rich.table import Table
-from rich.text import Text
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.options import SourcesConfigOption
-from citewise.cli.progress import SourceBars
 from citewise.sources.names import ALL_CAP, SOURCE_NAMES
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from citewise.api.literature import Literature, LiteratureSearch
     from citewise.sources import SearchResult
     from citewise.sources.intent import Intent
@@ -117,6 +115,7 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
+    from citewise.cli.progress import SourceBars
     from citewise.sources.intent import parse_intent
     from citewise.sources.mesh import load as mesh_vocabulary
 
@@ -220,6 +219,8 @@ def literature_for(sources_config: Path | None) -> Literature:
 
 
 def badges(names: list[str]) -> Text:
+    from rich.text import Text
+
     text = Text()
     for name in names:
         label, colour = BADGES.get(name, (name, "white"))
@@ -229,6 +230,9 @@ def badges(names: list[str]) -> Text:
 
 
 def print_records(result: SearchResult) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     from citewise.report.terminal import plain, safe
     from citewise.sources.intent import summary
 

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-from rich.table import Table as RichTable
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import EXIT_REFUSED, app, emit_json, open_library, out
 from citewise.cli.options import JsonOption
@@ -29,6 +27,8 @@ def table(
     png: Annotated[Path | None, cli.Option("--png", help="Write the table region.")] = None,
 ) -> None:
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
+    from rich.table import Table as RichTable
+
     from citewise.api.structure import TableResult
     from citewise.documents.structure import find_table, tables, to_csv_rows, to_markdown
     from citewise.report.terminal import plain, safe

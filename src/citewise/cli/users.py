@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from rich.table import Table
-
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out
 from citewise.cli.options import JsonOption
@@ -38,6 +36,8 @@ def audit(
 ) -> None:
     """Who asked, searched or started research in this library, newest first (a shared
     PostgreSQL library; a SQLite library keeps no such log)."""
+    from rich.table import Table
+
     from citewise.report.terminal import safe
 
     with open_library(embeddings=False) as lib:
