@@ -15,12 +15,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from citewise.errors import CitewiseError
-
-if TYPE_CHECKING:
-    from citewise.model_settings import ModelSettings
 
 
 def default_library_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -68,7 +67,39 @@ def database_cache_dir(url: str, environ: Mapping[str, str] | None = None) -> Pa
     return Path(cache_home) / "citewise" / "postgres" / digest
 
 
-# --- citewise.toml (its model tables are read in model_settings.py) -------------------------
+# --- Models: citewise.toml maps roles to backends -------------------------------------------
+
+ROLES = ("screen", "extract", "reason", "write", "judge")
+
+
+class BackendSettings(BaseModel):
+    """Per-backend options: `[backends.ollama] url = "http://host:11434/v1"`."""
+
+    url: str | None = None
+    n_ctx: int | None = None
+    timeout: float | None = None
+    api_key_env: str | None = None  # name of the variable holding the key, never the key
+
+
+class ModelSettings(BaseModel):
+    """The `[roles]`, `[backends.*]` and `[cascade]` tables of citewise.toml.
+
+    A role names one `BACKEND:MODEL` or a list of two (a cascade: the second is called only
+    when the first's confidence is below `cascade.threshold`).
+    """
+
+    roles: dict[str, list[str]] = Field(default_factory=dict)
+    backends: dict[str, BackendSettings] = Field(default_factory=dict)
+    cascade_threshold: float = 0.5
+    source: str | None = None  # the file these came from
+    # Where `api_key_env` names are looked up (the face's snapshot of the environment).
+    environ: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+
+    def secret(self, variable: str | None) -> str | None:
+        return self.environ.get(variable) if variable else None
+
+    def role(self, name: str) -> list[str]:
+        return self.roles.get(name, [])
 
 
 def config_file(
@@ -98,6 +129,35 @@ def read_toml(path: Path | None) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CitewiseError(
+            f"cannot read {path}: {exc}",
+            hint='fix citewise.toml (see docs: [roles] write = "ollama:qwen2.5:7b")',
+            code="BAD_CONFIG",
+        ) from exc
+
+
+def model_settings_from(
+    raw: dict[str, Any], path: Path | None, environ: Mapping[str, str]
+) -> ModelSettings:
+    """The `[roles]`, `[backends.*]` and `[cascade]` tables of a parsed citewise.toml."""
+    if path is None:
+        return ModelSettings(environ=dict(environ))
+    try:
+        roles = {
+            name: [spec] if isinstance(spec, str) else list(spec)
+            for name, spec in (raw.get("roles") or {}).items()
+        }
+        unknown = set(roles) - set(ROLES)
+        if unknown:
+            raise ValueError(f"unknown role(s) {sorted(unknown)}; roles are {', '.join(ROLES)}")
+        return ModelSettings(
+            roles=roles,
+            backends=raw.get("backends") or {},
+            cascade_threshold=(raw.get("cascade") or {}).get("threshold", 0.5),
+            source=str(path),
+            environ=dict(environ),
+        )
+    except ValueError as exc:
         raise CitewiseError(
             f"cannot read {path}: {exc}",
             hint='fix citewise.toml (see docs: [roles] write = "ollama:qwen2.5:7b")',
@@ -163,8 +223,6 @@ class Settings:
 
     @property
     def models(self) -> ModelSettings:
-        from citewise.model_settings import model_settings_from  # (pydantic: only when asked)
-
         return model_settings_from(self.toml, self.config_path, self.environ)
 
     @property

@@ -8,6 +8,7 @@ import json
 import httpx
 import pytest
 
+from citewise.config import ModelSettings
 from citewise.llm.base import (
     BadModelSpecError,
     ContextOverflowError,
@@ -22,7 +23,6 @@ from citewise.llm.llamacpp import resolve_gguf
 from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.openai_compat import OpenAICompatModel
 from citewise.llm.registry import open_model
-from citewise.model_settings import ModelSettings
 from tests.loopback import free_port
 
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from citewise.config import ModelSettings
 from citewise.llm.base import Completion, Message, ModelUnreachableError, Params, Schema
 from citewise.llm.cascade import chain, reply_confidence
 from citewise.llm.client import ModelClient
 from citewise.llm.openai_compat import OpenAICompatModel
 from citewise.llm.registry import role_clients
 from citewise.llm.structured import structured_call
-from citewise.model_settings import ModelSettings
 from citewise.store.audit import SqliteAuditLog
 from citewise.store.db import connect
 from tests.llm.scripted import ScriptedModel

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
+from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
 from citewise.store.library import BlockFilter
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from citewise.agent.tool_plan import TraceStep
     from citewise.agent.tools import ToolError
     from citewise.llm.client import ModelClient
-    from citewise.model_settings import ModelSettings
 
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from citewise.config import Settings
+from citewise.config import ModelSettings, Settings
 
 if TYPE_CHECKING:
     from citewise.agent.answer import Answer
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from citewise.llm.client import ModelClient
     from citewise.llm.doctor import RoleReport
     from citewise.llm.usage import UsageSummary
-    from citewise.model_settings import ModelSettings
     from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
 

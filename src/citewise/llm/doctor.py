@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 import httpx
 
+from citewise.config import ROLES, ModelSettings
 from citewise.embed.base import DEFAULT_MODEL, MINILM
 from citewise.embed.settings import BUNDLED, EmbedSettings, open_embedder
 from citewise.errors import CitewiseError
 from citewise.llm.base import OLLAMA_URL, ModelSpec, parse_spec
 from citewise.llm.llamacpp import resolve_gguf
 from citewise.llm.openai_compat import DEFAULT_URL, start_hint
-from citewise.model_settings import ROLES, ModelSettings
 
 
 @dataclass

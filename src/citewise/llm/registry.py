@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from citewise.config import BackendSettings, ModelSettings
 from citewise.llm.base import LanguageModel, ModelSpec, parse_spec
 from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.nomodel import ExtractiveModel
 from citewise.store.protocols import AuditLog
 
-if TYPE_CHECKING:
-    from citewise.model_settings import ModelSettings
-
 
 def open_model(
     spec: ModelSpec, settings: ModelSettings | None = None, transport: Any = None
 ) -> LanguageModel:
     """The backend a spec names; per-backend options come from citewise.toml."""
-    from citewise.model_settings import BackendSettings, ModelSettings
-
     options = (settings or ModelSettings()).backends.get(spec.backend, BackendSettings())
     if spec.backend == "extractive":
         return ExtractiveModel()
