@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from citewise.agent.numbers import parse_number
-from citewise.documents.grid import is_numeric, table_from_data
-from citewise.documents.structure import to_csv_rows
+from citewise.documents.grid import is_numeric, table_from_data, to_csv_rows
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 
 # Standard abbreviations of results-table headers (not any one paper's): header -> words.
