@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 from citewise.documents.equations import equation_number
 from citewise.documents.formulas import lookup_equation
-from citewise.documents.grid import table_from_data, to_csv_rows
+from citewise.documents.grid import table_from_data
+from citewise.documents.grid import to_csv_rows as to_csv_rows  # (moved; still importable here)
 from citewise.documents.headings import NUMBERING, heading_level
 from citewise.documents.model import Equation, Section, Table
 from citewise.errors import CitewiseError
