@@ -15,11 +15,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, Field
+from typing import Any, TypeVar
 
 from citewise.errors import CitewiseError
+
+T = TypeVar("T")
 
 
 def default_library_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -72,7 +72,18 @@ def database_cache_dir(url: str, environ: Mapping[str, str] | None = None) -> Pa
 ROLES = ("screen", "extract", "reason", "write", "judge")
 
 
-class BackendSettings(BaseModel):
+def validated(kind: type[T], values: Mapping[str, Any]) -> T:
+    """`kind(**values)` (a dataclass) with each field's type checked and coerced as pydantic
+    does (`"4"` -> 4, a table -> BackendSettings, unknown keys ignored); pydantic's
+    ValidationError, a ValueError, when one does not fit. Pydantic is imported only here:
+    a command with no citewise.toml to read goes without it (~0.2 s of start-up)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(kind).validate_python(dict(values))
+
+
+@dataclass
+class BackendSettings:
     """Per-backend options: `[backends.ollama] url = "http://host:11434/v1"`."""
 
     url: str | None = None
@@ -81,19 +92,21 @@ class BackendSettings(BaseModel):
     api_key_env: str | None = None  # name of the variable holding the key, never the key
 
 
-class ModelSettings(BaseModel):
-    """The `[roles]`, `[backends.*]` and `[cascade]` tables of citewise.toml.
+@dataclass
+class ModelSettings:
+    """The `[roles]`, `[backends.*]` and `[cascade]` tables of citewise.toml (read through
+    `validated`).
 
     A role names one `BACKEND:MODEL` or a list of two (a cascade: the second is called only
     when the first's confidence is below `cascade.threshold`).
     """
 
-    roles: dict[str, list[str]] = Field(default_factory=dict)
-    backends: dict[str, BackendSettings] = Field(default_factory=dict)
+    roles: dict[str, list[str]] = field(default_factory=dict)
+    backends: dict[str, BackendSettings] = field(default_factory=dict)
     cascade_threshold: float = 0.5
     source: str | None = None  # the file these came from
     # Where `api_key_env` names are looked up (the face's snapshot of the environment).
-    environ: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+    environ: dict[str, str] = field(default_factory=dict, repr=False)
 
     def secret(self, variable: str | None) -> str | None:
         return self.environ.get(variable) if variable else None
@@ -150,12 +163,15 @@ def model_settings_from(
         unknown = set(roles) - set(ROLES)
         if unknown:
             raise ValueError(f"unknown role(s) {sorted(unknown)}; roles are {', '.join(ROLES)}")
-        return ModelSettings(
-            roles=roles,
-            backends=raw.get("backends") or {},
-            cascade_threshold=(raw.get("cascade") or {}).get("threshold", 0.5),
-            source=str(path),
-            environ=dict(environ),
+        return validated(
+            ModelSettings,
+            {
+                "roles": roles,
+                "backends": raw.get("backends") or {},
+                "cascade_threshold": (raw.get("cascade") or {}).get("threshold", 0.5),
+                "source": str(path),
+                "environ": dict(environ),
+            },
         )
     except ValueError as exc:
         raise CitewiseError(

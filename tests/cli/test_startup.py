@@ -96,6 +96,69 @@ def test_asking_loads_no_pdf_parser_or_ingest_pipeline(paper: Path, library_dir:
     assert loaded_after(statement, heavy) == []
 
 
+# What a plain English question has no use for: the Chinese bridge and dictionary, the
+# comparison table, the tool registry and planner (ask --trace), the generated-answer path.
+NOT_FOR_AN_ENGLISH_QUESTION = (
+    "citewise.lang.zh",
+    "citewise.lang.zh_labels",
+    "citewise.agent.crosslingual",
+    "citewise.agent.compare_answer",
+    "citewise.agent.aspects",
+    "citewise.agent.tool_plan",
+    "citewise.agent.tools",
+    "citewise.agent.generate",
+    "citewise.agent.verify",
+)
+
+
+def test_an_english_question_loads_no_chinese_comparison_tool_or_generation_code(
+    paper: Path, library_dir: Path
+) -> None:
+    statement = command_on(library_dir, paper, ["ask", "What does the granite classifier reach?"])
+    assert loaded_after(statement, NOT_FOR_AN_ENGLISH_QUESTION) == []
+
+
+def test_a_chinese_or_comparative_question_loads_its_own_code(
+    paper: Path, library_dir: Path
+) -> None:
+    # (so the test above is not vacuous: these questions do take those paths)
+    from citewise.api import Library
+
+    with Library(library_dir, embeddings=False) as lib:
+        assert not lib.ingest([paper]).failed
+    for question, needed in (
+        ("花岗岩分类器的准确率是多少？", ("citewise.lang.zh", "citewise.agent.crosslingual")),
+        ("Compare the classifiers across all papers", ("citewise.agent.compare_answer",)),
+    ):
+        statement = (
+            "from citewise.api import Library\n"
+            f"with Library({str(library_dir)!r}, embeddings=False) as lib:\n"
+            f"    lib.ask({question!r})"
+        )
+        assert loaded_after(statement, needed) == list(needed), question
+
+
+def test_the_library_answers_without_pydantic_or_numpy_ma(paper: Path, library_dir: Path) -> None:
+    # with vectors (the index's rows are sampled against SQLite when it opens) and no
+    # citewise.toml: the settings are plain dataclasses, and np.unique (numpy.ma) is not used
+    from citewise.api import Library
+
+    with Library(library_dir) as lib:
+        assert not lib.ingest([paper]).failed
+    statement = (
+        "import os\n"
+        "os.environ['CITEWISE_CONFIG'] = os.devnull\n"
+        "from citewise.api import Library\n"
+        f"with Library({str(library_dir)!r}) as lib:\n"
+        "    assert lib.store.vectors.any_vectors()\n"
+        "    answer = lib.ask_with_model('What does the granite classifier reach?')\n"
+        "assert not answer.refused, answer.answer"
+    )
+    assert loaded_after(
+        statement, ("pydantic", "numpy.ma", "numpy", *NOT_FOR_AN_ENGLISH_QUESTION)
+    ) == ["numpy"]
+
+
 def test_parsing_a_document_model_does_not_load_pymupdf() -> None:
     assert "pymupdf" not in loaded_after("import citewise.documents.model")
     assert "pymupdf" not in loaded_after("import citewise.ingest")

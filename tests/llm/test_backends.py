@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from citewise.config import ModelSettings
+from citewise.config import BackendSettings, ModelSettings
 from citewise.llm.base import (
     BadModelSpecError,
     ContextOverflowError,
@@ -123,7 +123,7 @@ def test_unreachable_server_names_the_url_and_how_to_start_it() -> None:
         model.complete([{"role": "user", "content": "hi"}])
     assert url in str(exc.value) and "llama_cpp.server" in exc.value.hint
     ollama = open_model(parse_spec("ollama:qwen2.5:7b"), ModelSettings(
-        backends={"ollama": {"url": url}}))  # type: ignore[dict-item]  # fmt: skip
+        backends={"ollama": BackendSettings(url=url)}))  # fmt: skip
     with pytest.raises(ModelUnreachableError) as exc:
         ollama.complete([{"role": "user", "content": "hi"}])
     assert "ollama serve" in exc.value.hint

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from citewise.agent.question import Question, focus_sentence
+from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem
 
 # What the question asks to be measured in, and how a table states that measure.
@@ -43,10 +44,10 @@ _ASKED_MEASURES = {
         r"[$€£]|\b(cost|price|usd|eur|dollars?|euros?)\b", re.I
     ),
 }
-_ASKS_NAME = re.compile(r"^\W*(which|who|whom|whose)\b", re.I)
-_HOW_MANY = re.compile(r"\bhow many\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})", re.I)
+_ASKS_NAME = lazy(r"^\W*(which|who|whom|whose)\b", re.I)
+_HOW_MANY = lazy(r"\bhow many\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})", re.I)
 # How a table says its figures are counts: "# claims", "No. of", "Number", "Size", "n".
-_COUNTS = re.compile(r"#|\bno\.|\b(number|count|counts|size|total|n)\b", re.I)
+_COUNTS = lazy(r"#|\bno\.|\b(number|count|counts|size|total|n)\b", re.I)
 
 
 def measure_missing(question_text: str, table_text: str) -> bool:
@@ -70,7 +71,7 @@ def counted_noun(question_text: str) -> str:
     return stem(noun) if noun else ""
 
 
-_OWNED = re.compile(
+_OWNED = lazy(
     r"(?:'s|’s|s')\s+((?:[\w&-]+,?\s+){0,5}?[\w-]+)\s+(?:at|in|for|of|on|as|during|from|by|to|was|were|is|are)\b",
     re.I,
 )

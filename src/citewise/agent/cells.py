@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from citewise.agent.numbers import parse_number
-from citewise.documents.grid import is_numeric, table_from_data
-from citewise.documents.structure import to_csv_rows
+from citewise.documents.grid import is_numeric, table_from_data, to_csv_rows
+from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 
 # Standard abbreviations of results-table headers (not any one paper's): header -> words.
@@ -32,23 +32,23 @@ STANDARD_ABBREVIATIONS = {
     "yr": "year",
 }
 # A column where less is better: "best" there means the smallest value.
-_LOWER_IS_BETTER = re.compile(
+_LOWER_IS_BETTER = lazy(
     r"\b(error|err|loss|perplexity|ppl|wer|cer|time|latency|rmse|mae|mse|cost|runtime)\b", re.I
 )
-_SUPERLATIVE = re.compile(
+_SUPERLATIVE = lazy(
     r"\b(best|highest|largest|most|biggest|greatest|top|maximum|max|lowest|smallest|least|"
     r"fewest|worst|minimum|min)\b",
     re.I,
 )
 _LOW_WORDS = {"lowest", "smallest", "least", "fewest", "minimum", "min"}
-_WHICH = re.compile(r"\b(which|what|who)\b", re.I)
+_WHICH = lazy(r"\b(which|what|who)\b", re.I)
 # "Which maximum learning rates ...", "what minimum length ...": the bound names the
 # quantity asked for (a setting), it does not rank the table's rows.
-_BOUND_ASKED = re.compile(r"\b(?:which|what)\s+(?:maximum|minimum|max|min)\b", re.I)
-_LAST_ROW = re.compile(r"\b(last|final|bottom) row\b", re.I)
-_FIRST_ROW = re.compile(r"\bfirst row\b", re.I)
-_TOTAL_ROW = re.compile(r"\b(total|overall|all)\b", re.I)
-_AVERAGE_ROW = re.compile(r"\b(average|mean|avg)\b", re.I)
+_BOUND_ASKED = lazy(r"\b(?:which|what)\s+(?:maximum|minimum|max|min)\b", re.I)
+_LAST_ROW = lazy(r"\b(last|final|bottom) row\b", re.I)
+_FIRST_ROW = lazy(r"\bfirst row\b", re.I)
+_TOTAL_ROW = lazy(r"\b(total|overall|all)\b", re.I)
+_AVERAGE_ROW = lazy(r"\b(average|mean|avg)\b", re.I)
 MATCH_FLOOR = 0.5
 
 
@@ -183,10 +183,10 @@ def _special_row(question: str, view: TableView) -> int | None:
     return None
 
 
-_COUNT_HEADER = re.compile(r"^(number|count|#|no\.|n)\b", re.I)
-_HOW_MANY = re.compile(r"\bhow many\b", re.I)
-_SHARE = re.compile(r"\b(percentage|percent|share|proportion|fraction)\b|%", re.I)
-_NEGATED = re.compile(r"\b(not|no|never|n't|did not|didn't)\b", re.I)
+_COUNT_HEADER = lazy(r"^(number|count|#|no\.|n)\b", re.I)
+_HOW_MANY = lazy(r"\bhow many\b", re.I)
+_SHARE = lazy(r"\b(percentage|percent|share|proportion|fraction)\b|%", re.I)
+_NEGATED = lazy(r"\b(not|no|never|n't|did not|didn't)\b", re.I)
 
 
 def _unit_bonus(question: str, header: str) -> float:
@@ -281,7 +281,7 @@ def superlative(question: str, view: TableView) -> CellMatch | None:
     return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative")
 
 
-_TOTAL_OVER = re.compile(r"\b(total|overall|combined|summed|sum)\b", re.I)
+_TOTAL_OVER = lazy(r"\b(total|overall|combined|summed|sum)\b", re.I)
 BREAKDOWN_TOLERANCE = 1.0
 
 
@@ -305,7 +305,7 @@ def breakdown(view: TableView, i: int) -> list[int]:
     return []
 
 
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9-]{2,}\b")
+_ACRONYM = lazy(r"\b[A-Z][A-Z0-9-]{2,}\b")
 
 
 def names_all(question: str, view: TableView) -> bool:

@@ -10,17 +10,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from citewise.agent.numbers import parse_number
+from citewise.regex import lazy
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
-_RANGE = re.compile(r"\b(range|minimum|maximum|min|max|span|spread)\b", re.I)
-_MISSING = re.compile(r"\b(missing|null|empty|blank|nan)\b", re.I)
-_TYPE = re.compile(r"\b(type|dtype|kind of values?)\b", re.I)
-_DISTINCT = re.compile(r"\b(distinct|unique)\b", re.I)
-_BEST = re.compile(r"\b(best|highest|largest|top|lowest|smallest|worst|min|max)\b", re.I)
+_RANGE = lazy(r"\b(range|minimum|maximum|min|max|span|spread)\b", re.I)
+_MISSING = lazy(r"\b(missing|null|empty|blank|nan)\b", re.I)
+_TYPE = lazy(r"\b(type|dtype|kind of values?)\b", re.I)
+_DISTINCT = lazy(r"\b(distinct|unique)\b", re.I)
+_BEST = lazy(r"\b(best|highest|largest|top|lowest|smallest|worst|min|max)\b", re.I)
 _LOW = {"lowest", "smallest", "min"}
-_LOWER_IS_BETTER = re.compile(r"(loss|err|error|time|latency|perplexity|ppl)", re.I)
-_WHICH = re.compile(r"\b(which|what)\b\s+(\w+)", re.I)
+_LOWER_IS_BETTER = lazy(r"(loss|err|error|time|latency|perplexity|ppl)", re.I)
+_WHICH = lazy(r"\b(which|what)\b\s+(\w+)", re.I)
 
 
 @dataclass

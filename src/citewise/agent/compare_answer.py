@@ -17,21 +17,12 @@ from dataclasses import dataclass, replace
 from citewise.agent.answer import Answer, AnswerSentence, Evidence
 from citewise.agent.aspects import aspects_in_question
 from citewise.agent.compare import Comparison
-from citewise.agent.compare_questions import FRAMING, MAX_PAPERS
+from citewise.agent.compare_questions import FRAMING, MAX_PAPERS, asks_to_compare
 from citewise.agent.question import Question
 from citewise.agent.refusal import NOT_ANSWERED
 from citewise.agent.scope import ScopeChoice
 from citewise.retrieval.terms import stem
 
-# Asking for a side-by-side: "compare/contrast ...", "how do A and B differ", "A vs B",
-# "differences between", "across all papers". ("Which papers ..." lists, it does not compare.)
-_CUE = re.compile(
-    r"^\W*(?:please\s+)?(?:compare|contrast)\b|(?<!-)\bdiffer(?:s|ed|ence|ences)?\b|\b(?:vs\.?|versus)"
-    r"\s|\bacross (?:all |the |both |each |every )?(?:of the )?(?:papers|documents|studies|"
-    r"articles|library)\b|\b(?:all|each|every|both) (?:of )?(?:the )?(?:papers|documents|"
-    r"studies|articles)\b",
-    re.IGNORECASE,
-)
 # The whole library is meant (when the question names fewer than two papers).
 _ALL = re.compile(
     r"\b(?:all|each|every|both) (?:of )?(?:the )?(?:papers|documents|studies|articles)\b"
@@ -44,11 +35,6 @@ _GENERIC = frozenset(
     configuration configurations setups setup details choices respect terms regard
     approaches""".split()
 )
-
-
-def asks_to_compare(text: str) -> bool:
-    """Cheap first look: does the question ask for a side-by-side at all?"""
-    return bool(_CUE.search(text))
 
 
 @dataclass(frozen=True)

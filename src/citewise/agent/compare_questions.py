@@ -6,10 +6,28 @@ same question within itself; a paper whose best draft would be refused says "not
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from citewise.agent.answer import AnswerSentence
 from citewise.agent.question import Question
+
+# Asking for a side-by-side: "compare/contrast ...", "how do A and B differ", "A vs B",
+# "differences between", "across all papers". ("Which papers ..." lists, it does not compare.)
+_CUE = re.compile(
+    r"^\W*(?:please\s+)?(?:compare|contrast)\b|(?<!-)\bdiffer(?:s|ed|ence|ences)?\b|\b(?:vs\.?|versus)"
+    r"\s|\bacross (?:all |the |both |each |every )?(?:of the )?(?:papers|documents|studies|"
+    r"articles|library)\b|\b(?:all|each|every|both) (?:of )?(?:the )?(?:papers|documents|"
+    r"studies|articles)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_to_compare(text: str) -> bool:
+    """Cheap first look: does the question ask for a side-by-side at all? (Here, not in
+    compare_answer.py, so a question that does not loads none of the comparison code.)"""
+    return bool(_CUE.search(text))
+
 
 # Ask every paper only in a library this small, when the question names none.
 MAX_PAPERS = 12

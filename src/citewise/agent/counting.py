@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from citewise.agent.cells import label_score, words
 from citewise.agent.question import Question
+from citewise.regex import lazy
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
@@ -30,16 +31,16 @@ _UNITS = {
     "appendixes": "appendix",
     "parts": "part",
 }
-_PARTS_QUESTION = re.compile(
+_PARTS_QUESTION = lazy(
     r"\bhow many (?P<unit>chapters|sections|appendices|appendixes|parts)\b"
     r"(?:(?!\b(?:mention|cite|discuss|use|have|contain)\w*\b).)*"
     r"\b(?:this|the) (?:report|paper|book|document|survey|thesis|article)\b",
     re.I,
 )
-_CONTENTS = re.compile(r"\b(contents|outline)\b", re.I)
+_CONTENTS = lazy(r"\b(contents|outline)\b", re.I)
 # "1. Introduction: Climate Change and Human Health ......25" (a contents entry)
-_ENTRY = re.compile(r"(?:^|(?<=\s))(\d{1,3})\.\s+[A-Z][^.\n]*?(?:\.\s?){3,}\s*\d+")
-_MEMBERS_QUESTION = re.compile(
+_ENTRY = lazy(r"(?:^|(?<=\s))(\d{1,3})\.\s+[A-Z][^.\n]*?(?:\.\s?){3,}\s*\d+")
+_MEMBERS_QUESTION = lazy(
     r"\b(?i:how many) (?P<who>[\w\s-]+?)(?: (?:of|in) (?:this|the) \w+)?"
     r" (?:come|came|are|were|is) (?:from|at|with|affiliated with)"
     r" (?:the )?(?P<org>[A-Z][\w.&'-]*(?: (?:of |at |the |for |and )*[A-Z][\w.&'-]*)*)"
@@ -119,7 +120,7 @@ def count_members(question: str, blocks: list[StoredBlock]) -> Count | None:
     return Count(n, listed, [(b, b.text) for b in dict.fromkeys(b for b, _ in quotes)])
 
 
-_LABELS_QUESTION = re.compile(
+_LABELS_QUESTION = lazy(
     r"\bhow many (?P<unit>figures|tables|equations)\b(?: \w+){0,3}? in (?:the |this )"
     r"(?:entire |whole )?(?:paper|document|article|report|survey|thesis)\b",
     re.I,

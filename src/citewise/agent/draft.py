@@ -30,6 +30,7 @@ from citewise.agent.question import Question
 from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.spans import listed_items, shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
+from citewise.regex import lazy
 from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
@@ -40,39 +41,39 @@ OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
 # Answer shapes some questions need.
-_WANTS_LINK = re.compile(r"\b(web ?(link|page)|url|website|web address|doi)\b", re.IGNORECASE)
-_LINK = re.compile(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
-_WANTS_DATE = re.compile(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
-_DATE = re.compile(
+_WANTS_LINK = lazy(r"\b(web ?(link|page)|url|website|web address|doi)\b", re.IGNORECASE)
+_LINK = lazy(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
+_WANTS_DATE = lazy(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
+_DATE = lazy(
     r"\b(1[5-9]|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
     r"|\d{1,2}[:.]\d\d\s*[ap]\.?m",
     re.IGNORECASE,
 )
-_WANTS_DURATION = re.compile(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
+_WANTS_DURATION = lazy(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
 # a duration or a length, a number with its unit: what "how long" is answered in
 _UNITS = (
     r"(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|words?|"
     r"pages?|tokens?|characters?|km|cm|mm|m)\b"
 )
-_DURATION = re.compile(
+_DURATION = lazy(
     r"\b(\d[\d.,]*\s*|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an|"
     r"half|several|few)[\s-]+)" + _UNITS,
     re.IGNORECASE,
 )
 # "How did X compare?" is answered by a comparison ("20 times less", "faster than")
-_WANTS_COMPARISON = re.compile(r"\bhow (?:did|does|do|would)\b[^?]*\bcompare\b", re.I)
-_COMPARISON = re.compile(
+_WANTS_COMPARISON = lazy(r"\bhow (?:did|does|do|would)\b[^?]*\bcompare\b", re.I)
+_COMPARISON = lazy(
     r"\b(times|fold|less|more|fewer|faster|slower|higher|lower|better|worse|smaller|larger|"
     r"than|outperform\w*|exceed\w*)\b",
     re.IGNORECASE,
 )
 # What a link is written with, for finding one ("the web link to this paper")
 LINK_TERMS = ["http", "https", "doi", "www"]
-_REFERS_TO_FIGURE = re.compile(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
-_DIGIT = re.compile(r"\d")
-_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
+_REFERS_TO_FIGURE = lazy(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
+_DIGIT = lazy(r"\d")
+_ACRONYM = lazy(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
 # Two capitalized words in a row, or an initial and a surname: a person's name.
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
+_NAME = lazy(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
 
 
 @dataclass

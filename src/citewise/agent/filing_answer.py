@@ -19,23 +19,20 @@ from citewise.agent.financial import (
 )
 from citewise.agent.numbers import WORDS, format_number, scale_of
 from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
+from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
 _PAGES_CACHE: OrderedDict[tuple[str, str], list[StatementPage]] = OrderedDict()
-_ROUND = re.compile(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+) decimal", re.I)
-_PERCENT = re.compile(r"%|\bpercent", re.I)
-_N_YEAR_AVERAGE = re.compile(r"\b(\w+)[ -]year average\b", re.I)
-_CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
-_CHANGE = re.compile(
-    r"\b(change[ds]?|grow(?:th)?|grew|increase[ds]?|decrease[ds]?|decline[ds]?)\b", re.I
-)
-_SHARE_OF = re.compile(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
+_ROUND = lazy(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+) decimal", re.I)
+_PERCENT = lazy(r"%|\bpercent", re.I)
+_N_YEAR_AVERAGE = lazy(r"\b(\w+)[ -]year average\b", re.I)
+_CAGR = lazy(r"\bcagr\b|compound annual growth", re.I)
+_CHANGE = lazy(r"\b(change[ds]?|grow(?:th)?|grew|increase[ds]?|decrease[ds]?|decline[ds]?)\b", re.I)
+_SHARE_OF = lazy(r"([a-z ,&]+?) as a (?:%|percent(?:age)?) of ([a-z ,&]+)", re.I)
 # "What share of total net sales did the F-35 program generate": a part of the item is asked.
-_PART_OF = re.compile(
-    r"\b(?:share|percentage|proportion|portion|fraction|percent|part)s? of\b", re.I
-)
+_PART_OF = lazy(r"\b(?:share|percentage|proportion|portion|fraction|percent|part)s? of\b", re.I)
 # Words after a line's name that still ask for the line itself ("net sales amount in 2018").
 _SAME_LINE = frozenset(
     """fy fiscal year years amount amounts figure figures value values total balance line item

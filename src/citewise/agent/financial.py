@@ -15,6 +15,7 @@ from citewise.agent.cells import label_score, words
 from citewise.agent.computed import Computation, Operand
 from citewise.agent.definitions import LINE_ITEMS, item_named
 from citewise.agent.statements import LineItem, StatementPage, compact
+from citewise.regex import lazy
 
 
 @dataclass
@@ -150,7 +151,7 @@ def computation(
 
 # --- definitions the question gives -----------------------------------------------------
 
-_DEFINED = re.compile(
+_DEFINED = lazy(
     r"(?:^|[.?:]\s+)(?:the\s+)?([A-Za-z][\w &%/()-]{1,60}?)\s+(?:is|are)\s+(?:defined|calculated)"
     r"\s+as:?\s*(.+?)(?=\.\s+[A-Z]|\.?\s*$|\?)",
     re.I,

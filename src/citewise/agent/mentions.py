@@ -16,22 +16,19 @@ from dataclasses import dataclass
 
 from citewise.agent.cells import TableView, label_score, words
 from citewise.documents.grid import is_numeric
+from citewise.regex import lazy
 from citewise.store.library import StoredBlock
 
-_QUESTION = re.compile(
+_QUESTION = lazy(
     r"\bhow many of (?:them|these|those|the (?:papers|works|methods|studies))\b"
     r" (?:are|were|is) (?P<neg>not )?(?:mentioned|cited|discussed|covered) in\b"
     r"(?P<where>[^?]*)",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(r"[\"“”']([^\"“”']{3,60})[\"“”']")
-_SECTION = re.compile(r"\bsection\s+(\d+(?:\.\d+)*)\b", re.IGNORECASE)
-_CITED = re.compile(
-    r"\(\s*([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,\s*((?:19|20)\d\d)[a-z]?\)"
-)
-_AUTHOR_YEAR = re.compile(
-    r"^([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)? \(((?:19|20)\d\d)[a-z]?\)"
-)
+_QUOTED = lazy(r"[\"“”']([^\"“”']{3,60})[\"“”']")
+_SECTION = lazy(r"\bsection\s+(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+_CITED = lazy(r"\(\s*([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,\s*((?:19|20)\d\d)[a-z]?\)")
+_AUTHOR_YEAR = lazy(r"^([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)? \(((?:19|20)\d\d)[a-z]?\)")
 FULL = 1.0
 
 
@@ -132,17 +129,17 @@ def count_mentions(text: str, view: TableView, blocks: list[StoredBlock]) -> Men
 
 # --- which of two sections cites more --------------------------------------------------
 
-_MORE = re.compile(
+_MORE = lazy(
     r"\bdoes (?P<a>section \d+(?:\.\d+)*|[\"“'][^\"”']+[\"”']) (?:section )?cites? "
     r"(?P<cmp>more|fewer|less) (?:papers|works|references|studies|citations) than "
     r"(?P<b>section \d+(?:\.\d+)*|[\"“'][^\"”']+[\"”'])",
     re.IGNORECASE,
 )
 # "(Madaan et al., 2023; Shinn et al., 2023b)", "Shinn et al. (2023)", "[12, 14]"
-_AUTHOR_CITE = re.compile(
+_AUTHOR_CITE = lazy(
     r"\b([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,?\s*\(?((?:19|20)\d\d[a-z]?)\b"
 )
-_NUMBER_CITE = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+_NUMBER_CITE = lazy(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
 
 
 def citations_in(text: str) -> set[str]:

@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from citewise.regex import lazy
+
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _MINUS = "-−–"
 _SUFFIX_SCALE = {
@@ -31,7 +33,7 @@ _SUFFIX_SCALE = {
 
 # Not part of a name ("F1", "S2ORC", "v3"; "GPT-4", "COVID-19"): no letter, digit or point
 # right before it, nor a letter and a hyphen.
-_NUMBER = re.compile(
+_NUMBER = lazy(
     r"(?<![A-Za-z\d.,])(?<![A-Za-z]-)"
     r"(?P<paren>\(\s*\$?\s*(?=[\d.]))?"
     r"(?P<sign>(?<![\w)])[" + _MINUS + r"+](?=\s?[\d.]))?\s?"
@@ -53,7 +55,7 @@ WORDS = {
     "million": 1e6, "billion": 1e9,
 }  # fmt: skip
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_NUMBER_WORD = re.compile(
+_NUMBER_WORD = lazy(
     r"\b(?:("
     + _TENS
     + r")-(one|two|three|four|five|six|seven|eight|nine)|("
@@ -61,12 +63,12 @@ _NUMBER_WORD = re.compile(
     + r"))\b",
     re.IGNORECASE,
 )
-_SCALE_NOTE = re.compile(
+_SCALE_NOTE = lazy(
     r"(?:\bin\s+(?:(?:usd|us\$|\$|u\.s\.|dollars|eur|€|£)\s*)?|\(\s*(?:\$|usd|dollars)?\s*(?:in\s+)?)"
     r"(thousands|millions|billions)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"^(1[89]|20)\d\d$")
+_YEAR = lazy(r"^(1[89]|20)\d\d$")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
-from citewise.agent.crosslingual import is_chinese
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
 from citewise.agent.extractive import is_running_head
@@ -61,6 +60,7 @@ from citewise.agent.zh_answer import (
     in_language,
     native_question,
 )
+from citewise.lang.script import is_chinese
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.retrieval.terms import word_count
 from citewise.store.library import BlockFilter, StoredBlock

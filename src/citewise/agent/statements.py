@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from citewise.agent.numbers import parse_number, scale_of
+from citewise.regex import lazy
 from citewise.store.library import StoredBlock, StoredDocument
 
 # Statement kinds and how their titles read, compacted to letters ("Cash Flow s" too).
@@ -44,11 +45,11 @@ ASKED_KINDS = {
         r"income statement|statements? of (income|operations|earnings)|p&l|profit and loss", re.I
     ),
 }
-_YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
-_VALUE = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
-_TRAILING_DOTS = re.compile(r"(\s*\.){2,}\s*$")
-_LEADER_DOTS = re.compile(r"\s*\.{2,}\s*")
-_SUMMARY = re.compile(
+_YEAR = lazy(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
+_VALUE = lazy(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
+_TRAILING_DOTS = lazy(r"(\s*\.){2,}\s*$")
+_LEADER_DOTS = lazy(r"\s*\.{2,}\s*")
+_SUMMARY = lazy(
     r"\b(selected|key|summary|highlights|quarterly|analysis|discussion)\b|"
     r"\b(?:earnings|operations|income|sheets?|flows?|financial) data\b",
     re.I,

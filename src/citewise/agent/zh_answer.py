@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
 
-from citewise.agent.answer import Answer
-from citewise.agent.crosslingual import Bridged, bridge, is_chinese, native_terms
-from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
-from citewise.lang.zh import HAN_CHAR
-from citewise.retrieval.hybrid import Retriever
+from citewise.lang.script import HAN_CHAR, is_chinese
 from citewise.retrieval.terms import content_terms, stem
+
+# An English question (and the CLI's `ask`, which imports this module for `--lang zh`)
+# loads no Chinese code: agent/crosslingual.py is imported when a question is Chinese.
+if TYPE_CHECKING:
+    from citewise.agent.answer import Answer
+    from citewise.agent.crosslingual import Bridged
+    from citewise.agent.question import Question
+    from citewise.retrieval.hybrid import Retriever
 
 REFUSALS_ZH = {
     NOT_IN_LIBRARY: "文献库中没有与此相关的内容。",
@@ -45,21 +51,28 @@ LABELS = {
     },
 }
 
-# A Chinese yes/no question: one of these forms, no other question word, no alternatives
-# ("A 还是 B"), and nothing that negates or hedges what it asks ("是否不使用", "是否可能"),
-# which its English bridge may not keep.
-_YES_NO = re.compile(r"是否|是不是|有没有|能否|可否|有无|吗\s*[？?]?\s*$")
-_NOT_YES_NO = re.compile(
-    r"什么|多少|哪|几|谁|如何|怎么|怎样|为什么|为何|还是|或者|或|不|没|未|无|非|否|别|可能|也许|或许|大概|似乎"
-)
+
+@cache
+def _yes_no() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A Chinese yes/no question: one of these forms, no other question word, no
+    alternatives ("A 还是 B"), and nothing that negates or hedges what it asks ("是否不使用",
+    "是否可能"), which its English bridge may not keep. (Compiled for a Chinese question.)"""
+    forms = re.compile(r"是否|是不是|有没有|能否|可否|有无|吗\s*[？?]?\s*$")
+    others = re.compile(
+        r"什么|多少|哪|几|谁|如何|怎么|怎样|为什么|为何|还是|或者|或|不|没|未|无|非|否|别|可能|也许|或许|大概|似乎"
+    )
+    return forms, others
 
 
 def yes_no_form(text: str) -> bool:
     """A Chinese yes/no question (是否, 有没有, …吗) that asks nothing else, offers no
     alternatives and neither negates nor hedges what it asks."""
-    if not is_chinese(text) or not _YES_NO.search(text):
+    if not is_chinese(text):
         return False
-    return not _NOT_YES_NO.search(_YES_NO.sub(" ", text))
+    forms, others = _yes_no()
+    if not forms.search(text):
+        return False
+    return not others.search(forms.sub(" ", text))
 
 
 def says_all(bridged: Bridged) -> bool:
@@ -85,6 +98,8 @@ def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
     library's block frequencies choose between a word's senses."""
     if not is_chinese(text):
         return None
+    from citewise.agent.crosslingual import bridge, native_terms
+
     bridged = bridge(text, lambda terms: retriever.document_frequencies(terms)[1])
     # most of the question's own Chinese words occur in the library: its documents speak
     # Chinese (a name in Latin letters, "ONYX", is written so in papers of either language)
@@ -97,6 +112,8 @@ def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
 def native_question(question: Question, bridged: Bridged) -> Question:
     """A Chinese question over Chinese documents: the bridge says what kind of answer is
     wanted; the question's own words are what to find."""
+    from citewise.agent.crosslingual import native_terms
+
     return replace(
         question, text=bridged.original, terms=native_terms(bridged.original), attribute=[]
     )

@@ -211,15 +211,13 @@ class ComparisonMethods:
         """A comparative question ("compare the optimizer settings in A and B", "... across
         all papers", "how do A and B differ in Y") answered with the compare table; None for
         any other question (agent/compare_answer.py decides)."""
-        from citewise.agent.answer import Evidence
-        from citewise.agent.compare_answer import (
-            asks_to_compare,
-            comparative_answer,
-            comparison_request,
-        )
+        from citewise.agent.compare_questions import asks_to_compare
 
         if not asks_to_compare(question):
-            return None  # most questions: no analysis spent here
+            return None  # most questions: no analysis spent here, no comparison code loaded
+        from citewise.agent.answer import Evidence
+        from citewise.agent.compare_answer import comparative_answer, comparison_request
+
         started = time.perf_counter()
         analysed, scope = self.answerer.analyse(question, doc_ids)
         library = [d.id for d in self.store.documents()]

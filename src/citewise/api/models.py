@@ -70,8 +70,6 @@ class ModelMethods:
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
-        from citewise.agent.generate import GeneratedAnswerer
-        from citewise.agent.verify import Verifier
         from citewise.llm.base import parse_spec
         from citewise.llm.registry import role_clients
 
@@ -85,9 +83,12 @@ class ModelMethods:
             verbatim_first = bool(writers) and writers[0].model.backend == "extractive"
             if verbatim_first:  # a model only where the verbatim answer is unsure
                 writers = [w for w in writers[1:] if w.model.backend != "extractive"]
-            if not writers:
+            if not writers:  # the extractive answer: no generation code loaded
                 self._generators[key] = None
                 return None
+            from citewise.agent.generate import GeneratedAnswerer
+            from citewise.agent.verify import Verifier
+
             judges = role_clients("judge", settings, audit, use_cache=use_cache)
             verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
             self._generators[key] = GeneratedAnswerer(

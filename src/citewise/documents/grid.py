@@ -326,3 +326,15 @@ def grid_from_rows(rows: list[list[str]], header_rows: int) -> dict[str, object]
         "row_labels": row_labels([r[0] if r else "" for r in rows[header_rows:]], width),
         "cells": [cell_dict(c) for c in cells],
     }
+
+
+def to_csv_rows(table: Table) -> list[list[str]]:
+    """The grid with a spanning cell's text repeated in every slot it covers (for CSV).
+    (Here, not in documents/structure.py: a table answer reads cells without the equation
+    and heading readers that module imports.)"""
+    grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
+    for c in table.cells:
+        for r in range(c.row, min(c.row + c.rowspan, table.rows)):
+            for k in range(c.col, min(c.col + c.colspan, table.cols)):
+                grid[r][k] = c.text
+    return grid

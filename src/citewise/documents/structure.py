@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from citewise.documents.equations import equation_number
 from citewise.documents.formulas import lookup_equation
 from citewise.documents.grid import table_from_data
+from citewise.documents.grid import to_csv_rows as to_csv_rows  # (moved; still importable here)
 from citewise.documents.headings import NUMBERING, heading_level
 from citewise.documents.model import Equation, Section, Table
 from citewise.errors import CitewiseError
@@ -101,16 +102,6 @@ def find_equation(found: list[Equation], wanted: str) -> Equation | None:
 def _key(label: str) -> str:
     m = re.search(r"(S?\d+[a-z]?|[IVX]+)\s*$", label.strip(), re.I)
     return m.group(1).upper() if m else label.strip().lower()
-
-
-def to_csv_rows(table: Table) -> list[list[str]]:
-    """The grid with a spanning cell's text repeated in every slot it covers (for CSV)."""
-    grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
-    for c in table.cells:
-        for r in range(c.row, min(c.row + c.rowspan, table.rows)):
-            for k in range(c.col, min(c.col + c.colspan, table.cols)):
-                grid[r][k] = c.text
-    return grid
 
 
 def to_markdown(table: Table) -> str:

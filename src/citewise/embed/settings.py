@@ -15,12 +15,11 @@ search only reads the configured model's vectors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from citewise.config import Settings
+from citewise.config import Settings, validated
 from citewise.embed.base import MINILM, Embedder, load_default_embedder, load_embedder
 from citewise.embed.remote import (
     BATCH_SIZE,
@@ -42,7 +41,11 @@ BUNDLED = {
 }
 
 
-class EmbedSettings(BaseModel):
+@dataclass
+class EmbedSettings:
+    """The `[embed]` table of citewise.toml (read through `validated`), with --embed /
+    --embed-url laid over it."""
+
     model: str | None = None  # None: the bundled default
     url: str | None = None
     dimensions: int | None = None
@@ -65,8 +68,9 @@ def embed_settings(settings: Settings) -> EmbedSettings:
     if path is not None:
         try:
             table = settings.toml.get("embed") or {}
-            chosen = EmbedSettings(**table, source=str(path) if table.get("model") else None)
-        except (ValidationError, TypeError) as exc:
+            given = dict(**table, source=str(path) if table.get("model") else None)
+            chosen = validated(EmbedSettings, given)
+        except (ValueError, TypeError) as exc:  # (pydantic's ValidationError is a ValueError)
             raise CitewiseError(
                 f"cannot read the [embed] table of {path}: {exc}",
                 hint='e.g. [embed] model = "ollama:nomic-embed-text"',
@@ -75,13 +79,11 @@ def embed_settings(settings: Settings) -> EmbedSettings:
     else:
         chosen = EmbedSettings()
     if settings.embed:
-        chosen = chosen.model_copy(
-            update={"model": settings.embed, "source": "--embed / $CITEWISE_EMBED"}
-        )
+        chosen = replace(chosen, model=settings.embed, source="--embed / $CITEWISE_EMBED")
         if settings.embed != table.get("model"):
-            chosen = chosen.model_copy(update={"dimensions": None})  # another model
+            chosen = replace(chosen, dimensions=None)  # another model
     if settings.embed_url:
-        chosen = chosen.model_copy(update={"url": settings.embed_url})
+        chosen = replace(chosen, url=settings.embed_url)
     return chosen
 
 

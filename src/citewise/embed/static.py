@@ -27,16 +27,18 @@ _BATCH = 256  # texts per gather: bounds the token-vector matrix to tens of MB
 
 
 class StaticEmbedder:
-    """Token lookup + mean, L2-normalized float32."""
+    """Token lookup + mean, L2-normalized float32 (int8 codes times their row's scale, the
+    rows a batch uses dequantized as it is encoded)."""
 
     def __init__(self, model_dir: Path = MODEL_DIR, name: str = STATIC_MODEL) -> None:
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-        codes = np.load(model_dir / "embeddings.npy", allow_pickle=False)
+        # memory-mapped: a question reads the rows of its few tokens, not all 7.5 MB
+        codes = np.load(model_dir / "embeddings.npy", mmap_mode="r", allow_pickle=False)
         scales = np.load(model_dir / "scales.npy", allow_pickle=False)
         tokens = (model_dir / "vocab.txt").read_text(encoding="utf-8").split("\n")[:-1]
         if not len(tokens) == len(codes) == len(scales):
             raise ValueError(f"{model_dir}: {len(tokens)} tokens, {len(codes)} vectors")
-        self._vectors = codes.astype(np.float32) * scales[:, None]
+        self._codes, self._scales = codes, scales
         self.tokenizer = WordPieceTokenizer(
             tokens,
             unk_token=config["unk_token"],
@@ -67,7 +69,8 @@ class StaticEmbedder:
             flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
             offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
             filled = np.flatnonzero(lengths)
-            sums = np.add.reduceat(self._vectors[flat], offsets[filled], axis=0)
+            vectors = self._codes[flat].astype(np.float32) * self._scales[flat, None]
+            sums = np.add.reduceat(vectors, offsets[filled], axis=0)
             out[start + filled] = sums  # the direction of the mean; its length is normalized away
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         normalized: np.ndarray = out / np.maximum(norms, 1e-12)

