@@ -16,15 +16,16 @@ model or changed content leaves blocks without the model's vectors: a new job is
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citewise.errors import CitewiseError
 from citewise.workers.app import EMBED_DOCUMENT, FOLLOW_UP, QUEUE
 
 if TYPE_CHECKING:
+    from citewise.api import Library
     from citewise.embed.base import Embedder
     from citewise.store.protocols import Store
-    from citewise.workers.tasks import Libraries
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,12 @@ def defer(context: Any, task: str, lock: str, **kwargs: Any) -> int | None:
             if waiting:
                 return waiting[-1]
     return None
+
+
+class Libraries(Protocol):
+    """A worker's open libraries (workers/tasks.py), lent one thread at a time."""
+
+    def borrow(self, embeddings: bool) -> AbstractContextManager[Library]: ...
 
 
 def embedding(context: Any, libraries: Libraries, document: str, changed: bool) -> int | None:
