@@ -77,7 +77,8 @@ class WordPieceTokenizer:
         max_word_chars: int = 100,
     ) -> None:
         self.tokens = list(vocab)
-        self.ids = dict(zip(self.tokens, range(len(self.tokens))))  # (a comprehension: 2x slower)
+        # (a dict comprehension over enumerate builds the same table 2x slower)
+        self.ids = dict(zip(self.tokens, range(len(self.tokens)), strict=True))
         self.unk_id = self.ids[unk_token]
         self.prefix = prefix
         self.max_word_chars = max_word_chars

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citewise.config import BackendSettings, ModelSettings
 from citewise.llm.base import LanguageModel, ModelSpec, parse_spec
-from citewise.llm.cascade import chain
-from citewise.llm.client import ModelClient
-from citewise.llm.nomodel import ExtractiveModel
-from citewise.store.protocols import AuditLog
+
+if TYPE_CHECKING:  # a role served by plain code (the extractive `ask`) loads no client
+    from citewise.llm.client import ModelClient
+    from citewise.store.protocols import AuditLog
 
 
 def open_model(
@@ -18,6 +18,8 @@ def open_model(
     """The backend a spec names; per-backend options come from citewise.toml."""
     options = (settings or ModelSettings()).backends.get(spec.backend, BackendSettings())
     if spec.backend == "extractive":
+        from citewise.llm.nomodel import ExtractiveModel
+
         return ExtractiveModel()
     if spec.backend == "llamacpp":
         from citewise.llm.llamacpp import DEFAULT_N_CTX, LlamaCppModel
@@ -53,6 +55,11 @@ def role_clients(
     cascade from citewise.toml (the first client escalates to the second when unsure);
     empty when the role is not configured."""
     specs = [override] if override else [parse_spec(s) for s in settings.role(role)]
+    if not specs:
+        return []
+    from citewise.llm.cascade import chain
+    from citewise.llm.client import ModelClient
+
     clients = [
         ModelClient(open_model(spec, settings), audit, role=role, task=task, use_cache=use_cache)
         for spec in specs
