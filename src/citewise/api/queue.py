@@ -106,12 +106,12 @@ def library_queue(
 def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
     """One ingest job per file (folders searched recursively), bigger files first; a file
     already waiting in the queue keeps its one job."""
+    app = library_queue(settings)  # (a library folder has none: no procrastinate needed)
     from procrastinate import exceptions
 
     from citewise.ingest import IngestFailure, expand_paths
 
     queued = QueuedJobs()
-    app = library_queue(settings)
     with app.open():
         for found in expand_paths(paths):
             if isinstance(found, IngestFailure):
