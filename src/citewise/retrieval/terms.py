@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from citewise.regex import lazy
 from citewise.store.fts import query_tokens
 
 STOPWORDS = frozenset(
@@ -87,7 +88,9 @@ def stem(word: str) -> str:
     return _undoubled(w)
 
 
-_CJK_RUN = re.compile("^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$")
+# (compiled on first use, by a text with a character from U+3040 on: each CJK class costs
+# ~7 ms to compile, which an English question and library never need)
+_CJK_RUN = lazy("^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$")
 # CJK characters that only glue a sentence together; a pair across one says nothing
 _CJK_GLUE = frozenset("的了是在和与及或也都就而之其这那个")
 
@@ -101,13 +104,13 @@ def _pairs(run: str) -> list[str]:
     return [p for p in pairs if not (p[0] in _CJK_GLUE or p[1] in _CJK_GLUE)] or pairs
 
 
-_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_CHAR = lazy("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def word_count(text: str) -> int:
     """Words of a text as a length: whitespace words, and a CJK word for each two CJK
     characters (CJK writes no spaces between words)."""
-    cjk = len(_CJK_CHAR.findall(text))
+    cjk = 0 if not text or max(text) < "\u3040" else len(_CJK_CHAR.findall(text))
     if not cjk:
         return len(text.split())
     return len(_CJK_CHAR.sub(" ", text).split()) + (cjk + 1) // 2
@@ -117,7 +120,7 @@ def tokens(text: str) -> list[str]:
     """Lower-cased word tokens (letters and digits; CJK runs as character pairs)."""
     found: list[str] = []
     for t in query_tokens(text):
-        found += _pairs(t) if _CJK_RUN.match(t) else [t.lower()]
+        found += _pairs(t) if max(t) >= "\u3040" and _CJK_RUN.match(t) else [t.lower()]
     return found
 
 
