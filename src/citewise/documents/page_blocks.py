@@ -36,10 +36,12 @@ from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_ca
 
 def body_style(pages: list[list[Seg]]) -> Seg:
     """The document's running-text font: most characters by (size, font)."""
-    exact: Counter[tuple[float, str, bool]] = Counter()
+    exact: dict[tuple[float, str, bool], int] = {}  # a plain dict: Counter's += is slower
+    get = exact.get
     for segs in pages:
         for s in segs:
-            exact[(s.size, s.font, s.bold)] += len(s.text)
+            key = (s.size, s.font, s.bold)
+            exact[key] = get(key, 0) + len(s.text)
     weight: Counter[tuple[float, str, bool]] = Counter()  # sizes to the half point
     for (size, font, bold), chars in exact.items():  # in order of first appearance
         weight[(round(size * 2) / 2, font, bold)] += chars

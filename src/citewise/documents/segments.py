@@ -217,7 +217,9 @@ class Unit:
         if style is None or self._seen != len(self.rows):
             self._check()
             segs = self._segs()
-            if len(segs) == 1:  # a heading, a caption, a table row: its one segment's
+            # one segment (a heading, a caption, a table row), or all set alike (most
+            # paragraphs): the first segment's style, with no characters to weigh
+            if segs and _alike(segs):
                 one = segs[0]
                 style = self._style = Seg(
                     0, 0, 0, 0, "", round(one.size, 1), one.font, one.bold, -1
@@ -240,6 +242,16 @@ class Unit:
             self._check()
             text = self._text = join_rows([r.text for r in self.rows], collapsed=True)
         return text
+
+
+def _alike(segs: list[Seg]) -> bool:
+    """Every segment set in the first one's size, font and weight."""
+    one = segs[0]
+    size, font, bold = one.size, one.font, one.bold
+    for s in segs:
+        if s.size != size or s.font != font or s.bold != bold:
+            return False
+    return True
 
 
 # --- geometry -------------------------------------------------------------------------
