@@ -248,10 +248,7 @@ def _alike(segs: list[Seg]) -> bool:
     """Every segment set in the first one's size, font and weight."""
     one = segs[0]
     size, font, bold = one.size, one.font, one.bold
-    for s in segs:
-        if s.size != size or s.font != font or s.bold != bold:
-            return False
-    return True
+    return all(s.size == size and s.font == font and s.bold == bold for s in segs)
 
 
 # --- geometry -------------------------------------------------------------------------
