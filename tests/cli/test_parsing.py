@@ -71,6 +71,7 @@ def test_options_and_arguments_mix_in_any_order() -> None:
         "as_json": False,
         "out": Path("x"),
     }
+    assert run("-Wlib", "take", "c.pdf")[0] == 0 and seen["where"] == "lib"
     run("take", "c.pdf", "--json")
     assert seen["tag"] is None and seen["as_json"] is True and seen["limit"] == 3
 

@@ -353,6 +353,10 @@ class App:
             if flag in ("--help", "-h"):
                 return [flag], []
             p = by_flag.get(flag)
+            if p is None and not flag.startswith("--") and flag[:2] in by_flag:
+                flag = flag[:2]  # a short option with its value attached: -Lpath
+                args[index : index + 1] = [flag, args[index][2:]]
+                p = by_flag[flag]
             if p is None:
                 raise UsageError(f"No such option: {flag}")
             if isinstance(p.info, Option) and p.info.is_eager and p.info.callback:
