@@ -12,7 +12,7 @@ when the filing itself calls the company by them.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -27,7 +27,7 @@ CORPORATE = frozenset(
     "the company co corp corporation inc incorporated ltd limited plc group holdings llc lp"
     " nv sa ag se".split()
 )
-_COVERS: OrderedDict[tuple[str, str], tuple[FilingCover | None, str]] = OrderedDict()
+_COVERS: OrderedDict[tuple[str, str], tuple[FilingCover | None, frozenset[str]]] = OrderedDict()
 _COVERS_KEPT = 4096
 
 
@@ -40,25 +40,43 @@ class Filing:
     cover: FilingCover | None = None
 
 
-def cover_of(store: Store, doc: StoredDocument) -> tuple[FilingCover | None, str]:
-    """The document's cover (None when it is no filing) and its first pages' text."""
+def cover_of(
+    store: Store, doc: StoredDocument, first: list[tuple[int, str]] | None = None
+) -> tuple[FilingCover | None, frozenset[str]]:
+    """The document's cover (None when it is no filing) and the keys a question may name its
+    company by (`name_keys`); `first` is its pages 1-2 when already read."""
     key = (doc.id, doc.sha256)
     if key not in _COVERS:
-        pages = _page_texts(store, doc.id, (1, 2))
+        pages = first if first is not None else _first_pages(store, [doc.id]).get(doc.id, [])
         if cover_form(pages):  # a paper's first pages name no form: read no further
-            pages += _page_texts(store, doc.id, range(3, COVER_PAGES + 1))
+            pages = pages + _page_texts(store, [doc.id], range(3, COVER_PAGES + 1))[doc.id]
         cover = read_cover(pages) if cover_form(pages) else None
-        _COVERS[key] = (cover, "\n".join(t for _, t in pages) if cover else "")
+        text = "\n".join(t for _, t in pages)
+        _COVERS[key] = (cover, name_keys(cover.registrant, text) if cover else frozenset())
         while len(_COVERS) > _COVERS_KEPT:
             _COVERS.popitem(last=False)
     return _COVERS[key]
 
 
-def _page_texts(store: Store, doc_id: str, pages: Iterable[int]) -> list[tuple[int, str]]:
-    """(page, text) of the document's blocks on `pages`, in reading order."""
-    rowids = store.candidates(BlockFilter(documents=(doc_id,), pages=tuple(pages)))
+def _first_pages(store: Store, doc_ids: list[str]) -> dict[str, list[tuple[int, str]]]:
+    """Pages 1-2 of each document, read 500 documents to a query (a library's papers are
+    looked at once per process: one query per document would cost ~2 ms each)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for start in range(0, len(doc_ids), 500):
+        found |= _page_texts(store, doc_ids[start : start + 500], (1, 2))
+    return found
+
+
+def _page_texts(
+    store: Store, doc_ids: list[str], pages: Iterable[int]
+) -> defaultdict[str, list[tuple[int, str]]]:
+    """(page, text) of each document's blocks on `pages`, in reading order."""
+    rowids = store.candidates(BlockFilter(documents=tuple(doc_ids), pages=tuple(pages)))
     blocks = store.blocks_by_rowid([int(r) for r in rowids]).values()
-    return [(b.page, b.text) for b in sorted(blocks, key=lambda b: b.ordinal)]
+    texts: defaultdict[str, list[tuple[int, str]]] = defaultdict(list)
+    for b in sorted(blocks, key=lambda b: (b.document_id, b.ordinal)):
+        texts[b.document_id].append((b.page, b.text))
+    return texts
 
 
 def name_words(registrant: str) -> list[str]:
@@ -86,15 +104,17 @@ def name_keys(registrant: str, text: str) -> frozenset[str]:
     return frozenset(keys)
 
 
-def filing_of(store: Store, doc: StoredDocument) -> Filing | None:
+def filing_of(
+    store: Store, doc: StoredDocument, first: list[tuple[int, str]] | None = None
+) -> Filing | None:
     """The document as a filing, from its cover and file name; None when neither names a
     company and a year (or a cover)."""
-    cover, text = cover_of(store, doc)
+    cover, keys = cover_of(store, doc, first)
     file_names, file_years = filing_names(doc)
     names: set[str] = set()
     years: list[int] = []
     if cover:
-        names |= name_keys(cover.registrant, text)
+        names |= keys
         years += [cover.fiscal_year] if cover.fiscal_year else []
     if file_names and file_years:
         names.add(file_names[0])
@@ -107,7 +127,11 @@ def filing_of(store: Store, doc: StoredDocument) -> Filing | None:
 
 def filings_of(store: Store) -> list[Filing]:
     """The library's filings: documents whose cover or file name gives a company."""
-    return [f for doc in store.documents() if (f := filing_of(store, doc)) is not None]
+    documents = store.documents()
+    unread = [d.id for d in documents if (d.id, d.sha256) not in _COVERS]
+    first = _first_pages(store, unread) if unread else {}
+    filings = (filing_of(store, d, first.get(d.id, [])) for d in documents)
+    return [f for f in filings if f is not None]
 
 
 def named_filings(written: set[str], question: str, filings: list[Filing]) -> list[Filing]:
