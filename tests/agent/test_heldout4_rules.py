@@ -25,7 +25,8 @@ import pytest
 
 from citewise.agent.cell_fit import count_missing, counted_noun, owned_noun
 from citewise.agent.filing_answer import names_another_measure
-from citewise.agent.filing_scope import filing_scope, filings_of, written_names
+from citewise.agent.filing_scope import filing_scope, written_names
+from citewise.agent.filings import filings_of
 from citewise.agent.question import analyse
 from citewise.agent.scope import Paper, scope_from_question
 from citewise.api import Library
@@ -97,7 +98,9 @@ def test_a_question_naming_a_company_is_asked_of_its_filing(filings: Library) ->
     assert "amazon" not in written_names("How many Amazon Mechanical Turk workers were paid?")
     assert "costco" in written_names("Did Costco open warehouses?")
     documents = filings.store.documents()
-    (choice,) = filing_scope("How many people did Marble employ in 2018?", filings_of(documents))
+    (choice,) = filing_scope(
+        "How many people did Marble employ in 2018?", filings_of(filings.store)
+    )
     assert choice.document == next(d.id for d in documents if "MARBLE" in d.path)
     answer = filings.ask("How many people did Marble employ at the end of 2018?")
     assert not answer.refused and "3,150" in answer.answer, answer.answer

@@ -10,6 +10,8 @@ from collections import OrderedDict
 
 from citewise.agent.computed import Computation
 from citewise.agent.definitions import item_named, metric_formula
+from citewise.agent.filing_scope import written_names
+from citewise.agent.filings import filings_of, pick_filing
 from citewise.agent.financial import (
     Builder,
     Lookup,
@@ -18,7 +20,7 @@ from citewise.agent.financial import (
     given_formula,
 )
 from citewise.agent.numbers import WORDS, format_number, scale_of
-from citewise.agent.statements import StatementPage, pick_filing, question_years, read_pages
+from citewise.agent.statements import StatementPage, question_years, read_pages
 from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem
 from citewise.store.library import StoredBlock
@@ -184,9 +186,10 @@ def filing_computation(
     it is not such a question."""
     if not question_years(question):
         return None
-    doc = pick_filing(question, store.documents())
-    if doc is None:
+    filing = pick_filing(question, written_names(question), filings_of(store))
+    if filing is None:
         return None
+    doc = filing.document
     pages = statement_pages(store, doc.id, doc.sha256)
     if not any(p.kind for p in pages):
         return None  # not a filing: no balance sheet, income or cash flow statement

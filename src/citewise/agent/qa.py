@@ -30,7 +30,8 @@ from citewise.agent.figures import (
     outside_sections,
     table_without_names,
 )
-from citewise.agent.filing_scope import Filing, filing_scope, filings_of
+from citewise.agent.filing_scope import filing_scope
+from citewise.agent.filings import Filing, filings_of
 from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
@@ -132,7 +133,7 @@ class QuestionAnswerer:
         if documents:
             return [ScopeChoice(d, self.citations.document(d).title, "--doc") for d in documents]
         if self._filings is None:
-            self._filings = filings_of(self.store.documents())
+            self._filings = filings_of(self.store)
         return filing_scope(question.text, self._filings) or scope_from_question(
             focus_sentence(question.text), self.papers()
         )

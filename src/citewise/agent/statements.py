@@ -320,31 +320,3 @@ def question_years(question: str) -> list[int]:
     """Fiscal years a question names: "FY2018", "fiscal 2019", "2020" (in order, unique)."""
     found = re.findall(r"(?:\bFY\s?|\bfiscal (?:year )?)?((?:19|20)\d\d)\b", question, re.I)
     return list(dict.fromkeys(int(y) for y in found))
-
-
-def pick_filing(question: str, documents: list[StoredDocument]) -> StoredDocument | None:
-    """The filing of the company the question names, for the fiscal year it asks about
-    (the filing of that year, else the first later one, which restates it)."""
-    squeezed = compact(question)
-    years = question_years(question)
-    named = []
-    for doc in documents:
-        names, doc_years = filing_names(doc)
-        if (
-            names
-            and any(
-                len(n) >= 4 or re.search(rf"\b{re.escape(n)}\b", question, re.I) for n in names[:1]
-            )
-            and names[0] in squeezed
-        ):
-            named.append((doc, [int(y) for y in doc_years]))
-    if not named:
-        return None
-    if len(named) == 1 or not years:
-        return named[0][0] if len(named) == 1 else None
-    latest = max(years)
-    later = sorted(
-        ((min((y for y in ys if y >= latest), default=9999), doc) for doc, ys in named),
-        key=lambda t: t[0],
-    )
-    return later[0][1] if later[0][0] != 9999 else None
