@@ -162,6 +162,17 @@ def main_options(
 
 
 def main() -> None:
+    import gc
+
+    # What exists now (the CLI's modules) lives as long as the process: no collection needs
+    # to look at it again. At the end the same for everything the command made, so that the
+    # interpreter's last collection at exit skips it (~50 ms of an `ask` here). Nothing is
+    # kept from being freed or finalized: frozen objects are only left out of collections.
+    gc.freeze()
+    # A command's start imports thousands of objects that live as long as it; with the
+    # default young-generation threshold (700) they were collected over and over (~90 ms of
+    # an `ask` here). Cyclic garbage is still collected, after 10,000 allocations instead.
+    gc.set_threshold(10_000, 20, 10)
     try:
         app()
     except CitewiseError as exc:
@@ -178,3 +189,5 @@ def main() -> None:
             raise
         sys.stderr.write(f"error: {plain(error)}\n")
         sys.exit(error.exit_code)
+    finally:
+        gc.freeze()
