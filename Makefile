@@ -7,7 +7,7 @@
 # processes (pytest-xdist), each test file in one of them (its module fixtures built once).
 test:
 	python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-	python -m pytest -rs -n 2 --dist loadfile
+	python -m pytest -rs -n 2 --dist loadfile --durations=15
 
 # retrieval at 10k and 100k blocks vs FTS5, bm25s, rank_bm25, dense-only and the seed-000
 # design, libraries built from scratch (under 5 minutes on 2 cores)
