@@ -105,13 +105,13 @@ def group_help(group: App, prog: str) -> str:
 
 
 def _doc(group: App) -> str:
-    return inspect.getdoc(group.options.func) or "" if group.options else ""
+    return (inspect.getdoc(group.options.func) or "") if group.options else ""
 
 
 def _help_of(sub: Command | App) -> str:
     from citewise.cli.parsing import App
 
-    return sub.help_text or _doc(sub) if isinstance(sub, App) else sub.help
+    return (sub.help_text or _doc(sub)) if isinstance(sub, App) else sub.help
 
 
 def usage_error(error: UsageError) -> str:

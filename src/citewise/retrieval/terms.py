@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from citewise.regex import lazy
-from citewise.store.fts import query_tokens
+from citewise.store.fts import may_hold_cjk, query_tokens
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been
@@ -110,7 +110,7 @@ _CJK_CHAR = lazy("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 def word_count(text: str) -> int:
     """Words of a text as a length: whitespace words, and a CJK word for each two CJK
     characters (CJK writes no spaces between words)."""
-    cjk = 0 if not text or max(text) < "\u3040" else len(_CJK_CHAR.findall(text))
+    cjk = len(_CJK_CHAR.findall(text)) if may_hold_cjk(text) else 0
     if not cjk:
         return len(text.split())
     return len(_CJK_CHAR.sub(" ", text).split()) + (cjk + 1) // 2
@@ -120,7 +120,7 @@ def tokens(text: str) -> list[str]:
     """Lower-cased word tokens (letters and digits; CJK runs as character pairs)."""
     found: list[str] = []
     for t in query_tokens(text):
-        found += _pairs(t) if max(t) >= "\u3040" and _CJK_RUN.match(t) else [t.lower()]
+        found += _pairs(t) if may_hold_cjk(t) and _CJK_RUN.match(t) else [t.lower()]
     return found
 
 
