@@ -1,3 +1,3 @@
-from citewise.cli import main
+from citewise.launch import main
 
 main()
