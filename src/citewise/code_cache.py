@@ -38,11 +38,11 @@ class CodeCache:
 
     def __init__(self, path: Path, version: bytes) -> None:
         self.path, self.version = path, version
-        self.entries: dict[tuple[Any, ...], Any] = self._read()
+        self.entries: dict[tuple[Any, ...], bytes] = self._read()
         self.used: set[tuple[Any, ...]] = set()
         self.added = 0
 
-    def _read(self) -> dict[tuple[Any, ...], Any]:
+    def _read(self) -> dict[tuple[Any, ...], bytes]:
         try:
             data = self.path.read_bytes()
             if not data.startswith(self.version):
@@ -53,11 +53,22 @@ class CodeCache:
         return entries if type(entries) is dict else {}
 
     def get(self, key: tuple[Any, ...]) -> Any:
+        """The value kept under `key`, or None. Each value is marshalled apart and read when
+        asked for: a command uses a fraction of what all commands have kept."""
         self.used.add(key)
-        return self.entries.get(key)
+        kept = self.entries.get(key)
+        if type(kept) is not bytes:
+            return None
+        try:
+            return marshal.loads(kept)
+        except (EOFError, ValueError, TypeError):
+            return None
 
     def put(self, key: tuple[Any, ...], value: Any) -> None:
-        self.entries[key] = value
+        try:
+            self.entries[key] = marshal.dumps(value)
+        except ValueError:  # a value marshal cannot write is compiled again next time
+            return
         self.added += 1
 
     def method_code(self, source: str) -> CodeType:
