@@ -132,13 +132,14 @@ def _cache_regex_programs(cache: CodeCache, compiler: Any) -> None:
     """`re` parses a pattern and writes the engine's program in Python, then hands both to
     `_sre.compile`; what it handed over is kept and handed over again next time."""
     import _sre
+    import threading
     import types
 
     parse_and_compile = compiler.compile
-    handed: list[Any] = [None]
+    handed = threading.local()  # what this thread's last compile handed to the engine
 
     def recording_compile(pattern: Any, *program: Any) -> Any:
-        handed[0] = (pattern, program)
+        handed.program = program
         return _sre.compile(pattern, *program)
 
     engine = types.ModuleType("_sre")
@@ -156,10 +157,10 @@ def _cache_regex_programs(cache: CodeCache, compiler: Any) -> None:
                 return _sre.compile(p, *program)
             except (RuntimeError, TypeError, ValueError):  # not a program this engine takes
                 pass
+        handed.program = None
         compiled = parse_and_compile(p, flags)
-        last = handed[0]
-        if last is not None and last[0] is p:  # (another thread's pattern: not kept)
-            final_flags, code, *groups = last[1]
+        if handed.program is not None:
+            final_flags, code, *groups = handed.program
             # the program's opcodes are int subclasses with names, which marshal refuses
             cache.put(key, (final_flags, [int(op) for op in code], *groups))
         return compiled
