@@ -97,20 +97,19 @@ class CodeCache:
             partial.unlink(missing_ok=True)
 
 
-def cache_file() -> Path:
-    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+def cache_file(folder: Path) -> Path:
     tag = sys.implementation.cache_tag or "python"
-    return Path(cache_home) / "citewise" / f"compiled-code.{tag}.marshal"
+    return folder / f"compiled-code.{tag}.marshal"
 
 
-def install() -> CodeCache:
+def install(folder: Path) -> CodeCache:
     """From now on, dataclass methods and regular expressions are compiled from the cache
-    file when they are in it; what this process adds is written at exit."""
+    file in `folder` when they are in it; what this process adds is written at exit."""
     from importlib.util import MAGIC_NUMBER
-    from re import _compiler, _constants  # type: ignore[attr-defined]
+    from re import _compiler, _constants  # type: ignore[attr-defined]  # private, no stubs
 
     version = MAGIC_NUMBER + f"/sre {_constants.MAGIC}/".encode()
-    cache = CodeCache(cache_file(), version)
+    cache = CodeCache(cache_file(folder), version)
     _cache_dataclass_methods(cache)
     _cache_regex_programs(cache, _compiler)
     atexit.register(cache.save)
@@ -125,7 +124,7 @@ def _cache_dataclass_methods(cache: CodeCache) -> None:
 
     # `exec` in the module's globals comes before the builtin, so only dataclasses' own
     # calls (the methods it writes) go through the cache.
-    dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    dataclasses.exec = cached_exec  # type: ignore[attr-defined]  # a new module global
 
 
 def _cache_regex_programs(cache: CodeCache, compiler: Any) -> None:
@@ -144,7 +143,7 @@ def _cache_regex_programs(cache: CodeCache, compiler: Any) -> None:
 
     engine = types.ModuleType("_sre")
     engine.__dict__.update(_sre.__dict__)
-    engine.compile = recording_compile  # type: ignore[attr-defined]
+    engine.compile = recording_compile  # type: ignore[attr-defined]  # set on a module object
     compiler._sre = engine
 
     def cached_compile(p: Any, flags: int = 0) -> Any:

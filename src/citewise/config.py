@@ -54,17 +54,22 @@ def is_database_url(location: str | Path | None) -> bool:
     return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
 
 
+def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """citewise's folder in this user's cache: $XDG_CACHE_HOME/citewise, else
+    ~/.cache/citewise."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "citewise"
+
+
 def database_cache_dir(url: str, environ: Mapping[str, str] | None = None) -> Path:
     """This machine's folder for what it derives from a PostgreSQL library (keyword
     postings, downloaded papers, reports): one per database and schema, under the XDG cache.
     The password is left out of the name, so a changed password keeps the folder."""
     import hashlib
 
-    env = os.environ if environ is None else environ
-    cache_home = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     unsecret = re.sub(r"(//[^/:@]*):[^@/]*@", r"\1@", url)
     digest = hashlib.sha256(unsecret.encode()).hexdigest()[:16]
-    return Path(cache_home) / "citewise" / "postgres" / digest
+    return cache_dir(environ) / "postgres" / digest
 
 
 # --- Models: citewise.toml maps roles to backends -------------------------------------------
@@ -272,8 +277,7 @@ def model_cache_dir() -> Path:
     chosen = os.environ.get("CITEWISE_MODEL_CACHE")
     if chosen:
         return Path(chosen).expanduser()
-    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache_home) / "citewise" / "models"
+    return cache_dir() / "models"
 
 
 def child_environment(**extra: str) -> dict[str, str]:

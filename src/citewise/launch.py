@@ -11,12 +11,13 @@ def main() -> None:
     import gc
 
     from citewise import code_cache
+    from citewise.config import cache_dir
 
     # The imports that follow make thousands of objects that live as long as the process;
     # with the default young-generation threshold (700) they were scanned over and over.
     # Cyclic garbage is still collected, after 10,000 allocations instead.
     gc.set_threshold(10_000, 20, 10)
-    code_cache.install()  # dataclass methods and regexes, compiled in an earlier run
+    code_cache.install(cache_dir())  # dataclass methods and regexes from an earlier run
 
     from citewise.cli.app import main as run
 

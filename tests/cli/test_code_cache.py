@@ -20,7 +20,8 @@ from typing import ClassVar
 cache = None
 if sys.argv[1] == "cached":
     from citewise import code_cache
-    cache = code_cache.install()
+    from citewise.config import cache_dir
+    cache = code_cache.install(cache_dir())
 
 PATTERNS = [
     (r"(?P<year>(?:19|20)\d\d)-(?P<month>\d\d)", 0),
