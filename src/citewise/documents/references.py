@@ -90,8 +90,9 @@ def _continues(previous: str, text: str, numbered: bool) -> bool:
     if numbered:
         return not _marker(text) and not previous.rstrip().endswith(END)
     # author-year: a piece with no year of its own after an entry that has none yet
-    unfinished = not previous.rstrip().endswith(END) or not ANY_YEAR.search(previous)
-    return unfinished and (not ANY_YEAR.search(previous) or text[:1].islower())
+    dated = ANY_YEAR.search(previous) is not None  # one scan of the entry so far
+    unfinished = not previous.rstrip().endswith(END) or not dated
+    return unfinished and (not dated or text[:1].islower())
 
 
 def _join(left: str, right: str) -> str:
