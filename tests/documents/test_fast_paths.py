@@ -67,3 +67,26 @@ def test_a_size_rounded_once_is_what_round_gives() -> None:
                 continue
             assert type(got) is type(want) and got == want
             assert math.copysign(1, got) == math.copysign(1, want)  # -0.0 stays -0.0
+
+
+def test_identifier_look_ups_find_what_their_regexes_find() -> None:
+    from citewise.documents.metadata import DOI
+    from citewise.documents.references import ARXIV, _arxiv, _doi
+
+    entries = [
+        "Smith J. 2020. A title. arXiv:2001.01234v2.",
+        "Smith J. 2020. A title. ARXIV: 2001.01234.",
+        "Lee K. 2019. Another. CoRR, abs/1901.00001.",
+        "Lee K. 2019. Another. corr abs/1901.00001",
+        "Doe A. 2018. Web. https://arxiv.org/pdf/1801.00001v1",
+        "Kim B. 2021. No identifier at all, 10 pages.",
+        "Kim B. 2021. Journal 3(2). doi:10.1145/3290605.3300001.",
+        "Kim B. 2021. Journal 3(2). 10.1145/3290605",
+        "Unicode arXıv:2001.01234 and ſ and K: case folding beyond ASCII",
+        "Nothing but ARXİV:2001.01234",
+        "",
+    ]
+    for text in entries:
+        for mine, regex in ((_arxiv, ARXIV), (_doi, DOI)):
+            got, want = mine(text), regex.search(text)
+            assert (got and got.span()) == (want and want.span()), text
