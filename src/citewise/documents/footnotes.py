@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from citewise.documents.segments import round_size
+
 if TYPE_CHECKING:
     from citewise.documents.model import Block
 
@@ -55,7 +57,7 @@ def _level(live: list[dict[str, Any]]) -> bool:
 def _main(spans: list[dict[str, Any]]) -> dict[str, Any]:
     """The span standing for the line's body text: the largest size set in words."""
     words = [s for s in spans if len(s["text"].strip()) >= 2] or spans
-    return max(words, key=lambda s: (round(s["size"], 1), len(s["text"].strip())))
+    return max(words, key=lambda s: (round_size(s["size"], 1), len(s["text"].strip())))
 
 
 def split_marks(run: str) -> list[str]:

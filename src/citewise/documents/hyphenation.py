@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
+from itertools import repeat
 
 SPACING_ACCENTS = {
     "¨": "\u0308",
@@ -122,21 +124,54 @@ COMPOUNDS = frozenset(
 
 def vocabulary(texts: list[str]) -> frozenset[str]:
     """Lower-case words (hyphenated compounds too) seen in the document's lines."""
-    lines: list[str] = []
-    broken = False
-    for text in texts:
-        if broken:  # nor is the rest of it that opens the next line
+    lines = _unbroken(texts)
+    # a word is letters, digits and hyphens, so none spans a line break: ASCII lines are
+    # split at C speed (_ascii_words), the others by the regex; each distinct word as
+    # written is lower-cased once
+    plain = [t for t in lines if t.isascii()]
+    words = _ascii_words("\n".join(plain)) if plain else set()
+    if len(plain) < len(lines):
+        other = "\n".join([t for t in lines if not t.isascii()])
+        words.update(map(str.lower, set(_WORD.findall(other))))
+    return frozenset(words)
+
+
+def _unbroken(texts: list[str]) -> list[str]:
+    """The lines without the pieces of words broken at a line end (neither the piece
+    before the hyphen nor the rest of it that opens the next line is a word). Only lines
+    ending in a hyphen and the lines after them can change: the others are not looked at."""
+    ends = [i for i, t in enumerate(texts) if t.rstrip().endswith("-")]
+    if not ends:
+        return texts
+    lines = list(texts)
+    broken_at = -2  # the last line that ends in a broken word
+    for i in sorted({*ends, *[i + 1 for i in ends if i + 1 < len(texts)]}):
+        text = texts[i]
+        if broken_at == i - 1:  # nor is the rest of it that opens the next line
             text = _FIRST_WORD.sub("", text)
         end = text.rstrip()
-        broken = end.endswith("-") and bool(_BROKEN.search(end))
+        if end.endswith("-") and _BROKEN.match(end, max(0, len(end) - 2)):  # ends there
+            broken_at = i
         if text.endswith(("-", "-\n")):  # where `$` can match
             text = _LAST_BROKEN.sub("", text)  # a word broken at the line end is not a word
-        lines.append(text)
-    # one pass over all lines: a word is letters, digits and hyphens, so none spans a
-    # line break; each distinct word as written is lower-cased once
-    return frozenset(map(str.lower, set(_WORD.findall("\n".join(lines)))))
+        lines[i] = text
+    return lines
 
 
+def _ascii_words(text: str) -> set[str]:
+    """_WORD's matches in ASCII `text`, lower-cased: in each run of word characters and
+    hyphens, the stretch from its first letter or digit to its last, when two or more."""
+    runs = set(text.encode("ascii").translate(_ASCII_RUNS).lower().decode("ascii").split())
+    words = set(map(str.strip, runs, repeat("_-")))
+    words -= _SHORT  # one character (or none) left: no match
+    return words
+
+
+# every byte but ASCII letters, digits, '_' and '-' becomes a space
+_ASCII_RUNS = bytes(
+    b if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_-") else 32 for b in range(256)
+)
+_SHORT = frozenset(["", *string.ascii_lowercase, *string.digits])
 _FIRST_WORD = re.compile(r"^\s*\S+")
 _BROKEN = re.compile(r"[^\W\d_]-$")
 _LAST_BROKEN = re.compile(r"\S+-$")

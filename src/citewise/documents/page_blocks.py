@@ -28,6 +28,7 @@ from citewise.documents.headings import split_unit, unit_is_heading
 from citewise.documents.hyphenation import join_rows
 from citewise.documents.layout import BULLET, Seg, Unit
 from citewise.documents.model import Block
+from citewise.documents.segments import round_size
 from citewise.documents.table_header import header_count
 from citewise.documents.tables import NUMERIC_CELL, merge_tables, tables_from_captions
 
@@ -220,7 +221,7 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
         bbox=(round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)),
         text=text,
         label=unit.label,
-        font_size=round(style.size, 2),
+        font_size=round_size(style.size, 2),
         font_name=style.font,
         bold=style.bold,
         trusted=trusted,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 from typing import Protocol
 
 from citewise.documents.metadata import DOI
@@ -90,8 +91,9 @@ def _continues(previous: str, text: str, numbered: bool) -> bool:
     if numbered:
         return not _marker(text) and not previous.rstrip().endswith(END)
     # author-year: a piece with no year of its own after an entry that has none yet
-    unfinished = not previous.rstrip().endswith(END) or not ANY_YEAR.search(previous)
-    return unfinished and (not ANY_YEAR.search(previous) or text[:1].islower())
+    dated = ANY_YEAR.search(previous) is not None  # one scan of the entry so far
+    unfinished = not previous.rstrip().endswith(END) or not dated
+    return unfinished and (not dated or text[:1].islower())
 
 
 def _join(left: str, right: str) -> str:
@@ -102,8 +104,23 @@ def _join(left: str, right: str) -> str:
 
 def _plausible(text: str) -> bool:
     """A bibliography entry has a year (or 'n.d.'), a DOI or an arXiv ID, and some words."""
-    has_id = ANY_YEAR.search(text) or "n.d." in text or DOI.search(text) or ARXIV.search(text)
-    return bool(has_id) and len(WORDS2.findall(text)) >= 3
+    has_id = ANY_YEAR.search(text) or "n.d." in text or _doi(text) or _arxiv(text)
+    return bool(has_id) and next(islice(WORDS2.finditer(text), 2, None), None) is not None
+
+
+def _doi(text: str) -> re.Match[str] | None:
+    """DOI.search, which needs '10.' somewhere (a literal check is a C-speed scan)."""
+    return DOI.search(text) if "10." in text else None
+
+
+def _arxiv(text: str) -> re.Match[str] | None:
+    """ARXIV.search: in ASCII text a match holds 'arxiv' or 'corr' in some case (the
+    case-blind regex is tried at every position; other text may fold other letters)."""
+    if text.isascii():
+        lower = text.lower()
+        if "arxiv" not in lower and "corr" not in lower:
+            return None
+    return ARXIV.search(text)
 
 
 def parse_reference(raw: str) -> Reference:
@@ -111,12 +128,14 @@ def parse_reference(raw: str) -> Reference:
     text = " ".join(raw.split())
     marker = _marker(text)
     body = MARKER.sub("", text, count=1) if marker else text
-    doi_m = DOI.search(body)
+    doi_m = _doi(body)
     doi = doi_m.group(0).rstrip(".,;:)]}'\"") if doi_m else None
-    arxiv_m = ARXIV.search(body)
+    arxiv_m = _arxiv(body)
     arxiv = arxiv_m.group(1) if arxiv_m else None
-    clean = DOI.sub("", body)
-    clean = TRAILING_DOI.sub("", clean.strip()).strip(" .,;")
+    clean = DOI.sub("", body).strip() if doi_m else body.strip()
+    if "doi" in clean or "DOI" in clean:  # what TRAILING_DOI needs
+        clean = TRAILING_DOI.sub("", clean)
+    clean = clean.strip(" .,;")
     authors_part, title, venue, year = _split(clean)
     return Reference(
         ordinal=0,

@@ -222,13 +222,13 @@ class Unit:
             if segs and _alike(segs):
                 one = segs[0]
                 style = self._style = Seg(
-                    0, 0, 0, 0, "", round(one.size, 1), one.font, one.bold, -1
+                    0, 0, 0, 0, "", round_size(one.size, 1), one.font, one.bold, -1
                 )
                 return style
             weight: dict[tuple[float, str, bool], int] = {}
             get = weight.get
             for s in segs:
-                key = (round(s.size, 1), s.font, s.bold)
+                key = (round_size(s.size, 1), s.font, s.bold)
                 weight[key] = get(key, 0) + len(s.text.strip())
             # the first key with the most characters (as Counter.most_common(1) picks)
             size, font, bold = max(weight, key=weight.__getitem__)
@@ -251,7 +251,25 @@ def _alike(segs: list[Seg]) -> bool:
     return all(s.size == size and s.font == font and s.bold == bold for s in segs)
 
 
-# --- geometry -------------------------------------------------------------------------
+# --- sizes and geometry ---------------------------------------------------------------
+
+# round(size, digits) by digits: a document sets few distinct sizes, and round() with digits
+# goes through a decimal string (~10x a dict look-up); bounded against hostile files
+_ROUNDED: dict[int, dict[float, float]] = {1: {}, 2: {}}
+ROUNDED_LIMIT = 4096
+
+
+def round_size(size: float, digits: int) -> float:
+    """round(size, digits) (digits 1 or 2), each distinct float size rounded once."""
+    if type(size) is not float:  # an int rounds to an int: not mixed with equal floats
+        return round(size, digits)
+    memo = _ROUNDED[digits]
+    done = memo.get(size)
+    if done is None:
+        done = round(size, digits)
+        if size and len(memo) < ROUNDED_LIMIT:  # 0.0 and -0.0 are one key: neither kept
+            memo[size] = done
+    return done
 
 
 def union(boxes: list[Box]) -> Box:
