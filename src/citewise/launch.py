@@ -1,7 +1,8 @@
 """The `citewise` command's process: what it sets before the CLI's modules are imported.
 
 The console script and `python -m citewise` start here; `citewise.cli.main` (what tests and
-scripts call) is the same command without these process-wide settings.
+scripts call) is the same command without the code cache, and sets the garbage collector's
+threshold (cli/app.py) only once the command modules are imported.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ def main() -> None:
     from citewise import code_cache
     from citewise.config import cache_dir
 
-    # The imports that follow make thousands of objects that live as long as the process;
-    # with the default young-generation threshold (700) they were scanned over and over.
-    # Cyclic garbage is still collected, after 10,000 allocations instead.
+    # cli/app.py main's threshold (why: there), already for the command modules' imports
     gc.set_threshold(10_000, 20, 10)
     code_cache.install(cache_dir())  # dataclass methods and regexes from an earlier run
 
