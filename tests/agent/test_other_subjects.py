@@ -1,6 +1,7 @@
 """A number said of another named subject does not answer a question about the one it names
 (agent/subjects.py): "PubMed, which contains 30M papers" answers "How many papers does
-PubMed contain?", not "... does MAG contain?" nor "... does S2ORC contain?". First on
+PubMed contain?", not "... does MAG contain?" nor "... does S2ORC contain?"; nor does a
+multiplier ("three times more papers") answer "how many papers". First on
 sentences, then through a real library over the shared corpus (skips when ../shared is
 absent): the S2ORC paper's Table 1 caption says how many papers four other corpora hold.
 """
@@ -42,6 +43,13 @@ def test_without_a_name_in_the_question_nothing_is_set_aside() -> None:
     assert without_other_subjects(officer, "How many executives does PepsiCo have?") == officer
 
 
+def test_a_multiplier_is_no_count() -> None:
+    more = "S2ORC contains three times more full text papers than PubMed Central (OA)."
+    assert quantities(more, "How many papers does S2ORC contain?") == set()
+    assert quantities(more, "How many times more papers does S2ORC contain?") == {"three"}
+    assert quantities("We ran each seed three times.", "How many runs were made?") == {"three"}
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
     pdfs = sorted(CORPUS.glob("*.pdf"))
@@ -67,3 +75,12 @@ def test_the_number_quoted_is_the_one_said_of_the_asked_corpus(
 ) -> None:
     answer = corpus.ask(question, review=False)
     assert not answer.refused and number in answer.answer, answer.answer
+
+
+def test_another_corpus_number_is_not_given_for_s2orc_with_full_support(
+    corpus: Library,
+) -> None:
+    answer = corpus.ask("How many papers does S2ORC contain?", review=False)
+    said_of_others = ("30M", "25k", "213M", "1M papers")
+    assert not any(n in answer.answer for n in said_of_others), answer.answer
+    assert answer.refused or answer.support_score < 1.0, answer.support_score

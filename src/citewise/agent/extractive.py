@@ -11,9 +11,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from citewise.agent.numbers import WORDS as NUMBER_WORDS
 from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
 from citewise.agent.subjects import without_other_subjects
+from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
 MAX_SENTENCES = 3
@@ -104,12 +106,36 @@ def without_labels(text: str) -> str:
     return _LABEL_NUMBER.sub(" ", text)
 
 
+# A multiplier ("three times more", "a 2-fold increase", "3x faster") compares two amounts;
+# it is no count, so it does not answer "how many papers" (it does "how many times more").
+_MULTIPLIER = lazy(
+    r"(?<![\w.,])(?:\d[\d.,]*|(?:" + "|".join(NUMBER_WORDS) + r")\b)\s*-?\s*"
+    r"(?:fold\b|(?:times|x|×)\s+(?=(?:more|fewer|less|larger|smaller|bigger|greater|higher|"
+    r"lower|faster|slower|longer|shorter|as)\b))",
+    re.IGNORECASE,
+)
+_ASKS_COUNT = lazy(r"\bhow many\b(?!\s+times\b)", re.IGNORECASE)
+_ASKS_RATIO = lazy(
+    r"\b(?:times|fold|factor|ratio|compared?|speed-?up|more|fewer|less|larger|smaller|faster|"
+    r"slower)\b",
+    re.IGNORECASE,
+)
+
+
+def without_multipliers(text: str, question: str) -> str:
+    """The text without its multipliers, when the question asks for a count (not a ratio)."""
+    if not _ASKS_COUNT.search(question) or _ASKS_RATIO.search(question):
+        return text
+    return _MULTIPLIER.sub(" ", text)
+
+
 def quantities(sentence: str, question: Question | str) -> set[str]:
     """Numbers a sentence states that the question does not (publication years, numbers
-    that only label a figure, table or section, and numbers said of another subject than
-    the one the question names aside: agent/subjects.py), read by agent/numbers.py."""
+    that only label a figure, table or section, multipliers for a count, and numbers said
+    of another subject than the one the question names aside: agent/subjects.py), read by
+    agent/numbers.py."""
     text = question if isinstance(question, str) else question.text
-    own = without_other_subjects(sentence, question)
+    own = without_multipliers(without_other_subjects(sentence, question), text)
     return stated_quantities(without_labels(own), without_labels(text))
 
 
