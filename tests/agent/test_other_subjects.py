@@ -33,6 +33,10 @@ def test_a_relative_clause_states_its_number_of_the_name_it_follows() -> None:
 def test_a_clause_that_names_the_asked_subject_keeps_its_number() -> None:
     said = "We compare to ProgramFC, which reaches 75.6 F1 on HOVER."
     assert quantities(said, "What F1 is reached on HOVER?") == {"75.6"}
+    # a clause after names joined by "and" is said of each of them
+    both = "We use two datasets, HOVER and FEVEROUS, which hold 18K and 7K claims."
+    assert {"18K", "7K"} <= quantities(both, "How many claims does HOVER hold?")
+    assert quantities(both, "How many claims does SciFact hold?") == {"two"}
 
 
 def test_without_a_name_in_the_question_nothing_is_set_aside() -> None:

@@ -20,11 +20,14 @@ from citewise.retrieval.terms import STOPWORDS
 # A capitalised word, or one written as a name ("PubMed", "MAG", "GPT-3", "arXiv").
 _CAPITAL = r"(?:[A-Z]|[a-z]+[A-Z])[\w-]*"
 _SPACE = r"[^\S\n]"  # within one line: a table's rows are lines
-# Up to four capitalised words (an optional parenthetical after them: "PubMed Central (OA)"),
-# then a relative clause opening: ", which|who|whose", or "(which|who|whose".
+# Up to four capitalised words, an optional parenthetical after them: "PubMed Central (OA)",
+# "HOVER (Jiang et al., 2020)".
+_ONE_NAME = rf"(?:{_CAPITAL}{_SPACE}+){{0,3}}{_CAPITAL}(?:{_SPACE}*\([^()\n]{{1,30}}\))?"
+_AND = rf"{_SPACE}*(?:,{_SPACE}*(?:(?:and|or){_SPACE}+)?|{_SPACE}+(?:and|or){_SPACE}+)"
+# A name, or names joined by "and" / "or" (the clause is said of each), then a relative
+# clause opening: ", which|who|whose", or "(which|who|whose".
 _ATTACHED = lazy(
-    rf"(?<![\w-])(?P<name>(?:{_CAPITAL}{_SPACE}+){{0,3}}{_CAPITAL})"
-    rf"(?:{_SPACE}*\([^()\n]{{1,30}}\))?"
+    rf"(?<![\w-])(?P<name>(?:{_ONE_NAME}{_AND}){{0,3}}{_ONE_NAME})"
     rf"(?P<open>{_SPACE}*,{_SPACE}*(?:which|who|whose)\b|{_SPACE}*\({_SPACE}*(?:which|who|whose)\b)"
 )
 # A comma clause runs to the next clause break (a comma in "1,000" is no break).
