@@ -83,6 +83,8 @@ def test_one_rule_backs_a_number_by_value_share_or_stated_precision() -> None:
 def test_quantities_leave_out_years_and_numbers_the_question_states() -> None:
     assert quantities("In 2019 the model reached 54.1 F1", "") == {"54.1"}
     assert quantities("7,918 families and .025 error", "How many of 7,918?") == {".025"}
+    # a citation's bracketed year is a year, not a negative figure the sentence states
+    assert quantities("Saier and Färber (2019) derive 1.0M snippets", "") == {"1.0M"}
 
 
 def test_answers_print_numbers_grouped_with_the_asked_precision() -> None:

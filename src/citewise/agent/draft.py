@@ -97,7 +97,7 @@ def _pick(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     it asks about first."""
     chosen = select_answer(ranked, question)
     if question.expects_number and chosen and not _DIGIT.search(chosen[0].text):
-        stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question.text)]
+        stated = [c for c in chosen if _DIGIT.search(c.text) and quantities(c.text, question)]
         chosen = stated + [c for c in chosen if c not in stated]
     chosen = in_unit_first(question, chosen, ranked)
     return _defining_first(question, _shape_first(question, chosen, ranked), ranked)
@@ -220,7 +220,7 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
     if _WANTS_DATE.search(question.text):
         return 1.0 if _DATE.search(text) else 0.0
     if question.expects_number:
-        return 1.0 if quantities(text, question.text) else 0.0
+        return 1.0 if quantities(text, question) else 0.0
     if question.expects_name:
         names = {m.group(0) for m in _NAME.finditer(text)}
         named = any(n.lower() not in question.text.lower() for n in names)

@@ -11,8 +11,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from citewise.agent.numbers import WORDS as NUMBER_WORDS
 from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
+from citewise.agent.subjects import without_other_subjects
+from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
 MAX_SENTENCES = 3
@@ -103,10 +106,37 @@ def without_labels(text: str) -> str:
     return _LABEL_NUMBER.sub(" ", text)
 
 
-def quantities(sentence: str, question: str) -> set[str]:
-    """Numbers a sentence states that the question does not (publication years and numbers
-    that only label a figure, table or section aside), read by agent/numbers.py."""
-    return stated_quantities(without_labels(sentence), without_labels(question))
+# A multiplier ("three times more", "a 2-fold increase", "3x faster") compares two amounts;
+# it is no count, so it does not answer "how many papers" (it does "how many times more").
+_MULTIPLIER = lazy(
+    r"(?<![\w.,])(?:\d[\d.,]*|(?:" + "|".join(NUMBER_WORDS) + r")\b)\s*-?\s*"
+    r"(?:fold\b|(?:times|x|×)\s+(?=(?:more|fewer|less|larger|smaller|bigger|greater|higher|"
+    r"lower|faster|slower|longer|shorter|as)\b))",
+    re.IGNORECASE,
+)
+_ASKS_COUNT = lazy(r"\bhow many\b(?!\s+times\b)", re.IGNORECASE)
+_ASKS_RATIO = lazy(
+    r"\b(?:times|fold|factor|ratio|compared?|speed-?up|more|fewer|less|larger|smaller|faster|"
+    r"slower)\b",
+    re.IGNORECASE,
+)
+
+
+def without_multipliers(text: str, question: str) -> str:
+    """The text without its multipliers, when the question asks for a count (not a ratio)."""
+    if not _ASKS_COUNT.search(question) or _ASKS_RATIO.search(question):
+        return text
+    return _MULTIPLIER.sub(" ", text)
+
+
+def quantities(sentence: str, question: Question | str) -> set[str]:
+    """Numbers a sentence states that the question does not (publication years, numbers
+    that only label a figure, table or section, multipliers for a count, and numbers said
+    of another subject than the one the question names aside: agent/subjects.py), read by
+    agent/numbers.py."""
+    text = question if isinstance(question, str) else question.text
+    own = without_multipliers(without_other_subjects(sentence, question), text)
+    return stated_quantities(without_labels(own), without_labels(text))
 
 
 def score_candidates(
@@ -140,15 +170,16 @@ def _passage_candidates(
     total = sum(qstems.values()) or 1.0
     attribute = {stem(t): weight(t, passage.document_id) for t in question.attribute}
     # A sentence inherits the words of its block, heading, label and caption as context.
-    context = stems(
-        f"{passage.section_path} {passage.label or ''} {passage.context} {passage.text}"
-    )
+    # what a clause says of another subject than the one the question names is not said of
+    # it (agent/subjects.py)
+    said = without_other_subjects(f"{passage.context}\n{passage.text}", question)
+    context = stems(f"{passage.section_path} {passage.label or ''} {said}")
     candidates: list[Candidate] = []
     for sentence in split_sentences(passage.text, passage.kind):
         words = word_count(sentence)
         if passage.kind != "table" and (words < 3 or is_running_head(sentence, words)):
             continue
-        own = stems(sentence)
+        own = stems(without_other_subjects(sentence, question))
         covered = {s for s in qstems if has(s, own)}
         in_context = {s for s in qstems if has(s, context)} - covered
         own_share = sum(qstems[s] for s in covered) / total
@@ -184,7 +215,7 @@ def _sentence_score(
 ) -> float:
     """Coverage and retrieval strength, adjusted for what the question wants of a sentence."""
     score = coverage + 0.25 * passage.retrieval
-    if question.expects_number and not quantities(sentence, question.text):
+    if question.expects_number and not quantities(sentence, question):
         score *= 0.6
     label = (passage.label or "").lower()
     if question.labels and label in {lb.lower() for lb in question.labels}:

@@ -84,7 +84,8 @@ class Number:
 
     @property
     def is_year(self) -> bool:
-        return not self.percent and bool(_YEAR.match(self.text))
+        # a citation's "(2019)" is a year too, though brackets also print a negative figure
+        return not self.percent and bool(_YEAR.match(self.text.strip("() ")))
 
 
 def _exponent(exp: str) -> int:

@@ -59,7 +59,7 @@ def shortest_span(
         return sum(w for s, w in wanted.items() if s in own)
 
     full = covered(sentence)
-    needs_number = question.expects_number and bool(quantities(sentence, question.text))
+    needs_number = question.expects_number and bool(quantities(sentence, question))
     best = sentence
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
@@ -69,7 +69,7 @@ def shortest_span(
                 continue
             if full and covered(span) < KEEP_COVERAGE * full:
                 continue
-            if needs_number and not quantities(span, question.text):
+            if needs_number and not quantities(span, question):
                 continue
             if not keeps(span):
                 continue

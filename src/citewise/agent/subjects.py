@@ -1,0 +1,126 @@
+"""What a sentence says of another subject: a relative clause is said of the name it follows.
+
+"PubMed, which contains 30M papers" says "contains 30M papers" of PubMed; "links to MAG
+(which contained 213M papers)" says it of MAG. A question that names what it asks about
+("How many papers does S2ORC contain?") is not answered by what is said of another named
+subject, however many of the question's other words it shares: such a clause covers none of
+the question's terms and states no number for it. Pure functions over the sentence's
+structure; no list of subjects or verbs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from citewise.agent.question import Question
+from citewise.regex import lazy
+from citewise.retrieval.terms import STOPWORDS
+
+# A capitalised word, or one written as a name ("PubMed", "MAG", "GPT-3", "arXiv").
+_CAPITAL = r"(?:[A-Z]|[a-z]+[A-Z])[\w-]*"
+_SPACE = r"[^\S\n]"  # within one line: a table's rows are lines
+# Up to four capitalised words, an optional parenthetical after them: "PubMed Central (OA)",
+# "HOVER (Jiang et al., 2020)".
+_ONE_NAME = rf"(?:{_CAPITAL}{_SPACE}+){{0,3}}{_CAPITAL}(?:{_SPACE}*\([^()\n]{{1,30}}\))?"
+_AND = rf"{_SPACE}*(?:,{_SPACE}*(?:(?:and|or){_SPACE}+)?|{_SPACE}+(?:and|or){_SPACE}+)"
+# A name, or names joined by "and" / "or" (the clause is said of each), then a relative
+# clause opening: ", which|who|whose", or "(which|who|whose".
+_ATTACHED = lazy(
+    rf"(?<![\w-])(?P<name>(?:{_ONE_NAME}{_AND}){{0,3}}{_ONE_NAME})"
+    rf"(?P<open>{_SPACE}*,{_SPACE}*(?:which|who|whose)\b|{_SPACE}*\({_SPACE}*(?:which|who|whose)\b)"
+)
+# A comma clause runs to the next clause break (a comma in "1,000" is no break).
+_CLAUSE_END = lazy(r",\s|;|:|\)|\.\s|\n|$")
+# Written as a name: capitals or digits inside ("PubMed", "S2ORC", "arXiv"), or two capitals.
+_NAME_LIKE = lazy(r"^[A-Za-z][a-z]*[A-Z0-9]|^[A-Z]{2}")
+_WORD = lazy(r"[A-Za-z][\w-]*")
+
+
+def _forms(word: str) -> set[str]:
+    """A name and its hyphen parts, case-folded ("S2ORC-SciBERT": also "s2orc")."""
+    word = re.sub(r"['’]s$", "", word).casefold()
+    return {word, *(p for p in word.split("-") if p)}
+
+
+@lru_cache(maxsize=256)
+def _written_names(question: str) -> tuple[frozenset[str], bool]:
+    """The names a question writes (case-folded): words written as names ("S2ORC",
+    "PubMed") and capitalised words past its first ("Central"); and whether one is written
+    as a name (a capitalised word alone names no subject: "In Table 3, how many ...")."""
+    names: set[str] = set()
+    named = False
+    for n, m in enumerate(_WORD.finditer(question)):
+        word = m.group(0)
+        if word.casefold() in STOPWORDS:
+            continue
+        if _NAME_LIKE.match(word):
+            named = True
+            names |= _forms(word)
+        elif n > 0 and word[0].isupper():
+            names |= _forms(word)
+    return frozenset(names), named
+
+
+def asked_names(question: Question | str) -> frozenset[str]:
+    """The names the question asks about, case-folded; empty when it writes none as a name."""
+    names, named = _written_names(question if isinstance(question, str) else question.text)
+    return names if named else frozenset()
+
+
+def _other_names(question: Question | str) -> frozenset[str]:
+    """What else the library calls what the question names: the abbreviation it defines for
+    the question's words ("TCJA" for "Tax Cuts and Jobs Act", agent/vocabulary.py)."""
+    if isinstance(question, str):
+        return frozenset()
+    return frozenset(f for t in question.expansion for f in _forms(t))
+
+
+def _is_name(name: str) -> bool:
+    """Capitalised words that hold a word written as a name ("PubMed", "ACL Anthology",
+    "arXiv"): a title or a place ("Chief Executive Officer, who ...", "Europe, which ...")
+    is often another way to say what the question names, so it keeps its clause."""
+    return any(_NAME_LIKE.match(w) and w.casefold() not in STOPWORDS for w in name.split())
+
+
+def _clause_end(text: str, m: re.Match[str]) -> int:
+    """Where the relative clause opened by `m` ends: its closing bracket, or the next
+    clause break of a comma clause."""
+    start = m.end()
+    if "(" in m.group("open"):
+        depth = 1
+        for i in range(start, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                return i
+        return len(text)
+    end = _CLAUSE_END.search(text, start)
+    return end.start() if end else len(text)
+
+
+def other_subject_clauses(sentence: str, question: Question | str) -> list[tuple[int, int]]:
+    """Spans of the sentence's relative clauses said of a named subject the question does not
+    name, when the question names one (and the clause does not name it either)."""
+    asked = asked_names(question)
+    if not asked:
+        return []
+    holders = asked | _other_names(question)
+    spans: list[tuple[int, int]] = []
+    for m in _ATTACHED.finditer(sentence):
+        name = m.group("name")
+        if not _is_name(name):
+            continue
+        end = _clause_end(sentence, m)
+        holder = {f for w in name.split() for f in _forms(w)}
+        clause = {f for w in _WORD.findall(sentence[m.end() : end]) for f in _forms(w)}
+        if not (holder & holders or clause & asked):
+            spans.append((m.start("open"), end))
+    return spans
+
+
+def without_other_subjects(sentence: str, question: Question | str) -> str:
+    """The sentence with the clauses said of another named subject blanked out (same
+    length, so positions still hold)."""
+    for start, end in other_subject_clauses(sentence, question):
+        sentence = sentence[:start] + " " * (end - start) + sentence[end:]
+    return sentence

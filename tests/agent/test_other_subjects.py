@@ -1,0 +1,90 @@
+"""A number said of another named subject does not answer a question about the one it names
+(agent/subjects.py): "PubMed, which contains 30M papers" answers "How many papers does
+PubMed contain?", not "... does MAG contain?" nor "... does S2ORC contain?"; nor does a
+multiplier ("three times more papers") answer "how many papers". First on
+sentences, then through a real library over the shared corpus (skips when ../shared is
+absent): the S2ORC paper's Table 1 caption says how many papers four other corpora hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citewise.agent.extractive import quantities
+from citewise.agent.subjects import asked_names, without_other_subjects
+from citewise.api import Library
+from citewise.cli import app
+from citewise.cli.testing import CliRunner
+from tests.conftest import CORPUS
+
+PUBMED = "PubMed Central (OA) links to PubMed, which contains 30M papers at the time of writing."
+MAG = "It links to MAG (which contained 213M papers at the time of dataset construction)."
+
+
+def test_a_relative_clause_states_its_number_of_the_name_it_follows() -> None:
+    assert quantities(PUBMED, "How many papers does PubMed contain?") == {"30M"}
+    assert quantities(PUBMED, "How many papers does S2ORC contain?") == set()
+    assert quantities(MAG, "How many papers does MAG contain?") == {"213M"}
+    assert quantities(MAG, "How many papers does CiteSeerX contain?") == set()
+
+
+def test_a_clause_that_names_the_asked_subject_keeps_its_number() -> None:
+    said = "We compare to ProgramFC, which reaches 75.6 F1 on HOVER."
+    assert quantities(said, "What F1 is reached on HOVER?") == {"75.6"}
+    # a clause after names joined by "and" is said of each of them
+    both = "We use two datasets, HOVER and FEVEROUS, which hold 18K and 7K claims."
+    assert {"18K", "7K"} <= quantities(both, "How many claims does HOVER hold?")
+    assert quantities(both, "How many claims does SciFact hold?") == {"two"}
+
+
+def test_without_a_name_in_the_question_nothing_is_set_aside() -> None:
+    # "Table" and a plain capitalised word name no subject; a title or a place is no holder
+    assert asked_names("In Table 3, how many papers are there?") == frozenset()
+    assert quantities(PUBMED, "How many papers are there?") == {"30M"}
+    officer = "It reports to the Chief Executive Officer, who leads 7 executives."
+    assert without_other_subjects(officer, "How many executives does PepsiCo have?") == officer
+
+
+def test_a_multiplier_is_no_count() -> None:
+    more = "S2ORC contains three times more full text papers than PubMed Central (OA)."
+    assert quantities(more, "How many papers does S2ORC contain?") == set()
+    assert quantities(more, "How many times more papers does S2ORC contain?") == {"three"}
+    assert quantities("We ran each seed three times.", "How many runs were made?") == {"three"}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    pdfs = sorted(CORPUS.glob("*.pdf"))
+    if len(pdfs) < 8:
+        pytest.skip("shared corpus not available")
+    lib = tmp_path_factory.mktemp("subjects") / "lib"
+    result = CliRunner().invoke(app, ["-L", str(lib), "ingest", "--no-embed", *map(str, pdfs)])
+    assert result.exit_code == 0, result.output
+    return Library(Path(lib))
+
+
+@pytest.mark.parametrize(
+    ("question", "number"),
+    [
+        ("How many papers does MAG contain?", "213M"),
+        ("How many papers does CiteSeerX contain at the time of writing?", "6M"),
+        # the reverse: the subject the clause is said of still gets its number
+        ("How many papers did PubMed contain at the time of writing?", "30M"),
+    ],
+)
+def test_the_number_quoted_is_the_one_said_of_the_asked_corpus(
+    corpus: Library, question: str, number: str
+) -> None:
+    answer = corpus.ask(question, review=False)
+    assert not answer.refused and number in answer.answer, answer.answer
+
+
+def test_another_corpus_number_is_not_given_for_s2orc_with_full_support(
+    corpus: Library,
+) -> None:
+    answer = corpus.ask("How many papers does S2ORC contain?", review=False)
+    said_of_others = ("30M", "25k", "213M", "1M papers")
+    assert not any(n in answer.answer for n in said_of_others), answer.answer
+    assert answer.refused or answer.support_score < 1.0, answer.support_score
