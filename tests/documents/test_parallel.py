@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import signal
 from pathlib import Path
@@ -135,3 +136,39 @@ def test_workers_end_as_the_queue_empties_and_a_later_file_gets_a_new_one(tmp_pa
         assert outcome(given(later), papers[2]) == outcome(read_document, papers[2])
         ended = list(pool._ending)
     assert len(ended) == 3 and all(w.reaped for w in ended)  # close reaped every one
+
+
+def test_files_submitted_one_by_one_are_parsed_as_they_come(tmp_path: Path) -> None:
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(3)]
+    with ParsePool([], options=ParseOptions(workers=2), expected=len(papers)) as pool:
+        pool.submit(papers[0])
+        # the first file is with a worker before any other is given
+        assert [child.pid for child in multiprocessing.active_children()]
+        for paper in papers[1:]:
+            pool.submit(paper, hashlib.sha256(paper.read_bytes()).hexdigest())
+        got = {path: result for path, result in pool.results()}
+    assert sorted(got) == sorted(papers)
+    assert all(isinstance(doc, Document) for doc in got.values())
+    assert [got[p].title for p in papers] == [read_document(p).title for p in papers]
+
+
+def test_an_ingest_starts_parsing_before_the_last_file_is_hashed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citewise import ingest_files
+    from citewise.api import Library
+
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(3)]
+    hashed = ingest_files.digest
+    parsing_while_hashing: list[bool] = []
+
+    def digest(path: Path, max_mb: float | None = None) -> str | None:
+        parsing_while_hashing.append(bool(multiprocessing.active_children()))
+        return hashed(path, max_mb)
+
+    monkeypatch.setattr(ingest_files, "digest", digest)
+    with Library(tmp_path / "lib", embeddings=False) as lib:
+        report = lib.ingest(papers)
+    assert len(report.added) == 3 and not report.failed
+    # the largest file is hashed first with no worker yet; the others once it is parsing
+    assert parsing_while_hashing == [False, True, True]
