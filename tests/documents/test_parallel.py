@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,19 +81,29 @@ def test_worker_count_follows_the_override_and_the_batch_size() -> None:
     assert ParseOptions.from_environ({WORKERS_VARIABLE: "none"}).workers is None
 
 
-def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path: Path) -> None:
+def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     slow = write_stacked_lines(tmp_path / "slow.pdf", lines=40_000)  # seconds of work
     good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(3)]
     expected = {f: outcome(read_document, f) for f in good}
-    pids: dict[str, int] = {}
+    pids: dict[str, int] = {}  # which process each file's job ran in, in the order they ended
+    release = ParsePool._release
+
+    def recording(self: ParsePool, job: Any) -> None:  # every job passes here as it ends
+        pids[job.path.name] = job.pid
+        release(self, job)
+
+    monkeypatch.setattr(ParsePool, "_release", recording)
     with ParsePool([good[0], good[1], slow, good[2]], options=ParseOptions(workers=1)) as pool:
         got: dict[Path, tuple[str, ...]] = {}
+        killed = False
         with pool._changed:  # the pool's thread changes the jobs under this, and says so
             while len(got) < 4:
                 for job in pool._running:
-                    if job.path == slow and "slow.pdf" not in pids:
+                    if job.path == slow and not killed:
                         os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
-                    pids.setdefault(job.path.name, job.pid)
+                        killed = True
                 got.update((path, outcome(given(result), path)) for path, result in pool._done)
                 pool._done.clear()
                 pool._changed.wait(1.0)
