@@ -18,6 +18,7 @@ from pathlib import Path
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
 from citewise.documents.parallel import Parse, ParseOptions, ParsePool
+from citewise.documents.pool_procs import file_size
 from citewise.errors import TooLargeError
 from citewise.inputs import SUFFIXES
 from citewise.store.protocols import Store
@@ -68,14 +69,19 @@ def digest(path: Path, max_file_mb: float | None) -> str | None:
 def parse_and_store(store: Store, files: list[Path], step: Step, options: ParseOptions) -> None:
     """Parse the files that need it in worker processes and `step` each file as its parse
     finishes; the others (unchanged, duplicate, refused) while the workers run. Each file
-    is read and hashed once, here."""
-    digests = {p: digest(p, options.max_file_mb) for p in dict.fromkeys(files)}
-    # readable, supported files whose content is not in the library yet: parsed ahead
-    ahead = {p for p, sha in digests.items() if sha and store.document_by_sha(sha) is None}
-    rest = [p for p in files if p not in ahead]
-    parsed = [p for p in digests if p in ahead]
-    with ParsePool(parsed, options=options, digests=digests) as pool:
-        for path in rest:  # no parse needed (unchanged, duplicate, refused): while workers run
+    is read and hashed once, here, largest first, and one whose content is not in the
+    library yet goes to the workers as soon as it is hashed: parsing starts after the
+    first file's hash, not after every file's (seconds, for a batch of thousands)."""
+    unique = list(dict.fromkeys(files))
+    digests: dict[Path, str | None] = {}
+    ahead: set[Path] = set()  # readable, supported files new to the library: parsed ahead
+    with ParsePool([], options=options, expected=len(unique)) as pool:
+        for path in sorted(unique, key=file_size, reverse=True):
+            sha = digests[path] = digest(path, options.max_file_mb)
+            if sha and store.document_by_sha(sha) is None:
+                ahead.add(path)
+                pool.submit(path, sha)
+        for path in [p for p in files if p not in ahead]:  # no parse needed: while they run
             step(path, pool.parse, digests[path])
         for path, outcome in pool.results():
             step(path, _given(outcome), digests[path])

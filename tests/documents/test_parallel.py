@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,19 +81,29 @@ def test_worker_count_follows_the_override_and_the_batch_size() -> None:
     assert ParseOptions.from_environ({WORKERS_VARIABLE: "none"}).workers is None
 
 
-def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(tmp_path: Path) -> None:
+def test_one_worker_parses_file_after_file_and_a_killed_one_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     slow = write_stacked_lines(tmp_path / "slow.pdf", lines=40_000)  # seconds of work
     good = [write_paper(tmp_path / f"good{i}.pdf", title=f"Good paper {i}") for i in range(3)]
     expected = {f: outcome(read_document, f) for f in good}
-    pids: dict[str, int] = {}
+    pids: dict[str, int] = {}  # which process each file's job ran in, in the order they ended
+    release = ParsePool._release
+
+    def recording(self: ParsePool, job: Any) -> None:  # every job passes here as it ends
+        pids[job.path.name] = job.pid
+        release(self, job)
+
+    monkeypatch.setattr(ParsePool, "_release", recording)
     with ParsePool([good[0], good[1], slow, good[2]], options=ParseOptions(workers=1)) as pool:
         got: dict[Path, tuple[str, ...]] = {}
+        killed = False
         with pool._changed:  # the pool's thread changes the jobs under this, and says so
             while len(got) < 4:
                 for job in pool._running:
-                    if job.path == slow and "slow.pdf" not in pids:
+                    if job.path == slow and not killed:
                         os.kill(job.pid, signal.SIGKILL)  # mid-parse: what the OOM killer does
-                    pids.setdefault(job.path.name, job.pid)
+                        killed = True
                 got.update((path, outcome(given(result), path)) for path, result in pool._done)
                 pool._done.clear()
                 pool._changed.wait(1.0)
@@ -135,3 +147,39 @@ def test_workers_end_as_the_queue_empties_and_a_later_file_gets_a_new_one(tmp_pa
         assert outcome(given(later), papers[2]) == outcome(read_document, papers[2])
         ended = list(pool._ending)
     assert len(ended) == 3 and all(w.reaped for w in ended)  # close reaped every one
+
+
+def test_files_submitted_one_by_one_are_parsed_as_they_come(tmp_path: Path) -> None:
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(3)]
+    with ParsePool([], options=ParseOptions(workers=2), expected=len(papers)) as pool:
+        pool.submit(papers[0])
+        # the first file is with a worker before any other is given
+        assert [child.pid for child in multiprocessing.active_children()]
+        for paper in papers[1:]:
+            pool.submit(paper, hashlib.sha256(paper.read_bytes()).hexdigest())
+        got = {path: result for path, result in pool.results()}
+    assert sorted(got) == sorted(papers)
+    assert all(isinstance(doc, Document) for doc in got.values())
+    assert [got[p].title for p in papers] == [read_document(p).title for p in papers]
+
+
+def test_an_ingest_starts_parsing_before_the_last_file_is_hashed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citewise import ingest_files
+    from citewise.api import Library
+
+    papers = [write_paper(tmp_path / f"paper{i}.pdf", title=f"Paper {i}") for i in range(3)]
+    hashed = ingest_files.digest
+    parsing_while_hashing: list[bool] = []
+
+    def digest(path: Path, max_mb: float | None = None) -> str | None:
+        parsing_while_hashing.append(bool(multiprocessing.active_children()))
+        return hashed(path, max_mb)
+
+    monkeypatch.setattr(ingest_files, "digest", digest)
+    with Library(tmp_path / "lib", embeddings=False) as lib:
+        report = lib.ingest(papers)
+    assert len(report.added) == 3 and not report.failed
+    # the largest file is hashed first with no worker yet; the others once it is parsing
+    assert parsing_while_hashing == [False, True, True]

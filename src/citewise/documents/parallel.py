@@ -23,7 +23,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -78,6 +78,7 @@ class ParsePool:
         budget: ParseBudget | None = None,
         options: ParseOptions | None = None,
         digests: Mapping[Path, str | None] | None = None,
+        expected: int = 0,
     ) -> None:
         options = options or ParseOptions()
         # the files' SHA-256 when the caller has hashed them: the workers do not again
@@ -88,7 +89,8 @@ class ParsePool:
         # largest files first: the batch does not end with one worker parsing a big file
         # while the others sit idle
         self._queue = deque(sorted(dict.fromkeys(paths), key=file_size, reverse=True))
-        self._workers = worker_count(len(self._queue), self.options.workers)
+        # `expected`: how many files `submit` may add, so the pool can grow to as many workers
+        self._workers = worker_count(max(len(self._queue), expected), self.options.workers)
         self._running: list[Job] = []
         self._idle: list[Worker] = []
         self._ending: list[Worker] = []  # killed with nothing left to parse, reaped at close
@@ -96,8 +98,8 @@ class ParsePool:
         methods = multiprocessing.get_all_start_methods()
         # fork starts a worker in milliseconds; workers only parse, never touch the store
         self._context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        if "fork" in methods and any(p.suffix.lower() == ".pdf" for p in self._queue):
-            warm_up()  # once here, not once in every forked worker
+        self._cold = "fork" in methods  # warm_up() not done yet (only forked workers inherit it)
+        self._warm_for(self._queue)
         self._closed = threading.Event()
         self._reaping = threading.Lock()  # the watch never kills a worker past its job
         # the watch runs beside whatever the caller does between results (storing a file)
@@ -112,6 +114,24 @@ class ParsePool:
         # the pump takes replies and hands out files while the caller stores
         self._pump = threading.Thread(target=self._pump_replies, daemon=True)
         self._pump.start()
+
+    def _warm_for(self, paths: Iterable[Path]) -> None:
+        """warm_up() once, here, before the first PDF's worker is forked, not once in every
+        forked worker."""
+        if self._cold and any(p.suffix.lower() == ".pdf" for p in paths):
+            warm_up()
+            self._cold = False
+
+    def submit(self, path: Path, sha256: str | None = None) -> None:
+        """One more file, parsed after those queued (give the largest first: the queue keeps
+        the order files come in). A worker takes it at once if one is free."""
+        self._warm_for([path])
+        with self._changed:
+            if sha256 is not None:
+                self._digests[path] = sha256
+            self._queue.append(path)
+            self._fill()
+            self._nudge()
 
     def _fork(self) -> Worker:
         mine, theirs = self._context.Pipe(duplex=True)
