@@ -1,4 +1,5 @@
-"""Two answer shapes papers write that the name and sentence checks would miss.
+"""Answer shapes papers write that the name and sentence checks would miss, and one they
+must write.
 
 - "Who approached the patients?" is often answered by a role, not a person's name: papers
   write the act in the passive with its agent after "by" ("patients were approached by the
@@ -6,12 +7,17 @@
   Committee"). A sentence stating the asked act followed by "by" names who did it.
 - "Why is X done?" is answered by a sentence that gives a reason ("due to", "because",
   "in order to", "since"); a sentence that only restates X does not answer it.
+- "Which solver does Logic-LM use?" asks to pick one thing out: the answer names it, with a
+  word written as a name ("Z3", "GloVe", "PRISMA", "Pyke" inside a sentence, "8x7B") that
+  the question does not already write. A sentence that only restates the class ("integrates
+  LLMs with symbolic solvers") or the question's own names ("LOGIC-LM") picks nothing.
 """
 
 from __future__ import annotations
 
 import re
 
+from citewise.agent.extractive import without_labels
 from citewise.agent.question import Question
 from citewise.retrieval.terms import stem
 
@@ -78,3 +84,35 @@ def defines(term: str, text: str) -> bool:
             re.I,
         )
     )
+
+
+# "Which solver ...", "which two knowledge bases ...": a question picking things out of a
+# class (not "which year", a date; not "which of", the question then lists the options).
+_WHICH_THING = re.compile(r"^\W*(?:in |on |for |from |with |by |to |of )?which\s+(?!of\b)\w+", re.I)
+_WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\(\s*)$")
+# A plural acronym ("LLMs", "GPUs") names a class, not one thing.
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
+
+
+def asks_which_thing(question: Question) -> bool:
+    """ "Which solver does X use?": the answer picks something out by name (numbers,
+    dates, people and lists of options have their own checks)."""
+    return bool(_WHICH_THING.search(question.text)) and not question.expects_number
+
+
+def names_a_new_thing(question: Question, text: str) -> bool:
+    """The text writes a name the question does not: a word with a digit or a capital
+    after its first letter ("Z3", "GloVe", "BILOU"), or a capitalised word inside a
+    sentence ("the Pyke expert system"); not a plural acronym ("LLMs")."""
+    asked = question.text.lower()
+    text = without_labels(text)  # "Section 3", "Table 2" name no thing
+    for m in _WORD.finditer(text):
+        word = m.group(0).rstrip("'’-")
+        inside = any(c.isupper() or c.isdigit() for c in word[1:])
+        capital = word[0].isupper() and not _SENTENCE_START.search(text[: m.start()])
+        if not (inside or capital or word[0].isdigit()) or _PLURAL_ACRONYM.match(word):
+            continue
+        if word.lower() not in asked:
+            return True
+    return False
