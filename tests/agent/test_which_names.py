@@ -1,8 +1,10 @@
 """A "which X" question picks one thing out, so its answer writes a name the question does
 not (agent/answer_shapes.py, agent/draft.py): a sentence that only restates the class
 ("integrates LLMs with symbolic solvers") or the question's own names keeps its answer but
-loses the support of one that fits. First on sentences, then through a library of the
-Logic-LM paper from the shared MMLongBench-Doc corpus (skips when ../shared is absent).
+loses the support of one that fits. Likewise a yes/no question that writes names ("Does
+ProgramFC use BM25 ...?") and text that writes none of them. First on sentences, then
+through a library of the Logic-LM paper from the shared MMLongBench-Doc corpus (skips when
+../shared is absent).
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer_shapes import asks_which_thing, names_a_new_thing
+from citewise.agent.answer_shapes import (
+    asks_which_thing,
+    misses_the_names_asked,
+    names_a_new_thing,
+)
 from citewise.agent.draft import picks_out
 from citewise.agent.question import analyse
 from citewise.api import Library
@@ -62,6 +68,20 @@ def test_restating_the_class_or_the_question_picks_nothing(sentence: str) -> Non
 def test_questions_that_pick_nothing_are_not_checked() -> None:
     how = analyse("How does Logic-LM use symbolic solvers?")
     assert picks_out(how, "It integrates LLMs with symbolic solvers.") == 1.0
+
+
+def test_a_yes_no_question_is_settled_only_by_text_writing_its_names() -> None:
+    uses = analyse("Does ProgramFC use BM25 as the retriever in the open-book setting?")
+    setting = "During testing in the open-book setting, the models are given retrieved evidence."
+    assert misses_the_names_asked(uses, setting)
+    assert picks_out(uses, setting) == 0.0
+    assert not misses_the_names_asked(uses, "We use BM25 as the retriever for both.")
+    # a part of a hyphenated name counts: "S2ORC" of "S2ORC-SciBERT"
+    tuned = analyse("Is S2ORC-SciBERT fine-tuned?")
+    assert not misses_the_names_asked(tuned, "We fine-tune S2ORC for 4 epochs.")
+    # a question writing no name, or not yes/no, is not checked here
+    assert not misses_the_names_asked(analyse("Is the encoder fine-tuned?"), "It is frozen.")
+    assert not misses_the_names_asked(analyse("What does ProgramFC use?"), setting)
 
 
 LOGIC_LM = SHARED / "qa/external/mmlongbench-doc/corpus/2023.findings-emnlp.248.pdf"

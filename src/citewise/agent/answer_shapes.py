@@ -7,6 +7,9 @@ must write.
   Committee"). A sentence stating the asked act followed by "by" names who did it.
 - "Why is X done?" is answered by a sentence that gives a reason ("due to", "because",
   "in order to", "since"); a sentence that only restates X does not answer it.
+- "Does ProgramFC use BM25 ...?" is settled only by text that writes one of the names it
+  asks about: a sentence about "the open-book setting" that names neither says nothing of
+  it.
 - "Which solver does Logic-LM use?" asks to pick one thing out: the answer names it, with a
   word written as a name ("Z3", "GloVe", "PRISMA", "Pyke" inside a sentence, "8x7B") that
   the question does not already write. A sentence that only restates the class ("integrates
@@ -18,7 +21,9 @@ from __future__ import annotations
 import re
 
 from citewise.agent.extractive import without_labels
+from citewise.agent.polar import is_polar
 from citewise.agent.question import Question
+from citewise.agent.subjects import names_written_as_names
 from citewise.retrieval.terms import stem
 
 _WANTS_REASON = re.compile(r"^\W*why\b", re.I)
@@ -116,3 +121,13 @@ def names_a_new_thing(question: Question, text: str) -> bool:
         if word.lower() not in asked:
             return True
     return False
+
+
+def misses_the_names_asked(question: Question, text: str) -> bool:
+    """A yes/no question that writes names ("Does ProgramFC use BM25 ...?") and text that
+    writes none of them (nor their parts: "S2ORC" of "S2ORC-SciBERT")."""
+    if not is_polar(question.text):
+        return False
+    names = names_written_as_names(question.text)
+    written = {f for w in _WORD.findall(text) for f in (w.casefold(), *w.casefold().split("-"))}
+    return bool(names) and not names & written

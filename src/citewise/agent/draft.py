@@ -15,6 +15,7 @@ from citewise.agent.answer_shapes import (
     asks_which_thing,
     defined_term,
     defines,
+    misses_the_names_asked,
     names_a_new_thing,
     names_the_agent,
     states_reason,
@@ -234,9 +235,12 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
 
 def picks_out(question: Question, text: str) -> float:
     """0.0 when a "which solver ..." question is answered by text naming nothing it does
-    not (a measure on the answer only: a sentence naming the thing in lower case,
-    "partitioned variable projection", is still picked, with less support)."""
-    return 0.0 if asks_which_thing(question) and not names_a_new_thing(question, text) else 1.0
+    not, or a "does X use BM25" question by text writing none of its names (a measure on
+    the answer only: a sentence naming the thing in lower case, "partitioned variable
+    projection", is still picked, with less support)."""
+    if asks_which_thing(question) and not names_a_new_thing(question, text):
+        return 0.0
+    return 0.0 if misses_the_names_asked(question, text) else 1.0
 
 
 def draft_answer(

@@ -68,6 +68,17 @@ def asked_names(question: Question | str) -> frozenset[str]:
     return names if named else frozenset()
 
 
+def names_written_as_names(question: str) -> frozenset[str]:
+    """The question's words written as names ("BM25", "ProgramFC", "S2ORC-SciBERT" and its
+    parts), case-folded; not a capitalised word alone."""
+    return frozenset(
+        f
+        for w in _WORD.findall(question)
+        if _NAME_LIKE.match(w) and w.casefold() not in STOPWORDS
+        for f in _forms(w)
+    )
+
+
 def _other_names(question: Question | str) -> frozenset[str]:
     """What else the library calls what the question names: the abbreviation it defines for
     the question's words ("TCJA" for "Tax Cuts and Jobs Act", agent/vocabulary.py)."""
