@@ -1,7 +1,8 @@
 """A "which X" question picks one thing out, so its answer writes a name the question does
 not (agent/answer_shapes.py, agent/draft.py): a sentence that only restates the class
-("integrates LLMs with symbolic solvers") or the question's own names keeps its answer but
-loses the support of one that fits. Likewise a yes/no question that writes names ("Does
+("integrates LLMs with symbolic solvers") or the question's own names, and picks none out
+by description ("the hardest night-shift subset"), keeps its answer but loses the support of
+one that fits. Likewise a yes/no question that writes names ("Does
 ProgramFC use BM25 ...?") and text that writes none of them. First on sentences, then
 through a library of the Logic-LM paper from the shared MMLongBench-Doc corpus (skips when
 ../shared is absent).
@@ -17,6 +18,7 @@ from citewise.agent.answer_shapes import (
     asks_which_thing,
     misses_the_names_asked,
     names_a_new_thing,
+    picks_by_description,
 )
 from citewise.agent.draft import picks_out
 from citewise.agent.question import analyse
@@ -63,6 +65,19 @@ def test_a_written_name_picks_something_out(sentence: str) -> None:
 def test_restating_the_class_or_the_question_picks_nothing(sentence: str) -> None:
     assert not names_a_new_thing(SOLVER, sentence)
     assert picks_out(SOLVER, sentence) == 0.0
+
+
+def test_a_described_one_picks_something_out_and_the_class_restated_does_not() -> None:
+    subset = analyse("Which subset of the Granite dataset is SlabNet evaluated on?")
+    said = "We evaluate SlabNet on the hardest night-shift subset of each quarry dataset."
+    assert picks_by_description(subset, said) and picks_out(subset, said) == 1.0
+    head = analyse("Which scanner head is the most reliable for thin slabs?")
+    assert picks_by_description(head, "The third head is the most reliable of the three.")
+    # the plural, or only the question's own modifier, restates the class
+    assert not picks_by_description(SOLVER, "It integrates LLMs with symbolic solvers.")
+    solver = "For LOGIC-LM, a symbolic solver does not return an answer on grammar errors."
+    assert not picks_by_description(SOLVER, solver)
+    assert picks_out(SOLVER, solver) == 0.0
 
 
 def test_questions_that_pick_nothing_are_not_checked() -> None:

@@ -1,4 +1,4 @@
-"""Answer shapes papers write that the name and sentence checks would miss, and one they
+"""Answer shapes papers write that the name and sentence checks would miss, and two they
 must write.
 
 - "Who approached the patients?" is often answered by a role, not a person's name: papers
@@ -12,8 +12,10 @@ must write.
   it.
 - "Which solver does Logic-LM use?" asks to pick one thing out: the answer names it, with a
   word written as a name ("Z3", "GloVe", "PRISMA", "Pyke" inside a sentence, "8x7B") that
-  the question does not already write. A sentence that only restates the class ("integrates
-  LLMs with symbolic solvers") or the question's own names ("LOGIC-LM") picks nothing.
+  the question does not already write, or describes one of the class ("the hardest
+  night-shift subset", "the third head"). A sentence that only restates the class
+  ("integrates LLMs with symbolic solvers") or the question's own names ("LOGIC-LM") picks
+  nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from citewise.agent.extractive import without_labels
 from citewise.agent.polar import is_polar
 from citewise.agent.question import Question
 from citewise.agent.subjects import names_written_as_names
-from citewise.retrieval.terms import stem
+from citewise.retrieval.terms import STOPWORDS, stem
 
 _WANTS_REASON = re.compile(r"^\W*why\b", re.I)
 _REASON = re.compile(
@@ -104,6 +106,41 @@ def asks_which_thing(question: Question) -> bool:
     """ "Which solver does X use?": the answer picks something out by name (numbers,
     dates, people and lists of options have their own checks)."""
     return bool(_WHICH_THING.search(question.text)) and not question.expects_number
+
+
+# The words after "which" that say what class is asked about ("which scanner head").
+_CLASS_WORDS = 3
+
+
+def _class_words(question: str) -> list[str]:
+    """ "Which scanner head is ..." -> ["scanner", "head"]: up to three words after "which"
+    (a count skipped), to the first function word."""
+    m = _WHICH_THING.search(question)
+    if m is None:
+        return []
+    out: list[str] = []
+    for w in _WORD.findall(question[m.start() :])[1:]:
+        low = w.lower()
+        if low in ("which", "two", "three", "four", "five") and not out:
+            continue
+        if low in STOPWORDS or len(out) == _CLASS_WORDS:
+            break
+        out.append(low)
+    return out
+
+
+def picks_by_description(question: Question, text: str) -> bool:
+    """The text writes the asked class word as the question does ("subset", not
+    "subsets") after a word the question does not have: "the hardest night-shift subset",
+    "the third head" pick one out; "integrates LLMs with symbolic solvers" and "a
+    symbolic solver" restate the class."""
+    classes = set(_class_words(question.text))
+    asked = {w.lower() for w in _WORD.findall(question.text)}
+    words = [w.lower() for w in _WORD.findall(text)]
+    return any(
+        w in classes and i > 0 and words[i - 1] not in asked and words[i - 1] not in STOPWORDS
+        for i, w in enumerate(words)
+    )
 
 
 def names_a_new_thing(question: Question, text: str) -> bool:

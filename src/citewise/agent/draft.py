@@ -18,6 +18,7 @@ from citewise.agent.answer_shapes import (
     misses_the_names_asked,
     names_a_new_thing,
     names_the_agent,
+    picks_by_description,
     states_reason,
     wants_reason,
 )
@@ -238,7 +239,9 @@ def picks_out(question: Question, text: str) -> float:
     not, or a "does X use BM25" question by text writing none of its names (a measure on
     the answer only: a sentence naming the thing in lower case, "partitioned variable
     projection", is still picked, with less support)."""
-    if asks_which_thing(question) and not names_a_new_thing(question, text):
+    if asks_which_thing(question) and not (
+        names_a_new_thing(question, text) or picks_by_description(question, text)
+    ):
         return 0.0
     return 0.0 if misses_the_names_asked(question, text) else 1.0
 
