@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citewise.agent.extractive import quantities
-from citewise.agent.subjects import asked_names, without_other_subjects
+from citewise.agent.subjects import asked_names, other_subject_rows, without_other_subjects
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
@@ -88,3 +88,35 @@ def test_another_corpus_number_is_not_given_for_s2orc_with_full_support(
     said_of_others = ("30M", "25k", "213M", "1M papers")
     assert not any(n in answer.answer for n in said_of_others), answer.answer
     assert answer.refused or answer.support_score < 1.0, answer.support_score
+
+
+TABLE_1 = """Corpus Papers w/ body text Linked to graph
+S2ORC (PDF-parse) 8.1M full text yes S2ORC (full)
+S2ORC (LATEX-parse) 1.5M full text yes S2ORC (full)
+PubMed Central (OA) 2.6M full text yes PubMed
+AAN (Radev et al., 2009) 25k full text no ACL Anthology
+Saier and Färber (2019) 1.0M snippets no MAG"""
+
+
+def test_table_rows_named_after_another_subject_are_set_aside() -> None:
+    aside = other_subject_rows(TABLE_1, "How many papers does S2ORC contain?")
+    assert {r.split(" ")[0] for r in aside} == {"PubMed", "AAN", "Saier"}
+    # the reverse question keeps its own row and sets S2ORC's aside
+    pubmed = other_subject_rows(TABLE_1, "How many papers does PubMed Central hold?")
+    assert not any(r.startswith("PubMed") for r in pubmed)
+    assert any(r.startswith("S2ORC") for r in pubmed)
+
+
+def test_a_table_with_no_row_named_after_the_question_sets_none_aside() -> None:
+    # models as rows, a dataset asked: the rows are not other subjects
+    results = "Model SciFact FEVER\nBM25 0.66 0.75\nSPECTER 0.61 0.70"
+    assert other_subject_rows(results, "What score is reached on SciFact?") == set()
+    # naming one of the models, the other model's row is another subject's
+    bm25 = other_subject_rows(results, "What nDCG@10 does BM25 reach on SciFact?")
+    assert bm25 == {"SPECTER 0.61 0.70"}
+    assert other_subject_rows(TABLE_1, "How many papers are in the corpora?") == set()
+
+
+def test_the_s2orc_question_is_not_answered_with_another_corpus_row(corpus: Library) -> None:
+    answer = corpus.ask("How many papers does S2ORC contain?", review=False)
+    assert "2.6M" not in answer.answer and "25k" not in answer.answer, answer.answer

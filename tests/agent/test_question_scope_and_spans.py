@@ -122,3 +122,16 @@ def test_a_question_can_point_at_a_page() -> None:
     assert page_named("what is the color of the stamp in the 6th page?") == 6
     assert page_named("the figure at the top of page 12") == 12
     assert page_named("What does Table 2 report?") is None
+
+
+def test_a_span_does_not_start_at_a_relative_pronoun() -> None:
+    # cut at "which", the span would not say what consists of the PDFs
+    sentence = (
+        "Reported values are averaged over all of the open access papers in the released "
+        "corpus, which consist of 8.1M GROBID-parsed PDFs and 1.5M parsed LATEX sources, as "
+        "described in the section on parsing below."
+    )
+    question = analyse("How many parsed LATEX sources are there?")
+    span = shortest_span(sentence, question)
+    assert not span.lower().startswith("which"), span
+    assert "8.1M" in span and "open access papers" in span, span

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from citewise.agent.numbers import parse_number
+from citewise.agent.unnamed_rows import complement_or_bound
 from citewise.documents.grid import is_numeric, table_from_data, to_csv_rows
 from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
@@ -237,7 +238,13 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
         i, row_score = special, 1.0
     else:
         asked = set(words(question))
-        scores = sorted(((_row_score(r, asked), i) for i, r in enumerate(view.rows)), reverse=True)
+        scores = sorted(
+            (
+                (0.0 if complement_or_bound(row_name(r), question) else _row_score(r, asked), i)
+                for i, r in enumerate(view.rows)
+            ),
+            reverse=True,
+        )
         if not scores or scores[0][0] < MATCH_FLOOR:
             return None
         if len(scores) > 1 and scores[1][0] >= scores[0][0] - 1e-9:

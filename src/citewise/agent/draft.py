@@ -12,9 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from citewise.agent.answer_shapes import (
+    asks_which_thing,
     defined_term,
     defines,
+    misses_the_names_asked,
+    names_a_new_thing,
     names_the_agent,
+    picks_by_description,
     states_reason,
     wants_reason,
 )
@@ -230,6 +234,18 @@ def type_fit(question: Question, text: str, from_caption: bool = False) -> float
     return 1.0
 
 
+def picks_out(question: Question, text: str) -> float:
+    """0.0 when a "which solver ..." question is answered by text naming nothing it does
+    not, or a "does X use BM25" question by text writing none of its names (a measure on
+    the answer only: a sentence naming the thing in lower case, "partitioned variable
+    projection", is still picked, with less support)."""
+    if asks_which_thing(question) and not (
+        names_a_new_thing(question, text) or picks_by_description(question, text)
+    ):
+        return 0.0
+    return 0.0 if misses_the_names_asked(question, text) else 1.0
+
+
 def draft_answer(
     question: Question,
     passages: list[Passage],
@@ -281,7 +297,7 @@ def draft_answer(
         "drafted": 1.0,
         "coverage": round(coverage, 3),
         "attribute": round(max(c.attribute for c in chosen), 3),
-        "type_fit": type_fit(question, text, captions <= {"caption"}),
+        "type_fit": type_fit(question, text, captions <= {"caption"}) * picks_out(question, text),
         "in_scope": in_scope,
         "about": round(about, 3),
         "margin": round(_margin(chosen[0], ranked), 3),

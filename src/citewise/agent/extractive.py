@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from citewise.agent.numbers import WORDS as NUMBER_WORDS
 from citewise.agent.numbers import quantities as stated_quantities
 from citewise.agent.question import Question
-from citewise.agent.subjects import without_other_subjects
+from citewise.agent.subjects import other_subject_rows, without_other_subjects
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
@@ -174,8 +174,12 @@ def _passage_candidates(
     # it (agent/subjects.py)
     said = without_other_subjects(f"{passage.context}\n{passage.text}", question)
     context = stems(f"{passage.section_path} {passage.label or ''} {said}")
+    # a table's rows named after another subject than the one asked are set aside
+    aside = other_subject_rows(passage.text, question) if passage.kind == "table" else set()
     candidates: list[Candidate] = []
     for sentence in split_sentences(passage.text, passage.kind):
+        if sentence in aside:
+            continue
         words = word_count(sentence)
         if passage.kind != "table" and (words < 3 or is_running_head(sentence, words)):
             continue

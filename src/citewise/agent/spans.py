@@ -14,6 +14,9 @@ SHORT_WORDS = 25
 MIN_SPAN_WORDS = 5
 # A span keeps at least this share of the sentence's weighted question terms.
 KEEP_COVERAGE = 0.75
+# A clause opening with a relative pronoun says its words of the clause before it: a span
+# cut there ("which consist of 8.1M GROBID-parsed PDFs") has lost what it is said of.
+_RELATIVE_START = re.compile(r"^\W*(?:which|who|whom|whose|where)\b", re.I)
 _CLAUSE_END = re.compile(r"(?<=[;:,])\s+|(?<=[，；：])\s*|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
 
 
@@ -66,6 +69,8 @@ def shortest_span(
             span = " ".join(pieces[start:end]).strip().rstrip(",;:")
             words = word_count(span)
             if words < MIN_SPAN_WORDS or words >= word_count(best):
+                continue
+            if start > 0 and _RELATIVE_START.match(pieces[start]):
                 continue
             if full and covered(span) < KEEP_COVERAGE * full:
                 continue

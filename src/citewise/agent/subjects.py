@@ -68,6 +68,17 @@ def asked_names(question: Question | str) -> frozenset[str]:
     return names if named else frozenset()
 
 
+def names_written_as_names(question: str) -> frozenset[str]:
+    """The question's words written as names ("BM25", "ProgramFC", "S2ORC-SciBERT" and its
+    parts), case-folded; not a capitalised word alone."""
+    return frozenset(
+        f
+        for w in _WORD.findall(question)
+        if _NAME_LIKE.match(w) and w.casefold() not in STOPWORDS
+        for f in _forms(w)
+    )
+
+
 def _other_names(question: Question | str) -> frozenset[str]:
     """What else the library calls what the question names: the abbreviation it defines for
     the question's words ("TCJA" for "Tax Cuts and Jobs Act", agent/vocabulary.py)."""
@@ -124,3 +135,37 @@ def without_other_subjects(sentence: str, question: Question | str) -> str:
     for start, end in other_subject_clauses(sentence, question):
         sentence = sentence[:start] + " " * (end - start) + sentence[end:]
     return sentence
+
+
+# A figure standing alone in a table row ("8.1M", "25k", "2.6"; not a cited work's
+# "(2019)"): where a row's name ends.
+_FIGURE = lazy(r"(?<![\w.(])\d[\d.,]*[%kKMB]?(?![\w])")
+# A row named after a cited work: "Saier and Färber (2019)", "AAN (Radev et al., 2009)".
+_CITED_WORK = lazy(r"^\W*[A-Z]\w*.*(?:\bet al\.|\(\d{4}[a-z]?\))")
+
+
+def _row_lead(row: str) -> str:
+    """The row's name: its words before its first figure."""
+    m = _FIGURE.search(row)
+    return row[: m.start()] if m else row
+
+
+def other_subject_rows(table: str, question: Question | str) -> set[str]:
+    """Rows (lines) of a table that are named after another subject, when the question
+    names one and some row is named after it: beside "S2ORC (PDF-parse) 8.1M ...", the row
+    "PubMed Central (OA) 2.6M ..." says nothing of S2ORC. A table none of whose rows is
+    named after the question's subject (models as rows, a dataset asked) sets none aside."""
+    asked = asked_names(question)
+    if not asked:
+        return set()
+    holders = asked | _other_names(question)
+    own: set[str] = set()
+    others: set[str] = set()
+    for row in table.split("\n"):
+        lead = _row_lead(row.strip())
+        named = _is_name(lead) or bool(_CITED_WORK.match(lead))
+        if not lead.strip() or lead.strip() == row.strip() or not named:
+            continue
+        forms = {f for w in _WORD.findall(lead) for f in _forms(w)}
+        (own if forms & holders else others).add(row.strip())
+    return others if own else set()
