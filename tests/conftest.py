@@ -29,6 +29,21 @@ CORPUS = SHARED / "corpus"
 DEV_QA = SHARED / "qa" / "dev.yaml"
 
 
+def corpus_library(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A library of the shared corpus's eight papers (no embeddings), made with the
+    command a user runs; the test is skipped when the corpus is absent."""
+    from citewise.cli import app
+    from citewise.cli.testing import CliRunner
+
+    pdfs = sorted(CORPUS.glob("*.pdf"))
+    if len(pdfs) < 8:
+        pytest.skip("shared corpus not available")
+    lib = tmp_path_factory.mktemp(name) / "lib"
+    result = CliRunner().invoke(app, ["-L", str(lib), "ingest", "--no-embed", *map(str, pdfs)])
+    assert result.exit_code == 0, result.output
+    return lib
+
+
 def shared_cases(cases: list[object], reason: str) -> list[object]:
     """Parametrize values read from shared material; when it is absent, one skipped case
     that says so, instead of tests that silently vanish from collection."""

@@ -12,7 +12,7 @@ import pytest
 
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from tests.conftest import CORPUS
+from tests.conftest import corpus_library as ingested_corpus
 
 runner = CliRunner()
 COLUMNS = ["task", "method", "datasets", "metrics", "limitations"]
@@ -20,13 +20,7 @@ COLUMNS = ["task", "method", "datasets", "metrics", "limitations"]
 
 @pytest.fixture(scope="module")
 def corpus_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pdfs = sorted(CORPUS.glob("*.pdf"))
-    if len(pdfs) < 8:
-        pytest.skip("shared corpus not available")
-    lib = tmp_path_factory.mktemp("matrix") / "lib"
-    result = runner.invoke(app, ["-L", str(lib), "ingest", "--no-embed", *map(str, pdfs)])
-    assert result.exit_code == 0, result.output
-    return lib
+    return ingested_corpus(tmp_path_factory, "matrix")
 
 
 def matrix(lib: Path, out: Path, *extra: str) -> dict:

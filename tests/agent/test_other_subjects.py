@@ -8,16 +8,12 @@ absent): the S2ORC paper's Table 1 caption says how many papers four other corpo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from citewise.agent.extractive import quantities
 from citewise.agent.subjects import asked_names, other_subject_rows, without_other_subjects
 from citewise.api import Library
-from citewise.cli import app
-from citewise.cli.testing import CliRunner
-from tests.conftest import CORPUS
+from tests.conftest import corpus_library
 
 PUBMED = "PubMed Central (OA) links to PubMed, which contains 30M papers at the time of writing."
 MAG = "It links to MAG (which contained 213M papers at the time of dataset construction)."
@@ -56,13 +52,7 @@ def test_a_multiplier_is_no_count() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    pdfs = sorted(CORPUS.glob("*.pdf"))
-    if len(pdfs) < 8:
-        pytest.skip("shared corpus not available")
-    lib = tmp_path_factory.mktemp("subjects") / "lib"
-    result = CliRunner().invoke(app, ["-L", str(lib), "ingest", "--no-embed", *map(str, pdfs)])
-    assert result.exit_code == 0, result.output
-    return Library(Path(lib))
+    return Library(corpus_library(tmp_path_factory, "subjects"))
 
 
 @pytest.mark.parametrize(

@@ -8,16 +8,12 @@ S2ORC paper's Table 2 lists the filters that removed papers.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from citewise.agent.cells import TableView, match_cell
 from citewise.agent.unnamed_rows import complement_or_bound
 from citewise.api import Library
-from citewise.cli import app
-from citewise.cli.testing import CliRunner
-from tests.conftest import CORPUS
+from tests.conftest import corpus_library
 
 FILTERS = TableView(
     "Table 2",
@@ -60,13 +56,7 @@ def test_the_complement_row_is_not_matched_for_the_positive_question() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    pdfs = sorted(CORPUS.glob("*.pdf"))
-    if len(pdfs) < 8:
-        pytest.skip("shared corpus not available")
-    lib = tmp_path_factory.mktemp("complements") / "lib"
-    result = CliRunner().invoke(app, ["-L", str(lib), "ingest", "--no-embed", *map(str, pdfs)])
-    assert result.exit_code == 0, result.output
-    return Library(Path(lib))
+    return Library(corpus_library(tmp_path_factory, "complements"))
 
 
 @pytest.mark.parametrize(
