@@ -113,7 +113,9 @@ def other_subject_clauses(sentence: str, question: Question | str) -> list[tuple
     """Spans of the sentence's relative clauses said of a named subject the question does not
     name, when the question names one (and the clause does not name it either)."""
     asked = asked_names(question)
-    if not asked:
+    # the clause opening is written in lower case ("which", "who", "whose"): most sentences
+    # hold none, and the pattern's names would be tried at every position of them
+    if not asked or ("which" not in sentence and "who" not in sentence):
         return []
     holders = asked | _other_names(question)
     spans: list[tuple[int, int]] = []
