@@ -37,6 +37,11 @@ _NAME_LIKE = lazy(r"^[A-Za-z][a-z]*[A-Z0-9]|^[A-Z]{2}")
 _WORD = lazy(r"[A-Za-z][\w-]*")
 
 
+def _written_as_name(word: str) -> bool:
+    """A word written as a name ("S2ORC", "PubMed", "BM25"), not a stopword."""
+    return bool(_NAME_LIKE.match(word)) and word.casefold() not in STOPWORDS
+
+
 def _forms(word: str) -> set[str]:
     """A name and its hyphen parts, case-folded ("S2ORC-SciBERT": also "s2orc")."""
     word = re.sub(r"['’]s$", "", word).casefold()
@@ -52,12 +57,10 @@ def _written_names(question: str) -> tuple[frozenset[str], bool]:
     named = False
     for n, m in enumerate(_WORD.finditer(question)):
         word = m.group(0)
-        if word.casefold() in STOPWORDS:
-            continue
-        if _NAME_LIKE.match(word):
+        if _written_as_name(word):
             named = True
             names |= _forms(word)
-        elif n > 0 and word[0].isupper():
+        elif n > 0 and word[0].isupper() and word.casefold() not in STOPWORDS:
             names |= _forms(word)
     return frozenset(names), named
 
@@ -71,12 +74,7 @@ def asked_names(question: Question | str) -> frozenset[str]:
 def names_written_as_names(question: str) -> frozenset[str]:
     """The question's words written as names ("BM25", "ProgramFC", "S2ORC-SciBERT" and its
     parts), case-folded; not a capitalised word alone."""
-    return frozenset(
-        f
-        for w in _WORD.findall(question)
-        if _NAME_LIKE.match(w) and w.casefold() not in STOPWORDS
-        for f in _forms(w)
-    )
+    return frozenset(f for w in _WORD.findall(question) if _written_as_name(w) for f in _forms(w))
 
 
 def _other_names(question: Question | str) -> frozenset[str]:
@@ -91,7 +89,7 @@ def _is_name(name: str) -> bool:
     """Capitalised words that hold a word written as a name ("PubMed", "ACL Anthology",
     "arXiv"): a title or a place ("Chief Executive Officer, who ...", "Europe, which ...")
     is often another way to say what the question names, so it keeps its clause."""
-    return any(_NAME_LIKE.match(w) and w.casefold() not in STOPWORDS for w in name.split())
+    return any(_written_as_name(w) for w in name.split())
 
 
 def _clause_end(text: str, m: re.Match[str]) -> int:
