@@ -91,9 +91,7 @@ class GeneratedAnswerer:
             base.backend = label
             return base
         if is_chinese(text):  # Chinese over English papers: agent/zh_write.py
-            from citewise.agent.zh_write import write_in_chinese
-
-            return write_in_chinese(self, text, base, documents, k)
+            return self._write_in_chinese(text, base, documents, k)
         items = self.numbered_evidence(text, base, documents, k)
         retrieved = time.perf_counter()
         # Cascade on what the write role can measure best: verification support. Each
@@ -292,6 +290,30 @@ class GeneratedAnswerer:
     ) -> Answer:
         closest = [n.evidence for n in items[:3]] or base.evidence[:3]
         return Answer(text, True, REFUSAL, [], closest, 0.0, backend=backend)
+
+    def _write_in_chinese(
+        self, text: str, base: Answer, documents: tuple[str, ...], k: int
+    ) -> Answer:
+        """The generated answer to a Chinese question: the English bridge finds the evidence,
+        the first `write` model answers in Chinese, the cross-lingual check verifies."""
+        from citewise.agent.zh_answer import to_chinese
+        from citewise.agent.zh_write import INSTRUCTION, CrossLingualVerifier
+
+        english = base.translation or text
+        items = self.numbered_evidence(english, base, documents, k)
+        checked = GeneratedAnswerer(
+            self.answerer,
+            self.writers,
+            CrossLingualVerifier(self.verifier),
+            self.max_evidence,
+            self.cascade_threshold,
+            self.mark_unsupported,
+        )
+        answer = checked.write(f"{text}\n{INSTRUCTION}", base, items, self.writers[0].alone())
+        self.last_log = checked.last_log
+        answer.question = text
+        answer.translation = english if english != text else ""
+        return to_chinese(answer)
 
 
 class CitationAudit:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 
+from citewise.agent.answer import Answer, AnswerSentence
 from citewise.agent.cell_fit import cell_fits
 from citewise.agent.cells import (
     CellMatch,
@@ -40,7 +41,6 @@ from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
-from citewise.agent.qa import Answer, AnswerSentence
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.quoted import (
     TABLE_HITS,

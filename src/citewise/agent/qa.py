@@ -192,7 +192,7 @@ class QuestionAnswerer:
         if caption is not None:  # "What is the title of Figure 2?": its caption, verbatim
             return self._caption_answer(question, caption)
         # A table cell or a computed answer (agent/numeric_answer.py) answers first.
-        from citewise.agent.numeric_answer import answer_numeric  # it imports this module
+        from citewise.agent.numeric_answer import answer_numeric
 
         if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
             return numeric

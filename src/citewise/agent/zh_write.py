@@ -14,17 +14,11 @@ shown as evidence stay the papers' own English words, never a translation.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-from citewise.agent.answer import Answer
 from citewise.agent.verify import Verdict, Verifier, unsupported_numbers
-from citewise.agent.zh_answer import to_chinese
 from citewise.lang.zh import HAN_CHAR, is_chinese, segment, word_senses
 from citewise.lang.zh_words import QUESTION_WORDS, STOPWORDS
 from citewise.retrieval.terms import content_terms, stem
-
-if TYPE_CHECKING:
-    from citewise.agent.generate import GeneratedAnswerer
 
 # Said to the model after the Chinese question (and removed again before verification).
 INSTRUCTION = (
@@ -87,27 +81,3 @@ def _covered(word: str, quoted: set[str]) -> bool:
         if terms and terms <= quoted:
             return True
     return False
-
-
-def write_in_chinese(
-    generator: GeneratedAnswerer, text: str, base: Answer, documents: tuple[str, ...], k: int
-) -> Answer:
-    """The generated answer to a Chinese question: the English bridge finds the evidence,
-    the first `write` model answers in Chinese, the cross-lingual check verifies."""
-    from citewise.agent.generate import GeneratedAnswerer
-
-    english = base.translation or text
-    items = generator.numbered_evidence(english, base, documents, k)
-    checked = GeneratedAnswerer(
-        generator.answerer,
-        generator.writers,
-        CrossLingualVerifier(generator.verifier),
-        generator.max_evidence,
-        generator.cascade_threshold,
-        generator.mark_unsupported,
-    )
-    answer = checked.write(f"{text}\n{INSTRUCTION}", base, items, generator.writers[0].alone())
-    generator.last_log = checked.last_log
-    answer.question = text
-    answer.translation = english if english != text else ""
-    return to_chinese(answer)

@@ -30,7 +30,6 @@ from citewise.workers.app import (
     ingest_priority,
     queue_app,
 )
-from citewise.workers.run import WorkerOptions, run_worker
 
 if TYPE_CHECKING:
     from citewise.ingest import IngestFailure
@@ -42,12 +41,10 @@ __all__ = [
     "JobsProgress",
     "QueuedJobs",
     "StageProgress",
-    "WorkerOptions",
     "enqueue_ingest",
     "prune_finished",
     "follow_ingest",
     "library_queue",
-    "run_worker",
 ]
 
 DONE = ("succeeded", "failed", "cancelled", "aborted")

@@ -6,10 +6,24 @@ from __future__ import annotations
 import inspect
 import shutil
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
+
+from citewise.cli.params import Command, Param, UsageError
 
 if TYPE_CHECKING:
-    from citewise.cli.parsing import App, Command, Param, UsageError
+    from collections.abc import Mapping
+
+
+class App(Protocol):
+    """A group of commands as help reads it (cli/parsing.py `App`)."""
+
+    @property
+    def commands(self) -> Mapping[str, Any]: ...
+    @property
+    def options(self) -> Command | None: ...
+    @property
+    def help_text(self) -> str: ...
+
 
 HELP_LINE = ("--help", "Show this message and exit.")
 
@@ -109,9 +123,9 @@ def _doc(group: App) -> str:
 
 
 def _help_of(sub: Command | App) -> str:
-    from citewise.cli.parsing import App
-
-    return (sub.help_text or _doc(sub)) if isinstance(sub, App) else sub.help
+    if isinstance(sub, Command):
+        return sub.help
+    return sub.help_text or _doc(sub)
 
 
 def usage_error(error: UsageError) -> str:

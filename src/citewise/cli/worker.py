@@ -41,7 +41,8 @@ def worker(
 ) -> None:
     """Run ingest, embedding and research jobs of a postgresql:// library (one per machine;
     stop with Ctrl-C or SIGTERM: the job in hand finishes first)."""
-    from citewise.api.queue import WorkerOptions, run_worker
+    # workers/ is a face of its own (it runs jobs through api/): the command starts it
+    from citewise.workers.run import WorkerOptions, run_worker
 
     run_worker(settings(), WorkerOptions(concurrency, heartbeat, stalled_after, until_done, name))
 

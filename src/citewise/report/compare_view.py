@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from citewise.agent.compare import Comparison
-from citewise.report.terminal import safe
+from citewise.report.safe_text import safe
 
 
 def comparison_table(comparison: Comparison, numbers: dict[str, int] | None = None) -> Table:

@@ -16,6 +16,8 @@ from rich.markup import escape
 from rich.style import Style
 from rich.text import Text
 
+from citewise.report.safe_text import plain as plain
+from citewise.report.safe_text import safe as safe
 from citewise.report.words import plural
 
 if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ingest
@@ -24,16 +26,6 @@ if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ing
     from citewise.store.library import StoredDocument
     from citewise.store.stats import LibraryStats
     from citewise.store.vector_check import IndexReport
-
-# C0 controls but tab and newline, DEL, C1 controls (U+009B is a one-byte CSI), and the
-# bidi embeddings, overrides and isolates that reorder what the terminal shows.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def plain(text: object) -> str:
-    """`text` without characters that could drive the terminal."""
-    return _CONTROL.sub("", str(text))
-
 
 # What json.dumps leaves raw with ensure_ascii=False: DEL, C1 controls, bidi controls.
 _JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -44,11 +36,6 @@ def json_text(data: object) -> str:
     leaves raw are written as \\u escapes: the same JSON value)."""
     text = json.dumps(data, ensure_ascii=False, indent=2)
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def safe(text: object) -> str:
-    """`text` ready for a Rich markup string: no control characters, markup escaped."""
-    return escape(plain(text))
 
 
 def print_answer(console: Console, answer: Answer) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from citewise.report.terminal import safe
+from citewise.report.safe_text import safe
 
 if TYPE_CHECKING:  # `ask` imports this module whether or not it traces: no tool registry
     from rich.console import Console

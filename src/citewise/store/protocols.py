@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
+from citewise.store.references import ReferenceRepository as ReferenceRepository
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -18,7 +20,6 @@ if TYPE_CHECKING:
     from citewise.documents.model import Document
     from citewise.store.filters import BlockFilter
     from citewise.store.index_source import BlockState
-    from citewise.store.library import StoredBlock, StoredDocument
     from citewise.store.records import (
         ActionRecord,
         CachedResponse,
@@ -29,12 +30,8 @@ if TYPE_CHECKING:
         TaskRecord,
         WatchRecord,
     )
-    from citewise.store.references import StoredReference
+    from citewise.store.rows import StoredBlock, StoredDocument
     from citewise.store.vocabulary import ReviewEntry, Term
-
-
-class StageCancelled(Exception):
-    """`TaskRepository.commit_stage` found the task cancelled: nothing was written."""
 
 
 class DocumentRepository(Protocol):
@@ -74,12 +71,6 @@ class BlockSource(Protocol):
         self, after_rowid: int = 0, chunk: int = 50_000
     ) -> Iterator[list[tuple[int, str, str, str]]]: ...
     def trusted_rowids(self) -> np.ndarray: ...
-
-
-class ReferenceRepository(Protocol):
-    def references(self, doc_id: str) -> list[StoredReference]: ...
-    def citations(self, doc_id: str) -> list[tuple[str, str, str]]: ...
-    def cited_by(self, doc_id: str) -> list[str]: ...
 
 
 class TaskRepository(Protocol):

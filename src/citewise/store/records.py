@@ -105,3 +105,7 @@ class ActionRecord:
     subject: str | None = None  # the question, query, topic, task or document
     detail: dict[str, Any] = field(default_factory=dict)
     time: str = ""
+
+
+class StageCancelled(Exception):
+    """`TaskRepository.commit_stage` found the task cancelled: nothing was written."""

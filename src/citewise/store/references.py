@@ -15,12 +15,9 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from citewise.documents.model import Document, block_id
-
-if TYPE_CHECKING:
-    from citewise.store.protocols import ReferenceRepository
 
 TITLE_MATCH = 92.0  # rapidfuzz ratio on normalised titles (0-100)
 
@@ -241,6 +238,14 @@ def documents_citing(db: sqlite3.Connection, doc_id: str) -> list[str]:
         (doc_id,),
     ).fetchall()
     return [r[0] for r in rows]
+
+
+class ReferenceRepository(Protocol):
+    """What reads a library's references and citations (a part of `store.protocols.Store`)."""
+
+    def references(self, doc_id: str) -> list[StoredReference]: ...
+    def citations(self, doc_id: str) -> list[tuple[str, str, str]]: ...
+    def cited_by(self, doc_id: str) -> list[str]: ...
 
 
 def references(store: ReferenceRepository, doc_id: str) -> list[StoredReference]:

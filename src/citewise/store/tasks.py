@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from citewise.store.db import transaction
-from citewise.store.protocols import StageCancelled
-from citewise.store.records import EvidenceRecord, TaskEventRecord, TaskRecord
+from citewise.store.records import EvidenceRecord, StageCancelled, TaskEventRecord, TaskRecord
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.store.protocols import StageCancelled, Store
+from citewise.store.protocols import Store
 from citewise.store.records import (
     CachedResponse,
     EvidenceRecord,
     HttpRequest,
     ModelCall,
+    StageCancelled,
     TaskRecord,
     WatchRecord,
 )

@@ -20,8 +20,8 @@ from citewise.agent.research.model import (
     from_dict,
 )
 from citewise.errors import CitewiseError, Kind
-from citewise.store.protocols import StageCancelled, TaskRepository
-from citewise.store.records import EvidenceRecord, TaskRecord
+from citewise.store.protocols import TaskRepository
+from citewise.store.records import EvidenceRecord, StageCancelled, TaskRecord
 
 
 class TaskNotFoundError(CitewiseError):

@@ -13,8 +13,7 @@ from typing import Any
 
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.schema import NOW
-from citewise.store.protocols import StageCancelled
-from citewise.store.records import EvidenceRecord, TaskEventRecord, TaskRecord
+from citewise.store.records import EvidenceRecord, StageCancelled, TaskEventRecord, TaskRecord
 from citewise.store.tasks import (
     EVIDENCE_COLUMNS,
     evidence_record,
