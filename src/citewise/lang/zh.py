@@ -10,17 +10,22 @@ several senses, the caller's vocabulary decides (`Frequencies`: term -> blocks u
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import re
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from citewise.config import cache_dir
 from citewise.errors import CitewiseError
+from citewise.lang import zh_store
 from citewise.lang.script import HAN as _HAN
 from citewise.lang.script import HAN_CHAR as HAN_CHAR
 from citewise.lang.script import is_chinese as is_chinese
+from citewise.lang.zh_store import ZhTables
 from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
 from citewise.retrieval.terms import content_terms
 
@@ -65,14 +70,17 @@ def _glosses(definitions: str) -> list[str]:
     return found
 
 
-def dictionary() -> dict[str, tuple[str, ...]]:
+def dictionary() -> Mapping[str, tuple[str, ...]]:
     """Simplified (and traditional) headword -> English glosses, from CC-CEDICT."""
-    return _cedict()[0]
+    tables = _tables()
+    return tables.glosses if tables is not None else _cedict()[0]
 
 
 def is_verb(word: str) -> bool:
     """CC-CEDICT glosses a verb "to ...": its first sense says the word's main use."""
-    return word in _cedict()[1] and word not in GLOSSARY
+    tables = _tables()
+    verb = tables.is_verb(word) if tables is not None else word in _cedict()[1]
+    return verb and word not in GLOSSARY
 
 
 @lru_cache(maxsize=1)
@@ -96,8 +104,7 @@ def _cedict() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     return merged, frozenset(verbs)
 
 
-@lru_cache(maxsize=1)
-def _segmenter() -> Any:
+def _jieba() -> Any:
     try:
         import jieba
     except ImportError as exc:
@@ -107,11 +114,47 @@ def _segmenter() -> Any:
             hint="pip install 'citewise[zh]'",
         ) from exc
     jieba.setLogLevel(60)
-    # the dictionary's words, so that segmentation and translation agree ("标注者")
-    for word in [*dictionary(), *(w for w, _ in QUESTION_WORDS)]:
-        if len(word) > 1 and HAN_CHAR.match(word):
-            jieba.add_word(word)
     return jieba
+
+
+def _taught(tokenizer: Any) -> Any:
+    """`tokenizer` knowing the dictionary's words, so that segmentation and translation
+    agree ("标注者")."""
+    for word in [*_cedict()[0], *(w for w, _ in QUESTION_WORDS)]:
+        if len(word) > 1 and HAN_CHAR.match(word):
+            tokenizer.add_word(word)
+    return tokenizer
+
+
+@lru_cache(maxsize=1)
+def _tables() -> ZhTables | None:
+    """The dictionary and jieba's taught frequencies from the user's cache, built there
+    first if missing (lang/zh_store.py); None where no cache file can be written or read,
+    and then both are built in memory, as every process did before."""
+    jieba = _jieba()
+    own = [Path(__file__).read_bytes(), Path(zh_store.__file__).read_bytes()]
+    extra = [hashlib.sha256(b"".join(own)).hexdigest(), sorted(GLOSSARY.items()), QUESTION_WORDS]
+    key = zh_store.cache_key(_dictionary_path(), jieba.__version__, extra)
+    path = cache_dir() / "zh" / f"cedict-jieba-{key}.sqlite"
+    try:
+        if not path.exists():
+            glosses, verbs = _cedict()
+            taught = _taught(jieba.Tokenizer())
+            zh_store.write(path, glosses, verbs, taught.FREQ, taught.total)
+        return ZhTables(path)
+    except (OSError, sqlite3.Error):
+        return None
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    tables = _tables()
+    if tables is None:
+        return _taught(_jieba().dt)
+    tokenizer = _jieba().Tokenizer()
+    tokenizer.FREQ, tokenizer.total = tables.frequencies, tables.total
+    tokenizer.initialized = True  # its table is the built one: jieba's own is not loaded
+    return tokenizer
 
 
 def segment(text: str) -> list[str]:
