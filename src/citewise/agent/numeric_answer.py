@@ -53,6 +53,7 @@ from citewise.agent.quoted import (
 )
 from citewise.agent.quoted import table_views as _table_views
 from citewise.agent.roles import holder_for
+from citewise.agent.tables import table_answer
 from citewise.agent.table_answers import (
     citation_compare_answer,
     mentions_answer,
@@ -281,6 +282,9 @@ def answer_numeric(
     csv = csv_answer(question_text, hits, store, started)
     if csv is not None:
         return csv
+    tabled = table_answer(question_text, question, hits, store, started)
+    if tabled is not None:
+        return tabled
     counted = count_for(question_text, question, hits, store)
     if counted is not None:
         quoted = [Quoted(b, q) for b, q in counted.quotes]

@@ -1,0 +1,67 @@
+"""Numbers from any table: the arithmetic a reader does on a table's cells, every operand
+cited (issue 33).
+
+`table_answer` is the proposer `agent/numeric_answer.answer_numeric` calls: the question
+read for its operation, periods and row (asked.py, words in words.tsv), each candidate
+table read as columns and rows (frame.py), the row and columns located (locate.py), the
+figure computed (compute.py) or compared, counted or listed (periods.py), and support
+derived from the candidate's features by one fitted function (support.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+from citewise.agent.answer import Answer
+from citewise.agent.question import Question
+from citewise.agent.quoted import build_answer, table_views
+from citewise.agent.tables.asked import read
+from citewise.agent.tables.candidate import Candidate
+from citewise.agent.tables.frame import frame
+from citewise.agent.tables.propose import candidate
+from citewise.agent.tables.support import answer_floor, support
+from citewise.retrieval.hybrid import Hit
+from citewise.store.protocols import Store
+
+__all__ = ["table_answer"]
+
+
+def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
+    """Candidates by support; a table that answers differently about as well as the best
+    one takes the `tables` feature away from both (the answer is ambiguous)."""
+    for c in found:
+        c.features["tables"] = 1.0
+    scored = [(support(c.features), c) for c in found]
+    scored.sort(key=lambda s: -s[0])
+    if len(scored) > 1 and scored[1][1].result != scored[0][1].result:
+        best, second = scored[0][1].features, scored[1][1].features
+        if second["row"] >= best["row"] - 1e-9:
+            best["tables"] = 0.0
+            scored[0] = (support(best), scored[0][1])
+    return scored
+
+
+def table_answer(
+    text: str, question: Question, hits: list[Hit], store: Store, started: float | None = None
+) -> Answer | None:
+    """A computed, compared, counted or listed answer from the tables the question may be
+    about; None when the question names no such operation or no table answers it."""
+    started = time.perf_counter() if started is None else started
+    ask = read(text)
+    if not (ask.operation or ask.comparison or ask.condition or len(ask.periods) >= 2):
+        return None
+    found = []
+    for block, view in table_views(hits, question, store):
+        table = frame(block, view)
+        if table is not None and (c := candidate(ask, table)) is not None:
+            found.append(c)
+    if not found:
+        return None
+    score, best = _ranked(found)[0]
+    if score < answer_floor():
+        return None
+    for sentence, _ in best.sentences:
+        sentence.support = round(score, 3)
+    answer = build_answer(store, text, best.sentences, score, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in best.features.items()}}
+    return answer

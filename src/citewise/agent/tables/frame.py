@@ -1,0 +1,89 @@
+"""A stored table read for arithmetic: its value columns (with the period each names and
+whether it holds percentages), its rows (label, the section row above them, figures by
+column) and the scale its headers state ("in thousands", "$ million", "£m").
+
+Built from the one grid every reader stores (agent/cells.TableView); pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from citewise.agent.cells import TableView, numeric_columns, row_name
+from citewise.agent.numbers import parse_number
+from citewise.agent.tables.asked import periods
+from citewise.store.library import StoredBlock
+
+_PERCENT = re.compile(r"%|\bpercent", re.I)
+_SCALE = re.compile(
+    r"\b(thousands?|millions?|billions?)\b|'000|(?<=[$£€¥])\s?(m|bn|k)\b|\b(m|bn)(?=[$£€¥])", re.I
+)
+_SCALE_WORD = {"thousand": "thousands", "million": "millions", "billion": "billions",
+               "'000": "thousands", "m": "millions", "bn": "billions", "k": "thousands"}  # fmt: skip
+
+
+@dataclass
+class Column:
+    index: int
+    header: str
+    years: list[int]  # the periods the header names (one for a period's own column)
+    percent: bool  # holds percentages ("%" in its header or its cells)
+
+
+@dataclass
+class Row:
+    index: int
+    label: str
+    parent: str  # the section row above it ("Deferred tax liabilities:"), or ""
+    figures: dict[int, tuple[str, float]] = field(default_factory=dict)  # col -> (printed, value)
+
+
+@dataclass
+class Frame:
+    block: StoredBlock
+    view: TableView
+    columns: list[Column]
+    rows: list[Row]
+    scale: str  # "thousands" / "millions" / "billions" / ""
+
+    def column(self, k: int) -> Column:
+        return next(c for c in self.columns if c.index == k)
+
+
+def _scale(text: str) -> str:
+    m = _SCALE.search(text)
+    if not m:
+        return ""
+    word = next(g for g in m.groups() if g) if any(m.groups()) else m.group(0)
+    return _SCALE_WORD.get(word.lower().rstrip("s"), _SCALE_WORD.get(word.lower(), ""))
+
+
+def frame(block: StoredBlock, view: TableView) -> Frame | None:
+    """The table's value columns and rows; None without a value column."""
+    values = numeric_columns(view)
+    if not values:
+        return None
+    columns = []
+    for k in values:
+        header = view.columns[k]
+        cells = [r[k] for r in view.rows if k < len(r) and r[k]]
+        percent = bool(_PERCENT.search(header)) or (
+            bool(cells) and sum(c.rstrip().endswith("%") for c in cells) > len(cells) / 2
+        )
+        columns.append(Column(k, header, sorted({p.year for p in periods(header)}), percent))
+    rows: list[Row] = []
+    parent = ""
+    for i, cells in enumerate(view.rows):
+        label = row_name(cells)
+        figures = {
+            k: (cells[k], v)
+            for k in values
+            if k < len(cells) and (v := parse_number(cells[k])) is not None
+        }
+        if not figures:
+            parent = label  # a section row: it heads the rows under it
+            continue
+        rows.append(Row(i, label, parent if label else parent, figures))
+    heads = " ".join([view.caption, *(" ".join(h) for h in view.header), view.columns[0]])
+    return Frame(block, view, columns, rows, _scale(heads))
