@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from citewise.agent.cells import TableView, numeric_columns, row_name
 from citewise.agent.numbers import parse_number
+from citewise.documents.grid import is_numeric
 from citewise.agent.tables.asked import periods
 from citewise.store.library import StoredBlock
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _PERCENT = re.compile(r"%|\bpercent", re.I)
 _SCALE = re.compile(
     r"\b(thousands?|millions?|billions?)\b|'000|(?<=[$£€¥])\s?(m|bn|k)\b|\b(m|bn)(?=[$£€¥])", re.I
@@ -27,6 +29,7 @@ _SCALE_WORD = {"thousand": "thousands", "million": "millions", "billion": "billi
 class Column:
     index: int
     header: str
+    name: str  # the header cell that names it ("2019" under "Year ended December 31")
     years: list[int]  # the periods the header names (one for a period's own column)
     percent: bool  # holds percentages ("%" in its header or its cells)
 
@@ -59,6 +62,22 @@ def _scale(text: str) -> str:
     return _SCALE_WORD.get(word.lower().rstrip("s"), _SCALE_WORD.get(word.lower(), ""))
 
 
+def _amount(cell: str) -> bool:
+    """A cell printing an amount ("$ 1,234", "(12.5)", "4.5%"), not a year or a label
+    that ends in a number ("Fiscal 2018", "Note 5")."""
+    text = cell.strip()
+    return is_numeric(text) and not _YEAR.fullmatch(text)
+
+
+def _name(view: TableView, k: int, header: str) -> str:
+    """The shortest header cell over column k that names a period, else the lowest one."""
+    cells = [row[k] for row in view.header if k < len(row) and row[k].strip()]
+    dated = [c for c in cells if periods(c)]
+    if dated:
+        return min(dated, key=len)
+    return cells[-1] if cells else header
+
+
 def frame(block: StoredBlock, view: TableView) -> Frame | None:
     """The table's value columns and rows; None without a value column."""
     values = numeric_columns(view)
@@ -71,7 +90,8 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
         percent = bool(_PERCENT.search(header)) or (
             bool(cells) and sum(c.rstrip().endswith("%") for c in cells) > len(cells) / 2
         )
-        columns.append(Column(k, header, sorted({p.year for p in periods(header)}), percent))
+        years = sorted({p.year for p in periods(header)})
+        columns.append(Column(k, header, _name(view, k, header), years, percent))
     rows: list[Row] = []
     parent = ""
     for i, cells in enumerate(view.rows):
@@ -79,7 +99,7 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
         figures = {
             k: (cells[k], v)
             for k in values
-            if k < len(cells) and (v := parse_number(cells[k])) is not None
+            if k < len(cells) and _amount(cells[k]) and (v := parse_number(cells[k])) is not None
         }
         if not figures:
             parent = label  # a section row: it heads the rows under it

@@ -112,8 +112,12 @@ def _preferred(frame: Frame, ask: Ask, candidates: list[Column]) -> list[Column]
 
 
 def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
-    """The value columns a one-row operation reads."""
+    """The value columns a one-row operation reads (distinct, earliest first)."""
     single = [c for c in frame.columns if len(c.years) == 1]
+    if len(ask.periods) == 1:  # "between the first and second quarter of 2019"
+        within = [c for c in frame.columns if c.years == [ask.periods[0].year]]
+        by_words = named_by_headers(within, ask)
+        return ColumnPick(_ordered(by_words), "named", False) if len(by_words) >= 2 else None
     if ask.periods:
         picked, ambiguous = [], False
         years = [p.year for p in ask.periods]
@@ -124,10 +128,12 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
             fits = _preferred(frame, ask, [c for c in single if c.years == [year]])
             if not fits:
                 return None
+            if len(fits) > 1:  # several columns of the year: the one the words name
+                fits = named_by_headers(fits, ask) or fits
             ambiguous |= len(fits) > 1
             picked.append(fits[0])
         return ColumnPick(_ordered(picked), "named", ambiguous)
-    by_words = _named_by_headers(frame, ask)
+    by_words = named_by_headers(frame.columns, ask)
     if len(by_words) >= 2:
         return ColumnPick(_ordered(by_words), "headers", False)
     years = sorted({c.years[0] for c in single})
@@ -138,12 +144,15 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
     return ColumnPick(_ordered(picked), "default", ambiguous)
 
 
-def _named_by_headers(frame: Frame, ask: Ask) -> list[Column]:
-    """Columns whose header has a word (not a year) the question uses, when more than one
-    does and they differ by it ("first quarter", "second quarter")."""
+def named_by_headers(columns: list[Column], ask: Ask) -> list[Column]:
+    """Columns whose header has a word (not a year) the question uses that the other
+    columns' headers lack ("first quarter", "second quarter")."""
+    if len(columns) < 2:
+        return []
     asked = set(terms(ask.text))
-    shared = set.intersection(*(set(terms(c.header)) for c in frame.columns)) if frame.columns else set()
-    return [c for c in frame.columns if (set(terms(c.header)) - shared) & asked]
+    own = [set(terms(c.header)) for c in columns]
+    shared = set.intersection(*own)
+    return [c for c, words in zip(columns, own, strict=True) if (words - shared) & asked]
 
 
 def _ordered(columns: list[Column]) -> list[Column]:

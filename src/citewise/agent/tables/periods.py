@@ -44,7 +44,7 @@ def _cell(frame: Frame, row: Row, column: Column, text: str) -> AnswerSentence:
     cell: dict[str, object] = {
         "table": frame.view.label or "the table",
         "row": row.label,
-        "column": column.header,
+        "column": column.name,
         "value": printed,
     }
     return AnswerSentence(text, [frame.block.id], 0.0, "cell", cell)
@@ -62,13 +62,13 @@ def compared(ask: Ask, frame: Frame) -> Candidate | None:
     value, column = pick_value(figures, key=lambda f: f[0])
     if sum(v == value for v, _ in figures) > 1:
         return None  # equal figures: no one period is larger
-    others = "; ".join(f"{row.figures[c.index][0].strip()} in {c.header}"
+    others = "; ".join(f"{row.figures[c.index][0].strip()} in {c.name}"
                        for v, c in figures if c is not column)  # fmt: skip
     printed = row.figures[column.index][0].strip()
-    text = f"{column.header} ({row.label}: {printed} in {column.header}, against {others})."
+    text = f"{column.name} ({row.label}: {printed} in {column.name}, against {others})."
     sentence = _cell(frame, row, column, text)
     quotes = [_quote(frame, row, column)]
-    return Candidate([(sentence, quotes)], column.header, _features(pick, match, True))
+    return Candidate([(sentence, quotes)], column.name, _features(pick, match, True))
 
 
 def counted(ask: Ask, frame: Frame) -> Candidate | None:
@@ -81,14 +81,14 @@ def counted(ask: Ask, frame: Frame) -> Candidate | None:
     meets = [c for c in pick.columns
              if (row.figures[c.index][1] > limit) == (ask.condition == "above")
              and row.figures[c.index][1] != limit]  # fmt: skip
-    shown = ", ".join(f"{row.figures[c.index][0].strip()} in {c.header}" for c in pick.columns)
+    shown = ", ".join(f"{row.figures[c.index][0].strip()} in {c.name}" for c in pick.columns)
     side = "above" if ask.condition == "above" else "below"
     features = _features(pick, match, True)
     quotes = [_quote(frame, row, pick.columns[0])]
     if ask.asks_period:
         if not meets:
             return None
-        names = " and ".join(c.header for c in meets)
+        names = " and ".join(c.name for c in meets)
         text = f"{names} ({row.label} {side} {limit:g}: {shown})."
         return Candidate([(AnswerSentence(text, [frame.block.id], 0.0, "count"), quotes)],
                          names, features)  # fmt: skip
@@ -108,7 +108,7 @@ def listed(ask: Ask, frame: Frame) -> Candidate | None:
     sentences = []
     for column in order:
         printed = match.row.figures[column.index][0].strip()
-        text = f"{printed} ({match.row.label}, {column.header})."
+        text = f"{printed} ({match.row.label}, {column.name})."
         sentences.append((_cell(frame, match.row, column, text),
                           [_quote(frame, match.row, column)]))  # fmt: skip
     result = "; ".join(s.text for s, _ in sentences)

@@ -10,7 +10,7 @@ from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate, computed_candidate
 from citewise.agent.tables.compute import across_rows, over_periods
 from citewise.agent.tables.frame import Column, Frame
-from citewise.agent.tables.locate import best_row, pick_columns
+from citewise.agent.tables.locate import best_row, named_by_headers, pick_columns
 from citewise.agent.tables.periods import compared, counted, listed
 
 
@@ -45,6 +45,9 @@ def _one_column(ask: Ask, frame: Frame) -> tuple[Column, bool, bool] | None:
         return (amounts[0], True, len(amounts) > 1) if amounts else None
     if ask.periods:
         return None
+    by_words = named_by_headers(frame.columns, ask)
+    if len(by_words) == 1:  # "as of end of period": the column headed so
+        return by_words[0], True, False
     if len(frame.columns) == 1:
         return frame.columns[0], True, False
     if not single:
