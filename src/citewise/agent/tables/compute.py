@@ -20,7 +20,8 @@ _NAMES = "abcdefghijklmnopqrstuvwxyz"
 
 def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
     printed, value = row.figures[column.index]
-    cells = frame.view.rows[row.index]
+    i, k = frame.cell(row, column)
+    cells = frame.view.rows[i]
     label = f"{row.label or row.parent}, {column.name}".strip(", ")
     return Operand(
         name,
@@ -30,7 +31,7 @@ def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
         frame.block.id,
         row_quote(frame.block, cells),
         row=row.label,
-        cell_bbox=frame.view.box(row.index, column.index),
+        cell_bbox=frame.view.box(i, k),
     )
 
 

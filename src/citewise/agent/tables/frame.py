@@ -49,9 +49,11 @@ class Frame:
     columns: list[Column]
     rows: list[Row]
     scale: str  # "thousands" / "millions" / "billions" / ""
+    transposed: bool = False  # periods head the rows, items the columns
 
-    def column(self, k: int) -> Column:
-        return next(c for c in self.columns if c.index == k)
+    def cell(self, row: Row, column: Column) -> tuple[int, int]:
+        """The (body row, column) of the table's grid that holds this figure."""
+        return (column.index, row.index) if self.transposed else (row.index, column.index)
 
 
 def _scale(text: str) -> str:
@@ -95,7 +97,7 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
     rows: list[Row] = []
     parent = ""
     for i, cells in enumerate(view.rows):
-        label = row_name(cells)
+        label = row_name(cells) or (cells[0].strip() if cells else "")  # "2021" names a row
         figures = {
             k: (cells[k], v)
             for k in values
@@ -106,4 +108,26 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
             continue
         rows.append(Row(i, label, parent if label else parent, figures))
     heads = " ".join([view.caption, *(" ".join(h) for h in view.header), view.columns[0]])
+    if not any(c.years for c in columns):
+        turned = _transposed(view, columns, rows)
+        if turned is not None:
+            return Frame(block, view, *turned, _scale(heads), transposed=True)
     return Frame(block, view, columns, rows, _scale(heads))
+
+
+def _transposed(
+    view: TableView, columns: list[Column], rows: list[Row]
+) -> tuple[list[Column], list[Row]] | None:
+    """A table whose rows are periods ("2021", "2022", ...) and whose columns are items,
+    turned so periods are columns as elsewhere; None when fewer than two rows are periods."""
+    dated = [(r, periods(r.label)) for r in rows]
+    dated = [(r, p) for r, p in dated if len(p) == 1 and len(r.label) <= 3 * len(p[0].text)]
+    if len(dated) < 2:
+        return None
+    turned_columns = [Column(r.index, r.label, r.label, [p[0].year], False) for r, p in dated]
+    turned_rows = [
+        Row(c.index, c.header, "", {r.index: r.figures[c.index] for r, _ in dated
+                                    if c.index in r.figures})  # fmt: skip
+        for c in columns
+    ]
+    return turned_columns, turned_rows

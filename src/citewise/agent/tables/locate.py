@@ -80,7 +80,8 @@ def best_row(
 
 
 def column_terms(frame: Frame, columns: list[int]) -> set[str]:
-    return {t for k in columns for t in terms(frame.view.columns[k])}
+    headers = {c.index: c.header for c in frame.columns}
+    return {t for k in columns for t in terms(headers.get(k, ""))}
 
 
 def time_key(header: str, years: list[int]) -> tuple[int, int, int]:
