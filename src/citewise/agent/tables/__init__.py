@@ -48,7 +48,8 @@ def table_answer(
     about; None when the question names no such operation or no table answers it."""
     started = time.perf_counter() if started is None else started
     ask = read(text)
-    if not (ask.operation or ask.comparison or ask.condition or len(ask.periods) >= 2):
+    if not (ask.operation or ask.comparison or ask.condition or ask.asks_period
+            or len(ask.periods) >= 2):  # fmt: skip
         return None
     found = []
     for block, view in table_views(hits, question, store):

@@ -21,7 +21,10 @@ _PERIOD = re.compile(
 _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through)\s*((?:19|20)\d\d)\b")
 _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bper cent\b", re.I)
-_WHICH_PERIOD = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|period|quarter)s?\b", re.I)
+_WHICH_PERIOD = re.compile(
+    r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:year|period|quarter)s?(?:'|\b)",
+    re.I,
+)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 _DECIMALS = re.compile(r"\b(?:to|in)\s+(\w+)\s+decimal", re.I)
 _WHOLE = re.compile(r"\b(?:nearest|whole)\s+(?:whole\s+)?(?:number|integer|percent)\b", re.I)

@@ -113,3 +113,25 @@ def listed(ask: Ask, frame: Frame) -> Candidate | None:
                           [_quote(frame, match.row, column)]))  # fmt: skip
     result = "; ".join(s.text for s, _ in sentences)
     return Candidate(sentences, result, _features(pick, match, False))
+
+
+def period_columns(ask: Ask, frame: Frame) -> Candidate | None:
+    """ "Which years does the table cover / was X reported for": the periods heading the
+    columns where the row named has figures (every period column when no row is named)."""
+    columns = [c for c in frame.columns if len(c.years) == 1]
+    if len(columns) < 2:
+        return None
+    match = best_row(frame, ask.phrase, [])
+    if match is not None:
+        columns = [c for c in columns if c.index in match.row.figures]
+    names = list(dict.fromkeys(str(c.years[0]) for c in columns))
+    if len(names) < 2:
+        return None
+    text = f"{', '.join(names[:-1])} and {names[-1]} (the periods of {frame.view.label or 'the table'}: " \
+        f"{'; '.join(dict.fromkeys(c.name for c in columns))})."
+    quote = frame.block.text.splitlines()[0]
+    sentence = AnswerSentence(text, [frame.block.id], 0.0, "list")
+    features = {"operation": 1.0, "row": match.score if match else 0.0,
+                "margin": (match.score - match.runner_up) if match else 0.0,
+                "columns": 1.0, "column_tie": 0.0, "operands": 1.0}  # fmt: skip
+    return Candidate([(sentence, [Quoted(frame.block, quote)])], " ".join(names), features)

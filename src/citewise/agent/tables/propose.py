@@ -11,7 +11,7 @@ from citewise.agent.tables.candidate import Candidate, computed_candidate
 from citewise.agent.tables.compute import across_rows, over_periods
 from citewise.agent.tables.frame import Column, Frame
 from citewise.agent.tables.locate import best_row, named_by_headers, pick_columns
-from citewise.agent.tables.periods import compared, counted, listed
+from citewise.agent.tables.periods import compared, counted, listed, period_columns
 
 
 def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
@@ -88,15 +88,17 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
 
 def candidate(ask: Ask, frame: Frame) -> Candidate | None:
     """The answer this table gives the question, if it gives one."""
+    if ask.condition and ask.threshold is not None and (ask.counts or ask.asks_period):
+        return counted(ask, frame)
+    if ask.asks_period and ask.comparison:
+        return compared(ask, frame)
+    if ask.asks_period and not ask.operation:
+        return period_columns(ask, frame)
     if ask.operation:
         two = _two_rows(ask, frame) if ask.parts else None
         one = _one_row(ask, frame)
         both = [c for c in (two, one) if c is not None]
         return max(both, key=lambda c: c.features["row"]) if both else None
-    if ask.asks_period and ask.comparison and not ask.condition:
-        return compared(ask, frame)
-    if ask.condition and ask.threshold is not None and (ask.counts or ask.asks_period):
-        return counted(ask, frame)
     if len(ask.periods) >= 2:
         return listed(ask, frame)
     return None
