@@ -27,17 +27,14 @@ __all__ = ["table_answer"]
 
 
 def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
-    """Candidates by support; a table that answers differently about as well as the best
-    one takes the `tables` feature away from both (the answer is ambiguous)."""
-    for c in found:
-        c.features["tables"] = 1.0
-    scored = [(support(c.features), c) for c in found]
-    scored.sort(key=lambda s: -s[0])
-    if len(scored) > 1 and scored[1][1].result != scored[0][1].result:
-        best, second = scored[0][1].features, scored[1][1].features
-        if second["row"] >= best["row"] - 1e-9:
-            best["tables"] = 0.0
-            scored[0] = (support(best), scored[0][1])
+    """Candidates by support. A table that gives a different answer narrows the best
+    one's margin to its own row score (two tables answering alike is no ambiguity)."""
+    scored = sorted(((support(c.features), c) for c in found), key=lambda s: -s[0])
+    best = scored[0][1].features
+    rivals = [c.features["row"] for _, c in scored[1:] if c.result != scored[0][1].result]
+    if rivals:
+        best["margin"] = max(0.0, min(best["margin"], best["row"] - max(rivals)))
+        scored[0] = (support(best), scored[0][1])
     return scored
 
 

@@ -30,7 +30,6 @@ def _features(pick: ColumnPick, match: RowMatch, operation: bool) -> dict[str, f
         "margin": match.score - match.runner_up,
         "columns": 0.0 if pick.how == "default" else 1.0,
         "column_tie": float(pick.ambiguous),
-        "operands": 1.0,
     }
 
 
@@ -133,5 +132,5 @@ def period_columns(ask: Ask, frame: Frame) -> Candidate | None:
     sentence = AnswerSentence(text, [frame.block.id], 0.0, "list")
     features = {"operation": 1.0, "row": match.score if match else 0.0,
                 "margin": (match.score - match.runner_up) if match else 0.0,
-                "columns": 1.0, "column_tie": 0.0, "operands": 1.0}  # fmt: skip
+                "columns": 1.0, "column_tie": 0.0}  # fmt: skip
     return Candidate([(sentence, [Quoted(frame.block, quote)])], " ".join(names), features)

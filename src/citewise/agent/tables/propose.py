@@ -30,7 +30,6 @@ def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
         "margin": match.score - match.runner_up,
         "columns": 0.0 if pick.how == "default" else 1.0,
         "column_tie": float(pick.ambiguous),
-        "operands": 1.0,
     }
     return computed_candidate(comp, frame, features)
 
@@ -82,7 +81,7 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
     if comp is None:
         return None
     features = {"operation": 1.0, "row": best[0], "margin": max(0.0, best[1]),
-                "columns": float(named), "column_tie": float(tie), "operands": 1.0}  # fmt: skip
+                "columns": float(named), "column_tie": float(tie)}  # fmt: skip
     return computed_candidate(comp, frame, features)
 
 

@@ -6,11 +6,10 @@ itself: each proposer only reports features.
 Features (each 0..1):
 - operation: the question's operation, comparison or count was recognised
 - row: how well the row label(s) match (tables/locate.row_score; the weakest row)
-- margin: how far the best row is ahead of the runner-up (0: a tie, ambiguous)
+- margin: how far the best row is ahead of the runner-up, in its table or in another
+  table that answers differently (0: a tie, ambiguous)
 - columns: 1 when the question names the periods or headers, 0 when taken by default
 - column_tie: 1 when another column would have done as well
-- operands: operands found / operands the operation needs
-- tables: 1 when no other table gives a different answer equally well
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import math
 from functools import cache
 from importlib.resources import files
 
-FEATURES = ("operation", "row", "margin", "columns", "column_tie", "operands", "tables")
+FEATURES = ("operation", "row", "margin", "columns", "column_tie")
 
 
 @cache
