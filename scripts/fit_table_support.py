@@ -52,8 +52,10 @@ def main() -> None:
     w = fit(x, y)
     p = 1.0 / (1.0 + np.exp(-np.hstack([np.ones((len(x), 1)), x]) @ w))
     high = p >= 0.8
-    print(f"{len(y)} table answers, {y.mean():.3f} right; support >= 0.8: {high.sum()} answers,"
-          f" {y[high].mean() if high.any() else float('nan'):.3f} right")
+    print(
+        f"{len(y)} table answers, {y.mean():.3f} right; support >= 0.8: {high.sum()} answers,"
+        f" {y[high].mean() if high.any() else float('nan'):.3f} right"
+    )
     data = {
         "provenance": f"fitted by scripts/fit_table_support.py on {args.note}: {len(y)} table"
         f" answers, {int(y.sum())} right",

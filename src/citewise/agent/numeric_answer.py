@@ -53,13 +53,13 @@ from citewise.agent.quoted import (
 )
 from citewise.agent.quoted import table_views as _table_views
 from citewise.agent.roles import holder_for
-from citewise.agent.tables import table_answer
 from citewise.agent.table_answers import (
     citation_compare_answer,
     mentions_answer,
     row_count_answer,
     wins_answer,
 )
+from citewise.agent.tables import table_answer
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store

@@ -67,9 +67,7 @@ def pipe_grid(lines: list[str]) -> dict[str, object]:
     (then any leading rows that name columns, documents/grid.title_rows)."""
     rule = next((i for i, ln in enumerate(lines) if _RULE.match(ln)), 0)
     rows = [
-        [c.strip() for c in ln.strip().strip("|").split("|")]
-        for ln in lines
-        if not _RULE.match(ln)
+        [c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines if not _RULE.match(ln)
     ]
     return {"rows": rows, **grid_from_rows(rows, title_rows(rows, rule))}
 

@@ -61,5 +61,8 @@ def table_answer(
     for sentence, _ in best.sentences:
         sentence.support = round(score, 3)
     answer = build_answer(store, text, best.sentences, score, started)
-    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in best.features.items()}}
+    answer.signals = {
+        **answer.signals,
+        **{f"table_{k}": round(v, 3) for k, v in best.features.items()},
+    }
     return answer

@@ -146,22 +146,25 @@ def read(text: str) -> Ask:
 
 
 def _parts(
-    text: str, op: tuple[str, str, int, int], named: list[Period], ops: list[tuple[str, str, int, int]]
+    text: str,
+    op: tuple[str, str, int, int],
+    named: list[Period],
+    ops: list[tuple[str, str, int, int]],
 ) -> list[tuple[str, str]]:
     """The ways to read two row phrases out of "A as a percentage of B", "ratio of A to B",
     "difference between A and B", "sum of A and B" (each place the joining word stands);
     [] when the joint separates periods only ("between 2018 and 2019")."""
     if op[1] == "share" and op[2] > 0:
-        head, tail = _clean(text[: op[2]], named, ops), _clean(text[op[3]:], named, ops)
+        head, tail = _clean(text[: op[2]], named, ops), _clean(text[op[3] :], named, ops)
         if head and tail:  # "A as a percentage of B"
             return [(head, tail)]
-    after = text[op[3]:] if op[1] != "share" or op[2] == 0 else text
+    after = text[op[3] :] if op[1] != "share" or op[2] == 0 else text
     between = re.search(r"\bbetween\b", after, re.I)
     if between:
-        after = after[between.end():]
+        after = after[between.end() :]
     out: list[tuple[str, str]] = []
     for m in _JOINS[op[1]].finditer(after):
-        first, second = _clean(after[: m.start()], named, ops), _clean(after[m.end():], named, ops)
+        first, second = _clean(after[: m.start()], named, ops), _clean(after[m.end() :], named, ops)
         if first and second:
             out.append((first, second))
     return out

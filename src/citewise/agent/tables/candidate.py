@@ -21,7 +21,9 @@ class Candidate:
     features: dict[str, float] = field(default_factory=dict)
 
 
-def computed_candidate(comp: Computation, frame: Frame, features: dict[str, float]) -> Candidate | None:
+def computed_candidate(
+    comp: Computation, frame: Frame, features: dict[str, float]
+) -> Candidate | None:
     """The computed sentence with its operands cited; None when recomputation disagrees."""
     if not check(comp, {frame.block.id: frame.block.text}):
         return None

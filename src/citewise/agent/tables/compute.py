@@ -58,7 +58,9 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
         return Computation(f"percentage change in {label} from {span}", "(b - a) / a * 100",
                            operands, ask.decimals, "%")  # fmt: skip
     if op == "sum":
-        return Computation(f"total of {label} over {span}", " + ".join(names), operands, ask.decimals)
+        return Computation(
+            f"total of {label} over {span}", " + ".join(names), operands, ask.decimals
+        )
     expression = f"({' + '.join(names)}) / {len(names)}"
     return Computation(f"average of {label} over {span}", expression, operands, ask.decimals)
 

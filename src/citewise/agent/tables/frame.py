@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from citewise.agent.cells import TableView, numeric_columns, row_name
 from citewise.agent.numbers import parse_number
-from citewise.documents.grid import is_numeric
 from citewise.agent.tables.asked import periods
+from citewise.documents.grid import is_numeric
 from citewise.store.library import StoredBlock
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -21,8 +21,15 @@ _PERCENT = re.compile(r"%|\bpercent", re.I)
 _SCALE = re.compile(
     r"\b(thousands?|millions?|billions?)\b|'000|(?<=[$£€¥])\s?(m|bn|k)\b|\b(m|bn)(?=[$£€¥])", re.I
 )
-_SCALE_WORD = {"thousand": "thousands", "million": "millions", "billion": "billions",
-               "'000": "thousands", "m": "millions", "bn": "billions", "k": "thousands"}  # fmt: skip
+_SCALE_WORD = {
+    "thousand": "thousands",
+    "million": "millions",
+    "billion": "billions",
+    "'000": "thousands",
+    "m": "millions",
+    "bn": "billions",
+    "k": "thousands",
+}
 
 
 @dataclass
@@ -126,8 +133,12 @@ def _transposed(
         return None
     turned_columns = [Column(r.index, r.label, r.label, [p[0].year], False) for r, p in dated]
     turned_rows = [
-        Row(c.index, c.header, "", {r.index: r.figures[c.index] for r, _ in dated
-                                    if c.index in r.figures})  # fmt: skip
+        Row(
+            c.index,
+            c.header,
+            "",
+            {r.index: r.figures[c.index] for r, _ in dated if c.index in r.figures},
+        )  # fmt: skip
         for c in columns
     ]
     return turned_columns, turned_rows

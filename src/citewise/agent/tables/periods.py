@@ -10,9 +10,9 @@ from citewise.agent.answer import AnswerSentence
 from citewise.agent.quoted import Quoted
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate
+from citewise.agent.tables.compute import operand
 from citewise.agent.tables.frame import Column, Frame, Row
 from citewise.agent.tables.locate import ColumnPick, RowMatch, best_row, pick_columns
-from citewise.agent.tables.compute import operand
 
 
 def _row_over(ask: Ask, frame: Frame) -> tuple[ColumnPick, RowMatch] | None:
@@ -126,8 +126,11 @@ def period_columns(ask: Ask, frame: Frame) -> Candidate | None:
     names = list(dict.fromkeys(str(c.years[0]) for c in columns))
     if len(names) < 2:
         return None
-    text = f"{', '.join(names[:-1])} and {names[-1]} (the periods of {frame.view.label or 'the table'}: " \
+    text = (
+        f"{', '.join(names[:-1])} and {names[-1]} "
+        f"(the periods of {frame.view.label or 'the table'}: "
         f"{'; '.join(dict.fromkeys(c.name for c in columns))})."
+    )
     quote = frame.block.text.splitlines()[0]
     sentence = AnswerSentence(text, [frame.block.id], 0.0, "list")
     features = {"operation": 1.0, "row": match.score if match else 0.0,

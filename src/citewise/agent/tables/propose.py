@@ -9,7 +9,7 @@ from __future__ import annotations
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate, computed_candidate
 from citewise.agent.tables.compute import across_rows, over_periods
-from citewise.agent.tables.frame import Column, Frame
+from citewise.agent.tables.frame import Column, Frame, Row
 from citewise.agent.tables.locate import best_row, named_by_headers, pick_columns
 from citewise.agent.tables.periods import compared, counted, listed, period_columns
 
@@ -63,7 +63,7 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
     if chosen is None or not ask.parts:
         return None
     column, named, tie = chosen
-    best: tuple[float, float, list] | None = None
+    best: tuple[float, float, list[Row]] | None = None
     for first, second in ask.parts:
         one = best_row(frame, first, [column.index])
         if one is None:
