@@ -45,13 +45,14 @@ def table_answer(
     about; None when the question names no such operation or no table answers it."""
     started = time.perf_counter() if started is None else started
     ask = read(text)
-    if not (ask.operation or ask.comparison or ask.condition or ask.asks_period
-            or len(ask.periods) >= 2):  # fmt: skip
+    if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
+                          or ask.asks_period or len(ask.periods) >= 2):  # fmt: skip
         return None
     found = []
     for block, view in table_views(hits, question, store):
         table = frame(block, view)
         if table is not None and (c := candidate(ask, table)) is not None:
+            c.features["compound"] = float(ask.compound)
             found.append(c)
     if not found:
         return None

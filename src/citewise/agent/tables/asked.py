@@ -65,6 +65,10 @@ class Ask:
     decimals: int = 2
     asks_period: bool = False  # "in which year ...": the answer is a column
     counts: bool = False  # "how many years ...": the answer is a count
+    compound: bool = False  # names two operations ("the change in the average ...")
+    reason: bool = False  # asks why or how (prose), not for a figure
+    made_of: bool = False  # asks for the rows that make up a row ("components of X")
+    how_many: bool = False
 
 
 def _year(digits: str) -> int:
@@ -123,6 +127,8 @@ def read(text: str) -> Ask:
     removed = [(op[2], op[3])] if op else []
     removed += [(p.start, p.start + len(p.text)) for p in named]
     removed += [(c[2], c[3]) for c in comparison + condition]
+    made_of = find(text, ("parts",))
+    removed += [(c[2], c[3]) for c in made_of]
     removed += [(m.start(), m.end()) for m in _FIGURE.finditer(text)]
     phrase = _strip(text, removed).strip(" ?.,;:")
     ask = Ask(
@@ -138,7 +144,11 @@ def read(text: str) -> Ask:
         percent=bool(_PERCENT.search(text)),
         decimals=_decimals(text),
         asks_period=bool(_WHICH_PERIOD.search(text)),
-        counts=bool(_HOW_MANY.search(text)) and op is None,
+        counts=bool(_HOW_MANY.search(text)) and bool(condition),
+        compound=len({o[1] for o in ops if o[1] != "sum"}) > 1,
+        reason=bool(find(text, ("reason",))),
+        made_of=bool(made_of),
+        how_many=bool(_HOW_MANY.search(text)),
     )
     if op is not None and op[1] in _JOINS:
         ask.parts = _parts(text, op, named, ops)

@@ -11,7 +11,11 @@ from citewise.agent.tables.candidate import Candidate, computed_candidate
 from citewise.agent.tables.compute import across_rows, over_periods
 from citewise.agent.tables.frame import Column, Frame, Row
 from citewise.agent.tables.locate import best_row, named_by_headers, pick_columns
+from citewise.agent.tables.parts import parts_of
 from citewise.agent.tables.periods import compared, counted, listed, period_columns
+
+# Two rows that each match at least half-way are what a question joining two names means.
+TWO_ROWS = 0.5
 
 
 def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
@@ -93,8 +97,12 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
         return compared(ask, frame)
     if ask.asks_period and not ask.operation:
         return period_columns(ask, frame)
+    if ask.made_of and ask.operation in (None, "sum") and not ask.periods:
+        return parts_of(ask, frame)  # "the components of total revenue"
     if ask.operation:
         two = _two_rows(ask, frame) if ask.parts else None
+        if two is not None and two.features["row"] >= TWO_ROWS:
+            return two  # "the difference between A and B": the two rows it names
         one = _one_row(ask, frame)
         both = [c for c in (two, one) if c is not None]
         return max(both, key=lambda c: c.features["row"]) if both else None

@@ -10,6 +10,7 @@ Features (each 0..1):
   table that answers differently (0: a tie, ambiguous)
 - columns: 1 when the question names the periods or headers, 0 when taken by default
 - column_tie: 1 when another column would have done as well
+- compound: 1 when the question names two operations ("the change in the average ...")
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import math
 from functools import cache
 from importlib.resources import files
 
-FEATURES = ("operation", "row", "margin", "columns", "column_tie")
+FEATURES = ("operation", "row", "margin", "columns", "column_tie", "compound")
 
 
 @cache
