@@ -119,9 +119,10 @@ def read(text: str) -> Ask:
     ops = find(text, OPERATIONS)
     named = periods(text)
     spanned = bool(_RANGE.search(text))
-    # the most specific operation named wins ("percentage change in total X" is no sum);
-    # the other operation words may name the row ("Total revenue")
-    op = min(ops, key=lambda o: OPERATIONS.index(o[1])) if ops else None
+    # the operation named first governs ("the change in the percentage of sales" is a
+    # change; "the percentage change in total X" no sum): "total" only when no other is
+    # named, for it often names the row ("Total revenue")
+    op = next((o for o in ops if o[1] != "sum"), ops[0] if ops else None)
     comparison = find(text, COMPARISONS)
     condition = find(text, CONDITIONS)
     removed = [(op[2], op[3])] if op else []

@@ -16,6 +16,7 @@ from citewise.agent.tables.asked import periods
 from citewise.documents.grid import is_numeric
 from citewise.store.library import StoredBlock
 
+_SPACED = re.compile(r"(?<=\b\d) (?=\d\b)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERCENT = re.compile(r"%|\bpercent", re.I)
 _SCALE = re.compile(
@@ -78,6 +79,23 @@ def _amount(cell: str) -> bool:
     return is_numeric(text) and not _YEAR.fullmatch(text)
 
 
+def _sums_rows_above(rows: list[Row], parent: str, figures: dict[int, tuple[str, float]]) -> bool:
+    """Each figure is the sum of the figures above it in its column (same section, back to
+    the previous total), over at least two rows."""
+    above: list[Row] = []
+    for r in reversed(rows):
+        if r.parent != parent or r.label.lower().startswith("total"):
+            break
+        above.append(r)
+    if len(above) < 2 or not figures:
+        return False
+    for k, (_, value) in figures.items():
+        column = sum(r.figures[k][1] for r in above if k in r.figures)
+        if abs(column - value) > max(1.0, 0.005 * abs(value)):  # printed figures are rounded
+            return False
+    return True
+
+
 def _name(view: TableView, k: int, header: str) -> str:
     """The shortest header cell over column k that names a period, else the lowest one."""
     cells = [row[k] for row in view.header if k < len(row) and row[k].strip()]
@@ -99,7 +117,7 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
         percent = bool(_PERCENT.search(header)) or (
             bool(cells) and sum(c.rstrip().endswith("%") for c in cells) > len(cells) / 2
         )
-        years = sorted({p.year for p in periods(header)})
+        years = sorted({p.year for p in periods(_SPACED.sub("", header))})  # "2 0 1 8"
         columns.append(Column(k, header, _name(view, k, header), years, percent))
     rows: list[Row] = []
     parent = ""
@@ -113,7 +131,9 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
         if not figures:
             parent = label  # a section row: it heads the rows under it
             continue
-        rows.append(Row(i, label, parent if label else parent, figures))
+        if not label and _sums_rows_above(rows, parent, figures):
+            label = "Total"  # an unlabelled row adding up the rows above it
+        rows.append(Row(i, label, parent, figures))
     heads = " ".join([view.caption, *(" ".join(h) for h in view.header), view.columns[0]])
     if not any(c.years for c in columns):
         turned = _transposed(view, columns, rows)

@@ -7,7 +7,6 @@ import re
 from functools import cache
 from importlib.resources import files
 
-# most specific first: of two operation words, the earlier here is the one asked
 OPERATIONS = ("pct_change", "share", "ratio", "average", "difference", "change", "sum")
 COMPARISONS = ("more", "less")
 CONDITIONS = ("above", "below")
