@@ -69,6 +69,7 @@ class Ask:
     reason: bool = False  # asks why or how (prose), not for a figure
     made_of: bool = False  # asks for the rows that make up a row ("components of X")
     how_many: bool = False
+    threshold_percent: bool = False  # "exceed 20%": compared with percentages only
 
 
 def _year(digits: str) -> int:
@@ -95,13 +96,14 @@ def _decimals(text: str) -> int:
     return _WORD_DIGITS.get(m.group(1).lower(), 2) if m else 2
 
 
-def _threshold(text: str) -> float | None:
+def _threshold(text: str) -> tuple[float | None, bool]:
     """The figure a count compares with, as written ("$400 million" -> 400: tables print
-    their figures in their own unit)."""
+    their figures in their own unit), and whether it is a percentage ("20%")."""
     for m in _FIGURE.finditer(text):
         if not re.fullmatch(r"(?:19|20)\d\d", m.group(0)):
-            return float(m.group(0).replace(",", ""))
-    return None
+            after = text[m.end() : m.end() + 9]
+            return float(m.group(0).replace(",", "")), bool(_PERCENT.match(after.strip()))
+    return None, False
 
 
 def _strip(text: str, spans: list[tuple[int, int]]) -> str:
@@ -138,7 +140,7 @@ def read(text: str) -> Ask:
         op[0] if op else "",
         comparison[0][1] if comparison else None,
         condition[0][1] if condition else None,
-        _threshold(text) if condition else None,
+        _threshold(text)[0] if condition else None,
         named,
         spanned,
         phrase,
@@ -147,6 +149,7 @@ def read(text: str) -> Ask:
         asks_period=bool(_WHICH_PERIOD.search(text)),
         counts=bool(_HOW_MANY.search(text)) and bool(condition),
         compound=len({o[1] for o in ops if o[1] != "sum"}) > 1,
+        threshold_percent=_threshold(text)[1] if condition else False,
         reason=bool(find(text, ("reason",))),
         made_of=bool(made_of),
         how_many=bool(_HOW_MANY.search(text)),
@@ -167,9 +170,9 @@ def _parts(
     [] when the joint separates periods only ("between 2018 and 2019")."""
     if op[1] == "share" and op[2] > 0:
         head, tail = _clean(text[: op[2]], named, ops), _clean(text[op[3] :], named, ops)
-        if head and tail:  # "A as a percentage of B"
+        if head.lower().removeprefix("total").strip() and tail:  # "A as a percentage of B"
             return [(head, tail)]
-    after = text[op[3] :] if op[1] != "share" or op[2] == 0 else text
+    after = text[op[3] :]
     between = re.search(r"\bbetween\b", after, re.I)
     if between:
         after = after[between.end() :]

@@ -161,7 +161,9 @@ def named_by_headers(columns: list[Column], ask: Ask) -> list[Column]:
     asked = set(terms(ask.text))
     own = [set(terms(c.header)) for c in columns]
     shared = set.intersection(*own)
-    return [c for c, words in zip(columns, own, strict=True) if (words - shared) & asked]
+    named = [len((words - shared) & asked) for words in own]
+    most = max(named)  # "total expected charges" names "Total Expected" over "Remaining Expected"
+    return [c for c, n in zip(columns, named, strict=True) if most and n == most]
 
 
 def _ordered(columns: list[Column]) -> list[Column]:

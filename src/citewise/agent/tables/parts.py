@@ -52,7 +52,7 @@ def parts_of(ask: Ask, frame: Frame) -> Candidate | None:
     for r in frame.rows:
         if _is_total(r):
             scored.append((row_score(Row(-1, r.label, ""), asked), r.label, _summed_into(frame, r)))
-    scored = [s for s in scored if len(s[2]) >= 2 and s[0] > 0]
+    scored = [s for s in scored if len([r for r in s[2] if not _is_total(r)]) >= 2 and s[0] > 0]
     if not scored:
         return None
     scored.sort(key=lambda s: -s[0])
@@ -61,11 +61,12 @@ def parts_of(ask: Ask, frame: Frame) -> Candidate | None:
     if leaf >= score:
         return None  # a row of its own is named ("what does service revenue comprise"): prose
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    labels = [r.label for r in rows]
+    rows = [r for r in rows if not _is_total(r)]
+    labels = list(dict.fromkeys(r.label for r in rows))  # a part printed twice is one part
     quotes = [Quoted(frame.block, row_quote(frame.block, frame.view.rows[r.index])) for r in rows]
     if ask.how_many:
-        text = f"{len(rows)} ({name}: {'; '.join(labels)})."
-        result = str(len(rows))
+        text = f"{len(labels)} ({name}: {'; '.join(labels)})."
+        result = str(len(labels))
     else:
         text = f"{'; '.join(labels)} (the rows of {name})."
         result = text

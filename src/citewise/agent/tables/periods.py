@@ -77,6 +77,8 @@ def counted(ask: Ask, frame: Frame) -> Candidate | None:
         return None
     pick, match = found
     row, limit = match.row, ask.threshold
+    if ask.threshold_percent and not all(c.percent for c in pick.columns):
+        return None  # "exceed 20%" is not asked of amounts
     meets = [c for c in pick.columns
              if (row.figures[c.index][1] > limit) == (ask.condition == "above")
              and row.figures[c.index][1] != limit]  # fmt: skip
