@@ -176,3 +176,16 @@ def test_the_question_names_its_operation_and_periods(
     ask = read(question)
     assert ask.operation == operation
     assert [p.year for p in ask.periods] == years
+
+
+def test_the_parts_of_a_section_listed_and_counted(library: Library) -> None:
+    doc = (_doc(library, "maker"),)
+    listed = library.ask("What are the components of selling expenses?", doc)
+    assert listed.answer.startswith("Marketing; Other")
+    counted = library.ask("How many kinds of selling expenses are there?", doc)
+    assert counted.answer.startswith("2 (")
+
+
+def test_a_question_asking_why_is_left_to_the_text(library: Library) -> None:
+    answer = library.ask("Why did revenue increase from 2018 to 2019?", (_doc(library, "maker"),))
+    assert all(s.kind != "computed" for s in answer.sentences)

@@ -25,6 +25,10 @@ from citewise.store.protocols import Store
 
 __all__ = ["table_answer"]
 
+# A question not scoped to one document reaches tables of many: its row must be named at
+# least half-way (row score, tables/locate.row_score) for a table to answer it.
+LIBRARY_ROW_FLOOR = 0.5
+
 
 def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
     """Candidates by support. A table that gives a different answer narrows the best
@@ -54,6 +58,8 @@ def table_answer(
         if table is not None and (c := candidate(ask, table)) is not None:
             c.features["compound"] = float(ask.compound)
             found.append(c)
+    if len(question.scope) != 1:  # across a library, a weak row match is a coincidence
+        found = [c for c in found if c.features["row"] >= LIBRARY_ROW_FLOOR]
     if not found:
         return None
     score, best = _ranked(found)[0]
