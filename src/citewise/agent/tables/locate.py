@@ -161,9 +161,14 @@ def named_by_headers(columns: list[Column], ask: Ask) -> list[Column]:
     asked = set(terms(ask.text))
     own = [set(terms(c.header)) for c in columns]
     shared = set.intersection(*own)
-    named = [len((words - shared) & asked) for words in own]
-    most = max(named)  # "total expected charges" names "Total Expected" over "Remaining Expected"
-    return [c for c, n in zip(columns, named, strict=True) if most and n == most]
+    used = [(words - shared) & asked for words in own]
+    most = max(
+        len(u) for u in used
+    )  # "total expected" names "Total Expected" over "Remaining Expected"
+    picked = [(c, u) for c, u in zip(columns, used, strict=True) if most and len(u) == most]
+    if len(picked) > 1 and len({frozenset(u) for _, u in picked}) < len(picked):
+        return []  # one word over many columns ("gold" over four settings) names none of them
+    return [c for c, _ in picked]
 
 
 def _ordered(columns: list[Column]) -> list[Column]:
