@@ -311,7 +311,8 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
     )
 
 
-_YEARS = re.compile(r"\b(?:19|20)\d\d\b")
+# years and the short period names reports print ("FY19", "F18", "Q4", "H1")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b|\bF[Yy]?\s?\d\d\b|\b[QH][1-4]\b")
 
 
 def _heads_columns(row: list[str]) -> bool:
