@@ -189,3 +189,13 @@ def test_the_parts_of_a_section_listed_and_counted(library: Library) -> None:
 def test_a_question_asking_why_is_left_to_the_text(library: Library) -> None:
     answer = library.ask("Why did revenue increase from 2018 to 2019?", (_doc(library, "maker"),))
     assert all(s.kind != "computed" for s in answer.sentences)
+
+
+def test_every_table_is_a_table_whatever_its_format(library: Library) -> None:
+    """The HTML table and both Markdown pipe tables are stored as grids with header rows;
+    an unlabelled table is shown by its place in the document ("citewise table DOC 2")."""
+    html = library.table(_doc(library, "maker"), "1").to_dict()
+    assert html["header_rows"] == 1 and html["grid"][1] == ["Revenue", "5,200", "4,800"]
+    leases = library.table(_doc(library, "plants"), "2").to_dict()
+    assert leases["header_rows"] == 1
+    assert leases["grid"][0] == ["Year", "Operating leases", "Finance leases"]
