@@ -128,6 +128,7 @@ def test_two_rows_with_the_same_label_lower_support(library: Library) -> None:
     plain = _computed(library, "What was the change in marketing between 2018 and 2019?")
     tied = _computed(library, "What was the change in other between 2018 and 2019?")
     assert tied.support_score < plain.support_score
+    assert "matches the question as well" in tied.answer  # the tie is said, not hidden
     clear = _computed(library, "What was the change in other deferred items between 2018 and 2019?")
     assert "12 − 18 = -6.00" in clear.answer  # the section row above settles it
     assert clear.support_score > tied.support_score

@@ -44,6 +44,7 @@ class RowMatch:
     row: Row
     score: float  # 0..1
     runner_up: float  # the next best row's score (a tie: equal)
+    rival: Row | None = None  # the next best row when it ties
 
 
 def row_score(row: Row, asked: set[str]) -> float:
@@ -82,9 +83,12 @@ def best_row(
         return None
     # the same label printed twice with the same figures is one row, not a tie
     top, row = scored[0]
-    others = [s for s, r in scored[1:] if [r.figures.get(k) for k in columns]
-              != [row.figures.get(k) for k in columns]]  # fmt: skip
-    return RowMatch(row, top, others[0] if others else 0.0)
+    same = [row.figures.get(k) for k in columns]
+    others = [(s, r) for s, r in scored[1:] if [r.figures.get(k) for k in columns] != same]
+    if not others:
+        return RowMatch(row, top, 0.0)
+    tie = others[0][1] if others[0][0] >= top - 1e-9 else None
+    return RowMatch(row, top, others[0][0], tie)
 
 
 def column_terms(frame: Frame, columns: list[int]) -> set[str]:

@@ -28,6 +28,10 @@ def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
     comp = over_periods(ask, frame, match.row, pick.columns)
     if comp is None:
         return None
+    if match.rival is not None:  # say so rather than pick silently
+        rival = match.rival
+        comp.notes.append(f"row {rival.label}{f' ({rival.parent})' if rival.parent else ''} "
+                          "matches the question as well")  # fmt: skip
     features = {
         "operation": 1.0,
         "row": match.score,
