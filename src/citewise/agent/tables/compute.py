@@ -22,7 +22,7 @@ def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
     printed, value = row.figures[column.index]
     i, k = frame.cell(row, column)
     cells = frame.view.rows[i]
-    label = f"{row.label or row.parent}, {column.name}".strip(", ")
+    label = f"{row.label or row.parent}, {column.header}".strip(", ")
     return Operand(
         name,
         label,
