@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citewise.agent.tables.lexicon import COMPARISONS, CONDITIONS, OPERATIONS, find, is_filler
+from citewise.agent.tables.lexicon import (
+    COMPARISONS,
+    CONDITIONS,
+    JOINED,
+    OPERATIONS,
+    find,
+    is_filler,
+    joins,
+)
 
 # A period a question names: "2019", "FY19", "F18", "fiscal 2018", "2018/2019"
 _PERIOD = re.compile(
@@ -29,13 +37,6 @@ _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 _DECIMALS = re.compile(r"\b(?:to|in)\s+(\w+)\s+decimal", re.I)
 _WHOLE = re.compile(r"\b(?:nearest|whole)\s+(?:whole\s+)?(?:number|integer|percent)\b", re.I)
 _WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
-# what joins the two rows of a two-row operation ("A as a percentage of B", "A and B")
-_JOINS = {
-    "share": re.compile(r"\s(?:of|over|among|in|to|within)\s(?:the\s)?", re.I),
-    "ratio": re.compile(r"\s(?:to|over|and|versus|vs\.?|against)\s", re.I),
-    "difference": re.compile(r"\s(?:and|than|versus|vs\.?|compared (?:to|with)|over)\s", re.I),
-    "sum": re.compile(r"\s(?:and|plus)\s", re.I),
-}
 
 
 @dataclass
@@ -154,7 +155,7 @@ def read(text: str) -> Ask:
         made_of=bool(made_of),
         how_many=bool(_HOW_MANY.search(text)),
     )
-    if op is not None and op[1] in _JOINS:
+    if op is not None and op[1] in JOINED:
         ask.parts = _parts(text, op, named, ops)
     return ask
 
@@ -177,7 +178,7 @@ def _parts(
     if between:
         after = after[between.end() :]
     out: list[tuple[str, str]] = []
-    for m in _JOINS[op[1]].finditer(after):
+    for m in joins(op[1]).finditer(after):
         first, second = _clean(after[: m.start()], named, ops), _clean(after[m.end() :], named, ops)
         if first and second:
             out.append((first, second))

@@ -10,6 +10,7 @@ from importlib.resources import files
 OPERATIONS = ("pct_change", "share", "ratio", "average", "difference", "change", "sum")
 COMPARISONS = ("more", "less")
 CONDITIONS = ("above", "below")
+JOINED = ("share", "ratio", "difference", "sum")  # operations over two named rows
 
 
 @cache
@@ -21,7 +22,8 @@ def lexicon() -> dict[str, str]:
         if not line.strip() or line.startswith("#"):
             continue
         phrase, role = line.split("\t")
-        out[" ".join(phrase.lower().split())] = role.strip()
+        if not role.startswith("join_"):  # joining words: joins()
+            out[" ".join(phrase.lower().split())] = role.strip()
     return out
 
 
@@ -47,6 +49,20 @@ def find(text: str, roles: tuple[str, ...]) -> list[tuple[str, str, int, int]]:
 def _compact() -> dict[str, str]:
     """phrase without spaces -> role: "increase/ (decrease)" is "increase / (decrease)"."""
     return {re.sub(r"\s+", "", p): r for p, r in lexicon().items()}
+
+
+@cache
+def joins(operation: str) -> re.Pattern[str]:
+    """The words joining the two rows of a two-row `operation` (role `join_<operation>`), as
+    one pattern with a space either side; a phrase may join several operations."""
+    text = files("citewise.agent.tables").joinpath("words.tsv").read_text(encoding="utf-8")
+    phrases = [
+        line.split("\t")[0]
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#") and line.split("\t")[1] == f"join_{operation}"
+    ]
+    body = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"\s(?:{body})\s", re.I)
 
 
 def is_filler(word: str) -> bool:
