@@ -31,7 +31,7 @@ def test_what_ask_returns_passes_the_check(library: Library) -> None:
     computed = library.ask(DIFFERENCE)
     (sentence,) = computed.sentences
     assert sentence.kind == "computed"
-    assert sentence.computation == {"expression": "a - b", "result": "6.7"}
+    assert sentence.computation == {"expression": "a - b", "result": "6.70"}  # two decimals
     assert numeric_problems(computed) == []
     assert numeric_problems(library.ask(CELL)) == []
 

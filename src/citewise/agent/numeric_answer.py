@@ -59,6 +59,7 @@ from citewise.agent.table_answers import (
     row_count_answer,
     wins_answer,
 )
+from citewise.agent.tables import table_answer
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
@@ -281,6 +282,9 @@ def answer_numeric(
     csv = csv_answer(question_text, hits, store, started)
     if csv is not None:
         return csv
+    tabled = table_answer(question_text, question, hits, store, started)
+    if tabled is not None:
+        return tabled
     counted = count_for(question_text, question, hits, store)
     if counted is not None:
         quoted = [Quoted(b, q) for b, q in counted.quotes]

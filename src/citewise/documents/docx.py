@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.documents.captions import caption_label
-from citewise.documents.grid import grid_from_rows
+from citewise.documents.grid import grid_from_rows, title_rows
 from citewise.documents.model import Block, Document
 from citewise.errors import BadDocumentError
 
@@ -176,7 +176,7 @@ def _table(body: _Body, pages: _Pages, table: Any) -> None:
     # A "Table N" caption right above the table names it (Word puts captions above tables).
     before = body.blocks[-1] if body.blocks else None
     label = before.label if before and (before.label or "").startswith("Table") else None
-    data = {"rows": rows, **grid_from_rows(rows, header_rows)}
+    data = {"rows": rows, **grid_from_rows(rows, title_rows(rows, header_rows))}
     body.add("table", page, text, label=label, data=data)
 
 

@@ -311,6 +311,28 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
     )
 
 
+# years and the short period names reports print ("FY19", "F18", "Q4", "H1")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b|\bF[Yy]?\s?\d\d\b|\b[QH][1-4]\b")
+
+
+def _heads_columns(row: list[str]) -> bool:
+    """A row whose value cells name columns, not amounts: years ("2019", "2019 and 2018",
+    "December 31, 2019"), units ("$", "£m", "%") or words, at least one of them."""
+    values = [t for t in row[1:] if t.strip()]
+    return bool(values) and all(not re.search(r"\d", _YEARS.sub("", t)) for t in values)
+
+
+def title_rows(rows: list[list[str]], header_rows: int) -> int:
+    """The header rows, counting after the marked ones (HTML `<th>` rows) the leading rows
+    that name columns, as long as a later row holds an amount (a table of words only has
+    no such header to extend)."""
+    n = header_rows
+    while n < len(rows) - 1 and _heads_columns(rows[n]):
+        n += 1
+    later = any(is_numeric(t) and not _YEARS.fullmatch(t.strip()) for r in rows[n:] for t in r[1:])
+    return n if later else header_rows
+
+
 def grid_from_rows(rows: list[list[str]], header_rows: int) -> dict[str, object]:
     """The stored grid of a table that arrives as rows already (HTML): no spans to find."""
     width = max((len(r) for r in rows), default=0)

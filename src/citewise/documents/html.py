@@ -10,7 +10,7 @@ import hashlib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from citewise.documents.grid import grid_from_rows
+from citewise.documents.grid import grid_from_rows, title_rows
 from citewise.documents.model import Block, Document
 from citewise.documents.tabular import decode
 from citewise.errors import BadDocumentError
@@ -112,7 +112,10 @@ class _Reader(HTMLParser):
                         NO_BOX,
                         text,
                         section_path=self.section(),
-                        data={"rows": rows, **grid_from_rows(rows, self.header_rows)},
+                        data={
+                            "rows": rows,
+                            **grid_from_rows(rows, title_rows(rows, self.header_rows)),
+                        },
                     )
                 )
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self.cell is None:

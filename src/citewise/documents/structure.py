@@ -85,9 +85,15 @@ def equations(blocks: Iterable[tuple[BlockLike, dict[str, Any] | None]]) -> list
 
 
 def find_table(found: list[Table], wanted: str) -> Table | None:
-    """'Table 2', 'table 2', '2', 'T2' -> that table (the first part when it continues)."""
+    """'Table 2', 'table 2', '2', 'T2' -> that table (the first part when it continues);
+    in a document whose tables carry no label (HTML, Markdown and Word tables often have
+    none), a bare number names its Nth table in reading order."""
     key = _key(wanted)
-    return next((t for t in found if _key(t.label or "") == key), None)
+    hit = next((t for t in found if _key(t.label or "") == key), None)
+    unlabelled = not any(t.label for t in found)
+    if hit is None and unlabelled and wanted.strip().isdigit() and 1 <= int(wanted) <= len(found):
+        hit = sorted(found, key=lambda t: t.block)[int(wanted) - 1]
+    return hit
 
 
 def find_equation(found: list[Equation], wanted: str) -> Equation | None:

@@ -6,6 +6,7 @@ import hashlib
 import re
 from pathlib import Path
 
+from citewise.documents.grid import grid_from_rows, title_rows
 from citewise.documents.model import Block, Document
 from citewise.errors import BadDocumentError
 
@@ -58,6 +59,19 @@ def _block(ordinal: int, kind: str, text: str, section: str) -> Block:
     return Block(ordinal, kind, 1, NO_BOX, text, section_path=section)
 
 
+_RULE = re.compile(r"^\s*\|[\s|:-]+\|?\s*$")
+
+
+def pipe_grid(lines: list[str]) -> dict[str, object]:
+    """A Markdown pipe table's stored grid: the rows above its `|---|` line are the header
+    (then any leading rows that name columns, documents/grid.title_rows)."""
+    rule = next((i for i, ln in enumerate(lines) if _RULE.match(ln)), 0)
+    rows = [
+        [c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines if not _RULE.match(ln)
+    ]
+    return {"rows": rows, **grid_from_rows(rows, title_rows(rows, rule))}
+
+
 def parse_plain(text: str) -> list[Block]:
     """One paragraph block per blank-line-separated run."""
     return [_block(i, "paragraph", p, "") for i, p in enumerate(_paragraphs(text.splitlines()))]
@@ -82,7 +96,10 @@ def parse_markdown(text: str) -> list[Block]:
                 para = "\n".join(ln for ln in lines if not re.match(r"^\s*\|[\s|:-]+\|?\s*$", ln))
             elif LIST_ITEM.match(lines[0]):
                 kind = "list"
-            blocks.append(_block(len(blocks), kind, para, path()))
+            block = _block(len(blocks), kind, para, path())
+            if kind == "table":
+                block.data = pipe_grid(lines)
+            blocks.append(block)
         pending.clear()
 
     code: list[str] = []

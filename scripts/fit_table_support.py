@@ -1,0 +1,71 @@
+"""Fit the support function of table answers (src/citewise/agent/tables/support.json).
+
+Input: `citewise eval ... --json` results of a development half (the table answers carry
+their features as `table_*` signals) and the items' file, for the record. Output: the
+logistic weights that make support the probability a table answer is right, fitted by
+plain gradient descent with numpy (a little L2 so a feature seen constant stays small).
+
+    python scripts/fit_table_support.py RESULTS.json --note "TAT-QA odd half at <commit>"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from citewise.agent.tables.support import FEATURES
+
+OUT = Path(__file__).parents[1] / "src" / "citewise" / "agent" / "tables" / "support.json"
+
+
+def rows(results: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    x, y = [], []
+    for path in results:
+        for item in json.loads(path.read_text())["items"]:
+            signals = item.get("signals") or {}
+            if "table_row" not in signals or item["refused"]:
+                continue
+            x.append([float(signals.get(f"table_{k}", 0.0)) for k in FEATURES])
+            y.append(1.0 if item["correct"] else 0.0)
+    return np.array(x), np.array(y)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 20000) -> np.ndarray:
+    design = np.hstack([np.ones((len(x), 1)), x])
+    w = np.zeros(design.shape[1])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-design @ w))
+        grad = design.T @ (p - y) / len(y) + l2 * np.r_[0.0, w[1:]]
+        w -= 0.5 * grad
+    return w
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path, nargs="+")
+    parser.add_argument("--note", required=True, help="what the results are (set, half, commit)")
+    args = parser.parse_args()
+    x, y = rows(args.results)
+    w = fit(x, y)
+    p = 1.0 / (1.0 + np.exp(-np.hstack([np.ones((len(x), 1)), x]) @ w))
+    high = p >= 0.8
+    print(
+        f"{len(y)} table answers, {y.mean():.3f} right; support >= 0.8: {high.sum()} answers,"
+        f" {y[high].mean() if high.any() else float('nan'):.3f} right"
+    )
+    data = {
+        "provenance": f"fitted by scripts/fit_table_support.py on {args.note}: {len(y)} table"
+        f" answers, {int(y.sum())} right",
+        "weights": {"bias": round(float(w[0]), 4)}
+        | {k: round(float(v), 4) for k, v in zip(FEATURES, w[1:], strict=True)},
+        "answer_floor": 0.0,
+    }
+    OUT.write_text(json.dumps(data, indent=1) + "\n")
+    print(json.dumps(data["weights"]))
+
+
+if __name__ == "__main__":
+    main()

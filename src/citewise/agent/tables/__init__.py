@@ -1,0 +1,75 @@
+"""Numbers from any table: the arithmetic a reader does on a table's cells, every operand
+cited (issue 33).
+
+`table_answer` is the proposer `agent/numeric_answer.answer_numeric` calls: the question
+read for its operation, periods and row (asked.py, words in words.tsv), each candidate
+table read as columns and rows (frame.py), the row and columns located (locate.py), the
+figure computed (compute.py) or compared, counted or listed (periods.py), and support
+derived from the candidate's features by one fitted function (support.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+from citewise.agent.answer import Answer
+from citewise.agent.question import Question
+from citewise.agent.quoted import build_answer, table_views
+from citewise.agent.tables.asked import read
+from citewise.agent.tables.candidate import Candidate
+from citewise.agent.tables.frame import frame
+from citewise.agent.tables.propose import candidate
+from citewise.agent.tables.support import answer_floor, support
+from citewise.retrieval.hybrid import Hit
+from citewise.store.protocols import Store
+
+__all__ = ["table_answer"]
+
+# A question not scoped to one document reaches tables of many: its row must be named at
+# least half-way (row score, tables/locate.row_score) for a table to answer it.
+LIBRARY_ROW_FLOOR = 0.5
+
+
+def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
+    """Candidates by support. A table that gives a different answer narrows the best
+    one's margin to its own row score (two tables answering alike is no ambiguity)."""
+    scored = sorted(((support(c.features), c) for c in found), key=lambda s: -s[0])
+    best = scored[0][1].features
+    rivals = [c.features["row"] for _, c in scored[1:] if c.result != scored[0][1].result]
+    if rivals:
+        best["margin"] = max(0.0, min(best["margin"], best["row"] - max(rivals)))
+        scored[0] = (support(best), scored[0][1])
+    return scored
+
+
+def table_answer(
+    text: str, question: Question, hits: list[Hit], store: Store, started: float | None = None
+) -> Answer | None:
+    """A computed, compared, counted or listed answer from the tables the question may be
+    about; None when the question names no such operation or no table answers it."""
+    started = time.perf_counter() if started is None else started
+    ask = read(text)
+    if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
+                          or ask.asks_period or len(ask.periods) >= 2):  # fmt: skip
+        return None
+    found = []
+    for block, view in table_views(hits, question, store):
+        table = frame(block, view)
+        if table is not None and (c := candidate(ask, table)) is not None:
+            c.features["compound"] = float(ask.compound)
+            found.append(c)
+    if len(question.scope) != 1:  # across a library, a weak row match is a coincidence
+        found = [c for c in found if c.features["row"] >= LIBRARY_ROW_FLOOR]
+    if not found:
+        return None
+    score, best = _ranked(found)[0]
+    if score < answer_floor():
+        return None
+    for sentence, _ in best.sentences:
+        sentence.support = round(score, 3)
+    answer = build_answer(store, text, best.sentences, score, started)
+    answer.signals = {
+        **answer.signals,
+        **{f"table_{k}": round(v, 3) for k, v in best.features.items()},
+    }
+    return answer

@@ -1,0 +1,42 @@
+"""Support of a table answer: one logistic function of the candidate's features, its
+weights read from `support.json` (fitted on the development half of the TAT-QA pool by
+scripts/fit_table_support.py; the file says when and on what). No answer sets support
+itself: each proposer only reports features.
+
+Features (each 0..1):
+- operation: the question's operation, comparison or count was recognised
+- row: how well the row label(s) match (tables/locate.row_score; the weakest row)
+- margin: how far the best row is ahead of the runner-up, in its table or in another
+  table that answers differently (0: a tie, ambiguous)
+- columns: 1 when the question names the periods or headers, 0 when taken by default
+- column_tie: 1 when another column would have done as well
+- compound: 1 when the question names two operations ("the change in the average ...")
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from importlib.resources import files
+
+FEATURES = ("operation", "row", "margin", "columns", "column_tie", "compound")
+
+
+@cache
+def weights() -> dict[str, float]:
+    data = json.loads(files("citewise.agent.tables").joinpath("support.json").read_text())
+    return {k: float(v) for k, v in data["weights"].items()}
+
+
+def support(features: dict[str, float]) -> float:
+    """P(right | features), by the fitted logistic function."""
+    w = weights()
+    z = w.get("bias", 0.0) + sum(w.get(k, 0.0) * features.get(k, 0.0) for k in FEATURES)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def answer_floor() -> float:
+    """Below this support the table answer is not given (the sentence picker answers)."""
+    data = json.loads(files("citewise.agent.tables").joinpath("support.json").read_text())
+    return float(data.get("answer_floor", 0.0))
