@@ -15,7 +15,7 @@ from citewise.agent.answer import Answer
 from citewise.agent.yesno.claim import claim_of
 from citewise.agent.yesno.cues import cues, parse_cues
 from citewise.agent.yesno.features import Features
-from citewise.agent.yesno.lead import asks_yes_no
+from citewise.agent.yesno.lead import is_yes_no_question
 from citewise.agent.yesno.model import model, parse_model
 from citewise.api import Library
 from citewise.errors import CitewiseError
@@ -124,10 +124,10 @@ def test_a_hedged_claim_gets_no_lead(paper: tuple[Library, str]) -> None:
 def test_a_question_that_is_not_yes_or_no_gets_no_lead(paper: tuple[Library, str]) -> None:
     answer = _ask(paper, "Which corpus is the parser evaluated on?")
     assert not answer.answer.startswith(("Yes.", "No."))
-    assert asks_yes_no("In the experiments, is the parser evaluated on Skagerrak?")
-    assert not asks_yes_no("Is the parser evaluated on Skagerrak or on Kattegat?")
-    assert not asks_yes_no("Can you list the corpora?")
-    assert not asks_yes_no("Doesn't the parser use a lexicon?")
+    assert is_yes_no_question("In the experiments, is the parser evaluated on Skagerrak?")
+    assert not is_yes_no_question("Is the parser evaluated on Skagerrak or on Kattegat?")
+    assert not is_yes_no_question("Can you list the corpora?")
+    assert not is_yes_no_question("Doesn't the parser use a lexicon?")
 
 
 def test_a_claim_sets_aside_what_it_excludes_and_notes_its_quantifier() -> None:

@@ -1,11 +1,13 @@
 """The yes/no lead on an answer: "Yes" or "No" before the quote when the paper settles it.
 
 A quote that settles the question by its own words (agent/polar.py: the claim stated, or
-negated, with its sides in the question's order) leads as it says. Otherwise the question's
-claim is judged on the paper it asks about (judge.py: how well its best sentences cover the
-claim, whether they negate it or name something else, whether the claim reaches past what
-a sentence states) by the fitted model; a probability within the model's margin of one half
-settles nothing, and the quote stays without a lead. A yes/no question about one paper
+negated, with its sides in the question's order; then quote.py: a negation, a contrast or
+another name on the claim says "No", a hedge or a reversed relation settles nothing) leads
+as it says. Otherwise the question's claim is judged on the paper it asks about (judge.py:
+how well the paper's body covers the claim, how much of it the paper never writes, whether
+a negation stands near it, whether the claim reaches past what the paper names) by the
+fitted model; a probability within the model's margin of its threshold settles nothing, and
+the quote stays without a lead. A yes/no question about one paper
 (scoped to it) that the paper's closest passages would leave refused is answered with the
 drafted quote when the model settles it: "No" is an answer there, not a refusal.
 """
@@ -36,7 +38,7 @@ _POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
 
 
-def asks_yes_no(text: str) -> bool:
+def is_yes_no_question(text: str) -> bool:
     """A question answered by yes or no: its asking clause opens with an auxiliary, asks no
     wh-question, offers no alternatives ("... A or B?") and is not a request ("Can you ...")."""
     asking = " ".join(_POLAR_OR.sub(" ", asking_clause(text)).split())
@@ -63,7 +65,7 @@ class YesNoLeads:
         it is about settles it; otherwise the answer unchanged."""
         if answer.sentences and answer.sentences[0].lead:
             return answer  # the quote settles it by its own words (agent/polar.py)
-        if not asks_yes_no(question.text) or answer.signals.get("in_scope", 1.0) < 1.0:
+        if not is_yes_no_question(question.text) or answer.signals.get("in_scope", 1.0) < 1.0:
             return answer
         if asks_comparison(question.text):
             return answer  # only its comparison settles "Is A better than B?" (polar_compare)
