@@ -79,31 +79,36 @@ def test_a_quote_that_negates_the_claim_is_led_by_no(library: Library) -> None:
     assert wet.answer.startswith("No. ") and "not significant" in wet.answer
 
 
-def test_a_hedged_or_partial_quote_stays_a_plain_quote(library: Library) -> None:
+def test_a_hedged_quote_stays_a_plain_quote(library: Library) -> None:
     hedged = library.ask("Does probe sorting shorten the crusher maintenance window?")
     assert not hedged.refused and "may shorten" in hedged.answer
     assert not hedged.answer.startswith(("Yes.", "No.")) and hedged.sentences[0].lead == ""
-    # the quote says "field recordings": it does not settle "studio recordings"
-    studio = library.ask("Is the acoustic encoder fine-tuned on annotated studio recordings?")
-    assert not studio.answer.startswith(("Yes.", "No."))
 
 
 @pytest.mark.parametrize(
     ("question", "quoted"),
     [
-        # two alternatives in the quote: which one is claimed is left to the reader
+        # the quote says "field recordings" where the question says "AudioSet recordings",
+        # a name the paper never writes: another thing than the one asked about
+        ("Is the acoustic encoder fine-tuned on annotated AudioSet recordings?", "field"),
+        # the alternative the paper uses, set against the one asked about
         ("Does the probe record the echo with an air microphone?", "instead of an air"),
-        # a negative verb is neither an affirmation nor the explicit negation "No" needs
+        # a negative verb on the claim
         ("Does the spectral filter remove the conveyor belt noise?", "fails to remove"),
-        # another paper's finding, as this one cites it
-        ("Do acoustic probes detect hairline cracks in marble slabs?", "Stone et al."),
     ],
 )
-def test_a_quote_with_alternatives_a_negative_verb_or_a_citation_gets_no_lead(
+def test_a_quote_naming_another_thing_or_a_negative_verb_is_led_by_no(
     library: Library, question: str, quoted: str
 ) -> None:
     answer = library.ask(question)
     assert not answer.refused and quoted in answer.answer
+    assert answer.answer.startswith("No. "), answer.answer
+    _verbatim(answer)
+
+
+def test_a_quote_reporting_another_papers_finding_gets_no_lead(library: Library) -> None:
+    answer = library.ask("Do acoustic probes detect hairline cracks in marble slabs?")
+    assert not answer.refused and "Stone et al." in answer.answer
     assert not answer.answer.startswith(("Yes.", "No.")), answer.answer
 
 

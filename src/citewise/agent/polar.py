@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from citewise.agent.answer import Answer, spoken
 from citewise.agent.extractive import Candidate
 from citewise.agent.polar_compare import Comparison, comparison, comparison_lead
-from citewise.agent.polar_order import same_direction, same_word, tokens
+from citewise.agent.polar_order import reversed_sides, same_direction, same_word, tokens
 from citewise.agent.question import Question, focus_sentence
 from citewise.retrieval.terms import content_terms, stem
 
@@ -136,6 +136,12 @@ def is_polar(text: str) -> bool:
     if _COMPARISON.search(asking) and _compared(text) is None:
         return False
     return not any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def asks_comparison(question: str) -> bool:
+    """A "than" question whose comparative and two sides are found ("Is A better than B?"):
+    only its comparison settles it (agent/polar_compare.py)."""
+    return _compared(question) is not None
 
 
 def _compared(question: str) -> Comparison | None:
@@ -280,6 +286,12 @@ def in_order(question: str, sentence: str) -> bool:
     the question puts them (agent/polar_order.py): "Y cites X" does not answer "Does X
     cite Y?"."""
     return same_direction(_words(_claim(question)), _words(sentence), _claim_words(question))
+
+
+def reversed_order(question: str, sentence: str) -> bool:
+    """The sentence writes the question's relation with the subject and object on the other
+    sides (agent/polar_order.py `reversed_sides`)."""
+    return reversed_sides(_words(_claim(question)), _words(sentence), _claim_words(question))
 
 
 def _lead(question: str, sentence: str, shown: str) -> str | None:

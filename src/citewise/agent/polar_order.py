@@ -203,6 +203,17 @@ def same_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bo
     return in_direction(asked, fronted_last(sentence), claim)
 
 
+def reversed_sides(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
+    """The sentence writes the question's relation word and puts a word they share on the
+    other side of it, or swaps two phrases of a side ("Y cites X" for "Does X cite Y?");
+    False when it writes no relation word, so the order is not established either way."""
+    sentence = fronted_last(sentence)
+    found = _sentence_relation(asked, sentence, claim, _question_relation(asked, claim))
+    if found is None or found[0] is None or found[1] is None:
+        return False
+    return not in_direction(asked, sentence, claim)
+
+
 def in_direction(asked: list[str], sentence: list[str], claim: set[str]) -> bool:
     """Every claim word the sentence shares with the question (`asked`: its asking clause
     from the auxiliary) stands on the question's side of the relation, and the phrases of a

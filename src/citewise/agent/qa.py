@@ -55,6 +55,7 @@ from citewise.agent.scope import (
     without_naming_words,
 )
 from citewise.agent.vocabulary import Vocabulary, number_aliases
+from citewise.agent.yesno.lead import YesNoLeads
 from citewise.agent.zh_answer import (
     asks_yes_no,
     bridge_question,
@@ -92,6 +93,7 @@ class QuestionAnswerer:
         self._papers: list[Paper] | None = None
         self._filings: list[Filing] | None = None
         self._vocabulary: Vocabulary | None = None
+        self.yes_no = YesNoLeads(store, retriever)
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
         return self.citations.evidence(block, quote)
@@ -106,6 +108,7 @@ class QuestionAnswerer:
         """Drop what was read about the library's documents (after an ingest)."""
         self._papers, self._filings, self._vocabulary = None, None, None
         self.citations.forget()
+        self.yes_no.forget()
 
     def papers(self) -> list[Paper]:
         """The library's papers as a question can name them (read once per answerer)."""
@@ -171,6 +174,8 @@ class QuestionAnswerer:
         question, chosen_scope = self.analyse(text, documents)
         lead = not is_chinese(text) or asks_yes_no(text, self.retriever)
         answer = self._answer(question, documents, k, started, lead=lead)
+        if lead:  # a yes/no question the paper settles (agent/yesno/lead.py)
+            answer = checked(self.yes_no.lead(question, answer))
         answer.scope = [s.to_dict() for s in chosen_scope]
         return in_language(answer, text, question.text)
 

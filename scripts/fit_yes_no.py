@@ -1,0 +1,120 @@
+"""Refit the yes/no lead's logistic regression (src/citewise/agent/data/yes_no_weights.json).
+
+    python scripts/fit_yes_no.py --library LIB --items ../shared/qa/external/qasper/splits/odd.yaml
+
+LIB is a library holding the items' papers (the pools tool's QASPER library will do). Only
+`type: yes_no` items are read, and only from the half the project develops on (odd): the
+other half stays unseen, to judge the model. Prints leave-one-out accuracy on the items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from citewise.agent.yesno.features import Features
+from citewise.agent.yesno.judge import judge
+from citewise.agent.yesno.paper import PaperSentences
+from citewise.api import Library
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE.parent / "src/citewise/agent/data/yes_no_weights.json"
+L2 = 1.0  # ridge penalty on the weights (not the bias): few items, few features
+MARGIN = 0.0
+# the issue's floor on each answer ("yes", "no") is 0.5; a cut is chosen 0.1 above it
+EACH_FLOOR = 0.6
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) -> np.ndarray:
+    """Class-balanced logistic regression with a ridge penalty on the weights (not the bias),
+    by Newton's method; returns [bias, *weights]."""
+    xb = np.hstack([np.ones((len(x), 1)), x])
+    balance = np.where(y == 1, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
+    ridge = l2 * np.eye(xb.shape[1])
+    ridge[0, 0] = 0.0
+    w = np.zeros(xb.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-xb @ w))
+        grad = xb.T @ (balance * (p - y)) + ridge @ w
+        hessian = (xb * (balance * p * (1 - p))[:, None]).T @ xb + ridge
+        step = np.linalg.solve(hessian, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def chosen_threshold(p: np.ndarray, y: np.ndarray) -> float:
+    """The probability of "Yes" from which the lead says "Yes": the cut right most often
+    among those right at least EACH_FLOOR of the time on each answer apart (most answers
+    are "Yes", and a lead that always says so answers nothing); a tie goes to the cut
+    nearest 1/2. Without such a cut, the one best on the two answers' mean accuracy."""
+    cuts = sorted({0.5, *(round(float(v), 4) for v in p)})
+
+    def scores(cut: float) -> tuple[float, float, float]:
+        said = p >= cut
+        return (
+            float((said == (y == 1)).mean()),
+            float(said[y == 1].mean()),
+            float((~said)[y == 0].mean()),
+        )
+
+    fair = [c for c in cuts if min(scores(c)[1:]) >= EACH_FLOOR]
+    if fair:
+        return max(fair, key=lambda c: (round(scores(c)[0], 6), -abs(c - 0.5)))
+    return max(cuts, key=lambda c: (round(sum(scores(c)[1:]), 6), -abs(c - 0.5)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", required=True)
+    parser.add_argument("--items", required=True)
+    parser.add_argument("--out", default=str(OUT))
+    args = parser.parse_args()
+    if "even" in Path(args.items).name:
+        raise SystemExit("fit on the half the project develops on (odd); even stays unseen")
+    items = [i for i in yaml.safe_load(Path(args.items).read_text()) if i["type"] == "yes_no"]
+    library = Library(args.library)
+    library.prepare()
+    by_file = {Path(d.path).name: d.id for d in library.store.documents()}
+    sentences = PaperSentences(library.store)
+    rows, labels = [], []
+    for item in items:
+        found = judge(item["question"], by_file[item["doc"]], sentences, library.answerer.retriever)
+        rows.append(found.features.vector())
+        labels.append(1.0 if item["accept"][0].strip().lower() == "yes" else 0.0)
+    x, y = np.array(rows), np.array(labels)
+    held_out = np.zeros(len(y))
+    for i in range(len(y)):  # leave one out: each item's probability from a fit without it
+        keep = np.arange(len(y)) != i
+        w = fit(x[keep], y[keep])
+        held_out[i] = 1 / (1 + np.exp(-(w[0] + x[i] @ w[1:])))
+    threshold = chosen_threshold(held_out, y)
+    hits = (held_out >= threshold) == (y == 1)
+    loo = {
+        "all": round(float(hits.mean()), 3),
+        "yes": round(float(hits[y == 1].mean()), 3),
+        "no": round(float(hits[y == 0].mean()), 3),
+    }
+    w = fit(x, y)
+    out = {
+        "fitted_on": f"{Path(args.items).name}: {len(y)} yes/no items ({int(y.sum())} yes)",
+        "fitted": datetime.date.today().isoformat(),
+        "leave_one_out_accuracy": loo,
+        "features": list(Features.names()),
+        "weights": [round(float(v), 4) for v in w[1:]],
+        "bias": round(float(w[0]), 4),
+        "threshold": threshold,
+        "margin": MARGIN,
+    }
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""The word lists a yes/no lead reads (agent/data/yes_no_cues.txt): negations, contrasts,
+exclusions ("other than"), quantifiers and the words that point at the paper itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from citewise.errors import CitewiseError
+
+CUES_FILE = "yes_no_cues.txt"
+LISTS = (
+    "auxiliaries",
+    "negations",
+    "contrasts",
+    "exclusions",
+    "quantifiers",
+    "frame",
+    "background_sections",
+    "negative_verbs",
+    "hedges",
+    "subordinators",
+)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """Each list as phrases of lower-case words (a one-word phrase is a word)."""
+
+    lists: dict[str, tuple[tuple[str, ...], ...]]
+
+    def words(self, name: str) -> frozenset[str]:
+        """The list's one-word entries."""
+        return frozenset(p[0] for p in self.lists[name] if len(p) == 1)
+
+    def phrases(self, name: str) -> tuple[tuple[str, ...], ...]:
+        return self.lists[name]
+
+
+def parse_cues(text: str, source: str = CUES_FILE) -> Cues:
+    """Lists from "[name]" headers, each with a "# from:" provenance line, one entry a line."""
+    lists: dict[str, list[tuple[str, ...]]] = {}
+    sourced: set[str] = set()
+    current: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+            lists[current] = []
+        elif line.startswith("# from:") and current is not None:
+            sourced.add(current)
+        elif line and not line.startswith("#") and current is not None:
+            lists[current].append(tuple(line.lower().split()))
+    missing = [n for n in LISTS if n not in lists or n not in sourced]
+    if missing:
+        raise CitewiseError(
+            f"{source}: the list(s) {', '.join(missing)} are missing or lack a '# from:' line",
+            hint="give every list a [name] header and a '# from:' provenance line",
+            code="CUES_INVALID",
+        )
+    return Cues({name: tuple(entries) for name, entries in lists.items()})
+
+
+@cache
+def cues() -> Cues:
+    """The shipped word lists, read once."""
+    text = resources.files("citewise.agent").joinpath("data", CUES_FILE).read_text("utf-8")
+    return parse_cues(text)
+
+
+def find_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
+    """(start, end) of every occurrence of any of `phrases` in `words`."""
+    found = []
+    for i in range(len(words)):
+        for phrase in phrases:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                found.append((i, i + len(phrase)))
+    return found

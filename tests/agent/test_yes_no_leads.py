@@ -1,0 +1,155 @@
+"""Yes/no questions about one paper (agent/yesno/): "Yes" when the paper's body states the
+claim, "No" when the quote negates it or the paper names another thing, or when the question
+asks past what the paper states; no lead when nothing settles it. On a Markdown paper the
+test writes, asked through the real library scoped to that paper."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise.agent.answer import Answer
+from citewise.agent.yesno.claim import claim_of
+from citewise.agent.yesno.cues import cues, parse_cues
+from citewise.agent.yesno.features import Features
+from citewise.agent.yesno.lead import is_yes_no_question
+from citewise.agent.yesno.model import model, parse_model
+from citewise.api import Library
+from citewise.errors import CitewiseError
+
+PAPER = """# TIDEWAY: Reading Ferry Timetables with a Layout Parser
+
+## Abstract
+
+TIDEWAY reads printed ferry timetables into departure tables.
+
+## Introduction
+
+Timetables of small ferry lines are printed in many layouts.
+
+## Method
+
+We fine-tune the layout parser on 4,000 annotated ferry timetables from Norwegian ports.
+
+The parser does not use a lexicon of harbour names.
+
+The timetable reader may shorten the ticket queue at busy ports.
+
+## Experiments
+
+We evaluate the parser on the Skagerrak timetable corpus.
+
+The parser records departures with a column tagger instead of a row tagger.
+
+## Conclusion
+
+TIDEWAY turns a scanned timetable into a table in one pass.
+"""
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, str]]:
+    folder = tmp_path_factory.mktemp("tideway")
+    (folder / "tideway.md").write_text(PAPER, encoding="utf-8")
+    lib = Library(folder / "library", embeddings=False)
+    assert lib.ingest([folder / "tideway.md"]).failed == []
+    try:
+        yield lib, lib.documents()[0].id
+    finally:
+        lib.close()
+
+
+def _ask(paper: tuple[Library, str], question: str) -> Answer:
+    lib, doc = paper
+    return lib.ask(question, [doc], review=False)
+
+
+def _verbatim(answer: Answer) -> None:
+    """The lead stands beside a sentence that is still a verbatim piece of what it cites."""
+    quotes = {e.id: " ".join(e.quote.split()) for e in answer.evidence}
+    for s in answer.sentences:
+        assert any(" ".join(s.text.split()) in quotes[c] for c in s.citations), s.text
+
+
+def test_a_claim_the_body_states_is_led_by_yes(paper: tuple[Library, str]) -> None:
+    answer = _ask(paper, "Did the authors fine-tune their parser on annotated ferry timetables?")
+    assert not answer.refused and answer.answer.startswith("Yes. "), answer.answer
+    assert "4,000 annotated ferry timetables" in answer.answer
+    _verbatim(answer)
+
+
+def test_a_negated_claim_is_led_by_no(paper: tuple[Library, str]) -> None:
+    answer = _ask(paper, "Is a lexicon of harbour names used by the parser?")
+    assert answer.answer.startswith("No. ") and "does not use a lexicon" in answer.answer
+    _verbatim(answer)
+
+
+def test_the_alternative_the_paper_uses_is_led_by_no(paper: tuple[Library, str]) -> None:
+    instead = _ask(paper, "Does the parser record departures with a row tagger?")
+    assert instead.answer.startswith("No. ") and "instead of a row tagger" in instead.answer
+    # the same quote affirms the one it uses
+    used = _ask(paper, "Does the parser record departures with a column tagger?")
+    assert used.answer.startswith("Yes. ") and "instead of a row tagger" in used.answer
+    # a name the paper never writes, where the quote writes another
+    other = _ask(paper, "Do they evaluate the parser on the OpenFerry timetable corpus?")
+    assert other.answer.startswith("No. ") and "Skagerrak" in other.answer
+    _verbatim(other)
+
+
+def test_a_name_the_paper_never_writes_is_answered_no_not_refused(
+    paper: tuple[Library, str],
+) -> None:
+    answer = _ask(paper, "Was the parser trained on the FERRYBANK collection?")
+    assert not answer.refused and answer.answer.startswith("No. "), answer.answer
+    assert answer.sentences[0].citations and answer.evidence
+    _verbatim(answer)
+
+
+def test_asking_beyond_the_only_thing_the_paper_names_is_led_by_no(
+    paper: tuple[Library, str],
+) -> None:
+    answer = _ask(paper, "Is the parser evaluated on corpora other than Skagerrak?")
+    assert answer.answer.startswith("No. "), answer.answer
+
+
+def test_a_hedged_claim_gets_no_lead(paper: tuple[Library, str]) -> None:
+    answer = _ask(paper, "Does the timetable reader shorten the ticket queue?")
+    assert not answer.refused and "may shorten" in answer.answer
+    assert not answer.answer.startswith(("Yes.", "No.")) and answer.sentences[0].lead == ""
+
+
+def test_a_question_that_is_not_yes_or_no_gets_no_lead(paper: tuple[Library, str]) -> None:
+    answer = _ask(paper, "Which corpus is the parser evaluated on?")
+    assert not answer.answer.startswith(("Yes.", "No."))
+    assert is_yes_no_question("In the experiments, is the parser evaluated on Skagerrak?")
+    assert not is_yes_no_question("Is the parser evaluated on Skagerrak or on Kattegat?")
+    assert not is_yes_no_question("Can you list the corpora?")
+    assert not is_yes_no_question("Doesn't the parser use a lexicon?")
+
+
+def test_a_claim_sets_aside_what_it_excludes_and_notes_its_quantifier() -> None:
+    claim = claim_of("Do they test their tagger on any corpora other than Skagerrak?")
+    assert claim.excluded == ("skagerrak",) and claim.quantified
+    assert "tagger" in claim.terms and "they" not in claim.terms
+    plain = claim_of("Did the authors build a new corpus?")
+    assert plain.terms == ("build", "new", "corpus") and not plain.quantified
+
+
+def test_every_word_list_names_its_source() -> None:
+    assert "without" in cues().words("negations")
+    assert ("instead", "of") in cues().phrases("contrasts")
+    with pytest.raises(CitewiseError) as raised:
+        parse_cues("[negations]\nnot\n")
+    assert raised.value.code == "CUES_INVALID" and "from:" in raised.value.hint
+
+
+def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) -> None:
+    fitted = model()
+    assert len(fitted.weights) == len(Features.names()) and 0 < fitted.threshold < 1
+    stale = {"features": ["coverage"], "weights": [1.0], "bias": 0, "threshold": 0.5}
+    with pytest.raises(CitewiseError) as raised:
+        parse_model(json.loads(json.dumps(stale)))
+    assert raised.value.code == "YES_NO_MODEL_STALE" and "fit_yes_no" in raised.value.hint
