@@ -1,7 +1,8 @@
 """MCP over HTTP keeps the limits and the role table of `citewise serve` (both real servers
 on loopback, the real `mcp` client, users of one users file): the same caps refuse the same
 requests, research starts past the running cap are refused, and a read user may compare on
-both faces and start research on neither."""
+both faces and start research on neither; the task list shows a user their own tasks,
+an admin everyone's."""
 
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ from citewise.server.users import users_entry
 from tests.loopback import free_port, stop
 from tests.server.conftest import TIGHT, Server, environment, make_library, start
 
-TOKENS = {"alice": "alice-token-limits-0123", "bob": "bob-token-limits-9876"}
+TOKENS = {
+    "alice": "alice-token-limits-0123",
+    "bob": "bob-token-limits-9876",
+    "carol": "carol-token-limits-5555",
+}
 MAX_TASKS = 2  # tests/server/tight.py
 QUESTION = "What share of foraging trips happened after dusk near sodium lamps?"
 
@@ -33,7 +38,9 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     library = make_library(folder)
     users = folder / "users.toml"
     users.write_text(
-        users_entry("alice", "write", TOKENS["alice"]) + users_entry("bob", "read", TOKENS["bob"])
+        users_entry("alice", "write", TOKENS["alice"])
+        + users_entry("bob", "read", TOKENS["bob"])
+        + users_entry("carol", "admin", TOKENS["carol"])
     )
     return library, users
 
@@ -120,15 +127,17 @@ def test_mcp_refuses_what_http_refuses_at_the_same_caps(mcp_url: str, http: Serv
     assert refused.status_code == 413 and refused.json()["code"] == "BODY_TOO_LARGE"
 
 
-def test_research_starts_past_the_running_cap_are_refused(mcp_url: str) -> None:
-    started = calls(
-        mcp_url,
-        "alice",
-        [("start_research", {"topic": f"light and foraging, part {n}"}) for n in range(6)],
-    )
-    accepted = [r for r in started if not r.is_error]
+@pytest.fixture(scope="module")
+def research_starts(mcp_url: str) -> list[Any]:
+    """Six research starts by alice over MCP (each stalls, so it keeps running)."""
+    wanted = [("start_research", {"topic": f"light and foraging, part {n}"}) for n in range(6)]
+    return calls(mcp_url, "alice", wanted)
+
+
+def test_research_starts_past_the_running_cap_are_refused(research_starts: list[Any]) -> None:
+    accepted = [r for r in research_starts if not r.is_error]
     assert len(accepted) == MAX_TASKS
-    assert all("TOO_MANY_TASKS: " in said(r) for r in started[MAX_TASKS:])
+    assert all("TOO_MANY_TASKS: " in said(r) for r in research_starts[MAX_TASKS:])
 
 
 def test_a_read_user_may_compare_on_both_faces_and_start_research_on_neither(
@@ -147,3 +156,20 @@ def test_a_read_user_may_compare_on_both_faces_and_start_research_on_neither(
         assert client.post("/ask", json={"question": QUESTION}).status_code == 200
         refused = client.post("/tasks", json={"topic": "street lamps"})
     assert refused.status_code == 403 and refused.json()["code"] == "FORBIDDEN"
+
+
+def test_the_task_list_shows_the_callers_own_tasks_and_an_admin_every_task(
+    research_starts: list[Any], http: Server
+) -> None:
+    over_mcp = {json.loads(said(r))["id"] for r in research_starts if not r.is_error}
+    with http.client(TOKENS["alice"]) as alice:
+        posted = alice.post("/tasks", json={"topic": "bees under LED lamps"}).json()["id"]
+        mine = {t["id"] for t in alice.get("/tasks").json()}
+    with http.client(TOKENS["bob"]) as bob:
+        theirs = {t["id"] for t in bob.get("/tasks").json()}
+    with http.client(TOKENS["carol"]) as carol:
+        everything = {t["id"] for t in carol.get("/tasks").json()}
+    ids = {posted} | over_mcp
+    assert len(ids) == 1 + MAX_TASKS
+    assert ids <= mine and ids <= everything
+    assert not ids & theirs

@@ -15,7 +15,12 @@ from citewise.cli.options import JsonOption
 def user(
     name: Annotated[str, cli.Argument(help="The user's name, as the audit log shows it.")],
     role: Annotated[
-        str, cli.Option("--role", help="read (ask, search, read) or write (also research).")
+        str,
+        cli.Option(
+            "--role",
+            help="read (ask, search, compare), write (also research) or admin (also sees "
+            "every user's tasks).",
+        ),
     ] = "read",
 ) -> None:
     """Print a new token for NAME and the lines to add to the server's users.toml (the
@@ -23,7 +28,7 @@ def user(
     from citewise.server.users import ROLES, name_problem, new_token, users_entry
 
     if role not in ROLES:
-        raise cli.BadParameter("role must be read or write", param_hint="--role")
+        raise cli.BadParameter("role must be read, write or admin", param_hint="--role")
     problem = name_problem(name)
     if problem:
         raise cli.BadParameter(problem, param_hint="NAME")

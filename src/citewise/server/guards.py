@@ -187,7 +187,7 @@ class BearerAuth:
             await forbidden(scope, receive, send)
             return
         if user is not None:
-            scope.setdefault("state", {})["user"] = user.name
+            scope.setdefault("state", {}).update(user=user.name, role=user.role)
         await self.app(scope, receive, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -51,7 +51,7 @@ from citewise.server.mcp_library import LibraryTools
 from citewise.server.mcp_limits import check_arguments
 from citewise.server.mcp_queue import queue_tools
 from citewise.server.nul_bytes import NulGuard
-from citewise.server.tasks import TaskRequest
+from citewise.server.tasks import TaskRequest, record_owner
 from citewise.server.users import User
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,16 @@ class CitewiseMCP(MCPServer[Any]):
             await self._audit(user, name, arguments, error_code(exc))
             raise
         await self._audit(user, name, arguments, None, _text(result))
+        if name == "start_research" and user:  # listed as theirs by GET /tasks
+            await anyio.to_thread.run_sync(lambda: self._own(_text(result), user))
         return result
+
+    def _own(self, answer: str, user: str) -> None:
+        try:
+            task_id = str(json.loads(answer)["id"])
+        except (ValueError, KeyError, TypeError):  # an error result names no task
+            return
+        self.tools.call(lambda lib: record_owner(TaskStore(lib.store.tasks), task_id, user))
 
     async def _audit(
         self,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 READ = "read"
 WRITE = "write"
+ADMIN = "admin"  # write, and sees every user's research tasks (GET /tasks)
 
 # action -> the role it needs
 ACTIONS = {
@@ -63,7 +64,7 @@ MCP_TOOLS = {
 def allows(role: str, action: str) -> bool:
     """Whether a user of `role` may take `action` (an unknown action needs write)."""
     needed = ACTIONS.get(action, WRITE)
-    return needed == READ or role == WRITE
+    return needed == READ or role in (WRITE, ADMIN)
 
 
 def http_action(method: str, path: str) -> str:

@@ -3,7 +3,8 @@
 The file names each user, their role and the SHA-256 of their token, never the token:
 
     [users.alice]
-    role = "write"          # read: ask, search, read tasks; write: also start/cancel research
+    role = "write"          # read: ask, search, compare; write: also research; admin: also
+                            # sees every user's tasks in GET /tasks
     token_sha256 = "9f86d0…"
 
 `citewise user NAME --role read` prints a fresh token and the lines to add.
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from citewise.errors import CitewiseError
 
-ROLES = ("read", "write")
+ROLES = ("read", "write", "admin")
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")  # a TOML key that needs no quotes
 TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 MAX_NAME_CHARS = 64
@@ -39,7 +40,7 @@ class User:
 
     @property
     def writes(self) -> bool:
-        return self.role == "write"
+        return self.role in ("write", "admin")
 
 
 def token_digest(token: str) -> str:
@@ -109,7 +110,8 @@ def load_users(path: Path) -> dict[str, User]:
         role, digest = entry.get("role", "read"), str(entry.get("token_sha256", "")).lower()
         if role not in ROLES or not re.fullmatch(r"[0-9a-f]{64}", digest):
             raise BadUsersFileError(
-                f"users file '{path}': user '{name}' needs role read|write and a token_sha256",
+                f"users file '{path}': user '{name}' needs role read, write or admin and a "
+                "token_sha256 of 64 hex digits",
                 hint="make an entry with 'citewise user NAME --role read'",
             )
         users[digest] = User(name, role)
