@@ -173,3 +173,20 @@ def test_the_task_list_shows_the_callers_own_tasks_and_an_admin_every_task(
     assert len(ids) == 1 + MAX_TASKS
     assert ids <= mine and ids <= everything
     assert not ids & theirs
+
+
+def test_a_long_call_on_the_writer_does_not_hold_up_a_document_list(tmp_path: Path) -> None:
+    from citewise.server.mcp import create_mcp
+
+    server = create_mcp(make_library(tmp_path))
+    try:
+        asyncio.run(server.call_tool("list_documents", {}))  # a reader exists from now on
+        with server.tools.lock:  # what a comparison or a model's answer holds while it runs
+            started = time.monotonic()
+            listed = asyncio.run(asyncio.wait_for(server.call_tool("list_documents", {}), 10))
+            seconds = time.monotonic() - started
+    finally:
+        server.tools.readers.close()
+        server.tools.library.close()
+    assert seconds < 1
+    assert len(json.loads(said(listed))) == 2
