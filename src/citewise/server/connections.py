@@ -232,7 +232,7 @@ def guarded_protocol(base: type[Any], guard: ConnectionGuard) -> type[Any]:
     """uvicorn's HTTP protocol class `base` (h11 or httptools) with `guard`'s deadlines and
     caps: each connection registers on open, marks its phases and leaves on close."""
 
-    class Guarded(base):  # type: ignore[misc]
+    class Guarded(base):  # type: ignore[misc]  # a base chosen at run time (h11, httptools)
         client_key = ""
         idle_since = 0.0
         request_since = 0.0
