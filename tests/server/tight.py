@@ -5,10 +5,13 @@ stalling), so tests reach each limit with a few requests:
 
 Production code knows nothing of this: the wrapper replaces `citewise.server.limits.DEFAULTS`
 in this process only (and is a plain run of the CLI where that module does not exist).
+$TIGHT_LIMITS (a JSON object of Limits fields) adds to or overrides the small limits.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -29,7 +32,8 @@ def tighten() -> None:
         from citewise.server import limits
     except ImportError:  # a citewise without server limits serves as it always did
         return
-    limits.DEFAULTS = limits.Limits(**TIGHT)  # type: ignore[arg-type]
+    chosen = {**TIGHT, **json.loads(os.environ.get("TIGHT_LIMITS") or "{}")}
+    limits.DEFAULTS = limits.Limits(**chosen)
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -134,6 +135,25 @@ def test_ingest_onto_a_full_disk_reports_disk_full(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr and "cannot rollback" not in done.stderr
         listed = _citewise(library, "list", "--json")
         assert listed.returncode == 0 and json.loads(listed.stdout) == []
+
+
+def test_opening_a_library_on_a_full_disk_reports_disk_full(tmp_path: Path) -> None:
+    library = tmp_path / "library"
+    with tiny_disk(library, "2m"):
+        assert _citewise(library, "list", "--json").returncode == 0
+        for companion in ("library.db-wal", "library.db-shm"):  # a clean close leaves neither
+            (library / companion).unlink(missing_ok=True)
+        filler = library / "filler"
+        with contextlib.suppress(OSError), filler.open("wb") as grow:
+            while True:  # the disk fills up, as from another program
+                grow.write(b"\0" * 4096)
+                grow.flush()
+        opened = _citewise(library, "list", "--json")
+        assert opened.returncode != 0
+        assert "DISK_FULL" in opened.stderr, opened.stderr
+        assert "Traceback" not in opened.stderr and "disk I/O error" not in opened.stderr
+        filler.unlink()  # space freed: the library opens again
+        assert _citewise(library, "list", "--json").returncode == 0
 
 
 def test_a_library_from_a_newer_citewise_is_refused_untouched(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, err, settings
-from citewise.cli.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS, read_token
+from citewise.cli.serve import read_token, run_server
 from citewise.errors import CitewiseError
 
 
@@ -83,14 +83,5 @@ def mcp(
 
 
 def _serve(served: Any, host: str, port: int) -> None:
-    import uvicorn
-
     err.print(f"citewise: MCP over streamable HTTP on http://{host}:{port}/mcp")
-    uvicorn.run(
-        served,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
-    )
+    run_server(served, host, port)

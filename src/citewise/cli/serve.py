@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, err, settings
 from citewise.errors import CitewiseError
 
-if TYPE_CHECKING:
-    from fastapi import FastAPI
-
-KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 SHUTDOWN_SECONDS = 5  # then open event streams are cut, so a stop never hangs on them
 
 
@@ -87,7 +82,7 @@ def serve(
     /openapi.json) on loopback, or on HOST with a token."""
     secret = read_token(token, token_file)
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (run_server's; missing: the same hint)
 
         from citewise.server import create_app
     except ImportError as exc:
@@ -103,7 +98,7 @@ def serve(
         chosen.library, secret, host, allow_host or (), settings=chosen, users=accounts
     )
     _announce(chosen.library, host, port, secret)
-    _run(uvicorn.run, served, host, port)
+    run_server(served, host, port)
 
 
 def _announce(directory: Path, host: str, port: int, secret: str | None) -> None:
@@ -114,13 +109,10 @@ def _announce(directory: Path, host: str, port: int, secret: str | None) -> None
         err.print(f"citewise: web app: http://{where}:{port}/?token={quote(secret, safe='')}")
 
 
-def _run(run: Callable[..., None], served: FastAPI, host: str, port: int) -> None:
-    """uvicorn's `run`, closing idle connections and cutting open streams on a stop."""
-    run(
-        served,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
-    )
+def run_server(served: Any, host: str, port: int) -> None:
+    """uvicorn under the server's connection deadlines and caps (server/connections.py),
+    cutting open streams SHUTDOWN_SECONDS after a stop."""
+    from citewise.server import limits
+    from citewise.server.connections import run
+
+    run(served, host, port, limits.DEFAULTS, SHUTDOWN_SECONDS)

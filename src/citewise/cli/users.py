@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 from citewise.cli import parsing as cli
-from citewise.cli.app import app, emit_json, err, open_library, out
+from citewise.cli.app import app, emit_json, open_library, out
 from citewise.cli.options import JsonOption
 
 
@@ -14,18 +15,30 @@ from citewise.cli.options import JsonOption
 def user(
     name: Annotated[str, cli.Argument(help="The user's name, as the audit log shows it.")],
     role: Annotated[
-        str, cli.Option("--role", help="read (ask, search, read) or write (also research).")
+        str,
+        cli.Option(
+            "--role",
+            help="read (ask, search, compare), write (also research) or admin (also sees "
+            "every user's tasks).",
+        ),
     ] = "read",
 ) -> None:
     """Print a new token for NAME and the lines to add to the server's users.toml (the
     file keeps only the token's SHA-256; hand the token to the user)."""
-    from citewise.server.users import ROLES, new_token, users_entry
+    from citewise.server.users import ROLES, name_problem, new_token, users_entry
 
     if role not in ROLES:
-        raise cli.BadParameter("role must be read or write", param_hint="--role")
+        raise cli.BadParameter("role must be read, write or admin", param_hint="--role")
+    problem = name_problem(name)
+    if problem:
+        raise cli.BadParameter(problem, param_hint="NAME")
     token = new_token()
-    err.print(f"token for {name} (shown once): {token}")
-    out.print(users_entry(name, role, token), end="", markup=False, highlight=False)
+    # plain writes, never Rich's: a console wraps long lines at its width (80 columns when
+    # stdout is a file), and a wrapped digest or token is a broken users file or a lost token
+    sys.stderr.write(f"token for {name} (shown once): {token}\n")
+    sys.stderr.flush()
+    sys.stdout.write(users_entry(name, role, token))
+    sys.stdout.flush()
 
 
 @app.command()

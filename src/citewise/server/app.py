@@ -51,6 +51,7 @@ from citewise.server.limits import (
     Limits,
     RenderBusyError,
 )
+from citewise.server.nul_bytes import NulByteError, NulGuard
 from citewise.server.pages import PageNotFoundError, page_size, render_page
 from citewise.server.queue_routes import queue_routes
 from citewise.server.readers import ReaderPool
@@ -99,7 +100,7 @@ class ErrorBody(BaseModel):
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "the request body is not valid JSON"},
+    400: {"model": ErrorBody, "description": "the body is not valid JSON, or text holds NUL"},
     401: {"model": ErrorBody, "description": "a token is set and the request lacks it"},
     404: {"model": ErrorBody, "description": "no such document, page, block or task"},
     408: {"model": ErrorBody, "description": "the request body did not arrive in time"},
@@ -119,6 +120,10 @@ def _install_errors(app: FastAPI) -> None:
     async def citewise_error(_: Request, exc: CitewiseError) -> JSONResponse:
         return error(exc.http_status, exc.code, exc.message, exc.hint)
 
+    @app.exception_handler(NulByteError)
+    async def nul_byte(_: Request, exc: NulByteError) -> JSONResponse:
+        return error(400, exc.code, exc.message, exc.hint)
+
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
@@ -135,6 +140,8 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if isinstance(exc.__cause__, NulByteError):  # FastAPI wraps what a body read raised
+            return error(400, exc.__cause__.code, exc.__cause__.message, exc.__cause__.hint)
         code = {
             400: "BAD_BODY",
             404: "NOT_FOUND",
@@ -375,6 +382,7 @@ def create_app(
             Middleware(HostGuard, allowed=allowed_hosts(host, allow_hosts)),
             Middleware(BearerAuth, token=token, public=SHELL_PATHS, users=users),
             Middleware(RequestLimits, limits=chosen),
+            Middleware(NulGuard),
         ],
     )
     app.state.actor = "token" if token else "local"

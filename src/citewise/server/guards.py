@@ -26,10 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from citewise.errors import CitewiseError
 from citewise.server.limits import Limits
+from citewise.server.permissions import allows, http_action
 from citewise.server.users import User, token_digest
-
-# POSTs that change nothing (a read-only user may send them).
-READ_POSTS = frozenset({"/ask"})
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
@@ -139,8 +137,8 @@ class BearerAuth:
 
     With `users` (token digest -> User, `serve --users`), each user's own bearer token is
     accepted instead, the shell's files need none, and the request's `state.user` names the
-    user; a read-only user gets 403 on any change (anything but GET, HEAD and the `readable`
-    paths, default `READ_POSTS`; MCP over HTTP passes /mcp and checks each tool's role)."""
+    user; a read-only user gets 403 on an action server/permissions.py gives to role write
+    (the `readable` paths pass: MCP over HTTP passes /mcp and checks each tool's action)."""
 
     def __init__(
         self,
@@ -148,7 +146,7 @@ class BearerAuth:
         token: str | None,
         public: frozenset[str] = frozenset(),
         users: Mapping[str, User] | None = None,
-        readable: frozenset[str] = READ_POSTS,
+        readable: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.readable = readable
@@ -177,13 +175,9 @@ class BearerAuth:
             )
             await refused(scope, receive, send)
             return
-        changes = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
-        if (
-            user is not None
-            and changes
-            and not user.writes
-            and scope.get("path") not in self.readable
-        ):
+        path = str(scope.get("path", ""))
+        action = http_action(str(scope.get("method", "")), path)
+        if user is not None and path not in self.readable and not allows(user.role, action):
             forbidden = error(
                 403,
                 "FORBIDDEN",
@@ -193,7 +187,7 @@ class BearerAuth:
             await forbidden(scope, receive, send)
             return
         if user is not None:
-            scope.setdefault("state", {})["user"] = user.name
+            scope.setdefault("state", {}).update(user=user.name, role=user.role)
         await self.app(scope, receive, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -1,4 +1,5 @@
-"""How much one server gives any client: body sizes and deadlines, open event streams,
+"""How much one server gives any client: open connections and their deadlines (enforced
+below HTTP by server/connections.py), body sizes and deadlines, open event streams,
 concurrent research tasks, page-render pixels. Errors past a limit are CitewiseErrors with an
 HTTP status of their own, so every face of the server answers them as JSON.
 """
@@ -12,6 +13,10 @@ from citewise.errors import CitewiseError, Kind
 
 @dataclass(frozen=True)
 class Limits:
+    idle_seconds: float = 5.0  # a connection with no request in flight and no byte arriving
+    head_seconds: float = 10.0  # for a request's line and headers, from the connection's idle
+    max_connections: int = 512  # open at once (fewer under a low file-descriptor limit)
+    max_client_connections: int = 64  # open at once from one client address
     max_body_bytes: int = 256 * 1024  # every JSON body the API takes fits in a few KB
     body_seconds: float = 10.0  # to send the whole request body once the headers are in
     request_seconds: float = 300.0  # to the first byte of the answer (streams then run on)

@@ -3,25 +3,27 @@ assistants, IDEs and scripts. Each tool is one call into `Library` (citewise.api
 are the same JSON objects the HTTP API answers.
 
 Over HTTP with `users` (`citewise mcp --http --users users.toml`), each user brings their
-own token of `citewise serve --users`: a `read` user may call every read-only tool, and a
-tool that starts something (start_research) answers FORBIDDEN; each call is written to a
-shared library's audit log with the user's name.
+own token of `citewise serve --users`, and the role -> action table of HTTP decides what
+they may call (server/permissions.py: a `read` user may ask, search, compare and build
+matrices; start_research and queue_cancel answer FORBIDDEN); each call is written to a
+shared library's audit log with the user's name. Every call, over stdio too, keeps the
+HTTP API's limits (server/mcp_limits.py); over HTTP the connection and body limits of
+`citewise serve` hold as well.
 
 Read-only tools carry readOnlyHint; `search_literature` also openWorldHint (it goes to the
 network). A failing tool answers an error result whose text starts with the citewise error
-code and ends with its hint. Research tasks run in background threads with a Library of
-their own; a task cut off when the client closes the server resumes with
-`citewise tasks resume ID`.
+code and ends with its hint. Read-only tools run on readers of their own, so a long
+comparison never holds up a document list; research runs in background threads
+(server/mcp_library.py).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import anyio
 from mcp.server import MCPServer
@@ -35,19 +37,21 @@ from starlette.types import ASGIApp
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
-from citewise.api.structure import BlockEvidence
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (
     BearerAuth,
     HostGuard,
+    RequestLimits,
     allowed_hosts,
     require_token_off_loopback,
 )
 from citewise.server.mcp_access import audit_entry, error_code, refusal, request_user
+from citewise.server.mcp_library import LibraryTools
+from citewise.server.mcp_limits import check_arguments
 from citewise.server.mcp_queue import queue_tools
-from citewise.server.pages import render_page
-from citewise.server.tasks import TaskRequest
+from citewise.server.nul_bytes import NulGuard
+from citewise.server.tasks import TaskRequest, record_owner
 from citewise.server.users import User
 
 log = logging.getLogger(__name__)
@@ -56,62 +60,10 @@ READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 NETWORK = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 STARTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DOCUMENT_URI = "citewise://documents/{document_id}"
-MAX_PAGE_PIXELS = 2_000_000  # a page image small enough to hand to a model
-
-T = TypeVar("T")
 
 
 def as_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1)
-
-
-class LibraryTools:
-    """One Library shared by the tools (one call at a time) and the research threads."""
-
-    def __init__(self, directory: str | Path | None, settings: Settings | None = None) -> None:
-        self.library = Library(directory, settings=settings)
-        self.lock = threading.Lock()
-        self.threads: dict[str, threading.Thread] = {}
-
-    def call(self, work: Callable[[Library], T]) -> T:
-        """`work(library)` under the lock; a CitewiseError becomes the tool's error result
-        with its code and hint."""
-        try:
-            with self.lock:
-                return work(self.library)
-        except CitewiseError as exc:
-            raise ToolError(str(exc)) from exc
-
-    def start_research(self, request: TaskRequest) -> dict[str, Any]:
-        def create(library: Library) -> dict[str, Any]:
-            task = TaskStore(library.store.tasks).create(request.topic, request.options())
-            return {"id": task.id, "state": task.state}
-
-        started = self.call(create)
-        thread = threading.Thread(
-            target=self._run, args=(started["id"],), name=f"task-{started['id']}", daemon=True
-        )
-        self.threads[started["id"]] = thread
-        thread.start()
-        return started
-
-    def _run(self, task_id: str) -> None:
-        from citewise.server.tasks import fail_unfinished
-
-        try:
-            with Library(self.library.directory, settings=self.library.settings) as library:
-                try:
-                    ResearchDesk(library).resume(task_id)
-                except Exception as exc:
-                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
-                    raise
-        except Exception:  # stored as the task's failure; the log says why
-            log.exception("task %s stopped", task_id)
-
-    def page_image(self, evidence: BlockEvidence) -> Image:
-        box = [round(v, 1) for v in evidence.block.bbox]  # as the evidence shows it
-        png = render_page(evidence.document.path, evidence.block.page, [box], MAX_PAGE_PIXELS)
-        return Image(data=png, format="png")
 
 
 class CitewiseMCP(MCPServer[Any]):
@@ -128,7 +80,12 @@ class CitewiseMCP(MCPServer[Any]):
         user = _request_user(context)
         tool = self._tool_manager.get_tool(name)
         read_only = tool is None or bool(tool.annotations and tool.annotations.read_only_hint)
-        refused = refusal(self.roles, user, name, read_only)
+        refused: CitewiseError | None = refusal(self.roles, user, name, read_only)
+        if refused is None:
+            try:
+                check_arguments(name, arguments)
+            except CitewiseError as exc:
+                refused = exc
         if refused is not None:
             await self._audit(user, name, arguments, refused.code)
             raise ToolError(str(refused))
@@ -138,7 +95,16 @@ class CitewiseMCP(MCPServer[Any]):
             await self._audit(user, name, arguments, error_code(exc))
             raise
         await self._audit(user, name, arguments, None, _text(result))
+        if name == "start_research" and user:  # listed as theirs by GET /tasks
+            await anyio.to_thread.run_sync(lambda: self._own(_text(result), user))
         return result
+
+    def _own(self, answer: str, user: str) -> None:
+        try:
+            task_id = str(json.loads(answer)["id"])
+        except (ValueError, KeyError, TypeError):  # an error result names no task
+            return
+        self.tools.call(lambda lib: record_owner(TaskStore(lib.store.tasks), task_id, user))
 
     async def _audit(
         self,
@@ -155,12 +121,12 @@ class CitewiseMCP(MCPServer[Any]):
             library.record_action(user or self.actor, action, subject, detail)
 
         try:
-            await anyio.to_thread.run_sync(lambda: self.tools.call(record))
+            await anyio.to_thread.run_sync(lambda: self.tools.read(record))
         except Exception:  # the answer is not lost for a log that could not be written
             log.exception("audit log: %s %s", user, name)
 
     async def list_resources(self) -> list[Resource]:
-        listed = self.tools.call(lambda lib: lib.document_list())
+        listed = self.tools.read(lambda lib: lib.document_list())
         return [
             Resource(
                 uri=DOCUMENT_URI.format(document_id=d["id"]),
@@ -207,7 +173,7 @@ def create_mcp(
     def document(document_id: str) -> str:
         """A document's metadata and structure (the `citewise show --json` object)."""
         try:
-            return as_json(tools.call(lambda lib: lib.document_details(document_id).to_dict()))
+            return as_json(tools.read(lambda lib: lib.document_details(document_id).to_dict()))
         except ToolError as exc:
             raise ResourceNotFoundError(str(exc)) from exc
 
@@ -234,7 +200,9 @@ def http_app(
         host=host,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    guarded = BearerAuth(inner, token, users=users, readable=frozenset({"/mcp"}))
+    # serve's body caps and deadlines; NUL bytes in the path (a tool's text: mcp_limits.py)
+    limited = RequestLimits(NulGuard(inner, bodies=False), server.tools.limits)
+    guarded = BearerAuth(limited, token, users=users, readable=frozenset({"/mcp"}))
     return HostGuard(guarded, allowed_hosts(host, allow_hosts))
 
 
@@ -242,32 +210,34 @@ def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def list_documents() -> str:
         """Every document of the library: id, title, path, pages, blocks."""
-        return as_json(tools.call(lambda lib: lib.document_list()))
+        return as_json(tools.read(lambda lib: lib.document_list()))
 
     @server.tool(annotations=READ, structured_output=False)
     def get_document(document_id: str) -> str:
         """A document's metadata, section tree, tables, equations and references."""
-        return as_json(tools.call(lambda lib: lib.document_details(document_id).to_dict()))
+        return as_json(tools.read(lambda lib: lib.document_details(document_id).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def search_library(query: str, k: int = 8, documents: list[str] | None = None) -> str:
         """The k best passages of the local library for `query` (no answer): block id,
         document, page, bbox, section, text, score."""
-        return as_json(tools.call(lambda lib: lib.search_records(query, k, documents)))
+        return as_json(tools.read(lambda lib: lib.search_records(query, k, documents)))
 
     @server.tool(annotations=READ, structured_output=False)
     def ask(question: str, documents: list[str] | None = None, k: int = 8) -> str:
         """Answer from the library with verbatim cited sentences (each citation a block id
         with its evidence: page, bbox, quote), or a refusal with the closest passages."""
-        return as_json(
-            tools.call(lambda lib: lib.ask_with_model(question, documents or [], k).to_dict())
-        )
+        if tools.uses_model():  # one model instance: its calls take turns on the writer
+            answer = tools.call(lambda lib: lib.ask_with_model(question, documents or [], k))
+        else:
+            answer = tools.read(lambda lib: lib.ask(question, documents or [], k))
+        return as_json(answer.to_dict())
 
     @server.tool(annotations=READ, structured_output=False)
     def get_evidence(block_id: str, page_image: bool = False) -> list[str | Image]:
         """A cited block: verbatim quote, document, page, bbox (PDF points), section; with
         page_image, also the page as PNG with the block boxed."""
-        evidence = tools.call(lambda lib: lib.evidence(block_id))
+        evidence = tools.read(lambda lib: lib.evidence(block_id))
         if not page_image:
             return [as_json(evidence.to_dict())]
         return [as_json(evidence.to_dict()), tools.call(lambda _: tools.page_image(evidence))]
@@ -275,12 +245,12 @@ def _library_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def get_table(document_id: str, label: str) -> str:
         """A table ('Table 2' or 2) as cells with spans and as a grid of text."""
-        return as_json(tools.call(lambda lib: lib.table(document_id, label).to_dict()))
+        return as_json(tools.read(lambda lib: lib.table(document_id, label).to_dict()))
 
     @server.tool(annotations=READ, structured_output=False)
     def get_formula(document_id: str, number: str) -> str:
         """A numbered display equation ('3', 'Eq. (3)') with its page and bbox."""
-        return as_json(tools.call(lambda lib: lib.formula(document_id, number).to_dict()))
+        return as_json(tools.read(lambda lib: lib.formula(document_id, number).to_dict()))
 
     @server.tool(annotations=NETWORK, structured_output=False)
     def search_literature(query: str, sources: list[str] | None = None, limit: int = 10) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from citewise.errors import CitewiseError
+from citewise.server.permissions import allows, mcp_action
 
 # The audit log's names for the calls `citewise serve` logs too; other tools by their name.
 AUDITED = {
@@ -38,9 +39,9 @@ def request_user(request: object) -> str | None:
 def refusal(
     roles: Mapping[str, str], user: str | None, tool: str, read_only: bool
 ) -> ReadOnlyUserError | None:
-    """Why `user` may not call `tool` (a tool that changes the library needs role write);
+    """Why `user` may not call `tool` (server/permissions.py: the same table as HTTP's);
     None when they may, or when the call came without a user (stdio, one shared token)."""
-    if user is None or read_only or roles.get(user) == "write":
+    if user is None or allows(roles.get(user, "read"), mcp_action(tool, read_only)):
         return None
     return ReadOnlyUserError(
         f"user '{user}' may only read this library ({tool} changes it)",

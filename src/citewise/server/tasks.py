@@ -25,6 +25,7 @@ from citewise.errors import CitewiseError
 from citewise.llm.base import parse_spec
 from citewise.server.events import EventStreams, resume_after
 from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, Limits, TooManyTasksError
+from citewise.server.permissions import ADMIN
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +211,23 @@ def request_actor(request: Request) -> str:
     return str(getattr(request.state, "user", None) or getattr(request.app.state, "actor", "local"))
 
 
+OWNER = "owner"  # the task event naming the user who started it (servers with users)
+
+
+def record_owner(store: TaskStore, task_id: str, user: str | None) -> None:
+    """Name the user who started `task_id` (nothing without users: everyone owns it)."""
+    if user:
+        store.event(task_id, "planning", OWNER, {"user": user})
+
+
+def visible_tasks(store: TaskStore, user: str | None, role: str | None) -> list[Any]:
+    """The tasks a caller may list: all without users or for an admin, else their own."""
+    listed = store.list_tasks()
+    if not user or role == ADMIN:
+        return listed
+    return [t for t in listed if any(e.data.get("user") == user for e in store.events(t.id, OWNER))]
+
+
 def task_routes(app: FastAPI) -> None:
     """The research task API: start, list, show and cancel tasks; reports and events."""
     _lifecycle_routes(app)
@@ -223,6 +241,7 @@ def _lifecycle_routes(app: FastAPI) -> None:
         tasks = runner(request)
         started = tasks.start(body.topic, body.options())
         with tasks.svc.lock:
+            record_owner(tasks.store, started["id"], getattr(request.state, "user", None))
             tasks.svc.library.record_action(
                 request_actor(request), "research", body.topic, {"task": started["id"]}
             )
@@ -230,10 +249,12 @@ def _lifecycle_routes(app: FastAPI) -> None:
 
     @app.get("/tasks", tags=["research"])
     def list_tasks(request: Request) -> list[dict[str, Any]]:
-        """The `citewise tasks list --json` objects, oldest first."""
+        """The `citewise tasks list --json` objects, oldest first: on a server with users,
+        only the caller's own tasks unless their role is admin."""
         tasks = runner(request)
+        user, role = (getattr(request.state, k, None) for k in ("user", "role"))
         with tasks.svc.lock:
-            return [t.summary() for t in tasks.store.list_tasks()]
+            return [t.summary() for t in visible_tasks(tasks.store, user, role)]
 
     @app.get("/tasks/{task_id}", tags=["research"])
     def show_task(task_id: str, request: Request) -> dict[str, Any]:

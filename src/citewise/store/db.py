@@ -33,6 +33,8 @@ def storage_error(exc: BaseException, where: Path | str = "") -> CitewiseError |
     if isinstance(exc, sqlite3.Error):
         code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
         full, read_only = code == sqlite3.SQLITE_FULL, code == sqlite3.SQLITE_READONLY
+        # creating the -wal or -shm file on a full disk is an I/O error, not SQLITE_FULL
+        full = full or (code == sqlite3.SQLITE_IOERR and bool(where) and no_room(Path(where)))
     elif isinstance(exc, OSError):
         full, read_only = exc.errno in DISK_FULL, exc.errno == errno.EROFS
     if full:
@@ -42,6 +44,18 @@ def storage_error(exc: BaseException, where: Path | str = "") -> CitewiseError |
             code="DISK_FULL",
         )
     return read_only_error(place) if read_only else None
+
+
+NO_ROOM_BYTES = 64 * 1024  # less free space than this: SQLite cannot add a -wal or -shm file
+
+
+def no_room(where: Path) -> bool:
+    """Whether the file system holding `where` (or its nearest existing parent) is full."""
+    for folder in (where, *where.parents):
+        if folder.exists():
+            stats = os.statvfs(folder)
+            return stats.f_bavail * stats.f_frsize < NO_ROOM_BYTES
+    return False
 
 
 def read_only_error(place: str = "") -> LibraryError:
