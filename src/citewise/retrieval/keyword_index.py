@@ -239,7 +239,10 @@ class KeywordIndex:
     def search(
         self, terms: list[str], limit: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
-        """(block rowid, BM25 score) of the best `limit` blocks matching any of `terms`.
+        """(block rowid, BM25 score) of the best `limit` blocks matching any of `terms`,
+        and every block tied with the last of them (up to TIES_KEPT times `limit`): which of
+        equal blocks would be cut depends on the order they were stored in, so the caller
+        breaks such ties by stable keys.
 
         `allowed` (ascending block rowids) restricts the search to those blocks.
         """
@@ -262,14 +265,23 @@ class KeywordIndex:
                 scores[~_positions_mask(segment, allowed)] = 0.0
             hits = np.flatnonzero(scores)
             if len(hits) > limit:
-                hits = hits[np.argpartition(-scores[hits], limit - 1)[:limit]]
+                last = np.partition(scores[hits], len(hits) - limit)[len(hits) - limit]
+                hits = hits[scores[hits] >= last]
             found_rowids.append(segment.rowids[hits])
             found_scores.append(scores[hits])
         if not found_rowids:
             return []
         rowids, scores = np.concatenate(found_rowids), np.concatenate(found_scores)
-        order = np.lexsort((rowids, -scores))[:limit]
+        order = np.lexsort((rowids, -scores))
+        if len(order) > limit:
+            tied = np.count_nonzero(scores[order[limit:]] == scores[order[limit - 1]])
+            order = order[: min(limit + tied, TIES_KEPT * limit)]
         return [(int(rowids[i]), float(scores[i])) for i in order]
+
+
+# Blocks tied with the last of a search's `limit` best are kept, up to this many times
+# `limit` (a crowd of equal blocks beyond that is cut in stored order).
+TIES_KEPT = 4
 
 
 def _positions_mask(segment: Segment, allowed: np.ndarray) -> np.ndarray:

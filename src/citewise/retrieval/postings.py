@@ -193,7 +193,8 @@ def build_segment(
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(np.concatenate(rows_of), minlength=len(keys)), out=offsets[1:])
     length = np.concatenate([piece.lengths for _, piece in pieces])
-    average = float(length.mean()) if len(length) else 1.0
+    # summed in sorted order: the same blocks stored in another order weigh the same
+    average = float(np.sort(length).astype(np.float64).mean()) if len(length) else 1.0
     docs = np.empty(int(offsets[-1]), dtype=np.int32)
     weights = np.empty(int(offsets[-1]), dtype=np.float32)
     filled = offsets[:-1].copy()  # per term row: where its next posting goes

@@ -139,12 +139,14 @@ class LibraryStore:
     def _documents(self, where: str = "", params: tuple[object, ...] = ()) -> list[StoredDocument]:
         rows = self.db.execute(
             "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
-            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            f"FROM documents d {where} ORDER BY d.id",
             params,
         ).fetchall()
         return [stored_document(r) for r in rows]
 
     def documents(self) -> list[StoredDocument]:
+        """Every document, in ID order: the same order whatever order they were stored in
+        (the papers a question may name, the matrix's rows, `list`)."""
         return self._documents()
 
     def document(self, doc_id: str) -> StoredDocument | None:

@@ -80,7 +80,7 @@ class PostgresDocuments:
     def _documents(self, where: str = "", params: tuple[Any, ...] = ()) -> list[StoredDocument]:
         rows = self.db.rows(
             "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
-            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            f'FROM documents d {where} ORDER BY d.id COLLATE "C"',
             params,
         )
         return [stored_document(r) for r in rows]
