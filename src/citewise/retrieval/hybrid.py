@@ -23,6 +23,7 @@ from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import DenseIndex, Store
+from citewise.store.quantize import row_dots
 
 if TYPE_CHECKING:  # the model's module is imported by whoever loads one
     from citewise.embed.base import Embedder
@@ -189,6 +190,6 @@ def dense_scores(
         return similarity
     low = min(similarity.values())
     scores = dict(similarity)
-    for rowid, sim in zip(missing, vectors @ qvec, strict=True):
+    for rowid, sim in zip(missing, row_dots(vectors, qvec), strict=True):
         scores[rowid] = max(float(sim), low)
     return scores
