@@ -6,7 +6,7 @@
 #   - every installed distribution is pinned in constraints.txt (a new dependency is noticed),
 #   - `citewise --help` and a keyword-only ingest + ask of the example papers run.
 # Pythons not installed are reported as skipped. Exit 1 if any installed Python fails.
-#   scripts/check_constraints.sh [python3.11 python3.12 ...]
+#   scripts/check_constraints.sh [python3.11 /path/to/python3.12 ...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -14,7 +14,7 @@ pythons=("$@")
 [ ${#pythons[@]} -eq 0 ] && pythons=(python3.11 python3.12 python3.13)
 failed=0
 for py in "${pythons[@]}"; do
-    if ! command -v "$py" >/dev/null 2>&1; then
+    if ! "$py" -c "" >/dev/null 2>&1; then  # absent, or a shim (pyenv) with no such version
         echo "skipped: $py is not installed"
         continue
     fi
