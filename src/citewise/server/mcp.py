@@ -44,7 +44,7 @@ from citewise.server.guards import (
     allowed_hosts,
     require_token_off_loopback,
 )
-from citewise.server.mcp_access import audit_entry, error_code, refusal, request_user
+from citewise.server.mcp_access import audit_entry, coded, error_code, refusal, request_user
 from citewise.server.mcp_queue import queue_tools
 from citewise.server.pages import render_page
 from citewise.server.tasks import TaskRequest
@@ -136,7 +136,7 @@ class CitewiseMCP(MCPServer[Any]):
             result = await super().call_tool(name, arguments, context)
         except Exception as exc:
             await self._audit(user, name, arguments, error_code(exc))
-            raise
+            raise coded(exc) from exc
         await self._audit(user, name, arguments, None, _text(result))
         return result
 
