@@ -32,6 +32,25 @@ if TYPE_CHECKING:
     from citewise.inputs import FileFilter
 
 
+# which of a folder's files an ingest takes (inputs.FileFilter)
+IncludeOption = Annotated[
+    list[str] | None,
+    cli.Option(
+        "--include",
+        metavar="GLOB",
+        help='Of the files in folders, only those matching (repeatable): "*.pdf".',
+    ),
+]
+ExcludeOption = Annotated[
+    list[str] | None,
+    cli.Option(
+        "--exclude",
+        metavar="GLOB",
+        help='Leave out the files in folders matching (repeatable): "notes*", "drafts/".',
+    ),
+]
+
+
 @app.command()
 def ingest(
     paths: Annotated[
@@ -72,22 +91,8 @@ def ingest(
     detach: Annotated[
         bool, cli.Option("--detach", help="With --queue: enqueue, do not wait.")
     ] = False,
-    include: Annotated[
-        list[str] | None,
-        cli.Option(
-            "--include",
-            metavar="GLOB",
-            help='Of the files in folders, only those matching (repeatable): "*.pdf".',
-        ),
-    ] = None,
-    exclude: Annotated[
-        list[str] | None,
-        cli.Option(
-            "--exclude",
-            metavar="GLOB",
-            help='Leave out the files in folders matching (repeatable): "notes*", "drafts/".',
-        ),
-    ] = None,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
     from citewise.inputs import FileFilter
