@@ -5,8 +5,9 @@
 # environment examples/quickstart.sh set up, then runs the suite. Tests whose tools are absent
 # (llama-cpp-python, tesseract, pandoc, the shared corpus) are reported as skipped. Two test
 # processes (pytest-xdist), each test file in one of them (its module fixtures built once).
+# constraints.txt: the versions CI tests with (scripts/check_constraints.sh checks it installs).
 test:
-	python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev]"
 	python -m pytest -rs -n 2 --dist loadfile --durations=15
 
 # retrieval at 10k and 100k blocks vs FTS5, bm25s, rank_bm25, dense-only and the seed-000

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The default install is light (no PyTorch): the embedding model ships inside the package.
-python -m pip install --quiet --disable-pip-version-check -e .
+# constraints.txt holds the versions CI tests with, so this install parses and ranks alike.
+python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
 
 export CITEWISE_LIBRARY="$PWD/example-library"
 citewise ingest examples/papers

@@ -27,7 +27,7 @@ from citewise.errors import (
     DuplicateDocumentError,
 )
 from citewise.ingest_files import Step, check_file_size, parse_and_store, spaced_collections
-from citewise.inputs import SUFFIXES, IngestFailure, Sources, expand_paths
+from citewise.inputs import SUFFIXES, FileFilter, IngestFailure, Sources, expand_paths
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 from citewise.vectors_missing import EMBED_BATCH, Progress, embed_missing
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # GROBID's client is imported only when a server is configure
     from citewise.retrieval.postings import BlockText, Piece
 
 log = logging.getLogger(__name__)
-# IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
+# FileFilter, IngestFailure, Sources and expand_paths live in inputs.py, check_file_size in
 # ingest_files.py (and spaced_collections), embed_missing and Progress in vectors_missing.py,
 # FILE_MB_VARIABLE in documents/options.py;
 # importers name them here too.
@@ -50,6 +50,7 @@ __all__ = [
     "IngestFailure",
     "IngestReport",
     "EMBED_BATCH",
+    "FileFilter",
     "Progress",
     "Sources",
     "check_file_size",
@@ -249,6 +250,7 @@ def ingest(
     budget: ParseBudget | None = None,
     options: ParseOptions | None = None,
     on_stored: Stored | None = None,
+    selection: FileFilter | None = None,
 ) -> IngestReport:
     """Ingest files and folders (and a manifest's or Zotero's files, with their metadata);
     failures are collected in the report, never raised.
@@ -259,6 +261,7 @@ def ingest(
     to the server at `options.grobid_url`, if any. `on_stored` is called with each
     document as it is stored, while the workers parse the rest (what would read the document
     back later can take it from its parse; a failure there is left to a later pass).
+    `selection` keeps some of the files found in folders (`--include`, `--exclude`).
     """
     options = options or ParseOptions()
     if budget is not None:
@@ -269,7 +272,7 @@ def ingest(
     metadata = sources.metadata if sources else {}
     if sources:
         report.failed.extend(sources.failures)
-    items = list(expand_paths(paths)) + (list(sources.metadata) if sources else [])
+    items = list(expand_paths(paths, selection)) + (list(sources.metadata) if sources else [])
     report.failed.extend(i for i in items if isinstance(i, IngestFailure))
     files = [i for i in items if isinstance(i, Path)]
     abstracts = abstract_index(store.documents())

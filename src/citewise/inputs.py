@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
 
 from citewise.documents import SUFFIXES as READABLE
 from citewise.documents.manifest import PaperMetadata, read_manifest
@@ -71,12 +72,48 @@ class Sources:
         return Sources({**self.metadata, **other.metadata}, self.failures + other.failures)
 
 
-def expand_paths(paths: list[Path]) -> Iterator[Path | IngestFailure]:
-    """Files to ingest (folders searched recursively), or a failure for a path that is not."""
+@dataclass(frozen=True)
+class FileFilter:
+    """Which files found in a folder go in (`ingest --include/--exclude`): glob patterns,
+    matched without regard to case against the file's name, or against its path below the
+    folder when the pattern holds a "/" ("drafts/*"). With includes, a file must match one;
+    a file matching an exclude never goes in. A file named on its own always goes in: the
+    patterns sort what a folder holds."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def wants(self, path: Path, folder: Path) -> bool:
+        below = PurePosixPath(path.relative_to(folder).as_posix())
+        if self.include and not any(_matches(below, p) for p in self.include):
+            return False
+        return not any(_matches(below, p) for p in self.exclude)
+
+
+def _matches(below: PurePosixPath, pattern: str) -> bool:
+    pattern = pattern.strip().lower()
+    if "/" in pattern:
+        # a folder pattern matches the path or any folder holding it ("drafts/" or "drafts/*")
+        whole = str(below).lower()
+        folder = pattern.rstrip("/")
+        return fnmatchcase(whole, pattern) or fnmatchcase(whole, folder + "/*")
+    return fnmatchcase(below.name.lower(), pattern)
+
+
+def expand_paths(
+    paths: list[Path], selection: FileFilter | None = None
+) -> Iterator[Path | IngestFailure]:
+    """Files to ingest (folders searched recursively, their files kept as `selection`
+    says), or a failure for a path that is not."""
+    selection = selection or FileFilter()
     for path in paths:
         if path.is_dir():
             try:
-                found = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
+                found = sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.suffix.lower() in SUFFIXES and selection.wants(p, path)
+                )
             except OSError as exc:
                 yield IngestFailure(str(path), "UNREADABLE_PATH", f"cannot list folder: {exc}")
                 continue

@@ -1,6 +1,8 @@
-"""Contract: the extractive backend meets its floors on the shared dev set (issue 11 raised
-them to what the answerer reaches, with margin; measured after issue 11's second pass:
-accuracy 0.930, false refusal 0.023, refusal recall 1.0, cited page 1.0, multi-paper 2/2).
+"""Contract: the extractive backend meets issue 11's floors on the shared dev set: accuracy
+>= 0.80, false refusal <= 0.08, refusal recall >= 0.90, cited page >= 0.95, multi-paper >= 2/3,
+cross-section >= 4/6 (dev.yaml has 5 such items: 4/5, as issue 11's closing note reads it).
+The floors are the issue's, not the last measured score (0.977 / 0.0 / 1.0 / 1.0 at 14b9ed3),
+so other work may move answers without breaking the suite, but not below the contract.
 
 Skips cleanly when ../shared (corpus + dev.yaml) is absent.
 """
@@ -34,16 +36,17 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 def test_dev_set_meets_the_foundation_floors(scores: dict[str, object]) -> None:
     overall = scores["overall"]
     assert isinstance(overall, dict)
-    assert overall["accuracy"] >= 0.90  # measured 0.977; the trust issue's floor is 0.80
-    assert overall["citation_page_accuracy"] >= 0.95
-    assert overall["refusal_recall"] >= 0.90
-    assert overall["false_refusal_rate"] <= 0.08
+    assert overall["accuracy"] >= 0.80  # issue 11 (issue 2's was 0.60)
+    assert overall["citation_page_accuracy"] >= 0.95  # issue 11 (issue 2's was 0.85)
+    assert overall["refusal_recall"] >= 0.90  # issue 11 (issue 2's was 0.80)
+    assert overall["false_refusal_rate"] <= 0.08  # issue 11 (issue 2's was 0.15)
 
 
 def test_multi_paper_questions_are_answered(scores: dict[str, object]) -> None:
     by_type = scores["by_type"]
     assert isinstance(by_type, dict)
-    assert by_type["multi-paper"]["accuracy"] >= 0.5
+    assert by_type["multi-paper"]["accuracy"] >= 2 / 3 - 1e-9  # issue 11: multi-paper >= 2/3
+    assert by_type["cross-section"]["accuracy"] >= 4 / 5 - 1e-9  # issue 11: 4/6, of dev's 5
 
 
 def test_every_refusal_says_its_kind(scores: dict[str, object]) -> None:

@@ -106,6 +106,7 @@ async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
         cited = got["ask"]["sentences"][0]["citations"][0]
         got["get_evidence"] = await call("get_evidence", block_id=cited, page_image=True)
         got["missing_evidence"] = await call("get_evidence", block_id="nope-00000")
+        got["bad_arguments"] = await call("get_evidence", block=7)
         got["get_table"] = json.loads(
             text(await call("get_table", document_id=structured, label="Table 2"))
         )
@@ -241,13 +242,18 @@ def test_get_evidence_returns_the_page_image_with_the_block(got: dict[str, Any])
 
 
 def test_tool_errors_carry_the_citewise_code_and_hint(got: dict[str, Any]) -> None:
+    # each begins with its code, as the HTTP API's errors do, not with the SDK's words
     missing = got["missing_evidence"]
-    assert missing.is_error and "BLOCK_NOT_FOUND" in text(missing)
+    assert missing.is_error and text(missing).startswith("BLOCK_NOT_FOUND: ")
     assert "search hits" in text(missing)  # the hint
     table = got["missing_table"]
-    assert table.is_error and "NOT_IN_DOCUMENT" in text(table) and "Table 1" in text(table)
+    assert table.is_error and text(table).startswith("NOT_IN_DOCUMENT: ")
+    assert "Table 1" in text(table)
     early = got["early_report"]
-    assert early.is_error and "REPORT_NOT_READY" in text(early)
+    assert early.is_error and text(early).startswith("REPORT_NOT_READY: ")
+    wrong = got["bad_arguments"]
+    assert wrong.is_error and text(wrong).startswith("INVALID_REQUEST: ")
+    assert "block" in text(wrong) and "input schema" in text(wrong)
 
 
 def test_literature_search_goes_to_the_configured_sources(got: dict[str, Any]) -> None:

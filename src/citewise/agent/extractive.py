@@ -184,8 +184,9 @@ def _passage_candidates(
         if passage.kind != "table" and (words < 3 or is_running_head(sentence, words)):
             continue
         own = stems(without_other_subjects(sentence, question))
-        covered = {s for s in qstems if has(s, own)}
-        in_context = {s for s in qstems if has(s, context)} - covered
+        # lists in the question's order: a float sum over a set would round by its hash order
+        covered = [s for s in qstems if has(s, own)]
+        in_context = [s for s in qstems if has(s, context) and s not in covered]
         own_share = sum(qstems[s] for s in covered) / total
         # A table row means little without its header and caption; prose stands alone.
         context_weight = 0.8 if passage.kind == "table" else 0.5

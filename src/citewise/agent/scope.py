@@ -168,7 +168,8 @@ def _by_title(question: str, papers: list[Paper]) -> dict[str, tuple[str, set[st
     scored = []
     for pid in (pid for pid, n in hits.items() if n >= TITLE_WORDS):
         shared = titles[pid] & words
-        weight = sum(math.log((len(papers) + 1) / len(holders[w])) for w in shared)
+        # summed in sorted order: a set's order (its hash seed) would change the rounding
+        weight = sum(math.log((len(papers) + 1) / len(holders[w])) for w in sorted(shared))
         if weight >= TITLE_WEIGHT:
             scored.append((weight, pid, sorted(shared)))
     scored.sort(reverse=True)

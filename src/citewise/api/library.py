@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citewise.api.catalogue import CatalogueMethods
 from citewise.api.chat import ChatMethods
 from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
 from citewise.api.compare import ComparisonMethods
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
     from citewise.ingest import IngestReport, Progress, Sources
+    from citewise.inputs import FileFilter
     from citewise.retrieval.hybrid import Hit
     from citewise.retrieval.postings import Cover
     from citewise.store.vector_check import IndexReport
@@ -85,6 +87,7 @@ class Library(
     SyncMethods,
     EnrichMethods,
     HealthMethods,
+    CatalogueMethods,
 ):
     """One library directory: its store, its embedder (kept warm) and its answerer."""
 
@@ -159,8 +162,10 @@ class Library(
         sources: Sources | None = None,
         password: str | None = None,
         refresh: bool = True,
+        selection: FileFilter | None = None,
     ) -> IngestReport:
         """Ingest files and folders, plus a manifest's or Zotero's files with their metadata;
+        `selection` keeps some of the files found in folders (`--include`, `--exclude`);
         `password` opens encrypted PDFs (else $CITEWISE_PDF_PASSWORD); `refresh=False`
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
@@ -172,12 +177,15 @@ class Library(
         stored = AsStored(self.store)  # vocabulary and keyword terms, as each is stored
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,
-                            on_stored=stored if refresh else None)  # fmt: skip
+                            on_stored=stored if refresh else None, selection=selection)  # fmt: skip
             nothing = not (report.documents or report.unchanged or report.failed)
             if paths and nothing and not (sources and (sources.metadata or sources.failures)):
+                filtered = selection and (selection.include or selection.exclude)
                 raise NoSupportedFilesError(
                     f"no supported files in {', '.join(str(p) for p in paths)}",
-                    hint="citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
+                    hint="no file there matches --include and escapes --exclude"
+                    if filtered
+                    else "citewise reads .pdf, .docx, .ipynb, .csv, .tsv, .md, .html and .txt",
                 )
             if refresh:
                 self.refresh(stored.cover)
@@ -218,21 +226,6 @@ class Library(
                 f"no document '{doc_id}'", hint="run 'citewise list' to see document IDs"
             )
         return doc
-
-    def document_list(self) -> list[dict[str, object]]:
-        """The `list --json` objects (and `GET /documents`)."""
-        return [
-            {
-                "id": d.id,
-                "title": d.title,
-                "authors": d.authors,
-                "year": d.year,
-                "path": d.path,
-                "pages": d.pages,
-                "blocks": d.blocks,
-            }
-            for d in self.documents()
-        ]
 
     def document_details(self, doc_id: str) -> DocumentDetails:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""

@@ -33,6 +33,7 @@ from citewise.workers.app import (
 
 if TYPE_CHECKING:
     from citewise.ingest import IngestFailure
+    from citewise.inputs import FileFilter
 
 __all__ = [
     "IngestProgress",
@@ -100,9 +101,12 @@ def library_queue(
     return queue_app(settings.database)
 
 
-def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
-    """One ingest job per file (folders searched recursively), bigger files first; a file
-    already waiting in the queue keeps its one job."""
+def enqueue_ingest(
+    settings: Settings, paths: list[Path], selection: FileFilter | None = None
+) -> QueuedJobs:
+    """One ingest job per file (folders searched recursively, their files kept as
+    `selection` says), bigger files first; a file already waiting in the queue keeps its
+    one job."""
     app = library_queue(settings)  # (a library folder has none: no procrastinate needed)
     from procrastinate import exceptions
 
@@ -110,7 +114,7 @@ def enqueue_ingest(settings: Settings, paths: list[Path]) -> QueuedJobs:
 
     queued = QueuedJobs()
     with app.open():
-        for found in expand_paths(paths):
+        for found in expand_paths(paths, selection):
             if isinstance(found, IngestFailure):
                 queued.failed.append(found)
                 continue

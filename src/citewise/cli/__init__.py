@@ -5,6 +5,7 @@ Each module registers its commands on the one app (cli/parsing.py) when imported
 
 from citewise.cli import (  # noqa: F401
     compare,
+    documents,
     figures,
     library,
     literature,

@@ -1,4 +1,4 @@
-"""Library commands: ingest, list, show, ask, eval."""
+"""Library commands: ingest, show, ask, compact, review, eval (list, remove: cli/documents.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,26 @@ if TYPE_CHECKING:
     from citewise.eval.harness import QAItem
     from citewise.eval.metrics import EvalResult
     from citewise.ingest import IngestReport, Sources
+    from citewise.inputs import FileFilter
+
+
+# which of a folder's files an ingest takes (inputs.FileFilter)
+IncludeOption = Annotated[
+    list[str] | None,
+    cli.Option(
+        "--include",
+        metavar="GLOB",
+        help='Of the files in folders, only those matching (repeatable): "*.pdf".',
+    ),
+]
+ExcludeOption = Annotated[
+    list[str] | None,
+    cli.Option(
+        "--exclude",
+        metavar="GLOB",
+        help='Leave out the files in folders matching (repeatable): "notes*", "drafts/".',
+    ),
+]
 
 
 @app.command()
@@ -71,22 +91,35 @@ def ingest(
     detach: Annotated[
         bool, cli.Option("--detach", help="With --queue: enqueue, do not wait.")
     ] = False,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
+    from citewise.inputs import FileFilter
+
     if not paths and zotero is None and manifest is None:
         raise cli.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
+    selection = FileFilter(tuple(include or ()), tuple(exclude or ()))
     if queue:
         from citewise.cli.worker import queued_ingest
 
-        queued_ingest(list(paths or []), detach, as_json)
+        queued_ingest(list(paths or []), detach, as_json, selection)
         return
     sources = _entry_sources(manifest, zotero)
-    _show_ingest(_ingest(list(paths or []), sources, password, not no_embed, as_json), as_json)
+    batch = Batch(list(paths or []), sources, selection)
+    _show_ingest(_ingest(batch, password, not no_embed, as_json), as_json)
 
 
-def _ingest(
-    paths: list[Path], sources: Sources, password: str | None, embed: bool, as_json: bool
-) -> IngestReport:
+@dataclass(frozen=True)
+class Batch:
+    """What `ingest` was given: paths, a manifest's or Zotero's entries, the folder filter."""
+
+    paths: list[Path]
+    sources: Sources
+    selection: FileFilter
+
+
+def _ingest(batch: Batch, password: str | None, embed: bool, as_json: bool) -> IngestReport:
     """The batch ingested under a progress bar (none with --json); notices on stderr."""
     from citewise.report.terminal import safe
 
@@ -96,7 +129,13 @@ def _ingest(
         def advance(name: str, done: int, total: int) -> None:
             bar.update(task, description=safe(name[:40]), completed=done, total=total)
 
-        report = lib.ingest(paths, progress=advance, sources=sources, password=password)
+        report = lib.ingest(
+            batch.paths,
+            progress=advance,
+            sources=batch.sources,
+            password=password,
+            selection=batch.selection,
+        )
         for notice in lib.notices:
             err.print(safe(notice), soft_wrap=True)
     return report
@@ -130,26 +169,6 @@ def _show_ingest(report: IngestReport, as_json: bool) -> None:
         print_ingest_report(out, report)
     if report.failed:
         raise cli.Exit(1)
-
-
-@app.command("list")
-def list_documents(
-    as_json: JsonOption = False,
-) -> None:
-    """List the documents in the library."""
-    from citewise.report.terminal import print_documents
-
-    with open_library(embeddings=False) as lib:
-        notice = lib.empty_notice()
-        if notice:
-            from citewise.report.terminal import safe
-
-            err.print(safe(notice), soft_wrap=True)
-        if as_json:
-            emit_json(lib.document_list())
-            return
-        docs = lib.documents()
-    print_documents(out, docs)
 
 
 @app.command()

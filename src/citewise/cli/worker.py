@@ -14,6 +14,7 @@ from citewise.cli.app import app, emit_json, err, open_library, out, progress_ba
 if TYPE_CHECKING:
     from citewise.agent.research import ResearchOptions
     from citewise.api.queue import IngestProgress, JobsProgress, QueuedJobs
+    from citewise.inputs import FileFilter
 
 STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
@@ -47,13 +48,15 @@ def worker(
     run_worker(settings(), WorkerOptions(concurrency, heartbeat, stalled_after, until_done, name))
 
 
-def queued_ingest(paths: list[Path], detach: bool, as_json: bool) -> None:
+def queued_ingest(
+    paths: list[Path], detach: bool, as_json: bool, selection: FileFilter | None = None
+) -> None:
     """Defer one job per file, then (unless `detach`) follow them, and the embedding and
     vocabulary jobs they cause, to the end: one bar per stage."""
     from citewise.api.queue import JobsProgress, enqueue_ingest, follow_ingest
     from citewise.report.terminal import plain
 
-    queued = enqueue_ingest(settings(), paths)
+    queued = enqueue_ingest(settings(), paths, selection)
     for failure in queued.failed:
         sys.stderr.write(plain(f"error: {failure.path}: {failure.reason} ({failure.code})") + "\n")
     ids = sorted(queued.jobs)

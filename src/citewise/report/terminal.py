@@ -100,14 +100,54 @@ def print_ingest_report(console: Console, report: IngestReport) -> None:
 
 
 def print_documents(console: Console, documents: list[StoredDocument]) -> None:
+    """One row per document. IDs are what every other command takes: they are printed whole
+    on any width (in a pipe too); titles wrap, the path shows where there is room, and where
+    not even that fits, each document is a paragraph under its ID."""
     from rich.table import Table  # (not at import: an answer is printed without it)
 
-    table = Table("id", "title", "year", "pages", "blocks", "path")
-    for d in documents:
-        table.add_row(
-            safe(d.id), safe(d.title), str(d.year or ""), str(d.pages), str(d.blocks), safe(d.path)
-        )
+    ids = [safe(d.id) for d in documents]
+    longest = max(map(len, ids), default=2)
+    if longest + TABLE_ROOM > console.width:
+        for doc_id, d in zip(ids, documents, strict=True):
+            console.print(doc_id, soft_wrap=True, highlight=False)
+            console.print(f"    {safe(_described(d))}", highlight=False)
+        return
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=longest)
+    table.add_column("authors", overflow="fold", max_width=24)
+    table.add_column("year", no_wrap=True)
+    table.add_column("title", overflow="fold", ratio=3, min_width=12)
+    table.add_column("pages", justify="right", no_wrap=True)
+    table.add_column("blocks", justify="right", no_wrap=True)
+    with_path = longest + TABLE_ROOM + PATH_ROOM <= console.width
+    if with_path:
+        table.add_column("path", overflow="fold", ratio=2)
+    for doc_id, d in zip(ids, documents, strict=True):
+        row = [doc_id, safe(authors_short(d.authors)), str(d.year or ""), safe(d.title)]
+        row += [str(d.pages), str(d.blocks)] + ([safe(d.path)] if with_path else [])
+        table.add_row(*row)
     console.print(table)
+
+
+# Columns `list` needs beside the longest ID for a table: authors, year, a title of a few
+# words, pages, blocks and their borders; the path when there are PATH_ROOM more.
+TABLE_ROOM = 62
+PATH_ROOM = 30
+
+
+def _described(d: StoredDocument) -> str:
+    """A document in one line under its ID, for `list` on a narrow terminal."""
+    made = ", ".join(p for p in (authors_short(d.authors), str(d.year or "")) if p)
+    counts = f"{plural(d.pages, 'page')}, {plural(d.blocks, 'block')}"
+    return f"{d.title}{f' — {made}' if made else ''} ({counts}) {d.path}"
+
+
+def authors_short(authors: list[str]) -> str:
+    """ "Cohan", "Cohan, Feldman", "Cohan et al." (family names, as a list reads them)."""
+    names = [a.split(",")[0].strip() if "," in a else a.split()[-1] for a in authors if a.strip()]
+    if len(names) > 2:
+        return f"{names[0]} et al."
+    return ", ".join(names)
 
 
 def print_library_stats(console: Console, stats: LibraryStats) -> None:

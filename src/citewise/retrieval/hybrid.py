@@ -23,6 +23,7 @@ from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import DenseIndex, Store
+from citewise.store.quantize import row_dots
 
 if TYPE_CHECKING:  # the model's module is imported by whoever loads one
     from citewise.embed.base import Embedder
@@ -133,18 +134,20 @@ class Retriever:
         terms = terms if terms is not None else content_terms(query)
         keyword = self.keyword(terms, CANDIDATES, where)
         index = self._vectors()  # one freshness check serves the whole search
-        dense, similarity, qvec = self.dense(query, CANDIDATES, where, index)
+        _, similarity, qvec = self.dense(query, CANDIDATES, where, index)
         fused = convex_fusion(
             [keyword, dense_scores(similarity, list(keyword), qvec, index)], FUSION_WEIGHTS
         )
-        pool = sorted(fused, key=lambda r: -fused[r])[: max(3 * k, 20)]
-        blocks = self.store.blocks_by_rowid(pool)
-        pool = [r for r in pool if r in blocks]
+        # Every candidate read, so equal scores are ordered by the block's place in the
+        # library (document ID, then reading order), never by when it was stored.
+        blocks = self.store.blocks_by_rowid(sorted(fused))
+        place = {r: (b.document_id, b.ordinal) for r, b in blocks.items()}
+        pool = sorted(place, key=lambda r: (-fused[r], place[r]))[: max(3 * k, 20)]
         # None when some candidates have no vector yet: MMR then keeps relevance order.
         pool_vectors = index.vectors(pool) if index is not None and pool else None
         order = mmr(pool, [fused[r] for r in pool], pool_vectors, k)
-        keyword_rank = {r: i for i, r in enumerate(keyword, start=1)}
-        dense_rank = {r: i for i, r in enumerate(dense, start=1)}
+        keyword_rank = _ranks(keyword, place)
+        dense_rank = _ranks(similarity, place)
         chosen = [pool[i] for i in order]
         contexts = (
             self.store.neighbours_of([blocks[r] for r in chosen], neighbours)
@@ -164,6 +167,12 @@ class Retriever:
         ]
 
 
+def _ranks(scores: dict[int, float], place: dict[int, tuple[str, int]]) -> dict[int, int]:
+    """1-based rank of each candidate by score, equal scores by their place in the library."""
+    ranked = sorted(scores, key=lambda r: (-scores[r], place.get(r, ("", r))))
+    return {r: i for i, r in enumerate(ranked, start=1)}
+
+
 def dense_scores(
     similarity: dict[int, float],
     others: list[int],
@@ -181,6 +190,6 @@ def dense_scores(
         return similarity
     low = min(similarity.values())
     scores = dict(similarity)
-    for rowid, sim in zip(missing, vectors @ qvec, strict=True):
+    for rowid, sim in zip(missing, row_dots(vectors, qvec), strict=True):
         scores[rowid] = max(float(sim), low)
     return scores

@@ -2,13 +2,13 @@
 
 FTS5 scores every block that matches any query word: at 100k blocks a question's words
 match ~20% of the library and BM25 alone takes tens of milliseconds; at a million, hundreds.
-Here each term's postings carry a precomputed BM25 term-frequency factor, so a query is a
+Here each term's postings carry the term's weighted count in each block, so a query is a
 few vectorized gathers (postings.py), ~10x faster than FTS5 at scale. It is the SQLite
 library's only keyword index: it ranks blocks and counts the blocks holding a term, in the
 library or in one document (the answerer's in-paper IDF), without reading any text.
 
 Files under `keywords/`: `index.json` names the segments and the `block_changes` counters
-they reflect; each segment is five .npy arrays, immutable once written. New blocks become a
+they reflect; each segment is six .npy arrays, immutable once written. New blocks become a
 new segment; deletions compact the segments that held them; small segments are merged.
 """
 
@@ -29,10 +29,12 @@ from citewise.retrieval.postings import (
     Segment,
     analysed,
     analyze,
+    average_length,
     build_segment,
     compact,
     hashes,
     idf,
+    length_norms,
     merge_segments,
     score_segment,
 )
@@ -44,8 +46,8 @@ if TYPE_CHECKING:
     from citewise.documents.model import Document
 
 FOLDER = "keywords"
-FORMAT = 3  # bump when analysis or weighting changes: old files are rebuilt
-ARRAYS = ("keys", "offsets", "docs", "weights", "rowids")
+FORMAT = 4  # bump when analysis or weighting changes: old files are rebuilt
+ARRAYS = ("keys", "offsets", "docs", "counts", "lengths", "rowids")
 MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)
 
@@ -94,11 +96,28 @@ class KeywordIndex:
     def __init__(self, library_dir: Path) -> None:
         self.folder = library_dir / FOLDER
         self.state: BlockState | None = None
-        self.segments: list[Segment] = []
+        self._segments: list[Segment] = []
+        self._norms: list[np.ndarray] | None = None  # per segment: its blocks' length norms
         self.names: list[str] = []
+
+    @property
+    def segments(self) -> list[Segment]:
+        return self._segments
+
+    @segments.setter
+    def segments(self, segments: list[Segment]) -> None:
+        self._segments, self._norms = segments, None
 
     def __len__(self) -> int:
         return sum(len(s) for s in self.segments)
+
+    def length_norms(self) -> list[np.ndarray]:
+        """Per segment, its blocks' BM25 length norms against the mean length over every
+        segment: worked out once per set of segments."""
+        if self._norms is None:
+            average = average_length(self._segments)
+            self._norms = [length_norms(s, average) for s in self._segments]
+        return self._norms
 
     # -- files -----------------------------------------------------------------------
 
@@ -239,7 +258,10 @@ class KeywordIndex:
     def search(
         self, terms: list[str], limit: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
-        """(block rowid, BM25 score) of the best `limit` blocks matching any of `terms`.
+        """(block rowid, BM25 score) of the best `limit` blocks matching any of `terms`,
+        and every block tied with the last of them (up to TIES_KEPT times `limit`): which of
+        equal blocks would be cut depends on the order they were stored in, so the caller
+        breaks such ties by stable keys.
 
         `allowed` (ascending block rowids) restricts the search to those blocks.
         """
@@ -253,23 +275,35 @@ class KeywordIndex:
             start=np.zeros(len(keys), dtype=np.int64),
         )
         weights = idf(frequency, len(self))
+        norms = self.length_norms()
         found_rowids, found_scores = [], []
-        for segment, (positions, present) in zip(self.segments, lookups, strict=True):
+        for n, (segment, (positions, present)) in enumerate(
+            zip(self.segments, lookups, strict=True)
+        ):
             if len(segment) == 0 or not present.any():
                 continue
-            scores = score_segment(segment, positions, present, weights)
+            scores = score_segment(segment, positions, present, weights, norms[n])
             if allowed is not None:
                 scores[~_positions_mask(segment, allowed)] = 0.0
             hits = np.flatnonzero(scores)
             if len(hits) > limit:
-                hits = hits[np.argpartition(-scores[hits], limit - 1)[:limit]]
+                last = np.partition(scores[hits], len(hits) - limit)[len(hits) - limit]
+                hits = hits[scores[hits] >= last]
             found_rowids.append(segment.rowids[hits])
             found_scores.append(scores[hits])
         if not found_rowids:
             return []
         rowids, scores = np.concatenate(found_rowids), np.concatenate(found_scores)
-        order = np.lexsort((rowids, -scores))[:limit]
+        order = np.lexsort((rowids, -scores))
+        if len(order) > limit:
+            tied = np.count_nonzero(scores[order[limit:]] == scores[order[limit - 1]])
+            order = order[: min(limit + tied, TIES_KEPT * limit)]
         return [(int(rowids[i]), float(scores[i])) for i in order]
+
+
+# Blocks tied with the last of a search's `limit` best are kept, up to this many times
+# `limit` (a crowd of equal blocks beyond that is cut in stored order).
+TIES_KEPT = 4
 
 
 def _positions_mask(segment: Segment, allowed: np.ndarray) -> np.ndarray:

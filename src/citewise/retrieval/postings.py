@@ -2,8 +2,11 @@
 
 A segment is a compressed-sparse-row table: one row per term (rows ordered by a 64-bit
 hash of the term, so a query looks terms up with a binary search), holding the segment's
-documents that contain the term and a precomputed BM25 term-frequency factor. Scoring a
-query is then a handful of vectorized gathers and adds, whatever the library's size.
+documents that contain the term and its weighted count there, and each block's weighted
+length. Scoring a query is then a handful of vectorized gathers and adds, whatever the
+library's size. Lengths are normalized at query time by the whole index's average, so a
+block scores the same whichever segment holds it: a library built in several batches
+ranks as one built at once.
 """
 
 from __future__ import annotations
@@ -89,7 +92,8 @@ class Segment:
     keys: np.ndarray  # uint64, ascending
     offsets: np.ndarray  # int64, len(keys) + 1
     docs: np.ndarray  # int32 positions into rowids, ascending within a term
-    weights: np.ndarray  # float32 BM25 tf factor of the term in the block
+    counts: np.ndarray  # float32 weighted count of the term in the block
+    lengths: np.ndarray  # float32 per block (position): its weighted length
     rowids: np.ndarray  # int64 block rowids, ascending
 
     def __len__(self) -> int:
@@ -192,24 +196,20 @@ def build_segment(
     rows_of = [np.searchsorted(keys, piece.keys)[piece.terms] for _, piece in pieces]
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(np.concatenate(rows_of), minlength=len(keys)), out=offsets[1:])
-    length = np.concatenate([piece.lengths for _, piece in pieces])
-    average = float(length.mean()) if len(length) else 1.0
+    length = np.concatenate([piece.lengths for _, piece in pieces]).astype(np.float32)
     docs = np.empty(int(offsets[-1]), dtype=np.int32)
-    weights = np.empty(int(offsets[-1]), dtype=np.float32)
+    counts = np.empty(int(offsets[-1]), dtype=np.float32)
     filled = offsets[:-1].copy()  # per term row: where its next posting goes
     for (start, piece), term_rows in zip(pieces, rows_of, strict=True):
         # pieces come in block order and each holds its postings by term, then block: a
         # term's postings go after those of earlier pieces, in the piece's order
         first = np.searchsorted(term_rows, term_rows)  # where each posting's term begins
         at = filled[term_rows] + np.arange(len(term_rows)) - first
-        block = piece.docs + start
-        tf = piece.counts
-        norm = K1 * (1 - B + B * length[block] / max(average, 1e-6))
-        docs[at] = block
-        weights[at] = (tf * (K1 + 1) / (tf + norm)).astype(np.float32)
+        docs[at] = piece.docs + start
+        counts[at] = piece.counts
         begins = np.flatnonzero(first == np.arange(len(term_rows)))  # each term's first
         filled[term_rows[begins]] += np.diff(np.append(begins, len(term_rows)))
-    return Segment(keys, offsets, docs, weights, rowids)
+    return Segment(keys, offsets, docs, counts, length, rowids)
 
 
 def _distinct(keys: np.ndarray) -> np.ndarray:
@@ -222,13 +222,18 @@ def _distinct(keys: np.ndarray) -> np.ndarray:
 
 
 def _csr(
-    keys: np.ndarray, rows: np.ndarray, docs: np.ndarray, weights: np.ndarray, rowids: np.ndarray
+    keys: np.ndarray,
+    rows: np.ndarray,
+    postings: tuple[np.ndarray, np.ndarray],
+    lengths: np.ndarray,
+    rowids: np.ndarray,
 ) -> Segment:
-    """Sort (row, doc, weight) postings into a segment with the given ascending keys."""
+    """Sort (row, doc, count) postings into a segment with the given ascending keys."""
+    docs, counts = postings
     order = np.lexsort((docs, rows))
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=len(keys)), out=offsets[1:])
-    return Segment(keys, offsets, docs[order].astype(np.int32), weights[order], rowids)
+    return Segment(keys, offsets, docs[order].astype(np.int32), counts[order], lengths, rowids)
 
 
 def _rows(segment: Segment) -> np.ndarray:
@@ -238,15 +243,17 @@ def _rows(segment: Segment) -> np.ndarray:
 def merge_segments(segments: list[Segment]) -> Segment:
     """One segment holding every posting of `segments` (given in ascending rowid order)."""
     keys = _distinct(np.concatenate([s.keys for s in segments]))
-    rows, docs, weights = [], [], []
+    rows, docs, counts = [], [], []
     base = 0
     for segment in segments:
         rows.append(np.searchsorted(keys, segment.keys)[_rows(segment)])
         docs.append(segment.docs.astype(np.int64) + base)
-        weights.append(segment.weights)
+        counts.append(segment.counts)
         base += len(segment)
     rowids = np.concatenate([s.rowids for s in segments])
-    return _csr(keys, np.concatenate(rows), np.concatenate(docs), np.concatenate(weights), rowids)
+    lengths = np.concatenate([s.lengths for s in segments])
+    postings = (np.concatenate(docs), np.concatenate(counts))
+    return _csr(keys, np.concatenate(rows), postings, lengths, rowids)
 
 
 def compact(segment: Segment, live: np.ndarray) -> Segment:
@@ -256,13 +263,8 @@ def compact(segment: Segment, live: np.ndarray) -> Segment:
     renumber = np.cumsum(live) - 1
     keep = live[segment.docs]
     rows = _rows(segment)[keep]
-    return _csr(
-        segment.keys,
-        rows,
-        renumber[segment.docs[keep]],
-        segment.weights[keep],
-        segment.rowids[live],
-    )
+    postings = (renumber[segment.docs[keep]], segment.counts[keep])
+    return _csr(segment.keys, rows, postings, segment.lengths[live], segment.rowids[live])
 
 
 def idf(document_frequency: np.ndarray, total: int) -> np.ndarray:
@@ -271,13 +273,36 @@ def idf(document_frequency: np.ndarray, total: int) -> np.ndarray:
     return np.log1p((total - df + 0.5) / (df + 0.5))
 
 
+def average_length(segments: Iterable[Segment]) -> float:
+    """The blocks' mean weighted length over all `segments`: float32 lengths summed in
+    float64 are exact, so the mean does not depend on how the blocks are split or ordered."""
+    lengths = [s.lengths for s in segments]
+    total = sum(float(np.sum(x, dtype=np.float64)) for x in lengths)
+    count = sum(len(x) for x in lengths)
+    return total / count if count else 1.0
+
+
+def length_norms(segment: Segment, average: float) -> np.ndarray:
+    """BM25's length term of each block of the segment, against `average` (average_length
+    of the whole index)."""
+    norms: np.ndarray = K1 * (1 - B + B * segment.lengths / max(average, 1e-6))
+    return norms
+
+
 def score_segment(
-    segment: Segment, positions: np.ndarray, found: np.ndarray, term_idf: np.ndarray
+    segment: Segment,
+    positions: np.ndarray,
+    found: np.ndarray,
+    term_idf: np.ndarray,
+    norms: np.ndarray,
 ) -> np.ndarray:
-    """BM25 score of every block of the segment (0 for blocks matching no term)."""
+    """BM25 score of every block of the segment (0 for blocks matching no term); `norms`:
+    its blocks' length_norms."""
     scores = np.zeros(len(segment), dtype=np.float32)
     for row, present, weight in zip(positions, found, term_idf, strict=True):
         if present:
             start, end = segment.offsets[row], segment.offsets[row + 1]
-            scores[segment.docs[start:end]] += np.float32(weight) * segment.weights[start:end]
+            docs = segment.docs[start:end]
+            tf = segment.counts[start:end]
+            scores[docs] += np.float32(weight) * (tf * (K1 + 1) / (tf + norms[docs]))
     return scores

@@ -46,7 +46,7 @@ from citewise.server.guards import (
     allowed_hosts,
     require_token_off_loopback,
 )
-from citewise.server.mcp_access import audit_entry, error_code, refusal, request_user
+from citewise.server.mcp_access import audit_entry, coded, error_code, refusal, request_user
 from citewise.server.mcp_library import LibraryTools
 from citewise.server.mcp_limits import check_arguments
 from citewise.server.mcp_queue import queue_tools
@@ -93,7 +93,7 @@ class CitewiseMCP(MCPServer[Any]):
             result = await super().call_tool(name, arguments, context)
         except Exception as exc:
             await self._audit(user, name, arguments, error_code(exc))
-            raise
+            raise coded(exc) from exc
         await self._audit(user, name, arguments, None, _text(result))
         if name == "start_research" and user:  # listed as theirs by GET /tasks
             await anyio.to_thread.run_sync(lambda: self._own(_text(result), user))

@@ -8,6 +8,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from pydantic import ValidationError
+
 from citewise.errors import CitewiseError
 from citewise.server.permissions import allows, mcp_action
 
@@ -97,3 +100,23 @@ def error_code(exc: BaseException) -> str:
             return found.code
         found = found.__cause__
     return type(exc).__name__
+
+
+def coded(exc: Exception) -> Exception:
+    """The error a client reads, starting with its code as the HTTP API's do: the SDK puts
+    "Error executing tool NAME: " before every failure; a citewise error (a ToolError this
+    server raised, with its code and hint) is given back as it was raised, and arguments
+    the input schema rejects read INVALID_REQUEST. Crashes and anything else stay as the
+    SDK words them."""
+    if not isinstance(exc, ToolError) or isinstance(exc, UnexpectedToolError):
+        return exc
+    cause = exc.__cause__
+    if isinstance(cause, ToolError) and isinstance(cause.__cause__, CitewiseError):
+        return ToolError(str(cause))
+    if isinstance(cause, ValidationError):
+        wrong = sorted({".".join(str(p) for p in e["loc"]) for e in cause.errors()})
+        return ToolError(
+            f"INVALID_REQUEST: arguments the tool does not accept: {', '.join(wrong)}"
+            " — see the tool's input schema"
+        )
+    return exc

@@ -4,6 +4,7 @@ also reads OAI-PMH `arXiv` metadata records."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 from citewise.sources.base import Fetcher, ParseError, Source, as_int, load_xml
 from citewise.sources.csl import csl_name, parse_name, parts_from_iso
@@ -21,11 +22,16 @@ PAGE_SIZE = 100  # the export API's advice for one request
 PREFIX = {"all": "all", "title": "ti", "abstract": "abs"}
 
 
-def translate(query: Query, limit: int) -> dict[str, str]:
-    """Export-API parameters: every word and phrase ANDed under the field's prefix."""
+def translate(query: Query, limit: int, review_words: tuple[str, ...] = ()) -> dict[str, str]:
+    """Export-API parameters: every word and phrase ANDed under the field's prefix; a search
+    for reviews only also asks for one of `review_words` in the title (arXiv has no record
+    type for a survey, but surveys say so in their titles)."""
     prefix = PREFIX[query.field]
     clauses = [f"{prefix}:{quote(p)}" for p in query.phrases]
     clauses += [f"{prefix}:{t}" for t in query.terms]
+    if review_words and "review" in query.types and not query.types & ArxivSource.kinds:
+        titles = (f"ti:{w}" if w.isalnum() else f"ti:{quote(w)}" for w in review_words)
+        clauses.append("(" + " OR ".join(titles) + ")")
     clauses += [f"all:{quote(m)}" for m in query.mesh]
     clauses += [f"au:{quote(a)}" for a in query.authors]
     if query.year_from or query.year_to:
@@ -127,9 +133,18 @@ class ArxivSource(Source):
     name = "arxiv"
     kinds = frozenset({"preprint"})
 
+    def skip_reason(self, query: Query) -> str | None:
+        """A search for reviews is asked of arXiv by title words (sources.yaml's
+        review_title_words), not skipped."""
+        if query.types == frozenset({"review"}) and self.settings.review_title_words:
+            return super().skip_reason(replace(query, types=self.kinds))
+        return super().skip_reason(query)
+
     async def search(self, fetch: Fetcher, query: Query, limit: int) -> list[SearchRecord]:
+        words = tuple(self.settings.review_title_words)
+
         async def page(offset: int, size: int, cursor: str | None) -> Page:
-            params = {**translate(query, size), "start": str(offset)}
+            params = {**translate(query, size, words), "start": str(offset)}
             response = await fetch.get(f"{self.base_url}/query", self.params(params))
             return Page(parse_feed(response.body), parse_total(response.body))
 

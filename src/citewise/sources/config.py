@@ -33,6 +33,8 @@ class SourceSettings(BaseModel):
     headers: dict[str, str] = Field(default_factory=dict)
     rate_limit: RateLimit
     priority: int = 5
+    # arXiv: title words that mark a survey, asked for when a search wants reviews only
+    review_title_words: list[str] = Field(default_factory=list)
     max_concurrency: int = Field(default=1, ge=1)
     timeout: float = Field(default=20.0, gt=0)  # seconds per connect or read
     # Seconds for a whole exchange, redirects and body included (a trickling reply stops).

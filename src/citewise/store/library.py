@@ -71,6 +71,16 @@ def _file_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, wal) if p.is_file())
 
 
+# A logged answer (answer_reviews) keeps its citations of other documents' blocks only.
+FORGET_CITED = (
+    "UPDATE answer_reviews SET citations = (SELECT json_group_array(j.value) "
+    "FROM json_each(answer_reviews.citations) j WHERE j.value NOT IN "
+    "(SELECT id FROM blocks WHERE document_id = ?1)) "
+    "WHERE EXISTS (SELECT 1 FROM json_each(answer_reviews.citations) j "
+    "JOIN blocks b ON b.id = j.value WHERE b.document_id = ?2)"
+)
+
+
 def document_slug(doc: Document) -> str:
     """A human-readable ID: first author's family name + year + first title word."""
     family = doc.authors[0].split()[-1] if doc.authors else ""
@@ -139,12 +149,14 @@ class LibraryStore:
     def _documents(self, where: str = "", params: tuple[object, ...] = ()) -> list[StoredDocument]:
         rows = self.db.execute(
             "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
-            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            f"FROM documents d {where} ORDER BY d.id",
             params,
         ).fetchall()
         return [stored_document(r) for r in rows]
 
     def documents(self) -> list[StoredDocument]:
+        """Every document, in ID order: the same order whatever order they were stored in
+        (the papers a question may name, the matrix's rows, `list`)."""
         return self._documents()
 
     def document(self, doc_id: str) -> StoredDocument | None:
@@ -240,7 +252,11 @@ class LibraryStore:
         self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
     def delete_document(self, doc_id: str) -> None:
+        """The document gone with everything that hangs on it: blocks, vectors, references,
+        citation links, matrix cells, vocabulary (foreign keys cascade; other documents'
+        references to it are unresolved), and its blocks cut from logged answers' citations."""
         with transaction(self.db):
+            self.db.execute(FORGET_CITED, (doc_id, doc_id))
             self._delete_rows(doc_id)
 
     # -- blocks ----------------------------------------------------------------------

@@ -99,9 +99,18 @@ def rescored_top_k(
     else:
         candidates = nearest_codes(hamming_distances(codes, query_code(query)), shortlist)
     candidates = np.sort(candidates)  # sequential reads of a memory-mapped matrix
-    scores = unit_rows(matrix[candidates]) @ query
+    scores = row_dots(unit_rows(matrix[candidates]), query)
     best = top_k(scores, k)
     return candidates[best], scores[best]
+
+
+def row_dots(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `query`, summed the same way whatever the row's place
+    among `rows`: a matrix-vector product (BLAS) rounds rows by their position in its
+    blocks, so two copies of one vector could score apart in the last bit and order two
+    equal passages by where they happened to be stored."""
+    dots: np.ndarray = np.einsum("ij,j->i", rows, np.asarray(query, dtype=rows.dtype))
+    return dots
 
 
 def unit_rows(rows: np.ndarray) -> np.ndarray:

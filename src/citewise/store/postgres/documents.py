@@ -13,6 +13,14 @@ from citewise.store.postgres.references import save_references
 from citewise.store.postgres.text import CONFIG, index_text
 from citewise.store.rows import block_values, document_values
 
+# A logged answer (answer_reviews) keeps its citations of other documents' blocks only.
+_FORGET_CITED = (
+    "UPDATE answer_reviews SET citations = (SELECT coalesce(json_agg(j.value), '[]')::text "
+    "FROM json_array_elements_text(answer_reviews.citations::json) j(value) WHERE j.value "
+    "NOT IN (SELECT id FROM blocks WHERE document_id = %s)) "
+    "WHERE EXISTS (SELECT 1 FROM json_array_elements_text(answer_reviews.citations::json) "
+    "j(value) JOIN blocks b ON b.id = j.value WHERE b.document_id = %s)"
+)
 _METADATA = ("title", "authors", "year", "doi", "arxiv_id", "pmid", "venue", "abstract", "csl")
 
 
@@ -80,7 +88,7 @@ class PostgresDocuments:
     def _documents(self, where: str = "", params: tuple[Any, ...] = ()) -> list[StoredDocument]:
         rows = self.db.rows(
             "SELECT d.*, (SELECT count(*) FROM blocks WHERE document_id = d.id) AS block_count "
-            f"FROM documents d {where} ORDER BY d.ingested_at, d.id",
+            f'FROM documents d {where} ORDER BY d.id COLLATE "C"',
             params,
         )
         return [stored_document(r) for r in rows]
@@ -147,7 +155,8 @@ class PostgresDocuments:
             )
 
     def delete_document(self, doc_id: str) -> None:
-        with self.db.transaction() as conn:  # blocks, vectors, references cascade
+        with self.db.transaction() as conn:  # blocks, vectors, references, cells cascade
+            conn.execute(_FORGET_CITED, (doc_id, doc_id))
             conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
 
     def stats(self) -> dict[str, int]:
