@@ -99,6 +99,7 @@ class Paper:
     round: int = 1
     lead: str = ""  # opening text (abstract, else first paragraphs) for screening
     pdf_url: str = ""  # an open-access PDF of a remote record, fetched when allowed
+    headings: list[str] = field(default_factory=list)  # a library paper's section headings
 
     @property
     def local(self) -> bool:
