@@ -30,7 +30,12 @@ from citewise.store.factory import open_store  # noqa: E402
 
 CITATION = re.compile(r"\s*\[@[^\]]*\]")
 ROW = re.compile(r"^\| .*\((?P<key>[^()]+)\) \| \d+ \| [\d.]+ \| (?P<decision>include|exclude) \|")
-NAMED = re.compile(r"^\*\*[^*]+\.\*\*|\b[A-Z][\w'-]+(?: et al\.| and [A-Z][\w'-]+)? \(\d{4}\)")
+# A sentence attributing its claim to a named paper: "Lo et al. (2020) write: …",
+# "The authors of “Title…” write: …".
+NAMED = re.compile(
+    r"^(?:[A-Z][\w'-]+(?: et al\.| and [A-Z][\w'-]+)? \(\d{4}\)|The authors of “[^”]+”)"
+    r"[^“]* writes?\b"
+)
 
 
 def body_claims(markdown: str) -> list[tuple[str, str]]:
@@ -42,7 +47,7 @@ def body_claims(markdown: str) -> list[tuple[str, str]]:
         if line.startswith("## "):
             section = line[3:]
             continue
-        if not CITATION.search(line):
+        if not CITATION.search(line) or line.startswith("|"):
             continue
         for piece in CITATION.split(line)[:-1]:
             text = piece.strip(" -").strip()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citewise.agent.research.gather import addressed_facets, screen_paper
+from citewise.agent.research.facets import addressed_facets
+from citewise.agent.research.gather import screen_paper
 from citewise.agent.research.model import Paper
 from citewise.agent.research.plan import make_plan, topic_facets
 
@@ -61,7 +62,7 @@ def test_a_facet_needs_its_words_together_not_scattered_over_the_abstract() -> N
     rumours = _paper("rumours", "Spotting rumours early", "Rumour detection is hard.")
     assert addressed_facets(rumours, ["sarcasm detection"]) == {}
     on_topic = _paper("sarc", "Sarcasm recognition across domains", "We study tweets.")
-    assert addressed_facets(on_topic, ["sarcasm detection"]) == {"sarcasm detection": "title"}
+    assert addressed_facets(on_topic, ["sarcasm detection"]) == {"sarcasm detection": ["title"]}
 
 
 def test_a_facets_modifiers_in_one_sentence_and_its_head_elsewhere_address_it() -> None:

@@ -20,8 +20,8 @@ from citewise.agent.research.model import (
 )
 from citewise.agent.research.plan import key_phrases, make_plan
 from citewise.agent.research.statistics import SentenceCount, count_sentences
+from citewise.agent.research.themes import theme_terms
 from citewise.agent.research.verify import verify_report
-from citewise.agent.research.write import theme_terms
 from citewise.report.markdown import render_markdown
 from citewise.retrieval.terms import stem
 from tests.research.rendered import body_sentences
@@ -184,12 +184,12 @@ def test_theme_terms_prefer_noun_phrases_and_skip_verb_forms() -> None:
     assert "evaluation" not in theme_terms(quote, topic={"evaluation"})
 
 
-def test_a_paper_on_one_generic_facet_of_a_larger_topic_is_excluded() -> None:
+def test_a_paper_naming_one_facet_of_a_larger_topic_once_is_excluded() -> None:
     plan = make_plan("instruction tuning of language models")
     rare = {"instruction": 1.0, "tuning": 1.0}
     weight = lambda term: rare.get(term, 0.5)  # noqa: E731
     on_language_models = Paper(
-        "olmo", "Open language models", "We release open language models and their data.",
+        "olmo", "Open science releases", "We release open language models and their data.",
         2024, [], "local", "", {}, retrieval=1.0,
     )  # fmt: skip
     screen = screen_paper(on_language_models, plan, weight)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citewise.agent.extractive import split_sentences
 from citewise.agent.research.context import StageContext
+from citewise.agent.research.facets import addressed_facets, named_facets, places_text, substantive
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision
 from citewise.agent.research.models import model_screen
 from citewise.agent.research.plan import related_terms, topic_facets
@@ -253,56 +253,6 @@ class Screen:
         return self.mentions and self.score < UNSURE_BELOW
 
 
-def facet_sites(paper: Paper) -> list[tuple[str, set[str]]]:
-    """Where a paper can name a facet, as (place, stems): its title, each sentence of its
-    abstract (or opening text) and each section heading."""
-    sites = [("title", paper.title)]
-    sites += [("abstract", s) for s in split_sentences(paper.lead or paper.abstract)]
-    sites += [(f"heading “{h}”", h) for h in paper.headings]
-    return [(place, {stem(t) for t in content_terms(text)}) for place, text in sites if text]
-
-
-def _names(word: str, stems: set[str]) -> bool:
-    if stem(word) in stems:
-        return True
-    return any(all(stem(w) in stems for w in content_terms(r)) for r in related_terms([word]))
-
-
-def addressed_facets(paper: Paper, facets: list[str]) -> dict[str, str]:
-    """Facet -> where the paper addresses it: every word of the facet (or a synonym) in its
-    title, in one sentence of its abstract, or in one section heading; or the facet's
-    modifiers so ("hate speech" of "hate speech datasets") with its head noun elsewhere in
-    them. A facet's words scattered over an abstract do not make a paper about it."""
-    sites = facet_sites(paper)
-    everywhere = set().union(*(stems for _, stems in sites)) if sites else set()
-    found: dict[str, str] = {}
-    for facet in facets:
-        words = content_terms(facet)
-        modifiers = words[:-1]
-        for place, stems in sites:
-            if words and all(_names(w, stems) for w in words):
-                found[facet] = place
-                break
-            whole_head = modifiers and _names(words[-1], everywhere)
-            if whole_head and all(_names(w, stems) for w in modifiers):
-                found[facet] = place
-                break
-    return found
-
-
-def named_facets(paper: Paper, facets: list[str], weight: Callable[[str], float]) -> list[str]:
-    """The facets whose most specific word (the rarest in the library) the paper's title,
-    abstract or headings name: a facet touched, if not addressed."""
-    sites = facet_sites(paper)
-    everywhere = set().union(*(stems for _, stems in sites)) if sites else set()
-    named = []
-    for facet in facets:
-        words = content_terms(facet)
-        if words and _names(max(words, key=weight), everywhere):
-            named.append(facet)
-    return named
-
-
 def screen_paper(
     paper: Paper,
     plan: Plan,
@@ -339,16 +289,17 @@ def screen_paper(
         )
     mentions = ", ".join(found[:6] + [f"{t} (a synonym)" for t in related[:3]])
     touched = [f for f in named_facets(paper, facets, weight) if f not in addressed]
-    where = "; ".join(f"“{f}” in its {place}" for f, place in addressed.items())
-    # One facet of several, with no word of any other, is another field's use of a common
-    # phrase ("full text" of tweets), not a paper on the topic.
-    if addressed and (len(facets) == 1 or len(addressed) > 1 or touched):
+    where = "; ".join(f"“{f}” in its {places_text(places)}" for f, places in addressed.items())
+    # One facet of several, named once with no word of any other facet, is another field's
+    # use of a common phrase ("full text" of tweets), not a paper on the topic.
+    alone = any(substantive(places) for places in addressed.values())
+    if addressed and (len(facets) == 1 or len(addressed) > 1 or touched or alone):
         reason = f"addresses {len(addressed)} of the topic's {len(facets)} facets: {where}"
         if touched:
             reason += f"; names {', '.join(f'“{f}”' for f in touched)}"
         return Screen(max(score, INCLUDE_THRESHOLD), True, reason, answered, mentions=True)
     if addressed:
-        reason = f"addresses only {where}, and names no other facet of the topic"
+        reason = f"addresses only {where}, once, and names no other facet of the topic"
     else:
         reason = (
             f"title/abstract mention {mentions}, but no facet of the topic "

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from citewise.agent.research.model import FACETS, Plan, SubQuestion
-from citewise.retrieval.terms import STOPWORDS, content_terms
+from citewise.retrieval.terms import STOPWORDS, content_terms, stem
 
 MAX_TOPIC_QUESTIONS = 2
 LONG_TOPIC_TERMS = 6
@@ -81,6 +81,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "pdfs": ("pdf",),
 }
 
+FAMILY_STEM = 6  # stems at least this long that extend each other name one word family
+MAX_FACET_WORDS = 4  # a longer run of content words is no single noun phrase
 PLURAL_NOUNS = frozenset({"corpora", "data", "criteria", "phenomena"})
 _SPLIT = re.compile(r"[,;:()\[\]?!/]|\s+-\s+|\s+(?:and|or|vs\.?|versus)\s+", re.IGNORECASE)
 
@@ -139,9 +141,8 @@ def agree(template: str, focus: str) -> str:
     plural = (
         len(words) > 0
         and words[0].lower() not in topic_verbs()
-        and last.endswith("s")
-        and not last.endswith(("ss", "us", "is"))
-    ) or last in PLURAL_NOUNS
+        and (last in PLURAL_NOUNS or (last.endswith("s") and not last.endswith(("ss", "us", "is"))))
+    )
     text = template.format(focus=focus)
     if plural:
         text = re.sub(r"^(How|What) is ", r"\1 are ", text)
@@ -150,7 +151,13 @@ def agree(template: str, focus: str) -> str:
 
 def topic_facets(phrases: list[str]) -> list[str]:
     """The topic's facets: the noun phrases of its key phrases, in the topic's words."""
-    found = [noun_phrase(p) for p in phrases]
+    found: list[str] = []
+    for phrase in phrases:
+        words = noun_phrase(phrase).split()
+        if len(words) <= MAX_FACET_WORDS:
+            found.append(" ".join(words))
+        else:  # a run of words with no phrase breaks (a translated topic): adjacent pairs
+            found += [" ".join(words[i : i + 2]) for i in range(len(words) - 1)]
     return list(dict.fromkeys(f for f in found if content_terms(f)))
 
 
@@ -158,6 +165,20 @@ def related_terms(terms: list[str]) -> list[str]:
     """Synonyms and related words of the terms, not already among them."""
     found = [r for t in terms for r in RELATED.get(t, ())]
     return [r for r in dict.fromkeys(found) if r not in terms]
+
+
+def _same_family(a: str, b: str) -> bool:
+    # one stem extends the other, both long enough to mean something ("predict", "prediction")
+    return min(len(a), len(b)) >= FAMILY_STEM and (a.startswith(b) or b.startswith(a))
+
+
+def names_word(word: str, stems: set[str]) -> bool:
+    """Whether a text's content stems name a topic word, itself (or a word of its family:
+    "prediction" and "predicts") or a synonym of it."""
+    own = stem(word)
+    if own in stems or any(_same_family(own, s) for s in stems):
+        return True
+    return any(all(stem(w) in stems for w in content_terms(r)) for r in related_terms([word]))
 
 
 def make_plan(topic: str) -> Plan:
