@@ -110,9 +110,10 @@ FIXED_ZH = {
 # Who says a quote (write.attribution) and where a summary's paper is cited.
 _SPEAKERS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (
-        re.compile(r"(.+?) writes? \(and (.+) likewise\):"),
+        re.compile(r"(.+?) (?:also )?writes? \(and (.+) likewise\):"),
         lambda m: f"{_names(m.group(1))} 写道（{_names(m.group(2))} 亦持此说）：",
     ),
+    (re.compile(r"(.+?) also writes?:"), lambda m: f"{_names(m.group(1))} 还写道："),
     (re.compile(r"(.+?) writes?:"), lambda m: f"{_names(m.group(1))} 写道："),
 )
 _POINTER = re.compile(r"^(.*) \(see ((?:Q\d+, )*Q\d+)\)$")

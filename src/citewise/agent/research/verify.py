@@ -17,7 +17,7 @@ MARK = 0.4
 # Words the writer's own templates add around quoted names and numbers.
 TEMPLATE_WORDS = REASON_WORDS | frozenset(
     """report reports whereas none effect likely reason quoted evidence show why differ
-    unqualified et al write writes both all about likewise""".split()
+    unqualified et al write writes also both all about likewise""".split()
 )
 
 

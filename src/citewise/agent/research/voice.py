@@ -31,11 +31,13 @@ def _plural(name: str) -> bool:
     return bare.endswith("et al.") or " and " in bare or bare.lower().startswith("the authors")
 
 
-def attribution(names: list[str]) -> str:
-    """Who says a quote, in the report's voice: "Lo et al. (2020) write:", or with the papers
-    that make the same claim, "Lo et al. (2020) write (and Ammar et al. (2018) likewise):"."""
+def attribution(names: list[str], again: bool = False) -> str:
+    """Who says a quote, in the report's voice: "Lo et al. (2020) write:", "... also write:"
+    for the same paper's next quote (`again`), or with the papers that make the same claim,
+    "Lo et al. (2020) write (and Ammar et al. (2018) likewise):"."""
     first = names[0][0].upper() + names[0][1:]
     verb = "write" if _plural(first) else "writes"
+    verb = f"also {verb}" if again else verb
     if len(names) == 1:
         return f"{first} {verb}:"
     others = listed(names[1:])

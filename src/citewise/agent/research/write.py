@@ -108,7 +108,7 @@ class _Writer:
         )
         return f"the authors of “{title}”"
 
-    def say(self, group: list[EvidenceItem], section: str) -> Claim:
+    def say(self, group: list[EvidenceItem], section: str, again: bool = False) -> Claim:
         """One claim for items that say the same: the first item's quote, attributed to
         every paper making it and citing each (the sentences are then used)."""
         for item in group:
@@ -117,7 +117,7 @@ class _Writer:
             if section not in self.cited_in[item.paper]:
                 self.cited_in[item.paper].append(section)
         names = list(dict.fromkeys(self.speaker(i.paper) for i in group))
-        return Claim(group[0].quote, [i.id for i in group], speaker=attribution(names))
+        return Claim(group[0].quote, [i.id for i in group], speaker=attribution(names, again))
 
     def by_question(self, qid: str) -> list[EvidenceItem]:
         return [e for e in self.evidence if e.sub_question == qid]
@@ -165,7 +165,9 @@ class _Writer:
         chosen = [i for k in papers for i in per_paper[k]]
         by_paper: dict[str, list[Claim]] = {}
         for group in cluster_claims(chosen, self.topic):
-            by_paper.setdefault(group[0].paper, []).append(self.say(group, question.id))
+            again = bool(by_paper.get(group[0].paper))  # the paragraph has named the paper
+            claim = self.say(group, question.id, again)
+            by_paper.setdefault(group[0].paper, []).append(claim)
         for key in papers:
             if by_paper.get(key):
                 section.paragraphs.append(Paragraph(by_paper[key]))
