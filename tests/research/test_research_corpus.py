@@ -29,7 +29,6 @@ WALL_SECONDS: dict[str, float] = {}  # task -> how long research() took, start t
 TOPIC = "building large scholarly corpora from PDFs: extraction quality and citation graphs"
 SECTIONS = [
     "## Executive summary",
-    "## Background",
     "## Cross-cutting discussion",
     "## Where the sources disagree",
     "## Open problems",

@@ -29,7 +29,7 @@ from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST, SECOND
 
 TOPIC = "acoustic probes for granite sorting"
-BUDGET = 1500  # room for about two section drafts: the rest must fall back
+BUDGET = 700  # room for one section draft (~275 tokens and its reserve): the rest falls back
 QUOTES = [
     "The acoustic classifier reached an accuracy of 93.4% on the BQ-312 granite test set.",
     "We present acoustic probes that classify granite blocks before they are cut.",
@@ -136,7 +136,7 @@ def test_smollm2_drafts_are_verified_within_the_token_budget(
         for claim in section.claims():
             quotes = [evidence[i].quote for i in claim.evidence]
             assert quotes or claim.flag == "note"
-            if claim.flag == "note" or section.key == "disagreements":
+            if claim.flag == "note" or section.key in ("disagreements", "discussion"):
                 continue  # a coverage note, or composed by code from the quotes it cites
             if any(claim.text in q for q in quotes):
                 continue  # verbatim

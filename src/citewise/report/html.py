@@ -15,9 +15,10 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from citewise.agent.research.chinese import after, fixed
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.statistics import SENTENCE_COUNTING, is_note
-from citewise.agent.research.write import short_cite
+from citewise.agent.research.voice import short_cite
 from citewise.report.markdown import NOTE_LABEL, reference_text
 
 STYLE = """
@@ -80,9 +81,11 @@ class _Numbers:
         return self.order.setdefault(eid, len(self.order) + 1)
 
 
-def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) -> str:
+def _claim(
+    claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers, lang: str = ""
+) -> str:
     if is_note(claim):
-        return f'<span class="note">{escape(NOTE_LABEL)} {escape(claim.text)}</span>'
+        return f'<span class="note">{escape(fixed(NOTE_LABEL, claim.text, lang))}</span>'
     marks = "".join(
         f'<sup><a href="#{escape(eid)}" title="{escape(evidence[eid].quote[:200])}">'
         f"[{number(eid)}]</a></sup>"
@@ -90,21 +93,28 @@ def _claim(claim: Claim, evidence: dict[str, EvidenceItem], number: _Numbers) ->
         if eid in evidence
     )
     css = ' class="unverified" title="weakly supported by its evidence"' if claim.flag else ""
-    return f"<span{css}>{escape(claim.text)}</span>{marks}"
+    text = escape(claim.text)
+    if claim.speaker:  # a paper's own words, marked as a quote after who says them
+        text = after(escape(claim.speaker), f"<q>{text}</q>")
+    return f"<span{css}>{text}</span>{marks}"
 
 
 def _section(
-    section: Section, evidence: dict[str, EvidenceItem], number: _Numbers, label: str
+    section: Section,
+    evidence: dict[str, EvidenceItem],
+    number: _Numbers,
+    label: str,
+    lang: str = "",
 ) -> str:
     parts = [f'<section id="{escape(section.key)}"><h2>{label}{escape(section.title)}</h2>']
     if section.key == "disagreements":
         for p in section.paragraphs:
-            claims = [_claim(c, evidence, number) for c in p.claims]
-            if len(claims) == 4 and p.lead:
+            claims = [_claim(c, evidence, number, lang) for c in p.claims]
+            if len(claims) >= 2 and p.lead:
+                # a statement, the quotes no section wrote, the likely reason
+                quotes = "".join(f"<blockquote>{q}</blockquote>" for q in claims[1:-1])
                 parts.append(
-                    f"<h3>{escape(p.lead)}</h3><p>{claims[0]}</p>"
-                    f"<blockquote>{claims[1]}</blockquote><blockquote>{claims[2]}</blockquote>"
-                    f"<p>{claims[3]}</p>"
+                    f"<h3>{escape(p.lead)}</h3><p>{claims[0]}</p>{quotes}<p>{claims[-1]}</p>"
                 )
             else:
                 parts.append(f"<p>{' '.join(claims)}</p>")
@@ -113,7 +123,7 @@ def _section(
         parts.append("<ul>" if listed else "")
         for p in section.paragraphs:
             lead = f'<span class="lead">{escape(p.lead)}.</span> ' if p.lead else ""
-            body = " ".join(_claim(c, evidence, number) for c in p.claims)
+            body = " ".join(_claim(c, evidence, number, lang) for c in p.claims)
             parts.append(f"<li>{lead}{body}</li>" if listed else f"<p>{lead}{body}</p>")
         parts.append("</ul>" if listed else "")
     parts.append("</section>")
@@ -145,7 +155,7 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         if section.key.startswith("q") and section.key[1:].isdigit():
             q += 1
             label = f"Q{q}. "
-        sections.append(_section(section, by_id, number, label))
+        sections.append(_section(section, by_id, number, label, report.lang))
     papers = {str(ref.get("id")): ref for ref in report.references}
     references = "".join(
         f'<li id="ref-{escape(str(ref["id"]))}">{escape(reference_text(ref, markdown=False))}</li>'
@@ -167,7 +177,7 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         f"<td>{'include' if d.included else 'exclude'}</td><td>{escape(d.reason)}</td></tr>"
         for d in report.screening
     )
-    title = f"Research report: {report.topic}"
+    title = fixed("Research report:", report.topic, report.lang)
     return (
         "<!doctype html>\n"
         f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'

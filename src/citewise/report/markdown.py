@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from citewise.agent.research.chinese import after, fixed
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.statistics import (
     SENTENCE_COUNTING,
@@ -71,24 +72,34 @@ def citation(evidence_ids: list[str], evidence: dict[str, EvidenceItem]) -> str:
     return f"[{'; '.join(parts)}]" if parts else ""
 
 
-def _claim(claim: Claim, evidence: dict[str, EvidenceItem]) -> str:
+def _claim(claim: Claim, evidence: dict[str, EvidenceItem], lang: str = "") -> str:
     if is_note(claim):
-        return f"*{NOTE_LABEL} {escape(claim.text)}*"
+        return f"*{fixed(NOTE_LABEL, escape(claim.text), lang)}*"
     marker = " \\[unverified\\]" if claim.flag == "unverified" else ""
-    return f"{escape(claim.text)}{marker} {citation(claim.evidence, evidence)}"
+    text = escape(claim.text)
+    if claim.speaker:  # a paper's own words, marked as a quote after who says them
+        text = after(escape(claim.speaker), f"“{text}”")
+    return f"{text}{marker} {citation(claim.evidence, evidence)}"
 
 
-def _section(section: Section, number: str, evidence: dict[str, EvidenceItem]) -> list[str]:
+def _section(
+    section: Section, number: str, evidence: dict[str, EvidenceItem], lang: str = ""
+) -> list[str]:
     lines = [f"## {number}{escape(section.title)}", ""]
     bullets = section.key in ("summary", "open")
     for paragraph in section.paragraphs:
-        body = " ".join(_claim(c, evidence) for c in paragraph.claims)
+        body = " ".join(_claim(c, evidence, lang) for c in paragraph.claims)
         lead = f"**{escape(paragraph.lead)}.** " if paragraph.lead else ""
-        if section.key == "disagreements" and len(paragraph.claims) == 4:
-            # A statement, the two quotes it rests on, and the likely reason.
-            statement, first, second, reason = (_claim(c, evidence) for c in paragraph.claims)
-            heading = f"### {escape(paragraph.lead)}"
-            lines += [heading, "", statement, "", f"> {first}", ">", f"> {second}", "", reason, ""]
+        if section.key == "disagreements" and paragraph.lead and len(paragraph.claims) >= 2:
+            # A statement, the quotes it rests on that no section wrote, the likely reason.
+            rendered = [_claim(c, evidence, lang) for c in paragraph.claims]
+            statement, quotes, reason = rendered[0], rendered[1:-1], rendered[-1]
+            lines += [f"### {escape(paragraph.lead)}", "", statement, ""]
+            for n, quote in enumerate(quotes):
+                lines += [">"] if n else []
+                lines += [f"> {quote}"]
+            lines += [""] if quotes else []
+            lines += [reason, ""]
             continue
         lines.append(f"- {lead}{body}" if bullets else f"{lead}{body}")
         if not bullets:
@@ -106,7 +117,7 @@ def render_markdown(
 ) -> str:
     """The whole report: front matter, sections, references, appendices."""
     by_id = {e.id: e for e in evidence}
-    title = f"Research report: {report.topic}"
+    title = fixed("Research report:", report.topic, report.lang)
     lines = [
         "---",
         f"title: {json.dumps(title, ensure_ascii=False)}",
@@ -125,7 +136,7 @@ def render_markdown(
         if section.key.startswith("q") and section.key[1:].isdigit():
             q += 1
             number = f"Q{q}. "
-        lines += _section(section, number, by_id)
+        lines += _section(section, number, by_id, report.lang)
     counted = count_sentences(report, set(by_id))
     lines += ["## References", ""]
     for n, item in enumerate(report.references, start=1):

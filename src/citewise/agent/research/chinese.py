@@ -84,10 +84,75 @@ _NOTES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     ),
     (re.compile(r"Likely reason: (.+)\."), lambda m: f"可能的原因：{m.group(1)}。"),
     (
+        re.compile(r"(.+) both write about (.+)\."),
+        lambda m: f"{_names(m.group(1))} 都写到了 {m.group(2)}。",
+    ),
+    (
+        re.compile(r"(.+) all write about (.+)\."),
+        lambda m: f"{_names(m.group(1))} 都写到了 {m.group(2)}。",
+    ),
+    (
+        re.compile(r"No cited sentence addresses (.+)\."),
+        lambda m: f"没有被引用的句子涉及 {_listed(m.group(1))}。",
+    ),
+    (
         re.compile(r"The quoted evidence does not show why they differ\."),
         "所引证据没有说明它们为何不同。",
     ),
 )
+
+
+# The renderers' fixed wording around the sections, per report language.
+FIXED_ZH = {
+    "Research report:": "研究报告：",
+    "Coverage note:": "覆盖说明：",
+}
+# Who says a quote (write.attribution) and where a summary's paper is cited.
+_SPEAKERS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (
+        re.compile(r"(.+?) (?:also )?writes? \(and (.+) likewise\):"),
+        lambda m: f"{_names(m.group(1))} 写道（{_names(m.group(2))} 亦持此说）：",
+    ),
+    (re.compile(r"(.+?) also writes?:"), lambda m: f"{_names(m.group(1))} 还写道："),
+    (re.compile(r"(.+?) writes?:"), lambda m: f"{_names(m.group(1))} 写道："),
+)
+_POINTER = re.compile(r"^(.*) \(see ((?:Q\d+, )*Q\d+)\)$")
+
+
+def fixed(label: str, text: str, lang: str) -> str:
+    """`text` after a renderer's fixed label ("Research report:"), both in the report's
+    language (a Chinese label ends in full-width punctuation, so no space follows it)."""
+    if lang == "zh" and label in FIXED_ZH:
+        return f"{FIXED_ZH[label]}{text}"
+    return f"{label} {text}"
+
+
+def after(speaker: str, quote: str) -> str:
+    """A quote after who says it ("Lo et al. (2020) write: “…”", "Lo 等 写道：“…”")."""
+    return f"{speaker}{'' if speaker.endswith('：') else ' '}{quote}"
+
+
+def _names(names: str) -> str:
+    # "the authors of “Title”" -> "“Title”的作者"; "A and B" -> "A、B"
+    names = re.sub(r"\bthe authors of (“[^”]+”)", r"\1的作者", names, flags=re.I)
+    return names.replace(", and ", "、").replace(" and ", "、").replace(", ", "、")
+
+
+def speaker_in_chinese(speaker: str) -> str:
+    """An attribution ("Lo et al. (2020) write:") in Chinese."""
+    for pattern, chinese in _SPEAKERS:
+        match = pattern.fullmatch(speaker)
+        if match:
+            return chinese(match)
+    return speaker
+
+
+def lead_in_chinese(lead: str) -> str:
+    """A paragraph's lead in Chinese: a facet's label, or a summary's pointer to sections."""
+    pointer = _POINTER.match(lead)
+    if pointer:
+        return f"{pointer.group(1)}（见 {pointer.group(2).replace(', ', '、')}）"
+    return LEADS_ZH.get(lead, lead)
 
 
 def _listed(labels: str) -> str:
@@ -131,8 +196,10 @@ def in_chinese(text: str) -> str:
 
 
 def _claim(claim: Claim) -> Claim:
+    if claim.speaker:  # a quote stays as written; who says it is the report's wording
+        return replace(claim, speaker=speaker_in_chinese(claim.speaker))
     if claim.flag == "note" or len(claim.evidence) != 1:
-        # a note, or a sentence code composed from several quotes (a quote cites one item)
+        # a note, or a sentence code composed from several quotes
         return replace(claim, text=in_chinese(claim.text))
     return claim
 
@@ -145,14 +212,14 @@ def chinese_report(report: Report, plan: Plan) -> Report:
     for section in report.sections:
         title = SECTIONS_ZH.get(section.key) or questions.get(section.key, section.title)
         paragraphs = [
-            Paragraph([_claim(c) for c in p.claims], LEADS_ZH.get(p.lead, p.lead))
+            Paragraph([_claim(c) for c in p.claims], lead_in_chinese(p.lead))
             for p in section.paragraphs
         ]
         sections.append(Section(section.key, title, paragraphs))
     coverage = [
         replace(row, question=questions.get(row.id, row.question)) for row in report.coverage
     ]
-    return replace(report, topic=plan.topic, sections=sections, coverage=coverage)
+    return replace(report, topic=plan.topic, sections=sections, coverage=coverage, lang="zh")
 
 
 def plan_topic(topic: str, retriever: Retriever | None = None) -> Plan:

@@ -8,15 +8,16 @@ Field extraction is cue-based sentence scoring, a pure function of the paper's b
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from citewise.agent.extractive import Passage, quantities, score_candidates, split_sentences
+from citewise.agent.extractive import Passage, quantities, score_candidates
 from citewise.agent.question import analyse
 from citewise.agent.research.acquire import AcquireStage
+from citewise.agent.research.claims import states_limitation
 from citewise.agent.research.context import StageContext
 from citewise.agent.research.disagree import states_measurement
 from citewise.agent.research.model import EvidenceItem, Paper, Plan, SubQuestion, evidence_id
+from citewise.agent.research.sentences import Sentence, abstract_sentences, own_sentences
 from citewise.agent.research.stage import (
     ExtractInput,
     ExtractOutput,
@@ -74,7 +75,6 @@ MIN_PASSAGE_COVERAGE = 0.3
 MIN_FIELD_SCORE = 1.2
 MEASUREMENTS = 4
 _METRIC_WORDS = re.compile(r"\b(accuracy|precision|recall|F1|AUC|metric|score|evaluat\w*)\b", re.I)
-_PROSE_KINDS = ("paragraph", "list", "caption")
 _USES_DATA = re.compile(
     r"\b(use[sd]?|using|collect\w*|consist\w*|contain\w*|drawn|sampl\w*|recruit\w*|"
     r"interview\w*|includ\w*|enrol\w*|annotat\w*)\b",
@@ -83,40 +83,12 @@ _USES_DATA = re.compile(
 _NAMED = re.compile(r"\b(?:[A-Z]{2,}[\w-]*|[A-Z][a-z]+-\d+|[A-Z][\w]*\d[\w-]*)\b")
 
 
-@dataclass(frozen=True)
-class Sentence:
-    """A sentence of a paper with where it came from."""
-
-    text: str
-    block_id: str | None
-    page: int | None
-    bbox: list[float]
-    section: str
-    ordinal: int  # position in the paper (block ordinal, or sentence number in an abstract)
-    share: float  # 0..1, how far into the paper
-
-
-_STARTS = re.compile(r"^[\"“‘'(\[]?[A-Z0-9]")
-_ENDS = re.compile(r"[.!?][\"”’')\]]*(?:\[[\d,\s–-]+\])?$|[.!?]\s*\[[\d,\s–-]+\]\.?$")
-
-
-def is_quotable(text: str) -> bool:
-    """A sentence a reader can use: a whole sentence (capital first, full stop last) of
-    6-70 words, mostly words, not a reference entry. Column and page breaks leave fragments
-    ("tecting inline citations ...") that must not be quoted as claims."""
-    words = text.split()
-    if not 6 <= len(words) <= 70 or not _STARTS.match(text) or not _ENDS.search(text):
-        return False
-    alphabetic = sum(1 for w in words if re.search(r"[A-Za-z]{2,}", w))
-    if alphabetic / len(words) < 0.7:
-        return False
-    return not re.match(r"^\[?\d+\]?\s+[A-Z][a-z]+,?\s+[A-Z]\.", text)
-
-
 def field_score(field: str, sentence: Sentence, topic_stems: set[str]) -> float:
     """How well a sentence states `field` (cue, section, position, topic words, numbers)."""
     cues = _CUES[field].findall(sentence.text)
-    if not cues:
+    if not cues or (
+        field == "limitation" and not states_limitation(sentence.text, sentence.section)
+    ):
         return 0.0
     score = 1.0 + 0.1 * min(len(cues), 3)
     section = sentence.section.lower()
@@ -242,38 +214,6 @@ def _page_link(link: str, page: int | None) -> str:
     return link
 
 
-def block_sentences(blocks: list[StoredBlock]) -> list[Sentence]:
-    """Quotable sentences of a library document's trusted prose blocks."""
-    last = max((b.ordinal for b in blocks), default=1) or 1
-    found = []
-    for block in blocks:
-        if not block.trusted or block.kind not in _PROSE_KINDS:
-            continue
-        for text in split_sentences(block.text, "paragraph"):
-            if is_quotable(text):
-                found.append(
-                    Sentence(
-                        text,
-                        block.id,
-                        block.page,
-                        [round(v, 1) for v in block.bbox],
-                        block.section_path,
-                        block.ordinal,
-                        block.ordinal / last,
-                    )
-                )
-    return found
-
-
-def abstract_sentences(abstract: str) -> list[Sentence]:
-    """Quotable sentences of a remote record's abstract (no block, no page)."""
-    pieces = [s for s in split_sentences(abstract) if is_quotable(s)]
-    return [
-        Sentence(text, None, None, [], "Abstract", n, n / max(len(pieces), 1))
-        for n, text in enumerate(pieces)
-    ]
-
-
 class ExtractStage:
     """Included papers -> evidence items, stored paper by paper (a rerun skips done ones)."""
 
@@ -329,7 +269,7 @@ class ExtractStage:
                 data = {"paper": paper.key, "document": document, "url": paper.pdf_url}
                 ctx.tasks.event(ctx.task.id, "acquire", "acquired", data)
             blocks = ctx.store.blocks(document)
-            sentences = block_sentences(blocks)
+            sentences = own_sentences(blocks)
             by_id = {b.id: b for b in blocks}
             if paper.local:
                 passages = {

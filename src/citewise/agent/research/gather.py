@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from citewise.agent.research.context import StageContext
+from citewise.agent.research.facets import addressed_facets, named_facets, places_text, substantive
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision
 from citewise.agent.research.models import model_screen
-from citewise.agent.research.plan import related_terms
+from citewise.agent.research.plan import related_terms, topic_facets
 from citewise.agent.research.remote_query import search_remote
 from citewise.agent.research.stage import (
     ScreenInput,
@@ -39,10 +40,10 @@ TOP_RANKS = 3
 RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly") counts half
 REMOTE_LIMIT = 10
 INCLUDE_THRESHOLD = 0.3
-DISTINCTIVE = 2  # a paper must name one of the topic's 2 rarest terms (or a synonym)
-MIN_COVERAGE = 0.25  # weighted share of the topic's terms the title and abstract must cover
 UNSURE_BELOW = 0.5  # a paper naming some topic terms but scoring below this: a model decides
 LEAD_CHARS = 1500
+MAX_HEADINGS = 80
+FACET_HITS = 40
 
 
 def document_csl(doc: StoredDocument) -> dict[str, Any]:
@@ -153,6 +154,15 @@ class SearchStage:
                     per_sq[sq_id] = max(per_sq.get(sq_id, 0.0), strong)
                 done += 1
                 ctx.checkpoint(self.state, done, total)
+        # Each facet of the topic searched alone, deeper: the papers on one facet that the
+        # whole-topic queries rank below papers matching many of its words.
+        for facet in topic_facets(inputs.plan.key_phrases):
+            for hit in ctx.retriever.search(facet, k=FACET_HITS, neighbours=0):
+                doc_id = hit.block.document_id
+                if doc_id not in papers and doc_id not in acquired:
+                    doc = ctx.store.document(doc_id)
+                    if doc is not None:
+                        papers[doc_id] = self._local_paper(ctx, doc, round_)
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
             warnings = self._remote_papers(ctx, inputs, papers, best_hits)
@@ -206,9 +216,12 @@ class SearchStage:
     @staticmethod
     def _local_paper(ctx: StageContext, doc: StoredDocument, round_: int) -> Paper:
         lead = doc.abstract
+        blocks = ctx.store.blocks(doc.id)
         if not lead:
-            paragraphs = [b.text for b in ctx.store.blocks(doc.id)[:40] if b.kind == "paragraph"]
+            paragraphs = [b.text for b in blocks[:40] if b.kind == "paragraph"]
             lead = " ".join(paragraphs)[:LEAD_CHARS]
+        paths = dict.fromkeys(b.section_path for b in blocks if b.section_path)
+        headings = list(dict.fromkeys(part for path in paths for part in path.split(" > ")))
         return Paper(
             key=doc.id,
             title=doc.title,
@@ -220,6 +233,7 @@ class SearchStage:
             csl=document_csl(doc),
             round=round_,
             lead=lead,
+            headings=headings[:MAX_HEADINGS],
         )
 
 
@@ -239,35 +253,23 @@ class Screen:
         return self.mentions and self.score < UNSURE_BELOW
 
 
-def distinctive_terms(weights: dict[str, float], keep: int = DISTINCTIVE) -> list[str]:
-    """The topic's most specific terms: the `keep` rarest in the library, and any tied
-    with them. A paper that names none of them (nor a synonym) is about something else:
-    "instruction tuning of language models" is not answered by papers on language models."""
-    ranked = sorted(weights, key=lambda t: -weights[t])
-    if len(ranked) <= keep:
-        return ranked
-    floor = weights[ranked[keep - 1]]
-    return [t for t in ranked if weights[t] >= floor]
-
-
 def screen_paper(
     paper: Paper,
     plan: Plan,
     weight: Callable[[str], float],
-    in_text: Callable[[Paper, list[str]], set[str]] | None = None,
 ) -> Screen:
     """Score a paper from its title + abstract and its search breadth.
 
-    Topic coverage counts IDF-weighted topic terms in the title and abstract (or opening
-    text), synonyms at half weight; breadth is how many sub-questions rank it near the top.
-    A paper is eligible when the score passes and the title and abstract cover enough of
-    the topic: breadth alone (a long paper matches everything somewhere) never includes it.
+    The score (for ordering) counts IDF-weighted topic terms in the title and abstract (or
+    opening text), synonyms at half weight, and how many sub-questions rank it near the top.
+    A paper is eligible when it addresses any facet of the topic (addressed_facets): search
+    breadth alone (a long paper matches everything somewhere) never includes it.
     """
     retracted = re.search(r"^RETRACTED: (.+)$", str(paper.csl.get("note") or ""), re.M)
     if retracted:
         # Flagged by the sources (citewise.sources.flags): never read as evidence.
         return Screen(0.0, False, f"excluded: retracted ({retracted.group(1)})", [])
-    text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead}")}
+    text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead or paper.abstract}")}
     weights = {t: weight(t) for t in plan.topic_terms}
     found = [t for t in plan.topic_terms if stem(t) in text]
     related = [
@@ -279,32 +281,31 @@ def screen_paper(
     coverage = covered / (sum(weights.values()) or 1.0)
     score = round(0.65 * coverage + 0.35 * min(1.0, paper.retrieval), 3)
     answered = [q for q, blocks in paper.hits.items() if blocks or not paper.local]
-    if not found and not related:
+    facets = topic_facets(plan.key_phrases) or [plan.topic]
+    addressed = addressed_facets(paper, facets)
+    if not found and not related and not addressed:
         return Screen(
             score, False, "title and abstract mention none of the topic's terms", answered
         )
     mentions = ", ".join(found[:6] + [f"{t} (a synonym)" for t in related[:3]])
-    reason = (
-        f"title/abstract mention {mentions}; near the top for {len(answered)} of "
-        f"{len(plan.sub_questions)} sub-questions"
-    )
-    if coverage < MIN_COVERAGE:
-        reason = f"{reason}; covers only {coverage:.0%} of the topic"
-        return Screen(score, False, reason, answered, mentions=True)
-    distinctive = distinctive_terms(weights)
-    named = set(found + related)
-    if not set(distinctive) & named and in_text is not None:
-        named |= in_text(paper, distinctive)  # the full text of a library paper counts
-    if not set(distinctive) & named:
-        missing = " or ".join(distinctive)
-        reason = f"{reason}; never names the topic's most specific terms ({missing})"
-        if in_text is not None and paper.local:
-            reason += ", not even in its full text"
-        return Screen(score, False, reason, answered, mentions=True)
-    if score < INCLUDE_THRESHOLD:
-        reason = f"{reason}; score {score:.2f} below {INCLUDE_THRESHOLD}"
-        return Screen(score, False, reason, answered, mentions=True)
-    return Screen(score, True, reason, answered, mentions=True)
+    touched = [f for f in named_facets(paper, facets, weight) if f not in addressed]
+    where = "; ".join(f"“{f}” in its {places_text(places)}" for f, places in addressed.items())
+    # One facet of several, named once with no word of any other facet, is another field's
+    # use of a common phrase ("full text" of tweets), not a paper on the topic.
+    alone = any(substantive(places) for places in addressed.values())
+    if addressed and (len(facets) == 1 or len(addressed) > 1 or touched or alone):
+        reason = f"addresses {len(addressed)} of the topic's {len(facets)} facets: {where}"
+        if touched:
+            reason += f"; names {', '.join(f'“{f}”' for f in touched)}"
+        return Screen(max(score, INCLUDE_THRESHOLD), True, reason, answered, mentions=True)
+    if addressed:
+        reason = f"addresses only {where}, once, and names no other facet of the topic"
+    else:
+        reason = (
+            f"title/abstract mention {mentions}, but no facet of the topic "
+            f"({'; '.join(facets)}) is named in its title, one abstract sentence or a heading"
+        )
+    return Screen(min(score, INCLUDE_THRESHOLD - 0.01), False, reason, answered, mentions=True)
 
 
 class ScreenStage:
@@ -335,16 +336,9 @@ class ScreenStage:
             # Rarer topic words say more about whether a paper is on topic.
             return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
 
-        def in_text(paper: Paper, terms: list[str]) -> set[str]:
-            """The terms a library paper's full text (trusted blocks) contains."""
-            if not paper.local:
-                return set()
-            _, counts = ctx.retriever.document_term_counts(terms, [paper.key])[paper.key]
-            return {t for t, n in counts.items() if n}
-
         scored: list[tuple[Paper, Screen]] = []
         for n, paper in enumerate(found, start=1):
-            screen = screen_paper(paper, plan, weight, in_text)
+            screen = screen_paper(paper, plan, weight)
             if ctx.models is not None and screen.unsure:
                 # Only papers the score cannot call are worth a model's tokens.
                 verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)

@@ -99,6 +99,7 @@ class Paper:
     round: int = 1
     lead: str = ""  # opening text (abstract, else first paragraphs) for screening
     pdf_url: str = ""  # an open-access PDF of a remote record, fetched when allowed
+    headings: list[str] = field(default_factory=list)  # a library paper's section headings
 
     @property
     def local(self) -> bool:
@@ -156,6 +157,9 @@ class Claim:
     evidence: list[str]
     support: float = 1.0
     flag: str = ""  # "" | "unverified" (kept but marked) | "note" (a stated gap, not a claim)
+    # Who says it, worded in the report's language ("Lo et al. (2020) write:"): then `text` is
+    # their verbatim quote, shown in quotation marks after it; "" for the report's own sentences.
+    speaker: str = ""
 
 
 @dataclass
@@ -208,6 +212,7 @@ class Report:
     verification: dict[str, Any] = field(default_factory=dict)
     screening: list[ScreeningDecision] = field(default_factory=list)
     coverage: list[CoverageRow] = field(default_factory=list)  # per sub-question, plan order
+    lang: str = ""  # "zh": the report's fixed wording is Chinese
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -235,6 +240,7 @@ class Report:
             data.get("verification", {}),
             screening,
             [from_dict(CoverageRow, row) for row in data.get("coverage", [])],
+            data.get("lang", ""),
         )
 
     def claims(self) -> list[Claim]:

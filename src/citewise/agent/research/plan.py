@@ -8,9 +8,11 @@ synonyms and related terms from a small vocabulary. Pure functions of the topic.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 
 from citewise.agent.research.model import FACETS, Plan, SubQuestion
-from citewise.retrieval.terms import STOPWORDS, content_terms
+from citewise.retrieval.terms import STOPWORDS, content_terms, stem
 
 MAX_TOPIC_QUESTIONS = 2
 LONG_TOPIC_TERMS = 6
@@ -38,7 +40,7 @@ FACET_TEMPLATES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("limitation", "challenge", "future", "error", "difficult", "however", "bias"),
     ),
     "applications": (
-        "What is {focus} used for, and where is it applied?",
+        "What is {focus} used for, and in which applications?",
         ("application", "applied", "enables", "support", "tool", "service", "practice"),
     ),
 }
@@ -73,8 +75,15 @@ RELATED: dict[str, tuple[str, ...]] = {
     "healthcare": ("health care", "clinical"),
     "language": ("text", "linguistic"),
     "search": ("retrieval",),
+    "detection": ("recognition", "identification", "classification"),
+    "links": ("linking", "linked"),
+    "datasets": ("corpus", "corpora", "data set"),
+    "pdfs": ("pdf",),
 }
 
+FAMILY_STEM = 6  # stems at least this long that extend each other name one word family
+MAX_FACET_WORDS = 4  # a longer run of content words is no single noun phrase
+PLURAL_NOUNS = frozenset({"corpora", "data", "criteria", "phenomena"})
 _SPLIT = re.compile(r"[,;:()\[\]?!/]|\s+-\s+|\s+(?:and|or|vs\.?|versus)\s+", re.IGNORECASE)
 
 
@@ -94,10 +103,82 @@ def key_phrases(topic: str) -> list[str]:
     return sorted(unique, key=lambda p: -len(content_terms(p)))
 
 
+@lru_cache(maxsize=1)
+def topic_verbs() -> dict[str, str]:
+    """Verbs that open a topic's phrase (base and -ing form) -> their -ing form
+    (data/topic_verbs.txt)."""
+    text = resources.files("citewise.agent.research").joinpath("data", "topic_verbs.txt")
+    verbs: dict[str, str] = {}
+    for line in text.read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            base, ing = line.split()
+            verbs[base] = verbs[ing] = ing
+    return verbs
+
+
+def noun_phrase(phrase: str) -> str:
+    """The phrase without the verb that opens it: "build large corpora" -> "large corpora"."""
+    words = phrase.split()
+    if len(words) > 1 and words[0].lower() in topic_verbs():
+        return " ".join(words[1:])
+    return phrase if words and words[0].lower() not in topic_verbs() else ""
+
+
+def as_focus(phrase: str) -> str:
+    """The phrase as a question's object: an opening verb in its -ing form
+    ("used for building large corpora", not "used for build large corpora")."""
+    words = phrase.split()
+    if words and words[0].lower() in topic_verbs():
+        words[0] = topic_verbs()[words[0].lower()]
+    return " ".join(words)
+
+
+def agree(template: str, focus: str) -> str:
+    """The template filled with `focus`, its "is" agreeing with a plural noun phrase
+    ("How are hate speech datasets evaluated"); a phrase opening with a verb is singular."""
+    words = focus.split()
+    last = words[-1].lower() if words else ""
+    plural = (
+        len(words) > 0
+        and words[0].lower() not in topic_verbs()
+        and (last in PLURAL_NOUNS or (last.endswith("s") and not last.endswith(("ss", "us", "is"))))
+    )
+    text = template.format(focus=focus)
+    if plural:
+        text = re.sub(r"^(How|What) is ", r"\1 are ", text)
+    return text
+
+
+def topic_facets(phrases: list[str]) -> list[str]:
+    """The topic's facets: the noun phrases of its key phrases, in the topic's words."""
+    found: list[str] = []
+    for phrase in phrases:
+        words = noun_phrase(phrase).split()
+        if len(words) <= MAX_FACET_WORDS:
+            found.append(" ".join(words))
+        else:  # a run of words with no phrase breaks (a translated topic): adjacent pairs
+            found += [" ".join(words[i : i + 2]) for i in range(len(words) - 1)]
+    return list(dict.fromkeys(f for f in found if content_terms(f)))
+
+
 def related_terms(terms: list[str]) -> list[str]:
     """Synonyms and related words of the terms, not already among them."""
     found = [r for t in terms for r in RELATED.get(t, ())]
     return [r for r in dict.fromkeys(found) if r not in terms]
+
+
+def _same_family(a: str, b: str) -> bool:
+    # one stem extends the other, both long enough to mean something ("predict", "prediction")
+    return min(len(a), len(b)) >= FAMILY_STEM and (a.startswith(b) or b.startswith(a))
+
+
+def names_word(word: str, stems: set[str]) -> bool:
+    """Whether a text's content stems name a topic word, itself (or a word of its family:
+    "prediction" and "predicts") or a synonym of it."""
+    own = stem(word)
+    if own in stems or any(_same_family(own, s) for s in stems):
+        return True
+    return any(all(stem(w) in stems for w in content_terms(r)) for r in related_terms([word]))
 
 
 def make_plan(topic: str) -> Plan:
@@ -109,7 +190,7 @@ def make_plan(topic: str) -> Plan:
     main = phrases[0]
     # A long topic reads badly inside every question; its main phrase carries it there
     # (the queries still use the whole topic).
-    focus = topic if len(topic_terms) <= LONG_TOPIC_TERMS else main
+    focus = as_focus(topic if len(topic_terms) <= LONG_TOPIC_TERMS else main)
     questions: list[SubQuestion] = []
     for facet in FACETS:
         template, cues = FACET_TEMPLATES[facet]
@@ -122,7 +203,7 @@ def make_plan(topic: str) -> Plan:
         questions.append(
             SubQuestion(
                 id=f"q{len(questions) + 1}",
-                text=template.format(focus=focus),
+                text=agree(template, focus),
                 facet=facet,
                 queries=list(dict.fromkeys(queries)),
                 terms=list(dict.fromkeys(topic_terms + list(cues))),
@@ -132,6 +213,7 @@ def make_plan(topic: str) -> Plan:
         terms = content_terms(phrase)
         if len(phrases) < 2 or set(terms) <= set(content_terms(main)):
             continue
+        phrase = as_focus(phrase)
         variants = [phrase, f"{phrase} {' '.join(related_terms(terms)[:3])}".strip()]
         questions.append(
             SubQuestion(

@@ -4,6 +4,7 @@ unsupported claims removed, weakly supported ones kept but marked. Pure function
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from citewise.agent.numbers import unsupported
@@ -16,7 +17,7 @@ MARK = 0.4
 # Words the writer's own templates add around quoted names and numbers.
 TEMPLATE_WORDS = REASON_WORDS | frozenset(
     """report reports whereas none effect likely reason quoted evidence show why differ
-    unqualified et al""".split()
+    unqualified et al write writes also both all about likewise""".split()
 )
 
 
@@ -91,6 +92,7 @@ def verify_report(
         verification=stats,
         screening=report.screening,
         coverage=report.coverage,
+        lang=report.lang,
     )
 
 
@@ -118,7 +120,7 @@ def _checked_claim(
     supports.append(support)
     flag = claim.flag if support >= KEEP else "unverified"
     stats["marked" if flag == "unverified" else "kept"] += 1
-    return Claim(claim.text, resolved, support, flag)
+    return replace(claim, evidence=resolved, support=support, flag=flag)
 
 
 def _cited_references(

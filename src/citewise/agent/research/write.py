@@ -6,8 +6,8 @@ With the extractive backend a claim is a verbatim quote; the few sentences code 
 
 from __future__ import annotations
 
-from typing import Any
-
+from citewise.agent.research.claims import states_limitation
+from citewise.agent.research.cluster import claim_stems, cluster_claims
 from citewise.agent.research.model import (
     Claim,
     CoverageRow,
@@ -20,54 +20,17 @@ from citewise.agent.research.model import (
     ScreeningDecision,
     Section,
 )
-from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
+from citewise.agent.research.plan import names_word, topic_facets
+from citewise.agent.research.themes import names_thing, theme_terms
+from citewise.agent.research.voice import attribution, listed, short_cite
+from citewise.retrieval.terms import content_terms, stem
 
 PAPERS_PER_SECTION = 5
+SPEAKER_TITLE_WORDS = 6  # a paper without authors is named by its title's first words
 CLAIMS_PER_PAPER = 3
 THEMES = 3
 PAPERS_PER_THEME = 3
 OPEN_PROBLEMS = 6
-# Connectives that open sentences in every paper: never a theme the papers share.
-CONNECTIVES = frozenset(
-    """although however thus therefore moreover furthermore whereas while hence indeed also
-    additionally finally first second third overall instead""".split()
-)
-
-
-def _theme_word(word: str) -> bool:
-    """A word that can name a theme: not a number, a connective, an adverb or a verb form
-    ("including", "proposed", "largely" open sentences in every field)."""
-    return (
-        len(word) > 3
-        and word.isalpha()
-        and word not in CONNECTIVES
-        and not word.endswith(("ing", "ed", "ly"))
-    )
-
-
-def theme_terms(quote: str, topic: set[str]) -> dict[str, str]:
-    """Stemmed theme keys in `quote` -> their surface form: adjacent pairs of content words
-    ("training data") and single theme words, leaving out the topic's own words."""
-    words = tokens(quote)
-    found: dict[str, str] = {}
-    for first, second in zip(words, words[1:], strict=False):
-        if first in STOPWORDS or second in STOPWORDS:
-            continue
-        # a gerund may modify a noun ("training data"), unless it works as a preposition
-        modifier = _theme_word(first) or (
-            first.endswith("ing") and len(first) > 5 and first not in PREPOSITION_LIKE
-        )
-        if modifier and _theme_word(second):
-            pair = (stem(first), stem(second))
-            if not set(pair) <= topic:
-                found.setdefault(" ".join(pair), f"{first} {second}")
-    for word in content_terms(quote):
-        if _theme_word(word) and stem(word) not in topic:
-            found.setdefault(stem(word), word)
-    return found
-
-
-PREPOSITION_LIKE = frozenset("including following regarding concerning during".split())
 FIELD_KINDS = ("contribution", "method", "setup", "result", "limitation", "application")
 FACET_LABELS = {
     "methods": "Methods",
@@ -85,24 +48,6 @@ NO_DISAGREEMENT = (
 )
 
 
-def short_cite(csl: dict[str, Any]) -> str:
-    """ "Lo et al. (2020)" from a CSL item; the title when it names no author."""
-    authors = csl.get("author") or []
-    year = ((csl.get("issued") or {}).get("date-parts") or [[None]])[0][0]
-    if not authors:
-        name = str(csl.get("title") or csl.get("id"))
-        name = name if len(name) < 60 else name[:57] + "…"
-    else:
-        first = authors[0].get("family") or authors[0].get("literal") or "Anonymous"
-        if len(authors) == 1:
-            name = first
-        elif len(authors) == 2:
-            name = f"{first} and {authors[1].get('family', '')}"
-        else:
-            name = f"{first} et al."
-    return f"{name} ({year})" if year else name
-
-
 def _rank(item: EvidenceItem) -> tuple[int, float, str, str, str]:
     # Field evidence (cue-matched) before retrieved passages, stronger first; ties broken by
     # what the evidence is, not by its task-scoped ID, so a rerun writes the same report.
@@ -115,8 +60,9 @@ def _rank(item: EvidenceItem) -> tuple[int, float, str, str, str]:
     )
 
 
-def _claim(item: EvidenceItem) -> Claim:
-    return Claim(item.quote, [item.id])
+def _key(quote: str) -> str:
+    """A quote as the report compares sentences: case and spacing aside."""
+    return " ".join(quote.lower().split())
 
 
 class _Writer:
@@ -131,62 +77,111 @@ class _Writer:
         self.evidence = sorted(evidence, key=_rank)
         self.papers = papers
         self.order = {key: n for n, key in enumerate(order)}  # screening rank of each paper
+        self.topic = {stem(t) for t in plan.topic_terms}
+        self.used: set[str] = set()  # every sentence the report has written, once
+        self.cited_in: dict[str, list[str]] = {}  # paper -> the sections citing it
+        self.summarised: list[str] = []  # the papers of the summary's paragraphs, in order
 
     def cite(self, key: str) -> str:
         paper = self.papers.get(key)
         return short_cite(paper.csl) if paper else key
 
+    def fresh(self, items: list[EvidenceItem]) -> list[EvidenceItem]:
+        """The items whose sentence the report has not written yet (one of each sentence)."""
+        seen = set(self.used)
+        found = []
+        for item in items:
+            if _key(item.quote) not in seen:
+                seen.add(_key(item.quote))
+                found.append(item)
+        return found
+
+    def speaker(self, key: str) -> str:
+        """How the report names a paper as the one saying something: its short citation, or
+        for a paper whose authors are unknown, "the authors of “Title…”"."""
+        paper = self.papers.get(key)
+        if paper is None or paper.csl.get("author"):
+            return self.cite(key)
+        words = (paper.title or key).split()
+        title = " ".join(words[:SPEAKER_TITLE_WORDS]) + (
+            "…" if len(words) > SPEAKER_TITLE_WORDS else ""
+        )
+        return f"the authors of “{title}”"
+
+    def say(self, group: list[EvidenceItem], section: str, again: bool = False) -> Claim:
+        """One claim for items that say the same: the first item's quote, attributed to
+        every paper making it and citing each (the sentences are then used)."""
+        for item in group:
+            self.used.add(_key(item.quote))
+            self.cited_in.setdefault(item.paper, [])
+            if section not in self.cited_in[item.paper]:
+                self.cited_in[item.paper].append(section)
+        names = list(dict.fromkeys(self.speaker(i.paper) for i in group))
+        return Claim(group[0].quote, [i.id for i in group], speaker=attribution(names, again))
+
     def by_question(self, qid: str) -> list[EvidenceItem]:
         return [e for e in self.evidence if e.sub_question == qid]
 
+    def summary_pointers(self, section: Section, labels: dict[str, str]) -> Section:
+        """The summary with each paper's lead pointing to the sections that cite it."""
+        for key, paragraph in zip(self.summarised, section.paragraphs, strict=False):
+            where = [labels[s] for s in self.cited_in.get(key, []) if s in labels]
+            if where:
+                paragraph.lead = f"{paragraph.lead} (see {', '.join(where)})"
+        return section
+
     def summary(self) -> Section:
+        """What the included papers are: each one's own statement of its contribution, led
+        by its title and the sections that cite it."""
         section = Section("summary", "Executive summary")
-        used: set[str] = set()
-        for question in self.plan.sub_questions:
-            best = next((e for e in self.by_question(question.id) if e.quote not in used), None)
-            if best:
-                used.add(best.quote)
-                label = FACET_LABELS.get(question.facet, "Topic")
-                if question.facet == "topic":
-                    label = question.text.removeprefix("What do the sources report about ")
-                    label = label.rstrip("?").capitalize()
-                section.paragraphs.append(Paragraph([_claim(best)], lead=label))
+        for key in sorted(self.papers, key=lambda k: self.order.get(k, 1_000_000)):
+            own = [e for e in self.evidence if e.paper == key and e.kind == "contribution"]
+            items = self.fresh(own)
+            if not items:
+                continue
+            claim = self.say(items[:1], "summary")
+            title = self.papers[key].title or key
+            title = title if len(title) <= 80 else title[:77] + "…"
+            self.summarised.append(key)
+            section.paragraphs.append(Paragraph([claim], lead=title))
         if not section.paragraphs:
             note = "No screened source in the library answers any sub-question on this topic."
             section.paragraphs.append(Paragraph([_note(note)]))
         return section
 
-    def background(self) -> Section:
-        section = Section("background", "Background")
-        for key in sorted(self.papers, key=lambda k: self.order.get(k, 1_000_000)):
-            items = [e for e in self.evidence if e.paper == key and e.kind == "contribution"]
-            if items:
-                section.paragraphs.append(Paragraph([_claim(items[0])], lead=self.cite(key)))
-        return section
-
     def question(self, index: int) -> Section:
         question = self.plan.sub_questions[index]
         section = Section(question.id, question.text)
-        grouped: dict[str, list[EvidenceItem]] = {}
-        for item in self.by_question(question.id):
-            quotes = [e.quote for e in grouped.get(item.paper, [])]
-            if item.quote not in quotes and len(quotes) < CLAIMS_PER_PAPER:
-                grouped.setdefault(item.paper, []).append(item)
-        papers = sorted(grouped, key=lambda k: (self.order.get(k, 1_000_000), k))
-        for key in papers[:PAPERS_PER_SECTION]:
-            claims = [_claim(e) for e in grouped[key]]
-            section.paragraphs.append(Paragraph(claims, lead=self.cite(key)))
+        items = self.by_question(question.id)
+        if question.facet == "limitations":
+            # limitations the authors state, not method details that mention an error
+            items = [e for e in items if states_limitation(e.quote, e.section)]
+        per_paper: dict[str, list[EvidenceItem]] = {}
+        for item in self.fresh(items):
+            if len(per_paper.setdefault(item.paper, [])) < CLAIMS_PER_PAPER:
+                per_paper[item.paper].append(item)
+        papers = sorted(per_paper, key=lambda k: (self.order.get(k, 1_000_000), k))
+        papers = papers[:PAPERS_PER_SECTION]
+        chosen = [i for k in papers for i in per_paper[k]]
+        by_paper: dict[str, list[Claim]] = {}
+        for group in cluster_claims(chosen, self.topic):
+            again = bool(by_paper.get(group[0].paper))  # the paragraph has named the paper
+            claim = self.say(group, question.id, again)
+            by_paper.setdefault(group[0].paper, []).append(claim)
+        for key in papers:
+            if by_paper.get(key):
+                section.paragraphs.append(Paragraph(by_paper[key]))
         if not section.paragraphs:
             note = "No screened source answers this sub-question (see Open problems)."
             section.paragraphs.append(Paragraph([_note(note)]))
         return section
 
     def discussion(self) -> Section:
-        """Themes that evidence from several papers shares, with a quote from each: two-word
-        phrases first ("training data"), then single words that name things."""
+        """Themes that evidence from several papers shares, each one sentence naming the
+        papers and citing a quote of each: two-word phrases first ("training data"), then
+        single words that name things. The quotes are cited, not written again."""
         section = Section("discussion", "Cross-cutting discussion")
-        topic = {stem(t) for t in self.plan.topic_terms}
-        themed = [(item, theme_terms(item.quote, topic)) for item in self.evidence]
+        themed = [(item, theme_terms(item.quote, self.topic)) for item in self.evidence]
         by_paper: dict[str, set[str]] = {}
         surface: dict[str, str] = {}
         for item, found in themed:
@@ -197,26 +192,32 @@ class _Writer:
         for keys in by_paper.values():
             for key in keys:
                 counts[key] = counts.get(key, 0) + 1
+        quotes = " ".join(item.quote for item in self.evidence)
         themes = sorted(
-            (k for k, n in counts.items() if n >= 2),
+            # a phrase, or a single word the papers write as an acronym ("GROBID")
+            (k for k, n in counts.items() if n >= 2 and names_thing(k, surface[k], quotes)),
             key=lambda k: (-counts[k], " " not in k, k),  # more papers, then phrases first
         )
-        used: set[str] = set()
         for theme in themes:
-            claims: list[Claim] = []
-            seen_papers: set[str] = set()
+            cited: dict[str, EvidenceItem] = {}
             for item, found in themed:
-                if item.paper in seen_papers or item.quote in used:
-                    continue
-                if theme in found:
-                    claims.append(_claim(item))
-                    seen_papers.add(item.paper)
-                    used.add(item.quote)
-                if len(claims) == PAPERS_PER_THEME:
+                if theme in found and item.paper not in cited:
+                    cited[item.paper] = item
+                if len(cited) == PAPERS_PER_THEME:
                     break
-            if len(claims) >= 2:
+            if len(cited) >= 2:
+                named = [self.cite(k) for k in cited]
+                if len(set(named)) < len(named):  # same authors and year: name the titles
+                    named = [f"“{self.papers[k].title}”" if k in self.papers else k for k in cited]
+                names = listed(named)
+                text = f"{names} all write about {surface[theme]}."
+                if len(cited) == 2:
+                    text = f"{names} both write about {surface[theme]}."
+                ids = [i.id for i in cited.values()]
                 lead = surface[theme]
-                section.paragraphs.append(Paragraph(claims, lead=lead[0].upper() + lead[1:]))
+                section.paragraphs.append(
+                    Paragraph([Claim(text, ids)], lead=lead[0].upper() + lead[1:])
+                )
             if len(section.paragraphs) == THEMES:
                 break
         if not section.paragraphs:
@@ -241,7 +242,9 @@ class _Writer:
             else:
                 lead = f"Effect: {d.topic}"
                 text = f"{a} report an effect, whereas {b} report none."
-            claims = [Claim(text, ids), _claim(first), _claim(second)]
+            # the two quotes, unless a section has written them (the statement cites them)
+            quotes = [self.say([i], section.key) for i in self.fresh([first, second])]
+            claims = [Claim(text, ids), *quotes]
             why = (
                 f"Likely reason: {d.reason}."
                 if d.reason
@@ -254,17 +257,35 @@ class _Writer:
         return section
 
     def open_problems(self, coverage: dict[str, dict[str, int]]) -> Section:
+        """Limitations and future work the papers state that no section has written, and the
+        gaps: facets of the topic no cited sentence names, sub-questions nothing answers."""
         section = Section("open", "Open problems")
         seen: set[str] = set()
         claims: list[Claim] = []
-        for item in self.evidence:
-            if item.kind == "limitation" and item.paper not in seen:
+        stated = [
+            e
+            for e in self.evidence
+            if e.kind == "limitation" and states_limitation(e.quote, e.section)
+        ]
+        for item in self.fresh(stated):
+            if item.paper not in seen:
                 seen.add(item.paper)
-                claims.append(_claim(item))
+                claims.append(self.say([item], section.key))
             if len(claims) == OPEN_PROBLEMS:
                 break
         if claims:
             section.paragraphs.append(Paragraph(claims))
+        written = {
+            s
+            for item in self.evidence
+            if _key(item.quote) in self.used
+            for s in claim_stems(item.quote, set())
+        }
+        missing = [
+            f
+            for f in topic_facets(self.plan.key_phrases)
+            if not all(names_word(w, written) for w in content_terms(f))
+        ]
         # Gaps in the evidence base, as coverage notes: statements about what the screened
         # evidence lacks, so they cite nothing (the appendix's coverage table has the counts).
         papers = {q.id: coverage.get(q.id, {}).get("papers", 0) for q in self.plan.sub_questions}
@@ -272,11 +293,13 @@ class _Writer:
         unanswered = [f"Q{n}" for n, q in numbered if not self.by_question(q.id)]
         thin = [f"Q{n}" for n, q in numbered if papers[q.id] == 1]
         notes = []
+        if missing:
+            notes.append(f"No cited sentence addresses {listed([f'“{f}”' for f in missing])}.")
         if unanswered:
-            notes.append(f"No screened source answers {_listed(unanswered)}.")
+            notes.append(f"No screened source answers {listed(unanswered)}.")
         if thin:
             each = "" if len(thin) == 1 else " each"
-            notes.append(f"The evidence on {_listed(thin)} rests on a single paper{each}.")
+            notes.append(f"The evidence on {listed(thin)} rests on a single paper{each}.")
         if notes:
             section.paragraphs += [Paragraph([_note(n)]) for n in notes]
         return section
@@ -288,10 +311,6 @@ def _note(text: str) -> Claim:
     return Claim(text, [], flag="note")
 
 
-def _listed(labels: list[str]) -> str:
-    return ", ".join(labels[:-1]) + (" and " if len(labels) > 1 else "") + labels[-1]
-
-
 def write_report(
     plan: Plan,
     evidence: list[EvidenceItem],
@@ -300,18 +319,21 @@ def write_report(
     disagreements: list[Disagreement],
     coverage: dict[str, dict[str, int]],
 ) -> Report:
-    """Executive summary, background, one section per sub-question, discussion,
-    disagreements, open problems; references are the CSL items of the papers cited."""
+    """Executive summary (what each included paper is), one section per sub-question,
+    discussion, disagreements, open problems, no sentence twice; references are the CSL
+    items of the papers cited."""
     included = [d.key for d in sorted(screening, key=lambda d: -d.score) if d.included]
     by_key = {p.key: p for p in papers}
     writer = _Writer(plan, evidence, by_key, included)
-    sections = [writer.summary(), writer.background()]
-    sections += [writer.question(i) for i in range(len(plan.sub_questions))]
-    sections += [
-        writer.discussion(),
-        writer.disagreements(disagreements),
-        writer.open_problems(coverage),
-    ]
+    # Every sentence is written once: each paper's contribution (the summary), then the
+    # sub-questions, the disagreements (quoting what no section has), the open problems.
+    labels = {q.id: f"Q{n}" for n, q in enumerate(plan.sub_questions, start=1)}
+    summary = writer.summary()
+    questions = [writer.question(i) for i in range(len(plan.sub_questions))]
+    disagreeing = writer.disagreements(disagreements)
+    open_problems = writer.open_problems(coverage)
+    summary = writer.summary_pointers(summary, labels)
+    sections = [summary, *questions, writer.discussion(), disagreeing, open_problems]
     papers_of = {e.id: e.paper for e in evidence}
     cited: list[str] = []
     for section in sections:

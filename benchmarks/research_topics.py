@@ -1,0 +1,121 @@
+"""Research screening and repeats on hand-labelled topics.
+
+    python benchmarks/research_topics.py --library LIB [--topics benchmarks/research_topics]
+
+For each labelled topic (a YAML file: topic, relevant files, labelled from titles and abstracts
+before any run), runs `citewise research` on a copy of LIB as a user would (local, no model)
+and prints: seconds, screening recall and precision against the labels, report sentences, the
+sentences that appear more than once, and the share of facet-section sentences that name a paper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from citewise.store.factory import open_store  # noqa: E402
+
+CITATION = re.compile(r"\s*\[@[^\]]*\]")
+ROW = re.compile(r"^\| .*\((?P<key>[^()]+)\) \| \d+ \| [\d.]+ \| (?P<decision>include|exclude) \|")
+# A sentence attributing its claim to a named paper: "Lo et al. (2020) write: …",
+# "The authors of “Title…” write: …".
+NAMED = re.compile(
+    r"^(?:[A-Z][\w'-]+(?: et al\.| and [A-Z][\w'-]+)? \(\d{4}\)|The authors of “[^”]+”)"
+    r"[^“]* writes?\b"
+)
+
+
+def body_claims(markdown: str) -> list[tuple[str, str]]:
+    """(section title, claim text) for every cited claim from the first section to References."""
+    body = markdown.split("\n## References", 1)[0]
+    claims: list[tuple[str, str]] = []
+    section = ""
+    for line in body.splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+            continue
+        if not CITATION.search(line) or line.startswith("|"):
+            continue
+        for piece in CITATION.split(line)[:-1]:
+            text = piece.strip(" -").strip()
+            if text:
+                claims.append((section, text))
+    return claims
+
+
+def quoted(text: str) -> str:
+    """The sentence a claim states, without its attribution or bold lead."""
+    text = re.sub(r"^\*\*[^*]+\.\*\*\s*", "", text)
+    inner = re.findall(r"“([^”]+)”", text)
+    return " ".join(inner) if inner else text
+
+
+def score(library: Path, spec: dict, workdir: Path) -> dict:
+    store = open_store(library)
+    by_file = {Path(d.path).name: d.id for d in store.documents()}
+    relevant = {by_file[r["file"]] for r in spec["relevant"] if r["file"] in by_file}
+    out = workdir / "report.md"
+    started = time.perf_counter()
+    subprocess.run(
+        ["citewise", "--library", str(library), "research", spec["topic"], "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    seconds = time.perf_counter() - started
+    markdown = out.read_text("utf-8")
+    included = {
+        m["key"]
+        for line in markdown.splitlines()
+        if (m := ROW.match(line)) and m["decision"] == "include"
+    }
+    claims = body_claims(markdown)
+    counts = Counter(" ".join(quoted(t).split()) for _, t in claims)
+    facet = [t for s, t in claims if re.match(r"Q\d+\.", s)]
+    named = sum(1 for t in facet if NAMED.search(t))
+    hit = included & relevant
+    return {
+        "topic": spec["topic"],
+        "seconds": round(seconds, 1),
+        "relevant": len(relevant),
+        "included": len(included),
+        "recall": round(len(hit) / len(relevant), 2) if relevant else None,
+        "precision": round(len(hit) / len(included), 2) if included else None,
+        "missed": sorted(relevant - included),
+        "extra": sorted(included - relevant),
+        "claims": len(claims),
+        "repeated": {t[:80]: n for t, n in counts.items() if n > 1},
+        "facet_named_share": round(named / len(facet), 2) if facet else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--library", required=True, type=Path)
+    parser.add_argument("--topics", type=Path, default=ROOT / "benchmarks" / "research_topics")
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    for path in sorted(args.topics.glob("*.yaml")):
+        if args.only and args.only not in path.name:
+            continue
+        spec = yaml.safe_load(path.read_text("utf-8"))
+        with tempfile.TemporaryDirectory() as tmp:
+            library = Path(tmp) / "lib"
+            shutil.copytree(args.library, library)
+            print(json.dumps(score(library, spec, Path(tmp)), ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
