@@ -1,0 +1,81 @@
+"""Matrix and compare cells on Markdown papers the test writes: whole phrases (never cut
+mid-word), the paper's own statements before others', limitations from their section."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citewise.agent.extraction import ELLIPSIS, Finding
+from citewise.agent.matrix_cells import MAX_CELL, shorten, whole_phrase
+from citewise.cli import app
+from citewise.cli.testing import CliRunner
+
+runner = CliRunner()
+
+LONG_METHOD = (
+    "# Tide Gauges From Harbour Webcams\n\n## Abstract\n\n"
+    "We propose a lightweight recurrent estimator that reads water levels from harbour "
+    "webcam footage recorded during storm surges and calibrates itself against nearby "
+    "tide gauges without any manual annotation of the frames.\n"
+)
+
+
+def ingest(tmp_path: Path, papers: dict[str, str]) -> tuple[Path, dict[str, str]]:
+    lib = tmp_path / "lib"
+    files = []
+    for name, text in papers.items():
+        path = tmp_path / f"{name}.md"
+        path.write_text(text)
+        files.append(str(path))
+    result = runner.invoke(app, ["-L", str(lib), "ingest", "--no-embed", *files])
+    assert result.exit_code == 0, result.output
+    listed = json.loads(runner.invoke(app, ["-L", str(lib), "list", "--json"]).stdout)
+    return lib, {Path(d["path"]).stem: d["id"] for d in listed}
+
+
+def cells(lib: Path, doc: str, columns: str) -> dict[str, dict[str, object]]:
+    out = lib.parent / "m.json"
+    result = runner.invoke(
+        app, ["-L", str(lib), "matrix", "--docs", doc, "--columns", columns, "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    row = json.loads(out.read_text())["rows"][0]
+    return dict(row["cells"])
+
+
+def test_a_long_clause_is_cut_at_a_word_with_an_ellipsis(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"webcam": LONG_METHOD})
+    method = cells(lib, ids["webcam"], "method")["method"]
+    value = str(method["value"])
+    assert value.endswith(ELLIPSIS) and len(value) <= MAX_CELL + 1
+    body = value.removesuffix(ELLIPSIS)
+    quote = str(method["quote"])
+    assert body in quote
+    after = quote[quote.find(body) + len(body)]
+    assert not after.isalnum()  # the cut falls between words
+    assert body.split()[-1] not in {"and", "of", "the", "from", "without"}
+
+
+def test_a_span_that_stops_inside_a_word_is_completed() -> None:
+    quote = "Patients entered a cardiac rehabilitation programme after discharge."
+    cut_mid_word = Finding("method", "a cardiac reh", quote, 1, "b1", "Methods", 1.0)
+    cell = whole_phrase(cut_mid_word)
+    assert cell.value == "a cardiac rehabilitation" and not cell.cut
+
+
+def test_a_short_value_is_left_whole() -> None:
+    assert shorten("heart failure outcomes") == ("heart failure outcomes", False)
+    long = "word " * 40
+    short, was_cut = shorten(long.strip())
+    assert was_cut and len(short) <= MAX_CELL and not short.endswith(" ")
+
+
+@pytest.mark.parametrize("limit", [30, 60])
+def test_shorten_prefers_a_clause_boundary(limit: int) -> None:
+    text = "a sensor array mounted on buoys, calibrated each night against satellite altimetry"
+    short, was_cut = shorten(text, limit)
+    assert was_cut and text.startswith(short)
+    assert short == "a sensor array mounted on buoys" or len(short) <= limit
