@@ -79,3 +79,61 @@ def test_shorten_prefers_a_clause_boundary(limit: int) -> None:
     short, was_cut = shorten(text, limit)
     assert was_cut and text.startswith(short)
     assert short == "a sensor array mounted on buoys" or len(short) <= limit
+
+
+KELP = """# Counting Kelp Stipes From Drone Imagery
+
+## Abstract
+
+We present a density regression network that counts kelp stipes in drone images of rocky reefs.
+
+## Related Work
+
+Earlier work proposes a texture tracker that follows single kelp fronds across frames.
+Sonar transects are limited to shallow reefs with calm water (Ito and Sato, 2015).
+Diver surveys achieve an agreement of 91.5% between observers [4].
+
+## Method
+
+Our tiling step suffers from visible seams between neighbouring image tiles.
+
+## Results
+
+Our results show that the network counts stipes within 8.2% of diver counts.
+
+## Limitations
+
+All annotations come from a single stretch of coastline surveyed in one season.
+"""
+
+ONLY_OTHERS = """# Notes on Reef Survey Practice
+
+## Introduction
+
+Reef surveys matter for fisheries.
+
+## Related Work
+
+Prior studies propose a diver census protocol that counts urchins along fixed transects.
+Their results show that towed cameras miss small urchins (Smith et al., 2019).
+"""
+
+
+def test_related_work_never_fills_a_cell(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"kelp": KELP, "notes": ONLY_OTHERS})
+    columns = "method,main result,limitations"
+    for doc in ids.values():
+        for column, cell in cells(lib, doc, columns).items():
+            if cell["stated"]:
+                quote = str(cell["quote"])
+                assert "Earlier work" not in quote and "Sonar" not in quote, column
+                assert "Diver surveys" not in quote and "towed cameras" not in quote, column
+    notes = cells(lib, ids["notes"], columns)
+    assert not notes["method"]["stated"] and not notes["main result"]["stated"]
+
+
+def test_a_limitations_section_wins_over_a_drawback_named_elsewhere(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"kelp": KELP})
+    got = cells(lib, ids["kelp"], "limitations,main result")
+    assert "single stretch of coastline" in str(got["limitations"]["value"])
+    assert "8.2%" in str(got["main result"]["value"])

@@ -27,18 +27,17 @@ _WORD = re.compile(r"\w")
 def word_list(name: str) -> frozenset[str]:
     """One "[name]" list of the data file, lower case; a list without provenance is an error."""
     text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
-    current, sourced = None, False
+    current: str | None = None
+    sourced = False
     words: set[str] = set()
     for raw in text.splitlines():
         line = raw.strip()
         if line.startswith("[") and line.endswith("]"):
-            current, sourced = line[1:-1].strip(), False
+            current = line[1:-1].strip()
         elif current == name and line.startswith("# from:"):
             sourced = True
         elif current == name and line and not line.startswith("#"):
             words.add(line.lower())
-        if current != name and words:
-            break
     if not words or not sourced:
         raise CitewiseError(
             f"{WORDS_FILE}: the list [{name}] is missing or lacks a '# from:' line",
@@ -109,3 +108,47 @@ def clause_continues(text: str, end: int) -> bool:
     """Whether the clause goes on after `end` (no punctuation or end of text follows)."""
     rest = text[end:].lstrip()
     return bool(rest) and rest[0] not in ".;:,!?)]"
+
+
+# a citation marker inside a sentence: "Smith et al.", "[3]", "[4, 7-9]", "(Lee and Kim, 2019;",
+# or the BIBREF placeholders of papers converted from LaTeX
+_CITATION = re.compile(
+    r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]|\bBIBREF\d+|"
+    r"\(\s*[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+(?:19|20)\d{2}[a-z]?\s*[;),]"
+)
+_NUMBERING = re.compile(r"^[\dIVXivx.\s]+(?=\w)")
+_MEASURED = re.compile(r"\d\.\d|\d\s?%")  # "81.3", "7%": a measured number, not a year
+CITING_PENALTY = 1.5  # a sentence citing others still fills a cell no own sentence fills
+
+
+def cites_others(text: str) -> bool:
+    return bool(_CITATION.search(text))
+
+
+def in_sections(section_path: str, list_name: str) -> bool:
+    """Whether any heading of the path ("2 Related Work > Neural models") names one of the
+    list's sections, numbering left out."""
+    names = word_list(list_name)
+    for heading in section_path.split(" > "):
+        words = " " + _NUMBERING.sub("", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def own_statements(aspect: str, findings: list[Finding]) -> list[Finding]:
+    """The paper's own claims first: sentences in sections about others' work are left out,
+    sentences citing others are demoted; a limitations cell prefers its section, a main-result
+    cell the abstract or conclusion and findings with measured numbers. Scores only; unsorted."""
+    out = []
+    for f in findings:
+        if in_sections(f.section, "others_sections"):
+            continue
+        score = f.score - (CITING_PENALTY if cites_others(f.quote) else 0.0)
+        if aspect == "limitations" and in_sections(f.section, "limitation_sections"):
+            score += 1.5
+        if aspect == "main result":
+            score += 0.5 if in_sections(f.section, "headline_sections") else 0.0
+            score += 0.5 if _MEASURED.search(f.value) else 0.0
+        out.append(replace(f, score=score))
+    return out

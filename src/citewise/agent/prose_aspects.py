@@ -13,6 +13,7 @@ from citewise.agent.matrix_cells import (
     clause_continues,
     clause_end,
     complete_word,
+    in_sections,
     shorten,
 )
 
@@ -120,6 +121,9 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if unit.kind == "table":
             continue
         in_section = bool(_SECTIONS[aspect].search(unit.section))
+        if aspect == "limitations" and in_sections(unit.section, "limitation_sections"):
+            found += _stated_limitation(unit)
+            continue
         for rank, pattern in enumerate(PROSE_CUES[aspect]):
             m = pattern.search(unit.text)
             if not m:
@@ -153,3 +157,13 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             )
             break
     return found
+
+
+def _stated_limitation(unit: Unit) -> list[Finding]:
+    """A sentence of a limitations section is a limitation, cue or not: the sentence is the
+    value (shortened), scored above drawbacks named elsewhere."""
+    value, was_cut = shorten(unit.text.rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, 3.0,
+                    was_cut)]  # fmt: skip
