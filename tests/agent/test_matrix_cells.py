@@ -137,3 +137,24 @@ def test_a_limitations_section_wins_over_a_drawback_named_elsewhere(tmp_path: Pa
     got = cells(lib, ids["kelp"], "limitations,main result")
     assert "single stretch of coastline" in str(got["limitations"]["value"])
     assert "8.2%" in str(got["main result"]["value"])
+
+
+ABBREVIATED = """# Ranking Tide Tables With Small Encoders
+
+## Training
+
+We fine-tune the encoder on tide-table pairs (LR: 2e-5, warmup of 500 steps).
+
+## Ablation
+
+A second run trains the ranking head alone with lr=3e-4 and no warmup.
+"""
+
+
+def test_abbreviated_learning_rates_are_read_exactly(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"tides": ABBREVIATED})
+    result = runner.invoke(app, ["-L", str(lib), "setup", ids["tides"], "--json"])
+    assert result.exit_code == 0, result.output
+    rates = json.loads(result.stdout)["aspects"]["learning rate"]["values"]
+    assert [v["value"] for v in rates] == ["2e-5", "3e-4"]
+    assert all(v["value"] in v["quote"] for v in rates)
