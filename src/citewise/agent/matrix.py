@@ -115,7 +115,13 @@ def _finding(column: str, data: dict[str, Any] | None) -> Finding | None:
     if not data:
         return None
     return Finding(
-        column, data["value"], data["quote"], data["page"], data["block"], data["section"], 0.0,
+        column,
+        data["value"],
+        data["quote"],
+        data["page"],
+        data["block"],
+        data["section"],
+        0.0,
         bool(data.get("cut")),
     )
 
