@@ -158,3 +158,35 @@ def test_abbreviated_learning_rates_are_read_exactly(tmp_path: Path) -> None:
     rates = json.loads(result.stdout)["aspects"]["learning rate"]["values"]
     assert [v["value"] for v in rates] == ["2e-5", "3e-4"]
     assert all(v["value"] in v["quote"] for v in rates)
+
+
+STUDY = """# Seagrass Loss Along Estuaries
+
+## Methods
+
+The study design was a paired before-after survey of twelve estuaries.
+The loss function is a focal loss weighted by class frequency.
+
+## Related Work
+
+In earlier surveys the study design is a single census (Park et al., 2018).
+"""
+
+NO_DESIGN = """# Reading Tide Gauges
+
+## Methods
+
+We read tide gauges from webcam frames with a small convolutional network.
+"""
+
+
+def test_a_free_phrase_column_is_answered_per_paper(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"study": STUDY, "gauges": NO_DESIGN})
+    got = cells(lib, ids["study"], "study design,loss function")
+    assert got["study design"]["value"] == "a paired before-after survey of twelve estuaries"
+    assert got["loss function"]["value"] == "a focal loss weighted by class frequency"
+    assert got["study design"]["page"] == 1
+    none = cells(lib, ids["gauges"], "study design")
+    assert none["study design"] == {**none["study design"], "stated": False, "quote": None}
+    bad = runner.invoke(app, ["-L", str(lib), "matrix", "--columns", "vibes", "--out", "x.json"])
+    assert bad.exit_code != 0 and "UNKNOWN_ASPECT" in str(bad.exception)

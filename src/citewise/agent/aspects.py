@@ -19,6 +19,7 @@ from citewise.agent.extraction import (
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import own_statements
+from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings
 from citewise.agent.patterns import PATTERNS
 from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
 from citewise.documents.model import Table
@@ -69,13 +70,17 @@ class AspectError(CitewiseError):
 
 
 def normalise_aspect(name: str) -> str:
-    """'Learning-rate schedule' -> 'schedule'; an unknown aspect is an error naming the known."""
+    """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
+    preset ('study design') is a free-phrase column (agent/matrix_phrases.py); an unknown
+    single word is an error naming the known aspects."""
     key = re.sub(r"\s+", " ", name.strip().lower())
     key = ALIASES.get(key, key)
-    if key not in KNOWN:
+    if key not in KNOWN and not is_free_phrase(key):
         raise AspectError(
             f"unknown aspect '{name}'",
-            hint="known aspects: " + ", ".join(sorted(KNOWN)),
+            hint="known aspects: "
+            + ", ".join(sorted(KNOWN))
+            + "; or a phrase of two or more words, e.g. 'study design'",
             code="UNKNOWN_ASPECT",
         )
     return key
@@ -168,4 +173,6 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units for f in find_in_unit(aspect, u)]
         return best_distinct(own_statements(aspect, found), limit)
+    if aspect not in KNOWN:
+        return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
     return extract(aspect, paper.units, limit)

@@ -31,13 +31,14 @@ def _extractor_version() -> int:
         extraction,
         gazetteer,
         matrix_cells,
+        matrix_phrases,
         patterns,
         prose_aspects,
     )
 
     modules = (
-        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, patterns,
-        prose_aspects,
+        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_phrases,
+        patterns, prose_aspects,
     )  # fmt: skip
     text = "".join(Path(m.__file__ or "").read_text() for m in modules)
     return zlib.crc32(text.encode())
