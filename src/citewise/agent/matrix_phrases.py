@@ -1,10 +1,10 @@
 """Free-phrase columns: `--columns "study design,loss function"` beside the presets.
 
 A phrase of two or more words that names no preset aspect is asked of each paper like
-"What is the <phrase>?": a sentence that mentions every content word of the phrase is a
-candidate, and what the sentence says the phrase is ("the loss function is a focal loss")
-is the value; where it says no "is", the sentence itself (shortened) is. A paper with no such
-sentence leaves the cell "not stated".
+"What is the <phrase>?": a sentence that mentions the phrase (its content words, at most
+two words apart) is a candidate, and what the sentence says the phrase is ("the loss
+function is a focal loss") is the value; where it says no "is", the sentence itself
+(shortened) is. A paper with no such sentence leaves the cell "not stated".
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
     mention = r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
     linked = re.compile(rf"\b{mention}{_LINK}(?P<v>\S)", re.I)
+    near = re.compile(rf"\b{mention}", re.I)
     share = max(len(paper_units), 1)
     found = []
     for n, unit in enumerate(paper_units):
@@ -53,9 +54,11 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             start = m.start("v")
             value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
             score = 2.0
-        else:
+        elif near.search(text):  # the phrase itself, its words at most two apart
             value, was_cut = shorten(text.rstrip(" ."))
             score = 1.0
+        else:
+            continue
         if len(value.split()) < 1 or value not in text:
             continue
         score += 0.3 * (1.0 - n / share) + (0.2 if unit.kind != "table" else 0.0)
