@@ -111,7 +111,7 @@ def test_compare_methods_cells_are_cited_or_aspect_empty(lib) -> None:
     assert cells[("optimizer", ids["adamw"])]["value"] == "AdamW"
     assert cells[("gradient clipping", ids["sgd"])]["value"] == "5.0"
     for c in cells.values():
-        assert c["value"] in c["citation"]["quote"]
+        assert c["value"].removesuffix("…") in c["citation"]["quote"]
     out = execute(library, "compare_methods", {"documents": docs, "aspects": ["weight decay"]})
     assert out.error and out.error.code == "ASPECT_EMPTY"
     out = execute(library, "compare_methods", {"documents": docs, "aspects": ["vibes"]})

@@ -45,7 +45,7 @@ def test_matrix_over_the_corpus_is_fast_filled_and_quoted(
         for column in COLUMNS:
             cell = row["cells"][column]
             if cell["stated"]:
-                assert cell["value"] in cell["quote"], (row["document"], column)
+                assert cell["value"].removesuffix("…") in cell["quote"], (row["document"], column)
                 assert isinstance(cell["page"], int) and cell["page"] >= 1
             else:
                 assert cell["value"] == "not stated" and cell["quote"] is None
@@ -65,7 +65,7 @@ def test_csv_and_xlsx_open_and_agree(corpus_library: Path, tmp_path: Path) -> No
     for row in rows[1:]:
         for k in range(len(COLUMNS)):
             value, page, quote = row[3 + 3 * k : 6 + 3 * k]
-            assert value == "not stated" or (value in quote and page.isdigit())
+            assert value == "not stated" or (value.removesuffix("…") in quote and page.isdigit())
     sheet = openpyxl.load_workbook(tmp_path / "m.xlsx").active
     values = [[c.value for c in r] for r in sheet.iter_rows()]
     assert values[0] == expected
@@ -77,7 +77,8 @@ def test_csv_and_xlsx_open_and_agree(corpus_library: Path, tmp_path: Path) -> No
                 assert cell.hyperlink is not None
                 assert cell.hyperlink.target.startswith("file://")
                 assert f"#page={r[4 + 3 * k].value}" in cell.hyperlink.target
-                assert cell.comment is not None and cell.value in cell.comment.text
+                assert cell.comment is not None
+                assert cell.value.removesuffix("…") in cell.comment.text
                 linked += 1
     assert linked >= 24
     pandas = pytest.importorskip("pandas")  # not in the dev extra; checked when present

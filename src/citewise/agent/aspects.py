@@ -9,8 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.agent.extraction import Finding, Unit, best_distinct, extract, units
+from citewise.agent.extraction import (
+    Finding,
+    Unit,
+    best_distinct,
+    extract,
+    find_in_unit,
+    units,
+)
 from citewise.agent.gazetteer import Gazetteer, name_findings
+from citewise.agent.matrix_cells import own_statements
+from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings
 from citewise.agent.patterns import PATTERNS
 from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
 from citewise.documents.model import Table
@@ -20,6 +29,7 @@ from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 
 NAMED = ("datasets", "model")
+OWN_PATTERNED = ("metrics",)  # patterned aspects a paper also names when citing others
 ALIASES = {
     "learning rate schedule": "schedule",
     "lr schedule": "schedule",
@@ -60,13 +70,17 @@ class AspectError(CitewiseError):
 
 
 def normalise_aspect(name: str) -> str:
-    """'Learning-rate schedule' -> 'schedule'; an unknown aspect is an error naming the known."""
+    """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
+    preset ('study design') is a free-phrase column (agent/matrix_phrases.py); an unknown
+    single word is an error naming the known aspects."""
     key = re.sub(r"\s+", " ", name.strip().lower())
     key = ALIASES.get(key, key)
-    if key not in KNOWN:
+    if key not in KNOWN and not is_free_phrase(key):
         raise AspectError(
             f"unknown aspect '{name}'",
-            hint="known aspects: " + ", ".join(sorted(KNOWN)),
+            hint="known aspects: "
+            + ", ".join(sorted(KNOWN))
+            + "; or a phrase of two or more words, e.g. 'study design'",
             code="UNKNOWN_ASPECT",
         )
     return key
@@ -146,13 +160,19 @@ def load_paper(store: Store, document: StoredDocument) -> Paper:
 
 
 def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3) -> list[Finding]:
-    """The aspect's best values in the paper, best first; [] when the paper does not say."""
+    """The aspect's best values in the paper, best first; [] when the paper does not say.
+    Names and prose aspects are the paper's own statements first (agent/matrix_cells.py)."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":
             # studies of people: the sample is the data ('interviews with 100 outpatients')
             own += extract("sample", paper.units, 2)
-        return best_distinct(own, limit)
+        return best_distinct(own_statements(aspect, own), limit)
     if aspect in PROSE_CUES:
-        return best_distinct(prose_findings(aspect, paper.units), limit)
+        return best_distinct(own_statements(aspect, prose_findings(aspect, paper.units)), limit)
+    if aspect in OWN_PATTERNED:
+        found = [f for u in paper.units for f in find_in_unit(aspect, u)]
+        return best_distinct(own_statements(aspect, found), limit)
+    if aspect not in KNOWN:
+        return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
     return extract(aspect, paper.units, limit)

@@ -13,6 +13,7 @@ from citewise.agent.aspects import Paper, find_aspect, parse_aspects
 from citewise.agent.extract_model import model_finding
 from citewise.agent.extraction import NOT_STATED, Finding, merged_value
 from citewise.agent.gazetteer import Gazetteer
+from citewise.agent.matrix_cells import whole_phrase
 from citewise.llm.client import ModelClient
 
 DEFAULT_ASPECTS = ("task", "method", "datasets", "metrics", "main result", "limitations")
@@ -29,7 +30,7 @@ class Cell:
 
     @property
     def value(self) -> str:
-        return self.finding.value if self.finding else NOT_STATED
+        return self.finding.shown if self.finding else NOT_STATED
 
     @property
     def stated(self) -> bool:
@@ -58,7 +59,7 @@ def cell_for(
     finding = merged_value(find_aspect(aspect, paper, gazetteer, CELL_CANDIDATES))
     if finding is None and model is not None:
         finding = model_finding(model, aspect, paper.units)
-    return Cell(paper.document.id, aspect, finding)
+    return Cell(paper.document.id, aspect, whole_phrase(finding) if finding else None)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from citewise.agent.extractive import split_sentences
 from citewise.agent.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
 from citewise.store.library import StoredBlock
 
-NOT_STATED = "not stated"  # what a cell says when the paper does not state the aspect
+NOT_STATED = "not stated"
+ELLIPSIS = "…"  # what a cell says when the paper does not state the aspect
 PROSE_KINDS = ("paragraph", "list", "caption", "footnote")
 _SKIP_SECTIONS = re.compile(
     r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I
@@ -48,6 +49,12 @@ class Finding:
     block_id: str
     section: str
     score: float
+    cut: bool = False  # the value stops short of its clause: shown with an ellipsis
+
+    @property
+    def shown(self) -> str:
+        """The value as a cell shows it: with "…" where it was cut short."""
+        return self.value + ELLIPSIS if self.cut else self.value
 
     def __post_init__(self) -> None:
         if not self.value or self.value not in self.quote:
@@ -60,6 +67,7 @@ class Finding:
             "quote": self.quote,
             "block": self.block_id,
             "section": self.section,
+            "cut": self.cut,
         }
 
 

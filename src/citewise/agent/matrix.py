@@ -30,11 +30,16 @@ def _extractor_version() -> int:
         extract_model,
         extraction,
         gazetteer,
+        matrix_cells,
+        matrix_phrases,
         patterns,
         prose_aspects,
     )
 
-    modules = (aspects, compare, extract_model, extraction, gazetteer, patterns, prose_aspects)
+    modules = (
+        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_phrases,
+        patterns, prose_aspects,
+    )  # fmt: skip
     text = "".join(Path(m.__file__ or "").read_text() for m in modules)
     return zlib.crc32(text.encode())
 
@@ -111,7 +116,14 @@ def _finding(column: str, data: dict[str, Any] | None) -> Finding | None:
     if not data:
         return None
     return Finding(
-        column, data["value"], data["quote"], data["page"], data["block"], data["section"], 0.0
+        column,
+        data["value"],
+        data["quote"],
+        data["page"],
+        data["block"],
+        data["section"],
+        0.0,
+        bool(data.get("cut")),
     )
 
 

@@ -55,7 +55,8 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
             rf"\blearning[- ]rates?(?:\s*\(\s*(?:lr|LR|η)\s*\))?{_IS}(?:a\s+)?(?P<v>{NUMS})",
             _I,
         ),
-        re.compile(rf"\b(?:lr|η)\s*=\s*(?P<v>{NUM})"),
+        # "lr=3e-4", "LR: 2e-5", "η = 0.1" (the abbreviation in any case, '=' or ':')
+        re.compile(rf"(?:\b(?i:lr)|η)\s*[=:]\s*(?P<v>{NUM})"),
         re.compile(rf"(?P<v>{NUM})\s+learning rate\b", _I),
     ],
     "schedule": [

@@ -9,8 +9,14 @@ from __future__ import annotations
 import re
 
 from citewise.agent.extraction import Finding, Unit
+from citewise.agent.matrix_cells import (
+    clause_continues,
+    clause_end,
+    complete_word,
+    in_sections,
+    shorten,
+)
 
-MAX_VALUE = 110
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
 _SUBJECT = r"(?:we|this (?:paper|article|study|work|review)|the (?:present|current) study|here we)"
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
@@ -107,15 +113,6 @@ _SECTIONS = {
 _FRAGMENT = re.compile(r"^(?:[a-z]+,|[,)\]]|(?:and|or|but|which|that)\b)")
 
 
-def cut(text: str, limit: int = MAX_VALUE) -> str:
-    """The clause shortened at a word boundary (still a verbatim span of the sentence)."""
-    text = text.strip(" ,")
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    return head[: head.rfind(" ")].rstrip(" ,") if " " in head else head
-
-
 def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     """Clauses after the aspect's cues, preferring the sections such statements live in."""
     found = []
@@ -124,13 +121,21 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if unit.kind == "table":
             continue
         in_section = bool(_SECTIONS[aspect].search(unit.section))
+        if aspect == "limitations" and in_sections(unit.section, "limitation_sections"):
+            found += _stated_limitation(unit)
+            continue
         for rank, pattern in enumerate(PROSE_CUES[aspect]):
             m = pattern.search(unit.text)
             if not m:
                 continue
-            value = cut(m.group("v"))
+            start = m.start("v")
+            # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
+            end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+            value, was_cut = shorten(unit.text[start:end].strip(" ,"))
             if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
                 continue
+            stop = unit.text.find(value, start) + len(value)
+            was_cut = was_cut or clause_continues(unit.text, stop)
             early = 1.0 - n / share  # the abstract and introduction state tasks and methods
             score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
             if aspect == "limitations" and "limitation" in unit.section.lower():
@@ -139,7 +144,26 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             if aspect == "limitations" and last_cue and not in_section:
                 continue  # a 'however' counts only where papers weigh their work
             found.append(
-                Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
+                Finding(
+                    aspect,
+                    value,
+                    unit.text,
+                    unit.page,
+                    unit.block_id,
+                    unit.section,
+                    score,
+                    was_cut,
+                )
             )
             break
     return found
+
+
+def _stated_limitation(unit: Unit) -> list[Finding]:
+    """A sentence of a limitations section is a limitation, cue or not: the sentence is the
+    value (shortened), scored above drawbacks named elsewhere."""
+    value, was_cut = shorten(unit.text.rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, 3.0,
+                    was_cut)]  # fmt: skip

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from citewise.agent import tool_actions as a
+from citewise.agent.extraction import ELLIPSIS
 from citewise.agent.verify import SUPPORT_THRESHOLD
 from citewise.documents.formulas import parse_equation_id
 from citewise.errors import CitewiseError, Kind
@@ -35,7 +36,8 @@ class Tool:
 
 
 def _cited(quote: str, value: str) -> bool:
-    return value in quote
+    """The value occurs in its quote (a cell cut short ends in an ellipsis the quote lacks)."""
+    return value.removesuffix(ELLIPSIS) in quote
 
 
 def _search_post(p: a.SearchLibraryParams, r: a.SearchLibraryResult) -> str | None:
