@@ -105,10 +105,12 @@ class Verifier:
 
     def check(self, sentence: str, cited: list[str], question: str = "") -> Verdict:
         """Verdict for one sentence given the texts it cites (empty: it cites nothing)."""
+        if not cited:
+            return Verdict(False, 0.0, "it cites no evidence")
         # a sentence addressed to an assistant states nothing: it supports nothing
         cited = [kept for kept, _ in map(without_instructions, cited) if kept.strip()]
         if not cited:
-            return Verdict(False, 0.0, "it cites no evidence (or only instructions to a model)")
+            return Verdict(False, 0.0, "it cites only instructions addressed to a model")
         lead, claim = lead_word(sentence)
         if lead and not content_terms(claim):
             return Verdict(False, 0.0, f'a bare "{lead}": it must lead what the evidence says')
