@@ -127,13 +127,13 @@ class GeneratedAnswerer:
         chosen: list[Evidence] = []
         for e in base.evidence:
             found = blocks.get(e.id)
-            chosen.append(stated(e, found.text if found else e.quote, e.quote))
+            chosen.append(stated(e, found.text, e.quote) if found else stated(e, e.quote))
         for hit in hits:
             if len(chosen) >= self.max_evidence:
                 break
             if all(hit.block.id != e.id for e in chosen):
                 quoted = self.answerer.evidence(hit.block, excerpt(hit.block.text))
-                chosen.append(stated(quoted, hit.block.text))
+                chosen.append(stated(quoted, hit.block.text, ""))
         # a block that is nothing but instructions to an assistant offers the model nothing
         chosen = [e for e in chosen if e.quote.strip()]
         return [NumberedEvidence(f"E{n}", e) for n, e in enumerate(chosen, start=1)]
@@ -358,11 +358,13 @@ def fabricated_citations(answer: Answer) -> list[str]:
     return [c for s in answer.sentences for c in s.citations if c not in offered]
 
 
-def stated(evidence: Evidence, block: str, focus: str = "") -> Evidence:
+def stated(evidence: Evidence, block: str, focus: str | None = None) -> Evidence:
     """The evidence a model is shown: an excerpt of the block's sentences that state
-    something, the ones addressed to an assistant left out and named (agent/injection.py)."""
+    something (around `focus`; None: the text whole), the ones addressed to an assistant
+    left out and named (agent/injection.py)."""
     text, planted = without_instructions(block)
-    return replace(evidence, quote=excerpt(text, focus), instructions=planted or None)
+    shown = text if focus is None else excerpt(text, focus)
+    return replace(evidence, quote=shown, instructions=planted or None)
 
 
 def _extractive_draft(base: Answer, items: list[NumberedEvidence]) -> DraftAnswer:
