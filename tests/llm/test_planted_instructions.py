@@ -60,6 +60,9 @@ def test_sentences_addressed_to_an_assistant_are_instructions(sentence: str) -> 
         "Previous instructions to field crews were ignored in 2019, so the logs are sparse.",
         "Respondents were asked to say whether the quarry was wet.",
         "Asked about the cost, the owners said that it had doubled.",
+        # shapes of papers about language models, which speak of models and define terms
+        "A second head was added to the language model to predict the quarry of each block.",
+        "Say that a sorter accepts a block if its final label is granite.",
     ],
 )
 def test_sentences_that_state_facts_are_not_instructions(sentence: str) -> None:

@@ -8,7 +8,7 @@ The cue phrases are data (agent/data/instruction_cues.txt); `is_instruction` is 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from citewise.agent.extractive import split_sentences
@@ -29,6 +29,15 @@ Cue = tuple[str, ...]  # words, with GAP where any 0..MAX_GAP words may stand
 class InstructionCues:
     anywhere: tuple[Cue, ...]
     openings: tuple[Cue, ...]
+
+    @cached_property
+    def by_first_word(self) -> dict[str, tuple[Cue, ...]]:
+        """The `anywhere` cues by their first word: a sentence tries only the cues its
+        words can start."""
+        index: dict[str, list[Cue]] = {}
+        for cue in self.anywhere:
+            index.setdefault(cue[0], []).append(cue)
+        return {word: tuple(found) for word, found in index.items()}
 
 
 def words(text: str) -> list[str]:
@@ -52,7 +61,8 @@ def parse_cues(text: str, source: str = CUES_FILE) -> InstructionCues:
             cue: list[str] = []
             for piece in line.split():
                 cue += [GAP] if piece == GAP else words(piece)
-            lists[current].append(tuple(cue))
+            if cue and cue[0] != GAP:  # a cue opens with a word
+                lists[current].append(tuple(cue))
     missing = [n for n in LISTS if n not in lists or n not in sourced]
     if missing:
         raise CitewiseError(
@@ -87,7 +97,12 @@ def is_instruction(sentence: str, lists: InstructionCues | None = None) -> bool:
     tokens = words(sentence)
     if any(_matches_at(tokens, 0, cue) for cue in lists.openings):
         return True
-    return any(_matches_at(tokens, at, cue) for cue in lists.anywhere for at in range(len(tokens)))
+    index = lists.by_first_word
+    return any(
+        _matches_at(tokens, at, cue)
+        for at, word in enumerate(tokens)
+        for cue in index.get(word, ())
+    )
 
 
 def instructions(text: str) -> list[str]:
