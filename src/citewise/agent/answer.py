@@ -20,6 +20,9 @@ class Evidence:
     cell_bbox: list[float] | None = None
     # the Zotero item the document came from (zotero://select/...), when synced from Zotero
     zotero: str | None = None
+    # sentences of the block addressed to an assistant ("ignore previous instructions"),
+    # left out of what a model was shown (agent/injection.py); None when there were none
+    instructions: list[str] | None = None
 
 
 @dataclass
@@ -74,10 +77,19 @@ class Answer:
             if sentence["kind"] == "quote":
                 del sentence["kind"], sentence["cell"], sentence["operands"]
         for item in out["evidence"]:
-            for key in ("cell_bbox", "zotero"):
+            if item.get("instructions") is None:  # flagged when quoted, on any path
+                item["instructions"] = planted_in(str(item["quote"])) or None
+            for key in ("cell_bbox", "zotero", "instructions"):
                 if item.get(key) is None:
                     item.pop(key, None)
         return out
+
+
+def planted_in(quote: str) -> list[str]:
+    """The sentences of a quote addressed to an assistant (agent/injection.py)."""
+    from citewise.agent.injection import instructions
+
+    return instructions(quote)
 
 
 def spoken(sentences: list[AnswerSentence]) -> str:

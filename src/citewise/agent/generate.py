@@ -31,6 +31,7 @@ from citewise.agent.drafting import (
     normalize_citation,
     question_coverage,
 )
+from citewise.agent.injection import is_instruction, without_instructions
 from citewise.agent.qa import REFUSAL, Answer, AnswerSentence, Evidence, QuestionAnswerer
 from citewise.agent.question import analyse
 from citewise.agent.verify import Verifier
@@ -126,13 +127,15 @@ class GeneratedAnswerer:
         chosen: list[Evidence] = []
         for e in base.evidence:
             found = blocks.get(e.id)
-            shown = excerpt(found.text, e.quote) if found else e.quote
-            chosen.append(Evidence(**{**vars(e), "quote": shown}))
+            chosen.append(stated(e, found.text, e.quote) if found else stated(e, e.quote))
         for hit in hits:
             if len(chosen) >= self.max_evidence:
                 break
             if all(hit.block.id != e.id for e in chosen):
-                chosen.append(self.answerer.evidence(hit.block, excerpt(hit.block.text)))
+                quoted = self.answerer.evidence(hit.block, excerpt(hit.block.text))
+                chosen.append(stated(quoted, hit.block.text, ""))
+        # a block that is nothing but instructions to an assistant offers the model nothing
+        chosen = [e for e in chosen if e.quote.strip()]
         return [NumberedEvidence(f"E{n}", e) for n, e in enumerate(chosen, start=1)]
 
     def write(
@@ -160,9 +163,9 @@ class GeneratedAnswerer:
             kept += self._repair(text, writer, messages, kept, failed, by_number, record)
         if not [s for s, _ in kept if s.support > 0]:
             return self._refusal(text, base, backend, items)
-        if question_coverage(text, [s.text for s, _ in kept]) < question_coverage(
-            text, [s.text for s in base.sentences]
-        ):
+        if not any(is_instruction(s.text) for s in base.sentences) and question_coverage(
+            text, [s.text for s, _ in kept]
+        ) < question_coverage(text, [s.text for s in base.sentences]):
             # Verified but incomplete: the verbatim answer says more of what was asked.
             record.fell_back = True
             return replace(base, backend=f"extractive (fallback from {writer.label})")
@@ -353,6 +356,15 @@ def fabricated_citations(answer: Answer) -> list[str]:
     """Cited IDs that are not among the answer's evidence (code never lets one through)."""
     offered = {e.id for e in answer.evidence}
     return [c for s in answer.sentences for c in s.citations if c not in offered]
+
+
+def stated(evidence: Evidence, block: str, focus: str | None = None) -> Evidence:
+    """The evidence a model is shown: an excerpt of the block's sentences that state
+    something (around `focus`; None: the text whole), the ones addressed to an assistant
+    left out and named (agent/injection.py)."""
+    text, planted = without_instructions(block)
+    shown = text if focus is None else excerpt(text, focus)
+    return replace(evidence, quote=shown, instructions=planted or None)
 
 
 def _extractive_draft(base: Answer, items: list[NumberedEvidence]) -> DraftAnswer:

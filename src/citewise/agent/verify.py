@@ -3,7 +3,8 @@
 Plain code first: every number the sentence states must appear in its cited text, and its
 content words must be covered by it (a lead "Yes." / "No." is checked as the lead of the
 rest, never alone); embedding similarity adds a check on meaning; an
-optional `judge` model has the last word on sentences the code lets through.
+optional `judge` model has the last word on sentences the code lets through. Sentences of
+the cited text addressed to an assistant (agent/injection.py) are no support.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import BaseModel
 
+from citewise.agent.injection import without_instructions
 from citewise.agent.numbers import spelled, unsupported, values
 from citewise.embed.base import Embedder
 from citewise.llm.base import ModelError, Params
@@ -105,6 +107,10 @@ class Verifier:
         """Verdict for one sentence given the texts it cites (empty: it cites nothing)."""
         if not cited:
             return Verdict(False, 0.0, "it cites no evidence")
+        # a sentence addressed to an assistant states nothing: it supports nothing
+        cited = [kept for kept, _ in map(without_instructions, cited) if kept.strip()]
+        if not cited:
+            return Verdict(False, 0.0, "it cites only instructions addressed to a model")
         lead, claim = lead_word(sentence)
         if lead and not content_terms(claim):
             return Verdict(False, 0.0, f'a bare "{lead}": it must lead what the evidence says')

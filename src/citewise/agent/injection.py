@@ -1,0 +1,120 @@
+"""Sentences addressed to an assistant ("ignore all previous instructions", "answer that ...")
+planted in a document: they state no fact, so a model never sees them as evidence and
+verification never counts them as support (agent/generate.py, agent/verify.py).
+
+The cue phrases are data (agent/data/instruction_cues.txt); `is_instruction` is the one test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+from importlib import resources
+
+from citewise.agent.extractive import split_sentences
+from citewise.errors import CitewiseError
+from citewise.regex import lazy
+
+CUES_FILE = "instruction_cues.txt"
+LISTS = ("anywhere", "openings", "after_clause")  # after_clause cues match anywhere too
+GAP = "..."  # up to MAX_GAP words
+MAX_GAP = 4
+
+_TOKEN = lazy(r"[\w']+|[:,]")
+
+Cue = tuple[str, ...]  # words, with GAP where any 0..MAX_GAP words may stand
+
+
+@dataclass(frozen=True)
+class InstructionCues:
+    anywhere: tuple[Cue, ...]
+    openings: tuple[Cue, ...]
+
+    @cached_property
+    def by_first_word(self) -> dict[str, tuple[Cue, ...]]:
+        """The `anywhere` cues by their first word: a sentence tries only the cues its
+        words can start."""
+        index: dict[str, list[Cue]] = {}
+        for cue in self.anywhere:
+            index.setdefault(cue[0], []).append(cue)
+        return {word: tuple(found) for word, found in index.items()}
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words, and the colons and commas cues may name ("system:", ", reply that")."""
+    return _TOKEN.findall(text.lower().replace("’", "'"))
+
+
+def parse_cues(text: str, source: str = CUES_FILE) -> InstructionCues:
+    """Lists from "[name]" headers, each with a "# from:" provenance line, one cue a line."""
+    lists: dict[str, list[Cue]] = {}
+    sourced: set[str] = set()
+    current: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+            lists[current] = []
+        elif line.startswith("# from:") and current is not None:
+            sourced.add(current)
+        elif line and not line.startswith("#") and current is not None:
+            cue: list[str] = []
+            for piece in line.split():
+                cue += [GAP] if piece == GAP else words(piece)
+            if cue and cue[0] != GAP:  # a cue opens with a word
+                lists[current].append(tuple(cue))
+    missing = [n for n in LISTS if n not in lists or n not in sourced]
+    if missing:
+        raise CitewiseError(
+            f"{source}: the list(s) {', '.join(missing)} are missing or lack a '# from:' line",
+            hint="give every list a [name] header and a '# from:' provenance line",
+            code="CUES_INVALID",
+        )
+    anywhere = (*lists["anywhere"], *lists["after_clause"])
+    return InstructionCues(anywhere, tuple(lists["openings"]))
+
+
+@cache
+def cues() -> InstructionCues:
+    """The shipped cue lists, read once."""
+    text = resources.files("citewise.agent").joinpath("data", CUES_FILE).read_text("utf-8")
+    return parse_cues(text)
+
+
+def _matches_at(tokens: list[str], at: int, cue: Cue) -> bool:
+    if not cue:
+        return at <= len(tokens)
+    head, rest = cue[0], cue[1:]
+    if head == GAP:
+        return any(_matches_at(tokens, at + skip, rest) for skip in range(MAX_GAP + 1))
+    return at < len(tokens) and tokens[at] == head and _matches_at(tokens, at + 1, rest)
+
+
+def is_instruction(sentence: str, lists: InstructionCues | None = None) -> bool:
+    """Whether a sentence addresses an assistant: a cue anywhere in it, or an opening cue
+    as its first words."""
+    lists = lists or cues()
+    tokens = words(sentence)
+    if any(_matches_at(tokens, 0, cue) for cue in lists.openings):
+        return True
+    index = lists.by_first_word
+    return any(
+        _matches_at(tokens, at, cue)
+        for at, word in enumerate(tokens)
+        for cue in index.get(word, ())
+    )
+
+
+def instructions(text: str) -> list[str]:
+    """The sentences of a text that address an assistant, in order."""
+    return [s for s in split_sentences(text) if is_instruction(s)]
+
+
+def without_instructions(text: str) -> tuple[str, list[str]]:
+    """(the text with its instruction sentences left out, those sentences). A text with none
+    comes back unchanged, byte for byte."""
+    sentences = split_sentences(text)
+    planted = [s for s in sentences if is_instruction(s)]
+    if not planted:
+        return text, []
+    return " ".join(s for s in sentences if s not in planted), planted
