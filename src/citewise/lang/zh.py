@@ -13,7 +13,6 @@ import gzip
 import hashlib
 import importlib.util
 import re
-import sqlite3
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -21,13 +20,13 @@ from typing import Any
 
 from citewise.config import cache_dir
 from citewise.errors import CitewiseError
-from citewise.lang import zh_store
 from citewise.lang.script import HAN as _HAN
 from citewise.lang.script import HAN_CHAR as HAN_CHAR
 from citewise.lang.script import is_chinese as is_chinese
-from citewise.lang.zh_store import ZhTables
 from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
 from citewise.retrieval.terms import content_terms
+from citewise.store import zh_tables
+from citewise.store.zh_tables import ZhTables
 
 _WORDS = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 _RUNS = re.compile(rf"[{_HAN}]+|[^{_HAN}]+")
@@ -129,20 +128,20 @@ def _taught(tokenizer: Any) -> Any:
 @lru_cache(maxsize=1)
 def _tables() -> ZhTables | None:
     """The dictionary and jieba's taught frequencies from the user's cache, built there
-    first if missing (lang/zh_store.py); None where no cache file can be written or read,
+    first if missing (lang/zh_tables.py); None where no cache file can be written or read,
     and then both are built in memory, as every process did before."""
     jieba = _jieba()
-    own = [Path(__file__).read_bytes(), Path(zh_store.__file__).read_bytes()]
+    own = [Path(__file__).read_bytes(), Path(zh_tables.__file__).read_bytes()]
     extra = [hashlib.sha256(b"".join(own)).hexdigest(), sorted(GLOSSARY.items()), QUESTION_WORDS]
-    key = zh_store.cache_key(_dictionary_path(), jieba.__version__, extra)
+    key = zh_tables.cache_key(_dictionary_path(), jieba.__version__, extra)
     path = cache_dir() / "zh" / f"cedict-jieba-{key}.sqlite"
     try:
         if not path.exists():
             glosses, verbs = _cedict()
             taught = _taught(jieba.Tokenizer())
-            zh_store.write(path, glosses, verbs, taught.FREQ, taught.total)
+            zh_tables.write(path, glosses, verbs, taught.FREQ, taught.total)
         return ZhTables(path)
-    except (OSError, sqlite3.Error):
+    except (OSError, zh_tables.TablesUnreadable):
         return None
 
 

@@ -1,14 +1,14 @@
 """The Chinese dictionary and jieba's taught frequencies, built once into the user's cache
-(lang/zh_store.py) and read a word at a time: the same words and cuts as tables in memory."""
+(store/zh_tables.py) and read a word at a time: the same words and cuts as tables in memory."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from citewise.lang import zh, zh_store
+from citewise.lang import zh
+from citewise.store import zh_tables
 
 jieba = pytest.importorskip("jieba")
 
@@ -27,9 +27,9 @@ def _taught() -> object:
 def test_a_built_file_cuts_and_glosses_as_the_tables_in_memory(tmp_path: Path) -> None:
     taught = _taught()
     path = tmp_path / "zh" / "tables.sqlite"
-    zh_store.write(path, GLOSSES, VERBS, taught.FREQ, taught.total)
+    zh_tables.write(path, GLOSSES, VERBS, taught.FREQ, taught.total)
 
-    tables = zh_store.ZhTables(path)
+    tables = zh_tables.ZhTables(path)
     reader = jieba.Tokenizer()
     reader.FREQ, reader.total, reader.initialized = tables.frequencies, tables.total, True
     for sentence in SENTENCES:
@@ -43,20 +43,20 @@ def test_a_built_file_cuts_and_glosses_as_the_tables_in_memory(tmp_path: Path) -
 
 def test_the_file_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite"
-    with pytest.raises(sqlite3.Error):  # a frequency that is no number fails the write
-        zh_store.write(path, GLOSSES, VERBS, {"标注者": object()}, 1)
+    with pytest.raises(zh_tables.TablesUnreadable):  # a frequency that is no number fails the write
+        zh_tables.write(path, GLOSSES, VERBS, {"标注者": object()}, 1)
     assert not path.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_the_key_changes_with_what_the_file_depends_on(tmp_path: Path) -> None:
     source = tmp_path / "dict.txt.gz"
     source.write_bytes(b"x" * 10)
-    one = zh_store.cache_key(source, "0.42.1", ["glossary A"])
-    assert one == zh_store.cache_key(source, "0.42.1", ["glossary A"])
-    assert one != zh_store.cache_key(source, "0.42.2", ["glossary A"])
-    assert one != zh_store.cache_key(source, "0.42.1", ["glossary B"])
+    one = zh_tables.cache_key(source, "0.42.1", ["glossary A"])
+    assert one == zh_tables.cache_key(source, "0.42.1", ["glossary A"])
+    assert one != zh_tables.cache_key(source, "0.42.2", ["glossary A"])
+    assert one != zh_tables.cache_key(source, "0.42.1", ["glossary B"])
     source.write_bytes(b"x" * 11)
-    assert one != zh_store.cache_key(source, "0.42.1", ["glossary A"])
+    assert one != zh_tables.cache_key(source, "0.42.1", ["glossary A"])
 
 
 def test_an_unwritable_cache_leaves_the_tables_in_memory(

@@ -25,6 +25,10 @@ from typing import Any
 FORMAT = 1
 
 
+class TablesUnreadable(Exception):
+    """The built file could not be written or read (the caller builds in memory instead)."""
+
+
 def cache_key(dictionary_file: Path, jieba_version: str, extra: Iterable[object]) -> str:
     """What the built file depends on, hashed: a change to any part names another file."""
     stat = dictionary_file.stat()
@@ -46,33 +50,48 @@ def write(
     handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     os.close(handle)
     try:
-        db = sqlite3.connect(temporary)
-        with db:
-            db.execute("CREATE TABLE gloss (word TEXT PRIMARY KEY, senses TEXT) WITHOUT ROWID")
-            db.execute("CREATE TABLE verb (word TEXT PRIMARY KEY) WITHOUT ROWID")
-            db.execute("CREATE TABLE freq (word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID")
-            db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-            db.executemany(
-                "INSERT INTO gloss VALUES (?, ?)",
-                ((w, json.dumps(list(s), ensure_ascii=False)) for w, s in glosses.items()),
-            )
-            db.executemany("INSERT INTO verb VALUES (?)", ((w,) for w in set(verbs)))
-            db.executemany("INSERT INTO freq VALUES (?, ?)", frequencies.items())
-            db.execute("INSERT INTO meta VALUES ('total', ?)", (str(total),))
-        db.close()
+        _fill(temporary, glosses, verbs, frequencies, total)
         os.chmod(temporary, 0o644)  # a cache file like any other, not a secret
         os.replace(temporary, path)
+    except sqlite3.Error as exc:
+        raise TablesUnreadable(f"{path}: {exc}") from exc
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
+
+
+def _fill(
+    temporary: str,
+    glosses: Mapping[str, tuple[str, ...]],
+    verbs: Iterable[str],
+    frequencies: Mapping[str, int],
+    total: int,
+) -> None:
+    db = sqlite3.connect(temporary)
+    with db:
+        db.execute("CREATE TABLE gloss (word TEXT PRIMARY KEY, senses TEXT) WITHOUT ROWID")
+        db.execute("CREATE TABLE verb (word TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.execute("CREATE TABLE freq (word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.executemany(
+            "INSERT INTO gloss VALUES (?, ?)",
+            ((w, json.dumps(list(s), ensure_ascii=False)) for w, s in glosses.items()),
+        )
+        db.executemany("INSERT INTO verb VALUES (?)", ((w,) for w in set(verbs)))
+        db.executemany("INSERT INTO freq VALUES (?, ?)", frequencies.items())
+        db.execute("INSERT INTO meta VALUES ('total', ?)", (str(total),))
+    db.close()
 
 
 class ZhTables:
     """The built file, opened read-only; each lookup remembered for the process."""
 
     def __init__(self, path: Path) -> None:
-        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'total'").fetchone()
+        try:
+            self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'total'").fetchone()
+        except sqlite3.Error as exc:
+            raise TablesUnreadable(f"{path}: {exc}") from exc
         self.total = int(row[0])
         self.glosses = Glosses(self.db)
         self.frequencies = Frequencies(self.db)
