@@ -105,12 +105,18 @@ def closed_after(sock: socket.socket, limit: float) -> tuple[float, bytes]:
 
 
 def still_open(sock: socket.socket) -> bool:
+    """Whether the server has not closed `sock`, asked without waiting: a socket with a
+    timeout would wait for data first, and a quiet stream would read as closed."""
+    timeout = sock.gettimeout()
+    sock.settimeout(0)
     try:
-        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+        return sock.recv(1, socket.MSG_PEEK) != b""
     except BlockingIOError:
         return True
     except OSError:
         return False
+    finally:
+        sock.settimeout(timeout)
 
 
 def documents(url: str) -> tuple[int, float]:

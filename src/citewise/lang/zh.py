@@ -140,6 +140,9 @@ def _tables() -> ZhTables | None:
             glosses, verbs = _cedict()
             taught = _taught(jieba.Tokenizer())
             zh_tables.write(path, glosses, verbs, taught.FREQ, taught.total)
+            for stale in path.parent.glob("cedict-jieba-*.sqlite"):  # built by older code
+                if stale != path:
+                    stale.unlink(missing_ok=True)
         return ZhTables(path)
     except (OSError, zh_tables.TablesUnreadable):
         return None
