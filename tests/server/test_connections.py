@@ -6,6 +6,7 @@ while the caps are full.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import socket
 import subprocess
@@ -197,6 +198,9 @@ def test_an_answer_in_progress_is_not_cut_to_make_room(
             sock.close()
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("mcp") is None, reason="needs the mcp SDK (the [mcp] extra)"
+)
 def test_mcp_over_http_closes_idle_and_half_sent_connections(library: tuple[Path, str]) -> None:
     with serving(library[0], "mcp", "--http") as url:
         idle, half = dial(url), dial(url)

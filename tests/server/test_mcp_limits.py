@@ -7,6 +7,7 @@ an admin everyone's."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import subprocess
 import sys
@@ -22,6 +23,10 @@ from citewise.server.limits import MAX_LIST_ITEMS, MAX_QUESTION_CHARS
 from citewise.server.users import users_entry
 from tests.loopback import free_port, stop
 from tests.server.conftest import TIGHT, Server, environment, make_library, start
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("mcp") is None, reason="needs the mcp SDK (the [mcp] extra)"
+)
 
 TOKENS = {
     "alice": "alice-token-limits-0123",
