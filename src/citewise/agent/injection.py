@@ -12,7 +12,7 @@ from functools import cache, cached_property
 from importlib import resources
 
 from citewise.agent.extractive import split_sentences
-from citewise.errors import CitewiseError
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.regex import lazy
 
 CUES_FILE = "instruction_cues.txt"
@@ -48,28 +48,14 @@ def words(text: str) -> list[str]:
 def parse_cues(text: str, source: str = CUES_FILE) -> InstructionCues:
     """Lists from "[name]" headers, each with a "# from:" provenance line, one cue a line."""
     lists: dict[str, list[Cue]] = {}
-    sourced: set[str] = set()
-    current: str | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1].strip()
-            lists[current] = []
-        elif line.startswith("# from:") and current is not None:
-            sourced.add(current)
-        elif line and not line.startswith("#") and current is not None:
+    for name, lines in sourced_lists(text, source, LISTS).items():
+        lists[name] = []
+        for line in lines:
             cue: list[str] = []
             for piece in line.split():
                 cue += [GAP] if piece == GAP else words(piece)
             if cue and cue[0] != GAP:  # a cue opens with a word
-                lists[current].append(tuple(cue))
-    missing = [n for n in LISTS if n not in lists or n not in sourced]
-    if missing:
-        raise CitewiseError(
-            f"{source}: the list(s) {', '.join(missing)} are missing or lack a '# from:' line",
-            hint="give every list a [name] header and a '# from:' provenance line",
-            code="CUES_INVALID",
-        )
+                lists[name].append(tuple(cue))
     anywhere = (*lists["anywhere"], *lists["after_clause"])
     return InstructionCues(anywhere, tuple(lists["openings"]))
 

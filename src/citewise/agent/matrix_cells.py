@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 
 from citewise.agent.extraction import Finding
+from citewise.agent.sourced_lists import HINT, read_lists
 from citewise.errors import CitewiseError
 
 WORDS_FILE = "matrix_cells.txt"
@@ -27,21 +28,12 @@ _WORD = re.compile(r"\w")
 def word_list(name: str) -> frozenset[str]:
     """One "[name]" list of the data file, lower case; a list without provenance is an error."""
     text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
-    current: str | None = None
-    sourced = False
-    words: set[str] = set()
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1].strip()
-        elif current == name and line.startswith("# from:"):
-            sourced = True
-        elif current == name and line and not line.startswith("#"):
-            words.add(line.lower())
-    if not words or not sourced:
+    lists, sourced = read_lists(text)
+    words = {line.lower() for line in lists.get(name, [])}
+    if not words or name not in sourced:
         raise CitewiseError(
             f"{WORDS_FILE}: the list [{name}] is missing or lacks a '# from:' line",
-            hint="give every list a [name] header and a '# from:' provenance line",
+            hint=HINT,
             code="WORDS_INVALID",
         )
     return frozenset(words)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from citewise.errors import CitewiseError
+from citewise.agent.sourced_lists import sourced_lists
 
 CUES_FILE = "yes_no_cues.txt"
 LISTS = (
@@ -40,26 +40,10 @@ class Cues:
 
 def parse_cues(text: str, source: str = CUES_FILE) -> Cues:
     """Lists from "[name]" headers, each with a "# from:" provenance line, one entry a line."""
-    lists: dict[str, list[tuple[str, ...]]] = {}
-    sourced: set[str] = set()
-    current: str | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1].strip()
-            lists[current] = []
-        elif line.startswith("# from:") and current is not None:
-            sourced.add(current)
-        elif line and not line.startswith("#") and current is not None:
-            lists[current].append(tuple(line.lower().split()))
-    missing = [n for n in LISTS if n not in lists or n not in sourced]
-    if missing:
-        raise CitewiseError(
-            f"{source}: the list(s) {', '.join(missing)} are missing or lack a '# from:' line",
-            hint="give every list a [name] header and a '# from:' provenance line",
-            code="CUES_INVALID",
-        )
-    return Cues({name: tuple(entries) for name, entries in lists.items()})
+    lists = sourced_lists(text, source, LISTS)
+    return Cues(
+        {name: tuple(tuple(e.lower().split()) for e in lines) for name, lines in lists.items()}
+    )
 
 
 @cache
