@@ -132,10 +132,32 @@ def test_a_question_that_is_not_yes_or_no_gets_no_lead(paper: tuple[Library, str
 
 def test_a_claim_sets_aside_what_it_excludes_and_notes_its_quantifier() -> None:
     claim = claim_of("Do they test their tagger on any corpora other than Skagerrak?")
-    assert claim.excluded == ("skagerrak",) and claim.quantified
-    assert "tagger" in claim.terms and "they" not in claim.terms
+    assert claim.excluded == ("skagerrak",) and claim.negative_polarity
+    assert "tagger" in claim.terms and "they" not in claim.terms and "any" not in claim.terms
     plain = claim_of("Did the authors build a new corpus?")
-    assert plain.terms == ("build", "new", "corpus") and not plain.quantified
+    assert plain.terms == ("build", "new", "corpus")
+    assert not plain.negative_polarity and not plain.universal
+    every = claim_of("Do they always tag every departure?")
+    assert every.universal and not every.negative_polarity and every.terms == ("tag", "departure")
+
+
+def test_a_universal_in_the_question_does_not_turn_a_stated_claim_to_no(
+    paper: tuple[Library, str],
+) -> None:
+    answer = _ask(paper, "Did they fine-tune the layout parser on every annotated ferry timetable?")
+    assert answer.answer.startswith("Yes. ") and "4,000 annotated" in answer.answer, answer.answer
+
+
+def test_a_question_leaning_to_no_is_led_no_unless_the_body_states_its_claim(
+    paper: tuple[Library, str],
+) -> None:
+    # "ever" / "any": the asker leans towards "no", and nothing in the body states the claim
+    leaning = _ask(paper, "Was the parser ever tested on timetables of Norwegian ports?")
+    assert leaning.answer.startswith("No. "), leaning.answer
+    _verbatim(leaning)
+    # a sentence of the body that writes every word of the claim outweighs the lean
+    stated = _ask(paper, "Did they ever fine-tune the layout parser on annotated timetables?")
+    assert stated.answer.startswith("Yes. ") and "We fine-tune" in stated.answer, stated.answer
 
 
 def test_every_word_list_names_its_source() -> None:
