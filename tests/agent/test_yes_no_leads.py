@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from citewise.agent.answer import Answer
+from citewise.agent.sourced_lists import read_lists
 from citewise.agent.yesno.claim import claim_of
 from citewise.agent.yesno.cues import cues, parse_cues
 from citewise.agent.yesno.features import Features
 from citewise.agent.yesno.lead import is_yes_no_question
 from citewise.agent.yesno.model import model, parse_model
+from citewise.agent.yesno.polar_words import WORDS_FILE, pairs
+from citewise.agent.yesno.polar_words import words as polar_words
 from citewise.api import Library
 from citewise.errors import CitewiseError
 
@@ -166,6 +170,13 @@ def test_every_word_list_names_its_source() -> None:
     with pytest.raises(CitewiseError) as raised:
         parse_cues("[negations]\nnot\n")
     assert raised.value.code == "CUES_INVALID" and "from:" in raised.value.hint
+    # the quote checks' lists (agent/polar*.py) are read from their own sourced file
+    text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
+    lists, sourced = read_lists(text)
+    assert lists and set(lists) == sourced
+    assert "cannot" in polar_words("negations") and ("better", "worse") in pairs(
+        "comparative_pairs"
+    )
 
 
 def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) -> None:
