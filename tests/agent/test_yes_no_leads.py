@@ -5,11 +5,14 @@ test writes, asked through the real library scoped to that paper."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 
+import numpy as np
 import pytest
 
 from citewise.agent.answer import Answer
@@ -186,3 +189,27 @@ def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) 
     with pytest.raises(CitewiseError) as raised:
         parse_model(json.loads(json.dumps(stale)))
     assert raised.value.code == "YES_NO_MODEL_STALE" and "fit_yes_no" in raised.value.hint
+
+
+def _fit_script() -> ModuleType:
+    path = Path(__file__).parents[2] / "scripts" / "fit_yes_no.py"
+    spec = importlib.util.spec_from_file_location("fit_yes_no", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_refit_holds_out_a_papers_questions_together() -> None:
+    fitting = _fit_script()
+    # three questions on one paper say "no" where every other paper's like question says "yes"
+    x = np.array([[1.0]] * 3 + [[1.0]] * 4 + [[0.0]] * 4)
+    y = np.array([0.0] * 3 + [1.0] * 4 + [0.0] * 4)
+    papers = np.array(["a"] * 3 + list("bcdefgh") + ["i"])
+    held = fitting.held_out_probabilities(x, y, papers)
+    w = fitting.fit(x[3:], y[3:])  # the other papers only
+    assert np.allclose(held[:3], 1 / (1 + np.exp(-(w[0] + x[:3] @ w[1:]))))
+    one_by_one = fitting.held_out_probabilities(x, y, np.arange(len(y)).astype(str))
+    assert held[0] > one_by_one[0]  # one at a time, the paper's other questions vote too
+    scored = fitting.scores(np.array([0.9, 0.6, 0.6, 0.2]), np.array([1.0, 1.0, 0.0, 0.0]), 0.5)
+    assert scored == {"all": 0.75, "yes": 1.0, "no": 0.5, "auc": 0.875}
