@@ -4,7 +4,9 @@
 
 LIB is a library holding the items' papers (the pools tool's QASPER library will do). Only
 `type: yes_no` items are read, and only from the half the project develops on (odd): the
-other half stays unseen, to judge the model. Prints leave-one-out accuracy on the items.
+other half stays unseen, to judge the model. Prints leave-one-paper-out accuracy on the
+items (each paper's items scored by a fit on the other papers), and the same with each
+feature left out: a feature stays only while leaving it out costs accuracy or ranking (AUC).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 import yaml
 
 from citewise.agent.yesno.features import Features
-from citewise.agent.yesno.judge import judge
+from citewise.agent.yesno.judge import read
 from citewise.agent.yesno.paper import PaperSentences
 from citewise.api import Library
 
@@ -70,6 +72,31 @@ def chosen_threshold(p: np.ndarray, y: np.ndarray) -> float:
     return max(cuts, key=lambda c: (round(sum(scores(c)[1:]), 6), -abs(c - 0.5)))
 
 
+def held_out_probabilities(x: np.ndarray, y: np.ndarray, papers: np.ndarray) -> np.ndarray:
+    """Each item's probability of "Yes" from a fit on the other papers' items (a paper's
+    questions share its sentences, so they are held out together)."""
+    held_out = np.zeros(len(y))
+    for paper in sorted(set(papers)):
+        out = papers == paper
+        w = fit(x[~out], y[~out])
+        held_out[out] = 1 / (1 + np.exp(-(w[0] + x[out] @ w[1:])))
+    return held_out
+
+
+def scores(p: np.ndarray, y: np.ndarray, threshold: float) -> dict[str, float]:
+    """Accuracy at the threshold, on all items and on each answer apart, and the ranking's
+    AUC (the chance a "Yes" item scores above a "No" one; ties count half)."""
+    hits = (p >= threshold) == (y == 1)
+    above = (p[y == 1][:, None] > p[y == 0][None, :]).mean()
+    ties = (p[y == 1][:, None] == p[y == 0][None, :]).mean()
+    return {
+        "all": round(float(hits.mean()), 3),
+        "yes": round(float(hits[y == 1].mean()), 3),
+        "no": round(float(hits[y == 0].mean()), 3),
+        "auc": round(float(above + ties / 2), 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", required=True)
@@ -85,27 +112,25 @@ def main() -> None:
     sentences = PaperSentences(library.store)
     rows, labels = [], []
     for item in items:
-        found = judge(item["question"], by_file[item["doc"]], sentences, library.answerer.retriever)
+        retriever = library.answerer.retriever
+        _, found = read(item["question"], by_file[item["doc"]], sentences, retriever)
         rows.append(found.features.vector())
         labels.append(1.0 if item["accept"][0].strip().lower() == "yes" else 0.0)
     x, y = np.array(rows), np.array(labels)
-    held_out = np.zeros(len(y))
-    for i in range(len(y)):  # leave one out: each item's probability from a fit without it
-        keep = np.arange(len(y)) != i
-        w = fit(x[keep], y[keep])
-        held_out[i] = 1 / (1 + np.exp(-(w[0] + x[i] @ w[1:])))
+    papers = np.array([item["doc"] for item in items])
+    held_out = held_out_probabilities(x, y, papers)
     threshold = chosen_threshold(held_out, y)
-    hits = (held_out >= threshold) == (y == 1)
-    loo = {
-        "all": round(float(hits.mean()), 3),
-        "yes": round(float(hits[y == 1].mean()), 3),
-        "no": round(float(hits[y == 0].mean()), 3),
-    }
+    loo = scores(held_out, y, threshold)
+    names = Features.names()
+    for n, name in enumerate(names):  # each feature left out
+        rest = [m for m in range(len(names)) if m != n]
+        without = held_out_probabilities(x[:, rest], y, papers)
+        print(f"without {name}:", scores(without, y, chosen_threshold(without, y)))
     w = fit(x, y)
     out = {
         "fitted_on": f"{Path(args.items).name}: {len(y)} yes/no items ({int(y.sum())} yes)",
         "fitted": datetime.date.today().isoformat(),
-        "leave_one_out_accuracy": loo,
+        "leave_one_paper_out": loo,
         "features": list(Features.names()),
         "weights": [round(float(v), 4) for v in w[1:]],
         "bias": round(float(w[0]), 4),

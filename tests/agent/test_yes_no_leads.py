@@ -5,18 +5,25 @@ test writes, asked through the real library scoped to that paper."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
+from types import ModuleType
 
+import numpy as np
 import pytest
 
 from citewise.agent.answer import Answer
+from citewise.agent.sourced_lists import read_lists
 from citewise.agent.yesno.claim import claim_of
 from citewise.agent.yesno.cues import cues, parse_cues
 from citewise.agent.yesno.features import Features
 from citewise.agent.yesno.lead import is_yes_no_question
 from citewise.agent.yesno.model import model, parse_model
+from citewise.agent.yesno.polar_words import WORDS_FILE, pairs
+from citewise.agent.yesno.polar_words import words as polar_words
 from citewise.api import Library
 from citewise.errors import CitewiseError
 
@@ -132,10 +139,32 @@ def test_a_question_that_is_not_yes_or_no_gets_no_lead(paper: tuple[Library, str
 
 def test_a_claim_sets_aside_what_it_excludes_and_notes_its_quantifier() -> None:
     claim = claim_of("Do they test their tagger on any corpora other than Skagerrak?")
-    assert claim.excluded == ("skagerrak",) and claim.quantified
-    assert "tagger" in claim.terms and "they" not in claim.terms
+    assert claim.excluded == ("skagerrak",) and claim.negative_polarity
+    assert "tagger" in claim.terms and "they" not in claim.terms and "any" not in claim.terms
     plain = claim_of("Did the authors build a new corpus?")
-    assert plain.terms == ("build", "new", "corpus") and not plain.quantified
+    assert plain.terms == ("build", "new", "corpus")
+    assert not plain.negative_polarity and not plain.universal
+    every = claim_of("Do they always tag every departure?")
+    assert every.universal and not every.negative_polarity and every.terms == ("tag", "departure")
+
+
+def test_a_universal_in_the_question_does_not_turn_a_stated_claim_to_no(
+    paper: tuple[Library, str],
+) -> None:
+    answer = _ask(paper, "Did they fine-tune the layout parser on every annotated ferry timetable?")
+    assert answer.answer.startswith("Yes. ") and "4,000 annotated" in answer.answer, answer.answer
+
+
+def test_a_question_leaning_to_no_is_led_no_unless_the_body_states_its_claim(
+    paper: tuple[Library, str],
+) -> None:
+    # "ever" / "any": the asker leans towards "no", and nothing in the body states the claim
+    leaning = _ask(paper, "Was the parser ever tested on timetables of Norwegian ports?")
+    assert leaning.answer.startswith("No. "), leaning.answer
+    _verbatim(leaning)
+    # a sentence of the body that writes every word of the claim outweighs the lean
+    stated = _ask(paper, "Did they ever fine-tune the layout parser on annotated timetables?")
+    assert stated.answer.startswith("Yes. ") and "We fine-tune" in stated.answer, stated.answer
 
 
 def test_every_word_list_names_its_source() -> None:
@@ -144,6 +173,13 @@ def test_every_word_list_names_its_source() -> None:
     with pytest.raises(CitewiseError) as raised:
         parse_cues("[negations]\nnot\n")
     assert raised.value.code == "CUES_INVALID" and "from:" in raised.value.hint
+    # the quote checks' lists (agent/polar*.py) are read from their own sourced file
+    text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
+    lists, sourced = read_lists(text)
+    assert lists and set(lists) == sourced
+    assert "cannot" in polar_words("negations") and ("better", "worse") in pairs(
+        "comparative_pairs"
+    )
 
 
 def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) -> None:
@@ -153,3 +189,27 @@ def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) 
     with pytest.raises(CitewiseError) as raised:
         parse_model(json.loads(json.dumps(stale)))
     assert raised.value.code == "YES_NO_MODEL_STALE" and "fit_yes_no" in raised.value.hint
+
+
+def _fit_script() -> ModuleType:
+    path = Path(__file__).parents[2] / "scripts" / "fit_yes_no.py"
+    spec = importlib.util.spec_from_file_location("fit_yes_no", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_refit_holds_out_a_papers_questions_together() -> None:
+    fitting = _fit_script()
+    # three questions on one paper say "no" where every other paper's like question says "yes"
+    x = np.array([[1.0]] * 3 + [[1.0]] * 4 + [[0.0]] * 4)
+    y = np.array([0.0] * 3 + [1.0] * 4 + [0.0] * 4)
+    papers = np.array(["a"] * 3 + list("bcdefgh") + ["i"])
+    held = fitting.held_out_probabilities(x, y, papers)
+    w = fitting.fit(x[3:], y[3:])  # the other papers only
+    assert np.allclose(held[:3], 1 / (1 + np.exp(-(w[0] + x[:3] @ w[1:]))))
+    one_by_one = fitting.held_out_probabilities(x, y, np.arange(len(y)).astype(str))
+    assert held[0] > one_by_one[0]  # one at a time, the paper's other questions vote too
+    scored = fitting.scores(np.array([0.9, 0.6, 0.6, 0.2]), np.array([1.0, 1.0, 0.0, 0.0]), 0.5)
+    assert scored == {"all": 0.75, "yes": 1.0, "no": 0.5, "auc": 0.875}

@@ -33,16 +33,14 @@ from citewise.agent.extractive import Candidate
 from citewise.agent.polar_compare import Comparison, comparison, comparison_lead
 from citewise.agent.polar_order import reversed_sides, same_direction, same_word, tokens
 from citewise.agent.question import Question, focus_sentence
+from citewise.agent.yesno.polar_words import words
 from citewise.retrieval.terms import content_terms, stem
 
 YES, NO = "Yes", "No"
 # The share of the question's weighted terms the sentence must state in its own words.
 SETTLING_SHARE = 0.8
 
-_AUXILIARIES = frozenset(
-    """do does did is are was were am can could has have had will would should shall may
-    might must""".split()
-)
+_AUXILIARIES = words("auxiliaries")
 _WH = re.compile(r"\b(what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
 # "Can you list ...": a request worded as a question
 _REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
@@ -54,59 +52,39 @@ _OR = re.compile(r"\bor\b|/", re.IGNORECASE)
 # sides agent/polar_order.py checks.
 _COMPARISON = re.compile(r"\bthan\b", re.I)
 
-_NEGATIONS = frozenset("not no never neither nor none cannot without".split())
+_NEGATIONS = words("negations")
 # "not only X but also Y" affirms; "not necessarily" hedges (below)
-_NOT_NEGATING = frozenset("only just merely simply".split())
+_NOT_NEGATING = words("not_negating")
 # a hedge that qualifies only the clause it stands in ("..., which may be slow")
-_CLAUSE_HEDGES = frozenset(
-    """may might could would will possibly perhaps probably likely unlikely seem seems
-    seemed appear appears appeared necessarily partly partially""".split()
-)
+_CLAUSE_HEDGES = words("clause_hedges")
 # a condition, an unknown, an intention or a stance that frames the whole claim
-_FRAMING_HEDGES = frozenset(
-    """whether if unless unclear uncertain unknown possible suggest suggests suggested
-    hypothesize hypothesise expect expected hope aim aims plan plans future believe believes
-    think argue argues speculate conjecture assume assumes""".split()
-)
+_FRAMING_HEDGES = words("framing_hedges")
 _HEDGES = _CLAUSE_HEDGES | _FRAMING_HEDGES
 # what opens a clause that is not the sentence's claim: a relative or adverbial clause, or
 # one joined on after a comma or semicolon ("..., and retraining it may take hours")
-_ASIDE_OPENERS = frozenset(
-    "which who whose whom where when while whereas although though because since".split()
-)
-_JOINED = frozenset("and but so".split())
+_ASIDE_OPENERS = words("aside_openers")
+_JOINED = words("joined")
 # negation in a verb or an adverb ("fails to improve", "rarely"): not the explicit
 # negation a "No" needs, and no affirmation either
-_NEGATIVE_WORDS = frozenset(
-    """fail fails failed failing unable lack lacks lacked lacking absent hardly barely
-    rarely seldom""".split()
-)
+_NEGATIVE_WORDS = words("negative_words")
 # two alternatives in one sentence ("BM25 instead of DPR"): which one is claimed needs word
 # order this reading does not check
-_CONTRASTS = frozenset(
-    """instead rather unlike opposed replace replaces replaced replacing except versus vs
-    compared whereas""".split()
-)
+_CONTRASTS = words("contrasts")
 _UNSETTLED = _NEGATIVE_WORDS | _CONTRASTS
 # a sentence that names others' work ("Chen et al. use ...") and speaks of neither "we"
 # nor what the question names reports another paper's work
 _CITATION = re.compile(r"\bet al\b")
-_FIRST_PERSON = frozenset("we our us ours".split())
+_FIRST_PERSON = words("first_person")
 # words that end a clause: a negation's reach stops there
-_BOUNDARIES = frozenset(
-    ", ; : ( ) ? but while whereas although though however instead rather unlike".split()
-)
+_BOUNDARIES = words("boundaries")
 # a clause opened by one of these is subordinate: its negation is not the sentence's claim
-_SUBORDINATE = frozenset("which who unlike while whereas although though if unless".split())
+_SUBORDINATE = words("subordinate")
 # Question words that carry no claim of their own (the auxiliary, articles, prepositions).
-_FUNCTION = _AUXILIARIES | frozenset(
-    """the a an this that these those of in on at to for by from as and it its they their
-    there""".split()
-)
+_FUNCTION = _AUXILIARIES | words("function_words")
 # What a question's subject may call the paper without the quote repeating it ("Does the
 # paper use ...?" answered by "We use ..."), besides the names of the paper it is scoped to.
-_PAPER_WORDS = frozenset("paper study author authors article work".split())
-_DETERMINERS = frozenset("the a an this that these those".split())
+_PAPER_WORDS = words("paper_words")
+_DETERMINERS = words("determiners")
 SUBJECT_WORDS = 2  # how far after the auxiliary a question's subject is looked for
 
 

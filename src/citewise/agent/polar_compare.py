@@ -25,27 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citewise.agent.polar_order import CLAUSE_ENDS, PHRASE_BREAKS, clause, tokens
+from citewise.agent.yesno.polar_words import pairs, words
 from citewise.retrieval.terms import stem
 
 # comparatives and their opposites ("more" / "less" also stand before an adjective:
 # "more accurate than")
-_PAIRS = (
-    ("better", "worse"),
-    ("higher", "lower"),
-    ("more", "less"),
-    ("more", "fewer"),
-    ("greater", "smaller"),
-    ("greater", "less"),
-    ("larger", "smaller"),
-    ("bigger", "smaller"),
-    ("faster", "slower"),
-    ("longer", "shorter"),
-    ("stronger", "weaker"),
-    ("earlier", "later"),
-    ("wider", "narrower"),
-    ("heavier", "lighter"),
-    ("cheaper", "costlier"),
-)
+_PAIRS = pairs("comparative_pairs")
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _one, _other in _PAIRS:
     OPPOSITES[_one] = OPPOSITES.get(_one, frozenset()) | {_other}
@@ -53,14 +38,14 @@ for _one, _other in _PAIRS:
 COMPARATIVES = frozenset(OPPOSITES)
 # how far before "than" the comparative may stand ("higher top-1 accuracy than")
 _REACH = 4
-_BE = frozenset("is are was were".split())
-_DO = frozenset("do does did".split())
-_DETERMINERS = frozenset("the a an this that these those its their".split())
+_BE = words("compare_be")
+_DO = words("compare_do")
+_DETERMINERS = words("compare_determiners")
 # "than that of B", "than those of B": the measure again, then B
-_STAND_INS = frozenset("that those one ones".split())
+_STAND_INS = words("stand_ins")
 # what ends the phrase B after "than": "... than B on the wet slabs", "... than B when ..."
-_AFTER_B = PHRASE_BREAKS | frozenset("when while where if after before during".split())
-_NEGATIONS = frozenset("not no never cannot".split())
+_AFTER_B = PHRASE_BREAKS | words("after_compared")
+_NEGATIONS = words("compare_negations")
 
 
 @dataclass(frozen=True)

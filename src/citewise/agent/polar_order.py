@@ -26,41 +26,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citewise.agent.yesno.polar_words import words
 from citewise.retrieval.terms import stem
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
 
-_BE = frozenset("is are was were be been being am".split())
+_BE = words("be")
 # words that end a clause: the passive's sides stay within it
-CLAUSE_ENDS = frozenset(", ; : ( ) ? but while whereas although though however".split())
+CLAUSE_ENDS = words("clause_ends")
 # common irregular participles (the rest end in -ed)
-_IRREGULAR = frozenset(
-    """built made written taken given shown known held found run done seen drawn chosen
-    driven grown broken spoken proven hidden sent spent kept left led read won paid put set
-    cut split fed bought brought taught thought caught sought told sold begun""".split()
-)
-_NOT_PARTICIPLES = frozenset("hundred indeed embed".split())
+_IRREGULAR = words("irregular_participles")
+_NOT_PARTICIPLES = words("not_participles")
 # what stands right before a verb: a subject pronoun, an auxiliary or modal, a negation, "to"
-_BEFORE_VERB = frozenset(
-    """we they it i he she which who not never also then to do does did can could will
-    would may might must should shall cannot""".split()
-)
+_BEFORE_VERB = words("before_verb")
 # a participle right before one of these has no object: "a model trained on Y", "cited by X"
-_PREPOSITIONS = frozenset("by on in from with for over at into onto via against".split())
+_PREPOSITIONS = words("prepositions")
 # between two words, these put them in different phrases, whose order English keeps
-PHRASE_BREAKS = _PREPOSITIONS | frozenset("to as between under using".split())
+PHRASE_BREAKS = _PREPOSITIONS | words("phrase_breaks")
 # verbs whose doer is a text: "X is cited in Y" is "Y cites X" (an "in" phrase is the doer
 # when no "by" phrase is)
-_TEXT_VERBS = "cite quote mention reference discuss describe report introduce propose".split()
+_TEXT_VERBS = sorted(words("text_verbs"))
 # a phrase fronted before a comma ("As the retriever, we use X"): its place in the clause
 # after the comma is the clause's end ("we use X as the retriever")
-_FRONTED = frozenset(
-    "as for in on at with from per during after before under using via across among".split()
-)
-_SUBJECTS = frozenset("we they it i he she this these there".split())
-_PERFECT = frozenset("have has had we they i he she".split())  # "we trained X": active
-_DETERMINERS = frozenset("the a an this that these those".split())
-_INFLECTIONS = ("s", "es", "d", "ed", "ing")
+_FRONTED = words("fronted")
+_SUBJECTS = words("subjects")
+_PERFECT = words("perfect")  # "we trained X": active
+_DETERMINERS = words("determiners")
+_INFLECTIONS = tuple(sorted(words("inflections")))
 
 
 def tokens(text: str) -> list[str]:

@@ -1,8 +1,10 @@
 """A yes/no question turned into the claim it asks about.
 
 "Do they evaluate their model on datasets other than RACE?" claims "they evaluate their
-model on datasets", asks for something besides "RACE" (an exclusion), and widens nothing;
-"Do they consistently outperform ...?" widens its claim with a quantifier. The claim's
+model on datasets" and asks for something besides "RACE" (an exclusion); "Did they use any
+lexicon?" carries a negative-polarity item ("any", "ever"), which English puts in a question
+whose asker expects "no" ("Did they use some lexicon?" expects "yes"); "Do they consistently
+outperform ...?" widens its claim with a universal, which biases nothing. The claim's
 terms are its content words less the words that point at the paper ("they", "the
 authors"), which any sentence of the paper stands for.
 """
@@ -26,7 +28,8 @@ class Claim:
     words: tuple[str, ...]
     terms: tuple[str, ...]  # content words of the claim, in order, as written (lower case)
     excluded: tuple[str, ...]  # the words after "other than" / "aside from" / ...
-    quantified: bool  # "any", "ever", "consistently", ...
+    negative_polarity: bool  # "any", "ever", ...: the question leans towards "no"
+    universal: bool  # "all", "every", "consistently", ...
 
     @property
     def stems(self) -> frozenset[str]:
@@ -49,7 +52,8 @@ def claim_of(question: str) -> Claim:
         while stop < len(words) and words[stop] not in _PHRASE_ENDS:
             stop += 1
         excluded += words[end:stop]
-    skip = STOPWORDS | lists.words("frame") | lists.words("quantifiers") | lists.words("negations")
+    polarity, universals = lists.words("negative_polarity"), lists.words("universals")
+    skip = STOPWORDS | lists.words("frame") | polarity | universals | lists.words("negations")
     cue_words = {w for p in lists.phrases("exclusions") for w in p}
     terms = [
         w
@@ -60,5 +64,6 @@ def claim_of(question: str) -> Claim:
         words=tuple(words),
         terms=tuple(dict.fromkeys(terms)),
         excluded=tuple(w for w in dict.fromkeys(excluded) if w not in skip),
-        quantified=any(w in lists.words("quantifiers") for w in words),
+        negative_polarity=bool(polarity.intersection(words)),
+        universal=bool(universals.intersection(words)),
     )

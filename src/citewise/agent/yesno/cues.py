@@ -1,5 +1,6 @@
 """The word lists a yes/no lead reads (agent/data/yes_no_cues.txt): negations, contrasts,
-exclusions ("other than"), quantifiers and the words that point at the paper itself."""
+exclusions ("other than"), negative-polarity items ("any", "ever"), universals and the
+words that point at the paper itself."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ LISTS = (
     "negations",
     "contrasts",
     "exclusions",
-    "quantifiers",
+    "negative_polarity",
+    "universals",
     "frame",
     "background_sections",
     "negative_verbs",

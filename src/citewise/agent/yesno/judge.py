@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from citewise.agent.extractive import idf_function
 from citewise.agent.yesno.claim import Claim, claim_of
-from citewise.agent.yesno.features import Features, features
+from citewise.agent.yesno.features import Features, Reading, features
 from citewise.agent.yesno.model import YesNoModel, model
 from citewise.agent.yesno.paper import PaperSentences, Sentence
 from citewise.retrieval.hybrid import Retriever
@@ -34,10 +34,11 @@ def lead_of(probability: float, fitted: YesNoModel) -> str | None:
     return None
 
 
-def judge(
+def read(
     question: str, document: str, sentences: PaperSentences, retriever: Retriever
-) -> Judgement:
-    """The question's claim judged on the document's sentences by the shipped model."""
+) -> tuple[Claim, Reading]:
+    """The question's claim and what the document's sentences say about it (no model asked:
+    scripts/fit_yes_no.py fits the model on these)."""
     claim = claim_of(question)
     total, frequencies = retriever.document_frequencies(list(claim.terms))
     idf = idf_function(total, frequencies)
@@ -45,8 +46,15 @@ def judge(
     def weight(term: str) -> float:
         return idf(term) if frequencies.get(term, 0) > 0 else 0.0
 
-    read = features(claim, sentences.of(document), weight)
+    return claim, features(claim, sentences.of(document), weight)
+
+
+def judge(
+    question: str, document: str, sentences: PaperSentences, retriever: Retriever
+) -> Judgement:
+    """The question's claim judged on the document's sentences by the shipped model."""
+    claim, paper = read(question, document, sentences, retriever)
     fitted = model()
-    probability = fitted.probability(read.features)
+    probability = fitted.probability(paper.features)
     lead = lead_of(probability, fitted)
-    return Judgement(claim, read.features, probability, lead, read.best, read.unwritten)
+    return Judgement(claim, paper.features, probability, lead, paper.best, paper.unwritten)
