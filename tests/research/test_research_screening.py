@@ -49,7 +49,7 @@ def test_an_unrelated_paper_sharing_a_word_of_the_topic_is_excluded_with_its_rea
     )
     screen = screen_paper(paper, plan, lambda term: 1.0)
     assert not screen.eligible
-    assert "names no other facet" in screen.reason
+    assert "addresses 1 of the topic's 4 facets" in screen.reason
 
 
 def test_a_facet_needs_its_words_together_not_scattered_over_the_abstract() -> None:
@@ -72,3 +72,30 @@ def test_a_facets_modifiers_in_one_sentence_and_its_head_elsewhere_address_it() 
         "We classify tweets. Experiments use a benchmark dataset of 16K tweets.",
     )
     assert "hate speech datasets" in addressed_facets(paper, ["hate speech datasets"])
+
+
+def test_a_long_topic_needs_a_share_of_its_facets_in_the_title_or_abstract() -> None:
+    plan = make_plan(
+        "reading invoices, totals and merchant names from scanned receipts to build expense ledgers"
+    )
+    assert len(topic_facets(plan.key_phrases)) >= 4
+    # One facet in the abstract, the word of another in a heading: another subject's words.
+    tweets = _paper(
+        "tweets",
+        "Emoji use in short messages",
+        "We count totals of emoji per message. Messages come from 40 countries.",
+        ["1 Data", "2 Merchant accounts"],
+    )
+    screen = screen_paper(tweets, plan, lambda term: 1.0)
+    assert not screen.eligible and "addresses 1 of the topic's" in screen.reason
+    # Two facets, one of them in the abstract: on the topic.
+    ledger = _paper(
+        "ledger",
+        "A bookkeeping assistant",
+        "We read scanned receipts and their totals into a shared table.",
+        ["1 Method", "2 Expense ledgers"],
+    )
+    assert screen_paper(ledger, plan, lambda term: 1.0).eligible
+    # One facet, in the title: on the topic.
+    titled = _paper("titled", "Expense ledgers for small shops", "We interview 12 owners.")
+    assert screen_paper(titled, plan, lambda term: 1.0).eligible

@@ -44,6 +44,18 @@ def places_text(places: list[str]) -> str:
     return " and ".join(places[:2]) + (f" (and {more} more)" if more > 0 else "")
 
 
+def in_summary(places: list[str]) -> bool:
+    """Whether a facet is addressed in the paper's title or abstract, not only in headings."""
+    return any(p in ("title", "abstract") for p in places)
+
+
+def facets_needed(facets: int) -> int:
+    """How many facets of a topic a paper addresses to be on it: one of one or two; of
+    three or more, a share (two of three to five), as a paper on one facet of a long topic
+    ("metadata") is most often on another subject that uses the word."""
+    return 1 + facets // 3
+
+
 def substantive(places: list[str]) -> bool:
     """A facet a paper is about, not one it mentions: in its title, or in two places."""
     return "title" in places or len(places) > 1

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from citewise.agent.research.context import StageContext
-from citewise.agent.research.facets import addressed_facets, named_facets, places_text, substantive
+from citewise.agent.research.facets import (
+    addressed_facets,
+    facets_needed,
+    in_summary,
+    named_facets,
+    places_text,
+    substantive,
+)
 from citewise.agent.research.model import Paper, Plan, ScreeningDecision
 from citewise.agent.research.models import model_screen
 from citewise.agent.research.plan import related_terms, topic_facets
@@ -44,6 +51,7 @@ UNSURE_BELOW = 0.5  # a paper naming some topic terms but scoring below this: a 
 LEAD_CHARS = 1500
 MAX_HEADINGS = 80
 FACET_HITS = 40
+TOUCHED_SHARE = 0.5  # a facet named by its most specific word, not addressed, counts half
 
 
 def document_csl(doc: StoredDocument) -> dict[str, Any]:
@@ -290,15 +298,31 @@ def screen_paper(
     mentions = ", ".join(found[:6] + [f"{t} (a synonym)" for t in related[:3]])
     touched = [f for f in named_facets(paper, facets, weight) if f not in addressed]
     where = "; ".join(f"“{f}” in its {places_text(places)}" for f, places in addressed.items())
-    # One facet of several, named once with no word of any other facet, is another field's
-    # use of a common phrase ("full text" of tweets), not a paper on the topic.
-    alone = any(substantive(places) for places in addressed.values())
-    if addressed and (len(facets) == 1 or len(addressed) > 1 or touched or alone):
+    if addressed and len(facets) >= 3:
+        # A long topic: its share of facets, one of them in the title or abstract (a facet
+        # whose most specific word is named, not addressed, counts half), or one in the title.
+        in_title = any("title" in places for places in addressed.values())
+        summary = any(in_summary(places) for places in addressed.values())
+        share = len(addressed) + TOUCHED_SHARE * len(touched)
+        eligible = in_title or (summary and share >= facets_needed(len(facets)))
+    else:
+        # One facet of two, named once with no word of the other, is another field's use of
+        # a common phrase ("full text" of tweets), not a paper on the topic.
+        alone = any(substantive(places) for places in addressed.values())
+        eligible = bool(addressed) and (len(facets) == 1 or len(addressed) > 1 or touched or alone)
+    if eligible:
         reason = f"addresses {len(addressed)} of the topic's {len(facets)} facets: {where}"
         if touched:
             reason += f"; names {', '.join(f'“{f}”' for f in touched)}"
         return Screen(max(score, INCLUDE_THRESHOLD), True, reason, answered, mentions=True)
-    if addressed:
+    if addressed and len(facets) >= 3:
+        need = facets_needed(len(facets))
+        reason = (
+            f"addresses {len(addressed)} of the topic's {len(facets)} facets ({where}); "
+            f"a paper on it addresses {need} (a facet only named counts half), one in its title "
+            "or abstract, or one in its title"
+        )
+    elif addressed:
         reason = f"addresses only {where}, once, and names no other facet of the topic"
     else:
         reason = (
