@@ -4,7 +4,8 @@
 
 For each labelled topic (a YAML file: topic, relevant files, labelled from titles and abstracts
 before any run), runs `citewise research` on a copy of LIB as a user would (local, no model)
-and prints: seconds, screening recall and precision against the labels, report sentences, the
+and prints: seconds, screening recall and precision against the labels (of the papers the
+report reads, and of all screened in, --max-papers apart), report sentences, the
 sentences that appear more than once, and the share of facet-section sentences that name a paper.
 """
 
@@ -76,11 +77,10 @@ def score(library: Path, spec: dict, workdir: Path) -> dict:
     )
     seconds = time.perf_counter() - started
     markdown = out.read_text("utf-8")
-    included = {
-        m["key"]
-        for line in markdown.splitlines()
-        if (m := ROW.match(line)) and m["decision"] == "include"
-    }
+    rows = [(m, line) for line in markdown.splitlines() if (m := ROW.match(line))]
+    included = {m["key"] for m, _ in rows if m["decision"] == "include"}
+    # Screened in but left out by --max-papers (the strongest papers are read first).
+    capped = {m["key"] for m, line in rows if "beyond --max-papers" in line}
     claims = body_claims(markdown)
     counts = Counter(" ".join(quoted(t).split()) for _, t in claims)
     facet = [t for s, t in claims if re.match(r"Q\d+\.", s)]
@@ -94,6 +94,13 @@ def score(library: Path, spec: dict, workdir: Path) -> dict:
         "recall": round(len(hit) / len(relevant), 2) if relevant else None,
         "precision": round(len(hit) / len(included), 2) if included else None,
         "missed": sorted(relevant - included),
+        "screened_in": len(included | capped),
+        "screened_recall": round(len(relevant & (included | capped)) / len(relevant), 2)
+        if relevant
+        else None,
+        "screened_precision": round(len(relevant & (included | capped)) / len(included | capped), 2)
+        if included | capped
+        else None,
         "extra": sorted(included - relevant),
         "claims": len(claims),
         "repeated": {t[:80]: n for t, n in counts.items() if n > 1},

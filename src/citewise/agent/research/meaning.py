@@ -1,0 +1,41 @@
+"""Papers close in meaning to a topic's facets: each library document's title (and stored
+abstract) against each facet, in the library's own embedding. Search adds the closest as
+candidates for screening, so a paper whose blocks lose the facet's searches to papers that
+repeat its words ("fake news classification" under "fake news detection") is still screened;
+screening, not this, decides whether it is on the topic. Pure given the embedder."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from citewise.store.library import StoredDocument
+
+if TYPE_CHECKING:  # the model is loaded by whoever opened the library
+    from citewise.embed.base import Embedder
+
+CLOSEST_PER_FACET = 10
+
+
+def closest_documents(
+    documents: list[StoredDocument],
+    embedder: Embedder | None,
+    facets: list[str],
+    limit: int = CLOSEST_PER_FACET,
+) -> list[str]:
+    """Per facet, the IDs of the `limit` documents whose title or stored abstract is closest
+    to it, facet by facet, equal similarities in the documents' order; [] without a model."""
+    if embedder is None or not documents or not facets:
+        return []
+    similarity = embedder.encode([d.title or d.id for d in documents]) @ embedder.encode(facets).T
+    with_abstract = [i for i, d in enumerate(documents) if d.abstract]
+    if with_abstract:
+        abstracts = embedder.encode([documents[i].abstract for i in with_abstract])
+        rows = abstracts @ embedder.encode(facets).T
+        similarity[with_abstract] = np.maximum(similarity[with_abstract], rows)
+    chosen: list[str] = []
+    for column in similarity.T:
+        order = np.argsort(-column, kind="stable")[:limit]
+        chosen += [documents[int(i)].id for i in order]
+    return list(dict.fromkeys(chosen))
