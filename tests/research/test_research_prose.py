@@ -1,7 +1,8 @@
 """The `write` role drafts section prose through the verified path: numbered evidence in,
 cited sentences out, each checked against what it cites. The wiring with the real SmolLM2
-GGUF in-process (tiny model: wiring, verification and budget are tested, not quality), and
-the verification of drafts with fixed replies."""
+GGUF in-process and behind a real llama.cpp server on loopback (tiny model: wiring,
+verification and budget are tested, not quality), and the verification of drafts with fixed
+replies."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
 from citewise.llm.registry import open_model
 from citewise.report.markdown import EVIDENCE_ID
-from tests.llm.smollm2 import SMOLLM2, needs_smollm2
+from tests.llm.smollm2 import SMOLLM2, llama_server, needs_smollm2
 from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST, SECOND
 
@@ -191,3 +192,45 @@ def test_a_cached_rerun_calls_no_model_and_writes_the_same_report(
         return EVIDENCE_ID.sub("ev", text.replace(outcome.task.id, "TASK"))
 
     assert anonymous(again) == anonymous(first)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, library: Library) -> Iterator[ResearchOutcome]:
+    """A research run whose `write` role is SmolLM2 behind a real `llama_cpp.server` on
+    loopback, reached as an OpenAI-compatible backend (what `--llm openai:…` opens)."""
+    with llama_server(tmp_path_factory.mktemp("prose-server")) as url:
+        model = open_model(parse_spec("openai:smollm2", url), library.model_settings)
+
+        def models(task: Task) -> ResearchModels:
+            writer = ModelClient(model, library.store.audit, role="write", task=task.id)
+            return ResearchModels(None, None, TokenBudget(library.store, task.id, None), writer)
+
+        options = ResearchOptions(rounds=1, llm="openai:smollm2")
+        yield ResearchDesk(library, models=models).research(f"{TOPIC} by server", options)
+
+
+@needs_smollm2
+def test_a_served_model_writes_sections_that_verification_filters(
+    library: Library, served: ResearchOutcome
+) -> None:
+    assert served.task.state == "completed"
+    calls = _calls(library, served.task.id)
+    assert calls and {role for role, *_ in calls} == {"write"}
+    stats = served.stats.report.verification
+    assert stats["model_sections"] >= 2  # every section with evidence went to the server
+    assert stats["model_sentences_kept"] + stats["model_sentences_dropped"] >= 1
+    desk = ResearchDesk(library)
+    evidence = {e.id: e for e in desk.tasks.evidence(served.task.id)}
+    verifier = Verifier(threshold=KEEP)
+    for section in desk.report(served.task.id).sections:
+        if not section.key.startswith("q"):
+            continue
+        for claim in section.claims():
+            quotes = [evidence[i].quote for i in claim.evidence]
+            if claim.flag == "note" or any(claim.text in q for q in quotes):
+                continue  # a coverage note, or a verbatim quote
+            # a sentence the model wrote stands on the evidence it cites
+            assert quotes and verifier.check(claim.text, quotes).supported
+    # the report's footer counts what verification dropped
+    markdown = Path(str(served.report_markdown)).read_text()
+    assert f"| model sentences dropped | {stats['model_sentences_dropped']} |" in markdown
