@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from citewise.agent.research.facets import addressed_facets
-from citewise.agent.research.meaning import closest_documents
+from citewise.agent.research.meaning import OTHER_MODEL_DOCUMENTS, closest_documents
 from citewise.agent.research.model import Paper
 from citewise.agent.research.plan import make_plan, topic_facets
 from citewise.agent.research.screening import screen_paper
@@ -163,3 +164,29 @@ def test_the_documents_closest_in_meaning_to_a_facet_are_candidates() -> None:
     closest = closest_documents(documents, load_static_embedder(), ["fake news detection"], 2)
     assert set(closest) == {"b", "c"}
     assert closest_documents(documents, None, ["fake news detection"]) == []
+
+
+class _NamedModel:
+    """The shipped static model under another name (as a slower model would be), recording
+    what it is asked to encode."""
+
+    def __init__(self) -> None:
+        self.model = load_static_embedder()
+        self.name, self.dimensions = "another-model", self.model.dimensions
+        self.texts: list[str] = []
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        self.texts += texts
+        return self.model.encode(texts, batch_size)
+
+
+def test_a_slower_model_compares_titles_only_and_not_past_its_bound() -> None:
+    documents = [
+        _document("b", "Sentence representations for fake news classification"),
+        _document("c", "Parsing legal contracts", "We classify deceptive news articles online."),
+    ]
+    model = _NamedModel()
+    assert closest_documents(documents, model, ["fake news detection"], 1) == ["b"]
+    assert not any("deceptive" in t for t in model.texts)  # no abstract was encoded
+    many = documents * (OTHER_MODEL_DOCUMENTS // 2 + 1)
+    assert closest_documents(many, model, ["fake news detection"]) == []
