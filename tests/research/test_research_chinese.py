@@ -67,17 +67,21 @@ def test_a_chinese_topic_is_searched_in_english_and_reported_in_chinese(
     assert queries and not any(HAN.search(q) for q in queries)  # the sources get English
     assert {"citation", "graph", "extraction"} <= set(plan["plan"]["topic_terms"])
     markdown = Path(str(outcome.report_markdown)).read_text()
-    # the report's own sections; what the renderer adds after them (the literature matrix,
-    # references, appendices) keeps its English headings
-    ends = [markdown.find(h) for h in ("## Literature matrix", "## References")]
-    end = min(i for i in ends if i >= 0)
-    body = markdown[markdown.index("## 执行摘要") : end]
-    headings = re.findall(r"^## (.+)$", body, re.MULTILINE)
-    assert len(headings) >= 8 and all(HAN.search(h) for h in headings), headings
+    # every heading in Chinese: the report's own sections, and what the renderer adds after
+    # them (the literature matrix, references, appendices)
+    headings = re.findall(r"^#{1,3} (.+)$", markdown, re.MULTILINE)
+    assert len(headings) >= 12 and all(HAN.search(h) for h in headings), headings
+    assert "## 参考文献" in markdown and "## 附录 C. 筛选记录" in markdown
+    body = markdown[markdown.index("## 执行摘要") : markdown.index("## 参考文献")]
     cited_lines = [line for line in body.splitlines() if EVIDENCE_ID.search(line)]
     assert len(cited_lines) >= 10
     notes = [line for line in body.splitlines() if "Coverage note:" in line]
     assert all(HAN.search(n) for n in notes)  # citewise's own notes are in Chinese
+    # each quote after its speaker has a Chinese gloss just before it
+    quoted = re.findall(r"(\S*)“[^”]+”", body)
+    assert quoted and all(q.endswith("〕") for q in quoted), quoted[:5]
+    html = Path(str(outcome.report_html)).read_text()
+    assert '<html lang="zh">' in html and "<h2>参考文献</h2>" in html and "Appendix" not in html
 
 
 def test_every_quote_stays_verbatim_in_its_block(run: tuple[Library, ResearchOutcome]) -> None:

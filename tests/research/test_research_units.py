@@ -7,7 +7,6 @@ from citewise.agent.research.disagree import (
     measurements,
     polarity,
 )
-from citewise.agent.research.gather import screen_paper
 from citewise.agent.research.model import (
     FACETS,
     Claim,
@@ -19,6 +18,7 @@ from citewise.agent.research.model import (
     evidence_id,
 )
 from citewise.agent.research.plan import key_phrases, make_plan
+from citewise.agent.research.screening import screen_paper
 from citewise.agent.research.statistics import SentenceCount, count_sentences
 from citewise.agent.research.themes import theme_terms
 from citewise.agent.research.verify import verify_report

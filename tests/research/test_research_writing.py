@@ -132,14 +132,14 @@ def test_a_chinese_report_words_its_fixed_strings_in_chinese() -> None:
     screening = [ScreeningDecision("alpha", "Okafor on tides", 1, 0.9, True, "on topic")]
     report = chinese_report(write_report(plan, items, papers, screening, [], {}), plan)
     markdown = render_markdown(report, items, "task-1")
+    # the quote keeps its words, after a gloss from fixed strings: its kind, its numbers
+    assert "研究报告：" in markdown and "覆盖说明：" in markdown
+    assert "写道：〔方法〕“We installed nine tide gauges" in markdown
     assert (
-        "研究报告：" in markdown and "覆盖说明：" in markdown and "写道：“We installed" in markdown
-    )
-    assert (
-        "Research report:" not in markdown
-        and "Coverage note:" not in markdown.split("## Appendix")[0]
+        "Research report:" not in markdown and "Coverage note:" not in markdown.split("## 附录")[0]
     )
     assert " write:" not in markdown
+    assert "## References" not in markdown and "## Appendix" not in markdown
 
 
 AGREE = [

@@ -224,6 +224,7 @@ class ResearchDesk:
             render_markdown(report, evidence, task_id, bibliography),
             render_html(report, evidence, task_id),
             self.library.report_matrix(report, evidence),
+            report.lang,
         )
         return RenderedReport(markdown, html, csl_json(report))
 

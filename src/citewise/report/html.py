@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from citewise.agent.research.chinese import after, fixed
+from citewise.agent.research.chinese import after, fixed, glossed, heading
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.statistics import SENTENCE_COUNTING, is_note
 from citewise.agent.research.voice import short_cite
@@ -95,7 +95,8 @@ def _claim(
     css = ' class="unverified" title="weakly supported by its evidence"' if claim.flag else ""
     text = escape(claim.text)
     if claim.speaker:  # a paper's own words, marked as a quote after who says them
-        text = after(escape(claim.speaker), f"<q>{text}</q>")
+        kinds = [evidence[e].kind for e in claim.evidence if e in evidence]
+        text = after(escape(claim.speaker), glossed(f"<q>{text}</q>", kinds, claim.text, lang))
     return f"<span{css}>{text}</span>{marks}"
 
 
@@ -144,6 +145,44 @@ def _card(item: EvidenceItem, n: int, papers: dict[str, dict[str, Any]]) -> str:
     )
 
 
+def _says(text: str, lang: str) -> str:
+    return escape(heading(text, lang))
+
+
+def _head(lang: str, *labels: str) -> str:
+    return "<tr>" + "".join(f"<th>{_says(x, lang)}</th>" for x in labels) + "</tr>"
+
+
+def _appendix(report: Report, lang: str) -> str:
+    """Verification statistics, coverage per sub-question and the screening log."""
+    stats = "".join(
+        f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{escape(str(v))}</td></tr>"
+        for k, v in report.verification.items()
+    )
+    coverage = "".join(
+        f"<tr><td>Q{n}. {escape(row.question)}</td><td>{row.evidence}</td>"
+        f"<td>{row.papers}</td></tr>"
+        for n, row in enumerate(report.coverage, start=1)
+    )
+    screening = "".join(
+        f"<tr><td>{escape(d.title or d.key)}<br><small>{escape(d.key)}</small></td>"
+        f"<td>{d.round}</td><td>{d.score:.2f}</td>"
+        f"<td>{_says('include' if d.included else 'exclude', lang)}</td>"
+        f"<td>{escape(d.reason)}</td></tr>"
+        for d in report.screening
+    )
+    return (
+        f'<section id="appendix"><h2>{_says("Appendix A. Verification", lang)}</h2>'
+        f"<table>{_head(lang, 'measure', 'value')}{stats}</table>"
+        f"<p>{escape(SENTENCE_COUNTING)}</p>"
+        f"<h2>{_says('Appendix B. Coverage', lang)}</h2>"
+        f"<table>{_head(lang, 'sub-question', 'evidence items', 'papers')}{coverage}</table>"
+        f"<h2>{_says('Appendix C. Screening log', lang)}</h2>"
+        f"<table>{_head(lang, 'paper', 'round', 'score', 'decision', 'reason')}{screening}</table>"
+        "</section>"
+    )
+
+
 def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> str:
     """The whole report as one HTML document."""
     by_id = {e.id: e for e in evidence}
@@ -162,40 +201,21 @@ def render_html(report: Report, evidence: list[EvidenceItem], task_id: str) -> s
         for ref in report.references
     )
     cards = "".join(_card(by_id[eid], n, papers) for eid, n in number.order.items() if eid in by_id)
-    stats = "".join(
-        f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{escape(str(v))}</td></tr>"
-        for k, v in report.verification.items()
-    )
-    coverage = "".join(
-        f"<tr><td>Q{n}. {escape(row.question)}</td><td>{row.evidence}</td>"
-        f"<td>{row.papers}</td></tr>"
-        for n, row in enumerate(report.coverage, start=1)
-    )
-    screening = "".join(
-        f"<tr><td>{escape(d.title or d.key)}<br><small>{escape(d.key)}</small></td>"
-        f"<td>{d.round}</td><td>{d.score:.2f}</td>"
-        f"<td>{'include' if d.included else 'exclude'}</td><td>{escape(d.reason)}</td></tr>"
-        for d in report.screening
-    )
+    lang = report.lang or "en"
     title = fixed("Research report:", report.topic, report.lang)
     return (
         "<!doctype html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f'<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<style>{STYLE}</style></head><body><main>"
         f"<h1>{escape(title)}</h1>"
         f'<p class="meta">task {escape(task_id)} · {len(report.references)} papers cited · '
         f"{len(number.order)} evidence items</p>"
         + "".join(sections)
-        + f'<section id="references"><h2>References</h2><ol>{references}</ol></section>'
-        + f'<section id="evidence"><h2>Evidence board</h2><div class="board">{cards}</div>'
-        "</section>"
-        '<section id="appendix"><h2>Appendix A. Verification</h2>'
-        f"<table><tr><th>measure</th><th>value</th></tr>{stats}</table>"
-        f"<p>{escape(SENTENCE_COUNTING)}</p>"
-        "<h2>Appendix B. Coverage</h2><table><tr><th>sub-question</th><th>evidence items</th>"
-        f"<th>papers</th></tr>{coverage}</table>"
-        "<h2>Appendix C. Screening log</h2><table><tr><th>paper</th><th>round</th>"
-        f"<th>score</th><th>decision</th><th>reason</th></tr>{screening}</table></section>"
-        "</main></body></html>\n"
+        + f'<section id="references"><h2>{_says("References", lang)}</h2>'
+        f"<ol>{references}</ol></section>"
+        + f'<section id="evidence"><h2>{_says("Evidence board", lang)}</h2>'
+        f'<div class="board">{cards}</div></section>'
+        + _appendix(report, lang)
+        + "</main></body></html>\n"
     )

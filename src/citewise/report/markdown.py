@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from citewise.agent.research.chinese import after, fixed
+from citewise.agent.research.chinese import after, fixed, glossed, heading
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
 from citewise.agent.research.statistics import (
     SENTENCE_COUNTING,
@@ -78,7 +78,8 @@ def _claim(claim: Claim, evidence: dict[str, EvidenceItem], lang: str = "") -> s
     marker = " \\[unverified\\]" if claim.flag == "unverified" else ""
     text = escape(claim.text)
     if claim.speaker:  # a paper's own words, marked as a quote after who says them
-        text = after(escape(claim.speaker), f"“{text}”")
+        kinds = [evidence[e].kind for e in claim.evidence if e in evidence]
+        text = after(escape(claim.speaker), glossed(f"“{text}”", kinds, claim.text, lang))
     return f"{text}{marker} {citation(claim.evidence, evidence)}"
 
 
@@ -138,7 +139,7 @@ def render_markdown(
             number = f"Q{q}. "
         lines += _section(section, number, by_id, report.lang)
     counted = count_sentences(report, set(by_id))
-    lines += ["## References", ""]
+    lines += [f"## {heading('References', report.lang)}", ""]
     for n, item in enumerate(report.references, start=1):
         lines.append(f"{n}. \\[@{item['id']}\\] {reference_text(item)}")
     lines += ["", *appendix(report, evidence, counted)]
@@ -150,34 +151,43 @@ def appendix(
 ) -> list[str]:
     """Verification statistics (with how sentences are counted), coverage per sub-question,
     the screening log and the evidence cited."""
-    lines = ["## Appendix A. Verification", "", "| measure | value |", "|---|---|"]
+    lang = report.lang
+
+    def row(*labels: str) -> list[str]:
+        return [
+            "| " + " | ".join(heading(x, lang) for x in labels) + " |",
+            "|---" * len(labels) + "|",
+        ]
+
+    lines = [f"## {heading('Appendix A. Verification', lang)}", "", *row("measure", "value")]
     for key, value in report.verification.items():
         lines.append(f"| {key.replace('_', ' ')} | {value} |")
     if counted is not None:
         share = counted.share
         lines += [
-            f"| report sentences | {counted.sentences} |",
-            f"| sentences citing evidence | {counted.cited} |",
-            f"| share citing evidence | {'n/a' if share is None else f'{share:.1%}'} |",
-            f"| coverage notes (uncited, counted apart) | {counted.notes} |",
+            f"| {heading('report sentences', lang)} | {counted.sentences} |",
+            f"| {heading('sentences citing evidence', lang)} | {counted.cited} |",
+            f"| {heading('share citing evidence', lang)} | "
+            f"{'n/a' if share is None else f'{share:.1%}'} |",
+            f"| {heading('coverage notes (uncited, counted apart)', lang)} | {counted.notes} |",
             "",
             escape(SENTENCE_COUNTING),
         ]
-    lines += ["", "## Appendix B. Coverage", ""]
-    lines += ["| sub-question | evidence items | papers |", "|---|---|---|"]
-    for n, row in enumerate(report.coverage, start=1):
-        lines.append(f"| Q{n}. {escape(row.question)} | {row.evidence} | {row.papers} |")
-    lines += ["", "## Appendix C. Screening log", ""]
-    lines += ["| paper | round | score | decision | reason |", "|---|---|---|---|---|"]
+    lines += ["", f"## {heading('Appendix B. Coverage', lang)}", ""]
+    lines += row("sub-question", "evidence items", "papers")
+    for n, cover in enumerate(report.coverage, start=1):
+        lines.append(f"| Q{n}. {escape(cover.question)} | {cover.evidence} | {cover.papers} |")
+    lines += ["", f"## {heading('Appendix C. Screening log', lang)}", ""]
+    lines += row("paper", "round", "score", "decision", "reason")
     for d in report.screening:
-        decision = "include" if d.included else "exclude"
+        decision = heading("include" if d.included else "exclude", lang)
         lines.append(
             f"| {escape(d.title or d.key)} ({escape(d.key)}) | {d.round} | {d.score:.2f} | "
             f"{decision} | {escape(d.reason)} |"
         )
     cited = {i for c in report.claims() for i in c.evidence}
-    lines += ["", "## Appendix D. Evidence cited", ""]
-    lines += ["| evidence | paper | page | block | quote |", "|---|---|---|---|---|"]
+    lines += ["", f"## {heading('Appendix D. Evidence cited', lang)}", ""]
+    lines += row("evidence", "paper", "page", "block", "quote")
     for item in evidence:
         if item.id in cited:
             lines.append(

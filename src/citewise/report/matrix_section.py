@@ -12,11 +12,11 @@ from __future__ import annotations
 from html import escape as html_escape
 
 from citewise.agent.matrix import Matrix
+from citewise.agent.research.chinese import heading
 from citewise.agent.research.model import EvidenceItem, Report
 from citewise.report.markdown import escape
 
-HEADING = "## Literature matrix"
-MARKDOWN_BEFORE = "## References"
+HEADING = "Literature matrix"
 HTML_BEFORE = '<section id="references">'
 
 
@@ -35,11 +35,16 @@ def _markdown_cell(document: str, cell_value: str, page: int | None, block: str 
     return f"{escape(cell_value)} [@{document}, p. {page}, {block}]"
 
 
-def matrix_markdown(matrix: Matrix) -> list[str]:
+def matrix_markdown(matrix: Matrix, lang: str = "") -> list[str]:
     """The section's lines: heading, then one row per paper (nothing when no paper)."""
     if not matrix.rows:
         return []
-    lines = [HEADING, "", "| paper | " + " | ".join(matrix.columns) + " |"]
+    paper = heading("paper", lang)
+    lines = [
+        f"## {heading(HEADING, lang)}",
+        "",
+        f"| {paper} | " + " | ".join(matrix.columns) + " |",
+    ]
     lines.append("|---" * (1 + len(matrix.columns)) + "|")
     for row in matrix.rows:
         cells = [
@@ -51,7 +56,7 @@ def matrix_markdown(matrix: Matrix) -> list[str]:
     return [*lines, ""]
 
 
-def matrix_html(matrix: Matrix) -> str:
+def matrix_html(matrix: Matrix, lang: str = "") -> str:
     if not matrix.rows:
         return ""
     head = "".join(f"<th>{html_escape(c)}</th>" for c in matrix.columns)
@@ -71,8 +76,9 @@ def matrix_html(matrix: Matrix) -> str:
         title = html_escape(row.title or row.document)
         rows.append(f"<tr><td>{title}</td>{''.join(cells)}</tr>")
     return (
-        '<section id="literature-matrix"><h2>Literature matrix</h2>'
-        f"<table><tr><th>paper</th>{head}</tr>{''.join(rows)}</table></section>"
+        f'<section id="literature-matrix"><h2>{html_escape(heading(HEADING, lang))}</h2>'
+        f"<table><tr><th>{html_escape(heading('paper', lang))}</th>{head}</tr>"
+        f"{''.join(rows)}</table></section>"
     )
 
 
@@ -81,12 +87,15 @@ def _insert(text: str, before: str, section: str) -> str:
     return text[:at] + section + text[at:] if at >= 0 else text + section
 
 
-def with_matrix_section(markdown: str, html: str, matrix: Matrix) -> tuple[str, str]:
-    """The rendered report with the matrix section before its references."""
-    lines = matrix_markdown(matrix)
+def with_matrix_section(
+    markdown: str, html: str, matrix: Matrix, lang: str = ""
+) -> tuple[str, str]:
+    """The rendered report with the matrix section before its references (headings in the
+    report's language)."""
+    lines = matrix_markdown(matrix, lang)
     if not lines:
         return markdown, html
     return (
-        _insert(markdown, MARKDOWN_BEFORE, "\n".join(lines) + "\n"),
-        _insert(html, HTML_BEFORE, matrix_html(matrix)),
+        _insert(markdown, f"## {heading('References', lang)}", "\n".join(lines) + "\n"),
+        _insert(html, HTML_BEFORE, matrix_html(matrix, lang)),
     )

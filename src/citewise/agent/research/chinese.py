@@ -47,6 +47,7 @@ LEADS_ZH = {
     "Topic": "主题",
 }
 _TOPIC_QUESTION = "What do the sources report about "
+MAX_GLOSS_NUMBERS = 4
 # citewise's own sentences (coverage notes, composed comparisons), English -> Chinese.
 _NOTES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (
@@ -107,6 +108,48 @@ FIXED_ZH = {
     "Research report:": "研究报告：",
     "Coverage note:": "覆盖说明：",
 }
+# The renderers' headings and table labels outside the sections (report/markdown.py,
+# report/html.py, report/matrix_section.py).
+HEADINGS_ZH = {
+    "References": "参考文献",
+    "Literature matrix": "文献矩阵",
+    "Evidence board": "证据板",
+    "Appendix A. Verification": "附录 A. 核验",
+    "Appendix B. Coverage": "附录 B. 覆盖情况",
+    "Appendix C. Screening log": "附录 C. 筛选记录",
+    "Appendix D. Evidence cited": "附录 D. 所引证据",
+    "measure": "指标",
+    "value": "数值",
+    "sub-question": "子问题",
+    "evidence items": "证据条数",
+    "papers": "论文数",
+    "paper": "论文",
+    "round": "轮次",
+    "score": "得分",
+    "decision": "决定",
+    "reason": "理由",
+    "include": "纳入",
+    "exclude": "排除",
+    "evidence": "证据",
+    "page": "页码",
+    "block": "文本块",
+    "quote": "原文",
+    "report sentences": "报告句子数",
+    "sentences citing evidence": "引用证据的句子数",
+    "share citing evidence": "引用证据的比例",
+    "coverage notes (uncited, counted apart)": "覆盖说明（不引用证据，单独计数）",
+}
+# What kind of passage a quote is (EvidenceItem.kind), for the gloss before it.
+KINDS_ZH = {
+    "contribution": "主要贡献",
+    "method": "方法",
+    "setup": "实验设置",
+    "result": "结果",
+    "limitation": "局限",
+    "application": "应用",
+    "passage": "相关段落",
+}
+_NUMBER = re.compile(r"(?<![\w.\-])\d+(?:[.,]\d+)*(?:\s?%|[MKB]\b)?")
 # Who says a quote (write.attribution) and where a summary's paper is cited.
 _SPEAKERS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (
@@ -125,6 +168,29 @@ def fixed(label: str, text: str, lang: str) -> str:
     if lang == "zh" and label in FIXED_ZH:
         return f"{FIXED_ZH[label]}{text}"
     return f"{label} {text}"
+
+
+def heading(label: str, lang: str) -> str:
+    """A renderer's heading or table label in the report's language."""
+    return HEADINGS_ZH.get(label, label) if lang == "zh" else label
+
+
+def gloss(kinds: list[str], quote: str) -> str:
+    """A Chinese note before an English quote, from fixed strings only (no model, no
+    translation): what kind of passage it is and the numbers it states
+    ("〔结果；数值：93.4%、312〕")."""
+    named = [KINDS_ZH[k] for k in dict.fromkeys(kinds) if k in KINDS_ZH] or [KINDS_ZH["passage"]]
+    # a single digit is most often a label's ("Figure 1"), not a finding
+    found = [n.strip() for n in _NUMBER.findall(quote) if len(n.strip()) > 1]
+    numbers = list(dict.fromkeys(found))[:MAX_GLOSS_NUMBERS]
+    stated = f"；数值：{'、'.join(numbers)}" if numbers else ""
+    return f"〔{'、'.join(named)}{stated}〕"
+
+
+def glossed(quote: str, kinds: list[str], text: str, lang: str) -> str:
+    """A rendered quote, after its Chinese gloss in a Chinese report (`text`: the quote's
+    words, for the numbers the gloss names)."""
+    return f"{gloss(kinds, text)}{quote}" if lang == "zh" else quote
 
 
 def after(speaker: str, quote: str) -> str:

@@ -1,49 +1,40 @@
-"""Search and screen: find candidate papers for each sub-question, then decide which to read.
+"""Search: find candidate papers for each sub-question (screening.py decides which to read).
 
-Search runs every query variant against the local library (hybrid retrieval) and, when
-asked, against remote scholarly sources (`citewise.sources`, imported lazily). Screening
-scores each new paper's title and abstract against the topic and logs include/exclude
-with a reason a user can read.
+Search runs every query variant against the local library (hybrid retrieval), each facet of
+the topic alone and by its other names, adds the documents closest to a facet in meaning
+(meaning.py), and, when asked, searches remote scholarly sources (`citewise.sources`,
+imported lazily).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from citewise.agent.research.context import StageContext
-from citewise.agent.research.facets import addressed_facets, named_facets, places_text, substantive
-from citewise.agent.research.model import Paper, Plan, ScreeningDecision
-from citewise.agent.research.models import model_screen
-from citewise.agent.research.plan import related_terms, topic_facets
+from citewise.agent.research.meaning import closest_documents
+from citewise.agent.research.model import Paper
+from citewise.agent.research.plan import topic_facets
 from citewise.agent.research.remote_query import search_remote
 from citewise.agent.research.stage import (
-    ScreenInput,
-    ScreenOutput,
     SearchInput,
     SearchOutput,
-    decisions_made,
     round_queries,
-    stored,
 )
-from citewise.retrieval.terms import content_terms, stem
+from citewise.agent.research.vocabulary import other_names
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import AuditLog
 
 log = logging.getLogger(__name__)
 HITS_PER_QUERY = 8
 TOP_RANKS = 3
-RELATED_WEIGHT = 0.5  # a synonym in the abstract ("scientific" for "scholarly") counts half
 REMOTE_LIMIT = 10
-INCLUDE_THRESHOLD = 0.3
-UNSURE_BELOW = 0.5  # a paper naming some topic terms but scoring below this: a model decides
 LEAD_CHARS = 1500
 MAX_HEADINGS = 80
 FACET_HITS = 40
+OTHER_NAMES_SEARCHED = 6  # a facet's other names searched (vocabulary.other_names)
 
 
 def document_csl(doc: StoredDocument) -> dict[str, Any]:
@@ -154,15 +145,23 @@ class SearchStage:
                     per_sq[sq_id] = max(per_sq.get(sq_id, 0.0), strong)
                 done += 1
                 ctx.checkpoint(self.state, done, total)
-        # Each facet of the topic searched alone, deeper: the papers on one facet that the
-        # whole-topic queries rank below papers matching many of its words.
-        for facet in topic_facets(inputs.plan.key_phrases):
-            for hit in ctx.retriever.search(facet, k=FACET_HITS, neighbours=0):
-                doc_id = hit.block.document_id
-                if doc_id not in papers and doc_id not in acquired:
-                    doc = ctx.store.document(doc_id)
-                    if doc is not None:
-                        papers[doc_id] = self._local_paper(ctx, doc, round_)
+        # Each facet of the topic searched alone, deeper, and by its other names: the papers
+        # on one facet that the whole-topic queries rank below papers matching many of its
+        # words; then the documents closest to a facet in meaning (title and abstract).
+        facets = topic_facets(inputs.plan.key_phrases)
+        found: list[str] = []
+        for facet in facets:
+            for name in [facet, *other_names(facet)[:OTHER_NAMES_SEARCHED]]:
+                found += [
+                    h.block.document_id
+                    for h in ctx.retriever.search(name, k=FACET_HITS, neighbours=0)
+                ]
+        found += closest_documents(ctx.store.documents(), ctx.retriever.embedder, facets)
+        for doc_id in dict.fromkeys(found):
+            if doc_id not in papers and doc_id not in acquired:
+                doc = ctx.store.document(doc_id)
+                if doc is not None:
+                    papers[doc_id] = self._local_paper(ctx, doc, round_)
         warnings: list[str] = []
         if ctx.options.remote_sources and ctx.remote_search is not None:
             warnings = self._remote_papers(ctx, inputs, papers, best_hits)
@@ -235,137 +234,3 @@ class SearchStage:
             lead=lead,
             headings=headings[:MAX_HEADINGS],
         )
-
-
-@dataclass(frozen=True)
-class Screen:
-    """A paper's screening score, whether the score alone includes it, and why."""
-
-    score: float
-    eligible: bool
-    reason: str
-    answered: list[str]
-    mentions: bool = False  # the title or abstract names at least one topic term (or synonym)
-
-    @property
-    def unsure(self) -> bool:
-        """Whether the score cannot call it: some of the topic named, but not strongly."""
-        return self.mentions and self.score < UNSURE_BELOW
-
-
-def screen_paper(
-    paper: Paper,
-    plan: Plan,
-    weight: Callable[[str], float],
-) -> Screen:
-    """Score a paper from its title + abstract and its search breadth.
-
-    The score (for ordering) counts IDF-weighted topic terms in the title and abstract (or
-    opening text), synonyms at half weight, and how many sub-questions rank it near the top.
-    A paper is eligible when it addresses any facet of the topic (addressed_facets): search
-    breadth alone (a long paper matches everything somewhere) never includes it.
-    """
-    retracted = re.search(r"^RETRACTED: (.+)$", str(paper.csl.get("note") or ""), re.M)
-    if retracted:
-        # Flagged by the sources (citewise.sources.flags): never read as evidence.
-        return Screen(0.0, False, f"excluded: retracted ({retracted.group(1)})", [])
-    text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead or paper.abstract}")}
-    weights = {t: weight(t) for t in plan.topic_terms}
-    found = [t for t in plan.topic_terms if stem(t) in text]
-    related = [
-        t
-        for t in plan.topic_terms
-        if t not in found and any(stem(r) in text for r in related_terms([t]))
-    ]
-    covered = sum(weights[t] for t in found) + RELATED_WEIGHT * sum(weights[t] for t in related)
-    coverage = covered / (sum(weights.values()) or 1.0)
-    score = round(0.65 * coverage + 0.35 * min(1.0, paper.retrieval), 3)
-    answered = [q for q, blocks in paper.hits.items() if blocks or not paper.local]
-    facets = topic_facets(plan.key_phrases) or [plan.topic]
-    addressed = addressed_facets(paper, facets)
-    if not found and not related and not addressed:
-        return Screen(
-            score, False, "title and abstract mention none of the topic's terms", answered
-        )
-    mentions = ", ".join(found[:6] + [f"{t} (a synonym)" for t in related[:3]])
-    touched = [f for f in named_facets(paper, facets, weight) if f not in addressed]
-    where = "; ".join(f"“{f}” in its {places_text(places)}" for f, places in addressed.items())
-    # One facet of several, named once with no word of any other facet, is another field's
-    # use of a common phrase ("full text" of tweets), not a paper on the topic.
-    alone = any(substantive(places) for places in addressed.values())
-    if addressed and (len(facets) == 1 or len(addressed) > 1 or touched or alone):
-        reason = f"addresses {len(addressed)} of the topic's {len(facets)} facets: {where}"
-        if touched:
-            reason += f"; names {', '.join(f'“{f}”' for f in touched)}"
-        return Screen(max(score, INCLUDE_THRESHOLD), True, reason, answered, mentions=True)
-    if addressed:
-        reason = f"addresses only {where}, once, and names no other facet of the topic"
-    else:
-        reason = (
-            f"title/abstract mention {mentions}, but no facet of the topic "
-            f"({'; '.join(facets)}) is named in its title, one abstract sentence or a heading"
-        )
-    return Screen(min(score, INCLUDE_THRESHOLD - 0.01), False, reason, answered, mentions=True)
-
-
-class ScreenStage:
-    """Candidate papers -> include/exclude decisions, each with a score and a reason."""
-
-    name = "screen"
-    state = "screening"
-    per_round = True
-
-    def inputs(self, ctx: StageContext) -> ScreenInput:
-        r = ctx.task.round
-        earlier = decisions_made(ctx, r - 1)
-        seen = {d.key for d in earlier}
-        searched = stored(ctx, SearchOutput, r)
-        assert searched is not None, "the search stage runs first"
-        found = [p for p in searched.papers if p.key not in seen]
-        return ScreenInput(ctx.plan(), found, sum(1 for d in earlier if d.included))
-
-    def following(self, ctx: StageContext, output: ScreenOutput) -> tuple[str, int]:
-        return "extracting", ctx.task.round
-
-    def run(self, ctx: StageContext, inputs: ScreenInput) -> ScreenOutput:
-        plan, found, included_before = inputs.plan, inputs.found, inputs.included_before
-        total, freqs = ctx.retriever.document_frequencies(plan.topic_terms)
-        blocks = max(total, 1)
-
-        def weight(term: str) -> float:
-            # Rarer topic words say more about whether a paper is on topic.
-            return 1.0 / (1.0 + 20.0 * freqs.get(term, 0) / blocks)
-
-        scored: list[tuple[Paper, Screen]] = []
-        for n, paper in enumerate(found, start=1):
-            screen = screen_paper(paper, plan, weight)
-            if ctx.models is not None and screen.unsure:
-                # Only papers the score cannot call are worth a model's tokens.
-                verdict = model_screen(ctx.models, plan.topic, paper.title, paper.lead)
-                if verdict is not None:
-                    judged = "relevant" if verdict.relevant else "not relevant"
-                    reason = f"{screen.reason}; screen model: {judged} ({verdict.reason.strip()})"
-                    screen = Screen(screen.score, verdict.relevant, reason, screen.answered, True)
-            scored.append((paper, screen))
-            ctx.checkpoint(self.state, n, len(found))
-        scored.sort(key=lambda s: (-s[1].score, s[0].key))
-        room = max(0, ctx.options.max_papers - included_before)
-        decisions = []
-        for paper, screen in scored:
-            include, reason = screen.eligible, screen.reason
-            if include and room == 0:
-                include, reason = False, f"{reason}; beyond --max-papers {ctx.options.max_papers}"
-            elif include:
-                room -= 1
-            decisions.append(
-                ScreeningDecision(
-                    paper.key,
-                    paper.title,
-                    paper.round,
-                    screen.score,
-                    include,
-                    reason,
-                    screen.answered,
-                )
-            )
-        return ScreenOutput(decisions)

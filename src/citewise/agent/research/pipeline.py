@@ -20,10 +20,11 @@ from citewise.agent.research.analyze import analyze
 from citewise.agent.research.chinese import in_topic_language, plan_topic
 from citewise.agent.research.context import Progress, RemoteSearch, StageContext
 from citewise.agent.research.extract import ExtractStage
-from citewise.agent.research.gather import ScreenStage, SearchStage
+from citewise.agent.research.gather import SearchStage
 from citewise.agent.research.model import Report, ResearchOptions
 from citewise.agent.research.models import ResearchModels, model_plan
 from citewise.agent.research.prose import model_prose
+from citewise.agent.research.screening import ScreenStage
 from citewise.agent.research.stage import (
     Analysis,
     AnalyzeInput,

@@ -2,7 +2,8 @@
 
 With no model, sub-questions come from the topic's key phrases and facet templates
 (methods, datasets, metrics, results, limitations, applications); query variants add
-synonyms and related terms from a small vocabulary. Pure functions of the topic.
+synonyms and related terms from a small vocabulary (data/related_terms.txt). Pure functions of
+the topic.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 
 from citewise.agent.research.model import FACETS, Plan, SubQuestion
+from citewise.agent.research.vocabulary import related_words
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem
 
 MAX_TOPIC_QUESTIONS = 2
@@ -43,42 +45,6 @@ FACET_TEMPLATES: dict[str, tuple[str, tuple[str, ...]]] = {
         "What is {focus} used for, and in which applications?",
         ("application", "applied", "enables", "support", "tool", "service", "practice"),
     ),
-}
-
-# Related terms that make a query variant find papers that use other words.
-RELATED: dict[str, tuple[str, ...]] = {
-    "corpus": ("corpora", "dataset", "collection"),
-    "corpora": ("corpus", "datasets"),
-    "dataset": ("corpus", "data set", "benchmark"),
-    "graph": ("network", "links"),
-    "graphs": ("networks", "links"),
-    "citation": ("reference", "bibliography"),
-    "citations": ("references", "bibliography"),
-    "paper": ("article", "publication"),
-    "papers": ("articles", "publications"),
-    "literature": ("papers", "publications"),
-    "scholarly": ("scientific", "academic"),
-    "scientific": ("scholarly", "academic"),
-    "extraction": ("parsing", "mining"),
-    "parsing": ("extraction",),
-    "evaluation": ("assessment", "benchmark"),
-    "method": ("approach", "technique"),
-    "model": ("models", "modeling"),
-    "patients": ("participants", "subjects"),
-    "patient": ("participant",),
-    "treatment": ("therapy", "intervention"),
-    "prophylaxis": ("prevention",),
-    "complications": ("adverse events", "risks"),
-    "review": ("survey", "meta-analysis"),
-    "quality": ("accuracy", "performance"),
-    "analysis": ("analyses", "modeling"),
-    "healthcare": ("health care", "clinical"),
-    "language": ("text", "linguistic"),
-    "search": ("retrieval",),
-    "detection": ("recognition", "identification", "classification"),
-    "links": ("linking", "linked"),
-    "datasets": ("corpus", "corpora", "data set"),
-    "pdfs": ("pdf",),
 }
 
 FAMILY_STEM = 6  # stems at least this long that extend each other name one word family
@@ -162,8 +128,9 @@ def topic_facets(phrases: list[str]) -> list[str]:
 
 
 def related_terms(terms: list[str]) -> list[str]:
-    """Synonyms and related words of the terms, not already among them."""
-    found = [r for t in terms for r in RELATED.get(t, ())]
+    """Synonyms and related words of the terms (data/related_terms.txt), not already among
+    them."""
+    found = [r for t in terms for r in related_words(t)]
     return [r for r in dict.fromkeys(found) if r not in terms]
 
 

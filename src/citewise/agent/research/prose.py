@@ -1,7 +1,8 @@
 """Section prose from the `write` model, through the same verified path answers take.
 
 For each sub-question section the extractive writer filled, the model gets that section's
-evidence numbered [E1..En] (quotes only: evidence IDs never reach the model) and replies with
+evidence numbered [E1..En] (quotes only: evidence IDs never reach the model; sentences addressed
+to an assistant, agent/injection.py, left out as generate does) and replies with
 sentences citing E-numbers (`DraftAnswer`, the answer schema). Code maps E-numbers to evidence
 IDs, drops citations it did not offer, and checks every sentence against the quotes it cites
 with the answer `Verifier` (at the report's stricter threshold); unsupported sentences are
@@ -14,10 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citewise.agent.drafting import DraftAnswer, normalize_citation
 from citewise.agent.extractive import split_sentences
+from citewise.agent.injection import without_instructions
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.agent.research.models import ResearchModels
 from citewise.agent.research.verify import KEEP
@@ -59,9 +61,16 @@ class ProseLog:
 
 
 def numbered(section: Section, evidence: dict[str, EvidenceItem]) -> list[EvidenceItem]:
-    """The evidence the extractive prose of a section cites, in order, at most MAX_EVIDENCE."""
+    """The evidence the extractive prose of a section cites, in order, at most MAX_EVIDENCE,
+    as the model may see it: sentences addressed to an assistant (agent/injection.py) left
+    out of each quote, and a quote that is nothing else left out whole."""
     ids = list(dict.fromkeys(i for c in section.claims() for i in c.evidence if i in evidence))
-    return [evidence[i] for i in ids[:MAX_EVIDENCE]]
+    shown: list[EvidenceItem] = []
+    for i in ids:
+        kept, _ = without_instructions(evidence[i].quote)
+        if kept.strip():
+            shown.append(replace(evidence[i], quote=kept))
+    return shown[:MAX_EVIDENCE]
 
 
 def section_messages(question: str, items: list[EvidenceItem]) -> list[Message]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.agent.research.model import Plan, SubQuestion
-from citewise.agent.research.plan import FACET_TEMPLATES, RELATED, related_terms
+from citewise.agent.research.plan import FACET_TEMPLATES, related_terms
+from citewise.agent.research.vocabulary import related_words
 from citewise.retrieval.terms import content_terms, stem
 
 # Words that say what kind of answer is wanted, not what the topic is.
@@ -78,7 +79,7 @@ def broader(query: str, rarity: Callable[[str], float] | None = None) -> list[tu
             (" ".join(w for w in words if w != rarest), f"dropped the rarest term '{rarest}'")
         )
     for word in words:
-        for synonym in [r for r in RELATED.get(word, ()) if r not in words][:2]:
+        for synonym in [r for r in related_words(word) if r not in words][:2]:
             replaced = " ".join(synonym if w == word else w for w in words)
             out.append((replaced, f"'{word}' OR '{synonym}'"))
     seen = {query}
