@@ -45,6 +45,9 @@ def norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower().replace("…", " ")
     text = re.sub(r"[‐‑‒–—]", "-", text)
     text = text.replace("’", "'")
+    text = re.sub(
+        r"https?://(?:www\.)?", "", text
+    )  # a link is the same link with or without its scheme
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -160,7 +163,8 @@ def score(library: Path, part: str, show: bool) -> dict[str, Any]:
             setup.found += any(rights)
             if item.aspect in EXACT:
                 setup.exact.append(bool(rights) and rights[0])
-            shown = ", ".join(f"{v[:40]!r}{'' if ok else ' (wrong)'}" for v, ok in zip(values, rights))
+            marks = ["" if ok else " (wrong)" for ok in rights]
+            shown = ", ".join(f"{v[:40]!r}{m}" for v, m in zip(values, marks, strict=True))
             lines.append(f"{entry['file']:22} setup:{item.aspect:16} {shown or 'missed'}")
     store.close()
     total = Tally()

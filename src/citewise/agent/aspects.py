@@ -20,6 +20,7 @@ from citewise.agent.extraction import (
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import own_statements
 from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings
+from citewise.agent.matrix_settings import settings_findings
 from citewise.agent.patterns import PATTERNS
 from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
 from citewise.documents.model import Table
@@ -175,4 +176,7 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
         return best_distinct(own_statements(aspect, found), limit)
     if aspect not in KNOWN:
         return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
-    return extract(aspect, paper.units, limit)
+    found = [f for u in paper.units for f in find_in_unit(aspect, u)]
+    software = gazetteer.names.get("software", set())
+    found = settings_findings(aspect, paper.units, paper.document.title, software, found)
+    return best_distinct(found, limit)

@@ -1,0 +1,93 @@
+"""Settings read the way a reader reads them (agent/matrix_settings.py and the bare-value lists of
+agent/patterns.py): sentences the tests write, each value verbatim in its quote."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.agent.extraction import Finding, Unit, best_distinct, extract, find_in_unit
+from citewise.agent.matrix_settings import learn_software, settings_findings, software_names
+
+SECTION = "4 Experimental Setup"
+
+
+def unit(text: str, page: int = 3, section: str = SECTION, n: int = 1) -> Unit:
+    return Unit(text, f"b-{n}", page, section, "paragraph", n)
+
+
+def read(aspect: str, units: list[Unit], title: str = "", software: set[str] | None = None
+         ) -> list[str]:  # fmt: skip
+    found: list[Finding] = [f for u in units for f in find_in_unit(aspect, u)]
+    found = settings_findings(aspect, units, title, software or set(), found)
+    kept = best_distinct(found, 3)
+    assert all(f.value in f.quote for f in kept)
+    return [f.value for f in kept]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("batch size", "We train with a batch size 32, 5 epochs and a dropout of 0.2.", ["32"]),
+        ("batch size", "Batch size is 8, 3 epochs of fine-tuning follow.", ["8"]),
+        ("batch size", "We tried batch sizes of 16, 32 or 64 on the dev set.", ["16, 32 or 64"]),
+        ("learning rate", "Learning rates of 1e-4, 3e-4 or 1e-3 were searched.",
+         ["1e-4, 3e-4 or 1e-3"]),
+        ("learning rate", "The learning rate 0.01 and batch size 4 were kept.", ["0.01"]),
+        ("epochs", "We fine-tune for 2 to 6 epochs.", ["2 to 6 epochs"]),
+    ],
+)  # fmt: skip
+def test_a_list_of_values_stops_where_another_setting_starts(
+    aspect: str, sentence: str, expected: list[str]
+) -> None:
+    assert [f.value for f in extract(aspect, [unit(sentence)])] == expected
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("software", "The tagger is implemented in C++ for speed.", ["C++"]),
+        ("software", "All networks were trained using PyTorch on one machine.", ["PyTorch"]),
+        ("warmup", "Training used no warm-up and a constant learning rate.", ["no warm-up"]),
+        ("compute", "The total training time was about 3 days on one GPU.", ["3 days"]),
+        ("schedule", "After each epoch we kept multiplying 0.5 to the learning rate.",
+         ["multiplying 0.5 to the learning rate"]),
+        ("dropout", "We apply dropout on the final projection layer only.",
+         ["dropout on the final projection layer"]),
+        ("code availability", "Our scripts are available on GitHub for anyone to reuse.",
+         ["available on GitHub"]),
+    ],
+)  # fmt: skip
+def test_settings_in_their_usual_phrasings(aspect: str, sentence: str, expected: list[str]) -> None:
+    assert read(aspect, [unit(sentence)]) == expected
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence",
+    [
+        ("software", "The report was written in English and French."),
+        ("code availability", "No earlier corpora of this kind are available."),
+        ("code availability", "Patient forums make such texts available online."),
+        ("software", "Python is a popular language among data scientists."),
+    ],
+)
+def test_no_setting_where_the_sentence_states_none(aspect: str, sentence: str) -> None:
+    assert read(aspect, [unit(sentence)]) == []
+
+
+def test_a_name_the_library_calls_a_toolkit_is_read_where_a_paper_uses_it() -> None:
+    elsewhere = [unit("Sentences were split with the Punkt toolkit (Kiss, 2006).")]
+    learned = learn_software(elsewhere)
+    assert learned == {"Punkt"}
+    names = software_names({"Punkt": 2, "NLP": 5}, other_names=set())
+    assert names == {"Punkt"}
+    assert read("software", [unit("We split sentences using Punkt.")], software=names) == ["Punkt"]
+
+
+def test_the_papers_own_repository_leads_over_other_links() -> None:
+    first_page = unit("Jane Roe, jane.roe@acmelab.org, Acme Lab", page=1, section="", n=1)
+    other = unit("We build on the code of https://github.com/someone/baseline-kit.", n=2)
+    footnote = unit("5https://github.com/acmelab/echo-tagger", page=4, section="", n=3)
+    assert read("code availability", [first_page, other, footnote]) == [
+        "https://github.com/acmelab/echo-tagger",
+        "https://github.com/someone/baseline-kit",
+    ]
