@@ -40,7 +40,7 @@ _SOFTWARE = (
 METRIC_NAMES = (
     r"(?:macro|micro|weighted|span|token|entity|sentence)[- ]?level F1|(?:macro|micro)[- ]?F1|"
     r"(?:macro|micro)[- ]averaged F1|F1[- ]scores?|F1|F-measure|F-score|top-[15] accuracy|"
-    r"accuracy|precision|recall|BLEU(?:-\d)?|ROUGE(?:-[12L])?|METEOR|CIDEr|perplexity|"
+    r"accuracy|precision|recall|(?i:BLEU)(?:-\d)?|(?i:ROUGE)(?:-[12L])?|METEOR|CIDEr|perplexity|"
     r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
     r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"
     r"LAS|UAS|Cohen(?:'s)? kappa|kappa|sensitivity|specificity|odds ratios?|relative risks?|"
