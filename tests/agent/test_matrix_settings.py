@@ -91,3 +91,51 @@ def test_the_papers_own_repository_leads_over_other_links() -> None:
         "https://github.com/acmelab/echo-tagger",
         "https://github.com/someone/baseline-kit",
     ]
+
+
+def phrase(column: str, *sentences: str) -> list[str]:
+    from citewise.agent.matrix_phrases import phrase_findings
+
+    units = [unit(s, n=i) for i, s in enumerate(sentences)]
+    found = best_distinct(phrase_findings(column, units), 3)
+    assert all(f.value in f.quote for f in found)
+    return [f.value for f in found]
+
+
+@pytest.mark.parametrize(
+    "column,sentence,expected",
+    [
+        ("beam size", "Decoding keeps a beam size of 6 for every language pair.", ["6"]),
+        ("beam size", "We decode greedily, then rescore with beam size 4.", ["4"]),
+        ("vocabulary size", "Sentences share a joint vocabulary size of 32k subwords.", ["32k"]),
+        ("hidden size", "Both GRU layers have 256 hidden size in all runs.", ["256"]),
+        ("embedding size", "The baseline uses embeddings of size 300, while our tagger has an "
+                           "embedding size of 64.", ["64"]),
+        ("loss function", "The tagger minimises a weighted hinge loss as the loss function.",
+         ["weighted hinge loss"]),
+        ("loss function", "We train all taggers with a Focal-style loss function.",
+         ["Focal-style loss function"]),
+        ("loss function", "The loss function is a margin ranking loss over pairs.",
+         ["a margin ranking loss over pairs"]),
+    ],
+)  # fmt: skip
+def test_a_free_phrase_cell_is_what_the_sentence_says_it_is(
+    column: str, sentence: str, expected: list[str]
+) -> None:
+    assert phrase(column, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "column,sentence",
+    [
+        ("beam size", "A larger beam size slows decoding down considerably."),
+        ("loss function", "Engineers would modify loss functions by hand before."),
+        ("loss function", "The loss function is given below."),
+        ("loss function", "The loss function is optimized by Adam with a small step."),
+        ("loss function", "We combine two loss functions during training."),
+    ],
+)
+def test_a_sentence_that_names_the_phrase_without_its_value_leaves_it_empty(
+    column: str, sentence: str
+) -> None:
+    assert phrase(column, sentence) == []

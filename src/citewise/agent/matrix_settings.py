@@ -139,7 +139,7 @@ _URL = re.compile(r"https?://\S+")
 
 def own_organisations(paper_units: list[Unit]) -> set[str]:
     """The organisations of the authors' e-mail addresses on the first page ('allenai')."""
-    orgs = set()
+    orgs: set[str] = set()
     for unit in paper_units:
         if unit.page > 1:
             break
@@ -169,9 +169,9 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
                                unit.section, 2.0))  # fmt: skip
         for pattern in (_AVAILABLE, _RELEASE):
-            m = pattern.search(unit.text)
-            if m and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
-                out.append(Finding("code availability", m.group("v"), unit.text, unit.page,
+            said = pattern.search(unit.text)
+            if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
+                out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
                 break
     return out
