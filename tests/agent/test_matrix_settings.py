@@ -139,3 +139,20 @@ def test_a_sentence_that_names_the_phrase_without_its_value_leaves_it_empty(
     column: str, sentence: str
 ) -> None:
     assert phrase(column, sentence) == []
+
+
+def test_the_registry_schemas_offer_free_phrases_beside_the_presets() -> None:
+    import jsonschema
+
+    from citewise.agent.tool_actions import BuildMatrixParams, CompareMethodsParams
+
+    for model, field in ((BuildMatrixParams, "columns"), (CompareMethodsParams, "aspects")):
+        schema = model.model_json_schema()
+        items = schema["properties"][field]["items"]
+        assert "task" in items["examples"] and "two to six words" in items["description"]
+        base = {"documents": ["a", "b"]}
+        for ok in (["task"], ["study design"], ["loss function", "beam size"]):
+            jsonschema.validate({**base, field: ok}, schema)
+        for bad in ([""], ["vibes"], ["one two three four five six seven"]):
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate({**base, field: bad}, schema)

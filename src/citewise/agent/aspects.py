@@ -19,7 +19,7 @@ from citewise.agent.extraction import (
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import own_statements
-from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings
+from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.matrix_settings import settings_findings
 from citewise.agent.patterns import PATTERNS
 from citewise.agent.prose_aspects import PROSE_CUES, described_datasets, prose_findings
@@ -89,7 +89,7 @@ def normalise_aspect(name: str) -> str:
     """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
     preset ('study design') is a free-phrase column (agent/matrix_phrases.py); an unknown
     single word is an error naming the known aspects."""
-    key = re.sub(r"\s+", " ", name.strip().lower())
+    key = phrase_key(name)
     key = ALIASES.get(key, key)
     if key not in KNOWN and not is_free_phrase(key):
         raise AspectError(

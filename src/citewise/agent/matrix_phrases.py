@@ -26,6 +26,11 @@ from citewise.agent.matrix_cells import clause_end, shorten, word_list
 from citewise.agent.patterns import NUM
 
 MAX_PHRASE_WORDS = 6
+# a free-phrase column as a JSON-schema pattern (the tool registry's and HTTP schemas): two to
+# six words, the first starting with a letter ("study design", "loss function"); spaces spelled
+# out, so a JSON-schema (ECMAScript) reader and Python split words alike
+SPACE = " \t\n\r\f\v"
+FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{1,5}}[{SPACE}]*$"
 # what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."
 _LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|include[sd]?)\s+"
 # a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
@@ -48,9 +53,14 @@ _OURS = re.compile(r"\b(?:our|we)\b", re.I)
 
 
 def is_free_phrase(key: str) -> bool:
-    """Two to six words with letters: a column the user wrote rather than a preset."""
-    words = key.split()
-    return 2 <= len(words) <= MAX_PHRASE_WORDS and bool(re.search(r"[a-z]", key))
+    """Two to six words, the first starting with a letter: a column the user wrote rather
+    than a preset."""
+    return re.fullmatch(FREE_PHRASE_PATTERN, key) is not None
+
+
+def phrase_key(name: str) -> str:
+    """A column name as a key: lower case, its words joined by one space."""
+    return " ".join(w for w in re.split(f"[{SPACE}]+", name.lower()) if w)
 
 
 def content_words(phrase: str) -> list[str]:
