@@ -18,7 +18,10 @@ _NEXT_SETTING = (
     r"GPUs?|TPUs?|units?|dimensions?|dims?|tokens?|warm-?up|runs?|seeds?|[kKM]\b))"
 )
 NUMS_ALONE = rf"{NUM}(?:\s*(?:,|,?\s*or|,?\s*and|to|–|-)\s*{NUM}{_NEXT_SETTING})*"
-_IS = r"(?:\s+(?:is|was|were|are|of|=|:|set to|fixed to|fixed at|equal to|at|to|with)){0,2}\s*"
+_IS = (
+    r"(?:\s+(?:is|was|were|are|of|=|:|set to|set as|fixed to|fixed at|equal to|at|to|with|as))"
+    r"{0,2}\s*"
+)
 
 OPTIMIZERS = (
     r"AdamW|Adam|AdaGrad|Adagrad|Adadelta|AdaDelta|RMSProp|RMSprop|Adafactor|LAMB|LARS|"
@@ -40,6 +43,7 @@ _SOFTWARE = (
 METRIC_NAMES = (
     r"(?:macro|micro|weighted|span|token|entity|sentence)[- ]?level F1|(?:macro|micro)[- ]?F1|"
     r"(?:macro|micro)[- ]averaged F1|F1[- ]scores?|F1|F-measure|F-score|top-[15] accuracy|"
+    r"(?:Recall|Precision|Hits|recall|precision|hits|[PR])\s?@\s?(?:\d+|\$?k\b\$?)|"
     r"accuracy|precision|recall|(?i:BLEU)(?:-\d)?|(?i:ROUGE)(?:-[12L])?|METEOR|CIDEr|perplexity|"
     r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
     r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"

@@ -16,10 +16,14 @@ from citewise.agent.matrix_cells import (
     complete_word,
     in_sections,
     shorten,
+    word_list,
 )
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
-_SUBJECT = r"(?:we|this (?:paper|article|study|work|review)|the (?:present|current) study|here we)"
+_SUBJECT = (
+    r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
+    r"the (?:present|current) study|here we)"
+)
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
         re.compile(
@@ -72,6 +76,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass)(?:s|es|ed)?\b"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
+        re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
+            r"\b(?:yield(?:s|ed)?|give(?:s|n)?|gave|lead(?:s)? to|led to|result(?:s|ed)? in|"
+            r"bring(?:s)?|brought)\s+(?P<v>(?:an?\s+|significant\s+|consistent\s+|large\s+)*"
+            r"(?:improvements?|gains?|increases?|reductions?|speed-?ups?)\s+(?:of|in|on|by)\s+"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
         re.compile(  # a comparison stated as the finding: "Compared to X, Y is more ... but ..."
             r"^(?P<v>(?:Compared (?:to|with)|Unlike|In contrast to)\b[^.;:]{3,120},\s*[^.;:]{0,120}"
             r"\b(?:more|less|better|worse|higher|lower|faster|slower)\b(?:[^.;:]|\.(?=\d)){0,160})"
@@ -84,19 +95,21 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
-        re.compile(
-            r"\b(?:is|are|was|were)\s+(?:limited (?:by|to|in)|not (?:able|designed) to)"
-            rf"\s+{_CLAUSE}",
+        re.compile(  # the cue is part of the cell: "limited by the coverage of ..."
+            r"\b(?:is|are|was|were)\s+(?P<v>(?:limited (?:by|to|in)|not (?:able|designed) to)"
+            r"\s+(?:[^.;:]|[.:](?=\d)){8,400})",
             re.I,
         ),
         re.compile(  # the sentence that names future work
             r"^(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
-            r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|hope)"
+            r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|"
+            r"hope|required|warranted)"
             r"\b(?:[^.;:]|\.(?=\d)){8,300})",
             re.I,
         ),
         re.compile(
-            rf"\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |shortcomings? in |"
+            r"(?<!not )(?<!never )\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |"
+            r"shortcomings? in |"
             rf"it (?:may|might) be possible that ){_CLAUSE}",
             re.I,
         ),
@@ -132,6 +145,12 @@ _ANNOUNCES = re.compile(
     r"approach|method|review)\b",
     re.I,
 )
+# a result that names no finding: "experiments demonstrate the effectiveness of our method"
+_VAGUE = re.compile(
+    r"^(?:the\s+)?(?:effectiveness|efficacy|superiority|usefulness|feasibility|potential|merits?|"
+    r"advantages?|benefits?|validity)\s+(?:of|and)\b",
+    re.I,
+)
 _RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
 # what a result claims: a comparison, a change, a number
 _CLAIMS = re.compile(
@@ -148,8 +167,19 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     found = []
     share = max(len(paper_units), 1)
     announced = ""  # the block whose sentence announced limitations
+    part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
+            continue
+        labelled = _abstract_part(unit.text)
+        if labelled:
+            aspect_of, rest = labelled
+            part = (unit.block_id, aspect_of)
+            if not rest:
+                continue
+        if aspect in _PART_ASPECTS and part == (unit.block_id, aspect):
+            part = ("", "")
+            found += _part_sentence(aspect, unit, labelled[1] if labelled else unit.text)
             continue
         in_section = bool(_SECTIONS[aspect].search(unit.section))
         if aspect in ("task", "method") and not in_section and n / share > _OPENING_SHARE:
@@ -162,45 +192,73 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
             if cites_others(unit.text) or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
                 continue  # others' drawbacks, the gap a paper opens with
-        for rank, pattern in enumerate(PROSE_CUES[aspect]):
-            m = pattern.search(unit.text)
-            if not m:
-                continue
-            start = m.start("v")
-            # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
-            end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
-            value, was_cut = shorten(unit.text[start:end].strip(" ,"))
-            if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
-                continue
-            if aspect in ("task", "method", "main result") and _POINTER.search(value):
-                continue  # "we show generations ... in Table 4" points at a finding
-            if aspect == "limitations" and _RELEASES.search(value):
-                continue  # "we will release a model": a plan, not a shortcoming
-            if aspect == "main result" and not _CLAIMS.search(value):
-                continue  # "we show that BERT is a Markov random field": a claim, not a finding
-            stop = unit.text.find(value, start) + len(value)
-            was_cut = was_cut or clause_continues(unit.text, stop)
-            early = 1.0 - n / share  # the abstract and introduction state tasks and methods
-            score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
-            if aspect == "limitations" and "limitation" in unit.section.lower():
-                score += 1.0
-            last_cue = rank == len(PROSE_CUES[aspect]) - 1
-            if aspect == "limitations" and last_cue and not in_section:
-                continue  # a 'however' counts only where papers weigh their work
-            found.append(
-                Finding(
-                    aspect,
-                    value,
-                    unit.text,
-                    unit.page,
-                    unit.block_id,
-                    unit.section,
-                    score,
-                    was_cut,
-                )
-            )
-            break
+        cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
+        if cue is not None:
+            found.append(cue)
     return found
+
+
+def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
+    """The clause after the first of the aspect's cues the sentence matches, scored by the
+    cue's rank, the section and how early the sentence stands (`early`: 1 at the start)."""
+    for rank, pattern in enumerate(PROSE_CUES[aspect]):
+        m = pattern.search(unit.text)
+        if not m:
+            continue
+        start = m.start("v")
+        # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
+        end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+        if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
+            continue
+        if aspect in ("task", "method", "main result") and _POINTER.search(value):
+            continue  # "we show generations ... in Table 4" points at a finding
+        if aspect == "limitations" and _RELEASES.search(value):
+            continue  # "we will release a model": a plan, not a shortcoming
+        if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
+            continue  # "BERT is a Markov random field", "the effectiveness of X": no finding
+        stop = unit.text.find(value, start) + len(value)
+        was_cut = was_cut or clause_continues(unit.text, stop)
+        # the abstract and introduction state tasks and methods
+        score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        if aspect == "limitations" and "limitation" in unit.section.lower():
+            score += 1.0
+        last_cue = rank == len(PROSE_CUES[aspect]) - 1
+        if aspect == "limitations" and last_cue and not in_section:
+            continue  # a 'however' counts only where papers weigh their work
+        return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
+                       was_cut)  # fmt: skip
+    return None
+
+
+_PART_ASPECTS = {"task": "abstract_task_parts", "method": "abstract_method_parts",
+                 "main result": "abstract_result_parts"}  # fmt: skip
+_LABEL = re.compile(r"^(?P<label>[A-Z][A-Za-z ]{2,24}?)\s*[.:]\s*(?P<rest>.*)$")
+# what the first sentence under a structured abstract's heading scores: above the title for an
+# aim, above cue-found sentences for methods and findings
+PART_SCORE = 3.6
+
+
+def _abstract_part(text: str) -> tuple[str, str] | None:
+    """(aspect, rest of the sentence) when the sentence opens with a structured abstract's
+    heading ("Results. ...", "Objectives: ..."), else None."""
+    m = _LABEL.match(text)
+    if not m:
+        return None
+    label = m.group("label").strip().lower()
+    for aspect, list_name in _PART_ASPECTS.items():
+        if label in word_list(list_name):
+            return aspect, m.group("rest").strip()
+    return None
+
+
+def _part_sentence(aspect: str, unit: Unit, text: str) -> list[Finding]:
+    """The first sentence under a structured abstract's heading, whole (shortened)."""
+    value, was_cut = shorten(text.rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    return [Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, PART_SCORE,
+                    was_cut)]  # fmt: skip
 
 
 def _stated_limitation(unit: Unit) -> list[Finding]:
