@@ -156,3 +156,41 @@ def test_the_registry_schemas_offer_free_phrases_beside_the_presets() -> None:
         for bad in ([""], ["vibes"], ["one two three four five six seven"]):
             with pytest.raises(jsonschema.ValidationError):
                 jsonschema.validate({**base, field: bad}, schema)
+
+
+def cell(doc: str, aspect: str, value: str | None, page: int = 2) -> object:
+    from citewise.agent.compare import Cell
+
+    if value is None:
+        return Cell(doc, aspect, None)
+    quote = f"We report {value} in this study."
+    return Cell(doc, aspect, Finding(aspect, value, quote, page, f"{doc}-b", "3 Setup", 1.0))
+
+
+def test_key_differences_say_what_differs_and_nothing_where_papers_agree() -> None:
+    from citewise.agent.compare import differences
+
+    cells = [
+        cell("kelp", "datasets", "ReefScan, TideSet and KelpCount", page=3),
+        cell("tides", "datasets", "ReefScan and GaugeWeb", page=5),
+        cell("kelp", "metrics", "MAE"),
+        cell("tides", "metrics", "MAE"),
+        cell("kelp", "method", "a density regression network"),
+        cell("tides", "method", "a recurrent estimator read from webcams"),
+        cell("kelp", "limitations", "one coastline only"),
+        cell("tides", "limitations", None),
+        cell("kelp", "learning rate", "2e-5"),
+        cell("tides", "learning rate", "3e-4"),
+        cell("kelp", "software", "PyTorch 1.4"),
+        cell("tides", "software", "PyTorch"),
+    ]
+    aspects = ["datasets", "metrics", "method", "limitations", "learning rate", "software"]
+    said = {d.text.split(",")[0]: d for d in differences(aspects, cells)}  # type: ignore[arg-type]
+    assert set(said) == {"On datasets", "On limitations", "On learning rate"}
+    assert said["On datasets"].text == (
+        "On datasets, kelp and tides both name ReefScan; only kelp names TideSet, KelpCount "
+        "(p. 3); only tides names GaugeWeb (p. 5)."
+    )
+    assert "tides does not state it" in said["On limitations"].text
+    assert "2e-5" in said["On learning rate"].text and "3e-4" in said["On learning rate"].text
+    assert all(set(d.citations) <= {"kelp-b", "tides-b"} for d in said.values())
