@@ -144,5 +144,6 @@ def test_the_library_gazetteer_is_cached_per_paper(two_papers: Path) -> None:
             assert set(cache.cells(d.id, d.sha256, EXTRACTOR_VERSION)[NAMES]) == {
                 "datasets",
                 "model",
+                "software",
             }
         assert lib.gazetteer().names == first.names

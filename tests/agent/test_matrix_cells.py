@@ -190,3 +190,20 @@ def test_a_free_phrase_column_is_answered_per_paper(tmp_path: Path) -> None:
     assert none["study design"] == {**none["study design"], "stated": False, "quote": None}
     bad = runner.invoke(app, ["-L", str(lib), "matrix", "--columns", "vibes", "--out", "x.json"])
     assert bad.exit_code != 0 and "UNKNOWN_ASPECT" in str(bad.exception)
+
+
+def test_a_rerun_with_one_new_column_computes_only_that_column(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"kelp": KELP, "study": STUDY, "notes": ONLY_OTHERS})
+    out = tmp_path / "m.json"
+
+    def run(columns: str) -> dict[str, object]:
+        args = ["-L", str(lib), "matrix", "--all", "--columns", columns, "--out", str(out)]
+        result = runner.invoke(app, [*args, "--json"])
+        assert result.exit_code == 0, result.output
+        return dict(json.loads(result.stdout))
+
+    first = run("task,method,limitations")
+    assert (first["computed"], first["cached"]) == (9, 0)
+    again = run("task,method,limitations,study design")
+    assert (again["computed"], again["cached"]) == (3, 9)  # one new cell per paper
+    assert run("task,method,limitations,study design")["computed"] == 0

@@ -19,13 +19,14 @@ from citewise.agent.extraction import (
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import own_statements
-from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings
+from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
+from citewise.agent.matrix_settings import settings_findings
 from citewise.agent.patterns import PATTERNS
-from citewise.agent.prose_aspects import PROSE_CUES, prose_findings
+from citewise.agent.prose_aspects import PROSE_CUES, described_datasets, prose_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError
-from citewise.store.library import StoredDocument
+from citewise.store.library import StoredBlock, StoredDocument
 from citewise.store.protocols import Store
 
 NAMED = ("datasets", "model")
@@ -65,6 +66,21 @@ ALIASES = {
 KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES)
 
 
+# a sentence that measures something (a metric named in passing, "as a result of", is not one)
+_EVALUATES = re.compile(
+    r"\b(?:evaluat\w*|measur\w*|report\w*|metrics?|scores?|scoring|achiev\w*|outperform\w*|"
+    r"performance|obtain\w*|compute[sd]?|calculated|results (?:in|on|of)|assess\w*|rated?|"
+    r"improv\w*|gains?|increas\w*|decreas\w*|drops?)\b|\d\s?%",
+    re.I,
+)
+_NOT_A_MEASURE = re.compile(r"\s+bias\b", re.I)  # "recall bias" is a bias
+# placeholders of papers converted from LaTeX, and architectures, name no dataset
+_NOT_A_NAME = re.compile(
+    r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$|"
+    r"^(?:CNN|RNN|LSTM|BiLSTM|GRU|MLP|Transformer|GAN|VAE)s?$"
+)
+
+
 class AspectError(CitewiseError):
     code = "ASPECT_EMPTY"
 
@@ -73,7 +89,7 @@ def normalise_aspect(name: str) -> str:
     """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
     preset ('study design') is a free-phrase column (agent/matrix_phrases.py); an unknown
     single word is an error naming the known aspects."""
-    key = re.sub(r"\s+", " ", name.strip().lower())
+    key = phrase_key(name)
     key = ALIASES.get(key, key)
     if key not in KNOWN and not is_free_phrase(key):
         raise AspectError(
@@ -146,17 +162,44 @@ def aspects_in_question(question: str) -> list[str]:
 
 @dataclass
 class Paper:
-    """A library document as extraction sees it."""
+    """A library document as extraction sees it; `title` is the block that prints its title."""
 
     document: StoredDocument
     units: list[Unit]
     tables: list[Table]
+    title: Unit | None = None
 
 
 def load_paper(store: Store, document: StoredDocument) -> Paper:
     blocks = store.blocks(document.id)
     found = tables(store.blocks_with_data(document.id, ("table",)))
-    return Paper(document, units(blocks), found)
+    return Paper(document, units(blocks), found, _title_unit(blocks, document.title))
+
+
+def _title_unit(blocks: list[StoredBlock], title: str) -> Unit | None:
+    """The first-page block whose text is the document's title (a heading or a paragraph)."""
+    want = " ".join(title.split()).lower()
+    if len(want) < 8:
+        return None
+    for b in blocks:
+        if b.page > 1:
+            break
+        text = " ".join(b.text.split())
+        if text.lower() == want:
+            return Unit(text, b.id, b.page, b.section_path, b.kind, b.ordinal)
+    return None
+
+
+# The title names what a paper is about; a stated aim ("the aim of this study is to ...")
+# in the abstract or introduction outranks it, a weaker cue ("we investigate") does not.
+TITLE_TASK_SCORE = 3.3
+
+
+def title_task(paper: Paper) -> list[Finding]:
+    t = paper.title
+    if t is None:
+        return []
+    return [Finding("task", t.text, t.text, t.page, t.block_id, t.section, TITLE_TASK_SCORE)]
 
 
 def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3) -> list[Finding]:
@@ -166,13 +209,26 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":
             # studies of people: the sample is the data ('interviews with 100 outpatients')
-            own += extract("sample", paper.units, 2)
+            own += extract("sample", paper.units, 2) + described_datasets(paper.units)
+        own = [f for f in own if not _NOT_A_NAME.match(f.value)]
         return best_distinct(own_statements(aspect, own), limit)
     if aspect in PROSE_CUES:
-        return best_distinct(own_statements(aspect, prose_findings(aspect, paper.units)), limit)
+        found = prose_findings(aspect, paper.units)
+        if aspect == "task":
+            found += title_task(paper)
+        return best_distinct(own_statements(aspect, found), limit)
     if aspect in OWN_PATTERNED:
-        found = [f for u in paper.units for f in find_in_unit(aspect, u)]
+        found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
+                 for f in find_in_unit(aspect, u)]  # fmt: skip
+        found = [
+            f
+            for f in found
+            if not _NOT_A_MEASURE.match(f.quote[f.quote.find(f.value) + len(f.value) :])
+        ]
         return best_distinct(own_statements(aspect, found), limit)
     if aspect not in KNOWN:
         return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
-    return extract(aspect, paper.units, limit)
+    found = [f for u in paper.units for f in find_in_unit(aspect, u)]
+    software = gazetteer.names.get("software", set())
+    found = settings_findings(aspect, paper.units, paper.document.title, software, found)
+    return best_distinct(found, limit)

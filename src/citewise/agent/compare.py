@@ -7,6 +7,7 @@ cells it names, so nothing in it lacks an address.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from citewise.agent.aspects import Paper, find_aspect, parse_aspects
@@ -108,24 +109,76 @@ def _cite(cell: Cell) -> str:
     return f"{cell.document} states “{cell.value}” (p. {cell.finding.page})"
 
 
+# Aspects whose cells are names the papers share or not, and aspects whose cells are prose:
+# a sentence cannot be compared to another, so only who states it differs.
+LISTED = ("datasets", "metrics", "model", "software", "hardware", "splits")
+PROSE = ("task", "method", "main result", "limitations")
+_ITEMS = re.compile(r"\s*(?:,|;|/|\band\b|\bor\b|\bwhile\b|\bwhereas\b)\s*")
+_VERSION = re.compile(r"\s+v?\d+(?:\.\d+)+$")
+_MARKERS = re.compile(r"\bBIBREF\d+|\[\d[^\]]*\]|[()]")  # citation markers, brackets
+
+
 def differences(aspects: list[str], cells: list[Cell]) -> list[Difference]:
-    """One sentence per aspect where the papers differ, built only from the cells."""
+    """One sentence per aspect where the papers differ, built only from the cells: for names,
+    what they share and what only one uses; for settings, each paper's value; for prose, who
+    does not state it. Nothing where they agree."""
     out = []
     for aspect in aspects:
         row = [c for c in cells if c.aspect == aspect]
         stated = [c for c in row if c.finding]
+        silent = [c.document for c in row if not c.finding]
         if not stated:
             continue
-        values = {c.value.lower() for c in stated}
-        silent = [c.document for c in row if not c.finding]
-        if len(values) == 1 and not silent:
-            continue  # the papers agree
-        text = f"On {aspect}, " + "; ".join(_cite(c) for c in stated)
+        if aspect in LISTED and len(stated) > 1:
+            text = _shared_and_own(aspect, stated)
+        elif aspect in PROSE:
+            text = f"On {aspect}, only " + "; ".join(_cite(c) for c in stated) if silent else ""
+        elif len({c.value.lower() for c in stated}) > 1 or silent:
+            text = f"On {aspect}, " + "; ".join(_cite(c) for c in stated)
+        else:
+            text = ""  # the papers agree
+        if not text:
+            continue
         if silent:
             text += "; " + ", ".join(silent) + (" does" if len(silent) == 1 else " do")
             text += " not state it"
         out.append(Difference(text + ".", tuple(c.finding.block_id for c in stated if c.finding)))
     return out
+
+
+def _items(cell: Cell) -> dict[str, str]:
+    """A names cell's items, lower case -> as written ('BC5CDR, JNLPBA and SciERC')."""
+    parts = _ITEMS.split(_MARKERS.sub(" ", cell.value.removesuffix("…")))
+    items = [" ".join(p.split()) for p in parts if p.strip()]
+    # one name whatever its version: "PyTorch 0.4.1" and "PyTorch" name the same program
+    return {_VERSION.sub("", i).lower(): i for i in items}
+
+
+def _shared_and_own(aspect: str, stated: list[Cell]) -> str:
+    """'On datasets, A and B both name WMT14; only A names Gigaword (p. 3)', or '' when all
+    name the same."""
+    named: dict[str, list[Cell]] = {}  # item -> the cells naming it, in the papers' order
+    written: dict[str, str] = {}
+    for c in stated:
+        for key, name in _items(c).items():
+            named.setdefault(key, []).append(c)
+            written.setdefault(key, name)
+    if all(len(by) == len(stated) for by in named.values()):
+        return ""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for key, by in named.items():
+        groups.setdefault(tuple(c.document for c in by), []).append(written[key])
+    parts = []
+    for docs, names in sorted(groups.items(), key=lambda g: -len(g[0])):
+        if len(docs) == len(stated):
+            every = "both" if len(docs) == 2 else "all"
+            parts.append(f"{' and '.join(docs)} {every} name {', '.join(names)}")
+        elif len(docs) == 1:
+            page = next(c.finding.page for c in stated if c.document == docs[0] and c.finding)
+            parts.append(f"only {docs[0]} names {', '.join(names)} (p. {page})")
+        else:
+            parts.append(f"{' and '.join(docs)} name {', '.join(names)}")
+    return f"On {aspect}, " + "; ".join(parts)
 
 
 def compare_papers(

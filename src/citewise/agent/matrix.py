@@ -7,6 +7,7 @@ the gazetteer that names datasets and models is built only when something is com
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from citewise.agent.compare import Cell, cell_for
 from citewise.agent.extraction import Finding
 from citewise.agent.gazetteer import Gazetteer
 from citewise.agent.matrix_columns import DEFAULT_COLUMNS as DEFAULT_COLUMNS
+from citewise.agent.matrix_settings import learn_software, software_names
 from citewise.llm.client import ModelClient
 from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
@@ -32,13 +34,14 @@ def _extractor_version() -> int:
         gazetteer,
         matrix_cells,
         matrix_phrases,
+        matrix_settings,
         patterns,
         prose_aspects,
     )
 
     modules = (
         aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_phrases,
-        patterns, prose_aspects,
+        matrix_settings, patterns, prose_aspects,
     )  # fmt: skip
     text = "".join(Path(m.__file__ or "").read_text() for m in modules)
     return zlib.crc32(text.encode())
@@ -98,6 +101,7 @@ def cached_gazetteer(store: Store) -> Gazetteer:
     (so a comparison in a large library parses only papers it has not seen)."""
     cache = store.matrix_cells
     gazetteer = Gazetteer()
+    software: Counter[str] = Counter()
     for doc in store.documents():
         names = cache.cells(doc.id, doc.sha256, EXTRACTOR_VERSION).get(NAMES)
         if names is None:
@@ -106,9 +110,14 @@ def cached_gazetteer(store: Store) -> Gazetteer:
             own.add_units(paper.units)
             own.add_tables(paper.tables)
             names = {kind: sorted(values) for kind, values in own.names.items()}
+            names["software"] = sorted(learn_software(paper.units))
             cache.save(doc.id, doc.sha256, EXTRACTOR_VERSION, {NAMES: names})
+        software.update(names.get("software", []))
         for kind, values in names.items():
-            gazetteer.names.setdefault(kind, set()).update(values)
+            if kind != "software":
+                gazetteer.names.setdefault(kind, set()).update(values)
+    others = set().union(*gazetteer.names.values())
+    gazetteer.names["software"] = software_names(dict(software), others)
     return gazetteer
 
 

@@ -141,6 +141,6 @@ def own_statements(aspect: str, findings: list[Finding]) -> list[Finding]:
             score += 1.5
         if aspect == "main result":
             score += 0.5 if in_sections(f.section, "headline_sections") else 0.0
-            score += 0.5 if _MEASURED.search(f.value) else 0.0
+            score += 1.0 if _MEASURED.search(f.value) else 0.0
         out.append(replace(f, score=score))
     return out

@@ -11,7 +11,17 @@ import re
 _I = re.IGNORECASE
 NUM = r"(?:\d+(?:[.,]\d+)*(?:\s*[×x*]\s*10\s*[-−–]\s*\d+|e[-−–]?\d+)?%?)"
 NUMS = rf"{NUM}(?:\s*(?:,|,?\s*or|,?\s*and|to|–|-)\s*{NUM})*"
-_IS = r"(?:\s+(?:is|was|were|are|of|=|:|set to|fixed to|fixed at|equal to|at|to|with)){0,2}\s*"
+# A list of bare values ("1e-5, 2e-5 or 3e-5"): an item followed by a unit names another
+# setting ("batch size 16, 2 epochs" is a batch size of 16).
+_NEXT_SETTING = (
+    r"(?!\s*(?:epochs?|steps?|iterations?|updates?|layers?|heads?|hours?|days?|minutes?|"
+    r"GPUs?|TPUs?|units?|dimensions?|dims?|tokens?|warm-?up|runs?|seeds?|[kKM]\b))"
+)
+NUMS_ALONE = rf"{NUM}(?:\s*(?:,|,?\s*or|,?\s*and|to|–|-)\s*{NUM}{_NEXT_SETTING})*"
+_IS = (
+    r"(?:\s+(?:is|was|were|are|of|=|:|set to|set as|fixed to|fixed at|equal to|at|to|with|as))"
+    r"{0,2}\s*"
+)
 
 OPTIMIZERS = (
     r"AdamW|Adam|AdaGrad|Adagrad|Adadelta|AdaDelta|RMSProp|RMSprop|Adafactor|LAMB|LARS|"
@@ -33,7 +43,8 @@ _SOFTWARE = (
 METRIC_NAMES = (
     r"(?:macro|micro|weighted|span|token|entity|sentence)[- ]?level F1|(?:macro|micro)[- ]?F1|"
     r"(?:macro|micro)[- ]averaged F1|F1[- ]scores?|F1|F-measure|F-score|top-[15] accuracy|"
-    r"accuracy|precision|recall|BLEU(?:-\d)?|ROUGE(?:-[12L])?|METEOR|CIDEr|perplexity|"
+    r"(?:Recall|Precision|Hits|recall|precision|hits|[PR])\s?@\s?(?:\d+|\$?k\b\$?)|"
+    r"accuracy|precision|recall|(?i:BLEU)(?:-\d)?|(?i:ROUGE)(?:-[12L])?|METEOR|CIDEr|perplexity|"
     r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
     r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"
     r"LAS|UAS|Cohen(?:'s)? kappa|kappa|sensitivity|specificity|odds ratios?|relative risks?|"
@@ -52,7 +63,7 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
     ],
     "learning rate": [
         re.compile(
-            rf"\blearning[- ]rates?(?:\s*\(\s*(?:lr|LR|η)\s*\))?{_IS}(?:a\s+)?(?P<v>{NUMS})",
+            rf"\blearning[- ]rates?(?:\s*\(\s*(?:lr|LR|η)\s*\))?{_IS}(?:a\s+)?(?P<v>{NUMS_ALONE})",
             _I,
         ),
         # "lr=3e-4", "LR: 2e-5", "η = 0.1" (the abbreviation in any case, '=' or ':')
@@ -85,7 +96,7 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "batch size": [
-        re.compile(rf"\b(?:mini-?)?batch(?:es)?[- ]sizes?{_IS}(?P<v>{NUMS})", _I),
+        re.compile(rf"\b(?:mini-?)?batch(?:es)?[- ]sizes?{_IS}(?P<v>{NUMS_ALONE})", _I),
         re.compile(rf"\bmini-?batch(?:es)? of (?P<v>{NUM})", _I),
         re.compile(
             rf"(?P<v>{NUM})\s+(?:sequences|examples|sentences|images|samples|tokens)\s+"
@@ -151,7 +162,7 @@ PATTERNS: dict[str, list[re.Pattern[str]]] = {
             r"Platinum|i\d))?(?:\s+[A-Z]?\d{3,5}\w*)?(?:\s*\(\s*[\d.]+\s*GHz\s*\))?)"
         ),
         re.compile(r"(?P<v>\b\d+\s?[GT]B\s+(?:of\s+)?(?:RAM|memory|GPU memory))"),
-        re.compile(rf"(?P<v>\b{_COUNT}\s+(?:NVIDIA\s+)?GPUs)\b"),
+        re.compile(rf"(?P<v>\b{_COUNT}\s+(?:NVIDIA\s+)?GPUs?)\b"),
     ],
     "compute": [
         re.compile(rf"(?P<v>\b{NUM}\s+(?:CPU|GPU|TPU|core)[- ]hours)", _I),

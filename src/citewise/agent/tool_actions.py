@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from citewise.agent.aspects import ALIASES, KNOWN
 from citewise.agent.compare import Comparison
 from citewise.agent.matrix import Matrix
+from citewise.agent.matrix_phrases import FREE_PHRASE_PATTERN
 from citewise.agent.setup import Setup
 from citewise.agent.verify import Verifier
 from citewise.documents.formulas import lookup_equation
@@ -54,10 +55,26 @@ class NothingStated(ToolFailure):
     kind: Kind = "not_found"
 
 
-# The aspect names a caller may send (documented in the schemas; an unknown one is
-# UNKNOWN_ASPECT with the list, agent/aspects.py).
+# The aspect names a caller may send (documented in the schemas): a preset or alias, or a
+# free phrase of two to six words answered per paper (agent/matrix_phrases.py); an unknown
+# single word is UNKNOWN_ASPECT with the list (agent/aspects.py).
 _NAMES: list[JsonValue] = [*sorted({*KNOWN, *ALIASES})]
-ASPECT_NAMES: dict[str, JsonValue] = {"items": {"type": "string", "enum": _NAMES}}
+# one pattern for both (a schema reader that merges an anyOf of two string schemas loses one)
+FREE_PHRASE: dict[str, JsonValue] = {
+    "type": "string",
+    "pattern": "^(?:" + "|".join(str(n) for n in _NAMES) + ")$|" + FREE_PHRASE_PATTERN,
+    "description": "a preset aspect (see examples) or any phrase of two to six words, asked of "
+    "each paper like 'What is the <phrase>?' (e.g. 'study design', 'loss function')",
+    "examples": _NAMES,
+}
+ASPECT_NAMES: dict[str, JsonValue] = {"items": FREE_PHRASE}
+
+
+def _no_blank(names: list[str]) -> list[str]:
+    """A blank name is no aspect (an empty list asks for the defaults)."""
+    if any(not n.strip() for n in names):
+        raise ValueError("an aspect name is blank: name each aspect, or send none for the defaults")
+    return names
 
 
 class Citation(BaseModel):
@@ -115,9 +132,11 @@ class CompareMethodsParams(Params):
     documents: list[str] = Field(min_length=2, description="Two or more document IDs.")
     aspects: list[str] = Field(
         default_factory=list,
-        description="Default: task, method, datasets, metrics, main result, limitations.",
+        description="Default: task, method, datasets, metrics, main result, limitations; "
+        "or other presets, or any phrase of two to six words ('study design').",
         json_schema_extra=ASPECT_NAMES,
     )
+    _named = field_validator("aspects")(lambda names: _no_blank(names))
 
 
 class Cell(BaseModel):
@@ -176,9 +195,11 @@ class BuildMatrixParams(Params):
     documents: list[str] = Field(default_factory=list, description="Default: every paper.")
     columns: list[str] = Field(
         default_factory=list,
-        description="Default: task, method, datasets, metrics, limitations.",
+        description="Default: task, method, datasets, metrics, limitations; or other presets, "
+        "or any phrase of two to six words ('loss function').",
         json_schema_extra=ASPECT_NAMES,
     )
+    _named = field_validator("columns")(lambda names: _no_blank(names))
 
 
 class MatrixRow(BaseModel):

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from citewise.config import ModelSettings
 from citewise.errors import CitewiseError
@@ -65,10 +65,15 @@ class ToolResult:
         return dict(self.data)
 
 
-def __getattr__(name: str) -> tuple[str, ...]:
-    """`ASPECT_NAMES`: every aspect name compare, matrix and setup accept (lower case;
-    aliases included), computed when first asked for, so opening a library (`citewise
-    list`) does not import the aspect patterns."""
+def __getattr__(name: str) -> Any:
+    """`ASPECT_NAMES`: every preset aspect name compare, matrix and setup accept (lower
+    case; aliases included); `FREE_PHRASE`: the JSON schema of a free-phrase column. Computed
+    when first asked for, so opening a library (`citewise list`) does not import the aspect
+    patterns."""
+    if name == "FREE_PHRASE":
+        from citewise.agent.tool_actions import FREE_PHRASE
+
+        return FREE_PHRASE
     if name != "ASPECT_NAMES":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from citewise.agent.aspects import ALIASES, KNOWN

@@ -18,14 +18,20 @@ from fastapi import FastAPI, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from citewise.api.chat import HISTORY_TURNS, PastTurn
-from citewise.api.compare import ASPECT_NAMES
+from citewise.api.compare import FREE_PHRASE
 from citewise.report.matrix import comparison_csv, comparison_markdown, write_matrix
 from citewise.server.limits import MAX_ID_CHARS, MAX_LIST_ITEMS, MAX_QUESTION_CHARS
 
 DocumentId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
-# The names compare and matrix know (any case is accepted; another name answers 422)
+# The names compare and matrix know, or a free phrase of two to six words (any case is
+# accepted; another single word answers 422)
 Aspect = Annotated[
-    str, Field(min_length=1, max_length=100, json_schema_extra={"enum": list(ASPECT_NAMES)})
+    str,
+    Field(
+        min_length=1,
+        max_length=100,
+        json_schema_extra={k: v for k, v in FREE_PHRASE.items() if k != "type"},
+    ),
 ]
 # Earlier turns only resolve references: the last few, cut short, are all a turn reads
 # (agent/chat.py), and every body stays well under the server's body limit.
