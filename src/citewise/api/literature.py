@@ -2,7 +2,9 @@
 saved searches, export the library and walk citation networks.
 
 The faces (CLI, server, MCP) only parse arguments, call these and render the results;
-each result's `to_dict()` is the JSON every face prints.
+each result's `to_dict()` is the JSON every face prints. What they name of the sources (a
+parsed `Query`, a `SearchResult`, the export and graph formats, `export` of records) is
+re-exported here, so a face imports nothing below api/.
 """
 
 from __future__ import annotations
@@ -17,10 +19,17 @@ from citewise.api.library import Library
 from citewise.api.saved import SavedRecords, abstract_to_upgrade, save_records
 from citewise.documents.manifest import PaperMetadata
 from citewise.ingest import Sources
-from citewise.sources import Query, SearchRecord, SearchResult, SourcesConfig, search_sources
+from citewise.sources import Query as Query
+from citewise.sources import SearchRecord, SourcesConfig, search_sources
+from citewise.sources import SearchResult as SearchResult
 from citewise.sources.authors import search_by_author
-from citewise.sources.export import export, library_records
+from citewise.sources.export import EXTENSION_FORMATS as EXTENSION_FORMATS
+from citewise.sources.export import FORMATS as FORMATS
+from citewise.sources.export import export as export
+from citewise.sources.export import format_for as format_for
+from citewise.sources.export import library_records
 from citewise.sources.fetch import apply_metadata, download, locate
+from citewise.sources.graph import GRAPH_FORMATS as GRAPH_FORMATS
 from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
 from citewise.sources.graph import write_graph as write_graph_file
 from citewise.sources.intent import describe

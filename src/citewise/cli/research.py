@@ -39,7 +39,7 @@ class _StageBars:
 def _sources(value: str) -> list[str]:
     names = [s.strip().lower() for s in value.split(",") if s.strip()]
     try:
-        from citewise.sources.config import SOURCE_NAMES
+        from citewise.api.sources import SOURCE_NAMES
     except ImportError:
         known: tuple[str, ...] = (LOCAL,)
     else:
