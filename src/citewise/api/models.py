@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from citewise.config import ModelSettings, Settings
+from citewise.llm.base import parse_spec as parse_spec  # a face's --llm BACKEND:MODEL, checked
 
 if TYPE_CHECKING:
     from citewise.agent.answer import Answer

@@ -13,8 +13,8 @@ from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOpt
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from citewise.agent.research import ResearchOptions
     from citewise.api.research import ResearchDesk, ResearchOutcome
+    from citewise.api.tasks import ResearchOptions
 
 
 tasks_app = cli.App(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
@@ -154,7 +154,7 @@ def research(
     ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
-    from citewise.agent.research import ResearchOptions
+    from citewise.api.tasks import ResearchOptions
 
     if lang not in ("", "en", "zh"):
         raise cli.BadParameter("--lang takes en or zh")
@@ -181,7 +181,7 @@ def _start(
     queue: bool,
 ) -> None:
     """Run the research here, or (--queue) as a job on a worker."""
-    from citewise.llm.base import parse_spec
+    from citewise.api.models import parse_spec
 
     parse_spec(options.llm)  # a bad --llm is a usage error now, not a failure mid-task
     if queue:

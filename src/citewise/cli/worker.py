@@ -12,9 +12,9 @@ from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
 
 if TYPE_CHECKING:
-    from citewise.agent.research import ResearchOptions
+    from citewise.api.inputs import FileFilter
     from citewise.api.queue import IngestProgress, JobsProgress, QueuedJobs
-    from citewise.inputs import FileFilter
+    from citewise.api.tasks import ResearchOptions
 
 STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
@@ -132,8 +132,8 @@ def _summary(progress: JobsProgress, queued: QueuedJobs, as_json: bool) -> None:
 def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None:
     """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
     report files of the completed task."""
-    from citewise.agent.research.tasks import TaskStore
     from citewise.api.queue import enqueue_research, follow
+    from citewise.api.tasks import TaskStore
 
     with open_library(embeddings=False) as lib:
         task = TaskStore(lib.store.tasks).create(topic, options)

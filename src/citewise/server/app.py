@@ -28,8 +28,8 @@ from starlette.middleware import Middleware
 from starlette.routing import Match
 
 from citewise.agent.answer import Answer
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
+from citewise.api.tasks import TaskStore
 from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits

@@ -34,9 +34,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import Resource, ToolAnnotations
 from starlette.types import ASGIApp
 
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
+from citewise.api.tasks import TaskStore
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
 from citewise.api.structure import BlockEvidence
+from citewise.api.tasks import TaskStore
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
