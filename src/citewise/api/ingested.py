@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citewise.ingest import IngestReport
+    from citewise.ingest import IngestReport as IngestReport  # what Library.ingest returns
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ from citewise.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from citewise.api.ingested import IngestReport
+    from citewise.api.inputs import FileFilter, Sources
     from citewise.eval.harness import QAItem
     from citewise.eval.metrics import EvalResult
-    from citewise.ingest import IngestReport, Sources
-    from citewise.inputs import FileFilter
 
 
 # which of a folder's files an ingest takes (inputs.FileFilter)
@@ -95,7 +95,7 @@ def ingest(
     exclude: ExcludeOption = None,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.inputs import FileFilter
+    from citewise.api.inputs import FileFilter
 
     if not paths and zotero is None and manifest is None:
         raise cli.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
@@ -143,7 +143,7 @@ def _ingest(batch: Batch, password: str | None, embed: bool, as_json: bool) -> I
 
 def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
     """The entries a manifest and a Zotero library add to the batch (none without them)."""
-    from citewise.ingest import Sources
+    from citewise.api.inputs import Sources
 
     sources = Sources()
     if manifest is not None:
