@@ -27,8 +27,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.answer import Answer
 from citewise.api import Library
+from citewise.api.answers import Answer
 from citewise.api.tasks import TaskStore
 from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
