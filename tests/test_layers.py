@@ -32,18 +32,7 @@ FACE_MAY_IMPORT = (
 # it sits below api/ and may not import it back (that would be a cycle).
 NOT_A_FACE = {"workers/app.py"}
 # Face modules still reaching past api/ (named, so a new one anywhere else fails).
-PENDING_FACE_IMPORTS = {
-    "workers/follow_ups.py citewise.embed.base",
-    "workers/follow_ups.py citewise.store.protocols",
-    "workers/run.py citewise.store.postgres.queue",
-    "workers/tasks.py citewise.store.protocols",
-    "workers/tasks.py citewise.embed.base",
-    "workers/tasks.py citewise.embed.settings",
-    "workers/tasks.py citewise.store.postgres.queue",
-    "workers/tasks.py citewise.ingest",
-    "workers/tasks.py citewise.agent.vocabulary",
-    "workers/tasks.py citewise.agent.research.tasks",
-}
+PENDING_FACE_IMPORTS: set[str] = set()
 
 
 def modules() -> list[tuple[str, ast.Module]]:
