@@ -268,13 +268,13 @@ def research(context: Any, task_id: str) -> str:
 def _cancel_on_abort(context: Any, library: Library, task_id: str, done: threading.Event) -> None:
     """Cancel research task `task_id` once its job is asked to abort (looked at every half
     second until `done`); the task stops at its next checkpoint."""
-    from citewise.api.tasks import TaskStateError, TaskStore
+    from citewise.api.tasks import TaskStateError, task_store
 
     while not context.should_abort():
         if done.wait(0.5):
             return
     try:
-        TaskStore(library.store.tasks).cancel(task_id)
+        task_store(library).cancel(task_id)
     except TaskStateError:  # it finished meanwhile
         pass
     except Exception:  # the store blinked: the task runs on to its end
