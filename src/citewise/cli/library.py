@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from citewise.api.evaluation import EvalResult, ModelChoice, QAItem
-    from citewise.api.ingested import IngestReport
-    from citewise.api.inputs import FileFilter, Sources
+    from citewise.api.ingested import FileFilter, IngestReport, Sources
 
 
 # which of a folder's files an ingest takes (inputs.FileFilter)
@@ -96,7 +95,7 @@ def ingest(
     exclude: ExcludeOption = None,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.api.inputs import FileFilter
+    from citewise.api.ingested import FileFilter
 
     if not paths and zotero is None and manifest is None:
         raise cli.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
@@ -144,7 +143,7 @@ def _ingest(batch: Batch, password: str | None, embed: bool, as_json: bool) -> I
 
 def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
     """The entries a manifest and a Zotero library add to the batch (none without them)."""
-    from citewise.api.inputs import Sources
+    from citewise.api.ingested import Sources
 
     sources = Sources()
     if manifest is not None:

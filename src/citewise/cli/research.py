@@ -13,8 +13,7 @@ from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOpt
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from citewise.api.research import ResearchDesk, ResearchOutcome
-    from citewise.api.tasks import ResearchOptions
+    from citewise.api.research import ResearchDesk, ResearchOptions, ResearchOutcome
 
 
 tasks_app = cli.App(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
@@ -154,7 +153,7 @@ def research(
     ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
-    from citewise.api.tasks import ResearchOptions
+    from citewise.api.research import ResearchOptions
 
     if lang not in ("", "en", "zh"):
         raise cli.BadParameter("--lang takes en or zh")

@@ -18,8 +18,7 @@ from citewise.cli.options import SourcesConfigOption
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from citewise.api.literature import Literature, LiteratureSearch, SearchResult
-    from citewise.api.search_request import Intent
+    from citewise.api.literature import Intent, Literature, LiteratureSearch, SearchResult
 
 
 log = logging.getLogger(__name__)
@@ -114,7 +113,7 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
-    from citewise.api.search_request import read_intent
+    from citewise.api.literature import read_intent
     from citewise.cli.progress import SourceBars
 
     chosen = _format_for(fmt, out_file)
@@ -148,7 +147,7 @@ def search(
 
 def _english(query: str) -> tuple[str, list[str]]:
     """A Chinese request read into English, with a notice on stderr for each reading."""
-    from citewise.api.search_request import english_request
+    from citewise.api.literature import english_request
     from citewise.report.terminal import safe
 
     query, translated = english_request(query)
@@ -158,7 +157,7 @@ def _english(query: str) -> tuple[str, list[str]]:
 
 
 def _log_parse(asked: str, intent: Intent, translated: list[str]) -> None:
-    from citewise.api.search_request import describe
+    from citewise.api.literature import describe
 
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(intent.query), notes)
@@ -230,7 +229,7 @@ def print_records(result: SearchResult) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from citewise.api.search_request import summary
+    from citewise.api.literature import summary
     from citewise.report.terminal import plain, safe
 
     if not result.records:

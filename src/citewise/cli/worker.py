@@ -12,9 +12,9 @@ from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
 
 if TYPE_CHECKING:
-    from citewise.api.inputs import FileFilter
+    from citewise.api.ingested import FileFilter
     from citewise.api.queue import IngestProgress, JobsProgress, QueuedJobs
-    from citewise.api.tasks import ResearchOptions
+    from citewise.api.research import ResearchOptions
 
 STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
@@ -133,7 +133,7 @@ def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None
     """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
     report files of the completed task."""
     from citewise.api.queue import enqueue_research, follow
-    from citewise.api.tasks import task_store
+    from citewise.api.research import task_store
 
     with open_library(embeddings=False) as lib:
         task = task_store(lib).create(topic, options)

@@ -29,7 +29,7 @@ from starlette.routing import Match
 
 from citewise.api import Library
 from citewise.api.answers import Answer
-from citewise.api.tasks import task_store
+from citewise.api.research import task_store
 from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits

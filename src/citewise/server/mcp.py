@@ -35,8 +35,7 @@ from mcp_types import Resource, ToolAnnotations
 from starlette.types import ASGIApp
 
 from citewise.api import Library
-from citewise.api.research import ResearchDesk
-from citewise.api.tasks import task_store
+from citewise.api.research import ResearchDesk, task_store
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (

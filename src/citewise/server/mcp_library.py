@@ -14,9 +14,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
 from citewise.api import Library
-from citewise.api.research import ResearchDesk
+from citewise.api.research import ResearchDesk, task_store
 from citewise.api.structure import BlockEvidence
-from citewise.api.tasks import task_store
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits

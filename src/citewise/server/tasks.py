@@ -19,8 +19,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from citewise.api import Library
 from citewise.api.models import parse_spec
-from citewise.api.research import ResearchDesk
-from citewise.api.tasks import ResearchOptions, TaskStateError, TaskStore
+from citewise.api.research import ResearchDesk, ResearchOptions, TaskStateError, TaskStore
 from citewise.errors import CitewiseError
 from citewise.server.events import EventStreams, resume_after
 from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, Limits, TooManyTasksError

@@ -268,7 +268,7 @@ def research(context: Any, task_id: str) -> str:
 def _cancel_on_abort(context: Any, library: Library, task_id: str, done: threading.Event) -> None:
     """Cancel research task `task_id` once its job is asked to abort (looked at every half
     second until `done`); the task stops at its next checkpoint."""
-    from citewise.api.tasks import TaskStateError, task_store
+    from citewise.api.research import TaskStateError, task_store
 
     while not context.should_abort():
         if done.wait(0.5):
