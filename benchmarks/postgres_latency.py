@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 from citewise.api import Library
-from citewise.api_migrate import migrate_library
+from citewise.api.migrate import migrate_library
 from citewise.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]

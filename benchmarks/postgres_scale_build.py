@@ -14,7 +14,7 @@ from typing import Any
 from retrieval_data import BLOCKS_PER_DOCUMENT, FillerWriter, trusted_texts
 
 from citewise.api import Library
-from citewise.api_migrate import migrate_library
+from citewise.api.migrate import migrate_library
 from citewise.embed.base import DEFAULT_MODEL, load_embedder
 from citewise.ingest import embed_missing
 from citewise.store.library import LibraryStore

@@ -16,6 +16,23 @@ FACES = ("cli", "server")
 # settings' environment snapshot by api/library.py, handed to every parse worker).
 PENDING_ENV: set[str] = set()
 BELOW_AGENT = ("llm", "embed", "sources", "store", "retrieval", "documents", "lang")
+# The faces import api/ only. Faces: the CLI, the HTTP server with its web app and MCP server
+# (server/), the queue's workers (workers/: jobs run through api/). Besides api/, a face may
+# import another face (`citewise serve` starts server/) and what is listed here, the one
+# place that says so (docs/architecture.md, "Layers and data flow", repeats it):
+FACE_PACKAGES = ("cli", "server", "workers")
+FACE_MAY_IMPORT = (
+    "citewise",  # the package itself (__version__)
+    "citewise.errors",  # CitewiseError and its kinds: a leaf every layer raises from
+    "citewise.config",  # Settings: a leaf the face builds once and hands to api/
+    "citewise.report",  # renderers of api/ results (terminal, Markdown, HTML): render only
+    "citewise.eval.render",  # the terminal tables of `citewise eval` results
+)
+# workers/app.py names the jobs and makes the queue's app; api/ imports it (api/queue.py), so
+# it sits below api/ and may not import it back (that would be a cycle).
+NOT_A_FACE = {"workers/app.py"}
+# Face modules still reaching past api/ (named, so a new one anywhere else fails).
+PENDING_FACE_IMPORTS: set[str] = set()
 
 
 def modules() -> list[tuple[str, ast.Module]]:
@@ -59,6 +76,73 @@ def agent_imports(tree: ast.Module) -> list[int]:
         if any(n == "citewise.agent" or n.startswith("citewise.agent.") for n in names):
             lines.append(node.lineno)
     return lines
+
+
+def imported_modules(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every absolute citewise import: at module level, under
+    TYPE_CHECKING and inside functions; `from citewise import x` counts as citewise.x."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "citewise":
+                found += [(node.lineno, f"citewise.{a.name}") for a in node.names]
+            else:
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+    return [(line, m) for line, m in found if m == "citewise" or m.startswith("citewise.")]
+
+
+def face_may_import(module: str) -> bool:
+    """api/, a face, or one of FACE_MAY_IMPORT (a package there with its modules)."""
+    roots = ("citewise.api", *(f"citewise.{f}" for f in FACE_PACKAGES), *FACE_MAY_IMPORT[1:])
+    return module == "citewise" or any(module == r or module.startswith(f"{r}.") for r in roots)
+
+
+def past_api(tree: ast.Module) -> list[tuple[int, str]]:
+    """The imports of a face module that reach past api/ and the allowed leaves."""
+    return [(line, m) for line, m in imported_modules(tree) if not face_may_import(m)]
+
+
+def test_faces_import_only_api_and_the_allowed_leaves() -> None:
+    offending = [
+        f"{name}:{line} {module}"
+        for name, tree in modules()
+        if name.split("/")[0] in FACE_PACKAGES and name not in NOT_A_FACE
+        for line, module in past_api(tree)
+        if f"{name} {module}" not in PENDING_FACE_IMPORTS
+    ]
+    assert offending == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from citewise.agent.aspects import parse_aspects\n",
+        "from citewise import agent\n",
+        "import citewise.store.library\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from citewise.ingest import X\n",
+        "def f():\n    from citewise.sources.intent import parse_intent\n",
+        "from citewise.apis import x\n",
+        "from citewise.reporting import x\n",
+    ],
+)
+def test_the_face_check_catches_an_import_past_api(source: str) -> None:
+    assert past_api(ast.parse(source)) != []
+
+
+def test_the_face_check_lets_api_faces_and_the_leaves_through() -> None:
+    source = (
+        "import citewise\n"
+        "from citewise import api\n"
+        "from citewise.api.aspects import parse_aspects\n"
+        "from citewise.server.app import create_app\n"
+        "from citewise.errors import CitewiseError\n"
+        "from citewise.config import Settings\n"
+        "from citewise.report.terminal import safe\n"
+        "from citewise.eval.render import print_eval\n"
+    )
+    assert past_api(ast.parse(source)) == []
 
 
 def test_no_environment_reads_below_the_faces() -> None:

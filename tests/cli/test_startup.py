@@ -23,13 +23,13 @@ HEAVY = (
     "numpy",
     "pydantic",
     "citewise.agent.qa",
-    "citewise.api",
+    "citewise.api.library",
     "citewise.documents.pdf",
     "citewise.store.library",
 )
 
 
-def loaded_after(statement: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
+def modules_after(statement: str) -> set[str]:
     probe = f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
     done = subprocess.run(
         [sys.executable, "-c", probe],
@@ -38,7 +38,11 @@ def loaded_after(statement: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
         text=True,
         check=True,
     )
-    modules = set(json.loads(done.stdout))
+    return set(json.loads(done.stdout))
+
+
+def loaded_after(statement: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
+    modules = modules_after(statement)
     return [name for name in heavy if name in modules]
 
 
@@ -47,6 +51,13 @@ def test_importing_the_cli_loads_no_parser_model_server_or_agent() -> None:
     assert loaded_after("import citewise.cli") == []  # every command module registered
     # Rich (~0.1 s) is imported by what prints through it, never by `--help` or `--version`
     assert loaded_after("import citewise.cli", ("rich", "rich.console", "rich.progress")) == []
+
+
+def test_the_cli_takes_from_the_api_only_its_constants_at_start_up() -> None:
+    # the faces import api/ only (tests/test_layers.py); what `--help` shows before any work
+    # (default columns, source names) comes from api/names.py, which loads no library
+    loaded = sorted(m for m in modules_after("import citewise.cli") if m.startswith("citewise.api"))
+    assert loaded == ["citewise.api", "citewise.api.names"]
 
 
 def test_the_help_of_every_command_is_built_without_them() -> None:
@@ -82,7 +93,7 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
     statement = command_on(library_dir, paper, ["list", "--json"])
     # `list` opens the store and reads the documents table: no vectors, no structure
     # readers (rapidfuzz, documents.structure), no agent, no pydantic.
-    light = (*(n for n in HEAVY if n not in ("citewise.api", "citewise.store.library")),
+    light = (*(n for n in HEAVY if n not in ("citewise.api.library", "citewise.store.library")),
              "citewise.agent.chat", "citewise.agent.aspects", "citewise.documents.structure",
              "citewise.store.vectors", "citewise.ingest", "rapidfuzz")  # fmt: skip
     assert loaded_after(statement, light) == []

@@ -73,6 +73,19 @@ def test_figure_command_writes_the_crop(tmp_path: Path) -> None:
     assert cli(lib, "figure", doc_id(lib), "7")[0] != 0  # no such figure
 
 
+def test_a_missing_figure_exits_3_naming_the_figures_there(tmp_path: Path) -> None:
+    from citewise.cli import app
+    from citewise.cli.testing import CliRunner
+
+    pdf = write_figure_paper(tmp_path / "fig.pdf")
+    lib = tmp_path / "lib"
+    assert cli(lib, "ingest", "--no-embed", "--json", str(pdf))[0] == 0
+    doc = doc_id(lib)
+    result = CliRunner().invoke(app, ["--library", str(lib), "figure", doc, "Fig. 7"])
+    assert result.exit_code == 3
+    assert result.stderr == f"error: no figure 'Fig. 7' in {doc} (figures: Figure 1)\n"
+
+
 def test_formula_and_table_png(tmp_path: Path, structured_pdf: Path) -> None:
     lib = tmp_path / "lib"
     assert cli(lib, "ingest", "--no-embed", "--json", str(structured_pdf))[0] == 0

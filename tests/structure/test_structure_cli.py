@@ -102,7 +102,10 @@ def test_table_as_csv_json_and_markdown(library: Path) -> None:
 def test_missing_table_or_equation_exits_3_naming_what_exists(library: Path) -> None:
     result = runner.invoke(app, ["--library", str(library), "table", doc_id(library), "Table 9"])
     assert result.exit_code == 3
-    assert "no table 'Table 9'" in result.stderr and "Table 1, Table 2, Table 3" in result.stderr
+    assert result.stderr == (
+        f"error: no table 'Table 9' in {doc_id(library)} (labelled tables: Table 1, Table 2, "
+        "Table 3)\n"
+    )
     result = runner.invoke(app, ["--library", str(library), "formula", doc_id(library), "eq4"])
     assert result.exit_code == 3 and "numbered: 1" in result.stderr
 

@@ -1,12 +1,18 @@
-"""What an ingest did, as a result: the `citewise ingest --json` object."""
+"""What an ingest is given and what it did: which of a folder's files it takes
+(`FileFilter`: --include / --exclude patterns), the entries a manifest or a Zotero library
+adds to a batch (`Sources`), and its report as a result (the `citewise ingest --json`
+object)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from citewise.inputs import FileFilter as FileFilter
+from citewise.inputs import Sources as Sources
+
 if TYPE_CHECKING:
-    from citewise.ingest import IngestReport
+    from citewise.ingest import IngestReport as IngestReport  # what Library.ingest returns
 
 
 @dataclass(frozen=True)

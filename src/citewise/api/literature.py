@@ -2,7 +2,11 @@
 saved searches, export the library and walk citation networks.
 
 The faces (CLI, server, MCP) only parse arguments, call these and render the results;
-each result's `to_dict()` is the JSON every face prints.
+each result's `to_dict()` is the JSON every face prints. What they name of the sources (a
+parsed `Query`, a `SearchResult`, the export and graph formats, `export` of records, the
+request's `Intent` with `describe` and `summary`) is re-exported here, and a request is read
+from a person's words here (`english_request`, `read_intent`), so a face imports nothing
+below api/.
 """
 
 from __future__ import annotations
@@ -12,24 +16,52 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from citewise.api.library import Library
 from citewise.api.saved import SavedRecords, abstract_to_upgrade, save_records
 from citewise.documents.manifest import PaperMetadata
 from citewise.ingest import Sources
-from citewise.sources import Query, SearchRecord, SearchResult, SourcesConfig, search_sources
+from citewise.sources import Query as Query
+from citewise.sources import SearchRecord, SourcesConfig, search_sources
+from citewise.sources import SearchResult as SearchResult
 from citewise.sources.authors import search_by_author
-from citewise.sources.export import export, library_records
+from citewise.sources.export import EXTENSION_FORMATS as EXTENSION_FORMATS
+from citewise.sources.export import FORMATS as FORMATS
+from citewise.sources.export import export as export
+from citewise.sources.export import format_for as format_for
+from citewise.sources.export import library_records
 from citewise.sources.fetch import apply_metadata, download, locate
+from citewise.sources.graph import GRAPH_FORMATS as GRAPH_FORMATS
 from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
 from citewise.sources.graph import write_graph as write_graph_file
-from citewise.sources.intent import describe
+from citewise.sources.intent import Intent as Intent
+from citewise.sources.intent import describe as describe
+from citewise.sources.intent import parse_intent
+from citewise.sources.intent import summary as summary
 from citewise.sources.progress import Listener
 from citewise.sources.watch import WatchList
 from citewise.store.factory import open_store
 from citewise.store.protocols import Store
 
 PAPERS_DIR = "papers"
+
+
+def english_request(text: str) -> tuple[str, list[str]]:
+    """A Chinese search request in English words, with a note per reading (any other
+    request as it is, with none)."""
+    from citewise.sources.zh_query import english_request as read
+
+    return read(text)
+
+
+def read_intent(text: str, **options: Any) -> Intent:
+    """`text` read as a search request, its MeSH descriptors from the shipped vocabulary;
+    `options` (the face's own: field, authors, mesh, languages, years, types, open access,
+    citations, limit) win over what the text says."""
+    from citewise.sources.mesh import load
+
+    return parse_intent(text, vocabulary=load(), **options)
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from citewise.config import ModelSettings, Settings
+from citewise.llm.base import parse_spec as parse_spec  # a face's --llm BACKEND:MODEL, checked
 
 if TYPE_CHECKING:
     from citewise.agent.answer import Answer
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from citewise.agent.qa import QuestionAnswerer
     from citewise.api.compare import Pick
     from citewise.llm.client import ModelClient
-    from citewise.llm.doctor import RoleReport
+    from citewise.llm.doctor import Check, RoleReport
     from citewise.llm.usage import UsageSummary
     from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
@@ -70,7 +71,6 @@ class ModelMethods:
     ) -> GeneratedAnswerer | None:
         """The generated-answer path for `--llm BACKEND:MODEL` (else the `write` role of
         citewise.toml); None when that is the extractive backend."""
-        from citewise.llm.base import parse_spec
         from citewise.llm.registry import role_clients
 
         self.prepare()
@@ -147,7 +147,6 @@ class ModelMethods:
         """A conversation: every turn re-retrieves; history only resolves references
         (with the `reason` role, or --llm, when one is set)."""
         from citewise.agent.chat import ChatSession
-        from citewise.llm.base import parse_spec
         from citewise.llm.registry import role_clients
 
         override = parse_spec(llm, llm_url) if llm else None
@@ -163,7 +162,14 @@ class ModelMethods:
 
     def doctor(self, llm: str | None = None, llm_url: str | None = None) -> list[RoleReport]:
         """Which model serves each role, and whether it is reachable."""
-        from citewise.llm.base import parse_spec
         from citewise.llm.doctor import doctor
 
         return doctor(self.model_settings, parse_spec(llm, llm_url) if llm else None)
+
+    def check_embedding(self) -> Check:
+        """The embedding model of the settings: is the bundled one installed, or does the
+        configured server embed?"""
+        from citewise.embed.settings import embed_settings
+        from citewise.llm.doctor import check_embedding
+
+        return check_embedding(embed_settings(self.settings), self.settings.environ)

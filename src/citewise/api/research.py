@@ -3,6 +3,10 @@
 Runs or resumes a task with `Researcher`, then renders the stored, verified report to
 Markdown (with its CSL-JSON bibliography) and HTML. Rendering reads only the store, so a
 finished task re-renders offline, identically.
+
+What the faces hold of a task is re-exported here (the options it starts with, the task and
+its events, the store of a library's tasks with `task_store`, the error of a task in the
+wrong state), so a face imports nothing below api/.
 """
 
 from __future__ import annotations
@@ -13,12 +17,16 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from citewise.agent.research import Report, Researcher, ResearchOptions, Task
+from citewise.agent.research import Report, Researcher
+from citewise.agent.research import ResearchOptions as ResearchOptions
+from citewise.agent.research import Task as Task
 from citewise.agent.research.context import Progress
 from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
 from citewise.agent.research.statistics import ReportStatistics, report_statistics
-from citewise.agent.research.tasks import TaskEvent
+from citewise.agent.research.tasks import TaskEvent as TaskEvent
+from citewise.agent.research.tasks import TaskStateError as TaskStateError
+from citewise.agent.research.tasks import TaskStore as TaskStore
 from citewise.api.library import Library
 from citewise.llm.base import parse_spec
 from citewise.llm.client import ModelClient
@@ -287,6 +295,11 @@ class ResearchDesk:
     def _existing(self, task: Task, name: str) -> str | None:
         path = self.library.directory / REPORTS_DIR / task.id / name
         return str(path) if path.exists() else None
+
+
+def task_store(library: Library) -> TaskStore:
+    """The research tasks of `library` (a face reaches them here, not through its store)."""
+    return TaskStore(library.store.tasks)
 
 
 def brief_event_data(data: Mapping[str, object]) -> Mapping[str, object]:

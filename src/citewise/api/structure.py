@@ -1,10 +1,13 @@
 """Library methods that look up evidence and structure: one block as evidence, a table as
-cells and a grid, a numbered equation (the web app's evidence board, the MCP tools, the
-`table` and `formula` commands), each a result whose to_dict() is the JSON every face prints."""
+cells and a grid, a numbered equation, a figure's caption and region (the web app's evidence
+board, the MCP tools, the `table`, `formula` and `figure` commands), each a result whose
+to_dict() is the JSON every face prints; and a page region written as an image (--png)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citewise.errors import CitewiseError, Kind
@@ -39,6 +42,18 @@ class TableResult:
             "cells": [vars(c) for c in hit.cells],
             "grid": hit.grid(),
         }
+
+    def csv_rows(self) -> list[list[str]]:
+        """The table as rows of text, header rows first (`table --csv`, the terminal grid)."""
+        from citewise.documents.structure import to_csv_rows
+
+        return to_csv_rows(self.table)
+
+    def markdown(self) -> str:
+        """The table as Markdown (GFM), its header rows folded into one (`table --markdown`)."""
+        from citewise.documents.structure import to_markdown
+
+        return to_markdown(self.table)
 
 
 @dataclass(frozen=True)
@@ -117,13 +132,50 @@ class FormulaDetails:
         }
 
 
+@dataclass(frozen=True)
+class FigureResult:
+    """A figure of a PDF: its caption block and the region of the figure with its caption
+    on the page (PDF points), the `citewise figure --json` object."""
+
+    document: str
+    caption: StoredBlock
+    box: tuple[float, float, float, float]
+    pdf: Path
+
+    def to_dict(self, png: Path | None = None) -> dict[str, object]:
+        hit = self.caption
+        return {
+            "document": self.document,
+            "label": hit.label,
+            "caption": hit.text,
+            "page": hit.page,
+            "block": hit.id,
+            "bbox": [round(v, 2) for v in self.box],
+            "png": str(png) if png else None,
+        }
+
+
+def figure_number(label: str) -> str:
+    """'Figure 3b', 'Fig. 3b' or '3b' -> '3b' (the label itself when it holds no number)."""
+    m = re.search(r"(\d+[a-z]?)", label)
+    return m.group(1) if m else label.strip()
+
+
+def write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], png: Path) -> None:
+    """The region `bbox` (PDF points) of the PDF's page written to `png` as an image."""
+    from citewise.documents.crops import crop_png
+
+    crop_png(pdf, page, bbox, png)
+
+
 class BlockNotFoundError(CitewiseError):
     code = "BLOCK_NOT_FOUND"
     kind: Kind = "not_found"
 
 
 class StructureNotFoundError(CitewiseError):
-    """No table with that label, or no equation with that number, in the document."""
+    """No table or figure with that label, or no equation with that number, in the
+    document (the hint names those it has)."""
 
     code = "NOT_IN_DOCUMENT"
     kind: Kind = "not_found"
@@ -166,6 +218,30 @@ class StructureMethods:
             )
         block = next(b for b in self.blocks(document.id) if b.ordinal == hit.block)
         return TableResult(document.id, hit, block)
+
+    def figure(self, doc_id: str, label: str) -> FigureResult:
+        """The figure `label` names ('Figure 3', 'Fig. 3' or 3) by its caption, with the
+        region of the figure and its caption on the page (graphics between the caption and
+        the nearest prose, read from the PDF)."""
+        from citewise.documents.crops import PROSE, figure_box
+
+        document = self.document(doc_id)
+        blocks = self.blocks(document.id)
+        want = figure_number(label)
+        captions = [
+            b
+            for b in blocks
+            if b.kind == "caption" and (b.label or "").lower().startswith(("figure", "fig"))
+        ]
+        hit = next((b for b in captions if figure_number(b.label or "") == want), None)
+        if hit is None:
+            known = ", ".join(dict.fromkeys(b.label or "" for b in captions)) or "none"
+            raise StructureNotFoundError(
+                f"no figure '{label}' in {document.id}", hint=f"figures: {known}"
+            )
+        prose = [b.bbox for b in blocks if b.page == hit.page and b.kind in PROSE]
+        pdf = Path(document.path)
+        return FigureResult(document.id, hit, figure_box(pdf, hit.page, hit.bbox, prose), pdf)
 
     def formula(self, doc_id: str, number: str) -> FormulaResult:
         """A numbered display equation with its page and place (`citewise formula --json`)."""

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-from citewise.agent.matrix_columns import DEFAULT_COLUMNS
+from citewise.api.names import DEFAULT_COLUMNS
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar
 from citewise.cli.options import JsonOption, JsonSummaryOption
@@ -35,7 +35,7 @@ def compare(
     llm_url: LlmUrl = None,
 ) -> None:
     """Compare papers aspect by aspect: one cited cell per paper, 'not stated' when absent."""
-    from citewise.agent.aspects import parse_aspects
+    from citewise.api.aspects import parse_aspects
     from citewise.report.compare_view import print_comparison
     from citewise.report.matrix import comparison_csv, comparison_markdown
 
@@ -67,7 +67,7 @@ def matrix(
     """The literature matrix: one row per paper, one cited cell per column."""
     from rich.markup import escape
 
-    from citewise.agent.aspects import parse_aspects
+    from citewise.api.aspects import parse_aspects
     from citewise.report.matrix import write_matrix
 
     if all_docs and docs:
@@ -112,11 +112,10 @@ def setup(
     from rich.markup import escape
     from rich.table import Table as RichTable
 
-    from citewise.agent.extraction import NOT_STATED
-    from citewise.agent.setup import SETUP_ASPECTS
+    from citewise.api.aspects import NOT_STATED
 
     with open_library(embeddings=False) as lib:
-        result = lib.setup(doc, SETUP_ASPECTS)
+        result = lib.setup(doc)  # every setup aspect
     if as_json:
         emit_json(result.to_dict())
         return

@@ -26,10 +26,10 @@ from citewise.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from citewise.eval.harness import QAItem
-    from citewise.eval.metrics import EvalResult
-    from citewise.ingest import IngestReport, Sources
-    from citewise.inputs import FileFilter
+    from rich.progress import TaskID
+
+    from citewise.api.evaluation import EvalResult, ModelChoice, QAItem
+    from citewise.api.ingested import FileFilter, IngestReport, Sources
 
 
 # which of a folder's files an ingest takes (inputs.FileFilter)
@@ -95,7 +95,7 @@ def ingest(
     exclude: ExcludeOption = None,
 ) -> None:
     """Add files to the library (folders recursively); unchanged files are skipped."""
-    from citewise.inputs import FileFilter
+    from citewise.api.ingested import FileFilter
 
     if not paths and zotero is None and manifest is None:
         raise cli.BadParameter("give files or folders, --zotero DIR or --manifest FILE")
@@ -143,7 +143,7 @@ def _ingest(batch: Batch, password: str | None, embed: bool, as_json: bool) -> I
 
 def _entry_sources(manifest: Path | None, zotero: Path | None) -> Sources:
     """The entries a manifest and a Zotero library add to the batch (none without them)."""
-    from citewise.ingest import Sources
+    from citewise.api.ingested import Sources
 
     sources = Sources()
     if manifest is not None:
@@ -213,7 +213,7 @@ def ask(
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
-    from citewise.agent.zh_answer import to_chinese
+    from citewise.api.answers import to_chinese
     from citewise.report.terminal import print_answer, safe
     from citewise.report.trace_view import print_trace
 
@@ -313,8 +313,7 @@ def eval_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Score answers over the current library against gold answers and pages."""
-    from citewise.eval.compare import fit_runs
-    from citewise.eval.harness import load_items
+    from citewise.api.evaluation import ModelChoice, fit_runs, load_items
     from citewise.eval.render import print_eval, print_fit
 
     if compare:
@@ -334,53 +333,25 @@ def eval_command(
     print_eval(out, result)
 
 
-@dataclass(frozen=True)
-class ModelChoice:
-    """The model `--llm`, `--llm-url` and `--no-cache` choose for the answers."""
-
-    llm: str | None
-    url: str | None
-    use_cache: bool
-
-
 def _evaluate(
     items: list[QAItem], scope_docs: bool, as_json: bool, model: ModelChoice
 ) -> EvalResult:
-    """Every item asked over the library (within its `doc` with scope_docs), each answer
-    scored and its citations audited; the models' usage when a model wrote any."""
-    from citewise.agent.answer import Answer
-    from citewise.agent.generate import CitationAudit
-    from citewise.eval.harness import evaluate, file_name_map
+    """Every item asked over the library under a progress bar (none with --json)."""
+    from citewise.api.evaluation import evaluate_library
 
     with open_library() as lib, progress_bar(not as_json) as bar:
-        names = file_name_map([(d.id, d.path) for d in lib.documents()])
-        # load the model once so latencies measure answering, not start-up
-        lib.ask("warm up", review=False)
-        task = bar.add_task("evaluating", total=len(items))
-        scoped: list[str] = []  # the current item's documents (--scope-docs)
-        audit = CitationAudit(
-            lambda q: lib.ask_with_model(q, scoped, 8, model.llm, model.url, model.use_cache),
-            lib.usage,
-        )
+        shown: list[TaskID] = []  # the bar's task, added once the model is loaded
 
-        def ask(question: str, docs: list[str]) -> Answer:
-            scoped[:] = docs
-            return audit.ask(question)
+        def advance(done: int, total: int) -> None:
+            if not shown:
+                shown.append(bar.add_task("evaluating", total=total))
+            bar.update(shown[0], completed=done)
 
-        result = evaluate(
-            items,
-            ask,
-            names,
-            progress=lambda n, _t: bar.update(task, completed=n),
-            scope_docs=scope_docs,
-        )
-        if model.llm or audit.generated:
-            result.models = audit.summary()
-    return result
+        return evaluate_library(lib, items, scope_docs, model, advance)
 
 
 def _compare_runs(paths: list[Path], as_json: bool) -> None:
-    from citewise.eval.compare import compare_runs, load_run
+    from citewise.api.evaluation import compare_runs, load_run
     from citewise.eval.render import print_comparison
 
     if len(paths) != 2:

@@ -26,10 +26,9 @@ def export_library(
     ] = None,
 ) -> None:
     """Export the library's own documents as CSL-JSON, BibTeX or RIS."""
-    from citewise.api.literature import Literature
+    from citewise.api.literature import Literature, format_for
     from citewise.report.terminal import plain, safe
     from citewise.report.words import plural
-    from citewise.sources.export import format_for
 
     fmt = format_for(fmt, out_file)
     exported = Literature(settings().library, database=settings().database).export_library(fmt)
@@ -54,9 +53,9 @@ def watch(
     sources_config: SourcesConfigOption = None,
 ) -> None:
     """Run a saved search: only records new since its last run."""
+    from citewise.api.literature import Query, SearchResult
     from citewise.report.terminal import safe
     from citewise.report.words import plural
-    from citewise.sources import Query, SearchResult
 
     run = literature_for(sources_config).watch(
         Query.parse(query), split_values(sources) or None, limit
@@ -86,8 +85,8 @@ def graph(
 ) -> None:
     """Citation network: a library document's references (offline), or a work's references
     and citations from OpenAlex."""
+    from citewise.api.literature import GRAPH_FORMATS
     from citewise.report.terminal import safe
-    from citewise.sources.graph import GRAPH_FORMATS
 
     if out_file.suffix.lower() not in GRAPH_FORMATS:
         raise cli.BadParameter("use a .gexf or .graphml file", param_hint="--out")

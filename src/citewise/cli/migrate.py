@@ -19,7 +19,7 @@ def migrate(
     Interrupted? Run it again: tables already copied are skipped, rows already there kept."""
     from rich.table import Table
 
-    from citewise.api_migrate import migrate_library
+    from citewise.api.migrate import migrate_library
 
     result = migrate_library(src, dst)
     rows = [

@@ -60,14 +60,12 @@ def doctor(
     with --check, whether the vector index matches the store (repaired where it does not)."""
     from rich.table import Table
 
-    from citewise.embed.settings import embed_settings
-    from citewise.llm.doctor import check_embedding
     from citewise.report.terminal import print_index_report, safe
 
     with open_library(embeddings=False) as lib:
         reports = lib.doctor(llm, llm_url)
         source = lib.model_settings.source
-        embedding = check_embedding(embed_settings(lib.settings), lib.settings.environ)
+        embedding = lib.check_embedding()
         index = lib.check_index() if check_index else None
         stats = lib.stats()
     failing = any(not c.ok for r in reports for c in r.models) or not embedding.ok

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from citewise.sources.progress import SourceProgress
+if TYPE_CHECKING:
+    from citewise.api.sources import SourceProgress
 
 MARKS = {"done": "done", "failed": "failed", "skipped": "skipped"}
 

@@ -13,8 +13,7 @@ from citewise.cli.options import JsonOption, JsonSummaryOption, SourcesConfigOpt
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from citewise.agent.research import ResearchOptions
-    from citewise.api.research import ResearchDesk, ResearchOutcome
+    from citewise.api.research import ResearchDesk, ResearchOptions, ResearchOutcome
 
 
 tasks_app = cli.App(help="Research tasks: list, show, cancel, resume.", no_args_is_help=False)
@@ -39,7 +38,7 @@ class _StageBars:
 def _sources(value: str) -> list[str]:
     names = [s.strip().lower() for s in value.split(",") if s.strip()]
     try:
-        from citewise.sources.config import SOURCE_NAMES
+        from citewise.api.sources import SOURCE_NAMES
     except ImportError:
         known: tuple[str, ...] = (LOCAL,)
     else:
@@ -154,7 +153,7 @@ def research(
     ] = False,
 ) -> None:
     """Plan, search, screen, extract, fill gaps and write a cited report on TOPIC."""
-    from citewise.agent.research import ResearchOptions
+    from citewise.api.research import ResearchOptions
 
     if lang not in ("", "en", "zh"):
         raise cli.BadParameter("--lang takes en or zh")
@@ -181,7 +180,7 @@ def _start(
     queue: bool,
 ) -> None:
     """Run the research here, or (--queue) as a job on a worker."""
-    from citewise.llm.base import parse_spec
+    from citewise.api.models import parse_spec
 
     parse_spec(options.llm)  # a bad --llm is a usage error now, not a failure mid-task
     if queue:

@@ -10,17 +10,15 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+from citewise.api.names import ALL_CAP, SOURCE_NAMES
 from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, settings
 from citewise.cli.options import SourcesConfigOption
-from citewise.sources.names import ALL_CAP, SOURCE_NAMES
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from citewise.api.literature import Literature, LiteratureSearch
-    from citewise.sources import SearchResult
-    from citewise.sources.intent import Intent
+    from citewise.api.literature import Intent, Literature, LiteratureSearch, SearchResult
 
 
 log = logging.getLogger(__name__)
@@ -43,7 +41,7 @@ def split_values(values: list[str] | None) -> list[str]:
 
 
 def _format_for(fmt: str | None, out_file: Path | None) -> str:
-    from citewise.sources.export import EXTENSION_FORMATS, FORMATS
+    from citewise.api.literature import EXTENSION_FORMATS, FORMATS
 
     if fmt:
         if fmt not in ("table", *FORMATS):
@@ -115,9 +113,8 @@ def search(
     ] = False,
 ) -> None:
     """Search scholarly databases at once: merged, deduplicated, ranked records."""
+    from citewise.api.literature import read_intent
     from citewise.cli.progress import SourceBars
-    from citewise.sources.intent import parse_intent
-    from citewise.sources.mesh import load as mesh_vocabulary
 
     chosen = _format_for(fmt, out_file)
     if limit > ALL_CAP:
@@ -125,9 +122,8 @@ def search(
     limit = ALL_CAP if everything else limit
     asked = query
     query, translated = _english(query)
-    intent = parse_intent(
+    intent = read_intent(
         query,
-        vocabulary=mesh_vocabulary(),
         field=field,
         authors=tuple(authors or ()),
         mesh=tuple(mesh or ()),
@@ -151,8 +147,8 @@ def search(
 
 def _english(query: str) -> tuple[str, list[str]]:
     """A Chinese request read into English, with a notice on stderr for each reading."""
+    from citewise.api.literature import english_request
     from citewise.report.terminal import safe
-    from citewise.sources.zh_query import english_request
 
     query, translated = english_request(query)
     for note in translated:
@@ -161,7 +157,7 @@ def _english(query: str) -> tuple[str, list[str]]:
 
 
 def _log_parse(asked: str, intent: Intent, translated: list[str]) -> None:
-    from citewise.sources.intent import describe
+    from citewise.api.literature import describe
 
     notes = "; ".join([*translated, *intent.notes])
     log.info("search: %r parsed as %s (%s)", asked, describe(intent.query), notes)
@@ -177,9 +173,9 @@ def _show_found(
 ) -> None:
     """Notices and warnings on stderr; the records to --out, the library (--save) and
     stdout in the chosen format; exit 1 when every source failed, 3 when nothing matched."""
+    from citewise.api.literature import export
     from citewise.report.terminal import plain, safe
     from citewise.report.words import plural
-    from citewise.sources.export import export
 
     result = found.result
     for notice in result.notices:
@@ -211,7 +207,7 @@ def _show_found(
 
 def literature_for(sources_config: Path | None) -> Literature:
     from citewise.api.literature import Literature
-    from citewise.sources import SourcesConfig
+    from citewise.api.sources import SourcesConfig
 
     chosen = settings()
     config = SourcesConfig.load(sources_config, chosen.environ)
@@ -233,8 +229,8 @@ def print_records(result: SearchResult) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from citewise.api.literature import summary
     from citewise.report.terminal import plain, safe
-    from citewise.sources.intent import summary
 
     if not result.records:
         out.print("No records found.")

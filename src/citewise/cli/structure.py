@@ -29,33 +29,29 @@ def table(
     """Print a table of a paper as cells: a grid, CSV, JSON or Markdown."""
     from rich.table import Table as RichTable
 
-    from citewise.api.structure import TableResult
-    from citewise.documents.structure import find_table, tables, to_csv_rows, to_markdown
+    from citewise.api.structure import StructureNotFoundError
     from citewise.report.terminal import plain, safe
 
     with open_library(embeddings=False) as lib:
         document = lib.document(doc)
-        found = tables(lib.store.blocks_with_data(document.id, ("table",)))
-        blocks = {b.ordinal: b for b in lib.blocks(document.id) if b.kind == "table"}
-    hit = find_table(found, label)
-    if hit is None:
-        known = ", ".join(dict.fromkeys(t.label for t in found if t.label)) or "none"
-        message = f"error: no table '{label}' in {document.id} (labelled tables: {known})"
-        sys.stderr.write(plain(message) + "\n")
-        raise cli.Exit(EXIT_REFUSED)
-    block = blocks[hit.block]
+        try:
+            found = lib.table(document.id, label)
+        except StructureNotFoundError as exc:  # the hint names the labelled tables
+            sys.stderr.write(plain(f"error: {exc.message} ({exc.hint})") + "\n")
+            raise cli.Exit(EXIT_REFUSED) from exc
+    hit = found.table
     if png is not None:
-        _write_crop(Path(document.path), hit.page, block.bbox, png)
+        _write_crop(Path(document.path), hit.page, found.block.bbox, png)
     if as_csv:
         buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows(to_csv_rows(hit))
+        csv.writer(buffer, lineterminator="\n").writerows(found.csv_rows())
         sys.stdout.write(plain(buffer.getvalue()))
     elif as_json:
-        emit_json(TableResult(document.id, hit, block).to_dict())
+        emit_json(found.to_dict())
     elif as_markdown:
-        sys.stdout.write(plain(to_markdown(hit)) + "\n")
+        sys.stdout.write(plain(found.markdown()) + "\n")
     else:
-        grid = to_csv_rows(hit)
+        grid = found.csv_rows()
         view = RichTable(
             title=f"{safe(hit.label)} · p. {hit.page}", caption=safe(hit.caption) or None
         )
@@ -114,11 +110,11 @@ def _print_formula(details: FormulaDetails) -> None:
 
 
 def _write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], png: Path) -> None:
-    from citewise.documents.crops import crop_png
+    from citewise.api.structure import write_crop
     from citewise.report.terminal import plain
 
     try:
-        crop_png(pdf, page, bbox, png)
+        write_crop(pdf, page, bbox, png)
     except CitewiseError as exc:
         sys.stderr.write(plain(f"error: {exc}") + "\n")
         raise cli.Exit(exc.exit_code) from exc

@@ -12,9 +12,9 @@ from citewise.cli import parsing as cli
 from citewise.cli.app import app, emit_json, err, open_library, out, progress_bar, settings
 
 if TYPE_CHECKING:
-    from citewise.agent.research import ResearchOptions
+    from citewise.api.ingested import FileFilter
     from citewise.api.queue import IngestProgress, JobsProgress, QueuedJobs
-    from citewise.inputs import FileFilter
+    from citewise.api.research import ResearchOptions
 
 STAGES = ("ingest", "embedding", "vocabulary")  # the bars of a followed ingest
 
@@ -132,18 +132,18 @@ def _summary(progress: JobsProgress, queued: QueuedJobs, as_json: bool) -> None:
 def queued_research(topic: str, options: ResearchOptions, as_json: bool) -> None:
     """Create the task, defer its job, follow it; `citewise tasks resume ID` then writes the
     report files of the completed task."""
-    from citewise.agent.research.tasks import TaskStore
     from citewise.api.queue import enqueue_research, follow
+    from citewise.api.research import task_store
 
     with open_library(embeddings=False) as lib:
-        task = TaskStore(lib.store.tasks).create(topic, options)
+        task = task_store(lib).create(topic, options)
     job = enqueue_research(settings(), task.id)
     err.print(f"task {task.id}: queued as job {job}")
     with progress_bar(not as_json) as bar:
         bar.add_task("waiting for a worker", total=None)
         final = follow(settings(), [job])
     with open_library(embeddings=False) as lib:
-        state = TaskStore(lib.store.tasks).get(task.id).state
+        state = task_store(lib).get(task.id).state
     if as_json:
         emit_json({"task": task.id, "job": job, "job_status": final.status[job], "state": state})
     else:

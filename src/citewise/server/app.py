@@ -27,9 +27,9 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
 
-from citewise.agent.answer import Answer
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
+from citewise.api.answers import Answer
+from citewise.api.research import task_store
 from citewise.config import Settings, is_database_url
 from citewise.errors import CitewiseError
 from citewise.server import limits as server_limits
@@ -77,7 +77,7 @@ class Service:
         self.readers = ReaderPool(self.library, self.lock, limits.max_readers)
         self.tasks = TaskRunner(self)
         polls = Library(self.library.directory, embeddings=False, settings=self.library.settings)
-        self.streams = EventStreams(TaskStore(polls.store.tasks), polls.close, limits)
+        self.streams = EventStreams(task_store(polls), polls.close, limits)
         self.render_slot = threading.BoundedSemaphore(1)
 
     def close(self) -> None:

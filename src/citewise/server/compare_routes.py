@@ -14,11 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from citewise.agent.tool_actions import (
-    BuildMatrixParams,
-    CompareMethodsParams,
-    ExtractSetupParams,
-)
+from citewise.api.tools import BuildMatrixParams, CompareMethodsParams, ExtractSetupParams
 
 
 def compare_routes(app: FastAPI) -> None:

@@ -21,8 +21,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from citewise.agent.research.tasks import Task, TaskEvent, TaskStore
-from citewise.api.research import BriefEvent
+from citewise.api.research import BriefEvent, Task, TaskEvent, TaskStore
 from citewise.server.limits import Limits, TooManyStreamsError
 
 POLL_SECONDS = 0.25

@@ -34,9 +34,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import Resource, ToolAnnotations
 from starlette.types import ASGIApp
 
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
-from citewise.api.research import ResearchDesk
+from citewise.api.research import ResearchDesk, task_store
 from citewise.config import Settings
 from citewise.errors import CitewiseError
 from citewise.server.guards import (
@@ -104,7 +103,7 @@ class CitewiseMCP(MCPServer[Any]):
             task_id = str(json.loads(answer)["id"])
         except (ValueError, KeyError, TypeError):  # an error result names no task
             return
-        self.tools.call(lambda lib: record_owner(TaskStore(lib.store.tasks), task_id, user))
+        self.tools.call(lambda lib: record_owner(task_store(lib), task_id, user))
 
     async def _audit(
         self,
@@ -287,7 +286,7 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
         """The report of a completed task, as Markdown or self-contained HTML."""
 
         def render(lib: Library) -> str:
-            task = TaskStore(lib.store.tasks).get(task_id)
+            task = task_store(lib).get(task_id)
             if task.state != "completed":
                 raise CitewiseError(
                     f"task '{task_id}' is {task.state}, not completed",

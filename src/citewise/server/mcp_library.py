@@ -13,9 +13,8 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
-from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
-from citewise.api.research import ResearchDesk
+from citewise.api.research import ResearchDesk, task_store
 from citewise.api.structure import BlockEvidence
 from citewise.config import Settings
 from citewise.errors import CitewiseError
@@ -73,7 +72,7 @@ class LibraryTools:
 
     def start_research(self, request: TaskRequest) -> dict[str, Any]:
         def create(library: Library) -> dict[str, Any]:
-            task = TaskStore(library.store.tasks).create(request.topic, request.options())
+            task = task_store(library).create(request.topic, request.options())
             return {"id": task.id, "state": task.state}
 
         with self.starting:
@@ -100,7 +99,7 @@ class LibraryTools:
                 try:
                     ResearchDesk(library).resume(task_id)
                 except Exception as exc:
-                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
+                    fail_unfinished(task_store(library), task_id, exc)
                     raise
         except Exception:  # stored as the task's failure; the log says why
             log.exception("task %s stopped", task_id)

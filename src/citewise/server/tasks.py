@@ -17,12 +17,10 @@ from fastapi import FastAPI, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field, field_validator
 
-from citewise.agent.research import ResearchOptions
-from citewise.agent.research.tasks import TaskStateError, TaskStore
 from citewise.api import Library
-from citewise.api.research import ResearchDesk
+from citewise.api.models import parse_spec
+from citewise.api.research import ResearchDesk, ResearchOptions, TaskStateError, TaskStore
 from citewise.errors import CitewiseError
-from citewise.llm.base import parse_spec
 from citewise.server.events import EventStreams, resume_after
 from citewise.server.limits import MAX_LIST_ITEMS, MAX_TOPIC_CHARS, Limits, TooManyTasksError
 from citewise.server.permissions import ADMIN
@@ -39,7 +37,7 @@ REPORT_CSP = (
 
 def known_sources() -> tuple[str, ...]:
     try:
-        from citewise.sources.config import SOURCE_NAMES
+        from citewise.api.sources import SOURCE_NAMES
     except ImportError:
         return (LOCAL,)
     return (LOCAL, *SOURCE_NAMES)

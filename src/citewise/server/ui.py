@@ -15,8 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
-from citewise.agent.research.tasks import TaskStore
-from citewise.api.research import ResearchDesk
+from citewise.api.research import ResearchDesk, TaskStore
 from citewise.server.pages import PageNotFoundError
 from citewise.server.tasks import ReportNotReadyError
 

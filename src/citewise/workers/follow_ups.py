@@ -6,11 +6,12 @@ since it reads the blocks only when it starts. An ingest that found its document
 (a job run again after its worker died, or the same file queued again) defers one only when
 nothing else will do the work: an embedding job for the document waiting or running is
 reused (a running one looks at the document's blocks again before it ends, see
-`missing_vectors`), and a document whose trusted blocks all have vectors of the configured
-model needs none: the outcome names the last embedding job of the document that succeeded
-(none once retention removed it). Without that, a retried ingest whose first attempt's
-embedding job had already finished deferred a second one for the same work. A changed
-model or changed content leaves blocks without the model's vectors: a new job is deferred.
+`missing_vectors` in api/jobs.py), and a document whose trusted blocks all have vectors of
+the configured model needs none: the outcome names the last embedding job of the document
+that succeeded (none once retention removed it). Without that, a retried ingest whose
+first attempt's embedding job had already finished deferred a second one for the same
+work. A changed model or changed content leaves blocks without the model's vectors: a new
+job is deferred.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from citewise.workers.app import EMBED_DOCUMENT, FOLLOW_UP, QUEUE
 
 if TYPE_CHECKING:
     from citewise.api import Library
-    from citewise.embed.base import Embedder
-    from citewise.store.protocols import Store
 
 log = logging.getLogger(__name__)
 
@@ -72,23 +71,15 @@ def embedding(context: Any, libraries: Libraries, document: str, changed: bool) 
     return defer(context, EMBED_DOCUMENT, lock, document=document)
 
 
-def missing_vectors(store: Store, embedder: Embedder, document: str) -> list[tuple[int, str]]:
-    """The trusted blocks of `document` (rowid, text) to embed with `embedder`: all of them
-    when any lacks a vector of its model, none when every one has one."""
-    store.vectors.register_model(embedder.name, embedder.dimensions)
-    todo = [(b.rowid, b.text) for b in store.blocks(document) if b.trusted]
-    if store.dense_index(embedder.name).vectors([rowid for rowid, _ in todo]) is not None:
-        return []
-    return todo
-
-
 def _embedded(libraries: Libraries, document: str) -> bool:
     """Whether every trusted block of `document` has a vector of the configured model
     (False when this worker cannot tell: the embedding job then says why)."""
+    from citewise.api.jobs import missing_vectors
+
     try:
         with libraries.borrow(embeddings=True) as library:
             embedder = library.embedder
-            return embedder is not None and not missing_vectors(library.store, embedder, document)
+            return embedder is not None and not missing_vectors(library, embedder, document)
     except CitewiseError:  # the model cannot be opened here: its embedding job reports it
         log.debug("cannot tell whether %s is embedded", document, exc_info=True)
         return False

@@ -15,8 +15,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
+from citewise.api.jobs import open_jobs, prune_queue
 from citewise.config import Settings
-from citewise.store.postgres.queue import open_jobs, prune_queue
 from citewise.workers.app import QUEUE, queue_app
 from citewise.workers.tasks import Libraries, register
 from citewise.workers.timing import log_to_stderr

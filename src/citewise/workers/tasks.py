@@ -45,7 +45,6 @@ from citewise.workers.timing import JobClock
 
 if TYPE_CHECKING:
     from citewise.api.library import Library
-    from citewise.store.protocols import Store
 
 log = logging.getLogger(__name__)
 EMBED_PASSES = 3  # an embedding job's looks at its document (a replaced one: embedded again)
@@ -70,11 +69,9 @@ class EmbedderUnavailableError(CitewiseError):
 
 
 def _no_embedder(settings: Settings) -> EmbedderUnavailableError:
-    from citewise.config import default_embed_model
-    from citewise.embed.base import DEFAULT_MODEL
-    from citewise.embed.settings import embed_settings
+    from citewise.api.jobs import embedding_model
 
-    model = embed_settings(settings).model or default_embed_model(DEFAULT_MODEL)
+    model = embedding_model(settings)
     return EmbedderUnavailableError(
         f"this worker cannot load the embedding model {model}",
         hint="install it where the worker runs (pip install 'citewise[embed]') or configure "
@@ -117,7 +114,7 @@ def _libraries(context: Any) -> Libraries:
 
 def _record(context: Any, **fields: Any) -> None:
     """This attempt's outcome, for whoever follows the job (store/postgres/queue.py)."""
-    from citewise.store.postgres.queue import JobOutcome, record_outcome
+    from citewise.api.jobs import JobOutcome, record_outcome
 
     try:
         record_outcome(
@@ -172,7 +169,7 @@ def embed_document(context: Any, document: str) -> int:
     """Embed the trusted blocks of one document, unless all of them have vectors of the
     configured model already; how many were embedded. A worker without the model fails
     the job (EMBEDDER_UNAVAILABLE). An abort request stops it before each batch."""
-    from citewise.ingest import EMBED_BATCH
+    from citewise.api.jobs import EMBED_BATCH, missing_vectors
 
     clock = JobClock("embed_document")
     stop_if_asked(context)
@@ -185,7 +182,7 @@ def embed_document(context: Any, document: str) -> int:
         # this job runs relies on it (follow_ups.py), even if the content was replaced
         # meanwhile. Empty at once when embedded already (a rerun, or the file unchanged).
         for _ in range(EMBED_PASSES):
-            todo = follow_ups.missing_vectors(store, embedder, document)
+            todo = missing_vectors(library, embedder, document)
             if not todo:
                 break
             for start in range(0, len(todo), chunk):
@@ -206,24 +203,26 @@ def embed_document(context: Any, document: str) -> int:
 def learn_vocabulary(context: Any) -> int:
     """Learn the vocabulary of every document not learned yet (one such job waits at a
     time and one runs at a time, so files stored meanwhile share it)."""
-    from citewise.agent.vocabulary import learn
+    from citewise.api.jobs import learn_vocabulary as learn
 
     clock = JobClock("learn_vocabulary")
     stop_if_asked(context)
     with _libraries(context).borrow(embeddings=False) as library:
         try:
-            learned = learn(library.store)
+            learned = learn(library)
         except Exception:
-            _LEFT.set(_unlearned(library.store))  # the failure names them all (its outcome)
+            _LEFT.set(_unlearned(library))  # the failure names them all (its outcome)
             raise
     clock.done(documents=learned)
     return learned
 
 
-def _unlearned(store: Store) -> tuple[str, ...] | None:
+def _unlearned(library: Library) -> tuple[str, ...] | None:
     """The documents whose vocabulary is still not learned (None if that cannot be read)."""
+    from citewise.api.jobs import unlearned_documents
+
     try:
-        return tuple(doc for doc, _ in store.vocabulary.unlearned_documents())
+        return unlearned_documents(library)
     except Exception:  # the store itself failed: the outcome says only why
         log.warning("could not list the documents left unlearned", exc_info=True)
         return None
@@ -269,13 +268,13 @@ def research(context: Any, task_id: str) -> str:
 def _cancel_on_abort(context: Any, library: Library, task_id: str, done: threading.Event) -> None:
     """Cancel research task `task_id` once its job is asked to abort (looked at every half
     second until `done`); the task stops at its next checkpoint."""
-    from citewise.agent.research.tasks import TaskStateError, TaskStore
+    from citewise.api.research import TaskStateError, task_store
 
     while not context.should_abort():
         if done.wait(0.5):
             return
     try:
-        TaskStore(library.store.tasks).cancel(task_id)
+        task_store(library).cancel(task_id)
     except TaskStateError:  # it finished meanwhile
         pass
     except Exception:  # the store blinked: the task runs on to its end
