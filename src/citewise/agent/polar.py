@@ -26,12 +26,19 @@ a lead only on a sentence that quotes what it cites).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from citewise.agent.answer import Answer, spoken
 from citewise.agent.extractive import Candidate
 from citewise.agent.polar_compare import Comparison, comparison, comparison_lead
-from citewise.agent.polar_order import reversed_sides, same_direction, same_word, tokens
+from citewise.agent.polar_order import (
+    order_tokens,
+    reversed_sides,
+    same_direction,
+    same_word,
+    tokens,
+)
 from citewise.agent.question import Question, focus_sentence
 from citewise.agent.yesno.polar_words import words
 from citewise.retrieval.terms import content_terms, stem
@@ -166,9 +173,9 @@ def _negations(text: str) -> list[_Negation]:
     return found
 
 
-def _claim_words(question: str) -> set[str]:
-    """Stems of the words of the question that make its claim."""
-    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {stem(w) for w in _FUNCTION}
+def _claim_words(question: str, split: Callable[[str], list[str]] = _words) -> set[str]:
+    """Stems of the words of the question that make its claim (as `split` reads them)."""
+    return {stem(w) for w in split(_claim(question)) if w.isalnum()} - {stem(w) for w in _FUNCTION}
 
 
 def _unsettled(text: str, question: str) -> bool:
@@ -263,13 +270,15 @@ def in_order(question: str, sentence: str) -> bool:
     """The sentence puts the question's subject and object on the sides of the relation
     the question puts them (agent/polar_order.py): "Y cites X" does not answer "Does X
     cite Y?"."""
-    return same_direction(_words(_claim(question)), _words(sentence), _claim_words(question))
+    asked, claim = order_tokens(_claim(question)), _claim_words(question, order_tokens)
+    return same_direction(asked, order_tokens(sentence), claim)
 
 
 def reversed_order(question: str, sentence: str) -> bool:
     """The sentence writes the question's relation with the subject and object on the other
     sides (agent/polar_order.py `reversed_sides`)."""
-    return reversed_sides(_words(_claim(question)), _words(sentence), _claim_words(question))
+    asked, claim = order_tokens(_claim(question)), _claim_words(question, order_tokens)
+    return reversed_sides(asked, order_tokens(sentence), claim)
 
 
 def _lead(question: str, sentence: str, shown: str) -> str | None:
