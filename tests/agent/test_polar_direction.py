@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from citewise.agent.crosslingual import bridge
-from citewise.agent.polar import in_order
+from citewise.agent.polar import in_order, reversed_order
 from citewise.agent.verify import Verifier
 from citewise.agent.zh_answer import says_all, yes_no_form
 from citewise.api import Library
@@ -155,3 +155,48 @@ def test_the_checker_refuses_a_bare_chinese_lead() -> None:
     for bare in ("是。", "否。", "Yes.", "No."):
         assert not verifier.check(bare, [EXTENDS]).supported
     assert verifier.check(f"是。{EXTENDS}", [EXTENDS]).supported
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # a passive question against an active sentence, the verb hyphenated in both
+        (
+            "Was the gravel tagger fine-tuned on the Oslo drill logs?",
+            "We fine-tune the gravel tagger on the Oslo drill logs.",
+        ),
+        (
+            "Is the slab ranker pre-trained on quarry survey notes?",
+            "We pretrain the slab ranker on quarry survey notes.",
+        ),
+        # an active question whose subject is a pronoun, against a passive sentence
+        (
+            "Did they fine-tune the gravel tagger on the Oslo drill logs?",
+            "The gravel tagger was fine-tuned on the Oslo drill logs.",
+        ),
+        (
+            "Do they train the echo model on chalk cores?",
+            "The echo model is trained on chalk cores from two pits.",
+        ),
+        ("Did the authors crowdsource the tap labels?", "The tap labels were crowdsourced."),
+    ],
+)
+def test_active_and_passive_state_one_relation(question: str, sentence: str) -> None:
+    assert in_order(question, sentence) and not reversed_order(question, sentence)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        (
+            "Were the Oslo drill logs fine-tuned on the gravel tagger?",
+            "We fine-tune the gravel tagger on the Oslo drill logs.",
+        ),
+        (
+            "Did they train chalk cores on the echo model?",
+            "The echo model is trained on chalk cores.",
+        ),
+    ],
+)
+def test_voice_does_not_hide_a_swapped_relation(question: str, sentence: str) -> None:
+    assert not in_order(question, sentence) and reversed_order(question, sentence)

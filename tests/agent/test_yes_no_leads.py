@@ -88,6 +88,17 @@ def test_a_claim_the_body_states_is_led_by_yes(paper: tuple[Library, str]) -> No
     _verbatim(answer)
 
 
+def test_a_passive_question_is_the_active_sentence_s_relation(
+    paper: tuple[Library, str],
+) -> None:
+    asked = _ask(paper, "Was the layout parser fine-tuned on annotated ferry timetables?")
+    assert asked.answer.startswith("Yes. ") and "We fine-tune" in asked.answer, asked.answer
+    _verbatim(asked)
+    # the same words with the sides swapped: the quote, never a lead either way
+    swapped = _ask(paper, "Were annotated ferry timetables fine-tuned on the layout parser?")
+    assert not swapped.answer.startswith(("Yes.", "No.")), swapped.answer
+
+
 def test_a_negated_claim_is_led_by_no(paper: tuple[Library, str]) -> None:
     answer = _ask(paper, "Is a lexicon of harbour names used by the parser?")
     assert answer.answer.startswith("No. ") and "does not use a lexicon" in answer.answer

@@ -26,13 +26,27 @@ a lead only on a sentence that quotes what it cites).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from citewise.agent.answer import Answer, spoken
 from citewise.agent.extractive import Candidate
 from citewise.agent.polar_compare import Comparison, comparison, comparison_lead
-from citewise.agent.polar_order import reversed_sides, same_direction, same_word, tokens
-from citewise.agent.question import Question, focus_sentence
+from citewise.agent.polar_order import (
+    order_tokens,
+    reversed_sides,
+    same_direction,
+    same_word,
+    tokens,
+)
+from citewise.agent.question import Question
+from citewise.agent.yesno.asking import (
+    AUXILIARIES,
+    NEGATIONS,
+    asking_clause,
+    polar_clause,
+    yes_no_shape,
+)
 from citewise.agent.yesno.polar_words import words
 from citewise.retrieval.terms import content_terms, stem
 
@@ -40,19 +54,8 @@ YES, NO = "Yes", "No"
 # The share of the question's weighted terms the sentence must state in its own words.
 SETTLING_SHARE = 0.8
 
-_AUXILIARIES = words("auxiliaries")
-_WH = re.compile(r"\b(what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
-# "Can you list ...": a request worded as a question
-_REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
-# "yes or no" and "or not" keep a question polar; any other "or" offers alternatives
-_POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
-_OR = re.compile(r"\bor\b|/", re.IGNORECASE)
-# "Is A better than B?": polar only when its two sides and comparative are found
-# (agent/polar_compare.py). "Does A outperform B?" names its relation as a verb, whose
-# sides agent/polar_order.py checks.
-_COMPARISON = re.compile(r"\bthan\b", re.I)
-
-_NEGATIONS = words("negations")
+_AUXILIARIES = AUXILIARIES
+_NEGATIONS = NEGATIONS
 # "not only X but also Y" affirms; "not necessarily" hedges (below)
 _NOT_NEGATING = words("not_negating")
 # a hedge that qualifies only the clause it stands in ("..., which may be slow")
@@ -92,28 +95,16 @@ def _words(text: str) -> list[str]:
     return tokens(text)
 
 
-def asking_clause(text: str) -> str:
-    """The polar clause of a question ("In Table 2, is X ...?" -> "is X ...?")."""
-    asking = focus_sentence(text).strip()
-    head, comma, rest = asking.partition(",")
-    opening, then = _words(head)[:1], _words(rest)[:1]
-    if comma and then and then[0] in _AUXILIARIES and opening[0] not in _AUXILIARIES:
-        return rest.strip()
-    return asking
-
-
 def is_polar(text: str) -> bool:
-    """A yes/no question: starts with an auxiliary, asks no wh-question inside, offers no
-    alternatives, compares nothing, is not a request, and is not itself negated."""
-    asking = _claim(text)
-    words = _words(asking)
-    if not words or words[0] not in _AUXILIARIES or _REQUEST.match(asking):
+    """A yes/no question (agent/yesno/asking.py) that a quote can settle word for word: no
+    negator in its claim, and a "than" in it only as a comparison whose comparative and two
+    sides are found ("Is A better than B?", agent/polar_compare.py; "other than X" is left
+    to the judged lead). "Does A outperform B?" names its relation as a verb, whose sides
+    agent/polar_order.py checks."""
+    shape = yes_no_shape(text)
+    if shape is None or shape.negators:
         return False
-    if _WH.search(asking) or _OR.search(asking):
-        return False
-    if _COMPARISON.search(asking) and _compared(text) is None:
-        return False
-    return not any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+    return not shape.than or _compared(text) is not None
 
 
 def asks_comparison(question: str) -> bool:
@@ -124,12 +115,7 @@ def asks_comparison(question: str) -> bool:
 
 def _compared(question: str) -> Comparison | None:
     """What a "than" question compares (agent/polar_compare.py), or None."""
-    return comparison(_claim(question), _claim_words(question))
-
-
-def _claim(text: str) -> str:
-    """The asking clause without "yes or no" / "or not"."""
-    return " ".join(_POLAR_OR.sub(" ", asking_clause(text)).split())
+    return comparison(polar_clause(question), _claim_words(question))
 
 
 @dataclass(frozen=True)
@@ -166,9 +152,10 @@ def _negations(text: str) -> list[_Negation]:
     return found
 
 
-def _claim_words(question: str) -> set[str]:
-    """Stems of the words of the question that make its claim."""
-    return {stem(w) for w in _words(_claim(question)) if w.isalnum()} - {stem(w) for w in _FUNCTION}
+def _claim_words(question: str, split: Callable[[str], list[str]] = _words) -> set[str]:
+    """Stems of the words of the question that make its claim (as `split` reads them)."""
+    said = {stem(w) for w in split(polar_clause(question)) if w.isalnum()}
+    return said - {stem(w) for w in _FUNCTION}
 
 
 def _unsettled(text: str, question: str) -> bool:
@@ -207,7 +194,7 @@ def _aside(words: list[str], i: int, claim: set[str]) -> bool:
 def _subject(question: str) -> set[str]:
     """Stems of the words right after the auxiliary (determiners aside): where a polar
     question puts its subject ("Does [the] ProgramFC [model] use ...")."""
-    words = [w for w in _words(_claim(question))[1:] if w not in _DETERMINERS]
+    words = [w for w in _words(polar_clause(question))[1:] if w not in _DETERMINERS]
     return {stem(w) for w in words[:SUBJECT_WORDS]}
 
 
@@ -252,7 +239,7 @@ def polarity(question: str, sentence: str, shown: str) -> str | None:
     touching = [n for n in _negations(sentence) if n.reach & _claim_words(question)]
     if not touching:
         return YES
-    terms = {stem(t) for t in content_terms(_claim(question))}
+    terms = {stem(t) for t in content_terms(polar_clause(question))}
     governing = [n for n in _negations(shown) if n.reach & terms]
     if len(touching) == 1 and len(governing) == 1 and not governing[0].subordinate:
         return NO
@@ -263,13 +250,15 @@ def in_order(question: str, sentence: str) -> bool:
     """The sentence puts the question's subject and object on the sides of the relation
     the question puts them (agent/polar_order.py): "Y cites X" does not answer "Does X
     cite Y?"."""
-    return same_direction(_words(_claim(question)), _words(sentence), _claim_words(question))
+    asked, claim = order_tokens(polar_clause(question)), _claim_words(question, order_tokens)
+    return same_direction(asked, order_tokens(sentence), claim)
 
 
 def reversed_order(question: str, sentence: str) -> bool:
     """The sentence writes the question's relation with the subject and object on the other
     sides (agent/polar_order.py `reversed_sides`)."""
-    return reversed_sides(_words(_claim(question)), _words(sentence), _claim_words(question))
+    asked, claim = order_tokens(polar_clause(question)), _claim_words(question, order_tokens)
+    return reversed_sides(asked, order_tokens(sentence), claim)
 
 
 def _lead(question: str, sentence: str, shown: str) -> str | None:

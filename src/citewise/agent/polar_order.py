@@ -11,7 +11,11 @@ doer when there is no "by" ("X is cited in Y" is "Y cites X"). A phrase fronted 
 comma is read at the end of its clause ("As the retriever, we use X" is "we use X as the
 retriever"; "In contrast to X, Y uses Z" says nothing of what X uses). A question asked in
 the passive without a doer ("Is X trained on Y?") is answered by "We train X on Y" as by "X
-is trained on Y": in both, X and Y follow the verb once the passive is undone.
+is trained on Y": in both, X and Y follow the verb once the passive is undone. The other way
+round, "Did they train X on Y?" is answered by "X is trained on Y": a question's subject may
+be a pronoun that is no word of the claim, and the verb after it is then the relation. A
+hyphenated compound is one word here ("Was X fine-tuned on Y?" against "We fine-tune X on
+Y": "fine" is part of the verb, not a word before it).
 
 The relation is the question's participle after "is"/"was" ("Is X trained ..."), or the
 question's word that the sentence writes as a verb: after a be-form as a participle, after a
@@ -30,6 +34,8 @@ from citewise.agent.yesno.polar_words import words
 from citewise.retrieval.terms import stem
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[,;:()?]")
+# a hyphenated compound ("fine-tuned", "pre-trained") is one word to the order check
+_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:[-‐][A-Za-z0-9]+)+")
 
 _BE = words("be")
 # words that end a clause: the passive's sides stay within it
@@ -58,6 +64,13 @@ _INFLECTIONS = tuple(sorted(words("inflections")))
 def tokens(text: str) -> list[str]:
     """Lower-case words and the punctuation that ends a clause."""
     return [w.lower() for w in WORD.findall(text)]
+
+
+def order_tokens(text: str) -> list[str]:
+    """`tokens`, with a hyphenated compound written as one word without its hyphens
+    ("fine-tuned" -> "finetuned", as "finetuned" is written): its first part ("fine") is
+    part of the verb, not a word on one side of it."""
+    return tokens(_COMPOUND.sub(lambda m: re.sub("[-‐]", "", m.group()), text))
 
 
 def same_word(a: str, b: str) -> bool:
@@ -174,8 +187,10 @@ def _sentence_relation(
             return None
         return relation, _Relation(at, _is_passive(sentence, at))
     content = [n for n, w in enumerate(asked) if stem(w) in claim]
-    # a relation word has the subject before it and the object after it in the question
-    for n in content[1:-1]:
+    # a relation word has the subject before it and the object after it in the question;
+    # the subject may be a pronoun ("Did they train X on Y?"), which is no claim word
+    pronoun = bool(content) and any(w in _SUBJECTS for w in asked[1 : content[0]])
+    for n in content[0 if pronoun else 1 : -1]:
         at = _verb_in(sentence, asked[n])
         if at is not None:
             return _Relation(n, passive=False), _Relation(at, _is_passive(sentence, at))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.polar import asking_clause
+from citewise.agent.yesno.asking import asking_clause
 from citewise.agent.yesno.cues import cues, find_phrase
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 

@@ -29,6 +29,7 @@ from dataclasses import astuple, dataclass, fields
 
 from citewise.agent.yesno.claim import Claim
 from citewise.agent.yesno.paper import Sentence
+from citewise.agent.yesno.synonyms import synonyms
 from citewise.retrieval.terms import stem
 
 # the sentences that cover the claim best: at most this many, each within NEAR_BEST of the best
@@ -91,13 +92,19 @@ def features(claim: Claim, sentences: list[Sentence], weight: Callable[[str], fl
 
 def _forms(terms: frozenset[str], vocabulary: set[str]) -> dict[str, set[str]]:
     """Each claim term's stems in the paper: its own, and those of PREFIX letters or more
-    that begin it or that it begins ("compar" and "comparison", "crowdsourc" and "crowd")."""
+    that begin it or that it begins ("compar" and "comparison", "crowdsourc" and "crowd");
+    for a term with none of these, the synonyms the paper writes (agent/yesno/synonyms.py:
+    "evaluate" for "assess")."""
     forms = {t: {t} & vocabulary for t in terms}
     for t in terms:
         if len(t) >= PREFIX:
             forms[t] |= {
                 v for v in vocabulary if len(v) >= PREFIX and (v.startswith(t) or t.startswith(v))
             }
+    same_sense = synonyms()
+    for t in terms:
+        if not forms[t]:  # a verb the paper never writes, by a synonym it writes
+            forms[t] = set(same_sense.get(t, frozenset()) & vocabulary)
     return forms
 
 

@@ -14,16 +14,15 @@ drafted quote when the model settles it: "No" is an answer there, not a refusal.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from citewise.agent.answer import Answer, AnswerSentence, spoken
 from citewise.agent.extractive import split_sentences
-from citewise.agent.polar import asking_clause, asks_comparison
+from citewise.agent.polar import asks_comparison
 from citewise.agent.question import Question
 from citewise.agent.refusal import NOT_ANSWERED
+from citewise.agent.yesno.asking import yes_no_shape
 from citewise.agent.yesno.claim import claim_of
-from citewise.agent.yesno.cues import cues
 from citewise.agent.yesno.judge import NO, YES, judge
 from citewise.agent.yesno.paper import PaperSentences
 from citewise.agent.yesno.quote import quote_lead
@@ -31,23 +30,12 @@ from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import stem, tokens
 from citewise.store.protocols import Store
 
-_WH = re.compile(r"\b(what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^(can|could|would|will)\s+you\b", re.IGNORECASE)
-# "yes or no" and "or not" keep a question yes/no; any other "or" offers alternatives
-_POLAR_OR = re.compile(r"\b(yes\s+or\s+no|yes/no|or\s+not)\b", re.IGNORECASE)
-_OR = re.compile(r"\bor\b", re.IGNORECASE)
-
 
 def is_yes_no_question(text: str) -> bool:
-    """A question answered by yes or no: its asking clause opens with an auxiliary, asks no
-    wh-question, offers no alternatives ("... A or B?") and is not a request ("Can you ...")."""
-    asking = " ".join(_POLAR_OR.sub(" ", asking_clause(text)).split())
-    words = tokens(asking)
-    if not words or words[0] not in cues().words("auxiliaries") or _REQUEST.match(asking):
-        return False
-    if any(w == "not" or w.endswith(("n't", "n’t")) for w in words):
-        return False  # "Doesn't it ...?": a "No" would not say which way
-    return not (_WH.search(asking) or _OR.search(asking))
+    """A question answered by yes or no (agent/yesno/asking.py) that is not itself negative
+    ("Doesn't it ...?": a "No" would not say which way)."""
+    shape = yes_no_shape(text)
+    return shape is not None and not shape.negated
 
 
 class YesNoLeads:
