@@ -27,20 +27,11 @@ from citewise.agent.figures import (
 from citewise.agent.filing_scope import filing_scope
 from citewise.agent.filings import Filing, filings_of
 from citewise.agent.passages import hit_passages, term_weights
-from citewise.agent.pipeline.checks import run_checks
-from citewise.agent.pipeline.pick import STOPS_EARLY, choose, draft_support, score
+from citewise.agent.pipeline.pick import draft_support
 from citewise.agent.pipeline.proposers import builtin_registry
-from citewise.agent.pipeline.registry import checked_candidates
-from citewise.agent.pipeline.state import KIND_REFUSAL, AskState, Candidate
-from citewise.agent.pipeline.trace import (
-    DISABLED,
-    FIRED,
-    NOTHING,
-    REVISED,
-    SKIPPED,
-    UNCHANGED,
-    trace_of,
-)
+from citewise.agent.pipeline.run import run
+from citewise.agent.pipeline.state import AskState
+from citewise.agent.pipeline.trace import trace_of
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
@@ -197,66 +188,10 @@ class QuestionAnswerer:
         return answer
 
     def _answer(self, state: AskState) -> Answer:
-        """Retrieve, let every enabled proposer add candidates (each checked and scored as
-        it comes), choose, settle the winner into an answer or a refusal, then revise it."""
-        question = state.question
-        state.hits = self.retrieve(question, state.k, strict=bool(state.documents))
+        """Retrieve, then the pipeline's stages (agent/pipeline/run.py)."""
+        state.hits = self.retrieve(state.question, state.k, strict=bool(state.documents))
         state.retrieved_at = time.perf_counter()
-        self._propose(state)
-        order = [p.name for p in self.registry.proposers]
-        state.winner = choose(state.candidates, order)
-        answer = self._settle(state, state.winner)
-        for reviser in self.registry.revisers:
-            if not self.registry.enabled(reviser.name):
-                state.ran[reviser.name] = DISABLED
-                continue
-            before = _said(answer)
-            revised = reviser.revise(state, answer)
-            answer = answer if revised is None else revised
-            changed = revised is not None and _said(answer) != before
-            state.ran[reviser.name] = REVISED if changed else UNCHANGED
-            if changed:
-                state.revised_by.append(reviser.name)
-        return answer
-
-    def _propose(self, state: AskState) -> None:
-        """Each enabled proposer in order; the precedence scorer stops at the first
-        candidate that passes its checks, unless the run is traced (exhaustive)."""
-        decided = False
-        for proposer in self.registry.proposers:
-            if not self.registry.enabled(proposer.name):
-                state.ran[proposer.name] = DISABLED
-                continue
-            if decided:
-                state.ran[proposer.name] = SKIPPED
-                continue
-            found = checked_candidates(proposer, proposer.propose(state))
-            for candidate in found:
-                run_checks(candidate, state)
-            score(found, self.policy)
-            state.candidates += found
-            state.ran[proposer.name] = FIRED if found else NOTHING
-            decided = STOPS_EARLY and not state.exhaustive and any(c.passed for c in found)
-
-    def _settle(self, state: AskState, winner: Candidate | None) -> Answer:
-        """The winner as the answer: a drafted one is refused or answered by its signals
-        (the refusal decision), a refusal stands, any other answers with its support."""
-        question = state.question
-        if winner is None:  # every proposer disabled, or every candidate failed a check
-            return self.absent(question, [], state.hits, NOT_ANSWERED)
-        answer = winner.answer
-        support = winner.support or 0.0
-        draft = winner.basis.get("draft")
-        if isinstance(draft, Draft):
-            blocks: dict[str, StoredBlock] = winner.basis["blocks"]
-            answer = self.settle_draft(question, draft, state.hits, blocks, answer, support)
-            answer.timings_ms = {
-                "retrieve": round((state.retrieved_at - state.started) * 1000),
-                "answer": round((time.perf_counter() - state.retrieved_at) * 1000),
-            }
-        elif winner.kind != KIND_REFUSAL:
-            answer.support_score = support
-        return answer
+        return run(state, self.registry, self.policy)
 
     def retrieve(self, question: Question, k: int, strict: bool = False) -> list[Hit]:
         """Hits for the question (and each part of a two-part one), within its scope; a
@@ -431,9 +366,3 @@ class QuestionAnswerer:
             signals=draft.signals,
             withheld=answer.sentences,
         )
-
-
-def _said(answer: Answer) -> str:
-    """What an answer says and how (its text, refusal, lead words), to see a revision."""
-    leads = "".join(s.lead for s in answer.sentences)
-    return f"{answer.refused}|{answer.refusal_kind}|{leads}|{answer.answer}"

@@ -74,6 +74,16 @@ class Answering(Protocol):
         self, question: Question, labels: list[str], hits: list[Hit], kind: str
     ) -> Answer: ...
 
+    def settle_draft(
+        self,
+        question: Question,
+        draft: Draft,
+        hits: list[Hit],
+        blocks: dict[str, StoredBlock],
+        answer: Answer,
+        score: float,
+    ) -> Answer: ...
+
 
 @dataclass
 class AskState:
