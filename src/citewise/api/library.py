@@ -248,40 +248,55 @@ class Library(
         embedding model and embed the blocks lacking vectors of the current one (say, the
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
-        from citewise.agent.qa import QuestionAnswerer
-        from citewise.retrieval.hybrid import Retriever
         from citewise.vectors_missing import embed_missing
 
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
-            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._answerer = self._new_answerer(embedder)
             self._preparation = Preparation(embedded, list(self.notices))
         return self._preparation
+
+    def _new_answerer(self, embedder: Embedder | None) -> QuestionAnswerer:
+        """The answerer over this library, without the answer shapes the settings disable."""
+        from citewise.agent.qa import QuestionAnswerer
+        from citewise.retrieval.hybrid import Retriever
+
+        return QuestionAnswerer(
+            self.store,
+            Retriever(self.store, embedder),
+            disabled=self.settings.disabled_proposers,
+        )
 
     @property
     def answerer(self) -> QuestionAnswerer:
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
-        from citewise.agent.qa import QuestionAnswerer
-        from citewise.retrieval.hybrid import Retriever
-
         if self._answerer is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
-            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._answerer = self._new_answerer(embedder)
         return self._answerer
 
     def ask(
-        self, question: str, documents: list[str] | None = None, k: int = 8, review: bool = True
+        self,
+        question: str,
+        documents: list[str] | None = None,
+        k: int = 8,
+        review: bool = True,
+        trace: bool = False,
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
-        Refusals and low-support answers are logged for `review` (unless review=False)."""
+        Refusals and low-support answers are logged for `review` (unless review=False).
+        With `trace`, every answer shape proposes and the answer's `pipeline` says what
+        each proposed and which won (agent/pipeline/trace.py)."""
         check_question(question)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         self._note_empty()
         # a comparative question is answered with the compare table (api/compare.py)
-        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
+        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(
+            question, doc_ids, k, trace
+        )
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             self.store.vocabulary.log_review(

@@ -196,6 +196,9 @@ class AskRequest(BaseModel):
         None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."
     )
     k: int = Field(8, ge=1, le=50, description="Passages to retrieve.")
+    trace: bool = Field(
+        False, description="Add `pipeline`: each answer shape's candidates and scores."
+    )
 
 
 # -- routes ----------------------------------------------------------------------------
@@ -219,11 +222,13 @@ def _question_routes(app: FastAPI) -> None:
             generated = svc.library.generator() is not None
         if generated:  # one model instance: its calls take turns on the writer
             with svc.lock:
-                answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
+                answer = svc.library.ask_with_model(
+                    body.question, body.documents or [], body.k, trace=body.trace
+                )
                 _record_ask(svc.library, request, body.question, answer)
         else:
             with svc.readers.reader() as lib:
-                answer = lib.ask(body.question, body.documents or [], body.k)
+                answer = lib.ask(body.question, body.documents or [], body.k, trace=body.trace)
                 _record_ask(lib, request, body.question, answer)
         return answer.to_dict()
 
