@@ -27,8 +27,10 @@ from citewise.agent.pipeline.trace import fired
 from citewise.api import Library
 from citewise.eval.harness import QAItem, evaluate, file_name_map, load_items
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-EXTERNAL = SHARED / "qa" / "external"
+# the shared research material beside the repository (../shared), else the development
+# machine's /work/shared (for a worktree elsewhere); --external names another place
+_BESIDE = Path(__file__).resolve().parents[2] / "shared" / "qa" / "external"
+EXTERNAL = _BESIDE if _BESIDE.is_dir() else Path("/work/shared/qa/external")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 START, END = "<!-- proposer-table:start -->", "<!-- proposer-table:end -->"
 # the rule of issue 38 (Build 5): a shape stays if it fires on at least this share of the
@@ -150,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=LIBRARY")
     parser.add_argument("--half", action="append", default=[], choices=("odd", "even"))
     parser.add_argument("--only", default="", help="comma-separated shape names")
+    parser.add_argument("--external", type=Path, default=EXTERNAL, help="the pools' folder")
     parser.add_argument("--commit", default="this tree", help="named in the table")
     parser.add_argument("--json", type=Path, help="write the numbers here")
     parser.add_argument("--write", type=Path, help="put the table in this Markdown file")
@@ -161,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.pool:
         pool, _, library = spec.partition("=")
         for half in args.half or ["even", "odd"]:
-            items = load_items(EXTERNAL / pool / "splits" / f"{half}.yaml")
+            items = load_items(args.external / pool / "splits" / f"{half}.yaml")
             results[f"{pool}/{half}"] = measure(Path(library), items, only)
             print(f"{pool}/{half}: {json.dumps(results[f'{pool}/{half}'])}", file=sys.stderr)
     if args.json:
