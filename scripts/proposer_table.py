@@ -7,7 +7,13 @@ it won; then one run per shape with that shape disabled by name gives the accura
 share of unanswerable questions refused) without it. Lift = with - without.
 
     python scripts/proposer_table.py --pool qasper=LIB --pool tatqa=LIB [--half even --half odd]
-        [--only table,draft] [--json out.json] [--write docs/benchmarks.md]
+        [--only table,draft] [--handlers] [--json out.json] [--write docs/benchmarks.md]
+
+`--handlers` also measures the handlers inside the `table` proposer (agent/numeric_answer.py
+`answer_numeric` tries them in turn; each is switched off here by wrapping the module's
+function for this process only: a measurement, nothing in the code changes). A shape or
+handler that never fires in the traced run cannot change an answer when disabled, so its
+lift is 0 without a run.
 
 LIB is a library of that pool's corpus (e.g. /tmp/citewise-pools/<state>/qasper-lib, made
 by `../shared/tools/pools`); the items are `../shared/qa/external/<pool>/splits/<half>.yaml`.
@@ -20,6 +26,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from citewise.agent.answer import Answer
@@ -47,43 +54,99 @@ def _rates(rows: list[dict[str, object]]) -> tuple[float, float]:
     return accuracy, refused if unanswerable else float("nan")
 
 
-def measure(library: Path, items: list[QAItem], only: set[str]) -> dict[str, object]:
-    """One half: the traced run, then one run per disabled shape."""
+# the handlers `answer_numeric` tries in turn (agent/numeric_answer.py), as it names them
+HANDLERS = (
+    "filing_answer",
+    "csv_answer",
+    "table_answer",
+    "count_for",
+    "wins_answer",
+    "citation_compare_answer",
+    "mentions_answer",
+    "row_count_answer",
+    "holder_for",
+    "computed_from_cells",
+    "cell_answer",
+)
+
+
+class Handlers:
+    """Records which of the table proposer's handlers answered, and switches one off."""
+
+    def __init__(self) -> None:
+        self.off: str | None = None
+        self.answered: set[str] = set()
+        from citewise.agent import numeric_answer
+
+        for name in HANDLERS:
+            original = getattr(numeric_answer, name, None)
+            if original is not None:
+                setattr(numeric_answer, name, self._wrapped(name, original))
+
+    def _wrapped(self, name: str, original: Callable[..., object]) -> Callable[..., object]:
+        def handler(*args: object, **kwargs: object) -> object:
+            if name == self.off:
+                return None
+            found = original(*args, **kwargs)
+            if found is not None:
+                self.answered.add(name)
+            return found
+
+        return handler
+
+
+def measure(
+    library: Path, items: list[QAItem], only: set[str], handlers: Handlers | None
+) -> dict[str, object]:
+    """One half: the traced run, then one run per disabled shape (and handler)."""
     with Library(library) as lib:
         names = file_name_map([(d.id, d.path) for d in lib.documents()])
         lib.ask("warm up", review=False)
         registry = lib.answerer.registry
-        traces: list[dict[str, object]] = []
+        fired_by_item: list[set[str]] = []
+        winners: list[object] = []
 
         def traced(question: str, docs: list[str]) -> Answer:
+            if handlers:
+                handlers.answered = set()
             answer = lib.ask(question, docs, 8, review=False, trace=True)
-            traces.append(answer.pipeline or {})
+            shapes = fired(answer.pipeline or {})
+            shapes |= {f"table:{h}" for h in (handlers.answered if handlers else ())}
+            fired_by_item.append(shapes)
+            winners.append((answer.pipeline or {}).get("winner"))
             return answer
+
+        def untraced(question: str, docs: list[str]) -> Answer:
+            return lib.ask(question, docs, 8, review=False)
 
         started = time.perf_counter()
         full = evaluate(items, traced, names, scope_docs=True).items
         accuracy, refused = _rates(full)
         shapes: dict[str, dict[str, float]] = {}
-        for name in registry.names():
-            if only and name not in only:
+        measured = registry.names() + [f"table:{h}" for h in (HANDLERS if handlers else ())]
+        for name in measured:
+            if only and name.split(":")[-1] not in only and name not in only:
                 continue
-            registry.disabled = {name}
-            try:
-                without = evaluate(
-                    items,
-                    lambda q, d: lib.ask(q, d, 8, review=False),
-                    names,
-                    scope_docs=True,
-                ).items
-            finally:
-                registry.disabled = set()
+            trigger = sum(name in f for f in fired_by_item) / len(items)
+            without = full
+            if trigger:
+                if handlers and name.startswith("table:"):
+                    handlers.off = name.split(":", 1)[1]
+                else:
+                    registry.disabled = {name}
+                try:
+                    without = evaluate(items, untraced, names, scope_docs=True).items
+                finally:
+                    registry.disabled = set()
+                    if handlers:
+                        handlers.off = None
             acc, ref = _rates(without)
             shapes[name] = {
-                "trigger": sum(name in fired(t) for t in traces) / len(traces),
-                "won": sum(t.get("winner") == name for t in traces) / len(traces),
+                "trigger": trigger,
+                "won": sum(w == name for w in winners) / len(items),
                 "accuracy_without": acc,
                 "lift": accuracy - acc,
-                "refused_lift": refused - ref,
+                "refused_lift": refused - ref if unanswerable_in(full) else float("nan"),
                 "answers_changed": sum(
                     a["answer"] != b["answer"] or a["refused"] != b["refused"]
                     for a, b in zip(full, without, strict=True)
@@ -96,6 +159,10 @@ def measure(library: Path, items: list[QAItem], only: set[str]) -> dict[str, obj
             "shapes": shapes,
             "seconds": round(time.perf_counter() - started),
         }
+
+
+def unanswerable_in(rows: list[dict[str, object]]) -> bool:
+    return any(not r["answerable"] for r in rows)
 
 
 def _pct(value: float) -> str:
@@ -116,7 +183,10 @@ def table(results: dict[str, dict[str, object]], commit: str) -> str:
         "changed the answer) in a traced run where every proposer proposes. *Won*: its "
         "candidate was the answer. *Lift*: accuracy (answerable items) with all shapes minus "
         "accuracy with this one disabled (`CITEWISE_DISABLE_PROPOSERS=name`); *refusal lift*: "
-        "the same for the share of unanswerable items refused. Issue 38's rule: a shape stays "
+        "the same for the share of unanswerable items refused (— : the half has none). "
+        "`table:<handler>` rows are the handlers inside the `table` proposer "
+        "(agent/numeric_answer.py), fired = it gave the table's answer. "
+        "Issue 38's rule: a shape stays "
         f"if it fires on at least {MIN_TRIGGER:.0%} of the half it was not developed on and "
         "lifts it.",
         "",
@@ -152,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=LIBRARY")
     parser.add_argument("--half", action="append", default=[], choices=("odd", "even"))
     parser.add_argument("--only", default="", help="comma-separated shape names")
+    parser.add_argument("--handlers", action="store_true", help="also the table's handlers")
     parser.add_argument("--external", type=Path, default=EXTERNAL, help="the pools' folder")
     parser.add_argument("--commit", default="this tree", help="named in the table")
     parser.add_argument("--json", type=Path, help="write the numbers here")
@@ -160,12 +231,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.pool:
         parser.error("give --pool qasper=LIBRARY (and/or tatqa=LIBRARY)")
     only = {n.strip() for n in args.only.split(",") if n.strip()}
+    handlers = Handlers() if args.handlers else None
     results: dict[str, dict[str, object]] = {}
     for spec in args.pool:
         pool, _, library = spec.partition("=")
         for half in args.half or ["even", "odd"]:
             items = load_items(args.external / pool / "splits" / f"{half}.yaml")
-            results[f"{pool}/{half}"] = measure(Path(library), items, only)
+            results[f"{pool}/{half}"] = measure(Path(library), items, only, handlers)
             print(f"{pool}/{half}: {json.dumps(results[f'{pool}/{half}'])}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")

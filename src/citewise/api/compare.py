@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 
 if TYPE_CHECKING:
+    from citewise.agent.pipeline.state import AskState, Candidate
     from citewise.agent.qa import QuestionAnswerer
     from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
@@ -246,3 +247,21 @@ class ComparisonMethods:
         answer.scope = [s.to_dict() for s in scope]
         answer.timings_ms = {"compare": round((time.perf_counter() - started) * 1000)}
         return answer
+
+
+class CompareTable:
+    """The compare-table answer as an answer shape (agent/pipeline/): a comparative question
+    ("compare the optimizer settings in A and B", "how do A and B differ in Y") answered
+    with the compare table; registered first by the Library, so the pipeline imports no
+    comparison code."""
+
+    name = "compare_table"
+
+    def __init__(self, library: ComparisonMethods) -> None:
+        self.library = library
+
+    def propose(self, state: AskState) -> list[Candidate]:
+        from citewise.agent.pipeline.proposers import unsupported
+
+        answer = self.library.ask_comparison(state.text, state.documents)
+        return [] if answer is None else [unsupported(self.name, answer)]

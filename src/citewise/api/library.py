@@ -258,15 +258,16 @@ class Library(
         return self._preparation
 
     def _new_answerer(self, embedder: Embedder | None) -> QuestionAnswerer:
-        """The answerer over this library, without the answer shapes the settings disable."""
+        """The answerer over this library, with the compare-table shape first (it needs the
+        library's compare methods, api/compare.py), without the shapes the settings disable."""
         from citewise.agent.qa import QuestionAnswerer
+        from citewise.api.compare import CompareTable
         from citewise.retrieval.hybrid import Retriever
 
-        return QuestionAnswerer(
-            self.store,
-            Retriever(self.store, embedder),
-            disabled=self.settings.disabled_proposers,
-        )
+        answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+        answerer.registry.register(CompareTable(self), before=answerer.registry.names()[0])
+        answerer.registry.disable(self.settings.disabled_proposers)
+        return answerer
 
     @property
     def answerer(self) -> QuestionAnswerer:
@@ -293,10 +294,9 @@ class Library(
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         self._note_empty()
-        # a comparative question is answered with the compare table (api/compare.py)
-        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(
-            question, doc_ids, k, trace
-        )
+        # a comparative question is answered with the compare table: the first answer shape
+        # (api/compare.py `CompareTable`)
+        answer = self.answerer.ask(question, doc_ids, k, trace)
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             self.store.vocabulary.log_review(
