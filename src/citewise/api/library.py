@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from citewise.api.catalogue import CatalogueMethods
 from citewise.api.chat import ChatMethods
 from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
-from citewise.api.compare import ComparisonMethods
+from citewise.api.compare import ComparisonMethods, answerer_for
 from citewise.api.enrich import EnrichMethods
 from citewise.api.models import ModelMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
@@ -253,21 +253,9 @@ class Library(
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
-            self._answerer = self._new_answerer(embedder)
+            self._answerer = answerer_for(self, embedder)
             self._preparation = Preparation(embedded, list(self.notices))
         return self._preparation
-
-    def _new_answerer(self, embedder: Embedder | None) -> QuestionAnswerer:
-        """The answerer over this library, with the compare-table shape first (it needs the
-        library's compare methods, api/compare.py), without the shapes the settings disable."""
-        from citewise.agent.qa import QuestionAnswerer
-        from citewise.api.compare import CompareTable
-        from citewise.retrieval.hybrid import Retriever
-
-        answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
-        answerer.registry.register(CompareTable(self), before=answerer.registry.names()[0])
-        answerer.registry.disable(self.settings.disabled_proposers)
-        return answerer
 
     @property
     def answerer(self) -> QuestionAnswerer:
@@ -275,7 +263,7 @@ class Library(
         before preparation it searches the vectors the library already has."""
         if self._answerer is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
-            self._answerer = self._new_answerer(embedder)
+            self._answerer = answerer_for(self, embedder)
         return self._answerer
 
     def ask(
@@ -288,15 +276,12 @@ class Library(
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
         Refusals and low-support answers are logged for `review` (unless review=False).
-        With `trace`, every answer shape proposes and the answer's `pipeline` says what
-        each proposed and which won (agent/pipeline/trace.py)."""
+        `trace`: the answer's `pipeline` says what each answer shape proposed."""
         check_question(question)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         self._note_empty()
-        # a comparative question is answered with the compare table: the first answer shape
-        # (api/compare.py `CompareTable`)
-        answer = self.answerer.ask(question, doc_ids, k, trace)
+        answer = self.answerer.ask(question, doc_ids, k, trace)  # compare table first
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             self.store.vocabulary.log_review(

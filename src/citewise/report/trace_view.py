@@ -37,9 +37,11 @@ def print_trace(console: Console, trace: list[TraceStep]) -> None:
 def print_pipeline(console: Console, pipeline: dict[str, object] | None) -> None:
     """Each answer shape: whether it fired, its candidates with support and problems, the
     one that won; each reviser: whether it changed the answer."""
+    from citewise.agent.pipeline.trace import shapes_of
+
     if not pipeline:
         return  # answered outside the pipeline (a comparison table, a model)
-    for shape in pipeline.get("proposers", []):  # type: ignore[attr-defined]
+    for shape in shapes_of(pipeline, "proposers"):
         console.print(f"[dim]shape[/] {safe(shape['name'])}: {shape['status']}")
         for c in shape["candidates"]:
             mark = "[green]won[/] " if c["won"] else ""
@@ -47,5 +49,5 @@ def print_pipeline(console: Console, pipeline: dict[str, object] | None) -> None
             checks = f" [red]{safe(problems)}[/]" if problems else ""
             said = safe(str(c["answer"]))[:SHOWN_CHARS]
             console.print(f"    {mark}{c['kind']} support {c['support']}{checks}: {said}")
-    for reviser in pipeline.get("revisers", []):  # type: ignore[attr-defined]
+    for reviser in shapes_of(pipeline, "revisers"):
         console.print(f"[dim]reviser[/] {safe(reviser['name'])}: {reviser['status']}")

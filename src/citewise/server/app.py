@@ -196,9 +196,7 @@ class AskRequest(BaseModel):
         None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."
     )
     k: int = Field(8, ge=1, le=50, description="Passages to retrieve.")
-    trace: bool = Field(
-        False, description="Add `pipeline`: each answer shape's candidates and scores."
-    )
+    trace: bool = Field(False, description="Add `pipeline`: what each answer shape proposed.")
 
 
 # -- routes ----------------------------------------------------------------------------
@@ -222,9 +220,7 @@ def _question_routes(app: FastAPI) -> None:
             generated = svc.library.generator() is not None
         if generated:  # one model instance: its calls take turns on the writer
             with svc.lock:
-                answer = svc.library.ask_with_model(
-                    body.question, body.documents or [], body.k, trace=body.trace
-                )
+                answer = svc.library.ask_with_model(body.question, body.documents or [], body.k)
                 _record_ask(svc.library, request, body.question, answer)
         else:
             with svc.readers.reader() as lib:

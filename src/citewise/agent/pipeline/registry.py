@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from citewise.errors import CitewiseError
 
@@ -68,12 +68,14 @@ class Registry:
         """Add a proposer or a reviser, last or before the one named `before`."""
         if shape.name in self.names():
             raise ProposerError(f"a shape named {shape.name!r} is already registered")
-        group: list = self.revisers if hasattr(shape, "revise") else self.proposers  # type: ignore[type-arg]
-        at = len(group)
         if before is not None:
             self._known([before])
-            at = next((i for i, s in enumerate(group) if s.name == before), at)
-        group.insert(at, shape)
+        if hasattr(shape, "revise"):
+            at = next((i for i, s in enumerate(self.revisers) if s.name == before), None)
+            self.revisers.insert(len(self.revisers) if at is None else at, cast(Reviser, shape))
+        else:
+            at = next((i for i, s in enumerate(self.proposers) if s.name == before), None)
+            self.proposers.insert(len(self.proposers) if at is None else at, shape)
 
     def disable(self, names: Iterable[str]) -> None:
         """Skip these shapes (by name); an unknown name is a clear error, not a no-op."""

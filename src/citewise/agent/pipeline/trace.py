@@ -6,6 +6,8 @@ answer.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from citewise.agent.answer import Answer
 from citewise.agent.pipeline.registry import Registry
 from citewise.agent.pipeline.state import AskState, Candidate
@@ -55,5 +57,10 @@ def trace_of(state: AskState, registry: Registry) -> dict[str, object]:
 
 def fired(trace: dict[str, object]) -> set[str]:
     """The proposers that returned a candidate and the revisers that changed the answer."""
-    shapes = [*trace.get("proposers", []), *trace.get("revisers", [])]  # type: ignore[misc]
+    shapes = shapes_of(trace, "proposers") + shapes_of(trace, "revisers")
     return {s["name"] for s in shapes if s["status"] in (FIRED, REVISED)}
+
+
+def shapes_of(trace: dict[str, object], group: str) -> list[dict[str, Any]]:
+    """The trace's proposers or revisers (empty for an answer given outside the pipeline)."""
+    return cast(list[dict[str, Any]], trace.get(group) or [])
