@@ -7,7 +7,8 @@ it won; then one run per shape with that shape disabled by name gives the accura
 share of unanswerable questions refused) without it. Lift = with - without.
 
     python scripts/proposer_table.py --pool qasper=LIB --pool tatqa=LIB [--half even --half odd]
-        [--only table,draft] [--handlers] [--json out.json] [--write docs/benchmarks.md]
+        [--extra NAME=LIB=QA.yaml [--unscoped NAME]] [--only table,draft] [--handlers]
+        [--json out.json] [--from-json earlier.json] [--write docs/benchmarks.md]
 
 `--handlers` also measures the handlers inside the `table` proposer (agent/numeric_answer.py
 `answer_numeric` tries them in turn; each is switched off here by wrapping the module's
@@ -96,7 +97,11 @@ class Handlers:
 
 
 def measure(
-    library: Path, items: list[QAItem], only: set[str], handlers: Handlers | None
+    library: Path,
+    items: list[QAItem],
+    only: set[str],
+    handlers: Handlers | None,
+    scoped: bool = True,
 ) -> dict[str, object]:
     """One half: the traced run, then one run per disabled shape (and handler)."""
     with Library(library) as lib:
@@ -120,7 +125,7 @@ def measure(
             return lib.ask(question, docs, 8, review=False)
 
         started = time.perf_counter()
-        full = evaluate(items, traced, names, scope_docs=True).items
+        full = evaluate(items, traced, names, scope_docs=scoped).items
         accuracy, refused = _rates(full)
         shapes: dict[str, dict[str, float]] = {}
         measured = registry.names() + [f"table:{h}" for h in (HANDLERS if handlers else ())]
@@ -135,7 +140,7 @@ def measure(
                 else:
                     registry.disabled = {name}
                 try:
-                    without = evaluate(items, untraced, names, scope_docs=True).items
+                    without = evaluate(items, untraced, names, scope_docs=scoped).items
                 finally:
                     registry.disabled = set()
                     if handlers:
@@ -159,6 +164,14 @@ def measure(
             "shapes": shapes,
             "seconds": round(time.perf_counter() - started),
         }
+
+
+def meets(shape: dict[str, float]) -> bool:
+    """Issue 38's rule on one half: fires on at least MIN_TRIGGER of it and lifts its
+    accuracy or its unanswerable refusals."""
+    refused = shape["refused_lift"]
+    lifts = shape["lift"] > 0 or (refused == refused and refused > 0)
+    return shape["trigger"] >= MIN_TRIGGER and lifts
 
 
 def unanswerable_in(rows: list[dict[str, object]]) -> bool:
@@ -190,8 +203,8 @@ def table(results: dict[str, dict[str, object]], commit: str) -> str:
         f"if it fires on at least {MIN_TRIGGER:.0%} of the half it was not developed on and "
         "lifts it.",
         "",
-        "| pool / half | shape | fired | won | lift | refusal lift | answers changed |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| pool / half | shape | fired | won | lift | refusal lift | answers changed | rule |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for half, result in results.items():
         shapes: dict[str, dict[str, float]] = result["shapes"]  # type: ignore[assignment]
@@ -200,7 +213,7 @@ def table(results: dict[str, dict[str, object]], commit: str) -> str:
             lines.append(
                 f"| {half} (n={result['n']}, acc {acc:.3f}) | `{name}` | {_pct(s['trigger'])} | "
                 f"{_pct(s['won'])} | {_signed(s['lift'])} | {_signed(s['refused_lift'])} | "
-                f"{int(s['answers_changed'])} |"
+                f"{int(s['answers_changed'])} | {'meets' if meets(s) else 'below'} |"
             )
     lines.append(END)
     return "\n".join(lines)
@@ -220,25 +233,41 @@ def write(section: str, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=LIBRARY")
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="NAME=LIBRARY=QA.yaml",
+        help="another set, whole (e.g. a set the project developed on); scoped to its docs",
+    )
+    parser.add_argument("--unscoped", action="append", default=[], metavar="NAME")
     parser.add_argument("--half", action="append", default=[], choices=("odd", "even"))
     parser.add_argument("--only", default="", help="comma-separated shape names")
     parser.add_argument("--handlers", action="store_true", help="also the table's handlers")
     parser.add_argument("--external", type=Path, default=EXTERNAL, help="the pools' folder")
     parser.add_argument("--commit", default="this tree", help="named in the table")
     parser.add_argument("--json", type=Path, help="write the numbers here")
+    parser.add_argument("--from-json", type=Path, help="render numbers an earlier run wrote")
     parser.add_argument("--write", type=Path, help="put the table in this Markdown file")
     args = parser.parse_args(argv)
-    if not args.pool:
-        parser.error("give --pool qasper=LIBRARY (and/or tatqa=LIBRARY)")
+    if not args.pool and not args.extra and not args.from_json:
+        parser.error("give --pool qasper=LIBRARY (and/or tatqa=LIBRARY), or --from-json")
     only = {n.strip() for n in args.only.split(",") if n.strip()}
     handlers = Handlers() if args.handlers else None
     results: dict[str, dict[str, object]] = {}
+    if args.from_json:
+        results = json.loads(args.from_json.read_text(encoding="utf-8"))
     for spec in args.pool:
         pool, _, library = spec.partition("=")
         for half in args.half or ["even", "odd"]:
             items = load_items(args.external / pool / "splits" / f"{half}.yaml")
             results[f"{pool}/{half}"] = measure(Path(library), items, only, handlers)
             print(f"{pool}/{half}: {json.dumps(results[f'{pool}/{half}'])}", file=sys.stderr)
+    for spec in args.extra:
+        name, library, qa_file = spec.split("=", 2)
+        scoped = name not in args.unscoped
+        results[name] = measure(Path(library), load_items(Path(qa_file)), only, handlers, scoped)
+        print(f"{name}: {json.dumps(results[name])}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     section = table(results, args.commit)
