@@ -187,34 +187,52 @@ def _signed(value: float) -> str:
 
 
 def table(results: dict[str, dict[str, object]], commit: str) -> str:
-    """The Markdown section: one row per shape and half."""
+    """The Markdown section: one row per shape, one column per set; each cell is
+    "fired · lift" (refusal lift after a slash where the set has unanswerable items and it
+    moved), marked ✗ where the shape misses the rule on that set."""
+    sets = list(results)
+    names: list[str] = []
+    for result in results.values():
+        for name in result["shapes"]:  # type: ignore[attr-defined]  # JSON-shaped dict
+            if name not in names:
+                names.append(name)
     lines = [
         START,
-        "## Answer shapes: trigger rate and lift per pool half (`scripts/proposer_table.py`)",
+        "## Answer shapes: trigger rate and lift per set (`scripts/proposer_table.py`)",
         "",
-        f"At {commit}, no model. *Fired*: the proposer returned a candidate (a reviser: "
-        "changed the answer) in a traced run where every proposer proposes. *Won*: its "
-        "candidate was the answer. *Lift*: accuracy (answerable items) with all shapes minus "
-        "accuracy with this one disabled (`CITEWISE_DISABLE_PROPOSERS=name`); *refusal lift*: "
-        "the same for the share of unanswerable items refused (— : the half has none). "
-        "`table:<handler>` rows are the handlers inside the `table` proposer "
-        "(agent/numeric_answer.py), fired = it gave the table's answer. "
-        "Issue 38's rule: a shape stays "
-        f"if it fires on at least {MIN_TRIGGER:.0%} of the half it was not developed on and "
-        "lifts it.",
+        f"At {commit}, no model, each set on a library of its own corpus. A cell is *fired · "
+        "lift*. Fired: the share of items on which the proposer returned a candidate (a "
+        "reviser: changed the answer; a `table:` handler, inside the `table` proposer in "
+        "agent/numeric_answer.py: gave the table's answer), in a traced run where every "
+        "proposer proposes. Lift: accuracy on answerable items with every shape minus "
+        "accuracy with this one disabled (`CITEWISE_DISABLE_PROPOSERS=name`), after a slash "
+        "the same for the share of unanswerable items refused, when it moved. ✗: below "
+        f"issue 38's rule on that set (fires on under {MIN_TRIGGER:.0%} of it, or lifts "
+        "neither). The pools' odd halves and the three project sets were developed on; "
+        "the even halves were not.",
         "",
-        "| pool / half | shape | fired | won | lift | refusal lift | answers changed | rule |",
-        "|---|---|---:|---:|---:|---:|---:|---|",
+        "| shape | " + " | ".join(sets) + " |",
+        "|---|" + "---:|" * len(sets),
+        "| accuracy (n) | "
+        + " | ".join(
+            f"{float(results[x]['accuracy']):.3f} ({results[x]['n']})"  # type: ignore[arg-type]  # JSON
+            for x in sets
+        )
+        + " |",
     ]
-    for half, result in results.items():
-        shapes: dict[str, dict[str, float]] = result["shapes"]  # type: ignore[assignment]
-        acc = result["accuracy"]
-        for name, s in shapes.items():
-            lines.append(
-                f"| {half} (n={result['n']}, acc {acc:.3f}) | `{name}` | {_pct(s['trigger'])} | "
-                f"{_pct(s['won'])} | {_signed(s['lift'])} | {_signed(s['refused_lift'])} | "
-                f"{int(s['answers_changed'])} | {'meets' if meets(s) else 'below'} |"
-            )
+    for name in names:
+        cells = []
+        for x in sets:
+            shape = results[x]["shapes"].get(name)  # type: ignore[attr-defined]  # JSON
+            if shape is None:
+                cells.append("")
+                continue
+            cell = f"{_pct(shape['trigger'])} · {_signed(shape['lift'])}"
+            refused = shape["refused_lift"]
+            if refused == refused and refused:
+                cell += f" / {_signed(refused)}"
+            cells.append(cell if meets(shape) else cell + " ✗")
+        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
     lines.append(END)
     return "\n".join(lines)
 
@@ -247,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--external", type=Path, default=EXTERNAL, help="the pools' folder")
     parser.add_argument("--commit", default="this tree", help="named in the table")
     parser.add_argument("--json", type=Path, help="write the numbers here")
-    parser.add_argument("--from-json", type=Path, help="render numbers an earlier run wrote")
+    parser.add_argument(
+        "--from-json", action="append", type=Path, default=[], help="numbers of earlier runs"
+    )
     parser.add_argument("--write", type=Path, help="put the table in this Markdown file")
     args = parser.parse_args(argv)
     if not args.pool and not args.extra and not args.from_json:
@@ -255,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     only = {n.strip() for n in args.only.split(",") if n.strip()}
     handlers = Handlers() if args.handlers else None
     results: dict[str, dict[str, object]] = {}
-    if args.from_json:
-        results = json.loads(args.from_json.read_text(encoding="utf-8"))
+    for earlier in args.from_json:
+        results.update(json.loads(earlier.read_text(encoding="utf-8")))
     for spec in args.pool:
         pool, _, library = spec.partition("=")
         for half in args.half or ["even", "odd"]:
