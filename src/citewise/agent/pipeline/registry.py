@@ -5,8 +5,8 @@ order they run, each switched off by name.
 The pattern is a plugin registry: a shape is a small object with a `name` and one method;
 `register` adds it (before another, or last), `disable` removes it from the run by name
 (`CITEWISE_DISABLE_PROPOSERS=table,draft`, read once by config.py `Settings`; one at a
-time in scripts/proposer_table.py) so its lift can be measured. Order matters only to the scoring step
-(pick.py), which today keeps the old chain's precedence.
+time in scripts/proposer_table.py) so its lift can be measured. Order matters only to the
+scoring step (pick.py), which today keeps the old chain's precedence.
 """
 
 from __future__ import annotations
