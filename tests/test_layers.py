@@ -294,5 +294,7 @@ def test_the_ignore_check_accepts_a_coded_and_explained_ignore() -> None:
 
 
 def test_the_import_graph_sees_imports_inside_functions() -> None:
-    # qa.py imports the numeric answers inside `_answer` only: that edge must still count
-    assert "citewise.agent.numeric_answer" in import_graph()["citewise.agent.qa"]
+    # the `table` proposer imports the numeric answers inside `propose` only: that edge
+    # must still count
+    graph = import_graph()
+    assert "citewise.agent.numeric_answer" in graph["citewise.agent.pipeline.proposers"]

@@ -264,6 +264,13 @@ class Settings:
             )
         return days
 
+    @property
+    def disabled_proposers(self) -> tuple[str, ...]:
+        """Answer shapes `ask` skips, by name (agent/pipeline/registry.py):
+        $CITEWISE_DISABLE_PROPOSERS, comma-separated; to measure what a shape lifts."""
+        chosen = self.environ.get("CITEWISE_DISABLE_PROPOSERS", "")
+        return tuple(n.strip() for n in chosen.split(",") if n.strip())
+
     def value(self, name: str, default: str = "") -> str:
         """One environment value from the snapshot."""
         return self.environ.get(name, default)

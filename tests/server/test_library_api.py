@@ -33,6 +33,18 @@ def test_ask_answers_with_citations_on_the_page_of_the_pdf(server: Server) -> No
         assert item["quote"][:40] in page.get_text().replace("\n", " ")
 
 
+def test_ask_with_trace_shows_each_answer_shape(server: Server) -> None:
+    question = "What accuracy did the classifier reach?"
+    with server.client() as http:
+        traced = http.post("/ask", json={"question": question, "trace": True}).json()
+        plain = http.post("/ask", json={"question": question}).json()
+    shapes = {p["name"]: p for p in traced["pipeline"]["proposers"]}
+    assert {"table", "draft"} <= set(shapes)
+    won = [c for p in shapes.values() for c in p["candidates"] if c["won"]]
+    assert len(won) == 1 and won[0]["support"] == traced["support_score"]
+    assert traced["answer"] == plain["answer"] and "pipeline" not in plain
+
+
 def test_ask_refuses_an_unrelated_question_with_a_normal_answer(server: Server) -> None:
     with server.client() as http:
         response = http.post("/ask", json={"question": "Who won the 1998 chess olympiad?"})

@@ -64,11 +64,17 @@ class Answer:
     # a Chinese question was searched as (agent/zh_answer.py); quotes are never translated
     lang: str = "en"
     translation: str = ""
+    # what each answer shape proposed and which won (agent/pipeline/trace.py); only when
+    # asked for (`ask --trace`), else None and left out of the JSON
+    pipeline: dict[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """The `ask --json` schema of ARCHITECTURE.md §5, plus refusal_kind, scope, signals
-        and withheld; a cell or computed sentence adds its `kind`, `cell` and `operands`."""
+        """The `ask --json` schema of ARCHITECTURE.md §5, plus refusal_kind, scope, signals,
+        withheld and (traced) pipeline; a cell or computed sentence adds its `kind`, `cell`
+        and `operands`."""
         out = asdict(self)
+        if out["pipeline"] is None:
+            del out["pipeline"]
         for sentence in [*out["sentences"], *out["withheld"]]:
             if sentence["computation"] is None:
                 del sentence["computation"]

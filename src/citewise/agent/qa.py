@@ -1,8 +1,11 @@
-"""Question -> analysis -> scope -> evidence -> draft -> refuse or answer.
+"""Question -> understand -> scope -> retrieve -> propose -> check -> score -> answer or
+refuse, over one state (agent/pipeline/).
 
 `ask` reads as its stages: analyse the question and scope it to the papers it names,
-retrieve, (table cells and computed answers may answer here), draft the shortest verbatim
-answer, then let agent/refusal.py decide from the draft's signals.
+retrieve, let every registered answer shape propose candidates (agent/pipeline/proposers.py),
+check each (agent/pipeline/checks.py), score them and choose one (agent/pipeline/pick.py),
+settle it (a drafted answer is refused or answered from its signals, agent/refusal.py), then
+let the revisers restate it (a "Yes"/"No" lead, a figure's caption for a refusal).
 """
 
 from __future__ import annotations
@@ -11,41 +14,32 @@ import time
 from dataclasses import replace
 
 from citewise.agent.answer import Answer, AnswerSentence, Evidence
-from citewise.agent.compare_questions import (
-    PaperAnswer,
-    grouped_text,
-    papers_to_ask,
-    per_paper_question,
-)
+from citewise.agent.compare_questions import PaperAnswer, grouped_text, per_paper_question
 from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
 from citewise.agent.extractive import is_running_head
 from citewise.agent.figures import (
-    absent_names,
-    asked_caption,
     drawn_only,
-    figure_refusal,
-    missing_labels,
     named_sections,
     outside_sections,
     table_without_names,
 )
 from citewise.agent.filing_scope import filing_scope
 from citewise.agent.filings import Filing, filings_of
-from citewise.agent.following import completed
-from citewise.agent.numeric_check import checked
 from citewise.agent.passages import hit_passages, term_weights
-from citewise.agent.polar import lead_answer
+from citewise.agent.pipeline.pick import draft_support
+from citewise.agent.pipeline.proposers import builtin_registry
+from citewise.agent.pipeline.run import run
+from citewise.agent.pipeline.state import AskState
+from citewise.agent.pipeline.trace import trace_of
 from citewise.agent.question import Question, analyse, focus_sentence
 from citewise.agent.refusal import (
     DEFAULT_POLICY,
-    IN_FIGURE,
     NOT_ANSWERED,
     NOT_IN_LIBRARY,
     REFUSALS,
     RefusalPolicy,
     decide,
-    support,
 )
 from citewise.agent.scope import (
     Paper,
@@ -84,7 +78,11 @@ class QuestionAnswerer:
     """Answers questions over one library with verbatim, cited sentences."""
 
     def __init__(
-        self, store: Store, retriever: Retriever, policy: RefusalPolicy = DEFAULT_POLICY
+        self,
+        store: Store,
+        retriever: Retriever,
+        policy: RefusalPolicy = DEFAULT_POLICY,
+        disabled: tuple[str, ...] = (),
     ) -> None:
         self.store = store
         self.retriever = retriever
@@ -94,6 +92,8 @@ class QuestionAnswerer:
         self._filings: list[Filing] | None = None
         self._vocabulary: Vocabulary | None = None
         self.yes_no = YesNoLeads(store, retriever)
+        # the answer shapes, in order (agent/pipeline/proposers.py); `disabled` are skipped
+        self.registry = builtin_registry(disabled)
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
         return self.citations.evidence(block, quote)
@@ -169,51 +169,29 @@ class QuestionAnswerer:
         )
         return question, chosen_scope
 
-    def ask(self, text: str, documents: tuple[str, ...] = (), k: int = 8) -> Answer:
+    def ask(
+        self, text: str, documents: tuple[str, ...] = (), k: int = 8, trace: bool = False
+    ) -> Answer:
+        """understand -> scope -> retrieve -> propose -> check -> score -> answer or refuse,
+        then the revisers (agent/pipeline/); with `trace`, every proposer runs and the
+        answer carries what each proposed (`Answer.pipeline`)."""
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
         lead = not is_chinese(text) or asks_yes_no(text, self.retriever)
-        answer = self._answer(question, documents, k, started, lead=lead)
-        if lead:  # a yes/no question the paper settles (agent/yesno/lead.py)
-            answer = checked(self.yes_no.lead(question, answer))
+        state = AskState(text, question, chosen_scope, documents, k, lead, started, self)
+        state.exhaustive = trace
+        answer = self._answer(state)
         answer.scope = [s.to_dict() for s in chosen_scope]
-        return in_language(answer, text, question.text)
-
-    def _answer(
-        self, question: Question, documents: tuple[str, ...], k: int, started: float, lead: bool
-    ) -> Answer:
-        """retrieve -> (table cell / computed answer hook) -> draft -> refuse or answer
-        (led by "Yes" or "No" when `lead` and its quote settles a yes/no question)."""
-        if question.is_comparative:
-            papers = papers_to_ask(question.scope, [p.id for p in self.papers()])
-            if papers:
-                return self._compare(question, papers, k)
-        hits = self.retrieve(question, k, strict=bool(documents))
-        retrieved = time.perf_counter()
-        missing = missing_labels(question, self.store)
-        if missing:  # "Figure 7" of a paper whose figures end at 6
-            return self._absent(question, missing, hits)
-        caption = asked_caption(question, self.store, [h.block for h in hits])
-        if caption is not None:  # "What is the title of Figure 2?": its caption, verbatim
-            return self._caption_answer(question, caption)
-        # A table cell or a computed answer (agent/numeric_answer.py) answers first.
-        from citewise.agent.numeric_answer import answer_numeric
-
-        if (numeric := answer_numeric(question.text, question, hits, self.store)) is not None:
-            return numeric
-        absent = absent_names(question, self.retriever)
-        if absent:  # "the dataset that uses HOVER" in a paper that never writes HOVER
-            return self._absent(question, absent, hits, NOT_ANSWERED)
-        draft, blocks = self._drafted(question, hits, question.scope if not documents else ())
-        draft = completed(self.store, question, draft, blocks)
-        answer = self._finish(question, draft, hits, blocks)
-        if lead and draft.spans:
-            answer = checked(lead_answer(question, draft.spans[0].candidate, answer))
-        answer.timings_ms = {
-            "retrieve": round((retrieved - started) * 1000),
-            "answer": round((time.perf_counter() - retrieved) * 1000),
-        }
+        answer = in_language(answer, text, question.text)
+        if trace:
+            answer.pipeline = trace_of(state, self.registry)
         return answer
+
+    def _answer(self, state: AskState) -> Answer:
+        """Retrieve, then the pipeline's stages (agent/pipeline/run.py)."""
+        state.hits = self.retrieve(state.question, state.k, strict=bool(state.documents))
+        state.retrieved_at = time.perf_counter()
+        return run(state, self.registry, self.policy)
 
     def retrieve(self, question: Question, k: int, strict: bool = False) -> list[Hit]:
         """Hits for the question (and each part of a two-part one), within its scope; a
@@ -248,7 +226,7 @@ class QuestionAnswerer:
         more = self.retriever.search(text, k=k + 2 * heads, where=where, terms=terms)
         return [h for h in more if not _running_head(h.block.text)][:k]
 
-    def _compare(self, question: Question, papers: list[str], k: int) -> Answer:
+    def compare(self, question: Question, papers: list[str], k: int) -> Answer:
         """Each paper answers within itself; a refused draft says "not stated"."""
         parts: list[PaperAnswer] = []
         evidence: dict[str, Evidence] = {}
@@ -275,10 +253,10 @@ class QuestionAnswerer:
         self, question: Question, k: int, strict: bool
     ) -> tuple[Draft, list[Hit], dict[str, StoredBlock]]:
         hits = self.retrieve(question, k, strict=strict)
-        draft, blocks = self._drafted(question, hits, () if strict else question.scope)
+        draft, blocks = self.drafted(question, hits, () if strict else question.scope)
         return draft, hits, blocks
 
-    def _drafted(
+    def drafted(
         self, question: Question, hits: list[Hit], scope: tuple[str, ...]
     ) -> tuple[Draft, dict[str, StoredBlock]]:
         """The draft answer from the hits' passages (those outside `scope` count for less)."""
@@ -291,27 +269,16 @@ class QuestionAnswerer:
         )
         return draft, blocks
 
-    def _caption_answer(self, question: Question, caption: StoredBlock) -> Answer:
-        """The caption the question asks for, cited as it is printed."""
-        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
-        return Answer(
-            question.text,
-            False,
-            caption.text,
-            [sentence],
-            [self.evidence(caption)],
-            1.0,
-        )
-
-    def _absent(
+    def absent(
         self, question: Question, labels: list[str], hits: list[Hit], kind: str = NOT_IN_LIBRARY
     ) -> Answer:
-        """Refuse a question about a table, figure or name its paper does not have."""
+        """Refuse a question about a table, figure or name its paper does not have (no
+        labels: refused with the closest passages)."""
         signals = {"drafted": 0.0, "about": 0.0, "label_missing": 1.0}
         return Answer(
             question.text,
             True,
-            f"{REFUSALS[kind]} (no {', '.join(labels)} in the paper)",
+            f"{REFUSALS[kind]} (no {', '.join(labels)} in the paper)" if labels else REFUSALS[kind],
             [],
             [self.evidence(h.block) for h in hits[:3]],
             0.0,
@@ -336,42 +303,19 @@ class QuestionAnswerer:
     def _finish(
         self, question: Question, draft: Draft, hits: list[Hit], blocks: dict[str, StoredBlock]
     ) -> Answer:
-        score = round(support(draft.signals, self.policy), 3) if draft.spans else 0.0
-        drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
-        kind = self._refusal_kind(question, draft, drafted_blocks, score)
+        """A draft settled into an answer or a refusal (a comparison's per-paper answers)."""
+        score = draft_support(draft.signals, len(draft.spans), self.policy)
+        answer = self.drafted_answer(question, draft, blocks)
+        return self.settle_draft(question, draft, hits, blocks, answer, score)
+
+    def drafted_answer(
+        self, question: Question, draft: Draft, blocks: dict[str, StoredBlock]
+    ) -> Answer:
+        """What the draft says, cited, with no support yet (the scoring step gives it)."""
         sentences = [
             AnswerSentence(s.text, [s.candidate.block_id, *s.also], round(s.candidate.coverage, 3))
             for s in draft.spans
         ]
-        if kind is not None:
-            # each passage once, however many of its sentences were drafted or retrieved
-            drafted = dict.fromkeys(s.candidate.block_id for s in draft.spans)
-            considered = [self.evidence(blocks[b]) for b in drafted]
-            for hit in hits:
-                if len(considered) >= len(drafted) + 3:
-                    break
-                if all(hit.block.id != o.id for o in considered):
-                    considered.append(self.evidence(hit.block))
-            figure = figure_refusal(question, self.store, blocks.values(), drafted_blocks)
-            reason = REFUSALS[kind]
-            if figure is not None:
-                kind = IN_FIGURE
-                considered = [self.evidence(figure), *considered]
-                reason = (
-                    f"The answer is in {figure.label} (page {figure.page}), an image citewise "
-                    "cannot read; its caption is cited."
-                )
-            return Answer(
-                question.text,
-                True,
-                reason,
-                [],
-                considered[:4],
-                score,
-                refusal_kind=kind,
-                signals=draft.signals,
-                withheld=sentences,
-            )
         evidence: dict[str, Evidence] = {}
         for span in draft.spans:
             # the whole passage stays in the evidence, as context for the short answer
@@ -383,6 +327,42 @@ class QuestionAnswerer:
             answer=" ".join(s.text for s in sentences),
             sentences=sentences,
             evidence=list(evidence.values()),
-            support_score=score,
+            support_score=0.0,
             signals=draft.signals,
+        )
+
+    def settle_draft(
+        self,
+        question: Question,
+        draft: Draft,
+        hits: list[Hit],
+        blocks: dict[str, StoredBlock],
+        answer: Answer,
+        score: float,
+    ) -> Answer:
+        """The drafted answer with its support, or refused with the kind its signals and
+        drafted blocks call for, showing the passages considered."""
+        drafted_blocks = [blocks[s.candidate.block_id] for s in draft.spans]
+        kind = self._refusal_kind(question, draft, drafted_blocks, score)
+        if kind is None:
+            answer.support_score = score
+            return answer
+        # each passage once, however many of its sentences were drafted or retrieved
+        drafted = dict.fromkeys(s.candidate.block_id for s in draft.spans)
+        considered = [self.evidence(blocks[b]) for b in drafted]
+        for hit in hits:
+            if len(considered) >= len(drafted) + 3:
+                break
+            if all(hit.block.id != o.id for o in considered):
+                considered.append(self.evidence(hit.block))
+        return Answer(
+            question.text,
+            True,
+            REFUSALS[kind],
+            [],
+            considered[:4],
+            score,
+            refusal_kind=kind,
+            signals=draft.signals,
+            withheld=answer.sentences,
         )

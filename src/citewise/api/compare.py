@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
-from citewise.config import ModelSettings
+from citewise.config import ModelSettings, Settings
 from citewise.errors import CitewiseError
 from citewise.store.library import BlockFilter
 
@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 
 if TYPE_CHECKING:
+    from citewise.agent.pipeline.state import AskState, Candidate
     from citewise.agent.qa import QuestionAnswerer
+    from citewise.embed.base import Embedder
     from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
 
@@ -82,9 +84,10 @@ def __getattr__(name: str) -> Any:
 
 
 class ComparisonMethods:
-    """Mixed into `Library`: needs its `store` and `document()`."""
+    """Mixed into `Library`: needs its `store`, `settings` and `document()`."""
 
     store: Store
+    settings: Settings
 
     def document(self, doc_id: str) -> StoredDocument:  # pragma: no cover - Library's
         raise NotImplementedError
@@ -246,3 +249,33 @@ class ComparisonMethods:
         answer.scope = [s.to_dict() for s in scope]
         answer.timings_ms = {"compare": round((time.perf_counter() - started) * 1000)}
         return answer
+
+
+class CompareTable:
+    """The compare-table answer as an answer shape (agent/pipeline/): a comparative question
+    ("compare the optimizer settings in A and B", "how do A and B differ in Y") answered
+    with the compare table; registered first by the Library, so the pipeline imports no
+    comparison code."""
+
+    name = "compare_table"
+
+    def __init__(self, library: ComparisonMethods) -> None:
+        self.library = library
+
+    def propose(self, state: AskState) -> list[Candidate]:
+        from citewise.agent.pipeline.proposers import unsupported
+
+        answer = self.library.ask_comparison(state.text, state.documents)
+        return [] if answer is None else [unsupported(self.name, answer)]
+
+
+def answerer_for(library: ComparisonMethods, embedder: Embedder | None) -> QuestionAnswerer:
+    """The library's answerer: the compare-table shape registered first (it needs the
+    library's compare methods), the shapes the settings disable skipped."""
+    from citewise.agent.qa import QuestionAnswerer
+    from citewise.retrieval.hybrid import Retriever
+
+    answerer = QuestionAnswerer(library.store, Retriever(library.store, embedder))
+    answerer.registry.register(CompareTable(library), before=answerer.registry.names()[0])
+    answerer.registry.disable(library.settings.disabled_proposers)
+    return answerer

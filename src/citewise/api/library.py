@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from citewise.api.catalogue import CatalogueMethods
 from citewise.api.chat import ChatMethods
 from citewise.api.checks import HealthMethods, NoSupportedFilesError, check_question
-from citewise.api.compare import ComparisonMethods
+from citewise.api.compare import ComparisonMethods, answerer_for
 from citewise.api.enrich import EnrichMethods
 from citewise.api.models import ModelMethods
 from citewise.api.structure import BlockNotFoundError, StructureMethods, StructureNotFoundError
@@ -248,14 +248,12 @@ class Library(
         embedding model and embed the blocks lacking vectors of the current one (say, the
         default model changed); open the answerer. Keyword-only libraries skip the model's
         start-up time. `ask`, `search` and the generated-answer path call this first."""
-        from citewise.agent.qa import QuestionAnswerer
-        from citewise.retrieval.hybrid import Retriever
         from citewise.vectors_missing import embed_missing
 
         if self._preparation is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
             embedded = embed_missing(self.store, embedder) if embedder is not None else 0
-            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._answerer = answerer_for(self, embedder)
             self._preparation = Preparation(embedded, list(self.notices))
         return self._preparation
 
@@ -263,25 +261,27 @@ class Library(
     def answerer(self) -> QuestionAnswerer:
         """The answerer; reading it embeds nothing (`prepare()` does that, explicitly):
         before preparation it searches the vectors the library already has."""
-        from citewise.agent.qa import QuestionAnswerer
-        from citewise.retrieval.hybrid import Retriever
-
         if self._answerer is None:
             embedder = self.embedder if self.store.vectors.any_vectors() else None
-            self._answerer = QuestionAnswerer(self.store, Retriever(self.store, embedder))
+            self._answerer = answerer_for(self, embedder)
         return self._answerer
 
     def ask(
-        self, question: str, documents: list[str] | None = None, k: int = 8, review: bool = True
+        self,
+        question: str,
+        documents: list[str] | None = None,
+        k: int = 8,
+        review: bool = True,
+        trace: bool = False,
     ) -> Answer:
         """Answer with verbatim cited sentences, or refuse with the closest passages.
-        Refusals and low-support answers are logged for `review` (unless review=False)."""
+        Refusals and low-support answers are logged for `review` (unless review=False).
+        `trace`: the answer's `pipeline` says what each answer shape proposed."""
         check_question(question)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         self.prepare()
         self._note_empty()
-        # a comparative question is answered with the compare table (api/compare.py)
-        answer = self.ask_comparison(question, doc_ids) or self.answerer.ask(question, doc_ids, k)
+        answer = self.answerer.ask(question, doc_ids, k, trace)  # compare table first
         if review and (answer.refused or answer.support_score < REVIEW_BELOW):
             sentences = answer.withheld if answer.refused else answer.sentences
             self.store.vocabulary.log_review(

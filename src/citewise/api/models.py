@@ -48,6 +48,7 @@ class ModelMethods:
             documents: list[str] | None = None,
             k: int = 8,
             review: bool = True,
+            trace: bool = False,
         ) -> Answer: ...
 
         def ask_comparison(
@@ -108,15 +109,17 @@ class ModelMethods:
         llm: str | None = None,
         llm_url: str | None = None,
         use_cache: bool = True,
+        trace: bool = False,
     ) -> Answer:
         """Like `ask`, but a language model writes the answer; every sentence is verified
-        against the evidence it cites. Falls back to `ask` for the extractive backend."""
+        against the evidence it cites. Falls back to `ask` for the extractive backend (with
+        `trace`, its answer says what each answer shape proposed)."""
         from citewise.api.checks import check_question
 
         check_question(question)  # an empty question is a usage error, not a model call
         generator = self.generator(llm, llm_url, use_cache)
         if generator is None:
-            return self.ask(question, documents, k)
+            return self.ask(question, documents, k, trace=trace)
         doc_ids = tuple(self.document(d).id for d in documents or [])
         comparison = self.ask_comparison(question, doc_ids, self.extract_model(llm, llm_url))
         return comparison or generator.ask(question, doc_ids, k)

@@ -208,17 +208,20 @@ def ask(
     ] = None,
     trace: Annotated[
         bool,
-        cli.Option("--trace", help="Also print the tool steps (reason model, else routed)."),
+        cli.Option(
+            "--trace",
+            help="Also print each answer shape's candidates and scores, and the tool steps.",
+        ),
     ] = False,
 ) -> None:
     """Answer from the library with verbatim, cited sentences, or refuse (exit code 3).
     With --llm, a model writes the answer and every sentence is verified against its evidence."""
     from citewise.api.answers import to_chinese
     from citewise.report.terminal import print_answer, safe
-    from citewise.report.trace_view import print_trace
+    from citewise.report.trace_view import print_pipeline, print_trace
 
     with open_library() as lib:
-        answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache)
+        answer = lib.ask_with_model(question, doc or [], k, llm, llm_url, not no_cache, trace)
         steps = lib.plan(question, doc or [], llm, llm_url) if trace else []
         for notice in lib.notices:
             err.print(safe(notice), soft_wrap=True)
@@ -229,6 +232,7 @@ def ask(
         emit_json({**answer.to_dict(), **traced})
     else:
         if trace:
+            print_pipeline(err, answer.pipeline)
             print_trace(err, steps)
         print_answer(out, answer)
     if answer.refused:

@@ -1,4 +1,5 @@
-"""`ask --trace`: each tool step, who chose it, and what it returned, one line each."""
+"""`ask --trace`: each answer shape's candidates (agent/pipeline/trace.py), then each tool
+step, who chose it, and what it returned, one line each."""
 
 from __future__ import annotations
 
@@ -31,3 +32,22 @@ def print_trace(console: Console, trace: list[TraceStep]) -> None:
         console.print(line + _summary(step))
         if step.step.next_step:
             console.print(f"    [dim]next: {safe(step.step.next_step)}[/]")
+
+
+def print_pipeline(console: Console, pipeline: dict[str, object] | None) -> None:
+    """Each answer shape: whether it fired, its candidates with support and problems, the
+    one that won; each reviser: whether it changed the answer."""
+    from citewise.agent.pipeline.trace import shapes_of
+
+    if not pipeline:
+        return  # answered outside the pipeline (a comparison table, a model)
+    for shape in shapes_of(pipeline, "proposers"):
+        console.print(f"[dim]shape[/] {safe(shape['name'])}: {shape['status']}")
+        for c in shape["candidates"]:
+            mark = "[green]won[/] " if c["won"] else ""
+            problems = "; ".join(p for found in c["problems"].values() for p in found)
+            checks = f" [red]{safe(problems)}[/]" if problems else ""
+            said = safe(str(c["answer"]))[:SHOWN_CHARS]
+            console.print(f"    {mark}{c['kind']} support {c['support']}{checks}: {said}")
+    for reviser in shapes_of(pipeline, "revisers"):
+        console.print(f"[dim]reviser[/] {safe(reviser['name'])}: {reviser['status']}")

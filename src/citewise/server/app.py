@@ -196,6 +196,7 @@ class AskRequest(BaseModel):
         None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."
     )
     k: int = Field(8, ge=1, le=50, description="Passages to retrieve.")
+    trace: bool = Field(False, description="Add `pipeline`: what each answer shape proposed.")
 
 
 # -- routes ----------------------------------------------------------------------------
@@ -223,7 +224,7 @@ def _question_routes(app: FastAPI) -> None:
                 _record_ask(svc.library, request, body.question, answer)
         else:
             with svc.readers.reader() as lib:
-                answer = lib.ask(body.question, body.documents or [], body.k)
+                answer = lib.ask(body.question, body.documents or [], body.k, trace=body.trace)
                 _record_ask(lib, request, body.question, answer)
         return answer.to_dict()
 
