@@ -278,9 +278,10 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def get_task(task_id: str) -> str:
         """A research task: state, round, options, counts and its event log."""
-        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id).to_dict())
         thread = tools.threads.get(task_id)
-        return as_json({**shown, "running": thread is not None and thread.is_alive()})
+        running = thread is not None and thread.is_alive()  # before the state: see tasks.py
+        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id).to_dict())
+        return as_json({**shown, "running": running})
 
     @server.tool(annotations=READ, structured_output=False)
     def get_report(task_id: str, format: Literal["markdown", "html"] = "markdown") -> str:
