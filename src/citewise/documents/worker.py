@@ -66,7 +66,10 @@ def parse_in_worker(
     digest when the pool's caller has it (the file is not hashed again)."""
     budget = options.budget
     try:
-        return read_document(path, options, on_pages, sha256)
+        doc = read_document(path, options, on_pages, sha256)
+        if options.analyse is not None:
+            doc.analysed = options.analyse(doc)
+        return doc
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
