@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citewise.documents.grid import grid_from_rows, title_rows
 from citewise.documents.model import Block, Document
+from citewise.documents.tabular import text_of
 from citewise.errors import BadDocumentError
 
 ATX_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -23,7 +24,7 @@ def read_text(path: Path) -> Document:
         data = path.read_bytes()
     except OSError as exc:
         raise BadDocumentError(f"cannot read file: {exc.strerror}", "check the path") from exc
-    text = data.decode("utf-8-sig", errors="replace")  # a stray byte should not lose the file
+    text = text_of(data)  # a stray byte does not lose the file; binary data is refused
     if not text.strip():
         raise BadDocumentError(f"empty file ({len(data)} bytes)", "add text or remove the file")
     markdown = path.suffix.lower() in (".md", ".markdown")
