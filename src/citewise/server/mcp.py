@@ -196,8 +196,12 @@ def http_app(
     server.roles = {u.name: u.role for u in (users or {}).values()}
     server.actor = "token" if token else "local"
     # the SDK's own Host check is off: HostGuard applies the server's one rule instead
+    # Answers as one JSON body, not an SSE stream: no tool here streams progress, and the
+    # stream's tasks cost a call about 8 more turns of the event loop, each one slow while
+    # the loop also serves a thousand idle sockets (benchmarks/idle_connections.py)
     inner = server.streamable_http_app(
         host=host,
+        json_response=True,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     # serve's body caps and deadlines; NUL bytes in the path (a tool's text: mcp_limits.py)
