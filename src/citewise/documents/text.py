@@ -78,6 +78,31 @@ def parse_plain(text: str) -> list[Block]:
     return [_block(i, "paragraph", p, "") for i, p in enumerate(_paragraphs(text.splitlines()))]
 
 
+DISPLAY_MATH = re.compile(r"^\s*\$\$(?P<tex>.+?)\$\$\s*$", re.DOTALL)
+TAG = re.compile(r"\\tag\*?\{\s*(?P<n>[^{}]{1,12}?)\s*\}")
+LATEX_FROM_MARKDOWN = "markdown"  # the equation's LaTeX is the file's own $$ ... $$ source
+
+
+def display_math(paragraph: str) -> tuple[str, str | None] | None:
+    """A paragraph that is one `$$ ... $$` display equation: (its LaTeX source, the number
+    its `\\tag{N}` gives or None); None for any other paragraph."""
+    m = DISPLAY_MATH.match(paragraph)
+    if m is None or "$$" in m.group("tex"):
+        return None
+    tex = m.group("tex").strip()
+    tag = TAG.search(tex)
+    return (tex, tag.group("n") if tag else None) if tex else None
+
+
+def equation_block(ordinal: int, equation: tuple[str, str | None], section: str) -> Block:
+    """An equation block whose LaTeX is known, not guessed (`citewise formula`)."""
+    tex, number = equation
+    block = Block(ordinal, "equation", 1, NO_BOX, tex, section_path=section)
+    block.label = f"Eq. ({number})" if number else None
+    block.data = {"number": number, "latex": tex, "latex_from": LATEX_FROM_MARKDOWN}
+    return block
+
+
 def parse_markdown(text: str) -> list[Block]:
     """Headings drive section_path; fenced code stays verbatim; lists and tables keep lines."""
     blocks: list[Block] = []
@@ -92,6 +117,10 @@ def parse_markdown(text: str) -> list[Block]:
         for para in _paragraphs(pending):
             lines = para.splitlines()
             kind = "paragraph"
+            equation = display_math(para)
+            if equation is not None:
+                blocks.append(equation_block(len(blocks), equation, path()))
+                continue
             if all(line.lstrip().startswith("|") for line in lines):
                 kind = "table"
                 para = "\n".join(ln for ln in lines if not re.match(r"^\s*\|[\s|:-]+\|?\s*$", ln))
