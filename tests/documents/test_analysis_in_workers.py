@@ -4,6 +4,7 @@ CSV or text file used to cost the storing process tens of seconds and a gigabyte
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,21 @@ def test_the_analysis_runs_under_the_files_memory_budget(tmp_path: Path) -> None
     with ParsePool([write_csv(tmp_path / "cores.csv")], options=options) as pool:
         [(_, outcome)] = list(pool.results())
     assert getattr(outcome, "code", None) == "TOO_LARGE"
+
+
+def stalls(doc: Document) -> object:
+    """An analysis that never ends in time."""
+    time.sleep(60)
+    return None
+
+
+def test_the_analysis_runs_under_a_time_budget(tmp_path: Path) -> None:
+    options = ParseOptions(budget=ParseBudget(seconds=1, seconds_per_page=1), analyse=stalls)
+    started = time.monotonic()
+    with ParsePool([write_csv(tmp_path / "cores.csv", rows=50)], options=options) as pool:
+        [(_, outcome)] = list(pool.results())
+    assert getattr(outcome, "code", None) == "TOO_COMPLEX"
+    assert time.monotonic() - started < 30
 
 
 def test_postings_from_the_worker_equal_postings_made_in_place(tmp_path: Path) -> None:
