@@ -64,6 +64,7 @@ def dump(pdfs: list[Path], out: Path, ocr: bool, pool: bool = False) -> None:
         bound_blocks(doc)
         record = dataclasses.asdict(doc)
         record["path"] = pdf.name
+        record.pop("analysed", None)  # what an ingest derives, not the parse
         (out / f"{pdf.name}.json").write_text(json.dumps(record, sort_keys=True, default=str))
 
 

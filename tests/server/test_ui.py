@@ -196,6 +196,9 @@ def test_the_research_tab_runs_a_task_with_live_events(
     shown = page.locator("#research-events li").all_inner_texts()
     assert len(shown) == len(logged)  # every event of the log arrived over the stream
     assert {line.split(" · ")[0] for line in shown} >= {"plan", "write", "verify"}
+    # in words: no stage output's keys or JSON (`output=["added",…]`)
+    assert not [line for line in shown if "=" in line or "[" in line or "{" in line]
+    assert any("wrote the report" in line for line in shown)
     assert page.get_attribute("#report-md", "href").startswith("blob:")
     assert page.get_attribute("#report-csl", "href").startswith("blob:")
     with served.client() as http:

@@ -163,7 +163,7 @@ class GeneratedAnswerer:
             kept += self._repair(text, writer, messages, kept, failed, by_number, record)
         if not [s for s, _ in kept if s.support > 0]:
             return self._refusal(text, base, backend, items)
-        if not any(is_instruction(s.text) for s in base.sentences) and question_coverage(
+        if not quotes_planted(base, items) and question_coverage(
             text, [s.text for s, _ in kept]
         ) < question_coverage(text, [s.text for s in base.sentences]):
             # Verified but incomplete: the verbatim answer says more of what was asked.
@@ -350,6 +350,16 @@ class CitationAudit:
             "model_calls": calls - cache_hits,
             "cache_hits": cache_hits,
         }
+
+
+def quotes_planted(base: Answer, items: list[NumberedEvidence]) -> bool:
+    """Whether the verbatim answer quotes a planted sentence: an instruction to an
+    assistant, or what follows one in its block (left out of the model's evidence)."""
+    planted = [p for n in items for p in n.evidence.instructions or []]
+    return any(
+        is_instruction(s.text) or any(s.text in p or p in s.text for p in planted)
+        for s in base.sentences
+    )
 
 
 def fabricated_citations(answer: Answer) -> list[str]:

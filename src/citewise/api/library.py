@@ -170,10 +170,13 @@ class Library(
         leaves the search indexes and the vocabulary to be brought up to date later (a
         worker's job: the next search refreshes them)."""
         from citewise.ingest import AsStored, ingest, spaced_collections
+        from citewise.retrieval.keyword_index import document_postings
 
         options = self.parse_options
         if password:
             options = replace(options, pdf_password=password)
+        if refresh:  # the postings analysed in the parse workers, under their budgets
+            options = replace(options, analyse=document_postings)
         stored = AsStored(self.store)  # vocabulary and keyword terms, as each is stored
         with spaced_collections():  # the indexes built after it allocate as storing does
             report = ingest(self.store, paths, self.embedder, progress, sources, options=options,

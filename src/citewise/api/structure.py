@@ -104,11 +104,13 @@ class FormulaResult:
 
 @dataclass(frozen=True)
 class FormulaDetails:
-    """An equation as `citewise formula` shows it: also its LaTeX, whether only an image
-    of it can be read, its variables and the sentences before and after it."""
+    """An equation as `citewise formula` shows it: its text as read, its LaTeX only where
+    the file holds a LaTeX source (`latex_from` says which; a PDF's glyphs are no LaTeX),
+    whether only an image of it can be read, its variables and the sentences around it."""
 
     formula: FormulaResult
-    latex: str | None
+    latex: str | None  # only a real LaTeX source (a Markdown $$ block); never a guess
+    latex_from: str | None  # where `latex` comes from ("markdown"); None without one
     image_only: bool
     variables: tuple[str, ...]
     before: str
@@ -122,6 +124,7 @@ class FormulaDetails:
             "page": hit.page,
             "text": hit.text,
             "latex": self.latex,
+            "latex_from": self.latex_from,
             "image_only": self.image_only,
             "variables": list(self.variables),
             "before": self.before,
@@ -259,21 +262,25 @@ class StructureMethods:
         return FormulaResult(document.id, hit, block)
 
     def formula_details(self, doc_id: str, number: str) -> FormulaDetails:
-        """The equation numbered `number` with its LaTeX, variables and the sentences around
-        it (`citewise formula`); FORMULA_NOT_FOUND names the numbers the paper has."""
+        """The equation numbered `number` with its text, its LaTeX where the file holds a
+        LaTeX source, its variables and the sentences around it (`citewise formula`);
+        FORMULA_NOT_FOUND names the numbers the paper has."""
         from citewise.documents.equations import image_only
-        from citewise.documents.formulas import context, lookup_equation, to_latex, variables
+        from citewise.documents.formulas import context, lookup_equation, variables
         from citewise.documents.structure import equations
 
         document = self.document(doc_id)
-        found = equations(self.store.blocks_with_data(document.id, ("equation",)))
-        hit = lookup_equation(found, number, document.id)
+        stored = list(self.store.blocks_with_data(document.id, ("equation",)))
+        hit = lookup_equation(equations(stored), number, document.id)
+        data = next((d for b, d in stored if b.ordinal == hit.block), None) or {}
+        latex = data.get("latex") if isinstance(data.get("latex"), str) else None
         blocks = self.blocks(document.id)
         block = next(b for b in blocks if b.ordinal == hit.block)
         before, after = context(blocks, hit.block)
         return FormulaDetails(
             FormulaResult(document.id, hit, block),
-            to_latex(hit.text),
+            latex,
+            str(data.get("latex_from")) if latex and data.get("latex_from") else None,
             image_only(hit.text),
             tuple(variables(hit.text)),
             before,

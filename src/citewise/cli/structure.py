@@ -72,7 +72,9 @@ def formula(
     as_json: JsonOption = False,
     png: Annotated[Path | None, cli.Option("--png", help="Write the equation as printed.")] = None,
 ) -> None:
-    """Print a numbered display equation: page, place, LaTeX, variables, sentences around."""
+    """Print a numbered display equation: page, place, its text, its LaTeX where the file
+    holds a LaTeX source (a Markdown $$ block; --json: "latex" and "latex_from", null for a
+    PDF's equation), variables, sentences around."""
     from citewise.report.terminal import plain
 
     with open_library(embeddings=False) as lib:
@@ -102,7 +104,8 @@ def _print_formula(details: FormulaDetails) -> None:
     else:
         out.print(plain(hit.text), markup=False)
     if latex and not details.image_only:
-        out.print(plain(f"LaTeX: {latex}"), markup=False)
+        source = {"markdown": "the Markdown source"}.get(details.latex_from or "", "the file")
+        out.print(plain(f"LaTeX (from {source}): {latex}"), markup=False)
     if lead:
         out.print(plain(f"before: {lead}"), markup=False)
     if follow:

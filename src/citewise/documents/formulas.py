@@ -1,5 +1,6 @@
-"""Finding a numbered equation by the ID a user types, and what to show with it: a LaTeX
-rendering where the glyphs allow, its variables and the sentences around it."""
+"""Finding a numbered equation by the ID a user types, and what to show with it: its
+variables and the sentences around it. (Its LaTeX is only ever the file's own source, read
+by the parser: a PDF's glyphs transliterated into TeX commands are no LaTeX a tool accepts.)"""
 
 from __future__ import annotations
 
@@ -36,31 +37,6 @@ def lookup_equation(found: Sequence[Equation], wanted: str, doc_id: str = "") ->
         where = f" in {doc_id}" if doc_id else ""
         raise FormulaNotFoundError(f"no equation '{wanted}'{where}", hint=f"numbered: {known}")
     return hit
-
-
-_SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
-_SUB = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-")
-
-
-def to_latex(text: str) -> str | None:
-    """A LaTeX rendering of the equation text (pylatexenc maps the Unicode math glyphs);
-    None when the converter is not installed or glyphs are unreadable (private-use)."""
-    try:
-        from pylatexenc.latexencode import UnicodeToLatexEncoder
-    except ImportError:
-        return None
-    if re.search(r"[\ue000-\uf8ff\ufffd]", text):
-        return None
-    text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+", lambda m: "^{" + m.group(0).translate(_SUPER) + "}", text)
-    text = re.sub(r"[₀₁₂₃₄₅₆₇₈₉₊₋]+", lambda m: "_{" + m.group(0).translate(_SUB) + "}", text)
-    encoder = UnicodeToLatexEncoder(
-        non_ascii_only=True, replacement_latex_protection="none", unknown_char_policy="keep"
-    )
-    latex = encoder.unicode_to_latex(text)
-    # math glyphs come wrapped for text mode; inside an equation they are math already
-    latex = re.sub(r"\\ensuremath\{(\\[A-Za-z]+)\}", r"\1 ", latex)
-    latex = re.sub(r"\\ensuremath\{([^{}]*)\}", r"\1", latex)
-    return re.sub(r" {2,}", " ", latex).strip()
 
 
 _LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]+(?:_\w+|\d+)?")

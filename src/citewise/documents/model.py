@@ -150,6 +150,9 @@ class Document:
     extra: dict[str, object] = field(default_factory=dict)
     # problems worth telling the user that did not stop the parse ("OCR unavailable ...")
     warnings: list[str] = field(default_factory=list)
+    # what ParseOptions.analyse made of the document in its parse worker, under the file's
+    # budget (an ingest: its keyword postings); None when nothing was asked
+    analysed: object | None = field(default=None, compare=False, repr=False)
 
     @property
     def sections(self) -> list[tuple[str, int]]:

@@ -5,8 +5,12 @@ picklable, to every parse worker process. Nothing under documents/ reads os.envi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citewise.documents.model import Document
 
 SECONDS_VARIABLE = "CITEWISE_PARSE_SECONDS"
 MEMORY_VARIABLE = "CITEWISE_PARSE_MEMORY_MB"
@@ -67,6 +71,11 @@ class ParseOptions:
     ocr_language: str = "eng"
     grobid_url: str = ""  # a GROBID server parsing bibliographies; "" for none
     pdf_password: str = ""  # for encrypted PDFs (`ingest --password`)
+    # work on each parsed document done in its worker, under the file's time and memory
+    # budget, kept as Document.analysed: what the storing process would otherwise do with
+    # the text outside any budget (an ingest's keyword postings: a 1M-row CSV's took the
+    # storing process half a minute). A module-level function: spawned workers import it.
+    analyse: Callable[[Document], object] | None = None
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> ParseOptions:

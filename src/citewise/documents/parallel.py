@@ -262,6 +262,8 @@ class ParsePool:
             return
         if what == "pages":
             job.deadline = job.started + self.budget.deadline(int(value))
+        elif what == "analysing":  # the parse is done: what an ingest derives gets its own
+            job.deadline = time.monotonic() + self.budget.seconds
         else:
             job.result = value
 

@@ -8,6 +8,7 @@ cells joined by spaces, the same shape as a PDF table's text.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
@@ -49,12 +50,47 @@ class Column:
         return f"{self.name} ({what})"
 
 
+NOT_TEXT = "NOT_TEXT"
+BINARY_SHARE = 0.1  # control characters past this share of the first 64 KB: not text
+
+
+def refuse_binary(data: bytes) -> None:
+    """Refuse bytes that are not text (a NUL, or a tenth of the first 64 KB control
+    characters), whatever store they would go to: NOT_TEXT, with where. UTF-16 with its
+    byte-order mark is text."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return
+    head = data[:65536]
+    nul = data.find(b"\x00")
+    controls = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13))
+    if nul >= 0 or controls > BINARY_SHARE * max(len(head), 1):
+        where = f"a NUL byte at byte {nul:,}" if nul >= 0 else f"{controls:,} control bytes"
+        raise BadDocumentError(
+            f"not a text file ({where})",
+            "a .txt, .md, .csv, .tsv or .html file must hold text: convert the file, or "
+            "give it the extension of what it is",
+            code=NOT_TEXT,
+        )
+
+
+def text_of(data: bytes) -> str:
+    """Lenient text of a file's bytes (a stray byte becomes U+FFFD); UTF-16 by its
+    byte-order mark; binary data refused (refuse_binary)."""
+    refuse_binary(data)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def decode(data: bytes) -> str:
     """UTF-8 (with or without BOM), else one legacy 8-bit encoding for the whole file.
 
     A file that mixes them (some lines UTF-8, others Latin-1) cannot be read right either
     way: BadDocumentError names the first line of each kind.
     """
+    refuse_binary(data)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

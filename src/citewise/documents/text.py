@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citewise.documents.grid import grid_from_rows, title_rows
 from citewise.documents.model import Block, Document
+from citewise.documents.tabular import text_of
 from citewise.errors import BadDocumentError
 
 ATX_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -23,7 +24,7 @@ def read_text(path: Path) -> Document:
         data = path.read_bytes()
     except OSError as exc:
         raise BadDocumentError(f"cannot read file: {exc.strerror}", "check the path") from exc
-    text = data.decode("utf-8-sig", errors="replace")  # a stray byte should not lose the file
+    text = text_of(data)  # a stray byte does not lose the file; binary data is refused
     if not text.strip():
         raise BadDocumentError(f"empty file ({len(data)} bytes)", "add text or remove the file")
     markdown = path.suffix.lower() in (".md", ".markdown")
@@ -77,6 +78,31 @@ def parse_plain(text: str) -> list[Block]:
     return [_block(i, "paragraph", p, "") for i, p in enumerate(_paragraphs(text.splitlines()))]
 
 
+DISPLAY_MATH = re.compile(r"^\s*\$\$(?P<tex>.+?)\$\$\s*$", re.DOTALL)
+TAG = re.compile(r"\\tag\*?\{\s*(?P<n>[^{}]{1,12}?)\s*\}")
+LATEX_FROM_MARKDOWN = "markdown"  # the equation's LaTeX is the file's own $$ ... $$ source
+
+
+def display_math(paragraph: str) -> tuple[str, str | None] | None:
+    """A paragraph that is one `$$ ... $$` display equation: (its LaTeX source, the number
+    its `\\tag{N}` gives or None); None for any other paragraph."""
+    m = DISPLAY_MATH.match(paragraph)
+    if m is None or "$$" in m.group("tex"):
+        return None
+    tex = m.group("tex").strip()
+    tag = TAG.search(tex)
+    return (tex, tag.group("n") if tag else None) if tex else None
+
+
+def equation_block(ordinal: int, equation: tuple[str, str | None], section: str) -> Block:
+    """An equation block whose LaTeX is known, not guessed (`citewise formula`)."""
+    tex, number = equation
+    block = Block(ordinal, "equation", 1, NO_BOX, tex, section_path=section)
+    block.label = f"Eq. ({number})" if number else None
+    block.data = {"number": number, "latex": tex, "latex_from": LATEX_FROM_MARKDOWN}
+    return block
+
+
 def parse_markdown(text: str) -> list[Block]:
     """Headings drive section_path; fenced code stays verbatim; lists and tables keep lines."""
     blocks: list[Block] = []
@@ -91,6 +117,10 @@ def parse_markdown(text: str) -> list[Block]:
         for para in _paragraphs(pending):
             lines = para.splitlines()
             kind = "paragraph"
+            equation = display_math(para)
+            if equation is not None:
+                blocks.append(equation_block(len(blocks), equation, path()))
+                continue
             if all(line.lstrip().startswith("|") for line in lines):
                 kind = "table"
                 para = "\n".join(ln for ln in lines if not re.match(r"^\s*\|[\s|:-]+\|?\s*$", ln))

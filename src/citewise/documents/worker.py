@@ -60,13 +60,21 @@ def parse_in_worker(
     options: ParseOptions,
     on_pages: Callable[[int], None] | None = None,
     sha256: str | None = None,
+    on_analysing: Callable[[], None] | None = None,
 ) -> Document | ParseFailure:
     """Parse `path`, every error returned as data; a memory failure is TOO_LARGE.
     `on_pages` hears a PDF's page count as soon as it is open; `sha256` is the file's
-    digest when the pool's caller has it (the file is not hashed again)."""
+    digest when the pool's caller has it (the file is not hashed again); `on_analysing`
+    hears that the parse is done and `options.analyse` starts (the pool gives it a time
+    budget of its own, so a parse is held to the same deadline with or without it)."""
     budget = options.budget
     try:
-        return read_document(path, options, on_pages, sha256)
+        doc = read_document(path, options, on_pages, sha256)
+        if options.analyse is not None:
+            if on_analysing is not None:
+                on_analysing()
+            doc.analysed = options.analyse(doc)
+        return doc
     except Exception as exc:
         if _out_of_memory(exc):
             message = f"parsing needs more than its {budget.memory_mb} MB memory budget"
@@ -136,7 +144,13 @@ def run_worker(options: ParseOptions, conn: Connection) -> None:
         if job is None:
             break
         path, sha256 = job
-        result = parse_in_worker(path, options, lambda n: conn.send(("pages", n)), sha256)
+        result = parse_in_worker(
+            path,
+            options,
+            lambda n: conn.send(("pages", n)),
+            sha256,
+            lambda: conn.send(("analysing", 0)),
+        )
         try:
             conn.send(("done", result))
         except MemoryError:

@@ -52,6 +52,18 @@ MAX_SEGMENTS = 8
 SEGMENT_BLOCKS = 200_000  # blocks analysed per new segment (bounds memory while building)
 
 
+def trusted_blocks(doc: Document) -> list[BlockText]:
+    """A document's blocks as the keyword index reads them: trusted ones, in order."""
+    return [(b.text, b.section_path, b.label or "") for b in doc.blocks if b.trusted]
+
+
+def document_postings(doc: Document) -> Piece | None:
+    """`doc`'s keyword postings, analysed where it was parsed (ParseOptions.analyse): the
+    storing process only joins them (TermsAhead.add)."""
+    blocks = trusted_blocks(doc)
+    return analysed(blocks) if blocks else None
+
+
 class TermsAhead:
     """The postings of each document's trusted blocks, analysed as the document is stored
     while the parse workers read the rest of the batch, so the refresh after the batch
@@ -65,10 +77,15 @@ class TermsAhead:
 
     def add(self, doc_id: str, doc: Document) -> None:
         """Analyse `doc`'s trusted blocks (`doc_id`: the ID it was stored under, unused:
-        the signature of an ingest's on_stored)."""
-        blocks = [(b.text, b.section_path, b.label or "") for b in doc.blocks if b.trusted]
+        the signature of an ingest's on_stored); the postings its parse worker analysed
+        (`document_postings`) are taken as they are when the blocks are still those."""
+        blocks = trusted_blocks(doc)
         if blocks:
-            self.pieces.setdefault(blocks[0], []).append(analysed(blocks))
+            ahead = doc.analysed
+            piece = (
+                ahead if isinstance(ahead, Piece) and ahead.blocks == blocks else analysed(blocks)
+            )
+            self.pieces.setdefault(blocks[0], []).append(piece)
 
     def cover(self, rows: list[BlockText]) -> list[tuple[int, Piece]]:
         """(start, piece) covering `rows` in order: the pieces analysed ahead where they

@@ -41,6 +41,8 @@ _ASCII_GAPS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in 
 @lru_cache(maxsize=200_000)
 def _term(token: str) -> str | None:
     word = token.lower()
+    if "0" <= word[-1] <= "9":  # no stopword, and stem() leaves a word ending in a digit
+        return word  # as it is: ids, codes and the numbers of tables, a CSV's most words
     if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
         return None
     return stem(word)  # "granite" and "granites" meet as "granit"

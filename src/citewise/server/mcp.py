@@ -195,8 +195,12 @@ def http_app(
     server.roles = {u.name: u.role for u in (users or {}).values()}
     server.actor = "token" if token else "local"
     # the SDK's own Host check is off: HostGuard applies the server's one rule instead
+    # Answers as one JSON body, not an SSE stream: no tool here streams progress, and the
+    # stream's tasks cost a call about 8 more turns of the event loop, each one slow while
+    # the loop also serves a thousand idle sockets (benchmarks/idle_connections.py)
     inner = server.streamable_http_app(
         host=host,
+        json_response=True,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     # serve's body caps and deadlines; NUL bytes in the path (a tool's text: mcp_limits.py)
@@ -277,9 +281,10 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def get_task(task_id: str) -> str:
         """A research task: state, round, options, counts and its event log."""
-        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id).to_dict())
         thread = tools.threads.get(task_id)
-        return as_json({**shown, "running": thread is not None and thread.is_alive()})
+        running = thread is not None and thread.is_alive()  # before the state: see tasks.py
+        shown = tools.call(lambda lib: ResearchDesk(lib).show(task_id).to_dict())
+        return as_json({**shown, "running": running})
 
     @server.tool(annotations=READ, structured_output=False)
     def get_report(task_id: str, format: Literal["markdown", "html"] = "markdown") -> str:

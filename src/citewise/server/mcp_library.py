@@ -14,7 +14,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 
 from citewise.api import Library
-from citewise.api.research import ResearchDesk, task_store
+from citewise.api.research import task_store
 from citewise.api.structure import BlockEvidence
 from citewise.config import Settings
 from citewise.errors import CitewiseError
@@ -22,7 +22,7 @@ from citewise.server import limits as server_limits
 from citewise.server.limits import TooManyTasksError
 from citewise.server.pages import render_page
 from citewise.server.readers import ReaderPool
-from citewise.server.tasks import TaskRequest
+from citewise.server.tasks import TaskRequest, run_task
 
 log = logging.getLogger(__name__)
 
@@ -92,17 +92,7 @@ class LibraryTools:
         return started
 
     def _run(self, task_id: str) -> None:
-        from citewise.server.tasks import fail_unfinished
-
-        try:
-            with Library(self.library.directory, settings=self.library.settings) as library:
-                try:
-                    ResearchDesk(library).resume(task_id)
-                except Exception as exc:
-                    fail_unfinished(task_store(library), task_id, exc)
-                    raise
-        except Exception:  # stored as the task's failure; the log says why
-            log.exception("task %s stopped", task_id)
+        run_task(self.library, task_id, self.lock)
 
     def page_image(self, evidence: BlockEvidence) -> Image:
         box = [round(v, 1) for v in evidence.block.bbox]  # as the evidence shows it

@@ -164,18 +164,7 @@ class TaskRunner:
         thread.start()
 
     def _run(self, task_id: str) -> None:
-        try:
-            parent = self.svc.library
-            with Library(parent.directory, settings=parent.settings) as library:
-                try:
-                    ResearchDesk(library).resume(task_id)
-                except Exception as exc:
-                    fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
-                    raise
-        except CitewiseError as exc:  # stored as the task's failure
-            log.warning("task %s stopped: %s", task_id, exc)
-        except Exception:  # a thread must not die silently: the log says why
-            log.exception("task %s crashed", task_id)
+        run_task(self.svc.library, task_id, self.svc.lock)
 
     def running(self, task_id: str) -> bool:
         thread = self.threads.get(task_id)
@@ -196,6 +185,38 @@ def fail_unfinished(store: TaskStore, task_id: str, exc: Exception) -> None:
         reason, code = f"internal error ({type(exc).__name__}; see the server log)", "INTERNAL"
     store.event(task_id, task.state, "error", {"error": reason, "code": code})
     store.set_state(task_id, "failed", f"{task.state}: {code}: {reason}")
+
+
+def run_task(parent: Library, task_id: str, lock: AbstractContextManager[Any]) -> None:
+    """Run (or resume) `task_id` on a Library of its own, in the calling thread. Whatever
+    stops it (the model that cannot load, or the Library that cannot open: a busy or
+    damaged database) leaves the task failed with the reason before this returns, so a
+    caller that sees the thread ended reads the task's final state."""
+    try:
+        with Library(parent.directory, settings=parent.settings) as library:
+            try:
+                ResearchDesk(library).resume(task_id)
+            except Exception as exc:
+                fail_unfinished(TaskStore(library.store.tasks), task_id, exc)
+                raise
+    except CitewiseError as exc:  # stored as the task's failure
+        log.warning("task %s stopped: %s", task_id, exc)
+        _fail_on(parent, task_id, exc, lock)
+    except Exception as exc:  # a thread must not die silently: the log says why
+        log.exception("task %s crashed", task_id)
+        _fail_on(parent, task_id, exc, lock)
+
+
+def _fail_on(
+    parent: Library, task_id: str, exc: Exception, lock: AbstractContextManager[Any]
+) -> None:
+    """Fail the task through the parent's connection when the task's own Library could
+    not (it never opened); a task already failed by its own Library is left as it is."""
+    try:
+        with lock:
+            fail_unfinished(TaskStore(parent.store.tasks), task_id, exc)
+    except Exception:  # the database itself is gone: the log has the reason above
+        log.exception("task %s could not be marked failed", task_id)
 
 
 def runner(request: Request) -> TaskRunner:
@@ -258,9 +279,13 @@ def _lifecycle_routes(app: FastAPI) -> None:
     def show_task(task_id: str, request: Request) -> dict[str, Any]:
         """The `citewise tasks show --json` object: state, round, options, counts, events."""
         tasks = runner(request)
+        # `running` first: a thread seen ended has written its final state, so the state
+        # read after it is final too (read the other way round, a task failing between
+        # the two reads showed `planning` and not running)
+        running = tasks.running(task_id)
         with tasks.svc.lock:
             shown = ResearchDesk(tasks.svc.library).show(task_id).to_dict()
-        return {**shown, "running": tasks.running(task_id)}
+        return {**shown, "running": running}
 
     @app.delete("/tasks/{task_id}", tags=["research"])
     def cancel_task(task_id: str, request: Request) -> JSONResponse:

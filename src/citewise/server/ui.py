@@ -25,6 +25,7 @@ STATIC = {  # name -> media type: the only files served, so no path comes from t
     "viewer.js": "text/javascript; charset=utf-8",
     "views.js": "text/javascript; charset=utf-8",
     "research.js": "text/javascript; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
     # pdf.js (pdfjs-dist, Apache-2.0, vendored unchanged: static/pdfjs/README.md)
     "pdfjs/pdf.min.mjs": "text/javascript; charset=utf-8",
     "pdfjs/pdf.worker.min.mjs": "text/javascript; charset=utf-8",

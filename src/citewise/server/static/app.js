@@ -331,6 +331,13 @@ async function readInContext() {
   await CitewiseViewer.open(data, shown.page, shown.bbox, shown.cells);
 }
 
+// The board closed: the question and answer have the width again (a citation reopens it).
+function closeEvidence() {
+  backToEvidence();
+  shown = null;
+  $("evidence-board").hidden = true;
+}
+
 function backToEvidence() {
   CitewiseViewer.close();
   $("ev-page").hidden = false;
@@ -390,6 +397,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("viewer-prev").addEventListener("click", guarded(() => CitewiseViewer.turn(-1)));
   $("viewer-next").addEventListener("click", guarded(() => CitewiseViewer.turn(1)));
   $("viewer-close").addEventListener("click", backToEvidence);
+  $("ev-close").addEventListener("click", closeEvidence);
   new ResizeObserver(placeBox).observe($("ev-image"));
   guarded(loadDocuments)();
 });

@@ -66,13 +66,50 @@ async function onEvent(taskId, { name, data }) {
     guarded(loadTasks)();
     return true;
   }
-  const detail = Object.entries(data.data || {})
-    .slice(0, 3)
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
-    .join(" ");
-  $("research-events").append(el("li", { text: `${data.stage} · ${name} ${detail}`.slice(0, 300) }));
+  $("research-events").append(el("li", { text: `${data.stage} · ${eventWords(name, data.stage, data.data || {})}`.slice(0, 300) }));
   $("research-state").textContent = `task ${taskId}: ${data.stage}`;
   return false;
+}
+
+// An event of the task's log as a reader would say it (the log's keys stay in the API).
+const STAGE_DONE = {
+  plan: "planned the search",
+  search: "searched the sources",
+  screen: "screened the papers",
+  acquire: "fetched the papers",
+  extract: "read the papers for evidence",
+  analyze: "compared what the papers say",
+  write: "wrote the report",
+  verify: "checked every claim against its evidence",
+};
+
+function eventWords(kind, stage, data) {
+  const round = data.round ? ` (round ${data.round})` : "";
+  switch (kind) {
+    case "created":
+      return "created";
+    case "owner":
+      return `started by ${data.user}`;
+    case "output":
+      return `${STAGE_DONE[stage] || "stage finished"}${round}`;
+    case "progress":
+      return `${data.added ?? 0} new pieces of evidence`;
+    case "remote-query":
+      return `asked ${data.source || "a source"} for “${data.query}”: ${data.records ?? 0} records`;
+    case "acquired":
+      return `fetched ${data.paper}`;
+    case "abstract_saved":
+      return `kept the abstract of ${data.paper}`;
+    case "tokens":
+      return `${data.tokens} model tokens`;
+    case "warning":
+    case "model":
+      return String(data.message || kind);
+    case "error":
+      return `stopped: ${data.error}`;
+    default:
+      return `now ${kind}${data.reason ? `: ${data.reason}` : ""}`;
+  }
 }
 
 async function showReport(taskId) {
