@@ -35,8 +35,8 @@ def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
     one's margin to its own row score (two tables answering alike is no ambiguity)."""
     scored = sorted(((support(c.features), c) for c in found), key=lambda s: -s[0])
     best = scored[0][1].features
-    rivals = [c.features["row"] for _, c in scored[1:] if c.result != scored[0][1].result]
-    if rivals:
+    rivals = [c.features.get("row", 0.0) for _, c in scored[1:] if c.result != scored[0][1].result]
+    if rivals and "margin" in best:
         best["margin"] = max(0.0, min(best["margin"], best["row"] - max(rivals)))
         scored[0] = (support(best), scored[0][1])
     return scored
@@ -50,7 +50,7 @@ def table_answer(
     started = time.perf_counter() if started is None else started
     ask = read(text)
     if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
-                          or ask.asks_period or len(ask.periods) >= 2):  # fmt: skip
+                          or ask.asks_period or ask.periods):  # fmt: skip
         return None
     found = []
     for block, view in table_views(hits, question, store):
@@ -59,11 +59,11 @@ def table_answer(
             c.features["compound"] = float(ask.compound)
             found.append(c)
     if len(question.scope) != 1:  # across a library, a weak row match is a coincidence
-        found = [c for c in found if c.features["row"] >= LIBRARY_ROW_FLOOR]
+        found = [c for c in found if c.features.get("row", 0.0) >= LIBRARY_ROW_FLOOR]
     if not found:
         return None
     score, best = _ranked(found)[0]
-    if score < answer_floor():
+    if score < answer_floor(best.features):
         return None
     for sentence, _ in best.sentences:
         sentence.support = round(score, 3)

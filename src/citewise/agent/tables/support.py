@@ -11,6 +11,10 @@ Features (each 0..1):
 - columns: 1 when the question names the periods or headers, 0 when taken by default
 - column_tie: 1 when another column would have done as well
 - compound: 1 when the question names two operations ("the change in the average ...")
+- lookup: 1 when the answer is one cell read, nothing computed (tables/lookup.cell)
+- unmatched: the share of the question's row words that neither the row, its section,
+  its column's header nor the caption say ("the fourth quarter" of a table of years)
+- extreme: 1 when the answer is the row with the largest or smallest figure in a column
 """
 
 from __future__ import annotations
@@ -20,7 +24,18 @@ import math
 from functools import cache
 from importlib.resources import files
 
-FEATURES = ("operation", "row", "margin", "columns", "column_tie", "compound")
+FEATURES = (
+    "operation",
+    "row",
+    "margin",
+    "columns",
+    "column_tie",
+    "compound",
+    "lookup",
+    "extreme",
+    "unmatched",
+)
+KINDS = ("lookup", "extreme")  # answers that read a figure, with a floor of their own
 
 
 @cache
@@ -36,7 +51,17 @@ def support(features: dict[str, float]) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def answer_floor() -> float:
-    """Below this support the table answer is not given (the sentence picker answers)."""
+@cache
+def _floors() -> dict[str, float]:
     data = json.loads(files("citewise.agent.tables").joinpath("support.json").read_text())
-    return float(data.get("answer_floor", 0.0))
+    floors = {k: float(v) for k, v in data.get("kind_floors", {}).items()}
+    return {"": float(data.get("answer_floor", 0.0)), **floors}
+
+
+def answer_floor(features: dict[str, float] | None = None) -> float:
+    """Below this support the table answer is not given (the sentence picker answers): a
+    candidate that only reads a figure (a cell, the largest row) has its kind's fitted
+    floor, one that computes the file's `answer_floor`."""
+    floors = _floors()
+    kinds = [floors.get(k, 0.0) for k in KINDS if (features or {}).get(k)]
+    return max([floors[""], *kinds])
