@@ -17,7 +17,9 @@ from citewise.agent.question import Question
 from citewise.agent.quoted import build_answer, table_views
 from citewise.agent.tables.asked import read
 from citewise.agent.tables.candidate import Candidate
+from citewise.agent.tables.described import described
 from citewise.agent.tables.frame import frame
+from citewise.agent.tables.lexicon import find
 from citewise.agent.tables.propose import candidate
 from citewise.agent.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
@@ -48,6 +50,8 @@ def table_answer(
     """A computed, compared, counted or listed answer from the tables the question may be
     about; None when the question names no such operation or no table answers it."""
     started = time.perf_counter() if started is None else started
+    if find(text, ("shows",)):  # "what does the table show?"
+        return _description(text, question, hits, store, started)
     ask = read(text)
     if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
                           or ask.asks_period or ask.periods):  # fmt: skip
@@ -71,5 +75,33 @@ def table_answer(
     answer.signals = {
         **answer.signals,
         **{f"table_{k}": round(v, 3) for k, v in best.features.items()},
+    }
+    return answer
+
+
+def _description(
+    text: str, question: Question, hits: list[Hit], store: Store, started: float
+) -> Answer | None:
+    """What the table the question means shows: the one it names by label, else the first
+    of the tables it may be about (their number lowers support)."""
+    views = table_views(hits, question, store)
+    labels = {label.lower() for label in question.labels}
+    named = [(b, v) for b, v in views if (b.label or "").lower() in labels]
+    views = named or views
+    if not views:
+        return None
+    block, view = views[0]
+    found = described(block, view, store, len(views))
+    if found is None:
+        return None
+    score = support(found.features)
+    if score < answer_floor(found.features):
+        return None
+    for sentence, _ in found.sentences:
+        sentence.support = round(score, 3)
+    answer = build_answer(store, text, found.sentences, score, started)
+    answer.signals = {
+        **answer.signals,
+        **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
     }
     return answer

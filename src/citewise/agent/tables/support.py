@@ -14,6 +14,7 @@ Features (each 0..1):
 - lookup: 1 when the answer is one cell read, nothing computed (tables/lookup.cell)
 - unmatched: the share of the question's row words that neither the row, its section,
   its column's header nor the caption say ("the fourth quarter" of a table of years)
+- describes: 1 when the answer says what a table shows (its caption or introduction)
 - extreme: 1 when the answer is the row with the largest or smallest figure in a column
 """
 
