@@ -114,6 +114,8 @@ class CellMatch:
     column_index: int
     score: float
     kind: str = "cell"  # cell | superlative
+    column_score: float = 0.0  # the part of `score` the column's header earned
+    margin: float = 1.0  # how far the row is ahead of the next best row (1: no rival)
 
 
 def words(text: str) -> list[str]:
@@ -234,6 +236,7 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
         return None
     k, col_score = column
     special = _special_row(question, view)
+    margin = 1.0
     if special is not None:
         i, row_score = special, 1.0
     else:
@@ -250,12 +253,13 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
         if len(scores) > 1 and scores[1][0] >= scores[0][0] - 1e-9:
             return None
         row_score, i = scores[0]
+        margin = scores[0][0] - scores[1][0] if len(scores) > 1 else 1.0
     value = view.rows[i][k] if k < len(view.rows[i]) else ""
     if not value:
         return None
-    return CellMatch(
-        row_name(view.rows[i]), view.columns[k], value, i, k, min(row_score, 1.0) + col_score
-    )
+    score = min(row_score, 1.0) + col_score
+    name = row_name(view.rows[i])
+    return CellMatch(name, view.columns[k], value, i, k, score, "cell", col_score, min(1.0, margin))
 
 
 def superlative(question: str, view: TableView) -> CellMatch | None:
@@ -285,7 +289,8 @@ def superlative(question: str, view: TableView) -> CellMatch | None:
     if sum(v == value for v, _ in valued) > 1:
         return None  # a tie has no single answer
     row = view.rows[i]
-    return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative")
+    return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative",
+                     col_score)  # fmt: skip
 
 
 _TOTAL_OVER = lazy(r"\b(total|overall|combined|summed|sum)\b", re.I)

@@ -60,11 +60,16 @@ from citewise.agent.table_answers import (
     wins_answer,
 )
 from citewise.agent.tables import table_answer
+from citewise.agent.tables.asked import periods, read
+from citewise.agent.tables.locate import known, terms
+from citewise.agent.tables.support import answer_floor
+from citewise.agent.tables.support import support as table_support
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
 STRONG_MATCH = 1.5
+_HOW = re.compile(r"\s*how\b", re.I)
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
 
@@ -83,12 +88,19 @@ def cell_answer(
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
     asking = focus_sentence(text)  # a lead statement's words name no cell
+    ask = read(asking)
+    if ask.asks_period or (_HOW.match(asking) and not question.expects_number):
+        return None  # "in which year ...": a period, not a figure; "how is X set": a method
+    named = {p.year for p in ask.periods}
     for block, view in _table_views(hits, question, store):
         match = (
             superlative(asking, view) or superlative_total(asking, view) or match_cell(asking, view)
         )
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
+            dated = any(periods(c) for c in view.columns)
+            if dated and named - {p.year for p in periods(match.column)}:
+                continue  # the column is of another period than the one asked for
             table = f"{view.caption} {match.column} {match.row} {match.value}"
             if not cell_fits(question, match.kind, table, f"{view.caption} {block.text}"):
                 continue  # a score for "how many seconds", a number for "which part"
@@ -112,9 +124,34 @@ def cell_answer(
     }
     box = view.box(match.row_index, match.column_index)
     quote = Quoted(block, row_quote(block, view.rows[match.row_index]), box)
-    support = min(1.0, 0.5 + score / 4)
+    features = cell_features(asking, match, f"{view.caption} {block.label or ''}")
+    features["number_asked"] = float(question.expects_number)
+    features["operation_asked"] = float(ask.operation is not None)
+    features["labelled"] = float(bool(block.label))
+    support = table_support(features)
+    if support < answer_floor(features):
+        return None  # the sentence picker answers such questions better (fitted)
     answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
-    return build_answer(store, text, [(answer_sentence, [quote])], support, started)
+    answer = build_answer(store, text, [(answer_sentence, [quote])], support, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    return answer
+
+
+def cell_features(asking: str, match: CellMatch, caption: str) -> dict[str, float]:
+    """What the fitted table support (agent/tables/support.py) reads of a matched cell:
+    how much of its row's and its column's headers the question names, the row's lead
+    over the next one and the question's words no header or caption says."""
+    said = set(terms(f"{match.row} {match.column} {caption}"))
+    asked = terms(asking)
+    unmatched = sum(not known(w, said) for w in asked) / len(asked) if asked else 0.0
+    return {
+        "cell": 1.0,
+        "extreme": float(match.kind == "superlative"),
+        "row": min(1.0, match.score - match.column_score),
+        "columns": min(1.0, match.column_score),
+        "margin": match.margin,
+        "unmatched": unmatched,
+    }
 
 
 def _row_operands(text: str, views: list[tuple[StoredBlock, TableView]]) -> list[Operand]:

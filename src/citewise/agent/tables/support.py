@@ -14,6 +14,12 @@ Features (each 0..1):
 - lookup: 1 when the answer is one cell read, nothing computed (tables/lookup.cell)
 - unmatched: the share of the question's row words that neither the row, its section,
   its column's header nor the caption say ("the fourth quarter" of a table of years)
+- cell: 1 for a cell matched by its row's and column's header words (agent/cells.py, the
+  answer agent/numeric_answer.cell_answer gives); its row and columns are header shares
+- number_asked: 1 when the question asks for a figure (agent/question.py expects_number)
+- operation_asked: 1 when a cell answers a question that names arithmetic ("the change in")
+- labelled: 1 when the cell's table prints a label ("Table 3"): its caption and headers
+  say what it measures, where a statement's columns are periods a question names by year
 - describes: 1 when the answer says what a table shows (its caption or introduction)
 - extreme: 1 when the answer is the row with the largest or smallest figure in a column
 """
@@ -35,8 +41,14 @@ FEATURES = (
     "lookup",
     "extreme",
     "unmatched",
+    "describes",
+    "cell",
+    "number_asked",
+    "operation_asked",
+    "labelled",
 )
-KINDS = ("lookup", "extreme")  # answers that read a figure, with a floor of their own
+# answers that read a figure or a sentence: each kind has a fitted floor of its own
+KINDS = ("lookup", "extreme", "describes", "cell")
 
 
 @cache
