@@ -31,10 +31,7 @@ from citewise.agent.columns import column_fact
 from citewise.agent.computed import (
     Computation,
     Operand,
-    check,
-    citations,
     operation,
-    render,
     two_operand,
 )
 from citewise.agent.counting import count_for
@@ -61,6 +58,7 @@ from citewise.agent.table_answers import (
 )
 from citewise.agent.tables import table_answer
 from citewise.agent.tables.asked import periods, read
+from citewise.agent.tables.candidate import computed_sentence
 from citewise.agent.tables.locate import known, terms
 from citewise.agent.tables.support import answer_floor
 from citewise.agent.tables.support import support as table_support
@@ -69,6 +67,10 @@ from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
 STRONG_MATCH = 1.5
+# A filing's statement line is read by its name for the one fiscal year asked
+# (agent/filing_answer.py): one row, no rival, the period's column; `filing` lets the
+# fitted table support (agent/tables/support.py) learn how often that path is right.
+FILING_LINE = {"filing": 1.0, "row": 1.0, "margin": 1.0, "columns": 1.0}
 _HOW = re.compile(r"\s*how\b", re.I)
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
@@ -203,6 +205,8 @@ def computed_from_cells(
     views = _table_views(hits, question, store)
     blocks = {b.id: b for b, _ in views}
     picked: list[Operand] = []
+    columns = {b.id: score for b, v in views if (c := best_column(text, v, numeric_columns(v)))
+               for score in [c[1]]}  # fmt: skip
     for o in _row_operands(text, views):
         if all(o.label.rsplit(", ", 1)[0] != p.label.rsplit(", ", 1)[0] for p in picked):
             picked.append(o)
@@ -219,7 +223,9 @@ def computed_from_cells(
         return None  # more rows named than a two-figure operation takes
     first, second = _in_question_order(text, picked)
     computation = two_operand(what, first, second)
-    return computed_answer(store, text, computation, blocks, started)
+    features = {"operation": 1.0, "named_rows": 1.0, "row": 1.0, "margin": 1.0,
+                "columns": min(1.0, min(columns[o.block_id] for o in picked))}  # fmt: skip
+    return computed_answer(store, text, computation, blocks, started, features)
 
 
 def computed_answer(
@@ -228,20 +234,21 @@ def computed_answer(
     computation: Computation,
     blocks: dict[str, StoredBlock],
     started: float,
+    features: dict[str, float],
 ) -> Answer | None:
-    """The computed sentence, its operands cited; None when recomputation disagrees."""
-    quotes = [Quoted(blocks[o.block_id], o.quote, o.cell_bbox) for o in computation.operands]
-    if not check(computation, {b.id: b.text for b in blocks.values()}):
+    """The computed sentence (tables/candidate.computed_sentence), its support from the
+    fitted table function of `features`; None when recomputation disagrees or support is
+    below the floor."""
+    made = computed_sentence(computation, blocks)
+    if made is None:
         return None
-    sentence = AnswerSentence(
-        render(computation),
-        citations(computation),
-        1.0,
-        "computed",
-        operands=[o.to_dict() for o in computation.operands],
-        computation=computation.to_dict(),
-    )
-    return build_answer(store, text, [(sentence, quotes)], 1.0, started)
+    score = table_support(features)
+    if score < answer_floor(features):
+        return None
+    made[0].support = round(score, 3)
+    answer = build_answer(store, text, [made], score, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    return answer
 
 
 def refusal(store: Store, text: str, reason: str, closest: list[Quoted], started: float) -> Answer:
@@ -286,10 +293,13 @@ def filing_answer(text: str, store: Store, started: float) -> Answer | None:
             "column": year,
             "value": only.printed,
         }
-        answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
+        score = table_support(FILING_LINE)
+        answer_sentence = AnswerSentence(sentence, [block.id], round(score, 3), "cell", cell)
         quoted = Quoted(block, only.quote, only.cell_bbox)
-        return build_answer(store, text, [(answer_sentence, [quoted])], 1.0, started)
-    return computed_answer(store, text, comp, blocks, started)
+        answer = build_answer(store, text, [(answer_sentence, [quoted])], score, started)
+        answer.signals = {**answer.signals, **{f"table_{k}": v for k, v in FILING_LINE.items()}}
+        return answer
+    return computed_answer(store, text, comp, blocks, started, {**FILING_LINE, "operation": 1.0})
 
 
 def csv_answer(text: str, hits: list[Hit], store: Store, started: float) -> Answer | None:

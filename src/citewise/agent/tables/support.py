@@ -20,6 +20,9 @@ Features (each 0..1):
 - operation_asked: 1 when a cell answers a question that names arithmetic ("the change in")
 - labelled: 1 when the cell's table prints a label ("Table 3"): its caption and headers
   say what it measures, where a statement's columns are periods a question names by year
+- named_rows: 1 for the two-figure operation over rows the question names in full
+  (agent/numeric_answer.computed_from_cells)
+- filing: 1 for a filing's statement line or metric (agent/filing_answer.py)
 - describes: 1 when the answer says what a table shows (its caption or introduction)
 - extreme: 1 when the answer is the row with the largest or smallest figure in a column
 """
@@ -46,6 +49,8 @@ FEATURES = (
     "number_asked",
     "operation_asked",
     "labelled",
+    "named_rows",
+    "filing",
 )
 # answers that read a figure or a sentence: each kind has a fitted floor of its own
 KINDS = ("lookup", "extreme", "describes", "cell")
