@@ -71,7 +71,7 @@ class TableView:
     @classmethod
     def from_data(cls, data: dict[str, object], label: str | None) -> TableView | None:
         if not data.get("cells"):
-            return None
+            return cls._from_rows(data, label)
         table = table_from_data(data, label, 0, 0)
         grid = to_csv_rows(table)
         head = max(1, table.header_rows)
@@ -88,6 +88,19 @@ class TableView:
                 for k in range(c.col, min(c.col + c.colspan, table.cols)):
                     boxes[r][k] = c.bbox
         return cls(label or caption[:40], caption, columns, grid[head:], boxes[head:], grid[:head])
+
+    @classmethod
+    def _from_rows(cls, data: dict[str, object], label: str | None) -> TableView | None:
+        """A CSV or TSV file's rows block (documents/tabular.py): its header line names the
+        columns, its rows are the body; no boxes (a text file has no page)."""
+        header, rows = data.get("columns"), data.get("rows")
+        if not isinstance(header, list) or not isinstance(rows, list) or len(header) < 2:
+            return None
+        columns = [str(c) for c in header]
+        body = [[str(c) for c in r] for r in rows if isinstance(r, list)]
+        if not body:
+            return None
+        return cls(label or "the table", "", columns, body, [], [columns])
 
     def group(self, column: int) -> str:
         """The top header over a column when the table has a header above its headers

@@ -10,16 +10,19 @@ derived from the candidate's features by one fitted function (support.py).
 
 from __future__ import annotations
 
+import re
 import time
 
 from citewise.agent.answer import Answer
 from citewise.agent.question import Question
-from citewise.agent.quoted import build_answer, table_views
-from citewise.agent.tables.asked import read
+from citewise.agent.quoted import Quoted, build_answer, evidence, row_quote, table_views
+from citewise.agent.refusal import NOT_ANSWERED, REFUSALS
+from citewise.agent.tables.asked import Ask, read
 from citewise.agent.tables.candidate import Candidate
 from citewise.agent.tables.described import described
-from citewise.agent.tables.frame import frame
+from citewise.agent.tables.frame import Frame, frame
 from citewise.agent.tables.lexicon import find
+from citewise.agent.tables.locate import best_row
 from citewise.agent.tables.propose import candidate
 from citewise.agent.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
@@ -57,15 +60,15 @@ def table_answer(
                           or ask.asks_period or ask.periods):  # fmt: skip
         return None
     found = []
-    for block, view in table_views(hits, question, store):
-        table = frame(block, view)
-        if table is not None and (c := candidate(ask, table)) is not None:
+    frames = [t for b, v in table_views(hits, question, store) if (t := frame(b, v)) is not None]
+    for table in frames:
+        if (c := candidate(ask, table)) is not None:
             c.features["compound"] = float(ask.compound)
             found.append(c)
     if len(question.scope) != 1:  # across a library, a weak row match is a coincidence
         found = [c for c in found if c.features.get("row", 0.0) >= LIBRARY_ROW_FLOOR]
     if not found:
-        return None
+        return _other_periods(text, ask, frames, store, started)
     score, best = _ranked(found)[0]
     if score < answer_floor(best.features):
         return None
@@ -105,3 +108,40 @@ def _description(
         **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
     }
     return answer
+
+
+def _other_periods(
+    text: str, ask: Ask, frames: list[Frame], store: Store, started: float
+) -> Answer | None:
+    """A refusal when the question names a period that neither the table holding the row
+    it names nor its document's text has ("net sales in 2016" of a table of 2019 and 2018):
+    the row's own figures are for other periods, and none of them is the answer."""
+    for table in frames:
+        years = sorted({y for c in table.columns for y in c.years})
+        wanted = [p for p in ask.periods if p.year not in years]
+        if len(years) < 2 or not wanted or ask.operation or ask.comparison:
+            continue
+        match = best_row(table, ask.phrase, [])
+        if match is None or match.score < LIBRARY_ROW_FLOOR:
+            continue
+        written = " ".join(b.text for b in store.blocks(table.block.document_id))
+        if any(re.search(rf"(?<!\d){p.year}(?!\d)", written) for p in wanted):
+            continue  # the text may state it
+        shown = ", ".join(str(y) for y in reversed(years))
+        asked = ", ".join(p.text for p in wanted)
+        row = match.row.label or match.row.parent
+        reason = (f"{REFUSALS[NOT_ANSWERED]} (the table gives {row} for {shown}, "
+                  f"not for {asked})")  # fmt: skip
+        quote = row_quote(table.block, table.view.rows[match.row.index])
+        return Answer(
+            question=text,
+            refused=True,
+            answer=reason,
+            sentences=[],
+            evidence=[evidence(store, Quoted(table.block, quote))],
+            support_score=0.0,
+            refusal_kind=NOT_ANSWERED,
+            timings_ms={"answer": round((time.perf_counter() - started) * 1000)},
+            signals={"period_missing": 1.0},
+        )
+    return None
