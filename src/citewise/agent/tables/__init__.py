@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 import time
 
-from citewise.agent.answer import Answer
+from citewise.agent.answer import Answer, AnswerSentence
+from citewise.agent.numbers import parse_number
 from citewise.agent.question import Question
 from citewise.agent.quoted import Quoted, build_answer, evidence, row_quote, table_views
 from citewise.agent.refusal import NOT_ANSWERED, REFUSALS
@@ -24,6 +25,7 @@ from citewise.agent.tables.frame import Frame, frame
 from citewise.agent.tables.lexicon import find
 from citewise.agent.tables.locate import best_row
 from citewise.agent.tables.propose import candidate
+from citewise.agent.tables.stated import stated
 from citewise.agent.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
 from citewise.store.protocols import Store
@@ -72,6 +74,9 @@ def table_answer(
     score, best = _ranked(found)[0]
     if score < answer_floor(best.features):
         return None
+    said = _said(best, frames, store) if len(question.scope) == 1 else None
+    if said is not None:
+        best.sentences.append(said)
     for sentence, _ in best.sentences:
         sentence.support = round(score, 3)
     answer = build_answer(store, text, best.sentences, score, started)
@@ -145,3 +150,20 @@ def _other_periods(
             signals={"period_missing": 1.0},
         )
     return None
+
+
+def _said(
+    best: Candidate, frames: list[Frame], store: Store
+) -> tuple[AnswerSentence, list[Quoted]] | None:
+    """The sentence of the text stating, rounded, the figure `best` computed."""
+    sentence = best.sentences[0][0]
+    if sentence.kind != "computed" or not sentence.computation or not sentence.operands:
+        return None
+    result = parse_number(str(sentence.computation["result"]))
+    block = next((f.block for f in frames if f.block.id in sentence.citations), None)
+    if result is None or block is None:
+        return None
+    row = str(sentence.operands[0].get("row") or sentence.operands[0].get("label") or "")
+    scale = next((f.scale for f in frames if f.block.id == block.id), "")
+    percent = str(sentence.computation["result"]).endswith("%")
+    return stated(store.blocks(block.document_id), row, result, percent, scale)
