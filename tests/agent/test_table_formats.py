@@ -28,7 +28,7 @@ ROWS = [
 STAFF = [("Employees", "2019", "2018"), ("Engineers", "120", "100"), ("Sales staff", "80", "90")]
 INTRO = (
     "Harbor Tools makes hand tools for boat yards. Net sales grew by 24% over the year, "
-    "as yards restocked. Its results of the year follow."
+    "as yards restocked. Its results of the year were as follows:"
 )
 FORMATS = ("html", "md", "csv", "docx", "pdf")
 
@@ -196,3 +196,16 @@ def test_the_texts_own_rounded_statement_of_a_result_is_quoted_after_it(
     assert "grew by 24%" in said.text
     quotes = {e.id: e.quote for e in answer.evidence}
     assert said.text in quotes[said.citations[0]]
+
+
+def test_which_years_a_table_covers_is_not_what_it_shows(library: Library) -> None:
+    answer = _ask(library, "html", "Which years does the table provide figures for?")
+    assert not answer.refused, answer.answer
+    assert answer.answer.startswith("2019 and 2018"), answer.answer
+
+
+@pytest.mark.parametrize("kind", ("html", "md", "docx", "pdf"))
+def test_what_a_table_shows_is_the_sentence_introducing_it(library: Library, kind: str) -> None:
+    answer = _ask(library, kind, "What does the table show?")
+    assert not answer.refused, answer.answer
+    assert answer.answer == "Its results of the year were as follows:", answer.answer

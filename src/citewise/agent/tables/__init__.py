@@ -55,9 +55,11 @@ def table_answer(
     """A computed, compared, counted or listed answer from the tables the question may be
     about; None when the question names no such operation or no table answers it."""
     started = time.perf_counter() if started is None else started
-    if find(text, ("shows",)):  # "what does the table show?"
-        return _description(text, question, hits, store, started)
     ask = read(text)
+    if find(text, ("shows",)) and not ask.asks_period:  # "what does the table show?"
+        described_answer = _description(text, question, hits, store, started)
+        if described_answer is not None:
+            return described_answer
     if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
                           or ask.asks_period or ask.periods):  # fmt: skip
         return None
