@@ -275,6 +275,11 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
     return CellMatch(name, view.columns[k], value, i, k, score, "cell", col_score, min(1.0, margin))
 
 
+def bound_asked(question: str) -> bool:
+    """ "Which maximum learning rates ...": a setting's bound is asked, not a row ranked."""
+    return bool(_BOUND_ASKED.search(question))
+
+
 def superlative(question: str, view: TableView) -> CellMatch | None:
     """ "Which X is best on Y" / "which filter removes most papers": the row with the
     largest (or smallest) value in the column the question names."""

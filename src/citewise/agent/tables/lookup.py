@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from citewise.agent.answer import AnswerSentence
+from citewise.agent.cells import bound_asked
 from citewise.agent.quoted import Quoted
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate
@@ -105,7 +106,8 @@ def extreme_row(ask: Ask, frame: Frame) -> Candidate | None:
     """ "Which X had the highest Y": of the rows under the section the question names (all
     rows when it names none), totals left out, the one whose figure is the largest (or
     smallest) in the column read."""
-    chosen = _value_column(ask, frame) if _WHICH_ROW.search(ask.text) else None
+    ranks = _WHICH_ROW.search(ask.text) and not bound_asked(ask.text)
+    chosen = _value_column(ask, frame) if ranks else None
     if chosen is None:
         return None
     column, named = chosen
