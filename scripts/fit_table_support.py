@@ -5,7 +5,12 @@ their features as `table_*` signals) and the items' file, for the record. Output
 logistic weights that make support the probability a table answer is right, fitted by
 plain gradient descent with numpy (a little L2 so a feature seen constant stays small).
 
-    python scripts/fit_table_support.py RESULTS.json --note "TAT-QA odd half at <commit>"
+    python scripts/fit_table_support.py RESULTS.json --without BEFORE.json \
+        --note "TAT-QA odd half at <commit>"
+
+BEFORE.json: the same items answered by a build without cell or largest-row table answers
+(the commit before them, 1cce88b), for the floors of those kinds: where the sentence
+picker answers them as well, they are not given.
 """
 
 from __future__ import annotations
@@ -16,21 +21,22 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.agent.tables.support import FEATURES
+from citewise.agent.tables.support import FEATURES, KINDS
 
 OUT = Path(__file__).parents[1] / "src" / "citewise" / "agent" / "tables" / "support.json"
 
 
-def rows(results: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    x, y = [], []
+def rows(results: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    x, y, ids = [], [], []
     for path in results:
         for item in json.loads(path.read_text())["items"]:
             signals = item.get("signals") or {}
-            if "table_row" not in signals or item["refused"]:
+            if "table_columns" not in signals or item["refused"]:
                 continue
             x.append([float(signals.get(f"table_{k}", 0.0)) for k in FEATURES])
             y.append(1.0 if item["correct"] else 0.0)
-    return np.array(x), np.array(y)
+            ids.append(item["id"])
+    return np.array(x), np.array(y), ids
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 20000) -> np.ndarray:
@@ -43,12 +49,44 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 20000) -> n
     return w
 
 
+def kind_floor(p: np.ndarray, y: np.ndarray, other: np.ndarray) -> float:
+    """The support from which answers of a kind that reads a figure (a cell, the largest
+    row) are given: the threshold that gets the most items right on the development half,
+    counting below it what the sentence picker answered instead (`other`: 1 where its
+    answer was right; the text around a table often states the figure the question
+    means). 1.0 when the picker does as well everywhere."""
+    best, floor = float(other.sum()), 1.0
+    for t in sorted(set(p.tolist())):
+        right = float(y[p >= t].sum() + other[p < t].sum())
+        if right > best:
+            best, floor = right, t
+    return round(floor, 4)
+
+
+def others(paths: list[Path]) -> dict[str, float]:
+    """Item -> 1.0 when the sentence picker's answer (a run without the kinds) was right."""
+    return {
+        item["id"]: float(item["correct"])
+        for path in paths
+        for item in json.loads(path.read_text())["items"]
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, nargs="+")
+    parser.add_argument(
+        "--without",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="results of the same items with no cell or largest-row answers",
+    )
     parser.add_argument("--note", required=True, help="what the results are (set, half, commit)")
     args = parser.parse_args()
-    x, y = rows(args.results)
+    x, y, ids = rows(args.results)
+    before = others(args.without)
+    other = np.array([before.get(i, 0.0) for i in ids])
     w = fit(x, y)
     p = 1.0 / (1.0 + np.exp(-np.hstack([np.ones((len(x), 1)), x]) @ w))
     high = p >= 0.8
@@ -56,12 +94,16 @@ def main() -> None:
         f"{len(y)} table answers, {y.mean():.3f} right; support >= 0.8: {high.sum()} answers,"
         f" {y[high].mean() if high.any() else float('nan'):.3f} right"
     )
+    kinds = {k: x[:, FEATURES.index(k)] > 0 for k in KINDS}
+    floors = {k: kind_floor(p[m], y[m], other[m]) for k, m in kinds.items()}
+    print(f"floors: {floors}")
     data = {
         "provenance": f"fitted by scripts/fit_table_support.py on {args.note}: {len(y)} table"
         f" answers, {int(y.sum())} right",
         "weights": {"bias": round(float(w[0]), 4)}
         | {k: round(float(v), 4) for k, v in zip(FEATURES, w[1:], strict=True)},
         "answer_floor": 0.0,
+        "kind_floors": floors,
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(json.dumps(data["weights"]))

@@ -71,7 +71,7 @@ class TableView:
     @classmethod
     def from_data(cls, data: dict[str, object], label: str | None) -> TableView | None:
         if not data.get("cells"):
-            return None
+            return cls._from_rows(data, label)
         table = table_from_data(data, label, 0, 0)
         grid = to_csv_rows(table)
         head = max(1, table.header_rows)
@@ -88,6 +88,19 @@ class TableView:
                 for k in range(c.col, min(c.col + c.colspan, table.cols)):
                     boxes[r][k] = c.bbox
         return cls(label or caption[:40], caption, columns, grid[head:], boxes[head:], grid[:head])
+
+    @classmethod
+    def _from_rows(cls, data: dict[str, object], label: str | None) -> TableView | None:
+        """A CSV or TSV file's rows block (documents/tabular.py): its header line names the
+        columns, its rows are the body; no boxes (a text file has no page)."""
+        header, rows = data.get("columns"), data.get("rows")
+        if not isinstance(header, list) or not isinstance(rows, list) or len(header) < 2:
+            return None
+        columns = [str(c) for c in header]
+        body = [[str(c) for c in r] for r in rows if isinstance(r, list)]
+        if not body:
+            return None
+        return cls(label or "the table", "", columns, body, [], [columns])
 
     def group(self, column: int) -> str:
         """The top header over a column when the table has a header above its headers
@@ -114,6 +127,8 @@ class CellMatch:
     column_index: int
     score: float
     kind: str = "cell"  # cell | superlative
+    column_score: float = 0.0  # the part of `score` the column's header earned
+    margin: float = 1.0  # how far the row is ahead of the next best row (1: no rival)
 
 
 def words(text: str) -> list[str]:
@@ -234,6 +249,7 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
         return None
     k, col_score = column
     special = _special_row(question, view)
+    margin = 1.0
     if special is not None:
         i, row_score = special, 1.0
     else:
@@ -250,12 +266,18 @@ def match_cell(question: str, view: TableView) -> CellMatch | None:
         if len(scores) > 1 and scores[1][0] >= scores[0][0] - 1e-9:
             return None
         row_score, i = scores[0]
+        margin = scores[0][0] - scores[1][0] if len(scores) > 1 else 1.0
     value = view.rows[i][k] if k < len(view.rows[i]) else ""
     if not value:
         return None
-    return CellMatch(
-        row_name(view.rows[i]), view.columns[k], value, i, k, min(row_score, 1.0) + col_score
-    )
+    score = min(row_score, 1.0) + col_score
+    name = row_name(view.rows[i])
+    return CellMatch(name, view.columns[k], value, i, k, score, "cell", col_score, min(1.0, margin))
+
+
+def bound_asked(question: str) -> bool:
+    """ "Which maximum learning rates ...": a setting's bound is asked, not a row ranked."""
+    return bool(_BOUND_ASKED.search(question))
 
 
 def superlative(question: str, view: TableView) -> CellMatch | None:
@@ -285,7 +307,8 @@ def superlative(question: str, view: TableView) -> CellMatch | None:
     if sum(v == value for v, _ in valued) > 1:
         return None  # a tie has no single answer
     row = view.rows[i]
-    return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative")
+    return CellMatch(row_name(row), view.columns[k], row[k], i, k, 1.0 + col_score, "superlative",
+                     col_score)  # fmt: skip
 
 
 _TOTAL_OVER = lazy(r"\b(total|overall|combined|summed|sum)\b", re.I)

@@ -31,10 +31,7 @@ from citewise.agent.columns import column_fact
 from citewise.agent.computed import (
     Computation,
     Operand,
-    check,
-    citations,
     operation,
-    render,
     two_operand,
 )
 from citewise.agent.counting import count_for
@@ -60,11 +57,21 @@ from citewise.agent.table_answers import (
     wins_answer,
 )
 from citewise.agent.tables import table_answer
+from citewise.agent.tables.asked import periods, read
+from citewise.agent.tables.candidate import computed_sentence
+from citewise.agent.tables.locate import known, terms
+from citewise.agent.tables.support import answer_floor
+from citewise.agent.tables.support import support as table_support
 from citewise.retrieval.hybrid import Hit
 from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
 
 STRONG_MATCH = 1.5
+# A filing's statement line is read by its name for the one fiscal year asked
+# (agent/filing_answer.py): one row, no rival, the period's column; `filing` lets the
+# fitted table support (agent/tables/support.py) learn how often that path is right.
+FILING_LINE = {"filing": 1.0, "row": 1.0, "margin": 1.0, "columns": 1.0}
+_HOW = re.compile(r"\s*how\b", re.I)
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
 
@@ -83,12 +90,19 @@ def cell_answer(
     """One cell of a retrieved table, when its row and column headers are both named."""
     scored: list[tuple[float, StoredBlock, TableView, CellMatch]] = []
     asking = focus_sentence(text)  # a lead statement's words name no cell
+    ask = read(asking)
+    if ask.asks_period or (_HOW.match(asking) and not question.expects_number):
+        return None  # "in which year ...": a period, not a figure; "how is X set": a method
+    named = {p.year for p in ask.periods}
     for block, view in _table_views(hits, question, store):
         match = (
             superlative(asking, view) or superlative_total(asking, view) or match_cell(asking, view)
         )
         # a question not typed numeric needs both its row and its column named outright
         if match is not None and (question.expects_number or match.score >= STRONG_MATCH):
+            dated = any(periods(c) for c in view.columns)
+            if dated and named - {p.year for p in periods(match.column)}:
+                continue  # the column is of another period than the one asked for
             table = f"{view.caption} {match.column} {match.row} {match.value}"
             if not cell_fits(question, match.kind, table, f"{view.caption} {block.text}"):
                 continue  # a score for "how many seconds", a number for "which part"
@@ -112,9 +126,34 @@ def cell_answer(
     }
     box = view.box(match.row_index, match.column_index)
     quote = Quoted(block, row_quote(block, view.rows[match.row_index]), box)
-    support = min(1.0, 0.5 + score / 4)
+    features = cell_features(asking, match, f"{view.caption} {block.label or ''}")
+    features["number_asked"] = float(question.expects_number)
+    features["operation_asked"] = float(ask.operation is not None)
+    features["labelled"] = float(bool(block.label))
+    support = table_support(features)
+    if support < answer_floor(features):
+        return None  # the sentence picker answers such questions better (fitted)
     answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
-    return build_answer(store, text, [(answer_sentence, [quote])], support, started)
+    answer = build_answer(store, text, [(answer_sentence, [quote])], support, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    return answer
+
+
+def cell_features(asking: str, match: CellMatch, caption: str) -> dict[str, float]:
+    """What the fitted table support (agent/tables/support.py) reads of a matched cell:
+    how much of its row's and its column's headers the question names, the row's lead
+    over the next one and the question's words no header or caption says."""
+    said = set(terms(f"{match.row} {match.column} {caption}"))
+    asked = terms(asking)
+    unmatched = sum(not known(w, said) for w in asked) / len(asked) if asked else 0.0
+    return {
+        "cell": 1.0,
+        "extreme": float(match.kind == "superlative"),
+        "row": min(1.0, match.score - match.column_score),
+        "columns": min(1.0, match.column_score),
+        "margin": match.margin,
+        "unmatched": unmatched,
+    }
 
 
 def _row_operands(text: str, views: list[tuple[StoredBlock, TableView]]) -> list[Operand]:
@@ -166,6 +205,8 @@ def computed_from_cells(
     views = _table_views(hits, question, store)
     blocks = {b.id: b for b, _ in views}
     picked: list[Operand] = []
+    columns = {b.id: score for b, v in views if (c := best_column(text, v, numeric_columns(v)))
+               for score in [c[1]]}  # fmt: skip
     for o in _row_operands(text, views):
         if all(o.label.rsplit(", ", 1)[0] != p.label.rsplit(", ", 1)[0] for p in picked):
             picked.append(o)
@@ -182,7 +223,9 @@ def computed_from_cells(
         return None  # more rows named than a two-figure operation takes
     first, second = _in_question_order(text, picked)
     computation = two_operand(what, first, second)
-    return computed_answer(store, text, computation, blocks, started)
+    features = {"operation": 1.0, "named_rows": 1.0, "row": 1.0, "margin": 1.0,
+                "columns": min(1.0, min(columns[o.block_id] for o in picked))}  # fmt: skip
+    return computed_answer(store, text, computation, blocks, started, features)
 
 
 def computed_answer(
@@ -191,20 +234,21 @@ def computed_answer(
     computation: Computation,
     blocks: dict[str, StoredBlock],
     started: float,
+    features: dict[str, float],
 ) -> Answer | None:
-    """The computed sentence, its operands cited; None when recomputation disagrees."""
-    quotes = [Quoted(blocks[o.block_id], o.quote, o.cell_bbox) for o in computation.operands]
-    if not check(computation, {b.id: b.text for b in blocks.values()}):
+    """The computed sentence (tables/candidate.computed_sentence), its support from the
+    fitted table function of `features`; None when recomputation disagrees or support is
+    below the floor."""
+    made = computed_sentence(computation, blocks)
+    if made is None:
         return None
-    sentence = AnswerSentence(
-        render(computation),
-        citations(computation),
-        1.0,
-        "computed",
-        operands=[o.to_dict() for o in computation.operands],
-        computation=computation.to_dict(),
-    )
-    return build_answer(store, text, [(sentence, quotes)], 1.0, started)
+    score = table_support(features)
+    if score < answer_floor(features):
+        return None
+    made[0].support = round(score, 3)
+    answer = build_answer(store, text, [made], score, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    return answer
 
 
 def refusal(store: Store, text: str, reason: str, closest: list[Quoted], started: float) -> Answer:
@@ -249,10 +293,13 @@ def filing_answer(text: str, store: Store, started: float) -> Answer | None:
             "column": year,
             "value": only.printed,
         }
-        answer_sentence = AnswerSentence(sentence, [block.id], 1.0, "cell", cell)
+        score = table_support(FILING_LINE)
+        answer_sentence = AnswerSentence(sentence, [block.id], round(score, 3), "cell", cell)
         quoted = Quoted(block, only.quote, only.cell_bbox)
-        return build_answer(store, text, [(answer_sentence, [quoted])], 1.0, started)
-    return computed_answer(store, text, comp, blocks, started)
+        answer = build_answer(store, text, [(answer_sentence, [quoted])], score, started)
+        answer.signals = {**answer.signals, **{f"table_{k}": v for k, v in FILING_LINE.items()}}
+        return answer
+    return computed_answer(store, text, comp, blocks, started, {**FILING_LINE, "operation": 1.0})
 
 
 def csv_answer(text: str, hits: list[Hit], store: Store, started: float) -> Answer | None:

@@ -315,11 +315,30 @@ def table_from_data(data: dict[str, object], label: str | None, page: int, block
 _YEARS = re.compile(r"\b(?:19|20)\d\d\b|\bF[Yy]?\s?\d\d\b|\b[QH][1-4]\b")
 
 
+# what a column's name may print besides years: a day of a month ("April 27"), a note mark
+# ("(1)", "(a)")
+_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I
+)
+_NOTE = re.compile(r"\(\w\)|\*+")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _names_column(text: str) -> bool:
+    """A cell naming a column: no figure left once its periods, days and note marks are
+    taken out ("April 27, 2019 (1)", "FY18"), or words around a span of years ("1-3 Years",
+    "Less than 1 Year") that read as no amount."""
+    bare = _NOTE.sub("", _DAY.sub("", _YEARS.sub("", text)))
+    if not re.search(r"\d", bare):
+        return True
+    return not is_numeric(text) and bool(_WORD.search(bare))
+
+
 def _heads_columns(row: list[str]) -> bool:
     """A row whose value cells name columns, not amounts: years ("2019", "2019 and 2018",
     "December 31, 2019"), units ("$", "£m", "%") or words, at least one of them."""
     values = [t for t in row[1:] if t.strip()]
-    return bool(values) and all(not re.search(r"\d", _YEARS.sub("", t)) for t in values)
+    return bool(values) and all(_names_column(t) for t in values)
 
 
 def title_rows(rows: list[list[str]], header_rows: int) -> int:

@@ -99,7 +99,11 @@ def _overlap(a: layout.Box, b: layout.Box) -> bool:
 
 
 def _side_by_side(units: list[Unit]) -> set[int]:
-    """Small units sharing a line with another small unit in the same column: cells."""
+    """Small units sharing a line with another small unit in the same column: cells.
+
+    One sweep down the page: each unit is checked only against the units of its column
+    still open at its top edge (those whose bottom lies more than 2 pt below it), so a
+    table of r lines and c cells a line costs about r·c², not (r·c)²."""
     small = sorted(
         (
             (i, u.bbox)
@@ -109,16 +113,16 @@ def _side_by_side(units: list[Unit]) -> set[int]:
         key=lambda item: item[1][1],
     )
     out: set[int] = set()
-    for n, (a, (ax0, _, ax1, ay1)) in enumerate(small):
-        for b, (bx0, by0, bx1, by1) in small[n + 1 :]:
-            if by0 >= ay1 - 2:
-                break  # sorted by top edge: the rest start below this unit
-            if (
-                units[a].col == units[b].col
-                and min(ay1, by1) - by0 > 2
-                and (bx0 > ax1 or ax0 > bx1)
-            ):
+    open_units: dict[str, list[tuple[int, layout.Box]]] = {}
+    for b, box in small:
+        bx0, by0, bx1, by1 = box
+        col = units[b].col
+        live = [(a, abox) for a, abox in open_units.get(col, []) if abox[3] - 2 > by0]
+        for a, (ax0, _, ax1, ay1) in live:
+            if min(ay1, by1) - by0 > 2 and (bx0 > ax1 or ax0 > bx1):
                 out.update((a, b))
+        live.append((b, box))
+        open_units[col] = live
     return out
 
 

@@ -22,7 +22,7 @@ from citewise.agent.tables.lexicon import (
 
 # A period a question names: "2019", "FY19", "F18", "fiscal 2018", "2018/2019"
 _PERIOD = re.compile(
-    r"\b(?:(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)|FY\s?(\d\d)|F(\d\d))"
+    r"\b(?:(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)|FY\s?(\d\d)|F(\d\d))"
     r"(?:\s*/\s*((?:19|20)?\d\d))?\b",
     re.I,
 )

@@ -9,6 +9,7 @@ from citewise.agent.answer import AnswerSentence
 from citewise.agent.computed import Computation, check, citations, render
 from citewise.agent.quoted import Quoted
 from citewise.agent.tables.frame import Frame
+from citewise.store.library import StoredBlock
 
 
 @dataclass
@@ -21,14 +22,14 @@ class Candidate:
     features: dict[str, float] = field(default_factory=dict)
 
 
-def computed_candidate(
-    comp: Computation, frame: Frame, features: dict[str, float]
-) -> Candidate | None:
-    """The computed sentence with its operands cited; None when recomputation disagrees."""
-    if not check(comp, {frame.block.id: frame.block.text}):
+def computed_sentence(
+    comp: Computation, blocks: dict[str, StoredBlock]
+) -> tuple[AnswerSentence, list[Quoted]] | None:
+    """The one computed sentence every path builds (tables, two named cells, a filing's
+    metric): the derivation with each operand cited and quoted, its support left to the
+    fitted function (tables/support.py); None when recomputation from the quotes disagrees."""
+    if not check(comp, {b.id: b.text for b in blocks.values()}):
         return None
-    if frame.scale and comp.unit != "%" and comp.expression not in ("a / b",):
-        comp.notes.append(f"figures in {frame.scale}")
     sentence = AnswerSentence(
         render(comp),
         citations(comp),
@@ -37,5 +38,17 @@ def computed_candidate(
         operands=[o.to_dict() for o in comp.operands],
         computation=comp.to_dict(),
     )
-    quotes = [Quoted(frame.block, o.quote, o.cell_bbox) for o in comp.operands]
-    return Candidate([(sentence, quotes)], comp.shown_result(), features)
+    quotes = [Quoted(blocks[o.block_id], o.quote, o.cell_bbox) for o in comp.operands]
+    return sentence, quotes
+
+
+def computed_candidate(
+    comp: Computation, frame: Frame, features: dict[str, float]
+) -> Candidate | None:
+    """The computed sentence of one table's figures, its scale noted."""
+    if frame.scale and comp.unit != "%" and comp.expression not in ("a / b",):
+        comp.notes.append(f"figures in {frame.scale}")
+    made = computed_sentence(comp, {frame.block.id: frame.block})
+    if made is None:
+        return None
+    return Candidate([made], comp.shown_result(), features)

@@ -102,7 +102,28 @@ def _name(view: TableView, k: int, header: str) -> str:
     dated = [c for c in cells if periods(c)]
     if dated:
         return min(dated, key=len)
-    return cells[-1] if cells else header
+    return " ".join(dict.fromkeys(cells)) if cells else header  # "Third" over "Quarter"
+
+
+def _spread_periods(view: TableView, values: list[int]) -> dict[int, str]:
+    """A header row whose only cells name periods, each printed over one column of a block
+    of columns ("Fiscal 2019" over the four quarters and the total, a table whose spans
+    were lost): each value column gets the period of its block. The blocks are the value
+    columns cut into as many equal runs as there are such cells, each cell inside its own
+    run; {} when a row fits no such reading."""
+    out: dict[int, str] = {}
+    for row in view.header:
+        named = [(k, c.strip()) for k, c in enumerate(row) if k > 0 and c.strip()]
+        if not named or len(named) >= len(values) or not all(periods(c) for _, c in named):
+            continue
+        size, rest = divmod(len(values), len(named))
+        if rest:
+            continue
+        runs = [values[i * size : (i + 1) * size] for i in range(len(named))]
+        if all(run[0] <= k <= run[-1] for (k, _), run in zip(named, runs, strict=True)):
+            for (_, text), run in zip(named, runs, strict=True):
+                out.update({k: text for k in run if k not in out})
+    return out
 
 
 def frame(block: StoredBlock, view: TableView) -> Frame | None:
@@ -111,14 +132,20 @@ def frame(block: StoredBlock, view: TableView) -> Frame | None:
     if not values:
         return None
     columns = []
+    spread = _spread_periods(view, values)
     for k in values:
         header = view.columns[k]
+        if k in spread and spread[k] not in header:
+            header = f"{spread[k]} {header}".strip()
         cells = [r[k] for r in view.rows if k < len(r) and r[k]]
         percent = bool(_PERCENT.search(header)) or (
             bool(cells) and sum(c.rstrip().endswith("%") for c in cells) > len(cells) / 2
         )
         years = sorted({p.year for p in periods(_SPACED.sub("", header))})  # "2 0 1 8"
-        columns.append(Column(k, header, _name(view, k, header), years, percent))
+        name = _name(view, k, header)
+        if k in spread and not periods(name):
+            name = f"{name}, {spread[k]}"  # "Third Quarter, Fiscal 2019"
+        columns.append(Column(k, header, name, years, percent))
     rows: list[Row] = []
     parent = ""
     for i, cells in enumerate(view.rows):

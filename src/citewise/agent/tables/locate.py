@@ -35,7 +35,7 @@ def terms(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _known(word: str, asked: set[str]) -> bool:
+def known(word: str, asked: set[str]) -> bool:
     return word in asked or (len(word) >= 3 and any(a.startswith(word) for a in asked))
 
 
@@ -52,13 +52,13 @@ def row_score(row: Row, asked: set[str]) -> float:
     context = own | set(terms(row.parent))
     if not asked or not context:
         return 0.0
-    precision = sum(_known(w, asked) for w in own) / len(own) if own else 0.5
-    recall = sum(_known(w, context) for w in asked) / len(asked)
+    precision = sum(known(w, asked) for w in own) / len(own) if own else 0.5
+    recall = sum(known(w, context) for w in asked) / len(asked)
     if precision == 0 or recall == 0:
         return 0.0
     # what the label says itself counts a little over what its section says: "Total
     # current tax expense" over a "Total" row under "Current tax expense:"
-    own_recall = sum(_known(w, own) for w in asked) / len(asked)
+    own_recall = sum(known(w, own) for w in asked) / len(asked)
     return (1 - OWN) * _f1(precision, recall) + OWN * _f1(precision, own_recall)
 
 
@@ -116,7 +116,7 @@ class ColumnPick:
     ambiguous: bool  # another column would do as well
 
 
-def _preferred(frame: Frame, ask: Ask, candidates: list[Column]) -> list[Column]:
+def preferred(frame: Frame, ask: Ask, candidates: list[Column]) -> list[Column]:
     """Of columns for one period, those holding percentages when the question asks for
     a percentage figure (not a percentage change), else those holding amounts."""
     wants = ask.percent and ask.operation not in ("pct_change", "share")
@@ -138,7 +138,7 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
             low, high = min(years), max(years)
             years = sorted({y for c in single for y in c.years if low <= y <= high})
         for year in years:
-            fits = _preferred(frame, ask, [c for c in single if c.years == [year]])
+            fits = preferred(frame, ask, [c for c in single if c.years == [year]])
             if not fits:
                 return None
             if len(fits) > 1:  # several columns of the year: the one the words name
@@ -152,7 +152,7 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
     years = sorted({c.years[0] for c in single})
     if len(years) < 2:
         return None
-    picked = [_preferred(frame, ask, [c for c in single if c.years == [y]])[0] for y in years]
+    picked = [preferred(frame, ask, [c for c in single if c.years == [y]])[0] for y in years]
     ambiguous = any(len([c for c in single if c.years == [y]]) > 1 for y in years)
     return ColumnPick(_ordered(picked), "default", ambiguous)
 

@@ -6,14 +6,18 @@ carries its features; support comes from them (tables/support.py), never from a 
 
 from __future__ import annotations
 
+import re
+
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate, computed_candidate
 from citewise.agent.tables.compute import across_rows, over_periods
 from citewise.agent.tables.frame import Column, Frame, Row
 from citewise.agent.tables.locate import best_row, named_by_headers, pick_columns
+from citewise.agent.tables.lookup import cell, extreme_row
 from citewise.agent.tables.parts import parts_of
 from citewise.agent.tables.periods import compared, counted, listed, period_columns
 
+_WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 # Two rows that each match at least half-way are what a question joining two names means.
 TWO_ROWS = 0.5
 
@@ -101,6 +105,8 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
         return compared(ask, frame)
     if ask.asks_period and not ask.operation:
         return period_columns(ask, frame)
+    if ask.comparison and not ask.operation and _WHICH.search(ask.text):
+        return extreme_row(ask, frame)  # "which segment had the largest X"
     if ask.made_of and ask.operation in (None, "sum") and not ask.periods:
         return parts_of(ask, frame)  # "the components of total revenue"
     if ask.operation:
@@ -112,4 +118,4 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
         return max(both, key=lambda c: c.features["row"]) if both else None
     if len(ask.periods) >= 2:
         return listed(ask, frame)
-    return None
+    return cell(ask, frame)  # "what was X in 2019"

@@ -11,6 +11,20 @@ Features (each 0..1):
 - columns: 1 when the question names the periods or headers, 0 when taken by default
 - column_tie: 1 when another column would have done as well
 - compound: 1 when the question names two operations ("the change in the average ...")
+- lookup: 1 when the answer is one cell read, nothing computed (tables/lookup.cell)
+- unmatched: the share of the question's row words that neither the row, its section,
+  its column's header nor the caption say ("the fourth quarter" of a table of years)
+- cell: 1 for a cell matched by its row's and column's header words (agent/cells.py, the
+  answer agent/numeric_answer.cell_answer gives); its row and columns are header shares
+- number_asked: 1 when the question asks for a figure (agent/question.py expects_number)
+- operation_asked: 1 when a cell answers a question that names arithmetic ("the change in")
+- labelled: 1 when the cell's table prints a label ("Table 3"): its caption and headers
+  say what it measures, where a statement's columns are periods a question names by year
+- named_rows: 1 for the two-figure operation over rows the question names in full
+  (agent/numeric_answer.computed_from_cells)
+- filing: 1 for a filing's statement line or metric (agent/filing_answer.py)
+- describes: 1 when the answer says what a table shows (its caption or introduction)
+- extreme: 1 when the answer is the row with the largest or smallest figure in a column
 """
 
 from __future__ import annotations
@@ -20,7 +34,26 @@ import math
 from functools import cache
 from importlib.resources import files
 
-FEATURES = ("operation", "row", "margin", "columns", "column_tie", "compound")
+FEATURES = (
+    "operation",
+    "row",
+    "margin",
+    "columns",
+    "column_tie",
+    "compound",
+    "lookup",
+    "extreme",
+    "unmatched",
+    "describes",
+    "cell",
+    "number_asked",
+    "operation_asked",
+    "labelled",
+    "named_rows",
+    "filing",
+)
+# answers that read a figure or a sentence: each kind has a fitted floor of its own
+KINDS = ("lookup", "extreme", "describes", "cell")
 
 
 @cache
@@ -36,7 +69,17 @@ def support(features: dict[str, float]) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def answer_floor() -> float:
-    """Below this support the table answer is not given (the sentence picker answers)."""
+@cache
+def _floors() -> dict[str, float]:
     data = json.loads(files("citewise.agent.tables").joinpath("support.json").read_text())
-    return float(data.get("answer_floor", 0.0))
+    floors = {k: float(v) for k, v in data.get("kind_floors", {}).items()}
+    return {"": float(data.get("answer_floor", 0.0)), **floors}
+
+
+def answer_floor(features: dict[str, float] | None = None) -> float:
+    """Below this support the table answer is not given (the sentence picker answers): a
+    candidate that only reads a figure (a cell, the largest row) has its kind's fitted
+    floor, one that computes the file's `answer_floor`."""
+    floors = _floors()
+    kinds = [floors.get(k, 0.0) for k in KINDS if (features or {}).get(k)]
+    return max([floors[""], *kinds])
