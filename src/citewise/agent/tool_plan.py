@@ -64,8 +64,11 @@ REPLY_TOKENS = 400  # room for the longest reply the caps allow, so the JSON alw
 
 
 def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
-    """A tool's parameter schema with every string and list capped in length."""
-    out = dict(schema)
+    """A tool's parameter schema with every string and list capped in length, and no
+    `pattern`: llama.cpp's schema-to-grammar converter refuses the regex syntax the
+    matrix's "preset or free phrase" pattern uses ("(?:", an AssertionError), so the model
+    step failed; the registry validates each call against the full schema anyway."""
+    out = {k: v for k, v in schema.items() if k != "pattern"}
     if out.get("type") == "string":
         out["maxLength"] = MAX_STRING
     if out.get("type") == "array":
