@@ -1,12 +1,13 @@
 """Draft an answer from retrieved passages and measure it for the refusal decision.
 
 The draft is the best sentence (one per part of a two-part question; more only while the
-answer stays under 40 words, or 80 for a list or an explanation), each cut to its shortest
+answer stays under 60 words, or 80 for a list or an explanation), each cut to its shortest
 answering clause; the signals say how well it answers (agent/refusal.py decides).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from citewise.agent.answer_shapes import (
     states_reason,
     wants_reason,
 )
+from citewise.agent.candidate_features import Shape, Similarity
 from citewise.agent.extractive import (
     Candidate,
     Passage,
@@ -32,6 +34,8 @@ from citewise.agent.extractive import (
 from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.question import Question
 from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
+from citewise.agent.rescoring import rescored
+from citewise.agent.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.spans import listed_items, shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
 from citewise.regex import lazy
@@ -39,13 +43,12 @@ from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
 # An answer is this short unless the question asks for a list or an explanation.
-SHORT_ANSWER_WORDS = 40
+SHORT_ANSWER_WORDS = 60
 LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
-# Answer shapes some questions need.
-_WANTS_LINK = lazy(r"\b(web ?(link|page)|url|website|web address|doi)\b", re.IGNORECASE)
+# Answer shapes some questions need (a link: agent/shape_terms.py).
 _LINK = lazy(r"https?://|www\.|\bdoi\.org/|\b10\.\d{4,}/", re.IGNORECASE)
 _WANTS_DATE = lazy(r"^\s*when\b|\b(what|which|in which) (year|date|month|day)\b", re.I)
 _DATE = lazy(
@@ -71,8 +74,6 @@ _COMPARISON = lazy(
     r"than|outperform\w*|exceed\w*)\b",
     re.IGNORECASE,
 )
-# What a link is written with, for finding one ("the web link to this paper")
-LINK_TERMS = ["http", "https", "doi", "www"]
 _REFERS_TO_FIGURE = lazy(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
 _DIGIT = lazy(r"\d")
 _ACRONYM = lazy(r"^(?=(?:.*[A-Z]){2})[A-Za-z0-9-]{2,12}$")
@@ -246,11 +247,40 @@ def picks_out(question: Question, text: str) -> float:
     return 0.0 if misses_the_names_asked(question, text) else 1.0
 
 
+def shape_tests() -> Shape:
+    """The answer-shape tests the scorer's features read."""
+    return Shape(
+        type_fit=lambda q, text: type_fit(q, text) * picks_out(q, text),
+        new_name=names_a_new_thing,
+    )
+
+
+def ranked_candidates(
+    question: Question, passages: list[Passage], weight: Weight, document_of: dict[str, str]
+) -> list[Candidate]:
+    """Every sentence of the passages by term coverage, those outside scope counting less."""
+    return _prefer_scope(score_candidates(question, passages, weight), question, document_of)
+
+
+def _rescored(
+    part: Question,
+    question: Question,
+    ranked: list[Candidate],
+    passages: list[Passage],
+    similarity: Similarity,
+    document_of: dict[str, str],
+) -> list[Candidate]:
+    """The candidates re-ranked by the fitted scorer, those outside scope counting less."""
+    scored = rescored(part, ranked, passages, similarity, shape_tests())
+    return _prefer_scope(scored, question, document_of)
+
+
 def draft_answer(
     question: Question,
     passages: list[Passage],
     weight: Weight,
     document_of: dict[str, str],
+    similarity: Similarity,
 ) -> Draft:
     """The drafted answer and its signals (empty spans: nothing to draft from)."""
     parts = question.parts()
@@ -260,8 +290,9 @@ def draft_answer(
     about = 0.0
     ranked: list[Candidate] = []
     for part in parts:
-        ranked = _prefer_scope(score_candidates(part, passages, weight), question, document_of)
+        ranked = ranked_candidates(part, passages, weight, document_of)
         about = max([about, *(c.coverage for c in ranked[:20])])
+        ranked = _rescored(part, question, ranked, passages, similarity, document_of)
         best = _pick(part, ranked) if len(parts) == 1 else _pick(part, ranked)[:1]
         new = [c for c in best if all(c.text != o.text for o in chosen)]
         chosen += new
@@ -290,8 +321,7 @@ def draft_answer(
     in_scope = (
         1.0 if not question.scope or document_of.get(chosen[0].block_id) in question.scope else 0.0
     )
-    if spells_out_the_name(question, spans[0].text):
-        # "What does OLMo stand for?" answered by "... truly Open Language Model"
+    if spells_out_the_name(question, spans[0].text):  # "OLMo": "... Open Language Model"
         coverage = max(coverage, DEFINITION_FOUND_COVERAGE)
     signals = {
         "drafted": 1.0,
@@ -301,6 +331,7 @@ def draft_answer(
         "in_scope": in_scope,
         "about": round(about, 3),
         "margin": round(_margin(chosen[0], ranked), 3),
+        "logit": round(chosen[0].logit or 0.0, 4),  # the fitted scorer's, agent/answer_scorer.py
         "words": float(len(text.split())),
     }
     return Draft(spans, signals)
@@ -336,9 +367,14 @@ def _coverage(chosen: list[Candidate], question: Question) -> float:
 
 
 def _margin(best: Candidate, ranked: list[Candidate]) -> float:
-    """How far the best sentence's score leads the best one from another block."""
-    other = next((c.score for c in ranked if c.block_id != best.block_id), 0.0)
-    return best.score - other
+    """How far the best sentence's probability (by the fitted scorer; its score when the
+    scorer has not read it) leads the best one's from another block."""
+
+    def value(c: Candidate) -> float:
+        return 1.0 / (1.0 + math.exp(-c.logit)) if c.logit is not None else c.score
+
+    others = [value(c) for c in ranked if c.block_id != best.block_id]
+    return value(best) - max(others, default=0.0)
 
 
 def _shape_kept(question: Question, sentence: str) -> Callable[[str], bool]:
@@ -346,51 +382,3 @@ def _shape_kept(question: Question, sentence: str) -> Callable[[str], bool]:
     if type_fit(question, sentence) < 1.0:
         return lambda _span: True
     return lambda span: type_fit(question, span) == 1.0
-
-
-def shape_terms(question: Question) -> list[str]:
-    """Search terms for the shape an answer must have (a link's "http", "doi")."""
-    return LINK_TERMS if _WANTS_LINK.search(question.text) else []
-
-
-# What a class word in a question is answered with in papers: "what hardware" by a device
-# ("a single TPU v3-8"), "which optimizer" by its name, "which framework" likewise.
-CLASS_MEMBERS = {
-    "hardware": ("gpu", "gpus", "tpu", "tpus", "cpu", "cpus"),
-    "accelerator": ("gpu", "gpus", "tpu", "tpus"),
-    "optimizer": ("adam", "adamw", "sgd", "adafactor", "rmsprop"),
-    "framework": ("pytorch", "tensorflow", "jax", "keras"),
-    # a measure is stated in its units: "how much memory" by "12 Mbytes"
-    "memory": (
-        "bytes",
-        "kb",
-        "mb",
-        "gb",
-        "tb",
-        "kbytes",
-        "mbytes",
-        "gbytes",
-        "megabytes",
-        "gigabytes",
-        "kib",
-        "mib",
-        "gib",
-    ),
-}
-
-
-def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
-    """A link written out ("http://dx.doi.org/...") covers the question's "web link"; a
-    class member ("TPU") covers the class word asked about ("hardware")."""
-    out: dict[str, list[frozenset[str]]] = {}
-    for t in question.terms:
-        members = CLASS_MEMBERS.get(t.lower())
-        if members:
-            out[stem(t)] = [frozenset({stem(m)}) for m in members]
-    if not _WANTS_LINK.search(question.text):
-        return out
-    wanted = {stem(w) for w in ("web", "link", "url", "website", "address", "page", "webpage")}
-    out.update(
-        {stem(t): [frozenset({w}) for w in LINK_TERMS] for t in question.terms if stem(t) in wanted}
-    )
-    return out

@@ -17,7 +17,7 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
-from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
+from citewise.agent.draft import Draft, draft_answer
 from citewise.agent.evidence import Citations
 from citewise.agent.extractive import is_running_head
 from citewise.agent.figures import (
@@ -54,6 +54,7 @@ from citewise.agent.scope import (
     title_names,
     without_naming_words,
 )
+from citewise.agent.shape_terms import shape_aliases, shape_terms
 from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.agent.yesno.lead import YesNoLeads
 from citewise.agent.zh_answer import (
@@ -288,6 +289,7 @@ class QuestionAnswerer:
             passages,
             term_weights(self.retriever, question, passages),
             {b.id: b.document_id for b in blocks.values()},
+            self.retriever.similarities,
         )
         return draft, blocks
 

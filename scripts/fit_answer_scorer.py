@@ -1,0 +1,238 @@
+"""Refit the answer scorer (src/citewise/agent/data/answer_scorer.json) from QA files.
+
+    python scripts/fit_answer_scorer.py --scoped LIB QA.yaml [--unscoped LIB2 QA2.yaml ...]
+
+Each LIB holds its QA file's documents; with --scoped each question is asked within its
+`doc` (like `citewise eval --scope-docs`), with --unscoped over the whole library. Two passes:
+
+1. candidates: every answerable, non-yes/no question's candidate sentences (the best
+   `rescoring.TOP` of the term-coverage ranking) with their features, labelled by whether
+   the sentence holds an accepted answer string; a logistic regression (L2, Newton steps,
+   numpy only) over the standardised features.
+2. support: the questions are asked again through the whole pipeline with those weights;
+   the drafted answer's log-odds is calibrated against whether the answer was right
+   (unanswerable questions count as wrong), and the refusal threshold is the support that
+   maximises right answers plus right refusals, with no more than --max-false-refusal of the
+   answerable questions refused.
+
+Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from citewise.agent.answer_scorer import WEIGHTS_FILE, AnswerScorer, answer_scorer
+from citewise.agent.candidate_features import FEATURES
+from citewise.agent.draft import ranked_candidates, shape_tests
+from citewise.agent.passages import hit_passages, term_weights
+from citewise.agent.rescoring import featured
+from citewise.api import Library
+from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
+
+L2 = 1.0
+OUT = Path(__file__).resolve().parents[1] / "src/citewise/agent/data" / WEIGHTS_FILE
+
+
+@dataclass
+class QASet:
+    library: Library
+    items: list[QAItem]
+    by_name: dict[str, str]  # file name -> document id
+    scoped: bool
+
+    def docs(self, item: QAItem) -> tuple[str, ...]:
+        return tuple(self.by_name[d] for d in item.docs if d in self.by_name) if self.scoped else ()
+
+
+def open_set(library: Path, qa: Path, scoped: bool) -> QASet:
+    lib = Library(library)
+    names = file_name_map([(d.id, d.path) for d in lib.documents()])
+    return QASet(lib, load_items(qa), {n: d for d, n in names.items()}, scoped)
+
+
+BALANCE = False  # --balance: every QA file weighs the same, whatever its size
+
+
+def _share(qa_set: QASet, sets: list[QASet], pairs: list[tuple[QASet, QAItem]]) -> float:
+    """How much one item of `qa_set` counts (1 unless the files are balanced)."""
+    return len(pairs) / len(sets) / max(1, len(qa_set.items)) if BALANCE else 1.0
+
+
+def candidate_rows(sets: list[QASet]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Feature rows, labels, item index and weight of every candidate of every usable item
+    (with --balance each QA file weighs the same, so a large pool does not drown a small one)."""
+    rows, labels, groups, weights = [], [], [], []
+    pairs = [(qa_set, item) for qa_set in sets for item in qa_set.items]
+    share = {id(q): _share(q, sets, pairs) for q in sets}
+    for n, (qa_set, item) in enumerate(pairs):
+        if not item.answerable or item.type == "yes_no" or not item.accept:
+            continue
+        qa = qa_set.library.answerer
+        docs = qa_set.docs(item)
+        question, _ = qa.analyse(item.question, docs)
+        hits = qa.retrieve(question, 8, strict=bool(docs))
+        passages, _blocks = hit_passages(hits, () if docs else question.scope)
+        weight = term_weights(qa.retriever, question, passages)
+        document_of = {p.block_id: p.document_id for p in passages}
+        ranked = ranked_candidates(question, passages, weight, document_of)
+        top, feats = featured(
+            question, ranked, passages, qa.retriever.similarities, shape_tests()
+        )
+        for candidate, row in zip(top, feats, strict=True):
+            rows.append(row)
+            labels.append(text_is_correct(candidate.text, item.accept, item.weak_match))
+            groups.append(n)
+            weights.append(share[id(qa_set)])
+    return (
+        np.asarray(rows),
+        np.asarray(labels, dtype=np.float64),
+        np.asarray(groups),
+        np.asarray(weights),
+    )
+
+
+def logistic(
+    x: np.ndarray, y: np.ndarray, l2: float = L2, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    """Weights and bias of an L2-regularised logistic regression (Newton's method), each
+    row counted by `weight` (1 without)."""
+    weight = np.ones(len(x)) if weight is None else weight
+    design = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(design.shape[1])
+    penalty = np.eye(design.shape[1]) * l2
+    penalty[-1, -1] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -30, 30)))
+        gradient = design.T @ (weight * (p - y)) + penalty @ w
+        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def top1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
+    """Share of items whose best-scored candidate holds the answer."""
+    hits = [labels[groups == g][np.argmax(scores[groups == g])] for g in np.unique(groups)]
+    return float(np.mean(hits)) if hits else 0.0
+
+
+def fit_candidates(
+    rows: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray
+) -> AnswerScorer:
+    mean = rows.mean(axis=0)
+    scale = rows.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = (rows - mean) / scale
+    # cross-validated by item (5 folds) for an honest top-1 before the final fit
+    folds = np.unique(groups) % 5
+    held = np.zeros(len(rows))
+    for f in range(5):
+        test = np.isin(groups, np.unique(groups)[folds == f])
+        w, b = logistic(z[~test], labels[~test], weight=weight[~test])
+        held[test] = z[test] @ w + b
+    heuristic = rows[:, FEATURES.index("heuristic")]
+    print(
+        f"candidates {len(rows)}, items {len(np.unique(groups))}; top-1 holds the answer: "
+        f"term coverage {top1(heuristic, labels, groups):.3f}, "
+        f"scorer (5-fold) {top1(held, labels, groups):.3f}",
+        file=sys.stderr,
+    )
+    w, b = logistic(z, labels, weight=weight)
+    for name, weight in sorted(zip(FEATURES, w, strict=True), key=lambda p: -abs(p[1])):
+        print(f"  {name:22s} {weight:+.3f}", file=sys.stderr)
+    return AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0.0, 0.0, 0.0)
+
+
+ABOUT_FLOORS = (0.0, 0.1, 0.2, 0.25, 0.3, 0.34, 0.4)
+CALIBRATION_SIGNALS = ("logit", "coverage", "about", "attribute", "type_fit", "margin")
+
+
+def fit_support(
+    sets: list[QASet], max_false_refusal: float
+) -> tuple[np.ndarray, float, float, float]:
+    """(weights, bias, threshold, about floor): the drafted answer's signals calibrated to
+    being right.
+    Yes/no questions count for the false-refusal limit only (whether their answer is right
+    depends on the lead word, decided elsewhere)."""
+    signals, right, answerable, polar, shares = [], [], [], [], []
+    pairs = [(q, i) for q in sets for i in q.items]
+    share = {id(q): _share(q, sets, pairs) for q in sets}
+    for qa_set, item in pairs:
+        answer = qa_set.library.ask(item.question, list(qa_set.docs(item)))
+        if "logit" not in answer.signals:
+            continue  # answered by another shape (a table cell, a caption), or nothing drafted
+        text = " ".join(s.text for s in answer.withheld) if answer.refused else answer.answer
+        signals.append([answer.signals.get(name, 0.0) for name in CALIBRATION_SIGNALS])
+        right.append(item.answerable and text_is_correct(text, item.accept, item.weak_match))
+        answerable.append(item.answerable)
+        polar.append(item.type == "yes_no")
+        shares.append(share[id(qa_set)])
+    x, y = np.asarray(signals), np.asarray(right, dtype=np.float64)
+    ok, yes_no, counted = np.asarray(answerable), np.asarray(polar), np.asarray(shares)
+    weights, bias = logistic(x[~yes_no], y[~yes_no], l2=0.1, weight=counted[~yes_no])
+    support = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
+    best = (-1.0, 0.0)
+    # a draft no retrieved passage is about enough (`about` below the floor) is refused
+    # whatever its support: the floor is searched with the threshold
+    about = x[:, CALIBRATION_SIGNALS.index("about")]
+    best = (-1.0, 0.0, 0.0)
+    for floor in ABOUT_FLOORS:
+        for threshold in np.unique(np.round(support, 3)):
+            answered = (support >= threshold) & (about >= floor)
+            if np.average(~answered[ok], weights=counted[ok]) > max_false_refusal:
+                continue
+            value = np.sum(counted * ((answered & (y == 1)) | (~answered & ~ok)))
+            if value > best[0]:
+                best = (float(value), float(threshold), floor)
+    print(
+        f"support: {len(x)} answers; weights "
+        + ", ".join(f"{n} {w:+.3f}" for n, w in zip(CALIBRATION_SIGNALS, weights, strict=True))
+        + f", bias {bias:+.3f}; threshold {best[1]:.3f}, about floor {best[2]}",
+        file=sys.stderr,
+    )
+    return weights, bias, best[1], best[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for flag in ("--scoped", "--unscoped"):
+        parser.add_argument(flag, nargs=2, action="append", default=[], metavar=("LIB", "QA"))
+    parser.add_argument("--max-false-refusal", type=float, default=0.15)
+    parser.add_argument("--balance", action="store_true", help="weigh every QA file the same")
+    args = parser.parse_args()
+    global BALANCE
+    BALANCE = args.balance
+    sets = [open_set(Path(lib), Path(qa), True) for lib, qa in args.scoped]
+    sets += [open_set(Path(lib), Path(qa), False) for lib, qa in args.unscoped]
+    if not sets:
+        parser.error("give at least one --scoped or --unscoped LIB QA pair")
+    scorer = fit_candidates(*candidate_rows(sets))
+    OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
+    answer_scorer.cache_clear()
+    weights, bias, threshold, about_floor = fit_support(sets, args.max_false_refusal)
+    scorer = replace(
+        scorer,
+        calibration_signals=CALIBRATION_SIGNALS,
+        calibration_weights=weights,
+        calibration_bias=bias,
+        threshold=threshold,
+        about_floor=about_floor,
+    )
+    OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
+    answer_scorer.cache_clear()
+    for qa_set in sets:
+        qa_set.library.close()
+    print(f"wrote {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

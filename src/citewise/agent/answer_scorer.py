@@ -1,0 +1,115 @@
+"""The fitted answer scorer: candidate features -> probability that the sentence holds the
+answer; the drafted answer's probability -> calibrated support and the refusal threshold.
+
+Weights are data (`agent/data/answer_scorer.json`), written by `scripts/fit_answer_scorer.py`
+from the development pools and read here with numpy: a logistic regression over
+agent/candidate_features.py's FEATURES (standardised), then a one-feature logistic
+calibration of the drafted answer's signals (its log-odds among them) against whether the
+answer was right, and the support below which the answer is refused (with the share of the
+question the retrieved passages must cover at least), both fitted together.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+from citewise.agent.candidate_features import FEATURES
+from citewise.errors import CitewiseError
+
+WEIGHTS_FILE = "answer_scorer.json"
+
+
+@dataclass(frozen=True)
+class AnswerScorer:
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    # support = sigmoid(calibration_weights . signals[calibration_signals] + calibration_bias)
+    calibration_signals: tuple[str, ...]
+    calibration_weights: np.ndarray
+    calibration_bias: float
+    threshold: float  # refuse a drafted answer whose support is below this
+    about_floor: float  # or when no retrieved sentence covers this share of the question
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        """The log-odds that each candidate (a row of FEATURES) holds the answer."""
+        if rows.size == 0:
+            return np.zeros(0, dtype=np.float64)
+        z = (rows.astype(np.float64) - self.mean) / self.scale
+        return np.asarray(z @ self.weights + self.bias, dtype=np.float64)
+
+    def support(self, signals: dict[str, float]) -> float:
+        """The calibrated probability that the drafted answer with these signals is right:
+        its first sentence's log-odds, how much of the question it and the retrieved
+        passages cover, how far it leads the next passage's best sentence."""
+        x = np.asarray([signals.get(name, 0.0) for name in self.calibration_signals])
+        return float(_sigmoid(float(x @ self.calibration_weights) + self.calibration_bias))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "features": list(self.features),
+            "mean": self.mean.round(6).tolist(),
+            "scale": self.scale.round(6).tolist(),
+            "weights": self.weights.round(6).tolist(),
+            "bias": round(self.bias, 6),
+            "calibration": {
+                "signals": list(self.calibration_signals),
+                "weights": self.calibration_weights.round(6).tolist(),
+                "bias": round(self.calibration_bias, 6),
+            },
+            "threshold": round(self.threshold, 4),
+            "about_floor": round(self.about_floor, 4),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> AnswerScorer:
+        try:
+            calibration = data["calibration"]
+            assert isinstance(calibration, dict)
+            scorer = cls(
+                tuple(data["features"]),  # type: ignore[arg-type]  # checked just below
+                np.asarray(data["mean"], dtype=np.float64),
+                np.asarray(data["scale"], dtype=np.float64),
+                np.asarray(data["weights"], dtype=np.float64),
+                float(data["bias"]),  # type: ignore[arg-type]  # a number in the file
+                tuple(calibration["signals"]),
+                np.asarray(calibration["weights"], dtype=np.float64),
+                float(calibration["bias"]),
+                float(data["threshold"]),  # type: ignore[arg-type]  # a number in the file
+                float(data["about_floor"]),  # type: ignore[arg-type]  # a number in the file
+            )
+        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            raise CitewiseError(
+                f"the answer scorer's weights are malformed: {exc}",
+                code="BAD_SCORER_WEIGHTS",
+                hint="refit them: python scripts/fit_answer_scorer.py",
+            ) from exc
+        if (
+            scorer.features != FEATURES
+            or not len(scorer.mean) == len(scorer.scale) == len(scorer.weights) == len(FEATURES)
+            or len(scorer.calibration_signals) != len(scorer.calibration_weights)
+        ):
+            raise CitewiseError(
+                "the answer scorer's weights were fitted for other features",
+                code="BAD_SCORER_WEIGHTS",
+                hint="refit them: python scripts/fit_answer_scorer.py",
+            )
+        return scorer
+
+
+def _sigmoid(x: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))))
+
+
+@lru_cache(maxsize=1)
+def answer_scorer() -> AnswerScorer:
+    """The shipped scorer (read once)."""
+    text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
+    return AnswerScorer.from_dict(json.loads(text))
