@@ -3,7 +3,9 @@
     python scripts/fit_answer_scorer.py --scoped LIB QA.yaml [--unscoped LIB2 QA2.yaml ...]
 
 Each LIB holds its QA file's documents; with --scoped each question is asked within its
-`doc` (like `citewise eval --scope-docs`), with --unscoped over the whole library. Two passes:
+`doc` (like `citewise eval --scope-docs`), with --unscoped over the whole library;
+--calibrate-scoped sets take part in the second pass only (support and refusal, not the
+ranking of sentences: e.g. a pool of table questions). Two passes:
 
 1. candidates: every answerable, non-yes/no question's candidate sentences (the best
    `rescoring.TOP` of the term-coverage ranking) with their features, labelled by whether
@@ -204,7 +206,7 @@ def fit_support(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for flag in ("--scoped", "--unscoped"):
+    for flag in ("--scoped", "--unscoped", "--calibrate-scoped"):
         parser.add_argument(flag, nargs=2, action="append", default=[], metavar=("LIB", "QA"))
     parser.add_argument("--max-false-refusal", type=float, default=0.15)
     parser.add_argument("--balance", action="store_true", help="weigh every QA file the same")
@@ -218,7 +220,9 @@ def main() -> None:
     scorer = fit_candidates(*candidate_rows(sets))
     OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
     answer_scorer.cache_clear()
-    weights, bias, threshold, about_floor = fit_support(sets, args.max_false_refusal)
+    # sets that only calibrate: their questions' support and refusal, not the ranking
+    calibrating = sets + [open_set(Path(lib), Path(qa), True) for lib, qa in args.calibrate_scoped]
+    weights, bias, threshold, about_floor = fit_support(calibrating, args.max_false_refusal)
     scorer = replace(
         scorer,
         calibration_signals=CALIBRATION_SIGNALS,
@@ -229,7 +233,7 @@ def main() -> None:
     )
     OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
     answer_scorer.cache_clear()
-    for qa_set in sets:
+    for qa_set in calibrating:
         qa_set.library.close()
     print(f"wrote {OUT}", file=sys.stderr)
 
