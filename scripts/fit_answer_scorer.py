@@ -30,11 +30,11 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.agent.answer_scorer import WEIGHTS_FILE, AnswerScorer, answer_scorer
-from citewise.agent.candidate_features import FEATURES
 from citewise.agent.draft import ranked_candidates, shape_tests
 from citewise.agent.passages import hit_passages, term_weights
-from citewise.agent.rescoring import featured
+from citewise.agent.pipeline.features import FEATURES
+from citewise.agent.pipeline.rank import featured
+from citewise.agent.pipeline.scorer import WEIGHTS_FILE, AnswerScorer, answer_scorer
 from citewise.api import Library
 from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
 
@@ -59,12 +59,15 @@ def open_set(library: Path, qa: Path, scoped: bool) -> QASet:
     return QASet(lib, load_items(qa), {n: d for d, n in names.items()}, scoped)
 
 
-BALANCE = False  # --balance: every QA file weighs the same, whatever its size
+# --balance P: an item of a QA file of n items counts (mean n / n) ** P, so a large pool does
+# not drown a small set (P = 1: every file weighs the same; 0: every item does)
+BALANCE = 0.5
 
 
 def _share(qa_set: QASet, sets: list[QASet], pairs: list[tuple[QASet, QAItem]]) -> float:
-    """How much one item of `qa_set` counts (1 unless the files are balanced)."""
-    return len(pairs) / len(sets) / max(1, len(qa_set.items)) if BALANCE else 1.0
+    """How much one item of `qa_set` counts."""
+    mean = len(pairs) / len(sets)
+    return float((mean / max(1, len(qa_set.items))) ** BALANCE)
 
 
 def candidate_rows(sets: list[QASet]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -84,9 +87,7 @@ def candidate_rows(sets: list[QASet]) -> tuple[np.ndarray, np.ndarray, np.ndarra
         weight = term_weights(qa.retriever, question, passages)
         document_of = {p.block_id: p.document_id for p in passages}
         ranked = ranked_candidates(question, passages, weight, document_of)
-        top, feats = featured(
-            question, ranked, passages, qa.retriever.similarities, shape_tests()
-        )
+        top, feats = featured(question, ranked, passages, qa.retriever.similarities, shape_tests())
         for candidate, row in zip(top, feats, strict=True):
             rows.append(row)
             labels.append(text_is_correct(candidate.text, item.accept, item.weak_match))
@@ -127,6 +128,46 @@ def top1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
     return float(np.mean(hits)) if hits else 0.0
 
 
+def listwise(
+    x: np.ndarray, y: np.ndarray, groups: np.ndarray, weight: np.ndarray, l2: float = L2
+) -> np.ndarray:
+    """Weights of a conditional logit over each item's candidates: the softmax of x @ w
+    within an item should put its mass on the sentences that hold the answer (items with
+    none teach nothing about ranking and are left out). Adam steps on the L2-penalised loss."""
+    keep = np.isin(groups, np.unique(groups[y == 1]))
+    x, y, groups, weight = x[keep], y[keep], groups[keep], weight[keep]
+    _, index = np.unique(groups, return_inverse=True)
+    n_groups = int(index.max()) + 1 if len(index) else 0
+    item_weight = np.zeros(n_groups)
+    np.maximum.at(item_weight, index, weight)
+    w = np.zeros(x.shape[1])
+    m, v = np.zeros_like(w), np.zeros_like(w)
+    for step in range(1, 1501):
+        s = x @ w
+        peak = np.full(n_groups, -np.inf)
+        np.maximum.at(peak, index, s)
+        e = np.exp(s - peak[index])
+        total = np.bincount(index, e, n_groups)
+        good = np.bincount(index, e * y, n_groups)
+        p = e / total[index]  # the softmax within the item
+        q = e * y / good[index]  # the same over the item's right sentences only
+        gradient = x.T @ ((p - q) * item_weight[index]) / item_weight.sum() + l2 * w / len(x)
+        m = 0.9 * m + 0.1 * gradient
+        v = 0.999 * v + 0.001 * gradient**2
+        w -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return w
+
+
+def _ranking_weights(
+    z: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """Listwise ranking weights, then scaled and shifted so sigmoid(z @ w + b) is the
+    probability that one candidate holds the answer (a one-feature logistic fit)."""
+    w = listwise(z, labels, groups, weight)
+    (scale,), bias = logistic((z @ w)[:, None], labels, l2=0.0, weight=weight)
+    return w * scale, bias
+
+
 def fit_candidates(
     rows: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray
 ) -> AnswerScorer:
@@ -137,25 +178,38 @@ def fit_candidates(
     # cross-validated by item (5 folds) for an honest top-1 before the final fit
     folds = np.unique(groups) % 5
     held = np.zeros(len(rows))
+    pointwise = np.zeros(len(rows))
     for f in range(5):
         test = np.isin(groups, np.unique(groups)[folds == f])
-        w, b = logistic(z[~test], labels[~test], weight=weight[~test])
+        w, b = _ranking_weights(z[~test], labels[~test], groups[~test], weight[~test])
         held[test] = z[test] @ w + b
+        w, b = logistic(z[~test], labels[~test], weight=weight[~test])
+        pointwise[test] = z[test] @ w + b
     heuristic = rows[:, FEATURES.index("heuristic")]
     print(
         f"candidates {len(rows)}, items {len(np.unique(groups))}; top-1 holds the answer: "
         f"term coverage {top1(heuristic, labels, groups):.3f}, "
-        f"scorer (5-fold) {top1(held, labels, groups):.3f}",
+        f"pointwise (5-fold) {top1(pointwise, labels, groups):.3f}, "
+        f"listwise (5-fold) {top1(held, labels, groups):.3f}",
         file=sys.stderr,
     )
-    w, b = logistic(z, labels, weight=weight)
-    for name, weight in sorted(zip(FEATURES, w, strict=True), key=lambda p: -abs(p[1])):
-        print(f"  {name:22s} {weight:+.3f}", file=sys.stderr)
+    w, b = _ranking_weights(z, labels, groups, weight)
+    for name, value in sorted(zip(FEATURES, w, strict=True), key=lambda p: -abs(p[1])):
+        print(f"  {name:22s} {value:+.3f}", file=sys.stderr)
     return AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0.0, 0.0, 0.0)
 
 
 ABOUT_FLOORS = (0.0, 0.1, 0.2, 0.25, 0.3, 0.34, 0.4)
-CALIBRATION_SIGNALS = ("logit", "coverage", "about", "attribute", "type_fit", "margin")
+CALIBRATION_SIGNALS = (
+    "logit",
+    "coverage",
+    "about",
+    "attribute",
+    "type_fit",
+    "margin",
+    "table",
+    "in_scope",
+)
 
 
 def fit_support(
@@ -209,7 +263,9 @@ def main() -> None:
     for flag in ("--scoped", "--unscoped", "--calibrate-scoped"):
         parser.add_argument(flag, nargs=2, action="append", default=[], metavar=("LIB", "QA"))
     parser.add_argument("--max-false-refusal", type=float, default=0.15)
-    parser.add_argument("--balance", action="store_true", help="weigh every QA file the same")
+    parser.add_argument(
+        "--balance", type=float, default=0.5, help="0: every item weighs the same; 1: every file"
+    )
     args = parser.parse_args()
     global BALANCE
     BALANCE = args.balance

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citewise.agent.answer_scorer import AnswerScorer, answer_scorer
-from citewise.agent.candidate_features import FEATURES, section_role
+from citewise.agent.pipeline.features import FEATURES, section_role
+from citewise.agent.pipeline.scorer import AnswerScorer, answer_scorer
 from citewise.agent.refusal import DEFAULT_POLICY, NOT_IN_LIBRARY, support
 from citewise.api import Library
 from citewise.errors import CitewiseError

@@ -23,7 +23,6 @@ from citewise.agent.answer_shapes import (
     states_reason,
     wants_reason,
 )
-from citewise.agent.candidate_features import Shape, Similarity
 from citewise.agent.extractive import (
     Candidate,
     Passage,
@@ -32,9 +31,10 @@ from citewise.agent.extractive import (
     select_answer,
 )
 from citewise.agent.figures import asks_about_figure, visual_words
+from citewise.agent.pipeline.features import Shape, Similarity
+from citewise.agent.pipeline.rank import rescored
 from citewise.agent.question import Question
 from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
-from citewise.agent.rescoring import rescored
 from citewise.agent.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.spans import listed_items, shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
@@ -331,7 +331,8 @@ def draft_answer(
         "in_scope": in_scope,
         "about": round(about, 3),
         "margin": round(_margin(chosen[0], ranked), 3),
-        "logit": round(chosen[0].logit or 0.0, 4),  # the fitted scorer's, agent/answer_scorer.py
+        "logit": round(chosen[0].logit or 0.0, 4),  # the fitted scorer's, agent/pipeline/scorer.py
+        "table": 1.0 if chosen[0].kind == "table" else 0.0,  # a table row, not prose
         "words": float(len(text.split())),
     }
     return Draft(spans, signals)

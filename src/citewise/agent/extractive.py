@@ -67,7 +67,7 @@ class Candidate:
     # weighted share of the question's attribute ("mean age") named in the sentence (for a
     # table row: in the row, its header or caption); 1.0 when the question names none
     attribute: float = 1.0
-    # the fitted scorer's log-odds that the sentence holds the answer (agent/answer_scorer.py;
+    # the fitted scorer's log-odds that the sentence holds the answer (agent/pipeline/scorer.py;
     # None until it has scored it); `fitted`: the score is that probability
     logit: float | None = None
     fitted: bool = False

@@ -17,7 +17,7 @@ from citewise.eval.metrics import Row, metrics
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)
 
 # Only the threshold is searched here (support is the scorer's calibrated probability,
-# agent/answer_scorer.py): from rare answers up to even odds.
+# agent/pipeline/scorer.py): from rare answers up to even odds.
 THRESHOLDS = [round(0.02 + 0.02 * i, 2) for i in range(30)]
 
 

@@ -1,7 +1,7 @@
 """The candidates re-ranked by the fitted answer scorer.
 
 The term-coverage ranking (agent/extractive.py) finds the sentences about the question; the
-scorer (agent/answer_scorer.py) reads their features (agent/candidate_features.py) and
+scorer (agent/pipeline/scorer.py) reads their features (agent/pipeline/features.py) and
 orders the best few by the probability that they hold the answer, which becomes each
 candidate's score, with its log-odds kept for the support of the drafted answer (a yes/no
 question, or one best matched by a table row, keeps the coverage order: see `rescored`).
@@ -13,9 +13,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from citewise.agent.answer_scorer import AnswerScorer, answer_scorer
-from citewise.agent.candidate_features import Shape, Similarity, candidate_features
 from citewise.agent.extractive import Candidate, Passage
+from citewise.agent.pipeline.features import Shape, Similarity, candidate_features
+from citewise.agent.pipeline.scorer import AnswerScorer, answer_scorer
 from citewise.agent.polar import is_polar
 from citewise.agent.question import Question
 

@@ -3,7 +3,7 @@ answer; the drafted answer's probability -> calibrated support and the refusal t
 
 Weights are data (`agent/data/answer_scorer.json`), written by `scripts/fit_answer_scorer.py`
 from the development pools and read here with numpy: a logistic regression over
-agent/candidate_features.py's FEATURES (standardised), then a one-feature logistic
+agent/pipeline/features.py's FEATURES (standardised), then a one-feature logistic
 calibration of the drafted answer's signals (its log-odds among them) against whether the
 answer was right, and the support below which the answer is refused (with the share of the
 question the retrieved passages must cover at least), both fitted together.
@@ -18,7 +18,7 @@ from importlib import resources
 
 import numpy as np
 
-from citewise.agent.candidate_features import FEATURES
+from citewise.agent.pipeline.features import FEATURES
 from citewise.errors import CitewiseError
 
 WEIGHTS_FILE = "answer_scorer.json"

@@ -4,12 +4,13 @@ A candidate (agent/extractive.py) already carries how much of the question it co
 adds what tells an answer from a sentence that only restates the question: how close it is
 in meaning (the library's embedding model), whether it has the shape asked for, what it
 writes that the question does not (a name, a number, new words), which part of the paper it
-sits in, and where in its paragraph. agent/answer_scorer.py turns a row into a probability.
+sits in, and where in its paragraph. agent/pipeline/scorer.py turns a row into a probability.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,16 +21,37 @@ import yaml
 
 from citewise.agent.extractive import Candidate, Passage, split_sentences
 from citewise.agent.question import Question
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.retrieval.terms import content_terms, stem
 
 Similarity = Callable[[str, list[str]], "np.ndarray | None"]
 
 
 @lru_cache(maxsize=1)
+def first_person() -> frozenset[str]:
+    """The first-person words (agent/data/answer_features.txt)."""
+    text = resources.files("citewise.agent").joinpath("data", "answer_features.txt")
+    lists = sourced_lists(text.read_text("utf-8"), "answer_features.txt", ["first_person"])
+    return frozenset(lists["first_person"])
+
+
+# A reference marker: "[12]", "(Smith et al., 2020)", a converted "BIBREF3".
+_CITES = re.compile(
+    r"\[\d+(?:[,\u2013-]\s*\d+)*\]|\bet al\b|\bBIBREF\d+|\(\w+,? (?:19|20)\d\d\w?\)"
+)
+_WORDS = re.compile(r"[a-z]+")
+
+
+def _title_like(text: str) -> bool:
+    """A short line without a closing stop: a heading, not a statement."""
+    return len(text.split()) <= 8 and not text.rstrip().endswith((".", "!", "?", ":"))
+
+
+@lru_cache(maxsize=1)
 def section_roles() -> dict[str, frozenset[str]]:
     """Role -> heading words (agent/data/section_roles.yaml)."""
-    text = resources.files("citewise.agent").joinpath("data", "section_roles.yaml").read_text(
-        "utf-8"
+    text = (
+        resources.files("citewise.agent").joinpath("data", "section_roles.yaml").read_text("utf-8")
     )
     return {role: frozenset(words) for role, words in yaml.safe_load(text).items()}
 
@@ -54,6 +76,9 @@ FEATURES = (
     "log_words",
     "sentence_index",  # 0 for a paragraph's first sentence, 1 for the next, ...
     "is_table",
+    "is_heading",  # a heading or a title-like line (no verb, no closing stop)
+    "first_person",  # the authors speak ("we train", "our dataset"): what they did
+    "cites",  # cites other work (a reference marker, "et al."): what others did
     *(f"section_{r}" for r in ROLES),
 )
 
@@ -125,6 +150,11 @@ def candidate_features(
             "log_words": math.log1p(len(c.text.split())),
             "sentence_index": min(5, sentence_index.get((c.block_id, c.text), 0)),
             "is_table": float(passage.kind == "table"),
+            "is_heading": float(
+                passage.kind == "heading" or (passage.kind != "table" and _title_like(c.text))
+            ),
+            "first_person": float(bool(set(_WORDS.findall(c.text.lower())) & first_person())),
+            "cites": float(bool(_CITES.search(c.text))),
         }
         if role is not None:
             values[f"section_{role}"] = 1.0
