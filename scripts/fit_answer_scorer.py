@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -34,7 +35,13 @@ from citewise.agent.draft import ranked_candidates, shape_tests
 from citewise.agent.passages import hit_passages, term_weights
 from citewise.agent.pipeline.features import FEATURES
 from citewise.agent.pipeline.rank import featured
-from citewise.agent.pipeline.scorer import WEIGHTS_FILE, AnswerScorer, answer_scorer
+from citewise.agent.pipeline.scorer import (
+    WEIGHTS_FILE,
+    AnswerScorer,
+    binned,
+    scorer_in_use,
+    shipped_scorer,
+)
 from citewise.api import Library
 from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
 
@@ -70,10 +77,22 @@ def _share(qa_set: QASet, sets: list[QASet], pairs: list[tuple[QASet, QAItem]]) 
     return float((mean / max(1, len(qa_set.items))) ** BALANCE)
 
 
-def candidate_rows(sets: list[QASet]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Feature rows, labels, item index and weight of every candidate of every usable item
-    (with --balance each QA file weighs the same, so a large pool does not drown a small one)."""
-    rows, labels, groups, weights = [], [], [], []
+FOLDS = 5
+
+
+def fold_of(item: QAItem) -> int:
+    """The cross-fitting fold of an item, by its papers: a paper's questions are scored by
+    weights fitted without any of them."""
+    return zlib.crc32("+".join(item.docs).encode()) % FOLDS
+
+
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def candidate_rows(sets: list[QASet]) -> Rows:
+    """Feature rows, labels, item index, weight and fold of every candidate of every usable
+    item (--balance: how far a small QA file counts as much as a large pool)."""
+    rows, labels, groups, weights, folds = [], [], [], [], []
     pairs = [(qa_set, item) for qa_set in sets for item in qa_set.items]
     share = {id(q): _share(q, sets, pairs) for q in sets}
     for n, (qa_set, item) in enumerate(pairs):
@@ -93,11 +112,13 @@ def candidate_rows(sets: list[QASet]) -> tuple[np.ndarray, np.ndarray, np.ndarra
             labels.append(text_is_correct(candidate.text, item.accept, item.weak_match))
             groups.append(n)
             weights.append(share[id(qa_set)])
+            folds.append(fold_of(item))
     return (
         np.asarray(rows),
         np.asarray(labels, dtype=np.float64),
         np.asarray(groups),
         np.asarray(weights),
+        np.asarray(folds),
     )
 
 
@@ -169,19 +190,20 @@ def _ranking_weights(
 
 
 def fit_candidates(
-    rows: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray
-) -> AnswerScorer:
+    rows: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray, folds: np.ndarray
+) -> tuple[AnswerScorer, list[AnswerScorer]]:
+    """The scorer fitted on every item, and one per fold fitted without that fold's papers."""
     mean = rows.mean(axis=0)
     scale = rows.std(axis=0)
     scale[scale == 0] = 1.0
     z = (rows - mean) / scale
-    # cross-validated by item (5 folds) for an honest top-1 before the final fit
-    folds = np.unique(groups) % 5
     held = np.zeros(len(rows))
     pointwise = np.zeros(len(rows))
-    for f in range(5):
-        test = np.isin(groups, np.unique(groups)[folds == f])
+    without: list[AnswerScorer] = []
+    for f in range(FOLDS):
+        test = folds == f
         w, b = _ranking_weights(z[~test], labels[~test], groups[~test], weight[~test])
+        without.append(AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0, 0, 0))
         held[test] = z[test] @ w + b
         w, b = logistic(z[~test], labels[~test], weight=weight[~test])
         pointwise[test] = z[test] @ w + b
@@ -189,14 +211,14 @@ def fit_candidates(
     print(
         f"candidates {len(rows)}, items {len(np.unique(groups))}; top-1 holds the answer: "
         f"term coverage {top1(heuristic, labels, groups):.3f}, "
-        f"pointwise (5-fold) {top1(pointwise, labels, groups):.3f}, "
-        f"listwise (5-fold) {top1(held, labels, groups):.3f}",
+        f"pointwise (papers held out) {top1(pointwise, labels, groups):.3f}, "
+        f"listwise (papers held out) {top1(held, labels, groups):.3f}",
         file=sys.stderr,
     )
     w, b = _ranking_weights(z, labels, groups, weight)
     for name, value in sorted(zip(FEATURES, w, strict=True), key=lambda p: -abs(p[1])):
         print(f"  {name:22s} {value:+.3f}", file=sys.stderr)
-    return AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0.0, 0.0, 0.0)
+    return AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0, 0, 0), without
 
 
 ABOUT_FLOORS = (0.0, 0.1, 0.2, 0.25, 0.3, 0.34, 0.4)
@@ -212,18 +234,58 @@ CALIBRATION_SIGNALS = (
 )
 
 
+# A bin of the isotonic calibration holds at least this many answers (weighted), and its
+# share right is shrunk toward the overall share as if PRIOR more answers were at that rate.
+MIN_BIN = 25.0
+PRIOR = 10.0
+
+
+Bins = tuple[tuple[float, float], ...]
+
+
+def isotonic_bins(raw: np.ndarray, right: np.ndarray, weight: np.ndarray) -> Bins:
+    """Pool-adjacent-violators over the answers sorted by raw support, bins merged up to
+    MIN_BIN answers, each bin's share right shrunk toward the overall share: (lower edge,
+    support) per bin, never falling as raw support rises."""
+    order = np.argsort(raw, kind="stable")
+    overall = float(np.average(right, weights=weight))
+    blocks: list[list[float]] = []  # [lower edge, weighted right, weight]
+    for i in order:
+        blocks.append([float(raw[i]), float(right[i] * weight[i]), float(weight[i])])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            last = blocks.pop()
+            blocks[-1][1] += last[1]
+            blocks[-1][2] += last[2]
+    merged: list[list[float]] = []
+    for block in blocks:  # small bins join the one below
+        if merged and merged[-1][2] < MIN_BIN:
+            merged[-1][1] += block[1]
+            merged[-1][2] += block[2]
+        else:
+            merged.append(block)
+    if len(merged) > 1 and merged[-1][2] < MIN_BIN:
+        last = merged.pop()
+        merged[-1][1] += last[1]
+        merged[-1][2] += last[2]
+    values = [(r + PRIOR * overall) / (n + PRIOR) for _, r, n in merged]
+    values = list(np.maximum.accumulate(values))
+    return tuple((edge, round(v, 4)) for (edge, _, _), v in zip(merged, values, strict=True))
+
+
 def fit_support(
-    sets: list[QASet], max_false_refusal: float
-) -> tuple[np.ndarray, float, float, float]:
-    """(weights, bias, threshold, about floor): the drafted answer's signals calibrated to
-    being right.
+    sets: list[QASet], without: list[AnswerScorer], max_false_refusal: float
+) -> tuple[np.ndarray, float, float, float, Bins]:
+    """(weights, bias, threshold, about floor, isotonic bins): the drafted answer's signals calibrated to
+    being right, each item answered with the scorer fitted without its fold's papers (a
+    scorer's own training items look surer than unseen ones).
     Yes/no questions count for the false-refusal limit only (whether their answer is right
     depends on the lead word, decided elsewhere)."""
     signals, right, answerable, polar, shares = [], [], [], [], []
     pairs = [(q, i) for q in sets for i in q.items]
     share = {id(q): _share(q, sets, pairs) for q in sets}
     for qa_set, item in pairs:
-        answer = qa_set.library.ask(item.question, list(qa_set.docs(item)))
+        with scorer_in_use(without[fold_of(item)]):
+            answer = qa_set.library.ask(item.question, list(qa_set.docs(item)))
         if "logit" not in answer.signals:
             continue  # answered by another shape (a table cell, a caption), or nothing drafted
         text = " ".join(s.text for s in answer.withheld) if answer.refused else answer.answer
@@ -235,8 +297,9 @@ def fit_support(
     x, y = np.asarray(signals), np.asarray(right, dtype=np.float64)
     ok, yes_no, counted = np.asarray(answerable), np.asarray(polar), np.asarray(shares)
     weights, bias = logistic(x[~yes_no], y[~yes_no], l2=0.1, weight=counted[~yes_no])
-    support = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
-    best = (-1.0, 0.0)
+    raw = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
+    bins = isotonic_bins(raw[~yes_no], y[~yes_no], counted[~yes_no])
+    support = np.asarray([binned(float(r), bins) for r in raw])
     # a draft no retrieved passage is about enough (`about` below the floor) is refused
     # whatever its support: the floor is searched with the threshold
     about = x[:, CALIBRATION_SIGNALS.index("about")]
@@ -252,10 +315,11 @@ def fit_support(
     print(
         f"support: {len(x)} answers; weights "
         + ", ".join(f"{n} {w:+.3f}" for n, w in zip(CALIBRATION_SIGNALS, weights, strict=True))
-        + f", bias {bias:+.3f}; threshold {best[1]:.3f}, about floor {best[2]}",
+        + f", bias {bias:+.3f}; threshold {best[1]:.3f}, about floor {best[2]}; bins "
+        + ", ".join(f"{low:.3f}:{value:.2f}" for low, value in bins),
         file=sys.stderr,
     )
-    return weights, bias, best[1], best[2]
+    return weights, bias, best[1], best[2], bins
 
 
 def main() -> None:
@@ -273,12 +337,12 @@ def main() -> None:
     sets += [open_set(Path(lib), Path(qa), False) for lib, qa in args.unscoped]
     if not sets:
         parser.error("give at least one --scoped or --unscoped LIB QA pair")
-    scorer = fit_candidates(*candidate_rows(sets))
-    OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
-    answer_scorer.cache_clear()
+    scorer, without = fit_candidates(*candidate_rows(sets))
     # sets that only calibrate: their questions' support and refusal, not the ranking
     calibrating = sets + [open_set(Path(lib), Path(qa), True) for lib, qa in args.calibrate_scoped]
-    weights, bias, threshold, about_floor = fit_support(calibrating, args.max_false_refusal)
+    weights, bias, threshold, about_floor, bins = fit_support(
+        calibrating, without, args.max_false_refusal
+    )
     scorer = replace(
         scorer,
         calibration_signals=CALIBRATION_SIGNALS,
@@ -286,9 +350,10 @@ def main() -> None:
         calibration_bias=bias,
         threshold=threshold,
         about_floor=about_floor,
+        bins=bins,
     )
     OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
-    answer_scorer.cache_clear()
+    shipped_scorer.cache_clear()
     for qa_set in calibrating:
         qa_set.library.close()
     print(f"wrote {OUT}", file=sys.stderr)

@@ -12,6 +12,8 @@ question the retrieved passages must cover at least), both fitted together.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -37,6 +39,9 @@ class AnswerScorer:
     calibration_bias: float
     threshold: float  # refuse a drafted answer whose support is below this
     about_floor: float  # or when no retrieved sentence covers this share of the question
+    # isotonic bins over that sigmoid: (lowest raw value of the bin, share of its answers
+    # that were right); empty: the sigmoid is the support
+    bins: tuple[tuple[float, float], ...] = ()
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
         """The log-odds that each candidate (a row of FEATURES) holds the answer."""
@@ -50,7 +55,8 @@ class AnswerScorer:
         its first sentence's log-odds, how much of the question it and the retrieved
         passages cover, how far it leads the next passage's best sentence."""
         x = np.asarray([signals.get(name, 0.0) for name in self.calibration_signals])
-        return float(_sigmoid(float(x @ self.calibration_weights) + self.calibration_bias))
+        raw = _sigmoid(float(x @ self.calibration_weights) + self.calibration_bias)
+        return binned(raw, self.bins)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -63,6 +69,7 @@ class AnswerScorer:
                 "signals": list(self.calibration_signals),
                 "weights": self.calibration_weights.round(6).tolist(),
                 "bias": round(self.calibration_bias, 6),
+                "bins": [[round(low, 6), round(value, 4)] for low, value in self.bins],
             },
             "threshold": round(self.threshold, 4),
             "about_floor": round(self.about_floor, 4),
@@ -84,6 +91,7 @@ class AnswerScorer:
                 float(calibration["bias"]),
                 float(data["threshold"]),  # type: ignore[arg-type]  # a number in the file
                 float(data["about_floor"]),  # type: ignore[arg-type]  # a number in the file
+                tuple((float(low), float(v)) for low, v in calibration.get("bins", [])),
             )
         except (KeyError, TypeError, ValueError, AssertionError) as exc:
             raise CitewiseError(
@@ -104,12 +112,45 @@ class AnswerScorer:
         return scorer
 
 
+def binned(raw: float, bins: tuple[tuple[float, float], ...]) -> float:
+    """The value of the highest bin whose lower edge `raw` reaches (`raw` itself without
+    bins; the lowest bin's value below every edge)."""
+    if not bins:
+        return raw
+    value = bins[0][1]
+    for low, bin_value in bins:
+        if raw < low:
+            break
+        value = bin_value
+    return value
+
+
 def _sigmoid(x: float) -> float:
     return float(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))))
 
 
 @lru_cache(maxsize=1)
-def answer_scorer() -> AnswerScorer:
+def shipped_scorer() -> AnswerScorer:
     """The shipped scorer (read once)."""
     text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
     return AnswerScorer.from_dict(json.loads(text))
+
+
+_IN_USE: list[AnswerScorer] = []
+
+
+def answer_scorer() -> AnswerScorer:
+    """The scorer answers are ranked and supported by: the shipped one, unless a fitting
+    script has put another in use (`scorer_in_use`)."""
+    return _IN_USE[-1] if _IN_USE else shipped_scorer()
+
+
+@contextmanager
+def scorer_in_use(scorer: AnswerScorer) -> Iterator[AnswerScorer]:
+    """Answer with `scorer` inside the block (scripts/fit_answer_scorer.py scores each
+    fold's items with weights fitted without them)."""
+    _IN_USE.append(scorer)
+    try:
+        yield scorer
+    finally:
+        _IN_USE.pop()
