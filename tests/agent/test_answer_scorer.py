@@ -4,14 +4,15 @@ the drafted answer's signals, one fitted threshold for refusal, on a paper the t
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from citewise.agent.pipeline.features import FEATURES, section_role
-from citewise.agent.pipeline.scorer import AnswerScorer, answer_scorer
-from citewise.agent.refusal import DEFAULT_POLICY, NOT_IN_LIBRARY, support
+from citewise.agent.pipeline.scorer import AnswerScorer, answer_scorer, binned, scorer_in_use
+from citewise.agent.refusal import DEFAULT_POLICY, REFUSALS, RefusalPolicy, support
 from citewise.api import Library
 from citewise.errors import CitewiseError
 
@@ -58,11 +59,68 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library,
     lib.close()
 
 
+# A paper whose one answering sentence is outnumbered by sentences that repeat the
+# question's words without stating the answer.
+DISTRACTED = """# Measuring Reading Time on Mobile Screens
+
+## Introduction
+
+Reading time on mobile screens matters, and reading time on mobile screens is what
+designers of mobile screens care about when they measure reading time.
+Measuring reading time on small mobile screens is hard, and reading time varies.
+
+## Study
+
+Participants read twelve news articles on a phone while an eye tracker recorded fixations.
+On average, a participant needed 212 seconds to read one article on the phone.
+
+## Discussion
+
+Reading time on mobile screens and reading time on paper differ, as reading time studies show.
+"""
+
+
+@pytest.fixture(scope="module")
+def distracted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, str]]:
+    folder = tmp_path_factory.mktemp("reading")
+    (folder / "reading.md").write_text(DISTRACTED, encoding="utf-8")
+    lib = Library(folder / "library")
+    assert lib.ingest([folder / "reading.md"]).failed == []
+    yield lib, lib.documents()[0].id
+    lib.close()
+
+
 def test_the_shipped_weights_are_fitted_for_the_features_computed() -> None:
     scorer = answer_scorer()
     assert scorer.features == FEATURES
     assert 0.0 < scorer.threshold < 1.0
-    assert DEFAULT_POLICY.threshold == scorer.threshold
+    assert DEFAULT_POLICY.refuse_below() == scorer.threshold
+    assert RefusalPolicy(threshold=0.5).refuse_below() == 0.5
+
+
+def test_the_stating_sentence_is_chosen_over_one_dense_with_the_questions_words(
+    distracted: tuple[Library, str],
+) -> None:
+    lib, doc = distracted
+    answer = lib.ask("How long did one article take people to read on a phone?", [doc])
+    assert not answer.refused
+    assert "212 seconds" in answer.sentences[0].text
+    assert len(answer.answer.split()) <= 80
+
+
+def test_support_changes_with_the_scorer_in_use(library: tuple[Library, str]) -> None:
+    """Support is the fitted calibration of the draft's signals: another calibration gives
+    another support for the same answer (a constant would not move)."""
+    lib, doc = library
+    question = "Which optimizer trained the network?"
+    shipped = lib.ask(question, [doc])
+    surer = replace(
+        answer_scorer(), calibration_bias=answer_scorer().calibration_bias + 2.0, bins=()
+    )
+    with scorer_in_use(surer):
+        again = lib.ask(question, [doc])
+    assert again.answer == shipped.answer
+    assert again.support_score > shipped.support_score
 
 
 def test_an_answer_states_what_was_asked_with_support_from_the_scorer(
@@ -84,9 +142,14 @@ def test_an_on_topic_question_the_paper_does_not_answer_is_refused(
     library: tuple[Library, str],
 ) -> None:
     lib, doc = library
-    answer = lib.ask("How much did the microphones they deployed cost per unit?", [doc])
-    assert answer.refused and answer.refusal_kind == NOT_IN_LIBRARY
-    assert answer.evidence  # the closest passages are still shown
+    for question in (
+        "How much did the microphones they deployed cost per unit?",
+        "Which wren species is the most common at the nine sites?",
+    ):
+        answer = lib.ask(question, [doc])
+        assert answer.refused, (question, answer.answer)
+        assert answer.refusal_kind in REFUSALS
+        assert answer.evidence  # the closest passages are still shown
 
 
 def test_the_candidates_are_ordered_by_the_scorers_probability() -> None:
@@ -120,3 +183,11 @@ def test_weights_refit_by_the_script_round_trip(tmp_path: Path) -> None:
     again = AnswerScorer.from_dict(scorer.to_dict())
     assert np.allclose(again.weights, scorer.weights, atol=1e-5)
     assert again.threshold == pytest.approx(scorer.threshold)
+
+
+def test_isotonic_bins_map_raw_support_to_a_step_that_never_falls() -> None:
+    bins = ((0.0, 0.1), (0.4, 0.3), (0.8, 0.9))
+    assert binned(0.05, bins) == 0.1
+    assert binned(0.5, bins) == 0.3
+    assert binned(0.95, bins) == 0.9
+    assert binned(0.5, ()) == 0.5
