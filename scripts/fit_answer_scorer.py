@@ -247,31 +247,32 @@ Bins = tuple[tuple[float, float], ...]
 
 def isotonic_bins(raw: np.ndarray, right: np.ndarray, weight: np.ndarray) -> Bins:
     """Pool-adjacent-violators over the answers sorted by raw support, bins merged up to
-    MIN_BIN answers, each bin's share right shrunk toward the overall share: (lower edge,
-    support) per bin, never falling as raw support rises."""
+    MIN_BIN answers, each bin's share right shrunk toward the overall share: (middle raw
+    value, support) per bin, never falling as raw support rises."""
     order = np.argsort(raw, kind="stable")
     overall = float(np.average(right, weights=weight))
-    blocks: list[list[float]] = []  # [lower edge, weighted right, weight]
+    blocks: list[list[float]] = []  # [weighted raw sum, weighted right, weight]
     for i in order:
-        blocks.append([float(raw[i]), float(right[i] * weight[i]), float(weight[i])])
+        w = float(weight[i])
+        blocks.append([float(raw[i]) * w, float(right[i]) * w, w])
         while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
             last = blocks.pop()
-            blocks[-1][1] += last[1]
-            blocks[-1][2] += last[2]
+            blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
     merged: list[list[float]] = []
     for block in blocks:  # small bins join the one below
         if merged and merged[-1][2] < MIN_BIN:
-            merged[-1][1] += block[1]
-            merged[-1][2] += block[2]
+            merged[-1] = [a + b for a, b in zip(merged[-1], block, strict=True)]
         else:
             merged.append(block)
     if len(merged) > 1 and merged[-1][2] < MIN_BIN:
         last = merged.pop()
-        merged[-1][1] += last[1]
-        merged[-1][2] += last[2]
+        merged[-1] = [a + b for a, b in zip(merged[-1], last, strict=True)]
     values = [(r + PRIOR * overall) / (n + PRIOR) for _, r, n in merged]
     values = list(np.maximum.accumulate(values))
-    return tuple((edge, round(v, 4)) for (edge, _, _), v in zip(merged, values, strict=True))
+    return tuple(
+        (round(raw_sum / n, 6), round(float(v), 4))
+        for (raw_sum, _, n), v in zip(merged, values, strict=True)
+    )
 
 
 def fit_support(

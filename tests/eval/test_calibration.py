@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from citewise.agent.refusal import support
 from citewise.eval.calibration import (
     calibration_table,
     fit_policy,
@@ -13,8 +12,7 @@ from citewise.eval.calibration import (
 
 def _row(doc: str, answerable: bool, coverage: float, right: bool) -> dict[str, object]:
     signals = {"drafted": 1.0, "coverage": coverage, "attribute": 1.0, "type_fit": 1.0,
-               "in_scope": 1.0, "about": coverage, "logit": 4 * coverage - 2,
-               "margin": coverage / 4}  # fmt: skip
+               "in_scope": 1.0, "about": coverage}  # fmt: skip
     return {"id": f"{doc}-{coverage}", "docs": [doc], "type": "t", "answerable": answerable,
             "refused": False, "correct": right, "draft_correct": right, "page_hit": right,
             "support": coverage, "signals": signals, "ms": 1.0}  # fmt: skip
@@ -29,9 +27,7 @@ ROWS = [
 
 def test_the_fitted_threshold_separates_answers_from_unanswerable_drafts() -> None:
     policy = fit_policy(ROWS)
-    answers = [support(r["signals"]) for r in ROWS if r["answerable"]]  # type: ignore[arg-type]  # test rows hold dicts
-    drafts = [support(r["signals"]) for r in ROWS if not r["answerable"]]  # type: ignore[arg-type]  # test rows hold dicts
-    assert max(drafts) < policy.threshold <= min(answers)
+    assert 0.3 < policy.threshold <= 0.6
     decided = [redecide(r, policy) for r in ROWS]
     assert all(r["refused"] is (not r["answerable"]) for r in decided)
 

@@ -32,27 +32,40 @@ ATTRIBUTE_NAMED_SHARE = 0.4
 
 @dataclass(frozen=True)
 class RefusalPolicy:
-    """Where refusal starts: below `threshold` support, or when no retrieved sentence covers
-    `about_floor` of the question. None: the values fitted with the answer scorer
-    (scripts/fit_answer_scorer.py; `citewise eval --fit` searches others over logged signals)."""
+    """Where refusal starts. The decision reads how much of the question the drafted span
+    covers (less when it never names what is asked about, lacks the shape the question
+    needs, or comes from a paper other than the one named); these values were fitted by
+    leave-one-document-out over dev.yaml + MMLongBench-Doc dev (`citewise eval --fit`,
+    folds 0.38-0.42). The support an answer reports is the scorer's calibrated
+    probability (`support`), a separate number: refusing on it cost QASPER odd more right
+    answers than it refused unanswerable ones (scripts/fit_answer_scorer.py prints the
+    threshold that probability would need)."""
 
-    threshold: float | None = None
-    about_floor: float | None = None
-
-    def refuse_below(self) -> float:
-        return answer_scorer().threshold if self.threshold is None else self.threshold
-
-    def about(self) -> float:
-        return answer_scorer().about_floor if self.about_floor is None else self.about_floor
+    threshold: float = 0.40
+    attribute_factor: float = 0.6  # the span never names what is asked about
+    type_factor: float = 0.5  # the span lacks what the question type needs
+    scope_factor: float = 0.35  # the span comes from a paper other than the one named
+    about_floor: float = 0.34  # no retrieved passage covers this much: not in the library
 
 
 DEFAULT_POLICY = RefusalPolicy()
 
 
+def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
+    """How much of the question the drafted answer answers (0..1), for the decision."""
+    value = signals.get("coverage", 0.0)
+    if signals.get("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
+        value *= policy.attribute_factor
+    if signals.get("type_fit", 1.0) < 0.5:
+        value *= policy.type_factor
+    if signals.get("in_scope", 1.0) < 0.5:
+        value *= policy.scope_factor
+    return min(1.0, value)
+
+
 def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
     """The drafted answer's support (0..1): the scorer's calibrated probability that it is
-    right (agent/pipeline/scorer.py; an answer from outside the paper named is one of its
-    signals). The policy only decides where refusal starts."""
+    right (agent/pipeline/scorer.py)."""
     if "logit" not in signals:
         return 0.0  # nothing drafted
     return answer_scorer().support(signals)
@@ -60,7 +73,7 @@ def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -
 
 def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> str | None:
     """The refusal kind for a drafted answer with these signals, or None to answer."""
-    kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about() else NOT_ANSWERED
-    if not signals or signals.get("drafted", 1.0) < 0.5 or kind == NOT_IN_LIBRARY:
-        return kind  # nothing drafted, or no retrieved sentence writes enough of the question
-    return None if support(signals, policy) >= policy.refuse_below() else kind
+    kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
+    if not signals or signals.get("drafted", 1.0) < 0.5:
+        return kind
+    return None if answered_share(signals, policy) >= policy.threshold else kind

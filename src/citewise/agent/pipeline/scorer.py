@@ -37,10 +37,12 @@ class AnswerScorer:
     calibration_signals: tuple[str, ...]
     calibration_weights: np.ndarray
     calibration_bias: float
-    threshold: float  # refuse a drafted answer whose support is below this
-    about_floor: float  # or when no retrieved sentence covers this share of the question
-    # isotonic bins over that sigmoid: (lowest raw value of the bin, share of its answers
-    # that were right); empty: the sigmoid is the support
+    # the refusal threshold on support (and floor on `about`) the fit found best; recorded
+    # for comparison, agent/refusal.py decides on the answered share (see RefusalPolicy)
+    threshold: float
+    about_floor: float
+    # isotonic bins over that sigmoid: (middle raw value of the bin, share of its answers
+    # that were right), interpolated between; empty: the sigmoid is the support
     bins: tuple[tuple[float, float], ...] = ()
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
@@ -113,16 +115,18 @@ class AnswerScorer:
 
 
 def binned(raw: float, bins: tuple[tuple[float, float], ...]) -> float:
-    """The value of the highest bin whose lower edge `raw` reaches (`raw` itself without
-    bins; the lowest bin's value below every edge)."""
+    """The isotonic calibration of `raw`: linear between the bins' middles (each bin is
+    (its middle raw value, share of its answers right)), flat beyond the first and last;
+    `raw` itself without bins."""
     if not bins:
         return raw
-    value = bins[0][1]
-    for low, bin_value in bins:
-        if raw < low:
-            break
-        value = bin_value
-    return value
+    if raw <= bins[0][0]:
+        return bins[0][1]
+    for (low, low_value), (high, high_value) in zip(bins, bins[1:], strict=False):
+        if raw <= high:
+            share = (raw - low) / (high - low) if high > low else 1.0
+            return low_value + share * (high_value - low_value)
+    return bins[-1][1]
 
 
 def _sigmoid(x: float) -> float:
