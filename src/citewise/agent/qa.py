@@ -17,7 +17,7 @@ from citewise.agent.compare_questions import (
     papers_to_ask,
     per_paper_question,
 )
-from citewise.agent.draft import Draft, draft_answer
+from citewise.agent.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.evidence import Citations
 from citewise.agent.extractive import is_running_head
 from citewise.agent.figures import (
@@ -44,6 +44,7 @@ from citewise.agent.refusal import (
     NOT_IN_LIBRARY,
     REFUSALS,
     RefusalPolicy,
+    answered_share,
     decide,
     support,
 )
@@ -54,7 +55,6 @@ from citewise.agent.scope import (
     title_names,
     without_naming_words,
 )
-from citewise.agent.shape_terms import shape_aliases, shape_terms
 from citewise.agent.vocabulary import Vocabulary, number_aliases
 from citewise.agent.yesno.lead import YesNoLeads
 from citewise.agent.zh_answer import (
@@ -326,7 +326,7 @@ class QuestionAnswerer:
     ) -> str | None:
         """The refusal kind the signals decide, or one the drafted blocks call for."""
         kind = decide(draft.signals, self.policy)
-        if kind is None and drawn_only(question, drafted, score):
+        if kind is None and drawn_only(question, drafted, answered_share(draft.signals)):
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
         if kind is None and outside_sections(drafted, named_sections(question, self.store)):
             kind = NOT_ANSWERED  # "in the Appendix" answered from the main text

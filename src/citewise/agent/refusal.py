@@ -52,11 +52,16 @@ DEFAULT_POLICY = RefusalPolicy()
 
 
 def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
-    """How much of the question the drafted answer answers (0..1), for the decision."""
-    value = signals.get("coverage", 0.0)
-    if signals.get("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
+    """How much of the question the paper answers (0..1), for the decision: read off the
+    sentences that cover the most of it (`answered_*`, agent/draft.py), else the draft."""
+
+    def read(name: str, default: float) -> float:
+        return signals.get(f"answered_{name}", signals.get(name, default))
+
+    value = read("coverage", 0.0)
+    if read("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
         value *= policy.attribute_factor
-    if signals.get("type_fit", 1.0) < 0.5:
+    if read("type_fit", 1.0) < 0.5:
         value *= policy.type_factor
     if signals.get("in_scope", 1.0) < 0.5:
         value *= policy.scope_factor
