@@ -317,7 +317,7 @@ def draft_answer(
         "logit": round(chosen[0].logit or 0.0, 4),  # the fitted scorer's, agent/pipeline/scorer.py
         "table": 1.0 if chosen[0].kind == "table" else 0.0,  # a table row, not prose
         "words": float(len(text.split())),
-        **_answered(question, plain),
+        **_answered(question, plain, document_of),
     }
     return Draft(spans, signals)
 
@@ -335,20 +335,21 @@ def _listed(
 
 
 def _answered(
-    question: Question, plain: list[tuple[Question, list[Candidate]]]
+    question: Question, plain: list[tuple[Question, list[Candidate]]], document_of: dict[str, str]
 ) -> dict[str, float]:
-    """Whether the paper answers the question at all, read off the sentences that cover
-    the most of it (the term-coverage pick, before the scorer chooses among them): the
-    signals agent/refusal.py decides on."""
+    """Whether the paper answers the question at all (agent/refusal.py decides on these),
+    read off the term-coverage pick, before the scorer chooses among the sentences."""
     chosen = [c for _, best in plain for c in best]
     if not chosen:
         return {}
     coverage = sum(_coverage(best, part) for part, best in plain) / len(plain)
     text = " ".join(c.text for c in chosen)
+    scope = question.scope
     return {
         "answered_coverage": round(coverage, 3),
         "answered_attribute": round(max(c.attribute for c in chosen), 3),
         "answered_type_fit": type_fit(question, text) * picks_out(question, text),
+        "answered_in_scope": float(not scope or document_of.get(chosen[0].block_id) in scope),
     }
 
 

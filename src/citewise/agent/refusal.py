@@ -63,7 +63,7 @@ def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_PO
         value *= policy.attribute_factor
     if read("type_fit", 1.0) < 0.5:
         value *= policy.type_factor
-    if signals.get("in_scope", 1.0) < 0.5:
+    if read("in_scope", 1.0) < 0.5:
         value *= policy.scope_factor
     return min(1.0, value)
 
