@@ -304,8 +304,6 @@ def draft_answer(
     in_scope = (
         1.0 if not question.scope or document_of.get(chosen[0].block_id) in question.scope else 0.0
     )
-    if spells_out_the_name(question, spans[0].text):  # "OLMo": "... Open Language Model"
-        coverage = max(coverage, DEFINITION_FOUND_COVERAGE)
     signals = {
         "drafted": 1.0,
         "coverage": round(coverage, 3),
@@ -343,6 +341,8 @@ def _answered(
     if not chosen:
         return {}
     coverage = sum(_coverage(best, part) for part, best in plain) / len(plain)
+    if spells_out_the_name(question, chosen[0].text):  # "OLMo": "... Open Language Model"
+        coverage = max(coverage, DEFINITION_FOUND_COVERAGE)
     text = " ".join(c.text for c in chosen)
     scope = question.scope
     return {

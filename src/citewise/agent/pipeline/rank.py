@@ -52,11 +52,12 @@ def rescored(
     top, rows = featured(question, ranked, passages, similarity, shape)
     logits = scorer.logits(rows)
     probabilities = 1.0 / (1.0 + np.exp(-np.clip(logits, -30, 30)))
-    if is_polar(question.text) or top[0].kind in ("table", "caption"):
+    tables = any(c.kind == "table" for c in top[:3])
+    if is_polar(question.text) or top[0].kind == "caption" or tables:
         # the scorer learned what states an answer span in prose; a yes/no question is
-        # settled by the sentence that writes its claim, a table row by its header and
-        # cells, and a caption best matched says the answer is drawn in its figure
-        # (agent/figures.py), which term coverage finds: keep that order
+        # settled by the sentence that writes its claim, a table row (one of the best
+        # three) by its header and cells, and a caption best matched says the answer is
+        # drawn in its figure (agent/figures.py), which term coverage finds: keep that order
         return [replace(c, logit=float(z)) for c, z in zip(top, logits, strict=True)] + ranked[TOP:]
     scored = [
         replace(c, score=float(p), logit=float(z), fitted=True)
