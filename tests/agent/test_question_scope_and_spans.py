@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citewise.agent.draft import expands, type_fit
+from citewise.agent.draft import type_fit
+from citewise.agent.pipeline.acronyms import expands
 from citewise.agent.question import analyse, focus_sentence
 from citewise.agent.refusal import NOT_ANSWERED, NOT_IN_LIBRARY, decide
 from citewise.agent.scope import Paper, scope_from_question, title_names, without_naming_words

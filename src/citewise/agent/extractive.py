@@ -19,6 +19,8 @@ from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
 MAX_SENTENCES = 3
+# A sentence the fitted scorer finds at least this likely, relative to the best, joins it.
+SECOND_SHARE = 0.3
 MAX_WORDS = 80
 
 _ABBREVIATIONS = re.compile(
@@ -65,6 +67,11 @@ class Candidate:
     # weighted share of the question's attribute ("mean age") named in the sentence (for a
     # table row: in the row, its header or caption); 1.0 when the question names none
     attribute: float = 1.0
+    # the fitted scorer's log-odds that the sentence holds the answer (agent/pipeline/scorer.py;
+    # None until it has scored it); `fitted`: the score is that probability
+    logit: float | None = None
+    fitted: bool = False
+    kind: str = "paragraph"  # its block's kind
 
 
 def split_sentences(text: str, kind: str = "paragraph") -> list[str]:
@@ -200,7 +207,14 @@ def _passage_candidates(
         )
         candidates.append(
             Candidate(
-                passage.block_id, sentence, coverage, own_share, score, frozenset(covered), named
+                passage.block_id,
+                sentence,
+                coverage,
+                own_share,
+                score,
+                frozenset(covered),
+                named,
+                kind=passage.kind,
             )
         )
     return candidates
@@ -247,6 +261,14 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
         if words + len(candidate.text.split()) > MAX_WORDS or any(
             candidate.text == c.text for c in chosen
         ):
+            continue
+        if best.fitted:  # scored by the fitted scorer: a likely second sentence goes along
+            if "table" in (candidate.kind, best.kind):
+                continue  # a table row says little without its header; one row is an answer
+            if candidate.score >= SECOND_SHARE * best.score:
+                chosen.append(candidate)
+                covered |= candidate.terms
+                words += len(candidate.text.split())
             continue
         adds_terms = bool(candidate.terms - covered) and candidate.score >= 0.6 * best.score
         # an explanation goes on in the paragraph that begins it

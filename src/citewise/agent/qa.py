@@ -39,6 +39,7 @@ from citewise.agent.refusal import (
     NOT_IN_LIBRARY,
     REFUSALS,
     RefusalPolicy,
+    answered_share,
     decide,
 )
 from citewise.agent.scope import (
@@ -266,6 +267,7 @@ class QuestionAnswerer:
             passages,
             term_weights(self.retriever, question, passages),
             {b.id: b.document_id for b in blocks.values()},
+            self.retriever.similarities,
         )
         return draft, blocks
 
@@ -291,7 +293,7 @@ class QuestionAnswerer:
     ) -> str | None:
         """The refusal kind the signals decide, or one the drafted blocks call for."""
         kind = decide(draft.signals, self.policy)
-        if kind is None and drawn_only(question, drafted, score):
+        if kind is None and drawn_only(question, drafted, answered_share(draft.signals)):
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
         if kind is None and outside_sections(drafted, named_sections(question, self.store)):
             kind = NOT_ANSWERED  # "in the Appendix" answered from the main text

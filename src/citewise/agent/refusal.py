@@ -4,13 +4,15 @@ The answerer drafts its best answer first, then measures it: how much of the que
 terms the chosen span covers, whether it names what was asked about, whether it holds what
 the question's type needs (a number, a name, a definition), whether it comes from the paper
 the question names, and how much any retrieved passage is about the question at all. The
-parameters below were fitted by leave-one-document-out over the dev sets (`citewise eval
---fit`), not to one set; the harness re-applies `decide` to logged signals to check that.
+support is the fitted scorer's calibrated probability (agent/pipeline/scorer.py) and the
+threshold is fitted with it; the harness re-applies `decide` to logged signals to check that.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from citewise.agent.pipeline.scorer import answer_scorer
 
 # Refusal kinds (the `refusal_kind` of ask --json).
 NOT_IN_LIBRARY = "not_in_library"  # nothing retrieved is about the question
@@ -30,14 +32,18 @@ ATTRIBUTE_NAMED_SHARE = 0.4
 
 @dataclass(frozen=True)
 class RefusalPolicy:
-    """How the signals combine into support, and where refusal starts."""
+    """Where refusal starts. The decision reads how much of the question the drafted span
+    covers (less when it never names what is asked about, lacks the shape the question
+    needs, or comes from a paper other than the one named); these values were fitted by
+    leave-one-document-out over dev.yaml + MMLongBench-Doc dev (`citewise eval --fit`,
+    folds 0.38-0.42). The support an answer reports is the scorer's calibrated
+    probability (`support`), a separate number: refusing on it cost QASPER odd more right
+    answers than it refused unanswerable ones (scripts/fit_answer_scorer.py prints the
+    threshold that probability would need)."""
 
-    # fitted by `citewise eval --fit` over dev.yaml + MMLongBench-Doc dev (LODO folds: 0.38-0.42)
     threshold: float = 0.40
     attribute_factor: float = 0.6  # the span never names what is asked about
-    # the span lacks what the question type needs (0.5: same accuracy as 0.7 in-sample and
-    # left-one-document-out, refusal recall 0.95 instead of 0.90; 0.3-0.7 compared)
-    type_factor: float = 0.5
+    type_factor: float = 0.5  # the span lacks what the question type needs
     scope_factor: float = 0.35  # the span comes from a paper other than the one named
     about_floor: float = 0.34  # no retrieved passage covers this much: not in the library
 
@@ -45,22 +51,34 @@ class RefusalPolicy:
 DEFAULT_POLICY = RefusalPolicy()
 
 
-def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
-    """The drafted answer's support (0..1) from its signals."""
-    value = signals.get("coverage", 0.0)
-    if signals.get("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
+def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
+    """How much of the question the paper answers (0..1), for the decision: read off the
+    sentences that cover the most of it (`answered_*`, agent/draft.py), else the draft."""
+
+    def read(name: str, default: float) -> float:
+        return signals.get(f"answered_{name}", signals.get(name, default))
+
+    value = read("coverage", 0.0)
+    if read("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
         value *= policy.attribute_factor
-    if signals.get("type_fit", 1.0) < 0.5:
+    if read("type_fit", 1.0) < 0.5:
         value *= policy.type_factor
-    if signals.get("in_scope", 1.0) < 0.5:
+    if read("in_scope", 1.0) < 0.5:
         value *= policy.scope_factor
     return min(1.0, value)
 
 
+def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
+    """The drafted answer's support (0..1): the scorer's calibrated probability that it is
+    right (agent/pipeline/scorer.py)."""
+    if "logit" not in signals:
+        return 0.0  # nothing drafted
+    return answer_scorer().support(signals)
+
+
 def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> str | None:
     """The refusal kind for a drafted answer with these signals, or None to answer."""
+    kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
     if not signals or signals.get("drafted", 1.0) < 0.5:
-        return NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
-    if support(signals, policy) >= policy.threshold:
-        return None
-    return NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
+        return kind
+    return None if answered_share(signals, policy) >= policy.threshold else kind

@@ -109,6 +109,14 @@ class Retriever:
             self._queries[query] = self.embedder.encode([query])[0]
         return self._queries[query]
 
+    def similarities(self, query: str, texts: list[str]) -> np.ndarray | None:
+        """Cosine of the query and each text under the library's embedding model (None
+        without one): how close in meaning a candidate sentence is to the question."""
+        qvec = self.query_vector(query)
+        if qvec is None or self.embedder is None or not texts:
+            return None
+        return np.asarray(self.embedder.encode(texts) @ qvec, dtype=np.float32)
+
     def dense(
         self, query: str, limit: int, where: BlockFilter, index: DenseIndex | None
     ) -> tuple[list[int], dict[int, float], np.ndarray | None]:
