@@ -60,12 +60,6 @@ HANDLERS = (
     "filing_answer",
     "csv_answer",
     "table_answer",
-    "count_for",
-    "wins_answer",
-    "citation_compare_answer",
-    "mentions_answer",
-    "row_count_answer",
-    "holder_for",
     "computed_from_cells",
     "cell_answer",
 )

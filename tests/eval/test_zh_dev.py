@@ -98,7 +98,10 @@ def test_mmlongbench_questions_in_chinese_stay_above_their_level_when_written(
 
     overall = evaluate(items, ask, names, scope_docs=True).overall.to_dict()
     library.close()
-    # below the same questions in English (0.571); issue 13 first reported 0.143 / 1.0 / 0.679
-    assert overall["accuracy"] >= 0.14  # 12 of 28 measured (4 before zh6, 1 before zh3)
+    # below the same questions in English; issue 13 first reported 0.143 / 1.0 / 0.679. Issue
+    # 38 (Build 5) took out the counting, wins, mentions, row-count and role templates, which
+    # answered 9 of these 28 and fire on no pool's unseen half: 13 -> 4 right, 21 refused.
+    # The half is a regression check only (issue 38's floors): these bound what is left.
+    assert overall["accuracy"] >= 0.14  # 4 of 28 measured (13 with the templates)
     assert overall["refusal_recall"] >= 0.9  # 11 of 11 measured
-    assert overall["false_refusal_rate"] <= 0.68  # 14 of 28 measured (19 before zh6)
+    assert overall["false_refusal_rate"] <= 0.75  # 21 of 28 measured (13 with the templates)

@@ -2,9 +2,9 @@
 
 `answer_numeric` is the one entry point `QuestionAnswerer.ask` calls right after
 retrieval: a statement line item for a fiscal period (agent/statements.py), a computed
-figure (agent/computed.py), a CSV column's summary (agent/columns.py), a count over a
-paper's lists, tables or sections (agent/counting.py, agent/table_answers.py) or one cell
-of a retrieved table (agent/cells.py). None means "not a table question": the sentence
+figure (agent/computed.py), a CSV column's summary (agent/columns.py), a table's answer
+(agent/tables/: a cell by row and period, an extreme row, a count, a computed figure) or one
+cell of a retrieved table (agent/cells.py). None means "not a table question": the sentence
 picker answers as before. What each answer quotes and cites: agent/quoted.py.
 """
 
@@ -34,7 +34,6 @@ from citewise.agent.computed import (
     operation,
     two_operand,
 )
-from citewise.agent.counting import count_for
 from citewise.agent.filing_answer import filing_computation
 from citewise.agent.financial import Missing
 from citewise.agent.numbers import parse_number
@@ -49,13 +48,6 @@ from citewise.agent.quoted import (
     year_of,
 )
 from citewise.agent.quoted import table_views as _table_views
-from citewise.agent.roles import holder_for
-from citewise.agent.table_answers import (
-    citation_compare_answer,
-    mentions_answer,
-    row_count_answer,
-    wins_answer,
-)
 from citewise.agent.tables import table_answer
 from citewise.agent.tables.asked import periods, read
 from citewise.agent.tables.candidate import computed_sentence
@@ -332,30 +324,6 @@ def answer_numeric(
     tabled = table_answer(question_text, question, hits, store, started)
     if tabled is not None:
         return tabled
-    counted = count_for(question_text, question, hits, store)
-    if counted is not None:
-        quoted = [Quoted(b, q) for b, q in counted.quotes]
-        cites = list(dict.fromkeys(q.block.id for q in quoted))
-        sentence = AnswerSentence(counted.sentence, cites, 1.0, "count")
-        return build_answer(store, question_text, [(sentence, quoted)], 1.0, started)
-    wins = wins_answer(question_text, question, hits, store, started)
-    if wins is not None:
-        return wins
-    compared = citation_compare_answer(question_text, hits, store, started)
-    if compared is not None:
-        return compared
-    joined = mentions_answer(question_text, question, hits, store, started)
-    if joined is not None:
-        return joined
-    rows = row_count_answer(question_text, question, hits, store, started)
-    if rows is not None:
-        return rows
-    holder = holder_for(question_text, question, hits, store)
-    if holder is not None:
-        said = f"{holder.block.text.strip()} ({holder.heading})"
-        sentence = AnswerSentence(said, [holder.block.id], 1.0, "role")
-        quote = Quoted(holder.block, holder.block.text)
-        return build_answer(store, question_text, [(sentence, [quote])], 1.0, started)
     computed = computed_from_cells(question_text, hits, question, store, started)
     if computed is not None:
         return computed

@@ -2,7 +2,7 @@
 evidence items built from them, and the tables a question may be about.
 
 Shared by agent/numeric_answer.py (cells, computed figures, filings, CSV columns) and
-agent/table_answers.py (counts over table rows and sections).
+agent/tables/ (cells by row and period, extreme rows, counts, computed figures).
 """
 
 from __future__ import annotations

@@ -8,8 +8,11 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from citewise.agent.mentions import citations_in
-
+# A cited work: "(Madaan et al., 2023; Shinn et al., 2023b)", "Shinn et al. (2023)", "[12, 14]".
+_AUTHOR_CITE = re.compile(
+    r"\b([A-Z][\w'-]+)(?: et al\.?| and [A-Z][\w'-]+)?,?\s*\(?((?:19|20)\d\d[a-z]?)\b"
+)
+_NUMBER_CITE = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
 # Citation markers the parsers leave in place of a reference ("BIBREF12", "[12]").
 _MARKER = re.compile(r"\bBIBREF\d+|\[\d+(?:\s*[,–-]\s*\d+)*\]")
 # A sentence in the paper's own voice: its authors speak ("we", "our", "this paper").
@@ -54,6 +57,14 @@ def in_background_section(section: str) -> bool:
     return any(
         p == name or p.startswith(name + " ") for p in parts for name in background_sections()
     )
+
+
+def citations_in(text: str) -> set[str]:
+    """The distinct works a text cites: author-year pairs, else bracketed numbers."""
+    found = {f"{a} {y}" for a, y in _AUTHOR_CITE.findall(text)}
+    for group in _NUMBER_CITE.findall(text):
+        found |= {f"[{n.strip()}]" for n in re.split(r"[,–-]", group)}
+    return found
 
 
 def reports_other_work(sentence: str) -> bool:
