@@ -41,7 +41,8 @@ def test_saved_abstracts_answer_questions_and_reruns_change_nothing(
     assert not result["refused"]
     cited = {e["document"]: e for e in result["evidence"]}
     assert any(e["title"].startswith("abstract of ") for e in cited.values())
-    assert any("molecule properties" in e["quote"] for e in cited.values())
+    # the saved record answers: its title or its abstract sentence names what is predicted
+    assert "molecule propert" in result["answer"].lower(), result
 
     again = cli("search", "graph networks", "--sources-config", str(own), "--save", "--json")
     assert again.returncode == 0, again.stderr

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Match
@@ -196,7 +196,7 @@ class AskRequest(BaseModel):
         None, max_length=MAX_LIST_ITEMS, description="Only these document IDs."
     )
     k: int = Field(8, ge=1, le=50, description="Passages to retrieve.")
-    trace: bool = Field(False, description="Add `pipeline`: what each answer shape proposed.")
+    trace: StrictBool = Field(False, description="Add `pipeline`: what each answer shape proposed.")
 
 
 # -- routes ----------------------------------------------------------------------------
