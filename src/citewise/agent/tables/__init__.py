@@ -79,12 +79,20 @@ def table_answer(
     said = _said(best, frames, store) if len(question.scope) == 1 else None
     if said is not None:
         best.sentences.append(said)
-    for sentence, _ in best.sentences:
+    return _fitted_answer(store, text, best, score, started)
+
+
+def _fitted_answer(
+    store: Store, text: str, found: Candidate, score: float, started: float
+) -> Answer:
+    """The answer from a table candidate at its fitted support, its features kept as
+    `table_*` signals."""
+    for sentence, _ in found.sentences:
         sentence.support = round(score, 3)
-    answer = build_answer(store, text, best.sentences, score, started)
+    answer = build_answer(store, text, found.sentences, score, started)
     answer.signals = {
         **answer.signals,
-        **{f"table_{k}": round(v, 3) for k, v in best.features.items()},
+        **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
     }
     return answer
 
@@ -107,14 +115,7 @@ def _description(
     score = support(found.features)
     if score < answer_floor(found.features):
         return None
-    for sentence, _ in found.sentences:
-        sentence.support = round(score, 3)
-    answer = build_answer(store, text, found.sentences, score, started)
-    answer.signals = {
-        **answer.signals,
-        **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
-    }
-    return answer
+    return _fitted_answer(store, text, found, score, started)
 
 
 def _other_periods(
