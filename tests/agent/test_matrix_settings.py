@@ -55,10 +55,26 @@ def test_a_list_of_values_stops_where_another_setting_starts(
          ["dropout on the final projection layer"]),
         ("code availability", "Our scripts are available on GitHub for anyone to reuse.",
          ["available on GitHub"]),
+        ("dropout", "During training we also apply layer normalisation and dropout everywhere.",
+         ["dropout"]),
+        ("dropout", "Our small network uses $P_{dropout} = 0.2$ and four heads.", ["0.2"]),
+        ("gradient clipping", "To keep training stable we used gradient clipping and a small model.",
+         ["gradient clipping"]),
+        ("schedule", "The initial learning rate is 0.5 and halved whenever the loss plateaus.",
+         ["halved whenever the loss plateaus"]),
+        ("schedule", "We keep the warmup and decay schedule of the original recipe.",
+         ["warmup and decay schedule"]),
+        ("batch size", "We cap the number of tokens per batch at 3000 on each device.", ["3000"]),
     ],
 )  # fmt: skip
 def test_settings_in_their_usual_phrasings(aspect: str, sentence: str, expected: list[str]) -> None:
     assert read(aspect, [unit(sentence)]) == expected
+
+
+def test_an_epoch_count_that_times_something_else_is_no_training_length() -> None:
+    said = unit("The step size is halved when the dev loss does not fall after 4 epochs.")
+    assert read("epochs", [said]) == []
+    assert read("epochs", [unit("We then fine-tune the tagger for 4 epochs.")]) == ["4 epochs"]
 
 
 @pytest.mark.parametrize(

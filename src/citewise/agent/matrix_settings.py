@@ -187,6 +187,8 @@ def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
     return 0.0
 
 
+# a verb saying the paper's own training uses a technique
+_APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
         re.compile(
@@ -197,6 +199,18 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "schedule": [
+        # a schedule named by its parts: "the same warmup and decay strategy for learning rate"
+        re.compile(
+            r"(?P<v>\b(?:warm-?up|decay|annealing)(?:\s+and\s+(?:warm-?up|decay|annealing))?\s+"
+            r"(?:strategy|schedule|policy|scheme)\b(?:\s+for\s+(?:the\s+)?learning\s+rate)?)",
+            re.I,
+        ),
+        # "the learning rate is set to 1 and reduced by half if ...": the change, then its condition
+        re.compile(
+            r"\blearning\s+rate\b(?:[^.;]|\.(?=\d)){0,40}?\band\s+(?P<v>(?:is\s+|was\s+)?(?:reduced|decayed|"
+            r"halved|divided|multiplied|lowered|decreased|dropped)\b[^.;]{0,60})",
+            re.I,
+        ),
         re.compile(
             r"(?P<v>\b(?:multiply\w*|divid\w*|decay\w*|halv\w*|reduc\w*)\s+(?:by\s+)?"
             rf"(?:{NUM}\s+)?(?:to\s+|of\s+)?the\s+learning\s+rate\b[^.;]{{0,60}})",
@@ -208,6 +222,33 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             r"(?P<v>\b(?:embedding\s+)?dropout\s+(?:on|to|after|before|in)\s+(?:the\s+|all\s+|"
             r"each\s+)?[\w-]+(?:\s+[\w-]+){0,2}?\s+layers?)\b",
+            re.I,
+        ),
+        # a rate written as a formula in papers converted from LaTeX: "$P_{dropout} = 0.1$"
+        re.compile(r"\bdropout\s*\}?\s*=\s*(?P<v>0?\.\d+)", re.I),
+        # dropout the paper uses without a rate: "we apply dropout to the input of each layer"
+        re.compile(
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
+            re.I,
+        ),
+    ],
+    "batch size": [
+        # a batch counted in what it holds: "4096 tokens per batch", "limited tokens per batch to 4096"
+        re.compile(
+            rf"(?P<v>{NUM}\s+(?:tokens|sentences|sentence pairs|examples|samples|sequences|images)"
+            r"\s+(?:per|in each|in a)\s+(?:mini-?)?batch)\b",
+            re.I,
+        ),
+        re.compile(
+            r"\b(?:tokens|sentences|examples|samples|sequences)\s+per\s+(?:mini-?)?batch\s+"
+            rf"(?:to|of|=|at|is|was)\s+(?P<v>{NUM})",
+            re.I,
+        ),
+    ],
+    "gradient clipping": [
+        # clipping the paper uses without a threshold: "we used gradient clipping and early stopping"
+        re.compile(
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>gradient(?:\s+norm)?\s+clipping)\b",
             re.I,
         ),
     ],
@@ -241,4 +282,13 @@ def settings_findings(
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
+    if aspect == "epochs":
+        found = [
+            f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
+        ]
     return found + extra_findings(aspect, paper_units, found)
+
+
+# "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2
+# epochs": a count of epochs that times something else, not the length of training
+_COUNTDOWN = re.compile(r"\b(?:after|every|each|within|patience(?:\s+of)?)\s+$", re.I)
