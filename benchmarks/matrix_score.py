@@ -1,6 +1,7 @@
 """The literature matrix and `setup` scored against hand labels (benchmarks/matrix_gold.yaml).
 
-    python benchmarks/matrix_score.py --library LIB [--part dev|held-out|held-out-2|all] [--show] [--json]
+    python benchmarks/matrix_score.py --library LIB [--part dev|held-out|held-out-2|all]
+        [--show] [--json]
 
 LIB holds the gold papers (the QASPER pool's Markdown and ../shared/corpus's PDFs; matched by
 file name). Cells are computed fresh, without a model and without the matrix cache, exactly

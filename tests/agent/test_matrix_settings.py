@@ -58,7 +58,7 @@ def test_a_list_of_values_stops_where_another_setting_starts(
         ("dropout", "During training we also apply layer normalisation and dropout everywhere.",
          ["dropout"]),
         ("dropout", "Our small network uses $P_{dropout} = 0.2$ and four heads.", ["0.2"]),
-        ("gradient clipping", "To keep training stable we used gradient clipping and a small model.",
+        ("gradient clipping", "To keep training stable we used gradient clipping throughout.",
          ["gradient clipping"]),
         ("schedule", "The initial learning rate is 0.5 and halved whenever the loss plateaus.",
          ["halved whenever the loss plateaus"]),

@@ -233,7 +233,7 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "batch size": [
-        # a batch counted in what it holds: "4096 tokens per batch", "limited tokens per batch to 4096"
+        # a batch counted in what it holds: "4096 tokens per batch", "tokens per batch to 4096"
         re.compile(
             rf"(?P<v>{NUM}\s+(?:tokens|sentences|sentence pairs|examples|samples|sequences|images)"
             r"\s+(?:per|in each|in a)\s+(?:mini-?)?batch)\b",
@@ -246,7 +246,7 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "gradient clipping": [
-        # clipping the paper uses without a threshold: "we used gradient clipping and early stopping"
+        # clipping used without a threshold: "we used gradient clipping and early stopping"
         re.compile(
             rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>gradient(?:\s+norm)?\s+clipping)\b",
             re.I,
