@@ -19,6 +19,7 @@ from citewise.agent.extraction import (
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import own_statements
+from citewise.agent.matrix_datasets import dataset_findings
 from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.matrix_settings import settings_findings
 from citewise.agent.patterns import PATTERNS
@@ -210,6 +211,11 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
         if aspect == "datasets":
             # studies of people: the sample is the data ('interviews with 100 outpatients')
             own += extract("sample", paper.units, 2) + described_datasets(paper.units)
+            named, counted = dataset_findings(paper.units)
+            own += named
+            # a count beside a name ("MetaQA, which contains 29,000 questions") is no second value
+            quoted = {f.quote for f in own}
+            own += [f for f in counted if f.quote not in quoted]
         own = [f for f in own if not _NOT_A_NAME.match(f.value)]
         return best_distinct(own_statements(aspect, own), limit)
     if aspect in PROSE_CUES:
