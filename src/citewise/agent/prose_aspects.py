@@ -47,8 +47,14 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "method": [
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|describe(?:s)?|"
-            rf"develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|"
+            rf"describe(?:s)?|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
+            r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
+            r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
+            r"architecture|technique|procedure|pipeline)\b(?:[^.;:]|\.(?=\d)){0,150})",
             re.I,
         ),
         re.compile(
