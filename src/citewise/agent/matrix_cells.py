@@ -39,6 +39,13 @@ def word_list(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def alternation(name: str) -> str:
+    """The "[name]" list of the data file as a regex alternation, longest first; an entry
+    ending in "*" is a stem ("improv*" matches "improved", "improvements")."""
+    words = sorted(word_list(name), key=len, reverse=True)
+    return "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
+
+
 def complete_word(text: str, end: int) -> int:
     """The end of the word `end` falls inside (unchanged when it falls between words)."""
     while 0 < end < len(text) and _WORD.match(text[end - 1]) and _WORD.match(text[end]):

@@ -18,11 +18,11 @@ from functools import cache
 from importlib import resources
 
 from citewise.agent.extraction import Finding, Unit, section_bonus
+from citewise.agent.matrix_cells import alternation, word_list
 from citewise.agent.patterns import NUM, OPTIMIZERS
 from citewise.agent.sourced_lists import sourced_lists
 
 SOFTWARE_FILE = "matrix_software.txt"
-_TOOL_WORD = r"(?:toolkit|toolbox|library|libraries|package|framework|software|implementation|API)"
 _NAME = r"[A-Za-z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*"
 _CITE = r"(?:\s*(?:BIBREF\d+|\[\d+(?:,\s*\d+)*\]|\(\w[^()]{0,40}\d{4}\))\s*,?)*"
 # a name learned as software: "the KenLM toolkit", "Scikit-learn package", "implemented in PyTorch"
@@ -38,11 +38,7 @@ _LEARN = [
 ]
 _ACRONYM = re.compile(r"^[A-Z]{1,3}s?$")  # "NLP", "SMT", "QA": a field, not a program
 # a sentence that uses a tool (not one that only names it)
-_USE = re.compile(
-    r"\b(?:implement\w*|written|coded|use[sd]?|using|run|ran|trained|computed|built|"
-    r"developed|provided by|via|with the|performed|analy[sz]ed|processed)\b",
-    re.I,
-)
+_USE = re.compile(rf"\b(?:{alternation('tool_use_words')})\b", re.I)
 _NOT_SOFTWARE = re.compile(
     rf"^(?:{OPTIMIZERS}|The|This|These|Our|We|Its|Their|An?|In|Open|Python's|Table|Figure|"
     r"Section|BIBREF\d+|INLINEFORM\d+|UID\d+)$"
@@ -144,7 +140,7 @@ def own_organisations(paper_units: list[Unit]) -> set[str]:
         if unit.page > 1:
             break
         orgs.update(m.group("org").lower() for m in _EMAIL_ORG.finditer(unit.text))
-    return orgs - {"gmail", "yahoo", "hotmail", "outlook", "qq", "163"}
+    return orgs - word_list("webmail_domains")
 
 
 def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> list[Finding]:

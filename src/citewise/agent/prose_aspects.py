@@ -10,6 +10,7 @@ import re
 
 from citewise.agent.extraction import Finding, Unit
 from citewise.agent.matrix_cells import (
+    alternation,
     cites_others,
     clause_continues,
     clause_end,
@@ -58,12 +59,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"(?P<v>\b(?:a\s+)?(?:(?:systematic (?:literature )?review|meta-analysis|"
-            r"semi-?structured interviews?|focus groups?|situational analysis|case study|"
-            r"randomi[sz]ed controlled trial)|(?:cross-sectional|retrospective|prospective|"
-            r"qualitative|quantitative|mixed[- ]methods?|observational)\s+(?:\w+\s+){0,3}?"
-            r"(?:study|design|approach|analysis|methods?|survey|interviews?|trial|research "
-            r"design))\b[^.;:]{0,90})",
+            rf"(?P<v>\b(?:a\s+)?(?:(?:{alternation('study_designs')})|"
+            rf"(?:{alternation('design_qualifiers')})\s+(?:\w+\s+){{0,3}}?"
+            rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
     ],
@@ -127,14 +125,12 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"(?:[^.;:]|\.(?=\d)){5,200})"
         ),
         re.compile(  # a concession whose main clause is the shortcoming: "Although X, Y fails"
-            r"^(?:Although|Though|While|Even though)\b[^,;]{5,200},\s*(?P<v>[^.;:]{0,200}?\b(?:not|"
-            r"cannot|no|lack\w*|less|worse|lower|fail\w*|poor\w*|unable|limited|only)\b"
-            r"(?:[^.;:]|\.(?=\d)){0,200})"
+            r"^(?:Although|Though|While|Even though)\b[^,;]{5,200},\s*(?P<v>[^.;:]{0,200}?\b"
+            rf"(?:{alternation('conceded_shortcomings')})\b(?:[^.;:]|\.(?=\d)){{0,200}})"
         ),
         re.compile(
-            r"(?:^|, )[Hh]owever,?\s+(?P<v>[^.;:]{0,200}?\b(?:not|cannot|no|lack\w*|longer|"
-            r"poor\w*|loss|difficult\w*|fail\w*|limited|bias\w*|insufficient|slow\w*|"
-            r"caution|costly|errors?|only)\b[^.;:]{0,200})"
+            r"(?:^|, )[Hh]owever,?\s+(?P<v>[^.;:]{0,200}?\b"
+            rf"(?:{alternation('shortcoming_words')})\b[^.;:]{{0,200}})"
         ),
     ],
 }
@@ -167,20 +163,10 @@ _ANNOUNCES = re.compile(
     re.I,
 )
 # a result that names no finding: "experiments demonstrate the effectiveness of our method"
-_VAGUE = re.compile(
-    r"^(?:the\s+)?(?:effectiveness|efficacy|superiority|usefulness|feasibility|potential|merits?|"
-    r"advantages?|benefits?|validity)\s+(?:of|and)\b",
-    re.I,
-)
+_VAGUE = re.compile(rf"^(?:the\s+)?(?:{alternation('vague_results')})\s+(?:of|and)\b", re.I)
 _RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
 # what a result claims: a comparison, a change, a number
-_CLAIMS = re.compile(
-    r"\d|\b(?:outperform\w*|better|worse|more|less|higher|lower|improv\w*|surpass\w*|"
-    r"significant\w*|gain\w*|drop\w*|increas\w*|decreas\w*|achiev\w*|state-of-the-art|best|"
-    r"competitive|effective\w*|comparabl\w*|superior|fail\w*|success\w*|reduc\w*|high|low|"
-    r"promising|robust|useful|accurate\w*|efficient\w*|fluent|diverse|strong\w*|good|poor\w*)\b",
-    re.I,
-)
+_CLAIMS = re.compile(rf"\d|\b(?:{alternation('claim_words')})\b", re.I)
 
 
 def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
