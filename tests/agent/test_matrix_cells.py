@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from citewise.agent.aspects import qualified
 from citewise.agent.extraction import ELLIPSIS, Finding
 from citewise.agent.matrix_cells import MAX_CELL, shorten, whole_phrase
 from citewise.cli import app
@@ -207,3 +208,15 @@ def test_a_rerun_with_one_new_column_computes_only_that_column(tmp_path: Path) -
     again = run("task,method,limitations,study design")
     assert (again["computed"], again["cached"]) == (3, 9)  # one new cell per paper
     assert run("task,method,limitations,study design")["computed"] == 0
+
+
+def test_a_cell_never_opens_or_closes_half_a_bracket() -> None:
+    quote = "We report Mean Absolute Error (MAE) and Root Mean Square Error (RMSE) per fold."
+    f = Finding("metrics", "MAE) and Root Mean Square Error (RMSE", quote, 1, "b", "4", 1.0)
+    assert whole_phrase(f).value == "Mean Absolute Error (MAE) and Root Mean Square Error (RMSE)"
+
+
+def test_a_metric_keeps_the_qualifier_it_is_named_with() -> None:
+    quote = "The detector reaches an average precision of 91.2% on the held-out photographs."
+    f = Finding("metrics", "precision", quote, 1, "b", "4 Results", 2.0)
+    assert qualified(f).value == "average precision"

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.agent.extraction import (
     Finding,
@@ -18,7 +18,7 @@ from citewise.agent.extraction import (
     units,
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
-from citewise.agent.matrix_cells import own_statements
+from citewise.agent.matrix_cells import alternation, own_statements
 from citewise.agent.matrix_datasets import dataset_findings
 from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.matrix_settings import settings_findings
@@ -80,6 +80,19 @@ _NOT_A_NAME = re.compile(
     r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$|"
     r"^(?:CNN|RNN|LSTM|BiLSTM|GRU|MLP|Transformer|GAN|VAE)s?$"
 )
+
+
+def qualified(finding: Finding) -> Finding:
+    """A metric with the qualifier the paper names it with: "average precision", "strict
+    accuracy", "mean absolute error" (qualifiers in agent/data/matrix_cells.txt)."""
+    start = finding.quote.find(finding.value)
+    m = _QUALIFIER.search(finding.quote[:start])
+    if start <= 0 or not m:
+        return finding
+    return replace(finding, value=finding.quote[m.start() : start + len(finding.value)])
+
+
+_QUALIFIER = re.compile(rf"\b(?:{alternation('metric_qualifiers')})\s+$", re.I)
 
 
 class AspectError(CitewiseError):
@@ -227,7 +240,7 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
         found = [
-            f
+            qualified(f)
             for f in found
             if not _NOT_A_MEASURE.match(f.quote[f.quote.find(f.value) + len(f.value) :])
         ]

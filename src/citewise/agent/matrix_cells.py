@@ -84,6 +84,7 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if start < 0:
         return finding
     end = complete_word(finding.quote, start + len(finding.value))
+    start, end = balanced(finding.quote, start, end)
     value = finding.quote[start:end]
     short, was_cut = shorten(value, limit)
     if not short or short not in finding.quote:
@@ -91,6 +92,43 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if short == finding.value and not was_cut:
         return finding
     return replace(finding, value=short, cut=finding.cut or was_cut)
+
+
+_NEAR = 40  # how far a bracket the value opens or closes may be looked for
+
+
+def balanced(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened so its brackets pair: "MAE) and Root Mean Square Error (RMSE" becomes
+    "Mean Absolute Error (MAE) and Root Mean Square Error (RMSE)", the capitalised words
+    before an opening bracket taken with it; unchanged where no near bracket pairs it."""
+    value = text[start:end]
+    depth = 0
+    for ch in value:
+        depth += ch == "("
+        if ch == ")":
+            if depth == 0:  # closes a bracket opened before the span
+                opened = text.rfind("(", max(0, start - _NEAR), start)
+                if opened < 0:
+                    return start, end
+                start = _capitalised_before(text, opened)
+            else:
+                depth -= 1
+    if depth > 0:
+        closes = text.find(")", end, end + _NEAR)
+        if closes >= 0:
+            end = closes + 1
+    return start, end
+
+
+def _capitalised_before(text: str, bracket: int) -> int:
+    """Where the run of capitalised words ending just before `bracket` starts."""
+    words = list(re.finditer(r"\S+", text[:bracket]))
+    start = bracket
+    for w in reversed(words[-6:]):
+        if not w.group()[:1].isupper():
+            break
+        start = w.start()
+    return start
 
 
 _CLAUSE_END = re.compile(r"[;:!?]|\.(?!\d)")
