@@ -33,6 +33,7 @@ def _extractor_version() -> int:
         extraction,
         gazetteer,
         matrix_cells,
+        matrix_datasets,
         matrix_phrases,
         matrix_settings,
         patterns,
@@ -40,10 +41,13 @@ def _extractor_version() -> int:
     )
 
     modules = (
-        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_phrases,
-        matrix_settings, patterns, prose_aspects,
+        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_datasets,
+        matrix_phrases, matrix_settings, patterns, prose_aspects,
     )  # fmt: skip
     text = "".join(Path(m.__file__ or "").read_text() for m in modules)
+    # the word lists the readers load are part of the code that makes a cell
+    data = Path(aspects.__file__ or "").parent / "data"
+    text += "".join(p.read_text() for p in sorted(data.glob("matrix_*.txt")))
     return zlib.crc32(text.encode())
 
 
