@@ -65,6 +65,7 @@ def test_a_list_of_values_stops_where_another_setting_starts(
         ("schedule", "We keep the warmup and decay schedule of the original recipe.",
          ["warmup and decay schedule"]),
         ("batch size", "We cap the number of tokens per batch at 3000 on each device.", ["3000"]),
+        ("learning rate", "Plain SGD is used and we fixed the training rate at 0.05.", ["0.05"]),
     ],
 )  # fmt: skip
 def test_settings_in_their_usual_phrasings(aspect: str, sentence: str, expected: list[str]) -> None:

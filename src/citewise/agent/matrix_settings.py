@@ -228,6 +228,13 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
+    "learning rate": [
+        # the older name of the learning rate: "we fixed the training rate at 0.001"
+        re.compile(
+            rf"\btraining\s+rate\s+(?:is\s+|was\s+)?(?:set\s+)?(?:at|to|of|=|as)\s+(?P<v>{NUM})",
+            re.I,
+        ),
+    ],
     "batch size": [
         # a batch counted in what it holds: "4096 tokens per batch", "tokens per batch to 4096"
         re.compile(
