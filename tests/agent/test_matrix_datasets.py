@@ -3,7 +3,8 @@ write, each value verbatim in its quote."""
 
 from __future__ import annotations
 
-from citewise.agent.extraction import Unit
+from citewise.agent.compare import Cell, differences
+from citewise.agent.extraction import Finding, Unit
 from citewise.agent.matrix_datasets import dataset_findings
 
 
@@ -54,3 +55,16 @@ def test_counts_of_others_data_or_of_what_is_missing_are_no_dataset() -> None:
     assert counted([unit("Their model was trained on 9,000 reviews (Lee et al., 2019).")]) == []
     assert counted([unit("With fewer than 500 examples we cannot train a deep model.")]) == []
     assert counted([unit("Such registries contain 841 patient records.", "Paper > Privacy")]) == []
+
+
+def test_key_differences_keep_a_counted_collection_whole() -> None:
+    def cell(doc: str, text: str, value: str) -> Cell:
+        return Cell(doc, "datasets", Finding("datasets", value, text, 1, f"b-{doc}", "4", 1.0))
+
+    cells = [
+        cell("a", "We gathered 33,708 tweets over two months.", "33,708 tweets"),
+        cell("b", "We evaluate on NewsQA and SearchQA.", "NewsQA and SearchQA"),
+    ]
+    (said,) = differences(["datasets"], cells)
+    assert "only a names 33,708 tweets" in said.text
+    assert "only b names NewsQA, SearchQA" in said.text

@@ -113,7 +113,8 @@ def _cite(cell: Cell) -> str:
 # a sentence cannot be compared to another, so only who states it differs.
 LISTED = ("datasets", "metrics", "model", "software", "hardware", "splits")
 PROSE = ("task", "method", "main result", "limitations")
-_ITEMS = re.compile(r"\s*(?:,|;|/|\band\b|\bor\b|\bwhile\b|\bwhereas\b)\s*")
+# items of a names cell; a comma between digits ("33,708 tweets") separates thousands, not names
+_ITEMS = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|/|\band\b|\bor\b|\bwhile\b|\bwhereas\b)\s*")
 _VERSION = re.compile(r"\s+v?\d+(?:\.\d+)+$")
 _MARKERS = re.compile(r"\bBIBREF\d+|\[\d[^\]]*\]|[()]")  # citation markers, brackets
 
