@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from citewise.agent.compare import Cell, differences
 from citewise.agent.extraction import Finding, Unit
-from citewise.agent.matrix_datasets import dataset_findings
+from citewise.agent.matrix_datasets import dataset_findings, listed_metrics
 
 
 def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:
@@ -68,3 +68,8 @@ def test_key_differences_keep_a_counted_collection_whole() -> None:
     (said,) = differences(["datasets"], cells)
     assert "only a names 33,708 tweets" in said.text
     assert "only b names NewsQA, SearchQA" in said.text
+
+
+def test_metrics_a_paper_lists_are_each_named_without_the_citation() -> None:
+    said = unit("We also report two diversity metrics: Distinct-1 and Self-BLEU BIBREF7.")
+    assert [f.value for f in listed_metrics([said])] == ["Distinct-1", "Self-BLEU"]

@@ -19,7 +19,7 @@ from citewise.agent.extraction import (
 )
 from citewise.agent.gazetteer import Gazetteer, name_findings
 from citewise.agent.matrix_cells import alternation, own_statements
-from citewise.agent.matrix_datasets import dataset_findings
+from citewise.agent.matrix_datasets import dataset_findings, listed_metrics
 from citewise.agent.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.matrix_settings import settings_findings
 from citewise.agent.patterns import PATTERNS
@@ -239,6 +239,7 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
+        found += listed_metrics(paper.units)
         found = [
             qualified(f)
             for f in found

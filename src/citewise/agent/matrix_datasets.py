@@ -18,10 +18,11 @@ from citewise.agent.gazetteer import NAME, is_name
 from citewise.agent.matrix_cells import cites_others, word_list
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
-_LISTED = re.compile(
-    rf"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?{_DATA_WORD}"
-    r"\s*:\s*(?P<v>[^.;]{3,200})",
-    re.I,
+_COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
+_LISTED = re.compile(rf"{_COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
+# "two automatic metrics: Distinct-1 and Distinct-2"
+_LISTED_METRICS = re.compile(
+    rf"{_COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
 )
 _OPENS = re.compile(rf"^(?:The|Our)\s+(?P<v>{NAME})(?:\s+\(\w+\))?\s+{_DATA_WORD}\b")
 _STATED = re.compile(
@@ -47,6 +48,7 @@ _DATA_SECTION = re.compile(
 _FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
+_PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
 
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
@@ -68,7 +70,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         m = _LISTED.search(unit.text)
         if m:
             for t in _NAME_TOKEN.finditer(m.group("v")):
-                if is_name(t.group(), "datasets"):
+                if is_name(t.group(), "datasets") and not _PLACEHOLDER.match(t.group()):
                     found.append(_finding(unit, t.group(), LISTED_SCORE + bonus))
         for pattern in (_OPENS, _STATED):
             m = pattern.search(unit.text)
@@ -105,3 +107,21 @@ def _heading_name(section: str) -> str:
         return ""
     first = m.group("n").split()[0]
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
+
+
+def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
+    Distinct-2"), each name a finding scored like the paper's own list of its data."""
+    found = []
+    for unit in paper_units:
+        m = _LISTED_METRICS.search(unit.text)
+        if not m or unit.kind == "table":
+            continue
+        bonus = section_bonus("metrics", unit)
+        for t in _NAME_TOKEN.finditer(m.group("v")):
+            if _PLACEHOLDER.match(t.group()):
+                continue  # a citation of the paper that defined the metric
+            if is_name(t.group(), "model") or "-" in t.group():
+                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
+                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
+    return found
