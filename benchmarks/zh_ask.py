@@ -1,0 +1,203 @@
+"""`citewise ask` in Chinese as whole processes, beside the same questions in English.
+
+    python benchmarks/zh_ask.py [--library DIR] [--src TREE/src] [--runs 1] [--limit N]
+        [--cold] [--stages] [--importtime]
+
+Asks every question of tests/eval/data/dev_zh.yaml (our Chinese translation of
+../shared/qa/dev.yaml; $CITEWISE_SHARED if set) and its English original (the peer, same id)
+as fresh `citewise --library DIR ask "..."` processes, wall clock and CPU seconds (user +
+system), Chinese and English interleaved question by question so a busy moment of the
+machine hits both alike; prints p50 and p95 of each language and their ratio, next to
+`python -c pass` (the floor no process beats). Without `--library` the 8 PDFs of
+../shared/corpus are ingested into a temporary library first. Bytecode is compiled first, as
+an installed package has it (with PYTHONDONTWRITEBYTECODE set, as some shells are, every run
+would compile every module).
+
+`--cold` also times one Chinese ask with an empty user cache (XDG_CACHE_HOME): the first
+Chinese question on a machine builds the dictionary and segmenter tables (lang/zh.py).
+`--stages` times, in one warm interpreter, each question's bridge (the Chinese question's
+English wording, agent/zh_answer.py) and its whole `Library.ask`: what a Chinese question
+costs beyond the process start. `--importtime` prints the slowest imports of one Chinese ask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV_ZH = ROOT / "tests" / "eval" / "data" / "dev_zh.yaml"
+
+
+def _shared() -> Path:
+    """$CITEWISE_SHARED, else ../shared beside the repository, else /work/shared."""
+    for candidate in (os.environ.get("CITEWISE_SHARED", ""), ROOT.parent / "shared"):
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    return Path("/work/shared")
+
+
+DEV_EN = _shared() / "qa" / "dev.yaml"
+CORPUS = _shared() / "corpus"
+
+# Run in the measured tree's interpreter: the bridge and the whole ask of each question,
+# warm (one question asked first), in milliseconds.
+_STAGES = """
+import json, sys, time
+from citewise.api import Library
+from citewise.agent.zh_answer import bridge_question
+pairs = json.loads(sys.argv[2])
+with Library(sys.argv[1]) as lib:
+    lib.ask(pairs[0][1], review=False)
+    retriever = lib.answerer.retriever
+    rows = []
+    for zh, en in pairs:
+        start = time.perf_counter()
+        bridge_question(zh, retriever)
+        bridged = time.perf_counter()
+        lib.ask(zh, review=False)
+        asked_zh = time.perf_counter()
+        lib.ask(en, review=False)
+        asked_en = time.perf_counter()
+        rows.append([bridged - start, asked_zh - bridged, asked_en - asked_zh])
+print(json.dumps(rows))
+"""
+
+
+def questions(limit: int | None) -> list[tuple[str, str, str]]:
+    """(id, Chinese, English) for every translated dev question."""
+    english = {str(e["id"]): str(e["question"]) for e in yaml.safe_load(DEV_EN.read_text())}
+    chinese = yaml.safe_load(DEV_ZH.read_text("utf-8"))
+    pairs = [(str(e["id"]), str(e["question"]), english[str(e["id"])]) for e in chinese]
+    return pairs[:limit] if limit else pairs
+
+
+def run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18] if len(values) > 1 else values[0]
+
+
+def row(name: str, walls: list[float], cpus: list[float]) -> str:
+    return (
+        f"| {name} | {len(walls)} | {statistics.median(walls):.3f} | {p95(walls):.3f} "
+        f"| {statistics.median(cpus):.3f} | {max(walls):.3f} |"
+    )
+
+
+def ingest(library: Path, env: dict[str, str]) -> None:
+    command = [sys.executable, "-m", "citewise", "-L", str(library), "ingest"]
+    done = subprocess.run([*command, *map(str, sorted(CORPUS.glob("*.pdf")))], env=env)
+    if done.returncode:
+        sys.exit(f"ingest of {CORPUS} failed")
+
+
+def slowest_imports(command: list[str], env: dict[str, str], top: int = 12) -> list[str]:
+    done = subprocess.run(
+        [command[0], "-X", "importtime", *command[1:]], env=env, capture_output=True, text=True
+    )
+    rows = []
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split("|")
+            if cumulative.strip().isdigit():
+                rows.append((int(cumulative), name.rstrip()))
+    rows.sort(reverse=True)
+    return [f"{us / 1000:8.1f} ms {name}" for us, name in rows[:top]]
+
+
+def measure(args: argparse.Namespace, library: Path, env: dict[str, str]) -> None:
+    pairs = questions(args.limit)
+    cli = [sys.executable, "-m", "citewise", "-L", str(library), "ask"]
+    for command in ([*cli, pairs[0][1]], [*cli, pairs[0][2]]):  # warm caches and tables
+        subprocess.run(command, env=env, capture_output=True)
+    walls: dict[str, list[float]] = {"floor": [], "zh": [], "en": []}
+    cpus: dict[str, list[float]] = {"floor": [], "zh": [], "en": []}
+    for _ in range(args.runs):
+        for n, (_, zh, en) in enumerate(pairs):
+            if n % 4 == 0:
+                wall, cpu = run([sys.executable, "-c", "pass"], env)
+                walls["floor"].append(wall)
+                cpus["floor"].append(cpu)
+            for lang, question in (("zh", zh), ("en", en)):
+                wall, cpu = run([*cli, question], env)
+                walls[lang].append(wall)
+                cpus[lang].append(cpu)
+    load = os.getloadavg()[0]
+    print(f"{args.src}: {len(pairs)} questions x {args.runs} run(s), load average {load:.1f}")
+    print("| process | runs | p50 wall s | p95 wall s | p50 CPU s | max wall s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print(row("python -c pass (floor)", walls["floor"], cpus["floor"]))
+    print(row("citewise ask, Chinese (dev_zh)", walls["zh"], cpus["zh"]))
+    print(row("citewise ask, English (dev.yaml)", walls["en"], cpus["en"]))
+    ratio = statistics.median(walls["zh"]) / statistics.median(walls["en"])
+    ratio95 = p95(walls["zh"]) / p95(walls["en"])
+    print(f"Chinese / English: p50 {ratio:.2f}, p95 {ratio95:.2f}")
+    if args.cold:
+        with tempfile.TemporaryDirectory() as cache:
+            wall, cpu = run([*cli, pairs[0][1]], {**env, "XDG_CACHE_HOME": cache})
+        print(f"first Chinese ask with an empty user cache: {wall:.3f} s wall, {cpu:.3f} s CPU")
+    if args.stages:
+        stages(library, pairs, env)
+    if args.importtime:
+        print(f"\nslowest imports of a Chinese ask ({pairs[0][0]}):")
+        print("\n".join(slowest_imports([*cli, pairs[0][1]], env)))
+
+
+def stages(library: Path, pairs: list[tuple[str, str, str]], env: dict[str, str]) -> None:
+    asked = json.dumps([[zh, en] for _, zh, en in pairs])
+    done = subprocess.run(
+        [sys.executable, "-c", _STAGES, str(library), asked],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = json.loads(done.stdout)
+    print("\nin one warm process, ms per question | p50 | p95 | max |\n|---|---:|---:|---:|")
+    for n, name in enumerate(("bridge (Chinese -> English)", "ask, Chinese", "ask, English")):
+        ms = [r[n] * 1000 for r in rows]
+        print(f"| {name} | {statistics.median(ms):.1f} | {p95(ms):.1f} | {max(ms):.1f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", type=Path, help="a library of ../shared/corpus")
+    parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--limit", type=int, help="only the first N questions")
+    parser.add_argument("--cold", action="store_true")
+    parser.add_argument("--stages", action="store_true")
+    parser.add_argument("--importtime", action="store_true")
+    args = parser.parse_args()
+    compileall.compile_dir(args.src, quiet=1)
+    env = {**os.environ, "PYTHONPATH": str(args.src), "CITEWISE_CONFIG": os.devnull}
+    if args.library:
+        measure(args, args.library, env)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        ingest(Path(tmp) / "library", env)
+        measure(args, Path(tmp) / "library", env)
+
+
+if __name__ == "__main__":
+    main()
