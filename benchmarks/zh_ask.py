@@ -1,7 +1,7 @@
 """`citewise ask` in Chinese as whole processes, beside the same questions in English.
 
-    python benchmarks/zh_ask.py [--library DIR] [--src TREE/src] [--runs 1] [--limit N]
-        [--cache DIR] [--cold] [--stages] [--importtime]
+    python benchmarks/zh_ask.py [--library DIR] [--src TREE/src] [--against OTHER/src] [--runs 1]
+        [--limit N] [--cache DIR] [--cold] [--stages] [--importtime]
 
 Asks every question of tests/eval/data/dev_zh.yaml (our Chinese translation of
 ../shared/qa/dev.yaml; $CITEWISE_SHARED if set) and its English original (the peer, same id)
@@ -20,7 +20,10 @@ run would compile every module).
 Chinese question on a machine builds the dictionary and segmenter tables (lang/zh.py).
 `--stages` times, in one warm interpreter, each question's bridge (the Chinese question's
 English wording, agent/zh_answer.py) and its whole `Library.ask`: what a Chinese question
-costs beyond the process start. `--importtime` prints the slowest imports of one Chinese ask.
+costs beyond the process start, in CPU ms. `--importtime` prints the slowest imports of one
+Chinese ask. `--against` runs a second tree's processes right after the first's, question by
+question (each tree with a cache folder of its own), so both see the same moments of the
+machine.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ DEV_EN = _shared() / "qa" / "dev.yaml"
 CORPUS = _shared() / "corpus"
 
 # Run in the measured tree's interpreter: the bridge and the whole ask of each question,
-# warm (one question asked first), in milliseconds.
+# warm (one question asked first): CPU seconds, which the machine's other work moves less.
 _STAGES = """
 import json, sys, time
 from citewise.api import Library
@@ -66,13 +69,13 @@ with Library(sys.argv[1]) as lib:
     retriever = lib.answerer.retriever
     rows = []
     for zh, en in pairs:
-        start = time.perf_counter()
+        start = time.process_time()
         bridge_question(zh, retriever)
-        bridged = time.perf_counter()
+        bridged = time.process_time()
         lib.ask(zh, review=False)
-        asked_zh = time.perf_counter()
+        asked_zh = time.process_time()
         lib.ask(en, review=False)
-        asked_en = time.perf_counter()
+        asked_en = time.process_time()
         rows.append([bridged - start, asked_zh - bridged, asked_en - asked_zh])
 print(json.dumps(rows))
 """
@@ -97,7 +100,9 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[18] if len(values) > 1 else values[0]
+    return (
+        statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
+    )
 
 
 def row(name: str, walls: list[float], cpus: list[float]) -> str:
@@ -128,45 +133,56 @@ def slowest_imports(command: list[str], env: dict[str, str], top: int = 12) -> l
     return [f"{us / 1000:8.1f} ms {name}" for us, name in rows[:top]]
 
 
-def measure(args: argparse.Namespace, library: Path, env: dict[str, str]) -> None:
+Times = dict[str, list[float]]
+
+
+def measure(args: argparse.Namespace, library: Path, envs: list[dict[str, str]]) -> None:
     pairs = questions(args.limit)
     cli = [sys.executable, "-m", "citewise", "-L", str(library), "ask"]
     # every question once in each language, untimed: the page cache, the dictionary tables
     # and the code cache (regex programs, dataclass methods) as a user's later asks find them
-    for _, zh, en in pairs:
-        for question in (zh, en):
-            subprocess.run([*cli, question], env=env, capture_output=True)
-    walls: dict[str, list[float]] = {"floor": [], "zh": [], "en": []}
-    cpus: dict[str, list[float]] = {"floor": [], "zh": [], "en": []}
+    for env in envs:
+        for _, zh, en in pairs:
+            for question in (zh, en):
+                subprocess.run([*cli, question], env=env, capture_output=True)
+    results: list[tuple[Times, Times]] = [
+        ({"floor": [], "zh": [], "en": []}, {"floor": [], "zh": [], "en": []}) for _ in envs
+    ]
     for _ in range(args.runs):
         for n, (_, zh, en) in enumerate(pairs):
-            if n % 4 == 0:
-                wall, cpu = run([sys.executable, "-c", "pass"], env)
-                walls["floor"].append(wall)
-                cpus["floor"].append(cpu)
-            for lang, question in (("zh", zh), ("en", en)):
-                wall, cpu = run([*cli, question], env)
-                walls[lang].append(wall)
-                cpus[lang].append(cpu)
+            for env, (walls, cpus) in zip(envs, results, strict=True):
+                todo = [("zh", [*cli, zh]), ("en", [*cli, en])]
+                if n % 4 == 0:
+                    todo.insert(0, ("floor", [sys.executable, "-c", "pass"]))
+                for name, command in todo:
+                    wall, cpu = run(command, env)
+                    walls[name].append(wall)
+                    cpus[name].append(cpu)
     load = os.getloadavg()[0]
-    print(f"{args.src}: {len(pairs)} questions x {args.runs} run(s), load average {load:.1f}")
-    print("| process | runs | p50 wall s | p95 wall s | p50 CPU s | max wall s |")
-    print("|---|---:|---:|---:|---:|---:|")
-    print(row("python -c pass (floor)", walls["floor"], cpus["floor"]))
-    print(row("citewise ask, Chinese (dev_zh)", walls["zh"], cpus["zh"]))
-    print(row("citewise ask, English (dev.yaml)", walls["en"], cpus["en"]))
-    ratio = statistics.median(walls["zh"]) / statistics.median(walls["en"])
-    ratio95 = p95(walls["zh"]) / p95(walls["en"])
-    print(f"Chinese / English: p50 {ratio:.2f}, p95 {ratio95:.2f}")
-    if args.cold:
-        with tempfile.TemporaryDirectory() as cache:
-            wall, cpu = run([*cli, pairs[0][1]], {**env, "XDG_CACHE_HOME": cache})
-        print(f"first Chinese ask with an empty user cache: {wall:.3f} s wall, {cpu:.3f} s CPU")
-    if args.stages:
-        stages(library, pairs, env)
-    if args.importtime:
-        print(f"\nslowest imports of a Chinese ask ({pairs[0][0]}):")
-        print("\n".join(slowest_imports([*cli, pairs[0][1]], env)))
+    for env, (walls, cpus) in zip(envs, results, strict=True):
+        print(
+            f"\n{env['PYTHONPATH']}: {len(pairs)} questions x {args.runs} run(s)"
+            + (", interleaved with the other tree" if len(envs) > 1 else "")
+            + f", load average {load:.1f}"
+        )
+        print("| process | runs | p50 wall s | p95 wall s | p50 CPU s | max wall s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        print(row("python -c pass (floor)", walls["floor"], cpus["floor"]))
+        print(row("citewise ask, Chinese (dev_zh)", walls["zh"], cpus["zh"]))
+        print(row("citewise ask, English (dev.yaml)", walls["en"], cpus["en"]))
+        ratio = statistics.median(walls["zh"]) / statistics.median(walls["en"])
+        ratio95 = p95(walls["zh"]) / p95(walls["en"])
+        cpu = statistics.median(cpus["zh"]) / statistics.median(cpus["en"])
+        print(f"Chinese / English: p50 {ratio:.2f}, p95 {ratio95:.2f} (wall); p50 {cpu:.2f} (CPU)")
+        if args.cold:
+            with tempfile.TemporaryDirectory() as cache:
+                wall, cpu = run([*cli, pairs[0][1]], {**env, "XDG_CACHE_HOME": cache})
+            print(f"first Chinese ask, empty user cache: {wall:.3f} s wall, {cpu:.3f} s CPU")
+        if args.stages:
+            stages(library, pairs, env)
+        if args.importtime:
+            print(f"\nslowest imports of a Chinese ask ({pairs[0][0]}):")
+            print("\n".join(slowest_imports([*cli, pairs[0][1]], env)))
 
 
 def stages(library: Path, pairs: list[tuple[str, str, str]], env: dict[str, str]) -> None:
@@ -179,7 +195,7 @@ def stages(library: Path, pairs: list[tuple[str, str, str]], env: dict[str, str]
         check=True,
     )
     rows = json.loads(done.stdout)
-    print("\nin one warm process, ms per question | p50 | p95 | max |\n|---|---:|---:|---:|")
+    print("\nin one warm process, CPU ms per question | p50 | p95 | max |\n|---|---:|---:|---:|")
     for n, name in enumerate(("bridge (Chinese -> English)", "ask, Chinese", "ask, English")):
         ms = [r[n] * 1000 for r in rows]
         print(f"| {name} | {statistics.median(ms):.1f} | {p95(ms):.1f} | {max(ms):.1f} |")
@@ -189,27 +205,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", type=Path, help="a library of ../shared/corpus")
     parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument("--against", type=Path, help="a second tree's src/, interleaved")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--limit", type=int, help="only the first N questions")
-    parser.add_argument("--cache", help="the user cache folder (default: a fresh one)")
+    parser.add_argument("--cache", help="where the trees' user cache folders go (default: fresh)")
     parser.add_argument("--cold", action="store_true")
     parser.add_argument("--stages", action="store_true")
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
-    compileall.compile_dir(args.src, quiet=1)
+    trees = [args.src, *([args.against] if args.against else [])]
+    for tree in trees:
+        compileall.compile_dir(tree, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
-        # a cache folder of this run's own, written as an installed command writes it (the
+        # a cache folder of each tree's own, written as an installed command writes it (the
         # code cache is not saved under PYTHONDONTWRITEBYTECODE), shared by no other process
-        env = {
-            **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-            "PYTHONPATH": str(args.src),
-            "CITEWISE_CONFIG": os.devnull,
-            "XDG_CACHE_HOME": args.cache or str(Path(tmp) / "cache"),
-        }
+        # (a tree's dictionary tables would remove another tree's as stale)
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        envs = [
+            {
+                **base,
+                "PYTHONPATH": str(tree),
+                "CITEWISE_CONFIG": os.devnull,
+                "XDG_CACHE_HOME": str(Path(args.cache or tmp) / f"cache{n}"),
+            }
+            for n, tree in enumerate(trees)
+        ]
         library = args.library or Path(tmp) / "library"
         if not args.library:
-            ingest(library, env)
-        measure(args, library, env)
+            ingest(library, envs[0])
+        measure(args, library, envs)
 
 
 if __name__ == "__main__":
