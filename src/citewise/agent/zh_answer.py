@@ -120,7 +120,7 @@ def _remembered(retriever: Retriever) -> Callable[[list[str]], dict[str, int]]:
         new = [t for t in dict.fromkeys(terms) if t not in seen]
         if new:
             seen.update(retriever.document_frequencies(new)[1])
-        return {t: seen[t] for t in terms}
+        return {t: seen.get(t, 0) for t in terms}
 
     return frequencies
 
