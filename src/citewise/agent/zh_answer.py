@@ -5,6 +5,7 @@ stays the paper's own words; only citewise's own texts (refusal reasons, labels)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -100,13 +101,28 @@ def bridge_question(text: str, retriever: Retriever) -> Bridged | None:
         return None
     from citewise.agent.crosslingual import bridge, native_terms
 
-    bridged = bridge(text, lambda terms: retriever.document_frequencies(terms)[1])
+    frequencies = _remembered(retriever)
+    bridged = bridge(text, frequencies)
     # most of the question's own Chinese words occur in the library: its documents speak
     # Chinese (a name in Latin letters, "ONYX", is written so in papers of either language)
     own = [t for t in native_terms(text) if HAN_CHAR.search(t)]
-    found = retriever.document_frequencies(own)[1] if own else {}
+    found = frequencies(own) if own else {}
     bridged.native = bool(own) and sum(1 for t in own if found.get(t)) >= 0.6 * len(own)
     return bridged
+
+
+def _remembered(retriever: Retriever) -> Callable[[list[str]], dict[str, int]]:
+    """The library's block count of each term, each term looked up once per question (the
+    bridge asks for a word's senses in each clause, context and alias it meets)."""
+    seen: dict[str, int] = {}
+
+    def frequencies(terms: list[str]) -> dict[str, int]:
+        new = [t for t in dict.fromkeys(terms) if t not in seen]
+        if new:
+            seen.update(retriever.document_frequencies(new)[1])
+        return {t: seen.get(t, 0) for t in terms}
+
+    return frequencies
 
 
 def native_question(question: Question, bridged: Bridged) -> Question:

@@ -24,6 +24,7 @@ from citewise.lang.script import HAN as _HAN
 from citewise.lang.script import HAN_CHAR as HAN_CHAR
 from citewise.lang.script import is_chinese as is_chinese
 from citewise.lang.zh_words import COMPARATIVES, GLOSSARY, QUESTION_WORDS, STOPWORDS, TOPIC_FRAMES
+from citewise.regex import lazy
 from citewise.retrieval.terms import content_terms
 from citewise.store import zh_tables
 from citewise.store.zh_tables import ZhTables
@@ -31,8 +32,11 @@ from citewise.store.zh_tables import ZhTables
 _WORDS = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 _RUNS = re.compile(rf"[{_HAN}]+|[^{_HAN}]+")
 PUNCT = str.maketrans("？！。：（）“”‘’、", "?!.:()\"\"'',")
-_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\b(?:to|a|an|the|sb|sth)\b|\.\.\.")
-_SKIP_GLOSS = re.compile(r"^(?:CL:|variant of|surname|see |old variant|abbr\.|also written|pr\.)")
+# reading CC-CEDICT's lines (only where the tables are built: compiled on first use)
+_ENTRY = lazy(r"(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
+_SENSES = lazy(r"[/;]")
+_GLOSS_NOISE = lazy(r"\([^)]*\)|\[[^\]]*\]|\b(?:to|a|an|the|sb|sth)\b|\.\.\.")
+_SKIP_GLOSS = lazy(r"^(?:CL:|variant of|surname|see |old variant|abbr\.|also written|pr\.)")
 
 _QUESTION_PHRASES = dict(QUESTION_WORDS)
 _QUESTION_SPLIT = re.compile(
@@ -59,7 +63,7 @@ def _dictionary_path() -> Path:
 
 def _glosses(definitions: str) -> list[str]:
     found: list[str] = []
-    for sense in re.split(r"[/;]", definitions):
+    for sense in _SENSES.split(definitions):
         sense = sense.strip()
         if not sense or _SKIP_GLOSS.match(sense):
             continue
@@ -90,14 +94,15 @@ def _cedict() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         for line in lines:
             if line.startswith("#"):
                 continue
-            match = re.match(r"(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$", line)
+            match = _ENTRY.match(line)
             if not match:
                 continue
+            senses = _glosses(match.group(3))
             for head in {match.group(2), match.group(1)}:
                 if head not in entries and match.group(3).startswith("to "):
                     verbs.add(head)
                 glosses = entries.setdefault(head, [])
-                glosses += [g for g in _glosses(match.group(3)) if g not in glosses]
+                glosses += [g for g in senses if g not in glosses]
     merged = {k: tuple(v[:8]) for k, v in entries.items() if v}
     merged.update(GLOSSARY)
     return merged, frozenset(verbs)

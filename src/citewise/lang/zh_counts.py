@@ -25,7 +25,6 @@ from citewise.lang.zh_phrases import (
     set_phrase,
     verb,
 )
-from citewise.lang.zh_words import COUNTED_UNITS
 
 _PREDICATE = re.compile(
     rf"(?P<neg>没有|没|未|不)?(?:在(?P<where>.+?)(?:{IN}|上))?(?P<pas>被)?(?P<v>[^\s]+)"
@@ -111,25 +110,4 @@ def _of_set(last: str, lead: list[str], translate: Translate) -> str | None:
     return f"{lead_clauses(lead, translate)}how many {members} {predicate}"
 
 
-def _in_place(last: str, lead: list[str], translate: Translate) -> str | None:
-    """ "this paper 共有多少幅图" / "Table 2 中有多少篇论文" -> "How many figures are in
-    this paper?": a count of things a document or a part of it holds."""
-    found = re.fullmatch(
-        rf"(?:在)?(?P<where>.+?)\s*(?:{IN})?\s*(?:共|一共|总共|共计)?有\s*{COUNT}"
-        rf"(?:{MEASURE})?(?P<n>[^,]+)",
-        last,
-    )
-    if not found or HAN_CHAR.search(found["where"]):
-        return None  # the place is a label ("Table 2") or the document ("this paper")
-    if any(verb(w) for w in segment(found["n"])):
-        return None  # a predicate, not a noun: counted by the other frames
-    units = COUNTED_UNITS.get(found["n"].strip()) or plural(
-        phrase(found["n"], translate, noun=True)
-    )
-    where = phrase(found["where"], translate)
-    if not units.strip() or not where:
-        return None
-    return f"{lead_clauses(lead, translate)}how many {units} are in {where}"
-
-
-COUNT_FRAMES = (_of_them, _on_how_many, _of_set, _in_place)
+COUNT_FRAMES = (_of_them, _on_how_many, _of_set)

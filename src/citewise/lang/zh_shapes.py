@@ -11,7 +11,6 @@ English moves it to the front, and it states its conditions first:
   mentioned in X?" (a count over a set the first clause names);
 - "在 A、B 和 C 这三种 S 中，哪一种的 N 最多": "Among the three Ss: A, B and C, which one
   has the most N?" (a superlative over named members);
-- "X 的 Y 是什么": "What is the Y of X?";
 - "以 X 作为 Y 时，…": "When using X as Y, …" (a condition clause, kept first).
 
 Each frame's slots are translated by the caller (word senses chosen by the library); a
@@ -52,7 +51,7 @@ def shaped(sentence: str, translate: Translate) -> str | None:
     if not clauses:
         return None
     *lead, last = clauses
-    for frame in (_compared, _yes_no, *COUNT_FRAMES, _which_most, _what_is):
+    for frame in (_compared, _yes_no, *COUNT_FRAMES, _which_most):
         english = frame(last, lead, translate)
         if english:
             english = " ".join(english.split())
@@ -230,28 +229,3 @@ def _place(text: str, translate: Translate) -> str:
     inside = re.fullmatch(rf"(?:在)?(?P<x>.+?){IN}", text.strip())
     english = phrase(inside["x"] if inside else text, translate)
     return f" in {english}" if english and inside else (f" {english}" if english else "")
-
-
-def _what_is(last: str, lead: list[str], translate: Translate) -> str | None:
-    """ "X 的 Y 是什么" -> "What is the Y of X?"; "X 的 Y 是谁" -> "Who is the Y of X?";
-    "page 6 上印章是什么颜色" -> "What is the color of the seal on page 6?"."""
-    found = re.fullmatch(r"(?P<x>.+)的(?P<y>[^的]+?)是(?P<q>什么|谁)", last)
-    asked = re.fullmatch(r"(?P<x>[^的]+?)是什么(?P<y>[^的\s]{1,4})", last)
-    if asked and len(segment(asked["y"])) == 1 and not verb(asked["y"]):
-        found = asked
-    if not found or re.search(r"什么|多少|哪|几|谁", found["x"]):
-        return None
-    thing, owner = phrase(found["y"], translate, True), _owner(found["x"], translate)
-    if not thing or not owner:
-        return None
-    who = "who" if found.groupdict().get("q") == "谁" else "what"
-    return f"{lead_clauses(lead, translate)}{who} is the {thing} of {owner}"
-
-
-def _owner(text: str, translate: Translate) -> str:
-    """ "page 6 上印章": "the seal on page 6" (a thing at a labelled place)."""
-    placed = re.fullmatch(r"(?P<at>[^\u3400-\u9fff]+?)\s*(?P<on>上|中|里)\s*(?P<thing>.+)", text)
-    if not placed:
-        return phrase(text, translate)
-    on = "on" if placed["on"] == "上" else "in"
-    return f"the {phrase(placed['thing'], translate, noun=True)} {on} {placed['at'].strip()}"
