@@ -155,7 +155,6 @@ _CITATION = re.compile(
 )
 _NUMBERING = re.compile(r"^[\dIVXivx.\s]+(?=\w)")
 _MEASURED = re.compile(r"\d\.\d|\d\s?%")  # "81.3", "7%": a measured number, not a year
-_FIRST_PERSON = re.compile(r"\b(?:we|our)\b", re.I)
 CITING_PENALTY = 1.5  # a sentence citing others still fills a cell no own sentence fills
 
 
@@ -182,10 +181,7 @@ def own_statements(aspect: str, findings: list[Finding]) -> list[Finding]:
     for f in findings:
         if in_sections(f.section, "others_sections"):
             continue
-        # "our future work extends [3]": the authors' own plan, citing in passing
-        own = aspect == "limitations" and _FIRST_PERSON.search(f.quote)
-        others = cites_others(f.quote) and not own
-        score = f.score - (CITING_PENALTY if others else 0.0)
+        score = f.score - (CITING_PENALTY if cites_others(f.quote) else 0.0)
         if aspect == "limitations" and in_sections(f.section, "limitation_sections"):
             score += 1.5
         if aspect == "main result":

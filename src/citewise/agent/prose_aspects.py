@@ -117,26 +117,12 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"it (?:may|might) be possible that ){_CLAUSE}",
             re.I,
         ),
-        re.compile(  # what the paper's own method cannot do: "this noise cannot handle ..."
-            r"(?P<v>\b(?:[Oo]ur|[Tt]his|[Tt]hese|[Tt]he proposed|[Tt]he)\s+(?:[\w-]+\s+){0,2}?"
-            r"(?:model|method|approach|system|framework|algorithm|technique|classifier|noise|"
-            r"tool|pipeline)s?(?:'s)?(?:\s+[\w-]+){0,2}?\s+(?:still\s+)?(?:cannot|can ?not|"
-            r"fails? to|failed to|(?:is|are|was|were) (?:unable|not able) to)\b"
-            r"(?:[^.;:]|\.(?=\d)){5,200})"
-        ),
-        re.compile(  # a concession whose main clause is the shortcoming: "Although X, Y fails"
-            r"^(?:Although|Though|While|Even though)\b[^,;]{5,200},\s*(?P<v>[^.;:]{0,200}?\b"
-            rf"(?:{alternation('conceded_shortcomings')})\b(?:[^.;:]|\.(?=\d)){{0,200}})"
-        ),
         re.compile(
             r"(?:^|, )[Hh]owever,?\s+(?P<v>[^.;:]{0,200}?\b"
             rf"(?:{alternation('shortcoming_words')})\b[^.;:]{{0,200}})"
         ),
     ],
 }
-_WEIGHING_CUES = 2  # the last limitation cues (a concession, a 'however') need their section
-_OWN = re.compile(r"\b(?:we|our)\b", re.I)  # the authors speaking of their own work
-_NAMES_LIMITS = re.compile(r"\blimitations?\b|\bshortcomings?\b|\bweakness(?:es)?\b", re.I)
 _INTRODUCTION = re.compile(r"^(?:[\dIVX.]+\s*)?(?:introduction|motivation)$", re.I)
 _SECTIONS = {
     "task": re.compile(r"abstract|introduction|background|objective|motivation", re.I),
@@ -197,8 +183,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 announced = ""
                 continue
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
-            others = cites_others(unit.text) and not _OWN.search(unit.text)
-            if others or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
+            if cites_others(unit.text) or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
                 continue  # others' drawbacks, the gap a paper opens with
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
@@ -231,9 +216,9 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
-        weighing = rank >= len(PROSE_CUES[aspect]) - _WEIGHING_CUES
-        if aspect == "limitations" and weighing and not in_section:
-            continue  # a 'however' or 'although' counts only where papers weigh their work
+        last_cue = rank == len(PROSE_CUES[aspect]) - 1
+        if aspect == "limitations" and last_cue and not in_section:
+            continue  # a 'however' counts only where papers weigh their work
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     return None
@@ -271,11 +256,7 @@ def _part_sentence(aspect: str, unit: Unit, text: str) -> list[Finding]:
 
 def _stated_limitation(unit: Unit) -> list[Finding]:
     """A sentence of a limitations section is a limitation, cue or not: the sentence is the
-    value (shortened), scored above drawbacks named elsewhere; one that only announces them
-    ("to reveal the limitations of the models, we analyse ...") is none."""
-    stating = any(p.search(unit.text) for p in PROSE_CUES["limitations"][:2])
-    if _NAMES_LIMITS.search(unit.text) and not stating:
-        return []
+    value (shortened), scored above drawbacks named elsewhere."""
     value, was_cut = shorten(unit.text.rstrip(" ."))
     if len(value.split()) < 3 or value not in unit.text:
         return []
