@@ -126,9 +126,14 @@ def read(text: str) -> Ask:
     # change; "the percentage change in total X" no sum): "total" only when no other is
     # named, for it often names the row ("Total revenue")
     op = next((o for o in ops if o[1] != "sum"), ops[0] if ops else None)
+    as_percent = find(text, ("percent_asked", "percent_of"))[:1]
+    as_percent = [a for a in as_percent if a[1] == "percent_asked"]
+    if op is not None and op[1] == "change" and as_percent:
+        op = (op[0], "pct_change", op[2], op[3])  # "by what percentage did X grow"
     comparison = find(text, COMPARISONS)
     condition = find(text, CONDITIONS)
     removed = [(op[2], op[3])] if op else []
+    removed += [(a[2], a[3]) for a in as_percent if op is not None and op[1] == "pct_change"]
     removed += [(p.start, p.start + len(p.text)) for p in named]
     removed += [(c[2], c[3]) for c in comparison + condition]
     made_of = find(text, ("parts",))
