@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from citewise.agent.extractive import quantities, stems
 from citewise.agent.question import Question
+from citewise.agent.yesno.asking import yes_no_shape
 from citewise.retrieval.terms import content_terms, stem, word_count
 
 # Sentences up to this long are already short; longer ones are cut to a clause.
@@ -19,7 +20,10 @@ KEEP_COVERAGE = 0.75
 _RELATIVE_START = re.compile(r"^\W*(?:which|who|whom|whose|where)\b", re.I)
 # A comma between two figures ("December 31, 2019, 2018 and 2017") joins a date or a list
 # of figures, not two clauses.
-_CLAUSE_END = re.compile(r"(?<=[;:])\s+|(?<=,)(?<!\d,)\s+|(?<=\d,)\s+(?!\d)|(?<=[，；：])\s*|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
+_CLAUSE_END = re.compile(
+    r"(?<=[;:])\s+|(?<=,)(?<!\d,)\s+|(?<=\d,)\s+(?!\d)|(?<=[，；：])\s*"
+    r"|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)"
+)
 
 
 # An item of a comma list ("EMBASE,", "and Medline."): short, and what follows a list's comma.
@@ -89,6 +93,8 @@ def shortest_span(
         re.findall(_FIGURE, question.text)
     )
     needs_number = question.expects_number and bool(quantities(sentence, question))
+    # a yes/no question is answered by a span that restates it ("working with the same data")
+    restates = yes_no_shape(question.text) is not None
     best = sentence
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
@@ -103,7 +109,7 @@ def shortest_span(
                 continue
             if needs_number and not quantities(span, question):
                 continue
-            if not _says_more(span, asked):
+            if not restates and not _says_more(span, asked):
                 continue
             if not keeps(span):
                 continue

@@ -16,6 +16,7 @@ from citewise.agent.tables.locate import best_row, named_by_headers, pick_column
 from citewise.agent.tables.lookup import cell, extreme_row
 from citewise.agent.tables.parts import parts_of
 from citewise.agent.tables.periods import compared, counted, listed, period_columns
+from citewise.agent.tables.printed import printed_change
 
 _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 # Two rows that each match at least half-way are what a question joining two names means.
@@ -43,7 +44,11 @@ def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
         "columns": 0.0 if pick.how == "default" else 1.0,
         "column_tie": float(pick.ambiguous),
     }
-    return computed_candidate(comp, frame, features)
+    made = computed_candidate(comp, frame, features)
+    printed = printed_change(frame, match.row, pick.columns, comp) if made else None
+    if made is not None and printed is not None:
+        made.sentences.append(printed)  # the report's own figure for what was computed
+    return made
 
 
 def _one_column(ask: Ask, frame: Frame) -> tuple[Column, bool, bool] | None:
