@@ -30,7 +30,8 @@ _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through)\s*((?:19|20)\d\d)\b")
 _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bper cent\b", re.I)
 _WHICH_PERIOD = re.compile(
-    r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:year|period|quarter)s?(?:'|\b)",
+    r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:of\s+the\s+)?(?:financial\s+|fiscal\s+)?"
+    r"(?:year|period|quarter)s?(?:'|\b)",
     re.I,
 )
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)

@@ -108,8 +108,8 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
         return counted(ask, frame)
     if ask.asks_period and ask.comparison:
         return compared(ask, frame)
-    if ask.asks_period and not ask.operation:
-        return period_columns(ask, frame)
+    if ask.asks_period and (not ask.operation or (ask.operation == "sum" and not ask.periods)):
+        return period_columns(ask, frame)  # "which years are total assets given for"
     if ask.comparison and not ask.operation and _WHICH.search(ask.text):
         return extreme_row(ask, frame)  # "which segment had the largest X"
     if ask.made_of and ask.operation in (None, "sum") and not ask.periods:
