@@ -34,6 +34,8 @@ _WHICH_PERIOD = re.compile(
     r"(?:year|period|quarter)s?(?:'|\b)",
     re.I,
 )
+# "total" before the name of what is totalled, not "the total of A and B"
+_ROW_TOTAL = re.compile(r"total\s+(?!of\b|for\b|in\b|amount\b)\w", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 _DECIMALS = re.compile(r"\b(?:to|in)\s+(\w+)\s+decimal", re.I)
 _WHOLE = re.compile(r"\b(?:nearest|whole)\s+(?:whole\s+)?(?:number|integer|percent)\b", re.I)
@@ -127,6 +129,9 @@ def read(text: str) -> Ask:
     # change; "the percentage change in total X" no sum): "total" only when no other is
     # named, for it often names the row ("Total revenue")
     op = next((o for o in ops if o[1] != "sum"), ops[0] if ops else None)
+    if op is not None and op[1] == "sum" and _ROW_TOTAL.match(text, op[2]) and len(named) <= 1:
+        if not find(text, ("all_periods",)):
+            op = None  # "the total gross emissions for FY18": the row headed "Total ..."
     as_percent = find(text, ("percent_asked", "percent_of"))[:1]
     as_percent = [a for a in as_percent if a[1] == "percent_asked"]
     if op is not None and op[1] == "change" and as_percent:
