@@ -129,9 +129,9 @@ def read(text: str) -> Ask:
     # change; "the percentage change in total X" no sum): "total" only when no other is
     # named, for it often names the row ("Total revenue")
     op = next((o for o in ops if o[1] != "sum"), ops[0] if ops else None)
-    if op is not None and op[1] == "sum" and _ROW_TOTAL.match(text, op[2]) and len(named) <= 1:
-        if not find(text, ("all_periods",)):
-            op = None  # "the total gross emissions for FY18": the row headed "Total ..."
+    row_total = op is not None and op[1] == "sum" and bool(_ROW_TOTAL.match(text, op[2]))
+    if row_total and len(named) <= 1 and not find(text, ("all_periods",)):
+        op = None  # "the total gross emissions for FY18": the row headed "Total ..."
     as_percent = find(text, ("percent_asked", "percent_of"))[:1]
     as_percent = [a for a in as_percent if a[1] == "percent_asked"]
     if op is not None and op[1] == "change" and as_percent:
