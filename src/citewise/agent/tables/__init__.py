@@ -20,7 +20,7 @@ from citewise.agent.quoted import Quoted, build_answer, evidence, row_quote, tab
 from citewise.agent.refusal import NOT_ANSWERED, REFUSALS
 from citewise.agent.tables.asked import Ask, read
 from citewise.agent.tables.candidate import Candidate
-from citewise.agent.tables.described import described
+from citewise.agent.tables.described import described, introduction
 from citewise.agent.tables.frame import Frame, frame
 from citewise.agent.tables.lexicon import find
 from citewise.agent.tables.locate import best_row
@@ -65,6 +65,9 @@ def table_answer(
         return None
     found = []
     frames = [t for b, v in table_views(hits, question, store) if (t := frame(b, v)) is not None]
+    if len(question.scope) == 1:  # the text around each table, where it has no caption
+        for table in frames:
+            table.context = introduction(table.block, store.blocks(table.block.document_id))
     for table in frames:
         if (c := candidate(ask, table)) is not None:
             c.features["compound"] = float(ask.compound)

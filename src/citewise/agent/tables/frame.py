@@ -58,6 +58,9 @@ class Frame:
     rows: list[Row]
     scale: str  # "thousands" / "millions" / "billions" / ""
     transposed: bool = False  # periods head the rows, items the columns
+    # the sentence of the text introducing the table ("Revenue by region was as follows:"),
+    # what a report without captions says the table measures (tables/described.py)
+    context: str = ""
 
     def cell(self, row: Row, column: Column) -> tuple[int, int]:
         """The (body row, column) of the table's grid that holds this figure."""
