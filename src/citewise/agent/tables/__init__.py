@@ -95,7 +95,7 @@ def _fitted_answer(
     answer = build_answer(store, text, found.sentences, score, started)
     answer.signals = {
         **answer.signals,
-        **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
+        **{f"table_{k}": v for k, v in found.features.items()},
     }
     return answer
 
