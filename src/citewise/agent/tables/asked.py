@@ -70,6 +70,7 @@ class Ask:
     asks_period: bool = False  # "in which year ...": the answer is a column
     counts: bool = False  # "how many years ...": the answer is a count
     compound: bool = False  # names two operations ("the change in the average ...")
+    named: tuple[str, ...] = ()  # every operation the question names, in its order
     reason: bool = False  # asks why or how (prose), not for a figure
     made_of: bool = False  # asks for the rows that make up a row ("components of X")
     how_many: bool = False
@@ -161,6 +162,7 @@ def read(text: str) -> Ask:
         asks_period=bool(_WHICH_PERIOD.search(text)),
         counts=bool(_HOW_MANY.search(text)) and bool(condition),
         compound=len({o[1] for o in ops if o[1] != "sum"}) > 1,
+        named=tuple(o[1] for o in ops),
         threshold_percent=_threshold(text)[1] if condition else False,
         reason=bool(find(text, ("reason",))),
         made_of=bool(made_of),

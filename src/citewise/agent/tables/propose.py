@@ -102,6 +102,17 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
     return computed_candidate(comp, frame, features)
 
 
+def _performed(ask: Ask, found: Candidate) -> Candidate | None:
+    """The computed candidate, unless the question names an average it does not take ("the
+    change in the average X"): an average of no row it read ("Average price") is still to
+    be done, and the figure computed without it is not the one asked for."""
+    if ask.operation == "average" or "average" not in ask.named:
+        return found
+    rows = " ".join(str(o.get("row") or o.get("label") or "") for s, _ in found.sentences
+                    for o in s.operands or [])  # fmt: skip
+    return found if "average" in rows.lower() else None
+
+
 def candidate(ask: Ask, frame: Frame) -> Candidate | None:
     """The answer this table gives the question, if it gives one."""
     if ask.condition and ask.threshold is not None and (ask.counts or ask.asks_period):
@@ -117,10 +128,10 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
     if ask.operation:
         two = _two_rows(ask, frame) if ask.parts else None
         if two is not None and two.features["row"] >= TWO_ROWS:
-            return two  # "the difference between A and B": the two rows it names
+            return _performed(ask, two)  # "the difference between A and B": the rows named
         one = _one_row(ask, frame)
         both = [c for c in (two, one) if c is not None]
-        return max(both, key=lambda c: c.features["row"]) if both else None
+        return _performed(ask, max(both, key=lambda c: c.features["row"])) if both else None
     if len(ask.periods) >= 2:
         return listed(ask, frame)
     return cell(ask, frame)  # "what was X in 2019"
