@@ -33,7 +33,7 @@ HTML = """<!DOCTYPE html><html><head><title>Sales by product line</title></head>
 # a harbour's report: what its table measures is said only by the sentence introducing it
 HARBOUR = """<!DOCTYPE html><html><head><title>Harbour report</title></head>
 <body><h1>Quays</h1>
-<p>Cargo handled at each quay, in kilotonnes, was as follows:</p>
+<p>Cargo handled in kilotonnes by quay was as follows:</p>
 <table>
 <tr><th></th><th>2020</th><th>2019</th></tr>
 <tr><td>East quay</td><td>410</td><td>380</td></tr>
@@ -132,6 +132,14 @@ def test_a_csv_column_fact_is_answered_at_the_fitted_support(library: Library) -
     assert "220" in answer.answer and "410" in answer.answer
     assert 0.0 < answer.support_score < 1.0  # the fitted table function, not a constant
     assert answer.sentences[0].support == answer.support_score
+
+
+def test_the_rows_of_a_table_laid_out_by_what_is_asked_for(library: Library) -> None:
+    answer = library.ask("What are the quays whose cargo is reported?", _doc(library, "harbour"))
+    assert not answer.refused, answer.answer
+    assert "East quay" in answer.answer and "West quay" in answer.answer
+    (sentence,) = answer.sentences
+    assert len({e.quote for e in answer.evidence if e.id in sentence.citations}) >= 1
 
 
 def test_a_lookup_reads_what_the_introduction_says_the_table_measures(library: Library) -> None:
