@@ -67,6 +67,12 @@ class Frame:
         return (column.index, row.index) if self.transposed else (row.index, column.index)
 
 
+def holds_percent(frame: Frame, row: Row, column: Column) -> bool:
+    """The cell is a percentage: its column holds them, or its row or the table says so."""
+    said = f"{row.label} {row.parent} {frame.view.caption} {frame.view.columns[0]}"
+    return column.percent or bool(_PERCENT.search(said))
+
+
 def _scale(text: str) -> str:
     m = _SCALE.search(text)
     if not m:
