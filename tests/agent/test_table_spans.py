@@ -171,3 +171,15 @@ def test_a_span_keeps_the_clause_said_of_what_the_question_asks_about() -> None:
     question = analyse("What is the expected remaining service of the members?")
     span = shortest_span(TRAILING, question)
     assert "11 years" in span
+
+
+LISTED = (
+    "The main lines of the business over the reporting period were boat repair, marine "
+    "and river engine servicing, dock rental, fuel sales, chandlery and winter storage services."
+)
+
+
+def test_a_span_does_not_cut_the_list_it_opens() -> None:
+    question = analyse("What were the main lines of the business over the period?")
+    span = shortest_span(LISTED, question)
+    assert "boat repair" in span and "winter storage services" in span

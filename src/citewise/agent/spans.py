@@ -47,6 +47,9 @@ def clauses(sentence: str) -> list[str]:
     return pieces
 
 
+# A clause that ends on the first item a copula or "include" opens ("the activities were
+# health,"): the items after it belong to the same list.
+_OPENS_LIST = re.compile(r"\b(?:is|are|was|were|include[sd]?|including)\s+[\w-]+(?:\s+[\w-]+)?,$")
 _FIGURE = re.compile(r"\d+(?:[,.]\d+)*")
 
 
@@ -109,6 +112,9 @@ def shortest_span(
                 continue
             if needs_number and not quantities(span, question):
                 continue
+            opened = any(_OPENS_LIST.search(p) for p in pieces[start:stop])
+            if opened and pieces[stop - 1].rstrip().endswith(","):
+                continue  # "... were health, life," cuts the list it opens
             if not restates and not _says_more(span, asked):
                 continue
             if not keeps(span):
