@@ -280,6 +280,9 @@ def bound_asked(question: str) -> bool:
     return bool(_BOUND_ASKED.search(question))
 
 
+_TOTAL_ROW = lazy(r"\b(?:sub)?totals?\b", re.I)
+
+
 def superlative(question: str, view: TableView) -> CellMatch | None:
     """ "Which X is best on Y" / "which filter removes most papers": the row with the
     largest (or smallest) value in the column the question names."""
@@ -294,7 +297,8 @@ def superlative(question: str, view: TableView) -> CellMatch | None:
         (v, i)
         for i, r in enumerate(view.rows)
         if k < len(r) and (v := parse_number(r[k])) is not None and row_name(r)
-    ]
+        and not _TOTAL_ROW.search(row_name(r))  # a total is the sum of the rows compared
+    ]  # fmt: skip
     if len(valued) < 2:
         return None
     word = found.group(1).lower()

@@ -63,6 +63,9 @@ STRONG_MATCH = 1.5
 # (agent/filing_answer.py): one row, no rival, the period's column; `filing` lets the
 # fitted table support (agent/tables/support.py) learn how often that path is right.
 FILING_LINE = {"filing": 1.0, "row": 1.0, "margin": 1.0, "columns": 1.0}
+# A CSV column's fact is read from its schema by the column's name (agent/columns.py):
+# one cell, its column named, no rival row; support from the fitted table function.
+CSV_FACT = {"cell": 1.0, "row": 1.0, "margin": 1.0, "columns": 1.0}
 _HOW = re.compile(r"\s*how\b", re.I)
 # An operand's row must be named in full ("Quarry Abstracts", not just "Notes").
 FULL_NAME = 1.0
@@ -127,7 +130,7 @@ def cell_answer(
         return None  # the sentence picker answers such questions better (fitted)
     answer_sentence = AnswerSentence(sentence, [block.id], round(support, 3), "cell", cell)
     answer = build_answer(store, text, [(answer_sentence, [quote])], support, started)
-    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    answer.signals = {**answer.signals, **{f"table_{k}": v for k, v in features.items()}}
     return answer
 
 
@@ -239,7 +242,7 @@ def computed_answer(
         return None
     made[0].support = round(score, 3)
     answer = build_answer(store, text, [made], score, started)
-    answer.signals = {**answer.signals, **{f"table_{k}": round(v, 3) for k, v in features.items()}}
+    answer.signals = {**answer.signals, **{f"table_{k}": v for k, v in features.items()}}
     return answer
 
 
@@ -306,8 +309,12 @@ def csv_answer(text: str, hits: list[Hit], store: Store, started: float) -> Answ
         "column": fact.column,
         "value": fact.value,
     }
-    sentence = AnswerSentence(fact.sentence, [fact.block.id], 1.0, "cell", cell)
-    return build_answer(store, text, [(sentence, [Quoted(fact.block, fact.quote)])], 1.0, started)
+    score = table_support(CSV_FACT)
+    sentence = AnswerSentence(fact.sentence, [fact.block.id], round(score, 3), "cell", cell)
+    quoted = [(sentence, [Quoted(fact.block, fact.quote)])]
+    answer = build_answer(store, text, quoted, score, started)
+    answer.signals = {**answer.signals, **{f"table_{k}": v for k, v in CSV_FACT.items()}}
+    return answer
 
 
 def answer_numeric(

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from citewise.agent.extractive import quantities, stems
 from citewise.agent.question import Question
-from citewise.retrieval.terms import stem, word_count
+from citewise.agent.yesno.asking import yes_no_shape
+from citewise.retrieval.terms import content_terms, stem, word_count
 
 # Sentences up to this long are already short; longer ones are cut to a clause.
 SHORT_WORDS = 25
@@ -17,7 +18,12 @@ KEEP_COVERAGE = 0.75
 # A clause opening with a relative pronoun says its words of the clause before it: a span
 # cut there ("which consist of 8.1M GROBID-parsed PDFs") has lost what it is said of.
 _RELATIVE_START = re.compile(r"^\W*(?:which|who|whom|whose|where)\b", re.I)
-_CLAUSE_END = re.compile(r"(?<=[;:,])\s+|(?<=[，；：])\s*|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)")
+# A comma between two figures ("December 31, 2019, 2018 and 2017") joins a date or a list
+# of figures, not two clauses.
+_CLAUSE_END = re.compile(
+    r"(?<=[;:])\s+|(?<=,)(?<!\d,)\s+|(?<=\d,)\s+(?!\d)|(?<=[，；：])\s*"
+    r"|\s+(?=\((?:i|ii|iii|iv|v|\d)\)\s)"
+)
 
 
 # An item of a comma list ("EMBASE,", "and Medline."): short, and what follows a list's comma.
@@ -41,6 +47,30 @@ def clauses(sentence: str) -> list[str]:
     return pieces
 
 
+# A clause that ends on the first item a copula or "include" opens ("the activities were
+# health,"): the items after it belong to the same list.
+_OPENS_LIST = re.compile(r"\b(?:is|are|was|were|include[sd]?|including)\s+[\w-]+(?:\s+[\w-]+)?,$")
+_FIGURE = re.compile(r"\d+(?:[,.]\d+)*")
+
+
+def _says_more(span: str, asked: set[str]) -> bool:
+    """The span writes a word or a figure the question does not: one made only of the
+    question's own words ("the tax benefits realized for the year ended 2019") restates it."""
+    return any(stem(t) not in asked for t in content_terms(span)) or bool(
+        re.search(r"\d", span) and set(re.findall(_FIGURE, span)) - asked
+    )
+
+
+def _tail_clause(pieces: list[str], end: int, asked: set[str]) -> int:
+    """The end of a span widened over the relative clause that follows it ("..., which
+    was approximately 16 years") when the span ends on what the question asks about: the
+    clause says what the question wants of it."""
+    if end >= len(pieces) or not _RELATIVE_START.match(pieces[end]):
+        return end
+    last = [stem(t) for t in content_terms(pieces[end - 1])][-2:]
+    return end + 1 if last and all(t in asked for t in last) else end
+
+
 def shortest_span(
     sentence: str,
     question: Question,
@@ -62,11 +92,17 @@ def shortest_span(
         return sum(w for s, w in wanted.items() if s in own)
 
     full = covered(sentence)
+    asked = {stem(t) for t in content_terms(question.text)} | set(
+        re.findall(_FIGURE, question.text)
+    )
     needs_number = question.expects_number and bool(quantities(sentence, question))
+    # a yes/no question is answered by a span that restates it ("working with the same data")
+    restates = yes_no_shape(question.text) is not None
     best = sentence
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
-            span = " ".join(pieces[start:end]).strip().rstrip(",;:")
+            stop = _tail_clause(pieces, end, asked)
+            span = " ".join(pieces[start:stop]).strip().rstrip(",;:")
             words = word_count(span)
             if words < MIN_SPAN_WORDS or words >= word_count(best):
                 continue
@@ -75,6 +111,11 @@ def shortest_span(
             if full and covered(span) < KEEP_COVERAGE * full:
                 continue
             if needs_number and not quantities(span, question):
+                continue
+            opened = any(_OPENS_LIST.search(p) for p in pieces[start:stop])
+            if opened and pieces[stop - 1].rstrip().endswith(","):
+                continue  # "... were health, life," cuts the list it opens
+            if not restates and not _says_more(span, asked):
                 continue
             if not keeps(span):
                 continue

@@ -2,9 +2,10 @@
 candidate that answers.
 
 `support_of` is the only function that gives support: a drafted answer's from its signals
-(agent/refusal.py `support`, the drafting policy), a handler's from the `stated_support`
-feature it measured (agent/numeric_answer.py and agent/tables/ still compute that number
-inside), a caption's from its exact label match, a refusal's 0. `choose` keeps the old
+(agent/refusal.py `support`, the drafting policy), a table answer's from its `table_*`
+features by the fitted table function (agent/tables/support.py), another handler's from
+the `stated_support` feature it measured, a caption's from its exact label match, a
+refusal's 0. `choose` keeps the old
 chain's precedence: the first registered proposer with a candidate that passed every check
 wins, so the pipeline may stop at the first one (`STOPS_EARLY`). A fitted scorer over the
 candidates' features replaces `choose`'s key without touching the proposers.
@@ -12,9 +13,10 @@ candidates' features replaces `choose`'s key without touching the proposers.
 
 from __future__ import annotations
 
-from citewise.agent.pipeline.proposers import LABEL_MATCH, STATED_SUPPORT
+from citewise.agent.pipeline.proposers import LABEL_MATCH, STATED_SUPPORT, TABLE_FEATURE
 from citewise.agent.pipeline.state import KIND_REFUSAL, Candidate
 from citewise.agent.refusal import DEFAULT_POLICY, RefusalPolicy, support
+from citewise.agent.tables.support import support as table_support
 
 # The precedence scorer needs no later proposer once one candidate passes its checks.
 STOPS_EARLY = True
@@ -31,6 +33,9 @@ def support_of(candidate: Candidate, policy: RefusalPolicy = DEFAULT_POLICY) -> 
     features = candidate.features
     if candidate.kind == KIND_REFUSAL:
         return 0.0
+    table = {k[len(TABLE_FEATURE) :]: v for k, v in features.items() if k.startswith(TABLE_FEATURE)}
+    if table:  # a table answer: the fitted table function of its features
+        return round(table_support(table), 3)
     if STATED_SUPPORT in features:
         return features[STATED_SUPPORT]
     if LABEL_MATCH in features:

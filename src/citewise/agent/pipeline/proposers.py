@@ -15,8 +15,9 @@ Revisers, run on the chosen answer in order: `figure` (a refused figure question
 figure's caption), `polar` (a quote that settles a yes/no question by its own words leads
 with "Yes"/"No", agent/polar.py), `yes_no` (the yes/no model's lead, agent/yesno/).
 
-Every proposer returns its answer with no support; what a handler measured about its own
-answer travels as a feature (`stated_support`) for the scoring step to read.
+Every proposer returns its answer with no support: a table answer's features are its
+`table_*` measurements, scored by the fitted table function; what another handler measured
+about its own answer travels as a feature (`stated_support`) for the scoring step to read.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
 STATED_SUPPORT = "stated_support"
 # a caption found by the exact label the question names
 LABEL_MATCH = "label_match"
+# the prefix of a table answer's features (agent/tables/support.py FEATURES)
+TABLE_FEATURE = "table_"
 
 
 def unsupported(proposer: str, answer: Answer, **features: float) -> Candidate:
@@ -95,8 +98,9 @@ class Caption:
 
 
 class Table:
-    """A table cell, a computed figure or a count (agent/numeric_answer.py, whose handlers
-    still read the question's text: helper-owned, one proposer until they are split)."""
+    """A table cell, a computed figure or a count (agent/numeric_answer.py): its features
+    are the `table_*` signals its handler measured (agent/tables/support.py names them),
+    from which the scoring step gives its support (pick.py, the fitted table function)."""
 
     name = "table"
 
@@ -105,7 +109,13 @@ class Table:
 
         question = state.question
         found = answer_numeric(question.text, question, state.hits, state.answerer.store)
-        return [] if found is None else [unsupported(self.name, found)]
+        if found is None:
+            return []
+        features = {k: v for k, v in found.signals.items() if k.startswith(TABLE_FEATURE)}
+        if found.refused or not features:
+            return [unsupported(self.name, found)]
+        found.support_score = 0.0
+        return [Candidate(self.name, found, KIND_ANSWER, features)]
 
 
 class AbsentName:

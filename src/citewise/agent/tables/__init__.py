@@ -20,11 +20,12 @@ from citewise.agent.quoted import Quoted, build_answer, evidence, row_quote, tab
 from citewise.agent.refusal import NOT_ANSWERED, REFUSALS
 from citewise.agent.tables.asked import Ask, read
 from citewise.agent.tables.candidate import Candidate
-from citewise.agent.tables.described import described
+from citewise.agent.tables.described import described, introduction
 from citewise.agent.tables.frame import Frame, frame
 from citewise.agent.tables.lexicon import find
 from citewise.agent.tables.locate import best_row
 from citewise.agent.tables.propose import candidate
+from citewise.agent.tables.rows_listed import asks_rows, rows_listed
 from citewise.agent.tables.stated import stated
 from citewise.agent.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
@@ -60,11 +61,22 @@ def table_answer(
         described_answer = _description(text, question, hits, store, started)
         if described_answer is not None:
             return described_answer
+    listing = asks_rows(text) and len(question.scope) == 1
+    listing = listing and not (ask.operation or ask.asks_period)
     if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
-                          or ask.asks_period or ask.periods):  # fmt: skip
+                          or ask.asks_period or ask.periods or listing):  # fmt: skip
         return None
     found = []
     frames = [t for b, v in table_views(hits, question, store) if (t := frame(b, v)) is not None]
+    if len(question.scope) == 1:  # the text around each table, where it has no caption
+        for table in frames:
+            table.context = introduction(table.block, store.blocks(table.block.document_id))
+    listed = [c for t in frames if (c := rows_listed(text, t)) is not None] if listing else []
+    if len(listed) == 1:  # one table laid out by what is asked for
+        return _fitted_answer(store, text, listed[0], support(listed[0].features), started)
+    if listing and not (ask.comparison or ask.condition or ask.made_of or ask.asks_period
+                        or ask.periods):  # fmt: skip
+        return None
     for table in frames:
         if (c := candidate(ask, table)) is not None:
             c.features["compound"] = float(ask.compound)
@@ -92,7 +104,7 @@ def _fitted_answer(
     answer = build_answer(store, text, found.sentences, score, started)
     answer.signals = {
         **answer.signals,
-        **{f"table_{k}": round(v, 3) for k, v in found.features.items()},
+        **{f"table_{k}": v for k, v in found.features.items()},
     }
     return answer
 

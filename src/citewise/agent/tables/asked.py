@@ -30,9 +30,12 @@ _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through)\s*((?:19|20)\d\d)\b")
 _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bper cent\b", re.I)
 _WHICH_PERIOD = re.compile(
-    r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:financial\s+|fiscal\s+)?(?:year|period|quarter)s?(?:'|\b)",
+    r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:of\s+the\s+)?(?:financial\s+|fiscal\s+)?"
+    r"(?:year|period|quarter)s?(?:'|\b)",
     re.I,
 )
+# "total" before the name of what is totalled, not "the total of A and B"
+_ROW_TOTAL = re.compile(r"total\s+(?!of\b|for\b|in\b|amount\b)\w", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 _DECIMALS = re.compile(r"\b(?:to|in)\s+(\w+)\s+decimal", re.I)
 _WHOLE = re.compile(r"\b(?:nearest|whole)\s+(?:whole\s+)?(?:number|integer|percent)\b", re.I)
@@ -67,6 +70,7 @@ class Ask:
     asks_period: bool = False  # "in which year ...": the answer is a column
     counts: bool = False  # "how many years ...": the answer is a count
     compound: bool = False  # names two operations ("the change in the average ...")
+    named: tuple[str, ...] = ()  # every operation the question names, in its order
     reason: bool = False  # asks why or how (prose), not for a figure
     made_of: bool = False  # asks for the rows that make up a row ("components of X")
     how_many: bool = False
@@ -126,9 +130,17 @@ def read(text: str) -> Ask:
     # change; "the percentage change in total X" no sum): "total" only when no other is
     # named, for it often names the row ("Total revenue")
     op = next((o for o in ops if o[1] != "sum"), ops[0] if ops else None)
+    row_total = op is not None and op[1] == "sum" and bool(_ROW_TOTAL.match(text, op[2]))
+    if row_total and len(named) <= 1 and not find(text, ("all_periods",)):
+        op = None  # "the total gross emissions for FY18": the row headed "Total ..."
+    as_percent = find(text, ("percent_asked", "percent_of"))[:1]
+    as_percent = [a for a in as_percent if a[1] == "percent_asked"]
+    if op is not None and op[1] == "change" and as_percent:
+        op = (op[0], "pct_change", op[2], op[3])  # "by what percentage did X grow"
     comparison = find(text, COMPARISONS)
     condition = find(text, CONDITIONS)
     removed = [(op[2], op[3])] if op else []
+    removed += [(a[2], a[3]) for a in as_percent if op is not None and op[1] == "pct_change"]
     removed += [(p.start, p.start + len(p.text)) for p in named]
     removed += [(c[2], c[3]) for c in comparison + condition]
     made_of = find(text, ("parts",))
@@ -150,6 +162,7 @@ def read(text: str) -> Ask:
         asks_period=bool(_WHICH_PERIOD.search(text)),
         counts=bool(_HOW_MANY.search(text)) and bool(condition),
         compound=len({o[1] for o in ops if o[1] != "sum"}) > 1,
+        named=tuple(o[1] for o in ops),
         threshold_percent=_threshold(text)[1] if condition else False,
         reason=bool(find(text, ("reason",))),
         made_of=bool(made_of),

@@ -14,6 +14,7 @@ from citewise.agent.computed import Computation, Operand
 from citewise.agent.quoted import row_quote
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.frame import Column, Frame, Row
+from citewise.agent.tables.lexicon import find
 
 _NAMES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -48,6 +49,8 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
         columns = [columns[0], columns[-1]] if ask.periods else columns[-2:]
     if op not in ("change", "difference", "pct_change", "average", "sum") or len(columns) < 2:
         return None
+    if op == "sum" and not ask.periods and not find(ask.text, ("all_periods",)):
+        return None  # "the total X" names a row; a sum over periods names them
     operands = [operand(frame, row, c, _NAMES[i]) for i, c in enumerate(columns)]
     names = [o.name for o in operands]
     label = row.label or row.parent

@@ -21,6 +21,7 @@ _POINTS = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+NEAR = 4  # blocks between a table and the sentence introducing it
 _NUMBERED = re.compile(r"^\s*(?:table\s+)?\d+[.:]?\s*$", re.I)  # "Table 3" alone says nothing
 
 
@@ -54,6 +55,23 @@ def described(table: StoredBlock, view: TableView, store: Store, tables: int) ->
     distance = abs(order.get(block.id, 0) - at)
     sentence = AnswerSentence(said, [block.id], 0.0, "quote")
     return Candidate([(sentence, [Quoted(block, said)])], said, _features(distance, tables))
+
+
+def introduction(table: StoredBlock, blocks: list[StoredBlock]) -> str:
+    """The sentence introducing the table: the nearest one pointing at a table, at most
+    `NEAR` blocks from it with no other table between; "" when none is."""
+    order = {b.id: i for i, b in enumerate(blocks)}
+    at = order.get(table.id)
+    if at is None:
+        return ""
+    tables = [order[b.id] for b in blocks if b.kind == "table" and b.id != table.id]
+    near = [
+        (abs(order[b.id] - at), order[b.id], said)
+        for b, said in _introductions(blocks)
+        if abs(order[b.id] - at) <= NEAR
+        and not any(min(at, order[b.id]) < t < max(at, order[b.id]) for t in tables)
+    ]
+    return min(near)[2] if near else ""
 
 
 def _features(distance: int, tables: int) -> dict[str, float]:

@@ -58,10 +58,19 @@ class Frame:
     rows: list[Row]
     scale: str  # "thousands" / "millions" / "billions" / ""
     transposed: bool = False  # periods head the rows, items the columns
+    # the sentence of the text introducing the table ("Revenue by region was as follows:"),
+    # what a report without captions says the table measures (tables/described.py)
+    context: str = ""
 
     def cell(self, row: Row, column: Column) -> tuple[int, int]:
         """The (body row, column) of the table's grid that holds this figure."""
         return (column.index, row.index) if self.transposed else (row.index, column.index)
+
+
+def holds_percent(frame: Frame, row: Row, column: Column) -> bool:
+    """The cell is a percentage: its column holds them, or its row or the table says so."""
+    said = f"{row.label} {row.parent} {frame.view.caption} {frame.view.columns[0]}"
+    return column.percent or bool(_PERCENT.search(said))
 
 
 def _scale(text: str) -> str:

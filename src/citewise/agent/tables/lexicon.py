@@ -31,7 +31,8 @@ def lexicon() -> dict[str, str]:
 def _pattern(roles: tuple[str, ...]) -> re.Pattern[str]:
     phrases = sorted((p for p, r in lexicon().items() if r in roles), key=len, reverse=True)
     body = "|".join(re.escape(p).replace(r"\ ", r"\s*") for p in phrases)
-    return re.compile(rf"(?<![\w%])(?:{body})(?![\w])", re.I)
+    # a word inside a compound ("weighted-average shares") names no operation
+    return re.compile(rf"(?<![\w%-])(?:{body})(?![\w])", re.I)
 
 
 def find(text: str, roles: tuple[str, ...]) -> list[tuple[str, str, int, int]]:

@@ -67,10 +67,17 @@ def _f1(precision: float, recall: float) -> float:
 
 
 def best_row(
-    frame: Frame, phrase: str, columns: list[int], skip: set[int] | None = None
+    frame: Frame,
+    phrase: str,
+    columns: list[int],
+    skip: set[int] | None = None,
+    described: bool = False,
 ) -> RowMatch | None:
     """The row the phrase names best among rows with a figure in every column wanted."""
     asked = set(terms(phrase)) - column_terms(frame, columns)
+    if described:  # a lookup: what the table's own description says ("operating
+        # revenues" over a table of them) names the table, not one of its rows
+        asked = (asked - described_terms(frame)) or asked
     scored = sorted(
         (
             (row_score(r, asked), r)
@@ -89,6 +96,12 @@ def best_row(
         return RowMatch(row, top, 0.0)
     tie = others[0][1] if others[0][0] >= top - 1e-9 else None
     return RowMatch(row, top, others[0][0], tie)
+
+
+def described_terms(frame: Frame) -> set[str]:
+    """The words of what the table measures: its caption, the header over its row labels
+    and the sentence introducing it."""
+    return set(terms(f"{frame.view.caption} {frame.view.columns[0]} {frame.context}"))
 
 
 def column_terms(frame: Frame, columns: list[int]) -> set[str]:

@@ -15,7 +15,14 @@ from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate
 from citewise.agent.tables.compute import operand
 from citewise.agent.tables.frame import Column, Frame, Row
-from citewise.agent.tables.locate import best_row, known, named_by_headers, preferred, terms
+from citewise.agent.tables.locate import (
+    best_row,
+    described_terms,
+    known,
+    named_by_headers,
+    preferred,
+    terms,
+)
 
 _WHICH_ROW = re.compile(r"\bwhich\b", re.I)
 _TOTAL = re.compile(r"\b(?:sub)?totals?\b", re.I)
@@ -56,14 +63,14 @@ def cell(ask: Ask, frame: Frame) -> Candidate | None:
     if found is None:
         return None
     column, tie = found
-    match = best_row(frame, ask.phrase, [column.index])
+    match = best_row(frame, ask.phrase, [column.index], described=True)
     if match is None:
         return None
     row = match.row
     printed = row.figures[column.index][0].strip()
     scale = f"; figures in {frame.scale}" if frame.scale and not column.percent else ""
     text = f"{printed} ({row.label or row.parent}, {column.name}{scale})."
-    said = set(terms(f"{row.label} {row.parent} {column.header} {frame.view.caption}"))
+    said = set(terms(f"{row.label} {row.parent} {column.header}")) | described_terms(frame)
     asked = terms(ask.phrase)
     unmatched = sum(not known(w, said) for w in asked) / len(asked) if asked else 0.0
     features = {

@@ -11,7 +11,7 @@ from citewise.agent.quoted import Quoted
 from citewise.agent.tables.asked import Ask
 from citewise.agent.tables.candidate import Candidate
 from citewise.agent.tables.compute import operand
-from citewise.agent.tables.frame import Column, Frame, Row
+from citewise.agent.tables.frame import Column, Frame, Row, holds_percent
 from citewise.agent.tables.locate import ColumnPick, RowMatch, best_row, pick_columns
 
 
@@ -106,6 +106,8 @@ def listed(ask: Ask, frame: Frame) -> Candidate | None:
     pick, match = found
     by_year = {c.years[0]: c for c in pick.columns}
     order = [by_year[p.year] for p in ask.periods if p.year in by_year]
+    if ask.percent and not all(holds_percent(frame, match.row, c) for c in order):
+        return None  # a percentage asked of a row of amounts: the text states it, if any
     sentences = []
     for column in order:
         printed = match.row.figures[column.index][0].strip()

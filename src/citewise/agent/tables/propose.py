@@ -16,6 +16,7 @@ from citewise.agent.tables.locate import best_row, named_by_headers, pick_column
 from citewise.agent.tables.lookup import cell, extreme_row
 from citewise.agent.tables.parts import parts_of
 from citewise.agent.tables.periods import compared, counted, listed, period_columns
+from citewise.agent.tables.printed import printed_change
 
 _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 # Two rows that each match at least half-way are what a question joining two names means.
@@ -43,7 +44,11 @@ def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
         "columns": 0.0 if pick.how == "default" else 1.0,
         "column_tie": float(pick.ambiguous),
     }
-    return computed_candidate(comp, frame, features)
+    made = computed_candidate(comp, frame, features)
+    printed = printed_change(frame, match.row, pick.columns, comp) if made else None
+    if made is not None and printed is not None:
+        made.sentences.append(printed)  # the report's own figure for what was computed
+    return made
 
 
 def _one_column(ask: Ask, frame: Frame) -> tuple[Column, bool, bool] | None:
@@ -97,14 +102,25 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
     return computed_candidate(comp, frame, features)
 
 
+def _performed(ask: Ask, found: Candidate) -> Candidate | None:
+    """The computed candidate, unless the question names an average it does not take ("the
+    change in the average X"): an average of no row it read ("Average price") is still to
+    be done, and the figure computed without it is not the one asked for."""
+    if ask.operation == "average" or "average" not in ask.named:
+        return found
+    rows = " ".join(str(o.get("row") or o.get("label") or "") for s, _ in found.sentences
+                    for o in s.operands or [])  # fmt: skip
+    return found if "average" in rows.lower() else None
+
+
 def candidate(ask: Ask, frame: Frame) -> Candidate | None:
     """The answer this table gives the question, if it gives one."""
     if ask.condition and ask.threshold is not None and (ask.counts or ask.asks_period):
         return counted(ask, frame)
     if ask.asks_period and ask.comparison:
         return compared(ask, frame)
-    if ask.asks_period and not ask.operation:
-        return period_columns(ask, frame)
+    if ask.asks_period and (not ask.operation or (ask.operation == "sum" and not ask.periods)):
+        return period_columns(ask, frame)  # "which years are total assets given for"
     if ask.comparison and not ask.operation and _WHICH.search(ask.text):
         return extreme_row(ask, frame)  # "which segment had the largest X"
     if ask.made_of and ask.operation in (None, "sum") and not ask.periods:
@@ -112,10 +128,10 @@ def candidate(ask: Ask, frame: Frame) -> Candidate | None:
     if ask.operation:
         two = _two_rows(ask, frame) if ask.parts else None
         if two is not None and two.features["row"] >= TWO_ROWS:
-            return two  # "the difference between A and B": the two rows it names
+            return _performed(ask, two)  # "the difference between A and B": the rows named
         one = _one_row(ask, frame)
         both = [c for c in (two, one) if c is not None]
-        return max(both, key=lambda c: c.features["row"]) if both else None
+        return _performed(ask, max(both, key=lambda c: c.features["row"])) if both else None
     if len(ask.periods) >= 2:
         return listed(ask, frame)
     return cell(ask, frame)  # "what was X in 2019"

@@ -25,6 +25,8 @@ Features (each 0..1):
 - filing: 1 for a filing's statement line or metric (agent/filing_answer.py)
 - describes: 1 when the answer says what a table shows (its caption or introduction)
 - extreme: 1 when the answer is the row with the largest or smallest figure in a column
+- rows_listed: 1 when the answer names the rows of a table laid out by what the question
+  asks for (tables/rows_listed.py); not fitted yet (weight 0)
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ FEATURES = (
     "labelled",
     "named_rows",
     "filing",
+    "rows_listed",
 )
 # answers that read a figure or a sentence: each kind has a fitted floor of its own
 KINDS = ("lookup", "extreme", "describes", "cell")
