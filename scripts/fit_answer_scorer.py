@@ -11,13 +11,25 @@ ranking of sentences: e.g. a pool of table questions). Two passes:
    `rescoring.TOP` of the term-coverage ranking) with their features, labelled by whether
    the sentence holds an accepted answer string; a logistic regression (L2, Newton steps,
    numpy only) over the standardised features.
-2. support: the questions are asked again through the whole pipeline with those weights;
-   the drafted answer's log-odds is calibrated against whether the answer was right
-   (unanswerable questions count as wrong), and the refusal threshold is the support that
-   maximises right answers plus right refusals, with no more than --max-false-refusal of the
-   answerable questions refused.
+2. support: the questions are asked again through the whole pipeline, each with weights
+   fitted without its paper; the drafted answer's signals (its log-odds, margin, ...,
+   agent/pipeline/asked.py's whether the paper answers what was asked) are calibrated
+   against whether the answer was right (unanswerable questions count as wrong), then
+   isotonic bins; the one refusal threshold (agent/refusal.py) is the support that refuses
+   the most unanswerable questions while refusing no more than --max-false-refusal of the
+   answerable ones (ties: the most right answers kept).
 
-Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only.
+Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only. The
+shipped weights come from (libraries built by `citewise ingest` of each set's corpus):
+
+    python scripts/fit_answer_scorer.py \
+      --scoped QASPER_LIB ../shared/qa/external/qasper/splits/odd.yaml \
+      --unscoped DEV_LIB ../shared/qa/dev.yaml \
+      --scoped MMLB_LIB ../shared/qa/external/mmlongbench-doc/qa.yaml \
+      --calibrate-scoped TATQA_LIB ../shared/qa/external/tatqa/splits/odd.yaml
+
+Deterministic: the folds are a hash of each item's papers, the fits are Newton and Adam
+steps from zeros, the threshold search a sweep over the supports seen.
 """
 
 from __future__ import annotations
@@ -222,7 +234,10 @@ def fit_candidates(
     return AnswerScorer(FEATURES, mean, scale, w, b, ("logit",), np.ones(1), 0, 0, 0), without
 
 
-ABOUT_FLOORS = (0.0, 0.1, 0.2, 0.25, 0.3, 0.34, 0.4)
+# A refusal whose retrieved passages cover less of the question than this says "not in the
+# library" rather than "not answered" (the kind only; the threshold decides whether). The
+# value the earlier coverage rule was fitted to by leave-one-document-out on dev.yaml.
+ABOUT_FLOOR = 0.34
 # The draft's signals support is calibrated from. Coverage is left out: on top of the
 # scorer's log-odds and margin it added nothing on QASPER odd (5-fold AUC 0.70 either way).
 CALIBRATION_SIGNALS = (
@@ -233,6 +248,8 @@ CALIBRATION_SIGNALS = (
     "type_fit",
     "table",
     "in_scope",
+    "closest",  # agent/pipeline/asked.py: the paper answers what was asked at all
+    "rarest",
 )
 
 
@@ -277,8 +294,8 @@ def isotonic_bins(raw: np.ndarray, right: np.ndarray, weight: np.ndarray) -> Bin
 
 def fit_support(
     sets: list[QASet], without: list[AnswerScorer], max_false_refusal: float, deciding: int
-) -> tuple[np.ndarray, float, float, float, Bins]:
-    """(weights, bias, threshold, about floor, isotonic bins): the drafted answer's signals
+) -> tuple[np.ndarray, float, float, Bins, tuple[float, ...]]:
+    """(weights, bias, threshold, isotonic bins, defaults): the drafted answer's signals
     calibrated to being right, each item answered with the scorer fitted without its fold's
     papers (a
     scorer's own training items look surer than unseen ones).
@@ -317,34 +334,47 @@ def fit_support(
     x, y = np.asarray(signals), np.asarray(right, dtype=np.float64)
     ok, yes_no, counted = np.asarray(answerable), np.asarray(polar), np.asarray(shares)
     weights, bias = logistic(x[~yes_no], y[~yes_no], l2=0.1, weight=counted[~yes_no])
+    defaults = np.average(x[~yes_no], axis=0, weights=counted[~yes_no])
     raw = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
     bins = isotonic_bins(raw[~yes_no], y[~yes_no], counted[~yes_no])
     support = np.asarray([binned(float(r), bins) for r in raw])
-    # a draft no retrieved passage is about enough (`about` below the floor) is refused
-    # whatever its support: the floor is searched with the threshold
-    about = x[:, CALIBRATION_SIGNALS.index("about")]
     # the threshold is searched on the sets the scorer ranks (the first `deciding`), not on
     # the calibrate-only ones (a pool of table questions, none unanswerable)
     mask = np.asarray(decides)
-    x, y, ok, counted, support = x[mask], y[mask], ok[mask], counted[mask], support[mask]
-    about = about[mask]
-    best = (-1.0, 0.0, 0.0)
-    for floor in ABOUT_FLOORS:
-        for threshold in np.unique(np.round(support, 3)):
-            answered = (support >= threshold) & (about >= floor)
-            if np.average(~answered[ok], weights=counted[ok]) > max_false_refusal:
-                continue
-            value = np.sum(counted * ((answered & (y == 1)) | (~answered & ~ok)))
-            if value > best[0]:
-                best = (float(value), float(threshold), floor)
+    threshold = fit_threshold(support[mask], y[mask], ok[mask], counted[mask], max_false_refusal)
     print(
         f"support: {len(x)} answers; weights "
         + ", ".join(f"{n} {w:+.3f}" for n, w in zip(CALIBRATION_SIGNALS, weights, strict=True))
-        + f", bias {bias:+.3f}; threshold {best[1]:.3f}, about floor {best[2]}; bins "
+        + f", bias {bias:+.3f}; threshold {threshold:.3f}; bins "
         + ", ".join(f"{low:.3f}:{value:.2f}" for low, value in bins),
         file=sys.stderr,
     )
-    return weights, bias, best[1], best[2], bins
+    return weights, bias, threshold, bins, tuple(float(d) for d in defaults)
+
+
+def fit_threshold(
+    support: np.ndarray, right: np.ndarray, answerable: np.ndarray, weight: np.ndarray, cap: float
+) -> float:
+    """The support below which answers are refused: of the thresholds that refuse no more
+    than `cap` of the answerable questions (weighted), the one that refuses the most
+    unanswerable ones, then keeps the most right answers."""
+    best: tuple[float, float, float] = (-1.0, -1.0, 0.0)
+    for threshold in np.unique(np.round(support, 3)):
+        answered = support >= threshold
+        if np.average(~answered[answerable], weights=weight[answerable]) > cap:
+            break  # refusals only grow with the threshold
+        refused = float(np.sum(weight[~answerable & ~answered]))
+        kept = float(np.sum(weight[answered & (right == 1)]))
+        if (refused, kept) > best[:2]:
+            best = (refused, kept, float(threshold))
+    unanswerable = float(np.sum(weight[~answerable])) or 1.0
+    share = np.average(support[answerable] < best[2], weights=weight[answerable])
+    print(
+        f"threshold {best[2]:.3f}: unanswerable refused {best[0] / unanswerable:.3f}, "
+        f"answerable refused {share:.3f} (fit sets)",
+        file=sys.stderr,
+    )
+    return best[2]
 
 
 def main() -> None:
@@ -368,7 +398,7 @@ def main() -> None:
     scorer, without = fit_candidates(*candidate_rows(sets))
     # sets that only calibrate: their questions' support and refusal, not the ranking
     calibrating = sets + [open_set(Path(lib), Path(qa), True) for lib, qa in args.calibrate_scoped]
-    weights, bias, threshold, about_floor, bins = fit_support(
+    weights, bias, threshold, bins, defaults = fit_support(
         calibrating, without, args.max_false_refusal, len(sets)
     )
     scorer = replace(
@@ -377,8 +407,9 @@ def main() -> None:
         calibration_weights=weights,
         calibration_bias=bias,
         threshold=threshold,
-        about_floor=about_floor,
+        about_floor=ABOUT_FLOOR,
         bins=bins,
+        defaults=defaults,
     )
     OUT.write_text(json.dumps(scorer.to_dict(), indent=1) + "\n", encoding="utf-8")
     shipped_scorer.cache_clear()

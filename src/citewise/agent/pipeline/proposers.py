@@ -28,6 +28,7 @@ from citewise.agent.compare_questions import papers_to_ask
 from citewise.agent.figures import absent_names, asked_caption, figure_refusal, missing_labels
 from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
+from citewise.agent.pipeline.asked import asked_signals
 from citewise.agent.pipeline.registry import Registry
 from citewise.agent.pipeline.state import KIND_ANSWER, KIND_REFUSAL, AskState, Candidate
 from citewise.agent.polar import lead_answer
@@ -132,6 +133,19 @@ class Draft:
         scope = question.scope if not state.documents else ()
         draft, blocks = answerer.drafted(question, state.hits, scope)
         draft = completed(answerer.store, question, draft, blocks)
+        if draft.spans:  # whether the paper answers what was asked at all (asked.py)
+            papers = list(state.documents or question.scope)
+            papers = papers or list(dict.fromkeys(b.document_id for b in blocks.values()))
+            retriever = answerer.retriever
+            draft.signals.update(
+                asked_signals(
+                    question,
+                    blocks,
+                    papers,
+                    retriever.similarities,
+                    retriever.document_term_counts,
+                )
+            )
         answer = answerer.drafted_answer(question, draft, blocks)
         features = {**draft.signals, "spans": float(len(draft.spans))}
         basis = {"draft": draft, "blocks": blocks}
