@@ -32,11 +32,13 @@ from citewise.agent.pipeline.asked import asked_signals
 from citewise.agent.pipeline.registry import Registry
 from citewise.agent.pipeline.state import KIND_ANSWER, KIND_REFUSAL, AskState, Candidate
 from citewise.agent.polar import lead_answer
+from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.retrieval.terms import content_terms, stem
 
 # what a proposer measured about its own answer, for the scoring step (pick.py)
 STATED_SUPPORT = "stated_support"
-# a caption found by the exact label the question names
+# a caption found by the exact label the question names: the share of the question it writes
 LABEL_MATCH = "label_match"
 
 
@@ -89,10 +91,21 @@ class Caption:
         caption = asked_caption(state.question, store, [h.block for h in state.hits])
         if caption is None:
             return []
-        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
+        covered = caption_coverage(state.question, caption.text)
+        sentence = AnswerSentence(caption.text, [caption.id], covered)
         evidence = [state.answerer.evidence(caption)]
         answer = Answer(state.question.text, False, caption.text, [sentence], evidence, 0.0)
-        return [Candidate(self.name, answer, KIND_ANSWER, {LABEL_MATCH: 1.0})]
+        return [Candidate(self.name, answer, KIND_ANSWER, {LABEL_MATCH: covered})]
+
+
+def caption_coverage(question: Question, caption: str) -> float:
+    """The share of the question's content terms the caption writes (its label's words
+    among them): the caption's support. Not calibrated: on neither pool does a question ask
+    for a caption by its label (docs/benchmarks.md, "Answer shapes")."""
+    asked = {stem(t) for t in question.terms}
+    if not asked:
+        return 0.0
+    return round(len(asked & {stem(t) for t in content_terms(caption)}) / len(asked), 3)
 
 
 class Table:
