@@ -257,6 +257,7 @@ CALIBRATION_SIGNALS = (
 # share right is shrunk toward the overall share as if PRIOR more answers were at that rate.
 MIN_BIN = 25.0
 PRIOR = 10.0
+STEP = 0.001
 
 
 Bins = tuple[tuple[float, float], ...]
@@ -265,7 +266,7 @@ Bins = tuple[tuple[float, float], ...]
 def isotonic_bins(raw: np.ndarray, right: np.ndarray, weight: np.ndarray) -> Bins:
     """Pool-adjacent-violators over the answers sorted by raw support, bins merged up to
     MIN_BIN answers, each bin's share right shrunk toward the overall share: (middle raw
-    value, support) per bin, never falling as raw support rises."""
+    value, support) per bin, rising with raw support."""
     order = np.argsort(raw, kind="stable")
     overall = float(np.average(right, weights=weight))
     blocks: list[list[float]] = []  # [weighted raw sum, weighted right, weight]
@@ -285,7 +286,10 @@ def isotonic_bins(raw: np.ndarray, right: np.ndarray, weight: np.ndarray) -> Bin
         last = merged.pop()
         merged[-1] = [a + b for a, b in zip(merged[-1], last, strict=True)]
     values = [(r + PRIOR * overall) / (n + PRIOR) for _, r, n in merged]
-    values = list(np.maximum.accumulate(values))
+    # rising by at least STEP from bin to bin: two answers the sigmoid ordered keep their
+    # order (a flat stretch would tie them where the refusal threshold is searched)
+    for i in range(1, len(values)):
+        values[i] = max(values[i], values[i - 1] + STEP)
     return tuple(
         (round(raw_sum / n, 6), round(float(v), 4))
         for (raw_sum, _, n), v in zip(merged, values, strict=True)
@@ -388,10 +392,14 @@ def main() -> None:
         "--balance", type=float, default=0.5, help="0: every item weighs the same; 1: every file"
     )
     parser.add_argument("--dump", type=Path, help="write each calibrating answer's signals")
+    parser.add_argument(
+        "--drop-signal", action="append", default=[], help="calibrate without it (ablation)"
+    )
     args = parser.parse_args()
-    global BALANCE, DUMP
+    global BALANCE, DUMP, CALIBRATION_SIGNALS
     BALANCE = args.balance
     DUMP = args.dump
+    CALIBRATION_SIGNALS = tuple(n for n in CALIBRATION_SIGNALS if n not in args.drop_signal)
     sets = [open_set(Path(lib), Path(qa), True) for lib, qa in args.scoped]
     sets += [open_set(Path(lib), Path(qa), False) for lib, qa in args.unscoped]
     if not sets:

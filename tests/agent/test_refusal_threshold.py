@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from citewise.agent.compare import Cell, Comparison
@@ -30,21 +29,21 @@ PAPER = """# Sorting Beetles by Wing Pattern
 
 ## Abstract
 
-We classify ground beetles from photographs of their wing cases.
+We classify ground beetles from measurements of their wing cases.
 
 ## Data
 
-The collection holds 2,340 photographs of beetles taken in four museums.
-Each photograph was labelled by an entomologist with one of eleven species.
+The collection holds 2,340 pinned specimens from four museums.
+Each specimen was labelled by an entomologist with one of eleven species.
 
 ## Model
 
-A small residual network reads each photograph at 224 by 224 pixels.
+A small residual network reads forty measurements of each specimen.
 It was trained with stochastic gradient descent for sixty epochs.
 
 ## Results
 
-The network names the right species for 87.2 percent of the test photographs.
+The network names the right species for 87.2 percent of the test specimens.
 Most mistakes confuse two species with nearly identical wing stripes.
 """
 
@@ -66,7 +65,7 @@ def _sure(bias: float) -> object:
 
 
 SIGNALS = {"drafted": 1.0, "logit": -1.0, "margin": 0.1, "attribute": 1.0, "about": 0.8,
-           "type_fit": 1.0, "table": 0.0, "in_scope": 1.0, "closest": 0.6, "rarest": 2.0}  # fmt: skip
+           "type_fit": 1.0, "table": 0.0, "in_scope": 1.0, CLOSEST: 0.6, RAREST: 2.0}  # fmt: skip
 
 
 def test_the_one_fitted_threshold_decides_whether_a_draft_is_refused() -> None:
@@ -98,7 +97,7 @@ def test_a_draft_says_whether_the_paper_writes_what_was_asked(
     beetles: tuple[Library, str],
 ) -> None:
     lib, doc = beetles
-    stated = lib.ask("How many photographs are in the collection?", [doc])
+    stated = lib.ask("How many specimens does the collection hold?", [doc])
     assert not stated.refused and "2,340" in stated.answer
     never = lib.ask("How many GPUs trained the residual network?", [doc])
     # "GPUs" is written nowhere in the paper: its rarest term has no block
@@ -110,9 +109,13 @@ def test_an_on_topic_question_the_paper_never_answers_is_refused(
     beetles: tuple[Library, str],
 ) -> None:
     lib, doc = beetles
-    answer = lib.ask("How many GPUs trained the residual network?", [doc])
-    assert answer.refused and answer.refusal_kind in (NOT_ANSWERED, NOT_IN_LIBRARY)
-    assert answer.support_score < answer_scorer().threshold
+    for question in (
+        "How many GPUs trained the residual network?",
+        "Which programming language was the network written in?",
+    ):
+        answer = lib.ask(question, [doc])
+        assert answer.refused and answer.refusal_kind in (NOT_ANSWERED, NOT_IN_LIBRARY)
+        assert answer.support_score < answer_scorer().threshold
 
 
 def test_a_caption_s_support_is_how_much_of_the_question_it_writes(tmp_path: Path) -> None:
@@ -131,9 +134,8 @@ def test_a_caption_s_support_is_how_much_of_the_question_it_writes(tmp_path: Pat
 
 def test_a_comparison_s_support_is_the_share_of_asked_cells_a_paper_states() -> None:
     found = Finding("optimizer", "Adam", "We train with Adam.", 1, "b1", "Method", 2.0)
-    cells = (Cell("A", "optimizer", found), Cell("B", "optimizer", None))
+    cells = (Cell("a", "optimizer", found), Cell("b", "optimizer", None))
     comparison = Comparison((("a", "A"), ("b", "B")), ("optimizer",), cells, ())
     answer = comparative_answer("Compare the optimizers", comparison, lambda _: None, list)
     assert not answer.refused and answer.support_score == 0.5
     assert all(s.support == 0.5 for s in answer.sentences)
-    assert np.isclose(answer.support_score, 0.5)

@@ -38,8 +38,14 @@ ROWS = [
 def logit_is_support() -> Iterator[None]:
     """A calibration whose support is the sigmoid of the draft's log-odds: these rows'
     support is their coverage."""
-    plain = replace(answer_scorer(), calibration_signals=("logit",),
-                    calibration_weights=np.ones(1), calibration_bias=0.0, bins=(), defaults=())  # fmt: skip
+    plain = replace(
+        answer_scorer(),
+        calibration_signals=("logit",),
+        calibration_weights=np.ones(1),
+        calibration_bias=0.0,
+        bins=(),
+        defaults=(),
+    )
     with scorer_in_use(plain):
         yield
 
