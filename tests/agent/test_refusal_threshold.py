@@ -68,15 +68,18 @@ SIGNALS = {"drafted": 1.0, "logit": -1.0, "margin": 0.1, "attribute": 1.0, "abou
            "type_fit": 1.0, "table": 0.0, "in_scope": 1.0, CLOSEST: 0.6, RAREST: 2.0}  # fmt: skip
 
 
-def test_the_one_fitted_threshold_decides_whether_a_draft_is_refused() -> None:
+def test_the_one_fitted_support_threshold_decides_when_asked_to() -> None:
     value = support(SIGNALS)
-    assert decide(SIGNALS, RefusalPolicy(threshold=value - 0.01)) is None
-    assert decide(SIGNALS, RefusalPolicy(threshold=value + 0.01)) == NOT_ANSWERED
-    # the default policy reads the threshold of the scorer in use
+    by_support = RefusalPolicy(by_support=True)
     with scorer_in_use(replace(answer_scorer(), threshold=value + 0.01)):
-        assert decide(SIGNALS, DEFAULT_POLICY) == NOT_ANSWERED
+        assert decide(SIGNALS, by_support) == NOT_ANSWERED
     with scorer_in_use(replace(answer_scorer(), threshold=value - 0.01)):
-        assert decide(SIGNALS, DEFAULT_POLICY) is None
+        assert decide(SIGNALS, by_support) is None
+    # the default decides by the answered share, whatever the support's threshold
+    covered = {**SIGNALS, "coverage": 0.9}
+    with scorer_in_use(replace(answer_scorer(), threshold=1.0)):
+        assert decide(covered, DEFAULT_POLICY) is None
+        assert decide({**SIGNALS, "coverage": 0.1}, DEFAULT_POLICY) == NOT_ANSWERED
 
 
 def test_a_refusal_s_kind_says_whether_the_library_is_about_the_question() -> None:

@@ -2,14 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator
-from dataclasses import replace
-
-import numpy as np
-import pytest
-
-from citewise.agent.pipeline.scorer import answer_scorer, scorer_in_use
 from citewise.eval.calibration import (
     calibration_table,
     fit_policy,
@@ -20,8 +12,7 @@ from citewise.eval.calibration import (
 
 def _row(doc: str, answerable: bool, coverage: float, right: bool) -> dict[str, object]:
     signals = {"drafted": 1.0, "coverage": coverage, "attribute": 1.0, "type_fit": 1.0,
-               "in_scope": 1.0, "about": coverage,
-               "logit": math.log(coverage / (1 - coverage))}  # fmt: skip
+               "in_scope": 1.0, "about": coverage}  # fmt: skip
     return {"id": f"{doc}-{coverage}", "docs": [doc], "type": "t", "answerable": answerable,
             "refused": False, "correct": right, "draft_correct": right, "page_hit": right,
             "support": coverage, "signals": signals, "ms": 1.0}  # fmt: skip
@@ -32,22 +23,6 @@ ROWS = [
     for doc in ("a", "b", "c", "d")
     for answerable, coverage, right in ((True, 0.8, True), (True, 0.6, True), (False, 0.3, False))
 ]
-
-
-@pytest.fixture(autouse=True)
-def logit_is_support() -> Iterator[None]:
-    """A calibration whose support is the sigmoid of the draft's log-odds: these rows'
-    support is their coverage."""
-    plain = replace(
-        answer_scorer(),
-        calibration_signals=("logit",),
-        calibration_weights=np.ones(1),
-        calibration_bias=0.0,
-        bins=(),
-        defaults=(),
-    )
-    with scorer_in_use(plain):
-        yield
 
 
 def test_the_fitted_threshold_separates_answers_from_unanswerable_drafts() -> None:

@@ -1,13 +1,13 @@
-"""When to refuse: one fitted threshold on the drafted answer's calibrated support.
+"""When to refuse: several signals about the drafted answer, one decision.
 
 The answerer drafts its best answer first, then measures it: how much of the question's key
 terms the chosen span covers, whether it names what was asked about, whether it holds what
-the question's type needs, how much any retrieved passage is about the question, and
-whether the paper answers what was asked at all (agent/pipeline/asked.py). The support is
-the fitted scorer's calibrated probability that the answer is right
-(agent/pipeline/scorer.py); below the threshold fitted with it the answer is refused, as
-"not in the library" when no retrieved passage is much about the question, else "not
-answered". The harness re-applies `decide` to logged signals to check that.
+the question's type needs (a number, a name, a definition), whether it comes from the paper
+the question names, how much any retrieved passage is about the question at all, and whether
+the paper answers what was asked (agent/pipeline/asked.py). The support is the fitted
+scorer's calibrated probability that the answer is right (agent/pipeline/scorer.py); the
+decision is the answered-share rule below (or, with `by_support`, the one threshold fitted
+with the support); the harness re-applies `decide` to logged signals to check that.
 """
 
 from __future__ import annotations
@@ -30,46 +30,48 @@ REFUSALS = {
 # Below this share of the question's weighted key terms named by an answer, it probably
 # answers something else ("mean age" never said).
 ATTRIBUTE_NAMED_SHARE = 0.4
-# How much less of the question a span answers when it never names what is asked about,
-# lacks the shape the question needs, or comes from a paper other than the one named
-# (`answered_share`: agent/figures.py's drawn-only test reads it, not the refusal).
-ATTRIBUTE_FACTOR, TYPE_FACTOR, SCOPE_FACTOR = 0.6, 0.5, 0.35
 
 
 @dataclass(frozen=True)
 class RefusalPolicy:
-    """Where refusal starts: a support below `threshold` is refused, as "not in the
-    library" when the retrieved passages cover less than `about_floor` of the question.
-    None (the default) reads both from the fitted scorer in use (agent/data/answer_scorer.json,
-    scripts/fit_answer_scorer.py); `citewise eval --fit` tries others on logged signals."""
+    """Where refusal starts. The decision reads how much of the question the drafted span
+    covers (less when it never names what is asked about, lacks the shape the question
+    needs, or comes from a paper other than the one named); these values were fitted by
+    leave-one-document-out over dev.yaml + MMLongBench-Doc dev (`citewise eval --fit`,
+    folds 0.38-0.42). A refusal's kind is "not in the library" when the retrieved passages
+    cover less than `about_floor` of the question, else "not answered".
 
-    threshold: float | None = None
-    about_floor: float | None = None
+    `by_support` decides instead by the one threshold fitted with the calibrated support
+    (agent/pipeline/scorer.py, scripts/fit_answer_scorer.py). Measured on the pools' other
+    halves it refused fewer unanswerable questions than this rule (QASPER even 0.31 against
+    0.46, held-out and dev sets lower still) for fewer false refusals (0.09 against 0.17),
+    so it is not the default: docs/benchmarks.md, "Refusal by the fitted support"."""
 
-    def refuses_below(self) -> float:
-        return answer_scorer().threshold if self.threshold is None else self.threshold
-
-    def not_in_library_below(self) -> float:
-        return answer_scorer().about_floor if self.about_floor is None else self.about_floor
+    threshold: float = 0.40
+    attribute_factor: float = 0.6  # the span never names what is asked about
+    type_factor: float = 0.5  # the span lacks what the question type needs
+    scope_factor: float = 0.35  # the span comes from a paper other than the one named
+    about_floor: float = 0.34  # no retrieved passage covers this much: not in the library
+    by_support: bool = False
 
 
 DEFAULT_POLICY = RefusalPolicy()
 
 
-def answered_share(signals: dict[str, float]) -> float:
-    """How much of the question the paper answers (0..1), read off the sentences that cover
-    the most of it (`answered_*`, agent/draft.py), else the draft."""
+def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
+    """How much of the question the paper answers (0..1), for the decision: read off the
+    sentences that cover the most of it (`answered_*`, agent/draft.py), else the draft."""
 
     def read(name: str, default: float) -> float:
         return signals.get(f"answered_{name}", signals.get(name, default))
 
     value = read("coverage", 0.0)
     if read("attribute", 1.0) < ATTRIBUTE_NAMED_SHARE:
-        value *= ATTRIBUTE_FACTOR
+        value *= policy.attribute_factor
     if read("type_fit", 1.0) < 0.5:
-        value *= TYPE_FACTOR
+        value *= policy.type_factor
     if read("in_scope", 1.0) < 0.5:
-        value *= SCOPE_FACTOR
+        value *= policy.scope_factor
     return min(1.0, value)
 
 
@@ -82,10 +84,10 @@ def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -
 
 
 def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> str | None:
-    """The refusal kind for a drafted answer with these signals, or None to answer: refused
-    when its support is below the one fitted threshold."""
-    about = signals.get("about", 0.0) if signals else 0.0
-    kind = NOT_IN_LIBRARY if about < policy.not_in_library_below() else NOT_ANSWERED
+    """The refusal kind for a drafted answer with these signals, or None to answer."""
+    kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
     if not signals or signals.get("drafted", 1.0) < 0.5:
         return kind
-    return None if support(signals, policy) >= policy.refuses_below() else kind
+    if policy.by_support:
+        return None if support(signals, policy) >= answer_scorer().threshold else kind
+    return None if answered_share(signals, policy) >= policy.threshold else kind
