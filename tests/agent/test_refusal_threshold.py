@@ -142,3 +142,14 @@ def test_a_comparison_s_support_is_the_share_of_asked_cells_a_paper_states() -> 
     answer = comparative_answer("Compare the optimizers", comparison, lambda _: None, list)
     assert not answer.refused and answer.support_score == 0.5
     assert all(s.support == 0.5 for s in answer.sentences)
+
+
+def test_without_an_embedding_model_closeness_is_not_measured(tmp_path: Path) -> None:
+    """A library ingested without embeddings gives no `closest` (the calibration reads its
+    mean), so its answers are not marked down for a similarity nobody computed."""
+    (tmp_path / "beetles.md").write_text(PAPER, encoding="utf-8")
+    with Library(tmp_path / "lib", embeddings=False) as lib:
+        lib.ingest([tmp_path / "beetles.md"])
+        answer = lib.ask("How many specimens does the collection hold?", [lib.documents()[0].id])
+    assert not answer.refused and "2,340" in answer.answer
+    assert CLOSEST not in answer.signals and RAREST in answer.signals

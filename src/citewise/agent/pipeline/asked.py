@@ -6,7 +6,7 @@ words but nothing states the answer. Two measures of that, read by the calibrate
 (agent/pipeline/scorer.py) and so by the one refusal threshold (agent/refusal.py):
 
 - `closest`: how close in meaning the retrieved passages' best sentence comes to the
-  question (the library's embedding model; 0 without one);
+  question (the library's embedding model; not given without one);
 - `rarest`: how many of the paper's blocks write the question's rarest term (log1p): a
   term the paper never writes ("GPUs", "Chinese") means what is asked about is not in it.
 """
@@ -31,15 +31,18 @@ Similarity = Callable[[str, list[str]], "np.ndarray | None"]
 TermCounts = Callable[[list[str], list[str]], dict[str, tuple[int, dict[str, int]]]]
 
 
-def closest(question: Question, blocks: Iterable[StoredBlock], similarity: Similarity) -> float:
+def closest(
+    question: Question, blocks: Iterable[StoredBlock], similarity: Similarity
+) -> float | None:
     """The best cosine between the question's asking sentence and a prose sentence of the
-    blocks (0 with no sentence or no embedding model)."""
+    blocks: 0 with no sentence, None without an embedding model (not measured, so the
+    calibration reads its mean instead)."""
     prose = [b for b in blocks if b.kind not in ("table", "heading")]
     sentences = [s for b in prose for s in split_sentences(b.text, b.kind)]
     if not sentences:
         return 0.0
     sims = similarity(focus_sentence(question.text), sentences)
-    return 0.0 if sims is None or not len(sims) else round(float(np.max(sims)), 4)
+    return None if sims is None else round(float(np.max(sims)), 4)
 
 
 def rarest(question: Question, documents: list[str], counts: TermCounts) -> float:
@@ -61,8 +64,10 @@ def asked_signals(
     similarity: Similarity,
     counts: TermCounts,
 ) -> dict[str, float]:
-    """The signals above for a draft read from `blocks` of `documents`."""
-    return {
-        CLOSEST: closest(question, blocks.values(), similarity),
-        RAREST: rarest(question, documents, counts),
-    }
+    """The signals above for a draft read from `blocks` of `documents` (`closest` left out
+    when the library has no embedding model)."""
+    signals = {RAREST: rarest(question, documents, counts)}
+    best = closest(question, blocks.values(), similarity)
+    if best is not None:
+        signals[CLOSEST] = best
+    return signals
