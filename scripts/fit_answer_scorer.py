@@ -15,7 +15,8 @@ ranking of sentences: e.g. a pool of table questions). Two passes:
    fitted without its paper; the drafted answer's signals (its log-odds, margin, ...,
    agent/pipeline/asked.py's whether the paper answers what was asked) are calibrated
    against whether the answer was right (unanswerable questions count as wrong), then
-   isotonic bins; the one refusal threshold (agent/refusal.py) is the support that refuses
+   isotonic bins; the refusal threshold (agent/refusal.py `RefusalPolicy.by_support`; the
+   default decision is still the answered share) is the support that refuses
    the most of the first QA file's unanswerable questions while refusing no more than
    --max-false-refusal of its answerable ones (ties: the most right answers kept).
 

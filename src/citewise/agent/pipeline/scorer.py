@@ -6,7 +6,8 @@ from the development pools and read here with numpy: a conditional logit over
 agent/pipeline/features.py's FEATURES (standardised), then a logistic calibration of the
 drafted answer's signals (its log-odds among them, and agent/pipeline/asked.py's whether
 the paper answers what was asked) against whether the answer was right, isotonic bins over
-that, and the one support below which an answer is refused (agent/refusal.py `decide`).
+that, and the one support below which an answer would be refused (agent/refusal.py
+`decide` with `by_support`; measured, not the default: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class AnswerScorer:
     calibration_signals: tuple[str, ...]
     calibration_weights: np.ndarray
     calibration_bias: float
-    # the fitted refusal threshold on support (agent/refusal.py `decide`), and the share of
+    # the fitted refusal threshold on support (agent/refusal.py, `by_support`), and the share of
     # the question the retrieved passages cover below which a refusal's kind is
     # "not in the library" rather than "not answered"
     threshold: float
