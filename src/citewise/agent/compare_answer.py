@@ -106,11 +106,13 @@ def comparative_answer(
 ) -> ComparativeAnswer:
     """The table as an answer: one cited sentence per stated cell and per difference; a
     refusal (with the closest passages) when no paper states any aspect asked for."""
+    # the support: the share of the asked cells (each paper x aspect) a paper states
+    stated = round(sum(1 for c in comparison.cells if c.finding) / max(1, len(comparison.cells)), 3)
     sentences = [
         AnswerSentence(
             f"{c.document}: {c.aspect}: {c.value}",
             [c.finding.block_id],
-            1.0,  # the value occurs verbatim in its quote (Finding checks it)
+            stated,  # each value occurs verbatim in its quote (Finding checks it)
             kind="compared",
             cell={"aspect": c.aspect, "document": c.document, "value": c.value},
         )
@@ -118,7 +120,7 @@ def comparative_answer(
         if c.finding
     ]
     sentences += [
-        AnswerSentence(d.text, list(d.citations), 1.0, kind="difference")
+        AnswerSentence(d.text, list(d.citations), stated, kind="difference")
         for d in comparison.differences
     ]
     cited = dict.fromkeys(b for s in sentences for b in s.citations)
@@ -130,5 +132,6 @@ def comparative_answer(
             refusal_kind=NOT_ANSWERED, comparison=comparison,
         )  # fmt: skip
     return ComparativeAnswer(
-        question, False, answer_text(comparison), sentences, evidence, 1.0, comparison=comparison
-    )
+        question, False, answer_text(comparison), sentences, evidence, stated,
+        comparison=comparison,
+    )  # fmt: skip

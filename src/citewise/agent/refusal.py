@@ -1,11 +1,13 @@
-"""When to refuse: several signals about the drafted answer, one calibrated support score.
+"""When to refuse: several signals about the drafted answer, one decision.
 
 The answerer drafts its best answer first, then measures it: how much of the question's key
 terms the chosen span covers, whether it names what was asked about, whether it holds what
 the question's type needs (a number, a name, a definition), whether it comes from the paper
-the question names, and how much any retrieved passage is about the question at all. The
-support is the fitted scorer's calibrated probability (agent/pipeline/scorer.py) and the
-threshold is fitted with it; the harness re-applies `decide` to logged signals to check that.
+the question names, how much any retrieved passage is about the question at all, and whether
+the paper answers what was asked (agent/pipeline/asked.py). The support is the fitted
+scorer's calibrated probability that the answer is right (agent/pipeline/scorer.py); the
+decision is the answered-share rule below (or, with `by_support`, the one threshold fitted
+with the support); the harness re-applies `decide` to logged signals to check that.
 """
 
 from __future__ import annotations
@@ -36,16 +38,21 @@ class RefusalPolicy:
     covers (less when it never names what is asked about, lacks the shape the question
     needs, or comes from a paper other than the one named); these values were fitted by
     leave-one-document-out over dev.yaml + MMLongBench-Doc dev (`citewise eval --fit`,
-    folds 0.38-0.42). The support an answer reports is the scorer's calibrated
-    probability (`support`), a separate number: refusing on it cost QASPER odd more right
-    answers than it refused unanswerable ones (scripts/fit_answer_scorer.py prints the
-    threshold that probability would need)."""
+    folds 0.38-0.42). A refusal's kind is "not in the library" when the retrieved passages
+    cover less than `about_floor` of the question, else "not answered".
+
+    `by_support` decides instead by the one threshold fitted with the calibrated support
+    (agent/pipeline/scorer.py, scripts/fit_answer_scorer.py). Measured on the pools' other
+    halves it refused fewer unanswerable questions than this rule (QASPER even 0.31 against
+    0.46, held-out and dev sets lower still) for fewer false refusals (0.09 against 0.17),
+    so it is not the default: docs/benchmarks.md, "Refusal by the fitted support"."""
 
     threshold: float = 0.40
     attribute_factor: float = 0.6  # the span never names what is asked about
     type_factor: float = 0.5  # the span lacks what the question type needs
     scope_factor: float = 0.35  # the span comes from a paper other than the one named
     about_floor: float = 0.34  # no retrieved passage covers this much: not in the library
+    by_support: bool = False
 
 
 DEFAULT_POLICY = RefusalPolicy()
@@ -70,9 +77,9 @@ def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_PO
 
 def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
     """The drafted answer's support (0..1): the scorer's calibrated probability that it is
-    right (agent/pipeline/scorer.py)."""
-    if "logit" not in signals:
-        return 0.0  # nothing drafted
+    right (agent/pipeline/scorer.py); 0 when nothing was drafted."""
+    if "logit" not in signals or signals.get("drafted", 1.0) < 0.5:
+        return 0.0
     return answer_scorer().support(signals)
 
 
@@ -81,4 +88,6 @@ def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) ->
     kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
     if not signals or signals.get("drafted", 1.0) < 0.5:
         return kind
+    if policy.by_support:
+        return None if support(signals, policy) >= answer_scorer().threshold else kind
     return None if answered_share(signals, policy) >= policy.threshold else kind

@@ -29,14 +29,17 @@ from citewise.agent.compare_questions import papers_to_ask
 from citewise.agent.figures import absent_names, asked_caption, figure_refusal, missing_labels
 from citewise.agent.following import completed
 from citewise.agent.numeric_check import checked
+from citewise.agent.pipeline.asked import asked_signals
 from citewise.agent.pipeline.registry import Registry
 from citewise.agent.pipeline.state import KIND_ANSWER, KIND_REFUSAL, AskState, Candidate
 from citewise.agent.polar import lead_answer
+from citewise.agent.question import Question
 from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.retrieval.terms import content_terms, stem
 
 # what a proposer measured about its own answer, for the scoring step (pick.py)
 STATED_SUPPORT = "stated_support"
-# a caption found by the exact label the question names
+# a caption found by the exact label the question names: the share of the question it writes
 LABEL_MATCH = "label_match"
 # the prefix of a table answer's features (agent/tables/support.py FEATURES)
 TABLE_FEATURE = "table_"
@@ -91,10 +94,21 @@ class Caption:
         caption = asked_caption(state.question, store, [h.block for h in state.hits])
         if caption is None:
             return []
-        sentence = AnswerSentence(caption.text, [caption.id], 1.0)
+        covered = caption_coverage(state.question, caption.text)
+        sentence = AnswerSentence(caption.text, [caption.id], covered)
         evidence = [state.answerer.evidence(caption)]
         answer = Answer(state.question.text, False, caption.text, [sentence], evidence, 0.0)
-        return [Candidate(self.name, answer, KIND_ANSWER, {LABEL_MATCH: 1.0})]
+        return [Candidate(self.name, answer, KIND_ANSWER, {LABEL_MATCH: covered})]
+
+
+def caption_coverage(question: Question, caption: str) -> float:
+    """The share of the question's content terms the caption writes (its label's words
+    among them): the caption's support. Not calibrated: on neither pool does a question ask
+    for a caption by its label (docs/benchmarks.md, "Answer shapes")."""
+    asked = {stem(t) for t in question.terms}
+    if not asked:
+        return 0.0
+    return round(len(asked & {stem(t) for t in content_terms(caption)}) / len(asked), 3)
 
 
 class Table:
@@ -142,6 +156,19 @@ class Draft:
         scope = question.scope if not state.documents else ()
         draft, blocks = answerer.drafted(question, state.hits, scope)
         draft = completed(answerer.store, question, draft, blocks)
+        if draft.spans:  # whether the paper answers what was asked at all (asked.py)
+            papers = list(state.documents or question.scope)
+            papers = papers or list(dict.fromkeys(b.document_id for b in blocks.values()))
+            retriever = answerer.retriever
+            draft.signals.update(
+                asked_signals(
+                    question,
+                    blocks,
+                    papers,
+                    retriever.similarities,
+                    retriever.document_term_counts,
+                )
+            )
         answer = answerer.drafted_answer(question, draft, blocks)
         features = {**draft.signals, "spans": float(len(draft.spans))}
         basis = {"draft": draft, "blocks": blocks}

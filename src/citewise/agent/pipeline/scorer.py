@@ -2,11 +2,12 @@
 answer; the drafted answer's probability -> calibrated support and the refusal threshold.
 
 Weights are data (`agent/data/answer_scorer.json`), written by `scripts/fit_answer_scorer.py`
-from the development pools and read here with numpy: a logistic regression over
-agent/pipeline/features.py's FEATURES (standardised), then a one-feature logistic
-calibration of the drafted answer's signals (its log-odds among them) against whether the
-answer was right, and the support below which the answer is refused (with the share of the
-question the retrieved passages must cover at least), both fitted together.
+from the development pools and read here with numpy: a conditional logit over
+agent/pipeline/features.py's FEATURES (standardised), then a logistic calibration of the
+drafted answer's signals (its log-odds among them, and agent/pipeline/asked.py's whether
+the paper answers what was asked) against whether the answer was right, isotonic bins over
+that, and the one support below which an answer would be refused (agent/refusal.py
+`decide` with `by_support`; measured, not the default: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -37,13 +38,17 @@ class AnswerScorer:
     calibration_signals: tuple[str, ...]
     calibration_weights: np.ndarray
     calibration_bias: float
-    # the refusal threshold on support (and floor on `about`) the fit found best; recorded
-    # for comparison, agent/refusal.py decides on the answered share (see RefusalPolicy)
+    # the fitted refusal threshold on support (agent/refusal.py, `by_support`), and the share of
+    # the question the retrieved passages cover below which a refusal's kind is
+    # "not in the library" rather than "not answered"
     threshold: float
     about_floor: float
     # isotonic bins over that sigmoid: (middle raw value of the bin, share of its answers
     # that were right), interpolated between; empty: the sigmoid is the support
     bins: tuple[tuple[float, float], ...] = ()
+    # each calibration signal's mean over the fitted answers: the value read when a draft
+    # lacks it (a comparison's per-paper drafts are not measured by asked.py)
+    defaults: tuple[float, ...] = ()
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
         """The log-odds that each candidate (a row of FEATURES) holds the answer."""
@@ -56,7 +61,10 @@ class AnswerScorer:
         """The calibrated probability that the drafted answer with these signals is right:
         its first sentence's log-odds, how much of the question it and the retrieved
         passages cover, how far it leads the next passage's best sentence."""
-        x = np.asarray([signals.get(name, 0.0) for name in self.calibration_signals])
+        defaults = self.defaults or (0.0,) * len(self.calibration_signals)
+        x = np.asarray(
+            [signals.get(n, d) for n, d in zip(self.calibration_signals, defaults, strict=True)]
+        )
         raw = _sigmoid(float(x @ self.calibration_weights) + self.calibration_bias)
         return binned(raw, self.bins)
 
@@ -72,6 +80,7 @@ class AnswerScorer:
                 "weights": self.calibration_weights.round(6).tolist(),
                 "bias": round(self.calibration_bias, 6),
                 "bins": [[round(low, 6), round(value, 4)] for low, value in self.bins],
+                "defaults": [round(d, 6) for d in self.defaults],
             },
             "threshold": round(self.threshold, 4),
             "about_floor": round(self.about_floor, 4),
@@ -94,6 +103,7 @@ class AnswerScorer:
                 float(data["threshold"]),  # type: ignore[arg-type]  # a number in the file
                 float(data["about_floor"]),  # type: ignore[arg-type]  # a number in the file
                 tuple((float(low), float(v)) for low, v in calibration.get("bins", [])),
+                tuple(float(d) for d in calibration.get("defaults", [])),
             )
         except (KeyError, TypeError, ValueError, AssertionError) as exc:
             raise CitewiseError(
@@ -105,6 +115,7 @@ class AnswerScorer:
             scorer.features != FEATURES
             or not len(scorer.mean) == len(scorer.scale) == len(scorer.weights) == len(FEATURES)
             or len(scorer.calibration_signals) != len(scorer.calibration_weights)
+            or len(scorer.defaults) not in (0, len(scorer.calibration_signals))
         ):
             raise CitewiseError(
                 "the answer scorer's weights were fitted for other features",
