@@ -39,6 +39,7 @@ from citewise.agent.shape_terms import shape_aliases as shape_aliases  # re-expo
 from citewise.agent.shape_terms import shape_terms as shape_terms  # re-exported
 from citewise.agent.spans import listed_items, shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
+from citewise.agent.yesno.asking import yes_no_shape
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem
 
@@ -293,7 +294,9 @@ def draft_answer(
         return Draft([], {"drafted": 0.0, "about": round(about, 3)})
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
     spans = [
-        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text)))
+        # a yes/no question is settled by the clause stating its claim, not by what follows
+        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text),
+                              then_next=yes_no_shape(part.text) is None))  # fmt: skip
         for c, part in zip(chosen, asked, strict=True)
     ]
     if len(parts) == 1:

@@ -46,10 +46,13 @@ def shortest_span(
     question: Question,
     weight: Callable[[str], float] = lambda _t: 1.0,
     keeps: Callable[[str], bool] = lambda _span: True,
+    then_next: bool = True,
 ) -> str:
     """The shortest run of whole clauses that keeps what the sentence answers: most of
     its weighted question terms, its number when the question asks for one, and whatever
-    else `keeps` asks for (the answer's shape: a date, a comparison)."""
+    else `keeps` asks for (the answer's shape: a date, a comparison); then, with
+    `then_next`, the clause after it: a clause that echoes the question is usually followed
+    by the one that answers it ("..., we established six categories: Assertion, ...")."""
     if word_count(sentence) <= SHORT_WORDS:
         return sentence
     pieces = clauses(sentence)
@@ -63,7 +66,7 @@ def shortest_span(
 
     full = covered(sentence)
     needs_number = question.expects_number and bool(quantities(sentence, question))
-    best = sentence
+    best, after = sentence, len(pieces)
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
             span = " ".join(pieces[start:end]).strip().rstrip(",;:")
@@ -78,7 +81,9 @@ def shortest_span(
                 continue
             if not keeps(span):
                 continue
-            best = span
+            best, after = span, end
+    if then_next and after < len(pieces):
+        best = " ".join([best, pieces[after]]).strip().rstrip(",;:")
     return best
 
 
