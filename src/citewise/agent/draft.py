@@ -45,7 +45,7 @@ from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
 # An answer is this short unless the question asks for a list or an explanation.
-SHORT_ANSWER_WORDS = 60
+SHORT_ANSWER_WORDS = 80
 LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.

@@ -18,9 +18,9 @@ from citewise.agent.subjects import other_subject_rows, without_other_subjects
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
-MAX_SENTENCES = 3
+MAX_SENTENCES = 4
 # A sentence the fitted scorer finds at least this likely, relative to the best, joins it.
-SECOND_SHARE = 0.3
+SECOND_SHARE = 0.1
 MAX_WORDS = 80
 
 _ABBREVIATIONS = re.compile(
