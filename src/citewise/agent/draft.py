@@ -11,6 +11,8 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
 
 from citewise.agent.answer_shapes import (
     asks_which_thing,
@@ -27,6 +29,7 @@ from citewise.agent.extractive import (
     quantities,
     score_candidates,
     select_answer,
+    split_sentences,
 )
 from citewise.agent.figures import asks_about_figure, visual_words
 from citewise.agent.pipeline.acronyms import defining_first, spells_out_the_name
@@ -37,6 +40,7 @@ from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.shape_terms import shape_aliases as shape_aliases  # re-exported
 from citewise.agent.shape_terms import shape_terms as shape_terms  # re-exported
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.agent.spans import listed_items, shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
 from citewise.agent.yesno.asking import yes_no_shape
@@ -332,7 +336,40 @@ def _listed(
         Span(s.candidate, listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")))
         for s in spans
     ]
-    return _within_budget(listed, question, document_of)
+    return _within_budget(_continued(listed, passages), question, document_of)
+
+
+def _continued(spans: list[Span], passages: list[Passage]) -> list[Span]:
+    """Each span followed by the next sentence of its paragraph when that one opens by
+    referring back to it ("The main source is the Convote set. It contains 3,857 speech
+    segments ..."): the two say one thing, and the second often says what is asked."""
+    sentences = {p.block_id: split_sentences(p.text) for p in passages if p.kind == "paragraph"}
+    shown = {s.candidate.text for s in spans}
+    joined: list[Span] = []
+    for span in spans:
+        joined.append(span)
+        order = sentences.get(span.candidate.block_id, [])
+        if span.candidate.text not in order:
+            continue
+        after = order.index(span.candidate.text) + 1
+        if after < len(order) and order[after] not in shown and refers_back(order[after]):
+            joined.append(Span(replace(span.candidate, text=order[after]), order[after]))
+            shown.add(order[after])
+    return joined
+
+
+@lru_cache(maxsize=1)
+def _back_words() -> frozenset[str]:
+    """Words that open a sentence about what the one before named (agent/data/continuation.txt)."""
+    text = resources.files("citewise.agent").joinpath("data", "continuation.txt")
+    lists = sourced_lists(text.read_text("utf-8"), "continuation.txt", ["refers_back"])
+    return frozenset(lists["refers_back"])
+
+
+def refers_back(sentence: str) -> bool:
+    """Whether the sentence opens with a pronoun or determiner referring back ("It", "These")."""
+    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
+    return first.strip("\"'(“‘") in _back_words()
 
 
 def _answered(
