@@ -1,8 +1,9 @@
 """Draft an answer from retrieved passages and measure it for the refusal decision.
 
-The draft is the best sentence (one per part of a two-part question; more only while the
-answer stays under 60 words, or 80 for a list or an explanation), each cut to its shortest
-answering clause; the signals say how well it answers (agent/refusal.py decides).
+The draft is the best sentence (one per part of a two-part question; more, and the sentences
+that continue them, while the answer stays within 80 words: agent/joining.py), each cut to
+its shortest answering clause and the one after it; the signals say how well it answers
+(agent/refusal.py decides).
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from importlib import resources
 
 from citewise.agent.answer_shapes import (
     asks_which_thing,
@@ -29,9 +28,9 @@ from citewise.agent.extractive import (
     quantities,
     score_candidates,
     select_answer,
-    split_sentences,
 )
 from citewise.agent.figures import asks_about_figure, visual_words
+from citewise.agent.joining import Span, listed
 from citewise.agent.pipeline.acronyms import defining_first, spells_out_the_name
 from citewise.agent.pipeline.features import Shape, Similarity
 from citewise.agent.pipeline.rank import rescored
@@ -40,17 +39,13 @@ from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.shape_terms import shape_aliases as shape_aliases  # re-exported
 from citewise.agent.shape_terms import shape_terms as shape_terms  # re-exported
-from citewise.agent.sourced_lists import sourced_lists
-from citewise.agent.spans import listed_items, shortest_span
+from citewise.agent.spans import shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
 from citewise.agent.yesno.asking import yes_no_shape
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
-# An answer is this short unless the question asks for a list or an explanation.
-SHORT_ANSWER_WORDS = 80
-LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
@@ -84,15 +79,6 @@ _REFERS_TO_FIGURE = lazy(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
 _DIGIT = lazy(r"\d")
 # Two capitalized words in a row, or an initial and a surname: a person's name.
 _NAME = lazy(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
-
-
-@dataclass
-class Span:
-    """One answer sentence: the candidate it comes from and the verbatim span shown."""
-
-    candidate: Candidate
-    text: str
-    also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
 
 
 @dataclass
@@ -148,24 +134,6 @@ def _fits(question: Question, candidate: Candidate) -> bool:
     act asked about (an acknowledgement lists names too)."""
     named = not question.expects_name or candidate.attribute >= ATTRIBUTE_NAMED_SHARE
     return type_fit(question, candidate.text) == 1.0 and named
-
-
-def _within_budget(
-    spans: list[Span], question: Question, document_of: dict[str, str]
-) -> list[Span]:
-    """The first span always; more only while the answer stays short (a list or an
-    explanation may run longer)."""
-    budget = LIST_WORDS if question.wants_list else SHORT_ANSWER_WORDS
-    kept = spans[:1]
-    words = len(spans[0].text.split()) if spans else 0
-    for span in spans[1:]:
-        if document_of.get(span.candidate.block_id) != document_of.get(kept[0].candidate.block_id):
-            continue  # one answer, one paper (comparisons go through compare_questions)
-        words += len(span.text.split())
-        if words > budget:
-            break
-        kept.append(span)
-    return kept
 
 
 def refers_to_figure(question: Question, text: str) -> bool:
@@ -299,12 +267,20 @@ def draft_answer(
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
     spans = [
         # a yes/no question is settled by the clause stating its claim, not by what follows
-        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text),
-                              then_next=yes_no_shape(part.text) is None))  # fmt: skip
+        Span(
+            c,
+            shortest_span(
+                c.text,
+                part,
+                doc_weight,
+                _shape_kept(part, c.text),
+                then_next=yes_no_shape(part.text) is None,
+            ),
+        )  # fmt: skip
         for c, part in zip(chosen, asked, strict=True)
     ]
     if len(parts) == 1:
-        spans = _listed(spans, question, passages, document_of)
+        spans = listed(spans, question, passages, document_of)
     text = " ".join(s.text for s in spans)
     kinds = {p.block_id: p.kind for p in passages}
     captions = {kinds.get(s.candidate.block_id, "") for s in spans}
@@ -325,51 +301,6 @@ def draft_answer(
         **_answered(question, plain, document_of),
     }
     return Draft(spans, signals)
-
-
-def _listed(
-    spans: list[Span], question: Question, passages: list[Passage], document_of: dict[str, str]
-) -> list[Span]:
-    """Each span widened to the items it lists, then as many as the word budget takes."""
-    texts = {p.block_id: p.text for p in passages}
-    listed = [
-        Span(s.candidate, listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")))
-        for s in spans
-    ]
-    return _within_budget(_continued(listed, passages), question, document_of)
-
-
-def _continued(spans: list[Span], passages: list[Passage]) -> list[Span]:
-    """Each span followed by the next sentence of its paragraph when that one opens by
-    referring back to it ("The main source is the Convote set. It contains 3,857 speech
-    segments ..."): the two say one thing, and the second often says what is asked."""
-    sentences = {p.block_id: split_sentences(p.text) for p in passages if p.kind == "paragraph"}
-    shown = {s.candidate.text for s in spans}
-    joined: list[Span] = []
-    for span in spans:
-        joined.append(span)
-        order = sentences.get(span.candidate.block_id, [])
-        if span.candidate.text not in order:
-            continue
-        after = order.index(span.candidate.text) + 1
-        if after < len(order) and order[after] not in shown and refers_back(order[after]):
-            joined.append(Span(replace(span.candidate, text=order[after]), order[after]))
-            shown.add(order[after])
-    return joined
-
-
-@lru_cache(maxsize=1)
-def _back_words() -> frozenset[str]:
-    """Words that open a sentence about what the one before named (agent/data/continuation.txt)."""
-    text = resources.files("citewise.agent").joinpath("data", "continuation.txt")
-    lists = sourced_lists(text.read_text("utf-8"), "continuation.txt", ["refers_back"])
-    return frozenset(lists["refers_back"])
-
-
-def refers_back(sentence: str) -> bool:
-    """Whether the sentence opens with a pronoun or determiner referring back ("It", "These")."""
-    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
-    return first.strip("\"'(“‘") in _back_words()
 
 
 def _answered(
