@@ -66,7 +66,7 @@ def shortest_span(
 
     full = covered(sentence)
     needs_number = question.expects_number and bool(quantities(sentence, question))
-    best, after = sentence, len(pieces)
+    best, first, after = sentence, 0, len(pieces)
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
             span = " ".join(pieces[start:end]).strip().rstrip(",;:")
@@ -81,9 +81,9 @@ def shortest_span(
                 continue
             if not keeps(span):
                 continue
-            best, after = span, end
+            best, first, after = span, start, end
     if then_next and after < len(pieces):
-        best = " ".join([best, pieces[after]]).strip().rstrip(",;:")
+        return " ".join(pieces[first : after + 1]).strip().rstrip(",;:")
     return best
 
 

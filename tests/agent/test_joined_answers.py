@@ -1,0 +1,70 @@
+"""How far a drafted answer runs: a cut sentence keeps the clause after the one that
+echoes the question, a sentence that refers back joins the one it continues, and further
+sentences go along within 80 words (agent/spans.py, agent/joining.py)."""
+
+from __future__ import annotations
+
+from citewise.agent.extractive import Candidate, Passage
+from citewise.agent.joining import ANSWER_WORDS, Span, listed, refers_back
+from citewise.agent.question import analyse
+from citewise.agent.spans import shortest_span
+
+LONG = (
+    "To label the field recordings gathered at the nine coastal sites over two summers, "
+    "we hired two trained ornithologists from the regional bird society, "
+    "who listened to every segment twice with headphones, "
+    "and the resulting call labels were checked against a published reference collection."
+)
+
+
+def test_a_cut_sentence_keeps_the_clause_after_the_one_echoing_the_question() -> None:
+    question = analyse("Who labelled the field recordings?")
+    span = shortest_span(LONG, question)
+    assert "two trained ornithologists" in span, span
+    assert span in LONG and len(span.split()) < len(LONG.split())
+
+
+def test_without_the_next_clause_the_cut_stops_at_the_echo() -> None:
+    # a yes/no question is settled by the clause that states its claim (agent/draft.py)
+    question = analyse("Did they label the field recordings?")
+    span = shortest_span(LONG, question, then_next=False)
+    assert "ornithologists" not in span, span
+
+
+def test_pronouns_and_determiners_open_a_sentence_that_refers_back() -> None:
+    assert refers_back("It contains 2,417 letters.")
+    assert refers_back("These include the harbour ledgers.")
+    assert not refers_back("Italy sent 2,417 letters.")
+    assert not refers_back("We read 2,417 letters.")
+
+
+def _candidate(text: str, block: str = "b1") -> Candidate:
+    return Candidate(block, text, 1.0, 1.0, 1.0, frozenset())
+
+
+PARAGRAPH = (
+    "The main source of our study is the Harbour Archive. It contains 2,417 letters written "
+    "by dock workers between 1890 and 1910. The archive is kept in Bristol."
+)
+
+
+def test_the_sentence_that_continues_a_chosen_one_follows_it() -> None:
+    passage = Passage("b1", "d1", PARAGRAPH, "paragraph", None, "Data", 1.0)
+    first = "The main source of our study is the Harbour Archive."
+    question = analyse("Which archive did they study?")
+    spans = listed([Span(_candidate(first), first)], question, [passage], {"b1": "d1"})
+    assert [s.text for s in spans] == [
+        first,
+        "It contains 2,417 letters written by dock workers between 1890 and 1910.",
+    ]
+    assert all(s.candidate.block_id == "b1" for s in spans)  # cited where it stands
+
+
+def test_further_sentences_go_along_within_the_word_budget_of_one_paper() -> None:
+    ten = "one two three four five six seven eight nine ten."
+    spans = [Span(_candidate(f"S{i} {ten}", f"b{i}"), f"S{i} {ten}") for i in range(12)]
+    papers = {f"b{i}": "d1" for i in range(12)} | {"b1": "d2"}
+    kept = listed(spans, analyse("What did they find?"), [], papers)
+    assert sum(len(s.text.split()) for s in kept) <= ANSWER_WORDS
+    assert len(kept) == ANSWER_WORDS // 11  # 11 words a sentence
+    assert all(papers[s.candidate.block_id] == "d1" for s in kept)  # one answer, one paper
