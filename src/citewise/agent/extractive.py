@@ -262,9 +262,9 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
             candidate.text == c.text for c in chosen
         ):
             continue
+        if "table" in (candidate.kind, best.kind):
+            continue  # a table row says little without its header; one row is an answer
         if best.fitted:  # scored by the fitted scorer: a likely second sentence goes along
-            if "table" in (candidate.kind, best.kind):
-                continue  # a table row says little without its header; one row is an answer
             if candidate.score >= SECOND_SHARE * best.score:
                 chosen.append(candidate)
                 covered |= candidate.terms
