@@ -4,6 +4,7 @@ sentences go along within 80 words (agent/spans.py, agent/joining.py)."""
 
 from __future__ import annotations
 
+from citewise.agent.draft import type_fit
 from citewise.agent.extractive import Candidate, Passage
 from citewise.agent.joining import ANSWER_WORDS, Span, listed, refers_back
 from citewise.agent.question import analyse
@@ -68,3 +69,11 @@ def test_further_sentences_go_along_within_the_word_budget_of_one_paper() -> Non
     assert sum(len(s.text.split()) for s in kept) <= ANSWER_WORDS
     assert len(kept) == ANSWER_WORDS // 11  # 11 words a sentence
     assert all(papers[s.candidate.block_id] == "d1" for s in kept)  # one answer, one paper
+
+
+def test_how_long_a_collection_is_asks_for_its_size_not_a_duration() -> None:
+    size = analyse("How long is the letter collection?")
+    assert type_fit(size, "The collection holds 2,417 letters from the docks.") == 1.0
+    duration = analyse("How long did the transcription take?")
+    assert type_fit(duration, "The collection holds 2,417 letters from the docks.") == 0.0
+    assert type_fit(duration, "The transcription took three months.") == 1.0

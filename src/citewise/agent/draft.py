@@ -57,7 +57,11 @@ _DATE = lazy(
     r"|\d{1,2}[:.]\d\d\s*[ap]\.?m",
     re.IGNORECASE,
 )
-_WANTS_DURATION = lazy(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
+# "how long did it take" asks for a duration; "how long is the dataset" for a size, which
+# any quantity states ("125,383 certificates")
+_WANTS_DURATION = lazy(
+    r"\bhow long\b(?!\s+(?:is|are|was|were)\b)|\b(wall-clock|run ?time|how much time)\b", re.I
+)
 # a duration or a length, a number with its unit: what "how long" is answered in
 _UNITS = (
     r"(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|words?|"
