@@ -4,9 +4,11 @@ sentences go along within 80 words (agent/spans.py, agent/joining.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citewise.agent.draft import type_fit
 from citewise.agent.extractive import Candidate, Passage
-from citewise.agent.joining import ANSWER_WORDS, Span, listed, refers_back
+from citewise.agent.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed, refers_back
 from citewise.agent.question import analyse
 from citewise.agent.spans import shortest_span
 
@@ -63,12 +65,19 @@ def test_the_sentence_that_continues_a_chosen_one_follows_it() -> None:
 
 def test_further_sentences_go_along_within_the_word_budget_of_one_paper() -> None:
     ten = "one two three four five six seven eight nine ten."
-    spans = [Span(_candidate(f"S{i} {ten}", f"b{i}"), f"S{i} {ten}") for i in range(12)]
+
+    def spans(fitted: bool) -> list[Span]:
+        made = [replace(_candidate(f"S{i} {ten}", f"b{i}"), fitted=fitted) for i in range(12)]
+        return [Span(c, c.text) for c in made]
+
     papers = {f"b{i}": "d1" for i in range(12)} | {"b1": "d2"}
-    kept = listed(spans, analyse("What did they find?"), [], papers)
+    question = analyse("What did they find?")
+    kept = listed(spans(True), question, [], papers)
     assert sum(len(s.text.split()) for s in kept) <= ANSWER_WORDS
     assert len(kept) == ANSWER_WORDS // 11  # 11 words a sentence
     assert all(papers[s.candidate.block_id] == "d1" for s in kept)  # one answer, one paper
+    # ranked by term coverage alone (no fitted scorer): the shorter budget
+    assert len(listed(spans(False), question, [], papers)) == COVERAGE_WORDS // 11
 
 
 def test_how_long_a_collection_is_asks_for_its_size_not_a_duration() -> None:

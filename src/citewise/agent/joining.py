@@ -16,6 +16,9 @@ from citewise.agent.spans import listed_items
 # An answer runs to this many words: the sentence that holds the answer is often the
 # scorer's second to fourth, not its first, so the further ones it rates close go along.
 ANSWER_WORDS = 80
+# An answer ranked by term coverage alone (a table among the best, a yes/no question) stays
+# this short: coverage says less than the scorer about which further sentence answers.
+COVERAGE_WORDS = 60
 
 
 @dataclass
@@ -74,8 +77,9 @@ def refers_back(sentence: str) -> bool:
 
 
 def _within_budget(spans: list[Span], document_of: dict[str, str]) -> list[Span]:
-    """The first span always; more only while the answer stays within ANSWER_WORDS."""
-    budget = ANSWER_WORDS
+    """The first span always; more only while the answer stays within ANSWER_WORDS (or
+    COVERAGE_WORDS when the fitted scorer did not rank it)."""
+    budget = ANSWER_WORDS if spans and spans[0].candidate.fitted else COVERAGE_WORDS
     kept = spans[:1]
     words = len(spans[0].text.split()) if spans else 0
     for span in spans[1:]:

@@ -63,7 +63,6 @@ from citewise.retrieval.terms import word_count
 from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
 
-
 # How many times deeper a question asked of one paper reads into it.
 ONE_PAPER_DEPTH = 2
 
