@@ -269,20 +269,7 @@ def draft_answer(
     if not chosen:
         return Draft([], {"drafted": 0.0, "about": round(about, 3)})
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
-    spans = [
-        # a yes/no question is settled by the clause stating its claim, not by what follows
-        Span(
-            c,
-            shortest_span(
-                c.text,
-                part,
-                doc_weight,
-                _shape_kept(part, c.text),
-                then_next=yes_no_shape(part.text) is None,
-            ),
-        )  # fmt: skip
-        for c, part in zip(chosen, asked, strict=True)
-    ]
+    spans = [_cut(c, part, doc_weight) for c, part in zip(chosen, asked, strict=True)]
     if len(parts) == 1:
         spans = listed(spans, question, passages, document_of)
     text = " ".join(s.text for s in spans)
@@ -305,6 +292,19 @@ def draft_answer(
         **_answered(question, plain, document_of),
     }
     return Draft(spans, signals)
+
+
+def _cut(candidate: Candidate, part: Question, doc_weight: Callable[[str], float]) -> Span:
+    """The candidate cut to its shortest answering clauses and the one after them; a yes/no
+    question is settled by the clause stating its claim, not by what follows it."""
+    text = shortest_span(
+        candidate.text,
+        part,
+        doc_weight,
+        _shape_kept(part, candidate.text),
+        then_next=yes_no_shape(part.text) is None,
+    )
+    return Span(candidate, text)
 
 
 def _answered(
