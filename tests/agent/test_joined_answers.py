@@ -1,6 +1,7 @@
 """How far a drafted answer runs: a cut sentence keeps the clause after the one that
 echoes the question, a sentence that refers back joins the one it continues, and further
-sentences go along within 80 words (agent/spans.py, agent/joining.py)."""
+sentences go along within 80 words (agent/spans.py, agent/joining.py); which sentences state
+a size ("how long/big is the collection": agent/draft.py, agent/shape_terms.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from citewise.agent.draft import type_fit
 from citewise.agent.extractive import Candidate, Passage
 from citewise.agent.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed, refers_back
 from citewise.agent.question import analyse
+from citewise.agent.shape_terms import shape_aliases
 from citewise.agent.spans import shortest_span
+from citewise.retrieval.terms import stem
 
 LONG = (
     "To label the field recordings gathered at the nine coastal sites over two summers, "
@@ -86,3 +89,11 @@ def test_how_long_a_collection_is_asks_for_its_size_not_a_duration() -> None:
     duration = analyse("How long did the transcription take?")
     assert type_fit(duration, "The collection holds 2,417 letters from the docks.") == 0.0
     assert type_fit(duration, "The transcription took three months.") == 1.0
+
+
+def test_a_stated_size_covers_a_question_asking_how_big_a_collection_is() -> None:
+    aliases = shape_aliases(analyse("How big is their letter collection?"))
+    assert frozenset({stem("contains")}) in aliases[stem("big")]
+    assert frozenset({stem("total")}) in aliases[stem("big")]
+    assert stem("collection") not in aliases  # only the size word is bridged
+    assert shape_aliases(analyse("Which letters mention night shifts?")) == {}
