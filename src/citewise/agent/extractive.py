@@ -269,6 +269,8 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
         if best.fitted:  # scored by the fitted scorer: a likely second sentence goes along
             if "table" in (candidate.kind, best.kind):
                 continue  # a table row says little without its header; one row is an answer
+            if candidate.kind == "caption" and best.kind != "caption":
+                continue  # a caption names a figure, it does not go on with a prose answer
             if candidate.score >= SECOND_SHARE * best.score:
                 chosen.append(candidate)
                 covered |= candidate.terms
