@@ -63,9 +63,6 @@ from citewise.retrieval.terms import word_count
 from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
 
-# How many times deeper a question asked of one paper reads into it.
-ONE_PAPER_DEPTH = 2
-
 
 def _running_head(text: str) -> bool:
     """A block that is only a running head (a few capitalised words, a page number)."""
@@ -193,9 +190,7 @@ class QuestionAnswerer:
 
     def _answer(self, state: AskState) -> Answer:
         """Retrieve, then the pipeline's stages (agent/pipeline/run.py)."""
-        # one paper named by the caller (--doc) is the whole search space: read deeper into it
-        k = state.k * ONE_PAPER_DEPTH if len(state.documents) == 1 else state.k
-        state.hits = self.retrieve(state.question, k, strict=bool(state.documents))
+        state.hits = self.retrieve(state.question, state.k, strict=bool(state.documents))
         state.retrieved_at = time.perf_counter()
         return run(state, self.registry, self.policy)
 
