@@ -50,7 +50,7 @@ def test_the_appendix_answers_and_the_main_text_does_not(tmp_path: Path) -> None
     assert not stated.refused and "five prompt examples" in stated.answer, stated.answer
     silent = lib.ask(asked, [docs["silent.pdf"]])
     assert silent.refused and silent.refusal_kind == NOT_ANSWERED, silent.answer
-    assert [w.text for w in silent.withheld] == [MAIN]
+    assert silent.withheld[0].text == MAIN  # the sentence the draft rested on, shown first
     # without pointing at a section, the main text's sentence answers
     plain = lib.ask("How many prompt examples are selected?", [docs["silent.pdf"]])
     assert not plain.refused and plain.answer == MAIN

@@ -1,8 +1,9 @@
 """Draft an answer from retrieved passages and measure it for the refusal decision.
 
-The draft is the best sentence (one per part of a two-part question; more only while the
-answer stays under 60 words, or 80 for a list or an explanation), each cut to its shortest
-answering clause; the signals say how well it answers (agent/refusal.py decides).
+The draft is the best sentence (one per part of a two-part question; more, and the sentences
+that continue them, while the answer stays within 80 words: agent/joining.py), each cut to
+its shortest answering clause and the one after it; the signals say how well it answers
+(agent/refusal.py decides).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from citewise.agent.extractive import (
     select_answer,
 )
 from citewise.agent.figures import asks_about_figure, visual_words
+from citewise.agent.joining import Span, listed
 from citewise.agent.pipeline.acronyms import defining_first, spells_out_the_name
 from citewise.agent.pipeline.features import Shape, Similarity
 from citewise.agent.pipeline.rank import rescored
@@ -37,15 +39,13 @@ from citewise.agent.refusal import ATTRIBUTE_NAMED_SHARE
 from citewise.agent.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.shape_terms import shape_aliases as shape_aliases  # re-exported
 from citewise.agent.shape_terms import shape_terms as shape_terms  # re-exported
-from citewise.agent.spans import listed_items, shortest_span
+from citewise.agent.spans import shortest_span
 from citewise.agent.units import SHAPE_FLOOR, in_unit_first
+from citewise.agent.yesno.asking import yes_no_shape
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem
 
 Weight = Callable[[str, str], float]
-# An answer is this short unless the question asks for a list or an explanation.
-SHORT_ANSWER_WORDS = 60
-LIST_WORDS = 80
 OUTSIDE_SCOPE_SCORE = 0.5
 # A span that spells out the acronym a definition question asks about holds the answer.
 DEFINITION_FOUND_COVERAGE = 0.7
@@ -57,7 +57,11 @@ _DATE = lazy(
     r"|\d{1,2}[:.]\d\d\s*[ap]\.?m",
     re.IGNORECASE,
 )
-_WANTS_DURATION = lazy(r"\bhow long\b|\b(wall-clock|run ?time|how much time)\b", re.I)
+# "how long did it take" asks for a duration; "how long is the dataset" for a size, which
+# any quantity states ("125,383 certificates")
+_WANTS_DURATION = lazy(
+    r"\bhow long\b(?!\s+(?:is|are|was|were)\b)|\b(wall-clock|run ?time|how much time)\b", re.I
+)
 # a duration or a length, a number with its unit: what "how long" is answered in
 _UNITS = (
     r"(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|words?|"
@@ -79,15 +83,6 @@ _REFERS_TO_FIGURE = lazy(r"\b(fig(ure)?s?\.?\s*\d|figures?\b)", re.IGNORECASE)
 _DIGIT = lazy(r"\d")
 # Two capitalized words in a row, or an initial and a surname: a person's name.
 _NAME = lazy(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|\b[A-Z]\.\s*[A-Z][a-z]+")
-
-
-@dataclass
-class Span:
-    """One answer sentence: the candidate it comes from and the verbatim span shown."""
-
-    candidate: Candidate
-    text: str
-    also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
 
 
 @dataclass
@@ -143,24 +138,6 @@ def _fits(question: Question, candidate: Candidate) -> bool:
     act asked about (an acknowledgement lists names too)."""
     named = not question.expects_name or candidate.attribute >= ATTRIBUTE_NAMED_SHARE
     return type_fit(question, candidate.text) == 1.0 and named
-
-
-def _within_budget(
-    spans: list[Span], question: Question, document_of: dict[str, str]
-) -> list[Span]:
-    """The first span always; more only while the answer stays short (a list or an
-    explanation may run longer)."""
-    budget = LIST_WORDS if question.wants_list else SHORT_ANSWER_WORDS
-    kept = spans[:1]
-    words = len(spans[0].text.split()) if spans else 0
-    for span in spans[1:]:
-        if document_of.get(span.candidate.block_id) != document_of.get(kept[0].candidate.block_id):
-            continue  # one answer, one paper (comparisons go through compare_questions)
-        words += len(span.text.split())
-        if words > budget:
-            break
-        kept.append(span)
-    return kept
 
 
 def refers_to_figure(question: Question, text: str) -> bool:
@@ -292,12 +269,9 @@ def draft_answer(
     if not chosen:
         return Draft([], {"drafted": 0.0, "about": round(about, 3)})
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
-    spans = [
-        Span(c, shortest_span(c.text, part, doc_weight, _shape_kept(part, c.text)))
-        for c, part in zip(chosen, asked, strict=True)
-    ]
+    spans = [_cut(c, part, doc_weight) for c, part in zip(chosen, asked, strict=True)]
     if len(parts) == 1:
-        spans = _listed(spans, question, passages, document_of)
+        spans = listed(spans, question, passages, document_of)
     text = " ".join(s.text for s in spans)
     kinds = {p.block_id: p.kind for p in passages}
     captions = {kinds.get(s.candidate.block_id, "") for s in spans}
@@ -320,16 +294,17 @@ def draft_answer(
     return Draft(spans, signals)
 
 
-def _listed(
-    spans: list[Span], question: Question, passages: list[Passage], document_of: dict[str, str]
-) -> list[Span]:
-    """Each span widened to the items it lists, then as many as the word budget takes."""
-    texts = {p.block_id: p.text for p in passages}
-    listed = [
-        Span(s.candidate, listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")))
-        for s in spans
-    ]
-    return _within_budget(listed, question, document_of)
+def _cut(candidate: Candidate, part: Question, doc_weight: Callable[[str], float]) -> Span:
+    """The candidate cut to its shortest answering clauses and the one after them; a yes/no
+    question is settled by the clause stating its claim, not by what follows it."""
+    text = shortest_span(
+        candidate.text,
+        part,
+        doc_weight,
+        _shape_kept(part, candidate.text),
+        then_next=yes_no_shape(part.text) is None,
+    )
+    return Span(candidate, text)
 
 
 def _answered(

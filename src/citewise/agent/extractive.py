@@ -18,9 +18,10 @@ from citewise.agent.subjects import other_subject_rows, without_other_subjects
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
-MAX_SENTENCES = 3
+MAX_SENTENCES = 4
+COVERAGE_SENTENCES = 3
 # A sentence the fitted scorer finds at least this likely, relative to the best, joins it.
-SECOND_SHARE = 0.3
+SECOND_SHARE = 0.1
 MAX_WORDS = 80
 
 _ABBREVIATIONS = re.compile(
@@ -255,8 +256,11 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
     chosen = [best]
     covered = set(best.terms)
     words = len(best.text.split())
+    # the scorer's probability says a further sentence likely holds the answer too; term
+    # coverage alone (a table among the best, a yes/no question) takes fewer along
+    most = MAX_SENTENCES if best.fitted else COVERAGE_SENTENCES
     for candidate in candidates[1:]:
-        if len(chosen) == MAX_SENTENCES:
+        if len(chosen) == most:
             break
         if words + len(candidate.text.split()) > MAX_WORDS or any(
             candidate.text == c.text for c in chosen
@@ -265,6 +269,8 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
         if best.fitted:  # scored by the fitted scorer: a likely second sentence goes along
             if "table" in (candidate.kind, best.kind):
                 continue  # a table row says little without its header; one row is an answer
+            if candidate.kind == "caption" and best.kind != "caption":
+                continue  # a caption names a figure, it does not go on with a prose answer
             if candidate.score >= SECOND_SHARE * best.score:
                 chosen.append(candidate)
                 covered |= candidate.terms

@@ -295,8 +295,10 @@ class QuestionAnswerer:
         kind = decide(draft.signals, self.policy)
         if kind is None and drawn_only(question, drafted, answered_share(draft.signals)):
             kind = NOT_ANSWERED  # refused below, citing the figure's caption when it has one
-        if kind is None and outside_sections(drafted, named_sections(question, self.store)):
-            kind = NOT_ANSWERED  # "in the Appendix" answered from the main text
+        # "in the Appendix" answered from the main text: the sentence the answer rests on
+        # (the first; further ones that join it are context) lies outside the named section
+        if kind is None and outside_sections(drafted[:1], named_sections(question, self.store)):
+            kind = NOT_ANSWERED
         own = self._names({b.document_id for b in drafted})
         if kind is None and table_without_names(question, drafted, self.store, own):
             kind = NOT_ANSWERED  # a table about HOVER for a question about FEVER

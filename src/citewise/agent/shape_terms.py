@@ -4,8 +4,11 @@ a question's "web link"; a class member ("TPU") covers the class word asked ("ha
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 
 from citewise.agent.question import Question
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem
 
@@ -45,12 +48,23 @@ CLASS_MEMBERS = {
 }
 
 
+@lru_cache(maxsize=1)
+def size_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The words a question asks a collection's size with, and those a size is stated with
+    (agent/data/size_words.txt)."""
+    text = resources.files("citewise.agent").joinpath("data", "size_words.txt").read_text("utf-8")
+    lists = sourced_lists(text, "size_words.txt", ["asks_size", "states_size"])
+    return frozenset(lists["asks_size"]), tuple(lists["states_size"])
+
+
 def shape_aliases(question: Question) -> dict[str, list[frozenset[str]]]:
     """A link written out ("http://dx.doi.org/...") covers the question's "web link"; a
-    class member ("TPU") covers the class word asked about ("hardware")."""
+    class member ("TPU") covers the class word asked about ("hardware"); a size stated
+    ("contains 3,857 segments", "a total of 829") covers "how big", "the size of"."""
     out: dict[str, list[frozenset[str]]] = {}
+    asks_size, states_size = size_words()
     for t in question.terms:
-        members = CLASS_MEMBERS.get(t.lower())
+        members = CLASS_MEMBERS.get(t.lower()) or (states_size if t.lower() in asks_size else ())
         if members:
             out[stem(t)] = [frozenset({stem(m)}) for m in members]
     if not WANTS_LINK.search(question.text):

@@ -76,10 +76,13 @@ def shortest_span(
     question: Question,
     weight: Callable[[str], float] = lambda _t: 1.0,
     keeps: Callable[[str], bool] = lambda _span: True,
+    then_next: bool = True,
 ) -> str:
     """The shortest run of whole clauses that keeps what the sentence answers: most of
     its weighted question terms, its number when the question asks for one, and whatever
-    else `keeps` asks for (the answer's shape: a date, a comparison)."""
+    else `keeps` asks for (the answer's shape: a date, a comparison); then, with
+    `then_next`, the clause after it: a clause that echoes the question is usually followed
+    by the one that answers it ("..., we established six categories: Assertion, ...")."""
     if word_count(sentence) <= SHORT_WORDS:
         return sentence
     pieces = clauses(sentence)
@@ -98,7 +101,7 @@ def shortest_span(
     needs_number = question.expects_number and bool(quantities(sentence, question))
     # a yes/no question is answered by a span that restates it ("working with the same data")
     restates = yes_no_shape(question.text) is not None
-    best = sentence
+    best, first, after = sentence, 0, len(pieces)
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
             stop = _tail_clause(pieces, end, asked)
@@ -119,7 +122,9 @@ def shortest_span(
                 continue
             if not keeps(span):
                 continue
-            best = span
+            best, first, after = span, start, stop
+    if then_next and after < len(pieces):
+        return " ".join(pieces[first : after + 1]).strip().rstrip(",;:")
     return best
 
 
