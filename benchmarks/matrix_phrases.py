@@ -19,9 +19,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from citewise.agent.aspects import load_paper  # noqa: E402
-from citewise.agent.compare import cell_for  # noqa: E402
-from citewise.agent.matrix import cached_gazetteer  # noqa: E402
+from citewise.agent.comparison.aspects import load_paper  # noqa: E402
+from citewise.agent.comparison.compare import cell_for  # noqa: E402
+from citewise.agent.comparison.matrix import cached_gazetteer  # noqa: E402
 from citewise.store.factory import open_store  # noqa: E402
 
 

@@ -19,7 +19,7 @@ run would compile every module).
 `--cold` also times one Chinese ask with an empty user cache (XDG_CACHE_HOME): the first
 Chinese question on a machine builds the dictionary and segmenter tables (lang/zh.py).
 `--stages` times, in one warm interpreter, each question's bridge (the Chinese question's
-English wording, agent/zh_answer.py) and its whole `Library.ask`: what a Chinese question
+English wording, agent/bridge/zh_answer.py) and its whole `Library.ask`: what a Chinese question
 costs beyond the process start, in CPU ms. `--importtime` prints the slowest imports of one
 Chinese ask. `--against` runs a second tree's processes right after the first's, question by
 question (each tree with a cache folder of its own), so both see the same moments of the
@@ -62,7 +62,7 @@ CORPUS = _shared() / "corpus"
 _STAGES = """
 import json, sys, time
 from citewise.api import Library
-from citewise.agent.zh_answer import bridge_question
+from citewise.agent.bridge.zh_answer import bridge_question
 pairs = json.loads(sys.argv[2])
 with Library(sys.argv[1]) as lib:
     lib.ask(pairs[0][1], review=False)

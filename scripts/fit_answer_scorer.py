@@ -13,9 +13,9 @@ ranking of sentences: e.g. a pool of table questions). Two passes:
    numpy only) over the standardised features.
 2. support: the questions are asked again through the whole pipeline, each with weights
    fitted without its paper; the drafted answer's signals (its log-odds, margin, ...,
-   agent/pipeline/asked.py's whether the paper answers what was asked) are calibrated
+   agent/ask/asked.py's whether the paper answers what was asked) are calibrated
    against whether the answer was right (unanswerable questions count as wrong), then
-   isotonic bins; the refusal threshold (agent/refusal.py `RefusalPolicy.by_support`; the
+   isotonic bins; the refusal threshold (agent/ask/refusal.py `RefusalPolicy.by_support`; the
    default decision is still the answered share) is the support that refuses
    the most of the first QA file's unanswerable questions while refusing no more than
    --max-false-refusal of its answerable ones (ties: the most right answers kept).
@@ -44,17 +44,17 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.agent.draft import ranked_candidates, shape_tests
-from citewise.agent.passages import hit_passages, term_weights
-from citewise.agent.pipeline.features import FEATURES
-from citewise.agent.pipeline.rank import featured
-from citewise.agent.pipeline.scorer import (
+from citewise.agent.ask.features import FEATURES
+from citewise.agent.ask.passages import hit_passages, term_weights
+from citewise.agent.ask.rank import featured
+from citewise.agent.ask.scorer import (
     WEIGHTS_FILE,
     AnswerScorer,
     binned,
     scorer_in_use,
     shipped_scorer,
 )
+from citewise.agent.sentences.draft import ranked_candidates, shape_tests
 from citewise.api import Library
 from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
 
@@ -249,7 +249,7 @@ CALIBRATION_SIGNALS = (
     "type_fit",
     "table",
     "in_scope",
-    "closest",  # agent/pipeline/asked.py: the paper answers what was asked at all
+    "closest",  # agent/ask/asked.py: the paper answers what was asked at all
     "rarest",
 )
 

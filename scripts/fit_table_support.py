@@ -1,4 +1,4 @@
-"""Fit the support function of table answers (src/citewise/agent/tables/support.json).
+"""Fit the support function of table answers (src/citewise/agent/numeric/tables/support.json).
 
 Input: `citewise eval ... --json` results of a development half (the table answers carry
 their features as `table_*` signals) and the items' file, for the record. Output: the
@@ -21,9 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.agent.tables.support import FEATURES, KINDS
+from citewise.agent.numeric.tables.support import FEATURES, KINDS
 
-OUT = Path(__file__).parents[1] / "src" / "citewise" / "agent" / "tables" / "support.json"
+OUT = (
+    Path(__file__).parents[1] / "src" / "citewise" / "agent" / "numeric" / "tables" / "support.json"
+)
 
 
 def rows(results: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:

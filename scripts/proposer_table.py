@@ -1,4 +1,4 @@
-"""Per answer shape (agent/pipeline/proposers.py), on each pool half: how often it fires and
+"""Per answer shape (agent/ask/proposers.py), on each pool half: how often it fires and
 what it lifts. Writes the table into docs/benchmarks.md (issue 38, Build 5).
 
 For each half: one traced run (every proposer proposes, `ask --trace`) gives each shape's
@@ -10,7 +10,7 @@ share of unanswerable questions refused) without it. Lift = with - without.
         [--extra NAME=LIB=QA.yaml [--unscoped NAME]] [--only table,draft] [--handlers]
         [--json out.json] [--from-json earlier.json] [--write docs/benchmarks.md]
 
-`--handlers` also measures the handlers inside the `table` proposer (agent/numeric_answer.py
+`--handlers` also measures the handlers inside the `table` proposer (agent/numeric/numeric_answer.py
 `answer_numeric` tries them in turn; each is switched off here by wrapping the module's
 function for this process only: a measurement, nothing in the code changes). A shape or
 handler that never fires in the traced run cannot change an answer when disabled, so its
@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from citewise.agent.answer import Answer
-from citewise.agent.pipeline.trace import fired
+from citewise.agent.ask.answer import Answer
+from citewise.agent.ask.trace import fired
 from citewise.api import Library
 from citewise.eval.harness import QAItem, evaluate, file_name_map, load_items
 
@@ -55,7 +55,7 @@ def _rates(rows: list[dict[str, object]]) -> tuple[float, float]:
     return accuracy, refused if unanswerable else float("nan")
 
 
-# the handlers `answer_numeric` tries in turn (agent/numeric_answer.py), as it names them
+# the handlers `answer_numeric` tries in turn (agent/numeric/numeric_answer.py), as it names them
 HANDLERS = (
     "filing_answer",
     "csv_answer",
@@ -71,7 +71,7 @@ class Handlers:
     def __init__(self) -> None:
         self.off: str | None = None
         self.answered: set[str] = set()
-        from citewise.agent import numeric_answer
+        from citewise.agent.numeric import numeric_answer
 
         for name in HANDLERS:
             original = getattr(numeric_answer, name, None)
@@ -197,7 +197,7 @@ def table(results: dict[str, dict[str, object]], commit: str) -> str:
         f"At {commit}, no model, each set on a library of its own corpus. A cell is *fired · "
         "lift*. Fired: the share of items on which the proposer returned a candidate (a "
         "reviser: changed the answer; a `table:` handler, inside the `table` proposer in "
-        "agent/numeric_answer.py: gave the table's answer), in a traced run where every "
+        "agent/numeric/numeric_answer.py: gave the table's answer), in a traced run where every "
         "proposer proposes. Lift: accuracy on answerable items with every shape minus "
         "accuracy with this one disabled (`CITEWISE_DISABLE_PROPOSERS=name`), after a slash "
         "the same for the share of unanswerable items refused, when it moved. ✗: below "

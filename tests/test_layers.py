@@ -118,7 +118,7 @@ def test_faces_import_only_api_and_the_allowed_leaves() -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "from citewise.agent.aspects import parse_aspects\n",
+        "from citewise.agent.comparison.aspects import parse_aspects\n",
         "from citewise import agent\n",
         "import citewise.store.library\n",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from citewise.ingest import X\n",
@@ -170,8 +170,8 @@ def test_services_and_lower_layers_import_nothing_from_agent() -> None:
     [
         ("import os\nkey = os.environ.get('X')\n", environment_reads),
         ("from os import getenv\n", environment_reads),
-        ("from citewise.agent.question import analyse\n", agent_imports),
-        ("import citewise.agent.qa\n", agent_imports),
+        ("from citewise.agent.ask.question import analyse\n", agent_imports),
+        ("import citewise.agent.ask.qa\n", agent_imports),
     ],
 )
 def test_the_checks_catch_a_planted_violation(source: str, check: object) -> None:
@@ -297,4 +297,4 @@ def test_the_import_graph_sees_imports_inside_functions() -> None:
     # the `table` proposer imports the numeric answers inside `propose` only: that edge
     # must still count
     graph = import_graph()
-    assert "citewise.agent.numeric_answer" in graph["citewise.agent.pipeline.proposers"]
+    assert "citewise.agent.numeric.numeric_answer" in graph["citewise.agent.ask.proposers"]

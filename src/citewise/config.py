@@ -266,7 +266,7 @@ class Settings:
 
     @property
     def disabled_proposers(self) -> tuple[str, ...]:
-        """Answer shapes `ask` skips, by name (agent/pipeline/registry.py):
+        """Answer shapes `ask` skips, by name (agent/ask/registry.py):
         $CITEWISE_DISABLE_PROPOSERS, comma-separated; to measure what a shape lifts."""
         chosen = self.environ.get("CITEWISE_DISABLE_PROPOSERS", "")
         return tuple(n.strip() for n in chosen.split(",") if n.strip())

@@ -357,7 +357,7 @@ class AsStored:
 
     def __call__(self, doc_id: str, doc: Document) -> None:
         if self.ahead is None or self._learn is None:
-            from citewise.agent.vocabulary import learning
+            from citewise.agent.ask.vocabulary import learning
             from citewise.retrieval.keyword_index import TermsAhead
 
             self.ahead, self._learn = TermsAhead(), learning(self.store)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.agent.refusal import NOT_ANSWERED
+from citewise.agent.ask.refusal import NOT_ANSWERED
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import write_pages
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citewise.agent.pipeline.features import FEATURES, section_role
-from citewise.agent.pipeline.scorer import AnswerScorer, answer_scorer, binned, scorer_in_use
-from citewise.agent.refusal import DEFAULT_POLICY, REFUSALS, support
+from citewise.agent.ask.features import FEATURES, section_role
+from citewise.agent.ask.refusal import DEFAULT_POLICY, REFUSALS, support
+from citewise.agent.ask.scorer import AnswerScorer, answer_scorer, binned, scorer_in_use
 from citewise.api import Library
 from citewise.errors import CitewiseError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.agent.ask.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
 from citewise.api import Library
 
 HELV, BOLD = "helv", "hebo"

@@ -1,5 +1,5 @@
 """A superlative over a row's total, among the parts a named row breaks down into
-(agent/cells.py `breakdown`, `superlative_total`), on a PDF the test writes."""
+(agent/numeric/cells.py `breakdown`, `superlative_total`), on a PDF the test writes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.agent.cells import TableView, breakdown, superlative_total
+from citewise.agent.numeric.cells import TableView, breakdown, superlative_total
 from citewise.api import Library
 from tests.agent.tables_pdf import LEFT, _para, _table, write_results_paper
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.cells import TableView
+from citewise.agent.numeric.cells import TableView
 from citewise.api import Library
 from tests.agent.tables_pdf import write_results_paper
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.cells import TableView, match_cell, superlative
-from citewise.agent.numeric_answer import answer_numeric
-from citewise.agent.question import analyse
+from citewise.agent.ask.question import analyse
+from citewise.agent.numeric.cells import TableView, match_cell, superlative
+from citewise.agent.numeric.numeric_answer import answer_numeric
 from citewise.api import Library
 from tests.agent.tables_pdf import write_results_paper
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.extractive import split_sentences
-from citewise.agent.zh_answer import REFUSALS_ZH
+from citewise.agent.bridge.zh_answer import REFUSALS_ZH
+from citewise.agent.sentences.extractive import split_sentences
 from citewise.api import Library
 from citewise.retrieval.terms import content_terms, word_count
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.aspects import aspects_in_question
+from citewise.agent.comparison.aspects import aspects_in_question
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
@@ -131,7 +131,7 @@ def test_a_comparative_question_names_its_aspects(question: str, aspects: list[s
 
 
 def test_the_library_gazetteer_is_cached_per_paper(two_papers: Path) -> None:
-    from citewise.agent.matrix import EXTRACTOR_VERSION, NAMES
+    from citewise.agent.comparison.matrix import EXTRACTOR_VERSION, NAMES
     from citewise.store.matrix_cache import MatrixCache
 
     a, b = ids(two_papers)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.compare_answer import ComparativeAnswer
+from citewise.agent.comparison.compare_answer import ComparativeAnswer
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner

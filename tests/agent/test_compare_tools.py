@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent import tool_actions as actions
-from citewise.agent.tools import REGISTRY, Tool, execute, run_step, schemas
+from citewise.agent.actions import tool_actions as actions
+from citewise.agent.actions.tools import REGISTRY, Tool, execute, run_step, schemas
 from citewise.api import Library
 from tests.agent.test_compare import ADAMW, SGD
 from tests.pdfs import write_paper

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.computed import Computation, Operand, check, evaluate, render
+from citewise.agent.numeric.computed import Computation, Operand, check, evaluate, render
 from citewise.api import Library
 from tests.agent.tables_pdf import write_annual_report, write_results_paper
 
@@ -158,7 +158,7 @@ def test_a_change_between_two_years_and_a_line_named_in_full(
 
 
 def test_a_paper_is_not_read_as_a_filing(library: Library) -> None:
-    from citewise.agent.filing_answer import filing_computation
+    from citewise.agent.packs.finance.filing_answer import filing_computation
 
     # the file is results.pdf: the question names it and a year, but it has no statements
     question = "What revenue do the results report for FY2019?"

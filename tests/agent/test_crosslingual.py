@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.crosslingual import bridge, is_chinese, segment
-from citewise.agent.question import analyse
-from citewise.agent.zh_answer import REFUSALS_ZH, to_chinese
+from citewise.agent.ask.question import analyse
+from citewise.agent.bridge.crosslingual import bridge, is_chinese, segment
+from citewise.agent.bridge.zh_answer import REFUSALS_ZH, to_chinese
 from citewise.api import Library
 from tests.pdfs import write_paper
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.agent.draft import _pick
-from citewise.agent.extractive import Candidate
-from citewise.agent.question import analyse
+from citewise.agent.ask.question import analyse
+from citewise.agent.sentences.draft import _pick
+from citewise.agent.sentences.extractive import Candidate
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, paper_library
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from citewise.agent.evidence import Citations
-from citewise.agent.quoted import Quoted, evidence
+from citewise.agent.ask.evidence import Citations
+from citewise.agent.numeric.quoted import Quoted, evidence
 from citewise.documents.model import Block, Document
 from citewise.store.library import LibraryStore
 

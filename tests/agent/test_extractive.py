@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from citewise.agent.extractive import (
+from citewise.agent.ask.question import analyse
+from citewise.agent.sentences.extractive import (
     Passage,
     idf_function,
     score_candidates,
     select_answer,
     split_sentences,
 )
-from citewise.agent.question import analyse
 
 
 def test_split_keeps_abbreviations_and_decimals_inside_sentences() -> None:
@@ -73,7 +73,7 @@ def test_answer_adds_a_second_sentence_for_terms_the_first_misses_but_not_filler
 
 
 def test_quantities_ignore_names_years_and_numbers_from_the_question() -> None:
-    from citewise.agent.extractive import quantities
+    from citewise.agent.sentences.extractive import quantities
 
     assert quantities("S2ORC-SciBERT beats F1 baselines (Smith, 2019) on v3 data", "") == set()
     assert quantities("RMS error is .025 on 7,918 families", "How many of 7,918?") == {".025"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.refusal import IN_FIGURE
+from citewise.agent.ask.refusal import IN_FIGURE
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, write_pages
 

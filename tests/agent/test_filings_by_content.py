@@ -1,4 +1,5 @@
-"""A filing is known by its cover, not its file name (agent/filings.py): a made-up company's
+"""A filing is known by its cover, not its file name (agent/packs/finance/filings.py): a made-up
+company's
 10-Ks saved as "download (3).pdf" and "10k.pdf" are asked about by the company's name and
 fiscal year; a cover whose name is a logo is known by the corporate name inside; a paper
 is no filing. Then real FinanceBench filings copied to neutral names (skips when ../shared
@@ -13,9 +14,9 @@ import pymupdf
 import pytest
 import yaml
 
-from citewise.agent.filing_answer import filing_computation
-from citewise.agent.filing_scope import filing_scope, written_names
-from citewise.agent.filings import filings_of, pick_filing
+from citewise.agent.packs.finance.filing_answer import filing_computation
+from citewise.agent.packs.finance.filing_scope import filing_scope, written_names
+from citewise.agent.packs.finance.filings import filings_of, pick_filing
 from citewise.api import Library
 from tests.agent.tables_pdf import LEFT, _heading, _para, _table
 from tests.conftest import SHARED

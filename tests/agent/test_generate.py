@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.drafting import (
+from citewise.agent.ask.qa import REFUSAL, Evidence
+from citewise.agent.generation.drafting import (
     NumberedEvidence,
     excerpt,
     fit_to_context,
     normalize_citation,
 )
-from citewise.agent.generate import GeneratedAnswerer
-from citewise.agent.qa import REFUSAL, Evidence
-from citewise.agent.verify import Verifier
+from citewise.agent.generation.generate import GeneratedAnswerer
+from citewise.agent.generation.verify import Verifier
 from citewise.api import Library
 from citewise.llm.client import ModelClient
 from tests.llm.scripted import Reply, ScriptedModel

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.agent.chat import ChatSession, needs_context, resolve_with_terms
+from citewise.agent.ask.chat import ChatSession, needs_context, resolve_with_terms
 from citewise.api import Library
 from citewise.llm.client import ModelClient
 from tests.llm.scripted import ScriptedModel

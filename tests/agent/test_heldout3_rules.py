@@ -21,10 +21,15 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.answer_shapes import defined_term, defines, names_the_agent, states_reason
-from citewise.agent.extractive import is_running_head
-from citewise.agent.following import announces, item_name
-from citewise.agent.question import analyse, attribute_terms
+from citewise.agent.ask.question import analyse, attribute_terms
+from citewise.agent.sentences.answer_shapes import (
+    defined_term,
+    defines,
+    names_the_agent,
+    states_reason,
+)
+from citewise.agent.sentences.extractive import is_running_head
+from citewise.agent.sentences.following import announces, item_name
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 

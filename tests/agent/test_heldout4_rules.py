@@ -23,12 +23,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.cell_fit import count_missing, counted_noun, owned_noun
-from citewise.agent.filing_answer import names_another_measure
-from citewise.agent.filing_scope import filing_scope, written_names
-from citewise.agent.filings import filings_of
-from citewise.agent.question import analyse
-from citewise.agent.scope import Paper, scope_from_question
+from citewise.agent.ask.question import analyse
+from citewise.agent.ask.scope import Paper, scope_from_question
+from citewise.agent.numeric.cell_fit import count_missing, counted_noun, owned_noun
+from citewise.agent.packs.finance.filing_answer import names_another_measure
+from citewise.agent.packs.finance.filing_scope import filing_scope, written_names
+from citewise.agent.packs.finance.filings import filings_of
 from citewise.api import Library
 from tests.agent.tables_pdf import INCOME, LEFT, _heading, _para, _table
 

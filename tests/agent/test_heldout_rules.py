@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.question import analyse
-from citewise.agent.spans import clauses
+from citewise.agent.ask.question import analyse
+from citewise.agent.sentences.spans import clauses
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
 

@@ -1,18 +1,20 @@
 """How far a drafted answer runs: a cut sentence keeps the clause after the one that
 echoes the question, a sentence that refers back joins the one it continues, and further
-sentences go along within 80 words (agent/spans.py, agent/joining.py); which sentences state
-a size ("how long/big is the collection": agent/draft.py, agent/shape_terms.py)."""
+sentences go along within 80 words (agent/sentences/spans.py, agent/sentences/joining.py); which
+sentences state
+a size ("how long/big is the collection": agent/sentences/draft.py,
+agent/sentences/shape_terms.py)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.agent.draft import type_fit
-from citewise.agent.extractive import Candidate, Passage
-from citewise.agent.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed, refers_back
-from citewise.agent.question import analyse
-from citewise.agent.shape_terms import shape_aliases
-from citewise.agent.spans import shortest_span
+from citewise.agent.ask.question import analyse
+from citewise.agent.sentences.draft import type_fit
+from citewise.agent.sentences.extractive import Candidate, Passage
+from citewise.agent.sentences.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed, refers_back
+from citewise.agent.sentences.shape_terms import shape_aliases
+from citewise.agent.sentences.spans import shortest_span
 from citewise.retrieval.terms import stem
 
 LONG = (
@@ -31,7 +33,7 @@ def test_a_cut_sentence_keeps_the_clause_after_the_one_echoing_the_question() ->
 
 
 def test_without_the_next_clause_the_cut_stops_at_the_echo() -> None:
-    # a yes/no question is settled by the clause that states its claim (agent/draft.py)
+    # a yes/no question is settled by the clause that states its claim (agent/sentences/draft.py)
     question = analyse("Did they label the field recordings?")
     span = shortest_span(LONG, question, then_next=False)
     assert "ornithologists" not in span, span

@@ -1,5 +1,5 @@
 """A "which two X" question answered by the list its passage announces ("We use two KBs:
-UMLS: ... DBpedia: ..."): the item names, not the first one only (agent/spans.py)."""
+UMLS: ... DBpedia: ..."): the item names, not the first one only (agent/sentences/spans.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.agent.spans import listed_items
+from citewise.agent.sentences.spans import listed_items
 from citewise.api import Library
 
 PASSAGE = (

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.aspects import qualified
-from citewise.agent.extraction import ELLIPSIS, Finding
-from citewise.agent.matrix_cells import MAX_CELL, shorten, whole_phrase
+from citewise.agent.comparison.aspects import qualified
+from citewise.agent.comparison.extraction import ELLIPSIS, Finding
+from citewise.agent.comparison.matrix_cells import MAX_CELL, shorten, whole_phrase
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 

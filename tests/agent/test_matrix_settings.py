@@ -1,12 +1,17 @@
-"""Settings read the way a reader reads them (agent/matrix_settings.py and the bare-value lists of
-agent/patterns.py): sentences the tests write, each value verbatim in its quote."""
+"""Settings read the way a reader reads them (agent/comparison/matrix_settings.py and the bare-value
+lists of
+agent/comparison/patterns.py): sentences the tests write, each value verbatim in its quote."""
 
 from __future__ import annotations
 
 import pytest
 
-from citewise.agent.extraction import Finding, Unit, best_distinct, extract, find_in_unit
-from citewise.agent.matrix_settings import learn_software, settings_findings, software_names
+from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, extract, find_in_unit
+from citewise.agent.comparison.matrix_settings import (
+    learn_software,
+    settings_findings,
+    software_names,
+)
 
 SECTION = "4 Experimental Setup"
 
@@ -111,7 +116,7 @@ def test_the_papers_own_repository_leads_over_other_links() -> None:
 
 
 def phrase(column: str, *sentences: str) -> list[str]:
-    from citewise.agent.matrix_phrases import phrase_findings
+    from citewise.agent.comparison.matrix_phrases import phrase_findings
 
     units = [unit(s, n=i) for i, s in enumerate(sentences)]
     found = best_distinct(phrase_findings(column, units), 3)
@@ -161,7 +166,7 @@ def test_a_sentence_that_names_the_phrase_without_its_value_leaves_it_empty(
 def test_the_registry_schemas_offer_free_phrases_beside_the_presets() -> None:
     import jsonschema
 
-    from citewise.agent.tool_actions import BuildMatrixParams, CompareMethodsParams
+    from citewise.agent.actions.tool_actions import BuildMatrixParams, CompareMethodsParams
 
     for model, field in ((BuildMatrixParams, "columns"), (CompareMethodsParams, "aspects")):
         schema = model.model_json_schema()
@@ -176,7 +181,7 @@ def test_the_registry_schemas_offer_free_phrases_beside_the_presets() -> None:
 
 
 def cell(doc: str, aspect: str, value: str | None, page: int = 2) -> object:
-    from citewise.agent.compare import Cell
+    from citewise.agent.comparison.compare import Cell
 
     if value is None:
         return Cell(doc, aspect, None)
@@ -185,7 +190,7 @@ def cell(doc: str, aspect: str, value: str | None, page: int = 2) -> object:
 
 
 def test_key_differences_say_what_differs_and_nothing_where_papers_agree() -> None:
-    from citewise.agent.compare import differences
+    from citewise.agent.comparison.compare import differences
 
     cells = [
         cell("kelp", "datasets", "ReefScan, TideSet and KelpCount", page=3),

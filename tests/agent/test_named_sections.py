@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.agent.refusal import NOT_ANSWERED
+from citewise.agent.ask.refusal import NOT_ANSWERED
 from citewise.api import Library
 
 MAIN = "We select three prompt examples from the training set of each slab dataset."

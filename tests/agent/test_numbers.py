@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.numbers import (
+from citewise.agent.numeric.numbers import (
     backed,
     find_numbers,
     format_number,

@@ -1,4 +1,4 @@
-"""The one check of cell and computed sentences (agent/numeric_check.py): what ask returns
+"""The one check of cell and computed sentences (agent/numeric/numeric_check.py): what ask returns
 passes it; a result, an operand's figure or a cell value that the cited quotes do not bear
 out fails it, and a chat turn carrying such a sentence is refused with the reason."""
 
@@ -8,9 +8,9 @@ import copy
 
 import pytest
 
-from citewise.agent.chat import ChatSession
-from citewise.agent.numeric_check import numeric_problems
-from citewise.agent.qa import Answer
+from citewise.agent.ask.chat import ChatSession
+from citewise.agent.ask.qa import Answer
+from citewise.agent.numeric.numeric_check import numeric_problems
 from citewise.api import Library
 from tests.agent.tables_pdf import write_results_paper
 
@@ -69,7 +69,7 @@ def test_a_chat_turn_with_a_cell_its_quote_lacks_is_refused(library: Library) ->
 
 
 def test_a_rows_total_is_borne_out_by_the_figures_its_quoted_row_prints() -> None:
-    from citewise.agent.answer import AnswerSentence, Evidence
+    from citewise.agent.ask.answer import AnswerSentence, Evidence
 
     def answer(value: str) -> Answer:
         cell = {"table": "Table 2", "row": "Subtask", "column": "total", "value": value}

@@ -1,5 +1,5 @@
 """A number said of another named subject does not answer a question about the one it names
-(agent/subjects.py): "PubMed, which contains 30M papers" answers "How many papers does
+(agent/sentences/subjects.py): "PubMed, which contains 30M papers" answers "How many papers does
 PubMed contain?", not "... does MAG contain?" nor "... does S2ORC contain?"; nor does a
 multiplier ("three times more papers") answer "how many papers". First on
 sentences, then through a real library over the shared corpus (skips when ../shared is
@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.extractive import quantities
-from citewise.agent.subjects import asked_names, other_subject_rows, without_other_subjects
+from citewise.agent.sentences.extractive import quantities
+from citewise.agent.sentences.subjects import (
+    asked_names,
+    other_subject_rows,
+    without_other_subjects,
+)
 from citewise.api import Library
 from tests.conftest import corpus_library
 

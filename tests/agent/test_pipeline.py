@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer import Answer, AnswerSentence
-from citewise.agent.pipeline.checks import CHECKS
-from citewise.agent.pipeline.pick import support_of
-from citewise.agent.pipeline.registry import ProposerError, UnknownProposerError
-from citewise.agent.pipeline.state import AskState, Candidate
-from citewise.agent.qa import QuestionAnswerer
-from citewise.agent.refusal import NOT_ANSWERED, NOT_IN_LIBRARY, REFUSALS
+from citewise.agent.ask.answer import Answer, AnswerSentence
+from citewise.agent.ask.checks import CHECKS
+from citewise.agent.ask.pick import support_of
+from citewise.agent.ask.qa import QuestionAnswerer
+from citewise.agent.ask.refusal import NOT_ANSWERED, NOT_IN_LIBRARY, REFUSALS
+from citewise.agent.ask.registry import ProposerError, UnknownProposerError
+from citewise.agent.ask.state import AskState, Candidate
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner

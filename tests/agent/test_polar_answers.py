@@ -1,4 +1,4 @@
-"""Yes/no questions (agent/polar.py): "Yes" or "No" leads the quote only when the quote
+"""Yes/no questions (agent/yesno/polar.py): "Yes" or "No" leads the quote only when the quote
 settles the question; otherwise the answer is the quote as before. On PDFs the tests write,
 asked through the real library."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from citewise.agent.answer import Answer, AnswerSentence, Evidence
-from citewise.agent.numeric_check import checked
-from citewise.agent.polar import is_polar
-from citewise.agent.verify import Verifier
+from citewise.agent.ask.answer import Answer, AnswerSentence, Evidence
+from citewise.agent.generation.verify import Verifier
+from citewise.agent.numeric.numeric_check import checked
+from citewise.agent.yesno.polar import is_polar
 from citewise.api import Library
 from citewise.report.terminal import print_answer
 from tests.agent.test_answers_that_generalize import FILLER, paper_library

@@ -1,5 +1,5 @@
-"""Yes/no leads for "than" comparisons (agent/polar_compare.py), fronted phrases and "cited
-in" (agent/polar_order.py), and 是不是 questions (lang/zh_shapes.py): asked through the real
+"""Yes/no leads for "than" comparisons (agent/yesno/polar_compare.py), fronted phrases and "cited
+in" (agent/yesno/polar_order.py), and 是不是 questions (lang/zh_shapes.py): asked through the real
 library over a PDF the test writes. A quote that does not establish the comparison's
 direction and sides keeps no lead, never the opposite one."""
 
@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.agent.crosslingual import bridge
-from citewise.agent.polar import in_order
-from citewise.agent.zh_answer import says_all, yes_no_form
+from citewise.agent.bridge.crosslingual import bridge
+from citewise.agent.bridge.zh_answer import says_all, yes_no_form
+from citewise.agent.yesno.polar import in_order
 from citewise.api import Library
 from tests.agent.test_answers_that_generalize import FILLER, paper_library
 

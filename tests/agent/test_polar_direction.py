@@ -1,5 +1,5 @@
-"""Yes/no leads that word order cannot fool (agent/polar_order.py), hedges scoped to their
-clause, and the same leads for Chinese questions (agent/zh_answer.py): asked through the
+"""Yes/no leads that word order cannot fool (agent/yesno/polar_order.py), hedges scoped to their
+clause, and the same leads for Chinese questions (agent/bridge/zh_answer.py): asked through the
 real library over a PDF the test writes. A sentence that says the relation the other way
 round ("Y cites X" for "Does X cite Y?") gets no lead, never the opposite one."""
 
@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from rich.console import Console
 
-from citewise.agent.crosslingual import bridge
-from citewise.agent.polar import in_order, reversed_order
-from citewise.agent.verify import Verifier
-from citewise.agent.zh_answer import says_all, yes_no_form
+from citewise.agent.bridge.crosslingual import bridge
+from citewise.agent.bridge.zh_answer import says_all, yes_no_form
+from citewise.agent.generation.verify import Verifier
+from citewise.agent.yesno.polar import in_order, reversed_order
 from citewise.api import Library
 from citewise.report.terminal import print_answer
 from tests.agent.test_answers_that_generalize import FILLER, paper_library

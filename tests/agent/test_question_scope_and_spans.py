@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from citewise.agent.draft import type_fit
-from citewise.agent.pipeline.acronyms import expands
-from citewise.agent.question import analyse, focus_sentence
-from citewise.agent.refusal import NOT_ANSWERED, NOT_IN_LIBRARY, decide
-from citewise.agent.scope import Paper, scope_from_question, title_names, without_naming_words
-from citewise.agent.spans import shortest_span
-from citewise.agent.vocabulary import Vocabulary, abbreviations, introduced_names
+from citewise.agent.ask.question import analyse, focus_sentence
+from citewise.agent.ask.refusal import NOT_ANSWERED, NOT_IN_LIBRARY, decide
+from citewise.agent.ask.scope import Paper, scope_from_question, title_names, without_naming_words
+from citewise.agent.ask.vocabulary import Vocabulary, abbreviations, introduced_names
+from citewise.agent.sentences.acronyms import expands
+from citewise.agent.sentences.draft import type_fit
+from citewise.agent.sentences.spans import shortest_span
 from citewise.store.vocabulary import Term
 
 PAPERS = [
@@ -103,8 +103,8 @@ def test_refusal_kinds_come_from_the_signals() -> None:
 
 
 def test_scientific_notation_is_bridged_between_question_and_paper() -> None:
-    from citewise.agent.extractive import stems
-    from citewise.agent.vocabulary import number_aliases, scientific_numbers
+    from citewise.agent.ask.vocabulary import number_aliases, scientific_numbers
+    from citewise.agent.sentences.extractive import stems
 
     assert [(m, e) for _, m, e in scientific_numbers("2e-5, 1.5 × 10⁻⁴, 3x10^-4")] == [
         ("2", -5),
@@ -118,7 +118,7 @@ def test_scientific_notation_is_bridged_between_question_and_paper() -> None:
 
 
 def test_a_question_can_point_at_a_page() -> None:
-    from citewise.agent.figures import page_named
+    from citewise.agent.sentences.figures import page_named
 
     assert page_named("what is the color of the stamp in the 6th page?") == 6
     assert page_named("the figure at the top of page 12") == 12

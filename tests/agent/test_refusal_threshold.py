@@ -1,5 +1,5 @@
 """One fitted threshold on the calibrated support decides refusal, with its kind; the draft
-carries whether the paper answers what was asked (agent/pipeline/asked.py); no shape gives
+carries whether the paper answers what was asked (agent/ask/asked.py); no shape gives
 a constant support — on papers these tests write."""
 
 from __future__ import annotations
@@ -10,12 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.compare import Cell, Comparison
-from citewise.agent.compare_answer import comparative_answer
-from citewise.agent.extraction import Finding
-from citewise.agent.pipeline.asked import CLOSEST, RAREST
-from citewise.agent.pipeline.scorer import answer_scorer, scorer_in_use
-from citewise.agent.refusal import (
+from citewise.agent.ask.asked import CLOSEST, RAREST
+from citewise.agent.ask.refusal import (
     DEFAULT_POLICY,
     NOT_ANSWERED,
     NOT_IN_LIBRARY,
@@ -23,6 +19,10 @@ from citewise.agent.refusal import (
     decide,
     support,
 )
+from citewise.agent.ask.scorer import answer_scorer, scorer_in_use
+from citewise.agent.comparison.compare import Cell, Comparison
+from citewise.agent.comparison.compare_answer import comparative_answer
+from citewise.agent.comparison.extraction import Finding
 from citewise.api import Library
 
 PAPER = """# Sorting Beetles by Wing Pattern

@@ -1,4 +1,4 @@
-"""A table row the question does not name, however many words they share (agent/cells.py):
+"""A table row the question does not name, however many words they share (agent/numeric/cells.py):
 the complement of what is asked ("Not English" for "how many English papers") unless the
 question asks what was removed, and a row defined by a bound the question does not state
 ("< 100 chars of text" for "how many full text papers"). First on a table the test builds,
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.cells import TableView, match_cell
-from citewise.agent.unnamed_rows import complement_or_bound
+from citewise.agent.numeric.cells import TableView, match_cell
+from citewise.agent.numeric.unnamed_rows import complement_or_bound
 from citewise.api import Library
 from tests.conftest import corpus_library
 

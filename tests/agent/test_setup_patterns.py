@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.extraction import Unit, extract
+from citewise.agent.comparison.extraction import Unit, extract
 
 SECTION = "4 Experimental Setup"
 

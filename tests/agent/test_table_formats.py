@@ -13,8 +13,8 @@ import docx
 import pymupdf
 import pytest
 
-from citewise.agent.answer import Answer
-from citewise.agent.numeric_check import numeric_problems
+from citewise.agent.ask.answer import Answer
+from citewise.agent.numeric.numeric_check import numeric_problems
 from citewise.api import Library
 
 SCALE = "(in thousands)"

@@ -1,4 +1,4 @@
-"""Arithmetic on any table (agent/tables/): change, percentage change, average, total,
+"""Arithmetic on any table (agent/numeric/tables/): change, percentage change, average, total,
 share, difference of rows, the larger period, counts and period lists, on an HTML table
 and a Markdown pipe table these tests write; every operand quoted and cited, the result
 re-derived by the numeric check, a tie between rows lowering support."""
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer import Answer
-from citewise.agent.numeric_check import numeric_problems
-from citewise.agent.tables.asked import read
+from citewise.agent.ask.answer import Answer
+from citewise.agent.numeric.numeric_check import numeric_problems
+from citewise.agent.numeric.tables.asked import read
 from citewise.api import Library
 
 HTML = """<!DOCTYPE html><html><head><title>Annual figures of a small maker</title></head>

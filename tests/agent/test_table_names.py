@@ -1,5 +1,6 @@
 """A drafted answer read only from table rows must write the capitalised names the question
-asks with, in the table or its caption (agent/figures.table_without_names); the paper's own
+asks with, in the table or its caption (agent/sentences/figures.table_without_names); the paper's
+own
 name, from its title, need not be there. On a PDF the test writes."""
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.numeric_check import numeric_problems
-from citewise.agent.pipeline.proposers import STATED_SUPPORT
-from citewise.agent.question import analyse
-from citewise.agent.spans import shortest_span
-from citewise.agent.tables.support import support
+from citewise.agent.ask.proposers import STATED_SUPPORT
+from citewise.agent.ask.question import analyse
+from citewise.agent.numeric.numeric_check import numeric_problems
+from citewise.agent.numeric.tables.support import support
+from citewise.agent.sentences.spans import shortest_span
 from citewise.api import Library
 
 HTML = """<!DOCTYPE html><html><head><title>Sales by product line</title></head>

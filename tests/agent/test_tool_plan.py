@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.tool_plan import route, run_plan
-from citewise.agent.tools import COMMON_ERRORS, REGISTRY
+from citewise.agent.actions.tool_plan import route, run_plan
+from citewise.agent.actions.tools import COMMON_ERRORS, REGISTRY
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner

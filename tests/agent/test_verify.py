@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.agent.verify import (
+from citewise.agent.generation.verify import (
     Verifier,
     content_coverage,
     numbers,

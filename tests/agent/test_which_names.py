@@ -1,5 +1,6 @@
 """A "which X" question picks one thing out, so its answer writes a name the question does
-not (agent/answer_shapes.py, agent/draft.py): a sentence that only restates the class
+not (agent/sentences/answer_shapes.py, agent/sentences/draft.py): a sentence that only restates the
+class
 ("integrates LLMs with symbolic solvers") or the question's own names, and picks none out
 by description ("the hardest night-shift subset"), keeps its answer but loses the support of
 one that fits. Likewise a yes/no question that writes names ("Does
@@ -14,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.answer_shapes import (
+from citewise.agent.ask.question import analyse
+from citewise.agent.sentences.answer_shapes import (
     asks_which_thing,
     misses_the_names_asked,
     names_a_new_thing,
     picks_by_description,
 )
-from citewise.agent.draft import picks_out
-from citewise.agent.question import analyse
+from citewise.agent.sentences.draft import picks_out
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner

@@ -1,14 +1,14 @@
 """One reading of a yes/no question's shape (agent/yesno/asking.py) serves both leads: the
-word-for-word one (agent/polar.py `is_polar`) and the judged one (agent/yesno/lead.py
+word-for-word one (agent/yesno/polar.py `is_polar`) and the judged one (agent/yesno/lead.py
 `is_yes_no_question`); they differ only where the shape says why."""
 
 from __future__ import annotations
 
 import pytest
 
-from citewise.agent.polar import is_polar
 from citewise.agent.yesno.asking import asking_clause, yes_no_shape
 from citewise.agent.yesno.lead import is_yes_no_question
+from citewise.agent.yesno.polar import is_polar
 
 
 @pytest.mark.parametrize(

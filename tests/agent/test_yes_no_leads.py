@@ -15,7 +15,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from citewise.agent.answer import Answer
+from citewise.agent.ask.answer import Answer
 from citewise.agent.sourced_lists import read_lists
 from citewise.agent.yesno.claim import claim_of
 from citewise.agent.yesno.cues import cues, parse_cues
@@ -184,7 +184,7 @@ def test_every_word_list_names_its_source() -> None:
     with pytest.raises(CitewiseError) as raised:
         parse_cues("[negations]\nnot\n")
     assert raised.value.code == "CUES_INVALID" and "from:" in raised.value.hint
-    # the quote checks' lists (agent/polar*.py) are read from their own sourced file
+    # the quote checks' lists (agent/yesno/polar*.py) are read from their own sourced file
     text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
     lists, sourced = read_lists(text)
     assert lists and set(lists) == sourced

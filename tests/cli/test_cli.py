@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.refusal import NOT_IN_LIBRARY, REFUSALS
+from citewise.agent.ask.refusal import NOT_IN_LIBRARY, REFUSALS
 from tests.commands import citewise as run
 from tests.conftest import has_embedder
 from tests.pdfs import write_paper

@@ -22,7 +22,7 @@ HEAVY = (
     "psycopg",
     "numpy",
     "pydantic",
-    "citewise.agent.qa",
+    "citewise.agent.ask.qa",
     "citewise.api.library",
     "citewise.documents.pdf",
     "citewise.store.library",
@@ -94,7 +94,8 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
     # `list` opens the store and reads the documents table: no vectors, no structure
     # readers (rapidfuzz, documents.structure), no agent, no pydantic.
     light = (*(n for n in HEAVY if n not in ("citewise.api.library", "citewise.store.library")),
-             "citewise.agent.chat", "citewise.agent.aspects", "citewise.documents.structure",
+             "citewise.agent.ask.chat", "citewise.agent.comparison.aspects",
+             "citewise.documents.structure",
              "citewise.store.vectors", "citewise.ingest", "rapidfuzz")  # fmt: skip
     assert loaded_after(statement, light) == []
 
@@ -112,13 +113,13 @@ def test_asking_loads_no_pdf_parser_or_ingest_pipeline(paper: Path, library_dir:
 NOT_FOR_AN_ENGLISH_QUESTION = (
     "citewise.lang.zh",
     "citewise.lang.zh_labels",
-    "citewise.agent.crosslingual",
-    "citewise.agent.compare_answer",
-    "citewise.agent.aspects",
-    "citewise.agent.tool_plan",
-    "citewise.agent.tools",
-    "citewise.agent.generate",
-    "citewise.agent.verify",
+    "citewise.agent.bridge.crosslingual",
+    "citewise.agent.comparison.compare_answer",
+    "citewise.agent.comparison.aspects",
+    "citewise.agent.actions.tool_plan",
+    "citewise.agent.actions.tools",
+    "citewise.agent.generation.generate",
+    "citewise.agent.generation.verify",
 )
 
 
@@ -138,8 +139,14 @@ def test_a_chinese_or_comparative_question_loads_its_own_code(
     with Library(library_dir, embeddings=False) as lib:
         assert not lib.ingest([paper]).failed
     for question, needed in (
-        ("花岗岩分类器的准确率是多少？", ("citewise.lang.zh", "citewise.agent.crosslingual")),
-        ("Compare the classifiers across all papers", ("citewise.agent.compare_answer",)),
+        (
+            "花岗岩分类器的准确率是多少？",
+            ("citewise.lang.zh", "citewise.agent.bridge.crosslingual"),
+        ),
+        (
+            "Compare the classifiers across all papers",
+            ("citewise.agent.comparison.compare_answer",),
+        ),
     ):
         statement = (
             "from citewise.api import Library\n"

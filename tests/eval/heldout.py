@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.agent.answer import Answer
+from citewise.agent.ask.answer import Answer
 from citewise.api import Library
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from tests.conftest import CORPUS

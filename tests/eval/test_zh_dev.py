@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from citewise.agent.answer import Answer
+from citewise.agent.ask.answer import Answer
 from citewise.api import Library
 from citewise.eval.harness import evaluate, file_name_map, load_items
 from tests.conftest import CORPUS, DEV_QA, SHARED

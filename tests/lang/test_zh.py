@@ -1,13 +1,13 @@
 """The Chinese translation core (lang/zh.py, issue 19) and the question bridge's phrase order
-(agent/crosslingual.py): phrase-level entries, senses the library's text uses, names and
+(agent/bridge/crosslingual.py): phrase-level entries, senses the library's text uses, names and
 numbers verbatim, function words dropped, the asked-about phrase first."""
 
 from __future__ import annotations
 
 import pytest
 
-from citewise.agent.crosslingual import bridge
-from citewise.agent.question import analyse
+from citewise.agent.ask.question import analyse
+from citewise.agent.bridge.crosslingual import bridge
 from citewise.lang.zh import (
     Frequencies,
     _longest_entries,

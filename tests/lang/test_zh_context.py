@@ -1,5 +1,5 @@
 """A Chinese question's words read in context (lang/zh_senses.py, lang/zh_labels.py and the
-bridge in agent/crosslingual.py, issue 19): the sense the library writes beside the
+bridge in agent/bridge/crosslingual.py, issue 19): the sense the library writes beside the
 question's other words, a verb in the form the papers write it, labels and scaled numbers
 as English papers write them, and the question words of counts with any measure word."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.crosslingual import bridge
-from citewise.agent.question import analyse
+from citewise.agent.ask.question import analyse
+from citewise.agent.bridge.crosslingual import bridge
 from citewise.lang.zh import Frequencies, segment
 from citewise.lang.zh_labels import chinese_numeral, english_labels, scaled_number
 from citewise.lang.zh_senses import choose_in_context, forms, inflections
@@ -156,7 +156,7 @@ def test_a_kept_verb_answers_to_every_form_the_library_writes() -> None:
 
 
 def test_bridging_a_question_looks_each_term_up_once_and_says_the_same(tmp_path: Path) -> None:
-    from citewise.agent.zh_answer import bridge_question
+    from citewise.agent.bridge.zh_answer import bridge_question
     from citewise.api import Library
 
     paper = write_paper(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.crosslingual import bridge
+from citewise.agent.bridge.crosslingual import bridge
 from citewise.lang.zh_labels import english_labels
 from citewise.lang.zh_phrases import participle, plural
 

@@ -1,4 +1,4 @@
-"""A model-written Chinese answer over English papers (agent/zh_write.py, issue 19): every
+"""A model-written Chinese answer over English papers (agent/bridge/zh_write.py, issue 19): every
 Chinese sentence is checked against the English quotes it cites (numbers, Latin-letter
 names, content words through their dictionary senses); the wiring runs against a real
 llama.cpp server serving SmolLM2 (what a 135M model writes is not judged, only what the
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.generate import GeneratedAnswerer, fabricated_citations
-from citewise.agent.verify import Verifier
-from citewise.agent.zh_write import INSTRUCTION, CrossLingualVerifier
+from citewise.agent.bridge.zh_write import INSTRUCTION, CrossLingualVerifier
+from citewise.agent.generation.generate import GeneratedAnswerer, fabricated_citations
+from citewise.agent.generation.verify import Verifier
 from citewise.api import Library
 from citewise.llm.client import ModelClient
 from tests.llm.scripted import ScriptedModel

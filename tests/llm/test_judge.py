@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.drafting import UNSUPPORTED_MARK
-from citewise.agent.generate import GeneratedAnswerer
-from citewise.agent.verify import JudgeVerdict, Verifier
+from citewise.agent.generation.drafting import UNSUPPORTED_MARK
+from citewise.agent.generation.generate import GeneratedAnswerer
+from citewise.agent.generation.verify import JudgeVerdict, Verifier
 from citewise.api import Library
 from citewise.llm.base import Completion, LanguageModel, Message, Params, Schema
 from citewise.llm.client import ModelClient

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.agent.generate import GeneratedAnswerer, fabricated_citations
-from citewise.agent.verify import Verifier
+from citewise.agent.generation.generate import GeneratedAnswerer, fabricated_citations
+from citewise.agent.generation.verify import Verifier
 from citewise.api import Library
 from citewise.llm.base import ContextOverflowError, Params
 from citewise.llm.client import ModelClient

@@ -1,5 +1,5 @@
 """Instructions planted in a document are not evidence: a sentence addressed to an assistant
-is found by agent/injection.py, left out of what a model is sent, counts as no support in
+is found by agent/ask/injection.py, left out of what a model is sent, counts as no support in
 verification, and is flagged where it is quoted. The end-to-end test runs `ask --llm` against
 a real OpenAI-compatible HTTP server on loopback whose model obeys any instruction it sees."""
 
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from citewise.agent.answer import Answer, Evidence
-from citewise.agent.injection import is_instruction, parse_cues, without_instructions
-from citewise.agent.verify import Verifier
+from citewise.agent.ask.answer import Answer, Evidence
+from citewise.agent.ask.injection import is_instruction, parse_cues, without_instructions
+from citewise.agent.generation.verify import Verifier
 from citewise.api import Library
 from citewise.errors import CitewiseError
 from tests.pdfs import write_paper

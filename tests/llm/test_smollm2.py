@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.drafting import DraftAnswer
-from citewise.agent.generate import fabricated_citations
-from citewise.agent.qa import Answer
+from citewise.agent.ask.qa import Answer
+from citewise.agent.generation.drafting import DraftAnswer
+from citewise.agent.generation.generate import fabricated_citations
 from citewise.api import Library
 from citewise.llm.base import ContextOverflowError, Params, parse_spec
 from citewise.llm.client import ModelClient

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from citewise.agent.matrix import DEFAULT_COLUMNS
+from citewise.agent.comparison.matrix import DEFAULT_COLUMNS
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
 from citewise.api.research import ResearchDesk

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.extractive import split_sentences
 from citewise.agent.research.statistics import SentenceCount
+from citewise.agent.sentences.extractive import split_sentences
 from citewise.report.markdown import EVIDENCE_ID, NOTE_LABEL
 
 _NOTE = re.compile(r"(?<!\\)\*" + re.escape(NOTE_LABEL) + r" (.*?)(?<!\\)\*")

@@ -21,8 +21,8 @@ from citewise.agent.research.chinese import (
     plan_topic,
 )
 from citewise.agent.research.model import Claim, CoverageRow, Paragraph, Report, Section
-from citewise.agent.research.plan import make_plan
-from citewise.agent.research.write import NO_DISAGREEMENT
+from citewise.agent.research.stages.plan import make_plan
+from citewise.agent.research.stages.write import NO_DISAGREEMENT
 from citewise.api import Library
 from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.report.markdown import EVIDENCE_ID

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from citewise.agent.drafting import DraftAnswer, DraftSentence
+from citewise.agent.generation.drafting import DraftAnswer, DraftSentence
+from citewise.agent.generation.verify import Verifier
 from citewise.agent.research import ResearchOptions, Task
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Section
 from citewise.agent.research.models import ResearchModels, TokenBudget
@@ -22,8 +23,7 @@ from citewise.agent.research.prose import (
     section_messages,
     verified_claims,
 )
-from citewise.agent.research.verify import KEEP
-from citewise.agent.verify import Verifier
+from citewise.agent.research.stages.verify import KEEP
 from citewise.api import Library
 from citewise.api.research import ResearchDesk, ResearchOutcome
 from citewise.llm.base import parse_spec

@@ -8,13 +8,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from citewise.agent.research import ResearchOptions
-from citewise.agent.research.plan import make_plan
 from citewise.agent.research.remote_query import (
     GENERIC,
     broader,
     remote_query,
     search_remote,
 )
+from citewise.agent.research.stages.plan import make_plan
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
 from citewise.sources import arxiv, pubmed

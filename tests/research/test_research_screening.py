@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from citewise.agent.research.facets import addressed_facets
-from citewise.agent.research.meaning import OTHER_MODEL_DOCUMENTS, closest_documents
 from citewise.agent.research.model import Paper
-from citewise.agent.research.plan import make_plan, topic_facets
-from citewise.agent.research.screening import screen_paper
-from citewise.agent.research.vocabulary import other_names, parse_related
+from citewise.agent.research.reading.facets import addressed_facets
+from citewise.agent.research.reading.meaning import OTHER_MODEL_DOCUMENTS, closest_documents
+from citewise.agent.research.reading.vocabulary import other_names, parse_related
+from citewise.agent.research.stages.plan import make_plan, topic_facets
+from citewise.agent.research.stages.screening import screen_paper
 from citewise.embed.static import load_static_embedder
 from citewise.errors import CitewiseError
 from citewise.store.rows import StoredDocument

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from citewise.agent.research.disagree import (
-    find_disagreements,
-    measurements,
-    polarity,
-)
 from citewise.agent.research.model import (
     FACETS,
     Claim,
@@ -17,11 +12,16 @@ from citewise.agent.research.model import (
     Section,
     evidence_id,
 )
-from citewise.agent.research.plan import key_phrases, make_plan
-from citewise.agent.research.screening import screen_paper
+from citewise.agent.research.reading.disagree import (
+    find_disagreements,
+    measurements,
+    polarity,
+)
+from citewise.agent.research.reading.themes import theme_terms
+from citewise.agent.research.stages.plan import key_phrases, make_plan
+from citewise.agent.research.stages.screening import screen_paper
+from citewise.agent.research.stages.verify import verify_report
 from citewise.agent.research.statistics import SentenceCount, count_sentences
-from citewise.agent.research.themes import theme_terms
-from citewise.agent.research.verify import verify_report
 from citewise.report.markdown import render_markdown
 from citewise.retrieval.terms import stem
 from tests.research.rendered import body_sentences

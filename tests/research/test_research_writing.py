@@ -9,15 +9,15 @@ from pathlib import Path
 
 from citewise.agent.research import ResearchOptions
 from citewise.agent.research.chinese import chinese_report
-from citewise.agent.research.claims import (
+from citewise.agent.research.model import EvidenceItem, Paper, ScreeningDecision
+from citewise.agent.research.reading.claims import (
     in_background_section,
     reports_other_work,
     states_limitation,
 )
-from citewise.agent.research.cluster import cluster_claims
-from citewise.agent.research.model import EvidenceItem, Paper, ScreeningDecision
-from citewise.agent.research.plan import make_plan
-from citewise.agent.research.write import write_report
+from citewise.agent.research.reading.cluster import cluster_claims
+from citewise.agent.research.stages.plan import make_plan
+from citewise.agent.research.stages.write import write_report
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
 from citewise.report.markdown import render_markdown

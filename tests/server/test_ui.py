@@ -15,7 +15,7 @@ from typing import Any
 import pymupdf
 import pytest
 
-from citewise.agent.refusal import REFUSALS
+from citewise.agent.ask.refusal import REFUSALS
 from tests.server.browser import (
     HOSTILE_TITLE,
     PAGE_WIDTH,
@@ -145,7 +145,7 @@ def test_read_in_context_opens_the_pdf_in_the_browser_with_the_box(
 
 def test_a_refusal_shows_the_closest_passages(page: Any, served: Server) -> None:
     ask(page, served, "How many quarry workers were injured?")
-    # one of the refusal kinds' sentences (agent/refusal.py), never an answer
+    # one of the refusal kinds' sentences (agent/ask/refusal.py), never an answer
     assert page.inner_text("#answer-text").strip() in set(REFUSALS.values())
     assert page.locator("#answer-text button.cite").count() == 0
     assert page.is_visible("#closest-heading")

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.agent.research.gather import record_paper
 from citewise.agent.research.model import Plan
-from citewise.agent.research.screening import screen_paper
+from citewise.agent.research.stages.gather import record_paper
+from citewise.agent.research.stages.screening import screen_paper
 from citewise.sources import arxiv, crossref, europepmc, pubmed, search_sources
 from citewise.sources.export import export
 from citewise.sources.flags import apply_notices, complete

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.extractive import is_running_head
+from citewise.agent.sentences.extractive import is_running_head
 from citewise.lang.script import is_chinese
 from citewise.retrieval.terms import tokens, word_count
 from citewise.store.fts import query_tokens

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.agent.vocabulary import learn
+from citewise.agent.ask.vocabulary import learn
 from citewise.api import Library
 from citewise.documents.model import Document
 from citewise.ingest import AsStored, ingest

@@ -4,7 +4,7 @@ refusal words and document pointers in Chinese (`ask --lang zh`)."""
 
 from __future__ import annotations
 
-from citewise.agent.answer import Answer
-from citewise.agent.zh_answer import to_chinese
+from citewise.agent.ask.answer import Answer
+from citewise.agent.bridge.zh_answer import to_chinese
 
 __all__ = ["Answer", "to_chinese"]

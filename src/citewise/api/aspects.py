@@ -4,7 +4,7 @@ list names none) and the words a cell shows when the paper does not state its as
 
 from __future__ import annotations
 
-from citewise.agent.aspects import parse_aspects
-from citewise.agent.extraction import NOT_STATED
+from citewise.agent.comparison.aspects import parse_aspects
+from citewise.agent.comparison.extraction import NOT_STATED
 
 __all__ = ["NOT_STATED", "parse_aspects"]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # opening a library (`citewise list`) imports no agent
-    from citewise.agent.chat import ChatSession
-    from citewise.agent.qa import Answer
+    from citewise.agent.ask.chat import ChatSession
+    from citewise.agent.ask.qa import Answer
 
 __all__ = ["ChatMethods", "ChatReply", "PastTurn"]
 
@@ -23,7 +23,7 @@ def __getattr__(name: str) -> int:
     first asked for."""
     if name != "HISTORY_TURNS":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from citewise.agent.chat import HISTORY_TURNS
+    from citewise.agent.ask.chat import HISTORY_TURNS
 
     return HISTORY_TURNS
 
@@ -71,8 +71,8 @@ class ChatMethods:
         k: int = 8,
     ) -> ChatReply:
         """Answer `message` as the next turn after `history` (oldest first)."""
-        from citewise.agent.chat import Turn
-        from citewise.agent.qa import Answer
+        from citewise.agent.ask.chat import Turn
+        from citewise.agent.ask.qa import Answer
 
         session = self.chat(documents, k)
         for past in history or []:

@@ -13,21 +13,21 @@ from citewise.errors import CitewiseError
 from citewise.store.library import BlockFilter
 
 if TYPE_CHECKING:
-    from citewise.agent.aspects import Paper
-    from citewise.agent.compare import Comparison
-    from citewise.agent.compare_answer import ComparativeAnswer
-    from citewise.agent.gazetteer import Gazetteer
-    from citewise.agent.matrix import Matrix
+    from citewise.agent.actions.tool_plan import TraceStep
+    from citewise.agent.actions.tools import ToolError
+    from citewise.agent.comparison.aspects import Paper
+    from citewise.agent.comparison.compare import Comparison
+    from citewise.agent.comparison.compare_answer import ComparativeAnswer
+    from citewise.agent.comparison.gazetteer import Gazetteer
+    from citewise.agent.comparison.matrix import Matrix
+    from citewise.agent.comparison.setup import Setup
     from citewise.agent.research.model import EvidenceItem, Report
-    from citewise.agent.setup import Setup
-    from citewise.agent.tool_plan import TraceStep
-    from citewise.agent.tools import ToolError
     from citewise.llm.client import ModelClient
 
 
 if TYPE_CHECKING:
-    from citewise.agent.pipeline.state import AskState, Candidate
-    from citewise.agent.qa import QuestionAnswerer
+    from citewise.agent.ask.qa import QuestionAnswerer
+    from citewise.agent.ask.state import AskState, Candidate
     from citewise.embed.base import Embedder
     from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
@@ -61,7 +61,7 @@ class ToolResult:
     `compare`, `matrix` and `setup` tools and POST /tools/<action> answer."""
 
     action: str
-    data: Mapping[str, object]  # the action's result model, dumped (agent/tool_actions.py)
+    data: Mapping[str, object]  # the action's result model, dumped (agent/actions/tool_actions.py)
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.data)
@@ -73,12 +73,12 @@ def __getattr__(name: str) -> Any:
     when first asked for, so opening a library (`citewise list`) does not import the aspect
     patterns."""
     if name == "FREE_PHRASE":
-        from citewise.agent.tool_actions import FREE_PHRASE
+        from citewise.agent.actions.tool_actions import FREE_PHRASE
 
         return FREE_PHRASE
     if name != "ASPECT_NAMES":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from citewise.agent.aspects import ALIASES, KNOWN
+    from citewise.agent.comparison.aspects import ALIASES, KNOWN
 
     return tuple(sorted({*KNOWN, *ALIASES}))
 
@@ -119,20 +119,20 @@ class ComparisonMethods:
         return self.extract_model() if model is CONFIGURED else model
 
     def papers(self, doc_ids: list[str]) -> list[Paper]:
-        from citewise.agent.aspects import load_paper
+        from citewise.agent.comparison.aspects import load_paper
 
         return [load_paper(self.store, self.document(d)) for d in doc_ids]
 
     def gazetteer(self) -> Gazetteer:
         """Dataset and model names over the whole library (per paper, cached)."""
-        from citewise.agent.matrix import cached_gazetteer
+        from citewise.agent.comparison.matrix import cached_gazetteer
 
         return cached_gazetteer(self.store)
 
     def setup(self, doc_id: str, aspects: tuple[str, ...] | None = None) -> Setup:
         """Every setting needed to rerun the paper's experiments, each cited or not stated
         (`aspects`: SETUP_ASPECTS when None)."""
-        from citewise.agent.setup import SETUP_ASPECTS, extract_setup
+        from citewise.agent.comparison.setup import SETUP_ASPECTS, extract_setup
 
         (paper,) = self.papers([doc_id])
         return extract_setup(paper, self.gazetteer(), SETUP_ASPECTS if aspects is None else aspects)
@@ -145,7 +145,7 @@ class ComparisonMethods:
     ) -> Comparison:
         """An aspect x paper table of cited cells and a key-differences paragraph; the
         `extract` model (see _extractor) fills only cells the patterns leave empty, verbatim."""
-        from citewise.agent.compare import compare_papers
+        from citewise.agent.comparison.compare import compare_papers
 
         papers = self.papers(doc_ids)
         return compare_papers(papers, self.gazetteer(), aspects, self._extractor(model))
@@ -159,18 +159,18 @@ class ComparisonMethods:
     ) -> Matrix:
         """One row per paper (all papers by default); cells cached in the library, those a
         model helped fill apart (the `extract` model unless `model` says otherwise)."""
-        from citewise.agent.matrix import DEFAULT_COLUMNS, build_matrix
+        from citewise.agent.comparison.matrix import DEFAULT_COLUMNS, build_matrix
 
         docs = [self.document(d) for d in doc_ids] if doc_ids else self.store.documents()
         wanted = columns or list(DEFAULT_COLUMNS)
         return build_matrix(self.store, docs, wanted, progress, self._extractor(model))
 
     def tool(self, action: str, params: Mapping[str, object]) -> ToolResult:
-        """Run an action of the tool registry (agent/tools.py: validated parameters, checked
+        """Run an action of the tool registry (agent/actions/tools.py: validated parameters, checked
         postconditions) and return its typed result as data; the MCP `compare`, `matrix` and
         `setup` tools and the HTTP routes of the same names answer this. A failure raises
         ToolCallError with the action's error code and recovery hint."""
-        from citewise.agent.tools import execute
+        from citewise.agent.actions.tools import execute
 
         outcome = execute(self, action, dict(params))
         if outcome.error is not None:
@@ -181,7 +181,7 @@ class ComparisonMethods:
     def report_matrix(self, report: Report, evidence: list[EvidenceItem]) -> Matrix:
         """The literature matrix of the library papers a research report cites (the default
         columns; cells cached, so a report renders it once)."""
-        from citewise.agent.matrix import DEFAULT_COLUMNS, Matrix
+        from citewise.agent.comparison.matrix import DEFAULT_COLUMNS, Matrix
         from citewise.report.matrix_section import report_papers
 
         held = {d.id for d in self.store.documents()}
@@ -197,7 +197,7 @@ class ComparisonMethods:
     ) -> list[TraceStep]:
         """The tool steps for a question (`ask --trace`): the `reason` model's (or --llm's),
         each validated and run by the registry, else the one step routed by code."""
-        from citewise.agent.tool_plan import route, run_plan
+        from citewise.agent.actions.tool_plan import route, run_plan
         from citewise.llm.base import parse_spec
         from citewise.llm.registry import role_clients
 
@@ -218,13 +218,13 @@ class ComparisonMethods:
     ) -> ComparativeAnswer | None:
         """A comparative question ("compare the optimizer settings in A and B", "... across
         all papers", "how do A and B differ in Y") answered with the compare table; None for
-        any other question (agent/compare_answer.py decides)."""
-        from citewise.agent.compare_questions import asks_to_compare
+        any other question (agent/comparison/compare_answer.py decides)."""
+        from citewise.agent.comparison.compare_questions import asks_to_compare
 
         if not asks_to_compare(question):
             return None  # most questions: no analysis spent here, no comparison code loaded
-        from citewise.agent.answer import Evidence
-        from citewise.agent.compare_answer import comparative_answer, comparison_request
+        from citewise.agent.ask.answer import Evidence
+        from citewise.agent.comparison.compare_answer import comparative_answer, comparison_request
 
         started = time.perf_counter()
         analysed, scope = self.answerer.analyse(question, doc_ids)
@@ -263,7 +263,7 @@ class CompareTable:
         self.library = library
 
     def propose(self, state: AskState) -> list[Candidate]:
-        from citewise.agent.pipeline.proposers import unsupported
+        from citewise.agent.ask.proposers import unsupported
 
         answer = self.library.ask_comparison(state.text, state.documents)
         return [] if answer is None else [unsupported(self.name, answer)]
@@ -272,7 +272,7 @@ class CompareTable:
 def answerer_for(library: ComparisonMethods, embedder: Embedder | None) -> QuestionAnswerer:
     """The library's answerer: the compare-table shape registered first (it needs the
     library's compare methods), the shapes the settings disable skipped."""
-    from citewise.agent.qa import QuestionAnswerer
+    from citewise.agent.ask.qa import QuestionAnswerer
     from citewise.retrieval.hybrid import Retriever
 
     answerer = QuestionAnswerer(library.store, Retriever(library.store, embedder))

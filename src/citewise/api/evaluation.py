@@ -13,7 +13,7 @@ from citewise.eval.harness import QAItem, evaluate, file_name_map, load_items
 from citewise.eval.metrics import EvalResult
 
 if TYPE_CHECKING:
-    from citewise.agent.answer import Answer
+    from citewise.agent.ask.answer import Answer
     from citewise.api.library import Library
 
 __all__ = [
@@ -47,7 +47,7 @@ def evaluate_library(
     """Every item asked over `library` (within its `doc` with scope_docs), each answer scored
     and its citations audited; the models' usage when a model wrote any.
     `progress(done, total)` hears (0, total) once the model is loaded, then each item."""
-    from citewise.agent.generate import CitationAudit
+    from citewise.agent.generation.generate import CitationAudit
 
     llm, url, use_cache = model.llm, model.url, model.use_cache
     names = file_name_map([(d.id, d.path) for d in library.documents()])

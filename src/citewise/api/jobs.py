@@ -52,7 +52,7 @@ def missing_vectors(library: Library, embedder: Embedder, document: str) -> list
 
 def learn_vocabulary(library: Library) -> int:
     """Learn the vocabulary of every document not learned yet; how many were."""
-    from citewise.agent.vocabulary import learn
+    from citewise.agent.ask.vocabulary import learn
 
     return learn(library.store)
 

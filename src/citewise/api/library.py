@@ -21,8 +21,8 @@ from citewise.store.db import storage_error
 from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlock, StoredDocument
 
 if TYPE_CHECKING:
-    from citewise.agent.generate import GeneratedAnswerer
-    from citewise.agent.qa import Answer, QuestionAnswerer
+    from citewise.agent.ask.qa import Answer, QuestionAnswerer
+    from citewise.agent.generation.generate import GeneratedAnswerer
     from citewise.api.documents import DocumentDetails, DocumentStructure
     from citewise.documents.options import ParseOptions
     from citewise.embed.base import Embedder
@@ -197,7 +197,7 @@ class Library(
     def refresh(self, cover: Cover | None = None) -> None:
         """Update the search indexes and the learned vocabulary after the documents changed,
         so the next question does not pay for them (`cover`: postings analysed ahead)."""
-        from citewise.agent.vocabulary import learn as learn_vocabulary
+        from citewise.agent.ask.vocabulary import learn as learn_vocabulary
         from citewise.retrieval.hybrid import Retriever
 
         Retriever(self.store, self.embedder).refresh(cover)

@@ -1,4 +1,4 @@
-"""Library methods for language models (citewise.llm, agent/generate.py): the roles of
+"""Library methods for language models (citewise.llm, agent/generation/generate.py): the roles of
 citewise.toml, generated answers verified sentence by sentence, chat, usage and doctor.
 
 Mixed into `Library` (api/library.py), first among its bases."""
@@ -11,11 +11,11 @@ from citewise.config import ModelSettings, Settings
 from citewise.llm.base import parse_spec as parse_spec  # a face's --llm BACKEND:MODEL, checked
 
 if TYPE_CHECKING:
-    from citewise.agent.answer import Answer
-    from citewise.agent.chat import ChatSession
-    from citewise.agent.compare_answer import ComparativeAnswer
-    from citewise.agent.generate import GeneratedAnswerer
-    from citewise.agent.qa import QuestionAnswerer
+    from citewise.agent.ask.answer import Answer
+    from citewise.agent.ask.chat import ChatSession
+    from citewise.agent.ask.qa import QuestionAnswerer
+    from citewise.agent.comparison.compare_answer import ComparativeAnswer
+    from citewise.agent.generation.generate import GeneratedAnswerer
     from citewise.api.compare import Pick
     from citewise.llm.client import ModelClient
     from citewise.llm.doctor import Check, RoleReport
@@ -87,8 +87,8 @@ class ModelMethods:
             if not writers:  # the extractive answer: no generation code loaded
                 self._generators[key] = None
                 return None
-            from citewise.agent.generate import GeneratedAnswerer
-            from citewise.agent.verify import Verifier
+            from citewise.agent.generation.generate import GeneratedAnswerer
+            from citewise.agent.generation.verify import Verifier
 
             judges = role_clients("judge", settings, audit, use_cache=use_cache)
             verifier = Verifier(self.answerer.retriever.embedder, judges[0] if judges else None)
@@ -149,7 +149,7 @@ class ModelMethods:
     ) -> ChatSession:
         """A conversation: every turn re-retrieves; history only resolves references
         (with the `reason` role, or --llm, when one is set)."""
-        from citewise.agent.chat import ChatSession
+        from citewise.agent.ask.chat import ChatSession
         from citewise.llm.registry import role_clients
 
         override = parse_spec(llm, llm_url) if llm else None

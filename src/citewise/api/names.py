@@ -6,7 +6,7 @@ nothing of the extraction stack, the HTTP client or the settings model."""
 
 from __future__ import annotations
 
-from citewise.agent.matrix_columns import DEFAULT_COLUMNS
+from citewise.agent.comparison.matrix_columns import DEFAULT_COLUMNS
 from citewise.sources.names import ALL_CAP, SOURCE_NAMES
 
 __all__ = ["ALL_CAP", "DEFAULT_COLUMNS", "SOURCE_NAMES"]

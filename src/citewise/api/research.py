@@ -21,8 +21,8 @@ from citewise.agent.research import Report, Researcher
 from citewise.agent.research import ResearchOptions as ResearchOptions
 from citewise.agent.research import Task as Task
 from citewise.agent.research.context import Progress
-from citewise.agent.research.gather import remote_search
 from citewise.agent.research.models import ResearchModels, TokenBudget
+from citewise.agent.research.stages.gather import remote_search
 from citewise.agent.research.statistics import ReportStatistics, report_statistics
 from citewise.agent.research.tasks import TaskEvent as TaskEvent
 from citewise.agent.research.tasks import TaskStateError as TaskStateError

@@ -5,6 +5,10 @@ build_matrix, extract_setup), for a face that takes them as a request body: POST
 
 from __future__ import annotations
 
-from citewise.agent.tool_actions import BuildMatrixParams, CompareMethodsParams, ExtractSetupParams
+from citewise.agent.actions.tool_actions import (
+    BuildMatrixParams,
+    CompareMethodsParams,
+    ExtractSetupParams,
+)
 
 __all__ = ["BuildMatrixParams", "CompareMethodsParams", "ExtractSetupParams"]

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import asdict, replace
 
-from citewise.agent.refusal import DEFAULT_POLICY, RefusalPolicy, decide, support
+from citewise.agent.ask.refusal import DEFAULT_POLICY, RefusalPolicy, decide, support
 from citewise.eval.metrics import Row, metrics
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.01)

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from citewise.agent.extractive import without_labels
-from citewise.agent.qa import Answer
+from citewise.agent.ask.qa import Answer
+from citewise.agent.sentences.extractive import without_labels
 from citewise.errors import CitewiseError
 from citewise.eval.calibration import calibration_table, leave_one_document_out
 from citewise.eval.metrics import EvalResult, Row, metrics

@@ -1,5 +1,5 @@
 """Whether a text is Chinese, told cheaply: every question is checked before any Chinese
-code (lang/zh.py, its dictionary and segmenter; agent/crosslingual.py) is loaded for it."""
+code (lang/zh.py, its dictionary and segmenter; agent/bridge/crosslingual.py) is loaded for it."""
 
 from __future__ import annotations
 

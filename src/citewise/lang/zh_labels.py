@@ -4,7 +4,7 @@
 "3130 万" / "1.2 亿" are 31.3M / 120M, the way English papers write such counts; a clause
 that only says how to write the answer ("请用整数作答", "请以列表形式给出") is no part of
 what is asked. Rewritten before segmentation, so the English question analysis sees labels
-it already knows (agent/question.py)."""
+it already knows (agent/ask/question.py)."""
 
 from __future__ import annotations
 

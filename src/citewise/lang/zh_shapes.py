@@ -14,7 +14,7 @@ English moves it to the front, and it states its conditions first:
 - "以 X 作为 Y 时，…": "When using X as Y, …" (a condition clause, kept first).
 
 Each frame's slots are translated by the caller (word senses chosen by the library); a
-sentence of no known frame is None and is bridged word by word (agent/crosslingual.py).
+sentence of no known frame is None and is bridged word by word (agent/bridge/crosslingual.py).
 """
 
 from __future__ import annotations

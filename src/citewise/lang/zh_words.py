@@ -2,12 +2,12 @@
 
 Everything here is general: question words (what kind of answer is wanted) and the common
 terms of scientific writing and evaluation. Nothing names a paper, a data set or an answer;
-the library's own words decide between a dictionary entry's senses (agent/crosslingual.py).
+the library's own words decide between a dictionary entry's senses (agent/bridge/crosslingual.py).
 """
 
 from __future__ import annotations
 
-# Question forms, longest first: Chinese words -> the English that agent/question.py reads.
+# Question forms, longest first: Chinese words -> the English that agent/ask/question.py reads.
 # "{}" in a form is where the question's translated terms go (a whole-question template).
 QUESTION_FORMS: tuple[tuple[str, str], ...] = (
     ("代表什么", "What does {} stand for?"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from citewise.agent.compare import Comparison
+from citewise.agent.comparison.compare import Comparison
 from citewise.report.safe_text import safe
 
 

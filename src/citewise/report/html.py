@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 from citewise.agent.research.chinese import after, fixed, glossed, heading
 from citewise.agent.research.model import Claim, EvidenceItem, Report, Section
+from citewise.agent.research.reading.voice import short_cite
 from citewise.agent.research.statistics import SENTENCE_COUNTING, is_note
-from citewise.agent.research.voice import short_cite
 from citewise.report.markdown import NOTE_LABEL, reference_text
 
 STYLE = """

@@ -11,8 +11,8 @@ import io
 import json
 from pathlib import Path
 
-from citewise.agent.compare import Comparison
-from citewise.agent.matrix import Matrix
+from citewise.agent.comparison.compare import Comparison
+from citewise.agent.comparison.matrix import Matrix
 from citewise.errors import CitewiseError
 
 FORMATS = ("csv", "xlsx", "md", "json")

@@ -1,7 +1,7 @@
 """The literature-matrix section of a research report: the library papers the report cites
 x the default matrix columns, each cell a value cited by page and block, or "not stated".
 
-Built by the same code as `citewise matrix` (agent/matrix.py, cached in the library) and
+Built by the same code as `citewise matrix` (agent/comparison/matrix.py, cached in the library) and
 set into the rendered report just before its references, as a table only: table rows are
 not report sentences (agent/research/statistics.py SENTENCE_COUNTING), so the counts
 stand as they were.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape as html_escape
 
-from citewise.agent.matrix import Matrix
+from citewise.agent.comparison.matrix import Matrix
 from citewise.agent.research.chinese import heading
 from citewise.agent.research.model import EvidenceItem, Report
 from citewise.report.markdown import escape

@@ -21,7 +21,7 @@ from citewise.report.safe_text import safe as safe
 from citewise.report.words import plural
 
 if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ingest
-    from citewise.agent.qa import Answer
+    from citewise.agent.ask.qa import Answer
     from citewise.ingest import IngestReport
     from citewise.store.library import StoredDocument
     from citewise.store.stats import LibraryStats
@@ -41,7 +41,7 @@ def json_text(data: object) -> str:
 def print_answer(console: Console, answer: Answer) -> None:
     """The answer with [n] markers, then the evidence board; labels in `answer.lang`
     (quotes stay in the paper's words)."""
-    from citewise.agent.zh_answer import LABELS, lead_label, page_label
+    from citewise.agent.bridge.zh_answer import LABELS, lead_label, page_label
 
     numbers = {e.id: n for n, e in enumerate(answer.evidence, start=1)}
     label = LABELS.get(answer.lang, LABELS["en"])

@@ -1,4 +1,4 @@
-"""`ask --trace`: each answer shape's candidates (agent/pipeline/trace.py), then each tool
+"""`ask --trace`: each answer shape's candidates (agent/ask/trace.py), then each tool
 step, who chose it, and what it returned, one line each."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from citewise.report.safe_text import safe
 if TYPE_CHECKING:  # `ask` imports this module whether or not it traces: no tool registry
     from rich.console import Console
 
-    from citewise.agent.tool_plan import TraceStep
+    from citewise.agent.actions.tool_plan import TraceStep
 
 SHOWN_CHARS = 160
 
@@ -37,7 +37,7 @@ def print_trace(console: Console, trace: list[TraceStep]) -> None:
 def print_pipeline(console: Console, pipeline: dict[str, object] | None) -> None:
     """Each answer shape: whether it fired, its candidates with support and problems, the
     one that won; each reviser: whether it changed the answer."""
-    from citewise.agent.pipeline.trace import shapes_of
+    from citewise.agent.ask.trace import shapes_of
 
     if not pipeline:
         return  # answered outside the pipeline (a comparison table, a model)

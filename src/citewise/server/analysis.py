@@ -34,7 +34,7 @@ Aspect = Annotated[
     ),
 ]
 # Earlier turns only resolve references: the last few, cut short, are all a turn reads
-# (agent/chat.py), and every body stays well under the server's body limit.
+# (agent/ask/chat.py), and every body stays well under the server's body limit.
 MAX_TURNS = HISTORY_TURNS
 MAX_PAST_CHARS = 1000
 MEDIA = {

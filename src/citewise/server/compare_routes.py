@@ -1,7 +1,7 @@
 """HTTP routes of the tool registry's comparison actions: POST /tools/compare_methods,
 /tools/build_matrix and /tools/extract_setup.
 
-Each is one action of the registry (agent/tools.py) through `Library.tool`: the body is the
+Each is one action of the registry (agent/actions/tools.py) through `Library.tool`: the body is the
 action's parameter model, the answer its typed result, a failure its error code and hint;
 the MCP tools `compare`, `matrix` and `setup` answer the same. POST /compare
 (server/analysis.py, for the web app) answers the same comparison in the same shape.

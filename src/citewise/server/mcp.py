@@ -305,7 +305,7 @@ def _research_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
 
 
 def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
-    """The tool registry's compare, matrix and setup actions (agent/tools.py): the same
+    """The tool registry's compare, matrix and setup actions (agent/actions/tools.py): the same
     parameter checks, postconditions and error codes as POST /tools/compare_methods,
     /tools/build_matrix and /tools/extract_setup, and the same results. Read-only: what
     they write is the library's extraction cache, not the user's data."""

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from citewise.agent.research.model import Claim, Paragraph, Plan, Report, Section
-from citewise.agent.research.plan import make_plan
-from citewise.agent.research.write import NO_DISAGREEMENT
+from citewise.agent.research.stages.plan import make_plan
+from citewise.agent.research.stages.write import NO_DISAGREEMENT
 from citewise.lang.zh import Frequencies, is_chinese, translate_words
 from citewise.retrieval.hybrid import Retriever
 

@@ -16,15 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from citewise.agent.research.analyze import analyze
 from citewise.agent.research.chinese import in_topic_language, plan_topic
 from citewise.agent.research.context import Progress, RemoteSearch, StageContext
-from citewise.agent.research.extract import ExtractStage
-from citewise.agent.research.gather import SearchStage
 from citewise.agent.research.model import Report, ResearchOptions
 from citewise.agent.research.models import ResearchModels, model_plan
 from citewise.agent.research.prose import model_prose
-from citewise.agent.research.screening import ScreenStage
 from citewise.agent.research.stage import (
     Analysis,
     AnalyzeInput,
@@ -41,9 +37,13 @@ from citewise.agent.research.stage import (
     queries_asked,
     stored,
 )
+from citewise.agent.research.stages.analyze import analyze
+from citewise.agent.research.stages.extract import ExtractStage
+from citewise.agent.research.stages.gather import SearchStage
+from citewise.agent.research.stages.screening import ScreenStage
+from citewise.agent.research.stages.verify import verify_report
+from citewise.agent.research.stages.write import write_report
 from citewise.agent.research.tasks import Task, TaskCancelled, TaskStateError, TaskStore
-from citewise.agent.research.verify import verify_report
-from citewise.agent.research.write import write_report
 from citewise.errors import CitewiseError
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import content_terms

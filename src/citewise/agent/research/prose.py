@@ -2,7 +2,7 @@
 
 For each sub-question section the extractive writer filled, the model gets that section's
 evidence numbered [E1..En] (quotes only: evidence IDs never reach the model; sentences addressed
-to an assistant, agent/injection.py, left out as generate does) and replies with
+to an assistant, agent/ask/injection.py, left out as generate does) and replies with
 sentences citing E-numbers (`DraftAnswer`, the answer schema). Code maps E-numbers to evidence
 IDs, drops citations it did not offer, and checks every sentence against the quotes it cites
 with the answer `Verifier` (at the report's stricter threshold); unsupported sentences are
@@ -17,13 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from citewise.agent.drafting import DraftAnswer, normalize_citation
-from citewise.agent.extractive import split_sentences
-from citewise.agent.injection import without_instructions
+from citewise.agent.ask.injection import without_instructions
+from citewise.agent.generation.drafting import DraftAnswer, normalize_citation
+from citewise.agent.generation.verify import Verifier
 from citewise.agent.research.model import Claim, EvidenceItem, Paragraph, Report, Section
 from citewise.agent.research.models import ResearchModels
-from citewise.agent.research.verify import KEEP
-from citewise.agent.verify import Verifier
+from citewise.agent.research.stages.verify import KEEP
+from citewise.agent.sentences.extractive import split_sentences
 from citewise.llm.base import Message
 
 WRITE_MAX_TOKENS = 240
@@ -62,7 +62,7 @@ class ProseLog:
 
 def numbered(section: Section, evidence: dict[str, EvidenceItem]) -> list[EvidenceItem]:
     """The evidence the extractive prose of a section cites, in order, at most MAX_EVIDENCE,
-    as the model may see it: sentences addressed to an assistant (agent/injection.py) left
+    as the model may see it: sentences addressed to an assistant (agent/ask/injection.py) left
     out of each quote, and a quote that is nothing else left out whole."""
     ids = list(dict.fromkeys(i for c in section.claims() for i in c.evidence if i in evidence))
     shown: list[EvidenceItem] = []

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.agent.research.model import Plan, SubQuestion
-from citewise.agent.research.plan import FACET_TEMPLATES, related_terms
-from citewise.agent.research.vocabulary import related_words
+from citewise.agent.research.reading.vocabulary import related_words
+from citewise.agent.research.stages.plan import FACET_TEMPLATES, related_terms
 from citewise.retrieval.terms import content_terms, stem
 
 # Words that say what kind of answer is wanted, not what the topic is.

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from citewise.agent.extractive import split_sentences
 from citewise.agent.research.model import Claim, Report
+from citewise.agent.sentences.extractive import split_sentences
 
 SENTENCE_COUNTING = (
     "Sentences are counted in the report body, from the executive summary to the "

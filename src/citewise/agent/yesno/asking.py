@@ -1,5 +1,5 @@
 """The one reading of a yes/no question's shape, shared by the word-for-word lead
-(agent/polar.py) and the judged one (agent/yesno/lead.py).
+(agent/yesno/polar.py) and the judged one (agent/yesno/lead.py).
 
 A yes/no question's asking clause ("In Table 2, is X ...?" -> "is X ...?") opens with an
 auxiliary, asks no wh-question inside it, offers no alternatives ("... A or B?", "A/B";
@@ -11,7 +11,7 @@ things are read on top, for each reader to weigh:
 - `negators`: a negator anywhere in its claim ("Is it done without supervision?"): the
   judged lead reads the claim as asked, the word-for-word one does not settle it;
 - `than`: it writes "than", a comparison ("Is A better than B?") or an exclusion ("other
-  than X", "rather than Y"): agent/polar_compare.py tells the two apart.
+  than X", "rather than Y"): agent/yesno/polar_compare.py tells the two apart.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.agent.polar_order import tokens
-from citewise.agent.question import focus_sentence
+from citewise.agent.ask.question import focus_sentence
+from citewise.agent.yesno.polar_order import tokens
 from citewise.agent.yesno.polar_words import words
 
 AUXILIARIES = words("auxiliaries")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.extractive import idf_function
+from citewise.agent.sentences.extractive import idf_function
 from citewise.agent.yesno.claim import Claim, claim_of
 from citewise.agent.yesno.features import Features, Reading, features
 from citewise.agent.yesno.model import YesNoModel, model

@@ -1,6 +1,6 @@
 """The yes/no lead on an answer: "Yes" or "No" before the quote when the paper settles it.
 
-A quote that settles the question by its own words (agent/polar.py: the claim stated, or
+A quote that settles the question by its own words (agent/yesno/polar.py: the claim stated, or
 negated, with its sides in the question's order; then quote.py: a negation, a contrast or
 another name on the claim says "No", a hedge or a reversed relation settles nothing) leads
 as it says. Otherwise the question's claim is judged on the paper it asks about (judge.py:
@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.agent.answer import Answer, AnswerSentence, spoken
-from citewise.agent.extractive import split_sentences
-from citewise.agent.polar import asks_comparison
-from citewise.agent.question import Question
-from citewise.agent.refusal import NOT_ANSWERED
+from citewise.agent.ask.answer import Answer, AnswerSentence, spoken
+from citewise.agent.ask.question import Question
+from citewise.agent.ask.refusal import NOT_ANSWERED
+from citewise.agent.sentences.extractive import split_sentences
 from citewise.agent.yesno.asking import yes_no_shape
 from citewise.agent.yesno.claim import claim_of
 from citewise.agent.yesno.judge import NO, YES, judge
 from citewise.agent.yesno.paper import PaperSentences
+from citewise.agent.yesno.polar import asks_comparison
 from citewise.agent.yesno.quote import quote_lead
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import stem, tokens
@@ -52,7 +52,7 @@ class YesNoLeads:
         """The answer led by "Yes" or "No" when the question asks yes or no and the paper
         it is about settles it; otherwise the answer unchanged."""
         if answer.sentences and answer.sentences[0].lead:
-            return answer  # the quote settles it by its own words (agent/polar.py)
+            return answer  # the quote settles it by its own words (agent/yesno/polar.py)
         if not is_yes_no_question(question.text) or answer.signals.get("in_scope", 1.0) < 1.0:
             return answer
         if asks_comparison(question.text):
@@ -98,7 +98,8 @@ def _names_what_the_paper_lacks(answer: Answer) -> bool:
 
 def _another_thing(question: Question, answer: Answer) -> Answer:
     """ "No" before the passage closest to the question's claim, for a yes/no question that
-    names what its paper never writes (agent/figures.py `absent_names`): the paper is about
+    names what its paper never writes (agent/sentences/figures.py `absent_names`): the paper is
+    about
     something else. The closest passage is the considered one whose sentence writes most of
     the claim's words."""
     claim = claim_of(question.text).stems

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.extractive import split_sentences
+from citewise.agent.sentences.extractive import split_sentences
 from citewise.agent.yesno.cues import cues
 from citewise.retrieval.terms import stem, tokens
 from citewise.store.protocols import Store

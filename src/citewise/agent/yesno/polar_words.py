@@ -1,4 +1,4 @@
-"""The word lists the quote checks of agent/polar.py, polar_order.py and polar_compare.py
+"""The word lists the quote checks of agent/yesno/polar.py, polar_order.py and polar_compare.py
 read (agent/data/polar_words.txt): auxiliaries, negations, hedges, clause ends, the words
 around a verb, comparatives and their opposites."""
 

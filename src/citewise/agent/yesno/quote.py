@@ -13,7 +13,7 @@
   ("AudioSet recordings" asked, "field recordings" quoted): "No".
 
 - a quote that writes every word of the claim but puts the question's subject and object on
-  the other sides of its relation (agent/polar_order.py: "PUMICE extends ONYX" for "Does
+  the other sides of its relation (agent/yesno/polar_order.py: "PUMICE extends ONYX" for "Does
   ONYX extend PUMICE?"): nothing is settled.
 
 A question that itself holds the cue ("Is it done without supervision?") is not settled by
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.polar import reversed_order
 from citewise.agent.yesno.claim import Claim
 from citewise.agent.yesno.cues import cues, find_phrase
 from citewise.agent.yesno.features import names_in
+from citewise.agent.yesno.polar import reversed_order
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 
 NO = "No"

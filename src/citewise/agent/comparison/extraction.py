@@ -1,0 +1,184 @@
+"""Deterministic aspect extraction: a paper's blocks -> short values, each with its quote.
+
+Every value is a verbatim span of the sentence (or table row) it is quoted from; `Finding`
+refuses to exist otherwise. Patterns cover experiment settings (optimizer, learning rate,
+schedule, batch size, epochs, hardware, ...); names of datasets, models and metrics come from
+patterns plus a gazetteer built from the library itself (agent/comparison/gazetteer.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citewise.agent.comparison.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
+from citewise.agent.sentences.extractive import split_sentences
+from citewise.store.library import StoredBlock
+
+NOT_STATED = "not stated"
+ELLIPSIS = "…"  # what a cell says when the paper does not state the aspect
+PROSE_KINDS = ("paragraph", "list", "caption", "footnote")
+_SKIP_SECTIONS = re.compile(
+    r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I
+)
+_SPACE = re.compile(r"\s+")
+_URL = re.compile(r"https?://\S+")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence of prose or a row of a table, with its address."""
+
+    text: str
+    block_id: str
+    page: int
+    section: str
+    kind: str
+    ordinal: int
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One extracted value and the verbatim quote it occurs in."""
+
+    aspect: str
+    value: str
+    quote: str
+    page: int
+    block_id: str
+    section: str
+    score: float
+    cut: bool = False  # the value stops short of its clause: shown with an ellipsis
+
+    @property
+    def shown(self) -> str:
+        """The value as a cell shows it: with "…" where it was cut short."""
+        return self.value + ELLIPSIS if self.cut else self.value
+
+    def __post_init__(self) -> None:
+        if not self.value or self.value not in self.quote:
+            raise ValueError(f"value {self.value!r} does not occur in its quote")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "page": self.page,
+            "quote": self.quote,
+            "block": self.block_id,
+            "section": self.section,
+            "cut": self.cut,
+        }
+
+
+def units(blocks: Iterable[StoredBlock]) -> list[Unit]:
+    """Trusted sentences and table rows of a paper, references and thanks left out."""
+    out = []
+    for b in blocks:
+        if not b.trusted or _SKIP_SECTIONS.search(b.section_path.split(" > ")[-1] or ""):
+            continue
+        if b.kind == "table":
+            pieces = split_sentences(b.text, "table")
+        elif b.kind in PROSE_KINDS:
+            pieces = split_sentences(b.text, "paragraph")
+        else:
+            continue
+        for text in pieces:
+            text = _SPACE.sub(" ", text).strip()
+            if len(text) >= 8:
+                out.append(Unit(text, b.id, b.page, b.section_path, b.kind, b.ordinal))
+    return out
+
+
+def section_bonus(aspect: str, unit: Unit) -> float:
+    """Settings live in setup sections; a hint in the section path counts."""
+    hints = SECTION_HINTS.get(aspect, SECTION_HINTS["default"])
+    return 1.0 if hints.search(unit.section) else 0.0
+
+
+def clean_value(value: str) -> str:
+    """Trim punctuation around a match; keep a closing bracket the value opened."""
+    value = value.strip(" ,;:.")
+    while (
+        value
+        and value[-1] in ")]"
+        and value.count("(") + value.count("[") < (value.count(")") + value.count("]"))
+    ):
+        value = value[:-1].rstrip(" ,;:.")
+    while (
+        value
+        and value[0] in "(["
+        and value.count(")") + value.count("]") < (value.count("(") + value.count("["))
+    ):
+        value = value[1:].lstrip()
+    return value
+
+
+def find_in_unit(aspect: str, unit: Unit) -> list[Finding]:
+    """Every match of the aspect's patterns in one unit, as findings; a table row whose
+    first cell names the setting gives the rest of the row."""
+    label = ROW_LABELS.get(aspect)
+    row = label.match(unit.text) if label and unit.kind == "table" else None
+    if row:
+        value = clean_value(row.group("v"))
+        if value and value in unit.text:
+            score = 2.0 + section_bonus(aspect, unit)
+            return [
+                Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score)
+            ]
+    context = needs_context(aspect)
+    if context is not None and not context.search(_URL.sub(" ", unit.text)):
+        return []
+    found: dict[str, Finding] = {}
+    for pattern in PATTERNS.get(aspect, ()):
+        for m in pattern.finditer(unit.text):
+            raw = m.group("v") if "v" in pattern.groupindex else m.group(0)
+            value = clean_value(raw or "")
+            if len(value) < 1 or value not in unit.text or value.lower() in found:
+                continue
+            score = 1.0 + section_bonus(aspect, unit) + (0.5 if unit.kind != "table" else 0.0)
+            found[value.lower()] = Finding(
+                aspect, value, unit.text, unit.page, unit.block_id, unit.section, score
+            )
+    return list(found.values())
+
+
+def extract(aspect: str, paper_units: list[Unit], limit: int = 3) -> list[Finding]:
+    """The aspect's best distinct values in a paper (best first), at most `limit`."""
+    found: list[Finding] = []
+    for unit in paper_units:
+        found.extend(find_in_unit(aspect, unit))
+    return best_distinct(found, limit)
+
+
+def best_distinct(found: list[Finding], limit: int) -> list[Finding]:
+    """Highest score first (earlier in the paper on ties); one finding per value, and none
+    whose value is part of a value already kept ('Adam' under 'AdamW' stays out)."""
+    ranked = sorted(enumerate(found), key=lambda p: (-p[1].score, p[0]))
+    kept: list[Finding] = []
+    for _, f in ranked:
+        low = f.value.lower()
+        if any(low in k.value.lower() or k.value.lower() in low for k in kept):
+            continue
+        kept.append(f)
+        if len(kept) >= limit:
+            break
+    return kept
+
+
+def merged_value(findings: list[Finding], max_chars: int = 120) -> Finding | None:
+    """One cell for a spreadsheet: the best finding, widened to the span of the other
+    findings in the same quote ('BC5CDR, JNLPBA and SciERC') when that stays short."""
+    if not findings:
+        return None
+    best = findings[0]
+    same = [f for f in findings if f.quote == best.quote]
+    spans = [(best.quote.find(f.value), best.quote.find(f.value) + len(f.value)) for f in same]
+    start = min(s for s, _ in spans)
+    end = max(e for _, e in spans)
+    if len(same) > 1 and end - start <= max_chars:
+        value = best.quote[start:end]
+        return Finding(
+            best.aspect, value, best.quote, best.page, best.block_id, best.section, best.score
+        )
+    return best

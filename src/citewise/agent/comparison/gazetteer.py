@@ -1,0 +1,147 @@
+"""Names of datasets and models, learned from the library itself.
+
+A name is a capitalised or mixed-case token sequence ("BC5CDR", "NCBI-disease", "Selectome",
+"BERT-Base") that the library's papers put next to a dataset or model word, or that sits in a
+table column headed "Dataset" / "Model". The gazetteer is the union over the library, so a
+paper that merely uses a name another paper introduced still has it found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.documents.model import Table
+
+NAME = r"[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*"
+_DATA_WORD = (
+    r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
+)
+_MODEL_WORD = r"(?:models?|architectures?|networks?|encoders?|baselines?|classifiers?)"
+_DATASET_PATTERNS = [
+    re.compile(
+        rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+)(?P<v>{NAME})"
+        rf"(?:\s+\(?(?:[Rr]elease|[Vv]ersion|v)\s*[\d.]+\)?)?(?:\s+\d{{4}})?(?:\s+(?![a-z-]+ed\b)[a-z-]+)?\s+{_DATA_WORD}\b"
+    ),
+    re.compile(rf"\b{_DATA_WORD}\s+(?:called|named|of)\s+(?P<v>{NAME})\b"),
+]
+_MODEL_PATTERNS = [
+    re.compile(
+        rf"\b(?:we\s+(?:train|use|fine-tune|pretrain|adopt|employ|initiali[sz]e)|based on|"
+        rf"initiali[sz]ed (?:from|with))\s+(?:a\s+|an\s+|the\s+)?(?P<v>{NAME})"
+    ),
+    re.compile(rf"(?P<v>{NAME})\s+(?:\([^)]*\)\s+)?{_MODEL_WORD}\b"),
+    re.compile(rf"\bmodel\s+\((?P<v>{NAME})\)"),
+    re.compile(
+        r"(?P<v>\b(?:\d+|one|two|three|four|six|eight|twelve|single)[- ]layers?\s+"
+        r"(?:bi-?directional\s+)?(?:LSTM|GRU|RNN|CNN|MLP|Transformer|BiLSTM)s?)\b"
+    ),
+]
+_ARCHITECTURES = re.compile(
+    r"^(?:Transformer|LSTM|BiLSTM|GRU|CNN|RNN|MLP|ResNet|VGG|U-Net|ViT|GAN|VAE)s?$"
+)
+_COLUMN = {"datasets": re.compile(r"^(data ?sets?|corpus|corpora|benchmarks?|data)$", re.I),
+           "model": re.compile(r"^(models?|methods?|systems?|architectures?)$", re.I)}  # fmt: skip
+# a sentence that uses a name, rather than mentions it
+_USES = re.compile(
+    r"\b(?:trained|evaluated|tested|fine-tuned|pre-?trained|experiments?)\s+(?:\w+\s+){0,3}?on\b|"
+    r"\b(?:we|they)\s+(?:use|used|adopt|employ)\b",
+    re.I,
+)
+_COMMON = {
+    "The", "This", "These", "That", "Our", "We", "In", "On", "For", "A", "An", "Each", "All",
+    "Table", "Figure", "Fig", "Section", "Appendix", "Eq", "Using", "From", "With", "As",
+    "It", "Its", "One", "Two", "First", "Second", "Finally", "However", "Moreover", "Full",
+    "English", "Chinese", "German", "French", "Spanish", "Other", "Both", "Such", "Some",
+    "Many", "New", "Large", "Small",
+}  # fmt: skip
+
+
+def is_name(token: str, kind: str) -> bool:
+    """Names carry capitals beyond the first letter, a digit, or are a known architecture;
+    a dataset may also be one proper word ('Selectome'); sentence words are not names."""
+    if token in _COMMON or len(token) < 2:
+        return False
+    if kind == "model" and (_ARCHITECTURES.match(token) or re.search(r"[- ]layer", token)):
+        return True
+    inner = sum(c.isupper() for c in token[1:]) + sum(c.isdigit() for c in token)
+    if inner >= 1:
+        return True
+    return kind == "datasets" and token[1:].isalpha() and token[1:].islower() and len(token) >= 5
+
+
+@dataclass
+class Gazetteer:
+    """Dataset and model names of a library."""
+
+    names: dict[str, set[str]] = field(default_factory=lambda: {"datasets": set(), "model": set()})
+
+    def add_units(self, paper_units: Iterable[Unit]) -> None:
+        for unit in paper_units:
+            for kind, value in pattern_names(unit):
+                self.names[kind].add(value)
+
+    def add_tables(self, tables: Iterable[Table]) -> None:
+        for table in tables:
+            for kind, cells in column_values(table):
+                self.names[kind].update(cells)
+
+
+def pattern_names(unit: Unit) -> list[tuple[str, str]]:
+    out = []
+    for kind, patterns in (("datasets", _DATASET_PATTERNS), ("model", _MODEL_PATTERNS)):
+        for pattern in patterns:
+            for m in pattern.finditer(unit.text):
+                value = m.group("v").rstrip(".")
+                if is_name(value, kind):
+                    out.append((kind, value))
+    return out
+
+
+def column_values(table: Table) -> list[tuple[str, list[str]]]:
+    """(kind, the column's body cells) for columns headed like 'Dataset' or 'Model'."""
+    grid = table.grid()
+    head = max(1, table.header_rows)
+    out = []
+    for col in range(table.cols):
+        header = " ".join(grid[r][col] for r in range(min(head, len(grid))) if grid[r][col])
+        for kind, pattern in _COLUMN.items():
+            if pattern.match(header.strip()):
+                cells = [row[col].strip() for row in grid[head:] if row[col].strip()]
+                names = [c for c in cells if re.fullmatch(NAME, c) and is_name(c, kind)]
+                out.append((kind, list(dict.fromkeys(names))))
+    return out
+
+
+def name_findings(
+    kind: str, paper_units: list[Unit], paper_tables: list[Table], gazetteer: Gazetteer
+) -> list[Finding]:
+    """Every mention of a gazetteer name in a paper: in a 'Dataset'/'Model' column of its
+    own tables or as its own pattern match (scored higher), or as a bare mention in a
+    setup/results section or a table row."""
+    own = {v for u in paper_units for k, v in pattern_names(u) if k == kind}
+    columns = {v for t in paper_tables for k, vs in column_values(t) if k == kind for v in vs}
+    known = gazetteer.names.get(kind, set()) | own | columns
+    if not known:
+        return []
+    alternation = "|".join(re.escape(n) for n in sorted(known, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w-])(?P<v>{alternation})(?![\w-])")
+    found = []
+    for unit in paper_units:
+        for m in pattern.finditer(unit.text):
+            value = m.group("v")
+            bonus = section_bonus("default", unit)
+            if value in columns and unit.kind == "table":
+                score = 3.0
+            elif value in own:
+                score = 2.0 + bonus
+            elif unit.kind == "table" or bonus or _USES.search(unit.text):
+                score = 1.0 + bonus
+            else:
+                continue
+            found.append(
+                Finding(kind, value, unit.text, unit.page, unit.block_id, unit.section, score)
+            )
+    return found

@@ -1,0 +1,191 @@
+"""What makes a matrix or compare cell one a reader can hand in.
+
+A cell is a whole phrase of its quote: a span that stops inside a word is completed to the
+word's end, and a value too long for a cell is cut at a clause boundary (else a word
+boundary), never after a dangling "and"/"of", and marked with an ellipsis. The word lists
+live in agent/data/matrix_cells.txt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.extraction import Finding
+from citewise.agent.sourced_lists import HINT, read_lists
+from citewise.errors import CitewiseError
+
+WORDS_FILE = "matrix_cells.txt"
+MAX_CELL = 110
+# where a clause may end inside a long value: after a comma, semicolon, dash or before a bracket
+_CLAUSE_BREAK = re.compile(r",\s|;\s|\s[—–-]\s|\s\(")
+_WORD = re.compile(r"\w")
+
+
+@cache
+def word_list(name: str) -> frozenset[str]:
+    """One "[name]" list of the data file, lower case; a list without provenance is an error."""
+    text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
+    lists, sourced = read_lists(text)
+    words = {line.lower() for line in lists.get(name, [])}
+    if not words or name not in sourced:
+        raise CitewiseError(
+            f"{WORDS_FILE}: the list [{name}] is missing or lacks a '# from:' line",
+            hint=HINT,
+            code="WORDS_INVALID",
+        )
+    return frozenset(words)
+
+
+def alternation(name: str) -> str:
+    """The "[name]" list of the data file as a regex alternation, longest first; an entry
+    ending in "*" is a stem ("improv*" matches "improved", "improvements")."""
+    words = sorted(word_list(name), key=len, reverse=True)
+    return "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
+
+
+def complete_word(text: str, end: int) -> int:
+    """The end of the word `end` falls inside (unchanged when it falls between words)."""
+    while 0 < end < len(text) and _WORD.match(text[end - 1]) and _WORD.match(text[end]):
+        end += 1
+    return end
+
+
+def _drop_dangling(value: str) -> str:
+    dangling = word_list("dangling")
+    words = value.split(" ")
+    while len(words) > 1 and words[-1].lower().strip(",;:") in dangling:
+        words.pop()
+    return " ".join(words).rstrip(" ,;:—–-(")
+
+
+def shorten(value: str, limit: int = MAX_CELL) -> tuple[str, bool]:
+    """`value` within `limit` characters, cut at the last clause boundary in its second half,
+    else at the last word boundary; True when something was cut off."""
+    if len(value) <= limit:
+        return value, False
+    head = value[: limit + 1]
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(head) if m.start() >= limit // 2]
+    if breaks:
+        short = head[: breaks[-1]]
+    elif " " in head:
+        short = head[: head.rfind(" ")]
+    else:
+        short = head[:limit]
+    return _drop_dangling(short.rstrip(" ,;:")), True
+
+
+def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
+    """The finding's value as a cell: whole words of its quote, at most `limit` characters,
+    `cut` set when the value stops short of its clause."""
+    start = finding.quote.find(finding.value)
+    if start < 0:
+        return finding
+    end = complete_word(finding.quote, start + len(finding.value))
+    start, end = balanced(finding.quote, start, end)
+    value = finding.quote[start:end]
+    short, was_cut = shorten(value, limit)
+    if not short or short not in finding.quote:
+        return finding
+    if short == finding.value and not was_cut:
+        return finding
+    return replace(finding, value=short, cut=finding.cut or was_cut)
+
+
+_NEAR = 40  # how far a bracket the value opens or closes may be looked for
+
+
+def balanced(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened so its brackets pair: "MAE) and Root Mean Square Error (RMSE" becomes
+    "Mean Absolute Error (MAE) and Root Mean Square Error (RMSE)", the capitalised words
+    before an opening bracket taken with it; unchanged where no near bracket pairs it."""
+    value = text[start:end]
+    depth = 0
+    for ch in value:
+        depth += ch == "("
+        if ch == ")":
+            if depth == 0:  # closes a bracket opened before the span
+                opened = text.rfind("(", max(0, start - _NEAR), start)
+                if opened < 0:
+                    return start, end
+                start = _capitalised_before(text, opened)
+            else:
+                depth -= 1
+    if depth > 0:
+        closes = text.find(")", end, end + _NEAR)
+        if closes >= 0:
+            end = closes + 1
+    return start, end
+
+
+def _capitalised_before(text: str, bracket: int) -> int:
+    """Where the run of capitalised words ending just before `bracket` starts."""
+    words = list(re.finditer(r"\S+", text[:bracket]))
+    start = bracket
+    for w in reversed(words[-6:]):
+        if not w.group()[:1].isupper():
+            break
+        start = w.start()
+    return start
+
+
+_CLAUSE_END = re.compile(r"[;:!?]|\.(?!\d)")
+
+
+def clause_end(text: str, end: int) -> int:
+    """Where the clause running through `end` stops: its next stop (".", ";", ":"; not the
+    point of "81.1") or the end of the text."""
+    m = _CLAUSE_END.search(text, end)
+    return m.start() if m else len(text)
+
+
+def clause_continues(text: str, end: int) -> bool:
+    """Whether the clause goes on after `end` (no punctuation or end of text follows)."""
+    rest = text[end:].lstrip()
+    return bool(rest) and rest[0] not in ".;:,!?)]"
+
+
+# a citation marker inside a sentence: "Smith et al.", "[3]", "[4, 7-9]", "(Lee and Kim, 2019;",
+# or the BIBREF placeholders of papers converted from LaTeX
+_CITATION = re.compile(
+    r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]|\bBIBREF\d+|"
+    r"\(\s*[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+(?:19|20)\d{2}[a-z]?\s*[;),]"
+)
+_NUMBERING = re.compile(r"^[\dIVXivx.\s]+(?=\w)")
+_MEASURED = re.compile(r"\d\.\d|\d\s?%")  # "81.3", "7%": a measured number, not a year
+CITING_PENALTY = 1.5  # a sentence citing others still fills a cell no own sentence fills
+
+
+def cites_others(text: str) -> bool:
+    return bool(_CITATION.search(text))
+
+
+def in_sections(section_path: str, list_name: str) -> bool:
+    """Whether any heading of the path ("2 Related Work > Neural models") names one of the
+    list's sections, numbering left out."""
+    names = word_list(list_name)
+    for heading in section_path.split(" > "):
+        words = " " + _NUMBERING.sub("", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def own_statements(aspect: str, findings: list[Finding]) -> list[Finding]:
+    """The paper's own claims first: sentences in sections about others' work are left out,
+    sentences citing others are demoted; a limitations cell prefers its section, a main-result
+    cell the abstract or conclusion and findings with measured numbers. Scores only; unsorted."""
+    out = []
+    for f in findings:
+        if in_sections(f.section, "others_sections"):
+            continue
+        score = f.score - (CITING_PENALTY if cites_others(f.quote) else 0.0)
+        if aspect == "limitations" and in_sections(f.section, "limitation_sections"):
+            score += 1.5
+        if aspect == "main result":
+            score += 0.5 if in_sections(f.section, "headline_sections") else 0.0
+            score += 1.0 if _MEASURED.search(f.value) else 0.0
+        out.append(replace(f, score=score))
+    return out

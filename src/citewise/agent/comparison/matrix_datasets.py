@@ -1,0 +1,128 @@
+"""Datasets the way a reader finds them, beside the gazetteer's names
+(agent/comparison/gazetteer.py).
+
+- a list the paper introduces as its data: "we use two datasets: FIGER and BBN";
+- a name a sentence opens with or states as the paper's data: "The DUC-2001 dataset ...",
+  "the second dataset we use is MetaQA";
+- a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
+  sentence under it uses it;
+- the data counted in what it holds, where the paper collects or uses it: "we gathered 371,264
+  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt).
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.gazetteer import NAME, is_name
+from citewise.agent.comparison.matrix_cells import cites_others, word_list
+
+_DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
+_COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
+_LISTED = re.compile(rf"{_COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
+# "two automatic metrics: Distinct-1 and Distinct-2"
+_LISTED_METRICS = re.compile(
+    rf"{_COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
+)
+_OPENS = re.compile(rf"^(?:The|Our)\s+(?P<v>{NAME})(?:\s+\(\w+\))?\s+{_DATA_WORD}\b")
+_STATED = re.compile(
+    rf"\b{_DATA_WORD}\s+we\s+(?:use|used|adopt|chose)\s+(?:is|was)\s+(?:the\s+)?(?P<v>{NAME})"
+)
+_OWN_USE = re.compile(
+    r"\b(?:we|our)\s+(?:\w+\s+){0,2}?(?:use|used|evaluate|evaluated|experiment|experimented|"
+    r"train|trained|test|tested|adopt|chose|consider)\b",
+    re.I,
+)
+_COLLECTS = re.compile(
+    r"\b(?:gathered|collected|crawled|downloaded|constructed|created|annotated|labell?ed|compiled|"
+    r"sampled|extracted|recorded|obtained|use|used|using|consists?|contains?|comprises?)\b",
+    re.I,
+)
+# whose data a count is: the authors' ("we gathered ...") or a section about the data
+_OURS = re.compile(r"\b(?:we|our)\b", re.I)
+_DATA_SECTION = re.compile(
+    r"^(?:[\dIVX.]+\s*)?(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
+    r"(?:\s+(?:collection|description|statistics|preparation))?$",
+    re.I,
+)
+_FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
+_COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
+_NAME_TOKEN = re.compile(NAME)
+_PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
+
+LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
+NAMED_SCORE = 2.0
+COUNTED_SCORE = 0.6  # below any name: a counted collection fills a cell no name fills
+
+
+def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Finding]]:
+    """(names, counted collections) beside the gazetteer's names, each verbatim in its
+    sentence; a counted collection in a sentence citing others is their data, left out."""
+    units_ = [u for u in paper_units if u.kind != "table"]
+    nouns = "|".join(re.escape(n) for n in sorted(word_list("data_units"), key=len, reverse=True))
+    counted = re.compile(
+        rf"(?<![\w.,])(?P<v>(?:{_COUNT})\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?(?:{nouns}))\b", re.I
+    )
+    found: list[Finding] = []
+    counts: list[Finding] = []
+    for unit in units_:
+        bonus = section_bonus("default", unit) + (1.0 if _OWN_USE.search(unit.text) else 0.0)
+        m = _LISTED.search(unit.text)
+        if m:
+            for t in _NAME_TOKEN.finditer(m.group("v")):
+                if is_name(t.group(), "datasets") and not _PLACEHOLDER.match(t.group()):
+                    found.append(_finding(unit, t.group(), LISTED_SCORE + bonus))
+        for pattern in (_OPENS, _STATED):
+            m = pattern.search(unit.text)
+            if m and is_name(m.group("v"), "datasets"):
+                found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
+        heading = _heading_name(unit.section)
+        if heading and heading in unit.text:
+            found.append(_finding(unit, heading, NAMED_SCORE + bonus))
+        heading = unit.section.split(" > ")[-1]
+        ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
+        if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
+            for m in counted.finditer(unit.text):
+                if _FEWER.search(unit.text[: m.start("v")]):
+                    continue
+                score = COUNTED_SCORE + section_bonus("default", unit)
+                counts.append(_finding(unit, m.group("v"), score))
+    return found, counts
+
+
+def _finding(unit: Unit, value: str, score: float) -> Finding:
+    return Finding("datasets", value, unit.text, unit.page, unit.block_id, unit.section, score)
+
+
+_HEADED = re.compile(
+    rf"^(?:[\dIVX.]+\s*)?(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
+)
+
+
+def _heading_name(section: str) -> str:
+    """The first word of a heading that names a dataset ("Twitter Dialogue Dataset" ->
+    "Twitter"), the word a sentence under it uses; "" for other headings."""
+    m = _HEADED.match(section.split(" > ")[-1].strip())
+    if not m:
+        return ""
+    first = m.group("n").split()[0]
+    return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
+
+
+def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
+    Distinct-2"), each name a finding scored like the paper's own list of its data."""
+    found = []
+    for unit in paper_units:
+        m = _LISTED_METRICS.search(unit.text)
+        if not m or unit.kind == "table":
+            continue
+        bonus = section_bonus("metrics", unit)
+        for t in _NAME_TOKEN.finditer(m.group("v")):
+            if _PLACEHOLDER.match(t.group()):
+                continue  # a citation of the paper that defined the metric
+            if is_name(t.group(), "model") or "-" in t.group():
+                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
+                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
+    return found

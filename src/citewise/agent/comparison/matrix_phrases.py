@@ -1,0 +1,200 @@
+"""Free-phrase columns: `--columns "study design,loss function"` beside the presets.
+
+A phrase of two or more words that names no preset aspect is asked of each paper like
+"What is the <phrase>?". A sentence that mentions the phrase (its content words, at most two
+words apart) is a candidate; the cell is what the sentence says the phrase is, never the bare
+sentence:
+
+- a phrase ending in a quantity word ("beam size", "number of layers"; agent/data/
+  matrix_cells.txt) asks for a number: "a beam size of 8", "beam size 4", "300 hidden size";
+- otherwise what the sentence links to it ("the loss function is a focal loss", "X as the
+  loss function") or the words that name which one ("Cross-Entropy loss function",
+  "pretrained GloVe word embeddings").
+
+The candidates are then scored like every other cell (agent/comparison/matrix_cells.py
+`own_statements`:
+related work left out, citing sentences demoted). A paper with no such sentence leaves the
+cell "not stated".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.matrix_cells import clause_end, shorten, word_list
+from citewise.agent.comparison.patterns import NUM
+
+MAX_PHRASE_WORDS = 6
+# a free-phrase column as a JSON-schema pattern (the tool registry's and HTTP schemas): two to
+# six words, the first starting with a letter ("study design", "loss function"); spaces spelled
+# out, so a JSON-schema (ECMAScript) reader and Python split words alike
+SPACE = " \t\n\r\f\v"
+FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{1,5}}[{SPACE}]*$"
+# what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."
+_LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|include[sd]?)\s+"
+# a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
+_AMOUNT = rf"{NUM}(?:\s?[kKMB]\b)?"
+_SET = (
+    r"(?:\s+(?:is|was|were|are|of|=|:|set to|set at|set as|fixed to|fixed at|equal to|to|as|at))*"
+    r"\s*"
+)
+# a value that points elsewhere says nothing itself
+_POINTS = re.compile(
+    r"\b(?:Equation|Eq\b|EQREF|DISPLAY_?FORM|INLINEFORM|Table|Figure|Section|shown|given|below|"
+    r"above|follows|following)"
+)
+# a linked value of one lower-case word is a verb or a stray word ("represents"), and a passive
+# verb with its preposition describes how the thing is used ("is optimized by", "is defined on")
+_NOT_A_VALUE = re.compile(r"^(?:[a-z]+|[a-z]+ed\s+(?:by|on|in|as|with|to|for|from|using)\b.*)$")
+# of several readings in one sentence, the one the paper states of its own ("..., while our
+# model has an embedding size of 128")
+_OURS = re.compile(r"\b(?:our|we)\b", re.I)
+
+
+def is_free_phrase(key: str) -> bool:
+    """Two to six words, the first starting with a letter: a column the user wrote rather
+    than a preset."""
+    return re.fullmatch(FREE_PHRASE_PATTERN, key) is not None
+
+
+def phrase_key(name: str) -> str:
+    """A column name as a key: lower case, its words joined by one space."""
+    return " ".join(w for w in re.split(f"[{SPACE}]+", name.lower()) if w)
+
+
+def content_words(phrase: str) -> list[str]:
+    """The phrase's words that carry meaning, singular ("losses" -> "loss" stem)."""
+    skip = word_list("dangling")
+    words = [w for w in re.findall(r"[a-z0-9][a-z0-9-]*", phrase.lower()) if w not in skip]
+    return [w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+            for w in words]  # fmt: skip
+
+
+def asks_for_number(phrase: str) -> bool:
+    words = re.findall(r"[a-z]+", phrase.lower())
+    return bool(words) and words[-1] in word_list("quantity_words")
+
+
+def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
+    """Sentences mentioning every content word of the phrase, the value being what the
+    sentence says the phrase is; scored by how the value is tied to the phrase and by position."""
+    words = content_words(phrase)
+    if not words:
+        return []
+    each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
+    mention = r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
+    numeric = asks_for_number(phrase)
+    readers = _number_readers(mention) if numeric else _name_readers(mention)
+    share = max(len(paper_units), 1)
+    found = []
+    for n, unit in enumerate(paper_units):
+        text = unit.text
+        if not all(p.search(text) for p in each) or (unit.kind == "table" and not numeric):
+            continue
+        for rank, reader in enumerate(readers):
+            read = reader(text)
+            if read is None:
+                continue
+            value, was_cut = read
+            if not value or value not in text or _POINTS.search(value):
+                continue
+            score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
+            score += 0.2 if unit.kind != "table" else 0.0
+            found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
+                                 score, was_cut))  # fmt: skip
+            break
+    return found
+
+
+Reader = Callable[[str], "tuple[str, bool] | None"]
+
+
+def _number_readers(mention: str) -> list[Reader]:
+    after = re.compile(rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+)?(?P<v>{_AMOUNT})", re.I)
+    before = re.compile(
+        rf"(?<![\w.])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
+    )
+
+    def read(pattern: re.Pattern[str]) -> Reader:
+        def reader(text: str) -> tuple[str, bool] | None:
+            matches = list(pattern.finditer(text))
+            if not matches:
+                return None
+            ours = [m for m in matches if _OURS.search(text, 0, m.start())]
+            m = ours[0] if ours and len(matches) > 1 else matches[0]
+            return (m.group("v").strip(), False)
+
+        return reader
+
+    return [read(after), read(before)]
+
+
+def _name_readers(mention: str) -> list[Reader]:
+    linked = re.compile(rf"\b{mention}{_LINK}(?P<v>\S)", re.I)
+    used_as = re.compile(
+        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+(?:as|for)\s+(?:the|our|a|an)\s+{mention}",
+        re.I,
+    )
+    near = re.compile(rf"\b{mention}", re.I)
+
+    def link(text: str) -> tuple[str, bool] | None:
+        m = linked.search(text)
+        if not m:
+            return None
+        start = m.start("v")
+        value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
+        return None if _NOT_A_VALUE.match(value) else (value, was_cut)
+
+    def named_as(text: str) -> tuple[str, bool] | None:
+        m = used_as.search(text)
+        if not m:
+            return None
+        value = _modifiers(m.group("v").split())
+        return (value, False) if value else None
+
+    def which_one(text: str) -> tuple[str, bool] | None:
+        m = near.search(text)
+        if not m:
+            return None
+        head = _modifiers(text[: m.start()].split())
+        if not head:
+            return None
+        return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
+
+    return [link, named_as, which_one]
+
+
+# a verb before a mention ends the words that say which one ("we learn ... word embeddings")
+_VERB = re.compile(
+    r"use[sd]?|using|with|by|via|trained|train|learn\w*|employ\w*|adopt\w*|minimi[sz]\w*|"
+    r"appl(?:y|ied|ies)|comput\w*|obtain\w*|initiali[sz]\w*|generat\w*|produc\w*|build|built|"
+    r"creat\w*|introduc\w*|propos\w*|develop\w*|extract\w*|represent\w*|consider\w*|compar\w*|"
+    r"modif\w*|optimi[sz]\w*|tun\w*|chang\w*|design\w*|defin\w*|choos\w*|chose\w*|select\w*|"
+    r"replac\w*|add\w*|updat\w*|requir\w*"
+)
+
+
+def _modifiers(before: list[str]) -> str:
+    """The words just before a mention that say which one it is (up to three, stopping at a
+    function word or a vague one), or "" when none does."""
+    stop = word_list("dangling") | word_list("vague_modifiers")
+    kept: list[str] = []
+    for word in reversed(before):
+        bare = word.strip("()[],;:").lower()
+        if bare.endswith(("'", "'s", "’", "’s")):
+            break  # "the tasks' loss functions": whose, not which
+        if (
+            not bare
+            or bare in stop
+            or not re.search(r"[A-Za-z]", bare)
+            or word.endswith((",", ";", ":"))
+        ):
+            break
+        if _VERB.fullmatch(bare):
+            break
+        kept.insert(0, word)
+        if len(kept) == 3:
+            break
+    return " ".join(kept)

@@ -1,0 +1,302 @@
+"""Settings read the way a reader reads them, beside agent/comparison/patterns.py's one regex an
+aspect.
+
+- software: a name the library's papers put before "toolkit", "library", "package",
+  "framework" or after "implemented in" (learned over the library, like the gazetteer's
+  dataset names), or a programming language or framework of agent/data/matrix_software.txt,
+  found in a sentence that uses it ("implemented in C", "trained using Sockeye");
+- code availability: the paper's own repository first (a link under the authors' e-mail
+  organisation or named after the paper's system), code said to be available without a link
+  ("is available online"), links of other projects last;
+- compute ("the total training time is 1-2 days"), a schedule written the other way round
+  ("multiplying 0.7 to the learning rate"), "no warmup", dropout named without a rate.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.matrix_cells import alternation, word_list
+from citewise.agent.comparison.patterns import NUM, OPTIMIZERS
+from citewise.agent.sourced_lists import sourced_lists
+
+SOFTWARE_FILE = "matrix_software.txt"
+_NAME = r"[A-Za-z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*"
+_CITE = r"(?:\s*(?:BIBREF\d+|\[\d+(?:,\s*\d+)*\]|\(\w[^()]{0,40}\d{4}\))\s*,?)*"
+# a name learned as software: "the KenLM toolkit", "Scikit-learn package", "implemented in PyTorch"
+_LEARN = [
+    re.compile(
+        rf"\b(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*){_CITE}\s+"
+        r"(?:toolkit|toolbox|library|libraries|package|software)\b"
+    ),
+    re.compile(
+        r"\b(?:implemented|coded)\s+(?:\w+\s+){0,3}?(?:in|with|using)\s+"
+        r"(?:the\s+)?(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
+    ),
+]
+_ACRONYM = re.compile(r"^[A-Z]{1,3}s?$")  # "NLP", "SMT", "QA": a field, not a program
+# a sentence that uses a tool (not one that only names it)
+_USE = re.compile(rf"\b(?:{alternation('tool_use_words')})\b", re.I)
+_NOT_SOFTWARE = re.compile(
+    rf"^(?:{OPTIMIZERS}|The|This|These|Our|We|Its|Their|An?|In|Open|Python's|Table|Figure|"
+    r"Section|BIBREF\d+|INLINEFORM\d+|UID\d+)$"
+)
+
+
+@cache
+def vocabulary(name: str) -> tuple[str, ...]:
+    text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
+    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks"))
+    return tuple(lists[name])
+
+
+def learn_software(paper_units: list[Unit]) -> set[str]:
+    """Software names a paper's sentences introduce as such ('the KenLM toolkit')."""
+    names = set()
+    for unit in paper_units:
+        for pattern in _LEARN:
+            for m in pattern.finditer(unit.text):
+                name = m.group("n").rstrip(".")
+                if len(name) >= 2 and not _NOT_SOFTWARE.match(name) and not _ACRONYM.match(name):
+                    names.add(name)
+    return names
+
+
+def software_names(learned: dict[str, int], other_names: set[str]) -> set[str]:
+    """The learned names a paper's sentences may be read for: those named as software by two
+    papers or written like a program's name ('KenLM', 'C++', 'word2vec'), and not a dataset
+    or model name of the library."""
+    return {
+        n for n, count in learned.items()
+        if n not in other_names and not _ACRONYM.match(n)
+        and (count >= 2 or re.search(r".[A-Z0-9+#]", n))
+    }  # fmt: skip
+
+
+def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]:
+    """Each known software name (learned over the library, or a language or framework of the
+    vocabulary) in a sentence that uses it; a language only after 'implemented in' and alike."""
+    languages = vocabulary("languages")
+    by_name = [_named(vocabulary("frameworks"), re.I), _named(tuple(known), 0)]
+    lang = "|".join(re.escape(n) for n in sorted(languages, key=len, reverse=True))
+    in_language = re.compile(
+        rf"\b(?:implement(?:ed|s)?|written|coded|programmed|run)\s+(?:\w+\s+){{0,4}}?in\s+"
+        rf"(?P<v>(?:{lang})(?:\s+\d+(?:\.\d+)*)?)(?![\w+#-])"
+    )
+    found: dict[str, Finding] = {}
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        matches = list(in_language.finditer(unit.text))
+        if _USE.search(unit.text):
+            matches += [m for p in by_name if p for m in p.finditer(unit.text)]
+        for m in matches:
+            value = m.group("v")
+            if value.lower() in found:
+                continue
+            score = 1.0 + section_bonus("software", unit)
+            found[value.lower()] = Finding(
+                "software", value, unit.text, unit.page, unit.block_id, unit.section, score
+            )
+    return list(found.values())
+
+
+def _named(names: tuple[str, ...], flags: int) -> re.Pattern[str] | None:
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.+#-])(?P<v>(?:{alternatives})(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])", flags
+    )
+
+
+_AVAILABLE = re.compile(
+    r"\b(?:our\b[^.;]{0,60}?|(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
+    r"[^.;]{0,60}?)\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?"
+    r"(?:publicly\s+|freely\s+|openly\s+)?(?P<v>available(?:\s+(?:online|on\s+GitHub|for\s+"
+    r"download|upon\s+request|on\s+request))?)",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
+_RELEASE = re.compile(
+    r"\b(?P<v>(?:we\s+)?(?:release|publish|open-source|make available)\s+(?:our|the|all)\s+"
+    r"(?:\w+\s+){0,2}?(?:code|implementation|source code|software|data and code|code and data))\b",
+    re.I,
+)
+_EMAIL_ORG = re.compile(r"@(?:[\w-]+\.)*?(?P<org>[\w-]+)\.(?:org|com|edu|ac\.\w+|\w{2})\b")
+_REPO = re.compile(
+    r"(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/(?P<owner>[\w.-]+)/?\s?(?P<repo>[\w.-]*)",
+    re.I,
+)
+_URL = re.compile(r"https?://\S+")
+
+
+def own_organisations(paper_units: list[Unit]) -> set[str]:
+    """The organisations of the authors' e-mail addresses on the first page ('allenai')."""
+    orgs: set[str] = set()
+    for unit in paper_units:
+        if unit.page > 1:
+            break
+        orgs.update(m.group("org").lower() for m in _EMAIL_ORG.finditer(unit.text))
+    return orgs - word_list("webmail_domains")
+
+
+def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> list[Finding]:
+    """`found` (links in sentences about code) re-scored so the paper's own repository leads,
+    plus the repositories under the authors' organisation wherever they stand (a footnote)
+    and code said to be available without a link."""
+    orgs = own_organisations(paper_units)
+    system = {
+        w.lower() for w in re.findall(r"[A-Za-z][\w-]*\d[\w-]*|[A-Z][A-Za-z]*[A-Z]\w*", title)
+    }
+    out = []
+    for f in found:
+        out.append(Finding(f.aspect, f.value, f.quote, f.page, f.block_id, f.section,
+                           f.score + _own_link(f.value, orgs, system)))  # fmt: skip
+    seen = {f.value for f in found}
+    for unit in paper_units:
+        for m in _URL.finditer(unit.text):
+            link = m.group().rstrip(".,;)")
+            if link in seen or not _own_link(link, orgs, system):
+                continue
+            seen.add(link)
+            out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
+                               unit.section, 2.0))  # fmt: skip
+        for pattern in (_AVAILABLE, _RELEASE):
+            said = pattern.search(unit.text)
+            if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
+                out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
+                                   unit.block_id, unit.section, 0.8))  # fmt: skip
+                break
+    return out
+
+
+def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
+    m = _REPO.search(link)
+    if not m:
+        return 0.0
+    owner, repo = m.group("owner").lower(), m.group("repo").lower()
+    if owner in orgs or (repo and repo in system):
+        return 2.0
+    return 0.0
+
+
+# a verb saying the paper's own training uses a technique
+_APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
+_EXTRA: dict[str, list[re.Pattern[str]]] = {
+    "compute": [
+        re.compile(
+            r"\b(?:training|running|total training|total)\s+time\b[^.;]{0,60}?\b(?:is|was|of|took)"
+            r"\s+(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+)?"
+            rf"(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s+(?:days?|hours?|weeks?|minutes?))\b",
+            re.I,
+        ),
+    ],
+    "schedule": [
+        # a schedule named by its parts: "the same warmup and decay strategy for learning rate"
+        re.compile(
+            r"(?P<v>\b(?:warm-?up|decay|annealing)(?:\s+and\s+(?:warm-?up|decay|annealing))?\s+"
+            r"(?:strategy|schedule|policy|scheme)\b(?:\s+for\s+(?:the\s+)?learning\s+rate)?)",
+            re.I,
+        ),
+        # "the learning rate is set to 1 and reduced by half if ...": the change, then its condition
+        re.compile(
+            r"\blearning\s+rate\b(?:[^.;]|\.(?=\d)){0,40}?\band\s+(?P<v>(?:is\s+|was\s+)?(?:reduced|decayed|"
+            r"halved|divided|multiplied|lowered|decreased|dropped)\b[^.;]{0,60})",
+            re.I,
+        ),
+        re.compile(
+            r"(?P<v>\b(?:multiply\w*|divid\w*|decay\w*|halv\w*|reduc\w*)\s+(?:by\s+)?"
+            rf"(?:{NUM}\s+)?(?:to\s+|of\s+)?the\s+learning\s+rate\b[^.;]{{0,60}})",
+            re.I,
+        ),
+    ],
+    "warmup": [re.compile(r"(?P<v>\bno\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I)],
+    "dropout": [
+        re.compile(
+            r"(?P<v>\b(?:embedding\s+)?dropout\s+(?:on|to|after|before|in)\s+(?:the\s+|all\s+|"
+            r"each\s+)?[\w-]+(?:\s+[\w-]+){0,2}?\s+layers?)\b",
+            re.I,
+        ),
+        # a rate written as a formula in papers converted from LaTeX: "$P_{dropout} = 0.1$"
+        re.compile(r"\bdropout\s*\}?\s*=\s*(?P<v>0?\.\d+)", re.I),
+        # dropout the paper uses without a rate: "we apply dropout to the input of each layer"
+        re.compile(
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
+            re.I,
+        ),
+    ],
+    "learning rate": [
+        # the older name of the learning rate: "we fixed the training rate at 0.001"
+        re.compile(
+            rf"\btraining\s+rate\s+(?:is\s+|was\s+)?(?:set\s+)?(?:at|to|of|=|as)\s+(?P<v>{NUM})",
+            re.I,
+        ),
+    ],
+    "batch size": [
+        # a batch counted in what it holds: "4096 tokens per batch", "tokens per batch to 4096"
+        re.compile(
+            rf"(?P<v>{NUM}\s+(?:tokens|sentences|sentence pairs|examples|samples|sequences|images)"
+            r"\s+(?:per|in each|in a)\s+(?:mini-?)?batch)\b",
+            re.I,
+        ),
+        re.compile(
+            r"\b(?:tokens|sentences|examples|samples|sequences)\s+per\s+(?:mini-?)?batch\s+"
+            rf"(?:to|of|=|at|is|was)\s+(?P<v>{NUM})",
+            re.I,
+        ),
+    ],
+    "gradient clipping": [
+        # clipping used without a threshold: "we used gradient clipping and early stopping"
+        re.compile(
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>gradient(?:\s+norm)?\s+clipping)\b",
+            re.I,
+        ),
+    ],
+}
+
+
+def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -> list[Finding]:
+    """The phrasings agent/comparison/patterns.py leaves out, for compute, schedule, warmup,
+    dropout;
+    scored below that module's findings, so they fill only what it leaves empty."""
+    found = []
+    quoted = {f.quote for f in known}  # a sentence already read for the aspect stays as read
+    for unit in paper_units:
+        if unit.text in quoted:
+            continue
+        for pattern in _EXTRA.get(aspect, ()):
+            m = pattern.search(unit.text)
+            if m:
+                value = m.group("v").strip(" ,")
+                score = 0.5 + section_bonus(
+                    aspect, unit
+                )  # below agent/comparison/patterns.py's readings
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+                break
+    return found
+
+
+def settings_findings(
+    aspect: str, paper_units: list[Unit], title: str, software: set[str], found: list[Finding]
+) -> list[Finding]:
+    """`found` (agent/comparison/patterns.py's findings) with what this module reads for the
+    aspect."""
+    if aspect == "software":
+        return found + software_findings(paper_units, software)
+    if aspect == "code availability":
+        return code_findings(paper_units, title, found)
+    if aspect == "epochs":
+        found = [
+            f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
+        ]
+    return found + extra_findings(aspect, paper_units, found)
+
+
+# "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2
+# epochs": a count of epochs that times something else, not the length of training
+_COUNTDOWN = re.compile(r"\b(?:after|every|each|within|patience(?:\s+of)?)\s+$", re.I)

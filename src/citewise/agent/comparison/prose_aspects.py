@@ -1,0 +1,289 @@
+"""Aspects stated in prose rather than as settings: task, method, main result, limitations.
+
+Each is a cue ('we propose', 'the aim of this study', 'outperforms', 'a limitation') whose
+clause, cut at a word boundary, is the value; the sentence is the quote.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.matrix_cells import (
+    alternation,
+    cites_others,
+    clause_continues,
+    clause_end,
+    complete_word,
+    in_sections,
+    shorten,
+    word_list,
+)
+
+_CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
+_SUBJECT = (
+    r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
+    r"the (?:present|current) study|here we)"
+)
+PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
+    "task": [
+        re.compile(
+            r"\b(?:the\s+)?(?:aims?|purpose|objectives?|goals?)\s+of\s+(?:this|the|our)\s+"
+            rf"(?:study|review|paper|work|analysis)\s+(?:is|was|were|are)\s+(?:to\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:aim(?:s|ed)? to|seek(?:s)? to|set out to|address(?:es)?|"
+            r"tackle(?:s)?|focus(?:es)? on|investigate(?:s|d)?|examine(?:s|d)?|stud(?:y|ies))"
+            rf"\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(rf"\bthe (?:task|problem) of {_CLAUSE}", re.I),
+        re.compile(
+            r"\b(?:was|were) (?:performed|completed|conducted|carried out|used|undertaken)\b"
+            r"[^.;:]{0,80}?\bto\s+(?P<v>(?:evaluate|assess|determine|identify|explore|"
+            r"investigate|examine|understand|describe|compare|measure|estimate|aid)\b[^.;:]{5,300})",
+            re.I,
+        ),
+    ],
+    "method": [
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|"
+            rf"describe(?:s)?|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
+            r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
+            r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
+            r"architecture|technique|procedure|pipeline)\b(?:[^.;:]|\.(?=\d)){0,150})",
+            re.I,
+        ),
+        re.compile(
+            rf"(?P<v>\b(?:a\s+)?(?:(?:{alternation('study_designs')})|"
+            rf"(?:{alternation('design_qualifiers')})\s+(?:\w+\s+){{0,3}}?"
+            rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
+            re.I,
+        ),
+    ],
+    "main result": [
+        re.compile(
+            r"\b(?:results|findings|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
+            rf"\b(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?\s+(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            rf"\b{_SUBJECT}\s+(?:find|found|show|showed|demonstrate|observe|observed)\s+"
+            rf"(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(  # a whole sentence whose verb reports a result
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass)(?:s|es|ed)?\b"
+            r"(?:[^.;:]|\.(?=\d)){3,200})"
+        ),
+        re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
+            r"\b(?:yield(?:s|ed)?|give(?:s|n)?|gave|lead(?:s)? to|led to|result(?:s|ed)? in|"
+            r"bring(?:s)?|brought)\s+(?P<v>(?:an?\s+|significant\s+|consistent\s+|large\s+)*"
+            r"(?:improvements?|gains?|increases?|reductions?|speed-?ups?)\s+(?:of|in|on|by)\s+"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
+        re.compile(  # a comparison stated as the finding: "Compared to X, Y is more ... but ..."
+            r"^(?P<v>(?:Compared (?:to|with)|Unlike|In contrast to)\b[^.;:]{3,120},\s*[^.;:]{0,120}"
+            r"\b(?:more|less|better|worse|higher|lower|faster|slower)\b(?:[^.;:]|\.(?=\d)){0,160})"
+        ),
+    ],
+    "limitations": [
+        re.compile(
+            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
+            rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
+            re.I,
+        ),
+        re.compile(  # the cue is part of the cell: "limited by the coverage of ..."
+            r"\b(?:is|are|was|were)\s+(?P<v>(?:limited (?:by|to|in)|not (?:able|designed) to)"
+            r"\s+(?:[^.;:]|[.:](?=\d)){8,400})",
+            re.I,
+        ),
+        re.compile(  # the sentence that names future work
+            r"^(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
+            r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|"
+            r"hope|required|warranted)"
+            r"\b(?:[^.;:]|\.(?=\d)){8,300})",
+            re.I,
+        ),
+        re.compile(
+            r"(?<!not )(?<!never )\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |"
+            r"shortcomings? in |"
+            rf"it (?:may|might) be possible that ){_CLAUSE}",
+            re.I,
+        ),
+        re.compile(
+            r"(?:^|, )[Hh]owever,?\s+(?P<v>[^.;:]{0,200}?\b"
+            rf"(?:{alternation('shortcoming_words')})\b[^.;:]{{0,200}})"
+        ),
+    ],
+}
+_INTRODUCTION = re.compile(r"^(?:[\dIVX.]+\s*)?(?:introduction|motivation)$", re.I)
+_SECTIONS = {
+    "task": re.compile(r"abstract|introduction|background|objective|motivation", re.I),
+    "method": re.compile(r"abstract|introduction|method|approach|design|motivation", re.I),
+    "main result": re.compile(r"abstract|result|conclusion|evaluation|finding", re.I),
+    "limitations": re.compile(r"limitation|discussion|conclusion|future", re.I),
+}
+
+
+# a clause that is no value: starts mid-phrase ("address, the algorithm ...")
+_FRAGMENT = re.compile(r"^(?:[a-z]+,|[,)\]]|(?:and|or|but|which|that|here|below|above)\b)")
+# a task or method stated where a paper opens (abstract, introduction, or its first fifth);
+# "we present ... in Table 3" in a results section is neither
+_OPENING_SHARE = 0.2
+_POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
+# a sentence that announces the limitations the next sentence states
+_ANNOUNCES = re.compile(
+    r"\b(?:note|acknowledge|mention|discuss|consider|recogni[sz]e)\s+(?:its|our|the|some|several|"
+    r"a few|two|three|certain)\s+(?:\w+\s+)?(?:limitations?|shortcomings?|weaknesses)\b|"
+    r"\b(?:this|our|the present|the current)\s+(?:study|work|paper|analysis|approach|method|review)"
+    r"\s+(?:has|had|have|is subject to)\s+(?:\w+\s+){0,2}?(?:limitations?|shortcomings?)\b|"
+    r"\blimitations?\s+of\s+(?:this|our|the present|the current)\s+(?:study|work|paper|analysis|"
+    r"approach|method|review)\b",
+    re.I,
+)
+# a result that names no finding: "experiments demonstrate the effectiveness of our method"
+_VAGUE = re.compile(rf"^(?:the\s+)?(?:{alternation('vague_results')})\s+(?:of|and)\b", re.I)
+_RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
+# what a result claims: a comparison, a change, a number
+_CLAIMS = re.compile(rf"\d|\b(?:{alternation('claim_words')})\b", re.I)
+
+
+def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """Clauses after the aspect's cues, preferring the sections such statements live in."""
+    found = []
+    share = max(len(paper_units), 1)
+    announced = ""  # the block whose sentence announced limitations
+    part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
+    for n, unit in enumerate(paper_units):
+        if unit.kind == "table":
+            continue
+        labelled = _abstract_part(unit.text)
+        if labelled:
+            aspect_of, rest = labelled
+            part = (unit.block_id, aspect_of)
+            if not rest:
+                continue
+        if aspect in _PART_ASPECTS and part == (unit.block_id, aspect):
+            part = ("", "")
+            found += _part_sentence(aspect, unit, labelled[1] if labelled else unit.text)
+            continue
+        in_section = bool(_SECTIONS[aspect].search(unit.section))
+        if aspect in ("task", "method") and not in_section and n / share > _OPENING_SHARE:
+            continue
+        if aspect == "limitations":
+            if in_sections(unit.section, "limitation_sections") or announced == unit.block_id:
+                found += _stated_limitation(unit)
+                announced = ""
+                continue
+            announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
+            if cites_others(unit.text) or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
+                continue  # others' drawbacks, the gap a paper opens with
+        cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
+        if cue is not None:
+            found.append(cue)
+    return found
+
+
+def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
+    """The clause after the first of the aspect's cues the sentence matches, scored by the
+    cue's rank, the section and how early the sentence stands (`early`: 1 at the start)."""
+    for rank, pattern in enumerate(PROSE_CUES[aspect]):
+        m = pattern.search(unit.text)
+        if not m:
+            continue
+        start = m.start("v")
+        # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
+        end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+        if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
+            continue
+        if aspect in ("task", "method", "main result") and _POINTER.search(value):
+            continue  # "we show generations ... in Table 4" points at a finding
+        if aspect == "limitations" and _RELEASES.search(value):
+            continue  # "we will release a model": a plan, not a shortcoming
+        if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
+            continue  # "BERT is a Markov random field", "the effectiveness of X": no finding
+        stop = unit.text.find(value, start) + len(value)
+        was_cut = was_cut or clause_continues(unit.text, stop)
+        # the abstract and introduction state tasks and methods
+        score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        if aspect == "limitations" and "limitation" in unit.section.lower():
+            score += 1.0
+        last_cue = rank == len(PROSE_CUES[aspect]) - 1
+        if aspect == "limitations" and last_cue and not in_section:
+            continue  # a 'however' counts only where papers weigh their work
+        return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
+                       was_cut)  # fmt: skip
+    return None
+
+
+_PART_ASPECTS = {"task": "abstract_task_parts", "method": "abstract_method_parts",
+                 "main result": "abstract_result_parts"}  # fmt: skip
+_LABEL = re.compile(r"^(?P<label>[A-Z][A-Za-z ]{2,24}?)\s*[.:]\s*(?P<rest>.*)$")
+# what the first sentence under a structured abstract's heading scores: above the title for an
+# aim, above cue-found sentences for methods and findings
+PART_SCORE = 3.6
+
+
+def _abstract_part(text: str) -> tuple[str, str] | None:
+    """(aspect, rest of the sentence) when the sentence opens with a structured abstract's
+    heading ("Results. ...", "Objectives: ..."), else None."""
+    m = _LABEL.match(text)
+    if not m:
+        return None
+    label = m.group("label").strip().lower()
+    for aspect, list_name in _PART_ASPECTS.items():
+        if label in word_list(list_name):
+            return aspect, m.group("rest").strip()
+    return None
+
+
+def _part_sentence(aspect: str, unit: Unit, text: str) -> list[Finding]:
+    """The first sentence under a structured abstract's heading, whole (shortened)."""
+    value, was_cut = shorten(text.rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    return [Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, PART_SCORE,
+                    was_cut)]  # fmt: skip
+
+
+def _stated_limitation(unit: Unit) -> list[Finding]:
+    """A sentence of a limitations section is a limitation, cue or not: the sentence is the
+    value (shortened), scored above drawbacks named elsewhere."""
+    value, was_cut = shorten(unit.text.rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, 3.0,
+                    was_cut)]  # fmt: skip
+
+
+# a dataset a paper describes instead of naming: "we use a manually-curated dataset of ..."
+_DESCRIBED_DATA = re.compile(
+    r"\b(?:we\s+(?:use|used|collect\w*|buil[dt]|create[sd]?|construct\w*|compile[sd]?|release[sd]?)|"
+    r"(?:is|was|were)\s+(?:collected|built|created|constructed|compiled|used))\s+(?:\w+\s+){0,3}?"
+    r"(?P<v>(?:a|an|our)\s+(?:[\w-]+\s+){0,4}?(?:dataset|data set|corpus|collection)\s+of\s+"
+    r"[^.;:]{5,100})",
+    re.I,
+)
+DESCRIBED_DATA_SCORE = 1.5  # below a name the paper uses in its setup, above one named in passing
+
+
+def described_datasets(paper_units: list[Unit]) -> list[Finding]:
+    """Datasets a paper describes in a phrase rather than names, each such phrase a value."""
+    found = []
+    for unit in paper_units:
+        m = _DESCRIBED_DATA.search(unit.text)
+        if not m or unit.kind == "table":
+            continue
+        value, was_cut = shorten(m.group("v").strip(" ,"))
+        if value in unit.text:
+            found.append(Finding("datasets", value, unit.text, unit.page, unit.block_id,
+                                 unit.section, DESCRIBED_DATA_SCORE, was_cut))  # fmt: skip
+    return found

@@ -1,0 +1,2 @@
+"""Answers written by a language model: prompts, numbered evidence, and the verification of
+every generated sentence."""

@@ -1,0 +1,87 @@
+"""The arithmetic a question names, over cells of one table, as a `Computation` whose
+operands each quote and cite their cell.
+
+One row over periods: a change is the later period minus the earlier ("change in X between
+2018 and 2019" = 2019 − 2018), a percentage change divides it by the earlier; an average or
+a total runs over the periods named (every period of the table when none is). Two rows in
+one column: a difference is the first named minus the second, a share or ratio the first
+over the second. Rounding: as the question says, else two decimals.
+"""
+
+from __future__ import annotations
+
+from citewise.agent.numeric.computed import Computation, Operand
+from citewise.agent.numeric.quoted import row_quote
+from citewise.agent.numeric.tables.asked import Ask
+from citewise.agent.numeric.tables.frame import Column, Frame, Row
+from citewise.agent.numeric.tables.lexicon import find
+
+_NAMES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
+    printed, value = row.figures[column.index]
+    i, k = frame.cell(row, column)
+    cells = frame.view.rows[i]
+    label = f"{row.label or row.parent}, {column.header}".strip(", ")
+    return Operand(
+        name,
+        label,
+        printed.strip(),
+        value,
+        frame.block.id,
+        row_quote(frame.block, cells),
+        row=row.label,
+        cell_bbox=frame.view.box(i, k),
+    )
+
+
+def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Computation | None:
+    """change / percentage change / average / total of one row over its period columns
+    (earliest first)."""
+    op = ask.operation
+    columns = list({c.index: c for c in columns}.values())
+    if len(columns) < 2:
+        return None
+    if op in ("change", "difference", "pct_change"):
+        if len(columns) > 2 and ask.periods:
+            return None  # three periods named for a two-figure change
+        columns = [columns[0], columns[-1]] if ask.periods else columns[-2:]
+    if op not in ("change", "difference", "pct_change", "average", "sum") or len(columns) < 2:
+        return None
+    if op == "sum" and not ask.periods and not find(ask.text, ("all_periods",)):
+        return None  # "the total X" names a row; a sum over periods names them
+    operands = [operand(frame, row, c, _NAMES[i]) for i, c in enumerate(columns)]
+    names = [o.name for o in operands]
+    label = row.label or row.parent
+    span = f"{columns[0].name} to {columns[-1].name}"
+    if op in ("change", "difference"):
+        return Computation(f"change in {label} from {span}", "b - a", operands, ask.decimals)
+    if op == "pct_change":
+        return Computation(f"percentage change in {label} from {span}", "(b - a) / a * 100",
+                           operands, ask.decimals, "%")  # fmt: skip
+    if op == "sum":
+        return Computation(
+            f"total of {label} over {span}", " + ".join(names), operands, ask.decimals
+        )
+    expression = f"({' + '.join(names)}) / {len(names)}"
+    return Computation(f"average of {label} over {span}", expression, operands, ask.decimals)
+
+
+def across_rows(ask: Ask, frame: Frame, rows: list[Row], column: Column) -> Computation | None:
+    """difference / ratio / share / total / average of two rows in one column (the first
+    the question names first)."""
+    op = ask.operation
+    first, second = (operand(frame, r, column, n) for r, n in zip(rows, "ab", strict=False))
+    what = f"{first.row or first.label} and {second.row or second.label}, {column.name}"
+    if op == "difference":
+        return Computation(f"difference of {what}", "a - b", [first, second], ask.decimals)
+    if op == "sum":
+        return Computation(f"total of {what}", "a + b", [first, second], ask.decimals)
+    if op == "average":
+        return Computation(f"average of {what}", "(a + b) / 2", [first, second], ask.decimals)
+    if op == "share" and ask.percent:
+        return Computation(f"share of {what}", "a / b * 100", [first, second], ask.decimals, "%")
+    if op in ("share", "ratio"):
+        return Computation(f"ratio of {what}", "a / b", [first, second], ask.decimals)
+    return None

@@ -1,0 +1,137 @@
+"""Candidates from the tables a question may be about: a computed figure (one row over
+periods, or two rows in one column), the period where a row's figure is larger, a count
+of periods meeting a condition, or a row's figures for the periods named. Each candidate
+carries its features; support comes from them (tables/support.py), never from a proposer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.numeric.tables.asked import Ask
+from citewise.agent.numeric.tables.candidate import Candidate, computed_candidate
+from citewise.agent.numeric.tables.compute import across_rows, over_periods
+from citewise.agent.numeric.tables.frame import Column, Frame, Row
+from citewise.agent.numeric.tables.locate import best_row, named_by_headers, pick_columns
+from citewise.agent.numeric.tables.lookup import cell, extreme_row
+from citewise.agent.numeric.tables.parts import parts_of
+from citewise.agent.numeric.tables.periods import compared, counted, listed, period_columns
+from citewise.agent.numeric.tables.printed import printed_change
+
+_WHICH = re.compile(r"\b(?:which|what)\b", re.I)
+# Two rows that each match at least half-way are what a question joining two names means.
+TWO_ROWS = 0.5
+
+
+def _one_row(ask: Ask, frame: Frame) -> Candidate | None:
+    pick = pick_columns(frame, ask)
+    if pick is None:
+        return None
+    match = best_row(frame, ask.phrase, [c.index for c in pick.columns])
+    if match is None:
+        return None
+    comp = over_periods(ask, frame, match.row, pick.columns)
+    if comp is None:
+        return None
+    if match.rival is not None:  # say so rather than pick silently
+        rival = match.rival
+        comp.notes.append(f"row {rival.label}{f' ({rival.parent})' if rival.parent else ''} "
+                          "matches the question as well")  # fmt: skip
+    features = {
+        "operation": 1.0,
+        "row": match.score,
+        "margin": match.score - match.runner_up,
+        "columns": 0.0 if pick.how == "default" else 1.0,
+        "column_tie": float(pick.ambiguous),
+    }
+    made = computed_candidate(comp, frame, features)
+    printed = printed_change(frame, match.row, pick.columns, comp) if made else None
+    if made is not None and printed is not None:
+        made.sentences.append(printed)  # the report's own figure for what was computed
+    return made
+
+
+def _one_column(ask: Ask, frame: Frame) -> tuple[Column, bool, bool] | None:
+    """The column a two-row operation reads: the one period named, else the latest
+    period (else the only value column); (column, named, another would do)."""
+    single = [c for c in frame.columns if len(c.years) == 1]
+    if len(ask.periods) == 1:
+        fits = [c for c in single if c.years == [ask.periods[0].year]]
+        amounts = [c for c in fits if not c.percent] or fits
+        return (amounts[0], True, len(amounts) > 1) if amounts else None
+    if ask.periods:
+        return None
+    by_words = named_by_headers(frame.columns, ask)
+    if len(by_words) == 1:  # "as of end of period": the column headed so
+        return by_words[0], True, False
+    if len(frame.columns) == 1:
+        return frame.columns[0], True, False
+    if not single:
+        return None
+    latest = max(c.years[0] for c in single)
+    fits = [c for c in single if c.years == [latest] and not c.percent] or [
+        c for c in single if c.years == [latest]
+    ]
+    return fits[0], False, len(fits) > 1
+
+
+def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
+    chosen = _one_column(ask, frame)
+    if chosen is None or not ask.parts:
+        return None
+    column, named, tie = chosen
+    best: tuple[float, float, list[Row]] | None = None
+    for first, second in ask.parts:
+        one = best_row(frame, first, [column.index])
+        if one is None:
+            continue
+        two = best_row(frame, second, [column.index], skip={one.row.index})
+        if two is None:
+            continue
+        score = min(one.score, two.score)
+        margin = min(one.score - one.runner_up, two.score - two.runner_up)
+        if best is None or score > best[0]:
+            best = (score, margin, [one.row, two.row])
+    if best is None:
+        return None
+    comp = across_rows(ask, frame, best[2], column)
+    if comp is None:
+        return None
+    features = {"operation": 1.0, "row": best[0], "margin": max(0.0, best[1]),
+                "columns": float(named), "column_tie": float(tie)}  # fmt: skip
+    return computed_candidate(comp, frame, features)
+
+
+def _performed(ask: Ask, found: Candidate) -> Candidate | None:
+    """The computed candidate, unless the question names an average it does not take ("the
+    change in the average X"): an average of no row it read ("Average price") is still to
+    be done, and the figure computed without it is not the one asked for."""
+    if ask.operation == "average" or "average" not in ask.named:
+        return found
+    rows = " ".join(str(o.get("row") or o.get("label") or "") for s, _ in found.sentences
+                    for o in s.operands or [])  # fmt: skip
+    return found if "average" in rows.lower() else None
+
+
+def candidate(ask: Ask, frame: Frame) -> Candidate | None:
+    """The answer this table gives the question, if it gives one."""
+    if ask.condition and ask.threshold is not None and (ask.counts or ask.asks_period):
+        return counted(ask, frame)
+    if ask.asks_period and ask.comparison:
+        return compared(ask, frame)
+    if ask.asks_period and (not ask.operation or (ask.operation == "sum" and not ask.periods)):
+        return period_columns(ask, frame)  # "which years are total assets given for"
+    if ask.comparison and not ask.operation and _WHICH.search(ask.text):
+        return extreme_row(ask, frame)  # "which segment had the largest X"
+    if ask.made_of and ask.operation in (None, "sum") and not ask.periods:
+        return parts_of(ask, frame)  # "the components of total revenue"
+    if ask.operation:
+        two = _two_rows(ask, frame) if ask.parts else None
+        if two is not None and two.features["row"] >= TWO_ROWS:
+            return _performed(ask, two)  # "the difference between A and B": the rows named
+        one = _one_row(ask, frame)
+        both = [c for c in (two, one) if c is not None]
+        return _performed(ask, max(both, key=lambda c: c.features["row"])) if both else None
+    if len(ask.periods) >= 2:
+        return listed(ask, frame)
+    return cell(ask, frame)  # "what was X in 2019"

@@ -1,0 +1,2 @@
+"""The research stages, one module each: plan, gather, screen, acquire, extract, analyze, write,
+verify."""

@@ -1,0 +1,92 @@
+"""Which sentences join the best one in a drafted answer, and how far it runs: the next
+sentence of a paragraph that refers back to a chosen one, the items a chosen sentence
+announces (agent/sentences/spans.py), then as many as the word budget takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+from citewise.agent.ask.question import Question
+from citewise.agent.sentences.extractive import Candidate, Passage, split_sentences
+from citewise.agent.sentences.spans import listed_items
+from citewise.agent.sourced_lists import sourced_lists
+
+# An answer runs to this many words: the sentence that holds the answer is often the
+# scorer's second to fourth, not its first, so the further ones it rates close go along.
+ANSWER_WORDS = 80
+# An answer ranked by term coverage alone (a table among the best, a yes/no question) stays
+# this short: coverage says less than the scorer about which further sentence answers.
+COVERAGE_WORDS = 60
+
+
+@dataclass
+class Span:
+    """One answer sentence: the candidate it comes from and the verbatim span shown."""
+
+    candidate: Candidate
+    text: str
+    also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
+
+
+def listed(
+    spans: list[Span], question: Question, passages: list[Passage], document_of: dict[str, str]
+) -> list[Span]:
+    """Each span widened to the items it lists and followed by the sentence that continues
+    it, then as many as the word budget takes."""
+    texts = {p.block_id: p.text for p in passages}
+    widened = [
+        Span(s.candidate, listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")))
+        for s in spans
+    ]
+    return _within_budget(_continued(widened, passages), document_of)
+
+
+def _continued(spans: list[Span], passages: list[Passage]) -> list[Span]:
+    """Each span followed by the next sentence of its paragraph when that one opens by
+    referring back to it ("The main source is the Convote set. It contains 3,857 speech
+    segments ..."): the two say one thing, and the second often says what is asked."""
+    sentences = {p.block_id: split_sentences(p.text) for p in passages if p.kind == "paragraph"}
+    shown = {s.candidate.text for s in spans}
+    joined: list[Span] = []
+    for span in spans:
+        joined.append(span)
+        order = sentences.get(span.candidate.block_id, [])
+        if span.candidate.text not in order:
+            continue
+        after = order.index(span.candidate.text) + 1
+        if after < len(order) and order[after] not in shown and refers_back(order[after]):
+            joined.append(Span(replace(span.candidate, text=order[after]), order[after]))
+            shown.add(order[after])
+    return joined
+
+
+@lru_cache(maxsize=1)
+def _back_words() -> frozenset[str]:
+    """Words that open a sentence about what the one before named (agent/data/continuation.txt)."""
+    text = resources.files("citewise.agent").joinpath("data", "continuation.txt")
+    lists = sourced_lists(text.read_text("utf-8"), "continuation.txt", ["refers_back"])
+    return frozenset(lists["refers_back"])
+
+
+def refers_back(sentence: str) -> bool:
+    """Whether the sentence opens with a pronoun or determiner referring back ("It", "These")."""
+    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
+    return first.strip("\"'(“‘") in _back_words()
+
+
+def _within_budget(spans: list[Span], document_of: dict[str, str]) -> list[Span]:
+    """The first span always; more only while the answer stays within ANSWER_WORDS (or
+    COVERAGE_WORDS when the fitted scorer did not rank it)."""
+    budget = ANSWER_WORDS if spans and spans[0].candidate.fitted else COVERAGE_WORDS
+    kept = spans[:1]
+    words = len(spans[0].text.split()) if spans else 0
+    for span in spans[1:]:
+        if document_of.get(span.candidate.block_id) != document_of.get(kept[0].candidate.block_id):
+            continue  # one answer, one paper (comparisons go through compare_questions)
+        words += len(span.text.split())
+        if words > budget:
+            break
+        kept.append(span)
+    return kept
