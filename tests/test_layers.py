@@ -33,6 +33,15 @@ FACE_MAY_IMPORT = (
 NOT_A_FACE = {"workers/app.py"}
 # Face modules still reaching past api/ (named, so a new one anywhere else fails).
 PENDING_FACE_IMPORTS: set[str] = set()
+# Domain packs (agent/packs/) register their shapes; the rest of agent/ never imports one.
+# Still crossed (named, so a new one fails): the finance pack's scope and filing line.
+PACKS = "citewise.agent.packs"
+PENDING_PACK_IMPORTS = {
+    "agent/ask/qa.py citewise.agent.packs.finance.filing_scope",
+    "agent/ask/qa.py citewise.agent.packs.finance.filings",
+    "agent/numeric/numeric_answer.py citewise.agent.packs.finance.filing_answer",
+    "agent/numeric/numeric_answer.py citewise.agent.packs.finance.financial",
+}
 
 
 def modules() -> list[tuple[str, ast.Module]]:
@@ -143,6 +152,32 @@ def test_the_face_check_lets_api_faces_and_the_leaves_through() -> None:
         "from citewise.eval.render import print_eval\n"
     )
     assert past_api(ast.parse(source)) == []
+
+
+def pack_imports(name: str, tree: ast.Module) -> list[tuple[int, str]]:
+    """The imports of a pack by an agent/ module outside agent/packs/."""
+    if not name.startswith("agent/") or name.startswith("agent/packs/"):
+        return []
+    return [
+        (line, m) for line, m in imported_modules(tree) if m == PACKS or m.startswith(PACKS + ".")
+    ]
+
+
+def test_the_agent_imports_no_domain_pack() -> None:
+    offending = [
+        f"{name}:{line} {module}"
+        for name, tree in modules()
+        for line, module in pack_imports(name, tree)
+        if f"{name} {module}" not in PENDING_PACK_IMPORTS
+    ]
+    assert offending == []
+
+
+def test_the_pack_check_catches_a_planted_import_and_lets_packs_and_api_through() -> None:
+    planted = ast.parse("def f():\n    from citewise.agent.packs.finance import filings\n")
+    assert pack_imports("agent/sentences/draft.py", planted) != []
+    assert pack_imports("agent/packs/finance/filing_answer.py", planted) == []
+    assert pack_imports("api/library.py", planted) == []
 
 
 def test_no_environment_reads_below_the_faces() -> None:

@@ -1,4 +1,4 @@
-"""The answer pipeline's contract (agent/pipeline/): every candidate goes through the same
+"""The answer pipeline's contract (agent/ask/): every candidate goes through the same
 checks and gets its support from the one scoring step, a proposer that sets a support
 breaks the run, refusals carry their kind, a shape is switched off by name, and the trace
 shows what each shape proposed — on a small report these tests write."""

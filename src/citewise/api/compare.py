@@ -252,7 +252,7 @@ class ComparisonMethods:
 
 
 class CompareTable:
-    """The compare-table answer as an answer shape (agent/pipeline/): a comparative question
+    """The compare-table answer as an answer shape (agent/ask/): a comparative question
     ("compare the optimizer settings in A and B", "how do A and B differ in Y") answered
     with the compare table; registered first by the Library, so the pipeline imports no
     comparison code."""

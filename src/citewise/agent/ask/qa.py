@@ -1,5 +1,5 @@
 """Question -> understand -> scope -> retrieve -> propose -> check -> score -> answer or
-refuse, over one state (agent/pipeline/).
+refuse, over one state (agent/ask/).
 
 `ask` reads as its stages: analyse the question and scope it to the papers it names,
 retrieve, let every registered answer shape propose candidates (agent/ask/proposers.py),
@@ -178,7 +178,7 @@ class QuestionAnswerer:
         self, text: str, documents: tuple[str, ...] = (), k: int = 8, trace: bool = False
     ) -> Answer:
         """understand -> scope -> retrieve -> propose -> check -> score -> answer or refuse,
-        then the revisers (agent/pipeline/); with `trace`, every proposer runs and the
+        then the revisers (agent/ask/); with `trace`, every proposer runs and the
         answer carries what each proposed (`Answer.pipeline`)."""
         started = time.perf_counter()
         question, chosen_scope = self.analyse(text, documents)
