@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 import yaml
+from startup import slowest_imports  # the one -X importtime reader (benchmarks/startup.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV_ZH = ROOT / "tests" / "eval" / "data" / "dev_zh.yaml"
@@ -119,20 +120,6 @@ def ingest(library: Path, env: dict[str, str]) -> None:
         sys.exit(f"ingest of {CORPUS} failed")
 
 
-def slowest_imports(command: list[str], env: dict[str, str], top: int = 12) -> list[str]:
-    done = subprocess.run(
-        [command[0], "-X", "importtime", *command[1:]], env=env, capture_output=True, text=True
-    )
-    rows = []
-    for line in done.stderr.splitlines():
-        if line.startswith("import time:") and "|" in line:
-            _, cumulative, name = line.split("|")
-            if cumulative.strip().isdigit():
-                rows.append((int(cumulative), name.rstrip()))
-    rows.sort(reverse=True)
-    return [f"{us / 1000:8.1f} ms {name}" for us, name in rows[:top]]
-
-
 Times = dict[str, list[float]]
 
 
@@ -182,7 +169,7 @@ def measure(args: argparse.Namespace, library: Path, envs: list[dict[str, str]])
             stages(library, pairs, env)
         if args.importtime:
             print(f"\nslowest imports of a Chinese ask ({pairs[0][0]}):")
-            print("\n".join(slowest_imports([*cli, pairs[0][1]], env)))
+            print("\n".join(slowest_imports([*cli, pairs[0][1]], env, top=12)))
 
 
 def stages(library: Path, pairs: list[tuple[str, str, str]], env: dict[str, str]) -> None:
