@@ -105,7 +105,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # the sentence that names future work
-            r"(?:^|;\s+)(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
+            r"(?:^|;\s+)"
+            r"(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
             r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|"
             r"hope|required|warranted|leave|leaves|left|is to|intend)"
             r"\b(?:[^.;:]|\.(?=\d)){8,300})",
