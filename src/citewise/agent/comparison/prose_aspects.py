@@ -58,6 +58,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"architecture|technique|procedure|pipeline)\b(?:[^.;:]|\.(?=\d)){0,150})",
             re.I,
         ),
+        re.compile(  # the concrete means: "we integrate a language model for context-aware search"
+            rf"\b(?:we|I)\s+(?:also\s+|then\s+|further\s+)?(?:{alternation('means_verbs')})\s+"
+            r"(?!(?:this|these|that|those|it|them)\b)"
+            r"(?P<v>(?:a|an|the|two|three|several|our)?\s*(?:[\w-]+\s+){0,4}?[\w-]+"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
         re.compile(
             rf"(?P<v>\b(?:a\s+)?(?:(?:{alternation('study_designs')})|"
             rf"(?:{alternation('design_qualifiers')})\s+(?:\w+\s+){{0,3}}?"
@@ -258,6 +265,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
         score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
+            continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
@@ -266,6 +275,10 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     return None
+
+
+MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
+_OPENING = re.compile(r"abstract|introduction", re.I)
 
 
 _PART_ASPECTS = {"task": "abstract_task_parts", "method": "abstract_method_parts",
