@@ -84,7 +84,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
-            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass)(?:s|es|ed)?\b"
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
+            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
