@@ -74,4 +74,3 @@ def test_a_shortcoming_the_paper_admits_fills_the_cell_not_one_of_related_work(
     value = str(cells(lib, ids["signs"], "limitations")["limitations"]["value"])
     assert "at night" in value
     assert "handwritten" not in value
-

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from tests.agent.test_matrix_cells import cells, ingest
 
-
 MOTIVATED = """# Forecasting Bike Rentals From Weather
 
 ## Abstract
