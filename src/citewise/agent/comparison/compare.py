@@ -158,10 +158,10 @@ def _values_compared(stated: list[Cell]) -> str:
     groups: dict[str, list[Cell]] = {}
     for c in stated:
         groups.setdefault(c.value.lower(), []).append(c)
-    numbers = {k: _ONE_NUMBER.match(k) for k in groups}
-    if len(groups) > 1 and all(numbers.values()):
-        ranked = sorted(groups, key=lambda k: float(numbers[k].group(1)))  # type: ignore[union-attr]
-        low, high = (float(numbers[k].group(1)) for k in (ranked[0], ranked[-1]))  # type: ignore[union-attr]
+    numbers = {k: float(m.group(1)) for k in groups if (m := _ONE_NUMBER.match(k))}
+    if len(groups) > 1 and len(numbers) == len(groups):
+        ranked = sorted(groups, key=lambda k: numbers[k])
+        low, high = numbers[ranked[0]], numbers[ranked[-1]]
         shown = " < ".join(_numbered(groups[k]) for k in ranked)
         if low > 0 and high / low >= 1.05:
             shown += f": the highest is {_times(high / low)} the lowest"
