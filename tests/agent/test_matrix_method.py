@@ -39,3 +39,25 @@ def test_a_system_the_author_will_present_is_the_method(tmp_path: Path) -> None:
     lib, ids = ingest(tmp_path, {"rules": WILL_PRESENT})
     value = str(cells(lib, ids["rules"], "method")["method"]["value"])
     assert value.startswith("RULEPEN, a system")
+
+
+MEANS_ONLY = """# Reading Tide Gauges From Scanned Charts
+
+## Abstract
+
+Historic tide records survive as paper charts. We combine a curve tracer with a digit \
+recogniser to turn scanned charts into hourly water levels.
+
+## Setup
+
+We use the Adam optimiser with a learning rate of 0.001.
+"""
+
+
+def test_the_means_an_abstract_names_is_the_method_and_a_setup_choice_is_not(
+    tmp_path: Path,
+) -> None:
+    lib, ids = ingest(tmp_path, {"tides": MEANS_ONLY})
+    value = str(cells(lib, ids["tides"], "method")["method"]["value"])
+    assert value.startswith("a curve tracer with a digit recogniser")
+    assert "Adam" not in value

@@ -135,7 +135,7 @@ def differences(aspects: list[str], cells: list[Cell]) -> list[Difference]:
         elif aspect in PROSE:
             text = f"On {aspect}, only " + "; ".join(_cite(c) for c in stated) if silent else ""
         elif len({c.value.lower() for c in stated}) > 1 or silent:
-            text = f"On {aspect}, " + "; ".join(_cite(c) for c in stated)
+            text = f"On {aspect}, " + _values_compared(stated)
         else:
             text = ""  # the papers agree
         if not text:
@@ -145,6 +145,48 @@ def differences(aspects: list[str], cells: list[Cell]) -> list[Difference]:
             text += " not state it"
         out.append(Difference(text + ".", tuple(c.finding.block_id for c in stated if c.finding)))
     return out
+
+
+_ONE_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e-?\d+)?)\s*$", re.I)
+
+
+def _values_compared(stated: list[Cell]) -> str:
+    """What the papers' values of one setting say together: the papers sharing a value named
+    once ('kelp and tides both state “Adam”'), single numbers in order with how far apart they
+    are ('2e-5 (kelp, p. 3) < 3e-4 (tides, p. 5): the highest is 15 times the lowest'), else
+    each paper's value."""
+    groups: dict[str, list[Cell]] = {}
+    for c in stated:
+        groups.setdefault(c.value.lower(), []).append(c)
+    numbers = {k: float(m.group(1)) for k in groups if (m := _ONE_NUMBER.match(k))}
+    if len(groups) > 1 and len(numbers) == len(groups):
+        ranked = sorted(groups, key=lambda k: numbers[k])
+        low, high = numbers[ranked[0]], numbers[ranked[-1]]
+        shown = " < ".join(_numbered(groups[k]) for k in ranked)
+        if low > 0 and high / low >= 1.05:
+            shown += f": the highest is {_times(high / low)} the lowest"
+        return shown
+    return "; ".join(_group_value(g) for g in groups.values())
+
+
+def _group_value(cells: list[Cell]) -> str:
+    docs = [c.document for c in cells]
+    pages = ", ".join(f"p. {c.finding.page}" for c in cells if c.finding)
+    if len(cells) == 1:
+        return _cite(cells[0])
+    every = "both" if len(cells) == 2 else "all"
+    return f"{' and '.join(docs)} {every} state “{cells[0].value}” ({pages})"
+
+
+def _numbered(cells: list[Cell]) -> str:
+    """'3e-5 (kelp, p. 3)', '32 (kelp and tides, p. 1, p. 2)'."""
+    pages = ", ".join(f"p. {c.finding.page}" for c in cells if c.finding)
+    return f"{cells[0].value} ({' and '.join(c.document for c in cells)}, {pages})"
+
+
+def _times(ratio: float) -> str:
+    shown = f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}".removesuffix(".0")
+    return f"{shown} times"
 
 
 def _items(cell: Cell) -> dict[str, str]:

@@ -58,6 +58,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"architecture|technique|procedure|pipeline)\b(?:[^.;:]|\.(?=\d)){0,150})",
             re.I,
         ),
+        re.compile(  # the concrete means: "we integrate a language model for context-aware search"
+            rf"\b(?:we|I)\s+(?:also\s+|then\s+|further\s+)?(?:{alternation('means_verbs')})\s+"
+            r"(?!(?:this|these|that|those|it|them)\b)"
+            r"(?P<v>(?:a|an|the|two|three|several|our)?\s*(?:[\w-]+\s+){0,4}?[\w-]+"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
         re.compile(
             rf"(?P<v>\b(?:a\s+)?(?:(?:{alternation('study_designs')})|"
             rf"(?:{alternation('design_qualifiers')})\s+(?:\w+\s+){{0,3}}?"
@@ -77,7 +84,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
-            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass)(?:s|es|ed)?\b"
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
+            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
@@ -105,9 +113,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # the sentence that names future work
-            r"^(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
+            r"(?:^|;\s+)"
+            r"(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
             r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|"
-            r"hope|required|warranted)"
+            r"hope|required|warranted|leave|leaves|left|is to|intend)"
             r"\b(?:[^.;:]|\.(?=\d)){8,300})",
             re.I,
         ),
@@ -115,6 +124,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"(?<!not )(?<!never )\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |"
             r"shortcomings? in |"
             rf"it (?:may|might) be possible that ){_CLAUSE}",
+            re.I,
+        ),
+        re.compile(  # a plan stated without the words "future work", where papers close
+            r"\b(?:we|I)\s+(?:also\s+|further\s+)?(?:would\s+(?:also\s+)?like|plan|intend|hope|aim)"
+            r"\s+to\s+"
+            rf"(?!(?:{alternation('said_not_planned')})\b)"
+            r"(?P<v>(?:further\s+|also\s+)?[a-z]+\b(?:[^.;:]|\.(?=\d)){8,300})",
             re.I,
         ),
         re.compile(
@@ -161,6 +177,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     share = max(len(paper_units), 1)
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
+    admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
             continue
@@ -188,7 +205,42 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)
-    return found
+        elif aspect == "limitations" and in_section:
+            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share)
+    return found or admitted  # an admitted shortcoming only where no limitation is stated
+
+
+# a sentence that weighs the paper's own work and admits a shortcoming: "the training speed of
+# the proposed models slightly decreased", "this noise cannot handle long-range reordering"
+_SHORTCOMING = re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
+_OWN = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
+_CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
+_CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
+SHORTCOMING_SCORE = 1.5  # below a limitation cue in its section, a cue outside it about level
+
+
+def _own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]:
+    """The clause of a sentence about the paper's own work that admits a shortcoming, cue
+    words or not; scored higher where papers weigh their work (discussion, conclusion)."""
+    m = _SHORTCOMING.search(unit.text)
+    if not m or not _OWN.search(unit.text) or _RELEASES.search(unit.text):
+        return []
+    if _CONDITION.match(unit.text):
+        return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
+    start = 0
+    if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
+        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
+        start = starts[-1] if starts else 0
+    end = clause_end(unit.text, m.end())
+    value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+    if len(value.split()) < 3 or value not in unit.text or _FRAGMENT.match(value):
+        return []
+    score = SHORTCOMING_SCORE + (1.0 if in_section else 0.0) + 0.5 * early
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
+                    was_cut or clause_continues(unit.text, end))]  # fmt: skip
+
+
+MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
 
 
 def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
@@ -214,14 +266,20 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
         score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
+            continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
-        last_cue = rank == len(PROSE_CUES[aspect]) - 1
-        if aspect == "limitations" and last_cue and not in_section:
+        closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
+        if aspect == "limitations" and closing_cue and not in_section:
             continue  # a 'however' counts only where papers weigh their work
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     return None
+
+
+MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
+_OPENING = re.compile(r"abstract|introduction", re.I)
 
 
 _PART_ASPECTS = {"task": "abstract_task_parts", "method": "abstract_method_parts",
