@@ -12,6 +12,9 @@ no sentence puts a number next to "length". The signals read the retrieved passa
   for other questions. Sentences that cite other work or sit in a related-work section count
   only in `stated_cited`, not here: they state others' findings.
 - `unwritten`: the in-paper weighted share of the question's terms the paper never writes.
+- `paper_blocks`: log1p of the number of blocks of the largest paper searched: the more
+  places an answer could hide, the less a well-covering sentence is a sure answer (a
+  one-page report against a forty-page paper).
 
 `p_answerable` combines them with the draft's own signals (agent/ask/refusal.py's answered
 coverage, how much the retrieved passages are about the question) in a logistic model whose
@@ -24,7 +27,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -41,7 +45,7 @@ from citewise.store.rows import StoredBlock
 STATED = "stated"
 STATED_CITED = "stated_cited"
 UNWRITTEN = "unwritten"
-P_ANSWERABLE = "p_answerable"
+PAPER_BLOCKS = "paper_blocks"
 WEIGHTS_FILE = "answerable.json"
 
 # How many words either side of a focus term a filler may stand.
@@ -75,7 +79,8 @@ def _filler(question: Question, words: list[str], stems: list[str], near: set[in
     if question.attribute:  # "which/what X": a name the question does not write
         asked = {stem(t) for t in tokens(question.text)}
         return any(
-            i > 0 and (words[i][0].isupper() or (words[i].isupper() and len(words[i]) > 1))
+            i > 0
+            and (words[i][0].isupper() or (words[i].isupper() and len(words[i]) > 1))
             and stems[i] not in asked
             for i in near
         )
@@ -137,11 +142,17 @@ def stated(
 def answerable_signals(
     question: Question, blocks: Iterable[StoredBlock], counts: Counts
 ) -> dict[str, float]:
-    """`stated`, `stated_cited` and `unwritten` of a draft read from `blocks` of the papers
-    whose term counts are `counts`."""
+    """`stated`, `stated_cited`, `unwritten` and `paper_blocks` of a draft read from
+    `blocks` of the papers whose term counts are `counts`."""
     weight, unwritten = in_paper_weights(question, counts)
     own, cited = stated(question, blocks, weight)
-    return {STATED: own, STATED_CITED: cited, UNWRITTEN: round(unwritten, 4)}
+    size = max((total for total, _ in counts.values()), default=0)
+    return {
+        STATED: own,
+        STATED_CITED: cited,
+        UNWRITTEN: round(unwritten, 4),
+        PAPER_BLOCKS: round(math.log1p(size), 4),
+    }
 
 
 @dataclass(frozen=True)
@@ -159,7 +170,9 @@ class AnswerableModel:
     def probability(self, signals: dict[str, float]) -> float:
         """The probability that the paper answers the question, from a draft's signals (a
         missing one reads as its mean over the fitted drafts)."""
-        x = np.asarray([signals.get(n, float(m)) for n, m in zip(self.signals, self.mean, strict=True)])
+        x = np.asarray(
+            [signals.get(n, float(m)) for n, m in zip(self.signals, self.mean, strict=True)]
+        )
         z = float(((x - self.mean) / self.scale) @ self.weights) + self.bias
         return float(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
@@ -200,12 +213,36 @@ class AnswerableModel:
 
 
 @lru_cache(maxsize=1)
-def answerable_model() -> AnswerableModel:
+def shipped_model() -> AnswerableModel:
     """The shipped model (read once)."""
     text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
     return AnswerableModel.from_dict(json.loads(text))
 
 
-def p_answerable(signals: dict[str, float]) -> float:
-    """The fitted probability that the paper answers the question the draft answers."""
-    return answerable_model().probability(signals)
+_IN_USE: list[AnswerableModel | None] = []
+
+
+def answerable_model() -> AnswerableModel | None:
+    """The model refusals read: the shipped one, unless a fitting script has put another (or
+    none) in use (`answerable_in_use`)."""
+    return _IN_USE[-1] if _IN_USE else shipped_model()
+
+
+@contextmanager
+def answerable_in_use(model: AnswerableModel | None) -> Iterator[None]:
+    """Refuse by `model` inside the block; None: no refusal by answerability
+    (scripts/fit_answerable.py asks its questions so, to fit the model)."""
+    _IN_USE.append(model)
+    try:
+        yield
+    finally:
+        _IN_USE.pop()
+
+
+def unanswerable(signals: dict[str, float]) -> bool:
+    """Whether the fitted probability that the paper answers the question falls below the
+    fitted threshold (False for a draft not measured by this module)."""
+    model = answerable_model()
+    if model is None or STATED not in signals:
+        return False
+    return model.probability(signals) < model.threshold
