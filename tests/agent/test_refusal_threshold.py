@@ -69,7 +69,7 @@ SIGNALS = {"drafted": 1.0, "logit": -1.0, "margin": 0.1, "attribute": 1.0, "abou
 
 
 def test_the_one_fitted_support_threshold_decides_when_asked_to() -> None:
-    value = support(SIGNALS)
+    value = answer_scorer().support(SIGNALS)  # the scale the threshold was fitted on
     by_support = RefusalPolicy(by_support=True)
     with scorer_in_use(replace(answer_scorer(), threshold=value + 0.01)):
         assert decide(SIGNALS, by_support) == NOT_ANSWERED
@@ -112,13 +112,14 @@ def test_an_on_topic_question_the_paper_never_answers_is_refused(
     beetles: tuple[Library, str],
 ) -> None:
     lib, doc = beetles
+    stated = lib.ask("How many specimens does the collection hold?", [doc])
     for question in (
         "How many GPUs trained the residual network?",
         "Which programming language was the network written in?",
     ):
         answer = lib.ask(question, [doc])
         assert answer.refused and answer.refusal_kind in (NOT_ANSWERED, NOT_IN_LIBRARY)
-        assert answer.support_score < answer_scorer().threshold
+        assert answer.support_score < stated.support_score
 
 
 def test_a_caption_s_support_is_how_much_of_the_question_it_writes(tmp_path: Path) -> None:

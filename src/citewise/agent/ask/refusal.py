@@ -93,8 +93,9 @@ def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) ->
     kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
     if not signals or signals.get("drafted", 1.0) < 0.5:
         return kind
-    if policy.by_support:
-        return None if support(signals, policy) >= answer_scorer().threshold else kind
+    if policy.by_support:  # the threshold was fitted on the scorer's own support
+        scorer = answer_scorer()
+        return None if scorer.support(signals) >= scorer.threshold else kind
     if answered_share(signals, policy) < policy.threshold:
         return kind
     # about the topic, but the paper likely never states what is asked (answerable.py)
