@@ -4,12 +4,14 @@ a constant support — on papers these tests write."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import citewise
 from citewise.agent.ask.asked import CLOSEST, RAREST
 from citewise.agent.ask.refusal import (
     DEFAULT_POLICY,
@@ -154,3 +156,26 @@ def test_without_an_embedding_model_closeness_is_not_measured(tmp_path: Path) ->
         answer = lib.ask("How many specimens does the collection hold?", [lib.documents()[0].id])
     assert not answer.refused and "2,340" in answer.answer
     assert CLOSEST not in answer.signals and RAREST in answer.signals
+
+
+# A support written as a number other than 0 (a refusal's) in code that answers questions:
+# `support = 1.0`, `support_score=0.9`, `support: float = 0.5`, `{STATED_SUPPORT: 1.0}`.
+_CONSTANT_SUPPORT = re.compile(
+    r"\b(?:support|support_score|stated_support|STATED_SUPPORT|LABEL_MATCH)\b\s*"
+    r"(?::\s*float\s*)?[:=]\s*(?!0(?:\.0*)?\b)\d"
+)
+# research/ writes report claims, not answers to a question (their `support` is a claim's).
+_ANSWERING = ("ask", "sentences", "numeric", "comparison", "yesno", "packs", "generation")
+
+
+def test_no_code_that_answers_sets_a_support_to_a_constant() -> None:
+    root = Path(citewise.__file__).parent
+    files = [p for part in _ANSWERING for p in (root / "agent" / part).rglob("*.py")]
+    files += list((root / "api").rglob("*.py"))
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in files
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _CONSTANT_SUPPORT.search(line) and "==" not in line
+    ]
+    assert len(files) > 50 and found == []
