@@ -19,8 +19,8 @@ and the scorer's support uncalibrated. Two fits, both written as data read with 
 2. `agent/data/support_calibration.json` (agent/ask/calibration.py): a logistic regression
    of "the drafted answer is right" over the scorer's support (log-odds) and `paper_blocks`,
    on every answered draft of all sets, then isotonic bins (adjacent bins pooled until
-   monotone and at least --min-bin answers each) valued at the one-sided 95% Wilson lower
-   bound of their share right.
+   monotone and at least --min-bin answers each), each a step valued at the one-sided 95%
+   Wilson lower bound of its share right.
 
 Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only.
 Deterministic: folds are a hash of the paper's name, the fits Newton steps from zeros.
@@ -184,21 +184,21 @@ def lower_bound_bins(
     raw: np.ndarray, right: np.ndarray, min_bin: int
 ) -> tuple[tuple[float, float], ...]:
     """Isotonic bins of `right` over `raw`: adjacent bins pooled while the share right does
-    not rise or a bin holds fewer than `min_bin` answers; each (its mean raw value, the
+    not rise or a bin holds fewer than `min_bin` answers; each (its lowest raw value, the
     Wilson lower bound of its share right), kept monotone."""
     order = np.argsort(raw, kind="stable")
-    stack: list[list[float]] = []  # [sum of raw, right, count]
+    stack: list[list[float]] = []  # [lowest raw, right, count]
     for i in order:
         stack.append([float(raw[i]), float(right[i]), 1.0])
         while len(stack) > 1 and (
             stack[-2][1] / stack[-2][2] >= stack[-1][1] / stack[-1][2] or stack[-2][2] < min_bin
         ):
             top = stack.pop()
-            stack[-1] = [a + c for a, c in zip(stack[-1], top, strict=True)]
+            stack[-1] = [stack[-1][0], stack[-1][1] + top[1], stack[-1][2] + top[2]]
     bins: list[tuple[float, float]] = []
-    for total, hits, count in stack:
+    for low, hits, count in stack:
         value = wilson_lower(hits, count)
-        bins.append((total / count, max(value, bins[-1][1]) if bins else value))
+        bins.append((low, max(value, bins[-1][1]) if bins else value))
     return tuple(bins)
 
 

@@ -4,9 +4,10 @@ The fitted scorer's support (agent/ask/scorer.py) is pooled over short reports a
 papers: a sentence that covers a question well in a one-page report is usually the answer,
 in a forty-page paper much less often. This second step reads the scorer's support with the
 draft's `paper_blocks` (agent/ask/answerable.py) in a logistic model, then maps it through
-isotonic bins whose values are the *lower* bound (one-sided 95%, Wilson) of the share of
-the bin's answers that were right, so that a support of 0.8 is given only where at least
-that share of the fitted answers was right with margin. Weights and bins are data
+isotonic bins, a step each (no interpolation past what a bin saw), whose values are the
+*lower* bound (one-sided 95%, Wilson) of the share of the bin's answers that were right,
+so that a support of 0.8 is given only where at least that share of the fitted answers
+was right with margin. Weights and bins are data
 (`agent/data/support_calibration.json`, written by scripts/fit_answerable.py from the odd
 halves of the QASPER and TAT-QA pools).
 """
@@ -23,7 +24,6 @@ from importlib import resources
 
 import numpy as np
 
-from citewise.agent.ask.scorer import binned
 from citewise.errors import CitewiseError
 
 CALIBRATION_FILE = "support_calibration.json"
@@ -34,7 +34,8 @@ SCORER_SUPPORT = "scorer_support"
 @dataclass(frozen=True)
 class SupportCalibration:
     """support = bins(sigmoid(weights . (inputs - mean) / scale + bias)); inputs are the
-    scorer's support as log-odds, then `signals` of the draft."""
+    scorer's support as log-odds, then `signals` of the draft; each bin is (the lowest raw
+    value it holds, its value)."""
 
     signals: tuple[str, ...]
     mean: np.ndarray
@@ -57,7 +58,7 @@ class SupportCalibration:
 
     def support(self, scorer_support: float, signals: dict[str, float]) -> float:
         """The calibrated support of a draft the scorer gives `scorer_support`."""
-        return binned(self.raw(scorer_support, signals), self.bins)
+        return stepped(self.raw(scorer_support, signals), self.bins)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -123,6 +124,19 @@ def calibrated(scorer_support: float, signals: dict[str, float]) -> float:
     if calibration is None:
         return scorer_support
     return calibration.support(scorer_support, signals)
+
+
+def stepped(raw: float, bins: tuple[tuple[float, float], ...]) -> float:
+    """The value of the last bin whose lowest raw value is at most `raw` (the first bin's
+    below them all); `raw` itself without bins."""
+    if not bins:
+        return raw
+    value = bins[0][1]
+    for low, bin_value in bins:
+        if raw < low:
+            break
+        value = bin_value
+    return value
 
 
 def wilson_lower(right: float, count: float, z: float = 1.645) -> float:
