@@ -106,6 +106,12 @@ def in_paper_weights(question: Question, counts: Counts) -> tuple[dict[str, floa
     return weight, (never / whole if whole > 0 else 0.0)
 
 
+@lru_cache(maxsize=4096)
+def _reviews_others(section_path: str) -> bool:
+    """Whether the section is related work (agent/data/section_roles.yaml)."""
+    return section_role(section_path) == "related"
+
+
 def stated(
     question: Question, blocks: Iterable[StoredBlock], weight: dict[str, float]
 ) -> tuple[float, float]:
@@ -120,7 +126,7 @@ def stated(
     for block in blocks:
         if block.kind == "heading":
             continue
-        reviewed = section_role(block.section_path or "") == "related"
+        reviewed = _reviews_others(block.section_path or "")
         for sentence in split_sentences(block.text, block.kind):
             words = _WORD.findall(_PLACEHOLDER.sub(" ", sentence))
             stems = [stem(w.lower()) for w in words]
