@@ -196,7 +196,7 @@ class AnswerableModel:
     def from_dict(cls, data: dict[str, object]) -> AnswerableModel:
         try:
             model = cls(
-                tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]
+                tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]  # a list in the file
                 np.asarray(data["mean"], dtype=np.float64),
                 np.asarray(data["scale"], dtype=np.float64),
                 np.asarray(data["weights"], dtype=np.float64),

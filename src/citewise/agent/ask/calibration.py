@@ -74,12 +74,12 @@ class SupportCalibration:
     def from_dict(cls, data: dict[str, object]) -> SupportCalibration:
         try:
             calibration = cls(
-                tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]
+                tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]  # a list in the file
                 np.asarray(data["mean"], dtype=np.float64),
                 np.asarray(data["scale"], dtype=np.float64),
                 np.asarray(data["weights"], dtype=np.float64),
                 float(data["bias"]),  # type: ignore[arg-type]  # a number in the file
-                tuple((float(low), float(v)) for low, v in data["bins"]),  # type: ignore[attr-defined]
+                tuple((float(low), float(v)) for low, v in data["bins"]),  # type: ignore[attr-defined]  # a list in the file
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CitewiseError(
