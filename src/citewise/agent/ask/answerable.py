@@ -1,9 +1,9 @@
 """Whether the paper states what is asked: signals of the question's focus and its filler, and
 the fitted probability that the question is answerable from the paper.
 
-Being about a question's topic is not answering it: a paper on captioning that never gives
-the captions' average length covers "average length of the captions" in many sentences, but
-no sentence puts a number next to "length". The signals read the retrieved passages:
+Being about a question's topic is not answering it: a paper on grading fruit that never says
+how many apples were graded writes "apples" and "graded" in many sentences, but no sentence
+puts a number next to "apples". The signals read the retrieved passages:
 
 - `stated`: the best in-paper weighted coverage of the question's terms by one sentence that
   names the question's focus (what is asked about, else its rarest terms) and holds a filler
@@ -16,10 +16,14 @@ no sentence puts a number next to "length". The signals read the retrieved passa
   places an answer could hide, the less a well-covering sentence is a sure answer (a
   one-page report against a forty-page paper).
 
-`p_answerable` combines them with the draft's own signals (agent/ask/refusal.py's answered
-coverage, how much the retrieved passages are about the question) in a logistic model whose
-weights are data (`agent/data/answerable.json`, written by scripts/fit_answerable.py from
-QASPER's odd half, its answerable and unanswerable questions); the refusal decision reads it.
+P(answerable) (`AnswerableModel.probability`) combines them with the draft's own signals
+(agent/ask/refusal.py's answered coverage, how much the retrieved passages are about the
+question) in a logistic model whose weights are data (`agent/data/answerable.json`, written
+by scripts/fit_answerable.py from a pool's answerable and unanswerable questions); below its
+fitted threshold the refusal decision refuses as not answered. The threshold is searched
+held out, on top of the pipeline's own refusals, within a false-refusal cap; fitted so far it
+is 0 (docs/benchmarks.md: the signals order questions at AUC 0.70, too weak to refuse more
+without refusing answerable ones).
 """
 
 from __future__ import annotations
