@@ -4,12 +4,14 @@ a constant support — on papers these tests write."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import citewise
 from citewise.agent.ask.asked import CLOSEST, RAREST
 from citewise.agent.ask.refusal import (
     DEFAULT_POLICY,
@@ -69,7 +71,7 @@ SIGNALS = {"drafted": 1.0, "logit": -1.0, "margin": 0.1, "attribute": 1.0, "abou
 
 
 def test_the_one_fitted_support_threshold_decides_when_asked_to() -> None:
-    value = support(SIGNALS)
+    value = answer_scorer().support(SIGNALS)  # the scale the threshold was fitted on
     by_support = RefusalPolicy(by_support=True)
     with scorer_in_use(replace(answer_scorer(), threshold=value + 0.01)):
         assert decide(SIGNALS, by_support) == NOT_ANSWERED
@@ -112,13 +114,14 @@ def test_an_on_topic_question_the_paper_never_answers_is_refused(
     beetles: tuple[Library, str],
 ) -> None:
     lib, doc = beetles
+    stated = lib.ask("How many specimens does the collection hold?", [doc])
     for question in (
         "How many GPUs trained the residual network?",
         "Which programming language was the network written in?",
     ):
         answer = lib.ask(question, [doc])
         assert answer.refused and answer.refusal_kind in (NOT_ANSWERED, NOT_IN_LIBRARY)
-        assert answer.support_score < answer_scorer().threshold
+        assert answer.support_score < stated.support_score
 
 
 def test_a_caption_s_support_is_how_much_of_the_question_it_writes(tmp_path: Path) -> None:
@@ -153,3 +156,28 @@ def test_without_an_embedding_model_closeness_is_not_measured(tmp_path: Path) ->
         answer = lib.ask("How many specimens does the collection hold?", [lib.documents()[0].id])
     assert not answer.refused and "2,340" in answer.answer
     assert CLOSEST not in answer.signals and RAREST in answer.signals
+
+
+# A support written as a number other than 0 (a refusal's) in code that answers questions:
+# `support = 1.0`, `support_score=0.9`, `support: float = 0.5`, `{STATED_SUPPORT: 1.0}`.
+_CONSTANT_SUPPORT = re.compile(
+    r"\b(?:support|support_score|stated_support|STATED_SUPPORT|LABEL_MATCH)\b\s*"
+    r"(?::\s*float\s*)?[:=]\s*(\d+(?:\.\d*)?)"
+)
+# research/ writes report claims, not answers to a question (their `support` is a claim's).
+_ANSWERING = ("ask", "sentences", "numeric", "comparison", "yesno", "packs", "generation")
+
+
+def test_no_code_that_answers_sets_a_support_to_a_constant() -> None:
+    root = Path(citewise.__file__).parent
+    files = [p for part in _ANSWERING for p in (root / "agent" / part).rglob("*.py")]
+    files += list((root / "api").rglob("*.py"))
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in files
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "==" not in line
+        for match in [_CONSTANT_SUPPORT.search(line)]
+        if match and float(match.group(1)) != 0.0
+    ]
+    assert len(files) > 50 and found == []

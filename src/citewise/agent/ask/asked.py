@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from citewise.agent.ask.answerable import answerable_signals
 from citewise.agent.ask.question import Question, focus_sentence
 from citewise.agent.sentences.extractive import split_sentences
 from citewise.retrieval.terms import stem
@@ -52,7 +53,11 @@ def rarest(question: Question, documents: list[str], counts: TermCounts) -> floa
     terms = [t for t in question.terms if stem(t) not in question.aliases]
     if not terms or not documents:
         return 0.0
-    found = counts(terms, documents).values()
+    return _rarest(terms, counts(terms, documents))
+
+
+def _rarest(terms: list[str], counted: dict[str, tuple[int, dict[str, int]]]) -> float:
+    found = counted.values()
     fewest = min(max((freqs.get(t, 0) for _, freqs in found), default=0) for t in terms)
     return round(math.log1p(fewest), 4)
 
@@ -65,8 +70,12 @@ def asked_signals(
     counts: TermCounts,
 ) -> dict[str, float]:
     """The signals above for a draft read from `blocks` of `documents` (`closest` left out
-    when the library has no embedding model)."""
-    signals = {RAREST: rarest(question, documents, counts)}
+    when the library has no embedding model), and whether the paper states what is asked
+    (agent/ask/answerable.py)."""
+    counted = counts(list(question.terms), documents) if question.terms and documents else {}
+    terms = [t for t in question.terms if stem(t) not in question.aliases]
+    signals = {RAREST: _rarest(terms, counted) if terms and counted else 0.0}
+    signals.update(answerable_signals(question, blocks.values(), counted))
     best = closest(question, blocks.values(), similarity)
     if best is not None:
         signals[CLOSEST] = best

@@ -5,15 +5,19 @@ terms the chosen span covers, whether it names what was asked about, whether it 
 the question's type needs (a number, a name, a definition), whether it comes from the paper
 the question names, how much any retrieved passage is about the question at all, and whether
 the paper answers what was asked (agent/ask/asked.py). The support is the fitted
-scorer's calibrated probability that the answer is right (agent/ask/scorer.py); the
-decision is the answered-share rule below (or, with `by_support`, the one threshold fitted
-with the support); the harness re-applies `decide` to logged signals to check that.
+scorer's probability that the answer is right (agent/ask/scorer.py), calibrated per answer
+family (agent/ask/calibration.py); the decision is the answered-share rule below (or, with
+`by_support`, the one threshold fitted with the support), then the fitted probability that
+the paper states what is asked (agent/ask/answerable.py); the harness re-applies `decide`
+to logged signals to check that.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from citewise.agent.ask.answerable import unanswerable
+from citewise.agent.ask.calibration import calibrated
 from citewise.agent.ask.scorer import answer_scorer
 
 # Refusal kinds (the `refusal_kind` of ask --json).
@@ -76,11 +80,12 @@ def answered_share(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_PO
 
 
 def support(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> float:
-    """The drafted answer's support (0..1): the scorer's calibrated probability that it is
-    right (agent/ask/scorer.py); 0 when nothing was drafted."""
+    """The drafted answer's support (0..1): the scorer's probability that it is right
+    (agent/ask/scorer.py), calibrated per answer family (agent/ask/calibration.py); 0 when
+    nothing was drafted."""
     if "logit" not in signals or signals.get("drafted", 1.0) < 0.5:
         return 0.0
-    return answer_scorer().support(signals)
+    return calibrated(answer_scorer().support(signals), signals)
 
 
 def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) -> str | None:
@@ -88,6 +93,10 @@ def decide(signals: dict[str, float], policy: RefusalPolicy = DEFAULT_POLICY) ->
     kind = NOT_IN_LIBRARY if signals.get("about", 0.0) < policy.about_floor else NOT_ANSWERED
     if not signals or signals.get("drafted", 1.0) < 0.5:
         return kind
-    if policy.by_support:
-        return None if support(signals, policy) >= answer_scorer().threshold else kind
-    return None if answered_share(signals, policy) >= policy.threshold else kind
+    if policy.by_support:  # the threshold was fitted on the scorer's own support
+        scorer = answer_scorer()
+        return None if scorer.support(signals) >= scorer.threshold else kind
+    if answered_share(signals, policy) < policy.threshold:
+        return kind
+    # about the topic, but the paper likely never states what is asked (answerable.py)
+    return NOT_ANSWERED if unanswerable(signals) else None
