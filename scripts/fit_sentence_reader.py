@@ -1,29 +1,33 @@
-"""Fit the sentence reader (src/citewise/agent/data/sentence_reader.json) on QASPER-style QA.
+"""Fit and cross-validate a boosted-tree sentence reader against the linear answer scorer.
 
     python scripts/fit_sentence_reader.py --scoped LIB QA.yaml [--scoped LIB2 QA2.yaml ...]
-        [--cache ROWS.npz] [--trees 150] [--depth 3] [--dry-run]
+        [--cache ROWS.npz] [--label answer|evidence|both] [--listwise]
+        [--trees 200] [--depth 3] [--rate 0.03] [--out TREES.json]
 
 Data: every answerable, non-yes/no question with an accepted answer is asked within its paper
 (like `citewise eval --scope-docs`); the best `rank.TOP` sentences of the term-coverage
-ranking are its candidates, with their rows of `reader.READER_FEATURES`. A candidate is a
-positive when it writes an accepted answer string or when it is one of the item's gold
-`evidence` sentences (most of its words are in the evidence; QASPER gives each question the
-paragraphs its answer was read from), a negative otherwise.
+ranking are its candidates, with their rows of `reader_trees.READER_FEATURES`. Labels: the
+candidate writes an accepted answer string (`answer`), or it is one of the item's gold
+`evidence` sentences (most of its word pairs are in the evidence QASPER gives each question:
+the paragraphs its answer was read from), or either (`both`).
 
-Model: gradient-boosted regression trees of one depth (numpy only: quantile bins, Newton
-leaves, L2 on the leaves, shrinkage), each item's candidates weighted to sum to one so a
-question with many candidates does not count more; then a one-feature logistic fit of the
-trees' output, so sigmoid(logit) is the probability that one candidate holds the answer
-(agent/sentences/draft.py shows the sentences within a share of the best one's).
+Model (scripts/reader_trees.py; numpy only): gradient-boosted regression trees of one depth
+(quantile bins, Newton leaves, L2 on the leaves, shrinkage), fitted to the log-loss with each
+item's candidates weighing one item, or (--listwise) to the softmax over each item's
+candidates; then a one-feature logistic fit so sigmoid(logit) is the probability that one
+candidate holds the answer.
 
 Validation: 5 folds by paper (a paper's questions are scored by trees fitted without it):
 the share of items whose best-scored candidate writes an accepted answer (top-1) and whose
-best three do (top-3), for term coverage, the linear scorer (agent/ask/scorer.py) and the
-trees. Deterministic: folds are a hash of each item's papers; trees are grown greedily.
-The shipped trees and the numbers in docs/benchmarks.md come from:
+best three do (top-3), for term coverage, the shipped linear scorer (fitted on all of these
+items: in-sample, so optimistic) and the trees. --out writes the trees fitted on every item
+(nothing in citewise reads them: docs/benchmarks.md "A boosted-tree sentence reader" says
+why). The numbers in docs/benchmarks.md come from:
 
-    python scripts/fit_sentence_reader.py \
+    python scripts/fit_sentence_reader.py --label answer --listwise \
       --scoped QASPER_LIB ../shared/qa/external/qasper/splits/odd.yaml
+
+Deterministic: folds are a hash of each item's papers; trees are grown greedily.
 """
 
 from __future__ import annotations
@@ -42,13 +46,12 @@ import yaml
 from citewise.agent.ask.features import FEATURES
 from citewise.agent.ask.passages import hit_passages, term_weights
 from citewise.agent.ask.rank import featured
-from citewise.agent.ask.reader import READER_FEATURES, READER_FILE, SentenceReader, extra_features
 from citewise.agent.ask.scorer import shipped_scorer
 from citewise.agent.sentences.draft import ranked_candidates, shape_tests
 from citewise.api import Library
 from citewise.eval.harness import file_name_map, load_items, text_is_correct
+from reader_trees import READER_FEATURES, SentenceReader, extra_features
 
-OUT = Path(__file__).resolve().parents[1] / "src/citewise/agent/data" / READER_FILE
 FOLDS = 5
 # a candidate is an evidence sentence when this share of its word pairs is in the gold evidence
 EVIDENCE_SHARE = 0.8
@@ -279,12 +282,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scoped", nargs=2, action="append", default=[], metavar=("LIB", "QA"))
     parser.add_argument("--cache", type=Path, help="read (or write) the candidate rows here")
-    parser.add_argument("--trees", type=int, default=150)
+    parser.add_argument("--trees", type=int, default=200)
     parser.add_argument("--depth", type=int, default=3)
-    parser.add_argument("--rate", type=float, default=0.1)
-    parser.add_argument("--label", choices=["answer", "evidence", "both"], default="both")
+    parser.add_argument("--rate", type=float, default=0.03)
+    parser.add_argument("--label", choices=["answer", "evidence", "both"], default="answer")
     parser.add_argument("--listwise", action="store_true")
-    parser.add_argument("--dry-run", action="store_true", help="report the folds, write nothing")
+    parser.add_argument("--out", type=Path, help="write the trees fitted on every item here")
     args = parser.parse_args()
     if args.cache and args.cache.exists():
         rows = Rows.load(args.cache)
@@ -322,12 +325,12 @@ def main() -> None:
             f"(evidence top-1 {top_k(scores, rows.evidence, rows.group, 1):.3f})",
             file=sys.stderr,
         )
-    if args.dry_run:
+    if args.out is None:
         return
     reader = boost(rows.x, label, rows.group, args.trees, args.depth, args.rate, args.listwise)
     reader = calibrate(reader, rows.x, rows.answer)
-    OUT.write_text(json.dumps(reader.to_dict()) + "\n", encoding="utf-8")
-    print(f"wrote {OUT}", file=sys.stderr)
+    args.out.write_text(json.dumps(reader.to_dict()) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import numpy as np
 
 from citewise.agent.ask.features import Shape, Similarity, candidate_features
 from citewise.agent.ask.question import Question
-from citewise.agent.ask.reader import extra_features, shipped_reader
 from citewise.agent.ask.scorer import AnswerScorer, answer_scorer
 from citewise.agent.sentences.extractive import Candidate, Passage
 from citewise.agent.yesno.polar import is_polar
@@ -24,13 +23,6 @@ from citewise.agent.yesno.polar import is_polar
 # The scorer reads this many of the term-coverage ranking's best; the rest keep their order
 # below them.
 TOP = 40
-READER = False
-
-
-def shipped_scorer_or_none() -> AnswerScorer:
-    from citewise.agent.ask.scorer import shipped_scorer
-
-    return shipped_scorer()
 
 
 def featured(
@@ -60,8 +52,6 @@ def rescored(
     scorer = scorer or answer_scorer()
     top, rows = featured(question, ranked, passages, similarity, shape)
     logits = scorer.logits(rows)
-    if READER and scorer is shipped_scorer_or_none():
-        logits = shipped_reader().logits(extra_features(question, top, passages, similarity, rows))
     probabilities = 1.0 / (1.0 + np.exp(-np.clip(logits, -30, 30)))
     tables = any(c.kind == "table" for c in top[:3])
     if is_polar(question.text) or top[0].kind == "caption" or tables:

@@ -1,12 +1,13 @@
-"""The sentence reader: gradient-boosted trees over a candidate's features that say how
-likely the sentence is the one a reader would quote as the answer.
+"""A sentence reader measured against the linear answer scorer: gradient-boosted trees over
+a candidate's features (scripts/fit_sentence_reader.py fits and cross-validates them).
 
-The linear scorer (agent/ask/scorer.py) weighs each feature the same way for every question;
-the trees let a feature count differently by the question's kind and by the others (how
-close in meaning the sentence is matters more when it shares few words with the question).
-The rows are agent/ask/features.py's FEATURES followed by EXTRAS (`extra_features`); the
-trees are data (`agent/data/sentence_reader.json`, written by scripts/fit_sentence_reader.py
-from the development pools' evidence sentences) and are evaluated here with numpy only.
+The linear scorer (citewise/agent/ask/scorer.py) weighs each feature the same way for every
+question; trees let a feature count differently by the question's kind and by the others.
+The rows are agent/ask/features.py's FEATURES followed by EXTRAS (`extra_features`). On QASPER
+odd (185 questions) the trees did not beat the linear scorer held out, and with them in use
+QASPER even fell (docs/benchmarks.md "A boosted-tree sentence reader"), so nothing here runs
+when citewise answers; the trees can be written to a JSON file (`to_dict`, `load_reader`:
+numpy only) to try them again on more data.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
@@ -25,8 +24,6 @@ from citewise.agent.ask.question import Question
 from citewise.agent.sentences.extractive import Candidate, Passage, split_sentences
 from citewise.errors import CitewiseError
 from citewise.retrieval.terms import content_terms, stem
-
-READER_FILE = "sentence_reader.json"
 
 KINDS = ("numeric", "definition", "method", "factual")
 
@@ -206,16 +203,3 @@ def load_reader(text: str) -> SentenceReader:
             hint="refit it: python scripts/fit_sentence_reader.py",
         ) from exc
     return SentenceReader.from_dict(data)
-
-
-@lru_cache(maxsize=1)
-def shipped_reader() -> SentenceReader:
-    """The shipped reader (read once)."""
-    path = resources.files("citewise.agent").joinpath("data", READER_FILE)
-    if not path.is_file():
-        raise CitewiseError(
-            f"the sentence reader's trees are missing (agent/data/{READER_FILE})",
-            code="BAD_READER_WEIGHTS",
-            hint="reinstall citewise, or refit it: python scripts/fit_sentence_reader.py",
-        )
-    return load_reader(path.read_text("utf-8"))
