@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import yaml
+from reader_trees import READER_FEATURES, SentenceReader, extra_features
 
 from citewise.agent.ask.features import FEATURES
 from citewise.agent.ask.passages import hit_passages, term_weights
@@ -50,7 +51,6 @@ from citewise.agent.ask.scorer import shipped_scorer
 from citewise.agent.sentences.draft import ranked_candidates, shape_tests
 from citewise.api import Library
 from citewise.eval.harness import file_name_map, load_items, text_is_correct
-from reader_trees import READER_FEATURES, SentenceReader, extra_features
 
 FOLDS = 5
 # a candidate is an evidence sentence when this share of its word pairs is in the gold evidence
@@ -104,7 +104,10 @@ def collect(pairs: list[tuple[str, str]]) -> Rows:
     n = 0
     for lib_path, qa_path in pairs:
         lib = Library(Path(lib_path))
-        names = {name: doc for doc, name in file_name_map([(d.id, d.path) for d in lib.documents()]).items()}
+        names = {
+            name: doc
+            for doc, name in file_name_map([(d.id, d.path) for d in lib.documents()]).items()
+        }
         raw = {entry["id"]: entry for entry in yaml.safe_load(Path(qa_path).read_text("utf-8"))}
         qa = lib.answerer
         for item in load_items(Path(qa_path)):
@@ -144,7 +147,8 @@ def collect(pairs: list[tuple[str, str]]) -> Rows:
 
 BINS = 32
 LAMBDA = 1.0
-MIN_CHILD = 2.0  # least summed hessian-weight (in items: each item's candidates sum to one) a leaf takes
+# the least summed hessian weight a leaf takes (in items: each item's candidates sum to one)
+MIN_CHILD = 2.0
 BIG = 1e30
 
 

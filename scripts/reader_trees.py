@@ -71,20 +71,25 @@ def extra_features(
     used = [by_id[c.block_id] for c in ranked]
     blocks = list(dict.fromkeys(p.block_id for p in used))
     block_sim = similarity(question.text, [by_id[b].text for b in blocks])
-    block_sims = dict(zip(blocks, block_sim if block_sim is not None else [0.0] * len(blocks), strict=True))
+    block_sims = dict(
+        zip(blocks, block_sim if block_sim is not None else [0.0] * len(blocks), strict=True)
+    )
     # each candidate's neighbours in its passage, scored in one call
     sentences = {b: split_sentences(by_id[b].text, by_id[b].kind) for b in blocks}
     flat = [(b, i) for b in blocks for i in range(len(sentences[b]))]
     sims = similarity(question.text, [sentences[b][i] for b, i in flat]) if flat else None
     sentence_sim = {
-        (b, i): float(s) for (b, i), s in zip(flat, sims if sims is not None else [0.0] * len(flat), strict=True)
+        (b, i): float(s)
+        for (b, i), s in zip(flat, sims if sims is not None else [0.0] * len(flat), strict=True)
     }
     asked = {stem(t) for t in content_terms(question.text)}
     for n, c in enumerate(ranked):
         passage = by_id[c.block_id]
         texts = sentences[c.block_id]
         index = texts.index(c.text) if c.text in texts else -1
-        near = [sentence_sim.get((c.block_id, i), 0.0) for i in (index - 1, index + 1) if index >= 0]
+        near = [
+            sentence_sim.get((c.block_id, i), 0.0) for i in (index - 1, index + 1) if index >= 0
+        ]
         words = {stem(t) for t in content_terms(c.text)}
         values = {
             "passage_similarity": float(block_sims[c.block_id]),

@@ -18,7 +18,9 @@ TOPICS = [
 
 
 def _paper(path: Path) -> Path:
-    paragraphs = [TOPICS[n % len(TOPICS)] + f" Section note {n} adds detail {n}." for n in range(24)]
+    paragraphs = [
+        TOPICS[n % len(TOPICS)] + f" Section note {n} adds detail {n}." for n in range(24)
+    ]
     # the paragraph that answers shares few words with the question
     paragraphs.insert(17, "Snowpack readings came from fourteen weather huts run by volunteers.")
     body = "\n\n".join(paragraphs)
