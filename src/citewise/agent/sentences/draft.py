@@ -28,9 +28,6 @@ from citewise.agent.sentences.answer_shapes import (
     wants_reason,
 )
 from citewise.agent.sentences.extractive import (
-    MAX_SENTENCES,
-    MAX_WORDS,
-    SECOND_SHARE,
     Candidate,
     Passage,
     quantities,
@@ -38,7 +35,7 @@ from citewise.agent.sentences.extractive import (
     select_answer,
 )
 from citewise.agent.sentences.figures import asks_about_figure, visual_words
-from citewise.agent.sentences.joining import Span, listed
+from citewise.agent.sentences.joining import Span, filled, listed
 from citewise.agent.sentences.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.sentences.shape_terms import shape_aliases as shape_aliases  # re-exported
 from citewise.agent.sentences.shape_terms import shape_terms as shape_terms  # re-exported
@@ -274,7 +271,7 @@ def draft_answer(
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
     spans = [_cut(c, part, doc_weight) for c, part in zip(chosen, asked, strict=True)]
     if len(parts) == 1:
-        spans = _filled(spans, ranked, question, doc_weight)
+        spans = filled(spans, ranked, lambda c: _cut(c, question, doc_weight))
         spans = listed(spans, question, passages, document_of)
     text = " ".join(s.text for s in spans)
     kinds = {p.block_id: p.kind for p in passages}
@@ -309,33 +306,6 @@ def _cut(candidate: Candidate, part: Question, doc_weight: Callable[[str], float
         then_next=yes_no_shape(part.text) is None,
     )
     return Span(candidate, text)
-
-
-def _filled(
-    spans: list[Span], ranked: list[Candidate], part: Question, doc_weight: Callable[[str], float]
-) -> list[Span]:
-    """The fitted scorer's next most likely prose sentences, each cut to its answering
-    clauses, while the cut answer has room (sentences were chosen by their whole length,
-    and cutting them frees words): the same rule as the first choice (at least
-    SECOND_SHARE of the best one's probability, at most MAX_SENTENCES, MAX_WORDS)."""
-    best = spans[0].candidate if spans else None
-    if best is None or not best.fitted or best.kind != "paragraph":
-        return spans
-    words = sum(len(s.text.split()) for s in spans)
-    shown = {s.candidate.text for s in spans}
-    filled = list(spans)
-    for candidate in ranked:
-        if len(filled) >= MAX_SENTENCES or candidate.score < SECOND_SHARE * best.score:
-            break
-        if candidate.text in shown or not candidate.fitted or candidate.kind != "paragraph":
-            continue
-        span = _cut(candidate, part, doc_weight)
-        if words + len(span.text.split()) > MAX_WORDS:
-            continue
-        filled.append(span)
-        shown.add(candidate.text)
-        words += len(span.text.split())
-    return filled
 
 
 def _answered(
