@@ -35,7 +35,7 @@ from citewise.agent.sentences.extractive import (
     select_answer,
 )
 from citewise.agent.sentences.figures import asks_about_figure, visual_words
-from citewise.agent.sentences.joining import Span, listed
+from citewise.agent.sentences.joining import Span, filled, listed
 from citewise.agent.sentences.shape_terms import WANTS_LINK as _WANTS_LINK
 from citewise.agent.sentences.shape_terms import shape_aliases as shape_aliases  # re-exported
 from citewise.agent.sentences.shape_terms import shape_terms as shape_terms  # re-exported
@@ -271,6 +271,7 @@ def draft_answer(
     doc_weight = _doc_weight(weight, document_of.get(chosen[0].block_id, ""))
     spans = [_cut(c, part, doc_weight) for c, part in zip(chosen, asked, strict=True)]
     if len(parts) == 1:
+        spans = filled(spans, ranked, lambda c: _cut(c, question, doc_weight))
         spans = listed(spans, question, passages, document_of)
     text = " ".join(s.text for s in spans)
     kinds = {p.block_id: p.kind for p in passages}

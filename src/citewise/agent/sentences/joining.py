@@ -4,12 +4,20 @@ announces (agent/sentences/spans.py), then as many as the word budget takes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 from citewise.agent.ask.question import Question
-from citewise.agent.sentences.extractive import Candidate, Passage, split_sentences
+from citewise.agent.sentences.extractive import (
+    MAX_SENTENCES,
+    MAX_WORDS,
+    SECOND_SHARE,
+    Candidate,
+    Passage,
+    split_sentences,
+)
 from citewise.agent.sentences.spans import listed_items
 from citewise.agent.sourced_lists import sourced_lists
 
@@ -28,6 +36,34 @@ class Span:
     candidate: Candidate
     text: str
     also: tuple[str, ...] = ()  # blocks after the candidate's that the text goes on into
+
+
+def filled(
+    spans: list[Span], ranked: list[Candidate], cut: Callable[[Candidate], Span]
+) -> list[Span]:
+    """The fitted scorer's next most likely prose sentences (`ranked`, best first), each
+    `cut` to its answering clauses, while the cut answer has room: the sentences were chosen
+    by their whole length, and cutting them frees words. The same rule as the first choice
+    (agent/sentences/extractive.py `select_answer`): at least SECOND_SHARE of the best one's
+    probability, at most MAX_SENTENCES, MAX_WORDS."""
+    best = spans[0].candidate if spans else None
+    if best is None or not best.fitted or best.kind != "paragraph":
+        return spans
+    words = sum(len(s.text.split()) for s in spans)
+    shown = {s.candidate.text for s in spans}
+    kept = list(spans)
+    for candidate in ranked:
+        if len(kept) >= MAX_SENTENCES or candidate.score < SECOND_SHARE * best.score:
+            break
+        if candidate.text in shown or not candidate.fitted or candidate.kind != "paragraph":
+            continue
+        span = cut(candidate)
+        if words + len(span.text.split()) > MAX_WORDS:
+            continue
+        kept.append(span)
+        shown.add(candidate.text)
+        words += len(span.text.split())
+    return kept
 
 
 def listed(
