@@ -21,6 +21,11 @@ from importlib import resources
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.matrix_cells import alternation, word_list
 from citewise.agent.comparison.patterns import NUM, OPTIMIZERS
+from citewise.agent.comparison.setup_reading import (
+    read_sentences,
+    respectively_findings,
+    table_findings,
+)
 from citewise.agent.sourced_lists import sourced_lists
 
 SOFTWARE_FILE = "matrix_software.txt"
@@ -188,12 +193,22 @@ def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
+        # a duration beside the training it measures: "100 epochs (~14 h)", "each epoch takes 3 hrs"
+        re.compile(
+            r"\b(?:train\w*|epochs?|iterations?|took|takes)\b[^.;]{0,80}?(?<![\w.])"
+            rf"(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s?(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?))\b",
+            re.I,
+        ),
         re.compile(
             r"\b(?:training|running|total training|total)\s+time\b[^.;]{0,60}?\b(?:is|was|of|took)"
             r"\s+(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+)?"
             rf"(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s+(?:days?|hours?|weeks?|minutes?))\b",
             re.I,
         ),
+    ],
+    "epochs": [
+        # a count of epochs with a word between: "100 time epochs", "30 full epochs"
+        re.compile(rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"),
     ],
     "schedule": [
         # a schedule named by its parts: "the same warmup and decay strategy for learning rate"
@@ -250,6 +265,12 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "gradient clipping": [
+        # the threshold named after the clipping: "a clip value of 20", "step clipping at 0.05"
+        re.compile(
+            r"\bclip(?:ping|ped)?(?:\s+(?:value|threshold|norm|bound))?\s+(?:of|at|to|=)\s+"
+            rf"(?:a\s+)?(?:max(?:imum)?\s+)?(?:norm\s+)?(?:of\s+)?(?P<v>{NUM})",
+            re.I,
+        ),
         # clipping used without a threshold: "we used gradient clipping and early stopping"
         re.compile(
             rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>gradient(?:\s+norm)?\s+clipping)\b",
@@ -290,11 +311,15 @@ def settings_findings(
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
+    together = read_sentences(paper_units)
+    found = [f for f in found if f.quote not in together]
+    found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
+    found += extra_findings(aspect, paper_units, found)
     if aspect == "epochs":
         found = [
             f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
         ]
-    return found + extra_findings(aspect, paper_units, found)
+    return found
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2

@@ -1,0 +1,153 @@
+"""Settings stated the way a reader reads several at once, beside the one-setting phrasings of
+agent/comparison/patterns.py and agent/comparison/matrix_settings.py:
+
+- a coordination closed by "respectively": "the learning rate and batch size are set to 0.001
+  and 32, respectively", "the training epoch and batch size are selected from {3, 4} and
+  {24, 32}, respectively" (each name takes the value in its position);
+- a hyperparameter table: a row whose first cell names a setting ("| Learning rate | 5e-4 |")
+  or a column whose header names one ("| Model | lr | batch size |", a value per row).
+
+The names of settings are data (agent/data/setup_names.txt, each list with its provenance).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.patterns import NUM
+from citewise.agent.sourced_lists import sourced_lists
+
+NAMES_FILE = "setup_names.txt"
+SETTINGS = (
+    "learning rate", "batch size", "epochs", "dropout", "weight decay", "warmup",
+    "gradient clipping", "seeds",
+)  # fmt: skip
+# words that may stand before a setting's name without changing which setting it is
+_PREFIX = r"(?:(?:initial|peak|base|max(?:imum)?|number\s+of|training|train|fine-?tuning|the)\s+)*"
+# what separates two coordinated names: "A, B and C", "A and B", "A/B"
+_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|/\s*)(?:the\s+)?$", re.I)
+# a value in a "respectively" list: a number as printed, or a set of them in braces
+_ITEM = re.compile(rf"\{{(?P<set>[^{{}}]{{1,60}})\}}|(?P<num>{NUM}(?:\s?[kKM]\b)?)")
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+@cache
+def _names() -> dict[str, re.Pattern[str]]:
+    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    lists = sourced_lists(text, NAMES_FILE, SETTINGS)
+    out = {}
+    for aspect in SETTINGS:
+        words = sorted(lists[aspect], key=len, reverse=True)
+        alts = "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in words)
+        out[aspect] = re.compile(rf"\b{_PREFIX}(?:{alts})(?:s|es)?\b", re.I)
+    return out
+
+
+def _mentions(text: str) -> list[tuple[int, int, str]]:
+    """Every setting name in `text` as (start, end, aspect), in order, the longest of
+    overlapping ones kept."""
+    found = sorted(
+        ((m.start(), m.end(), a) for a, p in _names().items() for m in p.finditer(text)),
+        key=lambda t: (t[0], -(t[1] - t[0])),
+    )
+    kept: list[tuple[int, int, str]] = []
+    for start, end, aspect in found:
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, end, aspect))
+    return kept
+
+
+def respectively_pairs(text: str) -> list[tuple[str, str]]:
+    """(aspect, value) for each setting of a coordination that "respectively" closes, when the
+    names and the values are as many; [] otherwise."""
+    closing = _RESPECTIVELY.search(text)
+    if not closing:
+        return []
+    head = text[: closing.start()]
+    mentions = _mentions(head)
+    # the last run of coordinated names: each joined to the next by "," / "and" / "/"
+    run: list[tuple[int, int, str]] = []
+    for m in mentions:
+        if run and _AND.match(head[run[-1][1] : m[0]]):
+            run.append(m)
+        else:
+            run = [m]
+    if len(run) < 2 or len({a for _, _, a in run}) < len(run):
+        return []
+    tail = head[run[-1][1] :]
+    if len(tail) > 160 or any(m[0] >= run[-1][1] for m in mentions):
+        return []
+    items = [m.group("set") or m.group("num") for m in _ITEM.finditer(tail)]
+    if len(items) != len(run):
+        return []
+    return [(aspect, value.strip()) for (_, _, aspect), value in zip(run, items, strict=True)]
+
+
+def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table" or not _RESPECTIVELY.search(unit.text):
+            continue
+        for named, value in respectively_pairs(unit.text):
+            if named == aspect and value in unit.text:
+                score = 1.5 + section_bonus(aspect, unit)
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+    return found
+
+
+def read_sentences(paper_units: list[Unit]) -> set[str]:
+    """The sentences a "respectively" coordination was read from: other readings of the same
+    sentence (which pair a name with its neighbour's value) give way to it."""
+    return {
+        u.text
+        for u in paper_units
+        if u.kind != "table" and _RESPECTIVELY.search(u.text) and respectively_pairs(u.text)
+    }
+
+
+def _cells(row: str) -> list[str] | None:
+    """A Markdown table row's cells ("| a | b |"), or None for a row without separators."""
+    text = row.strip()
+    if not text.startswith("|"):
+        return None
+    return [c.strip() for c in text.strip("|").split("|")]
+
+
+def _names_setting(cell: str, aspect: str) -> bool:
+    label = re.sub(r"\s*\([^)]*\)\s*|[:=*]", " ", cell).strip()
+    return bool(label) and _names()[aspect].fullmatch(label) is not None
+
+
+def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """Values of a setting in hyperparameter tables: a row labelled with the setting gives its
+    other cells, a column headed by it gives its cell in each row."""
+    if aspect not in SETTINGS:
+        return []
+    found = []
+    tables: dict[str, list[Unit]] = {}
+    for unit in paper_units:
+        if unit.kind == "table":
+            tables.setdefault(unit.block_id, []).append(unit)
+    for rows in tables.values():
+        grid = [(u, _cells(u.text)) for u in rows]
+        header = grid[0][1]
+        columns = [j for j, c in enumerate(header or []) if j and _names_setting(c, aspect)]
+        for n, (unit, cells) in enumerate(grid):
+            if cells is None:
+                continue
+            if _names_setting(cells[0], aspect):
+                values = [c for c in cells[1:] if re.search(r"\d", c)]
+            elif n and columns:
+                values = [cells[j] for j in columns if j < len(cells) and re.search(r"\d", cells[j])]
+            else:
+                continue
+            for value in dict.fromkeys(values):
+                score = 2.0 + section_bonus(aspect, unit)
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+    return found
