@@ -191,12 +191,15 @@ def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
+_DURATION = r"(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
         # a duration beside the training it measures: "100 epochs (~14 h)", "each epoch takes 3 hrs"
         re.compile(
             r"\b(?:train\w*|epochs?|iterations?|took|takes)\b[^.;]{0,80}?(?<![\w.])"
-            rf"(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s?(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?))\b",
+            rf"(?<!\(\s)(?<!\()(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s?{_DURATION})\b"
+            # an amount of recorded data is no training time ("300 hours of speech")
+            r"(?!\s*(?:of\b|subset|training|testing|test|data|speech|audio|recordings?|in\s+total))",
             re.I,
         ),
         re.compile(
@@ -208,7 +211,9 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
     ],
     "epochs": [
         # a count of epochs with a word between: "100 time epochs", "30 full epochs"
-        re.compile(rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"),
+        re.compile(
+            rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"
+        ),
     ],
     "schedule": [
         # a schedule named by its parts: "the same warmup and decay strategy for learning rate"

@@ -143,7 +143,9 @@ def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             if _names_setting(cells[0], aspect):
                 values = [c for c in cells[1:] if re.search(r"\d", c)]
             elif n and columns:
-                values = [cells[j] for j in columns if j < len(cells) and re.search(r"\d", cells[j])]
+                values = [
+                    cells[j] for j in columns if j < len(cells) and re.search(r"\d", cells[j])
+                ]
             else:
                 continue
             for value in dict.fromkeys(values):
