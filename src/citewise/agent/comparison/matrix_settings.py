@@ -37,6 +37,11 @@ _LEARN = [
         rf"\b(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*){_CITE}\s+"
         r"(?:toolkit|toolbox|library|libraries|package|software)\b"
     ),
+    # the kind before the name: "the Python library Gensim", "the microframework “Dash”"
+    re.compile(
+        r"\b(?:toolkit|library|package|(?:micro)?framework)\s+[“\"']?"
+        r"(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
+    ),
     re.compile(
         r"\b(?:implemented|coded)\s+(?:\w+\s+){0,3}?(?:in|with|using)\s+"
         r"(?:the\s+)?(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
@@ -54,7 +59,7 @@ _NOT_SOFTWARE = re.compile(
 @cache
 def vocabulary(name: str) -> tuple[str, ...]:
     text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
-    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks"))
+    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks", "tools", "statistics"))
     return tuple(lists[name])
 
 
@@ -85,7 +90,10 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
     """Each known software name (learned over the library, or a language or framework of the
     vocabulary) in a sentence that uses it; a language only after 'implemented in' and alike."""
     languages = vocabulary("languages")
-    by_name = [_named(vocabulary("frameworks"), re.I), _named(tuple(known), 0)]
+    # a language is software only where the paper says it is written in it ("implemented in
+    # Python"), not wherever a learned name is ("the Python library Gensim")
+    learned = tuple(n for n in known if n not in languages)
+    by_name = [_named(vocabulary("frameworks"), re.I), _named(learned, 0), _tools()]
     lang = "|".join(re.escape(n) for n in sorted(languages, key=len, reverse=True))
     in_language = re.compile(
         rf"\b(?:implement(?:ed|s)?|written|coded|programmed|run)\s+(?:\w+\s+){{0,4}}?in\s+"
@@ -107,6 +115,22 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
     return list(found.values())
+
+
+@cache
+def _tools() -> re.Pattern[str]:
+    """The tools and statistics packages of the vocabulary: a name in capitals ("GATE",
+    "SAS") as written, any other in any case ("Spacy" for spaCy), "-" or " " alike."""
+
+    def spelled(name: str) -> str:
+        return re.sub(r"\\[- ]", "[-\\\\s]?", re.escape(name))
+
+    names = sorted(vocabulary("tools") + vocabulary("statistics"), key=len, reverse=True)
+    exact = "|".join(spelled(n) for n in names if n.isupper())
+    loose = "|".join(spelled(n) for n in names if not n.isupper())
+    return re.compile(
+        rf"(?<![\w.+#-])(?P<v>(?:{exact}|(?i:{loose}))(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])"
+    )
 
 
 def _named(names: tuple[str, ...], flags: int) -> re.Pattern[str] | None:
