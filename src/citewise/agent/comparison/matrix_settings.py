@@ -22,6 +22,7 @@ from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.matrix_cells import alternation, word_list
 from citewise.agent.comparison.patterns import NUM, OPTIMIZERS
 from citewise.agent.comparison.setup_reading import (
+    linked_findings,
     read_sentences,
     respectively_findings,
     table_findings,
@@ -343,6 +344,8 @@ def settings_findings(
     together = read_sentences(paper_units)
     found = [f for f in found if f.quote not in together]
     found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
+    quoted = {f.quote for f in found}
+    found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
     found += extra_findings(aspect, paper_units, found)
     if aspect == "epochs":
         found = [

@@ -110,6 +110,58 @@ def read_sentences(paper_units: list[Unit]) -> set[str]:
     }
 
 
+# a value as a setting's name states it: a number ("0.5", ".05", "3e-5", "4K"), or a LaTeX one
+# ("$0.0001$", "$10^{-5}$", "$2 \times 10^{-3}$")
+_LATEX = r"\$\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e-?\d+)?|10\^\{?[-−]?\d+\}?)\s*\$"
+_VALUE = rf"(?:{_LATEX}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+# what links a name to its value across a few words of its own: "the batch size for training
+# is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
+_LINKED = (
+    r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
+    r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?(?:(?:to|as|at)\s+)?(?:be\s+)?"
+    r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
+)
+
+
+@cache
+def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
+    name = _names()[aspect].pattern
+    readers = [
+        re.compile(rf"{name}{_LINKED}(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
+        re.compile(rf"{name}\s*[:=]\s*(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
+        re.compile(rf"{name}\s+(?:of\s+)?(?P<v>{_LATEX})", re.I),
+    ]
+    if aspect == "batch size":
+        # "batches of size 32", "a mini batch BIBREF15 of size 32", "mini batches of 10"
+        readers.append(
+            re.compile(
+                r"\b(?:mini[- ]?)?batch(?:es)?\s+(?:BIBREF\d+\s+)?of\s+(?:size\s+)?"
+                rf"(?P<v>{NUM})(?!\w|\.\d)(?!\s*(?:%|times|steps|epochs|iterations))",
+                re.I,
+            )
+        )
+    return tuple(readers)
+
+
+def linked_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """A setting's value tied to its name across a few words, by a colon, or as LaTeX."""
+    if aspect not in SETTINGS:
+        return []
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for reader in _linked(aspect):
+            m = reader.search(unit.text)
+            if m:
+                value = m.group("v").strip()
+                score = 0.5 + section_bonus(aspect, unit)
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+                break
+    return found
+
+
 def _cells(row: str) -> list[str] | None:
     """A Markdown table row's cells ("| a | b |"), or None for a row without separators."""
     text = row.strip()
