@@ -216,6 +216,7 @@ def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
+_OPTIMIZER = r"(?:adamw|adam|adagrad|adadelta|adamax|rms-?prop|nadam|sgd)"
 _DURATION = r"(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
@@ -259,6 +260,36 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
+    "optimizer": [
+        # an optimizer's name in another case: "ADAM", "the adam optimizer", "use `adam'"
+        re.compile(
+            rf"(?<![\w-])(?P<v>{_OPTIMIZER})(?![\w-])"
+            r"(?=[^.;]{0,80}\b(?:optimi[sz]\w*|train\w*|learning\s+rate|update\s+rule)\b)",
+            re.I,
+        ),
+        re.compile(
+            rf"\b(?:using|use[sd]?|with|via|employ\w*|select\w*|adopt\w*)\s+(?:the\s+)?[`'‘]?"
+            rf"(?P<v>{_OPTIMIZER})(?![\w-])",
+            re.I,
+        ),
+    ],
+    "seeds": [
+        # runs over seeds the paper does not print: "5 times with different random number seeds"
+        re.compile(
+            r"^(?=.*\b(?:runs?|times|retrain\w*|repeat\w*|averag\w*|trained)\b).*?"
+            r"(?P<v>\b(?:(?:\d+|two|three|four|five|ten)\s+times\s+with\s+)?(?:different|various|"
+            r"multiple|several)\s+(?:random\s+)?(?:number\s+)?(?:initiali[sz]ation\s+)?seeds)\b",
+            re.I,
+        ),
+    ],
+    "hardware": [
+        # NVIDIA's Titan cards in their usual spellings: "GeForce GTX Titan X", "a TitanV GPU"
+        re.compile(
+            r"(?P<v>\b(?:(?:a\s+)?single\s+|\d+\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?"
+            r"(?i:titan)\s?(?:Xp|X|V|RTX|Black|Z)?(?:\s+GPUs?)?)(?![\w-])",
+            re.I,
+        ),
+    ],
     "warmup": [re.compile(r"(?P<v>\bno\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I)],
     "dropout": [
         re.compile(
@@ -295,6 +326,13 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "gradient clipping": [
+        # a threshold stated as a condition: "we clipped the gradients if their norm exceeds 5"
+        re.compile(
+            r"\bclip\w*\s+(?:the\s+)?gradients?\s+(?:if|when|whenever)\s+(?:their|the|its)\s+"
+            r"(?:\w+\s+)?norms?\s+(?:is\s+|was\s+)?(?:greater|larger|more|higher|exceeds?|above)"
+            rf"(?:\s+than)?\s+(?P<v>{NUM})",
+            re.I,
+        ),
         # the threshold named after the clipping: "a clip value of 20", "step clipping at 0.05"
         re.compile(
             r"\bclip(?:ping|ped)?(?:\s+(?:value|threshold|norm|bound))?\s+(?:of|at|to|=)\s+"

@@ -131,6 +131,9 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
         re.compile(rf"{name}\s*[:=]\s*(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
         re.compile(rf"{name}\s+(?:of\s+)?(?P<v>{_LATEX})", re.I),
     ]
+    if aspect in ("dropout", "weight decay"):
+        # the value before the name: "0.001 L2 weight decay", "a 0.3 dropout rate"
+        readers.append(re.compile(rf"(?<![\w.])(?P<v>{NUM})\s+(?:L2\s+)?{name}", re.I))
     if aspect == "batch size":
         # "batches of size 32", "a mini batch BIBREF15 of size 32", "mini batches of 10"
         readers.append(
