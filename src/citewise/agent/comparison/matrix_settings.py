@@ -156,6 +156,13 @@ _RELEASE = re.compile(
     r"(?:\w+\s+){0,2}?(?:code|implementation|source code|software|data and code|code and data))\b",
     re.I,
 )
+# a sentence that offers the paper's code or data: "our code", "we release", "is available at"
+_OFFERED = re.compile(
+    r"\b(?:our|we\s+(?:release|make|provide|publish|share|open-source)|(?:is|are|will\s+be|"
+    r"has\s+been|have\s+been)\s+(?:made\s+)?(?:publicly\s+|freely\s+)?available|can\s+be\s+"
+    r"(?:found|downloaded|accessed|obtained)|download\w*)\b|^(?:Code|Data|Software|Source)\b",
+    re.I,
+)
 _EMAIL_ORG = re.compile(r"@(?:[\w-]+\.)*?(?P<org>[\w-]+)\.(?:org|com|edu|ac\.\w+|\w{2})\b")
 _REPO = re.compile(
     r"(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/(?P<owner>[\w.-]+)/?\s?(?P<repo>[\w.-]*)",
@@ -184,8 +191,11 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
     }
     out = []
     for f in found:
+        own = _own_link(f.value, orgs, system)
+        if not own and not _OFFERED.search(_URL.sub(" ", f.quote)):
+            continue  # another project's link in a sentence that offers no code of the paper's
         out.append(Finding(f.aspect, f.value, f.quote, f.page, f.block_id, f.section,
-                           f.score + _own_link(f.value, orgs, system)))  # fmt: skip
+                           f.score + own))  # fmt: skip
     seen = {f.value for f in found}
     for unit in paper_units:
         for m in _URL.finditer(unit.text):
