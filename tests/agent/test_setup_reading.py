@@ -74,8 +74,18 @@ def test_settings_closed_by_respectively_take_their_own_values() -> None:
     assert read("batch size", units) == ["96"]
 
 
+def test_a_name_no_setting_list_knows_keeps_its_place_in_the_coordination() -> None:
+    sentence = "We set the hidden size and learning rate to 384 and 0.004 respectively."
+    assert respectively_pairs(sentence) == [("learning rate", "0.004")]
+    assert read("learning rate", [unit(sentence)]) == ["0.004"]
+
+
 def test_respectively_with_more_values_than_names_pairs_nothing() -> None:
     assert respectively_pairs("Learning rate and batch size are 0.1, 0.2 and 7 respectively.") == []
+
+
+def test_a_setting_the_sentence_denies_is_not_read() -> None:
+    assert read("dropout", [unit("We did not use dropout on the granite encoder.")]) == []
 
 
 def test_an_amount_of_recorded_data_is_no_training_time() -> None:

@@ -18,7 +18,7 @@ from citewise.agent.comparison.matrix_cells import word_list
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.setup_reading import (
     linked_findings,
-    read_sentences,
+    readings,
     respectively_findings,
     table_findings,
 )
@@ -28,8 +28,12 @@ from citewise.agent.comparison.setup_software import (  # noqa: F401 (re-exporte
     software_names,
 )
 
+# "our code and data are available", "the implementation ... is publicly available": the thing
+# offered is code or data of the paper's (not "their implementation", not "our model and X ...")
 _AVAILABLE = re.compile(
-    r"\b(?:our\b[^.;]{0,60}?|(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
+    r"\b(?:our\s+(?:[\w-]+\s+){0,2}?(?:code|codes|implementation|software|scripts|tools?|"
+    r"toolkit|data|dataset|datasets|resources)\b[^.;]{0,60}?|(?<!their\s)(?<!Their\s)(?<!its\s)"
+    r"(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
     r"[^.;]{0,60}?)\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?"
     r"(?:publicly\s+|freely\s+|openly\s+)?(?P<v>available(?:\s+(?:online|on\s+GitHub|for\s+"
     r"download|upon\s+request|on\s+request))?)",
@@ -41,9 +45,32 @@ _RELEASE = re.compile(
     r"(?:\w+\s+){0,2}?(?:code|implementation|source code|software|data and code|code and data))\b",
     re.I,
 )
+_CODE_WORD = re.compile(r"\b(?:code|codes|implementation|software|scripts|repository)\b", re.I)
+# code offered without a link, in other words than _AVAILABLE's and _RELEASE's
+_OFFERS_CODE = (
+    # "we have released all the code", "make all associated code and data publicly available"
+    re.compile(
+        r"(?P<v>\b(?:released|published|open-sourced|make|made)\s+(?:publicly\s+)?"
+        r"(?:our|the|all)\s+(?:\w+\s+){0,3}?(?:code|codes|implementation|source\s+code|scripts)"
+        r"(?:\s+and\s+data)?)\b",
+        re.I,
+    ),
+    # "the source code will be released upon acceptance", "the source code is on Github"
+    re.compile(
+        r"(?P<v>\b(?:source\s+)?(?:code|codes|implementation|scripts)\b[^.;]{0,40}?\b(?:is|are|will\s+"
+        r"be|has\s+been|have\s+been)\s+(?:publicly\s+)?(?:released|open-sourced|accessible|on\s+"
+        r"GitHub)(?:\s+upon\s+(?:paper\s+)?acceptance)?)",
+        re.I,
+    ),
+    # "our publicly available source code", "our github repository"
+    re.compile(
+        r"(?P<v>\bour\s+(?:publicly\s+available\s+(?:source\s+)?code|GitHub\s+repository))",
+        re.I,
+    ),
+)
 # a sentence that offers the paper's code or data: "our code", "we release", "is available at"
 _OFFERED = re.compile(
-    r"\b(?:our|we\s+(?:release|make|provide|publish|share|open-source)|(?:is|are|will\s+be|"
+    r"\b(?:our|accessible|we\s+(?:release|make|provide|publish|share|open-source)|(?:is|are|will\s+be|"
     r"has\s+been|have\s+been)\s+(?:made\s+)?(?:publicly\s+|freely\s+)?available|can\s+be\s+"
     r"(?:found|downloaded|accessed|obtained)|download\w*)\b|^(?:Code|Data|Software|Source)\b",
     re.I,
@@ -83,14 +110,16 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
                            f.score + own))  # fmt: skip
     seen = {f.value for f in found}
     for unit in paper_units:
+        offers = _CODE_WORD.search(_URL.sub(" ", unit.text)) and _OFFERED.search(unit.text)
         for m in _URL.finditer(unit.text):
             link = m.group().rstrip(".,;)")
-            if link in seen or not _own_link(link, orgs, system):
+            own = _own_link(link, orgs, system)
+            if link in seen or not (own or offers):
                 continue
-            seen.add(link)
+            seen.add(link)  # the paper's repository, or a link a sentence offers its code at
             out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
-                               unit.section, 2.0))  # fmt: skip
-        for pattern in (_AVAILABLE, _RELEASE):
+                               unit.section, 2.0 if own else 1.5))  # fmt: skip
+        for pattern in (_AVAILABLE, _RELEASE, *_OFFERS_CODE):
             said = pattern.search(unit.text)
             if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
@@ -137,6 +166,18 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "schedule": [
+        # a decay the learning rate's sentence names: "with a decay rate of 0.9 when ...",
+        # "a decay factor of 0.5 when ...", "exponentially decayed during the training"
+        re.compile(
+            r"^(?=.*\blearning[- ]rate\b).*?(?P<v>\bdecay\s+(?:rate|factor)\s+(?:of\s+)?"
+            rf"{NUM}(?:\s+(?:when|whenever|if|every|after)\b[^.;]{{0,60}})?)",
+            re.I,
+        ),
+        re.compile(
+            r"^(?=.*\blearning[- ]rate\b).*?(?P<v>\b(?:exponentially|linearly|gradually)\s+"
+            r"(?:decayed|decays|decreased|reduced|annealed)\b[^.;]{0,40})",
+            re.I,
+        ),
         # a schedule named by its parts: "the same warmup and decay strategy for learning rate"
         re.compile(
             r"(?P<v>\b(?:warm-?up|decay|annealing)(?:\s+and\s+(?:warm-?up|decay|annealing))?\s+"
@@ -187,6 +228,12 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
     ],
     "warmup": [re.compile(r"(?P<v>\bno\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I)],
     "dropout": [
+        # dropout said to be used, in the passive: "dropout is applied to the embeddings"
+        re.compile(
+            r"(?P<v>\b(?:word\s+)?dropout)(?:\s+BIBREF\d+)?\s+(?:is|was|are|were)\s+(?:also\s+)?"
+            r"(?:applied|used|employed|added)\b",
+            re.I,
+        ),
         re.compile(
             r"(?P<v>\b(?:embedding\s+)?dropout\s+(?:on|to|after|before|in)\s+(?:the\s+|all\s+|"
             r"each\s+)?[\w-]+(?:\s+[\w-]+){0,2}?\s+layers?)\b",
@@ -243,6 +290,10 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
 }
 
 
+# a reading the sentence denies: "we did not use dropout", "without gradient clipping"
+_NOT_BEFORE = re.compile(r"\b(?:not|never|without|no|n't)\s+(?:\w+\s+){0,3}$", re.I)
+
+
 def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -> list[Finding]:
     """The phrasings agent/comparison/patterns.py leaves out, for compute, schedule, warmup,
     dropout;
@@ -254,7 +305,7 @@ def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -
             continue
         for pattern in _EXTRA.get(aspect, ()):
             m = pattern.search(unit.text)
-            if m:
+            if m and not _NOT_BEFORE.search(unit.text, 0, m.start("v")):
                 value = m.group("v").strip(" ,")
                 score = 0.5 + section_bonus(
                     aspect, unit
@@ -274,8 +325,8 @@ def settings_findings(
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
-    together = read_sentences(paper_units)
-    found = [f for f in found if f.quote not in together]
+    together = readings(paper_units)
+    found = [f for f in found if aspect not in together.get(f.quote, {})]
     found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
     quoted = {f.quote for f in found}
     found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]

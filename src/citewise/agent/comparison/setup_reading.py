@@ -27,11 +27,10 @@ SETTINGS = (
 )  # fmt: skip
 # words that may stand before a setting's name without changing which setting it is
 _PREFIX = r"(?:(?:initial|peak|base|max(?:imum)?|number\s+of|training|train|fine-?tuning|the)\s+)*"
-# what separates two coordinated names: "A, B and C", "A and B", "A/B"
-_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|/\s*)(?:the\s+)?$", re.I)
 # a value in a "respectively" list: a number as printed, or a set of them in braces
 _ITEM = re.compile(rf"\{{(?P<set>[^{{}}]{{1,60}})\}}|(?P<num>{NUM}(?:\s?[kKM]\b)?)")
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+_LIST_GOES_ON = re.compile(rf"\s*(?:,|and\b)\s*\$?\s*{NUM}")
 
 
 @cache
@@ -62,52 +61,69 @@ def _mentions(text: str) -> list[tuple[int, int, str]]:
 
 
 def respectively_pairs(text: str) -> list[tuple[str, str]]:
-    """(aspect, value) for each setting of a coordination that "respectively" closes, when the
-    names and the values are as many; [] otherwise."""
+    """(aspect, value) for each setting of a coordination that "respectively" closes: the list
+    of values just before it, and as many coordinated names before those (a name no setting
+    list knows, "hidden size", keeps its place but gives nothing); [] when they do not pair."""
     closing = _RESPECTIVELY.search(text)
     if not closing:
         return []
-    head = text[: closing.start()]
-    mentions = _mentions(head)
-    # the last run of coordinated names: each joined to the next by "," / "and" / "/"
-    run: list[tuple[int, int, str]] = []
-    for m in mentions:
-        if run and _AND.match(head[run[-1][1] : m[0]]):
+    head = text[: closing.start()].rstrip(" ,")
+    items = list(_ITEM.finditer(head))
+    run: list[re.Match[str]] = []
+    for m in items:  # the last run of values joined by "," / "and" / "or", ending the head
+        if run and _JOINS.fullmatch(head[run[-1].end() : m.start()]):
             run.append(m)
         else:
             run = [m]
-    if len(run) < 2 or len({a for _, _, a in run}) < len(run):
+    if len(run) < 2 or head[run[-1].end() :].strip(" ,$"):
         return []
-    tail = head[run[-1][1] :]
-    if len(tail) > 160 or any(m[0] >= run[-1][1] for m in mentions):
+    names = _LINK_WORDS.sub("", head[: run[0].start()])
+    cuts = [0] + [c.end() for c in _CONJUNCTION.finditer(names)]
+    if len(cuts) < len(run):
         return []
-    items = [m.group("set") or m.group("num") for m in _ITEM.finditer(tail)]
-    if len(items) != len(run):
-        return []
-    return [(aspect, value.strip()) for (_, _, aspect), value in zip(run, items, strict=True)]
+    starts = cuts[-len(run) :]
+    pieces = [names[a:b] for a, b in zip(starts, [*starts[1:], len(names)], strict=True)]
+    pairs = []
+    for piece, value in zip(pieces, run, strict=True):
+        named = _mentions(piece)
+        if named:
+            pairs.append((named[-1][2], (value.group("set") or value.group("num")).strip()))
+    return pairs if len({a for a, _ in pairs}) == len(pairs) else []
+
+
+# what joins two values or two names of a coordination
+_JOINS = re.compile(r"\s*\$?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)\s*\$?\s*", re.I)
+_CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*/\s*", re.I)
+# the words between the names and their values: "are set to", "were selected from"
+_LINK_WORDS = re.compile(
+    r"(?:\s+(?:is|are|was|were|set|fixed|chosen|selected|tuned|searched|initiali[sz]ed|"
+    r"empirically|initially|both|all|to|as|at|be|from|over|in|of|equal|respectively))*[\s,:]*$",
+    re.I,
+)
+
+
+def readings(paper_units: list[Unit]) -> dict[str, dict[str, str]]:
+    """Each sentence a "respectively" coordination was read from, with its settings: other
+    readings of those settings in the sentence (a name with its neighbour's value) give way."""
+    out = {}
+    for u in paper_units:
+        if u.kind != "table" and _RESPECTIVELY.search(u.text):
+            pairs = respectively_pairs(u.text)
+            if pairs:
+                out[u.text] = dict(pairs)
+    return out
 
 
 def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     found = []
-    for unit in paper_units:
-        if unit.kind == "table" or not _RESPECTIVELY.search(unit.text):
-            continue
-        for named, value in respectively_pairs(unit.text):
-            if named == aspect and value in unit.text:
-                score = 1.5 + section_bonus(aspect, unit)
-                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
-                                     unit.section, score))  # fmt: skip
+    for text, pairs in readings(paper_units).items():
+        value = pairs.get(aspect)
+        unit = next(u for u in paper_units if u.text == text)
+        if value and value in text:
+            score = 1.5 + section_bonus(aspect, unit)
+            found.append(Finding(aspect, value, text, unit.page, unit.block_id, unit.section,
+                                 score))  # fmt: skip
     return found
-
-
-def read_sentences(paper_units: list[Unit]) -> set[str]:
-    """The sentences a "respectively" coordination was read from: other readings of the same
-    sentence (which pair a name with its neighbour's value) give way to it."""
-    return {
-        u.text
-        for u in paper_units
-        if u.kind != "table" and _RESPECTIVELY.search(u.text) and respectively_pairs(u.text)
-    }
 
 
 # a value as a setting's name states it: a number ("0.5", ".05", "3e-5", "4K"), or a LaTeX one
@@ -130,6 +146,12 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
         re.compile(rf"{name}{_LINKED}(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
         re.compile(rf"{name}\s*[:=]\s*(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
         re.compile(rf"{name}\s+(?:of\s+)?(?P<v>{_LATEX})", re.I),
+        # "a dropout rate BIBREF28 of 0.3", "dropout with a rate of 0.3"
+        re.compile(
+            rf"{name}(?:\s+BIBREF\d+)?\s+(?:with\s+(?:a\s+)?(?:rate|probability|value)s?\s+)?of\s+"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        ),
     ]
     if aspect in ("dropout", "weight decay"):
         # the value before the name: "0.001 L2 weight decay", "a 0.3 dropout rate"
@@ -151,11 +173,14 @@ def linked_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     if aspect not in SETTINGS:
         return []
     found = []
+    read = readings(paper_units)
     for unit in paper_units:
-        if unit.kind == "table":
+        if unit.kind == "table" or aspect in read.get(unit.text, {}):
             continue
         for reader in _linked(aspect):
             m = reader.search(unit.text)
+            if m and _RESPECTIVELY.search(unit.text) and _LIST_GOES_ON.match(unit.text, m.end()):
+                break  # the first of a list of values closed by "respectively": not its own
             if m:
                 value = m.group("v").strip()
                 score = 0.5 + section_bonus(aspect, unit)
