@@ -22,11 +22,11 @@ from citewise.agent.comparison.setup_reading import (
     respectively_findings,
     table_findings,
 )
-from citewise.agent.comparison.setup_software import (  # noqa: F401 (re-exported)
-    learn_software,
-    software_findings,
-    software_names,
-)
+
+# learn_software and software_names are re-exported: matrix.py learns names over the library
+from citewise.agent.comparison.setup_software import learn_software as learn_software
+from citewise.agent.comparison.setup_software import software_findings
+from citewise.agent.comparison.setup_software import software_names as software_names
 
 # "our code and data are available", "the implementation ... is publicly available": the thing
 # offered is code or data of the paper's (not "their implementation", not "our model and X ...")
