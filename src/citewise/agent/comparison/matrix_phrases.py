@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.comparison.matrix_cells import clause_end, shorten, word_list
 from citewise.agent.comparison.patterns import NUM
+from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6
+MAX_MODIFIERS = 5  # words of a name before the phrase's head noun
 # a free-phrase column as a JSON-schema pattern (the tool registry's and HTTP schemas): two to
 # six words, the first starting with a letter ("study design", "loss function"); spaces spelled
 # out, so a JSON-schema (ECMAScript) reader and Python split words alike
@@ -46,11 +50,27 @@ _POINTS = re.compile(
     r"above|follows|following)"
 )
 # a linked value of one lower-case word is a verb or a stray word ("represents"), and a passive
-# verb with its preposition describes how the thing is used ("is optimized by", "is defined on")
-_NOT_A_VALUE = re.compile(r"^(?:[a-z]+|[a-z]+ed\s+(?:by|on|in|as|with|to|for|from|using)\b.*)$")
+# verb with its preposition or a conjunction describes what is done with the thing ("is
+# optimized by", "is defined on", "are removed and ...")
+_NOT_A_VALUE = re.compile(
+    r"^(?:[a-z]+|[a-z]+ed(?:\s+(?:by|on|in|as|with|to|for|from|using|and|or|at|into)\b|\s*[,;]).*)$"
+)
 # of several readings in one sentence, the one the paper states of its own ("..., while our
 # model has an embedding size of 128")
 _OURS = re.compile(r"\b(?:our|we)\b", re.I)
+
+
+PHRASE_WORDS_FILE = "setup_phrases.txt"
+
+
+@cache
+def phrase_words(name: str) -> frozenset[str]:
+    """A list of agent/data/setup_phrases.txt (lower case; provenance checked)."""
+    text = resources.files("citewise.agent").joinpath("data", PHRASE_WORDS_FILE).read_text("utf-8")
+    lists = sourced_lists(
+        text, PHRASE_WORDS_FILE, ("property_modifiers", "negations", "clause_words")
+    )
+    return frozenset(w.lower() for w in lists[name])
 
 
 def is_free_phrase(key: str) -> bool:
@@ -73,14 +93,25 @@ def content_words(phrase: str) -> list[str]:
 
 
 def asks_for_number(phrase: str) -> bool:
+    """A phrase ending in a quantity word ("beam size") or opening with one and "of" ("number
+    of hidden units") asks for a number."""
     words = re.findall(r"[a-z]+", phrase.lower())
-    return bool(words) and words[-1] in word_list("quantity_words")
+    return bool(words) and (words[-1] in word_list("quantity_words") or counted(phrase) != phrase)
+
+
+def counted(phrase: str) -> str:
+    """What a "number of X" phrase counts ("hidden units"): a count is written before the
+    thing it counts ("512 hidden units"), so the sentence need not say "number"."""
+    m = re.match(r"\s*(?:the\s+)?(\w+)\s+of\s+(?P<x>\S.*)$", phrase, re.I)
+    if m and m.group(1).lower() in word_list("quantity_words"):
+        return m.group("x").strip()
+    return phrase
 
 
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     """Sentences mentioning every content word of the phrase, the value being what the
     sentence says the phrase is; scored by how the value is tied to the phrase and by position."""
-    words = content_words(phrase)
+    words = content_words(counted(phrase))
     if not words:
         return []
     each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
@@ -98,6 +129,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             if read is None:
                 continue
             value, was_cut = read
+            if not value and rank == 0 and numeric:
+                break  # a "respectively" sentence whose names and values do not pair up
             if not value or value not in text or _POINTS.search(value):
                 continue
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
@@ -112,7 +145,11 @@ Reader = Callable[[str], "tuple[str, bool] | None"]
 
 
 def _number_readers(mention: str) -> list[Reader]:
-    after = re.compile(rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+)?(?P<v>{_AMOUNT})", re.I)
+    # a list of values is the whole list ("window sizes of 1, 3 and 5"); an item followed by a
+    # word names another setting ("a beam size of 8 and 10 epochs" is 8)
+    joined = r"(?:\s*,\s*(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+)"
+    listed = rf"{_AMOUNT}(?:{joined}{_AMOUNT}{_LIST_GOES_ON})*"
+    after = re.compile(rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+)?(?P<v>{listed})", re.I)
     before = re.compile(
         rf"(?<![\w.])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
     )
@@ -128,7 +165,40 @@ def _number_readers(mention: str) -> list[Reader]:
 
         return reader
 
-    return [read(after), read(before)]
+    near = re.compile(rf"\b{mention}", re.I)
+
+    def respective(text: str) -> tuple[str, bool] | None:
+        """In a sentence closed by "respectively", the value in the phrase's position among
+        the coordinated names ("embedding size and window size of 200 and 10, respectively"
+        gives the window size 10); "" when the names and values do not pair up."""
+        closing = _RESPECTIVELY.search(text)
+        m = near.search(text, 0, closing.start()) if closing else None
+        if closing is None or m is None:
+            return None
+        head = text[: closing.start()]
+        values = list(re.finditer(rf"(?<![\w.]){_AMOUNT}(?![\w.])", head[m.end() :]))
+        if len(values) < 2:
+            return ("", False)
+        names = head[: m.end() + values[0].start()]
+        cuts = [0] + [c.end() for c in _CONJUNCTION.finditer(names)]
+        starts = cuts[-len(values) :] if len(cuts) >= len(values) else []
+        place = [i for i, st in enumerate(starts) if st <= m.start()]
+        if not starts or not place or len(cuts) < len(values):
+            return ("", False)
+        return (values[place[-1]].group().strip(), False)
+
+    return [respective, read(after), read(before)]
+
+
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+# what joins coordinated names: "A, B and C", "A and B"
+_CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+# a later item of a list of values stands before punctuation, "and"/"or" or the sentence's end
+# (or a preposition opening what follows: "kernel sizes of 2, 4 and 6 in parallel")
+_LIST_GOES_ON = (
+    r"(?=\s*(?:[,;.)]|(?:and|or|as|respectively|in|for|on|with|at|from|during|while|when|across)"
+    r"\b|$))"
+)
 
 
 def _name_readers(mention: str) -> list[Reader]:
@@ -145,7 +215,10 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
-        return None if _NOT_A_VALUE.match(value) else (value, was_cut)
+        first = value.split()[0].lower() if value.split() else ""
+        if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
+            return None  # "the activation function is not needed": the paper has none
+        return (value, was_cut)
 
     def named_as(text: str) -> tuple[str, bool] | None:
         m = used_as.search(text)
@@ -177,9 +250,10 @@ _VERB = re.compile(
 
 
 def _modifiers(before: list[str]) -> str:
-    """The words just before a mention that say which one it is (up to three, stopping at a
-    function word or a vague one), or "" when none does."""
-    stop = word_list("dangling") | word_list("vague_modifiers")
+    """The words just before a mention that say which one it is (a name of up to five words,
+    "scaled exponential linear unit (SELU)", stopping at a function word, a verb or a vague
+    one), or "" when none does or they only say of what kind ("nonlinear", "output")."""
+    stop = word_list("dangling") | word_list("vague_modifiers") | phrase_words("clause_words")
     kept: list[str] = []
     for word in reversed(before):
         bare = word.strip("()[],;:").lower()
@@ -195,6 +269,9 @@ def _modifiers(before: list[str]) -> str:
         if _VERB.fullmatch(bare):
             break
         kept.insert(0, word)
-        if len(kept) == 3:
+        if len(kept) == MAX_MODIFIERS:
             break
+    general = phrase_words("property_modifiers")
+    if all(w.strip("()[],;:").lower() in general for w in kept):
+        return ""  # "a nonlinear output activation function" says of what kind, not which one
     return " ".join(kept)

@@ -1,10 +1,7 @@
 """Settings read the way a reader reads them, beside agent/comparison/patterns.py's one regex an
 aspect.
 
-- software: a name the library's papers put before "toolkit", "library", "package",
-  "framework" or after "implemented in" (learned over the library, like the gazetteer's
-  dataset names), or a programming language or framework of agent/data/matrix_software.txt,
-  found in a sentence that uses it ("implemented in C", "trained using Sockeye");
+- software (agent/comparison/setup_software.py, re-exported here);
 - code availability: the paper's own repository first (a link under the authors' e-mail
   organisation or named after the paper's system), code said to be available without a link
   ("is available online"), links of other projects last;
@@ -15,106 +12,28 @@ aspect.
 from __future__ import annotations
 
 import re
-from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.matrix_cells import alternation, word_list
-from citewise.agent.comparison.patterns import NUM, OPTIMIZERS
-from citewise.agent.sourced_lists import sourced_lists
-
-SOFTWARE_FILE = "matrix_software.txt"
-_NAME = r"[A-Za-z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*"
-_CITE = r"(?:\s*(?:BIBREF\d+|\[\d+(?:,\s*\d+)*\]|\(\w[^()]{0,40}\d{4}\))\s*,?)*"
-# a name learned as software: "the KenLM toolkit", "Scikit-learn package", "implemented in PyTorch"
-_LEARN = [
-    re.compile(
-        rf"\b(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*){_CITE}\s+"
-        r"(?:toolkit|toolbox|library|libraries|package|software)\b"
-    ),
-    re.compile(
-        r"\b(?:implemented|coded)\s+(?:\w+\s+){0,3}?(?:in|with|using)\s+"
-        r"(?:the\s+)?(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
-    ),
-]
-_ACRONYM = re.compile(r"^[A-Z]{1,3}s?$")  # "NLP", "SMT", "QA": a field, not a program
-# a sentence that uses a tool (not one that only names it)
-_USE = re.compile(rf"\b(?:{alternation('tool_use_words')})\b", re.I)
-_NOT_SOFTWARE = re.compile(
-    rf"^(?:{OPTIMIZERS}|The|This|These|Our|We|Its|Their|An?|In|Open|Python's|Table|Figure|"
-    r"Section|BIBREF\d+|INLINEFORM\d+|UID\d+)$"
+from citewise.agent.comparison.matrix_cells import word_list
+from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.setup_reading import (
+    linked_findings,
+    readings,
+    respectively_findings,
+    table_findings,
 )
 
+# learn_software and software_names are re-exported: matrix.py learns names over the library
+from citewise.agent.comparison.setup_software import learn_software as learn_software
+from citewise.agent.comparison.setup_software import software_findings
+from citewise.agent.comparison.setup_software import software_names as software_names
 
-@cache
-def vocabulary(name: str) -> tuple[str, ...]:
-    text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
-    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks"))
-    return tuple(lists[name])
-
-
-def learn_software(paper_units: list[Unit]) -> set[str]:
-    """Software names a paper's sentences introduce as such ('the KenLM toolkit')."""
-    names = set()
-    for unit in paper_units:
-        for pattern in _LEARN:
-            for m in pattern.finditer(unit.text):
-                name = m.group("n").rstrip(".")
-                if len(name) >= 2 and not _NOT_SOFTWARE.match(name) and not _ACRONYM.match(name):
-                    names.add(name)
-    return names
-
-
-def software_names(learned: dict[str, int], other_names: set[str]) -> set[str]:
-    """The learned names a paper's sentences may be read for: those named as software by two
-    papers or written like a program's name ('KenLM', 'C++', 'word2vec'), and not a dataset
-    or model name of the library."""
-    return {
-        n for n, count in learned.items()
-        if n not in other_names and not _ACRONYM.match(n)
-        and (count >= 2 or re.search(r".[A-Z0-9+#]", n))
-    }  # fmt: skip
-
-
-def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]:
-    """Each known software name (learned over the library, or a language or framework of the
-    vocabulary) in a sentence that uses it; a language only after 'implemented in' and alike."""
-    languages = vocabulary("languages")
-    by_name = [_named(vocabulary("frameworks"), re.I), _named(tuple(known), 0)]
-    lang = "|".join(re.escape(n) for n in sorted(languages, key=len, reverse=True))
-    in_language = re.compile(
-        rf"\b(?:implement(?:ed|s)?|written|coded|programmed|run)\s+(?:\w+\s+){{0,4}}?in\s+"
-        rf"(?P<v>(?:{lang})(?:\s+\d+(?:\.\d+)*)?)(?![\w+#-])"
-    )
-    found: dict[str, Finding] = {}
-    for unit in paper_units:
-        if unit.kind == "table":
-            continue
-        matches = list(in_language.finditer(unit.text))
-        if _USE.search(unit.text):
-            matches += [m for p in by_name if p for m in p.finditer(unit.text)]
-        for m in matches:
-            value = m.group("v")
-            if value.lower() in found:
-                continue
-            score = 1.0 + section_bonus("software", unit)
-            found[value.lower()] = Finding(
-                "software", value, unit.text, unit.page, unit.block_id, unit.section, score
-            )
-    return list(found.values())
-
-
-def _named(names: tuple[str, ...], flags: int) -> re.Pattern[str] | None:
-    if not names:
-        return None
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(
-        rf"(?<![\w.+#-])(?P<v>(?:{alternatives})(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])", flags
-    )
-
-
+# "our code and data are available", "the implementation ... is publicly available": the thing
+# offered is code or data of the paper's (not "their implementation", not "our model and X ...")
 _AVAILABLE = re.compile(
-    r"\b(?:our\b[^.;]{0,60}?|(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
+    r"\b(?:our\s+(?:[\w-]+\s+){0,2}?(?:code|codes|implementation|software|scripts|tools?|"
+    r"toolkit|data|dataset|datasets|resources)\b[^.;]{0,60}?|(?<!their\s)(?<!Their\s)(?<!its\s)"
+    r"(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
     r"[^.;]{0,60}?)\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?"
     r"(?:publicly\s+|freely\s+|openly\s+)?(?P<v>available(?:\s+(?:online|on\s+GitHub|for\s+"
     r"download|upon\s+request|on\s+request))?)",
@@ -124,6 +43,36 @@ _NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
 _RELEASE = re.compile(
     r"\b(?P<v>(?:we\s+)?(?:release|publish|open-source|make available)\s+(?:our|the|all)\s+"
     r"(?:\w+\s+){0,2}?(?:code|implementation|source code|software|data and code|code and data))\b",
+    re.I,
+)
+_CODE_WORD = re.compile(r"\b(?:code|codes|implementation|software|scripts|repository)\b", re.I)
+# code offered without a link, in other words than _AVAILABLE's and _RELEASE's
+_OFFERS_CODE = (
+    # "we have released all the code", "make all associated code and data publicly available"
+    re.compile(
+        r"(?P<v>\b(?:released|published|open-sourced|make|made)\s+(?:publicly\s+)?"
+        r"(?:our|the|all)\s+(?:\w+\s+){0,3}?(?:code|codes|implementation|source\s+code|scripts)"
+        r"(?:\s+and\s+data)?)\b",
+        re.I,
+    ),
+    # "the source code will be released upon acceptance", "the source code is on Github"
+    re.compile(
+        r"(?P<v>\b(?:source\s+)?(?:code|codes|implementation|scripts)\b[^.;]{0,40}?\b(?:is|are|will\s+"
+        r"be|has\s+been|have\s+been)\s+(?:publicly\s+)?(?:released|open-sourced|accessible|on\s+"
+        r"GitHub)(?:\s+upon\s+(?:paper\s+)?acceptance)?)",
+        re.I,
+    ),
+    # "our publicly available source code", "our github repository"
+    re.compile(
+        r"(?P<v>\bour\s+(?:publicly\s+available\s+(?:source\s+)?code|GitHub\s+repository))",
+        re.I,
+    ),
+)
+# a sentence that offers the paper's code or data: "our code", "we release", "is available at"
+_OFFERED = re.compile(
+    r"\b(?:our|accessible|we\s+(?:release|make|provide|publish|share|open-source)|(?:is|are|will\s+be|"
+    r"has\s+been|have\s+been)\s+(?:made\s+)?(?:publicly\s+|freely\s+)?available|can\s+be\s+"
+    r"(?:found|downloaded|accessed|obtained)|download\w*)\b|^(?:Code|Data|Software|Source)\b",
     re.I,
 )
 _EMAIL_ORG = re.compile(r"@(?:[\w-]+\.)*?(?P<org>[\w-]+)\.(?:org|com|edu|ac\.\w+|\w{2})\b")
@@ -154,18 +103,23 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
     }
     out = []
     for f in found:
+        own = _own_link(f.value, orgs, system)
+        if not own and not _OFFERED.search(_URL.sub(" ", f.quote)):
+            continue  # another project's link in a sentence that offers no code of the paper's
         out.append(Finding(f.aspect, f.value, f.quote, f.page, f.block_id, f.section,
-                           f.score + _own_link(f.value, orgs, system)))  # fmt: skip
+                           f.score + own))  # fmt: skip
     seen = {f.value for f in found}
     for unit in paper_units:
+        offers = _CODE_WORD.search(_URL.sub(" ", unit.text)) and _OFFERED.search(unit.text)
         for m in _URL.finditer(unit.text):
             link = m.group().rstrip(".,;)")
-            if link in seen or not _own_link(link, orgs, system):
+            own = _own_link(link, orgs, system)
+            if link in seen or not (own or offers):
                 continue
-            seen.add(link)
+            seen.add(link)  # the paper's repository, or a link a sentence offers its code at
             out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
-                               unit.section, 2.0))  # fmt: skip
-        for pattern in (_AVAILABLE, _RELEASE):
+                               unit.section, 2.0 if own else 1.5))  # fmt: skip
+        for pattern in (_AVAILABLE, _RELEASE, *_OFFERS_CODE):
             said = pattern.search(unit.text)
             if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
@@ -186,8 +140,18 @@ def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
+_OPTIMIZER = r"(?:adamw|adam|adagrad|adadelta|adamax|rms-?prop|nadam|sgd)"
+_DURATION = r"(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
+        # a duration beside the training it measures: "100 epochs (~14 h)", "each epoch takes 3 hrs"
+        re.compile(
+            r"\b(?:train\w*|epochs?|iterations?|took|takes)\b[^.;]{0,80}?(?<![\w.])"
+            rf"(?<!\(\s)(?<!\()(?P<v>{NUM}(?:\s*[-–]\s*{NUM})?\s?{_DURATION})\b"
+            # an amount of recorded data is no training time ("300 hours of speech")
+            r"(?!\s*(?:of\b|subset|training|testing|test|data|speech|audio|recordings?|in\s+total))",
+            re.I,
+        ),
         re.compile(
             r"\b(?:training|running|total training|total)\s+time\b[^.;]{0,60}?\b(?:is|was|of|took)"
             r"\s+(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+)?"
@@ -195,7 +159,25 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
+    "epochs": [
+        # a count of epochs with a word between: "100 time epochs", "30 full epochs"
+        re.compile(
+            rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"
+        ),
+    ],
     "schedule": [
+        # a decay the learning rate's sentence names: "with a decay rate of 0.9 when ...",
+        # "a decay factor of 0.5 when ...", "exponentially decayed during the training"
+        re.compile(
+            r"^(?=.*\blearning[- ]rate\b).*?(?P<v>\bdecay\s+(?:rate|factor)\s+(?:of\s+)?"
+            rf"{NUM}(?:\s+(?:when|whenever|if|every|after)\b[^.;]{{0,60}})?)",
+            re.I,
+        ),
+        re.compile(
+            r"^(?=.*\blearning[- ]rate\b).*?(?P<v>\b(?:exponentially|linearly|gradually)\s+"
+            r"(?:decayed|decays|decreased|reduced|annealed)\b[^.;]{0,40})",
+            re.I,
+        ),
         # a schedule named by its parts: "the same warmup and decay strategy for learning rate"
         re.compile(
             r"(?P<v>\b(?:warm-?up|decay|annealing)(?:\s+and\s+(?:warm-?up|decay|annealing))?\s+"
@@ -214,8 +196,44 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
+    "optimizer": [
+        # an optimizer's name in another case: "ADAM", "the adam optimizer", "use `adam'"
+        re.compile(
+            rf"(?<![\w-])(?P<v>{_OPTIMIZER})(?![\w-])"
+            r"(?=[^.;]{0,80}\b(?:optimi[sz]\w*|train\w*|learning\s+rate|update\s+rule)\b)",
+            re.I,
+        ),
+        re.compile(
+            rf"\b(?:using|use[sd]?|with|via|employ\w*|select\w*|adopt\w*)\s+(?:the\s+)?[`'‘]?"
+            rf"(?P<v>{_OPTIMIZER})(?![\w-])",
+            re.I,
+        ),
+    ],
+    "seeds": [
+        # runs over seeds the paper does not print: "5 times with different random number seeds"
+        re.compile(
+            r"^(?=.*\b(?:runs?|times|retrain\w*|repeat\w*|averag\w*|trained)\b).*?"
+            r"(?P<v>\b(?:(?:\d+|two|three|four|five|ten)\s+times\s+with\s+)?(?:different|various|"
+            r"multiple|several)\s+(?:random\s+)?(?:number\s+)?(?:initiali[sz]ation\s+)?seeds)\b",
+            re.I,
+        ),
+    ],
+    "hardware": [
+        # NVIDIA's Titan cards in their usual spellings: "GeForce GTX Titan X", "a TitanV GPU"
+        re.compile(
+            r"(?P<v>\b(?:(?:a\s+)?single\s+|\d+\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+)?"
+            r"(?i:titan)\s?(?:Xp|X|V|RTX|Black|Z)?(?:\s+GPUs?)?)(?![\w-])",
+            re.I,
+        ),
+    ],
     "warmup": [re.compile(r"(?P<v>\bno\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I)],
     "dropout": [
+        # dropout said to be used, in the passive: "dropout is applied to the embeddings"
+        re.compile(
+            r"(?P<v>\b(?:word\s+)?dropout)(?:\s+BIBREF\d+)?\s+(?:is|was|are|were)\s+(?:also\s+)?"
+            r"(?:applied|used|employed|added)\b",
+            re.I,
+        ),
         re.compile(
             r"(?P<v>\b(?:embedding\s+)?dropout\s+(?:on|to|after|before|in)\s+(?:the\s+|all\s+|"
             r"each\s+)?[\w-]+(?:\s+[\w-]+){0,2}?\s+layers?)\b",
@@ -250,6 +268,19 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "gradient clipping": [
+        # a threshold stated as a condition: "we clipped the gradients if their norm exceeds 5"
+        re.compile(
+            r"\bclip\w*\s+(?:the\s+)?gradients?\s+(?:if|when|whenever)\s+(?:their|the|its)\s+"
+            r"(?:\w+\s+)?norms?\s+(?:is\s+|was\s+)?(?:greater|larger|more|higher|exceeds?|above)"
+            rf"(?:\s+than)?\s+(?P<v>{NUM})",
+            re.I,
+        ),
+        # the threshold named after the clipping: "a clip value of 20", "step clipping at 0.05"
+        re.compile(
+            r"\bclip(?:ping|ped)?(?:\s+(?:value|threshold|norm|bound))?\s+(?:of|at|to|=)\s+"
+            rf"(?:a\s+)?(?:max(?:imum)?\s+)?(?:norm\s+)?(?:of\s+)?(?P<v>{NUM})",
+            re.I,
+        ),
         # clipping used without a threshold: "we used gradient clipping and early stopping"
         re.compile(
             rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>gradient(?:\s+norm)?\s+clipping)\b",
@@ -257,6 +288,10 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
 }
+
+
+# a reading the sentence denies: "we did not use dropout", "without gradient clipping"
+_NOT_BEFORE = re.compile(r"\b(?:not|never|without|no|n't)\s+(?:\w+\s+){0,3}$", re.I)
 
 
 def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -> list[Finding]:
@@ -270,7 +305,7 @@ def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -
             continue
         for pattern in _EXTRA.get(aspect, ()):
             m = pattern.search(unit.text)
-            if m:
+            if m and not _NOT_BEFORE.search(unit.text, 0, m.start("v")):
                 value = m.group("v").strip(" ,")
                 score = 0.5 + section_bonus(
                     aspect, unit
@@ -290,11 +325,17 @@ def settings_findings(
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
+    together = readings(paper_units)
+    found = [f for f in found if aspect not in together.get(f.quote, {})]
+    found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
+    quoted = {f.quote for f in found}
+    found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
+    found += extra_findings(aspect, paper_units, found)
     if aspect == "epochs":
         found = [
             f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
         ]
-    return found + extra_findings(aspect, paper_units, found)
+    return found
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2

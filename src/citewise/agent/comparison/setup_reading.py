@@ -1,0 +1,235 @@
+"""Settings stated the way a reader reads several at once, beside the one-setting phrasings of
+agent/comparison/patterns.py and agent/comparison/matrix_settings.py:
+
+- a coordination closed by "respectively": "the learning rate and batch size are set to 0.001
+  and 32, respectively", "the training epoch and batch size are selected from {3, 4} and
+  {24, 32}, respectively" (each name takes the value in its position);
+- a hyperparameter table: a row whose first cell names a setting ("| Learning rate | 5e-4 |")
+  or a column whose header names one ("| Model | lr | batch size |", a value per row).
+
+The names of settings are data (agent/data/setup_names.txt, each list with its provenance).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.patterns import NUM
+from citewise.agent.sourced_lists import sourced_lists
+
+NAMES_FILE = "setup_names.txt"
+SETTINGS = (
+    "learning rate", "batch size", "epochs", "dropout", "weight decay", "warmup",
+    "gradient clipping", "seeds",
+)  # fmt: skip
+# words that may stand before a setting's name without changing which setting it is
+_PREFIX = r"(?:(?:initial|peak|base|max(?:imum)?|number\s+of|training|train|fine-?tuning|the)\s+)*"
+# a value in a "respectively" list: a number as printed, or a set of them in braces
+_ITEM = re.compile(rf"\{{(?P<set>[^{{}}]{{1,60}})\}}|(?P<num>{NUM}(?:\s?[kKM]\b)?)")
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+_LIST_GOES_ON = re.compile(rf"\s*(?:,|and\b)\s*\$?\s*{NUM}")
+
+
+@cache
+def _names() -> dict[str, re.Pattern[str]]:
+    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    lists = sourced_lists(text, NAMES_FILE, SETTINGS)
+    out = {}
+    for aspect in SETTINGS:
+        words = sorted(lists[aspect], key=len, reverse=True)
+        alts = "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in words)
+        out[aspect] = re.compile(rf"\b{_PREFIX}(?:{alts})(?:s|es)?\b", re.I)
+    return out
+
+
+def _mentions(text: str) -> list[tuple[int, int, str]]:
+    """Every setting name in `text` as (start, end, aspect), in order, the longest of
+    overlapping ones kept."""
+    found = sorted(
+        ((m.start(), m.end(), a) for a, p in _names().items() for m in p.finditer(text)),
+        key=lambda t: (t[0], -(t[1] - t[0])),
+    )
+    kept: list[tuple[int, int, str]] = []
+    for start, end, aspect in found:
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, end, aspect))
+    return kept
+
+
+def respectively_pairs(text: str) -> list[tuple[str, str]]:
+    """(aspect, value) for each setting of a coordination that "respectively" closes: the list
+    of values just before it, and as many coordinated names before those (a name no setting
+    list knows, "hidden size", keeps its place but gives nothing); [] when they do not pair."""
+    closing = _RESPECTIVELY.search(text)
+    if not closing:
+        return []
+    head = text[: closing.start()].rstrip(" ,")
+    items = list(_ITEM.finditer(head))
+    run: list[re.Match[str]] = []
+    for m in items:  # the last run of values joined by "," / "and" / "or", ending the head
+        if run and _JOINS.fullmatch(head[run[-1].end() : m.start()]):
+            run.append(m)
+        else:
+            run = [m]
+    if len(run) < 2 or head[run[-1].end() :].strip(" ,$"):
+        return []
+    names = _LINK_WORDS.sub("", head[: run[0].start()])
+    cuts = [0] + [c.end() for c in _CONJUNCTION.finditer(names)]
+    if len(cuts) < len(run):
+        return []
+    starts = cuts[-len(run) :]
+    pieces = [names[a:b] for a, b in zip(starts, [*starts[1:], len(names)], strict=True)]
+    pairs = []
+    for piece, value in zip(pieces, run, strict=True):
+        named = _mentions(piece)
+        if named:
+            pairs.append((named[-1][2], (value.group("set") or value.group("num")).strip()))
+    return pairs if len({a for a, _ in pairs}) == len(pairs) else []
+
+
+# what joins two values or two names of a coordination
+_JOINS = re.compile(r"\s*\$?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)\s*\$?\s*", re.I)
+_CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*/\s*", re.I)
+# the words between the names and their values: "are set to", "were selected from"
+_LINK_WORDS = re.compile(
+    r"(?:\s+(?:is|are|was|were|set|fixed|chosen|selected|tuned|searched|initiali[sz]ed|"
+    r"empirically|initially|both|all|to|as|at|be|from|over|in|of|equal|respectively))*[\s,:]*$",
+    re.I,
+)
+
+
+def readings(paper_units: list[Unit]) -> dict[str, dict[str, str]]:
+    """Each sentence a "respectively" coordination was read from, with its settings: other
+    readings of those settings in the sentence (a name with its neighbour's value) give way."""
+    out = {}
+    for u in paper_units:
+        if u.kind != "table" and _RESPECTIVELY.search(u.text):
+            pairs = respectively_pairs(u.text)
+            if pairs:
+                out[u.text] = dict(pairs)
+    return out
+
+
+def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    found = []
+    for text, pairs in readings(paper_units).items():
+        value = pairs.get(aspect)
+        unit = next(u for u in paper_units if u.text == text)
+        if value and value in text:
+            score = 1.5 + section_bonus(aspect, unit)
+            found.append(Finding(aspect, value, text, unit.page, unit.block_id, unit.section,
+                                 score))  # fmt: skip
+    return found
+
+
+# a value as a setting's name states it: a number ("0.5", ".05", "3e-5", "4K"), or a LaTeX one
+# ("$0.0001$", "$10^{-5}$", "$2 \times 10^{-3}$")
+_LATEX = r"\$\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e-?\d+)?|10\^\{?[-−]?\d+\}?)\s*\$"
+_VALUE = rf"(?:{_LATEX}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+# what links a name to its value across a few words of its own: "the batch size for training
+# is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
+_LINKED = (
+    r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
+    r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?(?:(?:to|as|at)\s+)?(?:be\s+)?"
+    r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
+)
+
+
+@cache
+def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
+    name = _names()[aspect].pattern
+    readers = [
+        re.compile(rf"{name}{_LINKED}(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
+        re.compile(rf"{name}\s*[:=]\s*(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
+        re.compile(rf"{name}\s+(?:of\s+)?(?P<v>{_LATEX})", re.I),
+        # "a dropout rate BIBREF28 of 0.3", "dropout with a rate of 0.3"
+        re.compile(
+            rf"{name}(?:\s+BIBREF\d+)?\s+(?:with\s+(?:a\s+)?(?:rate|probability|value)s?\s+)?of\s+"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        ),
+    ]
+    if aspect in ("dropout", "weight decay"):
+        # the value before the name: "0.001 L2 weight decay", "a 0.3 dropout rate"
+        readers.append(re.compile(rf"(?<![\w.])(?P<v>{NUM})\s+(?:L2\s+)?{name}", re.I))
+    if aspect == "batch size":
+        # "batches of size 32", "a mini batch BIBREF15 of size 32", "mini batches of 10"
+        readers.append(
+            re.compile(
+                r"\b(?:mini[- ]?)?batch(?:es)?\s+(?:BIBREF\d+\s+)?of\s+(?:size\s+)?"
+                rf"(?P<v>{NUM})(?!\w|\.\d)(?!\s*(?:%|times|steps|epochs|iterations))",
+                re.I,
+            )
+        )
+    return tuple(readers)
+
+
+def linked_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """A setting's value tied to its name across a few words, by a colon, or as LaTeX."""
+    if aspect not in SETTINGS:
+        return []
+    found = []
+    read = readings(paper_units)
+    for unit in paper_units:
+        if unit.kind == "table" or aspect in read.get(unit.text, {}):
+            continue
+        for reader in _linked(aspect):
+            m = reader.search(unit.text)
+            if m and _RESPECTIVELY.search(unit.text) and _LIST_GOES_ON.match(unit.text, m.end()):
+                break  # the first of a list of values closed by "respectively": not its own
+            if m:
+                value = m.group("v").strip()
+                score = 0.5 + section_bonus(aspect, unit)
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+                break
+    return found
+
+
+def _cells(row: str) -> list[str] | None:
+    """A Markdown table row's cells ("| a | b |"), or None for a row without separators."""
+    text = row.strip()
+    if not text.startswith("|"):
+        return None
+    return [c.strip() for c in text.strip("|").split("|")]
+
+
+def _names_setting(cell: str, aspect: str) -> bool:
+    label = re.sub(r"\s*\([^)]*\)\s*|[:=*]", " ", cell).strip()
+    return bool(label) and _names()[aspect].fullmatch(label) is not None
+
+
+def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    """Values of a setting in hyperparameter tables: a row labelled with the setting gives its
+    other cells, a column headed by it gives its cell in each row."""
+    if aspect not in SETTINGS:
+        return []
+    found = []
+    tables: dict[str, list[Unit]] = {}
+    for unit in paper_units:
+        if unit.kind == "table":
+            tables.setdefault(unit.block_id, []).append(unit)
+    for rows in tables.values():
+        grid = [(u, _cells(u.text)) for u in rows]
+        header = grid[0][1]
+        columns = [j for j, c in enumerate(header or []) if j and _names_setting(c, aspect)]
+        for n, (unit, cells) in enumerate(grid):
+            if cells is None:
+                continue
+            if _names_setting(cells[0], aspect):
+                values = [c for c in cells[1:] if re.search(r"\d", c)]
+            elif n and columns:
+                values = [
+                    cells[j] for j in columns if j < len(cells) and re.search(r"\d", cells[j])
+                ]
+            else:
+                continue
+            for value in dict.fromkeys(values):
+                score = 2.0 + section_bonus(aspect, unit)
+                found.append(Finding(aspect, value, unit.text, unit.page, unit.block_id,
+                                     unit.section, score))  # fmt: skip
+    return found

@@ -1,0 +1,129 @@
+"""Software named in a paper's setup: a name the library's papers put before "toolkit",
+"library", "package", "framework" or after "implemented in" (learned over the library, like
+the gazetteer's dataset names), or a programming language, framework, toolkit or statistics
+package of agent/data/matrix_software.txt, found in a sentence that uses it ("implemented in C",
+"trained using Sockeye", "analysed with Stata")."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.matrix_cells import alternation
+from citewise.agent.comparison.patterns import OPTIMIZERS
+from citewise.agent.sourced_lists import sourced_lists
+
+SOFTWARE_FILE = "matrix_software.txt"
+_NAME = r"[A-Za-z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*"
+_CITE = r"(?:\s*(?:BIBREF\d+|\[\d+(?:,\s*\d+)*\]|\(\w[^()]{0,40}\d{4}\))\s*,?)*"
+# a name learned as software: "the KenLM toolkit", "Scikit-learn package", "implemented in PyTorch"
+_LEARN = [
+    re.compile(
+        rf"\b(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*){_CITE}\s+"
+        r"(?:toolkit|toolbox|library|libraries|package|software)\b"
+    ),
+    # the kind before the name: "the Python library Gensim", "the microframework “Dash”"
+    re.compile(
+        r"\b(?:toolkit|library|package|(?:micro)?framework)\s+[“\"']?"
+        r"(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
+    ),
+    re.compile(
+        r"\b(?:implemented|coded)\s+(?:\w+\s+){0,3}?(?:in|with|using)\s+"
+        r"(?:the\s+)?(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
+    ),
+]
+_ACRONYM = re.compile(r"^[A-Z]{1,3}s?$")  # "NLP", "SMT", "QA": a field, not a program
+# a sentence that uses a tool (not one that only names it)
+_USE = re.compile(rf"\b(?:{alternation('tool_use_words')})\b", re.I)
+_NOT_SOFTWARE = re.compile(
+    rf"^(?:{OPTIMIZERS}|The|This|These|Our|We|Its|Their|An?|In|Open|Python's|Table|Figure|"
+    r"Section|BIBREF\d+|INLINEFORM\d+|UID\d+)$"
+)
+
+
+@cache
+def vocabulary(name: str) -> tuple[str, ...]:
+    text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
+    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks", "tools", "statistics"))
+    return tuple(lists[name])
+
+
+def learn_software(paper_units: list[Unit]) -> set[str]:
+    """Software names a paper's sentences introduce as such ('the KenLM toolkit')."""
+    names = set()
+    for unit in paper_units:
+        for pattern in _LEARN:
+            for m in pattern.finditer(unit.text):
+                name = m.group("n").rstrip(".")
+                if len(name) >= 2 and not _NOT_SOFTWARE.match(name) and not _ACRONYM.match(name):
+                    names.add(name)
+    return names
+
+
+def software_names(learned: dict[str, int], other_names: set[str]) -> set[str]:
+    """The learned names a paper's sentences may be read for: those named as software by two
+    papers or written like a program's name ('KenLM', 'C++', 'word2vec'), and not a dataset
+    or model name of the library."""
+    return {
+        n for n, count in learned.items()
+        if n not in other_names and not _ACRONYM.match(n)
+        and (count >= 2 or re.search(r".[A-Z0-9+#]", n))
+    }  # fmt: skip
+
+
+def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]:
+    """Each known software name (learned over the library, or a language or framework of the
+    vocabulary) in a sentence that uses it; a language only after 'implemented in' and alike."""
+    languages = vocabulary("languages")
+    # a language is software only where the paper says it is written in it ("implemented in
+    # Python"), not wherever a learned name is ("the Python library Gensim")
+    learned = tuple(n for n in known if n not in languages)
+    by_name = [_named(vocabulary("frameworks"), re.I), _named(learned, 0), _tools()]
+    lang = "|".join(re.escape(n) for n in sorted(languages, key=len, reverse=True))
+    in_language = re.compile(
+        rf"\b(?:implement(?:ed|s)?|written|coded|programmed|run)\s+(?:\w+\s+){{0,4}}?in\s+"
+        rf"(?P<v>(?:{lang})(?:\s+\d+(?:\.\d+)*)?)(?![\w+#-])"
+    )
+    found: dict[str, Finding] = {}
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        matches = list(in_language.finditer(unit.text))
+        if _USE.search(unit.text):
+            matches += [m for p in by_name if p for m in p.finditer(unit.text)]
+        for m in matches:
+            value = m.group("v")
+            if value.lower() in found:
+                continue
+            score = 1.0 + section_bonus("software", unit)
+            found[value.lower()] = Finding(
+                "software", value, unit.text, unit.page, unit.block_id, unit.section, score
+            )
+    return list(found.values())
+
+
+@cache
+def _tools() -> re.Pattern[str]:
+    """The tools and statistics packages of the vocabulary: a name in capitals ("GATE",
+    "SAS") as written, any other in any case ("Spacy" for spaCy), "-" or " " alike."""
+
+    def spelled(name: str) -> str:
+        return re.sub(r"\\[- ]", "[-\\\\s]?", re.escape(name))
+
+    names = sorted(vocabulary("tools") + vocabulary("statistics"), key=len, reverse=True)
+    exact = "|".join(spelled(n) for n in names if n.isupper())
+    loose = "|".join(spelled(n) for n in names if not n.isupper())
+    return re.compile(
+        rf"(?<![\w.+#-])(?P<v>(?:{exact}|(?i:{loose}))(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])"
+    )
+
+
+def _named(names: tuple[str, ...], flags: int) -> re.Pattern[str] | None:
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.+#-])(?P<v>(?:{alternatives})(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])", flags
+    )
