@@ -24,30 +24,19 @@ from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
 
 
+def extractor_files() -> list[Path]:
+    """The files whose text makes a cell: every module of this folder and the word lists
+    its readers load (agent/data/matrix_*.txt, setup_*.txt)."""
+    here = Path(__file__).parent
+    data = here.parent / "data"
+    code = sorted(here.glob("*.py"))
+    lists = sorted([*data.glob("matrix_*.txt"), *data.glob("setup_*.txt")])
+    return [*code, *lists]
+
+
 def _extractor_version() -> int:
     """A checksum of the extraction code: when it changes, cached cells are recomputed."""
-    from citewise.agent.comparison import (
-        aspects,
-        compare,
-        extract_model,
-        extraction,
-        gazetteer,
-        matrix_cells,
-        matrix_datasets,
-        matrix_phrases,
-        matrix_settings,
-        patterns,
-        prose_aspects,
-    )
-
-    modules = (
-        aspects, compare, extract_model, extraction, gazetteer, matrix_cells, matrix_datasets,
-        matrix_phrases, matrix_settings, patterns, prose_aspects,
-    )  # fmt: skip
-    text = "".join(Path(m.__file__ or "").read_text() for m in modules)
-    # the word lists the readers load are part of the code that makes a cell
-    data = Path(aspects.__file__ or "").parent / "data"
-    text += "".join(p.read_text() for p in sorted(data.glob("matrix_*.txt")))
+    text = "".join(p.read_text(encoding="utf-8") for p in extractor_files())
     return zlib.crc32(text.encode())
 
 
