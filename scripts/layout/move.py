@@ -6,9 +6,11 @@ A map (tab-separated, repo-root relative paths; `#` starts a comment line) holds
   root<TAB>FOLDER             a folder whose every file (not its subfolders) the map places;
   package<TAB>FOLDER<TAB>DOC  a new package and its __init__.py docstring (one line);
   OLD<TAB>NEW                 a move (the same path twice: the file stays).
-Modules are named from src/ (src/citewise/store/db.py is citewise.store.db) and test files from
+Modules are named from src/ (src/citewise/store/sqlite/db.py is citewise.store.sqlite.db) and test
+files from
 the root (tests/agent/tables_pdf.py is tests.agent.tables_pdf). A module may become a package
-of the same name (documents/pdf.py -> documents/pdf/reader.py beside documents/pdf/layout.py):
+of the same name (documents/pdf/reader.py -> documents/pdf/reader.py beside
+documents/pdf/layout.py):
 a dotted name or path that goes on into one of the new package's children is left alone.
 The script
   1. checks the map: every old file exists (or is already at its new place), no file directly
@@ -174,7 +176,7 @@ class Renamer:
             if o and n and o != n:
                 self.modules[o] = n
         # Every dotted name the new layout has (modules and their packages), and the old
-        # modules that are packages now (documents/pdf.py -> documents/pdf/reader.py).
+        # modules that are packages now (documents/pdf/reader.py -> documents/pdf/reader.py).
         self.new_names = {n for _, new in rows if (n := dotted(new))}
         self.new_names |= {n for p in layout.packages if (n := dotted(f"{p}/__init__.py"))}
         for name in list(self.new_names):
@@ -229,14 +231,23 @@ CHAIN = re.compile(r'"(\w+)"(?:\s*/\s*"[\w.]+")+')
 
 
 def path_pattern(roots: list[str]) -> re.Pattern[str]:
-    """Paths below the map's roots as text writes them: `store/db.py`, `src/citewise/store/`,
+    """Paths below the map's roots as text writes them: `store/sqlite/db.py`, `src/citewise/store/`,
     `tests/agent/test_x.py`."""
     names = "|".join(sorted((re.escape(short(r)) for r in roots), key=len, reverse=True))
     return re.compile(rf"(?<![\w./-])((?:src/)?(?:citewise/)?)((?:{names})/[\w./-]*\w)")
 
 
-def rewrite_text(text: str, ren: Renamer, pattern: re.Pattern[str], heads: set[str]) -> str:
-    text = DOTTED.sub(lambda m: ren.module(m.group(0)), text)
+def rewrite_text(
+    text: str, ren: Renamer, pattern: re.Pattern[str], heads: set[str], python: bool = False
+) -> str:
+    def name(m: re.Match[str]) -> str:
+        # In Python, rewrite_imports already set `from PKG import x` right: a module that
+        # became a package of the same name is that package there, not its old module.
+        if python and m.group(0) in ren.now_packages and IMPORT.match(text, m.end()):
+            return m.group(0)
+        return ren.module(m.group(0))
+
+    text = DOTTED.sub(name, text)
     text = pattern.sub(lambda m: m.group(1) + ren.path(m.group(2)), text)
 
     def chain(m: re.Match[str]) -> str:
@@ -254,6 +265,7 @@ def rewrite_text(text: str, ren: Renamer, pattern: re.Pattern[str], heads: set[s
 
 
 DOTTED = re.compile(r"\b(?:citewise|tests)(?:\.\w+)+")
+IMPORT = re.compile(r"\s+import\b")
 
 
 def absolute(node: ast.ImportFrom, package: str) -> str:
@@ -352,7 +364,7 @@ def rewrite(layout: Map, ren: Renamer) -> dict[Path, set[str]]:
         new = text
         if path.suffix == ".py":
             new = rewrite_imports(new, old_package.get(path.as_posix()), ren)
-        new = rewrite_text(new, ren, pattern, heads)
+        new = rewrite_text(new, ren, pattern, heads, python=path.suffix == ".py")
         if new != text:
             path.write_text(new, encoding="utf-8")
             touched[path] = long_lines(text)
