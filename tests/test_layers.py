@@ -129,9 +129,9 @@ def test_faces_import_only_api_and_the_allowed_leaves() -> None:
     [
         "from citewise.agent.comparison.aspects import parse_aspects\n",
         "from citewise import agent\n",
-        "import citewise.store.library\n",
+        "import citewise.store.sqlite.library\n",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from citewise.ingest import X\n",
-        "def f():\n    from citewise.sources.intent import parse_intent\n",
+        "def f():\n    from citewise.sources.search.intent import parse_intent\n",
         "from citewise.apis import x\n",
         "from citewise.reporting import x\n",
     ],

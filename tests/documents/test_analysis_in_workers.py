@@ -11,7 +11,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.documents import Document
-from citewise.documents.parallel import ParseBudget, ParseOptions, ParsePool
+from citewise.documents.pool.parallel import ParseBudget, ParseOptions, ParsePool
 from citewise.ingest import AsStored
 from citewise.retrieval.keyword_index import document_postings, trusted_blocks
 from citewise.retrieval.postings import Piece

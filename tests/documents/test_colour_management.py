@@ -1,4 +1,4 @@
-"""Parse workers read text with MuPDF's colour management off (documents/ocr.py
+"""Parse workers read text with MuPDF's colour management off (documents/pdf/ocr.py
 `without_colour_management`): text comes out as with it on, and a page rendered for OCR
 is rendered with it on, pixel for pixel as anywhere else. Each reading runs in a fresh
 process: colour management is a setting of the whole process."""

@@ -14,8 +14,8 @@ import yaml
 
 from citewise.documents import read_document
 from citewise.documents.model import Document
-from citewise.documents.ocr import tesseract_command
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.ocr import tesseract_command
+from citewise.documents.pdf.reader import read_pdf
 from tests.documents.conftest import CORPUS, DEV_QA
 
 PAGES = {

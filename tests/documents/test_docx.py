@@ -8,7 +8,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.documents import read_document
-from citewise.documents.docx import WORDS_PER_PAGE
+from citewise.documents.formats.docx import WORDS_PER_PAGE
 from citewise.errors import BadDocumentError
 
 docx = pytest.importorskip("docx", reason="the [docx] extra (python-docx) is not installed")

@@ -7,9 +7,9 @@ import math
 import random
 import struct
 
-from citewise.documents import hyphenation
-from citewise.documents.hyphenation import vocabulary
-from citewise.documents.segments import round_size
+from citewise.documents.pdf import hyphenation
+from citewise.documents.pdf.hyphenation import vocabulary
+from citewise.documents.pdf.segments import round_size
 
 
 def _vocabulary_by_regex(texts: list[str]) -> frozenset[str]:
@@ -70,8 +70,8 @@ def test_a_size_rounded_once_is_what_round_gives() -> None:
 
 
 def test_identifier_look_ups_find_what_their_regexes_find() -> None:
-    from citewise.documents.metadata import DOI
-    from citewise.documents.references import ARXIV, _arxiv, _doi
+    from citewise.documents.pdf.metadata import DOI
+    from citewise.documents.references.entries import ARXIV, _arxiv, _doi
 
     entries = [
         "Smith J. 2020. A title. arXiv:2001.01234v2.",

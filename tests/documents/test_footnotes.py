@@ -9,9 +9,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.footnotes import line_text, split_marks
 from citewise.documents.model import Document
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.footnotes import line_text, split_marks
+from citewise.documents.pdf.reader import read_pdf
 from tests.documents.conftest import CORPUS
 
 PAPERS = ("2020.acl-main.447.pdf", "N18-3011.pdf")

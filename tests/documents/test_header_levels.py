@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.documents.structure import find_table, tables, to_csv_rows
 
 LEFT = 72.0

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.documents.bounds import MAX_BLOCK_CHARS
-from citewise.documents.parallel import WORKERS_VARIABLE, ParseBudget, ParseOptions
+from citewise.documents.pool.parallel import WORKERS_VARIABLE, ParseBudget, ParseOptions
 from citewise.ingest import FILE_MB_VARIABLE, ingest
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 from tests.hostile import (
     write_form_bomb,
     write_giant_page,

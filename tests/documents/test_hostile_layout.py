@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from tests.hostile import WORDS, write_stacked_lines, write_text_operator_bomb
 
 

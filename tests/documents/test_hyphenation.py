@@ -6,9 +6,9 @@ from functools import cache
 
 import pytest
 
-from citewise.documents.hyphenation import join_hyphenated, vocabulary
 from citewise.documents.model import Document
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.hyphenation import join_hyphenated, vocabulary
+from citewise.documents.pdf.reader import read_pdf
 from tests.documents.conftest import CORPUS
 
 

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from citewise.documents.captions import caption_label
-from citewise.documents.columns import order_units
-from citewise.documents.headings import heading_candidate, heading_level
-from citewise.documents.hyphenation import clean, join_hyphenated, join_rows, vocabulary
-from citewise.documents.layout import Seg, Unit, group_rows, running_heads
-from citewise.documents.tables import table_rows
+from citewise.documents.pdf.captions import caption_label
+from citewise.documents.pdf.columns import order_units
+from citewise.documents.pdf.headings import heading_candidate, heading_level
+from citewise.documents.pdf.hyphenation import clean, join_hyphenated, join_rows, vocabulary
+from citewise.documents.pdf.layout import Seg, Unit, group_rows, running_heads
+from citewise.documents.tables.fusion import table_rows
 
 
 def seg(x0: float, y0: float, text: str, size: float = 10.0, width: float | None = None) -> Seg:

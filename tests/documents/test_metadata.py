@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents.metadata import extract_metadata
 from citewise.documents.model import Block
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.metadata import extract_metadata
+from citewise.documents.pdf.reader import read_pdf
 
 
 def block(text: str, size: float = 10.0) -> Block:

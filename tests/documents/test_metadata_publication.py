@@ -10,8 +10,8 @@ import pytest
 
 from citewise.api import Library
 from citewise.documents import read_document
-from citewise.documents.metadata import find_publication
-from citewise.sources.export import library_records, to_bibtex
+from citewise.documents.pdf.metadata import find_publication
+from citewise.sources.bibliography.export import library_records, to_bibtex
 from tests.conftest import CORPUS, shared_cases
 from tests.pdfs import PAPER_SECTIONS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from citewise.documents.ocr import (
+from citewise.documents.pdf.ocr import (
     FUNCTION_WORDS,
     WORD,
     _surely_language,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.ocr import OcrWord, parse_tsv, tesseract_command, words_to_dict
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.ocr import OcrWord, parse_tsv, tesseract_command, words_to_dict
+from citewise.documents.pdf.reader import read_pdf
 from tests.documents.conftest import LEFT, caesar, write_lines
 
 needs_tesseract = pytest.mark.skipif(tesseract_command() is None, reason="tesseract not installed")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.layout import Seg
-from citewise.documents.ocr import tesseract_command
-from citewise.documents.ocr_heads import running_heads
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.layout import Seg
+from citewise.documents.pdf.ocr import tesseract_command
+from citewise.documents.pdf.ocr_heads import running_heads
+from citewise.documents.pdf.reader import read_pdf
 
 needs_tesseract = pytest.mark.skipif(tesseract_command() is None, reason="tesseract not installed")
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from citewise.documents import Document, read_document
-from citewise.documents.parallel import WORKERS_VARIABLE, ParseOptions, ParsePool, worker_count
+from citewise.documents.pool.parallel import WORKERS_VARIABLE, ParseOptions, ParsePool, worker_count
 from citewise.errors import CitewiseError
 from tests.hostile import write_stacked_lines
 from tests.pdfs import write_paper

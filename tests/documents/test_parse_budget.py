@@ -11,8 +11,8 @@ import pytest
 
 from citewise.documents import Document
 from citewise.documents.bounds import check_text_operators
-from citewise.documents.ocr import tesseract_command
-from citewise.documents.parallel import ParseBudget, ParseOptions, ParsePool
+from citewise.documents.pdf.ocr import tesseract_command
+from citewise.documents.pool.parallel import ParseBudget, ParseOptions, ParsePool
 from citewise.errors import TooComplexError
 from tests.hostile import (
     write_form_bomb,

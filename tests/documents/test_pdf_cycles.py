@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.errors import BadDocumentError
 from tests.documents.conftest import CORPUS
 

@@ -10,7 +10,7 @@ import pytest
 
 from citewise.documents import read_document
 from citewise.documents.model import Block, Document
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.errors import BadDocumentError
 from tests.documents.conftest import (
     HEADER,

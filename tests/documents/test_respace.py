@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.documents.spacing import needs_respacing, respace
+from citewise.documents.pdf.spacing import needs_respacing, respace
 
 
 def _page(text: str, gaps: dict[int, float]) -> tuple[dict, dict]:

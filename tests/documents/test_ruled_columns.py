@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents.ruled import columns_possible, page_rules
+from citewise.documents.tables.ruled import columns_possible, page_rules
 
 
 def _page(tmp_path: Path, verticals: list[float], slanted: bool = False) -> pymupdf.Page:

@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from citewise.documents.model import Document
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from tests.documents.conftest import CORPUS
 
 PROSE = (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 
 LEAD = "Each term of the sum below is a root of unity raised to a power."
 TAIL = "The terms are summed in the order of the group elements."

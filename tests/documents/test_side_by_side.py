@@ -1,12 +1,12 @@
-"""Cells side by side on a PDF page (documents/tables._side_by_side): units sharing a line
+"""Cells side by side on a PDF page (documents/tables/fusion._side_by_side): units sharing a line
 in the same column are cells; the sweep gives the same answer on a large table as the
 pairwise reading it replaced, which looked at every later unit for each one."""
 
 from __future__ import annotations
 
-from citewise.documents import columns
-from citewise.documents.segments import Row, Seg, Unit
-from citewise.documents.tables import _side_by_side
+from citewise.documents.pdf import columns
+from citewise.documents.pdf.segments import Row, Seg, Unit
+from citewise.documents.tables.fusion import _side_by_side
 
 
 def _unit(x0: float, y0: float, text: str, col: str = "F", height: float = 10.0) -> Unit:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.grid import Cell
 from citewise.documents.model import Block, Document
-from citewise.documents.pdf import read_pdf
-from citewise.documents.table_header import header_count, rules_matter
+from citewise.documents.pdf.reader import read_pdf
+from citewise.documents.tables.grid import Cell
+from citewise.documents.tables.table_header import header_count, rules_matter
 from tests.documents.conftest import CORPUS
 
 PROSE = [
@@ -273,7 +273,7 @@ def test_cells_find_their_columns_alike_through_the_sorted_shortcut() -> None:
     """Columns that run left to right apart (what the coverage sweep gives) let a cell
     skip those it cannot overlap; it must land in the same columns as by the full scan,
     also when it sits in a gap, spans several or has no width."""
-    from citewise.documents.grid import Cell, _ends, _overlapped
+    from citewise.documents.tables.grid import Cell, _ends, _overlapped
 
     cols = [(10.0, 40.0), (55.0, 80.0), (80.0, 120.0), (150.0, 151.0), (200.0, 260.0)]
     ends = _ends(cols)

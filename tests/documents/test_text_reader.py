@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citewise.documents import read_document
-from citewise.documents.text import read_text
+from citewise.documents.formats.text import read_text
 from citewise.errors import BadDocumentError
 
 MARKDOWN = """# Granite notes

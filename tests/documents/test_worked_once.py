@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pymupdf
 
-from citewise.documents.hyphenation import clean
-from citewise.documents.layout import Row, Seg, Unit
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.hyphenation import clean
+from citewise.documents.pdf.layout import Row, Seg, Unit
+from citewise.documents.pdf.reader import read_pdf
 
 
 def seg(x0: float, y0: float, text: str, size: float = 10.0, font: str = "Times") -> Seg:

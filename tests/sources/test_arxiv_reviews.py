@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.sources.arxiv import ArxivSource, translate
 from citewise.sources.config import SourcesConfig
+from citewise.sources.databases.arxiv import ArxivSource, translate
 from citewise.sources.query import Query
 
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.sources import Query
-from citewise.sources.authors import search_by_author, top_authors
-from citewise.sources.http import reset_breakers
+from citewise.sources.net.http import reset_breakers
 from citewise.sources.record import SearchRecord, make_record
+from citewise.sources.search.authors import search_by_author, top_authors
 from tests.sources.loopback import loopback_config, serve_fixtures
 from tests.sources.replay import ReplayServer
 

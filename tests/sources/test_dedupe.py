@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.sources import crossref, openalex
-from citewise.sources import semantic_scholar as s2
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
 from citewise.sources.csl import parse_name
-from citewise.sources.dedupe import dedupe, title_similarity
+from citewise.sources.databases import crossref, openalex
+from citewise.sources.databases import semantic_scholar as s2
 from citewise.sources.record import (
     MERGE_ID_KINDS,
     SearchRecord,
@@ -17,6 +16,7 @@ from citewise.sources.record import (
     normalize_doi,
     normalize_ids,
 )
+from citewise.sources.search.dedupe import dedupe, title_similarity
 from tests.sources.contract import expects_garbage, parser_for
 from tests.sources.recorded import LITERATURE, fixture_files, load
 

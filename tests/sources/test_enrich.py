@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 
 from citewise.api import Library
-from citewise.sources.http import reset_breakers
+from citewise.sources.net.http import reset_breakers
 from tests.pdfs import write_paper
 from tests.sources.loopback import loopback_config
 from tests.sources.recorded import LITERATURE, load

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import bibtexparser
 
+from citewise.sources.bibliography.export import citation_keys, export, to_bibtex, to_ris
 from citewise.sources.csl import parse_name
-from citewise.sources.export import citation_keys, export, to_bibtex, to_ris
 from citewise.sources.record import SearchRecord, make_record
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.sources.export import ExportFormatError, format_for
-from citewise.sources.http import reset_breakers
+from citewise.sources.bibliography.export import ExportFormatError, format_for
+from citewise.sources.net.http import reset_breakers
 from tests.cli.test_search_cli import Invoke, write_config
 from tests.sources.loopback import serve_fixtures
 from tests.sources.replay import ReplayServer

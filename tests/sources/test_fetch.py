@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.errors import CitewiseError
-from citewise.sources.fetch import Identifier, NoOpenCopyError, download, identify, locate
-from citewise.sources.http import reset_breakers
+from citewise.sources.downloads.fetch import Identifier, NoOpenCopyError, download, identify, locate
+from citewise.sources.net.http import reset_breakers
 from tests.sources.loopback import DATA, loopback_config
 from tests.sources.replay import ReplayServer, Reply
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from citewise.sources.config import SourcesConfig
-from citewise.sources.fetch import Located, NoOpenCopyError, download, locate
-from citewise.sources.http import reset_breakers
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.sources.downloads.fetch import Located, NoOpenCopyError, download, locate
+from citewise.sources.net.http import reset_breakers
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 from tests.sources.loopback import loopback_config
 from tests.sources.replay import ReplayServer, Reply
 
@@ -98,7 +98,7 @@ def test_a_pdf_larger_than_the_cap_is_not_kept(servers: tuple[ReplayServer, Repl
 
 
 def test_pdf_hosts_match_subdomains_and_nothing_else() -> None:
-    from citewise.sources.downloader import link_problem, on_host
+    from citewise.sources.downloads.downloader import link_problem, on_host
 
     assert on_host("https://export.arxiv.org/pdf/1", ["arxiv.org"])
     assert on_host("https://arxiv.org/pdf/1", ["arxiv.org"])

@@ -11,10 +11,11 @@ import pytest
 from citewise.agent.research.model import Plan
 from citewise.agent.research.stages.gather import record_paper
 from citewise.agent.research.stages.screening import screen_paper
-from citewise.sources import arxiv, crossref, europepmc, pubmed, search_sources
-from citewise.sources.export import export
-from citewise.sources.flags import apply_notices, complete
-from citewise.sources.http import reset_breakers
+from citewise.sources import search_sources
+from citewise.sources.bibliography.export import export
+from citewise.sources.databases import arxiv, crossref, europepmc, pubmed
+from citewise.sources.net.http import reset_breakers
+from citewise.sources.search.flags import apply_notices, complete
 from tests.sources.loopback import DATA, JSON, loopback_config
 from tests.sources.replay import ReplayServer, Reply
 

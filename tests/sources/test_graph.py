@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from citewise.sources.graph import GraphError, library_graph, openalex_graph, write_graph
-from citewise.sources.http import reset_breakers
-from citewise.store.db import connect
-from citewise.store.library import LibraryStore
+from citewise.sources.bibliography.graph import (
+    GraphError,
+    library_graph,
+    openalex_graph,
+    write_graph,
+)
+from citewise.sources.net.http import reset_breakers
+from citewise.store.sqlite.db import connect
+from citewise.store.sqlite.library import LibraryStore
 from tests.sources.loopback import loopback_config
 from tests.sources.replay import ReplayServer, Reply, Seen
 

@@ -13,7 +13,7 @@ import pytest
 
 from citewise.sources import SearchResult, search_sources
 from citewise.sources.config import SourcesConfig
-from citewise.sources.http import reset_breakers
+from citewise.sources.net.http import reset_breakers
 from tests.sources.hostile import HostileServer, Misbehaviour, gzip_bomb, padded_json
 from tests.sources.replay import ReplayServer, Reply
 

@@ -13,7 +13,7 @@ import pytest
 
 from citewise.sources.base import SourceError
 from citewise.sources.config import SourcesConfig
-from citewise.sources.http import (
+from citewise.sources.net.http import (
     CircuitBreaker,
     HttpLayer,
     TokenBucket,
@@ -22,8 +22,8 @@ from citewise.sources.http import (
     reset_breakers,
     retry_after_seconds,
 )
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 from tests.sources.replay import ReplayServer, Reply
 
 OK = Reply(200, b'{"ok": true}', {"content-type": "application/json"})

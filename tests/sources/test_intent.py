@@ -6,10 +6,10 @@ from datetime import date
 
 import pytest
 
-from citewise.sources import arxiv, crossref, europepmc, openalex, pubmed
-from citewise.sources import semantic_scholar as s2
-from citewise.sources.intent import describe, parse_intent, summary
+from citewise.sources.databases import arxiv, crossref, europepmc, openalex, pubmed
+from citewise.sources.databases import semantic_scholar as s2
 from citewise.sources.query import QueryError
+from citewise.sources.search.intent import describe, parse_intent, summary
 
 TODAY = date(2026, 12, 1)
 REQUEST = "deep learning medical image segmentation 2023-2024 review"

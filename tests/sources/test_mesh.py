@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.sources import arxiv, europepmc, openalex, pubmed
-from citewise.sources.intent import describe, parse_intent, summary
-from citewise.sources.mesh import MeshVocabulary, MeshVocabularyError, load, package_file
+from citewise.sources.databases import arxiv, europepmc, openalex, pubmed
+from citewise.sources.search.intent import describe, parse_intent, summary
+from citewise.sources.search.mesh import MeshVocabulary, MeshVocabularyError, load, package_file
 
 TODAY = date(2026, 12, 1)
 REQUEST = "deep learning medical image segmentation 2023-2024 review"

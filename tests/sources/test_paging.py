@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from citewise.sources import arxiv, openalex, pubmed, search_sources
-from citewise.sources.http import reset_breakers
-from citewise.sources.paging import Page, collect
+from citewise.sources import search_sources
+from citewise.sources.databases import arxiv, openalex, pubmed
+from citewise.sources.databases.paging import Page, collect
+from citewise.sources.net.http import reset_breakers
 from citewise.sources.record import SearchRecord, make_record
 from tests.sources.loopback import DATA, JSON, XML, loopback_config
 from tests.sources.replay import ReplayServer, Reply, Seen
@@ -142,7 +143,7 @@ def test_progress_reports_each_source_page_by_page(server: ReplayServer) -> None
     from rich.console import Console
 
     from citewise.cli.progress import SourceBars
-    from citewise.sources.progress import SourceProgress
+    from citewise.sources.search.progress import SourceProgress
 
     steps: list[SourceProgress] = []
     config = loopback_config(server)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.sources import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
-from citewise.sources import semantic_scholar as s2
 from citewise.sources.base import ParseError
+from citewise.sources.databases import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
+from citewise.sources.databases import semantic_scholar as s2
 from tests.sources.loopback import DATA
 from tests.sources.recorded import LITERATURE, load
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from citewise.sources.query import Query
-from citewise.sources.ranking import WEIGHTS, bm25_scores, rank, recency
 from citewise.sources.record import SearchRecord, make_record
+from citewise.sources.search.ranking import WEIGHTS, bm25_scores, rank, recency
 
 
 def rec(

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from citewise.sources.config import RateLimit
-from citewise.sources.requestlog import RequestLog, log_seconds, log_time
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.sources.net.requestlog import RequestLog, log_seconds, log_time
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 
 EVERY_HALF_SECOND = RateLimit(requests_per_second=2.0, burst=1)
 

@@ -20,9 +20,9 @@ from citewise.sources import (
     search_sources,
 )
 from citewise.sources.config import SourcesConfigError
-from citewise.sources.http import reset_breakers
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.sources.net.http import reset_breakers
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 from tests.sources.loopback import DATA, loopback_config, serve_fixtures
 from tests.sources.replay import ReplayServer
 

@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from citewise.sources.base import SourceError
-from citewise.sources.transfer import BoundedDecoder, origin
+from citewise.sources.net.transfer import BoundedDecoder, origin
 
 TEXT = b'{"message": "the same words again and again"} ' * 2000
 

