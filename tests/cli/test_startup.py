@@ -220,7 +220,7 @@ def test_reading_a_ruled_table_prints_no_layout_hint(tmp_path: Path) -> None:
     statement = (
         "import citewise.cli\n"
         "from pathlib import Path\n"
-        "from citewise.documents.pdf import read_pdf\n"
+        "from citewise.documents.pdf.reader import read_pdf\n"
         f"document = read_pdf(Path({str(pdf)!r}), ocr=False)\n"
         "assert any(b.kind == 'table' for b in document.blocks), [b.kind for b in document.blocks]"
     )

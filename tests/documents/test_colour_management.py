@@ -14,7 +14,7 @@ import pymupdf
 # prints: the OCR rendering's pixels (hashed), a rendering outside it, the page's text
 READ = """
 import hashlib, sys, pymupdf
-from citewise.documents import ocr
+from citewise.documents.pdf import ocr
 def gray(page):
     return hashlib.sha256(page.get_pixmap(dpi=72, colorspace=pymupdf.csGRAY).samples).hexdigest()
 if sys.argv[2] == "off":
