@@ -6,6 +6,8 @@ A map (tab-separated, repo-root relative paths; `#` starts a comment line) holds
   root<TAB>FOLDER             a folder whose every file (not its subfolders) the map places;
   package<TAB>FOLDER<TAB>DOC  a new package and its __init__.py docstring (one line);
   OLD<TAB>NEW                 a move (the same path twice: the file stays).
+With --tolerant (for a map written before other branches were merged) a file in a root that the
+map does not list stays where it is and a listed file that is gone is skipped, each printed.
 Modules are named from src/ (src/citewise/store/sqlite/db.py is citewise.store.sqlite.db) and test
 files from
 the root (tests/agent/tables_pdf.py is tests.agent.tables_pdf). A module may become a package
@@ -103,14 +105,18 @@ def short(path: str) -> str:
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
-def check(layout: Map) -> list[tuple[str, str]]:
-    """The moves still to do; raises MapError when the map and the tree disagree."""
+def check(layout: Map, tolerant: bool = False) -> list[tuple[str, str]]:
+    """The moves still to do; raises MapError when the map and the tree disagree. Tolerant:
+    a listed file that is gone is dropped from the map, a file not listed stays (both said)."""
     rows = layout.rows
     problems = []
     pending = []
-    for old, new in rows:
+    for old, new in list(rows):
         o, n = Path(old), Path(new)
-        if old == new:
+        if tolerant and not o.exists() and not n.exists():
+            print(f"gone    {old} (listed, skipped)")
+            rows.remove((old, new))
+        elif old == new:
             if not o.exists():
                 problems.append(f"missing: {old} (listed as staying)")
         elif o.exists() and n.exists():
@@ -123,7 +129,10 @@ def check(layout: Map) -> list[tuple[str, str]]:
     placed |= {f"{p}/__init__.py" for p in layout.packages}
     for root in layout.roots:
         for path in sorted(Path(root).iterdir()):
-            if path.is_file() and path.as_posix() not in placed:
+            if path.is_file() and path.as_posix() not in placed and tolerant:
+                print(f"stays   {path.as_posix()} (not in the map)")
+                rows.append((path.as_posix(), path.as_posix()))
+            elif path.is_file() and path.as_posix() not in placed:
                 problems.append(f"not in the map: {path.as_posix()} (add it to the map)")
     ren = Renamer(layout)
     for new in ren.modules.values():
@@ -502,6 +511,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--map", type=Path, required=True)
     parser.add_argument("--check", action="store_true", help="only validate the map")
+    parser.add_argument(
+        "--tolerant",
+        action="store_true",
+        help="files not in the map stay, listed files that are gone are skipped",
+    )
     args = parser.parse_args()
     try:
         layout = Map(args.map)
@@ -509,7 +523,7 @@ def main() -> int:
         if missing:
             print(f"run me at the repo root ({missing} not found)", file=sys.stderr)
             return 2
-        pending = check(layout)
+        pending = check(layout, args.tolerant)
     except MapError as err:
         print(f"layout map and tree disagree:\n{err}", file=sys.stderr)
         return 1
