@@ -59,7 +59,7 @@ def read_pdf(
     options = options or ParseOptions()
     data = read_bytes(path)
     # A parse makes millions of objects and no reference cycles (none are left to collect
-    # after the corpus or a 500-page filing: tests/documents/test_pdf_cycles.py), so the
+    # after the corpus or a 500-page filing: tests/documents/pdf/test_pdf_cycles.py), so the
     # cyclic collector would only walk live objects; reference counting frees the rest.
     collecting = gc.isenabled()
     gc.disable()

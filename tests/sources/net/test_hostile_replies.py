@@ -17,7 +17,7 @@ from citewise.sources.net.http import reset_breakers
 from tests.sources.hostile import HostileServer, Misbehaviour, gzip_bomb, padded_json
 from tests.sources.replay import ReplayServer, Reply
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 JSON = {"content-type": "application/json"}
 CAP = 1_000_000
 KEY = "s2-secret-key-0123456789"
