@@ -1,6 +1,6 @@
 """Blocks of one PDF page: its ordered units split around headings, classified (caption,
 equation, code, list, table, footnote), tables and formulas gathered, broken paragraphs
-rejoined, and each unit turned into a Block (pdf.py runs this page by page)."""
+rejoined, and each unit turned into a Block (reader.py runs this page by page)."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ def to_block(unit: Unit, page: int, trusted: bool, vocab: frozenset[str]) -> Blo
     rows: list[list[str]] = unit.data.get("rows", [])  # type: ignore[assignment]
     data: dict[str, object] | None = None
     if unit.kind == "table":
-        # the Cell rows tables.py stored (Unit.data is typed `object`, as above)
+        # the Cell rows tables/fusion.py stored (Unit.data is typed `object`, as above)
         cells: list[list[Cell]] = unit.data.get("cells", [])  # type: ignore[assignment]
         rules: list[float] | None = unit.data.get("rules")  # type: ignore[assignment]
         grid = unit.data.get("grid") or build_grid(cells, header_count(cells, rules))

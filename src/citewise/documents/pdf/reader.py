@@ -278,7 +278,7 @@ def _find_ruled(page: pymupdf.Page, units: list[Unit], captioned: bool) -> None:
         or any(s.orig != (s.x0, s.y0, s.x1, s.y1) for u in units for s in u.segs)
     ):
         return  # no table, or a turned page: text-based grids only
-    # the Cell rows tables.py stored (Unit.data is typed `object`)
+    # the Cell rows tables/fusion.py stored (Unit.data is typed `object`)
     cells: list[list[list[Cell]]] = [u.data.get("cells", []) for u in tables]  # type: ignore[misc]
     if not captioned and not any(rules_matter(c) for c in cells):
         return  # no header here depends on rules: the drawings stay unread
