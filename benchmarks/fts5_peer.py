@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")

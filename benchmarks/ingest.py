@@ -87,10 +87,10 @@ def child_citewise(files: list[str], ocr: bool, embeddings: bool) -> dict[str, A
     from citewise.api import Library
 
     if not ocr:  # tesseract hidden: pages without a usable text layer stay unread
-        from citewise.documents import ocr as ocr_module
+        from citewise.documents.pdf import ocr as ocr_module
 
         ocr_module.tesseract_command = lambda chosen=None: None
-    import citewise.documents.pdf  # noqa: F401  (imported before the clock, as a warm CLI)
+    import citewise.documents.pdf.reader  # noqa: F401  (imported before the clock, as a warm CLI)
 
     with tempfile.TemporaryDirectory() as tmp, Library(tmp, embeddings=embeddings) as lib:
         if embeddings:
@@ -233,7 +233,7 @@ class Row:
 def bench_set(
     files: list[Path], repeat: int, embed: bool, peers: bool, env: dict[str, str]
 ) -> tuple[list[Row], dict[str, Any]]:
-    from citewise.documents.parallel import worker_count
+    from citewise.documents.pool.parallel import worker_count
 
     names = [str(f) for f in files]
     workers = worker_count(len(files))

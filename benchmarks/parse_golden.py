@@ -9,7 +9,7 @@ field as ingest stores them (after bounds.bound_blocks): every block's text, kin
 bbox, section path, label, font, trust and data (table cells with their boxes, equations,
 OCR), the references, the citations and the metadata. Exit status 1 on any difference,
 naming the file and the first block that differs. `--pool`: both trees parse in worker
-processes (documents/parallel.ParsePool), as ingest does, instead of in the process.
+processes (documents/pool/parallel.ParsePool), as ingest does, instead of in the process.
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ def dump(pdfs: list[Path], out: Path, ocr: bool, pool: bool = False) -> None:
     """Parse each PDF with the citewise on sys.path (in worker processes when `pool`);
     write <name>.json per file."""
     from citewise.documents.bounds import bound_blocks
-    from citewise.documents.pdf import read_pdf
+    from citewise.documents.pdf.reader import read_pdf
 
     if pool:
-        from citewise.documents import ocr as ocr_module
-        from citewise.documents.parallel import ParsePool
+        from citewise.documents.pdf import ocr as ocr_module
+        from citewise.documents.pool.parallel import ParsePool
 
         if not ocr:  # tesseract hidden from the workers (forked: they inherit this)
             ocr_module.tesseract_command = lambda chosen=None: None

@@ -17,9 +17,9 @@ from citewise.api import Library
 from citewise.api.migrate import migrate_library
 from citewise.embed.base import DEFAULT_MODEL, load_embedder
 from citewise.ingest import embed_missing
-from citewise.store.library import LibraryStore
 from citewise.store.postgres import PostgresLibraryStore
 from citewise.store.postgres.vectors import HnswSettings
+from citewise.store.sqlite.library import LibraryStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CITEWISE_SHARED") or ROOT.parent / "shared")

@@ -43,13 +43,9 @@ from citewise.embed.base import DEFAULT_MODEL, MINILM, load_embedder  # noqa: E4
 from citewise.embed.static import STATIC_MODEL  # noqa: E402
 from citewise.ingest import embed_missing  # noqa: E402
 from citewise.retrieval.keyword_index import KeywordIndex  # noqa: E402
-from citewise.store.library import LibraryStore  # noqa: E402
-from citewise.store.vector_index import VectorIndex  # noqa: E402
-from citewise.store.vectors import (  # noqa: E402
-    blocks_without_vectors,
-    register_model,
-    save_vectors,
-)
+from citewise.store.sqlite.library import LibraryStore  # noqa: E402
+from citewise.store.sqlite.vector_index import VectorIndex  # noqa: E402
+from citewise.store.sqlite.vectors import blocks_without_vectors, register_model, save_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "citewise/bench"

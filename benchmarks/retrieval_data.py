@@ -18,7 +18,7 @@ import numpy as np
 import yaml
 
 from citewise.documents.model import Block, Document
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 
 BLOCKS_PER_DOCUMENT = 200
 BLOCKS_PER_PAGE = 10

@@ -18,8 +18,8 @@ from citewise.embed.base import MINILM, Embedder, load_embedder
 from citewise.retrieval.fusion import reciprocal_rank_fusion
 from citewise.retrieval.hybrid import Retriever
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
-from citewise.store.library import LibraryStore
-from citewise.store.vector_index import VectorIndex
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.vector_index import VectorIndex
 
 K = 10
 SEED_CANDIDATES = 50

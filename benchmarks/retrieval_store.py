@@ -102,8 +102,8 @@ def migrate_in_place(library: Path) -> dict[str, object]:
     import time
 
     from citewise.embed.base import DEFAULT_MODEL
-    from citewise.store.library import LibraryStore
-    from citewise.store.vector_index import VectorIndex
+    from citewise.store.sqlite.library import LibraryStore
+    from citewise.store.sqlite.vector_index import VectorIndex
 
     started = time.perf_counter()
     store = LibraryStore(library)
@@ -155,8 +155,8 @@ def _exact_float32(reference: Path, model: str) -> tuple[np.ndarray, np.ndarray]
 
 def dense_recall(library: Path, reference: Path, qa: Path, model: str) -> dict[str, float]:
     """Mean overlap of the library's dense top-10 with the exact float32 top-10."""
-    from citewise.store.library import LibraryStore
-    from citewise.store.vector_index import VectorIndex
+    from citewise.store.sqlite.library import LibraryStore
+    from citewise.store.sqlite.vector_index import VectorIndex
 
     queries = _query_vectors(qa, model)
     rowids, matrix = _exact_float32(reference, model)

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from citewise.sources import SourcesConfig, search_sources  # noqa: E402
-from citewise.sources.http import reset_breakers  # noqa: E402
-from citewise.store.audit import SqliteAuditLog  # noqa: E402
-from citewise.store.db import connect  # noqa: E402
+from citewise.sources.net.http import reset_breakers  # noqa: E402
+from citewise.store.sqlite.audit import SqliteAuditLog  # noqa: E402
+from citewise.store.sqlite.db import connect  # noqa: E402
 from tests.sources.loopback import ROUTES, fixture_reply  # noqa: E402
 from tests.sources.replay import ReplayServer  # noqa: E402
 

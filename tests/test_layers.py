@@ -87,6 +87,17 @@ def agent_imports(tree: ast.Module) -> list[int]:
     return lines
 
 
+def relative_imports(tree: ast.Module) -> list[int]:
+    """Lines of `from . import x` / `from .m import x`: every check here reads absolute
+    imports, so a relative one would hide an edge from the layer, face and cycle checks."""
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
+
+
+def test_every_import_is_absolute() -> None:
+    offending = [f"{name}:{line}" for name, tree in modules() for line in relative_imports(tree)]
+    assert offending == []
+
+
 def imported_modules(tree: ast.Module) -> list[tuple[int, str]]:
     """(line, module) of every absolute citewise import: at module level, under
     TYPE_CHECKING and inside functions; `from citewise import x` counts as citewise.x."""
@@ -129,9 +140,9 @@ def test_faces_import_only_api_and_the_allowed_leaves() -> None:
     [
         "from citewise.agent.comparison.aspects import parse_aspects\n",
         "from citewise import agent\n",
-        "import citewise.store.library\n",
+        "import citewise.store.sqlite.library\n",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from citewise.ingest import X\n",
-        "def f():\n    from citewise.sources.intent import parse_intent\n",
+        "def f():\n    from citewise.sources.search.intent import parse_intent\n",
         "from citewise.apis import x\n",
         "from citewise.reporting import x\n",
     ],
@@ -207,6 +218,8 @@ def test_services_and_lower_layers_import_nothing_from_agent() -> None:
         ("from os import getenv\n", environment_reads),
         ("from citewise.agent.ask.question import analyse\n", agent_imports),
         ("import citewise.agent.ask.qa\n", agent_imports),
+        ("from .qa import answer\n", relative_imports),
+        ("def f():\n    from . import qa\n", relative_imports),
     ],
 )
 def test_the_checks_catch_a_planted_violation(source: str, check: object) -> None:

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citewise.documents.manifest import PaperMetadata
+from citewise.documents.manifests.manifest import PaperMetadata
 from citewise.documents.model import Document
-from citewise.store.library import StoredDocument
+from citewise.store.sqlite.library import StoredDocument
 
 if TYPE_CHECKING:  # records are made by the search commands, not imported for an ingest
     from citewise.sources.record import SearchRecord

@@ -20,7 +20,7 @@ from citewise.documents import read_document
 from citewise.documents.bounds import bound_blocks
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
-from citewise.documents.parallel import Parse, ParseBudget, ParseOptions
+from citewise.documents.pool.parallel import Parse, ParseBudget, ParseOptions
 from citewise.errors import (
     BadDocumentError,
     CitewiseError,
@@ -28,13 +28,13 @@ from citewise.errors import (
 )
 from citewise.ingest_files import Step, check_file_size, parse_and_store, spaced_collections
 from citewise.inputs import SUFFIXES, FileFilter, IngestFailure, Sources, expand_paths
-from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredDocument
 from citewise.vectors_missing import EMBED_BATCH, Progress, embed_missing
 
 if TYPE_CHECKING:  # GROBID's client is imported only when a server is configured
-    from citewise.documents.grobid import GrobidClient
-    from citewise.documents.manifest import PaperMetadata
+    from citewise.documents.manifests.manifest import PaperMetadata
+    from citewise.documents.references.grobid import GrobidClient
     from citewise.embed.base import Embedder
     from citewise.retrieval.keyword_index import TermsAhead
     from citewise.retrieval.postings import BlockText, Piece
@@ -227,8 +227,8 @@ def _grobid_references(
     doc: Document, content: bytes, grobid: GrobidClient, report: IngestReport
 ) -> None:
     """Swap the built-in bibliography for GROBID's; keep it when GROBID fails."""
-    from citewise.documents.grobid import GrobidError, attach_blocks
-    from citewise.documents.references import link_citations
+    from citewise.documents.references.entries import link_citations
+    from citewise.documents.references.grobid import GrobidError, attach_blocks
 
     try:
         refs = grobid.references(content, doc.path.name)
@@ -293,7 +293,7 @@ def _grobid_client(url: str) -> GrobidClient | None:
     """The GROBID server at `url`, None when none is set (its module not imported)."""
     if not url.strip():
         return None
-    from citewise.documents.grobid import GrobidClient
+    from citewise.documents.references.grobid import GrobidClient
 
     return GrobidClient.from_url(url)
 

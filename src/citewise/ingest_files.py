@@ -17,8 +17,8 @@ from pathlib import Path
 
 from citewise.documents.model import Document
 from citewise.documents.options import FILE_MB_VARIABLE
-from citewise.documents.parallel import Parse, ParseOptions, ParsePool
-from citewise.documents.pool_procs import file_size
+from citewise.documents.pool.parallel import Parse, ParseOptions, ParsePool
+from citewise.documents.pool.pool_procs import file_size
 from citewise.errors import TooLargeError
 from citewise.inputs import SUFFIXES
 from citewise.store.protocols import Store

@@ -10,7 +10,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 from citewise.documents import SUFFIXES as READABLE
-from citewise.documents.manifest import PaperMetadata, read_manifest
+from citewise.documents.manifests.manifest import PaperMetadata, read_manifest
 from citewise.errors import CitewiseError
 
 SUFFIXES = READABLE
@@ -51,7 +51,7 @@ class Sources:
 
     @classmethod
     def from_zotero(cls, directory: Path) -> Sources:
-        from citewise.documents.zotero import read_zotero  # only for a Zotero library
+        from citewise.documents.manifests.zotero import read_zotero  # only for a Zotero library
 
         out = cls()
         try:

@@ -94,7 +94,7 @@ def test_a_grid_stored_without_boxes_reads_as_before() -> None:
 
 def test_ruled_and_text_tables_store_a_box_per_cell(tmp_path: Path) -> None:
     """Both table readers (ruled cell borders, text columns) box every cell on the page."""
-    from citewise.documents.pdf import read_pdf
+    from citewise.documents.pdf.reader import read_pdf
     from citewise.documents.structure import find_table, tables
     from tests.structure.paper import write_structured_paper
 

@@ -132,7 +132,7 @@ def test_a_comparative_question_names_its_aspects(question: str, aspects: list[s
 
 def test_the_library_gazetteer_is_cached_per_paper(two_papers: Path) -> None:
     from citewise.agent.comparison.matrix import EXTRACTOR_VERSION, NAMES
-    from citewise.store.matrix_cache import MatrixCache
+    from citewise.store.sqlite.matrix_cache import MatrixCache
 
     a, b = ids(two_papers)
     with Library(two_papers, embeddings=False) as lib:

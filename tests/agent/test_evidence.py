@@ -9,7 +9,7 @@ from pathlib import Path
 from citewise.agent.ask.evidence import Citations
 from citewise.agent.numeric.quoted import Quoted, evidence
 from citewise.documents.model import Block, Document
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 
 
 def _document(name: str, kind: str, path: Path) -> Document:

@@ -9,7 +9,7 @@ from citewise.agent.ask.vocabulary import Vocabulary, abbreviations, introduced_
 from citewise.agent.sentences.acronyms import expands
 from citewise.agent.sentences.draft import type_fit
 from citewise.agent.sentences.spans import shortest_span
-from citewise.store.vocabulary import Term
+from citewise.store.sqlite.vocabulary import Term
 
 PAPERS = [
     Paper("lo2020s2orc", "S2ORC: The Semantic Scholar Open Research Corpus", ("Kyle Lo",), 2020,

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from citewise.api import Library
-from citewise.sources.graph import library_graph
+from citewise.sources.bibliography.graph import library_graph
 from tests.commands import citewise
 
 KILN = """# Firing Stoneware in a Wood Kiln

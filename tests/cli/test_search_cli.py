@@ -380,7 +380,7 @@ def test_watch_reports_only_new_records(cli: Invoke, own: Path) -> None:
 
 
 def test_graph_writes_a_citation_network(cli: Invoke, server: ReplayServer, tmp_path: Path) -> None:
-    from tests.sources.test_graph import list_page, work
+    from tests.sources.bibliography.test_graph import list_page, work
 
     server.add(
         "/openalex/works/doi:10.1000/seed", Reply(200, json.dumps(work("W1")).encode(), JSON)

@@ -24,8 +24,8 @@ HEAVY = (
     "pydantic",
     "citewise.agent.ask.qa",
     "citewise.api.library",
-    "citewise.documents.pdf",
-    "citewise.store.library",
+    "citewise.documents.pdf.reader",
+    "citewise.store.sqlite.library",
 )
 
 
@@ -93,10 +93,11 @@ def test_listing_a_library_loads_no_numpy_parser_or_agent(paper: Path, library_d
     statement = command_on(library_dir, paper, ["list", "--json"])
     # `list` opens the store and reads the documents table: no vectors, no structure
     # readers (rapidfuzz, documents.structure), no agent, no pydantic.
-    light = (*(n for n in HEAVY if n not in ("citewise.api.library", "citewise.store.library")),
+    light = (*(n for n in HEAVY if n not in ("citewise.api.library",
+    "citewise.store.sqlite.library")),
              "citewise.agent.ask.chat", "citewise.agent.comparison.aspects",
              "citewise.documents.structure",
-             "citewise.store.vectors", "citewise.ingest", "rapidfuzz")  # fmt: skip
+             "citewise.store.sqlite.vectors", "citewise.ingest", "rapidfuzz")  # fmt: skip
     assert loaded_after(statement, light) == []
 
 
@@ -104,7 +105,12 @@ def test_asking_loads_no_pdf_parser_or_ingest_pipeline(paper: Path, library_dir:
     question = "What does the granite classifier reach?"
     statement = command_on(library_dir, paper, ["ask", "--json", question])
     # the answer reads stored blocks: PyMuPDF, the parse pool and the ingest pipeline stay out
-    heavy = ("pymupdf", "citewise.documents.pdf", "citewise.documents.parallel", "citewise.ingest")
+    heavy = (
+        "pymupdf",
+        "citewise.documents.pdf.reader",
+        "citewise.documents.pool.parallel",
+        "citewise.ingest",
+    )
     assert loaded_after(statement, heavy) == []
 
 
@@ -184,10 +190,10 @@ def test_parsing_a_document_model_does_not_load_pymupdf() -> None:
 
 def test_a_command_that_reads_pdfs_goes_without_pymupdfs_layout_model() -> None:
     # PyMuPDF imports its ONNX layout analyser when installed; the CLI's process never uses it
-    statement = "import citewise.cli\nimport pymupdf\nimport citewise.documents.pdf"
-    assert loaded_after(statement, ("pymupdf", "citewise.documents.pdf")) == [
+    statement = "import citewise.cli\nimport pymupdf\nimport citewise.documents.pdf.reader"
+    assert loaded_after(statement, ("pymupdf", "citewise.documents.pdf.reader")) == [
         "pymupdf",
-        "citewise.documents.pdf",
+        "citewise.documents.pdf.reader",
     ]
     heavy = ("onnxruntime", "pymupdf4llm.helpers", "pymupdf.layout.onnx")
     assert loaded_after(statement, heavy) == []
@@ -214,7 +220,7 @@ def test_reading_a_ruled_table_prints_no_layout_hint(tmp_path: Path) -> None:
     statement = (
         "import citewise.cli\n"
         "from pathlib import Path\n"
-        "from citewise.documents.pdf import read_pdf\n"
+        "from citewise.documents.pdf.reader import read_pdf\n"
         f"document = read_pdf(Path({str(pdf)!r}), ocr=False)\n"
         "assert any(b.kind == 'table' for b in document.blocks), [b.kind for b in document.blocks]"
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from citewise.documents.model import Block
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from tests.conftest import CORPUS
 
 PAPER = CORPUS / "MullenJSSv18i03.pdf"

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from citewise.documents.model import Document, Table
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.documents.structure import tables
 from tests.conftest import SHARED
 

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from citewise.documents import glyphs
-from citewise.documents.equations import EQ_NUMBER, attach_numbers
-from citewise.documents.formula_layout import gather_formulas, linear_text, map_delimiters
-from citewise.documents.glyphs import symbol_for
-from citewise.documents.layout import Row, Seg, Unit
+from citewise.documents.math.equations import EQ_NUMBER, attach_numbers
+from citewise.documents.math.formula_layout import gather_formulas, linear_text, map_delimiters
+from citewise.documents.pdf import glyphs
+from citewise.documents.pdf.glyphs import symbol_for
+from citewise.documents.pdf.layout import Row, Seg, Unit
 from tests.documents.equation_bench import PAPER, score
 
 NUMBER = re.compile(r"^\(\d+\)$")

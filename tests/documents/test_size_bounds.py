@@ -11,7 +11,7 @@ from citewise.documents.bounds import MAX_BLOCK_CHARS, bound_blocks, split_text
 from citewise.documents.model import Citation, Reference
 from citewise.documents.options import ParseOptions
 from citewise.ingest import FILE_MB_VARIABLE, ingest
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 from tests.hostile import write_one_line_markdown
 
 

@@ -10,7 +10,7 @@ from citewise.embed.base import DEFAULT_MODEL, MINILM, load_embedder
 from citewise.embed.static import STATIC_MODEL
 from citewise.ingest import embed_missing
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.vectors import vector_count
+from citewise.store.sqlite.vectors import vector_count
 from tests.conftest import has_transformer
 
 needs_transformer = pytest.mark.skipif(

@@ -9,7 +9,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.embed.base import DEFAULT_MODEL
-from citewise.store.vectors import vector_count
+from citewise.store.sqlite.vectors import vector_count
 from tests.conftest import has_embedder
 from tests.pdfs import write_paper
 

@@ -27,7 +27,7 @@ from citewise.embed.remote import (
 from citewise.embed.settings import EmbedSettings, load_embed_settings, open_embedder
 from citewise.ingest import embed_missing
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.vectors import model_dimensions, vector_count
+from citewise.store.sqlite.vectors import model_dimensions, vector_count
 from tests.conftest import has_embedder
 from tests.loopback import free_port
 from tests.pdfs import write_paper

@@ -16,8 +16,8 @@ from citewise.llm.client import ModelClient
 from citewise.llm.openai_compat import OpenAICompatModel
 from citewise.llm.registry import role_clients
 from citewise.llm.structured import structured_call
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 from tests.llm.scripted import ScriptedModel
 from tests.loopback import free_port
 

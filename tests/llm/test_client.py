@@ -13,8 +13,8 @@ from citewise.llm.client import ModelClient, cache_key
 from citewise.llm.nomodel import ExtractiveModel
 from citewise.llm.structured import structured_call
 from citewise.llm.usage import cost_usd, usage_summary
-from citewise.store.audit import SqliteAuditLog
-from citewise.store.db import connect
+from citewise.store.sqlite.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
 from tests.llm.scripted import ScriptedModel
 
 HELLO = [{"role": "user", "content": "hi"}]

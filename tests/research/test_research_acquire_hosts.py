@@ -9,7 +9,7 @@ from pathlib import Path
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
-from citewise.sources.http import reset_breakers
+from citewise.sources.net.http import reset_breakers
 from tests.pdfs import write_paper
 from tests.research.test_research_disagreements import FIRST
 from tests.research.test_research_remote import JSON, LOCAL_PAPER, openalex_work, write_config

@@ -18,8 +18,8 @@ import citewise
 from citewise.agent.research import ResearchOptions
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
-from citewise.sources.http import reset_breakers
-from citewise.store.db import connect
+from citewise.sources.net.http import reset_breakers
+from citewise.store.sqlite.db import connect
 from tests.pdfs import write_paper
 from tests.research.test_research_remote import LOCAL_PAPER, TOPIC
 from tests.sources.loopback import serve_fixtures
@@ -104,8 +104,8 @@ import sys
 from pathlib import Path
 from citewise.sources import search_sources
 from citewise.sources.config import SourcesConfig
-from citewise.store.db import connect
-from citewise.store.audit import SqliteAuditLog
+from citewise.store.sqlite.db import connect
+from citewise.store.sqlite.audit import SqliteAuditLog
 
 db = connect(Path(sys.argv[1]))
 config = SourcesConfig.load(sys.argv[2], env={})

@@ -17,7 +17,7 @@ from citewise.agent.research.remote_query import (
 from citewise.agent.research.stages.plan import make_plan
 from citewise.api import Library
 from citewise.api.research import ResearchDesk
-from citewise.sources import arxiv, pubmed
+from citewise.sources.databases import arxiv, pubmed
 from citewise.sources.query import Query
 from tests.pdfs import write_paper
 from tests.research.test_research_remote import LOCAL_PAPER, TOPIC, write_config

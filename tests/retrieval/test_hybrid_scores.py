@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from citewise.retrieval.hybrid import Retriever, dense_scores
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 from tests.retrieval.test_vector_index import DIMS, _document, _embed
 
 

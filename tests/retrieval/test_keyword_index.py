@@ -21,7 +21,7 @@ from citewise.retrieval.postings import (
     compact,
     merge_segments,
 )
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 
 
 def _document(name: str, texts: list[str]) -> Document:

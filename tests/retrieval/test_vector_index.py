@@ -8,10 +8,10 @@ import pytest
 
 from citewise.documents.model import Block, Document
 from citewise.errors import CitewiseError
-from citewise.store.library import LibraryStore
 from citewise.store.quantize import binary_codes
-from citewise.store.vector_index import VectorIndex, model_slug
-from citewise.store.vectors import (
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.vector_index import VectorIndex, model_slug
+from citewise.store.sqlite.vectors import (
     blocks_without_vectors,
     load_matrix,
     register_model,

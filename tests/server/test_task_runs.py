@@ -12,7 +12,7 @@ from citewise.agent.research import ResearchOptions
 from citewise.agent.research.tasks import TaskStore
 from citewise.api import Library
 from citewise.server.tasks import run_task
-from citewise.store.library import DB_NAME
+from citewise.store.sqlite.library import DB_NAME
 
 
 def test_a_task_whose_library_cannot_open_ends_failed(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
-from citewise.sources import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
-from citewise.sources import semantic_scholar as s2
+from citewise.sources.databases import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
+from citewise.sources.databases import semantic_scholar as s2
 from citewise.sources.record import SearchRecord
 from tests.sources.recorded import Recorded
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.sources import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
-from citewise.sources import semantic_scholar as s2
+from citewise.sources.databases import arxiv, core, crossref, doaj, europepmc, openalex, pubmed
+from citewise.sources.databases import semantic_scholar as s2
 from citewise.sources.query import Query, QueryError
 
 

@@ -6,8 +6,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from citewise.store import migrations
-from citewise.store.library import DB_NAME
+from citewise.store.sqlite import migrations
+from citewise.store.sqlite.library import DB_NAME
 
 
 def library_before(directory: Path, migration: Callable[[], str]) -> sqlite3.Connection:

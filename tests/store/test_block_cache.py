@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.documents.model import Block, Document
-from citewise.store.library import BlockFilter, LibraryStore
+from citewise.store.sqlite.library import BlockFilter, LibraryStore
 
 
 def table_document(rows: list[str], sha: str = "a" * 64, path: str = "/tmp/t.pdf") -> Document:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "citewise"
 # Zotero's own database is read with its own SQL: allowed, by name.
-SQL_ALLOWED = {"documents/zotero.py"}
+SQL_ALLOWED = {"documents/manifests/zotero.py"}
 FACES = ("cli", "server")
 
 SQL = re.compile(
@@ -110,9 +110,9 @@ def test_the_checks_catch_planted_violations(tmp_path: Path) -> None:
         '    """How many rows (a docstring may say SELECT count(*) FROM t)."""\n'
         '    return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]\n'
     )
-    (copy / "server" / "planted.py").write_text("from citewise.store.db import connect\n")
+    (copy / "server" / "planted.py").write_text("from citewise.store.sqlite.db import connect\n")
     assert sql_violations(copy) == [
         "agent/planted.py: imports sqlite3",
         "agent/planted.py:6: SQL 'SELECT count(*) FROM'",
     ]
-    assert face_violations(copy) == ["server/planted.py: imports citewise.store.db"]
+    assert face_violations(copy) == ["server/planted.py: imports citewise.store.sqlite.db"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citewise.errors import LibraryError
-from citewise.store.library import DB_NAME, LibraryStore
+from citewise.store.sqlite.library import DB_NAME, LibraryStore
 from tests.commands import citewise as cli
 from tests.pdfs import write_paper
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citewise.store.library import LibraryStore
 from citewise.store.quantize import unit_rows
-from citewise.store.vector_index import VectorIndex
-from citewise.store.vectors import load_matrix
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.vector_index import VectorIndex
+from citewise.store.sqlite.vectors import load_matrix
 from tests.pdfs import write_paper
 
 # Kills the process when it opens a file under vectors/ ending in argv[1] for writing,

@@ -6,10 +6,15 @@ import numpy as np
 
 from citewise.documents.model import Block, Document, block_id
 from citewise.retrieval.keyword_index import KeywordIndex
-from citewise.store import migrations
-from citewise.store.library import BlockFilter, LibraryStore
-from citewise.store.migrations import MIGRATIONS
-from citewise.store.vectors import blocks_without_vectors, load_matrix, register_model, save_vectors
+from citewise.store.sqlite import migrations
+from citewise.store.sqlite.library import BlockFilter, LibraryStore
+from citewise.store.sqlite.migrations import MIGRATIONS
+from citewise.store.sqlite.vectors import (
+    blocks_without_vectors,
+    load_matrix,
+    register_model,
+    save_vectors,
+)
 from tests.store.old_schema import library_before
 
 

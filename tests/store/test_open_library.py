@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from citewise.errors import CitewiseError
-from citewise.store.library import LibraryStore
-from citewise.store.migrations import MIGRATIONS
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.migrations import MIGRATIONS
 from tests.commands import citewise as _citewise
 from tests.pdfs import write_paper
 from tests.retrieval.test_vector_index import _document
@@ -26,7 +26,7 @@ from tests.store.mounts import read_only, tiny_disk
 OPEN_AT = """
 import sys, time
 from pathlib import Path
-from citewise.store.db import connect
+from citewise.store.sqlite.db import connect
 start = float(sys.argv[2])
 while time.time() < start:
     pass
@@ -159,7 +159,7 @@ def test_opening_a_library_on_a_full_disk_reports_disk_full(tmp_path: Path) -> N
 def test_a_library_from_a_newer_citewise_is_refused_untouched(tmp_path: Path) -> None:
     import sqlite3
 
-    from citewise.store.migrations import MIGRATIONS
+    from citewise.store.sqlite.migrations import MIGRATIONS
 
     LibraryStore(tmp_path).close()
     db_path = tmp_path / "library.db"

@@ -10,7 +10,7 @@ import sys
 import pytest
 from rapidfuzz import fuzz
 
-from citewise.store.references import TITLE_MATCH, _close, _norm
+from citewise.store.sqlite.references import TITLE_MATCH, _close, _norm
 
 TITLES = [
     "Columnar jointing of basalt flows",
@@ -57,7 +57,7 @@ def test_close_titles_decide_as_rapidfuzz_alone(imported: bool, monkeypatch) -> 
 def test_titles_the_bounds_rule_out_do_not_import_rapidfuzz() -> None:
     code = (
         "import sys\n"
-        "from citewise.store.references import _close, _norm\n"
+        "from citewise.store.sqlite.references import _close, _norm\n"
         "a, b = _norm('Columnar jointing of basalt flows'), _norm('Granite sorting probes')\n"
         "assert not _close(a, None, b, None) and _close(a, None, a, None)\n"
         "assert not _close(a, None, _norm('Lava tubes of the island volcanoes'), None)\n"

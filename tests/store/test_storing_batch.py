@@ -15,7 +15,7 @@ from citewise.documents.model import Document
 from citewise.ingest import AsStored, ingest
 from citewise.ingest_files import YOUNG_COLLECTION
 from citewise.retrieval.keyword_index import KeywordIndex
-from citewise.store.library import LibraryStore
+from citewise.store.sqlite.library import LibraryStore
 from tests.pdfs import write_paper
 
 SECTIONS = [

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citewise.store.library import LibraryStore
 from citewise.store.quantize import binary_codes
-from citewise.store.vector_index import VectorIndex, model_slug
-from citewise.store.vector_migrations import vectors_float16
-from citewise.store.vectors import decode_blob, load_matrix, save_vectors
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.vector_index import VectorIndex, model_slug
+from citewise.store.sqlite.vector_migrations import vectors_float16
+from citewise.store.sqlite.vectors import decode_blob, load_matrix, save_vectors
 from tests.store.old_schema import library_before
 
 DIMS = 96

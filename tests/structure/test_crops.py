@@ -8,9 +8,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.documents.crops import crop_png, figure_box
-from citewise.documents.equations import image_only
-from citewise.documents.pdf import read_pdf
+from citewise.documents.math.equations import image_only
+from citewise.documents.pdf.crops import crop_png, figure_box
+from citewise.documents.pdf.reader import read_pdf
 from citewise.errors import CitewiseError
 from tests.conftest import CORPUS
 from tests.structure.test_structure_cli import cli, doc_id

@@ -10,7 +10,7 @@ from pathlib import Path
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from citewise.documents.text import display_math
+from citewise.documents.formats.text import display_math
 
 runner = CliRunner()
 NOTES = """# Heat in the quarry face

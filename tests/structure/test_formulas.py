@@ -12,7 +12,7 @@ import pytest
 
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from citewise.documents.formulas import parse_equation_id, variables
+from citewise.documents.math.formulas import parse_equation_id, variables
 from citewise.errors import InvalidEquationIdError
 
 runner = CliRunner()

@@ -8,10 +8,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citewise.documents.grobid import GrobidClient, parse_tei_references
+from citewise.documents.references.grobid import GrobidClient, parse_tei_references
 from citewise.ingest import ingest
-from citewise.store.library import LibraryStore
-from citewise.store.references import citations, references
+from citewise.store.sqlite.library import LibraryStore
+from citewise.store.sqlite.references import citations, references
 from tests.conftest import SHARED
 
 TEI = SHARED / "groundtruth" / "grobid" / "N18-3011.tei.xml"

@@ -12,7 +12,7 @@ import pytest
 from rapidfuzz import fuzz
 
 from citewise.documents.model import Document
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.documents.structure import sections
 from tests.conftest import SHARED
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citewise.documents.model import Document, Section, TableCell
-from citewise.documents.pdf import read_pdf
+from citewise.documents.pdf.reader import read_pdf
 from citewise.documents.structure import (
     equations,
     find_equation,

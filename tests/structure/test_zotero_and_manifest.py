@@ -11,8 +11,8 @@ import pytest
 
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from citewise.documents.zotero import ZoteroError, read_zotero
-from citewise.store.library import LibraryStore
+from citewise.documents.manifests.zotero import ZoteroError, read_zotero
+from citewise.store.sqlite.library import LibraryStore
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 from tests.structure.zotero_db import build_zotero

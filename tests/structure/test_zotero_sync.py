@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citewise.api import Library
-from citewise.documents.zotero import ZoteroError, read_zotero
+from citewise.documents.manifests.zotero import ZoteroError, read_zotero
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 from tests.structure.zotero_db import (

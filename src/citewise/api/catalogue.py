@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredDocument
 
 
 @dataclass

@@ -10,7 +10,7 @@ from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
     from citewise.store.protocols import Store
-    from citewise.store.stats import LibraryStats
+    from citewise.store.sqlite.stats import LibraryStats
 
 
 class EmptyQuestionError(CitewiseError):
@@ -60,9 +60,9 @@ class HealthMethods:
     def stats(self) -> LibraryStats:
         """Path, documents, pages, blocks, tables, size on disk, embedding models, and
         whether OCR and pandoc are available (`citewise doctor`)."""
-        from citewise.documents.ocr import tesseract_command
-        from citewise.store.library import LibraryStore
-        from citewise.store.stats import StoreCounts, library_stats, store_counts
+        from citewise.documents.pdf.ocr import tesseract_command
+        from citewise.store.sqlite.library import LibraryStore
+        from citewise.store.sqlite.stats import StoreCounts, library_stats, store_counts
 
         if isinstance(self.store, LibraryStore):
             counts = store_counts(self.store.db)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citewise.config import ModelSettings, Settings
 from citewise.errors import CitewiseError
-from citewise.store.library import BlockFilter
+from citewise.store.sqlite.library import BlockFilter
 
 if TYPE_CHECKING:
     from citewise.agent.actions.tool_plan import TraceStep
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from citewise.agent.ask.qa import QuestionAnswerer
     from citewise.agent.ask.state import AskState, Candidate
     from citewise.embed.base import Embedder
-    from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredDocument
 
 CLOSEST = 3  # passages a refused comparison shows
 

@@ -11,9 +11,9 @@ from citewise.documents.structure import equations, sections, tables
 
 if TYPE_CHECKING:
     from citewise.documents.model import Equation, Section, Table
-    from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
-    from citewise.store.references import StoredReference
+    from citewise.store.sqlite.library import StoredDocument
+    from citewise.store.sqlite.references import StoredReference
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ if TYPE_CHECKING:
     import httpx
 
     from citewise.config import Settings
+    from citewise.sources.bibliography.enrich import Enrichment
     from citewise.sources.config import SourcesConfig
-    from citewise.sources.enrich import Enrichment
-    from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredDocument
 
 
 class EnrichMethods:
@@ -33,7 +33,7 @@ class EnrichMethods:
         """The named documents (all when none are named) completed from Crossref and
         OpenAlex. Without `online` nothing leaves the machine: the result is the plan, what
         each record lacks and what would be looked up."""
-        from citewise.sources.enrich import enrich_documents, plan
+        from citewise.sources.bibliography.enrich import enrich_documents, plan
 
         docs = [self.document(d) for d in documents] if documents else self.store.documents()
         if not online:

@@ -17,8 +17,10 @@ from citewise.api.structure import BlockNotFoundError, StructureMethods, Structu
 from citewise.api.sync import SyncMethods
 from citewise.config import Settings
 from citewise.errors import DocumentNotFoundError
-from citewise.store.db import storage_error
-from citewise.store.library import DB_NAME, BlockFilter, LibraryStore, StoredBlock, StoredDocument
+from citewise.store.filters import BlockFilter
+from citewise.store.rows import StoredBlock, StoredDocument
+from citewise.store.sqlite.db import storage_error
+from citewise.store.sqlite.library import DB_NAME, LibraryStore
 
 if TYPE_CHECKING:
     from citewise.agent.ask.qa import Answer, QuestionAnswerer
@@ -30,8 +32,8 @@ if TYPE_CHECKING:
     from citewise.inputs import FileFilter
     from citewise.retrieval.hybrid import Hit
     from citewise.retrieval.postings import Cover
-    from citewise.store.vector_check import IndexReport
-    from citewise.store.vocabulary import ReviewEntry
+    from citewise.store.sqlite.vector_check import IndexReport
+    from citewise.store.sqlite.vocabulary import ReviewEntry
 
 
 log = logging.getLogger(__name__)
@@ -388,8 +390,8 @@ class Library(
         """Every vector index beside the library compared row by row with SQLite, and
         rebuilt where it differs (`citewise doctor --check`). A PostgreSQL library keeps
         its vectors in the database's own index: nothing beside it to check."""
-        from citewise.store.vector_check import IndexReport
-        from citewise.store.vector_index import check_vector_indexes
+        from citewise.store.sqlite.vector_check import IndexReport
+        from citewise.store.sqlite.vector_index import check_vector_indexes
 
         if not isinstance(self.store, LibraryStore):
             return IndexReport([])

@@ -20,27 +20,32 @@ from typing import Any
 
 from citewise.api.library import Library
 from citewise.api.saved import SavedRecords, abstract_to_upgrade, save_records
-from citewise.documents.manifest import PaperMetadata
+from citewise.documents.manifests.manifest import PaperMetadata
 from citewise.ingest import Sources
 from citewise.sources import Query as Query
 from citewise.sources import SearchRecord, SourcesConfig, search_sources
 from citewise.sources import SearchResult as SearchResult
-from citewise.sources.authors import search_by_author
-from citewise.sources.export import EXTENSION_FORMATS as EXTENSION_FORMATS
-from citewise.sources.export import FORMATS as FORMATS
-from citewise.sources.export import export as export
-from citewise.sources.export import format_for as format_for
-from citewise.sources.export import library_records
-from citewise.sources.fetch import apply_metadata, download, locate
-from citewise.sources.graph import GRAPH_FORMATS as GRAPH_FORMATS
-from citewise.sources.graph import CitationGraph, graph_summary, library_graph, openalex_graph
-from citewise.sources.graph import write_graph as write_graph_file
-from citewise.sources.intent import Intent as Intent
-from citewise.sources.intent import describe as describe
-from citewise.sources.intent import parse_intent
-from citewise.sources.intent import summary as summary
-from citewise.sources.progress import Listener
-from citewise.sources.watch import WatchList
+from citewise.sources.bibliography.export import EXTENSION_FORMATS as EXTENSION_FORMATS
+from citewise.sources.bibliography.export import FORMATS as FORMATS
+from citewise.sources.bibliography.export import export as export
+from citewise.sources.bibliography.export import format_for as format_for
+from citewise.sources.bibliography.export import library_records
+from citewise.sources.bibliography.graph import GRAPH_FORMATS as GRAPH_FORMATS
+from citewise.sources.bibliography.graph import (
+    CitationGraph,
+    graph_summary,
+    library_graph,
+    openalex_graph,
+)
+from citewise.sources.bibliography.graph import write_graph as write_graph_file
+from citewise.sources.downloads.fetch import apply_metadata, download, locate
+from citewise.sources.search.authors import search_by_author
+from citewise.sources.search.intent import Intent as Intent
+from citewise.sources.search.intent import describe as describe
+from citewise.sources.search.intent import parse_intent
+from citewise.sources.search.intent import summary as summary
+from citewise.sources.search.progress import Listener
+from citewise.sources.search.watch import WatchList
 from citewise.store.factory import open_store
 from citewise.store.protocols import Store
 
@@ -50,7 +55,7 @@ PAPERS_DIR = "papers"
 def english_request(text: str) -> tuple[str, list[str]]:
     """A Chinese search request in English words, with a note per reading (any other
     request as it is, with none)."""
-    from citewise.sources.zh_query import english_request as read
+    from citewise.sources.search.zh_query import english_request as read
 
     return read(text)
 
@@ -59,7 +64,7 @@ def read_intent(text: str, **options: Any) -> Intent:
     """`text` read as a search request, its MeSH descriptors from the shipped vocabulary;
     `options` (the face's own: field, authors, mesh, languages, years, types, open access,
     citations, limit) win over what the text says."""
-    from citewise.sources.mesh import load
+    from citewise.sources.search.mesh import load
 
     return parse_intent(text, vocabulary=load(), **options)
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from citewise.llm.client import ModelClient
     from citewise.llm.doctor import Check, RoleReport
     from citewise.llm.usage import UsageSummary
-    from citewise.store.library import StoredDocument
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredDocument
 
 __all__ = ["ModelMethods"]
 

@@ -16,11 +16,11 @@ from citewise.abstracts import (
     write_abstract,
 )
 from citewise.api.library import Library
-from citewise.documents.manifest import PaperMetadata
+from citewise.documents.manifests.manifest import PaperMetadata
 from citewise.ingest import Sources
 from citewise.report.words import plural
 from citewise.sources import SearchRecord
-from citewise.sources.fetch import Located
+from citewise.sources.downloads.fetch import Located
 
 
 @dataclass

@@ -7,6 +7,6 @@ them catches the ImportError, as research's `--sources` check does."""
 from __future__ import annotations
 
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
-from citewise.sources.progress import SourceProgress
+from citewise.sources.search.progress import SourceProgress
 
 __all__ = ["SOURCE_NAMES", "SourceProgress", "SourcesConfig"]

@@ -14,8 +14,8 @@ from citewise.errors import CitewiseError, Kind
 
 if TYPE_CHECKING:
     from citewise.documents.model import Equation, Table
-    from citewise.store.library import StoredBlock, StoredDocument
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredBlock, StoredDocument
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ def figure_number(label: str) -> str:
 
 def write_crop(pdf: Path, page: int, bbox: tuple[float, float, float, float], png: Path) -> None:
     """The region `bbox` (PDF points) of the PDF's page written to `png` as an image."""
-    from citewise.documents.crops import crop_png
+    from citewise.documents.pdf.crops import crop_png
 
     crop_png(pdf, page, bbox, png)
 
@@ -226,7 +226,7 @@ class StructureMethods:
         """The figure `label` names ('Figure 3', 'Fig. 3' or 3) by its caption, with the
         region of the figure and its caption on the page (graphics between the caption and
         the nearest prose, read from the PDF)."""
-        from citewise.documents.crops import PROSE, figure_box
+        from citewise.documents.pdf.crops import PROSE, figure_box
 
         document = self.document(doc_id)
         blocks = self.blocks(document.id)
@@ -265,8 +265,8 @@ class StructureMethods:
         """The equation numbered `number` with its text, its LaTeX where the file holds a
         LaTeX source, its variables and the sentences around it (`citewise formula`);
         FORMULA_NOT_FOUND names the numbers the paper has."""
-        from citewise.documents.equations import image_only
-        from citewise.documents.formulas import context, lookup_equation, variables
+        from citewise.documents.math.equations import image_only
+        from citewise.documents.math.formulas import context, lookup_equation, variables
         from citewise.documents.structure import equations
 
         document = self.document(doc_id)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from citewise.embed.base import Embedder
     from citewise.ingest import Progress
-    from citewise.sources.zotero_sync import SyncReport
+    from citewise.sources.bibliography.zotero_sync import SyncReport
     from citewise.store.protocols import Store
 
 
@@ -32,7 +32,7 @@ class SyncMethods:
     ) -> SyncReport:
         """New, changed and deleted Zotero items and attachments, in one cheap rerun
         (`citewise sync zotero`); Zotero's own files are only read."""
-        from citewise.sources.zotero_sync import sync_zotero
+        from citewise.sources.bibliography.zotero_sync import sync_zotero
 
         report = sync_zotero(self.store, directory, self.embedder, collection, progress)
         if report.changed:

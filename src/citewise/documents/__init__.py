@@ -16,19 +16,24 @@ if TYPE_CHECKING:
 # suffix -> (module, reader): imported when a file of that kind is read, so importing
 # documents.model (every store and agent module does) never loads PyMuPDF.
 _READERS = {
-    ".pdf": ("pdf", "read_pdf"),
-    ".txt": ("text", "read_text"),
-    ".md": ("text", "read_text"),
-    ".markdown": ("text", "read_text"),
-    ".ipynb": ("notebook", "read_notebook"),
-    ".csv": ("tabular", "read_table_file"),
-    ".tsv": ("tabular", "read_table_file"),
-    ".html": ("html", "read_html"),
-    ".htm": ("html", "read_html"),
-    ".docx": ("docx", "read_docx"),
+    ".pdf": ("pdf.reader", "read_pdf"),
+    ".txt": ("formats.text", "read_text"),
+    ".md": ("formats.text", "read_text"),
+    ".markdown": ("formats.text", "read_text"),
+    ".ipynb": ("formats.notebook", "read_notebook"),
+    ".csv": ("formats.tabular", "read_table_file"),
+    ".tsv": ("formats.tabular", "read_table_file"),
+    ".html": ("formats.html", "read_html"),
+    ".htm": ("formats.html", "read_html"),
+    ".docx": ("formats.docx", "read_docx"),
 }
 SUFFIXES = tuple(_READERS)
-_LAZY = {"Block": "model", "Document": "model", "read_pdf": "pdf", "read_text": "text"}
+_LAZY = {
+    "Block": "model",
+    "Document": "model",
+    "read_pdf": "pdf.reader",
+    "read_text": "formats.text",
+}
 
 
 def _reader(suffix: str) -> Callable[[Path], Document]:
@@ -68,7 +73,7 @@ def read_document(
             f"citewise reads {supported}",
         )
     if path.suffix.lower() == ".pdf":
-        from citewise.documents.pdf import read_pdf
+        from citewise.documents.pdf.reader import read_pdf
 
         return read_pdf(path, options=options, on_pages=on_pages, sha256=sha256)
     return _reader(path.suffix.lower())(path)

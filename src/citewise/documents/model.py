@@ -1,7 +1,7 @@
 """The one shape every reader produces: a Document made of Blocks.
 
-Readers (pdf.py, text.py, ...) turn a file into a Document; the store persists it as is.
-Nothing here touches SQLite or the file system.
+Readers (pdf/reader.py, formats/text.py, ...) turn a file into a Document; the store persists
+it as is. Nothing here touches SQLite or the file system.
 """
 
 from __future__ import annotations

@@ -10,12 +10,14 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from citewise.documents.equations import equation_number
-from citewise.documents.formulas import lookup_equation
-from citewise.documents.grid import table_from_data
-from citewise.documents.grid import to_csv_rows as to_csv_rows  # (moved; still importable here)
-from citewise.documents.headings import NUMBERING, heading_level
+from citewise.documents.math.equations import equation_number
+from citewise.documents.math.formulas import lookup_equation
 from citewise.documents.model import Equation, Section, Table
+from citewise.documents.pdf.headings import NUMBERING, heading_level
+from citewise.documents.tables.grid import table_from_data
+from citewise.documents.tables.grid import (
+    to_csv_rows as to_csv_rows,  # (moved; still importable here)
+)
 from citewise.errors import CitewiseError
 
 BBox = tuple[float, float, float, float]
@@ -98,7 +100,7 @@ def find_table(found: list[Table], wanted: str) -> Table | None:
 
 def find_equation(found: list[Equation], wanted: str) -> Equation | None:
     """'3', 'eq3', 'Eq. (3)', '(3.2)', 'equation A.1' -> that numbered equation, else None
-    (documents/formulas.py says why: a malformed ID or a number the paper lacks)."""
+    (documents/math/formulas.py says why: a malformed ID or a number the paper lacks)."""
     try:
         return lookup_equation(found, wanted)
     except CitewiseError:

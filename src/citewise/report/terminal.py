@@ -23,9 +23,9 @@ from citewise.report.words import plural
 if TYPE_CHECKING:  # `list` and `show` render without importing the agent or ingest
     from citewise.agent.ask.qa import Answer
     from citewise.ingest import IngestReport
-    from citewise.store.library import StoredDocument
-    from citewise.store.stats import LibraryStats
-    from citewise.store.vector_check import IndexReport
+    from citewise.store.sqlite.library import StoredDocument
+    from citewise.store.sqlite.stats import LibraryStats
+    from citewise.store.sqlite.vector_check import IndexReport
 
 # What json.dumps leaves raw with ensure_ascii=False: DEL, C1 controls, bidi controls.
 _JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

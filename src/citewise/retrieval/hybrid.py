@@ -4,7 +4,7 @@ diversified by MMR, expanded with neighbouring blocks.
 Both retrievers read indexes that follow the store's change counters: BM25 over
 memory-mapped postings in the store's local folder (keyword_index.py), and the store's
 dense index: on SQLite sign-bit vector codes with exact float rescoring
-(store/vector_index.py), on PostgreSQL pgvector's HNSW index (store/postgres/vectors.py).
+(store/sqlite/vector_index.py), on PostgreSQL pgvector's HNSW index (store/postgres/vectors.py).
 Each stays in the low milliseconds at 1M blocks.
 """
 
@@ -21,9 +21,9 @@ from citewise.retrieval.keyword_index import KeywordIndex
 from citewise.retrieval.postings import Cover
 from citewise.retrieval.terms import content_terms
 from citewise.store.filters import BlockFilter
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import DenseIndex, Store
 from citewise.store.quantize import row_dots
+from citewise.store.sqlite.library import StoredBlock
 
 if TYPE_CHECKING:  # the model's module is imported by whoever loads one
     from citewise.embed.base import Embedder

@@ -38,9 +38,9 @@ from citewise.retrieval.postings import (
     merge_segments,
     score_segment,
 )
-from citewise.store.db import READ_ONLY
-from citewise.store.index_source import BlockState, file_lock
 from citewise.store.protocols import BlockSource
+from citewise.store.sqlite.db import READ_ONLY
+from citewise.store.sqlite.index_source import BlockState, file_lock
 
 if TYPE_CHECKING:
     from citewise.documents.model import Document

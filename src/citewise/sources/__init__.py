@@ -9,25 +9,25 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from citewise.sources.api import (
-        SearchResult,
-        SourceReport,
-        search_sources,
-        search_sources_async,
-    )
     from citewise.sources.base import ParseError, SourceError
     from citewise.sources.catalog import UnknownSourceError
     from citewise.sources.config import SOURCE_NAMES, SourcesConfig, SourceSettings
     from citewise.sources.query import Query, QueryError
     from citewise.sources.record import SearchRecord
+    from citewise.sources.search.api import (
+        SearchResult,
+        SourceReport,
+        search_sources,
+        search_sources_async,
+    )
 
 # name -> module: imported on first use, so `citewise --help` and a submodule import
-# (sources.progress) do not load httpx, pydantic and every client.
+# (sources.search.progress) do not load httpx, pydantic and every client.
 _LAZY = {
-    "SearchResult": "api",
-    "SourceReport": "api",
-    "search_sources": "api",
-    "search_sources_async": "api",
+    "SearchResult": "search.api",
+    "SourceReport": "search.api",
+    "search_sources": "search.api",
+    "search_sources_async": "search.api",
     "ParseError": "base",
     "SourceError": "base",
     "UnknownSourceError": "catalog",

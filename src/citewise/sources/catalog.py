@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from citewise.errors import CitewiseError, Kind
-from citewise.sources.arxiv import ArxivSource
 from citewise.sources.base import Source
 from citewise.sources.config import SOURCE_NAMES, SourcesConfig
-from citewise.sources.core import CoreSource
-from citewise.sources.crossref import CrossrefSource
-from citewise.sources.doaj import DoajSource
-from citewise.sources.europepmc import EuropePmcSource
-from citewise.sources.openalex import OpenAlexSource
-from citewise.sources.pubmed import PubmedSource
-from citewise.sources.semantic_scholar import SemanticScholarSource
+from citewise.sources.databases.arxiv import ArxivSource
+from citewise.sources.databases.core import CoreSource
+from citewise.sources.databases.crossref import CrossrefSource
+from citewise.sources.databases.doaj import DoajSource
+from citewise.sources.databases.europepmc import EuropePmcSource
+from citewise.sources.databases.openalex import OpenAlexSource
+from citewise.sources.databases.pubmed import PubmedSource
+from citewise.sources.databases.semantic_scholar import SemanticScholarSource
 
 SOURCE_CLASSES: dict[str, type[Source]] = {
     cls.name: cls

@@ -47,7 +47,7 @@ class SearchRecord:
     related: list[str] = field(default_factory=list)
     # How the score was made: component name -> contribution.
     explanation: dict[str, float] = field(default_factory=dict)
-    # Links derived from identifiers ("arxiv_doi", "pmc"), by sources/flags.py.
+    # Links derived from identifiers ("arxiv_doi", "pmc"), by sources/search/flags.py.
     links: dict[str, str] = field(default_factory=dict)
     # Why the work counts as retracted ("OpenAlex is_retracted"), None when no source says so.
     retraction: str | None = None

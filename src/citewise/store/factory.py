@@ -20,6 +20,6 @@ def open_store(location: str | Path, cache: Path | None = None) -> Store:
         from citewise.store.postgres import PostgresLibraryStore
 
         return PostgresLibraryStore(str(location), directory=cache)
-    from citewise.store.library import LibraryStore
+    from citewise.store.sqlite.library import LibraryStore
 
     return LibraryStore(Path(location).expanduser())

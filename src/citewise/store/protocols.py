@@ -1,6 +1,6 @@
 """What the rest of citewise may ask of a store: typed repositories, dataclasses in and out.
 
-The SQLite classes (store/library.py, tasks.py, audit.py, watches.py) implement these; a
+The SQLite classes (store/sqlite/library.py, tasks.py, audit.py, watches.py) implement these; a
 PostgreSQL store would implement the same, and tests/store/contract runs one suite against
 every implementation. No signature here names a database type.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from citewise.store.references import ReferenceRepository as ReferenceRepository
+from citewise.store.sqlite.references import ReferenceRepository as ReferenceRepository
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
     from citewise.documents.model import Document
     from citewise.store.filters import BlockFilter
-    from citewise.store.index_source import BlockState
     from citewise.store.records import (
         ActionRecord,
         CachedResponse,
@@ -31,7 +30,8 @@ if TYPE_CHECKING:
         WatchRecord,
     )
     from citewise.store.rows import StoredBlock, StoredDocument
-    from citewise.store.vocabulary import ReviewEntry, Term
+    from citewise.store.sqlite.index_source import BlockState
+    from citewise.store.sqlite.vocabulary import ReviewEntry, Term
 
 
 class DocumentRepository(Protocol):

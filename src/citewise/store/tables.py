@@ -1,7 +1,7 @@
 """The tables both stores hold, written once: each as created by its migration, with the
 few words that differ between SQLite and PostgreSQL left as fields of a `Dialect`.
 
-store/migrations.py (SQLite) and store/postgres/schema.py (PostgreSQL) build their ordered
+store/sqlite/migrations.py (SQLite) and store/postgres/schema.py (PostgreSQL) build their ordered
 migrations from these; what only one backend has stays there (SQLite's triggers and FTS5
 table, PostgreSQL's `tsvector` column, trigger functions and audit log). The columns of a
 shared table are therefore the same, in the same order, on both, which `citewise migrate`

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from citewise.documents.model import Block, Citation, Document, Reference
-from citewise.store.library import LibraryStore
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import LibraryStore
 from tests.store.postgres.server import pg_server, pg_url
 
 __all__ = ["pg_server", "pg_url"]

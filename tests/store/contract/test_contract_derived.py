@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from citewise.store.protocols import Store
-from citewise.store.vocabulary import Term
+from citewise.store.sqlite.vocabulary import Term
 from tests.store.contract.conftest import paper
 
 

@@ -8,11 +8,11 @@ import numpy as np
 
 from citewise.documents.model import Citation, Reference
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.library import BlockFilter, LibraryStore
 from citewise.store.postgres import PostgresLibraryStore
 from citewise.store.postgres.transfer import copy_library
 from citewise.store.records import ModelCall, TaskRecord
-from citewise.store.vectors import register_model, save_vectors
+from citewise.store.sqlite.library import BlockFilter, LibraryStore
+from citewise.store.sqlite.vectors import register_model, save_vectors
 from tests.store.contract.conftest import paper
 
 

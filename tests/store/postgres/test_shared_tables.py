@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from citewise.store.migrations import migrate as migrate_sqlite
 from citewise.store.postgres import PostgresLibraryStore
 from citewise.store.postgres.transfer import DERIVED
+from citewise.store.sqlite.migrations import migrate as migrate_sqlite
 from citewise.store.tables import COPIED, TABLES
 
 SQLITE_ONLY = {("block_changes", "high_rowid")}  # SQLite numbers blocks past it itself

@@ -18,12 +18,12 @@ from citewise.agent.comparison.matrix import Matrix
 from citewise.agent.comparison.matrix_phrases import FREE_PHRASE_PATTERN
 from citewise.agent.comparison.setup import Setup
 from citewise.agent.generation.verify import Verifier
-from citewise.documents.formulas import lookup_equation
+from citewise.documents.math.formulas import lookup_equation
 from citewise.documents.structure import equations, find_table, tables, to_csv_rows
 from citewise.errors import CitewiseError, Kind
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import StoredBlock, StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock, StoredDocument
 
 
 class LibraryLike(Protocol):

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from citewise.agent.actions import tool_actions as a
 from citewise.agent.comparison.extraction import ELLIPSIS
 from citewise.agent.generation.verify import SUPPORT_THRESHOLD
-from citewise.documents.formulas import parse_equation_id
+from citewise.documents.math.formulas import parse_equation_id
 from citewise.errors import CitewiseError, Kind
 
 COMMON_ERRORS = ("UNKNOWN_ACTION", "INVALID_PARAMS", "POSTCONDITION_FAILED")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citewise.agent.ask.answer import Evidence, zotero_link
-from citewise.store.library import StoredBlock, StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock, StoredDocument
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from citewise.agent.ask.question import Question
 from citewise.agent.sentences.extractive import Passage, idf_function
 from citewise.retrieval.hybrid import Hit, Retriever
-from citewise.store.library import StoredBlock
+from citewise.store.sqlite.library import StoredBlock
 
 ABSENT_TERM_FACTOR = 0.5
 # Passages from outside the papers a question names still count, for less (soft scope).

@@ -64,8 +64,8 @@ from citewise.agent.yesno.lead import YesNoLeads
 from citewise.lang.script import is_chinese
 from citewise.retrieval.hybrid import Hit, Retriever
 from citewise.retrieval.terms import word_count
-from citewise.store.library import BlockFilter, StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import BlockFilter, StoredBlock
 
 
 def _running_head(text: str) -> bool:

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from citewise.agent.sentences.draft import Draft
     from citewise.agent.yesno.lead import YesNoLeads
     from citewise.retrieval.hybrid import Hit, Retriever
-    from citewise.store.library import StoredBlock
     from citewise.store.protocols import Store
+    from citewise.store.sqlite.library import StoredBlock
 
 # What a candidate is: an answer to give, or a refusal a proposer stands behind ("the paper
 # has no Figure 7"), which wins like any other candidate.

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from citewise.retrieval.terms import STOPWORDS, content_terms, stem, tokens
 from citewise.store.protocols import Store
-from citewise.store.vocabulary import Term
+from citewise.store.sqlite.vocabulary import Term
 
 if TYPE_CHECKING:
     from citewise.documents.model import Document

@@ -27,8 +27,8 @@ from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datase
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError
-from citewise.store.library import StoredBlock, StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock, StoredDocument
 
 NAMED = ("datasets", "model")
 OWN_PATTERNED = ("metrics",)  # patterned aspects a paper also names when citing others

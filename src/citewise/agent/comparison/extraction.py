@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from citewise.agent.comparison.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
 from citewise.agent.sentences.extractive import split_sentences
-from citewise.store.library import StoredBlock
+from citewise.store.sqlite.library import StoredBlock
 
 NOT_STATED = "not stated"
 ELLIPSIS = "…"  # what a cell says when the paper does not state the aspect

@@ -20,8 +20,8 @@ from citewise.agent.comparison.gazetteer import Gazetteer
 from citewise.agent.comparison.matrix_columns import DEFAULT_COLUMNS as DEFAULT_COLUMNS
 from citewise.agent.comparison.matrix_settings import learn_software, software_names
 from citewise.llm.client import ModelClient
-from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredDocument
 
 
 def extractor_files() -> list[Path]:

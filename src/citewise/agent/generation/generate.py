@@ -41,7 +41,7 @@ from citewise.llm.cascade import chain
 from citewise.llm.client import ModelClient
 from citewise.llm.structured import Structured, structured_call
 from citewise.llm.usage import UsageSummary
-from citewise.store.library import BlockFilter, StoredBlock
+from citewise.store.sqlite.library import BlockFilter, StoredBlock
 
 log = logging.getLogger(__name__)
 

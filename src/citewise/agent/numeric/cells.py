@@ -2,7 +2,7 @@
 question's words (fuzzy, abbreviations, multi-row headers and spans), special rows ("last
 row", "total", "average") and superlatives over a column ("which filter removes most").
 
-Works on a table block's stored grid (documents/grid.py); pure functions.
+Works on a table block's stored grid (documents/tables/grid.py); pure functions.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citewise.agent.numeric.numbers import parse_number
 from citewise.agent.numeric.unnamed_rows import complement_or_bound
-from citewise.documents.grid import is_numeric, table_from_data, to_csv_rows
+from citewise.documents.tables.grid import is_numeric, table_from_data, to_csv_rows
 from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem, tokens
 
@@ -91,7 +91,7 @@ class TableView:
 
     @classmethod
     def _from_rows(cls, data: dict[str, object], label: str | None) -> TableView | None:
-        """A CSV or TSV file's rows block (documents/tabular.py): its header line names the
+        """A CSV or TSV file's rows block (documents/formats/tabular.py): its header line names the
         columns, its rows are the body; no boxes (a text file has no page)."""
         header, rows = data.get("columns"), data.get("rows")
         if not isinstance(header, list) or not isinstance(rows, list) or len(header) < 2:

@@ -1,7 +1,7 @@
 """Questions about a CSV's columns, answered from its schema block or its rows: the range,
 the share missing, the type, the number of distinct values, and which row is best on a
 column ("which run has the best acc_top1"). The schema and rows are what
-documents/tabular.py stores; every answer cites the block it reads."""
+documents/formats/tabular.py stores; every answer cites the block it reads."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from citewise.agent.numeric.numbers import parse_number
 from citewise.regex import lazy
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 _RANGE = lazy(r"\b(range|minimum|maximum|min|max|span|spread)\b", re.I)
 _MISSING = lazy(r"\b(missing|null|empty|blank|nan)\b", re.I)
@@ -135,7 +135,7 @@ def best_row(question: str, store: Store, doc: str) -> ColumnFact | None:
 
 def column_fact(question: str, store: Store, docs: list[str]) -> ColumnFact | None:
     """A fact about a column of the first CSV among `docs` that names it. Only a table
-    file (documents/tabular.py, document kind "table") has a schema block, so the blocks of
+    file (documents/formats/tabular.py, document kind "table") has a schema block, so the blocks of
     a PDF are not read for one."""
     for doc in docs:
         stored = store.document(doc)

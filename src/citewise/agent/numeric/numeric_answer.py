@@ -56,8 +56,8 @@ from citewise.agent.numeric.tables.support import support as table_support
 from citewise.agent.packs.finance.filing_answer import filing_computation
 from citewise.agent.packs.finance.financial import Missing
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 STRONG_MATCH = 1.5
 # A filing's statement line is read by its name for the one fiscal year asked

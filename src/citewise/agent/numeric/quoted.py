@@ -16,8 +16,8 @@ from citewise.agent.ask.question import Question
 from citewise.agent.numeric.cells import TableView, row_name
 from citewise.agent.numeric.numeric_check import checked
 from citewise.retrieval.hybrid import Hit
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 # A table the question does not point at must be among the first hits to be read.
 TABLE_HITS = 6

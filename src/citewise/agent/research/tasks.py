@@ -1,5 +1,5 @@
 """Research tasks: state, round, event log, stage outputs, evidence (stored through the
-store's task repository, store/tasks.py).
+store's task repository, store/sqlite/tasks.py).
 
 A stage's output, its evidence and the task's next state commit together, so a task killed
 anywhere resumes from the last committed stage; redoing a stage never duplicates evidence.

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from citewise.agent.ask.question import Question, focus_sentence
 from citewise.retrieval.hybrid import Retriever
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 _VISUAL_WORD = re.compile(
     r"\b(colou?rs?|red|green|blue|yellow|grey|gray|black|white|purple|orange|pink|italic|"

@@ -18,8 +18,8 @@ from citewise.agent.ask.question import Question
 from citewise.agent.sentences.draft import Draft
 from citewise.agent.sentences.extractive import split_sentences
 from citewise.agent.sentences.spans import NUMBER_WORDS, WHICH_N
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 # A bullet or numbered item's name: the words before its first full stop or colon.
 _ITEM = re.compile(r"^\s*(?:[•·▪◦‣∙*–-]|\(?[ivx]{1,4}\)|\(?\d{1,2}[.)])\s*([^.:]{2,60}?)\s*[.:]\s")

@@ -1,5 +1,5 @@
 """The audit log on PostgreSQL: model calls and their reply cache, HTTP requests and the
-HTTP response cache (the same rows as store/audit.py).
+HTTP response cache (the same rows as store/sqlite/audit.py).
 
 The request log is the rate limit between all machines sharing the library: a request is
 claimed inside a transaction holding an advisory lock on its source, so two workers cannot

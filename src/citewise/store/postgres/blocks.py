@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from citewise.store.filters import BlockFilter
-from citewise.store.index_source import BlockState
-from citewise.store.library import StoredBlock, stored_block
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.text import any_terms_query, term_query
+from citewise.store.sqlite.index_source import BlockState
+from citewise.store.sqlite.library import StoredBlock, stored_block
 
 BLOCK_COLUMNS = (
     "b.rowid, b.id, b.document_id, b.ordinal, b.kind, b.page, b.x0, b.y0, b.x1, b.y1, "

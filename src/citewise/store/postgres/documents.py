@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 from citewise.documents.model import Document
-from citewise.store.library import StoredDocument, document_slug, stored_document
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.references import save_references
 from citewise.store.postgres.text import CONFIG, index_text
 from citewise.store.rows import block_values, document_values
+from citewise.store.sqlite.library import StoredDocument, document_slug, stored_document
 
 # A logged answer (answer_reviews) keeps its citations of other documents' blocks only.
 _FORGET_CITED = (

@@ -1,5 +1,5 @@
 """Bibliography entries and in-text citations on PostgreSQL: the rows and the resolution
-rule (DOI, else a close title match) are store/references.py's; only the SQL is here."""
+rule (DOI, else a close title match) are store/sqlite/references.py's; only the SQL is here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from citewise.documents.model import Document
 from citewise.store.postgres.connection import Database
-from citewise.store.references import (
+from citewise.store.sqlite.references import (
     REFERENCE_COLUMNS,
     StoredReference,
     citation_rows,

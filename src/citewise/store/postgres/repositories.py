@@ -8,7 +8,7 @@ from typing import Any
 
 from citewise.store.postgres.connection import Database
 from citewise.store.records import ActionRecord, WatchRecord
-from citewise.store.vocabulary import ReviewEntry, Term
+from citewise.store.sqlite.vocabulary import ReviewEntry, Term
 
 
 class PostgresVocabulary:

@@ -1,6 +1,6 @@
 """Research tasks, their event log and their evidence on PostgreSQL.
 
-As in SQLite (store/tasks.py): a stage's output, its evidence and the task's next state
+As in SQLite (store/sqlite/tasks.py): a stage's output, its evidence and the task's next state
 commit in one transaction, the task row locked (FOR UPDATE) so a cancel from another
 machine either comes before (nothing written) or after; evidence IDs are deterministic
 and inserted with ON CONFLICT DO NOTHING, so redoing a stage never duplicates.
@@ -14,7 +14,7 @@ from typing import Any
 from citewise.store.postgres.connection import Database
 from citewise.store.postgres.schema import NOW
 from citewise.store.records import EvidenceRecord, StageCancelled, TaskEventRecord, TaskRecord
-from citewise.store.tasks import (
+from citewise.store.sqlite.tasks import (
     EVIDENCE_COLUMNS,
     evidence_record,
     evidence_row,

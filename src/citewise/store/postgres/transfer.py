@@ -18,13 +18,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from citewise.store.db import connect, transaction
-from citewise.store.library import DB_NAME
 from citewise.store.postgres.connection import Database, is_postgres_url, redact
 from citewise.store.postgres.schema import TABLES
 from citewise.store.postgres.text import CONFIG
 from citewise.store.postgres.text import index_text as pg_index_text
 from citewise.store.postgres.vectors import create_index
+from citewise.store.sqlite.db import connect, transaction
+from citewise.store.sqlite.library import DB_NAME
 
 BATCH = 2_000
 DERIVED = {"tsv", "seq"}  # columns made on the target, never copied or checksummed

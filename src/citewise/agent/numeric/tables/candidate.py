@@ -9,7 +9,7 @@ from citewise.agent.ask.answer import AnswerSentence
 from citewise.agent.numeric.computed import Computation, check, citations, render
 from citewise.agent.numeric.quoted import Quoted
 from citewise.agent.numeric.tables.frame import Frame
-from citewise.store.library import StoredBlock
+from citewise.store.sqlite.library import StoredBlock
 
 
 @dataclass

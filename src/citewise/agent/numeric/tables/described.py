@@ -10,8 +10,8 @@ from citewise.agent.ask.answer import AnswerSentence
 from citewise.agent.numeric.cells import TableView
 from citewise.agent.numeric.quoted import Quoted
 from citewise.agent.numeric.tables.candidate import Candidate
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 # A sentence pointing at a table ("the following table", "the table below", "as follows")
 # or ending in a colon or "the following": it says what comes after it.

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from citewise.agent.numeric.cells import TableView, numeric_columns, row_name
 from citewise.agent.numeric.numbers import parse_number
 from citewise.agent.numeric.tables.asked import periods
-from citewise.documents.grid import is_numeric
-from citewise.store.library import StoredBlock
+from citewise.documents.tables.grid import is_numeric
+from citewise.store.sqlite.library import StoredBlock
 
 _SPACED = re.compile(r"(?<=\b\d) (?=\d\b)")
 _YEAR = re.compile(r"(?:19|20)\d\d")

@@ -10,7 +10,7 @@ import re
 from citewise.agent.ask.answer import AnswerSentence
 from citewise.agent.numeric.quoted import Quoted
 from citewise.agent.numeric.tables.locate import known, terms
-from citewise.store.library import StoredBlock
+from citewise.store.sqlite.library import StoredBlock
 
 _STATED = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(%|percent|per cent|"

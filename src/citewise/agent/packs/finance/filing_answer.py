@@ -23,8 +23,8 @@ from citewise.agent.packs.finance.financial import (
 from citewise.agent.packs.finance.statements import StatementPage, question_years, read_pages
 from citewise.regex import lazy
 from citewise.retrieval.terms import STOPWORDS, stem
-from citewise.store.library import StoredBlock
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredBlock
 
 _PAGES_CACHE: OrderedDict[tuple[str, str], list[StatementPage]] = OrderedDict()
 _ROUND = lazy(r"round(?:ed)?(?: your| the)?(?: final)?(?: answer)? to (\w+) decimal", re.I)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from citewise.agent.packs.finance.statements import compact, filing_names, question_years
 from citewise.documents.filing_cover import COVER_PAGES, FilingCover, cover_form, read_cover
 from citewise.store.filters import BlockFilter
-from citewise.store.library import StoredDocument
 from citewise.store.protocols import Store
+from citewise.store.sqlite.library import StoredDocument
 
 # Words around a company's name that are not part of it ("The Boeing Company", "Nike, Inc.").
 CORPORATE = frozenset(

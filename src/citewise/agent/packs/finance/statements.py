@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from citewise.agent.numeric.numbers import parse_number, scale_of
 from citewise.regex import lazy
-from citewise.store.library import StoredBlock, StoredDocument
+from citewise.store.sqlite.library import StoredBlock, StoredDocument
 
 # Statement kinds and how their titles read, compacted to letters ("Cash Flow s" too).
 KINDS = {

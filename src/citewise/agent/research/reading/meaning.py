@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from citewise.embed.static import STATIC_MODEL
-from citewise.store.library import StoredDocument
+from citewise.store.sqlite.library import StoredDocument
 
 if TYPE_CHECKING:  # the model is loaded by whoever opened the library
     from citewise.embed.base import Embedder

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from citewise.agent.research.reading.claims import is_own_claim
 from citewise.agent.sentences.extractive import split_sentences
-from citewise.store.library import StoredBlock
+from citewise.store.sqlite.library import StoredBlock
 
 _PROSE_KINDS = ("paragraph", "list", "caption")
 

@@ -22,7 +22,7 @@ from citewise.documents.options import ParseOptions
 from citewise.errors import CitewiseError
 from citewise.ingest import Sources, ingest
 from citewise.sources.record import SearchRecord
-from citewise.store.library import resolve_path
+from citewise.store.sqlite.library import resolve_path
 
 FOLDER = "acquired"
 
@@ -91,10 +91,10 @@ class AcquireStage:
         """The paper's PDF into `target`, through the sources' one downloader: only from a
         host the sources that named the link are known to serve PDFs from, under its size
         cap and deadline, logged in `http_requests` with this task."""
-        from citewise.sources.api import run_blocking
         from citewise.sources.base import SourceError
         from citewise.sources.config import SourcesConfig
-        from citewise.sources.downloader import fetch_pdf
+        from citewise.sources.downloads.downloader import fetch_pdf
+        from citewise.sources.search.api import run_blocking
 
         config = SourcesConfig.load(ctx.options.sources_config, ctx.environ)
         named_by = [s for s in paper.origin.split(",") if s in config.sources]

@@ -26,7 +26,7 @@ from citewise.agent.research.stage import (
 from citewise.agent.research.stages.acquire import AcquireStage
 from citewise.agent.sentences.extractive import Passage, quantities, score_candidates
 from citewise.retrieval.terms import content_terms, stem
-from citewise.store.library import BlockFilter, StoredBlock
+from citewise.store.sqlite.library import BlockFilter, StoredBlock
 
 _CUES: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern, re.IGNORECASE)

@@ -24,8 +24,8 @@ from citewise.agent.research.stage import (
     round_queries,
 )
 from citewise.agent.research.stages.plan import topic_facets
-from citewise.store.library import StoredDocument
 from citewise.store.protocols import AuditLog
+from citewise.store.sqlite.library import StoredDocument
 
 log = logging.getLogger(__name__)
 HITS_PER_QUERY = 8

@@ -69,7 +69,7 @@ def screen_paper(
     """
     retracted = re.search(r"^RETRACTED: (.+)$", str(paper.csl.get("note") or ""), re.M)
     if retracted:
-        # Flagged by the sources (citewise.sources.flags): never read as evidence.
+        # Flagged by the sources (citewise.sources.search.flags): never read as evidence.
         return Screen(0.0, False, f"excluded: retracted ({retracted.group(1)})", [])
     text = {stem(t) for t in content_terms(f"{paper.title} {paper.lead or paper.abstract}")}
     weights = {t: weight(t) for t in plan.topic_terms}
