@@ -218,3 +218,17 @@ def test_ask_trace_shows_each_proposer_and_the_winner(folder: Path) -> None:
     printed = runner.invoke(app, ["--library", lib, "ask", CELL, "--trace"])
     assert printed.exit_code == 0
     assert "table" in printed.stderr and "won" in printed.stderr and "draft" in printed.stderr
+
+
+def test_a_domain_pack_registers_its_scope_hook_and_proposer(folder: Path) -> None:
+    environ = {"CITEWISE_DISABLE_PROPOSERS": "filing,filing_scope"}
+    settings = Settings.load(folder / "lib", environ=environ)
+    with Library(folder / "lib", embeddings=False, settings=settings) as lib:
+        registry = lib.answerer.registry
+        names = [p.name for p in registry.proposers]
+        assert names.index("filing") < names.index("table")  # the pack's, before the general
+        assert [hook.name for hook in registry.scopes] == ["filing_scope"]
+        assert registry.disabled == {"filing", "filing_scope"}
+        # the pipeline alone knows no pack: only the start-up registers one (api/)
+        bare = QuestionAnswerer(lib.store, lib.answerer.retriever)
+        assert "filing" not in bare.registry.names() and bare.registry.scopes == []
