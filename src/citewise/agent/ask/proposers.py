@@ -72,7 +72,7 @@ class Table:
         from citewise.agent.numeric.numeric_answer import answer_numeric
 
         question = state.question
-        found = answer_numeric(question.text, question, state.hits, state.answerer.store)
+        found = answer_numeric(question, state.hits, state.answerer.store)
         if found is None:
             return []
         features = {k: v for k, v in found.signals.items() if k.startswith(TABLE_FEATURE)}

@@ -18,8 +18,6 @@ from citewise.retrieval.hybrid import Hit
 from citewise.store.protocols import Store
 
 
-def answer_numeric(
-    question_text: str, question: Question, hits: list[Hit], store: Store
-) -> Answer | None:
-    """A cell or computed answer when the question asks for one; None otherwise."""
-    return table_answer(question_text, question, hits, store, time.perf_counter())
+def answer_numeric(question: Question, hits: list[Hit], store: Store) -> Answer | None:
+    """A cell or computed answer when the analysed question asks for one; None otherwise."""
+    return table_answer(question, hits, store, time.perf_counter())
