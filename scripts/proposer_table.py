@@ -56,13 +56,7 @@ def _rates(rows: list[dict[str, object]]) -> tuple[float, float]:
 
 
 # the handlers `answer_numeric` tries in turn (agent/numeric/numeric_answer.py), as it names them
-HANDLERS = (
-    "filing_answer",
-    "csv_answer",
-    "table_answer",
-    "computed_from_cells",
-    "cell_answer",
-)
+HANDLERS = ("table_answer",)
 
 
 class Handlers:

@@ -34,14 +34,9 @@ NOT_A_FACE = {"workers/app.py"}
 # Face modules still reaching past api/ (named, so a new one anywhere else fails).
 PENDING_FACE_IMPORTS: set[str] = set()
 # Domain packs (agent/packs/) register their shapes; the rest of agent/ never imports one.
-# Still crossed (named, so a new one fails): the finance pack's scope and filing line.
+# The finance pack registers its scope hook and proposer (agent/packs/__init__.py, from api/).
 PACKS = "citewise.agent.packs"
-PENDING_PACK_IMPORTS = {
-    "agent/ask/qa.py citewise.agent.packs.finance.filing_scope",
-    "agent/ask/qa.py citewise.agent.packs.finance.filings",
-    "agent/numeric/numeric_answer.py citewise.agent.packs.finance.filing_answer",
-    "agent/numeric/numeric_answer.py citewise.agent.packs.finance.financial",
-}
+PENDING_PACK_IMPORTS: set[str] = set()
 
 
 def modules() -> list[tuple[str, ast.Module]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from citewise.agent.ask.refusal import IN_FIGURE, NOT_ANSWERED, NOT_IN_LIBRARY
+from citewise.agent.ask.refusal import NOT_ANSWERED, NOT_IN_LIBRARY
 from citewise.api import Library
 
 HELV, BOLD = "helv", "hebo"
@@ -155,16 +155,6 @@ def test_a_comparative_question_is_answered_per_paper_with_not_stated(
     assert lines[marble] == "not stated"
     cited_docs = {e.document for e in answer.evidence}
     assert cited_docs == {granite}
-
-
-def test_a_figure_only_question_is_refused_citing_the_caption(two_papers: Library) -> None:
-    marble = _doc(two_papers, "marble.pdf")
-    answer = two_papers.ask(
-        "What colour is the curve of the third scanner head in Figure 2?", [marble]
-    )
-    assert answer.refused and answer.refusal_kind == IN_FIGURE
-    assert answer.evidence[0].quote.startswith("Figure 2: Grading error")
-    assert answer.answer.startswith("The answer is in Figure 2 (page 2)")
 
 
 def test_refusals_say_which_kind(two_papers: Library) -> None:

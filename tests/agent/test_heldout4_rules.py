@@ -25,7 +25,6 @@ import pytest
 
 from citewise.agent.ask.question import analyse
 from citewise.agent.ask.scope import Paper, scope_from_question
-from citewise.agent.numeric.cell_fit import count_missing, counted_noun, owned_noun
 from citewise.agent.packs.finance.filing_answer import names_another_measure
 from citewise.agent.packs.finance.filing_scope import filing_scope, written_names
 from citewise.agent.packs.finance.filings import filings_of
@@ -140,7 +139,6 @@ def test_a_line_named_before_another_noun_is_not_that_noun(filings: Library) -> 
     assert names_another_measure(question, "Quarry Products")
     assert not names_another_measure("What were Quarry Products sales amount in 2018?",
                                       "Quarry Products sales")  # fmt: skip
-    assert owned_noun(question) == "backlog"
     answer = filings.ask(question)
     assert "20,113" not in answer.answer, answer.answer  # the statement's segment line
     assert not answer.refused and "5,100" in answer.answer, answer.answer
@@ -200,9 +198,6 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> Library:
 
 def test_a_count_is_not_answered_by_a_score_cell(papers: Library) -> None:
     question = "How many test examples from Oakwood does BarkNet evaluate on?"
-    assert counted_noun(question) == "exampl"
-    assert count_missing(question, "Table 2: Accuracy BarkNet Oakwood 78.92")
-    assert not count_missing(question, "Table 4: # Examples Oakwood 204")
     answer = papers.ask(question)
     assert "78.92" not in answer.answer, answer.answer
     assert not answer.refused and "204" in answer.answer, answer.answer

@@ -53,19 +53,21 @@ def test_an_operand_not_in_its_quote_fails(library: Library) -> None:
     assert problems[0] == "operand BM25, SciFact nDCG@10: 56.5 is not in the quote it cites"
 
 
-def test_a_chat_turn_with_a_cell_its_quote_lacks_is_refused(library: Library) -> None:
+def test_a_chat_turn_with_a_result_its_operands_do_not_give_is_refused(
+    library: Library,
+) -> None:
     def tampered(question: str) -> Answer:
         answer = copy.deepcopy(library.ask(question))
-        assert answer.sentences[0].cell is not None
-        answer.sentences[0].cell["value"] = "75.0"
+        assert answer.sentences[0].computation is not None
+        answer.sentences[0].computation["result"] = "7.7"
         return answer
 
-    turn = ChatSession(tampered).send(CELL)
+    turn = ChatSession(tampered).send(DIFFERENCE)
     assert turn.answer.refused and turn.answer.refusal_kind == "not_answered"
-    assert "75.0 is not in the quoted evidence it cites" in turn.answer.answer
+    assert "a - b gives 6.7, not the 7.7 shown" in turn.answer.answer
     assert turn.answer.withheld and turn.answer.sentences == []
-    honest = ChatSession(library.ask).send(CELL)
-    assert not honest.answer.refused and honest.answer.answer.startswith("73.2 ")
+    honest = ChatSession(library.ask).send(DIFFERENCE)
+    assert not honest.answer.refused and "6.70" in honest.answer.answer
 
 
 def test_a_rows_total_is_borne_out_by_the_figures_its_quoted_row_prints() -> None:

@@ -1,7 +1,6 @@
-"""Yes/no leads for "than" comparisons (agent/yesno/polar_compare.py), fronted phrases and "cited
-in" (agent/yesno/polar_order.py), and 是不是 questions (lang/zh_shapes.py): asked through the real
-library over a PDF the test writes. A quote that does not establish the comparison's
-direction and sides keeps no lead, never the opposite one."""
+"""Yes/no leads: "than" comparisons (agent/yesno/polar_compare.py) get no judged lead, fronted
+phrases and "cited in" (agent/yesno/polar_order.py) and 是不是 questions (lang/zh_shapes.py) lead
+by their order: asked through the real library over a PDF the test writes."""
 
 from __future__ import annotations
 
@@ -43,26 +42,14 @@ def _lead(library: Library, question: str, quoted: str) -> str:
 @pytest.mark.parametrize(
     ("question", "quoted", "lead"),
     [
-        ("Does SCREE achieve higher tap accuracy than TALUS?", HIGHER, "Yes"),
-        ("Does TALUS achieve higher tap accuracy than SCREE?", HIGHER, "No"),
-        # the converse: the opposite comparative with the sides swapped
-        ("Does TALUS achieve lower tap accuracy than SCREE?", HIGHER, "Yes"),
-        ("Does SCREE achieve lower tap accuracy than TALUS?", HIGHER, "No"),
-        # a measure of the sides ("the F1 of A ... that of B")
-        ("Is the F1 of MORAINE lower than that of CIRQUE on cracked slabs?", LOWER_F1, "Yes"),
-        ("Is the F1 of CIRQUE higher than that of MORAINE on cracked slabs?", LOWER_F1, "Yes"),
-        ("Is the F1 of CIRQUE lower than that of MORAINE on cracked slabs?", LOWER_F1, "No"),
-        ("Is DOLINE better than KARST at sorting the marble offcuts?", WORSE, "Yes"),
-        ("Is KARST better than DOLINE at sorting the marble offcuts?", WORSE, "No"),
-        # a negated comparison: "No" in its own direction; a tie leaves the converse open
-        ("Is GNEISS faster than SCHIST at grading the wet panels?", NOT_FASTER, "No"),
+        # the yes/no lead leaves a comparison unled: only the comparison would settle it
+        ("Does SCREE achieve higher tap accuracy than TALUS?", HIGHER, ""),
+        ("Is KARST better than DOLINE at sorting the marble offcuts?", WORSE, ""),
         ("Is SCHIST slower than GNEISS at grading the wet panels?", NOT_FASTER, ""),
-        ("Is SCHIST faster than GNEISS at grading the wet panels?", NOT_FASTER, ""),
-        # the same pair compared both ways in one sentence settles nothing
         ("Is FELDSPAR more accurate than MICA on dry slabs?", MIXED, ""),
     ],
 )
-def test_a_than_question_is_led_only_by_its_comparison_in_a_known_direction(
+def test_a_than_question_gets_no_judged_lead(
     library: Library, question: str, quoted: str, lead: str
 ) -> None:
     assert _lead(library, question, quoted) == lead
@@ -133,9 +120,6 @@ def test_a_shi_bu_shi_question_bridges_like_shi_fou(question: str, english: str)
 @pytest.mark.parametrize(
     ("question", "quoted", "lead"),
     [
-        ("DOLINE 是不是比 KARST 好？", WORSE, "Yes"),
-        ("KARST 是不是比 DOLINE 好？", WORSE, "No"),
-        ("DOLINE 是否比 KARST 好？", WORSE, "Yes"),
         ("是不是用了 BM25？", FRONTED, "Yes"),
         ("PUMICE 调查是不是引用了 BASALT？", CITED_IN, "Yes"),
     ],

@@ -124,20 +124,6 @@ def test_an_on_topic_question_the_paper_never_answers_is_refused(
         assert answer.support_score < stated.support_score
 
 
-def test_a_caption_s_support_is_how_much_of_the_question_it_writes(tmp_path: Path) -> None:
-    from tests.pdfs import write_paper
-
-    caption = "Accuracy of the beetle classifier by museum."
-    write_paper(tmp_path / "b.pdf", "Beetles", [("1 Results", ["Text.", f"Figure 1: {caption}"])])
-    with Library(tmp_path / "lib", embeddings=False) as lib:
-        lib.ingest([tmp_path / "b.pdf"])
-        doc = [lib.documents()[0].id]
-        plain = lib.ask("What is the title of Figure 1?", doc)
-        named = lib.ask("What is the title of Figure 1 about museum accuracy?", doc)
-    assert caption in plain.answer and caption in named.answer
-    assert 0.0 < plain.support_score < named.support_score <= 1.0
-
-
 def test_a_comparison_s_support_is_the_share_of_asked_cells_a_paper_states() -> None:
     found = Finding("optimizer", "Adam", "We train with Adam.", 1, "b1", "Method", 2.0)
     cells = (Cell("a", "optimizer", found), Cell("b", "optimizer", None))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from citewise.agent.ask.answer import Answer
+from citewise.agent.ask.table_reading import read
 from citewise.agent.numeric.numeric_check import numeric_problems
-from citewise.agent.numeric.tables.asked import read
 from citewise.api import Library
 
 HTML = """<!DOCTYPE html><html><head><title>Annual figures of a small maker</title></head>

@@ -126,14 +126,6 @@ def test_a_table_answer_is_scored_from_its_features_by_the_one_scoring_step(
     assert table and won["support"] == round(support(table), 3) == answer.support_score
 
 
-def test_a_csv_column_fact_is_answered_at_the_fitted_support(library: Library) -> None:
-    answer = library.ask("What range of values does tonnes take?", _doc(library, "cargo"))
-    assert not answer.refused, answer.answer
-    assert "220" in answer.answer and "410" in answer.answer
-    assert 0.0 < answer.support_score < 1.0  # the fitted table function, not a constant
-    assert answer.sentences[0].support == answer.support_score
-
-
 def test_the_rows_of_a_table_laid_out_by_what_is_asked_for(library: Library) -> None:
     answer = library.ask("What are the quays whose cargo is reported?", _doc(library, "harbour"))
     assert not answer.refused, answer.answer

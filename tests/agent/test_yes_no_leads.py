@@ -117,15 +117,6 @@ def test_the_alternative_the_paper_uses_is_led_by_no(paper: tuple[Library, str])
     _verbatim(other)
 
 
-def test_a_name_the_paper_never_writes_is_answered_no_not_refused(
-    paper: tuple[Library, str],
-) -> None:
-    answer = _ask(paper, "Was the parser trained on the FERRYBANK collection?")
-    assert not answer.refused and answer.answer.startswith("No. "), answer.answer
-    assert answer.sentences[0].citations and answer.evidence
-    _verbatim(answer)
-
-
 def test_asking_beyond_the_only_thing_the_paper_names_is_led_by_no(
     paper: tuple[Library, str],
 ) -> None:

@@ -45,7 +45,9 @@ def test_dev_set_meets_the_foundation_floors(scores: dict[str, object]) -> None:
 def test_multi_paper_questions_are_answered(scores: dict[str, object]) -> None:
     by_type = scores["by_type"]
     assert isinstance(by_type, dict)
-    assert by_type["multi-paper"]["accuracy"] >= 2 / 3 - 1e-9  # issue 11: multi-paper >= 2/3
+    # issue 11's floor was 2/3; issue 38 (Build 5) made dev.yaml a regression check and
+    # removed the header-word cell handler, which answered one of its two multi-paper items
+    assert by_type["multi-paper"]["accuracy"] >= 0.5
     assert by_type["cross-section"]["accuracy"] >= 4 / 5 - 1e-9  # issue 11: 4/6, of dev's 5
 
 

@@ -3,9 +3,10 @@ within its paper (--scope-docs). Refusal recall and figure floors are the trust 
 (measured 2026-12-01: refusal recall 1.0, figure items answered wrongly 0 of 8). Issue 38
 makes this half a regression check only: its Build 5 took out the counting, wins, mentions,
 row-count and role templates (they fire on no pool's unseen half), which answered 9 of the
-18 text+table items here; text+table went 14 -> 5 right, false refusal 3 -> 9 of 18. The
-text+table floors bound what is left (the trust issue's were 0.50 and 0.25). Skips when
-absent."""
+18 text+table items here; text+table went 14 -> 5 right, false refusal 3 -> 9 of 18; the
+fourth session's removal of the header-word cell handler (below the rule on both pools' even
+halves) took one more: 4 of 18. The text+table floors bound what is left (the trust
+issue's were 0.50 and 0.25). Skips when absent."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_text_and_table_questions_are_scored_apart_from_figure_ones(
 ) -> None:
     by_evidence = scores["by_evidence"]
     assert isinstance(by_evidence, dict) and set(by_evidence) == {"text+table", "figure"}
-    assert by_evidence["text+table"]["accuracy"] >= 0.25  # 5 of 18 measured
+    assert by_evidence["text+table"]["accuracy"] >= 0.22  # 4 of 18 measured
     assert by_evidence["text+table"]["false_refusal_rate"] <= 0.50  # 9 of 18 measured
 
 

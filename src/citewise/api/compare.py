@@ -270,12 +270,15 @@ class CompareTable:
 
 
 def answerer_for(library: ComparisonMethods, embedder: Embedder | None) -> QuestionAnswerer:
-    """The library's answerer: the compare-table shape registered first (it needs the
-    library's compare methods), the shapes the settings disable skipped."""
+    """The library's answerer: the domain packs' shapes (agent/packs/), the compare-table
+    shape registered first (it needs the library's compare methods), the shapes the
+    settings disable skipped."""
     from citewise.agent.ask.qa import QuestionAnswerer
+    from citewise.agent.packs import register_packs
     from citewise.retrieval.hybrid import Retriever
 
     answerer = QuestionAnswerer(library.store, Retriever(library.store, embedder))
-    answerer.registry.register(CompareTable(library), before=answerer.registry.names()[0])
+    register_packs(answerer.registry)
+    answerer.registry.register(CompareTable(library), before=answerer.registry.proposers[0].name)
     answerer.registry.disable(library.settings.disabled_proposers)
     return answerer

@@ -4,8 +4,7 @@ candidate that answers.
 `support_of` is the only function that gives support: a drafted answer's from its signals
 (agent/ask/refusal.py `support`, the drafting policy), a table answer's from its `table_*`
 features by the fitted table function (agent/numeric/tables/support.py), another handler's from
-the `stated_support` feature it measured, a caption's from its exact label match, a
-refusal's 0. `choose` keeps the old
+the `stated_support` feature it measured, a refusal's 0. `choose` keeps the old
 chain's precedence: the first registered proposer with a candidate that passed every check
 wins, so the pipeline may stop at the first one (`STOPS_EARLY`). A fitted scorer over the
 candidates' features replaces `choose`'s key without touching the proposers.
@@ -13,7 +12,7 @@ candidates' features replaces `choose`'s key without touching the proposers.
 
 from __future__ import annotations
 
-from citewise.agent.ask.proposers import LABEL_MATCH, STATED_SUPPORT, TABLE_FEATURE
+from citewise.agent.ask.proposers import STATED_SUPPORT, TABLE_FEATURE
 from citewise.agent.ask.refusal import DEFAULT_POLICY, RefusalPolicy, support
 from citewise.agent.ask.state import KIND_REFUSAL, Candidate
 from citewise.agent.numeric.tables.support import support as table_support
@@ -38,8 +37,6 @@ def support_of(candidate: Candidate, policy: RefusalPolicy = DEFAULT_POLICY) -> 
         return round(table_support(table), 3)
     if STATED_SUPPORT in features:
         return features[STATED_SUPPORT]
-    if LABEL_MATCH in features:
-        return features[LABEL_MATCH]
     return draft_support(features, int(features.get("spans", 0)), policy)
 
 

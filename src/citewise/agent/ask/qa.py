@@ -50,8 +50,6 @@ from citewise.agent.comparison.compare_questions import (
     grouped_text,
     per_paper_question,
 )
-from citewise.agent.packs.finance.filing_scope import filing_scope
-from citewise.agent.packs.finance.filings import Filing, filings_of
 from citewise.agent.sentences.draft import Draft, draft_answer, shape_aliases, shape_terms
 from citewise.agent.sentences.extractive import is_running_head
 from citewise.agent.sentences.figures import (
@@ -98,10 +96,10 @@ class QuestionAnswerer:
         self.policy = policy
         self.citations = Citations(store)
         self._papers: list[Paper] | None = None
-        self._filings: list[Filing] | None = None
         self._vocabulary: Vocabulary | None = None
         self.yes_no = YesNoLeads(store, retriever)
-        # the answer shapes, in order (agent/ask/proposers.py); `disabled` are skipped
+        # the answer shapes, in order (agent/ask/proposers.py); `disabled` are skipped; a
+        # domain pack registers its own (agent/packs/ `register_packs`, from api/)
         self.registry = builtin_registry(disabled)
 
     def evidence(self, block: StoredBlock, quote: str | None = None) -> Evidence:
@@ -115,7 +113,9 @@ class QuestionAnswerer:
 
     def forget(self) -> None:
         """Drop what was read about the library's documents (after an ingest)."""
-        self._papers, self._filings, self._vocabulary = None, None, None
+        self._papers, self._vocabulary = None, None
+        for hook in self.registry.scopes:
+            hook.forget()
         self.citations.forget()
         self.yes_no.forget()
 
@@ -140,15 +140,15 @@ class QuestionAnswerer:
         return {n.lower() for p in self.papers() if p.id in documents for n in title_names(p.title)}
 
     def scope(self, question: Question, documents: tuple[str, ...]) -> list[ScopeChoice]:
-        """Explicit --doc wins; else the filing of the company the question names, else
-        the papers it names (both soft)."""
+        """Explicit --doc wins; else the first registered scope hook that names documents
+        (a pack's: the filing of the company the question names), else the papers it names
+        (both soft)."""
         if documents:
             return [ScopeChoice(d, self.citations.document(d).title, "--doc") for d in documents]
-        if self._filings is None:
-            self._filings = filings_of(self.store)
-        return filing_scope(question.text, self._filings) or scope_from_question(
-            focus_sentence(question.text), self.papers()
-        )
+        for hook in self.registry.scopes:
+            if self.registry.enabled(hook.name) and (found := hook.scope(question, self.store)):
+                return found
+        return scope_from_question(focus_sentence(question.text), self.papers())
 
     def analyse(
         self, text: str, documents: tuple[str, ...] = ()

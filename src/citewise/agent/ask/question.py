@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
+from citewise.agent.ask.table_reading import Ask, read
 from citewise.retrieval.terms import content_terms
 
 _LABEL = re.compile(
@@ -202,6 +204,13 @@ class Question:
     @property
     def is_comparative(self) -> bool:
         return bool(_COMPARATIVE.search(self.text))
+
+    @cached_property
+    def table(self) -> Ask:
+        """What it asks of a table's figures: operation, periods, row phrase, comparison,
+        condition, rounding, rows to list (agent/ask/table_reading.py), read once; the table
+        proposer's handlers take this, not the text."""
+        return read(self.text)
 
     def parts(self) -> list[Question]:
         """The sub-questions of "How many X, and what Y?"; just [self] for a simple question."""

@@ -19,7 +19,10 @@ from citewise.errors import CitewiseError
 
 if TYPE_CHECKING:
     from citewise.agent.ask.answer import Answer
+    from citewise.agent.ask.question import Question
+    from citewise.agent.ask.scope import ScopeChoice
     from citewise.agent.ask.state import AskState, Candidate
+    from citewise.store.protocols import Store
 
 
 class Proposer(Protocol):
@@ -40,6 +43,19 @@ class Reviser(Protocol):
     def revise(self, state: AskState, answer: Answer) -> Answer | None: ...
 
 
+class ScopeHook(Protocol):
+    """Names the documents a question is asked of before retrieval (a domain pack's: the
+    filing of the company a question names); an empty list leaves it to the next hook, then
+    to the papers the question names (agent/ask/scope.py). `forget` drops what it read of
+    the library (after an ingest)."""
+
+    name: str
+
+    def scope(self, question: Question, store: Store) -> list[ScopeChoice]: ...
+
+    def forget(self) -> None: ...
+
+
 class ProposerError(CitewiseError):
     """A proposer broke the pipeline's contract (set a support, signed another's name)."""
 
@@ -55,22 +71,26 @@ class UnknownProposerError(CitewiseError):
 
 @dataclass
 class Registry:
-    """Proposers and revisers in run order; `disabled` names are skipped."""
+    """Scope hooks, proposers and revisers in run order; `disabled` names are skipped."""
 
     proposers: list[Proposer] = field(default_factory=list)
     revisers: list[Reviser] = field(default_factory=list)
+    scopes: list[ScopeHook] = field(default_factory=list)
     disabled: set[str] = field(default_factory=set)
 
     def names(self) -> list[str]:
-        return [p.name for p in self.proposers] + [r.name for r in self.revisers]
+        shapes: list[Proposer | Reviser | ScopeHook] = [*self.scopes, *self.proposers]
+        return [s.name for s in shapes] + [r.name for r in self.revisers]
 
-    def register(self, shape: Proposer | Reviser, before: str | None = None) -> None:
-        """Add a proposer or a reviser, last or before the one named `before`."""
+    def register(self, shape: Proposer | Reviser | ScopeHook, before: str | None = None) -> None:
+        """Add a scope hook, a proposer or a reviser, last or before the one named `before`."""
         if shape.name in self.names():
             raise ProposerError(f"a shape named {shape.name!r} is already registered")
         if before is not None:
             self._known([before])
-        if hasattr(shape, "revise"):
+        if hasattr(shape, "scope"):
+            self.scopes.append(cast(ScopeHook, shape))
+        elif hasattr(shape, "revise"):
             at = next((i for i, s in enumerate(self.revisers) if s.name == before), None)
             self.revisers.insert(len(self.revisers) if at is None else at, cast(Reviser, shape))
         else:

@@ -212,26 +212,6 @@ def operation(question: str) -> str | None:
     return None
 
 
-EXPRESSIONS = {
-    "difference": "a - b",
-    "ratio": "a / b",
-    "sum": "a + b",
-    "percentage change": "(b - a) / a * 100",
-    "average": "(a + b) / 2",
-}
-
-
-def two_operand(what: str, first: Operand, second: Operand) -> Computation:
-    """The named operation over two quoted figures, in the order the question names them."""
-    a, b = Operand(**{**vars(first), "name": "a"}), Operand(**{**vars(second), "name": "b"})
-    unit = "%" if what == "percentage change" else ""
-    decimals = None if what in ("difference", "sum") else 2
-    if what == "difference" and not (first.value.is_integer() and second.value.is_integer()):
-        decimals = max(_decimals(first.printed), _decimals(second.printed))
-    names = f"{first.label.rsplit(', ', 1)[0]} vs {second.label.rsplit(', ', 1)[0]}"
-    return Computation(f"{what} ({names})", EXPRESSIONS[what], [a, b], decimals, unit)
-
-
 def _decimals(printed: str) -> int:
     m = re.search(r"\.(\d+)", printed)
     return len(m.group(1)) if m else 0

@@ -1,18 +1,13 @@
-"""Questions whose answer is drawn in a figure: refuse with that reason, citing the caption;
-and what a question names that its paper lacks (a label, a section, a name).
-
-Text answers a figure question only when a caption or a sentence states the answer; what
-only the image shows (colours, drawn items, curve positions) cannot be read, and saying so
-with the caption is more useful than an unrelated sentence.
+"""Questions whose answer is drawn in a figure (refused: what only the image shows,
+colours, drawn items, curve positions, cannot be read), and what a question names that its
+paper's drafted passages lack (a section, a name a table never writes).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from citewise.agent.ask.question import Question, focus_sentence
-from citewise.retrieval.hybrid import Retriever
 from citewise.store.protocols import Store
 from citewise.store.sqlite.library import StoredBlock
 
@@ -34,44 +29,6 @@ def asks_about_figure(question: Question) -> bool:
 def visual_words(question: Question) -> set[str]:
     """The visual properties a question asks about ("green", "background")."""
     return {m.group(0).lower() for m in _VISUAL_WORD.finditer(question.text)}
-
-
-def _captions(store: Store, documents: Iterable[str]) -> list[StoredBlock]:
-    return [
-        b
-        for doc in documents
-        for b in store.blocks(doc)
-        if b.kind == "caption" and (b.label or "").startswith("Figure")
-    ]
-
-
-def figure_refusal(
-    question: Question,
-    store: Store,
-    retrieved: Iterable[StoredBlock],
-    drafted: Iterable[StoredBlock] = (),
-) -> StoredBlock | None:
-    """The caption to cite when refusing a figure question (None: not a figure question,
-    or no caption to cite). A drafted answer built on a figure caption makes any question
-    a figure question (`drawn_only`)."""
-    retrieved = list(retrieved)
-    drawn = [b for b in drafted if b.kind == "caption" and (b.label or "").startswith("Figure")]
-    if not asks_about_figure(question):
-        return drawn[0] if drawn and not asks_for_caption(question) else None
-    if question.figure_labels:
-        docs = question.scope or tuple(dict.fromkeys(b.document_id for b in retrieved))
-        wanted = set(question.figure_labels)
-        for caption in _captions(store, docs):
-            if caption.label in wanted:
-                return caption
-        return None
-    page = page_named(question.text)
-    if page is not None:  # "the stamp on the 6th page": a caption on that page, if any
-        docs = question.scope or tuple(dict.fromkeys(b.document_id for b in retrieved))
-        on_page = [c for c in _captions(store, docs) if c.page == page]
-        if on_page:
-            return on_page[0]
-    return next((b for b in retrieved if b.kind == "caption" and b.label), None)
 
 
 # "What is the title of Figure 2?", "What does Figure 3 show?": the caption is the answer.
@@ -104,22 +61,6 @@ def drawn_only(question: Question, spans: list[StoredBlock], support: float) -> 
     return asks_about_figure(question) and support < FIGURE_SUPPORT
 
 
-def asked_caption(
-    question: Question, store: Store, retrieved: Iterable[StoredBlock]
-) -> StoredBlock | None:
-    """The caption a "title of Figure 2" / "what does Table 3 show" question asks for: the
-    caption block with the label the question names, in its scoped (else retrieved) papers."""
-    if not question.labels or not asks_for_caption(question):
-        return None
-    docs = question.scope or tuple(dict.fromkeys(b.document_id for b in retrieved))
-    wanted = set(question.labels)
-    for doc in docs:
-        for block in store.blocks(doc):
-            if block.kind == "caption" and block.label in wanted:
-                return block
-    return None
-
-
 _PAGE = re.compile(r"\bpage\s+(\d+)\b|\b(\d+)(?:st|nd|rd|th)\s+page\b", re.IGNORECASE)
 
 
@@ -127,21 +68,6 @@ def page_named(text: str) -> int | None:
     """The page a question points at ("page 6", "the 6th page"), if it names one."""
     match = _PAGE.search(text)
     return int(match.group(1) or match.group(2)) if match else None
-
-
-def missing_labels(question: Question, store: Store) -> list[str]:
-    """Labels the question names ("Figure 7") that none of its scoped papers has, when those
-    papers do label that kind of thing (so a parser miss does not look like absence)."""
-    if not question.scope or not question.labels:
-        return []
-    labels = {b.label for doc in question.scope for b in store.blocks(doc) if b.label}
-    missing = []
-    for label in question.labels:
-        family = label.split()[0]
-        has_family = any(lab.startswith(family) for lab in labels if lab)
-        if has_family and label not in labels:
-            missing.append(label)
-    return missing
 
 
 _APPENDIX = re.compile(
@@ -177,23 +103,6 @@ def outside_sections(spans: list[StoredBlock], sections: set[str] | None) -> boo
 
 # A name written in capitals ("HOVER", "FEVER", "S2ORC"): what a question about it names.
 _NAME_IN_QUESTION = re.compile(r"\b[A-Z][A-Z0-9]{3,}\b")
-
-
-def absent_names(question: Question, retriever: Retriever) -> list[str]:
-    """Names in capitals the question asks with ("HOVER") that none of the papers it is
-    scoped to ever writes: what it asks about is not in them (a name the library's
-    vocabulary bridges to another form does not count as absent)."""
-    asking = focus_sentence(question.text)  # a lead statement's names are context
-    names = list(dict.fromkeys(m.group(0) for m in _NAME_IN_QUESTION.finditer(asking)))
-    if not question.scope or not names:
-        return []
-    counts = retriever.document_term_counts([n.lower() for n in names], list(question.scope))
-    return [
-        n
-        for n in names
-        if n.lower() not in question.aliases
-        and all(freqs.get(n.lower(), 0) == 0 for _, freqs in counts.values())
-    ]
 
 
 def table_without_names(

@@ -3,28 +3,15 @@
 
 A comparison has two sides and a direction: a comparative word ("better", "higher",
 "more accurate") between what is compared (A, before it) and what it is compared with (B,
-after "than"). A quote settles the question only when it states one comparison of the
-question's measure with the same comparative or its opposite, between the question's two
-sides:
-
-- the same comparative, A before it and B after "than": "Yes"; its converse, the opposite
-  comparative with B before and A after ("B is worse than A"): "Yes";
-- the opposite comparative with the same sides ("A is worse than B"), or the same
-  comparative with the sides swapped ("B is better than A"): "No";
-- a negated comparison ("A is not better than B") settles "No" only in the question's own
-  direction and sides; "B is not worse than A" allows a tie and settles nothing.
-
-A sentence with another comparison of the same kind, sides that share the other side's
-words, or a side it leaves out settles nothing: the answer stays the plain quote. Numbers
-for A and B in a table are not compared here (agent/numeric/computed.py computes only the
-operations a question names: difference, ratio, sum, change, average).
+after "than"). `comparison` reads them from the question; a question that makes one is
+left without a judged lead (agent/yesno/lead.py: only its comparison would settle it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citewise.agent.yesno.polar_order import CLAUSE_ENDS, PHRASE_BREAKS, clause, tokens
+from citewise.agent.yesno.polar_order import CLAUSE_ENDS, PHRASE_BREAKS, tokens
 from citewise.agent.yesno.polar_words import pairs, words
 from citewise.retrieval.terms import stem
 
@@ -45,7 +32,6 @@ _DETERMINERS = words("compare_determiners")
 _STAND_INS = words("stand_ins")
 # what ends the phrase B after "than": "... than B on the wet slabs", "... than B when ..."
 _AFTER_B = PHRASE_BREAKS | words("after_compared")
-_NEGATIONS = words("compare_negations")
 
 
 @dataclass(frozen=True)
@@ -97,38 +83,3 @@ def comparison(asking: str, claim: set[str]) -> Comparison | None:
     if not first - second or not second - first:
         return None
     return Comparison(frozenset(first - second), frozenset(second - first), words[at])
-
-
-def comparison_lead(asked: Comparison, sentence: str) -> str | None:
-    """ "Yes", "No" or None: what the sentence's one comparison of the question's kind says
-    of the question's comparison (see the module docstring)."""
-    words = tokens(sentence)
-    kinds = {asked.comparative} | OPPOSITES[asked.comparative]
-    found = [
-        (at, than)
-        for than, w in enumerate(words)
-        if w == "than" and (at := _pair(words, than)) is not None and words[at] in kinds
-    ]
-    if len(found) != 1 or sum(1 for w in words if w in kinds) != 1:
-        return None
-    at, than = found[0]
-    start, end = clause(words, at)
-    left = {stem(w) for w in words[start:at]}
-    right = {stem(w) for w in words[than + 1 : end]}
-
-    def sides(one: frozenset[str], other: frozenset[str]) -> bool:
-        return one <= left and not one & right and other <= right and not other & left
-
-    same = words[at] == asked.comparative
-    if sides(asked.first, asked.second):
-        agrees = same
-    elif sides(asked.second, asked.first):
-        agrees = not same
-    else:
-        return None
-    negations = [n for n, w in enumerate(words) if w in _NEGATIONS or w.endswith(("n't", "n’t"))]
-    if not negations:
-        return "Yes" if agrees else "No"
-    in_clause = len(negations) == 1 and start <= negations[0] < at
-    # "A is not better than B": No; "B is not worse than A" allows a tie
-    return "No" if in_clause and agrees and same else None

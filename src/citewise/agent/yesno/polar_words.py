@@ -1,6 +1,6 @@
-"""The word lists the quote checks of agent/yesno/polar.py, polar_order.py and polar_compare.py
-read (agent/data/polar_words.txt): auxiliaries, negations, hedges, clause ends, the words
-around a verb, comparatives and their opposites."""
+"""The word lists agent/yesno/asking.py, polar.py, polar_order.py and polar_compare.py read
+(agent/data/polar_words.txt): auxiliaries, negations, clause ends, the words around a verb,
+comparatives and their opposites."""
 
 from __future__ import annotations
 

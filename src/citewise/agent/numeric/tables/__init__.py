@@ -1,11 +1,12 @@
 """Numbers from any table: the arithmetic a reader does on a table's cells, every operand
 cited (issue 33).
 
-`table_answer` is the proposer `agent/numeric/numeric_answer.answer_numeric` calls: the question
-read for its operation, periods and row (asked.py, words in words.tsv), each candidate
-table read as columns and rows (frame.py), the row and columns located (locate.py), the
-figure computed (compute.py) or compared, counted or listed (periods.py), and support
-derived from the candidate's features by one fitted function (support.py).
+`table_answer` is the proposer `agent/numeric/numeric_answer.answer_numeric` calls: the
+question's reading for its operation, periods and row (`Question.table`, read once by
+agent/ask/table_reading.py), each candidate table read as columns and rows (frame.py),
+the row and columns located (locate.py), the figure computed (compute.py) or compared,
+counted or listed (periods.py), and support derived from the candidate's features by one
+fitted function (support.py).
 """
 
 from __future__ import annotations
@@ -16,16 +17,15 @@ import time
 from citewise.agent.ask.answer import Answer, AnswerSentence
 from citewise.agent.ask.question import Question
 from citewise.agent.ask.refusal import NOT_ANSWERED, REFUSALS
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.numbers import parse_number
 from citewise.agent.numeric.quoted import Quoted, build_answer, evidence, row_quote, table_views
-from citewise.agent.numeric.tables.asked import Ask, read
 from citewise.agent.numeric.tables.candidate import Candidate
 from citewise.agent.numeric.tables.described import described, introduction
 from citewise.agent.numeric.tables.frame import Frame, frame
-from citewise.agent.numeric.tables.lexicon import find
 from citewise.agent.numeric.tables.locate import best_row
 from citewise.agent.numeric.tables.propose import candidate
-from citewise.agent.numeric.tables.rows_listed import asks_rows, rows_listed
+from citewise.agent.numeric.tables.rows_listed import rows_listed
 from citewise.agent.numeric.tables.stated import stated
 from citewise.agent.numeric.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
@@ -51,17 +51,18 @@ def _ranked(found: list[Candidate]) -> list[tuple[float, Candidate]]:
 
 
 def table_answer(
-    text: str, question: Question, hits: list[Hit], store: Store, started: float | None = None
+    question: Question, hits: list[Hit], store: Store, started: float | None = None
 ) -> Answer | None:
     """A computed, compared, counted or listed answer from the tables the question may be
     about; None when the question names no such operation or no table answers it."""
     started = time.perf_counter() if started is None else started
-    ask = read(text)
-    if find(text, ("shows",)) and not ask.asks_period:  # "what does the table show?"
+    text = question.text  # the answer's question, never read for what it asks
+    ask = question.table  # the analysed question's reading (agent/ask/table_reading.py)
+    if ask.shows and not ask.asks_period:  # "what does the table show?"
         described_answer = _description(text, question, hits, store, started)
         if described_answer is not None:
             return described_answer
-    listing = asks_rows(text) and len(question.scope) == 1
+    listing = ask.rows_noun is not None and len(question.scope) == 1
     listing = listing and not (ask.operation or ask.asks_period)
     if ask.reason or not (ask.operation or ask.comparison or ask.condition or ask.made_of
                           or ask.asks_period or ask.periods or listing):  # fmt: skip
@@ -71,7 +72,7 @@ def table_answer(
     if len(question.scope) == 1:  # the text around each table, where it has no caption
         for table in frames:
             table.context = introduction(table.block, store.blocks(table.block.document_id))
-    listed = [c for t in frames if (c := rows_listed(text, t)) is not None] if listing else []
+    listed = [c for t in frames if (c := rows_listed(ask, t)) is not None] if listing else []
     if len(listed) == 1:  # one table laid out by what is asked for
         return _fitted_answer(store, text, listed[0], support(listed[0].features), started)
     if listing and not (ask.comparison or ask.condition or ask.made_of or ask.asks_period

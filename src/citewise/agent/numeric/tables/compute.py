@@ -10,11 +10,11 @@ over the second. Rounding: as the question says, else two decimals.
 
 from __future__ import annotations
 
+from citewise.agent.ask.table_reading import Ask
+from citewise.agent.ask.table_words import find
 from citewise.agent.numeric.computed import Computation, Operand
 from citewise.agent.numeric.quoted import row_quote
-from citewise.agent.numeric.tables.asked import Ask
 from citewise.agent.numeric.tables.frame import Column, Frame, Row
-from citewise.agent.numeric.tables.lexicon import find
 
 _NAMES = "abcdefghijklmnopqrstuvwxyz"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citewise.agent.ask.table_reading import periods
 from citewise.agent.numeric.cells import TableView, numeric_columns, row_name
 from citewise.agent.numeric.numbers import parse_number
-from citewise.agent.numeric.tables.asked import periods
 from citewise.documents.tables.grid import is_numeric
 from citewise.store.sqlite.library import StoredBlock
 

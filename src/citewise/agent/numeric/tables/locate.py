@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citewise.agent.ask.table_reading import Ask
+from citewise.agent.ask.table_words import is_filler
 from citewise.agent.numeric.cells import STANDARD_ABBREVIATIONS
-from citewise.agent.numeric.tables.asked import Ask
 from citewise.agent.numeric.tables.frame import Column, Frame, Row
-from citewise.agent.numeric.tables.lexicon import is_filler
 from citewise.retrieval.terms import stem, tokens
 
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]

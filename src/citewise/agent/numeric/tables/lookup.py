@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 from citewise.agent.ask.answer import AnswerSentence
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.cells import bound_asked
 from citewise.agent.numeric.quoted import Quoted
-from citewise.agent.numeric.tables.asked import Ask
 from citewise.agent.numeric.tables.candidate import Candidate
 from citewise.agent.numeric.tables.compute import operand
 from citewise.agent.numeric.tables.frame import Column, Frame, Row

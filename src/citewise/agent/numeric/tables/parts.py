@@ -8,8 +8,8 @@ previous total or section. Each part is quoted from its row.
 from __future__ import annotations
 
 from citewise.agent.ask.answer import AnswerSentence
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.quoted import Quoted, row_quote
-from citewise.agent.numeric.tables.asked import Ask
 from citewise.agent.numeric.tables.candidate import Candidate
 from citewise.agent.numeric.tables.frame import Frame, Row
 from citewise.agent.numeric.tables.locate import row_score, terms

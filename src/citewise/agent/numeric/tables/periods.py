@@ -7,8 +7,8 @@ the periods named. Each figure is quoted from its cell.
 from __future__ import annotations
 
 from citewise.agent.ask.answer import AnswerSentence
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.quoted import Quoted
-from citewise.agent.numeric.tables.asked import Ask
 from citewise.agent.numeric.tables.candidate import Candidate
 from citewise.agent.numeric.tables.compute import operand
 from citewise.agent.numeric.tables.frame import Column, Frame, Row, holds_percent

@@ -6,11 +6,11 @@ sentence shows the reader the report's own figure ("191%" for 190.86%)."""
 from __future__ import annotations
 
 from citewise.agent.ask.answer import AnswerSentence
+from citewise.agent.ask.table_words import find
 from citewise.agent.numeric.computed import Computation
 from citewise.agent.numeric.quoted import Quoted
 from citewise.agent.numeric.tables.compute import operand
 from citewise.agent.numeric.tables.frame import Column, Frame, Row
-from citewise.agent.numeric.tables.lexicon import find
 
 
 def _decimals(printed: str) -> int:

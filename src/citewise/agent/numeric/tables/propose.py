@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.numeric.tables.asked import Ask
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.tables.candidate import Candidate, computed_candidate
 from citewise.agent.numeric.tables.compute import across_rows, over_periods
 from citewise.agent.numeric.tables.frame import Column, Frame, Row

@@ -8,33 +8,14 @@ from __future__ import annotations
 import re
 
 from citewise.agent.ask.answer import AnswerSentence
+from citewise.agent.ask.table_reading import Ask
 from citewise.agent.numeric.quoted import Quoted, row_quote
 from citewise.agent.numeric.tables.candidate import Candidate
 from citewise.agent.numeric.tables.frame import Frame
 from citewise.retrieval.terms import stem
 
-# "What are the (geographic) regions ...", "Which segments ...": the plural the question
-# asks to be listed, among its first words
-_ASKS_ROWS = re.compile(
-    r"^\s*(?:what|which)\s+(?:are|were)\s+the\s+((?:[a-z-]+\s+){0,2}?[a-z-]+s)\b"
-    r"|^\s*which\s+((?:[a-z-]+\s+){0,2}?[a-z-]+s)\s+(?:are|were)\b",
-    re.I,
-)
-_IN_TABLE = re.compile(r"\b(?:in|of|from)\s+the\s+table\b", re.I)
 _TOTAL = re.compile(r"\b(?:sub)?totals?\b", re.I)
 MIN_ROWS = 2
-
-
-def asks_rows(question: str) -> bool:
-    """The question opens by asking for some things by a plural noun."""
-    return _noun(question) is not None
-
-
-def _noun(question: str) -> str | None:
-    m = _ASKS_ROWS.search(question)
-    if m is None:
-        return None
-    return stem((m.group(1) or m.group(2)).split()[-1].lower())
 
 
 def _laid_out_by(frame: Frame, noun: str) -> bool:
@@ -45,15 +26,11 @@ def _laid_out_by(frame: Frame, noun: str) -> bool:
     return False
 
 
-def rows_listed(question: str, frame: Frame) -> Candidate | None:
+def rows_listed(ask: Ask, frame: Frame) -> Candidate | None:
     """The table's row labels (totals left out, one section), when the question asks for
     the things the table is laid out by; None otherwise."""
-    noun = _noun(question)
-    if (
-        noun is None
-        or frame.transposed
-        or not (_laid_out_by(frame, noun) or _IN_TABLE.search(question))
-    ):
+    noun = ask.rows_noun
+    if noun is None or frame.transposed or not (_laid_out_by(frame, noun) or ask.in_table):
         return None
     rows = [r for r in frame.rows if r.label and not _TOTAL.search(r.label) and r.figures]
     if len({r.parent for r in rows}) != 1 or len(rows) < MIN_ROWS:

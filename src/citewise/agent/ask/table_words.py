@@ -16,7 +16,7 @@ JOINED = ("share", "ratio", "difference", "sum")  # operations over two named ro
 @cache
 def lexicon() -> dict[str, str]:
     """phrase -> role, lower-case."""
-    text = files("citewise.agent.numeric.tables").joinpath("words.tsv").read_text(encoding="utf-8")
+    text = files("citewise.agent").joinpath("data", "table_words.tsv").read_text(encoding="utf-8")
     out: dict[str, str] = {}
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
@@ -56,7 +56,7 @@ def _compact() -> dict[str, str]:
 def joins(operation: str) -> re.Pattern[str]:
     """The words joining the two rows of a two-row `operation` (role `join_<operation>`), as
     one pattern with a space either side; a phrase may join several operations."""
-    text = files("citewise.agent.numeric.tables").joinpath("words.tsv").read_text(encoding="utf-8")
+    text = files("citewise.agent").joinpath("data", "table_words.tsv").read_text(encoding="utf-8")
     phrases = [
         line.split("\t")[0]
         for line in text.splitlines()

@@ -2,7 +2,10 @@
 (years, fiscal years) it names in order, the phrase left to name the row (or the two
 phrases of a two-row operation), a comparison or a count's condition, and the rounding.
 
-Pure functions over the question text; the words come from `words.tsv` (tables/lexicon.py).
+Read once, in the understand step: `Question.table` (agent/ask/question.py) is this reading,
+and the table proposer's handlers (agent/numeric/tables/) take it instead of the question's
+text. Pure functions over the question text; the words come from
+`agent/data/table_words.tsv` (agent/ask/table_words.py).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citewise.agent.numeric.tables.lexicon import (
+from citewise.agent.ask.table_words import (
     COMPARISONS,
     CONDITIONS,
     JOINED,
@@ -19,6 +22,7 @@ from citewise.agent.numeric.tables.lexicon import (
     is_filler,
     joins,
 )
+from citewise.retrieval.terms import stem
 
 # A period a question names: "2019", "FY19", "F18", "fiscal 2018", "2018/2019"
 _PERIOD = re.compile(
@@ -75,6 +79,9 @@ class Ask:
     made_of: bool = False  # asks for the rows that make up a row ("components of X")
     how_many: bool = False
     threshold_percent: bool = False  # "exceed 20%": compared with percentages only
+    shows: bool = False  # "what does the table show": the table's description is asked
+    rows_noun: str | None = None  # "what are the regions ...": the plural asked to be listed
+    in_table: bool = False  # "... in the table": points at a table
 
 
 def _year(digits: str) -> int:
@@ -167,10 +174,31 @@ def read(text: str) -> Ask:
         reason=bool(find(text, ("reason",))),
         made_of=bool(made_of),
         how_many=bool(_HOW_MANY.search(text)),
+        shows=bool(find(text, ("shows",))),
+        rows_noun=_rows_noun(text),
+        in_table=bool(_IN_TABLE.search(text)),
     )
     if op is not None and op[1] in JOINED:
         ask.parts = _parts(text, op, named, ops)
     return ask
+
+
+# "What are the (geographic) regions ...", "Which segments ...": the plural the question
+# asks to be listed, among its first words
+_ASKS_ROWS = re.compile(
+    r"^\s*(?:what|which)\s+(?:are|were)\s+the\s+((?:[a-z-]+\s+){0,2}?[a-z-]+s)\b"
+    r"|^\s*which\s+((?:[a-z-]+\s+){0,2}?[a-z-]+s)\s+(?:are|were)\b",
+    re.I,
+)
+_IN_TABLE = re.compile(r"\b(?:in|of|from)\s+the\s+table\b", re.I)
+
+
+def _rows_noun(text: str) -> str | None:
+    """The plural noun (stemmed) a question opens by asking to be named, if any."""
+    m = _ASKS_ROWS.search(text)
+    if m is None:
+        return None
+    return stem((m.group(1) or m.group(2)).split()[-1].lower())
 
 
 def _parts(
