@@ -1,7 +1,7 @@
 """Held-out English questions, fourth set (tests/eval/data/heldout_en4.yaml): 40 questions
 written from the PDFs' text before citewise was run on them, over the 20 FinanceBench SEC
 filings, the MMLongBench-Doc research PDFs and the corpus. Odd-numbered items were used to
-develop rules (tests/agent/test_heldout4_rules.py); even-numbered items are the held-out
+develop rules (tests/agent/packs/test_heldout4_rules.py); even-numbered items are the held-out
 half, measured once before and once after the rules were final. No issue states a floor for
 this set: the assertions hold its level when written, before the rules developed on its odd
 half (the "before" figures below; false refusals: today's 4, one more than then), not the last

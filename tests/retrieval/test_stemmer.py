@@ -9,7 +9,7 @@ import pytest
 
 from citewise.api import Library
 from citewise.retrieval.terms import stem
-from tests.agent.test_answers_that_generalize import FILLER, paper_library
+from tests.agent.ask.test_answers_that_generalize import FILLER, paper_library
 
 # Each line: a base word and its regular inflections (-s/-es/-ies, -ed/-ied, -ing), with
 # the spelling changes English makes (a dropped e, a doubled consonant, y -> i).

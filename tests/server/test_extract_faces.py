@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 
 from citewise.api import Library
-from tests.agent.test_compare import ADAMW
-from tests.agent.test_compare_model import SHAMPOO
+from tests.agent.comparison.test_compare import ADAMW
+from tests.agent.comparison.test_compare_model import SHAMPOO
 from tests.llm.smollm2 import needs_smollm2
 from tests.pdfs import write_paper
 from tests.server.conftest import BROKEN_MODEL, Hostile, start

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from citewise.api import Library
-from tests.agent.test_compare import ADAMW, SGD
+from tests.agent.comparison.test_compare import ADAMW, SGD
 from tests.pdfs import write_paper
 from tests.server.conftest import Server, environment, start
 

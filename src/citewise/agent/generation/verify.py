@@ -27,7 +27,7 @@ from citewise.retrieval.terms import content_terms, stem
 log = logging.getLogger(__name__)
 
 # A sentence needs this much support (0..1) to stand; calibrated on verbatim and
-# paraphrased sentences against their source blocks (see tests/agent/test_verify.py).
+# paraphrased sentences against their source blocks (see tests/agent/generation/test_verify.py).
 SUPPORT_THRESHOLD = 0.5
 COVERAGE_WEIGHT = 0.6
 

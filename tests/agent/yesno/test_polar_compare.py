@@ -12,7 +12,7 @@ from citewise.agent.bridge.crosslingual import bridge
 from citewise.agent.bridge.zh_answer import says_all, yes_no_form
 from citewise.agent.yesno.polar import in_order
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, paper_library
+from tests.agent.ask.test_answers_that_generalize import FILLER, paper_library
 
 HIGHER = "SCREE achieves higher tap accuracy than TALUS on the dry benches."
 LOWER_F1 = "The F1 of MORAINE is lower than that of CIRQUE on cracked slabs."

@@ -16,7 +16,7 @@ from citewise.agent.generation.verify import Verifier
 from citewise.agent.yesno.polar import in_order, reversed_order
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, paper_library
+from tests.agent.ask.test_answers_that_generalize import FILLER, paper_library
 
 EXTENDS = "PUMICE extends ONYX with a tone model for wet granite."
 CITED_BY = "BASALT is cited by PUMICE as the first tap classifier."

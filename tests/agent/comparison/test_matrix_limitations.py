@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.agent.test_matrix_cells import cells, ingest
+from tests.agent.comparison.test_matrix_cells import cells, ingest
 
 LEFT_FOR_LATER = """# Ranking Recipes by Cooking Time
 

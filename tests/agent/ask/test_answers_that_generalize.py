@@ -167,7 +167,7 @@ def test_refusals_say_which_kind(two_papers: Library) -> None:
 
 def test_a_refusal_shows_each_closest_passage_once(tmp_path: Path) -> None:
     # the shipped example papers: a one-page paper whose sentences all sit in few blocks
-    examples = Path(__file__).resolve().parents[2] / "examples" / "papers"
+    examples = Path(__file__).resolve().parents[3] / "examples" / "papers"
     with Library(tmp_path / "library") as library:
         assert not library.ingest(sorted(examples.glob("*.pdf"))).failed
         for question in (

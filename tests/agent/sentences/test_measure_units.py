@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import write_pages
+from tests.agent.ask.test_answers_that_generalize import write_pages
 
 
 def test_how_much_memory_is_answered_in_bytes(tmp_path: Path) -> None:

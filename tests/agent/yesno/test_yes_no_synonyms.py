@@ -54,7 +54,7 @@ def test_the_synonym_list_is_sourced_and_read_both_ways() -> None:
 
 
 def test_the_build_script_keeps_one_word_members_of_small_synsets(tmp_path: Path) -> None:
-    path = Path(__file__).parents[2] / "scripts" / "build_yes_no_synonyms.py"
+    path = Path(__file__).parents[3] / "scripts" / "build_yes_no_synonyms.py"
     spec = importlib.util.spec_from_file_location("build_yes_no_synonyms", path)
     assert spec is not None and spec.loader is not None
     build = importlib.util.module_from_spec(spec)

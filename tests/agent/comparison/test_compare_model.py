@@ -12,7 +12,7 @@ import pytest
 from citewise.api import Library
 from citewise.llm.base import Message
 from citewise.llm.client import ModelClient
-from tests.agent.test_compare import ADAMW
+from tests.agent.comparison.test_compare import ADAMW
 from tests.llm.scripted import ScriptedModel
 from tests.pdfs import write_paper
 

@@ -12,7 +12,7 @@ from citewise.agent.ask.question import analyse
 from citewise.agent.sentences.draft import _pick
 from citewise.agent.sentences.extractive import Candidate
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, paper_library
+from tests.agent.ask.test_answers_that_generalize import FILLER, paper_library
 
 
 @pytest.fixture(scope="module")

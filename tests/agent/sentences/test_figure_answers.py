@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, write_pages
+from tests.agent.ask.test_answers_that_generalize import FILLER, write_pages
 
 CAPTION = "Figure 3: Grading error of each scanner head over the slab thickness in millimetres."
 

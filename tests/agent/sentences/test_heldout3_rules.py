@@ -31,7 +31,7 @@ from citewise.agent.sentences.answer_shapes import (
 from citewise.agent.sentences.extractive import is_running_head
 from citewise.agent.sentences.following import announces, item_name
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
+from tests.agent.ask.test_answers_that_generalize import FILLER, ingested, write_pages
 
 ROWS = [("Dataset", "Baseline", "SlabNet"), ("Granite", "61.20", "74.85"),
         ("Marble", "55.10", "69.40"), ("Basalt", "48.00", "58.35")]  # fmt: skip

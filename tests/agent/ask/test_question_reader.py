@@ -10,7 +10,7 @@ from pathlib import Path
 
 from citewise.agent.ask.question import analyse
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "citewise"
+SRC = Path(__file__).resolve().parents[3] / "src" / "citewise"
 # the modules whose classes or functions propose candidates (the registry's shapes and the
 # table proposer's entry points)
 PROPOSER_MODULES = (

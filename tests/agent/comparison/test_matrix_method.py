@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.agent.test_matrix_cells import cells, ingest
+from tests.agent.comparison.test_matrix_cells import cells, ingest
 
 USES = """# Counting Seabirds From Drone Photographs
 

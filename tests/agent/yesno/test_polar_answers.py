@@ -16,7 +16,7 @@ from citewise.agent.numeric.numeric_check import checked
 from citewise.agent.yesno.polar import is_polar
 from citewise.api import Library
 from citewise.report.terminal import print_answer
-from tests.agent.test_answers_that_generalize import FILLER, paper_library
+from tests.agent.ask.test_answers_that_generalize import FILLER, paper_library
 
 ENCODER = "The acoustic encoder is fine-tuned on 12,000 annotated field recordings."
 BOOSTED = (
@@ -129,7 +129,7 @@ def test_polar_questions_are_told_from_wh_either_or_and_requests() -> None:
     assert not is_polar("Does the paper say which optimizer is used?")
     assert not is_polar("Can you list the datasets?")
     # a "than" comparison is polar when its comparative and two sides are found
-    # (tests/agent/test_polar_compare.py); two comparisons, or none named, are not
+    # (tests/agent/yesno/test_polar_compare.py); two comparisons, or none named, are not
     assert is_polar("Is GRANOLA more accurate than MARBLET?")
     assert not is_polar("Is GRANOLA more accurate than MARBLET and faster than BASALT?")
     assert not is_polar("Does GRANOLA use taps rather than sound?")

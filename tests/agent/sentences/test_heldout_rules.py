@@ -16,7 +16,7 @@ import pytest
 from citewise.agent.ask.question import analyse
 from citewise.agent.sentences.spans import clauses
 from citewise.api import Library
-from tests.agent.test_answers_that_generalize import FILLER, ingested, write_pages
+from tests.agent.ask.test_answers_that_generalize import FILLER, ingested, write_pages
 
 
 @pytest.fixture(scope="module")

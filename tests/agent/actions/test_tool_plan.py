@@ -17,7 +17,7 @@ from citewise.cli import app
 from citewise.cli.testing import CliRunner
 from citewise.llm.base import parse_spec
 from citewise.llm.registry import role_clients
-from tests.agent.test_compare import ADAMW, SGD
+from tests.agent.comparison.test_compare import ADAMW, SGD
 from tests.llm.smollm2 import SMOLLM2, needs_smollm2
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper

@@ -13,7 +13,7 @@ from citewise.agent.comparison.compare_answer import ComparativeAnswer
 from citewise.api import Library
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from tests.agent.test_compare import ASPECTS, two_papers  # noqa: F401 (the fixture)
+from tests.agent.comparison.test_compare import ASPECTS, two_papers  # noqa: F401 (the fixture)
 
 runner = CliRunner()
 SETTINGS = {

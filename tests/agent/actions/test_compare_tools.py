@@ -12,7 +12,7 @@ import pytest
 from citewise.agent.actions import tool_actions as actions
 from citewise.agent.actions.tools import REGISTRY, Tool, execute, run_step, schemas
 from citewise.api import Library
-from tests.agent.test_compare import ADAMW, SGD
+from tests.agent.comparison.test_compare import ADAMW, SGD
 from tests.pdfs import write_paper
 from tests.structure.paper import write_structured_paper
 

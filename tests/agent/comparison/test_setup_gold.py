@@ -12,7 +12,7 @@ from citewise.api import Library
 from citewise.eval.setup_score import SetupScore, score_setup
 from tests.conftest import CORPUS
 
-GOLD = Path(__file__).parent / "gold"
+GOLD = Path(__file__).parents[1] / "gold"
 GOLD_FILES = sorted(GOLD.glob("*.yaml"))
 
 

@@ -194,7 +194,7 @@ def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) 
 
 
 def _fit_script() -> ModuleType:
-    path = Path(__file__).parents[2] / "scripts" / "fit_yes_no.py"
+    path = Path(__file__).parents[3] / "scripts" / "fit_yes_no.py"
     spec = importlib.util.spec_from_file_location("fit_yes_no", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -13,7 +13,7 @@ import yaml
 
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
-from tests.agent.test_compare import ADAMW
+from tests.agent.comparison.test_compare import ADAMW
 from tests.pdfs import write_paper
 
 runner = CliRunner()
