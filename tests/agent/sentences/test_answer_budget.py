@@ -1,7 +1,7 @@
 """The words cutting frees go to the scorer's next likely sentences (agent/sentences/joining.py
 `filled`): the sentences are chosen by their whole length, then cut to their answering
-clauses, and a further sentence the scorer finds likely enough joins while the cut answer
-stays within the word budget."""
+clauses, and a further sentence the scorer finds likely enough joins within the words the
+cut freed and the word budget."""
 
 from __future__ import annotations
 
@@ -44,8 +44,17 @@ def test_freed_words_take_the_next_likely_sentence() -> None:
     spans = _filled([_first_span()], ranked)
     texts = [s.candidate.text for s in spans]
     assert texts[0] == FIRST
-    assert SECOND in texts and THIRD in texts
+    # the cut freed 18 words: the second sentence (12) joins, the third (8) no longer fits
+    assert SECOND in texts and THIRD not in texts
     assert sum(len(s.text.split()) for s in spans) <= MAX_WORDS
+
+
+def test_a_sentence_shown_whole_frees_no_words() -> None:
+    # nothing was cut, so the first choice's stop stands: a likely sentence with another
+    # answer of the same kind is not appended
+    ranked = [_fitted(FIRST, 0.6), _fitted(SECOND, 0.3)]
+    spans = _filled([Span(_fitted(FIRST, 0.6), FIRST)], ranked)
+    assert [s.candidate.text for s in spans] == [FIRST]
 
 
 def test_an_unlikely_sentence_does_not_join() -> None:

@@ -45,11 +45,13 @@ def filled(
     `cut` to its answering clauses, while the cut answer has room: the sentences were chosen
     by their whole length, and cutting them frees words. The same rule as the first choice
     (agent/sentences/extractive.py `select_answer`): at least SECOND_SHARE of the best one's
-    probability, at most MAX_SENTENCES, MAX_WORDS."""
+    probability, at most MAX_SENTENCES, MAX_WORDS), and no more words than the cut freed."""
     best = spans[0].candidate if spans else None
     if best is None or not best.fitted or best.kind != "paragraph":
         return spans
     words = sum(len(s.text.split()) for s in spans)
+    # only the room the cut freed: where nothing was cut, the first choice's stop stands
+    freed = sum(len(s.candidate.text.split()) for s in spans) - words
     shown = {s.candidate.text for s in spans}
     kept = list(spans)
     for candidate in ranked:
@@ -58,8 +60,10 @@ def filled(
         if candidate.text in shown or not candidate.fitted or candidate.kind != "paragraph":
             continue
         span = cut(candidate)
-        if words + len(span.text.split()) > MAX_WORDS:
+        size = len(span.text.split())
+        if words + size > MAX_WORDS or size > freed:
             continue
+        freed -= size
         kept.append(span)
         shown.add(candidate.text)
         words += len(span.text.split())
