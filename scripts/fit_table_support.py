@@ -60,12 +60,18 @@ def kind_floor(p: np.ndarray, y: np.ndarray, other: np.ndarray) -> float:
     row) are given: the threshold that gets the most items right on the development half,
     counting below it what the sentence picker answered instead (`other`: 1 where its
     answer was right; the text around a table often states the figure the question
-    means). 1.0 when the picker does as well everywhere."""
+    means), set halfway to the nearest answer it leaves out. 1.0 when the picker does as
+    well everywhere."""
     best, floor = float(other.sum()), 1.0
     for t in sorted(set(p.tolist())):
         right = float(y[p >= t].sum() + other[p < t].sum())
         if right > best:
             best, floor = right, t
+    if floor < 1.0:
+        # halfway to the answer the floor leaves out (0 when it leaves none out): the
+        # lowest support seen is no reason to refuse answers a little below it
+        below = p[p < floor]
+        floor = (float(below.max()) + floor) / 2 if below.size else 0.0
     return round(floor, 4)
 
 
