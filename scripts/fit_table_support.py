@@ -3,14 +3,18 @@
 Input: `citewise eval ... --json` results of a development half (the table answers carry
 their features as `table_*` signals) and the items' file, for the record. Output: the
 logistic weights that make support the probability a table answer is right, fitted by
-plain gradient descent with numpy (a little L2 so a feature seen constant stays small).
+plain gradient descent with numpy (a little L2 so a feature seen constant stays small; a
+feature the half never sets gets weight 0, and the script names it).
 
     python scripts/fit_table_support.py RESULTS.json --without BEFORE.json \
         --note "TAT-QA odd half at <commit>"
 
-BEFORE.json: the same items answered by a build without cell or largest-row table answers
-(the commit before them, 1cce88b), for the floors of those kinds: where the sentence
-picker answers them as well, they are not given.
+RESULTS.json: the TAT-QA odd half (splits/odd.yaml) answered with every table answer
+given (a support.json whose `kind_floors` are all 0), so the fit sees each candidate.
+BEFORE.json: the same items answered by the same build with no table answer given
+(`answer_floor` and every kind floor 1.0): the sentence picker's answers, for the floors
+of the kinds that read a figure (where the picker answers them as well, they are not
+given). Restore support.json before running the script: it writes the file.
 """
 
 from __future__ import annotations
@@ -56,12 +60,18 @@ def kind_floor(p: np.ndarray, y: np.ndarray, other: np.ndarray) -> float:
     row) are given: the threshold that gets the most items right on the development half,
     counting below it what the sentence picker answered instead (`other`: 1 where its
     answer was right; the text around a table often states the figure the question
-    means). 1.0 when the picker does as well everywhere."""
+    means), set halfway to the nearest answer it leaves out. 1.0 when the picker does as
+    well everywhere."""
     best, floor = float(other.sum()), 1.0
     for t in sorted(set(p.tolist())):
         right = float(y[p >= t].sum() + other[p < t].sum())
         if right > best:
             best, floor = right, t
+    if floor < 1.0:
+        # halfway to the answer the floor leaves out (0 when it leaves none out): the
+        # lowest support seen is no reason to refuse answers a little below it
+        below = p[p < floor]
+        floor = (float(below.max()) + floor) / 2 if below.size else 0.0
     return round(floor, 4)
 
 
@@ -90,6 +100,9 @@ def main() -> None:
     before = others(args.without)
     other = np.array([before.get(i, 0.0) for i in ids])
     w = fit(x, y)
+    unseen = [k for i, k in enumerate(FEATURES) if not x[:, i].any()]
+    if unseen:
+        print(f"never set on these items (weight 0): {', '.join(unseen)}")
     p = 1.0 / (1.0 + np.exp(-np.hstack([np.ones((len(x), 1)), x]) @ w))
     high = p >= 0.8
     print(

@@ -175,3 +175,10 @@ def test_a_span_does_not_cut_the_list_it_opens() -> None:
     question = analyse("What were the main lines of the business over the period?")
     span = shortest_span(LISTED, question)
     assert "boat repair" in span and "winter storage services" in span
+
+
+def test_the_relative_clause_comes_by_the_one_widening_rule() -> None:
+    # no second rule: without the clause after the span, the relative clause is not added
+    question = analyse("What is the expected remaining service of the members?")
+    span = shortest_span(TRAILING, question, then_next=False)
+    assert "11 years" not in span and "remaining service" in span, span

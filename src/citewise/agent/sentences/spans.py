@@ -61,16 +61,6 @@ def _says_more(span: str, asked: set[str]) -> bool:
     )
 
 
-def _tail_clause(pieces: list[str], end: int, asked: set[str]) -> int:
-    """The end of a span widened over the relative clause that follows it ("..., which
-    was approximately 16 years") when the span ends on what the question asks about: the
-    clause says what the question wants of it."""
-    if end >= len(pieces) or not _RELATIVE_START.match(pieces[end]):
-        return end
-    last = [stem(t) for t in content_terms(pieces[end - 1])][-2:]
-    return end + 1 if last and all(t in asked for t in last) else end
-
-
 def shortest_span(
     sentence: str,
     question: Question,
@@ -80,9 +70,14 @@ def shortest_span(
 ) -> str:
     """The shortest run of whole clauses that keeps what the sentence answers: most of
     its weighted question terms, its number when the question asks for one, and whatever
-    else `keeps` asks for (the answer's shape: a date, a comparison); then, with
-    `then_next`, the clause after it: a clause that echoes the question is usually followed
-    by the one that answers it ("..., we established six categories: Assertion, ...")."""
+    else `keeps` asks for (the answer's shape: a date, a comparison).
+
+    One widening rule, with `then_next`: the span takes the clause that follows it. The
+    clauses that keep the question's terms echo it; what it asks of them is said next,
+    in a clause of its own ("..., we established six categories: Assertion, ...") or a
+    relative clause said of the echo ("... the remaining service, which was about 11
+    years"). A yes/no question is settled by the clause that states its claim, so its
+    caller passes `then_next=False`."""
     if word_count(sentence) <= SHORT_WORDS:
         return sentence
     pieces = clauses(sentence)
@@ -104,8 +99,7 @@ def shortest_span(
     best, first, after = sentence, 0, len(pieces)
     for start in range(len(pieces)):
         for end in range(start + 1, len(pieces) + 1):
-            stop = _tail_clause(pieces, end, asked)
-            span = " ".join(pieces[start:stop]).strip().rstrip(",;:")
+            span = " ".join(pieces[start:end]).strip().rstrip(",;:")
             words = word_count(span)
             if words < MIN_SPAN_WORDS or words >= word_count(best):
                 continue
@@ -115,15 +109,15 @@ def shortest_span(
                 continue
             if needs_number and not quantities(span, question):
                 continue
-            opened = any(_OPENS_LIST.search(p) for p in pieces[start:stop])
-            if opened and pieces[stop - 1].rstrip().endswith(","):
+            opened = any(_OPENS_LIST.search(p) for p in pieces[start:end])
+            if opened and pieces[end - 1].rstrip().endswith(","):
                 continue  # "... were health, life," cuts the list it opens
             if not restates and not _says_more(span, asked):
                 continue
             if not keeps(span):
                 continue
-            best, first, after = span, start, stop
-    if then_next and after < len(pieces):
+            best, first, after = span, start, end
+    if then_next and after < len(pieces):  # the one widening rule (docstring)
         return " ".join(pieces[first : after + 1]).strip().rstrip(",;:")
     return best
 

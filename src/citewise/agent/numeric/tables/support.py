@@ -14,19 +14,15 @@ Features (each 0..1):
 - lookup: 1 when the answer is one cell read, nothing computed (tables/lookup.cell)
 - unmatched: the share of the question's row words that neither the row, its section,
   its column's header nor the caption say ("the fourth quarter" of a table of years)
-- cell: 1 for a cell matched by its row's and column's header words (the handler that gave
-  it was removed by issue 38's Build 5; the weight stays until the next refit)
 - number_asked: 1 when the question asks for a figure (agent/ask/question.py expects_number)
 - operation_asked: 1 when a cell answers a question that names arithmetic ("the change in")
 - labelled: 1 when the cell's table prints a label ("Table 3"): its caption and headers
   say what it measures, where a statement's columns are periods a question names by year
-- named_rows: 1 for the two-figure operation over rows the question names in full (its
-  handler was removed by issue 38's Build 5; the weight stays until the next refit)
 - filing: 1 for a filing's statement line or metric (agent/packs/finance/filing_answer.py)
 - describes: 1 when the answer says what a table shows (its caption or introduction)
 - extreme: 1 when the answer is the row with the largest or smallest figure in a column
 - rows_listed: 1 when the answer names the rows of a table laid out by what the question
-  asks for (tables/rows_listed.py); not fitted yet (weight 0)
+  asks for (tables/rows_listed.py)
 """
 
 from __future__ import annotations
@@ -47,16 +43,14 @@ FEATURES = (
     "extreme",
     "unmatched",
     "describes",
-    "cell",
     "number_asked",
     "operation_asked",
     "labelled",
-    "named_rows",
     "filing",
     "rows_listed",
 )
 # answers that read a figure or a sentence: each kind has a fitted floor of its own
-KINDS = ("lookup", "extreme", "describes", "cell")
+KINDS = ("lookup", "extreme", "describes")
 
 
 @cache
