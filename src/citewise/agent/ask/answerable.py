@@ -41,6 +41,7 @@ import numpy as np
 
 from citewise.agent.ask.features import section_role
 from citewise.agent.ask.question import Question, focus_sentence
+from citewise.agent.ask.scorer import sigmoid
 from citewise.agent.sentences.extractive import split_sentences
 from citewise.errors import CitewiseError
 from citewise.retrieval.terms import stem, tokens
@@ -183,8 +184,7 @@ class AnswerableModel:
         x = np.asarray(
             [signals.get(n, float(m)) for n, m in zip(self.signals, self.mean, strict=True)]
         )
-        z = float(((x - self.mean) / self.scale) @ self.weights) + self.bias
-        return float(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+        return sigmoid(float(((x - self.mean) / self.scale) @ self.weights) + self.bias)
 
     def to_dict(self) -> dict[str, object]:
         return {

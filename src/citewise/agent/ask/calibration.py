@@ -24,6 +24,7 @@ from importlib import resources
 
 import numpy as np
 
+from citewise.agent.ask.scorer import sigmoid
 from citewise.errors import CitewiseError
 
 CALIBRATION_FILE = "support_calibration.json"
@@ -54,7 +55,7 @@ class SupportCalibration:
 
     def raw(self, scorer_support: float, signals: dict[str, float]) -> float:
         z = float(((self.inputs(scorer_support, signals) - self.mean) / self.scale) @ self.weights)
-        return float(1.0 / (1.0 + np.exp(-np.clip(z + self.bias, -30, 30))))
+        return sigmoid(z + self.bias)
 
     def support(self, scorer_support: float, signals: dict[str, float]) -> float:
         """The calibrated support of a draft the scorer gives `scorer_support`."""

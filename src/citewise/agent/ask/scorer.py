@@ -65,7 +65,7 @@ class AnswerScorer:
         x = np.asarray(
             [signals.get(n, d) for n, d in zip(self.calibration_signals, defaults, strict=True)]
         )
-        raw = _sigmoid(float(x @ self.calibration_weights) + self.calibration_bias)
+        raw = sigmoid(float(x @ self.calibration_weights) + self.calibration_bias)
         return binned(raw, self.bins)
 
     def to_dict(self) -> dict[str, object]:
@@ -140,7 +140,8 @@ def binned(raw: float, bins: tuple[tuple[float, float], ...]) -> float:
     return bins[-1][1]
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
+    """The logistic function, clipped so a large logit cannot overflow."""
     return float(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))))
 
 
