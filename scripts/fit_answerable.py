@@ -40,6 +40,7 @@ import numpy as np
 
 from citewise.agent.ask.answerable import (
     PAPER_BLOCKS,
+    SLOT_FILLED,
     STATED,
     STATED_CITED,
     UNWRITTEN,
@@ -62,8 +63,17 @@ from citewise.eval.harness import file_name_map, load_items, text_is_correct
 DATA = Path(__file__).resolve().parents[1] / "src/citewise/agent/data"
 # The drafted answer's signals P(unanswerable) reads (agent/ask/refusal.py's answered share,
 # how much the retrieved passages are about the question, the first sentence's log-odds,
-# and agent/ask/answerable.py's whether the paper states what is asked).
-REFUSAL_SIGNALS = ("answered_coverage", "about", "logit", STATED, STATED_CITED, UNWRITTEN)
+# and agent/ask/answerable.py's whether the paper states what is asked and whether it writes a
+# filler of the slot the question asks for).
+REFUSAL_SIGNALS = (
+    "answered_coverage",
+    "about",
+    "logit",
+    STATED,
+    STATED_CITED,
+    UNWRITTEN,
+    SLOT_FILLED,
+)
 CALIBRATION_SIGNALS = (PAPER_BLOCKS,)
 FOLDS = 5
 L2 = 1.0

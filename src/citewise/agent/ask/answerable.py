@@ -43,6 +43,7 @@ from citewise.agent.ask.features import section_role
 from citewise.agent.ask.question import Question, focus_sentence
 from citewise.agent.ask.scorer import sigmoid
 from citewise.agent.sentences.extractive import split_sentences
+from citewise.agent.sourced_lists import read_lists
 from citewise.errors import CitewiseError
 from citewise.retrieval.terms import stem, tokens
 from citewise.store.rows import StoredBlock
@@ -50,6 +51,7 @@ from citewise.store.rows import StoredBlock
 STATED = "stated"
 STATED_CITED = "stated_cited"
 UNWRITTEN = "unwritten"
+SLOT_FILLED = "slot_filled"
 PAPER_BLOCKS = "paper_blocks"
 WEIGHTS_FILE = "answerable.json"
 
@@ -150,15 +152,91 @@ def stated(
     return round(own, 4), round(cited, 4)
 
 
+SLOTS_FILE = "asked_slots.txt"
+
+
+@lru_cache(maxsize=1)
+def _slots() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Per slot name (agent/data/asked_slots.txt) its asking words' stems and its fillers."""
+    text = resources.files("citewise.agent").joinpath("data", SLOTS_FILE).read_text("utf-8")
+    lists, sourced = read_lists(text)
+    names = {n.rsplit("_", 1)[0] for n in lists}
+    bad = [n for n in lists if n not in sourced]
+    if bad or any(f"{n}_asks" not in lists or f"{n}_fillers" not in lists for n in names):
+        raise CitewiseError(
+            f"{SLOTS_FILE}: each slot needs NAME_asks and NAME_fillers lists with a '# from:' line",
+            code="CUES_INVALID",
+            hint="give every list a [name] header and a '# from:' provenance line",
+        )
+    return {
+        n: (
+            frozenset(" ".join(stem(w) for w in e.split()) for e in lists[f"{n}_asks"]),
+            frozenset(lists[f"{n}_fillers"]),
+        )
+        for n in sorted(names)
+    }
+
+
+def _asking_stems(question: Question) -> set[str]:
+    """Stems of the words that say what kind of answer is asked: the word after "how" and the
+    head noun of what is asked about."""
+    asks = {stem(m.group(1).lower()) for m in _HOW.finditer(focus_sentence(question.text))}
+    if question.attribute:
+        asks.add(stem(question.attribute[-1].lower()))
+    return asks
+
+
+def asked_slot(question: Question) -> str | None:
+    """The slot the question asks to fill (agent/data/asked_slots.txt): by the head noun of
+    what it asks about ("which *languages*") or the word after "how" ("how *quickly*")."""
+    asks = _asking_stems(question)
+    written = {stem(w.lower()) for w in _WORD.findall(question.text)}
+    for name, (entries, _) in _slots().items():
+        for entry in entries:
+            first, _, second = entry.partition(" ")
+            if first in asks and (not second or second in written):
+                return name
+    return None
+
+
+def slot_filled(
+    question: Question, blocks: Iterable[StoredBlock], weight: dict[str, float]
+) -> float:
+    """1 for a question that asks no typed slot; else the best weighted coverage of the
+    question's terms by a sentence that writes a filler of the slot, the filler standing for
+    the words that ask for it ("English" covers "language"); 0 when no sentence writes one."""
+    slot = asked_slot(question)
+    if slot is None:
+        return 1.0
+    fillers = _slots()[slot][1]
+    total = sum(weight.values())
+    if total <= 0:
+        return 0.0
+    asking = _asking_stems(question) & set(weight)
+    best = 0.0
+    for block in blocks:
+        if block.kind == "heading":
+            continue
+        for sentence in split_sentences(block.text, block.kind):
+            words = [w.lower() for w in _WORD.findall(sentence)]
+            if not fillers.intersection(words):
+                continue
+            present = {stem(w) for w in words} | asking
+            best = max(best, sum(w for t, w in weight.items() if t in present) / total)
+    return round(best, 4)
+
+
 def answerable_signals(
     question: Question, blocks: Iterable[StoredBlock], counts: Counts
 ) -> dict[str, float]:
     """`stated`, `stated_cited`, `unwritten` and `paper_blocks` of a draft read from
     `blocks` of the papers whose term counts are `counts`."""
     weight, unwritten = in_paper_weights(question, counts)
+    blocks = list(blocks)
     own, cited = stated(question, blocks, weight)
     size = max((total for total, _ in counts.values()), default=0)
     return {
+        SLOT_FILLED: slot_filled(question, blocks, weight),
         STATED: own,
         STATED_CITED: cited,
         UNWRITTEN: round(unwritten, 4),
