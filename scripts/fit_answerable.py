@@ -40,7 +40,7 @@ import numpy as np
 
 from citewise.agent.ask.answerable import (
     PAPER_BLOCKS,
-    SLOT_FILLED,
+    SLOT_UNSTATED,
     STATED,
     STATED_CITED,
     UNWRITTEN,
@@ -49,6 +49,7 @@ from citewise.agent.ask.answerable import (
     answerable_in_use,
     shipped_model,
 )
+from citewise.agent.ask.asked import CLOSEST
 from citewise.agent.ask.calibration import (
     CALIBRATION_FILE,
     SupportCalibration,
@@ -63,8 +64,8 @@ from citewise.eval.harness import file_name_map, load_items, text_is_correct
 DATA = Path(__file__).resolve().parents[1] / "src/citewise/agent/data"
 # The drafted answer's signals P(unanswerable) reads (agent/ask/refusal.py's answered share,
 # how much the retrieved passages are about the question, the first sentence's log-odds,
-# and agent/ask/answerable.py's whether the paper states what is asked and whether it writes a
-# filler of the slot the question asks for).
+# agent/ask/answerable.py's whether the paper states what is asked and whether a slot the
+# question asks for is left unfilled, and agent/ask/asked.py's closest sentence in meaning).
 REFUSAL_SIGNALS = (
     "answered_coverage",
     "about",
@@ -72,7 +73,8 @@ REFUSAL_SIGNALS = (
     STATED,
     STATED_CITED,
     UNWRITTEN,
-    SLOT_FILLED,
+    SLOT_UNSTATED,
+    CLOSEST,
 )
 CALIBRATION_SIGNALS = (PAPER_BLOCKS,)
 FOLDS = 5
