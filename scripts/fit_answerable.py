@@ -40,7 +40,6 @@ import numpy as np
 
 from citewise.agent.ask.answerable import (
     PAPER_BLOCKS,
-    SLOT_UNSTATED,
     STATED,
     STATED_CITED,
     UNWRITTEN,
@@ -49,7 +48,6 @@ from citewise.agent.ask.answerable import (
     answerable_in_use,
     shipped_model,
 )
-from citewise.agent.ask.asked import CLOSEST
 from citewise.agent.ask.calibration import (
     CALIBRATION_FILE,
     SupportCalibration,
@@ -64,17 +62,8 @@ from citewise.eval.harness import file_name_map, load_items, text_is_correct
 DATA = Path(__file__).resolve().parents[1] / "src/citewise/agent/data"
 # The drafted answer's signals P(unanswerable) reads (agent/ask/refusal.py's answered share,
 # how much the retrieved passages are about the question, the first sentence's log-odds,
-# agent/ask/answerable.py's whether the paper states what is asked and whether a slot the
-# question asks for is left unfilled, and agent/ask/asked.py's closest sentence in meaning).
-REFUSAL_SIGNALS = (
-    "answered_coverage",
-    "about",
-    "logit",
-    STATED,
-    STATED_CITED,
-    UNWRITTEN,
-    SLOT_UNSTATED,
-)
+# and agent/ask/answerable.py's whether the paper states what is asked).
+REFUSAL_SIGNALS = ("answered_coverage", "about", "logit", STATED, STATED_CITED, UNWRITTEN)
 CALIBRATION_SIGNALS = (PAPER_BLOCKS,)
 FOLDS = 5
 L2 = 1.0

@@ -43,7 +43,6 @@ from citewise.agent.ask.features import section_role
 from citewise.agent.ask.question import Question, focus_sentence
 from citewise.agent.ask.scorer import sigmoid
 from citewise.agent.sentences.extractive import split_sentences
-from citewise.agent.sourced_lists import read_lists
 from citewise.errors import CitewiseError
 from citewise.retrieval.terms import stem, tokens
 from citewise.store.rows import StoredBlock
@@ -51,7 +50,6 @@ from citewise.store.rows import StoredBlock
 STATED = "stated"
 STATED_CITED = "stated_cited"
 UNWRITTEN = "unwritten"
-SLOT_UNSTATED = "slot_unstated"
 PAPER_BLOCKS = "paper_blocks"
 WEIGHTS_FILE = "answerable.json"
 
@@ -67,73 +65,11 @@ _HOW = re.compile(r"\bhow\s+(\w+)", re.IGNORECASE)
 Counts = dict[str, tuple[int, dict[str, int]]]
 
 
-SLOTS_FILE = "asked_slots.txt"
-
-
-@dataclass(frozen=True)
-class Slot:
-    """What a question can ask for (agent/data/asked_slots.txt): the stems of the words that
-    ask for it, the words that fill it, and whether they are units (stated with a number)."""
-
-    asks: frozenset[str]
-    fillers: frozenset[str]
-    units: bool
-
-
-@lru_cache(maxsize=1)
-def _slots() -> dict[str, Slot]:
-    """The slots of agent/data/asked_slots.txt by name."""
-    text = resources.files("citewise.agent").joinpath("data", SLOTS_FILE).read_text("utf-8")
-    lists, sourced = read_lists(text)
-    slots: dict[str, Slot] = {}
-    for name in sorted({n.rsplit("_", 1)[0] for n in lists}):
-        units = f"{name}_units" in lists
-        fills = lists.get(f"{name}_units" if units else f"{name}_fillers")
-        needed = [f"{name}_asks", f"{name}_units" if units else f"{name}_fillers"]
-        if fills is None or any(n not in lists or n not in sourced for n in needed):
-            raise CitewiseError(
-                f"{SLOTS_FILE}: the slot {name!r} needs {name}_asks and {name}_fillers (or "
-                f"{name}_units) lists, each with a '# from:' line",
-                code="CUES_INVALID",
-                hint="give every list a [name] header and a '# from:' provenance line",
-            )
-        asks = frozenset(" ".join(stem(w) for w in e.split()) for e in lists[f"{name}_asks"])
-        slots[name] = Slot(asks, frozenset(fills), units)
-    return slots
-
-
-def _asking_stems(question: Question) -> set[str]:
-    """Stems of the words that say what kind of answer is asked: the word after "how" and the
-    head noun of what is asked about."""
-    asks = {stem(m.group(1).lower()) for m in _HOW.finditer(focus_sentence(question.text))}
-    if question.attribute:
-        asks.add(stem(question.attribute[-1].lower()))
-    return asks
-
-
-def asked_slot(question: Question) -> Slot | None:
-    """The slot the question asks to fill (agent/data/asked_slots.txt): by the head noun of
-    what it asks about ("which *languages*") or the word after "how" ("how *quickly*"). A
-    quantity question asks for a number ("how many languages"): only a slot of units fits it."""
-    asks = _asking_stems(question)
-    written = {stem(w.lower()) for w in _WORD.findall(question.text)}
-    for slot in _slots().values():
-        if question.expects_number and not slot.units:
-            continue
-        for entry in slot.asks:
-            first, _, second = entry.partition(" ")
-            if first in asks and (not second or second in written):
-                return slot
-    return None
-
-
 def focus_terms(question: Question, weight: dict[str, float]) -> list[str]:
     """Stems of what the question asks about: its attribute ("which *languages*"), else its
     two rarest terms in the paper. The word after "how" ("how *long*") says the type of
     answer, not what about, so it is left out."""
     shape = {stem(m.group(1).lower()) for m in _HOW.finditer(focus_sentence(question.text))}
-    if asked_slot(question) is not None:  # "which *languages*": the head says the type too
-        shape |= _asking_stems(question)
     focus = [s for s in dict.fromkeys(stem(t) for t in question.attribute) if s not in shape]
     if not focus:
         ranked = sorted((s for s in weight if s not in shape), key=lambda s: -weight[s])
@@ -142,13 +78,7 @@ def focus_terms(question: Question, weight: dict[str, float]) -> list[str]:
 
 
 def _filler(question: Question, words: list[str], stems: list[str], near: set[int]) -> bool:
-    """Whether a word of the asked type stands at one of the `near` positions: a filler of the
-    slot the question asks (agent/data/asked_slots.txt), else a number for a quantity, a name
-    the question does not write for "which/what X", anything for other questions."""
-    slot = asked_slot(question)
-    if slot is not None:
-        filled = any(words[i].lower() in slot.fillers for i in near)
-        return filled and (not slot.units or any(words[i][0].isdigit() for i in near))
+    """Whether a word of the asked type stands at one of the `near` positions."""
     if question.expects_number:
         return any(words[i][0].isdigit() for i in near)
     if question.attribute:  # "which/what X": a name the question does not write
@@ -197,8 +127,6 @@ def stated(
     if total <= 0:
         return 0.0, 0.0
     focus = set(focus_terms(question, weight))
-    # a filler of the asked slot stands for the words asking for it ("English" for "language")
-    filled = _asking_stems(question) if asked_slot(question) is not None else set()
     own = cited = 0.0
     for block in blocks:
         if block.kind == "heading":
@@ -213,7 +141,7 @@ def stated(
             near = {j for i in at for j in range(max(0, i - NEAR), min(len(words), i + NEAR + 1))}
             if not _filler(question, words, stems, near):
                 continue
-            present = set(stems) | filled
+            present = set(stems)
             coverage = sum(w for t, w in weight.items() if t in present) / total
             if reviewed or _CITATION.search(sentence):
                 cited = max(cited, coverage)
@@ -225,15 +153,13 @@ def stated(
 def answerable_signals(
     question: Question, blocks: Iterable[StoredBlock], counts: Counts
 ) -> dict[str, float]:
-    """`stated`, `stated_cited`, `slot_unstated`, `unwritten` and `paper_blocks` of a draft
-    read from `blocks` of the papers whose term counts are `counts`."""
+    """`stated`, `stated_cited`, `unwritten` and `paper_blocks` of a draft read from
+    `blocks` of the papers whose term counts are `counts`."""
     weight, unwritten = in_paper_weights(question, counts)
     own, cited = stated(question, blocks, weight)
     size = max((total for total, _ in counts.values()), default=0)
-    unfilled = asked_slot(question) is not None and own == 0
     return {
         STATED: own,
-        SLOT_UNSTATED: float(unfilled),
         STATED_CITED: cited,
         UNWRITTEN: round(unwritten, 4),
         PAPER_BLOCKS: round(math.log1p(size), 4),
