@@ -22,6 +22,12 @@ and the scorer's support uncalibrated. Two fits, both written as data read with 
    monotone and at least --min-bin answers each), each a step valued at the one-sided 95%
    Wilson lower bound of its share right.
 
+With --check it writes nothing and prints, for the shipped signals, each --signal NAME added
+to them (any signal a draft logs: `closest`, `rarest`, `margin`, ...), all of those together
+and each signal alone, the held-out AUC and what the searched threshold refuses, averaged over
+--seeds splits of the papers into folds (at a few dozen unanswerable questions one split's
+numbers move by a question or two).
+
 Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only.
 Deterministic: folds are a hash of the paper's name, the fits Newton steps from zeros.
 """
