@@ -22,6 +22,12 @@ and the scorer's support uncalibrated. Two fits, both written as data read with 
    monotone and at least --min-bin answers each), each a step valued at the one-sided 95%
    Wilson lower bound of its share right.
 
+With --check it writes nothing and prints, for the shipped signals, each --signal NAME added
+to them (any signal a draft logs: `closest`, `rarest`, `margin`, ...), all of those together
+and each signal alone, the held-out AUC and what the searched threshold refuses, averaged over
+--seeds splits of the papers into folds (at a few dozen unanswerable questions one split's
+numbers move by a question or two).
+
 Develop on one half of a pool and judge by the other: fit on `splits/odd.yaml` only.
 Deterministic: folds are a hash of the paper's name, the fits Newton steps from zeros.
 """
@@ -33,7 +39,7 @@ import json
 import math
 import sys
 import zlib
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -135,18 +141,41 @@ def logistic(
     return w, float(b), mean, scale
 
 
-def fit_refusal(rows: list[Asked], cap: float) -> AnswerableModel:
-    """P(answerable) over REFUSAL_SIGNALS, and its threshold (module docstring, step 1)."""
-    rows = [r for r in rows if r.refusal_set]
-    x = np.asarray([[r.signals.get(n, 0.0) for n in REFUSAL_SIGNALS] for r in rows])
+@dataclass(frozen=True)
+class HeldOut:
+    """Held-out numbers of P(answerable) over some signals: AUC (unanswerable against
+    answerable), the threshold searched on them, and the shares refused with it."""
+
+    auc: float
+    threshold: float
+    unanswerable_refused: float
+    answerable_refused: float
+
+
+def held_out_probabilities(
+    rows: list[Asked], signals: tuple[str, ...], seed: int = 0
+) -> np.ndarray:
+    """Each row's P(answerable) from the model fitted without its fold of papers (FOLDS
+    folds by a hash of the paper; seed 0 is the split the shipped threshold is searched on,
+    other seeds split the same papers otherwise)."""
+    x = np.asarray([[r.signals.get(n, 0.0) for n in signals] for r in rows])
     y = np.asarray([1.0 if r.answerable else 0.0 for r in rows])
     balance = np.where(y == 0, y.sum() / max(1.0, (1 - y).sum()), 1.0)
-    folds = np.asarray([zlib.crc32(r.paper.encode()) % FOLDS for r in rows])
+    key = [r.paper if seed == 0 else f"{seed}:{r.paper}" for r in rows]
+    folds = np.asarray([zlib.crc32(k.encode()) % FOLDS for k in key])
     held = np.zeros(len(rows))
     for fold in range(FOLDS):
         train = folds != fold
         w, b, mean, scale = logistic(x[train], y[train], balance[train])
         held[~train] = 1.0 / (1.0 + np.exp(-(((x[~train] - mean) / scale) @ w + b)))
+    return held
+
+
+def searched(rows: list[Asked], held: np.ndarray, cap: float) -> HeldOut:
+    """The threshold on held-out P(answerable) whose refusals, added to the pipeline's own,
+    refuse no more than `cap` of the answerable questions and the most unanswerable ones
+    (then keep the most right answers), with what it refuses."""
+    y = np.asarray([1.0 if r.answerable else 0.0 for r in rows])
     base = np.asarray([r.refused for r in rows])
     right = np.asarray([r.right for r in rows])
     answerable = y == 1
@@ -158,17 +187,42 @@ def fit_refusal(rows: list[Asked], cap: float) -> AnswerableModel:
         score = (int(refused[~answerable].sum()), int((right & ~refused).sum()), float(threshold))
         if score[:2] > best[:2]:
             best = score
-    threshold = best[2]
-    refused = base | (held < threshold)
+    refused = base | (held < best[2])
+    return HeldOut(
+        auc(held, y),
+        best[2],
+        float(refused[~answerable].mean()),
+        float(refused[answerable].mean()),
+    )
+
+
+def check(rows: list[Asked], signals: tuple[str, ...], cap: float, seeds: int) -> HeldOut:
+    """`searched`'s numbers averaged over `seeds` splits of the papers into folds: with a few
+    dozen unanswerable questions one split's numbers move by a question or two."""
+    found = [searched(rows, held_out_probabilities(rows, signals, s), cap) for s in range(seeds)]
+    columns = np.asarray([astuple(f) for f in found], dtype=np.float64).mean(axis=0)
+    return HeldOut(*(float(v) for v in columns))
+
+
+def fit_refusal(
+    rows: list[Asked], cap: float, signals: tuple[str, ...] = REFUSAL_SIGNALS
+) -> AnswerableModel:
+    """P(answerable) over `signals`, and its threshold (module docstring, step 1)."""
+    rows = [r for r in rows if r.refusal_set]
+    found = searched(rows, held_out_probabilities(rows, signals), cap)
+    base = np.asarray([r.refused for r in rows])
+    answerable = np.asarray([r.answerable for r in rows])
     print(
-        f"refusal: {len(rows)} drafts; held-out threshold {threshold:.4f}: unanswerable refused "
-        f"{refused[~answerable].mean():.3f} (pipeline alone {base[~answerable].mean():.3f}), "
-        f"answerable refused {refused[answerable].mean():.3f} "
-        f"(alone {base[answerable].mean():.3f}), AUC {auc(held, y):.3f}",
+        f"refusal: {len(rows)} drafts; held-out threshold {found.threshold:.4f}: unanswerable "
+        f"refused {found.unanswerable_refused:.3f} (pipeline alone "
+        f"{base[~answerable].mean():.3f}), answerable refused {found.answerable_refused:.3f} "
+        f"(alone {base[answerable].mean():.3f}), AUC {found.auc:.3f}",
         file=sys.stderr,
     )
-    w, b, mean, scale = logistic(x, y, balance)
-    return AnswerableModel(REFUSAL_SIGNALS, mean, scale, w, b, threshold)
+    x = np.asarray([[r.signals.get(n, 0.0) for n in signals] for r in rows])
+    y = answerable.astype(np.float64)
+    w, b, mean, scale = logistic(x, y, np.where(y == 0, y.sum() / max(1.0, (1 - y).sum()), 1.0))
+    return AnswerableModel(signals, mean, scale, w, b, found.threshold)
 
 
 def auc(score: np.ndarray, label: np.ndarray) -> float:
@@ -239,12 +293,39 @@ def main() -> None:
     parser.add_argument("--calibrate", nargs=2, action="append", default=[], metavar=("LIB", "QA"))
     parser.add_argument("--max-false-refusal", type=float, default=0.15)
     parser.add_argument("--min-bin", type=int, default=15)
+    parser.add_argument(
+        "--signal",
+        action="append",
+        default=[],
+        help="a draft signal to weigh beside the shipped ones (repeatable; with --check)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="print held-out numbers of the shipped signals, each --signal added to them and "
+        "all together, and of each signal alone; write nothing",
+    )
+    parser.add_argument("--seeds", type=int, default=5, help="fold splits --check averages")
     args = parser.parse_args()
     if not args.refusal:
         parser.error("give at least one --refusal LIB QA pair (with unanswerable questions)")
     sets = [(Path(lib), Path(qa), True) for lib, qa in args.refusal]
     sets += [(Path(lib), Path(qa), False) for lib, qa in args.calibrate]
     rows = ask_all(sets)
+    if args.check:
+        refusal = [r for r in rows if r.refusal_set]
+        sets_of = [REFUSAL_SIGNALS, *((*REFUSAL_SIGNALS, n) for n in args.signal)]
+        if len(args.signal) > 1:
+            sets_of.append((*REFUSAL_SIGNALS, *args.signal))
+        sets_of += [(n,) for n in (*REFUSAL_SIGNALS, *args.signal)]
+        for signals in sets_of:
+            found = check(refusal, signals, args.max_false_refusal, args.seeds)
+            print(
+                f"{'+'.join(signals):90s} AUC {found.auc:.3f}  unanswerable refused "
+                f"{found.unanswerable_refused:.3f}  answerable refused "
+                f"{found.answerable_refused:.3f}"
+            )
+        return
     model = fit_refusal(rows, args.max_false_refusal)
     calibration = fit_calibration(rows, args.min_bin)
     (DATA / WEIGHTS_FILE).write_text(json.dumps(model.to_dict(), indent=1) + "\n", "utf-8")

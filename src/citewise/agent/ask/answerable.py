@@ -21,9 +21,11 @@ P(answerable) (`AnswerableModel.probability`) combines them with the draft's own
 question) in a logistic model whose weights are data (`agent/data/answerable.json`, written
 by scripts/fit_answerable.py from a pool's answerable and unanswerable questions); below its
 fitted threshold the refusal decision refuses as not answered. The threshold is searched
-held out, on top of the pipeline's own refusals, within a false-refusal cap; fitted so far it
-is 0 (docs/benchmarks.md: the signals order questions at AUC 0.70, too weak to refuse more
-without refusing answerable ones).
+held out, on top of the pipeline's own refusals, within a false-refusal cap; refit on the
+merged code it is 0.21, which refuses nothing the answered-share rule does not already refuse
+on either QASPER half (docs/benchmarks.md: the signals order questions at AUC 0.70-0.74, too
+weak to refuse more without refusing answerable ones; `scripts/fit_answerable.py --check`
+measures a candidate signal held out).
 """
 
 from __future__ import annotations
