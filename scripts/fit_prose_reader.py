@@ -113,6 +113,8 @@ def probabilities(rows: list[PaperRows], train: list[PaperRows], l2: float) -> l
 
 
 MODE = "choice"
+CANDIDATES = "all"
+HAS_CUE = FEATURES.index("has_cue")
 
 
 def _fit(rows: list[PaperRows], mean: np.ndarray, scale: np.ndarray, l2: float) -> np.ndarray:
@@ -174,6 +176,8 @@ def rows_for(library: Path, column: str) -> list[PaperRows]:
         paper = load_paper(store, by_file[entry["file"]])
         keys = entry["matrix"].get(column)
         cands = candidates(column, paper.units)
+        if CANDIDATES == "cued":
+            cands = [c for c in cands if c.features[HAS_CUE]]
         values = [whole_phrase(c.finding).value for c in cands]
         y = np.array([float(keys is not None and names_key(v, keys)) for v in values])
         x = np.array([c.features for c in cands]) if cands else np.zeros((0, len(FEATURES)))
@@ -204,6 +208,7 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
         "weights": [round(float(v), 4) for v in w[1:]],
         "bias": round(float(w[0]), 4),
         "threshold": cut,
+        "candidates": CANDIDATES,
         "leave_one_paper_out": folds,
         "cue_readers": cue,
         "papers_with_a_right_candidate": reachable,
@@ -211,15 +216,17 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
 
 
 def main() -> None:
-    global MODE
+    global MODE, CANDIDATES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--columns", default=",".join(COLUMNS))
     parser.add_argument("--l2", type=float, default=L2)
     parser.add_argument("--dry-run", action="store_true", help="print the folds, write nothing")
     parser.add_argument("--mode", choices=("choice", "pointwise"), default=MODE)
+    parser.add_argument("--candidates", choices=("all", "cued"), default=CANDIDATES)
     args = parser.parse_args()
     MODE = args.mode
+    CANDIDATES = args.candidates
     fitted = {}
     for column in [c.strip() for c in args.columns.split(",") if c.strip()]:
         rows = rows_for(args.library, column)

@@ -55,6 +55,7 @@ FEATURES = (
     "caption",
     "length",  # log of the number of words
 )
+_HAS_CUE = FEATURES.index("has_cue")
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.I)
 _NUMBER = re.compile(r"\d")
 _MEASURED = re.compile(r"\d\.\d|\d\s?%")
@@ -154,6 +155,7 @@ class ColumnModel:
     weights: tuple[float, ...]
     bias: float
     threshold: float
+    cued_only: bool  # candidates only among the sentences a cue reader found
 
     def probability(self, x: tuple[float, ...]) -> float:
         z = self.bias + sum(
@@ -175,7 +177,7 @@ def column_models() -> dict[str, ColumnModel]:
         )
     return {
         column: ColumnModel(tuple(c["mean"]), tuple(c["scale"]), tuple(c["weights"]),
-                            c["bias"], c["threshold"])  # fmt: skip
+                            c["bias"], c["threshold"], c.get("candidates") == "cued")  # fmt: skip
         for column, c in data.get("columns", {}).items()
     }
 
@@ -192,6 +194,7 @@ def fitted_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         replace(c.finding, score=model.probability(c.features))
         for c in candidates(aspect, paper_units)
         if not in_sections(c.finding.section, "others_sections")
+        and (c.features[_HAS_CUE] or not model.cued_only)
     ]
     scored.sort(key=lambda f: -f.score)
     if not scored or scored[0].score < model.threshold:
