@@ -114,6 +114,8 @@ def probabilities(rows: list[PaperRows], train: list[PaperRows], l2: float) -> l
 
 MODE = "choice"
 CANDIDATES = "all"
+FALLBACK = False
+ENABLED = False
 HAS_CUE = FEATURES.index("has_cue")
 
 
@@ -194,6 +196,13 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
     chosen = choose(rows, held)
     cut = threshold(rows, chosen)
     folds = tally(rows, chosen, cut)
+    if FALLBACK:  # the cue readers' cell where they fill one, else the fitted choice
+        silent = [i for i, r in enumerate(rows) if r.cue_right is None]
+        cut = threshold([rows[i] for i in silent], [chosen[i] for i in silent])
+        extra = tally([rows[i] for i in silent], [chosen[i] for i in silent], cut)
+        folds = {"right": sum(r.cue_right is True for r in rows) + extra["right"],
+                 "filled": sum(r.cue_right is not None for r in rows) + extra["filled"],
+                 "stated": extra["stated"], "made_up": extra["made_up"]}  # fmt: skip
     cue = {"right": sum(r.cue_right is True for r in rows),
            "filled": sum(r.cue_right is not None for r in rows),
            "made_up": sum(r.cue_right is not None and r.keys is None for r in rows)}  # fmt: skip
@@ -209,6 +218,8 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
         "bias": round(float(w[0]), 4),
         "threshold": cut,
         "candidates": CANDIDATES,
+        "fallback": FALLBACK,
+        "enabled": ENABLED,
         "leave_one_paper_out": folds,
         "cue_readers": cue,
         "papers_with_a_right_candidate": reachable,
@@ -216,7 +227,7 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
 
 
 def main() -> None:
-    global MODE, CANDIDATES
+    global MODE, CANDIDATES, FALLBACK, ENABLED
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--columns", default=",".join(COLUMNS))
@@ -224,9 +235,15 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the folds, write nothing")
     parser.add_argument("--mode", choices=("choice", "pointwise"), default=MODE)
     parser.add_argument("--candidates", choices=("all", "cued"), default=CANDIDATES)
+    parser.add_argument("--fallback", action="store_true",
+                        help="fill only cells the cue readers leave empty")
+    parser.add_argument("--enable", action="store_true",
+                        help="let the reader choose cells (off: fitted and shipped, unused)")
     args = parser.parse_args()
     MODE = args.mode
     CANDIDATES = args.candidates
+    FALLBACK = args.fallback
+    ENABLED = args.enable
     fitted = {}
     for column in [c.strip() for c in args.columns.split(",") if c.strip()]:
         rows = rows_for(args.library, column)
@@ -239,12 +256,14 @@ def main() -> None:
         print("   ", ", ".join(f"{FEATURES[i]} {f['weights'][i]:+.2f}" for i in order[:8]))  # type: ignore[index]
     if args.dry_run:
         return
+    kept = json.loads(OUT.read_text()) if OUT.exists() else {}
+    columns = kept.get("columns", {}) if kept.get("features") == list(FEATURES) else {}
     data = {
         "from": "benchmarks/matrix_gold.yaml, part dev (29 hand-labelled papers); refit by "
         "scripts/fit_prose_reader.py",
         "fitted": datetime.date.today().isoformat(),
         "features": list(FEATURES),
-        "columns": fitted,
+        "columns": {**columns, **fitted},  # columns not refit this run stay as they were
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(f"wrote {OUT}")

@@ -23,7 +23,7 @@ from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_m
 from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.comparison.matrix_settings import settings_findings
 from citewise.agent.comparison.patterns import PATTERNS
-from citewise.agent.comparison.prose_reader import fitted, fitted_findings
+from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
 from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
@@ -242,7 +242,10 @@ def find_aspect(
         found = prose_findings(aspect, paper.units)
         if aspect == "task":
             found += title_task(paper)
-        return best_distinct(own_statements(aspect, found), limit)
+        kept = best_distinct(own_statements(aspect, found), limit)
+        if not kept and fitted_reader and fallback(aspect):
+            return best_distinct(fitted_findings(aspect, paper.units), limit)
+        return kept
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip

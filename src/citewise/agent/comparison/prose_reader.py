@@ -156,6 +156,8 @@ class ColumnModel:
     bias: float
     threshold: float
     cued_only: bool  # candidates only among the sentences a cue reader found
+    fallback: bool  # chosen only where the cue readers fill no cell
+    enabled: bool  # off where it did not beat the cue readers on the held-out parts
 
     def probability(self, x: tuple[float, ...]) -> float:
         z = self.bias + sum(
@@ -177,13 +179,23 @@ def column_models() -> dict[str, ColumnModel]:
         )
     return {
         column: ColumnModel(tuple(c["mean"]), tuple(c["scale"]), tuple(c["weights"]),
-                            c["bias"], c["threshold"], c.get("candidates") == "cued")  # fmt: skip
+                            c["bias"], c["threshold"], c.get("candidates") == "cued",
+                            bool(c.get("fallback")), bool(c.get("enabled")))  # fmt: skip
         for column, c in data.get("columns", {}).items()
     }
 
 
 def fitted(aspect: str) -> bool:
-    return aspect in column_models()
+    """Whether the fitted reader chooses the aspect's cells (rather than only filling cells
+    the cue readers leave empty)."""
+    model = column_models().get(aspect)
+    return model is not None and model.enabled and not model.fallback
+
+
+def fallback(aspect: str) -> bool:
+    """Whether the fitted reader fills the aspect's cells the cue readers leave empty."""
+    model = column_models().get(aspect)
+    return model is not None and model.enabled and model.fallback
 
 
 def fitted_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
