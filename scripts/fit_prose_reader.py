@@ -116,6 +116,7 @@ MODE = "choice"
 CANDIDATES = "all"
 FALLBACK = False
 ENABLED = False
+SHOW = False
 HAS_CUE = FEATURES.index("has_cue")
 
 
@@ -194,6 +195,11 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
     for i in range(len(rows)):
         held += probabilities([rows[i]], rows[:i] + rows[i + 1 :], l2)
     chosen = choose(rows, held)
+    if SHOW:
+        for r, p, (prob, ok) in zip(rows, held, chosen, strict=True):
+            best = int(np.argmax(p)) if len(p) else -1
+            print(f"  {r.name[:18]:18} {'ok' if ok else '--'} {prob:.3f} cue={r.cue_right} "
+                  f"{r.values[best][:80] if best >= 0 else ''!r}")  # fmt: skip
     cut = threshold(rows, chosen)
     folds = tally(rows, chosen, cut)
     if FALLBACK:  # the cue readers' cell where they fill one, else the fitted choice
@@ -227,7 +233,7 @@ def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
 
 
 def main() -> None:
-    global MODE, CANDIDATES, FALLBACK, ENABLED
+    global MODE, CANDIDATES, FALLBACK, ENABLED, SHOW
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--columns", default=",".join(COLUMNS))
@@ -239,11 +245,13 @@ def main() -> None:
                         help="fill only cells the cue readers leave empty")
     parser.add_argument("--enable", action="store_true",
                         help="let the reader choose cells (off: fitted and shipped, unused)")
+    parser.add_argument("--show", action="store_true", help="each dev paper's chosen cell")
     args = parser.parse_args()
     MODE = args.mode
     CANDIDATES = args.candidates
     FALLBACK = args.fallback
     ENABLED = args.enable
+    SHOW = args.show
     fitted = {}
     for column in [c.strip() for c in args.columns.split(",") if c.strip()]:
         rows = rows_for(args.library, column)

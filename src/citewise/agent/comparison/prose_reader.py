@@ -28,7 +28,7 @@ from citewise.agent.comparison.matrix_cells import (
     own_statements,
     shorten,
 )
-from citewise.agent.comparison.prose_aspects import prose_findings
+from citewise.agent.comparison.prose_aspects import PROSE_CUES, prose_findings
 from citewise.errors import CitewiseError
 
 WEIGHTS_FILE = "prose_reader.json"
@@ -54,18 +54,29 @@ FEATURES = (
     "pointer",
     "caption",
     "length",  # log of the number of words
+    "cue_rank",  # which of the aspect's cues matched, 0 for the first (0 where none did)
+    "own_reference",  # "this paper", "the proposed", "our"
+    "acronym",  # the value names something: "KALM", "H-CNN", "BiLSTM"
+    "section_start",  # the first sentence under its heading
+    "value_share",  # how much of the sentence the value is
 )
 _HAS_CUE = FEATURES.index("has_cue")
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.I)
 _NUMBER = re.compile(r"\d")
 _MEASURED = re.compile(r"\d\.\d|\d\s?%")
 _POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|TABREF|FIGREF)\s*\d*")
+_ACRONYM = re.compile(r"\b[A-Z][A-Za-z]*[A-Z][\w-]*\b")
 _DISCUSSION = re.compile(r"\bdiscussion\b", re.I)
 
 
 @cache
 def _claims() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{alternation('claim_words')})\b", re.I)
+
+
+@cache
+def _own() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
 
 
 @cache
@@ -99,10 +110,11 @@ def candidates(aspect: str, paper_units: list[Unit]) -> list[Candidate]:
     cued = {(f.block_id, f.quote): f for f in own_statements(aspect, prose_findings(aspect, paper_units))}
     out = []
     total = max(len(paper_units) - 1, 1)
-    previous_block = ""
+    previous_block = previous_section = ""
     for n, unit in enumerate(paper_units):
         block_start = unit.block_id != previous_block
-        previous_block = unit.block_id
+        section_start = unit.section != previous_section
+        previous_block, previous_section = unit.block_id, unit.section
         if unit.kind == "table":
             continue
         found = cued.get((unit.block_id, unit.text))
@@ -113,14 +125,19 @@ def candidates(aspect: str, paper_units: list[Unit]) -> list[Candidate]:
                 continue
             found = Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section,
                             0.0, was_cut)  # fmt: skip
-        out.append(Candidate(found, features(unit, found, n / total, block_start, has_cue)))
+        where = (n / total, block_start, section_start)
+        out.append(Candidate(found, features(aspect, unit, found, where, has_cue)))
     return out
 
 
-def features(unit: Unit, found: Finding, position: float, block_start: bool, cued: bool) -> tuple[float, ...]:
-    """The sentence's features, in FEATURES order."""
+def features(
+    aspect: str, unit: Unit, found: Finding, where: tuple[float, bool, bool], cued: bool
+) -> tuple[float, ...]:
+    """The sentence's features, in FEATURES order; `where` is (position in the paper, first
+    sentence of its paragraph, first sentence under its heading)."""
     section = unit.section
     text = unit.text
+    position, block_start, section_start = where
     return (
         found.score if cued else 0.0,
         float(cued),
@@ -143,7 +160,21 @@ def features(unit: Unit, found: Finding, position: float, block_start: bool, cue
         float(bool(_POINTER.search(text))),
         float(unit.kind in ("caption", "footnote")),
         math.log(1 + len(text.split())),
+        _cue_rank(aspect, text) if cued else 0.0,
+        float(bool(_own().search(text))),
+        float(bool(_ACRONYM.search(found.value))),
+        float(section_start),
+        len(found.value) / max(len(text), 1),
     )
+
+
+def _cue_rank(aspect: str, text: str) -> float:
+    """The rank of the first of the aspect's cues the sentence matches, 0..1."""
+    cues = PROSE_CUES[aspect]
+    for rank, pattern in enumerate(cues):
+        if pattern.search(text):
+            return rank / max(len(cues) - 1, 1)
+    return 1.0
 
 
 @dataclass(frozen=True)
