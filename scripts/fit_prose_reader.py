@@ -1,12 +1,15 @@
 """Refit the prose reader's logistics (src/citewise/agent/data/prose_reader.json).
 
     python scripts/fit_prose_reader.py --library LIB [--columns method,main result,limitations]
-        [--dry-run]
+        [--cued-only] [--fallback] [--enable] [--dry-run] [--show]
 
 LIB holds the hand-labelled papers (benchmarks/matrix_gold.yaml); only papers of the `dev` part
 are read, the held-out parts stay unseen. Every prose sentence of a paper is a candidate
 (agent/comparison/prose_reader.py); a candidate is positive when its cell value names one of
-the gold key phrases of the column. One class-balanced logistic with a ridge penalty per column.
+the gold key phrases of the column. Per column, a conditional logit (the softmax of a paper's
+candidates' linear scores; `--pointwise`: a class-balanced logistic per sentence), ridge on the
+weights. `--cued-only` reranks only the cue readers' sentences; `--fallback` fills only cells
+the cue readers leave empty; the reader chooses cells only for columns fitted with `--enable`.
 Validated leave-one-paper-out: each paper's cell is chosen by a fit on the other papers, and
 the cell's threshold is the cut that maximises right cells minus wrong ones among cuts that
 fill no cell where the paper states nothing. Printed per column: the cue readers' cells on
@@ -104,28 +107,37 @@ def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mean, scale
 
 
-def probabilities(rows: list[PaperRows], train: list[PaperRows], l2: float) -> list[np.ndarray]:
-    x = np.vstack([r.x for r in train])
-    y = np.concatenate([r.y for r in train])
-    mean, scale = standardise(x)
-    w = _fit(train, mean, scale, l2)
-    return [1 / (1 + np.exp(-np.clip(w[0] + ((r.x - mean) / scale) @ w[1:], -30, 30))) for r in rows]
+@dataclass(frozen=True)
+class Options:
+    """How one column is fitted and used (the command line's flags)."""
+
+    l2: float = L2
+    pointwise: bool = False  # a logistic per sentence instead of a choice per paper
+    cued_only: bool = False  # candidates only among the cue readers' sentences
+    fallback: bool = False  # fill only cells the cue readers leave empty
+    enabled: bool = False
+    show: bool = False
 
 
-MODE = "choice"
-CANDIDATES = "all"
-FALLBACK = False
-ENABLED = False
-SHOW = False
 HAS_CUE = FEATURES.index("has_cue")
 
 
-def _fit(rows: list[PaperRows], mean: np.ndarray, scale: np.ndarray, l2: float) -> np.ndarray:
-    if MODE == "choice":
-        return fit_choice([((r.x - mean) / scale, r.y) for r in rows if len(r.y)], l2)
+def weights_for(
+    rows: list[PaperRows], mean: np.ndarray, scale: np.ndarray, opt: Options
+) -> np.ndarray:
+    if not opt.pointwise:
+        return fit_choice([((r.x - mean) / scale, r.y) for r in rows if len(r.y)], opt.l2)
     x = np.vstack([r.x for r in rows])
     y = np.concatenate([r.y for r in rows])
-    return fit((x - mean) / scale, y, l2)
+    return fit((x - mean) / scale, y, opt.l2)
+
+
+def probabilities(rows: list[PaperRows], train: list[PaperRows], opt: Options) -> list[np.ndarray]:
+    mean, scale = standardise(np.vstack([r.x for r in train]))
+    w = weights_for(train, mean, scale, opt)
+    return [
+        1 / (1 + np.exp(-np.clip(w[0] + ((r.x - mean) / scale) @ w[1:], -30, 30))) for r in rows
+    ]
 
 
 def choose(rows: list[PaperRows], probs: list[np.ndarray]) -> list[tuple[float, bool]]:
@@ -167,7 +179,7 @@ def threshold(rows: list[PaperRows], chosen: list[tuple[float, bool]]) -> float:
     return best
 
 
-def rows_for(library: Path, column: str) -> list[PaperRows]:
+def rows_for(library: Path, column: str, opt: Options) -> list[PaperRows]:
     gold = yaml.safe_load(GOLD.read_text())
     store = open_store(library, library)
     by_file = {Path(d.path).name: d for d in store.documents()}
@@ -179,7 +191,7 @@ def rows_for(library: Path, column: str) -> list[PaperRows]:
         paper = load_paper(store, by_file[entry["file"]])
         keys = entry["matrix"].get(column)
         cands = candidates(column, paper.units)
-        if CANDIDATES == "cued":
+        if opt.cued_only:
             cands = [c for c in cands if c.features[HAS_CUE]]
         values = [whole_phrase(c.finding).value for c in cands]
         y = np.array([float(keys is not None and names_key(v, keys)) for v in values])
@@ -190,78 +202,79 @@ def rows_for(library: Path, column: str) -> list[PaperRows]:
     return rows
 
 
-def column_fit(rows: list[PaperRows], l2: float) -> dict[str, object]:
+def column_fit(rows: list[PaperRows], opt: Options) -> dict[str, object]:
     held = []
     for i in range(len(rows)):
-        held += probabilities([rows[i]], rows[:i] + rows[i + 1 :], l2)
+        held += probabilities([rows[i]], rows[:i] + rows[i + 1 :], opt)
     chosen = choose(rows, held)
-    if SHOW:
+    if opt.show:
         for r, p, (prob, ok) in zip(rows, held, chosen, strict=True):
             best = int(np.argmax(p)) if len(p) else -1
-            print(f"  {r.name[:18]:18} {'ok' if ok else '--'} {prob:.3f} cue={r.cue_right} "
-                  f"{r.values[best][:80] if best >= 0 else ''!r}")  # fmt: skip
+            shown = r.values[best][:80] if best >= 0 else ""
+            print(
+                f"  {r.name[:18]:18} {'ok' if ok else '--'} {prob:.3f} cue={r.cue_right} {shown!r}"
+            )
     cut = threshold(rows, chosen)
     folds = tally(rows, chosen, cut)
-    if FALLBACK:  # the cue readers' cell where they fill one, else the fitted choice
+    if opt.fallback:  # the cue readers' cell where they fill one, else the fitted choice
         silent = [i for i, r in enumerate(rows) if r.cue_right is None]
         cut = threshold([rows[i] for i in silent], [chosen[i] for i in silent])
         extra = tally([rows[i] for i in silent], [chosen[i] for i in silent], cut)
-        folds = {"right": sum(r.cue_right is True for r in rows) + extra["right"],
-                 "filled": sum(r.cue_right is not None for r in rows) + extra["filled"],
-                 "stated": extra["stated"], "made_up": extra["made_up"]}  # fmt: skip
+        folds = {
+            "right": sum(r.cue_right is True for r in rows) + extra["right"],
+            "filled": sum(r.cue_right is not None for r in rows) + extra["filled"],
+            "stated": sum(r.keys is not None for r in rows),
+            "made_up": extra["made_up"],
+        }
     cue = {"right": sum(r.cue_right is True for r in rows),
            "filled": sum(r.cue_right is not None for r in rows),
            "made_up": sum(r.cue_right is not None and r.keys is None for r in rows)}  # fmt: skip
-    x = np.vstack([r.x for r in rows])
-    y = np.concatenate([r.y for r in rows])
-    mean, scale = standardise(x)
-    w = _fit(rows, mean, scale, l2)
-    reachable = sum(bool(r.y.any()) for r in rows)
+    mean, scale = standardise(np.vstack([r.x for r in rows]))
+    w = weights_for(rows, mean, scale, opt)
     return {
         "mean": [round(float(v), 5) for v in mean],
         "scale": [round(float(v), 5) for v in scale],
         "weights": [round(float(v), 4) for v in w[1:]],
         "bias": round(float(w[0]), 4),
         "threshold": cut,
-        "candidates": CANDIDATES,
-        "fallback": FALLBACK,
-        "enabled": ENABLED,
+        "candidates": "cued" if opt.cued_only else "all",
+        "fallback": opt.fallback,
+        "enabled": opt.enabled,
         "leave_one_paper_out": folds,
         "cue_readers": cue,
-        "papers_with_a_right_candidate": reachable,
+        "papers_with_a_right_candidate": sum(bool(r.y.any()) for r in rows),
     }
 
 
 def main() -> None:
-    global MODE, CANDIDATES, FALLBACK, ENABLED, SHOW
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--columns", default=",".join(COLUMNS))
     parser.add_argument("--l2", type=float, default=L2)
     parser.add_argument("--dry-run", action="store_true", help="print the folds, write nothing")
-    parser.add_argument("--mode", choices=("choice", "pointwise"), default=MODE)
-    parser.add_argument("--candidates", choices=("all", "cued"), default=CANDIDATES)
-    parser.add_argument("--fallback", action="store_true",
-                        help="fill only cells the cue readers leave empty")
-    parser.add_argument("--enable", action="store_true",
-                        help="let the reader choose cells (off: fitted and shipped, unused)")
+    parser.add_argument("--pointwise", action="store_true", help="a logistic per sentence")
+    parser.add_argument(
+        "--cued-only", action="store_true", help="rerank the cue readers' sentences"
+    )
+    parser.add_argument(
+        "--fallback", action="store_true", help="fill only cells the cue readers leave empty"
+    )
+    parser.add_argument(
+        "--enable", action="store_true", help="let the reader choose cells (default: off)"
+    )
     parser.add_argument("--show", action="store_true", help="each dev paper's chosen cell")
     args = parser.parse_args()
-    MODE = args.mode
-    CANDIDATES = args.candidates
-    FALLBACK = args.fallback
-    ENABLED = args.enable
-    SHOW = args.show
-    fitted = {}
+    opt = Options(args.l2, args.pointwise, args.cued_only, args.fallback, args.enable, args.show)
+    fitted: dict[str, dict[str, object]] = {}
     for column in [c.strip() for c in args.columns.split(",") if c.strip()]:
-        rows = rows_for(args.library, column)
-        fitted[column] = column_fit(rows, args.l2)
-        f = fitted[column]
+        rows = rows_for(args.library, column, opt)
+        f = fitted[column] = column_fit(rows, opt)
         print(f"{column:12} cue readers {f['cue_readers']}  fitted (leave one paper out) "
-              f"{f['leave_one_paper_out']}  threshold {f['threshold']}  "
-              f"papers with a right candidate {f['papers_with_a_right_candidate']}/{len(rows)}")  # fmt: skip
-        order = np.argsort(-np.abs(np.array(f["weights"])))  # type: ignore[arg-type]
-        print("   ", ", ".join(f"{FEATURES[i]} {f['weights'][i]:+.2f}" for i in order[:8]))  # type: ignore[index]
+              f"{f['leave_one_paper_out']}  threshold {f['threshold']}  papers with a right "
+              f"candidate {f['papers_with_a_right_candidate']}/{len(rows)}")  # fmt: skip
+        weights = np.array(f["weights"], dtype=float)
+        top = np.argsort(-np.abs(weights))[:8]
+        print("   ", ", ".join(f"{FEATURES[i]} {weights[i]:+.2f}" for i in top))
     if args.dry_run:
         return
     kept = json.loads(OUT.read_text()) if OUT.exists() else {}

@@ -23,8 +23,8 @@ from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_m
 from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.comparison.matrix_settings import settings_findings
 from citewise.agent.comparison.patterns import PATTERNS
-from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
 from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
+from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError

@@ -107,7 +107,10 @@ class Candidate:
 
 def candidates(aspect: str, paper_units: list[Unit]) -> list[Candidate]:
     """Every prose sentence of the paper as a candidate for the aspect's cell."""
-    cued = {(f.block_id, f.quote): f for f in own_statements(aspect, prose_findings(aspect, paper_units))}
+    cued = {
+        (f.block_id, f.quote): f
+        for f in own_statements(aspect, prose_findings(aspect, paper_units))
+    }
     out = []
     total = max(len(paper_units) - 1, 1)
     previous_block = previous_section = ""
@@ -192,27 +195,42 @@ class ColumnModel:
 
     def probability(self, x: tuple[float, ...]) -> float:
         z = self.bias + sum(
-            w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.mean, self.scale, strict=True)
+            w * (v - m) / s
+            for w, v, m, s in zip(self.weights, x, self.mean, self.scale, strict=True)
         )
         return 1.0 / (1.0 + math.exp(-max(min(z, 30.0), -30.0)))
 
 
 @cache
 def column_models() -> dict[str, ColumnModel]:
-    """The fitted columns of agent/data/prose_reader.json (empty when none is fitted)."""
+    """The fitted columns of agent/data/prose_reader.json."""
     path = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE)
-    data = json.loads(path.read_text("utf-8"))
-    if data.get("columns") and tuple(data.get("features", ())) != FEATURES:
+    return parse_models(path.read_text("utf-8"))
+
+
+def parse_models(text: str) -> dict[str, ColumnModel]:
+    """Column -> its model, from the weights file's JSON; a file fitted on other features is
+    an error (WEIGHTS_INVALID)."""
+    data = json.loads(text)
+    columns = data.get("columns", {})
+    if columns and tuple(data.get("features", ())) != FEATURES:
         raise CitewiseError(
             f"{WEIGHTS_FILE}: its features differ from the reader's",
             hint="refit it: python scripts/fit_prose_reader.py --library LIB",
             code="WEIGHTS_INVALID",
         )
     return {
-        column: ColumnModel(tuple(c["mean"]), tuple(c["scale"]), tuple(c["weights"]),
-                            c["bias"], c["threshold"], c.get("candidates") == "cued",
-                            bool(c.get("fallback")), bool(c.get("enabled")))  # fmt: skip
-        for column, c in data.get("columns", {}).items()
+        column: ColumnModel(
+            tuple(c["mean"]),
+            tuple(c["scale"]),
+            tuple(c["weights"]),
+            c["bias"],
+            c["threshold"],
+            c.get("candidates") == "cued",
+            bool(c.get("fallback")),
+            bool(c.get("enabled")),
+        )  # fmt: skip
+        for column, c in columns.items()
     }
 
 
@@ -229,10 +247,13 @@ def fallback(aspect: str) -> bool:
     return model is not None and model.enabled and model.fallback
 
 
-def fitted_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+def fitted_findings(
+    aspect: str, paper_units: list[Unit], model: ColumnModel | None = None
+) -> list[Finding]:
     """The aspect's candidates by fitted probability (the score), best first; [] when the best
-    stays below the column's threshold (the paper does not state it)."""
-    model = column_models()[aspect]
+    stays below the column's threshold (the paper does not state it). `model` defaults to the
+    shipped one."""
+    model = model or column_models()[aspect]
     scored = [
         replace(c.finding, score=model.probability(c.features))
         for c in candidates(aspect, paper_units)
