@@ -1,12 +1,18 @@
 """The fitted prose reader on Markdown papers the tests write: every sentence a candidate with
 whole-phrase values, the best by the fitted weights fills the cell, below the threshold the
-cell is not stated, related work never fills it, and the shipped weights file is well formed."""
+cell is not stated, related work never fills it, and the shipped weights file is well formed;
+the refit script's choice model and threshold on rows the tests make."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from importlib import resources
+from pathlib import Path
+from types import ModuleType
 
+import numpy as np
 import pytest
 
 from citewise.agent.comparison.aspects import Paper, load_paper
@@ -99,3 +105,36 @@ def test_weights_fitted_on_other_features_are_refused() -> None:
     with pytest.raises(CitewiseError) as raised:
         parse_models(json.dumps(stale))
     assert raised.value.code == "WEIGHTS_INVALID"
+
+
+def _fit_script() -> ModuleType:
+    path = Path(__file__).parents[3] / "scripts" / "fit_prose_reader.py"
+    spec = importlib.util.spec_from_file_location("fit_prose_reader", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_refit_learns_which_sentence_a_paper_states_its_cell_in() -> None:
+    fitting = _fit_script()
+    # in every paper the one sentence with the first feature names the gold key
+    groups = []
+    for n in range(6):
+        x = np.array([[1.0, n % 2], [0.0, 1.0], [0.0, 0.0], [0.0, (n + 1) % 2]])
+        groups.append((x, np.array([1.0, 0.0, 0.0, 0.0])))
+    w = fitting.fit_choice(groups, l2=0.1)
+    assert w[1] > 1.0 and abs(w[2]) < w[1]
+
+
+def test_the_threshold_fills_no_cell_where_the_paper_states_nothing() -> None:
+    fitting = _fit_script()
+    rows = [
+        fitting.PaperRows("stated.md", ["key"], np.zeros((1, 1)), np.ones(1), ["key"], None),
+        fitting.PaperRows("silent.md", None, np.zeros((1, 1)), np.zeros(1), ["other"], None),
+    ]
+    chosen = [(0.9, True), (0.6, False)]
+    cut = fitting.threshold(rows, chosen)
+    assert 0.6 < cut <= 0.9
+    assert fitting.tally(rows, chosen, cut)["made_up"] == 0
