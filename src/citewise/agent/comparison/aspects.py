@@ -24,6 +24,7 @@ from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_find
 from citewise.agent.comparison.matrix_settings import settings_findings
 from citewise.agent.comparison.patterns import PATTERNS
 from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
+from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError
@@ -216,10 +217,13 @@ def title_task(paper: Paper) -> list[Finding]:
     return [Finding("task", t.text, t.text, t.page, t.block_id, t.section, TITLE_TASK_SCORE)]
 
 
-def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3) -> list[Finding]:
+def find_aspect(
+    aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3, fitted_reader: bool = True
+) -> list[Finding]:
     """The aspect's best values in the paper, best first; [] when the paper does not say.
     Names and prose aspects are the paper's own statements first
-    (agent/comparison/matrix_cells.py)."""
+    (agent/comparison/matrix_cells.py); a prose aspect with a fitted reader is chosen by it
+    (agent/comparison/prose_reader.py) unless `fitted_reader` is False."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":
@@ -232,11 +236,16 @@ def find_aspect(aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3)
             own += [f for f in counted if f.quote not in quoted]
         own = [f for f in own if not _NOT_A_NAME.match(f.value)]
         return best_distinct(own_statements(aspect, own), limit)
+    if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
+        return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:
         found = prose_findings(aspect, paper.units)
         if aspect == "task":
             found += title_task(paper)
-        return best_distinct(own_statements(aspect, found), limit)
+        kept = best_distinct(own_statements(aspect, found), limit)
+        if not kept and fitted_reader and fallback(aspect):
+            return best_distinct(fitted_findings(aspect, paper.units), limit)
+        return kept
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip

@@ -30,7 +30,9 @@ def extractor_files() -> list[Path]:
     here = Path(__file__).parent
     data = here.parent / "data"
     code = sorted(here.glob("*.py"))
-    lists = sorted([*data.glob("matrix_*.txt"), *data.glob("setup_*.txt")])
+    lists = sorted(
+        [*data.glob("matrix_*.txt"), *data.glob("setup_*.txt"), data / "prose_reader.json"]
+    )
     return [*code, *lists]
 
 
