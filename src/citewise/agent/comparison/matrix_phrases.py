@@ -41,9 +41,11 @@ _LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|in
 # a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
 _AMOUNT = rf"{NUM}(?:\s?[kKMB]\b)?"
 _SET = (
-    r"(?:\s+(?:is|was|were|are|of|=|:|set to|set at|set as|fixed to|fixed at|equal to|to|as|at))*"
-    r"\s*"
+    r"(?:\s+(?:is|was|were|are|be|of|=|:|set to|set at|set as|fixed to|fixed at|equal to|to|as|"
+    r"at))*\s*"
 )
+# a symbol the value is given to: "agreement was $\\kappa$ = 0.93", "κ = 0.8"
+_SYMBOL = r"(?:[$\\]*[^\W\d]{1,8}\s*\$?\s*=\s*\$?\s*)?"
 # a value that points elsewhere says nothing itself
 _POINTS = re.compile(
     r"\b(?:Equation|Eq\b|EQREF|DISPLAY_?FORM|INLINEFORM|Table|Figure|Section|shown|given|below|"
@@ -55,12 +57,28 @@ _POINTS = re.compile(
 _NOT_A_VALUE = re.compile(
     r"^(?:[a-z]+|[a-z]+ed(?:\s+(?:by|on|in|as|with|to|for|from|using|and|or|at|into)\b|\s*[,;]).*)$"
 )
+# a citation marker (as agent/comparison/matrix_cells.py reads them), found wherever it stands
+_CITATIONS = re.compile(
+    r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]|\bBIBREF\d+|"
+    r"\(\s*[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+(?:19|20)\d{2}[a-z]?\s*[;),]"
+)
 # of several readings in one sentence, the one the paper states of its own ("..., while our
 # model has an embedding size of 128")
 _OURS = re.compile(r"\b(?:our|we)\b", re.I)
 
 
 PHRASE_WORDS_FILE = "setup_phrases.txt"
+PHRASE_LISTS_FILE = "matrix_phrases.txt"
+_PHRASE_LISTS = (
+    "number_words",
+    "measure_words",
+    "vague_adjectives",
+    "predicate_suffixes",
+    "adverbs",
+    "name_stops",
+    "framing_sections",
+    "reporting_verbs",
+)
 
 
 @cache
@@ -70,6 +88,14 @@ def phrase_words(name: str) -> frozenset[str]:
     lists = sourced_lists(
         text, PHRASE_WORDS_FILE, ("property_modifiers", "negations", "clause_words")
     )
+    return frozenset(w.lower() for w in lists[name])
+
+
+@cache
+def phrase_list(name: str) -> frozenset[str]:
+    """A list of agent/data/matrix_phrases.txt (lower case; provenance checked)."""
+    text = resources.files("citewise.agent").joinpath("data", PHRASE_LISTS_FILE).read_text("utf-8")
+    lists = sourced_lists(text, PHRASE_LISTS_FILE, _PHRASE_LISTS)
     return frozenset(w.lower() for w in lists[name])
 
 
@@ -93,10 +119,20 @@ def content_words(phrase: str) -> list[str]:
 
 
 def asks_for_number(phrase: str) -> bool:
-    """A phrase ending in a quantity word ("beam size") or opening with one and "of" ("number
-    of hidden units") asks for a number."""
-    words = re.findall(r"[a-z]+", phrase.lower())
-    return bool(words) and (words[-1] in word_list("quantity_words") or counted(phrase) != phrase)
+    """A phrase ending in a quantity word ("beam size"), opening with one and "of" ("number
+    of hidden units") or naming a measure ("inter-rater agreement", "F1 score") asks for a
+    number."""
+    words = re.findall(r"[a-z0-9]+", phrase.lower())
+    return bool(words) and (
+        words[-1] in word_list("quantity_words") or counted(phrase) != phrase or measured(phrase)
+    )
+
+
+def measured(phrase: str) -> bool:
+    """Whether the phrase names a measure ("annotator agreement", "F1 score"): its value is
+    the number the paper measured."""
+    words = phrase.lower().split()
+    return bool(words) and words[-1] in phrase_list("measure_words")
 
 
 def counted(phrase: str) -> str:
@@ -108,16 +144,40 @@ def counted(phrase: str) -> str:
     return phrase
 
 
+def mention_pattern(words: list[str], strict: bool = False) -> str:
+    """The phrase's content words in order, each a stem ("layer" matches "layers"), at most
+    two words apart ("embedding/hidden layer size"). `strict` (a name phrase): between two,
+    at most one other word that is no article, pronoun or other function word, beside "and",
+    "or", "of" ("word and character embeddings"; not "baselines and our model", "language
+    sentiment classification model")."""
+    if not strict:
+        return r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
+    function = _function_words()
+    joint = r"(?:(?:and|or|of)\W+)?"
+    gap = rf"\W+{joint}(?:(?!(?:{function})\b)[\w-]+\W+)?{joint}"
+    return gap.join(rf"{re.escape(w)}\w*" for w in words)
+
+
+def _function_words() -> str:
+    return "|".join(re.escape(w) for w in sorted(word_list("dangling"), key=len, reverse=True))
+
+
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     """Sentences mentioning every content word of the phrase, the value being what the
-    sentence says the phrase is; scored by how the value is tied to the phrase and by position."""
+    sentence says the phrase is; scored by how the value is tied to the phrase, by whether
+    the paper says it of its own work and by position."""
     words = content_words(counted(phrase))
     if not words:
         return []
     each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
-    mention = r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
     numeric = asks_for_number(phrase)
-    readers = _number_readers(mention) if numeric else _name_readers(mention)
+    mention = mention_pattern(words, strict=not numeric)
+    if not numeric:
+        readers = _name_readers(mention)
+    elif counted(phrase) != phrase:
+        readers = _count_readers(mention_pattern(content_words(phrase)), mention)
+    else:
+        readers = _number_readers(mention)
     share = max(len(paper_units), 1)
     found = []
     for n, unit in enumerate(paper_units):
@@ -133,38 +193,90 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 break  # a "respectively" sentence whose names and values do not pair up
             if not value or value not in text or _POINTS.search(value):
                 continue
+            if numeric and _cited_value(text, value):
+                continue  # "BIBREF4 report an agreement of 0.7": another work's number
+            if not numeric and reader is readers[-1] and not own_use(text) and framing(unit):
+                continue  # a kind named in passing where the paper frames its field
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
+            score += 0.5 if not numeric and own_use(text) else 0.0
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
     return found
 
 
+# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
+_OWN_USE = re.compile(
+    r"\b(?:we|our|us)\b|\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
+    r"chosen|utili[sz]ed)\b",
+    re.I,
+)
+
+
+def _cited_value(text: str, value: str) -> bool:
+    """Whether the number is another work's: a citation stands before it, then a verb of
+    reporting ("BIBREF4 report an agreement of 0.7", "a tool [3] obtained 81.3"), and the
+    sentence says nothing of the paper's own ("we", "our")."""
+    at = text.find(value)
+    if _OURS.search(text):
+        return False
+    cited = [m.end() for m in _CITATIONS.finditer(text, 0, at)]
+    return bool(cited) and _reporting().search(text, cited[0], at) is not None
+
+
+@cache
+def _reporting() -> re.Pattern[str]:
+    stems = sorted(phrase_list("reporting_verbs"), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(w.rstrip("*")) + r"\w*" for w in stems) + r")\b", re.I)
+
+
+def framing(unit: Unit) -> bool:
+    """Whether the sentence stands where a paper frames its field rather than describes its
+    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
+    names = phrase_list("framing_sections")
+    for heading in unit.section.split(" > "):
+        words = " " + re.sub(r"^[\dIVXivx.\s]+(?=\w)", "", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def own_use(text: str) -> bool:
+    """Whether the sentence speaks of the paper's own work or of a thing being used."""
+    return _OWN_USE.search(text) is not None
+
+
 Reader = Callable[[str], "tuple[str, bool] | None"]
 
 
-def _number_readers(mention: str) -> list[Reader]:
-    # a list of values is the whole list ("window sizes of 1, 3 and 5"); an item followed by a
-    # word names another setting ("a beam size of 8 and 10 epochs" is 8)
+def _after(mention: str) -> re.Pattern[str]:
+    """The value written after the phrase: "a beam size of 8", "agreement was κ = 0.93"; a
+    list of values is the whole list ("window sizes of 1, 3 and 5"), an item followed by a
+    word names another setting ("a beam size of 8 and 10 epochs" is 8)."""
     joined = r"(?:\s*,\s*(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+)"
     listed = rf"{_AMOUNT}(?:{joined}{_AMOUNT}{_LIST_GOES_ON})*"
-    after = re.compile(rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+)?(?P<v>{listed})", re.I)
-    before = re.compile(
-        rf"(?<![\w.])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
+    return re.compile(
+        rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+|approximately\s+)?{_SYMBOL}(?P<v>{listed})",
+        re.I,
     )
 
-    def read(pattern: re.Pattern[str]) -> Reader:
-        def reader(text: str) -> tuple[str, bool] | None:
-            matches = list(pattern.finditer(text))
-            if not matches:
-                return None
-            ours = [m for m in matches if _OURS.search(text, 0, m.start())]
-            m = ours[0] if ours and len(matches) > 1 else matches[0]
-            return (m.group("v").strip(), False)
 
-        return reader
+def _first(pattern: re.Pattern[str]) -> Reader:
+    """The first match's value, or the first the paper states of its own where several are."""
 
+    def reader(text: str) -> tuple[str, bool] | None:
+        matches = list(pattern.finditer(text))
+        if not matches:
+            return None
+        ours = [m for m in matches if _OURS.search(text, 0, m.start())]
+        m = ours[0] if ours and len(matches) > 1 else matches[0]
+        return (m.group("v").strip(), False)
+
+    return reader
+
+
+def _respective(mention: str) -> Reader:
     near = re.compile(rf"\b{mention}", re.I)
 
     def respective(text: str) -> tuple[str, bool] | None:
@@ -187,7 +299,41 @@ def _number_readers(mention: str) -> list[Reader]:
             return ("", False)
         return (values[place[-1]].group().strip(), False)
 
-    return [respective, read(after), read(before)]
+    return respective
+
+
+def _number_readers(mention: str) -> list[Reader]:
+    before = re.compile(
+        rf"(?<![\w.-])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
+    )
+    return [_respective(mention), _first(_after(mention)), _first(before)]
+
+
+def _count_readers(phrase_mention: str, mention: str) -> list[Reader]:
+    """A "number of X" phrase: the number after the whole phrase ("the number of layers is
+    2") or a count written before X ("2 LSTM layers", "six hidden layers", "a 12-layer
+    Transformer"); a number after X alone is its size or index ("a layer of 100 units",
+    "layer 5"), and a number before a singular X its size ("a 256-dimensional GRU layer")."""
+    words = "|".join(sorted(phrase_list("number_words"), key=len, reverse=True))
+    one = rf"(?:\d+|(?:{words})\b)"
+    count = re.compile(
+        rf"(?<![\w.$-])(?P<v>{one}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+){one})*(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{_function_words()})\b)[\w()-]+\s+){{0,2}}?)"
+        rf"(?P<x>{mention})(?![\w-])",
+        re.I,
+    )
+    singular = {"1", "one", "single"}
+
+    def before(text: str) -> tuple[str, bool] | None:
+        for m in count.finditer(text):
+            one = m.group("v").lower() in singular
+            plural = m.group("x").lower().endswith("s")
+            compound = m.group("join") == "-" and not m.group("mid")  # "a 12-layer model"
+            if one or plural or compound:
+                return (m.group("v"), False)
+        return None
+
+    return [_respective(phrase_mention), _first(_after(phrase_mention)), before]
 
 
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
@@ -204,20 +350,22 @@ _LIST_GOES_ON = (
 def _name_readers(mention: str) -> list[Reader]:
     linked = re.compile(rf"\b{mention}{_LINK}(?P<v>\S)", re.I)
     used_as = re.compile(
-        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+(?:as|for)\s+(?:the|our|a|an)\s+{mention}",
+        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+(?:as\s+(?:(?:the|our|a|an)\s+)?|for\s+(?:the|our|a|an)\s+){mention}",
         re.I,
     )
     near = re.compile(rf"\b{mention}", re.I)
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
-        if not m:
+        if not m or _generic(text, m.start(), m.group()):
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
         first = value.split()[0].lower() if value.split() else ""
         if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
             return None  # "the activation function is not needed": the paper has none
+        if _predicate(first):
+            return None  # "the attention is sensitive to ...": what it is like, not which
         return (value, was_cut)
 
     def named_as(text: str) -> tuple[str, bool] | None:
@@ -237,6 +385,33 @@ def _name_readers(mention: str) -> list[Reader]:
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [link, named_as, which_one]
+
+
+def _predicate(word: str) -> bool:
+    """A word that opens a predicate rather than a name: an adverb ("also", "usually"), an
+    adjective of degree or quality ("higher", "special") or a word formed like an adjective
+    ("responsible", "sensitive", "available")."""
+    whole = word.strip("()[],;:").lower()
+    bare = whole.split("-")[0]
+    vague = phrase_list("vague_adjectives")
+    if bare in phrase_list("adverbs") or bare in vague or whole in vague:
+        return True
+    return len(bare) > 5 and bare.endswith(tuple(phrase_list("predicate_suffixes")))
+
+
+# a generic sentence opens with the thing in general as its subject: a bare or indefinite noun,
+# at most two words before it ("Word embeddings are dense vectors", "A loss function is ...")
+_GENERIC_OPENING = re.compile(r"^\W*(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+_DEFINITE = re.compile(r"^\W*(?:the|this|these|our|its|their|each|every)\b", re.I)
+
+
+def _generic(text: str, start: int, linked: str) -> bool:
+    """Whether "X is/are ..." defines the thing in general rather than stating the paper's
+    choice: the mention opens the sentence without a definite determiner and the sentence
+    says nothing of the paper's own ("we", "our")."""
+    if not re.search(r"\s(?:is|are)\s", linked + " ") or _OURS.search(text):
+        return False
+    return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
 
 
 # a verb before a mention ends the words that say which one ("we learn ... word embeddings")
@@ -262,7 +437,10 @@ def _modifiers(before: list[str]) -> str:
         if (
             not bare
             or bare in stop
+            or _predicate(bare)
             or not re.search(r"[A-Za-z]", bare)
+            or bare in phrase_list("name_stops")
+            or not re.fullmatch(r"[\w()\[\],;:'’.+/$\\-]+", word)
             or word.endswith((",", ";", ":"))
         ):
             break
