@@ -20,13 +20,20 @@ cell "not stated".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.comparison.matrix_cells import clause_end, shorten, word_list
-from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.matrix_phrase_numbers import (
+    OURS,
+    Reader,
+    cited_value,
+    count_readers,
+    function_words,
+    number_readers,
+    phrase_list,
+)
 from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6
@@ -38,14 +45,6 @@ SPACE = " \t\n\r\f\v"
 FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{1,5}}[{SPACE}]*$"
 # what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."
 _LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|include[sd]?)\s+"
-# a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
-_AMOUNT = rf"{NUM}(?:\s?[kKMB]\b)?"
-_SET = (
-    r"(?:\s+(?:is|was|were|are|be|of|=|:|set to|set at|set as|fixed to|fixed at|equal to|to|as|"
-    r"at))*\s*"
-)
-# a symbol the value is given to: "agreement was $\\kappa$ = 0.93", "κ = 0.8"
-_SYMBOL = r"(?:[$\\]*[^\W\d]{1,8}\s*\$?\s*=\s*\$?\s*)?"
 # a value that points elsewhere says nothing itself
 _POINTS = re.compile(
     r"\b(?:Equation|Eq\b|EQREF|DISPLAY_?FORM|INLINEFORM|Table|Figure|Section|shown|given|below|"
@@ -57,28 +56,7 @@ _POINTS = re.compile(
 _NOT_A_VALUE = re.compile(
     r"^(?:[a-z]+|[a-z]+ed(?:\s+(?:by|on|in|as|with|to|for|from|using|and|or|at|into)\b|\s*[,;]).*)$"
 )
-# a citation marker (as agent/comparison/matrix_cells.py reads them), found wherever it stands
-_CITATIONS = re.compile(
-    r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]|\bBIBREF\d+|"
-    r"\(\s*[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+(?:19|20)\d{2}[a-z]?\s*[;),]"
-)
-# of several readings in one sentence, the one the paper states of its own ("..., while our
-# model has an embedding size of 128")
-_OURS = re.compile(r"\b(?:our|we)\b", re.I)
-
-
 PHRASE_WORDS_FILE = "setup_phrases.txt"
-PHRASE_LISTS_FILE = "matrix_phrases.txt"
-_PHRASE_LISTS = (
-    "number_words",
-    "measure_words",
-    "vague_adjectives",
-    "predicate_suffixes",
-    "adverbs",
-    "name_stops",
-    "framing_sections",
-    "reporting_verbs",
-)
 
 
 @cache
@@ -88,14 +66,6 @@ def phrase_words(name: str) -> frozenset[str]:
     lists = sourced_lists(
         text, PHRASE_WORDS_FILE, ("property_modifiers", "negations", "clause_words")
     )
-    return frozenset(w.lower() for w in lists[name])
-
-
-@cache
-def phrase_list(name: str) -> frozenset[str]:
-    """A list of agent/data/matrix_phrases.txt (lower case; provenance checked)."""
-    text = resources.files("citewise.agent").joinpath("data", PHRASE_LISTS_FILE).read_text("utf-8")
-    lists = sourced_lists(text, PHRASE_LISTS_FILE, _PHRASE_LISTS)
     return frozenset(w.lower() for w in lists[name])
 
 
@@ -152,14 +122,10 @@ def mention_pattern(words: list[str], strict: bool = False) -> str:
     sentiment classification model")."""
     if not strict:
         return r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
-    function = _function_words()
+    function = function_words()
     joint = r"(?:(?:and|or|of)\W+)?"
     gap = rf"\W+{joint}(?:(?!(?:{function})\b)[\w-]+\W+)?{joint}"
     return gap.join(rf"{re.escape(w)}\w*" for w in words)
-
-
-def _function_words() -> str:
-    return "|".join(re.escape(w) for w in sorted(word_list("dangling"), key=len, reverse=True))
 
 
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
@@ -175,9 +141,9 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     if not numeric:
         readers = _name_readers(mention)
     elif counted(phrase) != phrase:
-        readers = _count_readers(mention_pattern(content_words(phrase)), mention)
+        readers = count_readers(mention_pattern(content_words(phrase)), mention)
     else:
-        readers = _number_readers(mention)
+        readers = number_readers(mention)
     share = max(len(paper_units), 1)
     found = []
     for n, unit in enumerate(paper_units):
@@ -193,7 +159,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 break  # a "respectively" sentence whose names and values do not pair up
             if not value or value not in text or _POINTS.search(value):
                 continue
-            if numeric and _cited_value(text, value):
+            if numeric and cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's number
             if not numeric and reader is readers[-1] and not own_use(text) and framing(unit):
                 continue  # a kind named in passing where the paper frames its field
@@ -214,23 +180,6 @@ _OWN_USE = re.compile(
 )
 
 
-def _cited_value(text: str, value: str) -> bool:
-    """Whether the number is another work's: a citation stands before it, then a verb of
-    reporting ("BIBREF4 report an agreement of 0.7", "a tool [3] obtained 81.3"), and the
-    sentence says nothing of the paper's own ("we", "our")."""
-    at = text.find(value)
-    if _OURS.search(text):
-        return False
-    cited = [m.end() for m in _CITATIONS.finditer(text, 0, at)]
-    return bool(cited) and _reporting().search(text, cited[0], at) is not None
-
-
-@cache
-def _reporting() -> re.Pattern[str]:
-    stems = sorted(phrase_list("reporting_verbs"), key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(re.escape(w.rstrip("*")) + r"\w*" for w in stems) + r")\b", re.I)
-
-
 def framing(unit: Unit) -> bool:
     """Whether the sentence stands where a paper frames its field rather than describes its
     own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
@@ -245,106 +194,6 @@ def framing(unit: Unit) -> bool:
 def own_use(text: str) -> bool:
     """Whether the sentence speaks of the paper's own work or of a thing being used."""
     return _OWN_USE.search(text) is not None
-
-
-Reader = Callable[[str], "tuple[str, bool] | None"]
-
-
-def _after(mention: str) -> re.Pattern[str]:
-    """The value written after the phrase: "a beam size of 8", "agreement was κ = 0.93"; a
-    list of values is the whole list ("window sizes of 1, 3 and 5"), an item followed by a
-    word names another setting ("a beam size of 8 and 10 epochs" is 8)."""
-    joined = r"(?:\s*,\s*(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+)"
-    listed = rf"{_AMOUNT}(?:{joined}{_AMOUNT}{_LIST_GOES_ON})*"
-    return re.compile(
-        rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+|approximately\s+)?{_SYMBOL}(?P<v>{listed})",
-        re.I,
-    )
-
-
-def _first(pattern: re.Pattern[str]) -> Reader:
-    """The first match's value, or the first the paper states of its own where several are."""
-
-    def reader(text: str) -> tuple[str, bool] | None:
-        matches = list(pattern.finditer(text))
-        if not matches:
-            return None
-        ours = [m for m in matches if _OURS.search(text, 0, m.start())]
-        m = ours[0] if ours and len(matches) > 1 else matches[0]
-        return (m.group("v").strip(), False)
-
-    return reader
-
-
-def _respective(mention: str) -> Reader:
-    near = re.compile(rf"\b{mention}", re.I)
-
-    def respective(text: str) -> tuple[str, bool] | None:
-        """In a sentence closed by "respectively", the value in the phrase's position among
-        the coordinated names ("embedding size and window size of 200 and 10, respectively"
-        gives the window size 10); "" when the names and values do not pair up."""
-        closing = _RESPECTIVELY.search(text)
-        m = near.search(text, 0, closing.start()) if closing else None
-        if closing is None or m is None:
-            return None
-        head = text[: closing.start()]
-        values = list(re.finditer(rf"(?<![\w.]){_AMOUNT}(?![\w.])", head[m.end() :]))
-        if len(values) < 2:
-            return ("", False)
-        names = head[: m.end() + values[0].start()]
-        cuts = [0] + [c.end() for c in _CONJUNCTION.finditer(names)]
-        starts = cuts[-len(values) :] if len(cuts) >= len(values) else []
-        place = [i for i, st in enumerate(starts) if st <= m.start()]
-        if not starts or not place or len(cuts) < len(values):
-            return ("", False)
-        return (values[place[-1]].group().strip(), False)
-
-    return respective
-
-
-def _number_readers(mention: str) -> list[Reader]:
-    before = re.compile(
-        rf"(?<![\w.-])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
-    )
-    return [_respective(mention), _first(_after(mention)), _first(before)]
-
-
-def _count_readers(phrase_mention: str, mention: str) -> list[Reader]:
-    """A "number of X" phrase: the number after the whole phrase ("the number of layers is
-    2") or a count written before X ("2 LSTM layers", "six hidden layers", "a 12-layer
-    Transformer"); a number after X alone is its size or index ("a layer of 100 units",
-    "layer 5"), and a number before a singular X its size ("a 256-dimensional GRU layer")."""
-    words = "|".join(sorted(phrase_list("number_words"), key=len, reverse=True))
-    one = rf"(?:\d+|(?:{words})\b)"
-    count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+){one})*(?:\s+or\s+more)?)(?P<join>-|\s+)"
-        rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{_function_words()})\b)[\w()-]+\s+){{0,2}}?)"
-        rf"(?P<x>{mention})(?![\w-])",
-        re.I,
-    )
-    singular = {"1", "one", "single"}
-
-    def before(text: str) -> tuple[str, bool] | None:
-        for m in count.finditer(text):
-            one = m.group("v").lower() in singular
-            plural = m.group("x").lower().endswith("s")
-            compound = m.group("join") == "-" and not m.group("mid")  # "a 12-layer model"
-            if one or plural or compound:
-                return (m.group("v"), False)
-        return None
-
-    return [_respective(phrase_mention), _first(_after(phrase_mention)), before]
-
-
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-# what joins coordinated names: "A, B and C", "A and B"
-_CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
-# a later item of a list of values stands before punctuation, "and"/"or" or the sentence's end
-# (or a preposition opening what follows: "kernel sizes of 2, 4 and 6 in parallel")
-_LIST_GOES_ON = (
-    r"(?=\s*(?:[,;.)]|(?:and|or|as|respectively|in|for|on|with|at|from|during|while|when|across)"
-    r"\b|$))"
-)
 
 
 def _name_readers(mention: str) -> list[Reader]:
@@ -409,7 +258,7 @@ def _generic(text: str, start: int, linked: str) -> bool:
     """Whether "X is/are ..." defines the thing in general rather than stating the paper's
     choice: the mention opens the sentence without a definite determiner and the sentence
     says nothing of the paper's own ("we", "our")."""
-    if not re.search(r"\s(?:is|are)\s", linked + " ") or _OURS.search(text):
+    if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
 
