@@ -39,6 +39,7 @@ _PHRASE_LISTS = (
     "name_stops",
     "framing_sections",
     "reporting_verbs",
+    "prefixes",
 )
 
 

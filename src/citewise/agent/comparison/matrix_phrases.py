@@ -114,6 +114,16 @@ def counted(phrase: str) -> str:
     return phrase
 
 
+def spelled(word: str) -> str:
+    """A word as a pattern that also matches its spellings with and without the hyphen after
+    a prefix ("pretrained", "pre-trained", "pre trained"; agent/data/matrix_phrases.txt)."""
+    bare = word.replace("-", "")
+    for prefix in sorted(phrase_list("prefixes"), key=len, reverse=True):
+        if bare.startswith(prefix) and len(bare) > len(prefix) + 2:
+            return rf"{re.escape(prefix)}[- ]?{re.escape(bare[len(prefix) :])}"
+    return re.escape(word)
+
+
 def mention_pattern(words: list[str], strict: bool = False) -> str:
     """The phrase's content words in order, each a stem ("layer" matches "layers"), at most
     two words apart ("embedding/hidden layer size"). `strict` (a name phrase): between two,
@@ -121,11 +131,11 @@ def mention_pattern(words: list[str], strict: bool = False) -> str:
     "or", "of" ("word and character embeddings"; not "baselines and our model", "language
     sentiment classification model")."""
     if not strict:
-        return r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
+        return r"\W+(?:\w+\W+){0,2}?".join(rf"{spelled(w)}\w*" for w in words)
     function = function_words()
     joint = r"(?:(?:and|or|of)\W+)?"
     gap = rf"\W+{joint}(?:(?!(?:{function})\b)[\w-]+\W+)?{joint}"
-    return gap.join(rf"{re.escape(w)}\w*" for w in words)
+    return gap.join(rf"{spelled(w)}\w*" for w in words)
 
 
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
@@ -135,7 +145,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     words = content_words(counted(phrase))
     if not words:
         return []
-    each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
+    each = [re.compile(rf"\b{spelled(w)}\w*", re.I) for w in words]
     numeric = asks_for_number(phrase)
     mention = mention_pattern(words, strict=not numeric)
     if not numeric:
@@ -161,7 +171,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if numeric and cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's number
-            if not numeric and reader is readers[-1] and not own_use(text) and framing(unit):
+            if not numeric and rank >= 2 and not own_use(text) and framing(unit):
                 continue  # a kind named in passing where the paper frames its field
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
@@ -185,7 +195,7 @@ def framing(unit: Unit) -> bool:
     own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
     names = phrase_list("framing_sections")
     for heading in unit.section.split(" > "):
-        words = " " + re.sub(r"^[\dIVXivx.\s]+(?=\w)", "", heading.strip()).lower() + " "
+        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
         if any(f" {n} " in words for n in names):
             return True
     return False
@@ -199,8 +209,16 @@ def own_use(text: str) -> bool:
 def _name_readers(mention: str) -> list[Reader]:
     linked = re.compile(rf"\b{mention}{_LINK}(?P<v>\S)", re.I)
     used_as = re.compile(
-        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+(?:as\s+(?:(?:the|our|a|an)\s+)?|for\s+(?:the|our|a|an)\s+){mention}",
+        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+"
+        rf"(?:as\s+(?:(?:the|our|a|an)\s+)?|for\s+(?:the|a|an)\s+){mention}",
         re.I,
+    )
+    # the name the phrase is given right after it: "a pretrained encoder (BERT)", "the
+    # tagger, TnT,", "language models such as GPT-2 and XLNet", "an encoder called ELMo"
+    named = rf"(?:{_NAME})(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|,\s+and\s+)(?:{_NAME}))*"
+    appositive = re.compile(
+        rf"\b(?i:{mention})\w*(?:\s*(?P<open>[(,])\s*|\s+(?:such as|called|named|namely)\s+)"
+        rf"(?P<v>{named})(?P<close>\s*[),.;]|\s+(?:and|or|to|is|was|for|with|on|in|as)\b)"
     )
     near = re.compile(rf"\b{mention}", re.I)
 
@@ -213,8 +231,11 @@ def _name_readers(mention: str) -> list[Reader]:
         first = value.split()[0].lower() if value.split() else ""
         if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
             return None  # "the activation function is not needed": the paper has none
-        if _predicate(first):
+        words = value.lower().split()
+        if _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1])):
             return None  # "the attention is sensitive to ...": what it is like, not which
+        if text[: m.start("v")].rstrip().endswith(":") and len(text[: m.start()].split()) > 3:
+            return None  # "similar to that of X: ...": an elaboration, not a label's value
         return (value, was_cut)
 
     def named_as(text: str) -> tuple[str, bool] | None:
@@ -223,6 +244,16 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         value = _modifiers(m.group("v").split())
         return (value, False) if value else None
+
+    def apposed(text: str) -> tuple[str, bool] | None:
+        m = appositive.search(text)
+        if not m or re.search(r"BIBREF|REF\d|FORM\d", m.group("v")):
+            return None
+        if m.group("open") and m.group("close").strip() not in {")", ","}:
+            return None  # "a language model, SVM, CNN and HAN": a list, not a name given
+        if _abbreviation(m.group("v"), text[: m.start("v")]):
+            return None  # "a language model (LM)": the phrase's own initials
+        return (m.group("v"), False)
 
     def which_one(text: str) -> tuple[str, bool] | None:
         m = near.search(text)
@@ -233,7 +264,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [link, named_as, which_one]
+    return [link, named_as, apposed, which_one]
 
 
 def _predicate(word: str) -> bool:
@@ -261,6 +292,21 @@ def _generic(text: str, start: int, linked: str) -> bool:
     if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
+
+
+def _abbreviation(name: str, before: str) -> bool:
+    """Whether `name` only abbreviates the words just before it ("recurrent neural language
+    model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials
+    (an acronym among them counted letter by letter), its first one too."""
+    letters = re.sub(r"[^A-Z]", "", name)
+    words = re.findall(r"[A-Za-z]+", before)[-5:]
+    initials = "".join(w if w.isupper() else w[:1].upper() for w in words)
+    return len(letters) >= 2 and letters[0] in initials and set(letters) <= set(initials)
+
+
+# a proper name of a model, tool or resource: capitalised with a capital or digit inside, or
+# with a digit ("BERT", "GPT-2", "RoBERTa", "GloVe", "word2vec", "fastText", "XLNet")
+_NAME = r"(?:[A-Z][\w.+-]*[A-Z0-9][\w.+-]*|[a-z]+[A-Z0-9][\w.+-]*)"
 
 
 # a verb before a mention ends the words that say which one ("we learn ... word embeddings")
