@@ -27,6 +27,7 @@ def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
         ("number of annotators", "Each slate sample was labelled by three geology annotators.",
          "three"),
         ("number of layers", "We adopt a 4-layer encoder for the basalt notes.", "4"),
+        ("number of parameters", "The slate tagger has 110M parameters in all.", "110M"),
         # a measure asks for its measured value, through a symbol if there is one
         ("inter-rater agreement", "On the basalt notes, inter-rater agreement was κ = 0.81.",
          "0.81"),

@@ -143,7 +143,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     Transformer"); a number after X alone is its size or index ("a layer of 100 units",
     "layer 5"), and a number before a singular X its size ("a 256-dimensional GRU layer")."""
     words = "|".join(sorted(phrase_list("number_words"), key=len, reverse=True))
-    one = rf"(?:\d+|(?:{words})\b)"
+    one = rf"(?:\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"  # "110M parameters", "2 layers"
     count = re.compile(
         rf"(?<![\w.$-])(?P<v>{one}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+){one})*(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()})\b)[\w()-]+\s+){{0,2}}?)"
