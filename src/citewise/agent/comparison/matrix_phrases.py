@@ -126,16 +126,15 @@ def spelled(word: str) -> str:
 
 def mention_pattern(words: list[str], strict: bool = False) -> str:
     """The phrase's content words in order, each a stem ("layer" matches "layers"), at most
-    two words apart ("embedding/hidden layer size"). `strict` (a name phrase): between two,
-    at most one other word that is no article, pronoun or other function word, beside "and",
-    "or", "of" ("word and character embeddings"; not "baselines and our model", "language
-    sentiment classification model")."""
+    two words apart ("embedding/hidden layer size"). `strict` (a name phrase): the words as
+    a compound, its last one singular or plural ("language models", not "language modeling"),
+    another word between them only as a coordination ("word and character embeddings"; not
+    "baselines and our model", "language sentiment classification model")."""
     if not strict:
         return r"\W+(?:\w+\W+){0,2}?".join(rf"{spelled(w)}\w*" for w in words)
-    function = function_words()
-    joint = r"(?:(?:and|or|of)\W+)?"
-    gap = rf"\W+{joint}(?:(?!(?:{function})\b)[\w-]+\W+)?{joint}"
-    return gap.join(rf"{spelled(w)}\w*" for w in words)
+    gap = rf"\W+(?:(?:and|or)\W+(?!(?:{function_words()})\b)[\w-]+\W+)?"
+    stems = [rf"{spelled(w)}\w*" for w in words[:-1]] + [rf"{spelled(words[-1])}(?:e?s)?\b"]
+    return gap.join(stems)
 
 
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
@@ -167,7 +166,12 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             value, was_cut = read
             if not value and rank == 0 and numeric:
                 break  # a "respectively" sentence whose names and values do not pair up
-            if not value or value not in text or _POINTS.search(value):
+            if (
+                not value
+                or value not in text
+                or _POINTS.search(value)
+                or _PLACEHOLDERS.match(value)
+            ):
                 continue
             if numeric and cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's number
@@ -188,6 +192,13 @@ _OWN_USE = re.compile(
     r"chosen|utili[sz]ed)\b",
     re.I,
 )
+
+
+# placeholders of papers converted from LaTeX (citations, tables, formulas) name nothing
+_PLACEHOLDERS = re.compile(
+    r"^(?:\W*(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+)+\W*$"
+)
+_PLACEHOLDER = re.compile(r"(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d")
 
 
 def framing(unit: Unit) -> bool:
@@ -335,6 +346,8 @@ def _modifiers(before: list[str]) -> str:
             or _predicate(bare)
             or not re.search(r"[A-Za-z]", bare)
             or bare in phrase_list("name_stops")
+            or (_PLACEHOLDER.search(word) is not None and word.startswith("("))
+            or word.count(")") > word.count("(")
             or not re.fullmatch(r"[\w()\[\],;:'’.+/$\\-]+", word)
             or word.endswith((",", ";", ":"))
         ):
