@@ -27,6 +27,7 @@ def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
         ("number of annotators", "Each slate sample was labelled by three geology annotators.",
          "three"),
         ("number of layers", "We adopt a 4-layer encoder for the basalt notes.", "4"),
+        ("number of folds", "All taggers are scored by 5-fold cross-validation.", "5"),
         ("number of parameters", "The slate tagger has 110M parameters in all.", "110M"),
         # a measure asks for its measured value, through a symbol if there is one
         ("inter-rater agreement", "On the basalt notes, inter-rater agreement was κ = 0.81.",
@@ -54,6 +55,11 @@ def test_a_phrase_is_read_as_the_paper_states_it(phrase: str, sentence: str, exp
         ("number of layers", "Figure 2 shows the attention weights of layer 5."),
         # a number before a singular noun is a size
         ("number of layers", "The decoder is a 512-dimensional recurrent layer."),
+        # a multiplier counts nothing
+        ("number of folds", "Our contribution is two-fold: a tagger and a corpus."),
+        ("number of parameters", "The slate tagger has 13 times fewer parameters than ours."),
+        # a name phrase is a compound: "base model" is not a "based model"
+        ("base model", "We train a rule-based model on the notes."),
         # a number the sentence credits to a cited work
         ("inter-rater agreement", "BIBREF7 report an inter-rater agreement of 0.62 on shale."),
         # a generic definition of the thing, not the paper's choice

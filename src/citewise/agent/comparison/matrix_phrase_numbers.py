@@ -40,6 +40,7 @@ _PHRASE_LISTS = (
     "framing_sections",
     "reporting_verbs",
     "prefixes",
+    "comparison_words",
 )
 
 
@@ -143,11 +144,14 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     Transformer"); a number after X alone is its size or index ("a layer of 100 units",
     "layer 5"), and a number before a singular X its size ("a 256-dimensional GRU layer")."""
     words = "|".join(sorted(phrase_list("number_words"), key=len, reverse=True))
+    compared = "|".join(
+        re.escape(w) for w in sorted(phrase_list("comparison_words"), key=len, reverse=True)
+    )
     one = rf"(?:\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"  # "110M parameters", "2 layers"
     count = re.compile(
         rf"(?<![\w.$-])(?P<v>{one}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+){one})*(?:\s+or\s+more)?)(?P<join>-|\s+)"
-        rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()})\b)[\w()-]+\s+){{0,2}}?)"
-        rf"(?P<x>{mention})(?![\w-])",
+        rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
+        rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
     )
     singular = {"1", "one", "single"}
@@ -156,7 +160,11 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         for m in count.finditer(text):
             one = m.group("v").lower() in singular
             plural = m.group("x").lower().endswith("s")
-            compound = m.group("join") == "-" and not m.group("mid")  # "a 12-layer model"
+            # "a 12-layer model" counts; "two-fold:" and "an 8-fold reduction" multiply
+            after = (m.group("next") or "").strip().lower()
+            compound = m.group("join") == "-" and not m.group("mid") and after
+            if compound and re.fullmatch(compared, after, re.I):
+                continue
             if one or plural or compound:
                 return (m.group("v"), False)
         return None

@@ -127,14 +127,14 @@ def spelled(word: str) -> str:
 def mention_pattern(words: list[str], strict: bool = False) -> str:
     """The phrase's content words in order, each a stem ("layer" matches "layers"), at most
     two words apart ("embedding/hidden layer size"). `strict` (a name phrase): the words as
-    a compound, its last one singular or plural ("language models", not "language modeling"),
+    a compound, each singular or plural ("language models", not "language modeling"; "base
+    model", not "based model" or "baseline model"),
     another word between them only as a coordination ("word and character embeddings"; not
     "baselines and our model", "language sentiment classification model")."""
     if not strict:
         return r"\W+(?:\w+\W+){0,2}?".join(rf"{spelled(w)}\w*" for w in words)
     gap = rf"\W+(?:(?:and|or)\W+(?!(?:{function_words()})\b)[\w-]+\W+)?"
-    stems = [rf"{spelled(w)}\w*" for w in words[:-1]] + [rf"{spelled(words[-1])}(?:e?s)?\b"]
-    return gap.join(stems)
+    return gap.join(rf"{spelled(w)}(?:e?s)?\b" for w in words)
 
 
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
