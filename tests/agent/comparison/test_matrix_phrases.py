@@ -62,6 +62,10 @@ def test_a_phrase_is_read_as_the_paper_states_it(phrase: str, sentence: str, exp
         ("base model", "We train a rule-based model on the notes."),
         # a number the sentence credits to a cited work
         ("inter-rater agreement", "BIBREF7 report an inter-rater agreement of 0.62 on shale."),
+        # ... or a name it credits to one
+        ("sentence encoder", "Ruiz et al. propose a shale sentence encoder for field notes."),
+        # a linked clause says something about the thing, not which one
+        ("sentence encoder", "A drawback of the sentence encoder is that it reads notes twice."),
         # a generic definition of the thing, not the paper's choice
         ("sentence encoder", "A sentence encoder is a network that maps a sentence to a vector."),
         # a predicate says what the thing is like, not which one

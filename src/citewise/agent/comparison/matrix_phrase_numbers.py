@@ -57,7 +57,7 @@ def function_words() -> str:
 
 
 def cited_value(text: str, value: str) -> bool:
-    """Whether the number is another work's: a citation stands before it, then a verb of
+    """Whether the value is another work's: a citation stands before it, then a verb of
     reporting ("BIBREF4 report an agreement of 0.7", "a tool [3] obtained 81.3"), and the
     sentence says nothing of the paper's own ("we", "our")."""
     at = text.find(value)

@@ -173,8 +173,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 or _PLACEHOLDERS.match(value)
             ):
                 continue
-            if numeric and cited_value(text, value):
-                continue  # "BIBREF4 report an agreement of 0.7": another work's number
+            if cited_value(text, value):
+                continue  # "BIBREF4 report an agreement of 0.7": another work's value
             if not numeric and rank >= 2 and not own_use(text) and framing(unit):
                 continue  # a kind named in passing where the paper frames its field
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
@@ -239,12 +239,8 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
-        first = value.split()[0].lower() if value.split() else ""
-        if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
-            return None  # "the activation function is not needed": the paper has none
-        words = value.lower().split()
-        if _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1])):
-            return None  # "the attention is sensitive to ...": what it is like, not which
+        if _says_no_name(value):
+            return None
         if text[: m.start("v")].rstrip().endswith(":") and len(text[: m.start()].split()) > 3:
             return None  # "similar to that of X: ...": an elaboration, not a label's value
         return (value, was_cut)
@@ -276,6 +272,19 @@ def _name_readers(mention: str) -> list[Reader]:
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [link, named_as, apposed, which_one]
+
+
+def _says_no_name(value: str) -> bool:
+    """Whether a linked value says no name: a negation ("is not needed"), a verb ("is
+    optimized by"), a clause or place ("is that ...", "are in English") or a predicate ("is
+    sensitive to", "is an important role")."""
+    words = value.lower().split()
+    first = words[0] if words else ""
+    if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
+        return True
+    if first in word_list("dangling") and first not in {"a", "an", "the", "to"}:
+        return True
+    return _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1]))
 
 
 def _predicate(word: str) -> bool:
