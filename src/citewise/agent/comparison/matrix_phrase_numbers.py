@@ -149,7 +149,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     )
     one = rf"(?:\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"  # "110M parameters", "2 layers"
     count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+){one})*(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$-])(?P<v>{one}(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
