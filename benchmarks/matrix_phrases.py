@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--library", type=Path, required=True)
     ap.add_argument("phrases")
     ap.add_argument("--judged", type=Path)
+    ap.add_argument("--full", action="store_true", help="whole values and quotes, to judge them")
     args = ap.parse_args()
     judged = yaml.safe_load(args.judged.read_text()) if args.judged else {}
     store = open_store(args.library, args.library)
@@ -50,7 +51,10 @@ def main() -> None:
         print(f"== {phrase}: {len(rows)} papers")
         for name, value, quote in rows:
             mark = "WRONG" if name in wrong else ("?" if known and name not in known else "")
-            print(f"{mark:5} {name:24} {value[:60]!r}  <- {quote[:140]!r}")
+            if args.full:
+                print(f"{mark:5} {name:24} {value!r}\n      <- {quote!r}")
+            else:
+                print(f"{mark:5} {name:24} {value[:60]!r}  <- {quote[:140]!r}")
         if verdict:
             right = len(rows) - len([r for r in rows if r[0] in wrong])
             print(f"   answered {len(rows)}, right {right}, precision {right / len(rows):.2f}")

@@ -20,13 +20,20 @@ cell "not stated".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.comparison.matrix_cells import clause_end, shorten, word_list
-from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.matrix_phrase_numbers import (
+    OURS,
+    Reader,
+    cited_value,
+    count_readers,
+    function_words,
+    number_readers,
+    phrase_list,
+)
 from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6
@@ -38,12 +45,6 @@ SPACE = " \t\n\r\f\v"
 FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{1,5}}[{SPACE}]*$"
 # what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."
 _LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|include[sd]?)\s+"
-# a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
-_AMOUNT = rf"{NUM}(?:\s?[kKMB]\b)?"
-_SET = (
-    r"(?:\s+(?:is|was|were|are|of|=|:|set to|set at|set as|fixed to|fixed at|equal to|to|as|at))*"
-    r"\s*"
-)
 # a value that points elsewhere says nothing itself
 _POINTS = re.compile(
     r"\b(?:Equation|Eq\b|EQREF|DISPLAY_?FORM|INLINEFORM|Table|Figure|Section|shown|given|below|"
@@ -55,11 +56,6 @@ _POINTS = re.compile(
 _NOT_A_VALUE = re.compile(
     r"^(?:[a-z]+|[a-z]+ed(?:\s+(?:by|on|in|as|with|to|for|from|using|and|or|at|into)\b|\s*[,;]).*)$"
 )
-# of several readings in one sentence, the one the paper states of its own ("..., while our
-# model has an embedding size of 128")
-_OURS = re.compile(r"\b(?:our|we)\b", re.I)
-
-
 PHRASE_WORDS_FILE = "setup_phrases.txt"
 
 
@@ -93,10 +89,20 @@ def content_words(phrase: str) -> list[str]:
 
 
 def asks_for_number(phrase: str) -> bool:
-    """A phrase ending in a quantity word ("beam size") or opening with one and "of" ("number
-    of hidden units") asks for a number."""
-    words = re.findall(r"[a-z]+", phrase.lower())
-    return bool(words) and (words[-1] in word_list("quantity_words") or counted(phrase) != phrase)
+    """A phrase ending in a quantity word ("beam size"), opening with one and "of" ("number
+    of hidden units") or naming a measure ("inter-rater agreement", "F1 score") asks for a
+    number."""
+    words = re.findall(r"[a-z0-9]+", phrase.lower())
+    return bool(words) and (
+        words[-1] in word_list("quantity_words") or counted(phrase) != phrase or measured(phrase)
+    )
+
+
+def measured(phrase: str) -> bool:
+    """Whether the phrase names a measure ("annotator agreement", "F1 score"): its value is
+    the number the paper measured."""
+    words = phrase.lower().split()
+    return bool(words) and words[-1] in phrase_list("measure_words")
 
 
 def counted(phrase: str) -> str:
@@ -108,16 +114,45 @@ def counted(phrase: str) -> str:
     return phrase
 
 
+def spelled(word: str) -> str:
+    """A word as a pattern that also matches its spellings with and without the hyphen after
+    a prefix ("pretrained", "pre-trained", "pre trained"; agent/data/matrix_phrases.txt)."""
+    bare = word.replace("-", "")
+    for prefix in sorted(phrase_list("prefixes"), key=len, reverse=True):
+        if bare.startswith(prefix) and len(bare) > len(prefix) + 2:
+            return rf"{re.escape(prefix)}[- ]?{re.escape(bare[len(prefix) :])}"
+    return re.escape(word)
+
+
+def mention_pattern(words: list[str], strict: bool = False) -> str:
+    """The phrase's content words in order, each a stem ("layer" matches "layers"), at most
+    two words apart ("embedding/hidden layer size"). `strict` (a name phrase): the words as
+    a compound, each singular or plural ("language models", not "language modeling"; "base
+    model", not "based model" or "baseline model"),
+    another word between them only as a coordination ("word and character embeddings"; not
+    "baselines and our model", "language sentiment classification model")."""
+    if not strict:
+        return r"\W+(?:\w+\W+){0,2}?".join(rf"{spelled(w)}\w*" for w in words)
+    gap = rf"\W+(?:(?:and|or)\W+(?!(?:{function_words()})\b)[\w-]+\W+)?"
+    return gap.join(rf"{spelled(w)}(?:e?s)?\b" for w in words)
+
+
 def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     """Sentences mentioning every content word of the phrase, the value being what the
-    sentence says the phrase is; scored by how the value is tied to the phrase and by position."""
+    sentence says the phrase is; scored by how the value is tied to the phrase, by whether
+    the paper says it of its own work and by position."""
     words = content_words(counted(phrase))
     if not words:
         return []
-    each = [re.compile(rf"\b{re.escape(w)}\w*", re.I) for w in words]
-    mention = r"\W+(?:\w+\W+){0,2}?".join(rf"{re.escape(w)}\w*" for w in words)
+    each = [re.compile(rf"\b{spelled(w)}\w*", re.I) for w in words]
     numeric = asks_for_number(phrase)
-    readers = _number_readers(mention) if numeric else _name_readers(mention)
+    mention = mention_pattern(words, strict=not numeric)
+    if not numeric:
+        readers = _name_readers(mention)
+    elif counted(phrase) != phrase:
+        readers = count_readers(mention_pattern(content_words(phrase)), mention)
+    else:
+        readers = number_readers(mention)
     share = max(len(paper_units), 1)
     found = []
     for n, unit in enumerate(paper_units):
@@ -131,93 +166,83 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             value, was_cut = read
             if not value and rank == 0 and numeric:
                 break  # a "respectively" sentence whose names and values do not pair up
-            if not value or value not in text or _POINTS.search(value):
+            if (
+                not value
+                or value not in text
+                or _POINTS.search(value)
+                or _PLACEHOLDERS.match(value)
+            ):
                 continue
+            if cited_value(text, value):
+                continue  # "BIBREF4 report an agreement of 0.7": another work's value
+            if not numeric and rank >= 2 and not own_use(text) and framing(unit):
+                continue  # a kind named in passing where the paper frames its field
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
+            score += 0.5 if not numeric and own_use(text) else 0.0
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
     return found
 
 
-Reader = Callable[[str], "tuple[str, bool] | None"]
-
-
-def _number_readers(mention: str) -> list[Reader]:
-    # a list of values is the whole list ("window sizes of 1, 3 and 5"); an item followed by a
-    # word names another setting ("a beam size of 8 and 10 epochs" is 8)
-    joined = r"(?:\s*,\s*(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+)"
-    listed = rf"{_AMOUNT}(?:{joined}{_AMOUNT}{_LIST_GOES_ON})*"
-    after = re.compile(rf"\b{mention}{_SET}(?:of\s+|about\s+|around\s+)?(?P<v>{listed})", re.I)
-    before = re.compile(
-        rf"(?<![\w.])(?P<v>{_AMOUNT})(?:[- ]dimensional)?\s+(?:\w+\s+)?{mention}", re.I
-    )
-
-    def read(pattern: re.Pattern[str]) -> Reader:
-        def reader(text: str) -> tuple[str, bool] | None:
-            matches = list(pattern.finditer(text))
-            if not matches:
-                return None
-            ours = [m for m in matches if _OURS.search(text, 0, m.start())]
-            m = ours[0] if ours and len(matches) > 1 else matches[0]
-            return (m.group("v").strip(), False)
-
-        return reader
-
-    near = re.compile(rf"\b{mention}", re.I)
-
-    def respective(text: str) -> tuple[str, bool] | None:
-        """In a sentence closed by "respectively", the value in the phrase's position among
-        the coordinated names ("embedding size and window size of 200 and 10, respectively"
-        gives the window size 10); "" when the names and values do not pair up."""
-        closing = _RESPECTIVELY.search(text)
-        m = near.search(text, 0, closing.start()) if closing else None
-        if closing is None or m is None:
-            return None
-        head = text[: closing.start()]
-        values = list(re.finditer(rf"(?<![\w.]){_AMOUNT}(?![\w.])", head[m.end() :]))
-        if len(values) < 2:
-            return ("", False)
-        names = head[: m.end() + values[0].start()]
-        cuts = [0] + [c.end() for c in _CONJUNCTION.finditer(names)]
-        starts = cuts[-len(values) :] if len(cuts) >= len(values) else []
-        place = [i for i, st in enumerate(starts) if st <= m.start()]
-        if not starts or not place or len(cuts) < len(values):
-            return ("", False)
-        return (values[place[-1]].group().strip(), False)
-
-    return [respective, read(after), read(before)]
-
-
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-# what joins coordinated names: "A, B and C", "A and B"
-_CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
-# a later item of a list of values stands before punctuation, "and"/"or" or the sentence's end
-# (or a preposition opening what follows: "kernel sizes of 2, 4 and 6 in parallel")
-_LIST_GOES_ON = (
-    r"(?=\s*(?:[,;.)]|(?:and|or|as|respectively|in|for|on|with|at|from|during|while|when|across)"
-    r"\b|$))"
+# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
+_OWN_USE = re.compile(
+    r"\b(?:we|our|us)\b|\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
+    r"chosen|utili[sz]ed)\b",
+    re.I,
 )
+
+
+# placeholders of papers converted from LaTeX (citations, tables, formulas) name nothing
+_PLACEHOLDERS = re.compile(
+    r"^(?:\W*(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+)+\W*$"
+)
+_PLACEHOLDER = re.compile(r"(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d")
+
+
+def framing(unit: Unit) -> bool:
+    """Whether the sentence stands where a paper frames its field rather than describes its
+    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
+    names = phrase_list("framing_sections")
+    for heading in unit.section.split(" > "):
+        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def own_use(text: str) -> bool:
+    """Whether the sentence speaks of the paper's own work or of a thing being used."""
+    return _OWN_USE.search(text) is not None
 
 
 def _name_readers(mention: str) -> list[Reader]:
     linked = re.compile(rf"\b{mention}{_LINK}(?P<v>\S)", re.I)
     used_as = re.compile(
-        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+(?:as|for)\s+(?:the|our|a|an)\s+{mention}",
+        rf"(?P<v>\b[\w()-]+(?:\s+[\w()-]+){{0,3}}?)\s+"
+        rf"(?:as\s+(?:(?:the|our|a|an)\s+)?|for\s+(?:the|a|an)\s+){mention}",
         re.I,
+    )
+    # the name the phrase is given right after it: "a pretrained encoder (BERT)", "the
+    # tagger, TnT,", "language models such as GPT-2 and XLNet", "an encoder called ELMo"
+    named = rf"(?:{_NAME})(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|,\s+and\s+)(?:{_NAME}))*"
+    appositive = re.compile(
+        rf"\b(?i:{mention})\w*(?:\s*(?P<open>[(,])\s*|\s+(?:such as|called|named|namely)\s+)"
+        rf"(?P<v>{named})(?P<close>\s*[),.;]|\s+(?:and|or|to|is|was|for|with|on|in|as)\b)"
     )
     near = re.compile(rf"\b{mention}", re.I)
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
-        if not m:
+        if not m or _generic(text, m.start(), m.group()):
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
-        first = value.split()[0].lower() if value.split() else ""
-        if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
-            return None  # "the activation function is not needed": the paper has none
+        if _says_no_name(value):
+            return None
+        if text[: m.start("v")].rstrip().endswith(":") and len(text[: m.start()].split()) > 3:
+            return None  # "similar to that of X: ...": an elaboration, not a label's value
         return (value, was_cut)
 
     def named_as(text: str) -> tuple[str, bool] | None:
@@ -226,6 +251,16 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         value = _modifiers(m.group("v").split())
         return (value, False) if value else None
+
+    def apposed(text: str) -> tuple[str, bool] | None:
+        m = appositive.search(text)
+        if not m or re.search(r"BIBREF|REF\d|FORM\d", m.group("v")):
+            return None
+        if m.group("open") and m.group("close").strip() not in {")", ","}:
+            return None  # "a language model, SVM, CNN and HAN": a list, not a name given
+        if _abbreviation(m.group("v"), text[: m.start("v")]):
+            return None  # "a language model (LM)": the phrase's own initials
+        return (m.group("v"), False)
 
     def which_one(text: str) -> tuple[str, bool] | None:
         m = near.search(text)
@@ -236,7 +271,62 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [link, named_as, which_one]
+    return [link, named_as, apposed, which_one]
+
+
+def _says_no_name(value: str) -> bool:
+    """Whether a linked value says no name: a negation ("is not needed"), a verb ("is
+    optimized by"), a clause or place ("is that ...", "are in English") or a predicate ("is
+    sensitive to", "is an important role")."""
+    words = value.lower().split()
+    first = words[0] if words else ""
+    if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
+        return True
+    if first in word_list("dangling") and first not in {"a", "an", "the", "to"}:
+        return True
+    return _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1]))
+
+
+def _predicate(word: str) -> bool:
+    """A word that opens a predicate rather than a name: an adverb ("also", "usually"), an
+    adjective of degree or quality ("higher", "special") or a word formed like an adjective
+    ("responsible", "sensitive", "available")."""
+    whole = word.strip("()[],;:").lower()
+    bare = whole.split("-")[0]
+    vague = phrase_list("vague_adjectives")
+    if bare in phrase_list("adverbs") or bare in vague or whole in vague:
+        return True
+    return len(bare) > 5 and bare.endswith(tuple(phrase_list("predicate_suffixes")))
+
+
+# a generic sentence opens with the thing in general as its subject: a bare or indefinite noun,
+# at most two words before it ("Word embeddings are dense vectors", "A loss function is ...")
+_GENERIC_OPENING = re.compile(r"^\W*(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+_DEFINITE = re.compile(r"^\W*(?:the|this|these|our|its|their|each|every)\b", re.I)
+
+
+def _generic(text: str, start: int, linked: str) -> bool:
+    """Whether "X is/are ..." defines the thing in general rather than stating the paper's
+    choice: the mention opens the sentence without a definite determiner and the sentence
+    says nothing of the paper's own ("we", "our")."""
+    if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
+        return False
+    return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
+
+
+def _abbreviation(name: str, before: str) -> bool:
+    """Whether `name` only abbreviates the words just before it ("recurrent neural language
+    model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials
+    (an acronym among them counted letter by letter), its first one too."""
+    letters = re.sub(r"[^A-Z]", "", name)
+    words = re.findall(r"[A-Za-z]+", before)[-5:]
+    initials = "".join(w if w.isupper() else w[:1].upper() for w in words)
+    return len(letters) >= 2 and letters[0] in initials and set(letters) <= set(initials)
+
+
+# a proper name of a model, tool or resource: capitalised with a capital or digit inside, or
+# with a digit ("BERT", "GPT-2", "RoBERTa", "GloVe", "word2vec", "fastText", "XLNet")
+_NAME = r"(?:[A-Z][\w.+-]*[A-Z0-9][\w.+-]*|[a-z]+[A-Z0-9][\w.+-]*)"
 
 
 # a verb before a mention ends the words that say which one ("we learn ... word embeddings")
@@ -262,7 +352,12 @@ def _modifiers(before: list[str]) -> str:
         if (
             not bare
             or bare in stop
+            or _predicate(bare)
             or not re.search(r"[A-Za-z]", bare)
+            or bare in phrase_list("name_stops")
+            or (_PLACEHOLDER.search(word) is not None and word.startswith("("))
+            or word.count(")") > word.count("(")
+            or not re.fullmatch(r"[\w()\[\],;:'’.+/$\\-]+", word)
             or word.endswith((",", ";", ":"))
         ):
             break
