@@ -10,7 +10,7 @@ import pytest
 
 from citewise.agent.comparison.aspects import qualified
 from citewise.agent.comparison.extraction import ELLIPSIS, Finding
-from citewise.agent.comparison.matrix_cells import MAX_CELL, shorten, whole_phrase
+from citewise.agent.comparison.matrix_cells import MAX_CELL, in_sections, shorten, whole_phrase
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 
@@ -220,3 +220,21 @@ def test_a_metric_keeps_the_qualifier_it_is_named_with() -> None:
     quote = "The detector reaches an average precision of 91.2% on the held-out photographs."
     f = Finding("metrics", "precision", quote, 1, "b", "4 Results", 2.0)
     assert qualified(f).value == "average precision"
+
+
+@pytest.mark.parametrize(
+    ("heading", "named"),
+    [
+        ("5 Limitations", True),
+        ("IV. Limitations", True),
+        ("2.3 Shortcomings > Data", True),
+        ("Limitations", True),
+        ("Implementation", False),
+        ("VI Weaknesses", True),
+        ("Lessons", False),
+    ],
+)
+def test_a_heading_is_read_without_its_numbering_only(heading: str, named: bool) -> None:
+    # the numbering a heading opens with ("5", "2.3", "IV.") is left out, never the first
+    # letters of its first word ("Implementation" is not "mplementation")
+    assert in_sections(heading, "limitation_sections") is named

@@ -153,7 +153,7 @@ _CITATION = re.compile(
     r"\bet al\b|\[\d+(?:\s*[,–-]\s*\d+)*\]|\bBIBREF\d+|"
     r"\(\s*[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+(?:19|20)\d{2}[a-z]?\s*[;),]"
 )
-_NUMBERING = re.compile(r"^[\dIVXivx.\s]+(?=\w)")
+_NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*|[IVXivx]+)[.)]?\s+")
 _MEASURED = re.compile(r"\d\.\d|\d\s?%")  # "81.3", "7%": a measured number, not a year
 CITING_PENALTY = 1.5  # a sentence citing others still fills a cell no own sentence fills
 
