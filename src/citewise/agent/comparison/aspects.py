@@ -21,8 +21,8 @@ from citewise.agent.comparison.gazetteer import Gazetteer, name_findings
 from citewise.agent.comparison.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_metrics
 from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
-from citewise.agent.comparison.method_name import method_name, named_method
 from citewise.agent.comparison.matrix_settings import settings_findings
+from citewise.agent.comparison.method_name import method_name, named_method
 from citewise.agent.comparison.patterns import PATTERNS
 from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
 from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -125,7 +125,7 @@ def method_name(
     holds names that are not methods (the gazetteer's datasets)."""
     excluded = {e.lower() for e in excluded or set()}
     share = max(len(paper_units), 1)
-    scores: Counter[str] = Counter()
+    scores: dict[str, float] = defaultdict(float)
     long_forms: dict[str, str] = {}
     strong: set[str] = set()  # names the paper says it proposes or calls so
     m = re.match(r"\s*(?P<n>[A-Z][\w-]*)\s*:", title)
@@ -137,54 +137,61 @@ def method_name(
         if unit.kind == "table" or in_sections(unit.section, "others_sections"):
             continue
         opening = n / share <= OPENING_SHARE
-        text = unit.text
-        cited = cites_others(text)
-        for d in _LONG_FORM.finditer(text):
-            name = d.group("name").strip()
-            if coined(name) and _initials_match(d.group(1), name):
-                long_forms.setdefault(name, _long_form(d.group(1), name))
+        cited = cites_others(unit.text)
+        for d in _LONG_FORM.finditer(unit.text):
+            acronym = d.group("name").strip()
+            if coined(acronym) and _initials_match(d.group(1), acronym):
+                long_forms.setdefault(acronym, _long_form(d.group(1), acronym))
                 if opening and not cited:
-                    scores[name] += DEFINED_SCORE
+                    scores[acronym] += DEFINED_SCORE
         if cited:
             continue
-        for c in _CALLED.finditer(text):
-            if _PASSIVE.search(text[: c.start()]) and not _FIRST_PERSON.search(text):
-                continue  # "this algorithm is called X": how others' work is known
-            name = _first_name(text[c.end() :])
-            if name:
-                scores[name] += CALLED_SCORE
-                strong.add(name)
-        for o in _OUR.finditer(text):
-            name = _first_name(text[o.end() :])
-            if name:
-                scores[name] += OWN_SCORE
-        for o in _OURS.finditer(text):
-            before = _names_in(text[: o.start()])
-            if before:
-                scores[before[-1]] += OWN_SCORE
-        if opening:
-            p = _PROPOSE.search(text)
-            if p:
-                name = _first_name(p.group("object"))
-                if name:
-                    scores[name] += PROPOSED_SCORE
-                    strong.add(name)
-            a = re.match(r"(?P<n>[A-Z][\w-]*)\s*(?:\([^()]*\))?\s*,\s+(?:a|an)\s", text)
-            if a and coined(a.group("n")):
-                scores[a.group("n")] += APPOSITION_SCORE
+        for found, score in _stated(unit.text, opening):
+            scores[found] += score
+            if score >= PROPOSED_SCORE:
+                strong.add(found)
     best: MethodName | None = None
     for name, score in scores.items():
         if _placeholder_or_generic(name) or (name.lower() in excluded and name not in strong):
             continue
-        if _task_like(name, paper_units):
+        if score < NAME_FLOOR or _task_like(name, paper_units):
             continue
         uses, cited_uses = _uses(name, paper_units)
         if uses < 2 or cited_uses > MAX_CITED_SHARE * uses:
             continue
         total = score + 0.5 * math.log2(1 + uses)
-        if score >= NAME_FLOOR and (best is None or total > best.score):
+        if best is None or total > best.score:
             best = MethodName(name, long_forms.get(name, name), total)
     return best
+
+
+def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
+    """Names a sentence (citing no one) states as the paper's own, each with how strongly:
+    called so, "our X", "X (ours)"; in the opening also proposed and "X, a ..."."""
+    out = []
+    for c in _CALLED.finditer(text):
+        if _PASSIVE.search(text[: c.start()]) and not _FIRST_PERSON.search(text):
+            continue  # "this algorithm is called X": how others' work is known
+        called = _first_name(text[c.end() :])
+        if called:
+            out.append((called, CALLED_SCORE))
+    for o in _OUR.finditer(text):
+        own = _first_name(text[o.end() :])
+        if own:
+            out.append((own, OWN_SCORE))
+    for o in _OURS.finditer(text):
+        before = _names_in(text[: o.start()])
+        if before:
+            out.append((before[-1], OWN_SCORE))
+    if opening:
+        p = _PROPOSE.search(text)
+        proposed = _first_name(p.group("object")) if p else None
+        if proposed:
+            out.append((proposed, PROPOSED_SCORE))
+        a = re.match(r"(?P<n>[A-Z][\w-]*)\s*(?:\([^()]*\))?\s*,\s+(?:a|an)\s", text)
+        if a and coined(a.group("n")):
+            out.append((a.group("n"), APPOSITION_SCORE))
+    return out
 
 
 def _task_like(name: str, paper_units: list[Unit]) -> bool:
@@ -320,10 +327,8 @@ def _describes(text: str, at: int, name: MethodName) -> bool:
 def _clause_start(text: str, at: int) -> int:
     """Where the clause holding position `at` starts: after a proposal's verb, else after
     the last ", " or "; " before it, else the sentence's start."""
-    p = None
-    for p in _PROPOSE.finditer(text, 0, at + 1):
-        pass
-    if p is not None and p.start("object") <= at:
-        return p.start("object")
+    objects = [p.start("object") for p in _PROPOSE.finditer(text, 0, at + 1)]
+    if objects and objects[-1] <= at:
+        return objects[-1]
     breaks = [m.end() for m in re.finditer(r"[,;]\s+", text[:at])]
     return breaks[-1] if breaks else 0
