@@ -100,8 +100,15 @@ def _first_name(text: str) -> str | None:
         if n > _NAME_WITHIN or word.lower() in _STOPS:
             return None
         if coined(word) and word[0].isupper() and not _placeholder_or_generic(word):
-            return word
+            return word if _FOLLOWS_NAME.match(text[m.end() :]) else None
     return None
+
+
+# what may follow a name the sentence gives as its object: a stop, a bracket, what it is
+_FOLLOWS_NAME = re.compile(
+    rf"\s*(?:$|[,():;.\"”'’]|(?:which|that|is|to|for|as|(?:{alternation('method_nouns')}))\b)",
+    re.I,
+)
 
 
 _NAME_WITHIN = 7
@@ -156,6 +163,8 @@ def method_name(
             continue
         if score < NAME_FLOOR or _task_like(name, paper_units):
             continue
+        if _written_as_word(name, paper_units):
+            continue
         uses, cited_uses = _uses(name, paper_units)
         if uses < 2 or cited_uses > MAX_CITED_SHARE * uses:
             continue
@@ -200,6 +209,13 @@ def _task_like(name: str, paper_units: list[Unit]) -> bool:
     n = re.escape(name)
     task = re.compile(rf"(?<![\w-]){n}\)?\s+is\s+the\s+(?:task|problem)\b|(?<![\w-]){n}{_TASK_USE}")
     return any(task.search(u.text) for u in paper_units)
+
+
+def _written_as_word(name: str, paper_units: list[Unit]) -> bool:
+    """Whether the name is a word the paper also writes in lower case ("TRAIN" and "train",
+    "Zero-Shot" and "zero-shot"): emphasis or a heading's capitals, not a coined name."""
+    word = re.compile(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])")
+    return any(word.search(u.text) for u in paper_units)
 
 
 def _uses(name: str, paper_units: list[Unit]) -> tuple[int, int]:
