@@ -143,7 +143,7 @@ def method_name(
     for n, unit in enumerate(paper_units):
         if unit.kind == "table" or in_sections(unit.section, "others_sections"):
             continue
-        opening = n / share <= OPENING_SHARE
+        opening = n / share <= OPENING_SHARE or _in_opening(unit)
         cited = cites_others(unit.text)
         for d in _LONG_FORM.finditer(unit.text):
             acronym = d.group("name").strip()
@@ -257,8 +257,12 @@ def opening_blocks(paper_units: list[Unit]) -> set[str]:
     return {
         u.block_id
         for n, u in enumerate(paper_units)
-        if n / share <= OPENING_SHARE or _OPENING.search(u.section.split(" > ")[-1])
+        if n / share <= OPENING_SHARE or _in_opening(u)
     }
+
+
+def _in_opening(unit: Unit) -> bool:
+    return _OPENING.search(unit.section.split(" > ")[-1]) is not None
 
 
 _OPENING = re.compile(r"abstract|introduction", re.I)
@@ -341,8 +345,11 @@ def _describes(text: str, at: int, name: MethodName) -> bool:
 
 
 def _clause_start(text: str, at: int) -> int:
-    """Where the clause holding position `at` starts: after a proposal's verb, else after
+    """Where the clause holding position `at` starts: at a name given right after "call",
+    after a proposal's verb, else after
     the last ", " or "; " before it, else the sentence's start."""
+    if any(c.end() <= at <= c.end() + 2 for c in _CALLED.finditer(text, 0, at + 1)):
+        return at  # "we call our system X, a ...": the cell starts at the name
     objects = [p.start("object") for p in _PROPOSE.finditer(text, 0, at + 1)]
     if objects and objects[-1] <= at:
         return objects[-1]
