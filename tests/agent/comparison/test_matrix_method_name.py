@@ -86,3 +86,15 @@ def test_the_method_cell_states_the_method_with_its_name(tmp_path: Path) -> None
     lib, ids = ingest(tmp_path, {"tides": PAPER})
     cell = cells(lib, ids["tides"], "method")["method"]
     assert str(cell["value"]).startswith("TideTrace, a curve tracer guided by a digit recogniser")
+
+
+def test_a_long_form_the_paper_calls_its_model_gives_the_acronym_and_its_words() -> None:
+    units = _units(
+        "Our proposed network, which is called a Zero-Shot Tide Reader model (ZTR), reads gauges.",
+        "ZTR is our model for charts no one labelled.",
+        "ZTR reads 95 charts.",
+        "An LSTM (Hochreiter and Schmidhuber, 1997) is the baseline.",
+    )
+    found = method_name(units, "Reading Tide Gauges")
+    assert found is not None and found.name == "ZTR"
+    assert found.long_form == "Zero-Shot Tide Reader model (ZTR)"

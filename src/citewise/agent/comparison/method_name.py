@@ -38,10 +38,15 @@ _PROPOSE = re.compile(
 )
 _CALLED = re.compile(
     r"\b(?:call(?:ed)?|name[sd]?|dub(?:bed)?|term(?:ed)?|refer(?:red)? to (?:it |this |them )?as|"
-    r"coin(?:ed)?|denote[sd]?)\s+(?:it\s+|this\s+|them\s+|our\s+\w+\s+)?(?:as\s+)?[\"“'‘]?(?=[A-Z])",
+    r"coin(?:ed)?)\s+(?:(?:it|them|(?:this|our|the)\s+[\w-]+)\s+)?(?:as\s+)?[\"“'‘]?"
+    r"(?-i:(?=[A-Z]))",  # the name's capital, whatever the case of the verb
     re.I,
 )
 _OUR = re.compile(r"\b(?:our|the proposed)\s+(?:[\w-]+\s+){0,2}?\(?(?=[A-Z])")
+_IS_OURS = re.compile(
+    r"(?<![\w-])(?P<n>[A-Z][\w-]*)\s+(?:is|are)\s+our\s+(?:proposed\s+|own\s+|new\s+)?"
+    rf"(?:name|{alternation('method_nouns')})\b"
+)
 _OURS = re.compile(r"\s*\((?:ours|our (?:model|method|approach|system))\)", re.I)
 # where a name defined by an acronym starts: the run of words before its bracket
 _LONG_FORM = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,8}?)\((?P<name>[^()]{2,20})\)")
@@ -92,12 +97,12 @@ def _names_in(text: str) -> list[str]:
     ]
 
 
-def _first_name(text: str) -> str | None:
+def _first_name(text: str, within: int = 7) -> str | None:
     """The coined name `text` opens with: within its first few words, before any word that
     starts describing something else ("a model based on BERT" names BERT, not the method)."""
     for n, m in enumerate(re.finditer(r"[\w-]+", text[:120])):
         word = m.group()
-        if n > _NAME_WITHIN or word.lower() in _STOPS:
+        if n > within or word.lower() in _STOPS:
             return None
         if coined(word) and word[0].isupper() and not _placeholder_or_generic(word):
             return word if _FOLLOWS_NAME.match(text[m.end() :]) else None
@@ -111,7 +116,6 @@ _FOLLOWS_NAME = re.compile(
 )
 
 
-_NAME_WITHIN = 7
 # words after which a name no longer is the object itself but what it is made from or about
 _STOPS = frozenset("based on using with from by over than like of for in to and or".split())
 _LANGUAGE_PAIR = re.compile(r"^[A-Z][a-z]-[A-Z][a-z]$")  # "Ja-En", "En-De"
@@ -123,6 +127,14 @@ def _placeholder_or_generic(name: str) -> bool:
     if _PLACEHOLDER.match(name) or _LANGUAGE_PAIR.match(name) or name.lower() in _generic():
         return True
     return "-" in name and name.rsplit("-", 1)[1].islower()  # "BERT-based" describes
+
+
+def _defined_first(text: str) -> str | None:
+    """The acronym of a long form `text` opens with: "a Gated Recurrent Unit Network (GRUN)"."""
+    m = re.match(r"\s*(?:(?:a|an|the)\s+)?" + _LONG_FORM.pattern, text)
+    if not m or not coined(m.group("name")) or not _initials_match(m.group(1), m.group("name")):
+        return None
+    return m.group("name")
 
 
 def method_name(
@@ -181,13 +193,16 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
     for c in _CALLED.finditer(text):
         if _PASSIVE.search(text[: c.start()]) and not _FIRST_PERSON.search(text):
             continue  # "this algorithm is called X": how others' work is known
-        called = _first_name(text[c.end() :])
+        called = _first_name(text[c.end() :], within=3) or _defined_first(text[c.end() :])
         if called:
             out.append((called, CALLED_SCORE))
     for o in _OUR.finditer(text):
         own = _first_name(text[o.end() :])
         if own:
             out.append((own, OWN_SCORE))
+    for o in _IS_OURS.finditer(text):  # "GRURNTN is our name for ...", "X is our model"
+        if coined(o.group("n")) and not _placeholder_or_generic(o.group("n")):
+            out.append((o.group("n"), OWN_SCORE))
     for o in _OURS.finditer(text):
         before = _names_in(text[: o.start()])
         if before:
@@ -236,14 +251,16 @@ def _initials_match(words: str, name: str) -> bool:
 
 
 def _long_form(words: str, name: str) -> str:
-    """The acronym with the words it abbreviates: as many of the last words before its bracket
-    as it has capitals, from the first that starts as the acronym does."""
-    parts = words.split()
-    k = max(sum(c.isupper() for c in name), 1)
-    tail = parts[-k:]
+    """The acronym with the words it abbreviates: from the last word before its bracket that
+    starts as the acronym does and leaves room for its capitals ("Zero-Shot Adaptive Transfer
+    model (ZAT)"), else from as many words back as it has capitals."""
+    parts = words.split()[-8:]
+    room = len(parts) - max(sum(c.isupper() for c in name), 1)
     first = name[0].lower()
-    i = next((j for j, w in enumerate(tail) if w[:1].lower() == first), 0)
-    return " ".join(tail[i:]) + f" ({name})"
+    starts = [j for j, w in enumerate(parts) if w[:1].lower() == first]
+    before = [j for j in starts if j <= room]
+    i = before[-1] if before else (starts[0] if starts else max(room, 0))
+    return " ".join(parts[i:]) + f" ({name})"
 
 
 NAMED_BONUS = 1.5  # a method sentence that names the paper's method over one that does not
