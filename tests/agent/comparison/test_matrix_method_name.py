@@ -98,3 +98,16 @@ def test_a_long_form_the_paper_calls_its_model_gives_the_acronym_and_its_words()
     found = method_name(units, "Reading Tide Gauges")
     assert found is not None and found.name == "ZTR"
     assert found.long_form == "Zero-Shot Tide Reader model (ZTR)"
+
+
+def test_a_dataset_the_library_knows_is_not_the_method_unless_the_paper_proposes_it() -> None:
+    units = _units(
+        "Our collection (TideSet) holds 95 charts.",
+        "Our collection (TideSet) comes from the Brest archive.",
+        "TideSet is split by decade.",
+    )
+    assert method_name(units, "Reading Tide Gauges") is not None  # named as the paper's own
+    assert method_name(units, "Reading Tide Gauges", excluded={"TideSet"}) is None
+    proposed = _units("We propose TideSet, a model that reads charts.", "TideSet reads 95 charts.")
+    found = method_name(proposed, "Reading Tide Gauges", excluded={"TideSet"})
+    assert found is not None and found.name == "TideSet"

@@ -42,7 +42,7 @@ _CALLED = re.compile(
     r"(?-i:(?=[A-Z]))",  # the name's capital, whatever the case of the verb
     re.I,
 )
-_OUR = re.compile(r"\b(?:our|the proposed)\s+(?:[\w-]+\s+){0,2}?\(?(?=[A-Z])")
+_OUR = re.compile(r"\b(?:[Oo]ur|[Tt]he proposed)\s+(?:[\w-]+\s+){0,2}?\(?(?=[A-Z])")
 _IS_OURS = re.compile(
     r"(?<![\w-])(?P<n>[A-Z][\w-]*)\s+(?:is|are)\s+our\s+(?:proposed\s+|own\s+|new\s+)?"
     rf"(?:name|{alternation('method_nouns')})\b"
@@ -119,7 +119,10 @@ _FOLLOWS_NAME = re.compile(
 # words after which a name no longer is the object itself but what it is made from or about
 _STOPS = frozenset("based on using with from by over than like of for in to and or".split())
 _LANGUAGE_PAIR = re.compile(r"^[A-Z][a-z]-[A-Z][a-z]$")  # "Ja-En", "En-De"
-_PLACEHOLDER = re.compile(r"^(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM|EQREF|UID)\d*$")
+# LaTeX conversion placeholders ("INLINEFORM4") and citation keys ("Kim2014")
+_PLACEHOLDER = re.compile(
+    r"^(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM|EQREF|UID)\d*$|^[A-Z][a-z]+(?:19|20)\d\d[a-z]?$"
+)
 
 
 def _placeholder_or_generic(name: str) -> bool:
