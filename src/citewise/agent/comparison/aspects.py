@@ -22,6 +22,7 @@ from citewise.agent.comparison.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_metrics
 from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
 from citewise.agent.comparison.matrix_settings import settings_findings
+from citewise.agent.comparison.method_name import method_name, named_method
 from citewise.agent.comparison.patterns import PATTERNS
 from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
 from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
@@ -217,6 +218,14 @@ def title_task(paper: Paper) -> list[Finding]:
     return [Finding("task", t.text, t.text, t.page, t.block_id, t.section, TITLE_TASK_SCORE)]
 
 
+def _with_method_name(paper: Paper, gazetteer: Gazetteer, found: list[Finding]) -> list[Finding]:
+    """Method findings with the one naming the paper's own method first
+    (agent/comparison/method_name.py); unchanged where the paper names none."""
+    title = paper.document.title or ""
+    name = method_name(paper.units, title, gazetteer.names.get("datasets", set()))
+    return named_method(found, paper.units, name) if name else found
+
+
 def find_aspect(
     aspect: str, paper: Paper, gazetteer: Gazetteer, limit: int = 3, fitted_reader: bool = True
 ) -> list[Finding]:
@@ -242,6 +251,8 @@ def find_aspect(
         found = prose_findings(aspect, paper.units)
         if aspect == "task":
             found += title_task(paper)
+        if aspect == "method":
+            found = _with_method_name(paper, gazetteer, found)
         kept = best_distinct(own_statements(aspect, found), limit)
         if not kept and fitted_reader and fallback(aspect):
             return best_distinct(fitted_findings(aspect, paper.units), limit)
