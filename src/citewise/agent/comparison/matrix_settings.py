@@ -16,6 +16,7 @@ import re
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.matrix_cells import word_list
 from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.setup_phrasings import phrasings
 from citewise.agent.comparison.setup_reading import (
     linked_findings,
     readings,
@@ -303,7 +304,7 @@ def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -
     for unit in paper_units:
         if unit.text in quoted:
             continue
-        for pattern in _EXTRA.get(aspect, ()):
+        for pattern in (*_EXTRA.get(aspect, ()), *phrasings().get(aspect, ())):
             m = pattern.search(unit.text)
             if m and not _NOT_BEFORE.search(unit.text, 0, m.start("v")):
                 value = m.group("v").strip(" ,")
@@ -328,16 +329,39 @@ def settings_findings(
     together = readings(paper_units)
     found = [f for f in found if aspect not in together.get(f.quote, {})]
     found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
+    # a sentence whose only reading was no value (a countdown) is read again by the others
+    found = _values_of_the_setting(aspect, found)
     quoted = {f.quote for f in found}
     found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
     found += extra_findings(aspect, paper_units, found)
-    if aspect == "epochs":
-        found = [
-            f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
-        ]
-    return found
+    return _values_of_the_setting(aspect, found)
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2
 # epochs": a count of epochs that times something else, not the length of training
 _COUNTDOWN = re.compile(r"\b(?:after|every|each|within|patience(?:\s+of)?)\s+$", re.I)
+# a number a unit of its own follows counts something else: "halving the learning rate 5
+# times", "the dropout of 2 layers"
+_OTHER_UNIT = re.compile(
+    r"\s*(?:times|epochs?|steps|iterations|updates|layers|hours|days|GPUs?|heads|units)\b", re.I
+)
+_CHANGED_TO = re.compile(
+    r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|anneal)\w*\s+(?:\w+\s+){0,3}?"
+    r"learning[- ]rates?\s+(?:to|by)\s+$",
+    re.I,
+)
+_RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
+
+
+def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
+    out = []
+    for f in found:
+        at = max(f.quote.find(f.value), 0)
+        if aspect == "epochs" and _COUNTDOWN.search(f.quote[:at]):
+            continue
+        if aspect in _RATES and _OTHER_UNIT.match(f.quote, at + len(f.value)):
+            continue
+        if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
+            continue  # "decay the learning rate to 0.001": a schedule's step, not the rate
+        out.append(f)
+    return out

@@ -128,7 +128,11 @@ def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]
 
 # a value as a setting's name states it: a number ("0.5", ".05", "3e-5", "4K"), or a LaTeX one
 # ("$0.0001$", "$10^{-5}$", "$2 \times 10^{-3}$")
-_LATEX = r"\$\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e-?\d+)?|10\^\{?[-−]?\d+\}?)\s*\$"
+# ("${0.1}$" and "$5e^{-4}$" as some converters write them)
+_LATEX = (
+    r"\$\s*\{?\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e\^?\{?[-−]?\d+\}?)?|"
+    r"10\^\{?[-−]?\d+\}?)\s*\}?\s*\$"
+)
 _VALUE = rf"(?:{_LATEX}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # what links a name to its value across a few words of its own: "the batch size for training
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
@@ -137,6 +141,10 @@ _LINKED = (
     r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?(?:(?:to|as|at)\s+)?(?:be\s+)?"
     r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
 )
+
+
+# a verb changing a setting already set ("decay the learning rate to 0.1"): a schedule, not a value
+_CHANGED = r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|increas|anneal|warm)"
 
 
 @cache
@@ -153,6 +161,16 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             re.I,
         ),
     ]
+    # a value set by a verb before the name: "set the maximum number of epochs to 100", "set
+    # dropout BIBREF27 to 0.1", "the learning rate is set to 0.001, the dropout rate to 0.3"
+    readers.append(
+        re.compile(
+            rf"\b(?:set|sets|setting|fix|fixed|fixes|limit|limited|initiali[sz]e[sd]?)\s"
+            rf"(?:(?!{_CHANGED})[^.;]){{0,80}}?{name}(?:\s+BIBREF\d+)?\s+(?:to|at|as)\s+(?:be\s+)?"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        )
+    )
     if aspect in ("dropout", "weight decay"):
         # the value before the name: "0.001 L2 weight decay", "a 0.3 dropout rate"
         readers.append(re.compile(rf"(?<![\w.])(?P<v>{NUM})\s+(?:L2\s+)?{name}", re.I))

@@ -1,0 +1,79 @@
+"""Setting phrasings counted over the QASPER pool (docs/benchmarks.md, "Fifth session: setup
+phrasings from the whole pool"), beside patterns.py and matrix_settings.py: the forms papers
+use in general that those leave out, each kept because at least 1% of the pool's papers write
+it.
+
+- a count in words: "trained for five epochs", "averaged over three runs";
+- repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
+- warmup counted in steps around it: "500 steps of warmup", "warm-up of 10K steps", "warms up
+  for 8,000 steps";
+- a dropout rate in brackets or "at a rate of": "Dropout (rate=0.5)", "a dropout layer at a
+  rate of 50%".
+
+Each reading is scored below patterns.py's, so it fills only what they leave empty. Number words
+and the nouns of repetition are data (agent/data/setup_names.txt).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.patterns import NUM
+from citewise.agent.sourced_lists import sourced_lists
+
+NAMES_FILE = "setup_names.txt"
+
+
+@cache
+def _list(name: str) -> str:
+    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    words = sourced_lists(text, NAMES_FILE, (name,))[name]
+    alts = sorted(words, key=len, reverse=True)
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in alts)
+
+
+@cache
+def phrasings() -> dict[str, list[re.Pattern[str]]]:
+    count = rf"(?:\d+|{_list('number words')})"
+    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
+    return {
+        "epochs": [
+            # "we fine-tune both models for five epochs", "trained for one epoch"
+            re.compile(
+                r"^(?=.*\b(?:train\w*|fine-?tun\w*|optimi[sz]\w*|run|ran)\b).*?\bfor\s+"
+                r"(?:only\s+|just\s+|about\s+|a\s+total\s+of\s+)?"
+                rf"(?P<v>(?:{_list('number words')})\s+(?:training\s+|full\s+)?epochs?)\b",
+                re.I,
+            ),
+        ],
+        "seeds": [
+            # "we report the average over 5 runs", "results are averaged over three repetitions";
+            # a speed measured over runs is no repeated training
+            re.compile(
+                r"^(?!.*\b(?:throughput|speed|latency|runtime|seconds)\b).*?"
+                r"\b(?:averag\w*|mean|median|standard\s+deviations?)\b[^.;]{0,40}?"
+                rf"\b(?:over|of|across|from)\s+(?:the\s+)?(?P<v>{count}\s+(?:random\s+|"
+                rf"independent\s+|different\s+)?(?:{_list('repetitions')}))\b",
+                re.I,
+            ),
+        ],
+        "warmup": [
+            re.compile(rf"(?P<v>{steps}\s+of\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I),
+            re.compile(
+                rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
+                rf"(?:the\s+first\s+)?(?P<v>{steps})\b",
+                re.I,
+            ),
+        ],
+        "dropout": [
+            re.compile(
+                rf"\bdropout\s*\(\s*(?:rate|p|probability)\s*[=:]\s*(?P<v>{NUM})\s*\)", re.I
+            ),
+            re.compile(
+                rf"\bdropout\b(?:\s+\w+){{0,3}}?\s+(?:at|with)\s+a\s+rate\s+of\s+(?P<v>{NUM})",
+                re.I,
+            ),
+        ],
+    }
