@@ -5,10 +5,9 @@ it.
 
 - a count in words: "trained for five epochs", "averaged over three runs";
 - repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
-- warmup counted in steps around it: "500 steps of warmup", "warm-up of 10K steps", "warms up
-  for 8,000 steps";
-- a dropout rate in brackets or "at a rate of": "Dropout (rate=0.5)", "a dropout layer at a
-  rate of 50%".
+- warmup counted in steps after it: "warm-up of 10K steps", "warms up for 8,000 steps";
+- a dropout rate "at a rate of": "a dropout layer at a rate of 50%";
+- a card NVIDIA names, in any spelling of its model ("NVIDIA GTX1080Ti", "Nvidia M40").
 
 Each reading is scored below patterns.py's, so it fills only what they leave empty. Number words
 and the nouns of repetition are data (agent/data/setup_names.txt).
@@ -60,17 +59,22 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
             ),
         ],
         "warmup": [
-            re.compile(rf"(?P<v>{steps}\s+of\s+(?:learning[- ]rate\s+)?warm-?up)\b", re.I),
             re.compile(
                 rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
                 rf"(?:the\s+first\s+)?(?P<v>{steps})\b",
                 re.I,
             ),
         ],
-        "dropout": [
+        "hardware": [
+            # a card NVIDIA names, however the model is spelled: "one NVIDIA GTX1080Ti GPU",
+            # "8/1 NVIDIA M40 GPUs", "an NVIDIA Titan-X GPU", "4 Nvidia Telsa V100-16GB GPUs"
             re.compile(
-                rf"\bdropout\s*\(\s*(?:rate|p|probability)\s*[=:]\s*(?P<v>{NUM})\s*\)", re.I
+                r"(?P<v>\b(?:(?<!/)(?:\d+|a\s+single|single|one|two|four|eight)\s+)?(?i:nvidia)\s+"
+                r"(?:(?:Tesla|Telsa|GeForce|Quadro|GTX|RTX)\s+)*(?:[A-Z]{1,4}[\s-]?\d{2,4}\w*|"
+                r"(?i:titan)[\s-]?\w+)(?:-\d+\s?GB)?(?:\s+GPUs?)?)(?![\w-])"
             ),
+        ],
+        "dropout": [
             re.compile(
                 rf"\bdropout\b(?:\s+\w+){{0,3}}?\s+(?:at|with)\s+a\s+rate\s+of\s+(?P<v>{NUM})",
                 re.I,
