@@ -3,7 +3,8 @@ phrasings from the whole pool"), beside patterns.py and matrix_settings.py: the 
 use in general that those leave out, each kept because at least 1% of the pool's papers write
 it.
 
-- a count in words: "trained for five epochs", "averaged over three runs";
+- a count in words: "trained for five epochs", "averaged over three runs", "training took four
+  days";
 - repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
 - warmup counted in steps after it: "warm-up of 10K steps", "warms up for 8,000 steps";
 - a dropout rate "at a rate of": "a dropout layer at a rate of 50%";
@@ -62,6 +63,17 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
             re.compile(
                 rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
                 rf"(?:the\s+first\s+)?(?P<v>{steps})\b",
+                re.I,
+            ),
+        ],
+        "compute": [
+            # a training time in words: "training took four days", "which takes approximately
+            # two days", "it took about a day to train"; not hours of data ("60 hours of ...")
+            re.compile(
+                r"^(?=.*\b(?:train\w*|epochs?)\b).*?\b(?:took|takes|take|taking|lasted|lasts)\s+"
+                r"(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
+                rf"(?P<v>(?:an?|half\s+a|{_list('number words')})\s+(?:hours?|days?|weeks?|minutes?))"
+                r"\b(?!\s+of\b)",
                 re.I,
             ),
         ],
