@@ -12,12 +12,14 @@ aspect.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.matrix_cells import word_list
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.setup_phrasings import phrasings
 from citewise.agent.comparison.setup_reading import (
+    names_another,
     linked_findings,
     readings,
     respectively_findings,
@@ -339,12 +341,23 @@ def settings_findings(
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2
 # epochs": a count of epochs that times something else, not the length of training
-_COUNTDOWN = re.compile(r"\b(?:after|every|each|within|patience(?:\s+of)?)\s+$", re.I)
-# a number a unit of its own follows counts something else: "halving the learning rate 5
-# times", "the dropout of 2 layers"
-_OTHER_UNIT = re.compile(
-    r"\s*(?:times|epochs?|steps|iterations|updates|layers|hours|days|GPUs?|heads|units)\b", re.I
+# (or the steps a warmup lasts: "for the first 3000 steps", "warms up for 8,000 steps")
+_COUNTDOWN = re.compile(
+    r"\b(?:after|every|each|within|patience(?:\s+of)?|the\s+first|(?:for\s+)?more\s+than|"
+    r"warm(?:s|ed|ing)?[\s-]?up\s+(?:for|over|of))\s+$",
+    re.I,
 )
+# a number a unit of its own follows counts something else: "halving the learning rate 5
+# times", "the dropout of 2 layers", "a step-size of 4 ms"
+_OTHER_UNIT = re.compile(
+    r"\s*(?:times|epochs?|steps|iterations|updates|layers|hours|days|GPUs?|heads|units|ms|"
+    r"seconds|frames|Hz|kHz)\b",
+    re.I,
+)
+# a value cut inside its number: "0.1 and 400" of "0.1 and 4000 warm-up steps", "5" of
+# "$lr=5\cdot 10^{-5}$"
+_CUT_NUMBER = re.compile(r"\d|\s*\\(?:cdot|times)|\s*[×x]\s*10")
+_LIST_ITEM = re.compile(r"^(?P<first>.+?)\s*(?:,|\band\b|\bor\b)")
 _CHANGED_TO = re.compile(
     r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|anneal)\w*\s+(?:\w+\s+){0,3}?"
     r"learning[- ]rates?\s+(?:to|by)\s+$",
@@ -354,12 +367,23 @@ _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 
 
 def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
+    """The findings that are values of the setting: a count timing something else, a number
+    another unit follows and a value cut inside its number left out; a list whose last item
+    belongs to the next setting ("batch size 32, and 35% dropout") or is cut inside its number
+    ("learning rate 0.1 and 4000 warm-up steps") cut to its first item."""
     out = []
     for f in found:
         at = max(f.quote.find(f.value), 0)
+        end = at + len(f.value)
+        item = _LIST_ITEM.match(f.value)
+        cut = _CUT_NUMBER.match(f.quote, end)
+        if item and (cut or names_another(f.quote[end:], aspect)):
+            f = replace(f, value=item.group("first"))
+        elif cut:
+            continue
         if aspect == "epochs" and _COUNTDOWN.search(f.quote[:at]):
             continue
-        if aspect in _RATES and _OTHER_UNIT.match(f.quote, at + len(f.value)):
+        if aspect in _RATES and _OTHER_UNIT.match(f.quote, end):
             continue
         if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
             continue  # "decay the learning rate to 0.001": a schedule's step, not the rate

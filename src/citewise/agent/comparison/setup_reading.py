@@ -60,6 +60,13 @@ def _mentions(text: str) -> list[tuple[int, int, str]]:
     return kept
 
 
+def names_another(text: str, aspect: str) -> bool:
+    """Whether `text` opens (after spaces) with the name of a setting other than `aspect`
+    ("dropout" after "batch size 32, and 35%")."""
+    found = _mentions(text[:40])
+    return bool(found) and not text[: found[0][0]].strip() and found[0][2] != aspect
+
+
 def respectively_pairs(text: str) -> list[tuple[str, str]]:
     """(aspect, value) for each setting of a coordination that "respectively" closes: the list
     of values just before it, and as many coordinated names before those (a name no setting
@@ -130,10 +137,12 @@ def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]
 # ("$0.0001$", "$10^{-5}$", "$2 \times 10^{-3}$")
 # ("${0.1}$" and "$5e^{-4}$" as some converters write them)
 _LATEX = (
-    r"\$\s*\{?\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e\^?\{?[-−]?\d+\}?)?|"
+    r"\$\s*\{?\s*(?:\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*)?(?:\d+(?:\.\d+)?(?:e\^?\{?[-−]?\d+\}?)?|"
     r"10\^\{?[-−]?\d+\}?)\s*\}?\s*\$"
 )
-_VALUE = rf"(?:{_LATEX}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+# a power of ten inside a formula: "$lr=5\cdot 10^{-5}$"
+_POWER = r"\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*10\^\{?[-−]?\d+\}?"
+_VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # what links a name to its value across a few words of its own: "the batch size for training
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
