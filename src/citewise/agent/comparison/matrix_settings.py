@@ -19,8 +19,8 @@ from citewise.agent.comparison.matrix_cells import word_list
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.setup_phrasings import phrasings
 from citewise.agent.comparison.setup_reading import (
-    names_another,
     linked_findings,
+    names_another,
     readings,
     respectively_findings,
     table_findings,

@@ -72,8 +72,8 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
             re.compile(
                 r"^(?=.*\b(?:train\w*|epochs?)\b).*?\b(?:took|takes|take|taking|lasted|lasts)\s+"
                 r"(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
-                rf"(?P<v>(?:an?|half\s+a|{_list('number words')})\s+(?:hours?|days?|weeks?|minutes?))"
-                r"\b(?!\s+of\b)",
+                rf"(?P<v>(?:an?|half\s+a|{_list('number words')})\s+"
+                r"(?:hours?|days?|weeks?|minutes?))\b(?!\s+of\b)",
                 re.I,
             ),
         ],
