@@ -175,7 +175,7 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
     readers.append(
         re.compile(
             rf"\b(?:set|sets|setting|fix|fixed|fixes|limit|limited|initiali[sz]e[sd]?)\s"
-            rf"(?:(?!{_CHANGED})[^.;]){{0,80}}?{name}(?:\s+BIBREF\d+)?\s+(?:to|at|as)\s+(?:be\s+)?"
+            rf"(?:(?!{_CHANGED})(?:[^.;]|\.(?=\d))){{0,80}}?{name}(?:\s+BIBREF\d+)?\s+(?:to|at|as)\s+(?:be\s+)?"
             rf"(?P<v>{_VALUE})(?!\w|\.\d)",
             re.I,
         )

@@ -1,0 +1,116 @@
+"""Setup phrasings counted over the QASPER pool (agent/comparison/setup_phrasings.py and the
+value checks of agent/comparison/matrix_settings.py), on sentences the tests write: each form
+gives its value, and a number that belongs to something else gives none."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
+from citewise.agent.comparison.matrix_settings import settings_findings
+from citewise.agent.comparison.setup_code import code_findings
+
+SECTION = "4 Training"
+
+
+def unit(text: str, n: int = 1) -> Unit:
+    return Unit(text, f"b-{n}", 3, SECTION, "paragraph", n)
+
+
+def read(aspect: str, *sentences: str) -> list[str]:
+    units = [unit(s, n) for n, s in enumerate(sentences)]
+    found: list[Finding] = [f for u in units for f in find_in_unit(aspect, u)]
+    kept = best_distinct(settings_findings(aspect, units, "", set(), found), 3)
+    assert all(f.value in f.quote for f in kept)
+    return [f.value for f in kept]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("epochs", "For the granite tagger we set the maximum number of epochs to 60.", "60"),
+        ("dropout", "We set the initial learning rate to 0.002, the dropout rate to 0.4 and "
+                    "the margin to 1.", "0.4"),
+        ("learning rate", "Echo weights use momentum and we set the learning rate to $0.2$.",
+         "$0.2$"),
+        ("learning rate", "The echo encoder was trained with a learning rate of ${0.05}$.",
+         "${0.05}$"),
+        ("learning rate", "We fix the peak learning rate at $7e^{-4}$ for the echo runs.",
+         "$7e^{-4}$"),
+        ("learning rate", "Granite models use $lr=3\\cdot 10^{-4}$ and no decay.",
+         "3\\cdot 10^{-4}"),
+        ("epochs", "Both granite taggers are fine-tuned for three epochs on the shards.",
+         "three epochs"),
+        ("seeds", "All granite scores are averaged over 7 runs of each configuration.",
+         "7 runs"),
+        ("seeds", "We report the mean and standard deviation across four random restarts.",
+         "four random restarts"),
+        ("warmup", "The echo schedule warms up over the first 3,000 steps and then stays flat.",
+         "3,000 steps"),
+        ("warmup", "We use a learning-rate warm-up of 12K steps for the granite model.",
+         "12K steps"),
+        ("dropout", "Each dense block is followed by a dropout layer at a rate of 30%.", "30%"),
+        ("hardware", "Every echo model was trained on two NVIDIA GTX1070Ti GPUs.",
+         "two NVIDIA GTX1070Ti GPUs"),
+        ("compute", "Training the granite model took about three days on the cluster.",
+         "three days"),
+    ],
+)  # fmt: skip
+def test_a_setting_is_read_from_a_phrasing_papers_use(aspect: str, sentence: str, expected: str
+                                                      ) -> None:  # fmt: skip
+    assert read(aspect, sentence)[0] == expected
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence",
+    [
+        # a count that times something else, not the length of training
+        ("epochs", "The echo encoder is frozen for the first 2000 steps."),
+        ("epochs", "Training stops when the granite score does not rise for more than 4 epochs."),
+        ("epochs", "The optimiser warms up for 4,000 steps before the decay."),
+        # a number another unit follows
+        ("learning rate", "Training ends after halving the learning rate 4 times."),
+        ("learning rate", "Frames use a window of 25 ms and a step-size of 10 ms."),
+        # a speed measured over runs is no repeated training
+        ("seeds", "We measure the parser's speed on an idle box and average it over 5 runs."),
+        # hours of recordings are no training time
+        ("compute", "The annotators needed about forty hours of training on the guidelines."),
+    ],
+)  # fmt: skip
+def test_a_number_of_something_else_gives_no_value(aspect: str, sentence: str) -> None:
+    assert read(aspect, sentence) == []
+
+
+def test_a_value_cut_inside_its_list_keeps_its_first_item() -> None:
+    # the next setting's number closes the list: only the first item is this setting's
+    assert read("learning rate", "Granite settings: learning rate 0.2 and 3000 warm-up steps."
+                ) == ["0.2"]  # fmt: skip
+    assert read("batch size", "The echo model uses batch size 16, and 25% dropout.") == ["16"]
+
+
+def test_a_rate_set_then_decayed_is_read_as_set() -> None:
+    values = read("learning rate", "We set the learning rate to 0.01 and later decay the "
+                                   "learning rate to 0.001 for the granite runs.")  # fmt: skip
+    assert values == ["0.01"]
+
+
+def test_a_countdown_no_longer_hides_the_sentences_own_value() -> None:
+    sentence = "The maximum number of epochs is 40, and most echo models stop within 12 epochs."
+    assert read("epochs", sentence) == ["40"]
+
+
+def test_a_link_the_paper_took_a_checkpoint_from_is_no_offer_of_its_code() -> None:
+    taken = unit("We used the granite checkpoint from https://github.com/stonelab/granite.", 1)
+    own = unit("Our code is available at https://github.com/echo-team/echo-tagger.", 2)
+    found = [
+        Finding("code availability", link, u.text, 3, u.block_id, SECTION, 1.5)
+        for u, link in ((taken, "https://github.com/stonelab/granite"),
+                        (own, "https://github.com/echo-team/echo-tagger"))
+    ]  # fmt: skip
+    values = {f.value for f in code_findings([taken, own], "Granite Echo", found)}
+    assert values == {"https://github.com/echo-team/echo-tagger"}
+
+
+def test_available_methods_of_others_are_no_code_offer() -> None:
+    said = unit("We compared three of the tagging methods that are available.")
+    assert code_findings([said], "Echo", []) == []
