@@ -114,3 +114,12 @@ def test_a_link_the_paper_took_a_checkpoint_from_is_no_offer_of_its_code() -> No
 def test_available_methods_of_others_are_no_code_offer() -> None:
     said = unit("We compared three of the tagging methods that are available.")
     assert code_findings([said], "Echo", []) == []
+
+
+def test_a_value_is_checked_where_it_stands_as_a_number_of_its_own() -> None:
+    # "300" also occurs inside "30000": the check looks at the value itself
+    sentence = "The granite vocabulary was set to 30000 and the batch size to 300."
+    assert read("batch size", sentence) == ["300"]
+    assert read("dropout", "The rate was set to 0.25 with a dropout of 0.2 on the echo layer.") == [
+        "0.2"
+    ]

@@ -255,6 +255,12 @@ _CHANGED_TO = re.compile(
 _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 
 
+def _position(quote: str, value: str) -> int:
+    """Where the value stands as a number of its own ("500" in "set to 500", not in "25000")."""
+    m = re.search(rf"(?<![\d.]){re.escape(value)}(?!\d)", quote)
+    return m.start() if m else max(quote.find(value), 0)
+
+
 def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
     """The findings that are values of the setting: a count timing something else, a number
     another unit follows and a value cut inside its number left out; a list whose last item
@@ -262,7 +268,7 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
     ("learning rate 0.1 and 4000 warm-up steps") cut to its first item."""
     out = []
     for f in found:
-        at = max(f.quote.find(f.value), 0)
+        at = _position(f.quote, f.value)
         end = at + len(f.value)
         item = _LIST_ITEM.match(f.value)
         cut = _CUT_NUMBER.match(f.quote, end)

@@ -130,7 +130,7 @@ _AMONG_OTHERS = re.compile(r"\b(?:that|which)\s+(?:is|are|were|was)\s+(?:\w+\s+)
 
 def _under(link: str, orgs: set[str]) -> bool:
     m = _REPO.search(link)
-    return bool(m) and m.group("owner").lower() in orgs
+    return m is not None and m.group("owner").lower() in orgs
 
 
 def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
