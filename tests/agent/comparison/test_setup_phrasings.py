@@ -123,3 +123,8 @@ def test_a_value_is_checked_where_it_stands_as_a_number_of_its_own() -> None:
     assert read("dropout", "The rate was set to 0.25 with a dropout of 0.2 on the echo layer.") == [
         "0.2"
     ]
+
+
+def test_values_both_set_at_once_are_read() -> None:
+    sentence = "The input dropout and the state dropout rate are both set to $0.35$ ."
+    assert read("dropout", sentence) == ["$0.35$"]
