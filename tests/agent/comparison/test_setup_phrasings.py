@@ -128,3 +128,23 @@ def test_a_value_is_checked_where_it_stands_as_a_number_of_its_own() -> None:
 def test_values_both_set_at_once_are_read() -> None:
     sentence = "The input dropout and the state dropout rate are both set to $0.35$ ."
     assert read("dropout", sentence) == ["$0.35$"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Okafor et al. (2018) used a learning rate of 0.3 for their granite tagger.",
+        "They trained the echo model with a learning rate of 0.3 on the old shards.",
+        "Our tagger converges quickly, where a learning rate of 0.3 for BIBREF7 was needed.",
+    ],
+)
+def test_another_works_setting_is_not_the_papers(sentence: str) -> None:
+    assert read("learning rate", sentence) == []
+
+
+def test_a_setting_taken_over_from_a_cited_work_is_the_papers_own() -> None:
+    assert read("learning rate", "Following Okafor et al. (2018), we use a learning rate of 0.3."
+                ) == ["0.3"]  # fmt: skip
+    assert read("learning rate", "The learning rate is 0.3 as in BIBREF4.") == ["0.3"]
+    epochs = read("epochs", "The echo model needs only 8 epochs, unlike 30 epochs for BIBREF2.")
+    assert epochs == ["8 epochs"]

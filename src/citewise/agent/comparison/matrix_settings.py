@@ -255,6 +255,29 @@ _CHANGED_TO = re.compile(
 _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 
 
+# another work's settings: a sentence with no "we"/"our" whose subject is a cited work or its
+# authors ("Smith et al. (2019) used a learning rate of 0.1", "They trained for 10 epochs"), or
+# a value the sentence gives to a cited work ("33 epochs for both BIBREF7 and BIBREF2", "unlike
+# 30 epochs"); "following BIBREF3, we use ..." stays the paper's own
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.I)
+_CITED_SUBJECT = re.compile(
+    r"^\W*(?:[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?\s+et\s+al\.?|BIBREF\d+|They\b|"
+    r"The\s+authors\b|Their\b)"
+)
+_GIVEN_TO_OTHERS = re.compile(
+    r"\s+(?:for|of|in|by|from)\s+(?:both\s+)?(?:BIBREF\d+|[A-Z][\w-]+\s+et\s+al)"
+)
+_CONTRASTED = re.compile(r"\b(?:unlike|than|whereas)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def _others(f: Finding, at: int) -> bool:
+    """Whether the finding is another work's setting rather than the paper's own."""
+    if _CITED_SUBJECT.match(f.quote) and not _FIRST_PERSON.search(f.quote):
+        return True
+    end = at + len(f.value)
+    return bool(_GIVEN_TO_OTHERS.match(f.quote, end) or _CONTRASTED.search(f.quote[:at]))
+
+
 def _position(quote: str, value: str) -> int:
     """Where the value stands as a number of its own ("500" in "set to 500", not in "25000")."""
     m = re.search(rf"(?<![\d.]){re.escape(value)}(?!\d)", quote)
@@ -277,6 +300,8 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
         elif cut:
             continue
         if aspect == "epochs" and _COUNTDOWN.search(f.quote[:at]):
+            continue
+        if _others(f, at):
             continue
         if aspect in _RATES and _OTHER_UNIT.match(f.quote, end):
             continue
