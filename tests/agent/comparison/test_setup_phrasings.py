@@ -4,11 +4,18 @@ gives its value, and a number that belongs to something else gives none."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
 from citewise.agent.comparison.matrix_settings import settings_findings
 from citewise.agent.comparison.setup_code import code_findings
+from citewise.cli import app
+from citewise.cli.testing import CliRunner
+
+runner = CliRunner()
 
 SECTION = "4 Training"
 
@@ -148,3 +155,32 @@ def test_a_setting_taken_over_from_a_cited_work_is_the_papers_own() -> None:
     assert read("learning rate", "The learning rate is 0.3 as in BIBREF4.") == ["0.3"]
     epochs = read("epochs", "The echo model needs only 8 epochs, unlike 30 epochs for BIBREF2.")
     assert epochs == ["8 epochs"]
+
+
+RESULTS_PAPER = """# Echo Tagging of Granite Logs
+
+## Abstract
+
+We tag granite logs with an echo encoder.
+
+## Results
+
+Scores of the echo runs on the granite test split.
+
+| Model | Epochs | Batch size | F1 |
+|---|---|---|---|
+| echo-small | 10 | 16 | 81.2 |
+| echo-large | 40 | 64 | 84.9 |
+"""
+
+
+def test_a_table_of_results_gives_no_setting(tmp_path: Path) -> None:
+    # a column of epochs beside the F1 it produced lists the runs compared, not the setting
+    paper = tmp_path / "echo.md"
+    paper.write_text(RESULTS_PAPER, encoding="utf-8")
+    lib = tmp_path / "lib"
+    assert runner.invoke(app, ["-L", str(lib), "ingest", "--no-embed", str(paper)]).exit_code == 0
+    doc = json.loads(runner.invoke(app, ["-L", str(lib), "list", "--json"]).stdout)[0]["id"]
+    out = json.loads(runner.invoke(app, ["-L", str(lib), "setup", doc, "--json"]).stdout)
+    assert not out["aspects"]["epochs"]["stated"]
+    assert not out["aspects"]["batch size"]["stated"]

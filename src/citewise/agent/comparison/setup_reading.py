@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.patterns import METRIC_NAMES, NUM
 from citewise.agent.sourced_lists import sourced_lists
 
 NAMES_FILE = "setup_names.txt"
@@ -231,6 +231,10 @@ def _names_setting(cell: str, aspect: str) -> bool:
     return bool(label) and _names()[aspect].fullmatch(label) is not None
 
 
+# a header naming what a table of results measures ("| Epochs | Acc. | F1 |")
+_MEASURE = re.compile(rf"(?<![\w-])(?:{METRIC_NAMES}|Acc\.?)(?![\w-])")
+
+
 def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     """Values of a setting in hyperparameter tables: a row labelled with the setting gives its
     other cells, a column headed by it gives its cell in each row."""
@@ -245,6 +249,8 @@ def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         grid = [(u, _cells(u.text)) for u in rows]
         header = grid[0][1]
         columns = [j for j, c in enumerate(header or []) if j and _names_setting(c, aspect)]
+        if any(_MEASURE.search(c) for c in header or []):
+            columns = []  # a table of results: a setting's column lists the runs compared
         for n, (unit, cells) in enumerate(grid):
             if cells is None:
                 continue
