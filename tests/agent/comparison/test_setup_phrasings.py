@@ -155,6 +155,9 @@ def test_a_setting_taken_over_from_a_cited_work_is_the_papers_own() -> None:
     assert read("learning rate", "The learning rate is 0.3 as in BIBREF4.") == ["0.3"]
     epochs = read("epochs", "The echo model needs only 8 epochs, unlike 30 epochs for BIBREF2.")
     assert epochs == ["8 epochs"]
+    # a threshold ("greater than 5") is no contrast with another work
+    clip = "We clipped the gradients if their norm is greater than 4 to steady training BIBREF9."
+    assert read("gradient clipping", clip) == ["4"]
 
 
 RESULTS_PAPER = """# Echo Tagging of Granite Logs

@@ -267,7 +267,7 @@ _CITED_SUBJECT = re.compile(
 _GIVEN_TO_OTHERS = re.compile(
     r"\s+(?:for|of|in|by|from)\s+(?:both\s+)?(?:BIBREF\d+|[A-Z][\w-]+\s+et\s+al)"
 )
-_CONTRASTED = re.compile(r"\b(?:unlike|than|whereas)\s+(?:\w+\s+){0,2}$", re.I)
+_CONTRASTED = re.compile(r"\b(?:unlike|whereas|as\s+opposed\s+to)\s+(?:\w+\s+){0,2}$", re.I)
 
 
 def _others(f: Finding, at: int) -> bool:
