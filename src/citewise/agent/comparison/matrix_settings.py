@@ -16,7 +16,7 @@ from dataclasses import replace
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.setup_code import code_findings
-from citewise.agent.comparison.setup_phrasings import phrasings
+from citewise.agent.comparison.setup_phrasings import phrasings, word_alternation
 from citewise.agent.comparison.setup_reading import (
     linked_findings,
     names_another,
@@ -238,11 +238,7 @@ _COUNTDOWN = re.compile(
 )
 # a number a unit of its own follows counts something else: "halving the learning rate 5
 # times", "the dropout of 2 layers", "a step-size of 4 ms"
-_OTHER_UNIT = re.compile(
-    r"\s*(?:times|epochs?|steps|iterations|updates|layers|hours|days|GPUs?|heads|units|ms|"
-    r"seconds|frames|Hz|kHz)\b",
-    re.I,
-)
+_OTHER_UNIT = re.compile(rf"\s*(?:{word_alternation('other units')})\b", re.I)
 # a value cut inside its number: "0.1 and 400" of "0.1 and 4000 warm-up steps", "5" of
 # "$lr=5\cdot 10^{-5}$"
 _CUT_NUMBER = re.compile(r"\d|\s*\\(?:cdot|times)|\s*[×x]\s*10")

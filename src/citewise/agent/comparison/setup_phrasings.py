@@ -27,7 +27,8 @@ NAMES_FILE = "setup_names.txt"
 
 
 @cache
-def _list(name: str) -> str:
+def word_alternation(name: str) -> str:
+    """One list of agent/data/setup_names.txt as a regex alternation, longest first."""
     text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
     words = sourced_lists(text, NAMES_FILE, (name,))[name]
     alts = sorted(words, key=len, reverse=True)
@@ -36,7 +37,8 @@ def _list(name: str) -> str:
 
 @cache
 def phrasings() -> dict[str, list[re.Pattern[str]]]:
-    count = rf"(?:\d+|{_list('number words')})"
+    words = word_alternation("number words")
+    count = rf"(?:\d+|{words})"
     steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
     return {
         "epochs": [
@@ -44,7 +46,7 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
             re.compile(
                 r"^(?=.*\b(?:train\w*|fine-?tun\w*|optimi[sz]\w*|run|ran)\b).*?\bfor\s+"
                 r"(?:only\s+|just\s+|about\s+|a\s+total\s+of\s+)?"
-                rf"(?P<v>(?:{_list('number words')})\s+(?:training\s+|full\s+)?epochs?)\b",
+                rf"(?P<v>(?:{words})\s+(?:training\s+|full\s+)?epochs?)\b",
                 re.I,
             ),
         ],
@@ -55,7 +57,7 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
                 r"^(?!.*\b(?:throughput|speed|latency|runtime|seconds)\b).*?"
                 r"\b(?:averag\w*|mean|median|standard\s+deviations?)\b[^.;]{0,40}?"
                 rf"\b(?:over|of|across|from)\s+(?:the\s+)?(?P<v>{count}\s+(?:random\s+|"
-                rf"independent\s+|different\s+)?(?:{_list('repetitions')}))\b",
+                rf"independent\s+|different\s+)?(?:{word_alternation('repetitions')}))\b",
                 re.I,
             ),
         ],
@@ -72,7 +74,7 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
             re.compile(
                 r"^(?=.*\b(?:train\w*|epochs?)\b).*?\b(?:took|takes|take|taking|lasted|lasts)\s+"
                 r"(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
-                rf"(?P<v>(?:an?|half\s+a|{_list('number words')})\s+"
+                rf"(?P<v>(?:an?|half\s+a|{words})\s+"
                 r"(?:hours?|days?|weeks?|minutes?))\b(?!\s+of\b)",
                 re.I,
             ),
