@@ -2,9 +2,8 @@
 aspect.
 
 - software (agent/comparison/setup_software.py, re-exported here);
-- code availability: the paper's own repository first (a link under the authors' e-mail
-  organisation or named after the paper's system), code said to be available without a link
-  ("is available online"), links of other projects last;
+- code availability (agent/comparison/setup_code.py);
+- the phrasings counted over the QASPER pool (agent/comparison/setup_phrasings.py);
 - compute ("the total training time is 1-2 days"), a schedule written the other way round
   ("multiplying 0.7 to the learning rate"), "no warmup", dropout named without a rate.
 """
@@ -12,12 +11,15 @@ aspect.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.matrix_cells import word_list
 from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.setup_code import code_findings
+from citewise.agent.comparison.setup_phrasings import phrasings, word_alternation
 from citewise.agent.comparison.setup_reading import (
     linked_findings,
+    names_another,
     readings,
     respectively_findings,
     table_findings,
@@ -27,116 +29,6 @@ from citewise.agent.comparison.setup_reading import (
 from citewise.agent.comparison.setup_software import learn_software as learn_software
 from citewise.agent.comparison.setup_software import software_findings
 from citewise.agent.comparison.setup_software import software_names as software_names
-
-# "our code and data are available", "the implementation ... is publicly available": the thing
-# offered is code or data of the paper's (not "their implementation", not "our model and X ...")
-_AVAILABLE = re.compile(
-    r"\b(?:our\s+(?:[\w-]+\s+){0,2}?(?:code|codes|implementation|software|scripts|tools?|"
-    r"toolkit|data|dataset|datasets|resources)\b[^.;]{0,60}?|(?<!their\s)(?<!Their\s)(?<!its\s)"
-    r"(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
-    r"[^.;]{0,60}?)\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?"
-    r"(?:publicly\s+|freely\s+|openly\s+)?(?P<v>available(?:\s+(?:online|on\s+GitHub|for\s+"
-    r"download|upon\s+request|on\s+request))?)",
-    re.I,
-)
-_NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
-_RELEASE = re.compile(
-    r"\b(?P<v>(?:we\s+)?(?:release|publish|open-source|make available)\s+(?:our|the|all)\s+"
-    r"(?:\w+\s+){0,2}?(?:code|implementation|source code|software|data and code|code and data))\b",
-    re.I,
-)
-_CODE_WORD = re.compile(r"\b(?:code|codes|implementation|software|scripts|repository)\b", re.I)
-# code offered without a link, in other words than _AVAILABLE's and _RELEASE's
-_OFFERS_CODE = (
-    # "we have released all the code", "make all associated code and data publicly available"
-    re.compile(
-        r"(?P<v>\b(?:released|published|open-sourced|make|made)\s+(?:publicly\s+)?"
-        r"(?:our|the|all)\s+(?:\w+\s+){0,3}?(?:code|codes|implementation|source\s+code|scripts)"
-        r"(?:\s+and\s+data)?)\b",
-        re.I,
-    ),
-    # "the source code will be released upon acceptance", "the source code is on Github"
-    re.compile(
-        r"(?P<v>\b(?:source\s+)?(?:code|codes|implementation|scripts)\b[^.;]{0,40}?\b(?:is|are|will\s+"
-        r"be|has\s+been|have\s+been)\s+(?:publicly\s+)?(?:released|open-sourced|accessible|on\s+"
-        r"GitHub)(?:\s+upon\s+(?:paper\s+)?acceptance)?)",
-        re.I,
-    ),
-    # "our publicly available source code", "our github repository"
-    re.compile(
-        r"(?P<v>\bour\s+(?:publicly\s+available\s+(?:source\s+)?code|GitHub\s+repository))",
-        re.I,
-    ),
-)
-# a sentence that offers the paper's code or data: "our code", "we release", "is available at"
-_OFFERED = re.compile(
-    r"\b(?:our|accessible|we\s+(?:release|make|provide|publish|share|open-source)|(?:is|are|will\s+be|"
-    r"has\s+been|have\s+been)\s+(?:made\s+)?(?:publicly\s+|freely\s+)?available|can\s+be\s+"
-    r"(?:found|downloaded|accessed|obtained)|download\w*)\b|^(?:Code|Data|Software|Source)\b",
-    re.I,
-)
-_EMAIL_ORG = re.compile(r"@(?:[\w-]+\.)*?(?P<org>[\w-]+)\.(?:org|com|edu|ac\.\w+|\w{2})\b")
-_REPO = re.compile(
-    r"(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/(?P<owner>[\w.-]+)/?\s?(?P<repo>[\w.-]*)",
-    re.I,
-)
-_URL = re.compile(r"https?://\S+")
-
-
-def own_organisations(paper_units: list[Unit]) -> set[str]:
-    """The organisations of the authors' e-mail addresses on the first page ('allenai')."""
-    orgs: set[str] = set()
-    for unit in paper_units:
-        if unit.page > 1:
-            break
-        orgs.update(m.group("org").lower() for m in _EMAIL_ORG.finditer(unit.text))
-    return orgs - word_list("webmail_domains")
-
-
-def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> list[Finding]:
-    """`found` (links in sentences about code) re-scored so the paper's own repository leads,
-    plus the repositories under the authors' organisation wherever they stand (a footnote)
-    and code said to be available without a link."""
-    orgs = own_organisations(paper_units)
-    system = {
-        w.lower() for w in re.findall(r"[A-Za-z][\w-]*\d[\w-]*|[A-Z][A-Za-z]*[A-Z]\w*", title)
-    }
-    out = []
-    for f in found:
-        own = _own_link(f.value, orgs, system)
-        if not own and not _OFFERED.search(_URL.sub(" ", f.quote)):
-            continue  # another project's link in a sentence that offers no code of the paper's
-        out.append(Finding(f.aspect, f.value, f.quote, f.page, f.block_id, f.section,
-                           f.score + own))  # fmt: skip
-    seen = {f.value for f in found}
-    for unit in paper_units:
-        offers = _CODE_WORD.search(_URL.sub(" ", unit.text)) and _OFFERED.search(unit.text)
-        for m in _URL.finditer(unit.text):
-            link = m.group().rstrip(".,;)")
-            own = _own_link(link, orgs, system)
-            if link in seen or not (own or offers):
-                continue
-            seen.add(link)  # the paper's repository, or a link a sentence offers its code at
-            out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
-                               unit.section, 2.0 if own else 1.5))  # fmt: skip
-        for pattern in (_AVAILABLE, _RELEASE, *_OFFERS_CODE):
-            said = pattern.search(unit.text)
-            if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
-                out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
-                                   unit.block_id, unit.section, 0.8))  # fmt: skip
-                break
-    return out
-
-
-def _own_link(link: str, orgs: set[str], system: set[str]) -> float:
-    m = _REPO.search(link)
-    if not m:
-        return 0.0
-    owner, repo = m.group("owner").lower(), m.group("repo").lower()
-    if owner in orgs or (repo and repo in system):
-        return 2.0
-    return 0.0
-
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
@@ -303,7 +195,7 @@ def extra_findings(aspect: str, paper_units: list[Unit], known: list[Finding]) -
     for unit in paper_units:
         if unit.text in quoted:
             continue
-        for pattern in _EXTRA.get(aspect, ()):
+        for pattern in (*_EXTRA.get(aspect, ()), *phrasings().get(aspect, ())):
             m = pattern.search(unit.text)
             if m and not _NOT_BEFORE.search(unit.text, 0, m.start("v")):
                 value = m.group("v").strip(" ,")
@@ -328,16 +220,88 @@ def settings_findings(
     together = readings(paper_units)
     found = [f for f in found if aspect not in together.get(f.quote, {})]
     found += respectively_findings(aspect, paper_units) + table_findings(aspect, paper_units)
+    # a sentence whose only reading was no value (a countdown) is read again by the others
+    found = _values_of_the_setting(aspect, found)
     quoted = {f.quote for f in found}
     found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
     found += extra_findings(aspect, paper_units, found)
-    if aspect == "epochs":
-        found = [
-            f for f in found if not _COUNTDOWN.search(f.quote[: max(f.quote.find(f.value), 0)])
-        ]
-    return found
+    return _values_of_the_setting(aspect, found)
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2
 # epochs": a count of epochs that times something else, not the length of training
-_COUNTDOWN = re.compile(r"\b(?:after|every|each|within|patience(?:\s+of)?)\s+$", re.I)
+# (or the steps a warmup lasts: "for the first 3000 steps", "warms up for 8,000 steps")
+_COUNTDOWN = re.compile(
+    r"\b(?:after|every|each|within|patience(?:\s+of)?|the\s+first|(?:for\s+)?more\s+than|"
+    r"warm(?:s|ed|ing)?[\s-]?up\s+(?:for|over|of))\s+$",
+    re.I,
+)
+# a number a unit of its own follows counts something else: "halving the learning rate 5
+# times", "the dropout of 2 layers", "a step-size of 4 ms"
+_OTHER_UNIT = re.compile(rf"\s*(?:{word_alternation('other units')})\b", re.I)
+# a value cut inside its number: "0.1 and 400" of "0.1 and 4000 warm-up steps", "5" of
+# "$lr=5\cdot 10^{-5}$"
+_CUT_NUMBER = re.compile(r"\d|\s*\\(?:cdot|times)|\s*[×x]\s*10")
+_LIST_ITEM = re.compile(r"^(?P<first>.+?)\s*(?:,|\band\b|\bor\b)")
+_CHANGED_TO = re.compile(
+    r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|anneal)\w*\s+(?:\w+\s+){0,3}?"
+    r"learning[- ]rates?\s+(?:to|by)\s+$",
+    re.I,
+)
+_RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
+
+
+# another work's settings: a sentence with no "we"/"our" whose subject is a cited work or its
+# authors ("Smith et al. (2019) used a learning rate of 0.1", "They trained for 10 epochs"), or
+# a value the sentence gives to a cited work ("33 epochs for both BIBREF7 and BIBREF2", "unlike
+# 30 epochs"); "following BIBREF3, we use ..." stays the paper's own
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.I)
+_CITED_SUBJECT = re.compile(
+    r"^\W*(?:[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?\s+et\s+al\.?|BIBREF\d+|They\b|"
+    r"The\s+authors\b|Their\b)"
+)
+_GIVEN_TO_OTHERS = re.compile(
+    r"\s+(?:for|of|in|by|from)\s+(?:both\s+)?(?:BIBREF\d+|[A-Z][\w-]+\s+et\s+al)"
+)
+_CONTRASTED = re.compile(r"\b(?:unlike|whereas|as\s+opposed\s+to)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def _others(f: Finding, at: int) -> bool:
+    """Whether the finding is another work's setting rather than the paper's own."""
+    if _CITED_SUBJECT.match(f.quote) and not _FIRST_PERSON.search(f.quote):
+        return True
+    end = at + len(f.value)
+    return bool(_GIVEN_TO_OTHERS.match(f.quote, end) or _CONTRASTED.search(f.quote[:at]))
+
+
+def _position(quote: str, value: str) -> int:
+    """Where the value stands as a number of its own ("500" in "set to 500", not in "25000")."""
+    m = re.search(rf"(?<![\d.]){re.escape(value)}(?!\d)", quote)
+    return m.start() if m else max(quote.find(value), 0)
+
+
+def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
+    """The findings that are values of the setting: a count timing something else, a number
+    another unit follows and a value cut inside its number left out; a list whose last item
+    belongs to the next setting ("batch size 32, and 35% dropout") or is cut inside its number
+    ("learning rate 0.1 and 4000 warm-up steps") cut to its first item."""
+    out = []
+    for f in found:
+        at = _position(f.quote, f.value)
+        end = at + len(f.value)
+        item = _LIST_ITEM.match(f.value)
+        cut = _CUT_NUMBER.match(f.quote, end)
+        if item and (cut or names_another(f.quote[end:], aspect)):
+            f = replace(f, value=item.group("first"))
+        elif cut:
+            continue
+        if aspect == "epochs" and _COUNTDOWN.search(f.quote[:at]):
+            continue
+        if _others(f, at):
+            continue
+        if aspect in _RATES and _OTHER_UNIT.match(f.quote, end):
+            continue
+        if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
+            continue  # "decay the learning rate to 0.001": a schedule's step, not the rate
+        out.append(f)
+    return out

@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.patterns import NUM
+from citewise.agent.comparison.patterns import METRIC_NAMES, NUM
 from citewise.agent.sourced_lists import sourced_lists
 
 NAMES_FILE = "setup_names.txt"
@@ -58,6 +58,13 @@ def _mentions(text: str) -> list[tuple[int, int, str]]:
             continue
         kept.append((start, end, aspect))
     return kept
+
+
+def names_another(text: str, aspect: str) -> bool:
+    """Whether `text` opens (after spaces) with the name of a setting other than `aspect`
+    ("dropout" after "batch size 32, and 35%")."""
+    found = _mentions(text[:40])
+    return bool(found) and not text[: found[0][0]].strip() and found[0][2] != aspect
 
 
 def respectively_pairs(text: str) -> list[tuple[str, str]]:
@@ -128,15 +135,26 @@ def respectively_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]
 
 # a value as a setting's name states it: a number ("0.5", ".05", "3e-5", "4K"), or a LaTeX one
 # ("$0.0001$", "$10^{-5}$", "$2 \times 10^{-3}$")
-_LATEX = r"\$\s*(?:\d+(?:\.\d+)?\s*\\times\s*)?(?:\d+(?:\.\d+)?(?:e-?\d+)?|10\^\{?[-−]?\d+\}?)\s*\$"
-_VALUE = rf"(?:{_LATEX}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+# ("${0.1}$" and "$5e^{-4}$" as some converters write them)
+_LATEX = (
+    r"\$\s*\{?\s*(?:\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*)?(?:\d+(?:\.\d+)?(?:e\^?\{?[-−]?\d+\}?)?|"
+    r"10\^\{?[-−]?\d+\}?)\s*\}?\s*\$"
+)
+# a power of ten inside a formula: "$lr=5\cdot 10^{-5}$"
+_POWER = r"\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*10\^\{?[-−]?\d+\}?"
+_VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # what links a name to its value across a few words of its own: "the batch size for training
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
     r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?(?:(?:to|as|at)\s+)?(?:be\s+)?"
+    r"(?:(?:both|all)\s+)?(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
+    r"(?:(?:to|as|at)\s+)?(?:be\s+)?"
     r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
 )
+
+
+# a verb changing a setting already set ("decay the learning rate to 0.1"): a schedule, not a value
+_CHANGED = r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|increas|anneal|warm)"
 
 
 @cache
@@ -153,6 +171,16 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             re.I,
         ),
     ]
+    # a value set by a verb before the name: "set the maximum number of epochs to 100", "set
+    # dropout BIBREF27 to 0.1", "the learning rate is set to 0.001, the dropout rate to 0.3"
+    readers.append(
+        re.compile(
+            rf"\b(?:set|sets|setting|fix|fixed|fixes|limit|limited|initiali[sz]e[sd]?)\s"
+            rf"(?:(?!{_CHANGED})(?:[^.;]|\.(?=\d))){{0,80}}?{name}(?:\s+BIBREF\d+)?\s+(?:to|at|as)\s+(?:be\s+)?"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        )
+    )
     if aspect in ("dropout", "weight decay"):
         # the value before the name: "0.001 L2 weight decay", "a 0.3 dropout rate"
         readers.append(re.compile(rf"(?<![\w.])(?P<v>{NUM})\s+(?:L2\s+)?{name}", re.I))
@@ -203,6 +231,10 @@ def _names_setting(cell: str, aspect: str) -> bool:
     return bool(label) and _names()[aspect].fullmatch(label) is not None
 
 
+# a header naming what a table of results measures ("| Epochs | Acc. | F1 |")
+_MEASURE = re.compile(rf"(?<![\w-])(?:{METRIC_NAMES}|Acc\.?)(?![\w-])")
+
+
 def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     """Values of a setting in hyperparameter tables: a row labelled with the setting gives its
     other cells, a column headed by it gives its cell in each row."""
@@ -217,6 +249,8 @@ def table_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         grid = [(u, _cells(u.text)) for u in rows]
         header = grid[0][1]
         columns = [j for j, c in enumerate(header or []) if j and _names_setting(c, aspect)]
+        if any(_MEASURE.search(c) for c in header or []):
+            columns = []  # a table of results: a setting's column lists the runs compared
         for n, (unit, cells) in enumerate(grid):
             if cells is None:
                 continue

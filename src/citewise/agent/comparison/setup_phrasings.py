@@ -1,0 +1,97 @@
+"""Setting phrasings counted over the QASPER pool (docs/benchmarks.md, "Fifth session: setup
+phrasings from the whole pool"), beside patterns.py and matrix_settings.py: the forms papers
+use in general that those leave out, each kept because at least 1% of the pool's papers write
+it.
+
+- a count in words: "trained for five epochs", "averaged over three runs", "training took four
+  days";
+- repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
+- warmup counted in steps after it: "warm-up of 10K steps", "warms up for 8,000 steps";
+- a dropout rate "at a rate of": "a dropout layer at a rate of 50%";
+- a card NVIDIA names, in any spelling of its model ("NVIDIA GTX1080Ti", "Nvidia M40").
+
+Each reading is scored below patterns.py's, so it fills only what they leave empty. Number words
+and the nouns of repetition are data (agent/data/setup_names.txt).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from citewise.agent.comparison.patterns import NUM
+from citewise.agent.sourced_lists import sourced_lists
+
+NAMES_FILE = "setup_names.txt"
+
+
+@cache
+def word_alternation(name: str) -> str:
+    """One list of agent/data/setup_names.txt as a regex alternation, longest first."""
+    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    words = sourced_lists(text, NAMES_FILE, (name,))[name]
+    alts = sorted(words, key=len, reverse=True)
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in alts)
+
+
+@cache
+def phrasings() -> dict[str, list[re.Pattern[str]]]:
+    words = word_alternation("number words")
+    count = rf"(?:\d+|{words})"
+    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
+    return {
+        "epochs": [
+            # "we fine-tune both models for five epochs", "trained for one epoch"
+            re.compile(
+                r"^(?=.*\b(?:train\w*|fine-?tun\w*|optimi[sz]\w*|run|ran)\b).*?\bfor\s+"
+                r"(?:only\s+|just\s+|about\s+|a\s+total\s+of\s+)?"
+                rf"(?P<v>(?:{words})\s+(?:training\s+|full\s+)?epochs?)\b",
+                re.I,
+            ),
+        ],
+        "seeds": [
+            # "we report the average over 5 runs", "results are averaged over three repetitions";
+            # a speed measured over runs is no repeated training
+            re.compile(
+                r"^(?!.*\b(?:throughput|speed|latency|runtime|seconds)\b).*?"
+                r"\b(?:averag\w*|mean|median|standard\s+deviations?)\b[^.;]{0,40}?"
+                rf"\b(?:over|of|across|from)\s+(?:the\s+)?(?P<v>{count}\s+(?:random\s+|"
+                rf"independent\s+|different\s+)?(?:{word_alternation('repetitions')}))\b",
+                re.I,
+            ),
+        ],
+        "warmup": [
+            re.compile(
+                rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
+                rf"(?:the\s+first\s+)?(?P<v>{steps})\b",
+                re.I,
+            ),
+        ],
+        "compute": [
+            # a training time in words: "training took four days", "which takes approximately
+            # two days", "it took about a day to train"; not hours of data ("60 hours of ...")
+            re.compile(
+                r"^(?=.*\b(?:train\w*|epochs?)\b).*?\b(?:took|takes|take|taking|lasted|lasts)\s+"
+                r"(?:only\s+|about\s+|approximately\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
+                rf"(?P<v>(?:an?|half\s+a|{words})\s+"
+                r"(?:hours?|days?|weeks?|minutes?))\b(?!\s+of\b)",
+                re.I,
+            ),
+        ],
+        "hardware": [
+            # a card NVIDIA names, however the model is spelled: "one NVIDIA GTX1080Ti GPU",
+            # "8/1 NVIDIA M40 GPUs", "an NVIDIA Titan-X GPU", "4 Nvidia Telsa V100-16GB GPUs"
+            re.compile(
+                r"(?P<v>\b(?:(?<!/)(?:\d+|a\s+single|single|one|two|four|eight)\s+)?(?i:nvidia)\s+"
+                r"(?:(?:Tesla|Telsa|GeForce|Quadro|GTX|RTX)\s+)*(?:[A-Z]{1,4}[\s-]?\d{2,4}\w*|"
+                r"(?i:titan)[\s-]?\w+)(?:-\d+\s?GB)?(?:\s+GPUs?)?)(?![\w-])"
+            ),
+        ],
+        "dropout": [
+            re.compile(
+                rf"\bdropout\b(?:\s+\w+){{0,3}}?\s+(?:at|with)\s+a\s+rate\s+of\s+(?P<v>{NUM})",
+                re.I,
+            ),
+        ],
+    }
