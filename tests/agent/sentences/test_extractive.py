@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from citewise.agent.ask.question import analyse
 from citewise.agent.sentences.extractive import (
+    MAX_WORDS,
+    Candidate,
     Passage,
     idf_function,
     score_candidates,
@@ -95,3 +97,28 @@ def test_two_part_questions_split_into_parts() -> None:
     parts = analyse("Who funded the study, and which body approved its protocol?").parts()
     assert [p.text for p in parts] == ["Who funded the study", "which body approved its protocol?"]
     assert analyse("What is the bed capacity?").parts()[0].text == "What is the bed capacity?"
+
+
+def _fitted(block: str, text: str, score: float, kind: str = "paragraph") -> Candidate:
+    return Candidate(block, text, 0.5, 0.5, score, frozenset(), fitted=True, kind=kind)
+
+
+def test_a_scored_answer_goes_on_past_four_short_sentences_within_its_words() -> None:
+    # six likely short sentences (8 words each): the 80-word budget binds, not a count of 4
+    question = analyse("Which harbours sent the letters?")
+    ranked = [
+        _fitted(f"b{n}", f"Letters came from harbour {n} in early spring.", 0.5) for n in range(6)
+    ]
+    chosen = select_answer(ranked, question)
+    assert len(chosen) == 6
+    assert sum(len(c.text.split()) for c in chosen) <= MAX_WORDS
+
+
+def test_a_heading_does_not_go_on_with_a_prose_answer() -> None:
+    question = analyse("Which harbours sent the letters?")
+    ranked = [
+        _fitted("b1", "Most letters came from the Bristol and Cork harbours.", 0.6),
+        _fitted("b2", "3 Where the Letters Came From", 0.5, kind="heading"),
+        _fitted("b3", "A few came from Lisbon.", 0.4),
+    ]
+    assert [c.block_id for c in select_answer(ranked, question)] == ["b1", "b3"]

@@ -1,9 +1,8 @@
 """How far a drafted answer runs: a cut sentence keeps the clause after the one that
-echoes the question, a sentence that refers back joins the one it continues, and further
-sentences go along within 80 words (agent/sentences/spans.py, agent/sentences/joining.py); which
-sentences state
-a size ("how long/big is the collection": agent/sentences/draft.py,
-agent/sentences/shape_terms.py)."""
+echoes the question, and the scorer's further sentences go along within 80 words (a
+paragraph's next sentence does not join on its own) (agent/sentences/spans.py,
+agent/sentences/joining.py); which sentences state a size ("how long/big is the
+collection": agent/sentences/draft.py, agent/sentences/shape_terms.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from dataclasses import replace
 from citewise.agent.ask.question import analyse
 from citewise.agent.sentences.draft import type_fit
 from citewise.agent.sentences.extractive import Candidate, Passage
-from citewise.agent.sentences.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed, refers_back
+from citewise.agent.sentences.joining import ANSWER_WORDS, COVERAGE_WORDS, Span, listed
 from citewise.agent.sentences.shape_terms import shape_aliases
 from citewise.agent.sentences.spans import shortest_span
 from citewise.retrieval.terms import stem
@@ -39,13 +38,6 @@ def test_without_the_next_clause_the_cut_stops_at_the_echo() -> None:
     assert "ornithologists" not in span, span
 
 
-def test_pronouns_and_determiners_open_a_sentence_that_refers_back() -> None:
-    assert refers_back("It contains 2,417 letters.")
-    assert refers_back("These include the harbour ledgers.")
-    assert not refers_back("Italy sent 2,417 letters.")
-    assert not refers_back("We read 2,417 letters.")
-
-
 def _candidate(text: str, block: str = "b1") -> Candidate:
     return Candidate(block, text, 1.0, 1.0, 1.0, frozenset())
 
@@ -56,16 +48,16 @@ PARAGRAPH = (
 )
 
 
-def test_the_sentence_that_continues_a_chosen_one_follows_it() -> None:
+def test_the_scorers_next_sentence_follows_not_the_paragraphs_next_one() -> None:
+    # "It contains ..." opens the next sentence of the chosen one's paragraph; the answer
+    # goes on with the sentence the scorer ranked next, from another passage
     passage = Passage("b1", "d1", PARAGRAPH, "paragraph", None, "Data", 1.0)
     first = "The main source of our study is the Harbour Archive."
+    second = "The letters were transcribed by two volunteers from the local history society."
     question = analyse("Which archive did they study?")
-    spans = listed([Span(_candidate(first), first)], question, [passage], {"b1": "d1"})
-    assert [s.text for s in spans] == [
-        first,
-        "It contains 2,417 letters written by dock workers between 1890 and 1910.",
-    ]
-    assert all(s.candidate.block_id == "b1" for s in spans)  # cited where it stands
+    chosen = [Span(_candidate(first), first), Span(_candidate(second, "b2"), second)]
+    spans = listed(chosen, question, [passage], {"b1": "d1", "b2": "d1"})
+    assert [s.text for s in spans] == [first, second]
 
 
 def test_further_sentences_go_along_within_the_word_budget_of_one_paper() -> None:

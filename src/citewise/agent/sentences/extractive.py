@@ -18,7 +18,12 @@ from citewise.agent.sentences.subjects import other_subject_rows, without_other_
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem, tokens, word_count
 
-MAX_SENTENCES = 4
+# An answer ranked by the fitted scorer takes at most this many sentences; its 80 words
+# (MAX_WORDS) bind first: on QASPER (main's library, odd / even answerable) a cap of 4 gave
+# 117 / 100 right, 5 gave 118 / 102, and 6, 8 or none 118 / 103 (docs/benchmarks.md,
+# "Fifth session: QASPER reader"): the cap only cut answers of short sentences early. With
+# more room a section heading could join; it no longer does (119 / 103).
+MAX_SENTENCES = 6
 COVERAGE_SENTENCES = 3
 # A sentence the fitted scorer finds at least this likely, relative to the best, joins it.
 SECOND_SHARE = 0.1
@@ -269,8 +274,9 @@ def select_answer(candidates: list[Candidate], question: Question) -> list[Candi
         if best.fitted:  # scored by the fitted scorer: a likely second sentence goes along
             if "table" in (candidate.kind, best.kind):
                 continue  # a table row says little without its header; one row is an answer
-            if candidate.kind == "caption" and best.kind != "caption":
-                continue  # a caption names a figure, it does not go on with a prose answer
+            if candidate.kind in ("caption", "heading") and best.kind != candidate.kind:
+                continue  # a caption names a figure, a heading a section: neither goes on
+                # with a prose answer
             if candidate.score >= SECOND_SHARE * best.score:
                 chosen.append(candidate)
                 covered |= candidate.terms

@@ -1,13 +1,16 @@
-"""Which sentences join the best one in a drafted answer, and how far it runs: the next
-sentence of a paragraph that refers back to a chosen one, the items a chosen sentence
-announces (agent/sentences/spans.py), then as many as the word budget takes."""
+"""Which sentences join the best one in a drafted answer, and how far it runs: the items a
+chosen sentence announces (agent/sentences/spans.py), then the scorer's next likely sentences
+as far as the word budget takes.
+
+(A paragraph's next sentence that refers back to a chosen one, "It contains ...", no longer
+joins it: on QASPER it changed 12-15% of answers, gained 1 on the half it was built on and
+lost 3 on the other, by taking the budget from the scorer's next sentences;
+docs/benchmarks.md, "Fifth session: QASPER reader".)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from importlib import resources
+from dataclasses import dataclass
 
 from citewise.agent.ask.question import Question
 from citewise.agent.sentences.extractive import (
@@ -16,10 +19,8 @@ from citewise.agent.sentences.extractive import (
     SECOND_SHARE,
     Candidate,
     Passage,
-    split_sentences,
 )
 from citewise.agent.sentences.spans import listed_items
-from citewise.agent.sourced_lists import sourced_lists
 
 # An answer runs to this many words: the sentence that holds the answer is often the
 # scorer's second to fourth, not its first, so the further ones it rates close go along.
@@ -73,47 +74,13 @@ def filled(
 def listed(
     spans: list[Span], question: Question, passages: list[Passage], document_of: dict[str, str]
 ) -> list[Span]:
-    """Each span widened to the items it lists and followed by the sentence that continues
-    it, then as many as the word budget takes."""
+    """Each span widened to the items it lists, then as many as the word budget takes."""
     texts = {p.block_id: p.text for p in passages}
     widened = [
         Span(s.candidate, listed_items(question.text, s.text, texts.get(s.candidate.block_id, "")))
         for s in spans
     ]
-    return _within_budget(_continued(widened, passages), document_of)
-
-
-def _continued(spans: list[Span], passages: list[Passage]) -> list[Span]:
-    """Each span followed by the next sentence of its paragraph when that one opens by
-    referring back to it ("The main source is the Convote set. It contains 3,857 speech
-    segments ..."): the two say one thing, and the second often says what is asked."""
-    sentences = {p.block_id: split_sentences(p.text) for p in passages if p.kind == "paragraph"}
-    shown = {s.candidate.text for s in spans}
-    joined: list[Span] = []
-    for span in spans:
-        joined.append(span)
-        order = sentences.get(span.candidate.block_id, [])
-        if span.candidate.text not in order:
-            continue
-        after = order.index(span.candidate.text) + 1
-        if after < len(order) and order[after] not in shown and refers_back(order[after]):
-            joined.append(Span(replace(span.candidate, text=order[after]), order[after]))
-            shown.add(order[after])
-    return joined
-
-
-@lru_cache(maxsize=1)
-def _back_words() -> frozenset[str]:
-    """Words that open a sentence about what the one before named (agent/data/continuation.txt)."""
-    text = resources.files("citewise.agent").joinpath("data", "continuation.txt")
-    lists = sourced_lists(text.read_text("utf-8"), "continuation.txt", ["refers_back"])
-    return frozenset(lists["refers_back"])
-
-
-def refers_back(sentence: str) -> bool:
-    """Whether the sentence opens with a pronoun or determiner referring back ("It", "These")."""
-    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
-    return first.strip("\"'(“‘") in _back_words()
+    return _within_budget(widened, document_of)
 
 
 def _within_budget(spans: list[Span], document_of: dict[str, str]) -> list[Span]:
