@@ -24,13 +24,39 @@ FLOWS = """<!DOCTYPE html><html><head><title>Cash of a ferry operator</title></h
 </body></html>
 """
 
+# periods down the rows: sections headed by a year, and labels that carry their date
+STACKED = """<!DOCTYPE html><html><head><title>Fleet of a ferry operator</title></head>
+<body><h1>Vessels</h1>
+<p>Vessels owned and chartered at each year end.</p>
+<table>
+<tr><th></th><th>Owned %</th><th>Chartered %</th></tr>
+<tr><td>Year ended 31 March 2020</td><td></td><td></td></tr>
+<tr><td>Passenger ships</td><td>70%</td><td>30%</td></tr>
+<tr><td>Cargo ships</td><td>55%</td><td>45%</td></tr>
+<tr><td>Year ended 31 March 2019</td><td></td><td></td></tr>
+<tr><td>Passenger ships</td><td>64%</td><td>36%</td></tr>
+<tr><td>Cargo ships</td><td>50%</td><td>50%</td></tr>
+</table>
+<h1>Crew</h1>
+<p>Crew contracts outstanding.</p>
+<table>
+<tr><th></th><th>Contracts</th><th>Average wage</th></tr>
+<tr><td>Open as of March 31, 2019</td><td>1,200</td><td>$41.0</td></tr>
+<tr><td>Signed</td><td>300</td><td>$43.5</td></tr>
+<tr><td>Ended</td><td>(150)</td><td>$40.0</td></tr>
+<tr><td>Open as of March 31, 2020</td><td>1,350</td><td>$42.0</td></tr>
+</table>
+</body></html>
+"""
+
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
     folder = tmp_path_factory.mktemp("table_periods")
     (folder / "flows.html").write_text(FLOWS)
+    (folder / "fleet.html").write_text(STACKED)
     lib = Library(folder / "lib", embeddings=False)
-    lib.ingest([folder / "flows.html"])
+    lib.ingest([folder / "flows.html", folder / "fleet.html"])
     return lib
 
 
@@ -58,3 +84,23 @@ def test_an_average_in_one_year_runs_over_it_and_the_year_before(library: Librar
 def test_a_weighted_average_of_one_year_is_not_averaged_again(library: Library) -> None:
     answer = _ask(library, "What was the weighted average fare in 2020?")
     assert all(s.kind != "computed" for s in answer.sentences), answer.answer
+
+
+def test_sections_headed_by_a_year_are_that_years_figures(library: Library) -> None:
+    answer = _computed(
+        library,
+        "What was the change in the chartered share of cargo ships from 2019 to 2020?",
+        "fleet",
+    )
+    assert "45 − 50 = -5.00" in answer.answer
+    mean = _computed(library, "Average owned passenger ships % over 2019 and 2020?", "fleet")
+    assert "(64 + 70) / 2 = 67.00" in mean.answer
+
+
+def test_rows_whose_labels_carry_their_date(library: Library) -> None:
+    answer = _computed(
+        library, "Sum the open crew contracts as of March 31, 2019 and 2020.", "fleet"
+    )
+    assert "1,200 + 1,350 = 2,550.00" in answer.answer
+    quotes = " ".join(e.quote for e in answer.evidence)
+    assert "Open as of March 31, 2019" in quotes and "Open as of March 31, 2020" in quotes

@@ -70,7 +70,7 @@ def best_row(
     frame: Frame,
     phrase: str,
     columns: list[int],
-    skip: set[int] | None = None,
+    skip: set[int] | None = None,  # id() of rows already taken
     described: bool = False,
 ) -> RowMatch | None:
     """The row the phrase names best among rows with a figure in every column wanted."""
@@ -82,7 +82,7 @@ def best_row(
         (
             (row_score(r, asked), r)
             for r in frame.rows
-            if all(k in r.figures for k in columns) and r.index not in (skip or set())
+            if all(k in r.figures for k in columns) and id(r) not in (skip or set())
         ),
         key=lambda s: -s[0],
     )
