@@ -104,3 +104,10 @@ def test_rows_whose_labels_carry_their_date(library: Library) -> None:
     assert "1,200 + 1,350 = 2,550.00" in answer.answer
     quotes = " ".join(e.quote for e in answer.evidence)
     assert "Open as of March 31, 2019" in quotes and "Open as of March 31, 2020" in quotes
+
+
+def test_a_change_over_a_span_of_years_runs_from_its_first_to_its_last(library: Library) -> None:
+    answer = _computed(library, "How much did cash from ticket sales grow from 2018 to 2020?")
+    assert "900 − 650 = 250.00" in answer.answer
+    total = _computed(library, "What was the total cash from ticket sales from 2018 to 2020?")
+    assert "650 + 800 + 900" in total.answer  # a total over a span counts every year in it

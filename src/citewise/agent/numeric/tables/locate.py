@@ -21,6 +21,7 @@ from citewise.retrieval.terms import stem, tokens
 
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _ORDINALS = ["first", "second", "third", "fourth"]
+_ENDPOINTS = ("change", "pct_change", "difference")
 OWN = 0.2  # the share of a row's score its own label's words carry
 
 
@@ -149,7 +150,9 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
     if ask.periods:
         picked, ambiguous = [], False
         years = [p.year for p in ask.periods]
-        if ask.span and len(years) == 2:
+        # "from 2017 to 2019": every year between for a total or an average; a change
+        # runs from the first to the last
+        if ask.span and len(years) == 2 and ask.operation not in _ENDPOINTS:
             low, high = min(years), max(years)
             years = sorted({y for c in single for y in c.years if low <= y <= high})
         for year in years:
