@@ -111,3 +111,10 @@ def test_a_change_over_a_span_of_years_runs_from_its_first_to_its_last(library: 
     assert "900 − 650 = 250.00" in answer.answer
     total = _computed(library, "What was the total cash from ticket sales from 2018 to 2020?")
     assert "650 + 800 + 900" in total.answer  # a total over a span counts every year in it
+
+
+def test_an_undated_row_the_question_names_is_not_read_as_a_dated_one(library: Library) -> None:
+    """ "Signed" has no period of its own: the dated "Open as of ..." rows must not answer
+    a question about it."""
+    answer = _ask(library, "What is the sum of crew contracts signed in 2019 and 2020?", "fleet")
+    assert all(s.kind != "computed" for s in answer.sentences), answer.answer

@@ -17,6 +17,7 @@ from __future__ import annotations
 from citewise.agent.ask.table_reading import Ask, periods
 from citewise.agent.numeric.cells import row_name
 from citewise.agent.numeric.tables.frame import Column, Frame, Row
+from citewise.agent.numeric.tables.locate import row_score, terms
 
 
 def _without(text: str, period: str) -> str:
@@ -64,6 +65,24 @@ def _period_columns(dated: dict[int, tuple[int, str, str]]) -> list[Column]:
     return [Column(y, str(y), str(y), [y], False) for y in years]
 
 
+def _undated_named(
+    frame: Frame, ask: Ask, dated: dict[int, tuple[int, str, str]], rows: list[Row]
+) -> bool:
+    """A row the regrouping leaves out (it names no period, nor does a row above it)
+    names the question better than every row it keeps: the question asks of that row,
+    which has no figure by period ("goodwill acquired" between two dated balances)."""
+    asked = set(terms(ask.phrase))
+    kept = max(row_score(r, asked) for r in rows)
+    for row in frame.rows:
+        if row.index in dated:
+            continue
+        for column in frame.columns:
+            named = Row(row.index, f"{row.label} {column.header}", row.parent)
+            if column.index in row.figures and row_score(named, asked) > kept:
+                return True
+    return False
+
+
 def regrouped(frame: Frame, ask: Ask) -> Frame | None:
     """The table with its periods as columns, when the question names a period its column
     headers lack and its rows name two or more periods; None otherwise."""
@@ -93,7 +112,7 @@ def regrouped(frame: Frame, ask: Ask) -> Frame | None:
                 row.cells[year] = frame.cell(source, column)
     # an item printed for one period only is a row that mentions a year ("Notes due 2024")
     rows = [r for r in grouped.values() if len(r.figures) >= 2]
-    if not rows:
+    if not rows or _undated_named(frame, ask, dated, rows):
         return None
     columns = _period_columns(dated)
     return Frame(frame.block, frame.view, columns, rows, frame.scale, context=frame.context)
