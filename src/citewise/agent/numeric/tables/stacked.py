@@ -87,8 +87,8 @@ def regrouped(frame: Frame, ask: Ask) -> Frame | None:
     """The table with its periods as columns, when the question names a period its column
     headers lack and its rows name two or more periods; None otherwise."""
     header_years = {y for c in frame.columns for y in c.years}
-    if not ask.periods or all(p.year in header_years for p in ask.periods):
-        return None
+    if frame.transposed or not ask.periods or all(p.year in header_years for p in ask.periods):
+        return None  # (a table turned already has its periods as columns)
     dated = _row_periods(frame)
     if len({y for y, _, _ in dated.values()}) < 2:
         return None
