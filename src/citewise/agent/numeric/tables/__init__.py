@@ -26,6 +26,7 @@ from citewise.agent.numeric.tables.frame import Frame, frame
 from citewise.agent.numeric.tables.locate import best_row
 from citewise.agent.numeric.tables.propose import candidate
 from citewise.agent.numeric.tables.rows_listed import rows_listed
+from citewise.agent.numeric.tables.stacked import regrouped
 from citewise.agent.numeric.tables.stated import stated
 from citewise.agent.numeric.tables.support import answer_floor, support
 from citewise.retrieval.hybrid import Hit
@@ -72,6 +73,9 @@ def table_answer(
     if len(question.scope) == 1:  # the text around each table, where it has no caption
         for table in frames:
             table.context = introduction(table.block, store.blocks(table.block.document_id))
+    # a table printing its periods down the rows, read with them as columns when the
+    # question names a period its headers lack (tables/stacked.py)
+    frames = [regrouped(t, ask) or t for t in frames]
     listed = [c for t in frames if (c := rows_listed(ask, t)) is not None] if listing else []
     if len(listed) == 1:  # one table laid out by what is asked for
         return _fitted_answer(store, text, listed[0], support(listed[0].features), started)

@@ -48,6 +48,9 @@ class Row:
     label: str
     parent: str  # the section row above it ("Deferred tax liabilities:"), or ""
     figures: dict[int, tuple[str, float]] = field(default_factory=dict)  # col -> (printed, value)
+    # col -> the grid's (body row, column) of each figure, where a row gathers its figures
+    # from several rows of the grid (tables/stacked.py); empty for a row of the grid
+    cells: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -64,6 +67,8 @@ class Frame:
 
     def cell(self, row: Row, column: Column) -> tuple[int, int]:
         """The (body row, column) of the table's grid that holds this figure."""
+        if column.index in row.cells:
+            return row.cells[column.index]
         return (column.index, row.index) if self.transposed else (row.index, column.index)
 
 

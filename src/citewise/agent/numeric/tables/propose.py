@@ -85,7 +85,7 @@ def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
         one = best_row(frame, first, [column.index])
         if one is None:
             continue
-        two = best_row(frame, second, [column.index], skip={one.row.index})
+        two = best_row(frame, second, [column.index], skip={id(one.row)})
         if two is None:
             continue
         score = min(one.score, two.score)
