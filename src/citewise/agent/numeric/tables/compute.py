@@ -55,6 +55,9 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
     names = [o.name for o in operands]
     label = row.label or row.parent
     span = f"{columns[0].name} to {columns[-1].name}"
+    if op == "difference" and not any(c.years for c in columns):  # "between 1–90 and 91–180"
+        return Computation(f"difference in {label} of {columns[0].name} and {columns[-1].name}",
+                           "a - b", operands, ask.decimals)  # fmt: skip
     if op in ("change", "difference"):
         return Computation(f"change in {label} from {span}", "b - a", operands, ask.decimals)
     if op == "pct_change":
@@ -68,20 +71,44 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
     return Computation(f"average of {label} over {span}", expression, operands, ask.decimals)
 
 
-def across_rows(ask: Ask, frame: Frame, rows: list[Row], column: Column) -> Computation | None:
-    """difference / ratio / share / total / average of two rows in one column (the first
-    the question names first)."""
+def across_rows(
+    ask: Ask, frame: Frame, first: list[Row], second: list[Row], column: Column
+) -> Computation | None:
+    """difference / ratio / share / total / average of named rows in one column: the rows
+    the question names first against those it names second ("A and B over total C" is
+    (a + b) / c); a total or an average runs over all of them."""
     op = ask.operation
-    first, second = (operand(frame, r, column, n) for r, n in zip(rows, "ab", strict=False))
-    what = f"{first.row or first.label} and {second.row or second.label}, {column.name}"
+    rows = first + second
+    if len(rows) > len(_NAMES) or not first or not second:
+        return None
+    operands = [operand(frame, r, column, n) for r, n in zip(rows, _NAMES, strict=False)]
+    names = [o.name for o in operands]
+    top, bottom = names[: len(first)], names[len(first) :]
+    label = [o.row or o.label for o in operands]
+    joint = " and " if len(operands) == 2 or op in ("sum", "average") else " over "
+    what = f"{' and '.join(label[: len(first)])}{joint}{' and '.join(label[len(first) :])}"
+    what += f", {column.name}"
+    numerator = _summed(top)
+    denominator = _summed(bottom)
     if op == "difference":
-        return Computation(f"difference of {what}", "a - b", [first, second], ask.decimals)
+        expression = f"{numerator} - {_grouped(denominator, bottom)}"
+        return Computation(f"difference of {what}", expression, operands, ask.decimals)
     if op == "sum":
-        return Computation(f"total of {what}", "a + b", [first, second], ask.decimals)
+        return Computation(f"total of {what}", " + ".join(names), operands, ask.decimals)
     if op == "average":
-        return Computation(f"average of {what}", "(a + b) / 2", [first, second], ask.decimals)
+        expression = f"({' + '.join(names)}) / {len(names)}"
+        return Computation(f"average of {what}", expression, operands, ask.decimals)
+    ratio = f"{_grouped(numerator, top)} / {_grouped(denominator, bottom)}"
     if op == "share" and ask.percent:
-        return Computation(f"share of {what}", "a / b * 100", [first, second], ask.decimals, "%")
+        return Computation(f"share of {what}", f"{ratio} * 100", operands, ask.decimals, "%")
     if op in ("share", "ratio"):
-        return Computation(f"ratio of {what}", "a / b", [first, second], ask.decimals)
+        return Computation(f"ratio of {what}", ratio, operands, ask.decimals)
     return None
+
+
+def _summed(names: list[str]) -> str:
+    return " + ".join(names)
+
+
+def _grouped(expression: str, names: list[str]) -> str:
+    return f"({expression})" if len(names) > 1 else expression

@@ -75,26 +75,79 @@ def _one_column(ask: Ask, frame: Frame) -> tuple[Column, bool, bool] | None:
     return fits[0], False, len(fits) > 1
 
 
+def _side(
+    frame: Frame, names: tuple[str, ...], column: Column, taken: set[int]
+) -> tuple[float, float, list[Row]] | None:
+    """The rows the names of one side of a joined operation name, one distinct row each:
+    (lowest score, lowest margin, rows)."""
+    rows: list[Row] = []
+    scores, margins = [], []
+    for name in names:
+        match = best_row(frame, name, [column.index], skip=taken | {id(r) for r in rows})
+        if match is None:
+            return None
+        rows.append(match.row)
+        scores.append(match.score)
+        margins.append(match.score - match.runner_up)
+    return (min(scores), min(margins), rows) if rows else None
+
+
+def _read_side(
+    frame: Frame, whole: str, listed: tuple[str, ...], column: Column, taken: set[int]
+) -> tuple[float, float, list[Row]] | None:
+    """One side read as the several rows it lists when each is named at least half-way,
+    unless the row the whole phrase names holds the list's joint in its own label
+    ("Research and development" is one row); else as one row."""
+    one = _side(frame, (whole,), column, taken)
+    if len(listed) < 2:
+        return one
+    several = _side(frame, listed, column, taken)
+    if several is None or several[0] < TWO_ROWS:
+        return one
+    if one is not None and any(
+        _joint_in_label(a, b, one[2]) for a, b in zip(listed, listed[1:], strict=False)
+    ):
+        return one
+    return several
+
+
+def _joint_in_label(first: str, second: str, rows: list[Row]) -> bool:
+    """The words either side of the joint stand joined by "and" in a row's own label
+    ("Service and Other Gross Margin"): the question names that one row, not two."""
+    before, after = first.split()[-1:], second.split()[:1]
+    if not before or not after:
+        return False
+    joint = re.compile(rf"\b{re.escape(before[0])}\s+(?:and|&)\s+{re.escape(after[0])}\b", re.I)
+    return any(joint.search(r.label) for r in rows)
+
+
 def _two_rows(ask: Ask, frame: Frame) -> Candidate | None:
     chosen = _one_column(ask, frame)
     if chosen is None or not ask.parts:
         return None
     column, named, tie = chosen
-    best: tuple[float, float, list[Row]] | None = None
-    for first, second in ask.parts:
-        one = best_row(frame, first, [column.index])
+    # the whole (the second side of a share or ratio) is one row: "over total revenue"; a
+    # difference is of two rows, "A and B" its joint
+    split_first = ask.operation != "difference"
+    split_second = ask.operation not in ("share", "ratio", "difference")
+    best: tuple[float, float, list[Row], list[Row]] | None = None
+    groups = ask.groups or [((a,), (b,)) for a, b in ask.parts]
+    for (first, second), (listed_first, listed_second) in zip(ask.parts, groups, strict=False):
+        listed_first = listed_first if split_first else (first,)
+        one = _read_side(frame, first, listed_first, column, set())
         if one is None:
             continue
-        two = best_row(frame, second, [column.index], skip={id(one.row)})
-        if two is None:
+        listed_second = listed_second if split_second else (second,)
+        two = _read_side(frame, second, listed_second, column, {id(r) for r in one[2]})
+        if two is None or _joint_in_label(first, second, one[2] + two[2]):
             continue
-        score = min(one.score, two.score)
-        margin = min(one.score - one.runner_up, two.score - two.runner_up)
+        score = min(one[0], two[0])
+        margin = min(one[1], two[1])
         if best is None or score > best[0]:
-            best = (score, margin, [one.row, two.row])
+            best = (score, margin, one[2], two[2])
     if best is None:
         return None
-    comp = across_rows(ask, frame, best[2], column)
+    comp = across_rows(ask, frame, best[2], best[3], column)
     if comp is None:
         return None
     features = {"operation": 1.0, "row": best[0], "margin": max(0.0, best[1]),
