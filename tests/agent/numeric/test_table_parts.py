@@ -105,3 +105,17 @@ def test_the_reader_lists_the_rows_each_side_names() -> None:
     assert ("Norway", "Chile", "Kenya") in [first for first, _ in ask.groups]
     assert ranges("between 1 - 30 and 31–60 days, not >60, in 2019-2020") == {
         "1-30", "31-60", ">60"}  # fmt: skip
+
+
+def test_a_percentage_change_of_two_rows_together(library: Library) -> None:
+    answer = _computed(
+        library, "What was the percentage change in sales of Norway and Chile from 2020 to 2021?"
+    )
+    assert "((1,200 + 800) − (1,000 + 700)) / (1,000 + 700) × 100 = 17.65%" in answer.answer
+
+
+def test_a_change_in_a_row_whose_name_holds_and(library: Library) -> None:
+    answer = _computed(
+        library, "What was the change in research and development grants from 2020 to 2021?"
+    )
+    assert "40 − 30 = 10.00" in answer.answer

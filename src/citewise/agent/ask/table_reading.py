@@ -73,6 +73,7 @@ class Ask:
     parts: list[tuple[str, str]] = field(default_factory=list)  # two-row readings
     # the same readings with each side split into the rows it lists ("A, B and C")
     groups: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    names: tuple[str, ...] = ()  # the rows the phrase lists ("net sales of A and B")
     percent: bool = False  # the question asks for a percentage
     decimals: int = 2
     asks_period: bool = False  # "in which year ...": the answer is a column
@@ -182,6 +183,7 @@ def read(text: str) -> Ask:
         rows_noun=_rows_noun(text),
         in_table=bool(_IN_TABLE.search(text)),
     )
+    ask.names = _listed(phrase, named, ops, _AND)
     if op is not None and op[1] in _LISTS:
         readings = _parts(text, op, named, ops)
         ask.parts = [(_clean(a, named, ops), _clean(b, named, ops)) for a, b in readings]
@@ -235,15 +237,19 @@ def _parts(
 
 # where a list of row names divides: a comma (not a date's, "June 30, 2019") or "and"
 _LIST = re.compile(r"\s*,(?!\s*\d)\s*(?:and\s+)?|\s+and\s+", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)  # a row's name may hold a comma ("Receivables, net")
 
 
 def _listed(
-    text: str, named: list[Period], ops: list[tuple[str, str, int, int]]
+    text: str,
+    named: list[Period],
+    ops: list[tuple[str, str, int, int]],
+    divides: re.Pattern[str] = _LIST,
 ) -> tuple[str, ...]:
     """The names a side of a joined operation lists ("Taiwan and Japan", "A, B and C"),
     each cleaned; one name when it lists none. Whether the split is right (or "and" is
     inside one row's name, "Research and development") is the table's to say."""
-    pieces = [_clean(p, named, ops) for p in _LIST.split(text)]
+    pieces = [_clean(p, named, ops) for p in divides.split(text)]
     return tuple(p for p in pieces if p)
 
 

@@ -36,12 +36,14 @@ def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
     )
 
 
-def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Computation | None:
-    """change / percentage change / average / total of one row over its period columns
-    (earliest first)."""
+def over_periods(
+    ask: Ask, frame: Frame, rows: list[Row], columns: list[Column]
+) -> Computation | None:
+    """change / percentage change / average / total of one row (or of the sum of the rows
+    a question lists) over its period columns (earliest first)."""
     op = ask.operation
     columns = list({c.index: c for c in columns}.values())
-    if len(columns) < 2:
+    if len(columns) < 2 or not rows or len(rows) * len(columns) > len(_NAMES):
         return None
     if op in ("change", "difference", "pct_change"):
         if len(columns) > 2 and ask.periods:
@@ -51,23 +53,30 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
         return None
     if op == "sum" and not ask.periods and not find(ask.text, ("all_periods",)):
         return None  # "the total X" names a row; a sum over periods names them
-    operands = [operand(frame, row, c, _NAMES[i]) for i, c in enumerate(columns)]
+    cells = [(r, c) for c in columns for r in rows]
+    operands = [operand(frame, r, c, _NAMES[i]) for i, (r, c) in enumerate(cells)]
     names = [o.name for o in operands]
-    label = row.label or row.parent
+    per = [
+        _grouped(_summed(names[i : i + len(rows)]), rows) for i in range(0, len(names), len(rows))
+    ]
+    first, last = per[0], per[-1]
+    label = " and ".join(r.label or r.parent for r in rows)
     span = f"{columns[0].name} to {columns[-1].name}"
     if op == "difference" and not any(c.years for c in columns):  # "between 1–90 and 91–180"
         return Computation(f"difference in {label} of {columns[0].name} and {columns[-1].name}",
-                           "a - b", operands, ask.decimals)  # fmt: skip
+                           f"{first} - {last}", operands, ask.decimals)  # fmt: skip
     if op in ("change", "difference"):
-        return Computation(f"change in {label} from {span}", "b - a", operands, ask.decimals)
+        return Computation(f"change in {label} from {span}", f"{last} - {first}", operands,
+                           ask.decimals)  # fmt: skip
     if op == "pct_change":
-        return Computation(f"percentage change in {label} from {span}", "(b - a) / a * 100",
-                           operands, ask.decimals, "%")  # fmt: skip
+        return Computation(f"percentage change in {label} from {span}",
+                           f"({last} - {first}) / {first} * 100", operands, ask.decimals,
+                           "%")  # fmt: skip
     if op == "sum":
         return Computation(
             f"total of {label} over {span}", " + ".join(names), operands, ask.decimals
         )
-    expression = f"({' + '.join(names)}) / {len(names)}"
+    expression = f"({' + '.join(per)}) / {len(per)}"
     return Computation(f"average of {label} over {span}", expression, operands, ask.decimals)
 
 
@@ -110,5 +119,5 @@ def _summed(names: list[str]) -> str:
     return " + ".join(names)
 
 
-def _grouped(expression: str, names: list[str]) -> str:
+def _grouped(expression: str, names: list[str] | list[Row]) -> str:
     return f"({expression})" if len(names) > 1 else expression
