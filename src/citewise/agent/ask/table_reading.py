@@ -43,6 +43,8 @@ _ROW_TOTAL = re.compile(r"total\s+(?!of\b|for\b|in\b|amount\b)\w", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 _DECIMALS = re.compile(r"\b(?:to|in)\s+(\w+)\s+decimal", re.I)
 _WHOLE = re.compile(r"\b(?:nearest|whole)\s+(?:whole\s+)?(?:number|integer|percent)\b", re.I)
+# operations over rows a question names: two joined ones, or an average of those it lists
+_LISTS = (*JOINED, "average")
 _WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 
 
@@ -69,6 +71,9 @@ class Ask:
     span: bool = False  # "2017-2019": every period in between counts
     phrase: str = ""  # what names the row(s)
     parts: list[tuple[str, str]] = field(default_factory=list)  # two-row readings
+    # the same readings with each side split into the rows it lists ("A, B and C")
+    groups: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    names: tuple[str, ...] = ()  # the rows the phrase lists ("net sales of A and B")
     percent: bool = False  # the question asks for a percentage
     decimals: int = 2
     asks_period: bool = False  # "in which year ...": the answer is a column
@@ -178,8 +183,11 @@ def read(text: str) -> Ask:
         rows_noun=_rows_noun(text),
         in_table=bool(_IN_TABLE.search(text)),
     )
-    if op is not None and op[1] in JOINED:
-        ask.parts = _parts(text, op, named, ops)
+    ask.names = _listed(phrase, named, ops, _AND)
+    if op is not None and op[1] in _LISTS:
+        readings = _parts(text, op, named, ops)
+        ask.parts = [(_clean(a, named, ops), _clean(b, named, ops)) for a, b in readings]
+        ask.groups = [(_listed(a, named, ops), _listed(b, named, ops)) for a, b in readings]
     return ask
 
 
@@ -207,12 +215,13 @@ def _parts(
     named: list[Period],
     ops: list[tuple[str, str, int, int]],
 ) -> list[tuple[str, str]]:
-    """The ways to read two row phrases out of "A as a percentage of B", "ratio of A to B",
-    "difference between A and B", "sum of A and B" (each place the joining word stands);
-    [] when the joint separates periods only ("between 2018 and 2019")."""
+    """The ways to read two row phrases (as written) out of "A as a percentage of B", "ratio
+    of A to B", "difference between A and B", "sum of A and B" (each place the joining word
+    stands); [] when the joint separates periods only ("between 2018 and 2019")."""
     if op[1] == "share" and op[2] > 0:
-        head, tail = _clean(text[: op[2]], named, ops), _clean(text[op[3] :], named, ops)
-        if head.lower().removeprefix("total").strip() and tail:  # "A as a percentage of B"
+        head, tail = text[: op[2]], text[op[3] :]
+        cleaned = _clean(head, named, ops).lower().removeprefix("total").strip()
+        if cleaned and _clean(tail, named, ops):  # "A as a percentage of B"
             return [(head, tail)]
     after = text[op[3] :]
     between = re.search(r"\bbetween\b", after, re.I)
@@ -220,10 +229,28 @@ def _parts(
         after = after[between.end() :]
     out: list[tuple[str, str]] = []
     for m in joins(op[1]).finditer(after):
-        first, second = _clean(after[: m.start()], named, ops), _clean(after[m.end() :], named, ops)
-        if first and second:
+        first, second = after[: m.start()], after[m.end() :]
+        if _clean(first, named, ops) and _clean(second, named, ops):
             out.append((first, second))
     return out
+
+
+# where a list of row names divides: a comma (not a date's, "June 30, 2019") or "and"
+_LIST = re.compile(r"\s*,(?!\s*\d)\s*(?:and\s+)?|\s+and\s+", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)  # a row's name may hold a comma ("Receivables, net")
+
+
+def _listed(
+    text: str,
+    named: list[Period],
+    ops: list[tuple[str, str, int, int]],
+    divides: re.Pattern[str] = _LIST,
+) -> tuple[str, ...]:
+    """The names a side of a joined operation lists ("Taiwan and Japan", "A, B and C"),
+    each cleaned; one name when it lists none. Whether the split is right (or "and" is
+    inside one row's name, "Research and development") is the table's to say."""
+    pieces = [_clean(p, named, ops) for p in divides.split(text)]
+    return tuple(p for p in pieces if p)
 
 
 def _clean(text: str, named: list[Period], ops: list[tuple[str, str, int, int]]) -> str:

@@ -36,12 +36,14 @@ def operand(frame: Frame, row: Row, column: Column, name: str) -> Operand:
     )
 
 
-def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Computation | None:
-    """change / percentage change / average / total of one row over its period columns
-    (earliest first)."""
+def over_periods(
+    ask: Ask, frame: Frame, rows: list[Row], columns: list[Column]
+) -> Computation | None:
+    """change / percentage change / average / total of one row (or of the sum of the rows
+    a question lists) over its period columns (earliest first)."""
     op = ask.operation
     columns = list({c.index: c for c in columns}.values())
-    if len(columns) < 2:
+    if len(columns) < 2 or not rows or len(rows) * len(columns) > len(_NAMES):
         return None
     if op in ("change", "difference", "pct_change"):
         if len(columns) > 2 and ask.periods:
@@ -51,37 +53,71 @@ def over_periods(ask: Ask, frame: Frame, row: Row, columns: list[Column]) -> Com
         return None
     if op == "sum" and not ask.periods and not find(ask.text, ("all_periods",)):
         return None  # "the total X" names a row; a sum over periods names them
-    operands = [operand(frame, row, c, _NAMES[i]) for i, c in enumerate(columns)]
+    cells = [(r, c) for c in columns for r in rows]
+    operands = [operand(frame, r, c, _NAMES[i]) for i, (r, c) in enumerate(cells)]
     names = [o.name for o in operands]
-    label = row.label or row.parent
+    per = [
+        _grouped(_summed(names[i : i + len(rows)]), rows) for i in range(0, len(names), len(rows))
+    ]
+    first, last = per[0], per[-1]
+    label = " and ".join(r.label or r.parent for r in rows)
     span = f"{columns[0].name} to {columns[-1].name}"
+    if op == "difference" and not any(c.years for c in columns):  # "between 1–90 and 91–180"
+        return Computation(f"difference in {label} of {columns[0].name} and {columns[-1].name}",
+                           f"{first} - {last}", operands, ask.decimals)  # fmt: skip
     if op in ("change", "difference"):
-        return Computation(f"change in {label} from {span}", "b - a", operands, ask.decimals)
+        return Computation(f"change in {label} from {span}", f"{last} - {first}", operands,
+                           ask.decimals)  # fmt: skip
     if op == "pct_change":
-        return Computation(f"percentage change in {label} from {span}", "(b - a) / a * 100",
-                           operands, ask.decimals, "%")  # fmt: skip
+        return Computation(f"percentage change in {label} from {span}",
+                           f"({last} - {first}) / {first} * 100", operands, ask.decimals,
+                           "%")  # fmt: skip
     if op == "sum":
         return Computation(
             f"total of {label} over {span}", " + ".join(names), operands, ask.decimals
         )
-    expression = f"({' + '.join(names)}) / {len(names)}"
+    expression = f"({' + '.join(per)}) / {len(per)}"
     return Computation(f"average of {label} over {span}", expression, operands, ask.decimals)
 
 
-def across_rows(ask: Ask, frame: Frame, rows: list[Row], column: Column) -> Computation | None:
-    """difference / ratio / share / total / average of two rows in one column (the first
-    the question names first)."""
+def across_rows(
+    ask: Ask, frame: Frame, first: list[Row], second: list[Row], column: Column
+) -> Computation | None:
+    """difference / ratio / share / total / average of named rows in one column: the rows
+    the question names first against those it names second ("A and B over total C" is
+    (a + b) / c); a total or an average runs over all of them."""
     op = ask.operation
-    first, second = (operand(frame, r, column, n) for r, n in zip(rows, "ab", strict=False))
-    what = f"{first.row or first.label} and {second.row or second.label}, {column.name}"
+    rows = first + second
+    if len(rows) > len(_NAMES) or not first or not second:
+        return None
+    operands = [operand(frame, r, column, n) for r, n in zip(rows, _NAMES, strict=False)]
+    names = [o.name for o in operands]
+    top, bottom = names[: len(first)], names[len(first) :]
+    label = [o.row or o.label for o in operands]
+    joint = " and " if len(operands) == 2 or op in ("sum", "average") else " over "
+    what = f"{' and '.join(label[: len(first)])}{joint}{' and '.join(label[len(first) :])}"
+    what += f", {column.name}"
+    numerator = _summed(top)
+    denominator = _summed(bottom)
     if op == "difference":
-        return Computation(f"difference of {what}", "a - b", [first, second], ask.decimals)
+        expression = f"{numerator} - {_grouped(denominator, bottom)}"
+        return Computation(f"difference of {what}", expression, operands, ask.decimals)
     if op == "sum":
-        return Computation(f"total of {what}", "a + b", [first, second], ask.decimals)
+        return Computation(f"total of {what}", " + ".join(names), operands, ask.decimals)
     if op == "average":
-        return Computation(f"average of {what}", "(a + b) / 2", [first, second], ask.decimals)
+        expression = f"({' + '.join(names)}) / {len(names)}"
+        return Computation(f"average of {what}", expression, operands, ask.decimals)
+    ratio = f"{_grouped(numerator, top)} / {_grouped(denominator, bottom)}"
     if op == "share" and ask.percent:
-        return Computation(f"share of {what}", "a / b * 100", [first, second], ask.decimals, "%")
+        return Computation(f"share of {what}", f"{ratio} * 100", operands, ask.decimals, "%")
     if op in ("share", "ratio"):
-        return Computation(f"ratio of {what}", "a / b", [first, second], ask.decimals)
+        return Computation(f"ratio of {what}", ratio, operands, ask.decimals)
     return None
+
+
+def _summed(names: list[str]) -> str:
+    return " + ".join(names)
+
+
+def _grouped(expression: str, names: list[str] | list[Row]) -> str:
+    return f"({expression})" if len(names) > 1 else expression

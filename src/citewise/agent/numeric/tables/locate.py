@@ -36,6 +36,25 @@ def terms(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# a header word made of digits: a range ("1–90", "91-180 days") or a bound (">360"), not
+# a year span ("2017-2019", read as periods)
+_RANGE = re.compile(r"(?<![\w.])(?:(\d{1,3})\s*[-–—]\s*(\d{1,3})|([<>≤≥]\s*\d{1,3}))(?![\w.])")
+
+
+def ranges(text: str) -> set[str]:
+    """The digit ranges and bounds a text names, written one way ("1–90" and "1 - 90"
+    alike)."""
+    out = set()
+    for m in _RANGE.finditer(text):
+        out.add(f"{m.group(1)}-{m.group(2)}" if m.group(1) else re.sub(r"\s", "", m.group(3)))
+    return out
+
+
+def header_words(text: str) -> set[str]:
+    """What names a column: its header's content words and digit ranges."""
+    return set(terms(text)) | ranges(text)
+
+
 def known(word: str, asked: set[str]) -> bool:
     return word in asked or (len(word) >= 3 and any(a.startswith(word) for a in asked))
 
@@ -166,6 +185,8 @@ def pick_columns(frame: Frame, ask: Ask) -> ColumnPick | None:
         return ColumnPick(_ordered(picked), "named", ambiguous)
     by_words = named_by_headers(frame.columns, ask)
     if len(by_words) >= 2:
+        if not any(c.years for c in by_words):  # not periods: as the question names them
+            return ColumnPick(_by_mention(by_words, ask.text), "headers", False)
         return ColumnPick(_ordered(by_words), "headers", False)
     years = sorted({c.years[0] for c in single})
     if len(years) < 2:
@@ -198,8 +219,8 @@ def named_by_headers(columns: list[Column], ask: Ask) -> list[Column]:
     columns' headers lack ("first quarter", "second quarter")."""
     if len(columns) < 2:
         return []
-    asked = set(terms(ask.text))
-    own = [set(terms(c.header)) for c in columns]
+    asked = header_words(ask.text)
+    own = [header_words(c.header) for c in columns]
     shared = set.intersection(*own)
     used = [(words - shared) & asked for words in own]
     most = max(
@@ -209,6 +230,19 @@ def named_by_headers(columns: list[Column], ask: Ask) -> list[Column]:
     if len(picked) > 1 and len({frozenset(u) for _, u in picked}) < len(picked):
         return []  # one word over many columns ("gold" over four settings) names none of them
     return [c for c, _ in picked]
+
+
+def _by_mention(columns: list[Column], text: str) -> list[Column]:
+    """Columns in the order the question first names a word of their headers."""
+    spots: list[tuple[int, str]] = [(m.start(), w) for m in _RANGE.finditer(text)
+                                    for w in ranges(m.group(0))]  # fmt: skip
+    spots += [(m.start(), stem(m.group(0).lower())) for m in re.finditer(r"\w+", text)]
+
+    def first(column: Column) -> int:
+        own = header_words(column.header)
+        return min((at for at, w in spots if w in own), default=len(text))
+
+    return sorted(columns, key=first)
 
 
 def _ordered(columns: list[Column]) -> list[Column]:
