@@ -58,6 +58,9 @@ from citewise.agent.sentences.draft import ranked_candidates, shape_tests
 from citewise.api import Library
 from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from newton_logistic import newton  # noqa: E402
+
 L2 = 1.0
 OUT = Path(__file__).resolve().parents[1] / "src/citewise/agent/data" / WEIGHTS_FILE
 
@@ -143,17 +146,9 @@ def logistic(
     row counted by `weight` (1 without)."""
     weight = np.ones(len(x)) if weight is None else weight
     design = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(design.shape[1])
     penalty = np.eye(design.shape[1]) * l2
     penalty[-1, -1] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -30, 30)))
-        gradient = design.T @ (weight * (p - y)) + penalty @ w
-        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + penalty
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
+    w = newton(design, y, weight, penalty, 50)
     return w[:-1], float(w[-1])
 
 

@@ -39,6 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from matrix_score import GOLD, names_key  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from newton_logistic import newton  # noqa: E402
+
 OUT = ROOT / "src/citewise/agent/data/prose_reader.json"
 COLUMNS = ("method", "main result", "limitations")
 L2 = 1.0
@@ -62,16 +65,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 60) -> np.nda
     balance = np.where(y == 1, len(y) / (2 * pos), len(y) / (2 * max(len(y) - pos, 1.0)))
     ridge = l2 * np.eye(xb.shape[1])
     ridge[0, 0] = 0.0
-    w = np.zeros(xb.shape[1])
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-np.clip(xb @ w, -30, 30)))
-        grad = xb.T @ (balance * (p - y)) + ridge @ w
-        hessian = (xb * (balance * p * (1 - p))[:, None]).T @ xb + ridge
-        step = np.linalg.solve(hessian, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
+    return newton(xb, y, balance, ridge, steps)
 
 
 def fit_choice(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,9 @@ from citewise.agent.yesno.features import Features
 from citewise.agent.yesno.judge import read
 from citewise.agent.yesno.paper import PaperSentences
 from citewise.api import Library
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from newton_logistic import newton  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "src/citewise/agent/data/yes_no_weights.json"
@@ -39,16 +43,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) -> np.nda
     balance = np.where(y == 1, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
     ridge = l2 * np.eye(xb.shape[1])
     ridge[0, 0] = 0.0
-    w = np.zeros(xb.shape[1])
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-xb @ w))
-        grad = xb.T @ (balance * (p - y)) + ridge @ w
-        hessian = (xb * (balance * p * (1 - p))[:, None]).T @ xb + ridge
-        step = np.linalg.solve(hessian, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
+    return newton(xb, y, balance, ridge, steps)
 
 
 def chosen_threshold(p: np.ndarray, y: np.ndarray) -> float:
