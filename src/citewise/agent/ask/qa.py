@@ -364,12 +364,15 @@ class QuestionAnswerer:
             return answer
         # each passage once, however many of its sentences were drafted or retrieved
         drafted = dict.fromkeys(s.candidate.block_id for s in draft.spans)
-        considered = [self.evidence(blocks[b]) for b in drafted]
+        considered = [self.evidence(blocks[b]) for b in drafted]  # what the draft rested on
         for hit in hits:
             if len(considered) >= len(drafted) + 3:
                 break
-            if all(hit.block.id != o.id for o in considered):
-                considered.append(self.evidence(hit.block))
+            if hit.block.kind == "heading" or any(hit.block.id == o.id for o in considered):
+                continue
+            shown = self.evidence(hit.block)
+            if _states(shown):
+                considered.append(shown)
         return Answer(
             question.text,
             True,
@@ -381,3 +384,10 @@ class QuestionAnswerer:
             signals=draft.signals,
             withheld=answer.sentences,
         )
+
+
+def _states(shown: Evidence) -> bool:
+    """Whether a passage states something: a section heading or the paper's own title says
+    what a text is about, not what it states, so a refusal does not show it as considered."""
+    quote = shown.quote.strip()
+    return bool(quote) and quote != shown.title.strip() and quote != shown.section.strip()
