@@ -59,7 +59,7 @@ from citewise.api import Library
 from citewise.eval.harness import QAItem, file_name_map, load_items, text_is_correct
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from newton_logistic import newton  # noqa: E402
+from logistic_fits import listwise, newton  # noqa: E402
 
 L2 = 1.0
 OUT = Path(__file__).resolve().parents[1] / "src/citewise/agent/data" / WEIGHTS_FILE
@@ -158,42 +158,12 @@ def top1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
     return float(np.mean(hits)) if hits else 0.0
 
 
-def listwise(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, weight: np.ndarray, l2: float = L2
-) -> np.ndarray:
-    """Weights of a conditional logit over each item's candidates: the softmax of x @ w
-    within an item should put its mass on the sentences that hold the answer (items with
-    none teach nothing about ranking and are left out). Adam steps on the L2-penalised loss."""
-    keep = np.isin(groups, np.unique(groups[y == 1]))
-    x, y, groups, weight = x[keep], y[keep], groups[keep], weight[keep]
-    _, index = np.unique(groups, return_inverse=True)
-    n_groups = int(index.max()) + 1 if len(index) else 0
-    item_weight = np.zeros(n_groups)
-    np.maximum.at(item_weight, index, weight)
-    w = np.zeros(x.shape[1])
-    m, v = np.zeros_like(w), np.zeros_like(w)
-    for step in range(1, 1501):
-        s = x @ w
-        peak = np.full(n_groups, -np.inf)
-        np.maximum.at(peak, index, s)
-        e = np.exp(s - peak[index])
-        total = np.bincount(index, e, n_groups)
-        good = np.bincount(index, e * y, n_groups)
-        p = e / total[index]  # the softmax within the item
-        q = e * y / good[index]  # the same over the item's right sentences only
-        gradient = x.T @ ((p - q) * item_weight[index]) / item_weight.sum() + l2 * w / len(x)
-        m = 0.9 * m + 0.1 * gradient
-        v = 0.999 * v + 0.001 * gradient**2
-        w -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    return w
-
-
 def _ranking_weights(
     z: np.ndarray, labels: np.ndarray, groups: np.ndarray, weight: np.ndarray
 ) -> tuple[np.ndarray, float]:
     """Listwise ranking weights, then scaled and shifted so sigmoid(z @ w + b) is the
     probability that one candidate holds the answer (a one-feature logistic fit)."""
-    w = listwise(z, labels, groups, weight)
+    w = listwise(z, labels, groups, weight, L2)
     (scale,), bias = logistic((z @ w)[:, None], labels, l2=0.0, weight=weight)
     return w * scale, bias
 

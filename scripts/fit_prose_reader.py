@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from matrix_score import GOLD, names_key  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from newton_logistic import newton  # noqa: E402
+from logistic_fits import listwise, newton  # noqa: E402
 
 OUT = ROOT / "src/citewise/agent/data/prose_reader.json"
 COLUMNS = ("method", "main result", "limitations")
@@ -75,22 +75,13 @@ def fit_choice(
     candidates naming a gold key take the most of it (papers without one left out); ridge on
     the weights; gradient descent with Adam steps. Returns [0, *weights]: a choice within a
     paper needs no bias."""
-    groups = [(x, y) for x, y in groups if y.any()]
-    w = np.zeros(groups[0][0].shape[1])
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    for t in range(1, steps + 1):
-        grad = 2 * l2 * w / len(groups)
-        for x, y in groups:
-            z = x @ w
-            p = np.exp(z - z.max())
-            p /= p.sum()
-            q = np.where(y == 1, np.exp(z - z.max()), 0.0)
-            q /= q.sum()
-            grad += x.T @ (p - q) / len(groups)
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad**2
-        w -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+    x = np.vstack([x for x, _ in groups])
+    y = np.concatenate([y for _, y in groups])
+    group = np.concatenate([np.full(len(y), i) for i, (_, y) in enumerate(groups)])
+    # a ridge of 2·l2·w over the papers with a key, in listwise's per-row form (l2·w/rows)
+    papers = sum(1 for _, y in groups if y.any())
+    rows = sum(len(y) for _, y in groups if y.any())
+    w = listwise(x, y, group, np.ones(len(y)), 2 * l2 * rows / papers, steps)
     return np.concatenate([[0.0], w])
 
 

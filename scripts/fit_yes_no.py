@@ -26,7 +26,7 @@ from citewise.agent.yesno.paper import PaperSentences
 from citewise.api import Library
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from newton_logistic import newton  # noqa: E402
+from logistic_fits import newton  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "src/citewise/agent/data/yes_no_weights.json"

@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fit_answer_scorer import FOLDS, fold_of, listwise, open_set  # noqa: E402
+from fit_answer_scorer import FOLDS, L2, fold_of, listwise, open_set  # noqa: E402
 
 from citewise.agent.ask.passages import hit_passages, term_weights  # noqa: E402
 from citewise.agent.ask.rank import TOP, featured  # noqa: E402
@@ -98,7 +98,9 @@ def main() -> None:
     refit = np.zeros(len(x))
     for fold in range(FOLDS):
         test = f == fold
-        refit[test] = z[test] @ listwise(z[~test], y[~test], g[~test], np.ones(int((~test).sum())))
+        refit[test] = z[test] @ listwise(
+            z[~test], y[~test], g[~test], np.ones(int((~test).sum())), L2
+        )
     oracle = coverage_at(np.zeros(len(y)), y, g, TOP)
     print(f"{len(np.unique(g))} questions, oracle (coverage@{TOP}) {oracle:.3f}")
     print("order | " + " | ".join(f"@{k}" for k in KS))
