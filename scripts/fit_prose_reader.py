@@ -5,7 +5,8 @@
 
 LIB holds the hand-labelled papers (benchmarks/matrix_gold.yaml); only papers of the `dev` part
 are read, the held-out parts stay unseen. Every prose sentence of a paper is a candidate
-(agent/comparison/prose_reader.py); a candidate is positive when its cell value names one of
+(agent/comparison/aspect_readers/prose_reader.py); a candidate is positive when its cell value names
+one of
 the gold key phrases of the column. Per column, a conditional logit (the softmax of a paper's
 candidates' linear scores; `--pointwise`: a class-balanced logistic per sentence), ridge on the
 weights. `--cued-only` reranks only the cue readers' sentences; `--fallback` fills only cells
@@ -28,11 +29,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import whole_phrase
+from citewise.agent.comparison.aspect_readers.prose_reader import FEATURES, candidates
 from citewise.agent.comparison.aspects import find_aspect, load_paper
 from citewise.agent.comparison.extraction import merged_value
 from citewise.agent.comparison.matrix import cached_gazetteer
-from citewise.agent.comparison.matrix_cells import whole_phrase
-from citewise.agent.comparison.prose_reader import FEATURES, candidates
 from citewise.store.factory import open_store
 
 ROOT = Path(__file__).resolve().parents[1]

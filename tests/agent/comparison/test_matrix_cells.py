@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    MAX_CELL,
+    in_sections,
+    shorten,
+    whole_phrase,
+)
 from citewise.agent.comparison.aspects import qualified
 from citewise.agent.comparison.extraction import ELLIPSIS, Finding
-from citewise.agent.comparison.matrix_cells import MAX_CELL, in_sections, shorten, whole_phrase
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 

@@ -1,12 +1,16 @@
-"""Datasets read the way a reader finds them (agent/comparison/matrix_datasets.py): sentences the
+"""Datasets read the way a reader finds them (agent/comparison/aspect_readers/matrix_datasets.py):
+sentences the
 tests
 write, each value verbatim in its quote."""
 
 from __future__ import annotations
 
+from citewise.agent.comparison.aspect_readers.matrix_datasets import (
+    dataset_findings,
+    listed_metrics,
+)
 from citewise.agent.comparison.compare import Cell, differences
 from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_metrics
 
 
 def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:

@@ -1,4 +1,5 @@
-"""The paper's own name for its method (agent/comparison/method_name.py) on papers the tests
+"""The paper's own name for its method (agent/comparison/aspect_readers/method_name.py) on papers
+the tests
 write: a coined acronym the paper defines wins over a baseline it cites, a name before the
 title's colon counts, generic abbreviations and task names do not, and the method cell states
 the method with its name."""
@@ -7,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.agent.comparison.aspect_readers.method_name import coined, method_name
 from citewise.agent.comparison.extraction import Unit
-from citewise.agent.comparison.method_name import coined, method_name
 from tests.agent.comparison.test_matrix_cells import cells, ingest
 
 

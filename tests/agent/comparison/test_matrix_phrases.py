@@ -1,4 +1,5 @@
-"""Free-phrase readings (agent/comparison/matrix_phrases.py, matrix_phrase_numbers.py) on
+"""Free-phrase readings (agent/comparison/aspect_readers/matrix_phrases.py,
+matrix_phrase_numbers.py) on
 sentences the tests write: counts before the thing counted, measures as numbers, names the
 paper uses over definitions and background, no number a sentence credits to cited work."""
 
@@ -6,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.agent.comparison.aspect_readers.matrix_phrases import asks_for_number, phrase_findings
 from citewise.agent.comparison.extraction import Unit
-from citewise.agent.comparison.matrix_phrases import asks_for_number, phrase_findings
 
 
 def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:

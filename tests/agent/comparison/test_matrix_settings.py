@@ -1,4 +1,5 @@
-"""Settings read the way a reader reads them (agent/comparison/matrix_settings.py and the bare-value
+"""Settings read the way a reader reads them (agent/comparison/settings/matrix_settings.py and the
+bare-value
 lists of
 agent/comparison/patterns.py): sentences the tests write, each value verbatim in its quote."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, extract, find_in_unit
-from citewise.agent.comparison.matrix_settings import (
+from citewise.agent.comparison.settings.matrix_settings import (
     learn_software,
     settings_findings,
     software_names,
@@ -116,7 +117,7 @@ def test_the_papers_own_repository_leads_over_other_links() -> None:
 
 
 def phrase(column: str, *sentences: str) -> list[str]:
-    from citewise.agent.comparison.matrix_phrases import phrase_findings
+    from citewise.agent.comparison.aspect_readers.matrix_phrases import phrase_findings
 
     units = [unit(s, n=i) for i, s in enumerate(sentences)]
     found = best_distinct(phrase_findings(column, units), 3)

@@ -15,8 +15,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from citewise.agent.comparison.aspects import Paper, load_paper
-from citewise.agent.comparison.prose_reader import (
+from citewise.agent.comparison.aspect_readers.prose_reader import (
     FEATURES,
     WEIGHTS_FILE,
     ColumnModel,
@@ -25,6 +24,7 @@ from citewise.agent.comparison.prose_reader import (
     fitted_findings,
     parse_models,
 )
+from citewise.agent.comparison.aspects import Paper, load_paper
 from citewise.errors import CitewiseError
 from citewise.store.factory import open_store
 from tests.agent.comparison.test_matrix_cells import ingest

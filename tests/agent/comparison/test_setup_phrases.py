@@ -1,4 +1,5 @@
-"""Free-phrase columns (agent/comparison/matrix_phrases.py) on sentences and a paper the tests
+"""Free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py) on sentences and a paper
+the tests
 write: the cell is a whole phrase next to the phrase's head noun, or a number in its place among
 coordinated settings, and "not stated" where the paper has none."""
 
@@ -11,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from citewise.agent.comparison.aspect_readers.matrix_phrases import asks_for_number, phrase_findings
 from citewise.agent.comparison.extraction import Unit
-from citewise.agent.comparison.matrix_phrases import asks_for_number, phrase_findings
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 

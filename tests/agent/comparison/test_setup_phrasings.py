@@ -1,5 +1,7 @@
-"""Setup phrasings counted over the QASPER pool (agent/comparison/setup_phrasings.py and the
-value checks of agent/comparison/matrix_settings.py), on sentences the tests write: each form
+"""Setup phrasings counted over the QASPER pool (agent/comparison/settings/setup_phrasings.py and
+the
+value checks of agent/comparison/settings/matrix_settings.py), on sentences the tests write: each
+form
 gives its value, and a number that belongs to something else gives none."""
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
-from citewise.agent.comparison.matrix_settings import settings_findings
-from citewise.agent.comparison.setup_code import code_findings
+from citewise.agent.comparison.settings.matrix_settings import settings_findings
+from citewise.agent.comparison.settings.setup_code import code_findings
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
-from citewise.agent.comparison.matrix_settings import settings_findings
-from citewise.agent.comparison.setup_reading import respectively_pairs
+from citewise.agent.comparison.settings.matrix_settings import settings_findings
+from citewise.agent.comparison.settings.setup_reading import respectively_pairs
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
 
@@ -108,7 +108,7 @@ def test_software_by_its_usual_names(sentence: str, expected: list[str]) -> None
 
 def test_a_language_a_library_is_written_for_is_no_software_of_the_paper() -> None:
     units = [unit("Entities were extracted with the Python library Granitex.")]
-    from citewise.agent.comparison.setup_software import learn_software
+    from citewise.agent.comparison.settings.setup_software import learn_software
 
     learned = learn_software(units)
     assert "Granitex" in learned

@@ -12,10 +12,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
+from citewise.agent.comparison.aspect_readers.matrix_phrases import FREE_PHRASE_PATTERN
 from citewise.agent.comparison.aspects import ALIASES, KNOWN
 from citewise.agent.comparison.compare import Comparison
 from citewise.agent.comparison.matrix import Matrix
-from citewise.agent.comparison.matrix_phrases import FREE_PHRASE_PATTERN
 from citewise.agent.comparison.setup import Setup
 from citewise.agent.generation.verify import Verifier
 from citewise.documents.math.formulas import lookup_equation
@@ -56,7 +56,8 @@ class NothingStated(ToolFailure):
 
 
 # The aspect names a caller may send (documented in the schemas): a preset or alias, or a
-# free phrase of two to six words answered per paper (agent/comparison/matrix_phrases.py); an
+# free phrase of two to six words answered per paper
+# (agent/comparison/aspect_readers/matrix_phrases.py); an
 # unknown
 # single word is UNKNOWN_ASPECT with the list (agent/comparison/aspects.py).
 _NAMES: list[JsonValue] = [*sorted({*KNOWN, *ALIASES})]

@@ -9,6 +9,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
+from citewise.agent.comparison.aspect_readers.matrix_datasets import (
+    dataset_findings,
+    listed_metrics,
+)
+from citewise.agent.comparison.aspect_readers.matrix_phrases import (
+    is_free_phrase,
+    phrase_findings,
+    phrase_key,
+)
+from citewise.agent.comparison.aspect_readers.method_name import method_name, named_method
+from citewise.agent.comparison.aspect_readers.prose_aspects import (
+    PROSE_CUES,
+    described_datasets,
+    prose_findings,
+)
+from citewise.agent.comparison.aspect_readers.prose_reader import fallback, fitted, fitted_findings
 from citewise.agent.comparison.extraction import (
     Finding,
     Unit,
@@ -18,14 +35,8 @@ from citewise.agent.comparison.extraction import (
     units,
 )
 from citewise.agent.comparison.gazetteer import Gazetteer, name_findings
-from citewise.agent.comparison.matrix_cells import alternation, own_statements
-from citewise.agent.comparison.matrix_datasets import dataset_findings, listed_metrics
-from citewise.agent.comparison.matrix_phrases import is_free_phrase, phrase_findings, phrase_key
-from citewise.agent.comparison.matrix_settings import settings_findings
-from citewise.agent.comparison.method_name import method_name, named_method
 from citewise.agent.comparison.patterns import PATTERNS
-from citewise.agent.comparison.prose_aspects import PROSE_CUES, described_datasets, prose_findings
-from citewise.agent.comparison.prose_reader import fallback, fitted, fitted_findings
+from citewise.agent.comparison.settings.matrix_settings import settings_findings
 from citewise.documents.model import Table
 from citewise.documents.structure import tables
 from citewise.errors import CitewiseError
@@ -103,7 +114,8 @@ class AspectError(CitewiseError):
 
 def normalise_aspect(name: str) -> str:
     """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
-    preset ('study design') is a free-phrase column (agent/comparison/matrix_phrases.py); an unknown
+    preset ('study design') is a free-phrase column
+    (agent/comparison/aspect_readers/matrix_phrases.py); an unknown
     single word is an error naming the known aspects."""
     key = phrase_key(name)
     key = ALIASES.get(key, key)
@@ -220,7 +232,7 @@ def title_task(paper: Paper) -> list[Finding]:
 
 def _with_method_name(paper: Paper, gazetteer: Gazetteer, found: list[Finding]) -> list[Finding]:
     """Method findings with the one naming the paper's own method first
-    (agent/comparison/method_name.py); unchanged where the paper names none."""
+    (agent/comparison/aspect_readers/method_name.py); unchanged where the paper names none."""
     title = paper.document.title or ""
     name = method_name(paper.units, title, gazetteer.names.get("datasets", set()))
     return named_method(found, paper.units, name) if name else found
@@ -231,8 +243,9 @@ def find_aspect(
 ) -> list[Finding]:
     """The aspect's best values in the paper, best first; [] when the paper does not say.
     Names and prose aspects are the paper's own statements first
-    (agent/comparison/matrix_cells.py); a prose aspect with a fitted reader is chosen by it
-    (agent/comparison/prose_reader.py) unless `fitted_reader` is False."""
+    (agent/comparison/aspect_readers/matrix_cells.py); a prose aspect with a fitted reader is chosen
+    by it
+    (agent/comparison/aspect_readers/prose_reader.py) unless `fitted_reader` is False."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":

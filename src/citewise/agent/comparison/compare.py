@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import whole_phrase
 from citewise.agent.comparison.aspects import Paper, find_aspect, parse_aspects
 from citewise.agent.comparison.extract_model import model_finding
 from citewise.agent.comparison.extraction import NOT_STATED, Finding, merged_value
 from citewise.agent.comparison.gazetteer import Gazetteer
-from citewise.agent.comparison.matrix_cells import whole_phrase
 from citewise.llm.client import ModelClient
 
 DEFAULT_ASPECTS = ("task", "method", "datasets", "metrics", "main result", "limitations")

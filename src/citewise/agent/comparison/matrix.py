@@ -18,18 +18,18 @@ from citewise.agent.comparison.compare import Cell, cell_for
 from citewise.agent.comparison.extraction import Finding
 from citewise.agent.comparison.gazetteer import Gazetteer
 from citewise.agent.comparison.matrix_columns import DEFAULT_COLUMNS as DEFAULT_COLUMNS
-from citewise.agent.comparison.matrix_settings import learn_software, software_names
+from citewise.agent.comparison.settings.matrix_settings import learn_software, software_names
 from citewise.llm.client import ModelClient
 from citewise.store.protocols import Store
 from citewise.store.sqlite.library import StoredDocument
 
 
 def extractor_files() -> list[Path]:
-    """The files whose text makes a cell: every module of this folder and the word lists
-    its readers load (agent/data/matrix_*.txt, setup_*.txt)."""
+    """The files whose text makes a cell: every module of this folder and its subfolders, and
+    the word lists its readers load (agent/data/matrix_*.txt, setup_*.txt)."""
     here = Path(__file__).parent
     data = here.parent / "data"
-    code = sorted(here.glob("*.py"))
+    code = sorted(here.rglob("*.py"))
     lists = sorted(
         [*data.glob("matrix_*.txt"), *data.glob("setup_*.txt"), data / "prose_reader.json"]
     )

@@ -1,7 +1,8 @@
 """A fitted choice of the sentence a prose cell (method, main result, limitations) quotes.
 
 Every sentence of a paper is a candidate: its value is the clause after a cue where the cue
-readers (agent/comparison/prose_aspects.py) found one, else the sentence itself (shortened).
+readers (agent/comparison/aspect_readers/prose_aspects.py) found one, else the sentence itself
+(shortened).
 General features of the sentence (its section's role, where it stands, first person, numbers,
 comparatives, citation markers, the cue's own score, its length) go through one logistic per
 column, fitted on the development part of the hand-labelled matrix by
@@ -20,15 +21,15 @@ from importlib import resources
 
 import yaml
 
-from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_cells import (
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
     in_sections,
     own_statements,
     shorten,
 )
-from citewise.agent.comparison.prose_aspects import PROSE_CUES, prose_findings
+from citewise.agent.comparison.aspect_readers.prose_aspects import PROSE_CUES, prose_findings
+from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.errors import CitewiseError
 
 WEIGHTS_FILE = "prose_reader.json"

@@ -17,8 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_cells import (
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
     clause_continues,
@@ -27,6 +26,7 @@ from citewise.agent.comparison.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.extraction import Finding, Unit
 
 # a coined name: capitals and digits beyond a capitalised first letter, hyphenated parts allowed
 _TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")

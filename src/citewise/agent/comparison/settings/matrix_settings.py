@@ -1,9 +1,9 @@
 """Settings read the way a reader reads them, beside agent/comparison/patterns.py's one regex an
 aspect.
 
-- software (agent/comparison/setup_software.py, re-exported here);
-- code availability (agent/comparison/setup_code.py);
-- the phrasings counted over the QASPER pool (agent/comparison/setup_phrasings.py);
+- software (agent/comparison/settings/setup_software.py, re-exported here);
+- code availability (agent/comparison/settings/setup_code.py);
+- the phrasings counted over the QASPER pool (agent/comparison/settings/setup_phrasings.py);
 - compute ("the total training time is 1-2 days"), a schedule written the other way round
   ("multiplying 0.7 to the learning rate"), "no warmup", dropout named without a rate.
 """
@@ -15,9 +15,9 @@ from dataclasses import replace
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import NUM
-from citewise.agent.comparison.setup_code import code_findings
-from citewise.agent.comparison.setup_phrasings import phrasings, word_alternation
-from citewise.agent.comparison.setup_reading import (
+from citewise.agent.comparison.settings.setup_code import code_findings
+from citewise.agent.comparison.settings.setup_phrasings import phrasings, word_alternation
+from citewise.agent.comparison.settings.setup_reading import (
     linked_findings,
     names_another,
     readings,
@@ -26,9 +26,9 @@ from citewise.agent.comparison.setup_reading import (
 )
 
 # learn_software and software_names are re-exported: matrix.py learns names over the library
-from citewise.agent.comparison.setup_software import learn_software as learn_software
-from citewise.agent.comparison.setup_software import software_findings
-from citewise.agent.comparison.setup_software import software_names as software_names
+from citewise.agent.comparison.settings.setup_software import learn_software as learn_software
+from citewise.agent.comparison.settings.setup_software import software_findings
+from citewise.agent.comparison.settings.setup_software import software_names as software_names
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"

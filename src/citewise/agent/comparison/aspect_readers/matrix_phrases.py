@@ -11,7 +11,8 @@ sentence:
   loss function") or the words that name which one ("Cross-Entropy loss function",
   "pretrained GloVe word embeddings").
 
-The candidates are then scored like every other cell (agent/comparison/matrix_cells.py
+The candidates are then scored like every other cell
+(agent/comparison/aspect_readers/matrix_cells.py
 `own_statements`:
 related work left out, citing sentences demoted). A paper with no such sentence leaves the
 cell "not stated".
@@ -23,9 +24,8 @@ import re
 from functools import cache
 from importlib import resources
 
-from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_cells import clause_end, shorten, word_list
-from citewise.agent.comparison.matrix_phrase_numbers import (
+from citewise.agent.comparison.aspect_readers.matrix_cells import clause_end, shorten, word_list
+from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     OURS,
     Reader,
     cited_value,
@@ -34,6 +34,7 @@ from citewise.agent.comparison.matrix_phrase_numbers import (
     number_readers,
     phrase_list,
 )
+from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6

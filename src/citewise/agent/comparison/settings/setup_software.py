@@ -10,8 +10,8 @@ import re
 from functools import cache
 from importlib import resources
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.matrix_cells import alternation
 from citewise.agent.comparison.patterns import OPTIMIZERS
 from citewise.agent.sourced_lists import sourced_lists
 

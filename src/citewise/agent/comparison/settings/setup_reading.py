@@ -1,5 +1,5 @@
 """Settings stated the way a reader reads several at once, beside the one-setting phrasings of
-agent/comparison/patterns.py and agent/comparison/matrix_settings.py:
+agent/comparison/patterns.py and agent/comparison/settings/matrix_settings.py:
 
 - a coordination closed by "respectively": "the learning rate and batch size are set to 0.001
   and 32, respectively", "the training epoch and batch size are selected from {3, 4} and

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_cells import (
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
     clause_continues,
@@ -19,6 +18,7 @@ from citewise.agent.comparison.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
 _SUBJECT = (

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.comparison.matrix_cells import word_list
 
 # "our code and data are available", "the implementation ... is publicly available": the thing
 # offered is code or data of the paper's (not "their implementation", not "our model and X ...")

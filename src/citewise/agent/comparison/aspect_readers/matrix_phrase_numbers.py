@@ -1,4 +1,5 @@
-"""Numbers in free-phrase columns (agent/comparison/matrix_phrases.py): a setting's value
+"""Numbers in free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py): a setting's
+value
 after its phrase ("a beam size of 8", "agreement was κ = 0.93"), a count before the thing it
 counts ("2 LSTM layers", "three annotators"), the value in its place among coordinated settings
 ("... of 200 and 10, respectively"); never a number the sentence credits to a cited work. The
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
-from citewise.agent.comparison.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.sourced_lists import sourced_lists
 

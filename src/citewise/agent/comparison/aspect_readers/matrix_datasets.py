@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, is_name
-from citewise.agent.comparison.matrix_cells import cites_others, word_list
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
 _COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
