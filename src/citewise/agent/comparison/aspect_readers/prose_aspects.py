@@ -139,6 +139,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
 }
+# the words that name future work; a sentence naming it states the paper's own plan
+_FUTURE_WORK = re.compile(r"\b(?:future (?:work|studies|research)|in the future|further work)\b", re.I)
 _INTRODUCTION = re.compile(r"^(?:[\dIVX.]+\s*)?(?:introduction|motivation)$", re.I)
 _SECTIONS = {
     "task": re.compile(r"abstract|introduction|background|objective|motivation", re.I),
@@ -200,8 +202,10 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 announced = ""
                 continue
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
-            if cites_others(unit.text) or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
-                continue  # others' drawbacks, the gap a paper opens with
+            if _INTRODUCTION.search(unit.section.split(" > ")[-1]):
+                continue  # the gap a paper opens with
+            if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
+                continue  # others' drawbacks; a plan citing the work it builds on is the paper's
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)
