@@ -275,13 +275,18 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
-        if aspect == "limitations" and closing_cue and not in_section:
-            continue  # a 'however' counts only where papers weigh their work
+        if aspect == "limitations" and closing_cue and not in_section and not (
+            rank == PLAN_CUE and _FUTURE.search(unit.text)
+        ):
+            continue  # a 'however' counts only where papers weigh their work, a plan anywhere
+            # it names the future ("we plan to extend this in future versions")
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     return None
 
 
+PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
+_FUTURE = re.compile(r"\bfuture\b", re.I)
 MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
