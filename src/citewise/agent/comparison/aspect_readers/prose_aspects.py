@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    MAX_CELL,
     alternation,
     cites_others,
     clause_continues,
@@ -257,6 +258,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        if aspect == "main result":
+            start = _main_clause(unit.text, start, end)
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue
@@ -287,6 +290,22 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
+# a clause that opens with a subordinator ("while X, Y", "by doing X, we obtain Y") and the comma
+# after it: the finding is the main clause that follows
+_SUBORDINATE = re.compile(rf"^(?:{alternation('subordinators')})\b[^,]{{3,200}}?,\s+(?!BIBREF)", re.I)
+
+
+def _main_clause(text: str, start: int, end: int) -> int:
+    """Where a main-result value starts: at its main clause when the clause from `start` to
+    `end` opens with a subordinate clause and is too long to be a cell whole."""
+    if end - start <= MAX_CELL:
+        return start
+    m = _SUBORDINATE.match(text[start:end])
+    if not m or len(text[start + m.end() : end].split()) < 3:
+        return start
+    return start + m.end()
+
+
 MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
