@@ -285,7 +285,41 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             # it names the future ("we plan to extend this in future versions")
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
+    if aspect == "main result" and in_sections(unit.section, "headline_sections"):
+        return _headline(unit, early)
     return None
+
+
+# the paper's own result with its number, where a paper sums up (abstract, conclusion), whatever
+# its verb: "our method obtains improvements of more than 2% in F1", "we reduce its size by 40%"
+_OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
+_MEASURED = re.compile(r"\d\.\d|\d\s?%")
+_BREAK = re.compile(r",\s+(?!BIBREF)|\bthat\s+")
+HEADLINE_SCORE = 3.0  # as the first result cue in its section: a summed-up finding with its number
+
+
+def _headline(unit: Unit, early: float) -> Finding | None:
+    """The sentence from its first own subject on when it states a measured number and a
+    claim word; None otherwise."""
+    m = _OWN_SUBJECT.search(unit.text)
+    if not m or cites_others(unit.text):
+        return None
+    end = clause_end(unit.text, m.end())
+    # a long lead: the sentence whole, or its main clause after a subordinate one
+    begin = m.start() if m.start() <= MAX_LEAD else _main_clause(unit.text, 0, end)
+    number = _MEASURED.search(unit.text, begin, end)
+    if number and number.end() - begin > MAX_CELL:  # the cell would lose its number: start
+        breaks = [b.end() for b in _BREAK.finditer(unit.text, begin, number.start())]
+        begin = breaks[-1] if breaks else begin  # at the clause that states it
+    clause = unit.text[begin:end]
+    if not _MEASURED.search(clause) or not _CLAIMS.search(clause) or _POINTER.search(clause):
+        return None
+    value, was_cut = shorten(clause.strip(" ,"))
+    if len(value.split()) < 3 or value not in unit.text or not _MEASURED.search(value):
+        return None  # a cell too short to hold the number states no headline
+    score = HEADLINE_SCORE + 0.5 * early
+    return Finding("main result", value, unit.text, unit.page, unit.block_id, unit.section, score,
+                   was_cut or clause_continues(unit.text, end))  # fmt: skip
 
 
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
