@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
-    MAX_CELL,
     alternation,
     cites_others,
     clause_continues,
@@ -19,6 +18,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
+from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -141,7 +142,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
 }
 # the words that name future work; a sentence naming it states the paper's own plan
-_FUTURE_WORK = re.compile(r"\b(?:future (?:work|studies|research)|in the future|further work)\b", re.I)
+_FUTURE_WORK = re.compile(
+    r"\b(?:future (?:work|studies|research)|in the future|further work)\b", re.I
+)
 _INTRODUCTION = re.compile(r"^(?:[\dIVX.]+\s*)?(?:introduction|motivation)$", re.I)
 _SECTIONS = {
     "task": re.compile(r"abstract|introduction|background|objective|motivation", re.I),
@@ -156,7 +159,6 @@ _FRAGMENT = re.compile(r"^(?:[a-z]+,|[,)\]]|(?:and|or|but|which|that|here|below|
 # a task or method stated where a paper opens (abstract, introduction, or its first fifth);
 # "we present ... in Table 3" in a results section is neither
 _OPENING_SHARE = 0.2
-_POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
 # a sentence that announces the limitations the next sentence states
 _ANNOUNCES = re.compile(
     r"\b(?:note|acknowledge|mention|discuss|consider|recogni[sz]e)\s+(?:its|our|the|some|several|"
@@ -259,7 +261,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":
-            start = _main_clause(unit.text, start, end)
+            start = main_clause(unit.text, start, end)
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue
@@ -278,68 +280,23 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
-        if aspect == "limitations" and closing_cue and not in_section and not (
-            rank == PLAN_CUE and _FUTURE.search(unit.text)
+        if (
+            aspect == "limitations"
+            and closing_cue
+            and not in_section
+            and not (rank == PLAN_CUE and _FUTURE.search(unit.text))
         ):
             continue  # a 'however' counts only where papers weigh their work, a plan anywhere
             # it names the future ("we plan to extend this in future versions")
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     if aspect == "main result" and in_sections(unit.section, "headline_sections"):
-        return _headline(unit, early)
+        return headline(unit, early)
     return None
-
-
-# the paper's own result with its number, where a paper sums up (abstract, conclusion), whatever
-# its verb: "our method obtains improvements of more than 2% in F1", "we reduce its size by 40%"
-_OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
-_MEASURED = re.compile(r"\d\.\d|\d\s?%")
-_BREAK = re.compile(r",\s+(?!BIBREF)|\bthat\s+")
-HEADLINE_SCORE = 3.0  # as the first result cue in its section: a summed-up finding with its number
-
-
-def _headline(unit: Unit, early: float) -> Finding | None:
-    """The sentence from its first own subject on when it states a measured number and a
-    claim word; None otherwise."""
-    m = _OWN_SUBJECT.search(unit.text)
-    if not m or cites_others(unit.text):
-        return None
-    end = clause_end(unit.text, m.end())
-    # a long lead: the sentence whole, or its main clause after a subordinate one
-    begin = m.start() if m.start() <= MAX_LEAD else _main_clause(unit.text, 0, end)
-    number = _MEASURED.search(unit.text, begin, end)
-    if number and number.end() - begin > MAX_CELL:  # the cell would lose its number: start
-        breaks = [b.end() for b in _BREAK.finditer(unit.text, begin, number.start())]
-        begin = breaks[-1] if breaks else begin  # at the clause that states it
-    clause = unit.text[begin:end]
-    if not _MEASURED.search(clause) or not _CLAIMS.search(clause) or _POINTER.search(clause):
-        return None
-    value, was_cut = shorten(clause.strip(" ,"))
-    if len(value.split()) < 3 or value not in unit.text or not _MEASURED.search(value):
-        return None  # a cell too short to hold the number states no headline
-    score = HEADLINE_SCORE + 0.5 * early
-    return Finding("main result", value, unit.text, unit.page, unit.block_id, unit.section, score,
-                   was_cut or clause_continues(unit.text, end))  # fmt: skip
 
 
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
-# a clause that opens with a subordinator ("while X, Y", "by doing X, we obtain Y") and the comma
-# after it: the finding is the main clause that follows
-_SUBORDINATE = re.compile(rf"^(?:{alternation('subordinators')})\b[^,]{{3,200}}?,\s+(?!BIBREF)", re.I)
-
-
-def _main_clause(text: str, start: int, end: int) -> int:
-    """Where a main-result value starts: at its main clause when the clause from `start` to
-    `end` opens with a subordinate clause and is too long to be a cell whole."""
-    if end - start <= MAX_CELL:
-        return start
-    m = _SUBORDINATE.match(text[start:end])
-    if not m or len(text[start + m.end() : end].split()) < 3:
-        return start
-    return start + m.end()
-
-
 MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
