@@ -4,8 +4,9 @@ Two readings of the sentences papers state their results in:
 
 - a headline: where a paper sums up (abstract, conclusion), a sentence whose subject is the
   paper's own ("we", "our model", "the proposed") stating a measured number (a decimal or a
-  percentage; not a collection's size, "1.5M tweets"), whatever its verb ("our method obtains improvements of more than 2% in F1", "we reduce its
-  size by 40%"); the value starts at the clause that holds the number and must keep it;
+  percentage; not a collection's size, "1.5M tweets"), whatever its verb ("our method obtains
+  improvements of more than 2% in F1", "we reduce its size by 40%"); the value starts at the
+  clause that holds the number and must keep it;
 - a main clause: a cue's clause that opens with a subordinate clause ("we show that by doing
   X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it.
 """
@@ -28,9 +29,7 @@ from citewise.agent.comparison.extraction import Finding, Unit
 POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
 _OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
 # "81.3", "7%": a measured number; not a year, not a size ("1.5 million tweets", "81.1M papers")
-_MEASURED = re.compile(
-    rf"\d\.\d+(?![\d.]|\s?(?:{alternation('count_scales')})\b)|\d\s?%", re.I
-)
+_MEASURED = re.compile(rf"\d\.\d+(?![\d.]|\s?(?:{alternation('count_scales')})\b)|\d\s?%", re.I)
 _BREAK = re.compile(r",\s+(?!BIBREF)|\bthat\s+")
 HEADLINE_SCORE = 3.0  # as the first result cue in its section: a summed-up finding with its number
 MAX_LEAD = 70  # how far into a sentence its own subject may stand for the value to start there
