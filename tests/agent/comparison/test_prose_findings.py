@@ -74,6 +74,18 @@ compounds in a future version of the treebank.
 Two annotators agree on 86.0% of the attachments.
 """
 
+TITLE_WITH_A_SECTION_WORD = """# Spotting Sarcasm in Reviews With Background Knowledge
+
+## Abstract
+
+We spot sarcastic product reviews with a knowledge-base lookup. Our classifier improves F1 \
+by 4.2% over a lexicon baseline.
+
+## Conclusion
+
+In future work we will extend the lookup to reviews written in Spanish.
+"""
+
 
 def test_the_own_finding_with_its_number_where_the_paper_sums_up_wins(tmp_path: Path) -> None:
     lib, ids = ingest(tmp_path, {"lyrics": HEADLINE})
@@ -106,3 +118,10 @@ def test_a_plan_for_a_future_version_counts_outside_the_conclusion(tmp_path: Pat
     lib, ids = ingest(tmp_path, {"maltese": PLAN_IN_A_GUIDELINE})
     value = str(cells(lib, ids["maltese"], "limitations")["limitations"]["value"])
     assert "revise these guidelines" in value
+
+
+def test_a_title_naming_a_section_does_not_make_the_paper_others_work(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"sarcasm": TITLE_WITH_A_SECTION_WORD})
+    row = cells(lib, ids["sarcasm"], "main result,limitations")
+    assert "4.2%" in str(row["main result"]["value"])
+    assert "reviews written in Spanish" in str(row["limitations"]["value"])
