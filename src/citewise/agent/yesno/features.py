@@ -71,7 +71,7 @@ def features(claim: Claim, sentences: list[Sentence], weight: Callable[[str], fl
     """The claim read over the paper's sentences."""
     terms = {t: w for t, w in ((stem(t), weight(t)) for t in claim.terms) if w > 0}
     total = sum(terms.values())
-    forms = spellings(claim.stems, {t for s in sentences for t in s.stems})
+    forms = _forms(claim.stems, {t for s in sentences for t in s.stems})
     written: set[str] = set()
     scored: list[tuple[float, int, Sentence]] = []
     for n, s in enumerate(sentences):
@@ -90,7 +90,7 @@ def features(claim: Claim, sentences: list[Sentence], weight: Callable[[str], fl
     return Reading(found, top, claim.stems - written)
 
 
-def spellings(terms: frozenset[str], vocabulary: set[str]) -> dict[str, set[str]]:
+def _forms(terms: frozenset[str], vocabulary: set[str]) -> dict[str, set[str]]:
     """Each claim term's stems in the paper: its own, and those of PREFIX letters or more
     that begin it or that it begins ("compar" and "comparison", "crowdsourc" and "crowd");
     for a term with none of these, the synonyms the paper writes (agent/yesno/synonyms.py:

@@ -3,13 +3,11 @@ model's probability of "Yes", and the lead it gives ("Yes", "No" or none)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from citewise.agent.sentences.extractive import idf_function
 from citewise.agent.yesno.claim import Claim, claim_of
 from citewise.agent.yesno.features import Features, Reading, features
-from citewise.agent.yesno.focus import focus_term
 from citewise.agent.yesno.model import YesNoModel, model
 from citewise.agent.yesno.paper import PaperSentences, Sentence
 from citewise.retrieval.hybrid import Retriever
@@ -25,7 +23,6 @@ class Judgement:
     lead: str | None  # None: nothing settles it
     best: list[Sentence]  # the paper's sentences that cover the claim best
     unwritten: frozenset[str]  # stems of the claim's words the paper never writes
-    focus: str | None  # the claim's most specific term (agent/yesno/focus.py)
 
 
 def lead_of(probability: float, fitted: YesNoModel) -> str | None:
@@ -42,13 +39,6 @@ def read(
 ) -> tuple[Claim, Reading]:
     """The question's claim and what the document's sentences say about it (no model asked:
     scripts/fit_yes_no.py fits the model on these)."""
-    claim, weight = _weighed(question, retriever)
-    return claim, features(claim, sentences.of(document), weight)
-
-
-def _weighed(question: str, retriever: Retriever) -> tuple[Claim, Callable[[str], float]]:
-    """The claim and its terms' weights: their inverse document frequency in the library,
-    nothing for a term the library never writes."""
     claim = claim_of(question)
     total, frequencies = retriever.document_frequencies(list(claim.terms))
     idf = idf_function(total, frequencies)
@@ -56,17 +46,15 @@ def _weighed(question: str, retriever: Retriever) -> tuple[Claim, Callable[[str]
     def weight(term: str) -> float:
         return idf(term) if frequencies.get(term, 0) > 0 else 0.0
 
-    return claim, weight
+    return claim, features(claim, sentences.of(document), weight)
 
 
 def judge(
     question: str, document: str, sentences: PaperSentences, retriever: Retriever
 ) -> Judgement:
     """The question's claim judged on the document's sentences by the shipped model."""
-    claim, weight = _weighed(question, retriever)
-    paper = features(claim, sentences.of(document), weight)
+    claim, paper = read(question, document, sentences, retriever)
     fitted = model()
     probability = fitted.probability(paper.features)
     lead = lead_of(probability, fitted)
-    focus = focus_term(claim, weight)
-    return Judgement(claim, paper.features, probability, lead, paper.best, paper.unwritten, focus)
+    return Judgement(claim, paper.features, probability, lead, paper.best, paper.unwritten)

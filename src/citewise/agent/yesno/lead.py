@@ -10,13 +10,6 @@ fitted model; a probability within the model's margin of its threshold settles n
 the quote stays without a lead. A yes/no question about one paper
 (scoped to it) that the paper's closest passages would leave refused is answered with the
 drafted quote when the model settles it: "No" is an answer there, not a refusal.
-
-An unsure model refuses instead: its probability within the model's unsure margin of the
-threshold, a claim that reaches no further than the paper (not widened), and a quote that does
-not write the question's focus term (agent/yesno/focus.py: its most specific word) leave the
-lead resting on nothing the quote says, and "No" would then be said of what the paper never
-discusses. The answer records what the lead read: `yes_no_probability`, and 1.0 in
-`yes_no_unrefused` (a refused question answered) or `yes_no_unsure` (an answer refused).
 """
 
 from __future__ import annotations
@@ -25,13 +18,11 @@ from dataclasses import replace
 
 from citewise.agent.ask.answer import Answer, AnswerSentence, spoken
 from citewise.agent.ask.question import Question
-from citewise.agent.ask.refusal import NOT_ANSWERED, REFUSALS
+from citewise.agent.ask.refusal import NOT_ANSWERED
 from citewise.agent.sentences.extractive import split_sentences
 from citewise.agent.yesno.asking import yes_no_shape
 from citewise.agent.yesno.claim import claim_of
-from citewise.agent.yesno.focus import writes
-from citewise.agent.yesno.judge import NO, YES, Judgement, judge
-from citewise.agent.yesno.model import model
+from citewise.agent.yesno.judge import NO, YES, judge
 from citewise.agent.yesno.paper import PaperSentences
 from citewise.agent.yesno.polar import asks_comparison
 from citewise.agent.yesno.quote import quote_lead
@@ -82,21 +73,8 @@ class YesNoLeads:
         found = judge(question.text, document, self.sentences, self.retriever)
         settled = quote_lead(question.text, found.claim, first.text, found.unwritten)
         lead = found.lead if settled is None else settled
-        signals = {**answer.signals, "yes_no_probability": round(found.probability, 4)}
         if lead not in (YES, NO):
-            return replace(answer, signals=signals)
-        if settled is None and _unsure(found, first.text):
-            if answer.refused:
-                return replace(answer, signals=signals)
-            return replace(
-                answer,
-                refused=True,
-                answer=REFUSALS[NOT_ANSWERED],
-                sentences=[],
-                withheld=list(answer.sentences),
-                refusal_kind=NOT_ANSWERED,
-                signals={**signals, "yes_no_unsure": 1.0},
-            )
+            return answer
         if answer.refused:  # the paper's closest quote answers a question about the paper
             quoted = {c for s in sentences for c in s.citations}
             answer = replace(
@@ -106,23 +84,10 @@ class YesNoLeads:
                 withheld=[],
                 refusal_kind=None,
                 evidence=[e for e in answer.evidence if e.id in quoted],
-                signals={**signals, "yes_no_unrefused": 1.0},
             )
-        else:
-            answer = replace(answer, signals=signals)
         answer.sentences[0].lead = lead
         answer.answer = spoken(answer.sentences)
         return answer
-
-
-def _unsure(found: Judgement, quote: str) -> bool:
-    """The model's lead rests on nothing the quote says (see the module's docstring)."""
-    fitted = model()
-    if abs(found.probability - fitted.threshold) >= fitted.unsure_margin:
-        return False
-    if found.features.widened or found.focus is None:
-        return False
-    return not writes(quote, found.focus)
 
 
 def _names_what_the_paper_lacks(answer: Answer) -> bool:

@@ -24,9 +24,6 @@ class YesNoModel:
     threshold: float
     # no lead when the probability is within this of the threshold: nothing settles it
     margin: float
-    # within this of the threshold the model is unsure: a lead it would give to a quote that
-    # does not write the question's focus term is a refusal instead (agent/yesno/lead.py)
-    unsure_margin: float
 
     def probability(self, found: Features) -> float:
         """The probability that the answer is "Yes"."""
@@ -60,7 +57,6 @@ def parse_model(data: dict[str, object], source: str = WEIGHTS_FILE) -> YesNoMod
         _number(data, "bias", source),
         _number(data, "threshold", source),
         _number(data, "margin", source),
-        _number(data, "unsure_margin", source),
     )
 
 
