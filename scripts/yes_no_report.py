@@ -74,7 +74,7 @@ def report(
             f"widened {int(signals.get('yes_no_widened', 0.0))}",
         ]
         if signals.get("yes_no_unrefused"):
-            groups.append("answered though refused")
+            groups += [f"answered though refused, {g}" for g in groups]
         for group in groups:
             tables.setdefault(group, Counter())[kind] += 1
     return tables
