@@ -42,6 +42,7 @@ _PHRASE_LISTS = (
     "reporting_verbs",
     "prefixes",
     "comparison_words",
+    "count_followers",
 )
 
 
@@ -148,7 +149,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     compared = "|".join(
         re.escape(w) for w in sorted(phrase_list("comparison_words"), key=len, reverse=True)
     )
-    one = rf"(?:\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"  # "110M parameters", "2 layers"
+    # "110M parameters", "2 layers", "5,452 training examples" (a thousands separator)
+    one = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     count = re.compile(
         rf"(?<![\w.$-])(?P<v>{one}(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
@@ -166,11 +168,35 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             compound = m.group("join") == "-" and not m.group("mid") and after
             if compound and re.fullmatch(compared, after, re.I):
                 continue
+            if not plural and not compound and _modifies(after):
+                continue  # "one language pair", "a single language model": X names a kind
+            if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
+                continue  # "one representing formal language": a clause, not a count
             if one or plural or compound:
-                return (m.group("v"), False)
+                return (_located(text, m), False)
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def _modifies(after: str) -> bool:
+    """Whether the word after a singular counted noun is another noun it modifies ("one
+    language pair"): a lower-case word that is no function word, auxiliary or participle."""
+    return (
+        bool(re.fullmatch(r"[a-z][a-z-]*", after))
+        and not after.endswith("ed")
+        and after not in word_list("dangling")
+        and after not in phrase_list("number_words")
+        and after not in phrase_list("count_followers")
+    )
+
+
+def _located(text: str, m: re.Match[str]) -> str:
+    """The count as a cell that names its place in the quote: the bare count where its first
+    occurrence is the one read, else the count with what it counts ("two" inside "network"
+    earlier in the sentence makes the cell "two layers")."""
+    value = m.group("v")
+    return value if text.find(value) == m.start("v") else text[m.start("v") : m.end("x")]
 
 
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)

@@ -176,11 +176,12 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
-            if not numeric and rank >= 2 and not own_use(text) and framing(unit):
-                continue  # a kind named in passing where the paper frames its field
+            if (numeric or rank >= 2) and not own_use(text) and framing(unit):
+                continue  # a kind or count named in passing where the paper frames its field
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
             score += 0.5 if not numeric and own_use(text) else 0.0
+            score -= 0.6 if numeric and value.lower() in _ONE else 0.0
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
@@ -189,10 +190,15 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
 
 # the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
 _OWN_USE = re.compile(
-    r"\b(?:we|our|us)\b|\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
+    r"\b(?:we|our|us)\b|\bth(?:is|e present) (?:paper|work|study|article)\b|"
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
     r"chosen|utili[sz]ed)\b",
     re.I,
 )
+
+
+# a count of one says least: "one language" is rarely the paper's count where it states another
+_ONE = frozenset({"1", "one", "single", "a single"})
 
 
 # placeholders of papers converted from LaTeX (citations, tables, formulas) name nothing
