@@ -43,6 +43,8 @@ _PHRASE_LISTS = (
     "prefixes",
     "comparison_words",
     "count_followers",
+    "use_verbs",
+    "quantity_nouns",
 )
 
 
@@ -168,7 +170,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             compound = m.group("join") == "-" and not m.group("mid") and after
             if compound and re.fullmatch(compared, after, re.I):
                 continue
-            if not plural and not compound and _modifies(after):
+            if not plural and not compound and modifies(after):
                 continue  # "one language pair", "a single language model": X names a kind
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
@@ -179,7 +181,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
 
 
-def _modifies(after: str) -> bool:
+def modifies(after: str) -> bool:
     """Whether the word after a singular counted noun is another noun it modifies ("one
     language pair"): a lower-case word that is no function word, auxiliary or participle."""
     return (

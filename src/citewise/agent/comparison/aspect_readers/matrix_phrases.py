@@ -34,6 +34,12 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     number_readers,
     phrase_list,
 )
+from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+    caption,
+    names_one,
+    stated_use,
+    use_reader,
+)
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.sourced_lists import sourced_lists
 
@@ -160,6 +166,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
         text = unit.text
         if not all(p.search(text) for p in each) or (unit.kind == "table" and not numeric):
             continue
+        if not numeric and caption(text):
+            continue
         for rank, reader in enumerate(readers):
             read = reader(text)
             if read is None:
@@ -176,8 +184,10 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
-            if (numeric or rank >= 2) and not own_use(text) and framing(unit):
-                continue  # a kind or count named in passing where the paper frames its field
+            if numeric and not own_use(text) and framing(unit):
+                continue  # a count named in passing where the paper frames its field
+            if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
+                continue  # a kind named in passing, not the paper's stated choice
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
             score += 0.5 if not numeric and own_use(text) else 0.0
@@ -217,6 +227,13 @@ def framing(unit: Unit) -> bool:
         if any(f" {n} " in words for n in names):
             return True
     return False
+
+
+def in_passing(unit: Unit, mention: str) -> bool:
+    """Whether a kind is named in passing: where the paper frames its field without stating
+    its own use of the thing."""
+    text = unit.text
+    return framing(unit) and not stated_use(text, mention)
 
 
 def own_use(text: str) -> bool:
@@ -278,7 +295,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [link, named_as, apposed, which_one]
+    return [use_reader(mention), link, named_as, apposed, which_one]
 
 
 def _says_no_name(value: str) -> bool:
