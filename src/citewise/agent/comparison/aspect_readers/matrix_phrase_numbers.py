@@ -45,6 +45,7 @@ _PHRASE_LISTS = (
     "count_followers",
     "use_verbs",
     "quantity_nouns",
+    "approximations",
 )
 
 

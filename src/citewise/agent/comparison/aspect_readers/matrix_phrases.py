@@ -24,7 +24,12 @@ import re
 from functools import cache
 from importlib import resources
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import clause_end, shorten, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    cites_others,
+    clause_end,
+    shorten,
+    word_list,
+)
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     OURS,
     Reader,
@@ -231,9 +236,13 @@ def framing(unit: Unit) -> bool:
 
 def in_passing(unit: Unit, mention: str) -> bool:
     """Whether a kind is named in passing: where the paper frames its field without stating
-    its own use of the thing."""
+    its own use of the thing, or after a citation in a sentence that says nothing of the
+    paper's own work ("the model of BIBREF12 is based on the weighted attention ...")."""
     text = unit.text
-    return framing(unit) and not stated_use(text, mention)
+    if framing(unit) and not stated_use(text, mention):
+        return True
+    m = re.search(mention, text, re.I)
+    return m is not None and cites_others(text[: m.start()]) and not own_use(text)
 
 
 def own_use(text: str) -> bool:
@@ -306,9 +315,18 @@ def _says_no_name(value: str) -> bool:
     first = words[0] if words else ""
     if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
         return True
+    if re.match(r"[a-z]+ed\b", value) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+        return True  # "introduced so as to ...", "used during ...": a verb; "A.": a label
+    if first in phrase_list("approximations"):
+        return True  # "around 7,800": a quantity says no name
     if first in word_list("dangling") and first not in {"a", "an", "the", "to"}:
         return True
-    return _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1]))
+    second = words[1] if len(words) > 1 else ""
+    if (first == "the" and second in word_list("vague_modifiers")) or (
+        first in word_list("vague_modifiers") and second in {"from", "to", "than", "as"}
+    ):
+        return True  # "is the same as ...", "is different from ...": a comparison
+    return _predicate(first) or (first in {"a", "an"} and bool(second) and _predicate(second))
 
 
 def _predicate(word: str) -> bool:
@@ -367,7 +385,12 @@ def _modifiers(before: list[str]) -> str:
     """The words just before a mention that say which one it is (a name of up to five words,
     "scaled exponential linear unit (SELU)", stopping at a function word, a verb or a vague
     one), or "" when none does or they only say of what kind ("nonlinear", "output")."""
-    stop = word_list("dangling") | word_list("vague_modifiers") | phrase_words("clause_words")
+    stop = (
+        word_list("dangling")
+        | word_list("vague_modifiers")
+        | phrase_words("clause_words")
+        | phrase_list("number_words")
+    )
     kept: list[str] = []
     for word in reversed(before):
         bare = word.strip("()[],;:").lower()
