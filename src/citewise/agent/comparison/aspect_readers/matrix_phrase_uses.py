@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.extraction import Unit
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     Reader,
     modifies,
@@ -51,20 +52,26 @@ def use_reader(mention: str) -> Reader:
         re.I,
     )
     stops = (word_list("dangling") - _INSIDE) | phrase_list("name_stops")
+    single = {v for v in phrase_list("use_verbs") if " " not in v}
 
     def read(text: str) -> tuple[str, bool] | None:
         for m in statement.finditer(text):
-            words = m.group("obj").split()
+            obj = m.group("obj")
+            verbs = [v for v in re.finditer(r"\band\s+(\S+)", obj) if v.group(1).lower() in single]
+            if verbs:  # "we follow BIBREF2 and use supervised ...": the last verb's object
+                obj = obj[verbs[-1].end() :].lstrip()
+            words = obj.split()
             if any(w.lower().strip(",()") in stops for w in words):
                 continue  # "we use GloVe to initialise the word embeddings": another clause
             if not m.group("m")[-1:].lower() == "s" and modifies((m.group("next") or "")):
                 continue  # "the target language side": the mention names a kind of side
-            which = _which(m.group("obj"))
+            which = _which(obj)
             if which is None:
                 continue
+            at = m.end("obj") - len(obj)
             if which == "":
-                return (text[m.start("obj") : m.end("m")].split(",")[0].strip(), False)
-            start = text.find(which, m.start("obj"))
+                return (text[at : m.end("m")].split(",")[0].strip(), False)
+            start = text.find(which, at)
             if start >= 0:
                 return (text[start : m.end("m")], False)
         return None
@@ -79,6 +86,9 @@ def _which(obj: str) -> str | None:
     ("MetaLDA, a"); None where nothing says which one."""
     items = re.split(r",\s|\s(?:and|or)\s", " " + obj + " ")
     last = _meaningful(items[-1].split())
+    pair = re.search(r"(?:^|,\s)(\S+)\s(?:and|or)\s" + re.escape(items[-1].strip()) + r"\s*$", obj)
+    if last and pair and _meaningful([pair.group(1)]):
+        return obj[pair.start(1) :].strip()  # "CBOW and SkipGram word embeddings": both
     if len(items) > 1 and not last:
         own_article = re.fullmatch(r"\s*(?:a|an|the)\s*", items[-1], re.I)
         if own_article and obj.rstrip().endswith(", " + items[-1].strip()):
@@ -108,7 +118,9 @@ def _meaningful(words: list[str]) -> list[str]:
             kept.pop(0)
         elif re.fullmatch(r"(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM)\d*", kept[0].strip("(),")):
             kept.pop(0)
-        elif w in phrase_list("adverbs") or w.endswith("ly"):
+        elif w in phrase_list("adverbs") or w.endswith("ly") or w in {"and", "or"}:
+            kept.pop(0)
+        elif len(w) > 5 and w.endswith(tuple(phrase_list("predicate_suffixes"))):
             kept.pop(0)
         else:
             break
@@ -146,3 +158,62 @@ def caption(text: str) -> bool:
     """Whether the sentence is a figure's or table's caption ("Figure 3: Neural attention
     mechanism for ..."): it labels a picture and states no choice."""
     return _CAPTION.match(text) is not None
+
+
+# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
+_OWN_USE = re.compile(
+    r"\b(?:we|our|us)\b|\bth(?:is|e present) (?:paper|work|study|article)\b|"
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
+    r"chosen|utili[sz]ed)\b",
+    re.I,
+)
+
+
+def framing(unit: Unit) -> bool:
+    """Whether the sentence stands where a paper frames its field rather than describes its
+    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
+    names = phrase_list("framing_sections")
+    for heading in unit.section.split(" > "):
+        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def in_passing(unit: Unit, mention: str) -> bool:
+    """Whether a kind is named in passing: where the paper frames its field without stating
+    its own use of the thing, or after a citation in a sentence that says nothing of the
+    paper's own work ("the model of BIBREF12 is based on the weighted attention ...")."""
+    text = unit.text
+    if framing(unit) and not stated_use(text, mention):
+        return True
+    m = re.search(mention, text, re.I)
+    return m is not None and cites_others(text[: m.start()]) and not own_use(text)
+
+
+def own_use(text: str) -> bool:
+    """Whether the sentence speaks of the paper's own work or of a thing being used."""
+    return _OWN_USE.search(text) is not None
+
+
+def copula_reader(mention: str) -> Reader:
+    """The name a sentence opens with and says is one of the phrase's kind: "ULMFiT is an NLP
+    transfer learning algorithm that we picked", "Logistic regression is a statistical
+    learning algorithm" give the name; a subject that is a pronoun, determiner or vague word
+    ("This model is a ...") names none."""
+    copula = re.compile(
+        rf"^\W*(?P<v>[A-Z][\w.+-]*(?:\s+[A-Za-z][\w.+-]*){{0,3}}?)\s*(?:\([^)]{{0,30}}\)\s*)?"
+        rf"(?:(?:[A-Z]+REF\d+|,)\s*)*\s(?:is|was)\s+(?:a|an)\s+(?P<kind>(?:[\w,-]+\s+){{0,6}}?){mention}",
+        re.I,
+    )
+    stops = word_list("dangling") | word_list("vague_modifiers") | phrase_list("name_stops")
+
+    def read(text: str) -> tuple[str, bool] | None:
+        m = copula.match(text)
+        if not m or any(w.lower() in stops for w in m.group("v").split()):
+            return None
+        if any(w.lower().strip(",") in word_list("dangling") for w in m.group("kind").split()):
+            return None  # "X is a model which uses the ...": the phrase is in another clause
+        return (m.group("v"), False)
+
+    return read

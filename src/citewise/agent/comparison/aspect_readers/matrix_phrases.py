@@ -25,6 +25,7 @@ from functools import cache
 from importlib import resources
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    CITING_PENALTY,
     cites_others,
     clause_end,
     shorten,
@@ -41,8 +42,11 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     caption,
+    copula_reader,
+    framing,
+    in_passing,
     names_one,
-    stated_use,
+    own_use,
     use_reader,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -196,20 +200,13 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
             score += 0.5 if not numeric and own_use(text) else 0.0
+            if not numeric and rank == 0 and cites_others(text):
+                score += CITING_PENALTY  # the paper's own use of a cited thing is its claim
             score -= 0.6 if numeric and value.lower() in _ONE else 0.0
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
     return found
-
-
-# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
-_OWN_USE = re.compile(
-    r"\b(?:we|our|us)\b|\bth(?:is|e present) (?:paper|work|study|article)\b|"
-    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
-    r"chosen|utili[sz]ed)\b",
-    re.I,
-)
 
 
 # a count of one says least: "one language" is rarely the paper's count where it states another
@@ -221,33 +218,6 @@ _PLACEHOLDERS = re.compile(
     r"^(?:\W*(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+)+\W*$"
 )
 _PLACEHOLDER = re.compile(r"(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d")
-
-
-def framing(unit: Unit) -> bool:
-    """Whether the sentence stands where a paper frames its field rather than describes its
-    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
-    names = phrase_list("framing_sections")
-    for heading in unit.section.split(" > "):
-        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
-        if any(f" {n} " in words for n in names):
-            return True
-    return False
-
-
-def in_passing(unit: Unit, mention: str) -> bool:
-    """Whether a kind is named in passing: where the paper frames its field without stating
-    its own use of the thing, or after a citation in a sentence that says nothing of the
-    paper's own work ("the model of BIBREF12 is based on the weighted attention ...")."""
-    text = unit.text
-    if framing(unit) and not stated_use(text, mention):
-        return True
-    m = re.search(mention, text, re.I)
-    return m is not None and cites_others(text[: m.start()]) and not own_use(text)
-
-
-def own_use(text: str) -> bool:
-    """Whether the sentence speaks of the paper's own work or of a thing being used."""
-    return _OWN_USE.search(text) is not None
 
 
 def _name_readers(mention: str) -> list[Reader]:
@@ -304,7 +274,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [use_reader(mention), link, named_as, apposed, which_one]
+    return [use_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
 
 
 def _says_no_name(value: str) -> bool:
