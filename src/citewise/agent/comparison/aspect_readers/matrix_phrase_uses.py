@@ -12,18 +12,20 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
-from citewise.agent.comparison.extraction import Unit
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     Reader,
     modifies,
     phrase_list,
 )
+from citewise.agent.comparison.extraction import Unit
 
 # the words an object may open with that name nothing: articles and possessives
 _DETERMINERS = frozenset({"a", "an", "the", "our", "their", "its", "this", "these", "those"})
 # words an object of use may hold besides its name: articles, coordination, "of"
 _INSIDE = frozenset({"a", "an", "the", "and", "or", "of"})
 MAX_OBJECT_WORDS = 16
+# one name of a coordinated list, with the citation placeholder that may follow it
+_ITEM = r"[^\s,]+(?:\s[A-Z]+REF\d+)?"
 
 
 @cache
@@ -63,7 +65,7 @@ def use_reader(mention: str) -> Reader:
             words = obj.split()
             if any(w.lower().strip(",()") in stops for w in words):
                 continue  # "we use GloVe to initialise the word embeddings": another clause
-            if not m.group("m")[-1:].lower() == "s" and modifies((m.group("next") or "")):
+            if m.group("m")[-1:].lower() != "s" and modifies(m.group("next") or ""):
                 continue  # "the target language side": the mention names a kind of side
             which = _which(obj)
             if which is None:
@@ -86,15 +88,23 @@ def _which(obj: str) -> str | None:
     ("MetaLDA, a"); None where nothing says which one."""
     items = re.split(r",\s|\s(?:and|or)\s", " " + obj + " ")
     last = _meaningful(items[-1].split())
-    pair = re.search(r"(?:^|,\s)(\S+)\s(?:and|or)\s" + re.escape(items[-1].strip()) + r"\s*$", obj)
-    if last and pair and _meaningful([pair.group(1)]):
-        return obj[pair.start(1) :].strip()  # "CBOW and SkipGram word embeddings": both
+    pair = re.search(
+        rf"(?:^|(?<=\s))(?P<names>(?:{_ITEM}\s?,\s)*{_ITEM}),?\s(?:and|or)\s"
+        + re.escape(items[-1].strip())
+        + r"\s*$",
+        obj,
+    )
+    names = re.split(r"\s?,\s", pair["names"]) if pair else []
+    if last and pair and all(_meaningful(n.split()) for n in names):
+        return obj[pair.start("names") :].strip()  # "CBOW and SkipGram word embeddings": both
     if len(items) > 1 and not last:
         own_article = re.fullmatch(r"\s*(?:a|an|the)\s*", items[-1], re.I)
         if own_article and obj.rstrip().endswith(", " + items[-1].strip()):
             return "" if _meaningful(items[0].split()) else None  # "MetaLDA, a topic model"
-        if own_article or not re.search(r"\s(?:and|or)\s", " " + obj) or not all(
-            _meaningful(i.split()) for i in items[:-1] if i.strip()
+        if (
+            own_article
+            or not re.search(r"\s(?:and|or)\s", " " + obj)
+            or not all(_meaningful(i.split()) for i in items[:-1] if i.strip())
         ):
             return None
         words = obj.split()
@@ -114,13 +124,19 @@ def _meaningful(words: list[str]) -> list[str]:
     kept = list(words)
     while kept:
         w = kept[0].lower().strip("(),")
-        if w in _DETERMINERS or w in vague or w in counts or w == "of" or w.isdigit():
-            kept.pop(0)
-        elif re.fullmatch(r"(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM)\d*", kept[0].strip("(),")):
-            kept.pop(0)
-        elif w in phrase_list("adverbs") or w.endswith("ly") or w in {"and", "or"}:
-            kept.pop(0)
-        elif len(w) > 5 and w.endswith(tuple(phrase_list("predicate_suffixes"))):
+        if (
+            w in _DETERMINERS
+            or w in vague
+            or w in counts
+            or w == "of"
+            or w.isdigit()
+            or re.fullmatch(r"(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM)\d*", kept[0].strip("(),"))
+            or w in phrase_list("adverbs")
+            or w.endswith("ly")
+            or w in {"and", "or"}
+            or len(w) > 5
+            and w.endswith(tuple(phrase_list("predicate_suffixes")))
+        ):
             kept.pop(0)
         else:
             break
