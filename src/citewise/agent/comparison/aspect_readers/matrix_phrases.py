@@ -209,6 +209,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     return found
 
 
+_ARTICLES = frozenset({"a", "an", "the", "this", "these", "those", "its", "their", "our"})
 # a count of one says least: "one language" is rarely the paper's count where it states another
 _ONE = frozenset({"1", "one", "single", "a single"})
 
@@ -272,6 +273,8 @@ def _name_readers(mention: str) -> list[Reader]:
         head = _modifiers(text[: m.start()].split())
         if not head:
             return None
+        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
+            return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [use_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
@@ -362,8 +365,13 @@ def _modifiers(before: list[str]) -> str:
         | phrase_list("number_words")
     )
     kept: list[str] = []
-    for word in reversed(before):
+    for at in range(len(before) - 1, -1, -1):
+        word = before[at]
         bare = word.strip("()[],;:").lower()
+        previous = before[at - 1].lower() if at > 0 else ""
+        after_preposition = previous in word_list("dangling") - _ARTICLES
+        if previous == "to" or (bare.endswith("ing") and after_preposition):
+            break  # "to handle knowledge bases", "for embedding knowledge bases": a verb
         if bare.endswith(("'", "'s", "’", "’s")):
             break  # "the tasks' loss functions": whose, not which
         if (
@@ -378,7 +386,7 @@ def _modifiers(before: list[str]) -> str:
             or word.endswith((",", ";", ":"))
         ):
             break
-        if _VERB.fullmatch(bare):
+        if _VERB.fullmatch(bare) or bare in phrase_list("use_verbs"):
             break
         kept.insert(0, word)
         if len(kept) == MAX_MODIFIERS:
