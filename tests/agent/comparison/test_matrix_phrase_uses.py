@@ -56,6 +56,11 @@ def test_a_name_phrase_is_what_the_paper_says_it_uses(phrase: str, sentence: str
         ("attention mechanism", "The attention mechanism is introduced to weigh the notes."),
         # a caption labels a picture
         ("attention mechanism", "Figure 3: Gated attention mechanism over the field notes."),
+        # a verb is no name: after "to", or a gerund after a preposition
+        ("knowledge base", "The tagger needs extra steps to query knowledge bases of rocks."),
+        ("knowledge base", "Table 2 compares three methods for embedding knowledge bases."),
+        # a title-cased mention inside a longer name is not named by it
+        ("knowledge base", "The survey reports on Automated Knowledge Base Construction."),
         # a kind named after a citation, in a sentence that says nothing of the paper's own
         ("attention mechanism", "The tagger of BIBREF4 is based on a gated attention mechanism."),
     ],
