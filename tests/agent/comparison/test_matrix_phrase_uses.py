@@ -89,6 +89,9 @@ def test_the_papers_use_of_a_cited_thing_wins_over_its_definition() -> None:
         # a thousands separator is part of the count
         ("number of training examples", "The quarry set holds 12,480 training examples.",
          "12,480"),
+        # a power of ten written out is part of the count
+        ("number of sentences", "The outcrop corpus holds 3 million sentences of notes.",
+         "3 million"),
         # where the bare count first stands inside another word ("network"), the cell names
         # what it counts
         ("number of layers", "The network stacks two recurrent layers.", "two recurrent layers"),
@@ -113,3 +116,15 @@ def test_a_count_of_one_gives_way_to_another_count() -> None:
     one = "Each outcrop is described in one language by its surveyor."
     many = "The notes cover 9 languages of the survey region."
     assert best("number of languages", one, many) == "9"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Each tagger is trained with a batch size of 32 sentences.",
+        "The summary keeps the top 3 sentences of every field note.",
+        "On average, each survey holds 40 sentences.",
+    ],
+)
+def test_a_count_that_is_a_setting_a_bound_or_an_average_is_no_total(sentence: str) -> None:
+    assert best("number of sentences", sentence) is None

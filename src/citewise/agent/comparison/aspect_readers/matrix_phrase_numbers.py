@@ -46,6 +46,9 @@ _PHRASE_LISTS = (
     "use_verbs",
     "quantity_nouns",
     "approximations",
+    "multipliers",
+    "bounds",
+    "averages",
 )
 
 
@@ -154,8 +157,9 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     )
     # "110M parameters", "2 layers", "5,452 training examples" (a thousands separator)
     one = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
+    large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
@@ -175,11 +179,28 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
                 continue  # "one language pair", "a single language model": X names a kind
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
+            if _bounded(text[: m.start()]):
+                continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
                 return (_located(text, m), False)
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def _bounded(before: str) -> bool:
+    """Whether the words just before a count make it another setting's value, a bound or an
+    average rather than a total of the thing counted: a quantity noun linked to it ("a batch
+    size of 15 sentences", "the context window was 7 sentences"), a bound ("the top 5", "at
+    most 3") or an average ("on average 940 sentences")."""
+    words = re.findall(r"[a-z]+", before.lower())
+    quantity = "|".join(sorted(word_list("quantity_words"), key=len, reverse=True))
+    linked = re.search(rf"\b(?:{quantity})\s+(?:of|is|was|were|are|=|:|set to)\s*$", before, re.I)
+    return bool(
+        linked
+        or (words and words[-1] in phrase_list("bounds"))
+        or set(words[-4:]) & phrase_list("averages")
+    )
 
 
 def modifies(after: str) -> bool:
