@@ -124,7 +124,10 @@ def test_a_count_of_one_gives_way_to_another_count() -> None:
         "Each tagger is trained with a batch size of 32 sentences.",
         "The summary keeps the top 3 sentences of every field note.",
         "On average, each survey holds 40 sentences.",
+        "Every field note is truncated to 400 tokens before tagging.",
+        "The batch size is set to be 2048 tokens.",
     ],
 )
 def test_a_count_that_is_a_setting_a_bound_or_an_average_is_no_total(sentence: str) -> None:
     assert best("number of sentences", sentence) is None
+    assert best("number of tokens", sentence) is None

@@ -49,6 +49,7 @@ _PHRASE_LISTS = (
     "multipliers",
     "bounds",
     "averages",
+    "setting_contexts",
 )
 
 
@@ -191,15 +192,24 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
 def _bounded(before: str) -> bool:
     """Whether the words just before a count make it another setting's value, a bound or an
     average rather than a total of the thing counted: a quantity noun linked to it ("a batch
-    size of 15 sentences", "the context window was 7 sentences"), a bound ("the top 5", "at
-    most 3") or an average ("on average 940 sentences")."""
-    words = re.findall(r"[a-z]+", before.lower())
+    size of 15 sentences", "the batch size is set to be 4096 tokens"), a word of a setting in
+    its clause ("truncated to 400 tokens", "a vocabulary of 30K tokens"), a bound ("the top
+    5", "no more than 3", "longer than 40") or an average ("on average 940 sentences")."""
+    clause = re.split(r"[,;:()]", before)[-1]
+    words = re.findall(r"[a-z]+", clause.lower())
     quantity = "|".join(sorted(word_list("quantity_words"), key=len, reverse=True))
-    linked = re.search(rf"\b(?:{quantity})\s+(?:of|is|was|were|are|=|:|set to)\s*$", before, re.I)
+    linked = re.search(
+        rf"\b(?:{quantity})\s+(?:(?:of|is|was|were|are|=|:)\s*)?(?:(?:set|fixed)\s+(?:to|at|as)"
+        rf"(?:\s+be)?)?\s*$",
+        before,
+        re.I,
+    )
+    settings = phrase_list("setting_contexts")
     return bool(
-        linked
+        (linked and linked.group().strip().lower() not in word_list("quantity_words"))
         or (words and words[-1] in phrase_list("bounds"))
-        or set(words[-4:]) & phrase_list("averages")
+        or set(re.findall(r"[a-z]+", before.lower())[-5:]) & phrase_list("averages")
+        or any(w in settings or w.rstrip("sd") in settings for w in words[-6:])
     )
 
 
