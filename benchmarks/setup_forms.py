@@ -82,6 +82,14 @@ FORMS: dict[tuple[str, str], str] = {
     rf"across)\s+(?:the\s+)?(?:\d+|{_W})\s+(?:\w+\s+)?(?:runs|trials|repetitions|restarts|seeds)\b",
     ("compute", "training took N hours/days"): rf"\b(?:took|takes|lasted)\s+(?:\w+\s+)?(?:{_N}|"
     rf"{_W}|an?)\s+(?:hours?|days?|weeks?)\b",
+    ("software", "<Name> tagger/parser/aligner/tokenizer"): r"\b(?-i:[A-Z][\w+.-]*)\s+(?:(?-i:[A-Z]"
+    r"[\w+.-]*)\s+){0,2}(?:POS[- ])?(?:tagger|parser|aligner|tokeni[sz]er|lemmati[sz]er|stemmer|"
+    r"segmenter)s?\b",
+    ("software", "Hugging Face"): r"\bhugging\s?face\b",
+    ("software", "<Name> API"): r"\b(?-i:[A-Z]\w+)(?:\s+(?-i:[A-Z]\w+)){0,3}\s+(?-i:API)\b",
+    ("schedule", "exponential/linear/cosine decay"): r"\b(?:exponential|linear|cosine|polynomial|"
+    r"inverse[- ]square[- ]root|step)\w*\s+(?:learning[- ]rate\s+)?(?:decay|annealing|schedule)",
+    ("hardware", "an ACL Anthology ID like a card (P15-1137)"): r"\b(?-i:[KPVMT]\d{2,3})-\d{4}\b",
     ("code availability", "code is available at"): r"\bcode\b[^.;]{0,40}\bavailable",
     ("code availability", "github link"): r"github\.com/",
 }
