@@ -47,9 +47,9 @@ _NOT_SOFTWARE = re.compile(
 @cache
 def vocabulary(name: str) -> tuple[str, ...]:
     text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
-    lists = sourced_lists(
-        text, SOFTWARE_FILE, ("languages", "frameworks", "tools", "statistics", "tool kinds")
-    )
+    names = ("languages", "frameworks", "tools", "statistics", "tool kinds", "service kinds",
+             "data collection words")  # fmt: skip
+    lists = sourced_lists(text, SOFTWARE_FILE, names)
     return tuple(lists[name])
 
 
@@ -146,20 +146,32 @@ _NAME_WORD = r"(?!BIBREF\d|INLINEFORM\d)[A-Z][\w+.-]*"
 
 @cache
 def _kind_pattern() -> re.Pattern[str]:
-    kinds = "|".join(re.escape(k) for k in sorted(vocabulary("tool kinds"), key=len, reverse=True))
+    named = vocabulary("tool kinds") + vocabulary("service kinds")
+    kinds = "|".join(re.escape(k) for k in sorted(named, key=len, reverse=True))
     return re.compile(
         rf"(?<![\w.-])(?P<v>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}(?:\s+|[- ]?(?=POS[- ]))"
         rf"(?:POS[- ])?(?i:{kinds})s?)(?![\w-])"
     )
 
 
+@cache
+def _collects() -> re.Pattern[str]:
+    words = sorted(vocabulary("data collection words"), key=len, reverse=True)
+    stems = "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
+    return re.compile(rf"\b(?:{stems})\b", re.I)
+
+
 def kind_named(text: str) -> list[str]:
-    """Programs named by their kind (agent/data/matrix_software.txt's [tool kinds]) after a name
-    in capitals: "the Stanford POS tagger", "the Moses tokenizer", "Montreal Forced Aligner"; not
-    a kind after a determiner or an abbreviation of a field alone ("The parser", "POS tagger")."""
+    """Programs named by their kind (agent/data/matrix_software.txt's [tool kinds], [service
+    kinds]) after a name in capitals: "the Stanford POS tagger", "the Moses tokenizer", "the
+    Google Translate API"; not a kind after a determiner or an abbreviation of a field alone
+    ("The parser", "POS tagger"), nor a service the paper collects its data through."""
+    services = {k.lower() for k in vocabulary("service kinds")}
     out = []
     for m in _kind_pattern().finditer(text):
         words = m.group("v").split()
+        if words[-1].lower().rstrip("s") in services and _collects().search(text):
+            continue  # "tweets gathered using the Twitter Streaming API": a data source
         while words and _NOT_SOFTWARE.match(words[0]):
             words = words[1:]
         name = [w for w in words[:-1] if w != "POS"]
