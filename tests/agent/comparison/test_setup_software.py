@@ -75,3 +75,26 @@ def test_an_anthology_id_is_no_graphics_card() -> None:
     assert values and not any(v.startswith("P15") for v in values)
     values = read("hardware", "Unlike K18-3008, we train the tagger on two GPUs.")
     assert values == ["two GPUs"]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("epochs", "The granite tagger usually converges within 12 epochs on every shard.",
+         "converges within 12 epochs"),
+        ("epochs", "Our echo model converged after three epochs of fine-tuning.",
+         "converged after three epochs"),
+        ("batch size", "During training each batch has 24 samples drawn at random.", "24"),
+        ("batch size", "Training batches contain about 6K source and target tokens.", "6K"),
+    ],
+)  # fmt: skip
+def test_pool_phrasings_of_training_length_and_batch(
+    aspect: str, sentence: str, expected: str
+) -> None:
+    assert read(aspect, sentence) == [expected]
+
+
+def test_a_batch_a_speed_is_measured_on_is_no_setting() -> None:
+    sentence = "One update over a batch containing 48 threads takes 0.2 seconds with our method."
+    assert read("batch size", sentence) == []
+    assert read("epochs", "Stop early when the score does not improve within 4 epochs.") == []

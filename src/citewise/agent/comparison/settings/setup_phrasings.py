@@ -8,6 +8,8 @@ it.
 - repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
 - warmup counted in steps after it: "warm-up of 10K steps", "warms up for 8,000 steps";
 - a dropout rate "at a rate of": "a dropout layer at a rate of 50%";
+- training that converges in a count of epochs: "the model converges within 20 epochs";
+- a batch said to hold a count: "each batch has 16 samples", "batches contain about 4K tokens";
 - a card NVIDIA names, in any spelling of its model ("NVIDIA GTX1080Ti", "Nvidia M40").
 
 Each reading is scored below patterns.py's, so it fills only what they leave empty. Number words
@@ -47,6 +49,24 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
                 r"^(?=.*\b(?:train\w*|fine-?tun\w*|optimi[sz]\w*|run|ran)\b).*?\bfor\s+"
                 r"(?:only\s+|just\s+|about\s+|a\s+total\s+of\s+)?"
                 rf"(?P<v>(?:{words})\s+(?:training\s+|full\s+)?epochs?)\b",
+                re.I,
+            ),
+            # training that ends where it converges: "training usually converges within 20
+            # epochs", "the model converged after two epochs" (the verb kept: "within 20 epochs"
+            # alone reads as a countdown)
+            re.compile(
+                r"(?P<v>\bconverge[sd]?\s+(?:in|after|within)\s+(?:about\s+|around\s+|roughly\s+)?"
+                rf"{count}\s+epochs?)\b",
+                re.I,
+            ),
+        ],
+        "batch size": [
+            # "each batch has 16 samples", "training batches contain about 4K tokens"; not a
+            # batch a speed is measured on
+            re.compile(
+                r"^(?!.*\b(?:throughput|speed|latency|runtime|seconds)\b).*?\bbatch(?:es)?\s+"
+                r"(?:contain\w*|has|have|consist\w*\s+of)\s+(?:about\s+|around\s+|up\s+to\s+)?"
+                rf"(?P<v>{NUM}(?:\s?[kK])?)(?=\s+[a-z])",
                 re.I,
             ),
         ],
