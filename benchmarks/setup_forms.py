@@ -42,7 +42,7 @@ FORMS: dict[tuple[str, str], str] = {
     ("epochs", "epochs in words"): rf"\b{_W}\s+(?:training\s+|full\s+)?epochs?\b",
     ("epochs", "number of epochs ... N"): rf"number of (?:training\s+)?epochs?\b[^.;]{{0,30}}?\b"
     rf"(?:is|was|to|of|as|=|:)\s+{_N}",
-    ("epochs", "converges in/after/within N epochs"): rf"\bconverge[sd]?\w*\s+(?:in|after|within)\s+"
+    ("epochs", "converges in/within N epochs"): rf"\bconverge[sd]?\w*\s+(?:in|after|within)\s+"
     rf"(?:about\s+|around\s+|roughly\s+)?(?:{_N}|{_W})\s+epochs?\b",
     ("epochs", "N training steps/iterations"): rf"\b{_N}\s*[kKM]?\s+(?:training\s+|update\s+)?"
     r"(?:steps|iterations|updates)\b",
