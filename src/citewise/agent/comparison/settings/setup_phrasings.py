@@ -40,8 +40,12 @@ def word_alternation(name: str) -> str:
 @cache
 def phrasings() -> dict[str, list[re.Pattern[str]]]:
     words = word_alternation("number words")
+    return {**_counts(words), **_times_and_names(words)}
+
+
+def _counts(words: str) -> dict[str, list[re.Pattern[str]]]:
+    """Epochs, batch sizes and repeated runs counted in words or digits."""
     count = rf"(?:\d+|{words})"
-    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
     return {
         "epochs": [
             # "we fine-tune both models for five epochs", "trained for one epoch"
@@ -81,6 +85,13 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
                 re.I,
             ),
         ],
+    }
+
+
+def _times_and_names(words: str) -> dict[str, list[re.Pattern[str]]]:
+    """Warmup steps, training time, NVIDIA cards and a dropout rate "at a rate of"."""
+    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
+    return {
         "warmup": [
             re.compile(
                 rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
