@@ -243,3 +243,10 @@ def test_a_heading_is_read_without_its_numbering_only(heading: str, named: bool)
     # the numbering a heading opens with ("5", "2.3", "IV.") is left out, never the first
     # letters of its first word ("Implementation" is not "mplementation")
     assert in_sections(heading, "limitation_sections") is named
+
+
+def test_a_value_also_found_inside_an_earlier_word_is_read_where_it_stands_alone() -> None:
+    quote = "The network has two encoder layers and a softmax output."
+    count = Finding("layers", "two", quote, 1, "b1", "Model", 1.0)
+    assert whole_phrase(count).value == "two"
+    assert "two" in "network"  # the first place of the value is inside a word

@@ -80,7 +80,7 @@ def shorten(value: str, limit: int = MAX_CELL) -> tuple[str, bool]:
 def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     """The finding's value as a cell: whole words of its quote, at most `limit` characters,
     `cut` set when the value stops short of its clause."""
-    start = finding.quote.find(finding.value)
+    start = word_start(finding.quote, finding.value)
     if start < 0:
         return finding
     end = complete_word(finding.quote, start + len(finding.value))
@@ -92,6 +92,17 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if short == finding.value and not was_cut:
         return finding
     return replace(finding, value=short, cut=finding.cut or was_cut)
+
+
+def word_start(text: str, value: str) -> int:
+    """Where `value` stands in `text` as words of its own: its first place that does not open
+    inside a longer word ("two" in "a network of two layers" is the later one); the first
+    place when every place does (-1 when it is absent)."""
+    first = text.find(value)
+    at = first
+    while at > 0 and value[:1].isalnum() and text[at - 1].isalnum():
+        at = text.find(value, at + 1)
+    return first if at < 0 else at
 
 
 _NEAR = 40  # how far a bracket the value opens or closes may be looked for
