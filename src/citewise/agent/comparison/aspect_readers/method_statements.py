@@ -1,0 +1,86 @@
+"""Which of a paper's method statements says what the authors do.
+
+A paper often opens with a proposal in general words ("we present a system that can generate
+speeches", "simple yet effective methods to improve word-by-word translation", "an extension,
+which measures ...", "our participation in the shared task") and states the means in the next
+sentences ("we integrate a language model ... and use a denoising autoencoder"). The proposal
+in general words names a kind of thing and what it is for, never how it works: its head noun
+is a general one and nothing after it says how (no "based on", "using", "with", no coined
+name). Such a statement gives way to the one right after it that states the means (the
+paper's own elaboration of it, in the next sentence or two of the same section); where the
+paper states none there, it stays the cell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
+from citewise.agent.comparison.extraction import Finding, Unit
+
+ELABORATION_GAP = 2  # how many sentences after a general proposal its means may be stated
+TAKEOVER = 0.05  # the means statement scores just above the proposal it elaborates
+# a statement about data or the evaluation, not the means: "the released corpus", "an experiment"
+_NOT_MEANS = re.compile(
+    r"^(?:\S+\s+){0,5}?(?:data ?sets?|corpus|corpora|data|experiments?|evaluations?|results)\b",
+    re.I,
+)
+
+_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
+
+
+def _general_head() -> re.Pattern[str]:
+    return re.compile(
+        r"^(?:(?:a|an|the|our|this|these|two|three|several|some)\s+)?(?:[\w-]+,?\s+){0,4}?"
+        rf"(?:{alternation('general_method_heads')})(?P<rest>\b.*)$",
+        re.I | re.S,
+    )
+
+
+def _means() -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-])(?:{alternation('method_means_words')})(?![\w-])", re.I)
+
+
+def in_general_words(value: str) -> bool:
+    """Whether a method value names only a kind of thing and its purpose: a general head
+    noun ("system", "approach", "extension") followed by nothing that says how it works, and
+    no coined name before it ("a BiLSTM model") or given to it ("(VarNDRR)", "called X")."""
+    m = _general_head().match(value.strip())
+    if not m:
+        return False
+    rest = m.group("rest")
+    if _means().search(rest) or _NAMED.match(rest):
+        return False
+    before = value[: m.start("rest")]
+    return not _MADE_FROM.search(before) and not any(_coined(t) for t in _TOKEN.findall(before))
+
+
+# a modifier that says what the method rests on: "a graph-based approach", "a data-driven model"
+_MADE_FROM = re.compile(r"\w-(?:based|driven|guided|augmented|enhanced|aware)\b", re.I)
+_NAMED = re.compile(r"^\s*(?:\(|,?\s*(?:called|named|dubbed|termed)\b)", re.I)
+
+
+def _coined(token: str) -> bool:
+    return len(token) >= 2 and any(c.isupper() or c.isdigit() for c in token[1:])
+
+
+def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]:
+    """Method findings where a proposal in general words hands its score to the statement of
+    the means that follows it (within ELABORATION_GAP sentences of the same section)."""
+    at = {(u.block_id, u.text): n for n, u in enumerate(paper_units)}
+    out = list(found)
+    if not found:
+        return out
+    g = max(found, key=lambda f: f.score)  # only the proposal that would fill the cell
+    if (g.block_id, g.quote) in at and in_general_words(g.value):
+        n = at[(g.block_id, g.quote)]
+        for k, f in enumerate(out):
+            m = at.get((f.block_id, f.quote), -1)
+            if not n < m <= n + ELABORATION_GAP or f.section != g.section:
+                continue
+            if in_general_words(f.value) or _NOT_MEANS.match(f.value):
+                continue
+            out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
+            break
+    return out

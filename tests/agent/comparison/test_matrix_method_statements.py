@@ -1,0 +1,70 @@
+"""The method cell on papers whose proposal is in general words
+(agent/comparison/aspect_readers/method_statements.py): a proposal that names only a kind of
+thing and its purpose gives way to the next sentence stating the means; a proposal that says
+how it works, or one no means statement follows, stays the cell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citewise.agent.comparison.aspect_readers.method_statements import in_general_words
+from tests.agent.comparison.test_matrix_cells import cells, ingest
+
+GENERAL_THEN_MEANS = """# Counting Cars on Rural Roads
+
+## Abstract
+
+Traffic counts on small roads are rarely taken. In this paper we present a system that can \
+count vehicles passing a village crossing. We combine a motion detector with a small \
+convolutional classifier that labels each moving blob as car, bicycle or tractor. On four \
+weeks of footage it is within 5% of a manual count.
+
+## Introduction
+
+Councils plan repairs without knowing how many cars use a road.
+
+## Experiments
+
+We recorded four weeks at two crossings.
+"""
+
+GENERAL_ONLY = """# Counting Cars on Rural Roads
+
+## Abstract
+
+Traffic counts on small roads are rarely taken. In this paper we present a system that can \
+count vehicles passing a village crossing. The counts are shared with the council every week. \
+On four weeks of footage it is within 5% of a manual count.
+
+## Experiments
+
+We recorded four weeks at two crossings.
+"""
+
+
+def test_a_proposal_in_general_words_gives_way_to_the_means_stated_next(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"cars": GENERAL_THEN_MEANS})
+    value = str(cells(lib, ids["cars"], "method")["method"]["value"])
+    assert "motion detector" in value
+    assert "can count vehicles" not in value
+
+
+def test_a_proposal_in_general_words_stays_where_no_means_follow(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"cars": GENERAL_ONLY})
+    value = str(cells(lib, ids["cars"], "method")["method"]["value"])
+    assert value.startswith("a system that can count vehicles")
+
+
+def test_what_counts_as_general_words() -> None:
+    assert in_general_words("a system that can count vehicles passing a crossing")
+    assert in_general_words("simple yet effective methods to improve word-by-word translation")
+    assert in_general_words("our submission for the shared task on rumour detection")
+    assert in_general_words("an extension, which measures how often two people co-occur")
+    # how it works, a coined name, or what it rests on: not general
+    assert not in_general_words("an approach based on attention over the sentence's words")
+    assert not in_general_words("a model that uses a parser's trees as features")
+    assert not in_general_words("a graph-based approach to rank keyphrases")
+    assert not in_general_words("a BiGRU model for tagging")
+    assert not in_general_words("a recogniser (VarRec) with a latent variable")
+    assert not in_general_words("a new approach which treats the task as reading comprehension")
+    assert not in_general_words("a curve tracer guided by a digit recogniser")
