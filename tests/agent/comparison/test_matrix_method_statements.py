@@ -68,3 +68,33 @@ def test_what_counts_as_general_words() -> None:
     assert not in_general_words("a recogniser (VarRec) with a latent variable")
     assert not in_general_words("a new approach which treats the task as reading comprehension")
     assert not in_general_words("a curve tracer guided by a digit recogniser")
+
+
+AFTER_A_FIRST_VERB = """# Reading Meter Dials From Phone Photos
+
+## Abstract
+
+Utilities still read water meters by hand. We gather 2,000 phone photos of dials from three \
+towns, and develop a digit reader with a rotation-invariant encoder and a counting decoder. \
+It reads 94% of dials exactly.
+
+## Experiments
+
+The photos were split by town.
+"""
+
+
+def test_a_proposal_after_a_first_verb_fills_the_method_cell(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"meters": AFTER_A_FIRST_VERB})
+    value = str(cells(lib, ids["meters"], "method")["method"]["value"])
+    assert value.startswith("a digit reader with a rotation-invariant encoder")
+
+
+def test_a_sequel_proposing_an_evaluation_is_not_the_method(tmp_path: Path) -> None:
+    paper = AFTER_A_FIRST_VERB.replace(
+        "and develop a digit reader with a rotation-invariant encoder and a counting decoder",
+        "and then present results of three existing readers",
+    )
+    lib, ids = ingest(tmp_path, {"meters": paper})
+    cell = cells(lib, ids["meters"], "method")["method"]
+    assert "results of three" not in str(cell["value"])

@@ -32,7 +32,8 @@ _TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
 
 def _general_head() -> re.Pattern[str]:
     return re.compile(
-        r"^(?:(?:a|an|the|our|this|these|two|three|several|some)\s+)?(?:[\w-]+,?\s+){0,4}?"
+        r"^(?:(?:a|an|the|our|this|these|two|three|several|some)\s+)?"
+        r"(?:(?!(?:of|for|in|on|to|from)\b)[\w-]+,?\s+){0,4}?"
         rf"(?:{alternation('general_method_heads')})(?P<rest>\b.*)$",
         re.I | re.S,
     )

@@ -25,6 +25,10 @@ _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
     r"the (?:present|current) study|here we)"
 )
+# a proposal after an adverb or a first verb: "we then propose", "we further develop",
+# "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
+_METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
+_AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
         re.compile(
@@ -69,6 +73,12 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?P<v>\b(?:a\s+)?(?:(?:{alternation('study_designs')})|"
             rf"(?:{alternation('design_qualifiers')})\s+(?:\w+\s+){{0,3}}?"
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
+            re.I,
+        ),
+        re.compile(  # ranked last: sequels and roadmaps share these forms
+            rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"
+            r"design|devise|construct)\s+(?!(?:\w+\s+){0,2}?(?:evaluations?|metrics?|results|"
+            rf"experiments?|directions|guidelines|analys[ie]s)\b){_CLAUSE}",
             re.I,
         ),
     ],
