@@ -1,12 +1,14 @@
 """The method cell on papers whose proposal is in general words
 (agent/comparison/aspect_readers/method_statements.py): a proposal that names only a kind of
 thing and its purpose gives way to the next sentence stating the means; a proposal that says
-how it works, or one no means statement follows, stays the cell."""
+how it works, or one no means statement follows, stays the cell; a proposal after an adverb or
+a first verb is read; a title naming "background" does not make the abstract related work."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import in_sections
 from citewise.agent.comparison.aspect_readers.method_statements import in_general_words
 from tests.agent.comparison.test_matrix_cells import cells, ingest
 
@@ -98,3 +100,28 @@ def test_a_sequel_proposing_an_evaluation_is_not_the_method(tmp_path: Path) -> N
     lib, ids = ingest(tmp_path, {"meters": paper})
     cell = cells(lib, ids["meters"], "method")["method"]
     assert "results of three" not in str(cell["value"])
+
+
+TITLE_WITH_BACKGROUND = """# GridRank: Ranking Keyphrases With Background Knowledge From Wikis
+
+## Abstract
+
+In this paper, we propose GridRank, an unsupervised method that ranks keyphrases by their \
+links to encyclopedia articles. GridRank improves F1 by 3 points over TextRank.
+
+## Background
+
+Earlier rankers (Mihalcea and Tarau, 2004) use word co-occurrence only.
+
+## Experiments
+
+We test GridRank on 500 news articles.
+"""
+
+
+def test_a_title_naming_background_is_not_a_section_about_others(tmp_path: Path) -> None:
+    # the abstract's path opens at the title; a word of it is no related-work heading
+    lib, ids = ingest(tmp_path, {"grid": TITLE_WITH_BACKGROUND})
+    value = str(cells(lib, ids["grid"], "method")["method"]["value"])
+    assert value.startswith("GridRank, an unsupervised method that ranks keyphrases")
+    assert in_sections("Background > Earlier rankers", "others_sections")
