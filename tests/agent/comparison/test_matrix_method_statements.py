@@ -125,3 +125,42 @@ def test_a_title_naming_background_is_not_a_section_about_others(tmp_path: Path)
     value = str(cells(lib, ids["grid"], "method")["method"]["value"])
     assert value.startswith("GridRank, an unsupervised method that ranks keyphrases")
     assert in_sections("Background > Earlier rankers", "others_sections")
+
+
+STUDY = """# How Much Do Spell Checkers Help Learners?
+
+## Abstract
+
+Learners of German make many spelling errors. In this work we conduct a controlled study of \
+three spell checkers with 120 learners writing short essays. Learners using a checker make 30% \
+fewer errors.
+
+## Results
+
+The errors fell most for compound nouns.
+"""
+
+BY_MEANS = """# Finding Sarcasm in Product Reviews
+
+## Abstract
+
+Sarcastic reviews mislead rating systems. In this paper, we detect sarcastic reviews by \
+contrasting the star rating with the sentiment of the review's last sentence. It finds 71% of \
+sarcastic reviews.
+
+## Experiments
+
+We annotated 3,000 reviews.
+"""
+
+
+def test_a_study_states_its_method_as_the_study_it_conducts(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"spell": STUDY})
+    value = str(cells(lib, ids["spell"], "method")["method"]["value"])
+    assert value.startswith("a controlled study of three spell checkers")
+
+
+def test_the_means_a_sentence_gives_with_by_fills_an_otherwise_empty_cell(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"sarcasm": BY_MEANS})
+    value = str(cells(lib, ids["sarcasm"], "method")["method"]["value"])
+    assert "by contrasting the star rating with the sentiment" in value

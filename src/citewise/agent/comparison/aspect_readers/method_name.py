@@ -290,8 +290,9 @@ _OPENING = re.compile(r"abstract|introduction", re.I)
 
 def named_method(found: list[Finding], paper_units: list[Unit], name: MethodName) -> list[Finding]:
     """Method findings with the named one first: an opening's cue clause naming the method
-    gains NAMED_BONUS; where none names it, the sentence that states the name with what it
-    is gives a candidate (the phrase from the name's long form, or the clause it stands in)."""
+    gains NAMED_BONUS; where none names it scoring STATEMENT_SCORE, the sentence that states
+    the name with what it is gives a candidate (the phrase from the name's long form, or the
+    clause it stands in)."""
     opening = opening_blocks(paper_units)
     out = [
         replace(f, score=f.score + NAMED_BONUS)
@@ -299,8 +300,9 @@ def named_method(found: list[Finding], paper_units: list[Unit], name: MethodName
         else f
         for f in found
     ]
-    if any(f.block_id in opening and _names(f.value, name) for f in found):
-        return out
+    named = [f.score for f in out if f.block_id in opening and _names(f.value, name)]
+    if named and max(named) >= STATEMENT_SCORE:
+        return out  # a cue clause names it well enough (a weak cue's clause does not)
     statement = _statement(paper_units, name, opening)
     return out + ([statement] if statement else [])
 

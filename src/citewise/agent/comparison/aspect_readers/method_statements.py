@@ -23,7 +23,8 @@ ELABORATION_GAP = 2  # how many sentences after a general proposal its means may
 TAKEOVER = 0.05  # the means statement scores just above the proposal it elaborates
 # a statement about data or the evaluation, not the means: "the released corpus", "an experiment"
 _NOT_MEANS = re.compile(
-    r"^(?:\S+\s+){0,5}?(?:data ?sets?|corpus|corpora|data|experiments?|evaluations?|results)\b",
+    r"^(?:\S+\s+){0,5}?(?:data ?sets?|corpus|corpora|data|experiments?|evaluations?|results|"
+    r"stud(?:y|ies)|analys[ie]s|comparisons?|surveys?)\b",
     re.I,
 )
 

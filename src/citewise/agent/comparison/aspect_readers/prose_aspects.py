@@ -81,6 +81,19 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"experiments?|directions|guidelines|analys[ie]s)\b){_CLAUSE}",
             re.I,
         ),
+        re.compile(  # a study's own method: "we conduct an empirical study of ..." (8% of papers)
+            r"\b(?:we|I)\s+(?:also\s+|first\s+)?"
+            r"(?:conduct|perform|carr(?:y|ied) out|undert(?:ake|ook))(?:ed|s)?\s+"
+            r"(?P<v>(?:a|an|the\s+first)\s+(?:[\w-]+\s+){0,4}?(?:study|studies|analysis|evaluation|"
+            r"comparison|investigation|survey|review)\b(?:[^.;:]|\.(?=\d)){0,200})",
+            re.I,
+        ),
+        re.compile(  # the means a first-person sentence gives: "we ... by treating it as ..." (30%)
+            r"\b(?:we|I)\s+(?!(?:conclude|finish|end|start|begin|close|summari[sz]e)\b)"
+            r"(?P<v>[a-z]+\b[^.;:]{3,150}?\bby\s+(?!means\b)[a-z]+ing\b"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
     ],
     "main result": [
         re.compile(
