@@ -164,3 +164,25 @@ def test_the_means_a_sentence_gives_with_by_fills_an_otherwise_empty_cell(tmp_pa
     lib, ids = ingest(tmp_path, {"sarcasm": BY_MEANS})
     value = str(cells(lib, ids["sarcasm"], "method")["method"]["value"])
     assert "by contrasting the star rating with the sentiment" in value
+
+
+SHARED_TASK = """# Team Heron at the Bird Call Challenge
+
+## Abstract
+
+This paper describes our participation in the bird call challenge to name the species singing \
+in a field recording. We tackled the problem using a gradient-boosted tree over mel-spectrogram \
+statistics and a small recurrent network. We ranked third of twelve teams.
+
+## Experiments
+
+The recordings come from three forests.
+"""
+
+
+def test_a_participation_gives_way_to_how_the_problem_was_tackled(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"heron": SHARED_TASK})
+    value = str(cells(lib, ids["heron"], "method")["method"]["value"])
+    assert "gradient-boosted tree" in value
+    assert in_general_words("our participation in the bird call challenge to name the species")
+    assert not in_general_words("the approach of introducing a thesaurus into topic models")

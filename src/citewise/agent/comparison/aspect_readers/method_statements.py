@@ -60,7 +60,9 @@ def in_general_words(value: str) -> bool:
 
 # a modifier that says what the method rests on: "a graph-based approach", "a data-driven model"
 _MADE_FROM = re.compile(r"\w-(?:based|driven|guided|augmented|enhanced|aware)\b", re.I)
-_NAMED = re.compile(r"^\s*(?:\(|,?\s*(?:called|named|dubbed|termed)\b)", re.I)
+# a name given right after the head ("(VarNDRR)", "called X"), or its means as a gerund
+# ("the approach of introducing thesaurus knowledge into topic models")
+_NAMED = re.compile(r"^\s*(?:\(|,?\s*(?:called|named|dubbed|termed)\b|of\s+[a-z]+ing\b)", re.I)
 
 
 def _coined(token: str) -> bool:

@@ -94,6 +94,15 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"(?:[^.;:]|\.(?=\d)){3,200})",
             re.I,
         ),
+        re.compile(  # "we tackled the problem using ...", "our system relies on ..." (3-4% each)
+            r"(?P<v>\b(?:(?:we|I)\s+(?:tackle|address|approach|solve|attack)(?:d|ed|es|s)?\s+"
+            r"(?:the|this|these)\s+[^.;:]{0,60}?\b(?:using|with|by|via)\b|"
+            r"(?:the|our|this)\s+(?:proposed\s+|new\s+)?(?:system|model|method|approach|framework|"
+            r"architecture|algorithm|pipeline)\s+(?:relies on|is based on|builds on|is built on|"
+            r"consists of|combines|uses|employs|leverages|exploits|utili[sz]es|incorporates)\b)"
+            r"(?:[^.;:]|\.(?=\d)){3,200})",
+            re.I,
+        ),
     ],
     "main result": [
         re.compile(
