@@ -186,3 +186,22 @@ def test_a_participation_gives_way_to_how_the_problem_was_tackled(tmp_path: Path
     assert "gradient-boosted tree" in value
     assert in_general_words("our participation in the bird call challenge to name the species")
     assert not in_general_words("the approach of introducing a thesaurus into topic models")
+
+
+REVIEW = """# Open Questions in Wildlife Camera Trapping
+
+## Abstract
+
+Camera traps produce millions of photographs a year. In this paper, we review the ways \
+ecologists label, store and share trap photographs, and the biases each brings.
+
+## Labelling
+
+Volunteers label most photographs.
+"""
+
+
+def test_a_review_states_what_it_reviews_as_its_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"traps": REVIEW})
+    value = str(cells(lib, ids["traps"], "method")["method"]["value"])
+    assert value.startswith("review the ways ecologists label, store and share")

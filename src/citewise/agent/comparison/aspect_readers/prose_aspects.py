@@ -103,6 +103,11 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"(?:[^.;:]|\.(?=\d)){3,200})",
             re.I,
         ),
+        re.compile(  # a review's own method: "in this paper, we discuss/review ..." (6%)
+            rf"\b{_SUBJECT}\s+(?:also\s+)?(?P<v>(?:review|survey|discuss)(?:es|s|ed)?\s+"
+            r"(?!(?:the\s+)?(?:related|previous|prior|future)\b)(?:[^.;:]|\.(?=\d)){8,200})",
+            re.I,
+        ),
     ],
     "main result": [
         re.compile(
