@@ -162,17 +162,12 @@ def cites_others(text: str) -> bool:
     return bool(_CITATION.search(text))
 
 
-MAX_HEADING_WORDS = 6  # section names are short: a longer first heading is the title
-
-
 def in_sections(section_path: str, list_name: str) -> bool:
     """Whether any heading of the path ("2 Related Work > Neural models") names one of the
     list's sections, numbering left out."""
     names = word_list(list_name)
-    for n, heading in enumerate(section_path.split(" > ")):
+    for heading in section_path.split(" > "):
         words = " " + _NUMBERING.sub("", heading.strip()).lower() + " "
-        if n == 0 and len(words.split()) > MAX_HEADING_WORDS:
-            continue  # the paper's title ("... Based on Background Knowledge"), not a section
         if any(f" {n} " in words for n in names):
             return True
     return False
