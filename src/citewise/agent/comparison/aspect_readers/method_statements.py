@@ -9,6 +9,11 @@ is a general one and nothing after it says how (no "based on", "using", "with", 
 name). Such a statement gives way to the one right after it that states the means (the
 paper's own elaboration of it, in the next sentence or two of the same section); where the
 paper states none there, it stays the cell.
+
+Papers that coin nothing and propose nothing in those words state their method in later-ranked
+forms (LATE_METHOD_CUES, each counted over the QASPER pool's openings): a proposal after an
+adverb or a first verb, the study a paper conducts, the means a "by ...ing" clause gives, how
+the authors tackled the problem or what their system rests on, what a review discusses.
 """
 
 from __future__ import annotations
@@ -18,6 +23,53 @@ from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
 from citewise.agent.comparison.extraction import Finding, Unit
+
+# Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
+# cell only where no proposal or means cue does, or take over from a general proposal.
+_CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"
+_SUBJECT = (
+    r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
+    r"the (?:present|current) study|here we)"
+)
+# a proposal after an adverb or a first verb: "we then propose", "we further develop",
+# "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
+_METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
+_AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
+LATE_METHOD_CUES: list[re.Pattern[str]] = [
+    re.compile(  # ranked last: sequels and roadmaps share these forms
+        rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"
+        r"design|devise|construct)\s+(?!(?:\w+\s+){0,2}?(?:evaluations?|metrics?|results|"
+        rf"experiments?|directions|guidelines|analys[ie]s)\b){_CLAUSE}",
+        re.I,
+    ),
+    re.compile(  # a study's own method: "we conduct an empirical study of ..." (8% of papers)
+        r"\b(?:we|I)\s+(?:also\s+|first\s+)?"
+        r"(?:conduct|perform|carr(?:y|ied) out|undert(?:ake|ook))(?:ed|s)?\s+"
+        r"(?P<v>(?:a|an|the\s+first)\s+(?:[\w-]+\s+){0,4}?(?:study|studies|analysis|evaluation|"
+        r"comparison|investigation|survey|review)\b(?:[^.;:]|\.(?=\d)){0,200})",
+        re.I,
+    ),
+    re.compile(  # the means a first-person sentence gives: "we ... by treating it as ..." (30%)
+        r"\b(?:we|I)\s+(?!(?:conclude|finish|end|start|begin|close|summari[sz]e)\b)"
+        r"(?P<v>[a-z]+\b[^.;:]{3,150}?\bby\s+(?!means\b)[a-z]+ing\b"
+        r"(?:[^.;:]|\.(?=\d)){3,200})",
+        re.I,
+    ),
+    re.compile(  # "we tackled the problem using ...", "our system relies on ..." (3-4% each)
+        r"(?P<v>\b(?:(?:we|I)\s+(?:tackle|address|approach|solve|attack)(?:d|ed|es|s)?\s+"
+        r"(?:the|this|these)\s+[^.;:]{0,60}?\b(?:using|with|by|via)\b|"
+        r"(?:the|our|this)\s+(?:proposed\s+|new\s+)?(?:system|model|method|approach|framework|"
+        r"architecture|algorithm|pipeline)\s+(?:relies on|is based on|builds on|is built on|"
+        r"consists of|combines|uses|employs|leverages|exploits|utili[sz]es|incorporates)\b)"
+        r"(?:[^.;:]|\.(?=\d)){3,200})",
+        re.I,
+    ),
+    re.compile(  # a review's own method: "in this paper, we discuss/review ..." (6%)
+        rf"\b{_SUBJECT}\s+(?:also\s+)?(?P<v>(?:review|survey|discuss)(?:es|s|ed)?\s+"
+        r"(?!(?:the\s+)?(?:related|previous|prior|future)\b)(?:[^.;:]|\.(?=\d)){8,200})",
+        re.I,
+    ),
+]
 
 ELABORATION_GAP = 2  # how many sentences after a general proposal its means may be stated
 TAKEOVER = 0.05  # the means statement scores just above the proposal it elaborates

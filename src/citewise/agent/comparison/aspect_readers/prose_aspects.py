@@ -18,6 +18,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -25,10 +26,6 @@ _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
     r"the (?:present|current) study|here we)"
 )
-# a proposal after an adverb or a first verb: "we then propose", "we further develop",
-# "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
-_METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
-_AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
         re.compile(
@@ -75,39 +72,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
-        re.compile(  # ranked last: sequels and roadmaps share these forms
-            rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"
-            r"design|devise|construct)\s+(?!(?:\w+\s+){0,2}?(?:evaluations?|metrics?|results|"
-            rf"experiments?|directions|guidelines|analys[ie]s)\b){_CLAUSE}",
-            re.I,
-        ),
-        re.compile(  # a study's own method: "we conduct an empirical study of ..." (8% of papers)
-            r"\b(?:we|I)\s+(?:also\s+|first\s+)?"
-            r"(?:conduct|perform|carr(?:y|ied) out|undert(?:ake|ook))(?:ed|s)?\s+"
-            r"(?P<v>(?:a|an|the\s+first)\s+(?:[\w-]+\s+){0,4}?(?:study|studies|analysis|evaluation|"
-            r"comparison|investigation|survey|review)\b(?:[^.;:]|\.(?=\d)){0,200})",
-            re.I,
-        ),
-        re.compile(  # the means a first-person sentence gives: "we ... by treating it as ..." (30%)
-            r"\b(?:we|I)\s+(?!(?:conclude|finish|end|start|begin|close|summari[sz]e)\b)"
-            r"(?P<v>[a-z]+\b[^.;:]{3,150}?\bby\s+(?!means\b)[a-z]+ing\b"
-            r"(?:[^.;:]|\.(?=\d)){3,200})",
-            re.I,
-        ),
-        re.compile(  # "we tackled the problem using ...", "our system relies on ..." (3-4% each)
-            r"(?P<v>\b(?:(?:we|I)\s+(?:tackle|address|approach|solve|attack)(?:d|ed|es|s)?\s+"
-            r"(?:the|this|these)\s+[^.;:]{0,60}?\b(?:using|with|by|via)\b|"
-            r"(?:the|our|this)\s+(?:proposed\s+|new\s+)?(?:system|model|method|approach|framework|"
-            r"architecture|algorithm|pipeline)\s+(?:relies on|is based on|builds on|is built on|"
-            r"consists of|combines|uses|employs|leverages|exploits|utili[sz]es|incorporates)\b)"
-            r"(?:[^.;:]|\.(?=\d)){3,200})",
-            re.I,
-        ),
-        re.compile(  # a review's own method: "in this paper, we discuss/review ..." (6%)
-            rf"\b{_SUBJECT}\s+(?:also\s+)?(?P<v>(?:review|survey|discuss)(?:es|s|ed)?\s+"
-            r"(?!(?:the\s+)?(?:related|previous|prior|future)\b)(?:[^.;:]|\.(?=\d)){8,200})",
-            re.I,
-        ),
+        *LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
     ],
     "main result": [
         re.compile(
