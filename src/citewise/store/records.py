@@ -6,8 +6,10 @@ and from their own types, so a second store implementation only has to speak the
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,45 @@ class ModelCall:
     ok: bool = True
     error: str | None = None
 
+    # The log's columns in one order, for every store's INSERT and SELECT.
+    COLUMNS: ClassVar[str] = (
+        "task, role, backend, model, prompt_tokens, completion_tokens, latency_ms, cost_usd, "
+        "cache_hit, ok, error"
+    )
+
+    def row(self) -> tuple[object, ...]:
+        """The values of `COLUMNS`, as the log stores them."""
+        return (
+            self.task,
+            self.role,
+            self.backend,
+            self.model,
+            self.prompt_tokens,
+            self.completion_tokens,
+            round(self.latency_ms, 1),
+            self.cost_usd,
+            int(self.cache_hit),
+            int(self.ok),
+            self.error,
+        )
+
+    @classmethod
+    def from_row(cls, r: Sequence[Any]) -> ModelCall:
+        """A call from the values of `COLUMNS` in their order."""
+        return cls(
+            backend=r[2],
+            model=r[3],
+            role=r[1],
+            task=r[0],
+            prompt_tokens=r[4],
+            completion_tokens=r[5],
+            latency_ms=r[6],
+            cost_usd=r[7],
+            cache_hit=bool(r[8]),
+            ok=bool(r[9]),
+            error=r[10],
+        )
+
 
 @dataclass(frozen=True)
 class HttpRequest:
@@ -74,6 +115,20 @@ class HttpRequest:
     error: str | None = None
     time: str | None = None  # the log's own clock when None
 
+    def row(self) -> tuple[object, ...]:
+        """time, task, source, method, url, status, latency_ms, cache_hit, error."""
+        return (
+            self.time,
+            self.task,
+            self.source,
+            self.method,
+            self.url,
+            self.status,
+            round(self.latency_ms, 1),
+            int(self.cache_hit),
+            self.error,
+        )
+
 
 @dataclass(frozen=True)
 class CachedResponse:
@@ -84,6 +139,24 @@ class CachedResponse:
     body: bytes
     created: float
     expires: float
+
+    COLUMNS: ClassVar[str] = "key, url, status, headers, body, created, expires"
+
+    def row(self) -> tuple[object, ...]:
+        """The values of `COLUMNS` (headers as JSON)."""
+        return (
+            self.key,
+            self.url,
+            self.status,
+            json.dumps(self.headers),
+            self.body,
+            self.created,
+            self.expires,
+        )
+
+    @classmethod
+    def from_row(cls, r: Sequence[Any]) -> CachedResponse:
+        return cls(r[0], r[1], r[2], json.loads(r[3]), bytes(r[4]), r[5], r[6])
 
 
 @dataclass(frozen=True)

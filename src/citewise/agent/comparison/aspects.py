@@ -202,7 +202,24 @@ class Paper:
 def load_paper(store: Store, document: StoredDocument) -> Paper:
     blocks = store.blocks(document.id)
     found = tables(store.blocks_with_data(document.id, ("table",)))
-    return Paper(document, units(blocks), found, _title_unit(blocks, document.title))
+    return Paper(document, _untitled(units(blocks), document.title), found,
+                 _title_unit(blocks, document.title))  # fmt: skip
+
+
+def _untitled(paper_units: list[Unit], title: str) -> list[Unit]:
+    """Units whose section path no longer starts at the paper's title: a Markdown paper's
+    title heading tops every path, and its words ("... Based on Background Knowledge") are
+    no section's."""
+    want = " ".join(title.split()).lower()
+    if not want:
+        return paper_units
+    out = []
+    for u in paper_units:
+        head, sep, rest = u.section.partition(" > ")
+        if sep and " ".join(head.split()).lower() == want:
+            u = replace(u, section=rest)
+        out.append(u)
+    return out
 
 
 def _title_unit(blocks: list[StoredBlock], title: str) -> Unit | None:

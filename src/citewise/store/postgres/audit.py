@@ -8,7 +8,6 @@ take the same free slot.
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable
 
@@ -30,20 +29,6 @@ _RECENT = (
 )
 
 
-def _request_row(request: HttpRequest) -> tuple[object, ...]:
-    return (
-        request.time,
-        request.task,
-        request.source,
-        request.method,
-        request.url,
-        request.status,
-        round(request.latency_ms, 1),
-        int(request.cache_hit),
-        request.error,
-    )
-
-
 class PostgresAuditLog:
     """Model calls, HTTP requests and both caches of one library."""
 
@@ -53,47 +38,17 @@ class PostgresAuditLog:
     def log_model_call(self, call: ModelCall) -> None:
         with self.db.connect() as conn:
             conn.execute(
-                "INSERT INTO llm_calls (task, role, backend, model, prompt_tokens, "
-                "completion_tokens, latency_ms, cost_usd, cache_hit, ok, error) "
+                f"INSERT INTO llm_calls ({ModelCall.COLUMNS}) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    call.task,
-                    call.role,
-                    call.backend,
-                    call.model,
-                    call.prompt_tokens,
-                    call.completion_tokens,
-                    round(call.latency_ms, 1),
-                    call.cost_usd,
-                    int(call.cache_hit),
-                    int(call.ok),
-                    call.error,
-                ),
+                call.row(),
             )
 
     def model_calls(self, task: str | None = None) -> list[ModelCall]:
         where, params = ("WHERE task = %s", (task,)) if task else ("", ())
         rows = self.db.rows(
-            "SELECT backend, model, role, task, prompt_tokens, completion_tokens, latency_ms, "
-            f"cost_usd, cache_hit, ok, error FROM llm_calls {where} ORDER BY id",
-            params,
+            f"SELECT {ModelCall.COLUMNS} FROM llm_calls {where} ORDER BY id", params
         )
-        return [
-            ModelCall(
-                r["backend"],
-                r["model"],
-                r["role"],
-                r["task"],
-                r["prompt_tokens"],
-                r["completion_tokens"],
-                r["latency_ms"],
-                r["cost_usd"],
-                bool(r["cache_hit"]),
-                bool(r["ok"]),
-                r["error"],
-            )
-            for r in rows
-        ]
+        return [ModelCall.from_row(list(r.values())) for r in rows]
 
     def model_tokens_used(self, task: str) -> int:
         n = self.db.value(
@@ -117,33 +72,19 @@ class PostgresAuditLog:
 
     def cached_response(self, key: str, now: float) -> CachedResponse | None:
         r = self.db.one(
-            "SELECT key, url, status, headers, body, created, expires FROM http_cache "
-            "WHERE key = %s AND expires > %s",
+            f"SELECT {CachedResponse.COLUMNS} FROM http_cache WHERE key = %s AND expires > %s",
             (key, now),
         )
-        if r is None:
-            return None
-        headers = json.loads(r["headers"])
-        return CachedResponse(
-            r["key"], r["url"], r["status"], headers, bytes(r["body"]), r["created"], r["expires"]
-        )
+        return None if r is None else CachedResponse.from_row(list(r.values()))
 
     def cache_response(self, response: CachedResponse) -> None:
         with self.db.connect() as conn:
             conn.execute(
-                "INSERT INTO http_cache (key, url, status, headers, body, created, expires) "
+                f"INSERT INTO http_cache ({CachedResponse.COLUMNS}) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (key) DO UPDATE SET "
                 "url = excluded.url, status = excluded.status, headers = excluded.headers, "
                 "body = excluded.body, created = excluded.created, expires = excluded.expires",
-                (
-                    response.key,
-                    response.url,
-                    response.status,
-                    json.dumps(response.headers),
-                    response.body,
-                    response.created,
-                    response.expires,
-                ),
+                response.row(),
             )
 
     def evict_response(self, key: str) -> None:
@@ -151,7 +92,7 @@ class PostgresAuditLog:
             conn.execute("DELETE FROM http_cache WHERE key = %s", (key,))
 
     def log_request(self, request: HttpRequest) -> int:
-        return int(self.db.value(_INSERT_REQUEST, _request_row(request)))
+        return int(self.db.value(_INSERT_REQUEST, request.row()))
 
     def finish_request(
         self, row: int, status: int | None, latency_ms: float, error: str | None
@@ -180,5 +121,5 @@ class PostgresAuditLog:
             wait = wait_for([str(r["time"]) for r in times])
             if wait > 0:
                 return None, wait
-            row = conn.execute(_INSERT_REQUEST, _request_row(request)).fetchone()
+            row = conn.execute(_INSERT_REQUEST, request.row()).fetchone()
             return int(row["id"]), 0.0

@@ -9,7 +9,6 @@ process), in one write transaction, so two processes cannot take the same free s
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -34,36 +33,17 @@ class SqliteAuditLog:
 
     def log_model_call(self, call: ModelCall) -> None:
         self.db.execute(
-            """INSERT INTO llm_calls (task, role, backend, model, prompt_tokens,
-                   completion_tokens, latency_ms, cost_usd, cache_hit, ok, error)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                call.task,
-                call.role,
-                call.backend,
-                call.model,
-                call.prompt_tokens,
-                call.completion_tokens,
-                round(call.latency_ms, 1),
-                call.cost_usd,
-                int(call.cache_hit),
-                int(call.ok),
-                call.error,
-            ),
+            f"INSERT INTO llm_calls ({ModelCall.COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            call.row(),
         )
 
     def model_calls(self, task: str | None = None) -> list[ModelCall]:
         """Logged calls (of one task, or all), oldest first."""
         where, params = ("WHERE task = ?", (task,)) if task else ("", ())
         rows = self.db.execute(
-            "SELECT backend, model, role, task, prompt_tokens, completion_tokens, latency_ms, "
-            f"cost_usd, cache_hit, ok, error FROM llm_calls {where} ORDER BY id",
-            params,
+            f"SELECT {ModelCall.COLUMNS} FROM llm_calls {where} ORDER BY id", params
         ).fetchall()
-        return [
-            ModelCall(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), r[10])
-            for r in rows
-        ]
+        return [ModelCall.from_row(r) for r in rows]
 
     def model_tokens_used(self, task: str) -> int:
         """Tokens of the task's calls that reached a model (cache hits cost nothing)."""
@@ -87,29 +67,16 @@ class SqliteAuditLog:
 
     def cached_response(self, key: str, now: float) -> CachedResponse | None:
         row = self.db.execute(
-            "SELECT key, url, status, headers, body, created, expires FROM http_cache "
-            "WHERE key = ? AND expires > ?",
+            f"SELECT {CachedResponse.COLUMNS} FROM http_cache WHERE key = ? AND expires > ?",
             (key, now),
         ).fetchone()
-        if row is None:
-            return None
-        return CachedResponse(
-            row[0], row[1], row[2], json.loads(row[3]), bytes(row[4]), row[5], row[6]
-        )
+        return None if row is None else CachedResponse.from_row(row)
 
     def cache_response(self, response: CachedResponse) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO http_cache (key, url, status, headers, body, created, expires)"
+            f"INSERT OR REPLACE INTO http_cache ({CachedResponse.COLUMNS})"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                response.key,
-                response.url,
-                response.status,
-                json.dumps(response.headers),
-                response.body,
-                response.created,
-                response.expires,
-            ),
+            response.row(),
         )
 
     def evict_response(self, key: str) -> None:
@@ -122,17 +89,7 @@ class SqliteAuditLog:
             "INSERT INTO http_requests (time, task, source, method, url, status, latency_ms,"
             " cache_hit, error) VALUES (coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
             " ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                request.time,
-                request.task,
-                request.source,
-                request.method,
-                request.url,
-                request.status,
-                round(request.latency_ms, 1),
-                int(request.cache_hit),
-                request.error,
-            ),
+            request.row(),
         )
         return int(cursor.lastrowid or 0)
 

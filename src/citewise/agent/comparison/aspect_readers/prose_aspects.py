@@ -19,6 +19,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     word_list,
 )
 from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
+from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
+from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -141,6 +143,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
 }
+# the words that name future work; a sentence naming it states the paper's own plan
+_FUTURE_WORK = re.compile(
+    r"\b(?:future (?:work|studies|research)|in the future|further work)\b", re.I
+)
 _INTRODUCTION = re.compile(r"^(?:[\dIVX.]+\s*)?(?:introduction|motivation)$", re.I)
 _SECTIONS = {
     "task": re.compile(r"abstract|introduction|background|objective|motivation", re.I),
@@ -155,7 +161,6 @@ _FRAGMENT = re.compile(r"^(?:[a-z]+,|[,)\]]|(?:and|or|but|which|that|here|below|
 # a task or method stated where a paper opens (abstract, introduction, or its first fifth);
 # "we present ... in Table 3" in a results section is neither
 _OPENING_SHARE = 0.2
-_POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
 # a sentence that announces the limitations the next sentence states
 _ANNOUNCES = re.compile(
     r"\b(?:note|acknowledge|mention|discuss|consider|recogni[sz]e)\s+(?:its|our|the|some|several|"
@@ -202,8 +207,10 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 announced = ""
                 continue
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
-            if cites_others(unit.text) or _INTRODUCTION.search(unit.section.split(" > ")[-1]):
-                continue  # others' drawbacks, the gap a paper opens with
+            if _INTRODUCTION.search(unit.section.split(" > ")[-1]):
+                continue  # the gap a paper opens with
+            if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
+                continue  # others' drawbacks; a plan citing the work it builds on is the paper's
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)
@@ -255,6 +262,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        if aspect == "main result":
+            start = main_clause(unit.text, start, end)
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue
@@ -273,13 +282,23 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
-        if aspect == "limitations" and closing_cue and not in_section:
-            continue  # a 'however' counts only where papers weigh their work
+        if (
+            aspect == "limitations"
+            and closing_cue
+            and not in_section
+            and not (rank == PLAN_CUE and _FUTURE.search(unit.text))
+        ):
+            continue  # a 'however' counts only where papers weigh their work, a plan anywhere
+            # it names the future ("we plan to extend this in future versions")
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
+    if aspect == "main result" and in_sections(unit.section, "headline_sections"):
+        return headline(unit, early)
     return None
 
 
+PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
+_FUTURE = re.compile(r"\bfuture\b", re.I)
 MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 

@@ -1,0 +1,75 @@
+"""Where a main-result cell's value starts: the paper's own finding with its number.
+
+Two readings of the sentences papers state their results in:
+
+- a headline: where a paper sums up (abstract, conclusion), a sentence whose subject is the
+  paper's own ("we", "our model", "the proposed") stating a measured number (a decimal or a
+  percentage; not a collection's size, "1.5M tweets"), whatever its verb ("our method obtains
+  improvements of more than 2% in F1", "we reduce its size by 40%"); the value starts at the
+  clause that holds the number and must keep it;
+- a main clause: a cue's clause that opens with a subordinate clause ("we show that by doing
+  X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    MAX_CELL,
+    alternation,
+    cites_others,
+    clause_continues,
+    clause_end,
+    shorten,
+)
+from citewise.agent.comparison.extraction import Finding, Unit
+
+# a value that points at a table or figure instead of stating a finding
+POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
+_OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
+# "81.3", "7%": a measured number; not a year, not a size ("1.5 million tweets", "81.1M papers")
+_MEASURED = re.compile(rf"\d\.\d+(?![\d.]|\s?(?:{alternation('count_scales')})\b)|\d\s?%", re.I)
+_BREAK = re.compile(r",\s+(?!BIBREF)|\bthat\s+")
+HEADLINE_SCORE = 3.0  # as the first result cue in its section: a summed-up finding with its number
+MAX_LEAD = 70  # how far into a sentence its own subject may stand for the value to start there
+# a clause that opens with a subordinator and the comma after it
+_SUBORDINATE = re.compile(
+    rf"^(?:{alternation('subordinators')})\b[^,]{{3,200}}?,\s+(?!BIBREF)", re.I
+)
+
+
+def headline(unit: Unit, early: float) -> Finding | None:
+    """The sentence's own finding from the clause that states its measured number, when the
+    sentence has an own subject and such a number; None otherwise. `early` is 1 at
+    the paper's start, 0 at its end. The caller checks the section (abstract, conclusion)."""
+    m = _OWN_SUBJECT.search(unit.text)
+    if not m or cites_others(unit.text):
+        return None
+    end = clause_end(unit.text, m.end())
+    # a long lead: the sentence whole, or its main clause after a subordinate one
+    begin = m.start() if m.start() <= MAX_LEAD else main_clause(unit.text, 0, end)
+    number = _MEASURED.search(unit.text, begin, end)
+    if number and number.end() - begin > MAX_CELL:  # the cell would lose its number: start
+        breaks = [b.end() for b in _BREAK.finditer(unit.text, begin, number.start())]
+        begin = breaks[-1] if breaks else begin  # at the clause that states it
+    clause = unit.text[begin:end]
+    if not _MEASURED.search(clause) or POINTER.search(clause):
+        return None
+    value, was_cut = shorten(clause.strip(" ,"))
+    if len(value.split()) < 3 or value not in unit.text or not _MEASURED.search(value):
+        return None  # a cell too short to hold the number states no headline
+    score = HEADLINE_SCORE + 0.5 * early
+    return Finding("main result", value, unit.text, unit.page, unit.block_id, unit.section, score,
+                   was_cut or clause_continues(unit.text, end))  # fmt: skip
+
+
+def main_clause(text: str, start: int, end: int) -> int:
+    """Where a main-result value starts: at its main clause when the clause from `start` to
+    `end` opens with a subordinate clause and is too long to be a cell whole."""
+    if end - start <= MAX_CELL:
+        return start
+    m = _SUBORDINATE.match(text[start:end])
+    if not m or len(text[start + m.end() : end].split()) < 3:
+        return start
+    return start + m.end()
