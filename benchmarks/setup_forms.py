@@ -42,6 +42,8 @@ FORMS: dict[tuple[str, str], str] = {
     ("epochs", "epochs in words"): rf"\b{_W}\s+(?:training\s+|full\s+)?epochs?\b",
     ("epochs", "number of epochs ... N"): rf"number of (?:training\s+)?epochs?\b[^.;]{{0,30}}?\b"
     rf"(?:is|was|to|of|as|=|:)\s+{_N}",
+    ("epochs", "converges in/within N epochs"): rf"\bconverge[sd]?\w*\s+(?:in|after|within)\s+"
+    rf"(?:about\s+|around\s+|roughly\s+)?(?:{_N}|{_W})\s+epochs?\b",
     ("epochs", "N training steps/iterations"): rf"\b{_N}\s*[kKM]?\s+(?:training\s+|update\s+)?"
     r"(?:steps|iterations|updates)\b",
     ("batch size", "batch size ... N"): rf"batch[- ]size\b[^.;]{{0,40}}?\b{_N}",
@@ -82,6 +84,14 @@ FORMS: dict[tuple[str, str], str] = {
     rf"across)\s+(?:the\s+)?(?:\d+|{_W})\s+(?:\w+\s+)?(?:runs|trials|repetitions|restarts|seeds)\b",
     ("compute", "training took N hours/days"): rf"\b(?:took|takes|lasted)\s+(?:\w+\s+)?(?:{_N}|"
     rf"{_W}|an?)\s+(?:hours?|days?|weeks?)\b",
+    ("software", "<Name> tagger/parser/aligner/tokenizer"): r"\b(?-i:[A-Z][\w+.-]*)\s+(?:(?-i:[A-Z]"
+    r"[\w+.-]*)\s+){0,2}(?:POS[- ])?(?:tagger|parser|aligner|tokeni[sz]er|lemmati[sz]er|stemmer|"
+    r"segmenter)s?\b",
+    ("software", "Hugging Face"): r"\bhugging\s?face\b",
+    ("software", "<Name> API"): r"\b(?-i:[A-Z]\w+)(?:\s+(?-i:[A-Z]\w+)){0,3}\s+(?-i:API)\b",
+    ("schedule", "exponential/linear/cosine decay"): r"\b(?:exponential|linear|cosine|polynomial|"
+    r"inverse[- ]square[- ]root|step)\w*\s+(?:learning[- ]rate\s+)?(?:decay|annealing|schedule)",
+    ("hardware", "an ACL Anthology ID like a card (P15-1137)"): r"\b(?-i:[KPVMT]\d{2,3})-\d{4}\b",
     ("code availability", "code is available at"): r"\bcode\b[^.;]{0,40}\bavailable",
     ("code availability", "github link"): r"github\.com/",
 }

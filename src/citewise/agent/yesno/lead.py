@@ -10,6 +10,10 @@ fitted model; a probability within the model's margin of its threshold settles n
 the quote stays without a lead. A yes/no question about one paper
 (scoped to it) that the paper's closest passages would leave refused is answered with the
 drafted quote when the model settles it: "No" is an answer there, not a refusal.
+The answer's signals record what the lead read: `yes_no_probability` (the model's, whenever
+it judged), `yes_no_widened` (its feature) and `yes_no_unrefused` (1.0: a refused question
+answered), so an evaluation run shows what answering refused questions gains and costs
+(scripts/yes_no_report.py).
 """
 
 from __future__ import annotations
@@ -73,8 +77,13 @@ class YesNoLeads:
         found = judge(question.text, document, self.sentences, self.retriever)
         settled = quote_lead(question.text, found.claim, first.text, found.unwritten)
         lead = found.lead if settled is None else settled
+        signals = {
+            **answer.signals,
+            "yes_no_probability": round(found.probability, 4),
+            "yes_no_widened": found.features.widened,
+        }
         if lead not in (YES, NO):
-            return answer
+            return replace(answer, signals=signals)
         if answer.refused:  # the paper's closest quote answers a question about the paper
             quoted = {c for s in sentences for c in s.citations}
             answer = replace(
@@ -84,7 +93,10 @@ class YesNoLeads:
                 withheld=[],
                 refusal_kind=None,
                 evidence=[e for e in answer.evidence if e.id in quoted],
+                signals={**signals, "yes_no_unrefused": 1.0},
             )
+        else:
+            answer = replace(answer, signals=signals)
         answer.sentences[0].lead = lead
         answer.answer = spoken(answer.sentences)
         return answer

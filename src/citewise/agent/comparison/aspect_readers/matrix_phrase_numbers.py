@@ -42,6 +42,14 @@ _PHRASE_LISTS = (
     "reporting_verbs",
     "prefixes",
     "comparison_words",
+    "count_followers",
+    "use_verbs",
+    "quantity_nouns",
+    "approximations",
+    "multipliers",
+    "bounds",
+    "averages",
+    "setting_contexts",
 )
 
 
@@ -148,9 +156,11 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     compared = "|".join(
         re.escape(w) for w in sorted(phrase_list("comparison_words"), key=len, reverse=True)
     )
-    one = rf"(?:\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"  # "110M parameters", "2 layers"
+    # "110M parameters", "2 layers", "5,452 training examples" (a thousands separator)
+    one = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
+    large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
@@ -166,11 +176,61 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             compound = m.group("join") == "-" and not m.group("mid") and after
             if compound and re.fullmatch(compared, after, re.I):
                 continue
+            if not plural and not compound and modifies(after):
+                continue  # "one language pair", "a single language model": X names a kind
+            if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
+                continue  # "one representing formal language": a clause, not a count
+            if _bounded(text[: m.start()]):
+                continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
-                return (m.group("v"), False)
+                return (_located(text, m), False)
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def _bounded(before: str) -> bool:
+    """Whether the words just before a count make it another setting's value, a bound or an
+    average rather than a total of the thing counted: a quantity noun linked to it ("a batch
+    size of 15 sentences", "the batch size is set to be 4096 tokens"), a word of a setting in
+    its clause ("truncated to 400 tokens", "a vocabulary of 30K tokens"), a bound ("the top
+    5", "no more than 3", "longer than 40") or an average ("on average 940 sentences")."""
+    clause = re.split(r"[,;:()]", before)[-1]
+    words = re.findall(r"[a-z]+", clause.lower())
+    quantity = "|".join(sorted(word_list("quantity_words"), key=len, reverse=True))
+    linked = re.search(
+        rf"\b(?:{quantity})\s+(?:(?:of|is|was|were|are|=|:)\s*)?(?:(?:set|fixed)\s+(?:to|at|as)"
+        rf"(?:\s+be)?)?\s*$",
+        before,
+        re.I,
+    )
+    settings = phrase_list("setting_contexts")
+    return bool(
+        (linked and linked.group().strip().lower() not in word_list("quantity_words"))
+        or (words and words[-1] in phrase_list("bounds"))
+        or set(re.findall(r"[a-z]+", before.lower())[-5:]) & phrase_list("averages")
+        or any(w in settings or w.rstrip("sd") in settings for w in words[-6:])
+    )
+
+
+def modifies(after: str) -> bool:
+    """Whether the word after a singular counted noun is another noun it modifies ("one
+    language pair"): a lower-case word that is no function word, auxiliary or participle."""
+    return (
+        bool(re.fullmatch(r"[a-z][a-z-]*", after))
+        and not after.endswith("ed")
+        and after not in word_list("dangling")
+        and after not in phrase_list("number_words")
+        and after not in phrase_list("count_followers")
+    )
+
+
+def _located(text: str, m: re.Match[str]) -> str:
+    """The count as a cell that names its place in the quote: the bare count where its first
+    occurrence is the one read, else the count with what it counts ("two" inside "network"
+    earlier in the sentence makes the cell "two layers")."""
+    value = m.group("v")
+    return value if text.find(value) == m.start("v") else text[m.start("v") : m.end("x")]
 
 
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)

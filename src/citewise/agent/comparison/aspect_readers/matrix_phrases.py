@@ -24,7 +24,13 @@ import re
 from functools import cache
 from importlib import resources
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import clause_end, shorten, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    CITING_PENALTY,
+    cites_others,
+    clause_end,
+    shorten,
+    word_list,
+)
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     OURS,
     Reader,
@@ -33,6 +39,15 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     function_words,
     number_readers,
     phrase_list,
+)
+from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+    caption,
+    copula_reader,
+    framing,
+    in_passing,
+    names_one,
+    own_use,
+    use_reader,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.sourced_lists import sourced_lists
@@ -160,6 +175,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
         text = unit.text
         if not all(p.search(text) for p in each) or (unit.kind == "table" and not numeric):
             continue
+        if not numeric and caption(text):
+            continue
         for rank, reader in enumerate(readers):
             read = reader(text)
             if read is None:
@@ -176,23 +193,25 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
-            if not numeric and rank >= 2 and not own_use(text) and framing(unit):
-                continue  # a kind named in passing where the paper frames its field
+            if numeric and not own_use(text) and framing(unit):
+                continue  # a count named in passing where the paper frames its field
+            if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
+                continue  # a kind named in passing, not the paper's stated choice
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
             score += 0.2 if unit.kind != "table" else 0.0
             score += 0.5 if not numeric and own_use(text) else 0.0
+            if not numeric and rank == 0 and cites_others(text):
+                score += CITING_PENALTY  # the paper's own use of a cited thing is its claim
+            score -= 0.6 if numeric and value.lower() in _ONE else 0.0
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
     return found
 
 
-# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
-_OWN_USE = re.compile(
-    r"\b(?:we|our|us)\b|\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
-    r"chosen|utili[sz]ed)\b",
-    re.I,
-)
+_ARTICLES = frozenset({"a", "an", "the", "this", "these", "those", "its", "their", "our"})
+# a count of one says least: "one language" is rarely the paper's count where it states another
+_ONE = frozenset({"1", "one", "single", "a single"})
 
 
 # placeholders of papers converted from LaTeX (citations, tables, formulas) name nothing
@@ -200,22 +219,6 @@ _PLACEHOLDERS = re.compile(
     r"^(?:\W*(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+)+\W*$"
 )
 _PLACEHOLDER = re.compile(r"(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d")
-
-
-def framing(unit: Unit) -> bool:
-    """Whether the sentence stands where a paper frames its field rather than describes its
-    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
-    names = phrase_list("framing_sections")
-    for heading in unit.section.split(" > "):
-        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
-        if any(f" {n} " in words for n in names):
-            return True
-    return False
-
-
-def own_use(text: str) -> bool:
-    """Whether the sentence speaks of the paper's own work or of a thing being used."""
-    return _OWN_USE.search(text) is not None
 
 
 def _name_readers(mention: str) -> list[Reader]:
@@ -270,9 +273,11 @@ def _name_readers(mention: str) -> list[Reader]:
         head = _modifiers(text[: m.start()].split())
         if not head:
             return None
+        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
+            return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [link, named_as, apposed, which_one]
+    return [use_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
 
 
 def _says_no_name(value: str) -> bool:
@@ -283,9 +288,18 @@ def _says_no_name(value: str) -> bool:
     first = words[0] if words else ""
     if _NOT_A_VALUE.match(value) or first in phrase_words("negations"):
         return True
+    if re.match(r"[a-z]+ed\b", value) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+        return True  # "introduced so as to ...", "used during ...": a verb; "A.": a label
+    if first in phrase_list("approximations"):
+        return True  # "around 7,800": a quantity says no name
     if first in word_list("dangling") and first not in {"a", "an", "the", "to"}:
         return True
-    return _predicate(first) or (first in {"a", "an"} and len(words) > 1 and _predicate(words[1]))
+    second = words[1] if len(words) > 1 else ""
+    if (first == "the" and second in word_list("vague_modifiers")) or (
+        first in word_list("vague_modifiers") and second in {"from", "to", "than", "as"}
+    ):
+        return True  # "is the same as ...", "is different from ...": a comparison
+    return _predicate(first) or (first in {"a", "an"} and bool(second) and _predicate(second))
 
 
 def _predicate(word: str) -> bool:
@@ -344,10 +358,20 @@ def _modifiers(before: list[str]) -> str:
     """The words just before a mention that say which one it is (a name of up to five words,
     "scaled exponential linear unit (SELU)", stopping at a function word, a verb or a vague
     one), or "" when none does or they only say of what kind ("nonlinear", "output")."""
-    stop = word_list("dangling") | word_list("vague_modifiers") | phrase_words("clause_words")
+    stop = (
+        word_list("dangling")
+        | word_list("vague_modifiers")
+        | phrase_words("clause_words")
+        | phrase_list("number_words")
+    )
     kept: list[str] = []
-    for word in reversed(before):
+    for at in range(len(before) - 1, -1, -1):
+        word = before[at]
         bare = word.strip("()[],;:").lower()
+        previous = before[at - 1].lower() if at > 0 else ""
+        after_preposition = previous in word_list("dangling") - _ARTICLES
+        if previous == "to" or (bare.endswith("ing") and after_preposition):
+            break  # "to handle knowledge bases", "for embedding knowledge bases": a verb
         if bare.endswith(("'", "'s", "’", "’s")):
             break  # "the tasks' loss functions": whose, not which
         if (
@@ -362,7 +386,7 @@ def _modifiers(before: list[str]) -> str:
             or word.endswith((",", ";", ":"))
         ):
             break
-        if _VERB.fullmatch(bare):
+        if _VERB.fullmatch(bare) or bare in phrase_list("use_verbs"):
             break
         kept.insert(0, word)
         if len(kept) == MAX_MODIFIERS:

@@ -249,6 +249,8 @@ _CHANGED_TO = re.compile(
     re.I,
 )
 _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
+# the rest of an ACL Anthology ID ("P15-1137", "K18-3008"), which cites a paper by venue and year
+_ANTHOLOGY_ID = re.compile(r"-\d{4}\b")
 
 
 # another work's settings: a sentence with no "we"/"our" whose subject is a cited work or its
@@ -301,6 +303,8 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
             continue
         if aspect in _RATES and _OTHER_UNIT.match(f.quote, end):
             continue
+        if aspect == "hardware" and _ANTHOLOGY_ID.match(f.quote, end):
+            continue  # "P15" of "P15-1137": a paper cited by its ACL Anthology ID, not a card
         if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
             continue  # "decay the learning rate to 0.001": a schedule's step, not the rate
         out.append(f)

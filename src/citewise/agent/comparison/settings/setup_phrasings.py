@@ -8,6 +8,8 @@ it.
 - repeated runs a result is averaged over ("we report the mean over 5 runs") as the seeds;
 - warmup counted in steps after it: "warm-up of 10K steps", "warms up for 8,000 steps";
 - a dropout rate "at a rate of": "a dropout layer at a rate of 50%";
+- training that converges in a count of epochs: "the model converges within 20 epochs";
+- a batch said to hold a count: "each batch has 16 samples", "batches contain about 4K tokens";
 - a card NVIDIA names, in any spelling of its model ("NVIDIA GTX1080Ti", "Nvidia M40").
 
 Each reading is scored below patterns.py's, so it fills only what they leave empty. Number words
@@ -38,8 +40,12 @@ def word_alternation(name: str) -> str:
 @cache
 def phrasings() -> dict[str, list[re.Pattern[str]]]:
     words = word_alternation("number words")
+    return {**_counts(words), **_times_and_names(words)}
+
+
+def _counts(words: str) -> dict[str, list[re.Pattern[str]]]:
+    """Epochs, batch sizes and repeated runs counted in words or digits."""
     count = rf"(?:\d+|{words})"
-    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
     return {
         "epochs": [
             # "we fine-tune both models for five epochs", "trained for one epoch"
@@ -47,6 +53,24 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
                 r"^(?=.*\b(?:train\w*|fine-?tun\w*|optimi[sz]\w*|run|ran)\b).*?\bfor\s+"
                 r"(?:only\s+|just\s+|about\s+|a\s+total\s+of\s+)?"
                 rf"(?P<v>(?:{words})\s+(?:training\s+|full\s+)?epochs?)\b",
+                re.I,
+            ),
+            # training that ends where it converges: "training usually converges within 20
+            # epochs", "the model converged after two epochs" (the verb kept: "within 20 epochs"
+            # alone reads as a countdown)
+            re.compile(
+                r"(?P<v>\bconverge[sd]?\s+(?:in|after|within)\s+(?:about\s+|around\s+|roughly\s+)?"
+                rf"{count}\s+epochs?)\b",
+                re.I,
+            ),
+        ],
+        "batch size": [
+            # "each batch has 16 samples", "training batches contain about 4K tokens"; not a
+            # batch a speed is measured on
+            re.compile(
+                r"^(?!.*\b(?:throughput|speed|latency|runtime|seconds)\b).*?\bbatch(?:es)?\s+"
+                r"(?:contain\w*|has|have|consist\w*\s+of)\s+(?:about\s+|around\s+|up\s+to\s+)?"
+                rf"(?P<v>{NUM}(?:\s?[kK])?)(?=\s+[a-z])",
                 re.I,
             ),
         ],
@@ -61,6 +85,13 @@ def phrasings() -> dict[str, list[re.Pattern[str]]]:
                 re.I,
             ),
         ],
+    }
+
+
+def _times_and_names(words: str) -> dict[str, list[re.Pattern[str]]]:
+    """Warmup steps, training time, NVIDIA cards and a dropout rate "at a rate of"."""
+    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
+    return {
         "warmup": [
             re.compile(
                 rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"

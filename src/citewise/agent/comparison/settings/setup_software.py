@@ -2,7 +2,8 @@
 "library", "package", "framework" or after "implemented in" (learned over the library, like
 the gazetteer's dataset names), or a programming language, framework, toolkit or statistics
 package of agent/data/matrix_software.txt, found in a sentence that uses it ("implemented in C",
-"trained using Sockeye", "analysed with Stata")."""
+"trained using Sockeye", "analysed with Stata"), or a program named by its kind after a name in
+capitals ("obtained using the Stanford POS tagger", "we use the Montreal Forced Aligner")."""
 
 from __future__ import annotations
 
@@ -46,7 +47,9 @@ _NOT_SOFTWARE = re.compile(
 @cache
 def vocabulary(name: str) -> tuple[str, ...]:
     text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
-    lists = sourced_lists(text, SOFTWARE_FILE, ("languages", "frameworks", "tools", "statistics"))
+    names = ("languages", "frameworks", "tools", "statistics", "tool kinds", "service kinds",
+             "data collection words")  # fmt: skip
+    lists = sourced_lists(text, SOFTWARE_FILE, names)
     return tuple(lists[name])
 
 
@@ -90,11 +93,13 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
     for unit in paper_units:
         if unit.kind == "table":
             continue
-        matches = list(in_language.finditer(unit.text))
+        values = [m.group("v") for m in in_language.finditer(unit.text)]
         if _USE.search(unit.text):
-            matches += [m for p in by_name if p for m in p.finditer(unit.text)]
-        for m in matches:
-            value = m.group("v")
+            values += [m.group("v") for p in by_name if p for m in p.finditer(unit.text)]
+            # "the Moses tokenizer" after "Moses": the program already named
+            named = [*found, *(v.lower() for v in values)]
+            values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
+        for value in values:
             if value.lower() in found:
                 continue
             score = 1.0 + section_bonus("software", unit)
@@ -102,6 +107,12 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
     return list(found.values())
+
+
+def _names_any(value: str, names: list[str]) -> bool:
+    """Whether `value` contains one of `names` as whole words."""
+    low = value.lower()
+    return any(re.search(rf"(?<![\w+#-]){re.escape(n)}(?![\w+#-])", low) for n in names)
 
 
 @cache
@@ -127,3 +138,48 @@ def _named(names: tuple[str, ...], flags: int) -> re.Pattern[str] | None:
     return re.compile(
         rf"(?<![\w.+#-])(?P<v>(?:{alternatives})(?:\s+v?\d+(?:\.\d+)+)?)(?![\w+#-])", flags
     )
+
+
+# a word of a program's name: "Stanford", "CoreNLP", "NLTK", "GPT-2"; a citation is none
+_NAME_WORD = r"(?!BIBREF\d|INLINEFORM\d)[A-Z][\w+.-]*"
+
+
+@cache
+def _kind_pattern() -> re.Pattern[str]:
+    named = vocabulary("tool kinds") + vocabulary("service kinds")
+    kinds = "|".join(re.escape(k) for k in sorted(named, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.-])(?P<v>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}(?:\s+|[- ]?(?=POS[- ]))"
+        rf"(?:POS[- ])?(?i:{kinds})s?)(?![\w-])"
+    )
+
+
+@cache
+def _collects() -> re.Pattern[str]:
+    words = sorted(vocabulary("data collection words"), key=len, reverse=True)
+    stems = "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
+    return re.compile(rf"\b(?:{stems})\b", re.I)
+
+
+def kind_named(text: str) -> list[str]:
+    """Programs named by their kind (agent/data/matrix_software.txt's [tool kinds], [service
+    kinds]) after a name in capitals: "the Stanford POS tagger", "the Moses tokenizer", "the
+    Google Translate API"; not a kind after a determiner or an abbreviation of a field alone
+    ("The parser", "POS tagger"), nor a service the paper collects its data through."""
+    services = {k.lower() for k in vocabulary("service kinds")}
+    out = []
+    for m in _kind_pattern().finditer(text):
+        words = m.group("v").split()
+        if words[-1].lower().rstrip("s") in services and _collects().search(text):
+            continue  # "tweets gathered using the Twitter Streaming API": a data source
+        while words and _NOT_SOFTWARE.match(words[0]):
+            words = words[1:]
+        name = [w for w in words[:-1] if w != "POS"]
+        if not name or all(_ACRONYM.match(w) for w in name):
+            continue
+        # "Word segmenters are ...": a sentence's first word has its capital from its place
+        opening = not text[: m.start()].strip(" \"'(")
+        if opening and len(name) == 1 and not re.search(r".[A-Z0-9+#]", name[0]):
+            continue
+        out.append(" ".join(words))
+    return out

@@ -1,0 +1,235 @@
+"""Name phrases in free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py) read
+from the paper's statement of its own choice: "we use the Universal Sentence Encoder", "we
+train an LDA topic model", "we adopt the turn attention mechanism" give the object of the verb
+of use, whole, up to the phrase's head noun. A kind named in passing where the paper frames its
+field ("many machine learning algorithms take ...") is no such statement. The verbs live in
+agent/data/matrix_phrases.txt.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
+    Reader,
+    modifies,
+    phrase_list,
+)
+from citewise.agent.comparison.extraction import Unit
+
+# the words an object may open with that name nothing: articles and possessives
+_DETERMINERS = frozenset({"a", "an", "the", "our", "their", "its", "this", "these", "those"})
+# words an object of use may hold besides its name: articles, coordination, "of"
+_INSIDE = frozenset({"a", "an", "the", "and", "or", "of"})
+MAX_OBJECT_WORDS = 16
+# one name of a coordinated list, with the citation placeholder that may follow it
+_ITEM = r"[^\s,]+(?:\s[A-Z]+REF\d+)?"
+
+
+@cache
+def use_verbs() -> str:
+    """The verbs of use as an alternation, longest first ("make use of", "adopt", "employ")."""
+    verbs = sorted(phrase_list("use_verbs"), key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(w) for w in v.split()) for v in verbs)
+
+
+def _adverb() -> str:
+    return "|".join(sorted(phrase_list("adverbs"), key=len, reverse=True))
+
+
+def use_reader(mention: str) -> Reader:
+    """The object of "we (also) use/adopt/train ..." that ends with the phrase's mention, from
+    the words that say which one ("we use the pre-trained GloVe word embeddings" gives
+    "pre-trained GloVe word embeddings"; "we propose MetaLDA, a topic model" gives "MetaLDA";
+    names sharing the head, "the ConceptNet, WordNet and MCG knowledge bases", all of them).
+    None where nothing but articles, counts or vague words stand before the mention ("we use
+    two different word embeddings"), where the object runs through a clause ("we use X to
+    train Y") or where the mention modifies a noun after it ("the target language side")."""
+    statement = re.compile(
+        rf"\b(?:we|I)\s+(?:(?:{_adverb()}|\w+ly)\s+){{0,2}}(?:{use_verbs()})\s+"
+        rf"(?P<obj>(?:[^\s.;:!?]+\s+){{0,{MAX_OBJECT_WORDS}}}?)(?P<m>{mention})(?![\w-])"
+        rf"(?:\s+(?P<next>[\w-]+))?",
+        re.I,
+    )
+    stops = (word_list("dangling") - _INSIDE) | phrase_list("name_stops")
+    single = {v for v in phrase_list("use_verbs") if " " not in v}
+
+    def read(text: str) -> tuple[str, bool] | None:
+        for m in statement.finditer(text):
+            obj = m.group("obj")
+            verbs = [v for v in re.finditer(r"\band\s+(\S+)", obj) if v.group(1).lower() in single]
+            if verbs:  # "we follow BIBREF2 and use supervised ...": the last verb's object
+                obj = obj[verbs[-1].end() :].lstrip()
+            words = obj.split()
+            if any(w.lower().strip(",()") in stops for w in words):
+                continue  # "we use GloVe to initialise the word embeddings": another clause
+            if m.group("m")[-1:].lower() != "s" and modifies(m.group("next") or ""):
+                continue  # "the target language side": the mention names a kind of side
+            which = _which(obj)
+            if which is None:
+                continue
+            at = m.end("obj") - len(obj)
+            if which == "":
+                return (text[at : m.end("m")].split(",")[0].strip(), False)
+            start = text.find(which, at)
+            if start >= 0:
+                return (text[start : m.end("m")], False)
+        return None
+
+    return read
+
+
+def _which(obj: str) -> str | None:
+    """The words of a verb's object before the mention that say which one: the last item of
+    a list where it has its own ("1024-dimensional LSTMs, 128-dimensional"), the whole list
+    where its items share the mention ("ConceptNet, WordNet and MCG"); "" for an appositive
+    ("MetaLDA, a"); None where nothing says which one."""
+    items = re.split(r",\s|\s(?:and|or)\s", " " + obj + " ")
+    last = _meaningful(items[-1].split())
+    pair = re.search(
+        rf"(?:^|(?<=\s))(?P<names>(?:{_ITEM}\s?,\s)*{_ITEM}),?\s(?:and|or)\s"
+        + re.escape(items[-1].strip())
+        + r"\s*$",
+        obj,
+    )
+    names = re.split(r"\s?,\s", pair["names"]) if pair else []
+    if last and pair and all(_meaningful(n.split()) for n in names):
+        return obj[pair.start("names") :].strip()  # "CBOW and SkipGram word embeddings": both
+    if len(items) > 1 and not last:
+        own_article = re.fullmatch(r"\s*(?:a|an|the)\s*", items[-1], re.I)
+        if own_article and obj.rstrip().endswith(", " + items[-1].strip()):
+            return "" if _meaningful(items[0].split()) else None  # "MetaLDA, a topic model"
+        if (
+            own_article
+            or not re.search(r"\s(?:and|or)\s", " " + obj)
+            or not all(_meaningful(i.split()) for i in items[:-1] if i.strip())
+        ):
+            return None
+        words = obj.split()
+        while words and words[0].lower() in _DETERMINERS:
+            words.pop(0)
+        return " ".join(words) or None
+    if not last:
+        return None
+    return " ".join(last)
+
+
+def _meaningful(words: list[str]) -> list[str]:
+    """The words from the first that says which one: articles, counts, quantities ("a set
+    of", "two"), vague and generic words and citation placeholders dropped."""
+    vague = word_list("vague_modifiers") | phrase_list("vague_adjectives")
+    counts = phrase_list("number_words") | phrase_list("quantity_nouns")
+    kept = list(words)
+    while kept:
+        w = kept[0].lower().strip("(),")
+        if (
+            w in _DETERMINERS
+            or w in vague
+            or w in counts
+            or w == "of"
+            or w.isdigit()
+            or re.fullmatch(r"(?:[A-Z]+REF|INLINEFORM|DISPLAYFORM)\d*", kept[0].strip("(),"))
+            or w in phrase_list("adverbs")
+            or w.endswith("ly")
+            or w in {"and", "or"}
+            or len(w) > 5
+            and w.endswith(tuple(phrase_list("predicate_suffixes")))
+        ):
+            kept.pop(0)
+        else:
+            break
+    if all(re.fullmatch(r"\W*(?:[A-Z]+REF\d+|INLINEFORM\d+)\W*", w) for w in kept):
+        return []
+    return kept
+
+
+def stated_use(text: str, mention: str) -> bool:
+    """Whether the sentence states the paper's own use of the mentioned thing: "we use/adopt
+    ... X", "our X", "X we use"."""
+    own = re.compile(
+        rf"\b(?:we|I)\s+(?:(?:{_adverb()}|\w+ly)\s+){{0,2}}(?:{use_verbs()})\b[^.;:]{{0,120}}?"
+        rf"{mention}|\bour\s+(?:[\w-]+\s+){{0,3}}{mention}|{mention}\w*\s+(?:that\s+)?we\s+"
+        rf"(?:{use_verbs()})",
+        re.I,
+    )
+    return own.search(text) is not None
+
+
+def names_one(value: str) -> bool:
+    """Whether a value names which one rather than a kind: a word with a capital after its
+    first letter or a digit ("GloVe", "300-dimensional", "BERT"), or a capitalised word that
+    is not the value's first ("pre-trained Glove word embeddings")."""
+    words = value.split()
+    return any(
+        re.search(r"\d|.[A-Z]", w) or (i > 0 and w[:1].isupper()) for i, w in enumerate(words)
+    )
+
+
+_CAPTION = re.compile(r"^\W*(?:Figure|Fig\.|Table)\s*[\w.]*\s*[:.]", re.I)
+
+
+def caption(text: str) -> bool:
+    """Whether the sentence is a figure's or table's caption ("Figure 3: Neural attention
+    mechanism for ..."): it labels a picture and states no choice."""
+    return _CAPTION.match(text) is not None
+
+
+# the paper speaking of its own work, or a thing said to be used ("we adopt ...", "X is used")
+_OWN_USE = re.compile(
+    r"\b(?:we|our|us)\b|\bth(?:is|e present) (?:paper|work|study|article)\b|"
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:used|adopted|employed|applied|"
+    r"chosen|utili[sz]ed)\b",
+    re.I,
+)
+
+
+def framing(unit: Unit) -> bool:
+    """Whether the sentence stands where a paper frames its field rather than describes its
+    own setup (abstract, introduction, conclusion; agent/data/matrix_phrases.txt)."""
+    names = phrase_list("framing_sections")
+    for heading in unit.section.split(" > "):
+        words = " " + re.sub(r"^(?:[\d.]+|[IVXivx]+\.)\s*", "", heading.strip()).lower() + " "
+        if any(f" {n} " in words for n in names):
+            return True
+    return False
+
+
+def in_passing(unit: Unit, mention: str) -> bool:
+    """Whether a kind is named in passing: where the paper frames its field without stating
+    its own use of the thing, or after a citation in a sentence that says nothing of the
+    paper's own work ("the model of BIBREF12 is based on the weighted attention ...")."""
+    text = unit.text
+    if framing(unit) and not stated_use(text, mention):
+        return True
+    m = re.search(mention, text, re.I)
+    return m is not None and cites_others(text[: m.start()]) and not own_use(text)
+
+
+def own_use(text: str) -> bool:
+    """Whether the sentence speaks of the paper's own work or of a thing being used."""
+    return _OWN_USE.search(text) is not None
+
+
+def copula_reader(mention: str) -> Reader:
+    """The name a sentence opens with and says is one of the phrase's kind: "ULMFiT is an NLP
+    transfer learning algorithm that we picked", "Logistic regression is a statistical
+    learning algorithm" give the name; a subject that is a pronoun, determiner or vague word
+    ("This model is a ...") names none."""
+    copula = re.compile(
+        rf"^\W*(?P<v>[A-Z][\w.+-]*(?:\s+[A-Za-z][\w.+-]*){{0,3}}?)\s*(?:\([^)]{{0,30}}\)\s*)?"
+        rf"(?:(?:[A-Z]+REF\d+|,)\s*)*\s(?:is|was)\s+(?:a|an)\s+(?P<kind>(?:[\w,-]+\s+){{0,6}}?){mention}",
+        re.I,
+    )
+    stops = word_list("dangling") | word_list("vague_modifiers") | phrase_list("name_stops")
+
+    def read(text: str) -> tuple[str, bool] | None:
+        m = copula.match(text)
+        if not m or any(w.lower() in stops for w in m.group("v").split()):
+            return None
+        if any(w.lower().strip(",") in word_list("dangling") for w in m.group("kind").split()):
+            return None  # "X is a model which uses the ...": the phrase is in another clause
+        return (m.group("v"), False)
+
+    return read
