@@ -112,3 +112,20 @@ def test_a_dataset_the_library_knows_is_not_the_method_unless_the_paper_proposes
     proposed = _units("We propose TideSet, a model that reads charts.", "TideSet reads 95 charts.")
     found = method_name(proposed, "Reading Tide Gauges", excluded={"TideSet"})
     assert found is not None and found.name == "TideSet"
+
+
+def test_a_weak_cue_naming_the_method_does_not_hide_the_names_statement(tmp_path: Path) -> None:
+    paper = """# TideTrace: Reading Tide Gauges From Scanned Charts
+
+## Abstract
+
+We propose a simple tracer that can turn scanned tide charts into hourly levels. We test the \
+idea by building a tracer, TideTrace, which follows the pen line with a digit recogniser.
+
+## Experiments
+
+TideTrace reads 95 charts of the Brest archive within 2 cm of the printed levels.
+"""
+    lib, ids = ingest(tmp_path, {"tides": paper})
+    cell = cells(lib, ids["tides"], "method")["method"]
+    assert str(cell["value"]).startswith("TideTrace, which follows the pen line")

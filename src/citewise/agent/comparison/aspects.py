@@ -20,6 +20,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     phrase_key,
 )
 from citewise.agent.comparison.aspect_readers.method_name import method_name, named_method
+from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
 from citewise.agent.comparison.aspect_readers.prose_aspects import (
     PROSE_CUES,
     described_datasets,
@@ -249,9 +250,11 @@ def title_task(paper: Paper) -> list[Finding]:
 
 def _with_method_name(paper: Paper, gazetteer: Gazetteer, found: list[Finding]) -> list[Finding]:
     """Method findings with the one naming the paper's own method first
-    (agent/comparison/aspect_readers/method_name.py); unchanged where the paper names none."""
+    (agent/comparison/aspect_readers/method_name.py), proposals in general words below
+    statements of the means (agent/comparison/aspect_readers/method_statements.py)."""
     title = paper.document.title or ""
     name = method_name(paper.units, title, gazetteer.names.get("datasets", set()))
+    found = prefer_means(found, paper.units)
     return named_method(found, paper.units, name) if name else found
 
 

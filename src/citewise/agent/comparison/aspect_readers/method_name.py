@@ -50,6 +50,7 @@ _IS_OURS = re.compile(
 _OURS = re.compile(r"\s*\((?:ours|our (?:model|method|approach|system))\)", re.I)
 # where a name defined by an acronym starts: the run of words before its bracket
 _LONG_FORM = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,8}?)\((?P<name>[^()]{2,20})\)")
+_BRACKET = re.compile(r"\([^()]{2,20}\)")
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|I)\b")
 # a name the paper uses for a task or a kind of data, not for what it proposes
@@ -160,7 +161,8 @@ def method_name(
             continue
         opening = n / share <= OPENING_SHARE or _in_opening(unit)
         cited = cites_others(unit.text)
-        for d in _LONG_FORM.finditer(unit.text):
+        defines = _BRACKET.search(unit.text) is not None  # a cheap test before the slow one
+        for d in _LONG_FORM.finditer(unit.text) if defines else ():
             acronym = d.group("name").strip()
             if coined(acronym) and _initials_match(d.group(1), acronym):
                 long_forms.setdefault(acronym, _long_form(d.group(1), acronym))
@@ -290,8 +292,9 @@ _OPENING = re.compile(r"abstract|introduction", re.I)
 
 def named_method(found: list[Finding], paper_units: list[Unit], name: MethodName) -> list[Finding]:
     """Method findings with the named one first: an opening's cue clause naming the method
-    gains NAMED_BONUS; where none names it, the sentence that states the name with what it
-    is gives a candidate (the phrase from the name's long form, or the clause it stands in)."""
+    gains NAMED_BONUS; where none names it scoring STATEMENT_SCORE, the sentence that states
+    the name with what it is gives a candidate (the phrase from the name's long form, or the
+    clause it stands in)."""
     opening = opening_blocks(paper_units)
     out = [
         replace(f, score=f.score + NAMED_BONUS)
@@ -299,8 +302,9 @@ def named_method(found: list[Finding], paper_units: list[Unit], name: MethodName
         else f
         for f in found
     ]
-    if any(f.block_id in opening and _names(f.value, name) for f in found):
-        return out
+    named = [f.score for f in out if f.block_id in opening and _names(f.value, name)]
+    if named and max(named) >= STATEMENT_SCORE:
+        return out  # a cue clause names it well enough (a weak cue's clause does not)
     statement = _statement(paper_units, name, opening)
     return out + ([statement] if statement else [])
 

@@ -18,6 +18,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -73,6 +74,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
+        *LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
     ],
     "main result": [
         re.compile(

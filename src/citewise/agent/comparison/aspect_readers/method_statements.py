@@ -1,0 +1,142 @@
+"""Which of a paper's method statements says what the authors do.
+
+A paper often opens with a proposal in general words ("we present a system that can generate
+speeches", "simple yet effective methods to improve word-by-word translation", "an extension,
+which measures ...", "our participation in the shared task") and states the means in the next
+sentences ("we integrate a language model ... and use a denoising autoencoder"). The proposal
+in general words names a kind of thing and what it is for, never how it works: its head noun
+is a general one and nothing after it says how (no "based on", "using", "with", no coined
+name). Such a statement gives way to the one right after it that states the means (the
+paper's own elaboration of it, in the next sentence or two of the same section); where the
+paper states none there, it stays the cell.
+
+Papers that coin nothing and propose nothing in those words state their method in later-ranked
+forms (LATE_METHOD_CUES, each counted over the QASPER pool's openings): a proposal after an
+adverb or a first verb, the study a paper conducts, the means a "by ...ing" clause gives, how
+the authors tackled the problem or what their system rests on, what a review discusses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
+from citewise.agent.comparison.extraction import Finding, Unit
+
+# Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
+# cell only where no proposal or means cue does, or take over from a general proposal.
+_CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"
+_SUBJECT = (
+    r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
+    r"the (?:present|current) study|here we)"
+)
+# a proposal after an adverb or a first verb: "we then propose", "we further develop",
+# "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
+_METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
+_AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
+LATE_METHOD_CUES: list[re.Pattern[str]] = [
+    re.compile(  # ranked last: sequels and roadmaps share these forms
+        rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"
+        r"design|devise|construct)\s+(?!(?:\w+\s+){0,2}?(?:evaluations?|metrics?|results|"
+        rf"experiments?|directions|guidelines|analys[ie]s)\b){_CLAUSE}",
+        re.I,
+    ),
+    re.compile(  # a study's own method: "we conduct an empirical study of ..." (8% of papers)
+        r"\b(?:we|I)\s+(?:also\s+|first\s+)?"
+        r"(?:conduct|perform|carr(?:y|ied) out|undert(?:ake|ook))(?:ed|s)?\s+"
+        r"(?P<v>(?:a|an|the\s+first)\s+(?:[\w-]+\s+){0,4}?(?:study|studies|analysis|evaluation|"
+        r"comparison|investigation|survey|review)\b(?:[^.;:]|\.(?=\d)){0,200})",
+        re.I,
+    ),
+    re.compile(  # the means a first-person sentence gives: "we ... by treating it as ..." (30%)
+        r"\b(?:we|I)\s+(?!(?:conclude|finish|end|start|begin|close|summari[sz]e)\b)"
+        r"(?P<v>[a-z]+\b[^.;:]{3,150}?\bby\s+(?!means\b)[a-z]+ing\b"
+        r"(?:[^.;:]|\.(?=\d)){3,200})",
+        re.I,
+    ),
+    re.compile(  # "we tackled the problem using ...", "our system relies on ..." (3-4% each)
+        r"(?P<v>\b(?:(?:we|I)\s+(?:tackle|address|approach|solve|attack)(?:d|ed|es|s)?\s+"
+        r"(?:the|this|these)\s+[^.;:]{0,60}?\b(?:using|with|by|via)\b|"
+        r"(?:the|our|this)\s+(?:proposed\s+|new\s+)?(?:system|model|method|approach|framework|"
+        r"architecture|algorithm|pipeline)\s+(?:relies on|is based on|builds on|is built on|"
+        r"consists of|combines|uses|employs|leverages|exploits|utili[sz]es|incorporates)\b)"
+        r"(?:[^.;:]|\.(?=\d)){3,200})",
+        re.I,
+    ),
+    re.compile(  # a review's own method: "in this paper, we discuss/review ..." (6%)
+        rf"\b{_SUBJECT}\s+(?:also\s+)?(?P<v>(?:review|survey|discuss)(?:es|s|ed)?\s+"
+        r"(?!(?:the\s+)?(?:related|previous|prior|future)\b)(?:[^.;:]|\.(?=\d)){8,200})",
+        re.I,
+    ),
+]
+
+ELABORATION_GAP = 2  # how many sentences after a general proposal its means may be stated
+TAKEOVER = 0.05  # the means statement scores just above the proposal it elaborates
+# a statement about data or the evaluation, not the means: "the released corpus", "an experiment"
+_NOT_MEANS = re.compile(
+    r"^(?:\S+\s+){0,5}?(?:data ?sets?|corpus|corpora|data|experiments?|evaluations?|results|"
+    r"stud(?:y|ies)|analys[ie]s|comparisons?|surveys?)\b",
+    re.I,
+)
+
+_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
+
+
+def _general_head() -> re.Pattern[str]:
+    return re.compile(
+        r"^(?:(?:a|an|the|our|this|these|two|three|several|some)\s+)?"
+        r"(?:(?!(?:of|for|in|on|to|from)\b)[\w-]+,?\s+){0,4}?"
+        rf"(?:{alternation('general_method_heads')})(?P<rest>\b.*)$",
+        re.I | re.S,
+    )
+
+
+def _means() -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-])(?:{alternation('method_means_words')})(?![\w-])", re.I)
+
+
+def in_general_words(value: str) -> bool:
+    """Whether a method value names only a kind of thing and its purpose: a general head
+    noun ("system", "approach", "extension") followed by nothing that says how it works, and
+    no coined name before it ("a BiLSTM model") or given to it ("(VarNDRR)", "called X")."""
+    m = _general_head().match(value.strip())
+    if not m:
+        return False
+    rest = m.group("rest")
+    if _means().search(rest) or _NAMED.match(rest):
+        return False
+    before = value[: m.start("rest")]
+    return not _MADE_FROM.search(before) and not any(_coined(t) for t in _TOKEN.findall(before))
+
+
+# a modifier that says what the method rests on: "a graph-based approach", "a data-driven model"
+_MADE_FROM = re.compile(r"\w-(?:based|driven|guided|augmented|enhanced|aware)\b", re.I)
+# a name given right after the head ("(VarNDRR)", "called X"), or its means as a gerund
+# ("the approach of introducing thesaurus knowledge into topic models")
+_NAMED = re.compile(r"^\s*(?:\(|,?\s*(?:called|named|dubbed|termed)\b|of\s+[a-z]+ing\b)", re.I)
+
+
+def _coined(token: str) -> bool:
+    return len(token) >= 2 and any(c.isupper() or c.isdigit() for c in token[1:])
+
+
+def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]:
+    """Method findings where a proposal in general words hands its score to the statement of
+    the means that follows it (within ELABORATION_GAP sentences of the same section)."""
+    at = {(u.block_id, u.text): n for n, u in enumerate(paper_units)}
+    out = list(found)
+    if not found:
+        return out
+    g = max(found, key=lambda f: f.score)  # only the proposal that would fill the cell
+    if (g.block_id, g.quote) in at and in_general_words(g.value):
+        n = at[(g.block_id, g.quote)]
+        for k, f in enumerate(out):
+            m = at.get((f.block_id, f.quote), -1)
+            if not n < m <= n + ELABORATION_GAP or f.section != g.section:
+                continue
+            if in_general_words(f.value) or _NOT_MEANS.match(f.value):
+                continue
+            out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
+            break
+    return out
