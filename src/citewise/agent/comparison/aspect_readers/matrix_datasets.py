@@ -7,12 +7,18 @@
 - a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
   sentence under it uses it;
 - the data counted in what it holds, where the paper collects or uses it: "we gathered 371,264
-  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt).
+  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt);
+- a name of several capitalised words before a dataset word, the gazetteer holding none of it:
+  "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the “Fluent Speech
+  Commands” dataset" (its acronym kept with it where the paper defines one);
+- a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
+  reef dataset, KelpSet".
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
@@ -77,6 +83,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
             m = pattern.search(unit.text)
             if m and is_name(m.group("v"), "datasets"):
                 found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
+        found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
         heading = _heading_name(unit.section)
         if heading and heading in unit.text:
             found.append(_finding(unit, heading, NAMED_SCORE + bonus))
@@ -89,6 +96,83 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
     return found, counts
+
+
+_ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"
+_CITED = r"(?:\s*,?\s*\(?BIBREF\d+(?:\s*,\s*BIBREF\d+)*\)?)?"
+_WORDS = rf"{NAME}(?:\s+{NAME}){{1,4}}"  # two to five capitalised words
+_OPENER = r"(?:\b(?i:the|our|on|from|using|of|in|with|and)\s+)"
+# "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the General
+# Language Understanding Evaluation (GLUE) benchmark", "the MS COCO BIBREF18 dataset"
+_ANY_DATA_WORD = rf"(?i:{_DATA_WORD})"
+_SEVERAL = re.compile(
+    rf"{_OPENER}(?P<v>{_WORDS}(?:\s+{_ACRONYM})?){_CITED}\s+(?P<d>{_ANY_DATA_WORD})\b"
+    rf"(?P<a>\s+{_ACRONYM})?"
+)
+_QUOTED = re.compile(rf"[“\"](?P<v>[A-Z][^”\"]{{2,40}})[”\"]{_CITED}\s+{_ANY_DATA_WORD}\b")
+# "we present KelpSet, a new dataset", "we introduce Reef Count (RC), a large corpus"
+_INTRODUCES = re.compile(
+    r"\b(?:introduc|present|releas|propos|creat|buil[dt]|construct|collect|call|nam)\w*\s+"
+    rf"(?:it\s+)?(?P<v>{NAME}(?:\s+{NAME}){{0,4}}(?:\s+{_ACRONYM})?){_CITED}\s*,\s+"
+    rf"an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b"
+)
+# "a new reef dataset, KelpSet", "a novel corpus, the “Reef Count” corpus"
+_NEW_NAMED = re.compile(
+    rf"\ban?\s+(?:new|novel)\s+(?:[\w-]+\s+){{0,3}}?{_DATA_WORD}\s*,\s+(?:the\s+)?[“\"]?"
+    rf"(?P<v>{NAME}(?:\s+{NAME}){{0,4}})"
+)
+INTRODUCED_SCORE = 3.0  # the data a paper makes for its experiments is its data
+
+
+def _named_in_words(text: str) -> list[tuple[str, float]]:
+    """(name, score) for the names of several words, quoted names and names a paper
+    introduces its dataset by, as written; a capitalised data word is part of the name."""
+    out = []
+    for m in _SEVERAL.finditer(text):
+        name = _without_openers(m.group("v"))
+        if len(name.split()) < 2 or _PLACEHOLDER.match(name.split()[-1]):
+            continue
+        if m.group("d")[0].isupper() or m.group("a"):  # "Ubuntu Dialogue Corpus", "... (CB)"
+            name = text[m.start("v") + m.group("v").find(name) : m.end()]
+        out.append((name, NAMED_SCORE))
+    out += [(m.group("v").strip(), NAMED_SCORE) for m in _QUOTED.finditer(text)]
+    for pattern in (_INTRODUCES, _NEW_NAMED):
+        for m in pattern.finditer(text):
+            name = _without_openers(m.group("v"))
+            if name and (is_name(name.split()[0], "datasets") or len(name.split()) > 1):
+                out.append((name, INTRODUCED_SCORE))
+    return out
+
+
+def _without_openers(words: str) -> str:
+    """"The Penn Treebank" -> "Penn Treebank": sentence words before a name are not part of it."""
+    tokens = words.split(" ")
+    while tokens and tokens[0].lower() in word_list("name_openers"):
+        tokens.pop(0)
+    return " ".join(tokens)
+
+
+_KIND = re.compile(rf"\ban?\s+(?:[a-z][\w-]*\s+){{0,2}}(?P<v>{NAME})\s+{_DATA_WORD}\b")
+
+
+def kinds_of_data(paper_units: list[Unit]) -> set[str]:
+    """Words the paper puts after "a"/"an" before a dataset word ("an SLU dataset", "a new
+    NER corpus"): a kind of data, not the name of one."""
+    return {m.group("v") for u in paper_units for m in _KIND.finditer(u.text)}
+
+
+def long_forms(found: list[Finding]) -> list[Finding]:
+    """A name written with its acronym ("Craigslist Bargaining dataset (CB)") scored as the
+    best sentence that uses the acronym alone, so the cell shows the name a reader knows."""
+    best: dict[str, float] = {}
+    for f in found:
+        best[f.value] = max(best.get(f.value, f.score), f.score)
+    out = []
+    for f in found:
+        acronyms = re.findall(r"\(([^()]+)\)", f.value)
+        used = max((best[a] for a in acronyms if a in best), default=None)
+        out.append(replace(f, score=used + 0.01) if used is not None and used >= f.score else f)
+    return out
 
 
 def _finding(unit: Unit, value: str, score: float) -> Finding:
