@@ -130,18 +130,33 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
     out = []
     for m in _SEVERAL.finditer(text):
         name = _without_openers(m.group("v"))
-        if len(name.split()) < 2 or _PLACEHOLDER.match(name.split()[-1]):
+        if not _several_words_name(name, m.group("d")):
             continue
         if m.group("d")[0].isupper() or m.group("a"):  # "Ubuntu Dialogue Corpus", "... (CB)"
             name = text[m.start("v") + m.group("v").find(name) : m.end()]
         out.append((name, NAMED_SCORE))
-    out += [(m.group("v").strip(), NAMED_SCORE) for m in _QUOTED.finditer(text)]
+    for m in _QUOTED.finditer(text):
+        name = m.group("v").strip()
+        if len(name.split()) > 1 or is_name(name, "datasets"):  # a "Test" set is no name
+            out.append((name, NAMED_SCORE))
     for pattern in (_INTRODUCES, _NEW_NAMED):
         for m in pattern.finditer(text):
             name = _without_openers(m.group("v"))
             if name and (is_name(name.split()[0], "datasets") or len(name.split()) > 1):
                 out.append((name, INTRODUCED_SCORE))
     return out
+
+
+def _several_words_name(name: str, data_word: str) -> bool:
+    """Two or more words, none a sentence word ("HIGH SES IN EACH"), before a data word
+    that is not a heading's capitalised plural ("Large-Scale Chinese Datasets")."""
+    words = name.split()
+    if len(words) < 2 or _PLACEHOLDER.match(words[-1]):
+        return False
+    if any(w.lower() in word_list("name_openers") for w in words):
+        return False
+    plural = data_word.lower() in ("datasets", "data sets", "corpora", "benchmarks", "treebanks")
+    return not (data_word[0].isupper() and (data_word.isupper() or plural))
 
 
 def _without_openers(words: str) -> str:
@@ -152,13 +167,14 @@ def _without_openers(words: str) -> str:
     return " ".join(tokens)
 
 
-_KIND = re.compile(rf"\ban?\s+(?:[a-z][\w-]*\s+){{0,2}}(?P<v>{NAME})\s+{_DATA_WORD}\b")
+# "spoken language understanding (SLU)": an acronym of lower-case words names a task or a kind
+_LOWER_DEFINED = re.compile(r"\b[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}\s+\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)")
 
 
 def kinds_of_data(paper_units: list[Unit]) -> set[str]:
-    """Words the paper puts after "a"/"an" before a dataset word ("an SLU dataset", "a new
-    NER corpus"): a kind of data, not the name of one."""
-    return {m.group("v") for u in paper_units for m in _KIND.finditer(u.text)}
+    """Acronyms the paper defines by lower-case words ("part-of-speech (POS)", "spoken language
+    understanding (SLU)"): in "the SLU dataset" they name a kind of data, not a dataset."""
+    return {m.group("v") for u in paper_units for m in _LOWER_DEFINED.finditer(u.text)}
 
 
 def long_forms(found: list[Finding]) -> list[Finding]:
