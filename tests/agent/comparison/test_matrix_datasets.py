@@ -5,12 +5,20 @@ write, each value verbatim in its quote."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
+    kinds_of_data,
     listed_metrics,
+    long_forms,
 )
-from citewise.agent.comparison.compare import Cell, differences
+from citewise.agent.comparison.aspects import load_paper
+from citewise.agent.comparison.compare import Cell, cell_for, differences
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.matrix import cached_gazetteer
+from citewise.store.factory import open_store
+from tests.agent.comparison.test_matrix_cells import ingest
 
 
 def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:
@@ -78,3 +86,85 @@ def test_key_differences_keep_a_counted_collection_whole() -> None:
 def test_metrics_a_paper_lists_are_each_named_without_the_citation() -> None:
     said = unit("We also report two diversity metrics: Distinct-1 and Self-BLEU BIBREF7.")
     assert [f.value for f in listed_metrics([said])] == ["Distinct-1", "Self-BLEU"]
+
+
+def test_a_name_of_several_capitalised_words_before_a_dataset_word_is_read_whole() -> None:
+    said = unit("All models are trained on the Harbour Pilot Dialogue corpus BIBREF3 .")
+    assert names([said]) == ["Harbour Pilot Dialogue"]
+    corpus = unit("Finally, the Reef Survey Corpus holds 400 dive logs.")
+    assert names([corpus]) == ["Reef Survey Corpus"]
+
+
+def test_a_name_written_with_its_acronym_keeps_the_acronym() -> None:
+    said = unit("For training we use the Tide Gauge Archive dataset (TGA) released in 2015.")
+    assert "Tide Gauge Archive dataset (TGA)" in names([said])
+    before = unit("Scores are reported on the Kelp Forest Census (KFC) benchmark.")
+    assert "Kelp Forest Census (KFC)" in names([before])
+
+
+def test_capitalised_words_of_a_heading_or_a_shouted_caption_name_no_dataset() -> None:
+    heading = unit("Results on Large-Scale Harbour Datasets", "Paper > 5 Results")
+    shouted = unit("SHARE OF LATE SHIPS IN EACH DATASET", "Paper > 5 Results")
+    assert names([heading]) == [] and names([shouted]) == []
+
+
+def test_a_quoted_name_before_a_dataset_word_is_a_name_but_a_split_is_not() -> None:
+    assert names([unit("We release the “Berth Delay Logs” dataset with this paper.")]) == [
+        "Berth Delay Logs"
+    ]
+    assert names([unit("Systems were scored on a “Test” dataset of 900 posts.")]) == []
+
+
+def test_a_dataset_the_paper_introduces_by_name_outranks_one_it_only_uses() -> None:
+    made = unit("We introduce TideTalk, a new corpus of pilot radio calls.")
+    also = unit("Word vectors come from the Common Crawl corpus.", n=2)
+    found = {f.value: f.score for f in dataset_findings([made, also])[0]}
+    assert found["TideTalk"] > found["Common Crawl"]
+    later = unit("We build a new reef dataset, CoralScope, from survey videos.")
+    assert "CoralScope" in names([later])
+
+
+def test_an_acronym_defined_by_lower_case_words_is_a_kind_of_data() -> None:
+    text = [
+        unit("Voice commands need spoken language understanding (SLU) of short phrases."),
+        unit("Results on the SLU dataset follow.", n=2),
+        unit("We call our corpus the Ship Radio Benchmark (SRB).", n=3),
+    ]
+    assert kinds_of_data(text) == {"SLU"}
+
+
+def test_the_long_form_takes_the_score_of_its_acronyms_best_use() -> None:
+    def found(value: str, score: float) -> Finding:
+        return Finding("datasets", value, f"... {value} ...", 1, "b", "4", score)
+
+    ranked = long_forms([found("Tide Gauge Archive dataset (TGA)", 1.0), found("TGA", 3.0)])
+    assert ranked[0].score > 3.0 and ranked[1].score == 3.0
+    alone = long_forms([found("Reef Survey (RS)", 2.0)])
+    assert alone[0].score == 2.0
+
+
+SHIPS = """# Predicting Berth Delays From Pilot Radio
+
+## Abstract
+
+Late berthing costs harbours money. We predict berth delays from what pilots say on the radio.
+
+## Data
+
+Berthing needs radio understanding (RU) of short calls, so we use the Harbour Radio Calls \
+dataset (HRC) collected at three ports. Calls shorter than two seconds were removed.
+
+## Experiments
+
+We train every model on the HRC dataset and report accuracy on its test split. An RU dataset \
+of this size did not exist before.
+"""
+
+
+def test_the_cell_names_the_dataset_by_its_long_form_not_by_a_kind(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"ships": SHIPS})
+    store = open_store(lib, lib)
+    document = next(d for d in store.documents() if d.id == ids["ships"])
+    cell = cell_for(load_paper(store, document), "datasets", cached_gazetteer(store))
+    store.close()
+    assert cell.value == "Harbour Radio Calls dataset (HRC)"

@@ -160,7 +160,7 @@ def _several_words_name(name: str, data_word: str) -> bool:
 
 
 def _without_openers(words: str) -> str:
-    """"The Penn Treebank" -> "Penn Treebank": sentence words before a name are not part of it."""
+    """ "The Penn Treebank" -> "Penn Treebank": sentence words before a name are not part of it."""
     tokens = words.split(" ")
     while tokens and tokens[0].lower() in word_list("name_openers"):
         tokens.pop(0)
@@ -168,7 +168,9 @@ def _without_openers(words: str) -> str:
 
 
 # "spoken language understanding (SLU)": an acronym of lower-case words names a task or a kind
-_LOWER_DEFINED = re.compile(r"\b[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}\s+\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)")
+_LOWER_DEFINED = re.compile(
+    r"\b[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}\s+\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)"
+)
 
 
 def kinds_of_data(paper_units: list[Unit]) -> set[str]:
