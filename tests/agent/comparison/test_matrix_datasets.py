@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import in_sections
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
     kinds_of_data,
@@ -168,3 +169,10 @@ def test_the_cell_names_the_dataset_by_its_long_form_not_by_a_kind(tmp_path: Pat
     cell = cell_for(load_paper(store, document), "datasets", cached_gazetteer(store))
     store.close()
     assert cell.value == "Harbour Radio Calls dataset (HRC)"
+
+
+def test_a_title_naming_background_does_not_make_every_sentence_others_work() -> None:
+    title = "Paper > KelpRank: Ranking Reef Photos Based on Background Knowledge > Corpora"
+    assert not in_sections(title, "others_sections")
+    assert not in_sections("Paper > Comparison of results with previous work", "others_sections")
+    assert in_sections("Paper > 2 Motivation and Background", "others_sections")
