@@ -176,3 +176,10 @@ def test_a_title_naming_background_does_not_make_every_sentence_others_work() ->
     assert not in_sections(title, "others_sections")
     assert not in_sections("Paper > Comparison of results with previous work", "others_sections")
     assert in_sections("Paper > 2 Motivation and Background", "others_sections")
+
+
+def test_a_sentence_opening_with_a_dataset_that_says_what_it_holds_names_it() -> None:
+    assert names([unit("ReefCam is a benchmark of labelled dive videos.")]) == ["ReefCam"]
+    held = unit("12Harbours BIBREF4 , which contains 9,310 berthing logs from twelve ports.")
+    assert names([held]) == ["12Harbours"]
+    assert names([unit("There is a shortage of labelled dive dataset releases.")]) == []

@@ -121,6 +121,14 @@ _NEW_NAMED = re.compile(
     rf"\ban?\s+(?:new|novel)\s+(?:[\w-]+\s+){{0,3}}?{_DATA_WORD}\s*,\s+(?:the\s+)?[“\"]?"
     rf"(?P<v>{NAME}(?:\s+{NAME}){{0,4}})"
 )
+# a sentence that opens with a dataset and says what it is or holds: "SQuAD is a reading
+# comprehension dataset", "20Newsgroup, which contains 18,845 emails"
+_LEADING = rf"(?:\d+[A-Z][A-Za-z]*|{NAME})(?:\s+{NAME}){{0,3}}"
+_DESCRIBED = re.compile(
+    rf"^(?P<v>{_LEADING}){_CITED}\s*(?:is\s+an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b|"
+    rf",?\s*(?:which\s+)?(?:contains|consists\s+of|comprises|includes|holds)\s+"
+    rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{_COUNT})\s+[a-z])"
+)
 INTRODUCED_SCORE = 3.0  # the data a paper makes for its experiments is its data
 
 
@@ -138,6 +146,11 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
     for m in _QUOTED.finditer(text):
         name = m.group("v").strip()
         if len(name.split()) > 1 or is_name(name, "datasets"):  # a "Test" set is no name
+            out.append((name, NAMED_SCORE))
+    m = _DESCRIBED.match(text)
+    if m and m.group("v").split()[0].lower() not in word_list("name_openers"):
+        name = _before_placeholder(m.group("v"))
+        if len(name.split()) > 1 or is_name(name, "datasets") or name[0].isdigit():
             out.append((name, NAMED_SCORE))
     for pattern in (_INTRODUCES, _NEW_NAMED):
         for m in pattern.finditer(text):
@@ -157,6 +170,13 @@ def _several_words_name(name: str, data_word: str) -> bool:
         return False
     plural = data_word.lower() in ("datasets", "data sets", "corpora", "benchmarks", "treebanks")
     return not (data_word[0].isupper() and (data_word.isupper() or plural))
+
+
+def _before_placeholder(words: str) -> str:
+    """ "MS COCO BIBREF18" -> "MS COCO": a converted citation ends the name."""
+    tokens = words.split(" ")
+    cut = next((i for i, t in enumerate(tokens) if _PLACEHOLDER.match(t)), len(tokens))
+    return " ".join(tokens[:cut])
 
 
 def _without_openers(words: str) -> str:
