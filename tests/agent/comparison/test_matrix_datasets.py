@@ -123,6 +123,7 @@ def test_a_dataset_the_paper_introduces_by_name_outranks_one_it_only_uses() -> N
     assert found["TideTalk"] > found["Common Crawl"]
     later = unit("We build a new reef dataset, CoralScope, from survey videos.")
     assert "CoralScope" in names([later])
+    assert names([unit("In this paper we present iReef, a dataset of dive logs.")]) == ["iReef"]
 
 
 def test_an_acronym_defined_by_lower_case_words_is_a_kind_of_data() -> None:

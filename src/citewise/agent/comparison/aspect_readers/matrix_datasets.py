@@ -110,10 +110,11 @@ _SEVERAL = re.compile(
     rf"(?P<a>\s+{_ACRONYM})?"
 )
 _QUOTED = re.compile(rf"[“\"](?P<v>[A-Z][^”\"]{{2,40}})[”\"]{_CITED}\s+{_ANY_DATA_WORD}\b")
+_LOWER_FIRST = r"[a-z]+[A-Z][A-Za-z0-9]*"  # "vSTS", "iNat": capitals after a lower-case start
 # "we present KelpSet, a new dataset", "we introduce Reef Count (RC), a large corpus"
 _INTRODUCES = re.compile(
     r"\b(?:introduc|present|releas|propos|creat|buil[dt]|construct|collect|call|nam)\w*\s+"
-    rf"(?:it\s+)?(?P<v>{NAME}(?:\s+{NAME}){{0,4}}(?:\s+{_ACRONYM})?){_CITED}\s*,\s+"
+    rf"(?:it\s+)?(?P<v>(?:{NAME}|{_LOWER_FIRST})(?:\s+{NAME}){{0,4}}(?:\s+{_ACRONYM})?){_CITED}\s*,\s+"
     rf"an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b"
 )
 # "a new reef dataset, KelpSet", "a novel corpus, the “Reef Count” corpus"
@@ -129,7 +130,7 @@ _DESCRIBED = re.compile(
     rf",?\s*(?:which\s+)?(?:contains|consists\s+of|comprises|includes|holds)\s+"
     rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{_COUNT})\s+[a-z])"
 )
-INTRODUCED_SCORE = 3.0  # the data a paper makes for its experiments is its data
+INTRODUCED_SCORE = 3.5  # the data a paper makes is its data, above a name its setup uses (3.0)
 
 
 def _named_in_words(text: str) -> list[tuple[str, float]]:
@@ -155,7 +156,10 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
     for pattern in (_INTRODUCES, _NEW_NAMED):
         for m in pattern.finditer(text):
             name = _without_openers(m.group("v"))
-            if name and (is_name(name.split()[0], "datasets") or len(name.split()) > 1):
+            first = name.split()[0] if name else ""
+            if first and (
+                is_name(first, "datasets") or len(name.split()) > 1 or first[0].islower()
+            ):
                 out.append((name, INTRODUCED_SCORE))
     return out
 
