@@ -16,7 +16,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
 )
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for, differences
-from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit
 from citewise.agent.comparison.matrix import cached_gazetteer
 from citewise.store.factory import open_store
 from tests.agent.comparison.test_matrix_cells import ingest
@@ -184,3 +184,12 @@ def test_a_sentence_opening_with_a_dataset_that_says_what_it_holds_names_it() ->
     held = unit("12Harbours BIBREF4 , which contains 9,310 berthing logs from twelve ports.")
     assert names([held]) == ["12Harbours"]
     assert names([unit("There is a shortage of labelled dive dataset releases.")]) == []
+
+
+def test_a_metric_beside_a_measured_number_is_read_without_an_evaluation_word() -> None:
+    said = unit("The small forecaster stays within 0.4 points of accuracy on the harbour split.")
+    assert [f.value for f in find_in_unit("metrics", said)] == ["accuracy"]
+    reached = unit("We were able to reach good performances: 81.2 F1 on the test ports.")
+    assert [f.value for f in find_in_unit("metrics", reached)] == ["F1"]
+    passing = unit("Accuracy matters to pilots who plan berths.")
+    assert find_in_unit("metrics", passing) == []
