@@ -193,3 +193,11 @@ def test_a_metric_beside_a_measured_number_is_read_without_an_evaluation_word() 
     assert [f.value for f in find_in_unit("metrics", reached)] == ["F1"]
     passing = unit("Accuracy matters to pilots who plan berths.")
     assert find_in_unit("metrics", passing) == []
+
+
+def test_a_name_the_paper_calls_a_metric_is_a_metric() -> None:
+    said = unit("We also report the TDE metric and the BerthLag-2 measure for every run.")
+    assert [f.value for f in listed_metrics([said])] == ["TDE", "BerthLag-2"]
+    listed = unit("Systems are ranked by the MUC, TIDE and ReefScore metrics.")
+    assert [f.value for f in listed_metrics([listed])] == ["MUC", "TIDE", "ReefScore"]
+    assert listed_metrics([unit("The INLINEFORM0 metric is defined below.")]) == []

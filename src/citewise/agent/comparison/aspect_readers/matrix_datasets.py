@@ -236,13 +236,29 @@ def _heading_name(section: str) -> str:
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
 
 
+# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
+_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
+_NAMED_METRICS = re.compile(
+    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
+)
+
+
 def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
     """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
-    Distinct-2"), each name a finding scored like the paper's own list of its data."""
+    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
+    paper's own list of its data."""
     found = []
     for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        score = LISTED_SCORE + section_bonus("metrics", unit)
+        for named in _NAMED_METRICS.finditer(unit.text):
+            for t in _NAME_TOKEN.finditer(named.group("v")):
+                if _metric_name(t.group()):
+                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
+                                         unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
-        if not m or unit.kind == "table":
+        if not m:
             continue
         bonus = section_bonus("metrics", unit)
         for t in _NAME_TOKEN.finditer(m.group("v")):
@@ -252,3 +268,11 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                 found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
                                      unit.section, LISTED_SCORE + bonus))  # fmt: skip
     return found
+
+
+def _metric_name(token: str) -> bool:
+    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
+    converted placeholder."""
+    if _PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
+        return False
+    return is_name(token, "model") or "-" in token
