@@ -201,3 +201,11 @@ def test_a_name_the_paper_calls_a_metric_is_a_metric() -> None:
     listed = unit("Systems are ranked by the MUC, TIDE and ReefScore metrics.")
     assert [f.value for f in listed_metrics([listed])] == ["MUC", "TIDE", "ReefScore"]
     assert listed_metrics([unit("The INLINEFORM0 metric is defined below.")]) == []
+
+
+def test_what_the_paper_uses_as_its_evaluation_metric_is_the_metric() -> None:
+    said = unit("Settings were tuned using tide-weighted overlap as the evaluation metric.")
+    assert [f.value for f in listed_metrics([said])] == ["tide-weighted overlap"]
+    chose = unit("We chose the berth delay error as our main performance measure.")
+    assert [f.value for f in listed_metrics([chose])] == ["berth delay error"]
+    assert listed_metrics([unit("We use ten neighbours as our metric of stability.")]) == []

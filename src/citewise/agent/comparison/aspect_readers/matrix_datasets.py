@@ -243,6 +243,17 @@ _NAMED_METRICS = re.compile(
 )
 
 
+# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
+# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
+_USED_AS_METRIC = re.compile(
+    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
+    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
+    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
+    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
+    re.I,
+)
+
+
 def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
     """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
     Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
@@ -257,6 +268,10 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                 if _metric_name(t.group()):
                     found.append(Finding("metrics", t.group(), unit.text, unit.page,
                                          unit.block_id, unit.section, score))  # fmt: skip
+        used = _USED_AS_METRIC.search(unit.text)
+        if used:
+            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
         if not m:
             continue
