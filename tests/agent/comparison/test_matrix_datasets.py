@@ -14,6 +14,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     listed_metrics,
     long_forms,
 )
+from citewise.agent.comparison.aspect_readers.prose_aspects import described_datasets
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for, differences
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit
@@ -209,3 +210,14 @@ def test_what_the_paper_uses_as_its_evaluation_metric_is_the_metric() -> None:
     chose = unit("We chose the berth delay error as our main performance measure.")
     assert [f.value for f in listed_metrics([chose])] == ["berth delay error"]
     assert listed_metrics([unit("We use ten neighbours as our metric of stability.")]) == []
+
+
+def test_where_the_papers_data_comes_from_describes_its_dataset() -> None:
+    said = unit("Our corpus was crawled from the Harbourmaster radio archive, which logs calls.")
+    assert [f.value for f in described_datasets([said])] == [
+        "corpus was crawled from the Harbourmaster radio archive"
+    ]
+    made = unit("We built a dataset of 3,000 berthing logs from four ports.")
+    assert [f.value for f in described_datasets([made])] == [
+        "a dataset of 3,000 berthing logs from four ports"
+    ]
