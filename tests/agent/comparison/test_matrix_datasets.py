@@ -18,6 +18,7 @@ from citewise.agent.comparison.aspect_readers.prose_aspects import described_dat
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for, differences
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit
+from citewise.agent.comparison.gazetteer import Gazetteer, name_findings
 from citewise.agent.comparison.matrix import cached_gazetteer
 from citewise.store.factory import open_store
 from tests.agent.comparison.test_matrix_cells import ingest
@@ -132,8 +133,19 @@ def test_an_acronym_defined_by_lower_case_words_is_a_kind_of_data() -> None:
         unit("Voice commands need spoken language understanding (SLU) of short phrases."),
         unit("Results on the SLU dataset follow.", n=2),
         unit("We call our corpus the Ship Radio Benchmark (SRB).", n=3),
+        unit("Tags come from part-of-speech (POS) taggers.", n=4),
+        unit("We use the Craigslist Bargaining dataset (CB) of dialogues.", n=5),
     ]
-    assert kinds_of_data(text) == {"SLU"}
+    assert kinds_of_data(text) == {"SLU", "POS"}
+
+
+def test_a_kind_the_library_defines_is_no_dataset_where_a_paper_mentions_it() -> None:
+    library = Gazetteer()
+    library.add_units([unit("Harbour NLP relies on part-of-speech (POS) tags."),
+                       unit("Results on the POS dataset are in Table 2.", n=2),
+                       unit("Results on the ReefScan dataset are in Table 3.", n=3)])  # fmt: skip
+    other = [unit("We used features derived from POS tags and from ReefScan.", n=9)]
+    assert [f.value for f in name_findings("datasets", other, [], library)] == ["ReefScan"]
 
 
 def test_the_long_form_takes_the_score_of_its_acronyms_best_use() -> None:

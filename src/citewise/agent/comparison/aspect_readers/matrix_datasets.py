@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.gazetteer import NAME, is_name
+from citewise.agent.comparison.gazetteer import NAME, is_name, kinds_of_data
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
 _COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
@@ -56,6 +56,8 @@ _FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,0
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
+
+__all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms"]
 
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
@@ -189,18 +191,6 @@ def _without_openers(words: str) -> str:
     while tokens and tokens[0].lower() in word_list("name_openers"):
         tokens.pop(0)
     return " ".join(tokens)
-
-
-# "spoken language understanding (SLU)": an acronym of lower-case words names a task or a kind
-_LOWER_DEFINED = re.compile(
-    r"\b[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}\s+\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)"
-)
-
-
-def kinds_of_data(paper_units: list[Unit]) -> set[str]:
-    """Acronyms the paper defines by lower-case words ("part-of-speech (POS)", "spoken language
-    understanding (SLU)"): in "the SLU dataset" they name a kind of data, not a dataset."""
-    return {m.group("v") for u in paper_units for m in _LOWER_DEFINED.finditer(u.text)}
 
 
 def long_forms(found: list[Finding]) -> list[Finding]:
