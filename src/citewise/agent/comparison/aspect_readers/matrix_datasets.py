@@ -150,9 +150,9 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
         name = m.group("v").strip()
         if len(name.split()) > 1 or is_name(name, "datasets"):  # a "Test" set is no name
             out.append((name, NAMED_SCORE))
-    m = _DESCRIBED.match(text)
-    if m and m.group("v").split()[0].lower() not in word_list("name_openers"):
-        name = _before_placeholder(m.group("v"))
+    described = _DESCRIBED.match(text)
+    if described and described.group("v").split()[0].lower() not in word_list("name_openers"):
+        name = _before_placeholder(described.group("v"))
         if len(name.split()) > 1 or is_name(name, "datasets") or name[0].isdigit():
             out.append((name, NAMED_SCORE))
     for pattern in (_INTRODUCES, _NEW_NAMED):
