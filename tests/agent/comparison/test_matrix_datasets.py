@@ -13,6 +13,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     kinds_of_data,
     listed_metrics,
     long_forms,
+    shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.prose_aspects import described_datasets
 from citewise.agent.comparison.aspects import load_paper
@@ -233,3 +234,13 @@ def test_where_the_papers_data_comes_from_describes_its_dataset() -> None:
     assert [f.value for f in described_datasets([made])] == [
         "a dataset of 3,000 berthing logs from four ports"
     ]
+
+
+def test_a_shared_task_paper_uses_the_data_the_task_provides() -> None:
+    text = [
+        unit("We describe our system for the HARBOUR-2021 Berth Delay Shared Task.", "Paper"),
+        unit("We train on the data provided by the organisers, 4,000 radio calls.", n=2),
+    ]
+    assert [f.value for f in shared_task_data(text)] == ["HARBOUR-2021 Berth Delay Shared Task"]
+    alone = [unit("We describe our system for the HARBOUR-2021 Berth Delay Shared Task.")]
+    assert shared_task_data(alone) == []

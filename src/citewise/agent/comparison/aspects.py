@@ -15,6 +15,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     kinds_of_data,
     listed_metrics,
     long_forms,
+    shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     is_free_phrase,
@@ -254,7 +255,7 @@ def find_aspect(
             # studies of people: the sample is the data ('interviews with 100 outpatients')
             own += extract("sample", paper.units, 2) + described_datasets(paper.units)
             named, counted = dataset_findings(paper.units)
-            own += named
+            own += named + shared_task_data(paper.units)
             # a count beside a name ("MetaQA, which contains 29,000 questions") is no second value
             quoted = {f.quote for f in own}
             own += [f for f in counted if f.quote not in quoted]

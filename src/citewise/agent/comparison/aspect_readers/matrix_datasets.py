@@ -57,7 +57,7 @@ _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
 
-__all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms"]
+__all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms", "shared_task_data"]
 
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
@@ -205,6 +205,32 @@ def long_forms(found: list[Finding]) -> list[Finding]:
         used = max((best[a] for a in acronyms if a in best), default=None)
         out.append(replace(f, score=used + 0.01) if used is not None and used >= f.score else f)
     return out
+
+
+# a paper of a shared task uses the task's data: "the datasets provided for the shared task",
+# "the training data published by the organisers" (~2.5% of pool papers)
+_PROVIDED = re.compile(
+    r"\b(?:data|datasets?|data sets?|corpus|corpora)\s+(?:\w+\s+){0,2}(?:provided|released|"
+    r"published|distributed|made available)\s+(?:by|for|to)\s+(?:the\s+)?(?:\w+\s+){0,4}?"
+    r"(?:organi[sz]ers|shared task|task|challenge|competition)\b",
+    re.I,
+)
+_TASK_NAME = re.compile(
+    rf"(?P<v>(?:{NAME}(?:[- ]\d{{4}})?\s+){{1,4}}(?:[Ss]hared\s+)?Task(?:\s+\d+)?)"
+)
+
+
+def shared_task_data(paper_units: list[Unit]) -> list[Finding]:
+    """The shared task whose data the paper says it uses, named as the paper names the task
+    ("the WASSA-2017 Shared Task"), in the paper's own sentence that names it."""
+    units_ = [u for u in paper_units if u.kind != "table"]
+    if not any(_PROVIDED.search(u.text) for u in units_):
+        return []
+    for unit in units_:
+        m = _TASK_NAME.search(unit.text)
+        if m and not cites_others(unit.text) and m.group("v").split()[0] not in ("The", "This"):
+            return [_finding(unit, m.group("v"), NAMED_SCORE + section_bonus("default", unit))]
+    return []
 
 
 def _finding(unit: Unit, value: str, score: float) -> Finding:
