@@ -74,9 +74,8 @@ def is_name(token: str, kind: str) -> bool:
 
 
 # "spoken language understanding (SLU)": an acronym of lower-case words names a task or a kind
-_LOWER_DEFINED = re.compile(
-    r"(?P<w>\b[a-z][\w-]*(?:\s+[a-z][\w-]*){0,5})\s+\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)"
-)
+_BRACKETED_ACRONYM = re.compile(r"\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)")
+_LOWER_WORD = re.compile(r"^[a-z][\w-]*$")
 
 
 def kinds_of_data(paper_units: list[Unit]) -> set[str]:
@@ -85,11 +84,15 @@ def kinds_of_data(paper_units: list[Unit]) -> set[str]:
     data, not a dataset."""
     kinds = set()
     for u in paper_units:
-        for m in _LOWER_DEFINED.finditer(u.text):
-            letters = m.group("v").removesuffix("s").lower()
-            words = re.split(r"[\s-]+", m.group("w"))[-len(letters) :]
-            if "".join(w[0] for w in words) == letters:
-                kinds.add(m.group("v"))
+        for m in _BRACKETED_ACRONYM.finditer(u.text):
+            acronym = m.group("v")
+            letters = acronym.removesuffix("s").lower()
+            before = u.text[max(0, m.start() - 120) : m.start()].split()[-len(letters) :]
+            words = [p for w in before for p in w.split("-") if p]
+            if len(words) < len(letters) or not all(_LOWER_WORD.match(w) for w in before):
+                continue
+            if "".join(w[0] for w in words[-len(letters) :]) == letters:
+                kinds.add(acronym)
     return kinds
 
 
