@@ -145,5 +145,6 @@ def test_the_library_gazetteer_is_cached_per_paper(two_papers: Path) -> None:
                 "datasets",
                 "model",
                 "software",
+                "kinds",  # acronyms of a kind of data ("part-of-speech (POS)")
             }
         assert lib.gazetteer().names == first.names

@@ -12,7 +12,10 @@ from dataclasses import dataclass, replace
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
+    kinds_of_data,
     listed_metrics,
+    long_forms,
+    shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     is_free_phrase,
@@ -272,12 +275,15 @@ def find_aspect(
             # studies of people: the sample is the data ('interviews with 100 outpatients')
             own += extract("sample", paper.units, 2) + described_datasets(paper.units)
             named, counted = dataset_findings(paper.units)
-            own += named
+            own += named + shared_task_data(paper.units)
             # a count beside a name ("MetaQA, which contains 29,000 questions") is no second value
             quoted = {f.quote for f in own}
             own += [f for f in counted if f.quote not in quoted]
-        own = [f for f in own if not _NOT_A_NAME.match(f.value)]
-        return best_distinct(own_statements(aspect, own), limit)
+            # "an SLU dataset": a kind of data, not a name
+            kinds = kinds_of_data(paper.units)
+            own = [f for f in own if f.value not in kinds]
+        own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
+        return best_distinct(long_forms(own) if aspect == "datasets" else own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:

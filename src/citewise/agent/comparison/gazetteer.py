@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.documents.model import Table
 
+KINDS = "kinds"  # the gazetteer's acronyms of a kind of data, never a dataset met in passing
 NAME = r"[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*"
 _DATA_WORD = (
     r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
@@ -72,6 +73,29 @@ def is_name(token: str, kind: str) -> bool:
     return kind == "datasets" and token[1:].isalpha() and token[1:].islower() and len(token) >= 5
 
 
+# "spoken language understanding (SLU)": an acronym of lower-case words names a task or a kind
+_BRACKETED_ACRONYM = re.compile(r"\((?P<v>[A-Z][A-Za-z]*[A-Z]s?)\)")
+_LOWER_WORD = re.compile(r"^[a-z][\w-]*$")
+
+
+def kinds_of_data(paper_units: list[Unit]) -> set[str]:
+    """Acronyms the paper defines by lower-case words whose initials spell them ("part-of-speech
+    (POS)", "spoken language understanding (SLU)"): in "the SLU dataset" they name a kind of
+    data, not a dataset."""
+    kinds = set()
+    for u in paper_units:
+        for m in _BRACKETED_ACRONYM.finditer(u.text):
+            acronym = m.group("v")
+            letters = acronym.removesuffix("s").lower()
+            before = u.text[max(0, m.start() - 120) : m.start()].split()[-len(letters) :]
+            words = [p for w in before for p in w.split("-") if p]
+            if len(words) < len(letters) or not all(_LOWER_WORD.match(w) for w in before):
+                continue
+            if "".join(w[0] for w in words[-len(letters) :]) == letters:
+                kinds.add(acronym)
+    return kinds
+
+
 @dataclass
 class Gazetteer:
     """Dataset and model names of a library."""
@@ -79,9 +103,12 @@ class Gazetteer:
     names: dict[str, set[str]] = field(default_factory=lambda: {"datasets": set(), "model": set()})
 
     def add_units(self, paper_units: Iterable[Unit]) -> None:
+        paper_units = list(paper_units)
         for unit in paper_units:
             for kind, value in pattern_names(unit):
                 self.names[kind].add(value)
+        # acronyms of a kind ("part-of-speech (POS)"): no dataset where met in passing
+        self.names.setdefault(KINDS, set()).update(kinds_of_data(paper_units))
 
     def add_tables(self, tables: Iterable[Table]) -> None:
         for table in tables:
@@ -122,6 +149,7 @@ def name_findings(
     own tables or as its own pattern match (scored higher), or as a bare mention in a
     setup/results section or a table row."""
     own = {v for u in paper_units for k, v in pattern_names(u) if k == kind}
+    kinds = gazetteer.names.get(KINDS, set())
     columns = {v for t in paper_tables for k, vs in column_values(t) if k == kind for v in vs}
     known = gazetteer.names.get(kind, set()) | own | columns
     if not known:
@@ -137,6 +165,8 @@ def name_findings(
                 score = 3.0
             elif value in own:
                 score = 2.0 + bonus
+            elif value in kinds:
+                continue  # "features derived from POS tags": a kind the library defines
             elif unit.kind == "table" or bonus or _USES.search(unit.text):
                 score = 1.0 + bonus
             else:

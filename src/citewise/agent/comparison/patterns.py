@@ -225,9 +225,10 @@ _CONTEXT = {
         r"implementation|software|found at|access)\b|^(Code|Data|Software|Source)\b|GitHub"
     ),
     "schedule": re.compile(r"learning[- ]rate|\blr\b|optimi[sz]|train|warm-?up|schedul", re.I),
+    # a metric named where something is measured, or beside a measured number ("86.9 F1")
     "metrics": re.compile(
         r"\b(report\w*|evaluat\w*|measur\w*|metrics?|scores?|statistics?|results?|"
-        r"performance|achiev\w*|outperform\w*|compar\w*)\b",
+        r"performances?|achiev\w*|outperform\w*|compar\w*)\b|\d\.\d|\d\s?%",
         re.I,
     ),
     "sample": re.compile(

@@ -7,16 +7,22 @@
 - a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
   sentence under it uses it;
 - the data counted in what it holds, where the paper collects or uses it: "we gathered 371,264
-  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt).
+  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt);
+- a name of several capitalised words before a dataset word, the gazetteer holding none of it:
+  "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the “Fluent Speech
+  Commands” dataset" (its acronym kept with it where the paper defines one);
+- a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
+  reef dataset, KelpSet".
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.gazetteer import NAME, is_name
+from citewise.agent.comparison.gazetteer import NAME, is_name, kinds_of_data
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
 _COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
@@ -51,6 +57,8 @@ _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
 
+__all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms", "shared_task_data"]
+
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
 COUNTED_SCORE = 0.6  # below any name: a counted collection fills a cell no name fills
@@ -77,6 +85,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
             m = pattern.search(unit.text)
             if m and is_name(m.group("v"), "datasets"):
                 found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
+        found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
         heading = _heading_name(unit.section)
         if heading and heading in unit.text:
             found.append(_finding(unit, heading, NAMED_SCORE + bonus))
@@ -89,6 +98,139 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
     return found, counts
+
+
+_ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"
+_CITED = r"(?:\s*,?\s*\(?BIBREF\d+(?:\s*,\s*BIBREF\d+)*\)?)?"
+_WORDS = rf"{NAME}(?:\s+{NAME}){{1,4}}"  # two to five capitalised words
+_OPENER = r"(?:\b(?i:the|our|on|from|using|of|in|with|and)\s+)"
+# "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the General
+# Language Understanding Evaluation (GLUE) benchmark", "the MS COCO BIBREF18 dataset"
+_ANY_DATA_WORD = rf"(?i:{_DATA_WORD})"
+_SEVERAL = re.compile(
+    rf"{_OPENER}(?P<v>{_WORDS}(?:\s+{_ACRONYM})?){_CITED}\s+(?P<d>{_ANY_DATA_WORD})\b"
+    rf"(?P<a>\s+{_ACRONYM})?"
+)
+_QUOTED = re.compile(rf"[“\"](?P<v>[A-Z][^”\"]{{2,40}})[”\"]{_CITED}\s+{_ANY_DATA_WORD}\b")
+_LOWER_FIRST = r"[a-z]+[A-Z][A-Za-z0-9]*"  # "vSTS", "iNat": capitals after a lower-case start
+# "we present KelpSet, a new dataset", "we introduce Reef Count (RC), a large corpus"
+_INTRODUCES = re.compile(
+    r"\b(?:introduc|present|releas|propos|creat|buil[dt]|construct|collect|call|nam)\w*\s+"
+    rf"(?:it\s+)?(?P<v>(?:{NAME}|{_LOWER_FIRST})(?:\s+{NAME}){{0,4}}(?:\s+{_ACRONYM})?){_CITED}\s*,\s+"
+    rf"an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b"
+)
+# "a new reef dataset, KelpSet", "a novel corpus, the “Reef Count” corpus"
+_NEW_NAMED = re.compile(
+    rf"\ban?\s+(?:new|novel)\s+(?:[\w-]+\s+){{0,3}}?{_DATA_WORD}\s*,\s+(?:the\s+)?[“\"]?"
+    rf"(?P<v>{NAME}(?:\s+{NAME}){{0,4}})"
+)
+# a sentence that opens with a dataset and says what it is or holds: "SQuAD is a reading
+# comprehension dataset", "20Newsgroup, which contains 18,845 emails"
+_LEADING = rf"(?:\d+[A-Z][A-Za-z]*|{NAME})(?:\s+{NAME}){{0,3}}"
+_DESCRIBED = re.compile(
+    rf"^(?P<v>{_LEADING}){_CITED}\s*(?:is\s+an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b|"
+    rf",?\s*(?:which\s+)?(?:contains|consists\s+of|comprises|includes|holds)\s+"
+    rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{_COUNT})\s+[a-z])"
+)
+INTRODUCED_SCORE = 3.5  # the data a paper makes is its data, above a name its setup uses (3.0)
+
+
+def _named_in_words(text: str) -> list[tuple[str, float]]:
+    """(name, score) for the names of several words, quoted names and names a paper
+    introduces its dataset by, as written; a capitalised data word is part of the name."""
+    out = []
+    for m in _SEVERAL.finditer(text):
+        name = _without_openers(m.group("v"))
+        if not _several_words_name(name, m.group("d")):
+            continue
+        if m.group("d")[0].isupper() or m.group("a"):  # "Ubuntu Dialogue Corpus", "... (CB)"
+            name = text[m.start("v") + m.group("v").find(name) : m.end()]
+        out.append((name, NAMED_SCORE))
+    for m in _QUOTED.finditer(text):
+        name = m.group("v").strip()
+        if len(name.split()) > 1 or is_name(name, "datasets"):  # a "Test" set is no name
+            out.append((name, NAMED_SCORE))
+    described = _DESCRIBED.match(text)
+    if described and described.group("v").split()[0].lower() not in word_list("name_openers"):
+        name = _before_placeholder(described.group("v"))
+        if len(name.split()) > 1 or is_name(name, "datasets") or name[0].isdigit():
+            out.append((name, NAMED_SCORE))
+    for pattern in (_INTRODUCES, _NEW_NAMED):
+        for m in pattern.finditer(text):
+            name = _without_openers(m.group("v"))
+            first = name.split()[0] if name else ""
+            if first and (
+                is_name(first, "datasets") or len(name.split()) > 1 or first[0].islower()
+            ):
+                out.append((name, INTRODUCED_SCORE))
+    return out
+
+
+def _several_words_name(name: str, data_word: str) -> bool:
+    """Two or more words, none a sentence word ("HIGH SES IN EACH"), before a data word
+    that is not a heading's capitalised plural ("Large-Scale Chinese Datasets")."""
+    words = name.split()
+    if len(words) < 2 or _PLACEHOLDER.match(words[-1]):
+        return False
+    if any(w.lower() in word_list("name_openers") for w in words):
+        return False
+    plural = data_word.lower() in ("datasets", "data sets", "corpora", "benchmarks", "treebanks")
+    return not (data_word[0].isupper() and (data_word.isupper() or plural))
+
+
+def _before_placeholder(words: str) -> str:
+    """ "MS COCO BIBREF18" -> "MS COCO": a converted citation ends the name."""
+    tokens = words.split(" ")
+    cut = next((i for i, t in enumerate(tokens) if _PLACEHOLDER.match(t)), len(tokens))
+    return " ".join(tokens[:cut])
+
+
+def _without_openers(words: str) -> str:
+    """ "The Penn Treebank" -> "Penn Treebank": sentence words before a name are not part of it."""
+    tokens = words.split(" ")
+    while tokens and tokens[0].lower() in word_list("name_openers"):
+        tokens.pop(0)
+    return " ".join(tokens)
+
+
+def long_forms(found: list[Finding]) -> list[Finding]:
+    """A name written with its acronym ("Craigslist Bargaining dataset (CB)") scored as the
+    best sentence that uses the acronym alone, so the cell shows the name a reader knows."""
+    best: dict[str, float] = {}
+    for f in found:
+        best[f.value] = max(best.get(f.value, f.score), f.score)
+    out = []
+    for f in found:
+        acronyms = re.findall(r"\(([^()]+)\)", f.value)
+        used = max((best[a] for a in acronyms if a in best), default=None)
+        out.append(replace(f, score=used + 0.01) if used is not None and used >= f.score else f)
+    return out
+
+
+# a paper of a shared task uses the task's data: "the datasets provided for the shared task",
+# "the training data published by the organisers" (~2.5% of pool papers)
+_PROVIDED = re.compile(
+    r"\b(?:data|datasets?|data sets?|corpus|corpora)\s+(?:\w+\s+){0,2}(?:provided|released|"
+    r"published|distributed|made available)\s+(?:by|for|to)\s+(?:the\s+)?(?:\w+\s+){0,4}?"
+    r"(?:organi[sz]ers|shared task|task|challenge|competition)\b",
+    re.I,
+)
+_TASK_NAME = re.compile(
+    rf"(?P<v>(?:{NAME}(?:[- ]\d{{4}})?\s+){{1,4}}(?:[Ss]hared\s+)?Task(?:\s+\d+)?)"
+)
+
+
+def shared_task_data(paper_units: list[Unit]) -> list[Finding]:
+    """The shared task whose data the paper says it uses, named as the paper names the task
+    ("the WASSA-2017 Shared Task"), in the paper's own sentence that names it."""
+    units_ = [u for u in paper_units if u.kind != "table"]
+    if not any(_PROVIDED.search(u.text) for u in units_):
+        return []
+    for unit in units_:
+        m = _TASK_NAME.search(unit.text)
+        if m and not cites_others(unit.text) and m.group("v").split()[0] not in ("The", "This"):
+            return [_finding(unit, m.group("v"), NAMED_SCORE + section_bonus("default", unit))]
+    return []
 
 
 def _finding(unit: Unit, value: str, score: float) -> Finding:
@@ -110,13 +252,44 @@ def _heading_name(section: str) -> str:
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
 
 
+# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
+_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
+_NAMED_METRICS = re.compile(
+    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
+)
+
+
+# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
+# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
+_USED_AS_METRIC = re.compile(
+    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
+    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
+    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
+    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
+    re.I,
+)
+
+
 def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
     """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
-    Distinct-2"), each name a finding scored like the paper's own list of its data."""
+    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
+    paper's own list of its data."""
     found = []
     for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        score = LISTED_SCORE + section_bonus("metrics", unit)
+        for named in _NAMED_METRICS.finditer(unit.text):
+            for t in _NAME_TOKEN.finditer(named.group("v")):
+                if _metric_name(t.group()):
+                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
+                                         unit.block_id, unit.section, score))  # fmt: skip
+        used = _USED_AS_METRIC.search(unit.text)
+        if used:
+            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
-        if not m or unit.kind == "table":
+        if not m:
             continue
         bonus = section_bonus("metrics", unit)
         for t in _NAME_TOKEN.finditer(m.group("v")):
@@ -126,3 +299,11 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                 found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
                                      unit.section, LISTED_SCORE + bonus))  # fmt: skip
     return found
+
+
+def _metric_name(token: str) -> bool:
+    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
+    converted placeholder."""
+    if _PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
+        return False
+    return is_name(token, "model") or "-" in token

@@ -352,13 +352,23 @@ _DESCRIBED_DATA = re.compile(
     re.I,
 )
 DESCRIBED_DATA_SCORE = 1.5  # below a name the paper uses in its setup, above one named in passing
+# where the paper's data comes from: "our dataset is derived from an NBA game report corpus",
+# "the corpus was crawled from the Douban forum" (~4% of pool papers)
+_DATA_SOURCE = re.compile(
+    r"\b(?:our|the|this|new)\s+(?:[\w-]+\s+)?(?P<v>(?:dataset|data set|corpus)\s+(?:is|was)\s+"
+    r"(?:derived|built|constructed|collected|created|extracted|compiled|sampled|drawn|crawled|"
+    r"obtained)\s+from\s+[^.;:,()]{3,70}?)(?=\s+BIBREF|\s+(?:which|that|where|and|with)\b|"
+    r"\s*[.;:,(]|$)",
+    re.I,
+)
 
 
 def described_datasets(paper_units: list[Unit]) -> list[Finding]:
-    """Datasets a paper describes in a phrase rather than names, each such phrase a value."""
+    """Datasets a paper describes in a phrase rather than names ("a dataset of ...", "the
+    dataset was derived from ..."), each such phrase a value."""
     found = []
     for unit in paper_units:
-        m = _DESCRIBED_DATA.search(unit.text)
+        m = _DESCRIBED_DATA.search(unit.text) or _DATA_SOURCE.search(unit.text)
         if not m or unit.kind == "table":
             continue
         value, was_cut = shorten(m.group("v").strip(" ,"))
