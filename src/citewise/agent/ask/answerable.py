@@ -30,22 +30,20 @@ measures a candidate signal held out).
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from citewise.agent.ask.features import section_role
 from citewise.agent.ask.question import Question, focus_sentence
 from citewise.agent.ask.scorer import sigmoid
+from citewise.agent.fitted_data import FittedFile, InUse
 from citewise.agent.sentences.extractive import split_sentences
-from citewise.errors import CitewiseError
 from citewise.retrieval.terms import stem, tokens
 from citewise.store.rows import StoredBlock
 
@@ -54,6 +52,12 @@ STATED_CITED = "stated_cited"
 UNWRITTEN = "unwritten"
 PAPER_BLOCKS = "paper_blocks"
 WEIGHTS_FILE = "answerable.json"
+WEIGHTS = FittedFile(
+    WEIGHTS_FILE,
+    "the answerability weights are malformed",
+    code="BAD_ANSWERABLE_WEIGHTS",
+    hint="refit them: python scripts/fit_answerable.py",
+)
 
 # How many words either side of a focus term a filler may stand.
 NEAR = 8
@@ -200,7 +204,7 @@ class AnswerableModel:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> AnswerableModel:
-        try:
+        with WEIGHTS.parsing():
             model = cls(
                 tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]  # a list in the file
                 np.asarray(data["mean"], dtype=np.float64),
@@ -209,46 +213,32 @@ class AnswerableModel:
                 float(data["bias"]),  # type: ignore[arg-type]  # a number in the file
                 float(data["threshold"]),  # type: ignore[arg-type]  # a number in the file
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CitewiseError(
-                f"the answerability weights are malformed: {exc}",
-                code="BAD_ANSWERABLE_WEIGHTS",
-                hint="refit them: python scripts/fit_answerable.py",
-            ) from exc
         if not len(model.signals) == len(model.mean) == len(model.scale) == len(model.weights):
-            raise CitewiseError(
-                "the answerability weights do not match their signals",
-                code="BAD_ANSWERABLE_WEIGHTS",
-                hint="refit them: python scripts/fit_answerable.py",
-            )
+            raise WEIGHTS.mismatch("the answerability weights do not match their signals")
         return model
 
 
 @lru_cache(maxsize=1)
 def shipped_model() -> AnswerableModel:
     """The shipped model (read once)."""
-    text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
-    return AnswerableModel.from_dict(json.loads(text))
+    return AnswerableModel.from_dict(WEIGHTS.read())
 
 
-_IN_USE: list[AnswerableModel | None] = []
+_IN_USE = InUse[AnswerableModel | None](shipped_model)
 
 
 def answerable_model() -> AnswerableModel | None:
     """The model refusals read: the shipped one, unless a fitting script has put another (or
     none) in use (`answerable_in_use`)."""
-    return _IN_USE[-1] if _IN_USE else shipped_model()
+    return _IN_USE.current()
 
 
-@contextmanager
-def answerable_in_use(model: AnswerableModel | None) -> Iterator[None]:
+def answerable_in_use(
+    model: AnswerableModel | None,
+) -> AbstractContextManager[AnswerableModel | None]:
     """Refuse by `model` inside the block; None: no refusal by answerability
     (scripts/fit_answerable.py asks its questions so, to fit the model)."""
-    _IN_USE.append(model)
-    try:
-        yield
-    finally:
-        _IN_USE.pop()
+    return _IN_USE.holding(model)
 
 
 def unanswerable(signals: dict[str, float]) -> bool:

@@ -14,20 +14,23 @@ halves of the QASPER and TAT-QA pools).
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from citewise.agent.ask.scorer import sigmoid
-from citewise.errors import CitewiseError
+from citewise.agent.fitted_data import FittedFile, InUse
 
 CALIBRATION_FILE = "support_calibration.json"
+CALIBRATION = FittedFile(
+    CALIBRATION_FILE,
+    "the support calibration is malformed",
+    code="BAD_SUPPORT_CALIBRATION",
+    hint="refit it: python scripts/fit_answerable.py",
+)
 # The scorer's support, as log-odds (the first input of the model).
 SCORER_SUPPORT = "scorer_support"
 
@@ -73,7 +76,7 @@ class SupportCalibration:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> SupportCalibration:
-        try:
+        with CALIBRATION.parsing():
             calibration = cls(
                 tuple(str(s) for s in data["signals"]),  # type: ignore[attr-defined]  # a list in the file
                 np.asarray(data["mean"], dtype=np.float64),
@@ -82,46 +85,32 @@ class SupportCalibration:
                 float(data["bias"]),  # type: ignore[arg-type]  # a number in the file
                 tuple((float(low), float(v)) for low, v in data["bins"]),  # type: ignore[attr-defined]  # a list in the file
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CitewiseError(
-                f"the support calibration is malformed: {exc}",
-                code="BAD_SUPPORT_CALIBRATION",
-                hint="refit it: python scripts/fit_answerable.py",
-            ) from exc
         width = len(calibration.signals) + 1
         if not len(calibration.mean) == len(calibration.scale) == len(calibration.weights) == width:
-            raise CitewiseError(
-                "the support calibration does not match its signals",
-                code="BAD_SUPPORT_CALIBRATION",
-                hint="refit it: python scripts/fit_answerable.py",
-            )
+            raise CALIBRATION.mismatch("the support calibration does not match its signals")
         return calibration
 
 
 @lru_cache(maxsize=1)
 def shipped_calibration() -> SupportCalibration:
     """The shipped calibration (read once)."""
-    text = resources.files("citewise.agent").joinpath("data", CALIBRATION_FILE).read_text("utf-8")
-    return SupportCalibration.from_dict(json.loads(text))
+    return SupportCalibration.from_dict(CALIBRATION.read())
 
 
-_IN_USE: list[SupportCalibration | None] = []
+_IN_USE = InUse[SupportCalibration | None](shipped_calibration)
 
 
-@contextmanager
-def calibration_in_use(calibration: SupportCalibration | None) -> Iterator[None]:
+def calibration_in_use(
+    calibration: SupportCalibration | None,
+) -> AbstractContextManager[SupportCalibration | None]:
     """Calibrate by `calibration` inside the block; None: the scorer's support as it is
     (scripts/fit_answerable.py fits the calibration so)."""
-    _IN_USE.append(calibration)
-    try:
-        yield
-    finally:
-        _IN_USE.pop()
+    return _IN_USE.holding(calibration)
 
 
 def calibrated(scorer_support: float, signals: dict[str, float]) -> float:
     """A draft's support: the scorer's, through the calibration in use."""
-    calibration = _IN_USE[-1] if _IN_USE else shipped_calibration()
+    calibration = _IN_USE.current()
     if calibration is None:
         return scorer_support
     return calibration.support(scorer_support, signals)

@@ -12,19 +12,22 @@ that, and the one support below which an answer would be refused (agent/ask/refu
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from citewise.agent.ask.features import FEATURES
-from citewise.errors import CitewiseError
+from citewise.agent.fitted_data import FittedFile, InUse
 
 WEIGHTS_FILE = "answer_scorer.json"
+WEIGHTS = FittedFile(
+    WEIGHTS_FILE,
+    "the answer scorer's weights are malformed",
+    code="BAD_SCORER_WEIGHTS",
+    hint="refit them: python scripts/fit_answer_scorer.py",
+)
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class AnswerScorer:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> AnswerScorer:
-        try:
+        with WEIGHTS.parsing():
             calibration = data["calibration"]
             assert isinstance(calibration, dict)
             scorer = cls(
@@ -105,23 +108,13 @@ class AnswerScorer:
                 tuple((float(low), float(v)) for low, v in calibration.get("bins", [])),
                 tuple(float(d) for d in calibration.get("defaults", [])),
             )
-        except (KeyError, TypeError, ValueError, AssertionError) as exc:
-            raise CitewiseError(
-                f"the answer scorer's weights are malformed: {exc}",
-                code="BAD_SCORER_WEIGHTS",
-                hint="refit them: python scripts/fit_answer_scorer.py",
-            ) from exc
         if (
             scorer.features != FEATURES
             or not len(scorer.mean) == len(scorer.scale) == len(scorer.weights) == len(FEATURES)
             or len(scorer.calibration_signals) != len(scorer.calibration_weights)
             or len(scorer.defaults) not in (0, len(scorer.calibration_signals))
         ):
-            raise CitewiseError(
-                "the answer scorer's weights were fitted for other features",
-                code="BAD_SCORER_WEIGHTS",
-                hint="refit them: python scripts/fit_answer_scorer.py",
-            )
+            raise WEIGHTS.mismatch("the answer scorer's weights were fitted for other features")
         return scorer
 
 
@@ -148,25 +141,19 @@ def sigmoid(x: float) -> float:
 @lru_cache(maxsize=1)
 def shipped_scorer() -> AnswerScorer:
     """The shipped scorer (read once)."""
-    text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
-    return AnswerScorer.from_dict(json.loads(text))
+    return AnswerScorer.from_dict(WEIGHTS.read())
 
 
-_IN_USE: list[AnswerScorer] = []
+_IN_USE = InUse[AnswerScorer](shipped_scorer)
 
 
 def answer_scorer() -> AnswerScorer:
     """The scorer answers are ranked and supported by: the shipped one, unless a fitting
     script has put another in use (`scorer_in_use`)."""
-    return _IN_USE[-1] if _IN_USE else shipped_scorer()
+    return _IN_USE.current()
 
 
-@contextmanager
-def scorer_in_use(scorer: AnswerScorer) -> Iterator[AnswerScorer]:
+def scorer_in_use(scorer: AnswerScorer) -> AbstractContextManager[AnswerScorer]:
     """Answer with `scorer` inside the block (scripts/fit_answer_scorer.py scores each
     fold's items with weights fitted without them)."""
-    _IN_USE.append(scorer)
-    try:
-        yield scorer
-    finally:
-        _IN_USE.pop()
+    return _IN_USE.holding(scorer)

@@ -3,12 +3,11 @@ its weights shipped as agent/data/yes_no_weights.json (refitted by scripts/fit_y
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
+from citewise.agent.fitted_data import shipped_json
 from citewise.agent.yesno.features import Features
 from citewise.errors import CitewiseError
 
@@ -63,5 +62,4 @@ def parse_model(data: dict[str, object], source: str = WEIGHTS_FILE) -> YesNoMod
 @cache
 def model() -> YesNoModel:
     """The shipped model, read once."""
-    text = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
-    return parse_model(json.loads(text))
+    return parse_model(shipped_json(WEIGHTS_FILE))

@@ -30,6 +30,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.aspect_readers.prose_aspects import PROSE_CUES, prose_findings
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
 from citewise.errors import CitewiseError
 
 WEIGHTS_FILE = "prose_reader.json"
@@ -205,8 +206,7 @@ class ColumnModel:
 @cache
 def column_models() -> dict[str, ColumnModel]:
     """The fitted columns of agent/data/prose_reader.json."""
-    path = resources.files("citewise.agent").joinpath("data", WEIGHTS_FILE)
-    return parse_models(path.read_text("utf-8"))
+    return parse_models(shipped_text(WEIGHTS_FILE))
 
 
 def parse_models(text: str) -> dict[str, ColumnModel]:
