@@ -73,29 +73,35 @@ def _same(a: str, b: str) -> bool:
 
 
 def score(phrase: str, cells: list[Cell], verdicts: list[dict[str, Any]]) -> Scored:
-    """Each cell gets the verdict judged on its own value and quote start, or '?' with why not."""
-    by_file = {v["file"]: v for v in verdicts}
+    """Each cell gets the verdict judged on its own value (and quote start, where one was kept),
+    or '?' with why not. A paper may hold several verdicts, one per value judged."""
+    by_file: dict[str, list[dict[str, Any]]] = {}
+    for verdict in verdicts:
+        by_file.setdefault(verdict["file"], []).append(verdict)
     scored = Scored(phrase)
     for cell in cells:
-        verdict = by_file.get(cell.file)
-        if verdict is None:
-            scored.marks.append(("?", cell, "not judged"))
-            scored.reasons.append("new")
-        elif verdict.get("value") is None:
-            scored.marks.append(("?", cell, f"judged {verdict['verdict']}, value unknown"))
-            scored.reasons.append("value unknown")
-        elif not _same(verdict["value"], cell.value):
-            was = f"judged {verdict['verdict']} for value {verdict['value']!r}"
-            scored.marks.append(("?", cell, was))
-            scored.reasons.append("value changed")
-        elif "quote" in verdict and not _same(verdict["quote"], cell.quote[:QUOTE_START]):
-            was = f"judged {verdict['verdict']} for quote {verdict['quote']!r}"
-            scored.marks.append(("?", cell, was))
-            scored.reasons.append("quote moved")
-        else:
-            scored.marks.append((verdict["verdict"].upper(), cell, ""))
+        mark, why, reason = _judge(cell, by_file.get(cell.file, []))
+        scored.marks.append((mark, cell, why))
+        if reason:
+            scored.reasons.append(reason)
     scored.dropped = len(set(by_file) - {c.file for c in cells})
     return scored
+
+
+def _judge(cell: Cell, verdicts: list[dict[str, Any]]) -> tuple[str, str, str]:
+    """(mark, why, reason) for one cell given its paper's verdicts."""
+    if not verdicts:
+        return "?", "not judged", "new"
+    same = [v for v in verdicts if v.get("value") is not None and _same(v["value"], cell.value)]
+    if not same:
+        if any(v.get("value") is None for v in verdicts):
+            return "?", f"judged {verdicts[0]['verdict']}, value unknown", "value unknown"
+        was = "; ".join(f"judged {v['verdict']} for value {v['value']!r}" for v in verdicts)
+        return "?", was, "value changed"
+    verdict = same[0]
+    if "quote" in verdict and not _same(verdict["quote"], cell.quote[:QUOTE_START]):
+        return "?", f"judged {verdict['verdict']} for quote {verdict['quote']!r}", "quote moved"
+    return verdict["verdict"].upper(), "", ""
 
 
 def unjudged_entries(scored: list[Scored]) -> dict[str, list[dict[str, Any]]]:

@@ -127,10 +127,29 @@ def test_every_stored_verdict_keeps_a_value_or_says_it_is_unknown() -> None:
     judged = yaml.safe_load(JUDGED.read_text())
     for phrase, entry in judged.items():
         assert len(entry["judged_at"]) >= 7, phrase
-        files = [cell["file"] for cell in entry["cells"]]
-        assert len(files) == len(set(files)), phrase
+        pairs = [(cell["file"], cell["value"]) for cell in entry["cells"]]
+        assert len(pairs) == len(set(pairs)), phrase  # one verdict per paper and value
         for cell in entry["cells"]:
             assert cell["verdict"] in ("right", "wrong"), (phrase, cell)
             assert "value" in cell, (phrase, cell)
-            if cell["value"] is not None:
+            if cell["value"] is not None and "source" not in cell:  # a recovered verdict
                 assert len(cell["quote"]) <= 80, (phrase, cell)
+
+
+def test_a_paper_judged_for_two_values_keeps_both_verdicts() -> None:
+    m = _script()
+    verdicts = [
+        _verdict("a.md", "wrong", "nonlinear activation function", "a nonlinear activation"),
+        _verdict("a.md", "right", "sigmoid activation function"),
+    ]
+    cells = [
+        m.Cell("a.md", "sigmoid activation function", "We apply a sigmoid activation function.")
+    ]
+    assert [mark for mark, _, _ in m.score("activation function", cells, verdicts).marks] == [
+        "RIGHT"
+    ]
+    other = [m.Cell("a.md", "tanh", "We apply tanh.")]
+    scored = m.score("activation function", other, verdicts)
+    assert scored.reasons == ["value changed"]
+    assert "judged wrong for value 'nonlinear activation function'" in scored.marks[0][2]
+    assert "judged right for value 'sigmoid activation function'" in scored.marks[0][2]
