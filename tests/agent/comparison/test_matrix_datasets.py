@@ -244,3 +244,19 @@ def test_a_shared_task_paper_uses_the_data_the_task_provides() -> None:
     assert [f.value for f in shared_task_data(text)] == ["HARBOUR-2021 Berth Delay Shared Task"]
     alone = [unit("We describe our system for the HARBOUR-2021 Berth Delay Shared Task.")]
     assert shared_task_data(alone) == []
+
+
+def test_a_known_name_is_read_with_the_longer_name_it_stands_in() -> None:
+    library = Gazetteer()
+    library.add_units([unit("Results on the KelpSet dataset are in Table 2.", n=1),
+                       unit("Results on the ReefNet dataset are in Table 3.", n=2),
+                       unit("Results on the AtollQA dataset are in Table 4.", n=3)])  # fmt: skip
+    paper = [
+        unit("We train on the KelpSet Corpus Volume 3 in all experiments.", n=5),
+        unit("We use the Pacific ReefNet survey data as a second test set.", n=6),
+        unit("We also use AtollQA 2019 for the final comparison.", n=7),
+        unit("We use AtollQA Survey results only as a sanity check.", n=8),
+    ]
+    values = [f.value for f in name_findings("datasets", paper, [], library)]
+    # capitals before it after "the", numbers after it, capitals after it only up to a data word
+    assert values == ["KelpSet Corpus Volume 3", "Pacific ReefNet", "AtollQA 2019", "AtollQA"]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.documents.model import Table
 
@@ -171,7 +172,43 @@ def name_findings(
                 score = 1.0 + bonus
             else:
                 continue
+            if kind == "datasets":
+                value = _whole_name(unit.text, m.start("v"), m.end("v"))
             found.append(
                 Finding(kind, value, unit.text, unit.page, unit.block_id, unit.section, score)
             )
     return found
+
+
+_BEFORE = re.compile(rf"(?:^|(?<=\s))(?P<w>{NAME})\s+$")
+_AFTER = re.compile(rf"^\s+(?P<w>{NAME}|\d+(?:\.\d+)*)(?![\w-])")
+_PLACEHOLDER = re.compile(r"(?:INLINEFORM|DISPLAYFORM|BIBREF|TABREF|FIGREF|SECREF)\d*$")
+_ENDS_DATA = re.compile(rf"{_DATA_WORD}|Volume|Treebank|v?\d+(?:\.\d+)*", re.I)
+_WIDEN = 3  # words a known name may take on either side
+
+
+def _whole_name(text: str, start: int, end: int) -> str:
+    """A known name with the words of the longer name it stands in: capitalised words before
+    it after "the" ("the Pacific Reef survey": "Pacific Reef"), numbers after it ("Reef 2019",
+    "Reef 3.0") and capitalised words after it that end in a data word ("Reef Survey Corpus");
+    never a placeholder, at most three words a side."""
+    if _PLACEHOLDER.match(text[start:end]):
+        return text[start:end]
+    openers = word_list("name_openers")
+    before = start
+    for _ in range(_WIDEN):
+        m = _BEFORE.search(text[max(0, before - 40) : before])
+        if not m or m.group("w").lower() in openers or _PLACEHOLDER.match(m.group("w")):
+            break
+        before -= len(m.group(0))
+    if before < start and re.search(r"\bthe\s+$", text[max(0, before - 8) : before]):
+        start = before
+    after = end
+    for _ in range(_WIDEN):
+        m = _AFTER.match(text[after:])
+        if not m or m.group("w").lower() in openers or _PLACEHOLDER.match(m.group("w")):
+            break
+        after += m.end()
+        if m.group("w")[0].isdigit() or _ENDS_DATA.fullmatch(m.group("w")):
+            end = after
+    return text[start:end]
