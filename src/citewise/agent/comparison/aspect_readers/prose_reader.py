@@ -17,10 +17,8 @@ import math
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 
-import yaml
-
+from citewise.agent.ask.features import section_roles
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
@@ -86,17 +84,9 @@ def _shortcomings() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
 
 
-@cache
-def _roles() -> dict[str, frozenset[str]]:
-    """Role -> heading words (agent/data/section_roles.yaml)."""
-    text = resources.files("citewise.agent").joinpath("data", "section_roles.yaml")
-    data = yaml.safe_load(text.read_text("utf-8"))
-    return {role: frozenset(words) for role, words in data.items()}
-
-
 def _has_role(section: str, role: str) -> bool:
     words = set(re.findall(r"[a-z]+", section.lower()))
-    return bool(words & _roles()[role])
+    return bool(words & section_roles()[role])
 
 
 @dataclass(frozen=True)
