@@ -18,6 +18,8 @@ from citewise.documents.model import Table
 
 KINDS = "kinds"  # the gazetteer's acronyms of a kind of data, never a dataset met in passing
 NAME = r"[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*"
+# a placeholder of a paper converted from LaTeX (a citation, table, formula) names nothing
+PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
 _DATA_WORD = (
     r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
 )
@@ -182,7 +184,6 @@ def name_findings(
 
 _BEFORE = re.compile(rf"(?:^|(?<=\s))(?P<w>{NAME})\s+$")
 _AFTER = re.compile(rf"^\s+(?P<w>{NAME}|\d+(?:\.\d+)*)(?![\w-])")
-_PLACEHOLDER = re.compile(r"(?:INLINEFORM|DISPLAYFORM|BIBREF|TABREF|FIGREF|SECREF)\d*$")
 _ENDS_DATA = re.compile(rf"{_DATA_WORD}|Volume|Treebank|v?\d+(?:\.\d+)*", re.I)
 _WIDEN = 3  # words a known name may take on either side
 
@@ -192,13 +193,13 @@ def _whole_name(text: str, start: int, end: int) -> str:
     it after "the" ("the Pacific Reef survey": "Pacific Reef"), numbers after it ("Reef 2019",
     "Reef 3.0") and capitalised words after it that end in a data word ("Reef Survey Corpus");
     never a placeholder, at most three words a side."""
-    if _PLACEHOLDER.match(text[start:end]):
+    if PLACEHOLDER.match(text[start:end]):
         return text[start:end]
     openers = word_list("name_openers")
     before = start
     for _ in range(_WIDEN):
         m = _BEFORE.search(text[max(0, before - 40) : before])
-        if not m or m.group("w").lower() in openers or _PLACEHOLDER.match(m.group("w")):
+        if not m or m.group("w").lower() in openers or PLACEHOLDER.match(m.group("w")):
             break
         before -= len(m.group(0))
     if before < start and re.search(r"\bthe\s+$", text[max(0, before - 8) : before]):
@@ -206,7 +207,7 @@ def _whole_name(text: str, start: int, end: int) -> str:
     after = end
     for _ in range(_WIDEN):
         m = _AFTER.match(text[after:])
-        if not m or m.group("w").lower() in openers or _PLACEHOLDER.match(m.group("w")):
+        if not m or m.group("w").lower() in openers or PLACEHOLDER.match(m.group("w")):
             break
         after += m.end()
         if m.group("w")[0].isdigit() or _ENDS_DATA.fullmatch(m.group("w")):

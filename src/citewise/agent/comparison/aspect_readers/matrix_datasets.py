@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
-from citewise.agent.comparison.gazetteer import NAME, is_name, kinds_of_data
+from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
 _COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
@@ -55,7 +55,6 @@ _DATA_SECTION = re.compile(
 _FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
-_PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
 
 __all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms", "shared_task_data"]
 
@@ -79,7 +78,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         m = _LISTED.search(unit.text)
         if m:
             for t in _NAME_TOKEN.finditer(m.group("v")):
-                if is_name(t.group(), "datasets") and not _PLACEHOLDER.match(t.group()):
+                if is_name(t.group(), "datasets") and not PLACEHOLDER.match(t.group()):
                     found.append(_finding(unit, t.group(), LISTED_SCORE + bonus))
         for pattern in (_OPENS, _STATED):
             m = pattern.search(unit.text)
@@ -170,7 +169,7 @@ def _several_words_name(name: str, data_word: str) -> bool:
     """Two or more words, none a sentence word ("HIGH SES IN EACH"), before a data word
     that is not a heading's capitalised plural ("Large-Scale Chinese Datasets")."""
     words = name.split()
-    if len(words) < 2 or _PLACEHOLDER.match(words[-1]):
+    if len(words) < 2 or PLACEHOLDER.match(words[-1]):
         return False
     if any(w.lower() in word_list("name_openers") for w in words):
         return False
@@ -181,7 +180,7 @@ def _several_words_name(name: str, data_word: str) -> bool:
 def _before_placeholder(words: str) -> str:
     """ "MS COCO BIBREF18" -> "MS COCO": a converted citation ends the name."""
     tokens = words.split(" ")
-    cut = next((i for i, t in enumerate(tokens) if _PLACEHOLDER.match(t)), len(tokens))
+    cut = next((i for i, t in enumerate(tokens) if PLACEHOLDER.match(t)), len(tokens))
     return " ".join(tokens[:cut])
 
 
@@ -293,7 +292,7 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
             continue
         bonus = section_bonus("metrics", unit)
         for t in _NAME_TOKEN.finditer(m.group("v")):
-            if _PLACEHOLDER.match(t.group()):
+            if PLACEHOLDER.match(t.group()):
                 continue  # a citation of the paper that defined the metric
             if is_name(t.group(), "model") or "-" in t.group():
                 found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
@@ -304,6 +303,6 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
 def _metric_name(token: str) -> bool:
     """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
     converted placeholder."""
-    if _PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
+    if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
         return False
     return is_name(token, "model") or "-" in token
