@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 import yaml
 
 from citewise.agent.ask.question import Question
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sentences.extractive import Candidate, Passage, split_sentences
 from citewise.agent.sourced_lists import sourced_lists
 from citewise.retrieval.terms import content_terms, stem
@@ -30,8 +30,9 @@ Similarity = Callable[[str, list[str]], "np.ndarray | None"]
 @lru_cache(maxsize=1)
 def first_person() -> frozenset[str]:
     """The first-person words (agent/data/answer_features.txt)."""
-    text = resources.files("citewise.agent").joinpath("data", "answer_features.txt")
-    lists = sourced_lists(text.read_text("utf-8"), "answer_features.txt", ["first_person"])
+    lists = sourced_lists(
+        shipped_text("answer_features.txt"), "answer_features.txt", ["first_person"]
+    )
     return frozenset(lists["first_person"])
 
 
@@ -50,9 +51,7 @@ def _title_like(text: str) -> bool:
 @lru_cache(maxsize=1)
 def section_roles() -> dict[str, frozenset[str]]:
     """Role -> heading words (agent/data/section_roles.yaml)."""
-    text = (
-        resources.files("citewise.agent").joinpath("data", "section_roles.yaml").read_text("utf-8")
-    )
+    text = shipped_text("section_roles.yaml")
     return {role: frozenset(words) for role, words in yaml.safe_load(text).items()}
 
 

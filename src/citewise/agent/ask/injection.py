@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sentences.extractive import split_sentences
 from citewise.agent.sourced_lists import sourced_lists
 from citewise.regex import lazy
@@ -68,7 +68,7 @@ def parse_cues(text: str, source: str = CUES_FILE) -> InstructionCues:
 @cache
 def cues() -> InstructionCues:
     """The shipped cue lists, read once."""
-    text = resources.files("citewise.agent").joinpath("data", CUES_FILE).read_text("utf-8")
+    text = shipped_text(CUES_FILE)
     return parse_cues(text)
 
 

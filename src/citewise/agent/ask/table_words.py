@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib.resources import files
+
+from citewise.agent.fitted_data import shipped_text
 
 OPERATIONS = ("pct_change", "share", "ratio", "average", "difference", "change", "sum")
 COMPARISONS = ("more", "less")
@@ -16,7 +17,7 @@ JOINED = ("share", "ratio", "difference", "sum")  # operations over two named ro
 @cache
 def lexicon() -> dict[str, str]:
     """phrase -> role, lower-case."""
-    text = files("citewise.agent").joinpath("data", "table_words.tsv").read_text(encoding="utf-8")
+    text = shipped_text("table_words.tsv")
     out: dict[str, str] = {}
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
@@ -56,7 +57,7 @@ def _compact() -> dict[str, str]:
 def joins(operation: str) -> re.Pattern[str]:
     """The words joining the two rows of a two-row `operation` (role `join_<operation>`), as
     one pattern with a space either side; a phrase may join several operations."""
-    text = files("citewise.agent").joinpath("data", "table_words.tsv").read_text(encoding="utf-8")
+    text = shipped_text("table_words.tsv")
     phrases = [
         line.split("\t")[0]
         for line in text.splitlines()

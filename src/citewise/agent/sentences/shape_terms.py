@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from citewise.agent.ask.question import Question
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 from citewise.regex import lazy
 from citewise.retrieval.terms import stem
@@ -52,7 +52,7 @@ CLASS_MEMBERS = {
 def size_words() -> tuple[frozenset[str], tuple[str, ...]]:
     """The words a question asks a collection's size with, and those a size is stated with
     (agent/data/size_words.txt)."""
-    text = resources.files("citewise.agent").joinpath("data", "size_words.txt").read_text("utf-8")
+    text = shipped_text("size_words.txt")
     lists = sourced_lists(text, "size_words.txt", ["asks_size", "states_size"])
     return frozenset(lists["asks_size"]), tuple(lists["states_size"])
 

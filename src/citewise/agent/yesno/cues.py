@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 CUES_FILE = "yes_no_cues.txt"
@@ -51,7 +51,7 @@ def parse_cues(text: str, source: str = CUES_FILE) -> Cues:
 @cache
 def cues() -> Cues:
     """The shipped word lists, read once."""
-    text = resources.files("citewise.agent").joinpath("data", CUES_FILE).read_text("utf-8")
+    text = shipped_text(CUES_FILE)
     return parse_cues(text)
 
 

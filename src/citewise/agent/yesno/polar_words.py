@@ -5,8 +5,8 @@ comparatives and their opposites."""
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import read_lists, sourced_lists
 
 WORDS_FILE = "polar_words.txt"
@@ -14,7 +14,7 @@ WORDS_FILE = "polar_words.txt"
 
 @cache
 def _lists() -> dict[str, list[str]]:
-    text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
+    text = shipped_text(WORDS_FILE)
     return sourced_lists(text, WORDS_FILE, read_lists(text)[0])
 
 

@@ -5,8 +5,8 @@ verb the paper never writes counts as written where the paper writes one of its 
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 from citewise.retrieval.terms import stem
 
@@ -26,5 +26,5 @@ def parse_synonyms(text: str, source: str = SYNONYMS_FILE) -> dict[str, frozense
 @cache
 def synonyms() -> dict[str, frozenset[str]]:
     """The shipped synsets, read once."""
-    text = resources.files("citewise.agent").joinpath("data", SYNONYMS_FILE).read_text("utf-8")
+    text = shipped_text(SYNONYMS_FILE)
     return parse_synonyms(text)
