@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citewise.eval.calibration import (
     calibration_table,
     fit_policy,
@@ -42,3 +44,12 @@ def test_the_calibration_table_bins_answers_by_support() -> None:
     table = calibration_table(ROWS)
     top = next(b for b in table if b["support"] == "0.8-1.0")
     assert top["answers"] == 4 and top["right"] == 1.0
+
+
+def test_a_question_the_yes_no_lead_answered_stays_answered_under_a_stricter_policy() -> None:
+    row = _row("e", True, 0.3, True)
+    unrefused = {**row, "signals": {**row["signals"], "yes_no_unrefused": 1.0}}  # type: ignore[dict-item]
+    strict = replace(fit_policy(ROWS), threshold=0.9)
+    assert redecide(row, strict)["refused"] is True
+    assert redecide(unrefused, strict)["refused"] is False
+    assert redecide(unrefused, strict)["correct"] is True

@@ -50,11 +50,13 @@ def _signals(row: Row) -> dict[str, float]:
 
 
 def redecide(row: Row, policy: RefusalPolicy) -> Row:
-    """The row as it would have come out under `policy` (fixed when it logged no signals)."""
+    """The row as it would have come out under `policy` (fixed when it logged no signals). A
+    question the yes/no lead answered although the policy refused it (`yes_no_unrefused`) is
+    answered under any policy: the lead, not the threshold, decided it."""
     signals = _signals(row)
     if not signals:
         return row
-    refused = decide(signals, policy) is not None
+    refused = decide(signals, policy) is not None and not signals.get("yes_no_unrefused")
     return {
         **row,
         "refused": refused,
