@@ -1,7 +1,8 @@
 """The literature matrix and `setup` scored against hand labels (benchmarks/matrix_gold.yaml).
 
     python benchmarks/matrix_score.py --library LIB
-        [--part dev|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|all] [--show] [--json]
+        [--part dev|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|all]
+        [--show] [--json]
 
 LIB holds the gold papers (the QASPER pool's Markdown and ../shared/corpus's PDFs; matched by
 file name). Cells are computed fresh, without a model and without the matrix cache, exactly
@@ -186,7 +187,16 @@ def score(library: Path, part: str, show: bool) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--library", type=Path, required=True)
-    parts = ("dev", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "all")
+    parts = (
+        "dev",
+        "held-out-2",
+        "held-out-3",
+        "held-out-4",
+        "held-out-5",
+        "held-out-6",
+        "held-out-7",
+        "all",
+    )
     ap.add_argument("--part", default="dev", choices=parts)
     ap.add_argument("--show", action="store_true", help="print every cell and its verdict")
     ap.add_argument("--json", action="store_true")
