@@ -53,46 +53,49 @@ TRAIN_EVIDENCE = 0.0  # 1: a candidate inside the gold evidence counts as a posi
 def dump(library: Path, qa_path: Path, out: Path) -> None:
     lib = Library(library)
     names = {n: d for d, n in file_name_map([(d.id, d.path) for d in lib.documents()]).items()}
-    qa = lib.answerer
-    records = []
     evidence = {e["id"]: str(e.get("evidence") or "") for e in yaml.safe_load(qa_path.read_text())}
-    for item in load_items(qa_path):
-        docs = tuple(names[d] for d in item.docs if d in names)
-        question, _ = qa.analyse(item.question, docs)
-        hits = qa.retrieve(question, 8, strict=bool(docs))
-        passages, _ = hit_passages(hits, ())
-        weight = term_weights(qa.retriever, question, passages)
-        document_of = {p.block_id: p.document_id for p in passages}
-        ranked = ranked_candidates(question, passages, weight, document_of)
-        top, rows = featured(question, ranked, passages, qa.retriever.similarities, shape_tests())
-        doc = passages[0].document_id if passages else ""
-        words = content_terms(item.question)
-        records.append(
-            {
-                "id": item.id,
-                "paper": "+".join(item.docs),
-                "type": item.type,
-                "answerable": item.answerable,
-                "question": item.question,
-                "qwords": words,
-                "qweights": [weight(stem(w), doc) for w in words],
-                "texts": [c.text for c in top],
-                "kinds": [c.kind for c in top],
-                "rows": rows,
-                "labels": np.asarray(
-                    [
-                        bool(item.accept) and text_is_correct(c.text, item.accept, item.weak_match)
-                        for c in top
-                    ],
-                    dtype=np.float64,
-                ),  # fmt: skip
-                "evidence": np.asarray(
-                    [in_evidence(c.text, evidence.get(item.id, "")) for c in top], dtype=np.float64
-                ),
-            }
-        )
+    records = [
+        question_record(lib, names, item, evidence.get(item.id, "")) for item in load_items(qa_path)
+    ]
     out.write_bytes(pickle.dumps(records))
     print(f"{len(records)} questions -> {out}", file=sys.stderr)
+
+
+def question_record(lib: Library, names: dict[str, str], item: Any, evidence: str) -> Record:
+    """One question asked within its paper: the scorer's candidate sentences, their feature
+    rows, whether each holds an accepted answer or sits in the gold evidence, and the words of
+    the question (`names`: file name -> document id)."""
+    qa = lib.answerer
+    docs = tuple(names[d] for d in item.docs if d in names)
+    question, _ = qa.analyse(item.question, docs)
+    hits = qa.retrieve(question, 8, strict=bool(docs))
+    passages, _ = hit_passages(hits, ())
+    weight = term_weights(qa.retriever, question, passages)
+    document_of = {p.block_id: p.document_id for p in passages}
+    ranked = ranked_candidates(question, passages, weight, document_of)
+    top, rows = featured(question, ranked, passages, qa.retriever.similarities, shape_tests())
+    doc = passages[0].document_id if passages else ""
+    words = content_terms(item.question)
+    return {
+        "id": item.id,
+        "paper": "+".join(item.docs),
+        "type": item.type,
+        "answerable": item.answerable,
+        "question": item.question,
+        "qwords": words,
+        "qweights": [weight(stem(w), doc) for w in words],
+        "texts": [c.text for c in top],
+        "kinds": [c.kind for c in top],
+        "rows": rows,
+        "labels": np.asarray(
+            [
+                bool(item.accept) and text_is_correct(c.text, item.accept, item.weak_match)
+                for c in top
+            ],
+            dtype=np.float64,
+        ),  # fmt: skip
+        "evidence": np.asarray([in_evidence(c.text, evidence) for c in top], dtype=np.float64),
+    }
 
 
 def in_evidence(text: str, evidence: str) -> bool:
