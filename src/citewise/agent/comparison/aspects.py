@@ -15,6 +15,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     kinds_of_data,
     listed_metrics,
     long_forms,
+    named_data_first,
     shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
@@ -283,7 +284,9 @@ def find_aspect(
             kinds = kinds_of_data(paper.units)
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
-        return best_distinct(long_forms(own) if aspect == "datasets" else own, limit)
+        if aspect == "datasets":
+            own = long_forms(named_data_first(own))
+        return best_distinct(own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:
