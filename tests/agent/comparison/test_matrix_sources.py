@@ -12,9 +12,9 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     is_source,
     named_data_first,
 )
-from citewise.agent.comparison.aspects import load_paper
+from citewise.agent.comparison.aspects import load_paper, qualified
 from citewise.agent.comparison.compare import cell_for
-from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit
 from citewise.agent.comparison.matrix import cached_gazetteer
 from citewise.store.factory import open_store
 from tests.agent.comparison.test_matrix_cells import ingest
@@ -113,3 +113,13 @@ def test_a_figure_number_is_no_count_of_data() -> None:
     caption = Unit("Fig. 4 All utterances we used in our experiments.", "b-1", 2,
                    "Paper > Data", "paragraph", 1)  # fmt: skip
     assert dataset_findings([caption])[1] == []
+
+
+def test_a_metric_keeps_every_qualifier_it_is_named_with() -> None:
+    said = Unit("Mean average precision was the measure for every harbour query.", "b-1", 2,
+                "Paper > 5 Evaluation", "paragraph", 1)  # fmt: skip
+    (metric,) = find_in_unit("metrics", said)
+    assert qualified(metric).value == "Mean average precision"
+    ranked = Unit("Berth queries are evaluated using the HITS@k metric.", "b-2", 2,
+                  "Paper > 5 Evaluation", "paragraph", 2)  # fmt: skip
+    assert [f.value for f in find_in_unit("metrics", ranked)] == ["HITS@k"]

@@ -110,7 +110,8 @@ def qualified(finding: Finding) -> Finding:
     return replace(finding, value=finding.quote[m.start() : start + len(finding.value)])
 
 
-_QUALIFIER = re.compile(rf"\b(?:{alternation('metric_qualifiers')})\s+$", re.I)
+# qualifiers stack: "mean average precision", "weighted macro F1"
+_QUALIFIER = re.compile(rf"\b(?:(?:{alternation('metric_qualifiers')})\s+){{1,2}}$", re.I)
 
 
 class AspectError(CitewiseError):
