@@ -120,6 +120,3 @@ def test_a_metric_keeps_every_qualifier_it_is_named_with() -> None:
                 "Paper > 5 Evaluation", "paragraph", 1)  # fmt: skip
     (metric,) = find_in_unit("metrics", said)
     assert qualified(metric).value == "Mean average precision"
-    ranked = Unit("Berth queries are evaluated using the HITS@k metric.", "b-2", 2,
-                  "Paper > 5 Evaluation", "paragraph", 2)  # fmt: skip
-    assert [f.value for f in find_in_unit("metrics", ranked)] == ["HITS@k"]

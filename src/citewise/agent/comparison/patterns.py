@@ -43,7 +43,7 @@ _SOFTWARE = (
 METRIC_NAMES = (
     r"(?:macro|micro|weighted|span|token|entity|sentence)[- ]?level F1|(?:macro|micro)[- ]?F1|"
     r"(?:macro|micro)[- ]averaged F1|F1[- ]scores?|F1|F-measure|F-score|top-[15] accuracy|"
-    r"(?:Recall|Precision|Hits|HITS|recall|precision|hits|[PR])\s?@\s?(?:\d+|\$?k\b\$?)|"
+    r"(?:Recall|Precision|Hits|recall|precision|hits|[PR])\s?@\s?(?:\d+|\$?k\b\$?)|"
     r"accuracy|precision|recall|(?i:BLEU)(?:-\d)?|(?i:ROUGE)(?:-[12L])?|METEOR|CIDEr|perplexity|"
     r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
     r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"
