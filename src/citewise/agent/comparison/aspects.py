@@ -15,6 +15,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     kinds_of_data,
     listed_metrics,
     long_forms,
+    named_data_first,
     shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
@@ -109,7 +110,8 @@ def qualified(finding: Finding) -> Finding:
     return replace(finding, value=finding.quote[m.start() : start + len(finding.value)])
 
 
-_QUALIFIER = re.compile(rf"\b(?:{alternation('metric_qualifiers')})\s+$", re.I)
+# qualifiers stack: "mean average precision", "weighted macro F1"
+_QUALIFIER = re.compile(rf"\b(?:(?:{alternation('metric_qualifiers')})\s+){{1,2}}$", re.I)
 
 
 class AspectError(CitewiseError):
@@ -283,7 +285,9 @@ def find_aspect(
             kinds = kinds_of_data(paper.units)
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
-        return best_distinct(long_forms(own) if aspect == "datasets" else own, limit)
+        if aspect == "datasets":
+            own = long_forms(named_data_first(own))
+        return best_distinct(own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:

@@ -167,10 +167,44 @@ _CITATION = re.compile(
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*|[IVXivx]+)[.)]?\s+")
 _MEASURED = re.compile(r"\d\.\d|\d\s?%")  # "81.3", "7%": a measured number, not a year
 CITING_PENALTY = 1.5  # a sentence citing others still fills a cell no own sentence fills
+# the names a paper works with: "we use X [cite]" cites X's source and is still the paper's own
+# statement of its data or metric (a method cell quoting it would be a borrowed component)
+USED_NAMES = ("datasets", "metrics")
 
 
 def cites_others(text: str) -> bool:
     return bool(_CITATION.search(text))
+
+
+@cache
+def _own_use() -> re.Pattern[str]:
+    verbs = alternation("own_use_verbs")
+    # "we use", "we also evaluate on"; "our models are trained on"
+    return re.compile(
+        rf"\bwe\s+(?:\w+\s+){{0,2}}?(?:{verbs})\b|"
+        rf"\bour\s+\w+\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:{verbs})\b",
+        re.I,
+    )
+
+
+_NAMES_DATA = re.compile(
+    r"\b(?:data|datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)\b", re.I
+)
+
+
+def _uses_named(aspect: str, quote: str) -> bool:
+    """A citing sentence that is still the paper's own statement of its data or metric: its
+    own use of it, and for data a sentence about data ("we use the standard X evaluation
+    procedure [cite]" states no data)."""
+    if aspect not in USED_NAMES or not own_use(quote):
+        return False
+    return aspect != "datasets" or bool(_NAMES_DATA.search(quote))
+
+
+def own_use(text: str) -> bool:
+    """Whether the sentence says what the paper itself works with: "we use the X corpus
+    [cite]", "our models are trained on Y BIBREF3" (a citation there names X's source)."""
+    return bool(_own_use().search(text))
 
 
 # A heading about others' work is short ("Related Work", "Motivation and Background"): of the
@@ -194,13 +228,15 @@ def in_sections(section_path: str, list_name: str) -> bool:
 
 def own_statements(aspect: str, findings: list[Finding]) -> list[Finding]:
     """The paper's own claims first: sentences in sections about others' work are left out,
-    sentences citing others are demoted; a limitations cell prefers its section, a main-result
+    sentences citing others are demoted (for datasets and metrics, not where the paper says
+    it uses what it cites); a limitations cell prefers its section, a main-result
     cell the abstract or conclusion and findings with measured numbers. Scores only; unsorted."""
     out = []
     for f in findings:
         if in_sections(f.section, "others_sections"):
             continue
-        score = f.score - (CITING_PENALTY if cites_others(f.quote) else 0.0)
+        citing = cites_others(f.quote) and not _uses_named(aspect, f.quote)
+        score = f.score - (CITING_PENALTY if citing else 0.0)
         if aspect == "limitations" and in_sections(f.section, "limitation_sections"):
             score += 1.5
         if aspect == "main result":

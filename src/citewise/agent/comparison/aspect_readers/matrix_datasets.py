@@ -53,10 +53,20 @@ _DATA_SECTION = re.compile(
     re.I,
 )
 _FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
+# "Fig. 4 All utterances ...": the number of a figure, table or section, no count
+_NUMBERED = re.compile(r"\b(?:fig|figure|table|section|sec|eq|equation|appendix)\.?\s*$", re.I)
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 
-__all__ = ["dataset_findings", "kinds_of_data", "listed_metrics", "long_forms", "shared_task_data"]
+__all__ = [
+    "dataset_findings",
+    "is_source",
+    "kinds_of_data",
+    "listed_metrics",
+    "long_forms",
+    "named_data_first",
+    "shared_task_data",
+]
 
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
@@ -92,7 +102,8 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
         if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
             for m in counted.finditer(unit.text):
-                if _FEWER.search(unit.text[: m.start("v")]):
+                before = unit.text[: m.start("v")]
+                if _FEWER.search(before) or _NUMBERED.search(before):
                     continue
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
@@ -230,6 +241,30 @@ def shared_task_data(paper_units: list[Unit]) -> list[Finding]:
         if m and not cites_others(unit.text) and m.group("v").split()[0] not in ("The", "This"):
             return [_finding(unit, m.group("v"), NAMED_SCORE + section_bonus("default", unit))]
     return []
+
+
+_PARTS = re.compile(r"[-\s_/]+")
+
+
+def is_source(value: str) -> bool:
+    """Whether a value names where data comes from rather than a dataset: a platform or
+    company ("Twitter", "Google"), a language ("Arabic"), a country ("US"), or a pair of them
+    ("En-Vi", "English-German", a translation direction), with a year or number ("Icelandic
+    2018"); words in agent/data/matrix_cells.txt."""
+    sources = word_list("data_sources")
+    low = value.lower().strip()
+    if low in sources:
+        return True
+    parts = [p for p in _PARTS.split(low) if p and not p.isdigit()]  # "Icelandic 2018"
+    kinds = sources | word_list("language_codes")
+    return bool(parts) and all(p in kinds for p in parts) and (len(parts) > 1 or low != parts[0])
+
+
+def named_data_first(found: list[Finding]) -> list[Finding]:
+    """The findings that name data, without the sources ("Twitter", "Arabic"), when any
+    does; the sources themselves when the paper names nothing better."""
+    named = [f for f in found if not is_source(f.value)]
+    return named or found
 
 
 def _finding(unit: Unit, value: str, score: float) -> Finding:
