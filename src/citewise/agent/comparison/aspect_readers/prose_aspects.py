@@ -26,6 +26,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_WORK_CUE,
     PLAN_VERB,
     listed_plans,
+    result_shortcomings,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 
@@ -214,7 +215,11 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if cue is not None:
             found.append(cue)
         elif aspect == "limitations" and in_section:
-            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share)
+            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share) or (
+                result_shortcomings(unit, 1.0 - n / share, closing=True)
+            )
+        elif aspect == "limitations":  # where the paper reports its results
+            admitted += result_shortcomings(unit, 1.0 - n / share)
     return found or admitted  # an admitted shortcoming only where no limitation is stated
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
+from citewise.agent.ask.features import section_roles
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    alternation,
+    clause_continues,
+    clause_end,
+    shorten,
+    word_list,
+)
+from citewise.agent.comparison.extraction import Finding, Unit
 
 # the words that name future work
 FUTURE_WORDS = r"future (?:work|studies|research|directions?)|in the future|further work"
@@ -47,3 +55,59 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
     if text[end:].strip().startswith(":") or len(text[start:end].split()) < MIN_PLAN_WORDS:
         return None
     return start, end
+
+
+# A shortcoming stated where a paper reports its results counts only when the clause states it
+# of the paper's own work ("our tagger performs poorly on ...", "the proposed model can still
+# get confused ..."), not of a baseline ("X performs worse than our model") nor of an ablated
+# variant ("without the memory, our model fails to ...").
+_SHORTCOMING = re.compile(
+    rf"\b(?:{alternation('own_shortcomings')}|{alternation('result_shortcomings')})\b", re.I
+)
+_OWN_SUBJECT = re.compile(
+    r"\b(?:our|ours|the proposed|this model|the (?:full |final )?model|this system|the system|"
+    r"this method|"
+    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able))\b",
+    re.I,
+)
+_NOT_SUBJECT = re.compile(r"\b(?:than|over|compared|unlike|baselines?)\b", re.I)
+_VARIANT = re.compile(r"\b(?:without|w/o|removing|removed|ablat\w*)\b", re.I)
+# "the techniques we use to avoid overfitting": a shortcoming the paper's work remedies
+_REMEDY = re.compile(rf"\b(?:{alternation('remedy_verbs')})\s+(?:\w+\s+)?$", re.I)
+_CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
+_RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
+RESULT_SHORTCOMING_SCORE = 1.5  # as an admission outside the closing sections
+_CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
+
+
+def weighs_results(section: str) -> bool:
+    """Whether a heading of the section's path is one where a paper reports and weighs its
+    results (results, experiments, evaluation, analysis, discussion: the "results" role of
+    agent/data/section_roles.yaml) and none is one describing the baselines."""
+    words = set(re.findall(r"[a-z]+", section.lower()))
+    return bool(words & section_roles()["results"]) and not words & word_list("baseline_headings")
+
+
+def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list[Finding]:
+    """The clause of a sentence in a section reporting results (or in a closing section,
+    `closing`) that admits a shortcoming of the paper's own work, the work named in that
+    clause; scored as an admission (`early`: 1 at the paper's start)."""
+    if not (closing or weighs_results(unit.section)) or _RELEASES.search(unit.text):
+        return []
+    for m in _SHORTCOMING.finditer(unit.text):
+        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
+        start = starts[-1] if starts else 0
+        clause = unit.text[start : m.start()]
+        own = _OWN_SUBJECT.search(clause)
+        if own is None or _VARIANT.search(unit.text, 0, m.start()) or _REMEDY.search(clause):
+            continue
+        if _NOT_SUBJECT.search(clause, 0, own.start()) or _CONDITION.match(clause):
+            continue
+        end = clause_end(unit.text, m.end())
+        value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+        if len(value.split()) < 3 or value not in unit.text:
+            continue
+        cut = was_cut or clause_continues(unit.text, end)
+        return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section,
+                        RESULT_SHORTCOMING_SCORE + closing + 0.5 * early, cut)]  # fmt: skip
+    return []
