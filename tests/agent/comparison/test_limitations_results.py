@@ -54,3 +54,39 @@ def test_a_baselines_an_ablations_or_a_remedied_weakness_is_no_limitation(
     tmp_path: Path,
 ) -> None:
     assert _limitation(tmp_path, "others", OTHERS) == "not stated"
+
+
+SETTING = """# Rating Hotel Reviews From Their Titles
+
+## Abstract
+
+We predict a review's star rating from its title alone.
+
+## Data
+
+Each title is limited to the first twelve words of the review.
+
+## Results
+
+Titles alone predict the rating within one star for 81% of the reviews.
+"""
+
+OWN_LIMIT = """# Rating Hotel Reviews From Their Titles
+
+## Abstract
+
+We predict a review's star rating from its title alone.
+
+## Results
+
+Titles alone predict the rating within one star for 81% of the reviews. For Greek reviews \
+we are limited by the size of the sentiment lexicon we translated.
+"""
+
+
+def test_a_setting_limited_to_a_size_is_no_limitation(tmp_path: Path) -> None:
+    assert _limitation(tmp_path, "setting", SETTING) == "not stated"
+
+
+def test_limited_by_said_of_the_papers_own_work_is_a_limitation(tmp_path: Path) -> None:
+    assert "size of the sentiment lexicon" in _limitation(tmp_path, "own", OWN_LIMIT)

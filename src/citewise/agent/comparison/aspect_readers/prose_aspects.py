@@ -24,7 +24,9 @@ from citewise.agent.comparison.aspect_readers.prose_headline import headline, ma
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
     FUTURE_WORK_CUE,
+    LIMITED_CUE,
     PLAN_VERB,
+    limits_own_work,
     listed_plans,
     result_shortcomings,
 )
@@ -268,6 +270,12 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":
             start = main_clause(unit.text, start, end)
+        if (
+            aspect == "limitations"
+            and rank == LIMITED_CUE
+            and not limits_own_work(unit.text, start)
+        ):
+            continue  # "most corpora are limited to English", "vocabulary is limited to 50K"
         if aspect == "limitations" and rank == FUTURE_CUE:
             if not in_section and not PLAN_VERB.search(unit.text[start:end]):
                 continue  # outside the closing sections a plan names its verb

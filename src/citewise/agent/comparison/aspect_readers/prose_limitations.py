@@ -57,6 +57,20 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
+LIMITED_CUE = 1  # "is limited to/by ...", "is not able/designed to ..." among PROSE_CUES
+_OWN_REFERENCE = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
+
+
+def limits_own_work(text: str, start: int) -> bool:
+    """Whether "limited to/by/in" at `start` is said of the paper's own work (its clause names
+    it: "we are limited by the coverage of ..."); a corpus, a setting or others' work "limited
+    to English" is not the paper's limitation. The cue's other forms ("not able to ...") pass."""
+    if not text[start:].lower().startswith("limited"):
+        return True
+    starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, start)]
+    return bool(_OWN_REFERENCE.search(text, starts[-1] if starts else 0, start))
+
+
 # A shortcoming stated where a paper reports its results counts only when the clause states it
 # of the paper's own work ("our tagger performs poorly on ...", "the proposed model can still
 # get confused ..."), not of a baseline ("X performs worse than our model") nor of an ablated
@@ -83,9 +97,10 @@ _CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas
 def weighs_results(section: str) -> bool:
     """Whether a heading of the section's path is one where a paper reports and weighs its
     results (results, experiments, evaluation, analysis, discussion: the "results" role of
-    agent/data/section_roles.yaml) and none is one describing the baselines."""
+    agent/data/section_roles.yaml) and none is one describing other systems (baselines,
+    ablations)."""
     words = set(re.findall(r"[a-z]+", section.lower()))
-    return bool(words & section_roles()["results"]) and not words & word_list("baseline_headings")
+    return bool(words & section_roles()["results"]) and not words & word_list("compared_headings")
 
 
 def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list[Finding]:
