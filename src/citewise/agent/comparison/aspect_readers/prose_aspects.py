@@ -21,6 +21,15 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
+from citewise.agent.comparison.aspect_readers.prose_limitations import (
+    FUTURE_CUE,
+    FUTURE_WORK_CUE,
+    LIMITED_CUE,
+    PLAN_VERB,
+    limits_own_work,
+    listed_plans,
+    result_shortcomings,
+)
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -116,14 +125,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"\s+(?:[^.;:]|[.:](?=\d)){8,400})",
             re.I,
         ),
-        re.compile(  # the sentence that names future work
-            r"(?:^|;\s+)"
-            r"(?=[^.;:]*\b(?:future (?:work|studies|research)|in the future|further work)\b)"
-            r"(?P<v>[^.;:]*\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|"
-            r"hope|required|warranted|leave|leaves|left|is to|intend)"
-            r"\b(?:[^.;:]|\.(?=\d)){8,300})",
-            re.I,
-        ),
+        FUTURE_WORK_CUE,  # the sentence that names future work (prose_limitations.py)
         re.compile(
             r"(?<!not )(?<!never )\b(?:suffer(?:s|ed)? (?:from )?|comes? at the cost of |"
             r"shortcomings? in |"
@@ -215,7 +217,11 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if cue is not None:
             found.append(cue)
         elif aspect == "limitations" and in_section:
-            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share)
+            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share) or (
+                result_shortcomings(unit, 1.0 - n / share, closing=True)
+            )
+        elif aspect == "limitations":  # where the paper reports its results
+            admitted += result_shortcomings(unit, 1.0 - n / share)
     return found or admitted  # an admitted shortcoming only where no limitation is stated
 
 
@@ -264,6 +270,19 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":
             start = main_clause(unit.text, start, end)
+        if (
+            aspect == "limitations"
+            and rank == LIMITED_CUE
+            and not limits_own_work(unit.text, start)
+        ):
+            continue  # "most corpora are limited to English", "vocabulary is limited to 50K"
+        if aspect == "limitations" and rank == FUTURE_CUE:
+            if not in_section and not PLAN_VERB.search(unit.text[start:end]):
+                continue  # outside the closing sections a plan names its verb
+            span = listed_plans(unit.text, start, end)
+            if span is None:
+                continue
+            start, end = span
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue

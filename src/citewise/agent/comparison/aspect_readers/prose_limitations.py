@@ -1,0 +1,128 @@
+"""Limitations a paper states without a limitation cue: the work it plans, where it weighs its
+own results."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.ask.features import section_roles
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    alternation,
+    clause_continues,
+    clause_end,
+    shorten,
+    word_list,
+)
+from citewise.agent.comparison.extraction import Finding, Unit
+
+# the words that name future work
+FUTURE_WORDS = r"future (?:work|studies|research|directions?)|in the future|further work"
+# A sentence naming future work states what the paper leaves undone, whatever its verb ("In the
+# future, we also consider ...", "leaving X as our future work", "directions remain for future
+# research: ..."), unless it names work the paper serves ("facilitates future research").
+FUTURE_WORK_CUE = re.compile(
+    r"(?:^|;\s+)"
+    rf"(?=[^.;:]*\b(?:{FUTURE_WORDS})\b)"
+    rf"(?![^.;:]*\b(?:{alternation('future_enabled')}|{alternation('future_announced')})\s+"
+    r"(?:(?!that\b)[\w-]+\s+){0,4}?"  # "we suggest that future work could ..." plans
+    r"(?:future|further)\b)"
+    r"(?P<v>[^.;:]*?\b(?:[^.;:]|\.(?=\d)){8,300})",
+    re.I,
+)
+
+FUTURE_CUE = 2  # its rank among the limitations cues of prose_aspects.PROSE_CUES
+# the verbs of a plan; outside the closing sections a sentence naming future work needs one
+# ("allowing unspecified future research" in a method section plans nothing)
+PLAN_VERB = re.compile(
+    r"\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|hope|required|"
+    r"warranted|leave|leaves|left|is to|intend)\b",
+    re.I,
+)
+_LIST = re.compile(r"\s*:\s*(?P<v>[^.]{12,})")
+
+
+MIN_PLAN_WORDS = 4  # "Future work." names no plan
+
+
+def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of what a future-work sentence lists after its colon ("directions remain for
+    future research: (1) the fusion of ..."), else (start, end) unchanged; None when the
+    sentence names no plan of its own (a heading-like "Future work.", or it ends on the colon
+    that announces the next sentences)."""
+    m = _LIST.match(text, end)
+    if m and len(m.group("v").split()) >= 3:
+        return m.start("v"), m.end("v")
+    if text[end:].strip().startswith(":") or len(text[start:end].split()) < MIN_PLAN_WORDS:
+        return None
+    return start, end
+
+
+LIMITED_CUE = 1  # "is limited to/by ...", "is not able/designed to ..." among PROSE_CUES
+_OWN_REFERENCE = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
+
+
+def limits_own_work(text: str, start: int) -> bool:
+    """Whether "limited to/by/in" at `start` is said of the paper's own work (its clause names
+    it: "we are limited by the coverage of ..."); a corpus, a setting or others' work "limited
+    to English" is not the paper's limitation. The cue's other forms ("not able to ...") pass."""
+    if not text[start:].lower().startswith("limited"):
+        return True
+    starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, start)]
+    return bool(_OWN_REFERENCE.search(text, starts[-1] if starts else 0, start))
+
+
+# A shortcoming stated where a paper reports its results counts only when the clause states it
+# of the paper's own work ("our tagger performs poorly on ...", "the proposed model can still
+# get confused ..."), not of a baseline ("X performs worse than our model") nor of an ablated
+# variant ("without the memory, our model fails to ...").
+_SHORTCOMING = re.compile(
+    rf"\b(?:{alternation('own_shortcomings')}|{alternation('result_shortcomings')})\b", re.I
+)
+_OWN_SUBJECT = re.compile(
+    r"\b(?:our|ours|the proposed|this model|the (?:full |final )?model|this system|the system|"
+    r"this method|"
+    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able))\b",
+    re.I,
+)
+_NOT_SUBJECT = re.compile(r"\b(?:than|over|compared|unlike|baselines?)\b", re.I)
+_VARIANT = re.compile(r"\b(?:without|w/o|removing|removed|ablat\w*)\b", re.I)
+# "the techniques we use to avoid overfitting": a shortcoming the paper's work remedies
+_REMEDY = re.compile(rf"\b(?:{alternation('remedy_verbs')})\s+(?:\w+\s+)?$", re.I)
+_CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
+_RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
+RESULT_SHORTCOMING_SCORE = 1.5  # as an admission outside the closing sections
+_CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
+
+
+def weighs_results(section: str) -> bool:
+    """Whether a heading of the section's path is one where a paper reports and weighs its
+    results (results, experiments, evaluation, analysis, discussion: the "results" role of
+    agent/data/section_roles.yaml) and none is one describing other systems (baselines,
+    ablations)."""
+    words = set(re.findall(r"[a-z]+", section.lower()))
+    return bool(words & section_roles()["results"]) and not words & word_list("compared_headings")
+
+
+def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list[Finding]:
+    """The clause of a sentence in a section reporting results (or in a closing section,
+    `closing`) that admits a shortcoming of the paper's own work, the work named in that
+    clause; scored as an admission (`early`: 1 at the paper's start)."""
+    if not (closing or weighs_results(unit.section)) or _RELEASES.search(unit.text):
+        return []
+    for m in _SHORTCOMING.finditer(unit.text):
+        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
+        start = starts[-1] if starts else 0
+        clause = unit.text[start : m.start()]
+        own = _OWN_SUBJECT.search(clause)
+        if own is None or _VARIANT.search(unit.text, 0, m.start()) or _REMEDY.search(clause):
+            continue
+        if _NOT_SUBJECT.search(clause, 0, own.start()) or _CONDITION.match(clause):
+            continue
+        end = clause_end(unit.text, m.end())
+        value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+        if len(value.split()) < 3 or value not in unit.text:
+            continue
+        cut = was_cut or clause_continues(unit.text, end)
+        return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section,
+                        RESULT_SHORTCOMING_SCORE + closing + 0.5 * early, cut)]  # fmt: skip
+    return []
