@@ -174,6 +174,10 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             # "a 12-layer model" counts; "two-fold:" and "an 8-fold reduction" multiply
             after = (m.group("next") or "").strip().lower()
             compound = m.group("join") == "-" and not m.group("mid") and after
+            if m.group("join") == "-" and m.group("mid"):
+                continue  # "one-hot character features", "ten-trending topics": a compound
+            if one and not compound and _one_of_many(text[: m.start()]):
+                continue  # "in one language", "on a single topic": one of many, no count
             if compound and re.fullmatch(compared, after, re.I):
                 continue
             if not plural and not compound and modifies(after):
@@ -187,6 +191,27 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def _one_of_many(before: str) -> bool:
+    """Whether a count of one stands after a preposition or a copula ("translate a sentence in
+    one language", "focused on a single topic", "a profile is a single document"): it picks
+    one thing of its kind, it does not say how many the paper has ("there is one ..." does)."""
+    words = re.findall(r"[a-z]+", before.lower())
+    while words and words[-1] in _PICKED:
+        words.pop()
+    if len(words) >= 2 and words[-2] == "there":
+        return False
+    return bool(words) and words[-1] in word_list("dangling") - _NOT_LINKING
+
+
+# what may stand between a preposition and a count of one ("in any one", "as only a single")
+_PICKED = frozenset({"a", "an", "the", "any", "only", "just"})
+# function words that neither place nor equate: articles, conjunctions, pronouns, "with"
+_NOT_LINKING = frozenset({
+    "a", "an", "the", "and", "or", "but", "nor", "with", "that", "which", "who", "whose",
+    "whom", "while", "whereas", "its", "their", "our", "this", "these", "those",
+})  # fmt: skip
 
 
 def _bounded(before: str) -> bool:

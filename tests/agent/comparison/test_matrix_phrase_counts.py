@@ -1,0 +1,50 @@
+"""Free-phrase counts of the seventh session (agent/comparison/aspect_readers/
+matrix_phrase_numbers.py) on sentences the tests write: a count says how many things the
+paper's own work has, so a count that picks one thing of its kind, makes a compound of
+another word or counts a selection is no count of the phrase."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.agent.comparison.aspect_readers.matrix_phrases import phrase_findings
+from citewise.agent.comparison.extraction import Unit
+
+
+def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
+    """The value of the best-scored reading over the sentences, or None."""
+    units = [Unit(t, f"b-{n}", 2, section, "paragraph", n) for n, t in enumerate(sentences)]
+    found = phrase_findings(phrase, units)
+    assert all(f.value in f.quote for f in found)
+    return max(found, key=lambda f: f.score).value if found else None
+
+
+@pytest.mark.parametrize(
+    "phrase,sentence",
+    [
+        # a count of one after a preposition or a copula picks one thing of its kind
+        ("number of languages", "The tagger maps a field note in one language to another."),
+        ("number of topics", "Each outcrop report stays on a single topic."),
+        ("number of documents", "A surveyor's log is a single document of notes."),
+        # a count joined to another word by a hyphen makes a compound of that word
+        ("number of features", "We add 4d one-hot rock-type features to every token."),
+        ("number of topics", "We sampled notes from ten-trending topics of the survey."),
+    ],
+)  # fmt: skip
+def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sentence: str
+                                                              ) -> None:  # fmt: skip
+    assert best(phrase, sentence) is None
+
+
+@pytest.mark.parametrize(
+    "phrase,sentence,expected",
+    [
+        # a count of one the paper states of its own model stays
+        ("number of layers", "Our slate classifier has a single layer of GRU units.", "single"),
+        ("number of layers", "The tagger is a single-layer network over the notes.", "single"),
+        ("number of parameters", "There is only one parameter to tune in the tagger.", "one"),
+    ],
+)  # fmt: skip
+def test_a_count_of_one_the_paper_states_stays(phrase: str, sentence: str, expected: str
+                                               ) -> None:  # fmt: skip
+    assert best(phrase, sentence) == expected
