@@ -29,6 +29,8 @@ def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
         # a count joined to another word by a hyphen makes a compound of that word
         ("number of features", "We add 4d one-hot rock-type features to every token."),
         ("number of topics", "We sampled notes from ten-trending topics of the survey."),
+        # a count after "between" names the members of a relation: any two
+        ("number of sentences", "The tagger scores the similarity between two sentences."),
     ],
 )  # fmt: skip
 def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sentence: str
@@ -43,6 +45,8 @@ def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sent
         ("number of layers", "Our slate classifier has a single layer of GRU units.", "single"),
         ("number of layers", "The tagger is a single-layer network over the notes.", "single"),
         ("number of parameters", "There is only one parameter to tune in the tagger.", "one"),
+        # "between the three ..." names the paper's own set, "between 2 and 9" is a range
+        ("number of classes", "Notes fall unevenly between the three rock classes.", "three"),
     ],
 )  # fmt: skip
 def test_a_count_of_one_the_paper_states_stays(phrase: str, sentence: str, expected: str

@@ -178,6 +178,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
                 continue  # "one-hot character features", "ten-trending topics": a compound
             if one and not compound and _one_of_many(text[: m.start()]):
                 continue  # "in one language", "on a single topic": one of many, no count
+            if _related(text[: m.start()], text[m.end("v") :]):
+                continue  # "the similarity between two sentences": a pair, no count
             if compound and re.fullmatch(compared, after, re.I):
                 continue
             if not plural and not compound and modifies(after):
@@ -203,6 +205,14 @@ def _one_of_many(before: str) -> bool:
     if len(words) >= 2 and words[-2] == "there":
         return False
     return bool(words) and words[-1] in word_list("dangling") - _NOT_LINKING
+
+
+def _related(before: str, after: str) -> bool:
+    """Whether a count names the members of a relation rather than how many the paper has:
+    it follows "between" ("the similarity between two sentences": any two); "between the
+    three classes" names the paper's known set, "between 2 and 10 documents" is a range."""
+    words = re.findall(r"[a-z]+", before.lower())
+    return bool(words) and words[-1] == "between" and not re.match(r"\s*(?:and|-|to)\b", after)
 
 
 # what may stand between a preposition and a count of one ("in any one", "as only a single")
