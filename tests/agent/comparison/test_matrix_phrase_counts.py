@@ -52,3 +52,13 @@ def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sent
 def test_a_count_of_one_the_paper_states_stays(phrase: str, sentence: str, expected: str
                                                ) -> None:  # fmt: skip
     assert best(phrase, sentence) == expected
+
+
+def test_a_number_of_the_cited_work_a_sentence_describes_is_not_the_papers() -> None:
+    cited = "Authors in BIBREF10 collected 1400 field sentences from quarry logs."
+    assert best("number of sentences", cited) is None
+    # the paper's own setup tied to a cited work keeps its number
+    own = "The slate tagger is based on BIBREF10, with 3 recurrent layers over the notes."
+    assert best("number of layers", own) == "3"
+    used = "Notes are split using the splitter of BIBREF4 into 1200 sentences."
+    assert best("number of sentences", used) == "1200"

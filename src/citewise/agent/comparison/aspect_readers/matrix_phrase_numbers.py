@@ -50,6 +50,7 @@ _PHRASE_LISTS = (
     "bounds",
     "averages",
     "setting_contexts",
+    "own_use_words",
 )
 
 

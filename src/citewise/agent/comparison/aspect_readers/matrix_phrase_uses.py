@@ -212,6 +212,26 @@ def own_use(text: str) -> bool:
     return _OWN_USE.search(text) is not None
 
 
+def credited(text: str, value: str) -> bool:
+    """Whether a number belongs to the cited work a sentence describes: a citation stands
+    before it and the sentence says nothing of the paper's own work or use ("Authors in
+    BIBREF10 collected 1400 sentences", "LSTM BIBREF9 is a gated RNN with three gating
+    layers"); "... is based on BIBREF10, with embeddings of size 25" or "we follow BIBREF3
+    with 2 layers" are the paper's own."""
+    at = text.find(value)
+    if at < 0 or not cites_others(text[:at]) or own_use(text):
+        return False
+    return not any(_used(w) for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def _used(word: str) -> bool:
+    """A form of a verb of use ("using", "follows", "based"; agent/data/matrix_phrases.txt)."""
+    verbs = phrase_list("use_verbs") | phrase_list("own_use_words")
+    return word in verbs or word.rstrip("s") in verbs or (
+        word.endswith("ing") and (word[:-3] in verbs or word[:-3] + "e" in verbs)
+    )
+
+
 def copula_reader(mention: str) -> Reader:
     """The name a sentence opens with and says is one of the phrase's kind: "ULMFiT is an NLP
     transfer learning algorithm that we picked", "Logistic regression is a statistical

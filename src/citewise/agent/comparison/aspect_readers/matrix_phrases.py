@@ -43,6 +43,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     caption,
     copula_reader,
+    credited,
     framing,
     in_passing,
     names_one,
@@ -191,7 +192,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 or _PLACEHOLDERS.match(value)
             ):
                 continue
-            if cited_value(text, value):
+            if cited_value(text, value) or (numeric and credited(text, value)):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
