@@ -62,3 +62,20 @@ def test_a_number_of_the_cited_work_a_sentence_describes_is_not_the_papers() -> 
     assert best("number of layers", own) == "3"
     used = "Notes are split using the splitter of BIBREF4 into 1200 sentences."
     assert best("number of sentences", used) == "1200"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We drop every field note that is shorter than 7 tokens.",
+        "Each tagger reads no more than 4,200 tokens per step.",
+        "We feed the first 200 tokens of every note to the encoder.",
+    ],
+)
+def test_a_threshold_or_a_selection_is_no_total(sentence: str) -> None:
+    assert best("number of tokens", sentence) is None
+
+
+def test_more_than_a_count_approximates_the_total() -> None:
+    sentence = "The quarry corpus holds more than 24K tokens of notes."
+    assert best("number of tokens", sentence) == "24K"

@@ -244,9 +244,23 @@ def _bounded(before: str) -> bool:
     return bool(
         (linked and linked.group().strip().lower() not in word_list("quantity_words"))
         or (words and words[-1] in phrase_list("bounds"))
+        or _threshold(words)
         or set(re.findall(r"[a-z]+", before.lower())[-5:]) & phrase_list("averages")
         or any(w in settings or w.rstrip("sd") in settings for w in words[-6:])
     )
+
+
+def _threshold(words: list[str]) -> bool:
+    """Whether a comparison makes the count a threshold ("longer than 40 tokens", "fewer than
+    10 questions", "no more than 1,000 tokens"); "more than 24K questions" or "over 200
+    languages" approximates a total (agent/data/matrix_phrases.txt, approximations)."""
+    if len(words) < 2 or words[-1] != "than":
+        return False
+    approximate = words[-2] in phrase_list("approximations")
+    return not approximate or (len(words) > 2 and words[-3] in _NEGATED)
+
+
+_NEGATED = frozenset({"no", "not"})  # "no more than 3": a bound
 
 
 def modifies(after: str) -> bool:
