@@ -240,7 +240,7 @@ def _name_readers(mention: str) -> list[Reader]:
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
-        if not m or _generic(text, m.start(), m.group()):
+        if not m or _generic(text, m.start(), m.group()) or _coordinated(text, m):
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
@@ -279,6 +279,16 @@ def _name_readers(mention: str) -> list[Reader]:
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [use_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
+
+
+def _coordinated(text: str, m: re.Match[str]) -> bool:
+    """Whether the linked subject joins the phrase to another noun ("the source and target
+    languages consist of ...", "the dimensions of character and tag embedding are 200 and
+    40"): what follows is said of both, not which one the phrase is."""
+    before = text[: m.start()].split()[-2:]
+    return bool(re.search(r"\s(?:and|or)\s", m.group())) or (
+        len(before) == 2 and before[1].lower() in {"and", "or"}
+    )
 
 
 def _says_no_name(value: str) -> bool:
