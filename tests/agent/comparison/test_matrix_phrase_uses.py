@@ -63,6 +63,9 @@ def test_a_name_phrase_is_what_the_paper_says_it_uses(phrase: str, sentence: str
         ("knowledge base", "The survey reports on Automated Knowledge Base Construction."),
         # a kind named after a citation, in a sentence that says nothing of the paper's own
         ("attention mechanism", "The tagger of BIBREF4 is based on a gated attention mechanism."),
+        # a linked subject that joins the phrase to another noun: said of both
+        ("target language", "The source and target languages are all unseen in training."),
+        ("character embeddings", "The sizes of word and character embeddings are 300 and 50."),
     ],
 )  # fmt: skip
 def test_sentences_that_name_no_choice_give_nothing(phrase: str, sentence: str) -> None:

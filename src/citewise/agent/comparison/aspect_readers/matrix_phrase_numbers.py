@@ -50,6 +50,7 @@ _PHRASE_LISTS = (
     "bounds",
     "averages",
     "setting_contexts",
+    "own_use_words",
 )
 
 
@@ -174,6 +175,12 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             # "a 12-layer model" counts; "two-fold:" and "an 8-fold reduction" multiply
             after = (m.group("next") or "").strip().lower()
             compound = m.group("join") == "-" and not m.group("mid") and after
+            if m.group("join") == "-" and m.group("mid"):
+                continue  # "one-hot character features", "ten-trending topics": a compound
+            if one and not compound and _one_of_many(text[: m.start()]):
+                continue  # "in one language", "on a single topic": one of many, no count
+            if _related(text[: m.start()], text[m.end("v") :]):
+                continue  # "the similarity between two sentences": a pair, no count
             if compound and re.fullmatch(compared, after, re.I):
                 continue
             if not plural and not compound and modifies(after):
@@ -187,6 +194,35 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def _one_of_many(before: str) -> bool:
+    """Whether a count of one stands after a preposition or a copula ("translate a sentence in
+    one language", "focused on a single topic", "a profile is a single document"): it picks
+    one thing of its kind, it does not say how many the paper has ("there is one ..." does)."""
+    words = re.findall(r"[a-z]+", before.lower())
+    while words and words[-1] in _PICKED:
+        words.pop()
+    if len(words) >= 2 and words[-2] == "there":
+        return False
+    return bool(words) and words[-1] in word_list("dangling") - _NOT_LINKING
+
+
+def _related(before: str, after: str) -> bool:
+    """Whether a count names the members of a relation rather than how many the paper has:
+    it follows "between" ("the similarity between two sentences": any two); "between the
+    three classes" names the paper's known set, "between 2 and 10 documents" is a range."""
+    words = re.findall(r"[a-z]+", before.lower())
+    return bool(words) and words[-1] == "between" and not re.match(r"\s*(?:and|-|to)\b", after)
+
+
+# what may stand between a preposition and a count of one ("in any one", "as only a single")
+_PICKED = frozenset({"a", "an", "the", "any", "only", "just"})
+# function words that neither place nor equate: articles, conjunctions, pronouns, "with"
+_NOT_LINKING = frozenset({
+    "a", "an", "the", "and", "or", "but", "nor", "with", "that", "which", "who", "whose",
+    "whom", "while", "whereas", "its", "their", "our", "this", "these", "those",
+})  # fmt: skip
 
 
 def _bounded(before: str) -> bool:
@@ -208,9 +244,23 @@ def _bounded(before: str) -> bool:
     return bool(
         (linked and linked.group().strip().lower() not in word_list("quantity_words"))
         or (words and words[-1] in phrase_list("bounds"))
+        or _threshold(words)
         or set(re.findall(r"[a-z]+", before.lower())[-5:]) & phrase_list("averages")
         or any(w in settings or w.rstrip("sd") in settings for w in words[-6:])
     )
+
+
+def _threshold(words: list[str]) -> bool:
+    """Whether a comparison makes the count a threshold ("longer than 40 tokens", "fewer than
+    10 questions", "no more than 1,000 tokens"); "more than 24K questions" or "over 200
+    languages" approximates a total (agent/data/matrix_phrases.txt, approximations)."""
+    if len(words) < 2 or words[-1] != "than":
+        return False
+    approximate = words[-2] in phrase_list("approximations")
+    return not approximate or (len(words) > 2 and words[-3] in _NEGATED)
+
+
+_NEGATED = frozenset({"no", "not"})  # "no more than 3": a bound
 
 
 def modifies(after: str) -> bool:

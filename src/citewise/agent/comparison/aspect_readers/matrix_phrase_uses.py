@@ -3,7 +3,8 @@ from the paper's statement of its own choice: "we use the Universal Sentence Enc
 train an LDA topic model", "we adopt the turn attention mechanism" give the object of the verb
 of use, whole, up to the phrase's head noun. A kind named in passing where the paper frames its
 field ("many machine learning algorithms take ...") is no such statement. The verbs live in
-agent/data/matrix_phrases.txt.
+agent/data/matrix_phrases.txt. Also here: what says a sentence is about another work or about
+more than the phrase (a number credited to a cited work, a coordinated subject, initials).
 """
 
 from __future__ import annotations
@@ -212,6 +213,28 @@ def own_use(text: str) -> bool:
     return _OWN_USE.search(text) is not None
 
 
+def credited(text: str, value: str) -> bool:
+    """Whether a number belongs to the cited work a sentence describes: a citation stands
+    before it and the sentence says nothing of the paper's own work or use ("Authors in
+    BIBREF10 collected 1400 sentences", "LSTM BIBREF9 is a gated RNN with three gating
+    layers"); "... is based on BIBREF10, with embeddings of size 25" or "we follow BIBREF3
+    with 2 layers" are the paper's own."""
+    at = text.find(value)
+    if at < 0 or not cites_others(text[:at]) or own_use(text):
+        return False
+    return not any(_used(w) for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def _used(word: str) -> bool:
+    """A form of a verb of use ("using", "follows", "based"; agent/data/matrix_phrases.txt)."""
+    verbs = phrase_list("use_verbs") | phrase_list("own_use_words")
+    return (
+        word in verbs
+        or word.rstrip("s") in verbs
+        or (word.endswith("ing") and (word[:-3] in verbs or word[:-3] + "e" in verbs))
+    )
+
+
 def copula_reader(mention: str) -> Reader:
     """The name a sentence opens with and says is one of the phrase's kind: "ULMFiT is an NLP
     transfer learning algorithm that we picked", "Logistic regression is a statistical
@@ -233,3 +256,23 @@ def copula_reader(mention: str) -> Reader:
         return (m.group("v"), False)
 
     return read
+
+
+def coordinated(text: str, m: re.Match[str]) -> bool:
+    """Whether the linked subject joins the phrase to another noun ("the source and target
+    languages consist of ...", "the dimensions of character and tag embedding are 200 and
+    40"): what follows is said of both, not which one the phrase is."""
+    before = text[: m.start()].split()[-2:]
+    return bool(re.search(r"\s(?:and|or)\s", m.group())) or (
+        len(before) == 2 and before[1].lower() in {"and", "or"}
+    )
+
+
+def abbreviation(name: str, before: str) -> bool:
+    """Whether `name` only abbreviates the words just before it ("recurrent neural language
+    model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials
+    (an acronym among them counted letter by letter), its first one too."""
+    letters = re.sub(r"[^A-Z]", "", name)
+    words = re.findall(r"[A-Za-z]+", before)[-5:]
+    initials = "".join(w if w.isupper() else w[:1].upper() for w in words)
+    return len(letters) >= 2 and letters[0] in initials and set(letters) <= set(initials)

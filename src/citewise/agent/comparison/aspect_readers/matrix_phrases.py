@@ -41,8 +41,11 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     phrase_list,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+    abbreviation,
     caption,
+    coordinated,
     copula_reader,
+    credited,
     framing,
     in_passing,
     names_one,
@@ -191,7 +194,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 or _PLACEHOLDERS.match(value)
             ):
                 continue
-            if cited_value(text, value):
+            if cited_value(text, value) or (numeric and credited(text, value)):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
@@ -239,7 +242,7 @@ def _name_readers(mention: str) -> list[Reader]:
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
-        if not m or _generic(text, m.start(), m.group()):
+        if not m or _generic(text, m.start(), m.group()) or coordinated(text, m):
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
@@ -262,7 +265,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         if m.group("open") and m.group("close").strip() not in {")", ","}:
             return None  # "a language model, SVM, CNN and HAN": a list, not a name given
-        if _abbreviation(m.group("v"), text[: m.start("v")]):
+        if abbreviation(m.group("v"), text[: m.start("v")]):
             return None  # "a language model (LM)": the phrase's own initials
         return (m.group("v"), False)
 
@@ -327,16 +330,6 @@ def _generic(text: str, start: int, linked: str) -> bool:
     if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
-
-
-def _abbreviation(name: str, before: str) -> bool:
-    """Whether `name` only abbreviates the words just before it ("recurrent neural language
-    model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials
-    (an acronym among them counted letter by letter), its first one too."""
-    letters = re.sub(r"[^A-Z]", "", name)
-    words = re.findall(r"[A-Za-z]+", before)[-5:]
-    initials = "".join(w if w.isupper() else w[:1].upper() for w in words)
-    return len(letters) >= 2 and letters[0] in initials and set(letters) <= set(initials)
 
 
 # a proper name of a model, tool or resource: capitalised with a capital or digit inside, or

@@ -1,0 +1,81 @@
+"""Free-phrase counts of the seventh session (agent/comparison/aspect_readers/
+matrix_phrase_numbers.py) on sentences the tests write: a count says how many things the
+paper's own work has, so a count that picks one thing of its kind, makes a compound of
+another word or counts a selection is no count of the phrase."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.agent.comparison.aspect_readers.matrix_phrases import phrase_findings
+from citewise.agent.comparison.extraction import Unit
+
+
+def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
+    """The value of the best-scored reading over the sentences, or None."""
+    units = [Unit(t, f"b-{n}", 2, section, "paragraph", n) for n, t in enumerate(sentences)]
+    found = phrase_findings(phrase, units)
+    assert all(f.value in f.quote for f in found)
+    return max(found, key=lambda f: f.score).value if found else None
+
+
+@pytest.mark.parametrize(
+    "phrase,sentence",
+    [
+        # a count of one after a preposition or a copula picks one thing of its kind
+        ("number of languages", "The tagger maps a field note in one language to another."),
+        ("number of topics", "Each outcrop report stays on a single topic."),
+        ("number of documents", "A surveyor's log is a single document of notes."),
+        # a count joined to another word by a hyphen makes a compound of that word
+        ("number of features", "We add 4d one-hot rock-type features to every token."),
+        ("number of topics", "We sampled notes from ten-trending topics of the survey."),
+        # a count after "between" names the members of a relation: any two
+        ("number of sentences", "The tagger scores the similarity between two sentences."),
+    ],
+)  # fmt: skip
+def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sentence: str
+                                                              ) -> None:  # fmt: skip
+    assert best(phrase, sentence) is None
+
+
+@pytest.mark.parametrize(
+    "phrase,sentence,expected",
+    [
+        # a count of one the paper states of its own model stays
+        ("number of layers", "Our slate classifier has a single layer of GRU units.", "single"),
+        ("number of layers", "The tagger is a single-layer network over the notes.", "single"),
+        ("number of parameters", "There is only one parameter to tune in the tagger.", "one"),
+        # "between the three ..." names the paper's own set, "between 2 and 9" is a range
+        ("number of classes", "Notes fall unevenly between the three rock classes.", "three"),
+    ],
+)  # fmt: skip
+def test_a_count_of_one_the_paper_states_stays(phrase: str, sentence: str, expected: str
+                                               ) -> None:  # fmt: skip
+    assert best(phrase, sentence) == expected
+
+
+def test_a_number_of_the_cited_work_a_sentence_describes_is_not_the_papers() -> None:
+    cited = "Authors in BIBREF10 collected 1400 field sentences from quarry logs."
+    assert best("number of sentences", cited) is None
+    # the paper's own setup tied to a cited work keeps its number
+    own = "The slate tagger is based on BIBREF10, with 3 recurrent layers over the notes."
+    assert best("number of layers", own) == "3"
+    used = "Notes are split using the splitter of BIBREF4 into 1200 sentences."
+    assert best("number of sentences", used) == "1200"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We drop every field note that is shorter than 7 tokens.",
+        "Each tagger reads no more than 4,200 tokens per step.",
+        "We feed the first 200 tokens of every note to the encoder.",
+    ],
+)
+def test_a_threshold_or_a_selection_is_no_total(sentence: str) -> None:
+    assert best("number of tokens", sentence) is None
+
+
+def test_more_than_a_count_approximates_the_total() -> None:
+    sentence = "The quarry corpus holds more than 24K tokens of notes."
+    assert best("number of tokens", sentence) == "24K"
