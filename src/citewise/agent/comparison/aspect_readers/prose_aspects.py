@@ -51,8 +51,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "method": [
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|"
-            rf"describe(?:s)?|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:presents?|proposes?|introduces?|"
+            rf"describes?|(?P<past>presented|proposed|introduced|described)|develop(?:s|ed)?|"
+            rf"construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
             re.I,
         ),
         re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
@@ -269,6 +270,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and _POINTER.search(value):
             continue  # "we show generations ... in Table 4" points at a finding
+        if m.groupdict().get("past") and cites_others(unit.text):
+            continue  # "in earlier work [3] we introduced ...": a proposal of the past
         if aspect == "limitations" and _RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
         if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):

@@ -1,0 +1,49 @@
+"""The method cell read in forms papers write besides the present-tense proposal
+(agent/comparison/aspect_readers/prose_aspects.py, method_statements.py): a proposal in
+the past tense ("in this paper we proposed ..."), which is the paper's own unless the
+sentence cites the earlier work it was made in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.agent.comparison.test_matrix_cells import cells, ingest
+
+PAST_TENSE = """# Sorting Parcels by Their Labels
+
+## Abstract
+
+Parcel depots sort millions of boxes a day. In this paper we proposed a sorter which reads \
+the handwritten postcode with a stroke recogniser and routes the box to its belt. We also \
+use a small camera rig to photograph every box. The sorter routes 97.1% of boxes correctly.
+
+## Experiments
+
+We ran the sorter for a week at one depot.
+"""
+
+EARLIER_WORK = """# Sorting Parcels by Their Labels
+
+## Abstract
+
+Parcel depots sort millions of boxes a day. In earlier work [3], we introduced a collection \
+of labelled photos of parcels. We use a convolutional reader to route every box by its \
+printed postcode. The reader routes 97.1% of boxes correctly.
+
+## Experiments
+
+We ran the reader for a week at one depot.
+"""
+
+
+def test_a_proposal_in_the_past_tense_is_the_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"parcels": PAST_TENSE})
+    value = str(cells(lib, ids["parcels"], "method")["method"]["value"])
+    assert value.startswith("a sorter which reads the handwritten postcode")
+
+
+def test_a_past_proposal_citing_earlier_work_is_not_the_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"parcels": EARLIER_WORK})
+    value = str(cells(lib, ids["parcels"], "method")["method"]["value"])
+    assert "collection of labelled photos" not in value
+    assert "convolutional reader" in value
