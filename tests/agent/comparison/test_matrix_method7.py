@@ -1,7 +1,8 @@
 """The method cell read in forms papers write besides the present-tense proposal
 (agent/comparison/aspect_readers/prose_aspects.py, method_statements.py): a proposal in
 the past tense ("in this paper we proposed ..."), which is the paper's own unless the
-sentence cites the earlier work it was made in."""
+sentence cites the earlier work it was made in; the design of a study that compares rather than
+proposes ("we compare five ranking functions"), which a proposal in the same paper outranks."""
 
 from __future__ import annotations
 
@@ -47,3 +48,48 @@ def test_a_past_proposal_citing_earlier_work_is_not_the_method(tmp_path: Path) -
     value = str(cells(lib, ids["parcels"], "method")["method"]["value"])
     assert "collection of labelled photos" not in value
     assert "convolutional reader" in value
+
+
+STUDY = """# How Well Do Spelling Checkers Handle Dialect?
+
+## Abstract
+
+Spelling checkers are tuned to standard forms. We evaluate five spelling correction \
+systems on letters written in three regional dialects and ask readers to rate each \
+correction. Commercial checkers change 14.2% of dialect words that readers accept.
+
+## Introduction
+
+Many writers mix dialect words into otherwise standard prose. We use a small pool of \
+volunteer readers to judge every correction.
+
+## Letters
+
+We gathered 300 letters from local archives.
+"""
+
+STUDY_AND_PROPOSAL = """# How Well Do Spelling Checkers Handle Dialect?
+
+## Abstract
+
+Spelling checkers are tuned to standard forms. We propose a dialect-aware checker which \
+looks words up in a regional lexicon before it corrects them. We compare five spelling \
+correction systems on letters written in three regional dialects. Our checker changes 3.1% \
+of dialect words that readers accept.
+
+## Letters
+
+We gathered 300 letters from local archives.
+"""
+
+
+def test_a_study_that_compares_methods_has_them_as_its_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"dialect": STUDY})
+    value = str(cells(lib, ids["dialect"], "method")["method"]["value"])
+    assert value.startswith("five spelling correction systems")
+
+
+def test_a_proposal_outranks_the_comparison_it_is_part_of(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"dialect": STUDY_AND_PROPOSAL})
+    value = str(cells(lib, ids["dialect"], "method")["method"]["value"])
+    assert value.startswith("a dialect-aware checker")

@@ -35,6 +35,16 @@ _SUBJECT = (
 # "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
 _METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
 _AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
+# a study's design where a paper compares rather than proposes: "we compare eleven similarity
+# metrics", "we investigate four learning strategies" (18 of 313 pool papers' openings); ranked
+# right after the proposal, so a paper that proposes something and compares it keeps its proposal
+STUDY_CUE = re.compile(
+    r"\b(?:we|I|this (?:paper|article|study|work))\s+(?:also\s+|first\s+|then\s+|further\s+)?"
+    rf"(?:{alternation('study_verbs')})\s+(?P<v>(?:{alternation('study_sets')}|\d+)\s+"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{alternation('studied_heads')})\b(?:[^.;:]|\.(?=\d)){{0,200}})",
+    re.I,
+)
+
 LATE_METHOD_CUES: list[re.Pattern[str]] = [
     re.compile(  # ranked last: sequels and roadmaps share these forms
         rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"

@@ -18,7 +18,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
-from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
+from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES, STUDY_CUE
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -56,6 +56,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
             re.I,
         ),
+        STUDY_CUE,  # ranked with the proposal: what a study compares (method_statements.py)
         re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
             r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
             r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
@@ -279,7 +280,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
-        score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        step = rank - 1 if aspect == "method" and rank > STUDY_RANK else rank  # shares a step
+        score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
@@ -302,7 +304,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
-MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
+STUDY_RANK = 1  # the study cue, scored as the cue after the proposal; the cues after it as before
+MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
 
