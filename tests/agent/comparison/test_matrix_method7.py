@@ -2,7 +2,8 @@
 (agent/comparison/aspect_readers/prose_aspects.py, method_statements.py): a proposal in
 the past tense ("in this paper we proposed ..."), which is the paper's own unless the
 sentence cites the earlier work it was made in; the design of a study that compares rather than
-proposes ("we compare five ranking functions"), which a proposal in the same paper outranks."""
+proposes ("we compare five ranking functions"), which a proposal in the same paper outranks;
+a main result stated after "the result shows/suggests" (the singular as well as the plural)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,23 @@ def test_a_proposal_outranks_the_comparison_it_is_part_of(tmp_path: Path) -> Non
     lib, ids = ingest(tmp_path, {"dialect": STUDY_AND_PROPOSAL})
     value = str(cells(lib, ids["dialect"], "method")["method"]["value"])
     assert value.startswith("a dialect-aware checker")
+
+
+ONE_RESULT = """# Teaching a Parser Old Spelling
+
+## Abstract
+
+Parsers trained on modern text stumble on early printed books. We train a parser on modern \
+text and adapt it with a few hundred transcribed pages. The result suggests that a short \
+adaptation makes the parser far more robust on old spelling.
+
+## Pages
+
+We transcribed 400 pages of early printed books.
+"""
+
+
+def test_a_finding_stated_after_the_result_in_the_singular(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"parser": ONE_RESULT})
+    value = str(cells(lib, ids["parser"], "main result")["main result"]["value"])
+    assert value.startswith("a short adaptation makes the parser far more robust")

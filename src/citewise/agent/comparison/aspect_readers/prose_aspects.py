@@ -80,7 +80,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "main result": [
         re.compile(
-            r"\b(?:results|findings|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
+            r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
             rf"\b(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
