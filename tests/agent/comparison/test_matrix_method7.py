@@ -3,7 +3,8 @@
 the past tense ("in this paper we proposed ..."), which is the paper's own unless the
 sentence cites the earlier work it was made in; the design of a study that compares rather than
 proposes ("we compare five ranking functions"), which a proposal in the same paper outranks;
-a main result stated after "the result shows/suggests" (the singular as well as the plural)."""
+a main result stated after "the result shows/suggests" (the singular as well as the plural)
+or after "the present paper demonstrates that" (any person and tense of the verb)."""
 
 from __future__ import annotations
 
@@ -114,3 +115,23 @@ def test_a_finding_stated_after_the_result_in_the_singular(tmp_path: Path) -> No
     lib, ids = ingest(tmp_path, {"parser": ONE_RESULT})
     value = str(cells(lib, ids["parser"], "main result")["main result"]["value"])
     assert value.startswith("a short adaptation makes the parser far more robust")
+
+
+PAPER_SHOWS = """# Teaching a Parser Old Spelling
+
+## Abstract
+
+Parsers trained on modern text stumble on early printed books. We adapt a parser with a few \
+hundred transcribed pages. The present paper demonstrates that the adapted parser is more \
+robust on old spelling.
+
+## Pages
+
+We transcribed 400 pages of early printed books.
+"""
+
+
+def test_a_finding_the_paper_itself_demonstrates(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"parser": PAPER_SHOWS})
+    value = str(cells(lib, ids["parser"], "main result")["main result"]["value"])
+    assert value.startswith("the adapted parser is more robust")

@@ -26,7 +26,7 @@ from citewise.agent.comparison.extraction import Finding, Unit
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
 _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
-    r"the (?:present|current) study|here we)"
+    r"the (?:present|current) (?:study|paper|work|article)|here we)"
 )
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
@@ -85,7 +85,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:find|found|show|showed|demonstrate|observe|observed)\s+"
+            rf"\b{_SUBJECT}\s+(?:finds?|found|shows?|showed|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
