@@ -1,10 +1,15 @@
-"""The method cell read in forms papers write besides the present-tense proposal
-(agent/comparison/aspect_readers/prose_aspects.py, method_statements.py): a proposal in
-the past tense ("in this paper we proposed ..."), which is the paper's own unless the
-sentence cites the earlier work it was made in; the design of a study that compares rather than
-proposes ("we compare five ranking functions"), which a proposal in the same paper outranks;
-a main result stated after "the result shows/suggests" (the singular as well as the plural)
-or after "the present paper demonstrates that" (any person and tense of the verb)."""
+"""The method and main-result cells read in forms papers write besides the ones read before
+(agent/comparison/aspect_readers/prose_aspects.py, method_statements.py):
+
+- a proposal in the past tense ("in this paper we proposed ..."), the paper's own unless the
+  sentence cites the earlier work it was made in;
+- the design of a study that compares rather than proposes ("we compare five ranking
+  functions"), which a proposal in the same paper outranks;
+- a sentence pointing at one of the paper's sections ("in Section 2 we present ...") is its
+  roadmap, not its method;
+- a main result after "the result shows/suggests" (singular as well as plural) or after "the
+  present paper demonstrates that" (any person and tense of the verb).
+"""
 
 from __future__ import annotations
 
@@ -135,3 +140,28 @@ def test_a_finding_the_paper_itself_demonstrates(tmp_path: Path) -> None:
     lib, ids = ingest(tmp_path, {"parser": PAPER_SHOWS})
     value = str(cells(lib, ids["parser"], "main result")["main result"]["value"])
     assert value.startswith("the adapted parser is more robust")
+
+
+ROADMAP = """# Forecasting River Levels From Rain Gauges
+
+## Abstract
+
+Flood warnings come late on small rivers.
+
+## Introduction
+
+In Section 2 we present earlier forecasting schemes for small rivers and their gauges. We \
+combine a gradient-boosted regressor with upstream gauge readings taken every ten minutes. \
+The forecasts reach the warning office two hours earlier.
+
+## Gauges
+
+We read 40 gauges for three winters.
+"""
+
+
+def test_a_roadmap_sentence_is_not_the_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"river": ROADMAP})
+    value = str(cells(lib, ids["river"], "method")["method"]["value"])
+    assert "earlier forecasting schemes" not in value
+    assert "gradient-boosted regressor" in value

@@ -271,6 +271,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and _POINTER.search(value):
             continue  # "we show generations ... in Table 4" points at a finding
+        if aspect == "method" and _ROADMAP.search(unit.text):
+            continue  # "in Section 2 we present related work": the paper's roadmap
         if m.groupdict().get("past") and cites_others(unit.text):
             continue  # "in earlier work [3] we introduced ...": a proposal of the past
         if aspect == "limitations" and _RELEASES.search(value):
@@ -302,6 +304,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     return None
 
 
+# a sentence pointing at one of the paper's sections states its roadmap, not its method
+_ROADMAP = re.compile(r"\b(?:[Ss]ections?\s+(?:\d|[a-z]+:)|SECREF|[Ss]ec\.\s*\d)")
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
 STUDY_RANK = 1  # the study cue, scored as the cue after the proposal; the cues after it as before
