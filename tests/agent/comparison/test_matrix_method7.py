@@ -8,7 +8,8 @@
 - a sentence pointing at one of the paper's sections ("in Section 2 we present ...") is its
   roadmap, not its method;
 - a main result after "the result shows/suggests" (singular as well as plural) or after "the
-  present paper demonstrates that" (any person and tense of the verb).
+  present paper demonstrates that" (any person and tense of the verb), never a result verb
+  followed by its means ("this is achieved by combining ...").
 """
 
 from __future__ import annotations
@@ -165,3 +166,23 @@ def test_a_roadmap_sentence_is_not_the_method(tmp_path: Path) -> None:
     value = str(cells(lib, ids["river"], "method")["method"]["value"])
     assert "earlier forecasting schemes" not in value
     assert "gradient-boosted regressor" in value
+
+
+MEANS_NOT_FINDING = """# Forecasting River Levels From Rain Gauges
+
+## Abstract
+
+Flood warnings come late on small rivers. This is achieved by combining upstream gauges \
+with rain radar in one regressor. Our forecasts reach the warning office two hours earlier \
+than the current bulletin.
+
+## Gauges
+
+We read 40 gauges for three winters.
+"""
+
+
+def test_a_result_verb_followed_by_its_means_is_no_finding(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"river": MEANS_NOT_FINDING})
+    value = str(cells(lib, ids["river"], "main result")["main result"]["value"])
+    assert "achieved by combining" not in value

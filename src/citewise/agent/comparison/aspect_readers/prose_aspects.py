@@ -89,9 +89,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
-        re.compile(  # a whole sentence whose verb reports a result
+        re.compile(  # a whole sentence whose verb reports a result (not "achieved by using X")
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
-            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b"
+            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b(?!\s+by\s+(?![\d+$-]|(?:a|an|the|over|more|less|"
+            r"up|about|around|nearly|almost|roughly|approximately|only|at)\b))"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
