@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from citewise.agent.comparison.aspect_readers import method_statements as statements
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
@@ -18,9 +19,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
-from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES, STUDY_CUE
+from citewise.agent.comparison.aspect_readers.prose_headline import BY_MEANS, headline, main_clause
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
-from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -51,12 +51,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "method": [
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:presents?|proposes?|introduces?|"
-            rf"describes?|(?P<past>presented|proposed|introduced|described)|develop(?:s|ed)?|"
-            rf"construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            rf"\b{_SUBJECT}\s+(?:will\s+)?{statements.PROPOSAL_VERBS}\s+{_CLAUSE}",
             re.I,
         ),
-        STUDY_CUE,  # ranked with the proposal: what a study compares (method_statements.py)
+        statements.STUDY_CUE,  # what a study compares, ranked after the proposal
         re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
             r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
             r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
@@ -76,7 +74,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
-        *LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
+        *statements.LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
     ],
     "main result": [
         re.compile(
@@ -89,10 +87,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
-        re.compile(  # a whole sentence whose verb reports a result (not "achieved by using X")
+        re.compile(  # a whole sentence whose verb reports a result
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
-            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b(?!\s+by\s+(?![\d+$-]|(?:a|an|the|over|more|less|"
-            r"up|about|around|nearly|almost|roughly|approximately|only|at)\b))"
+            rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{BY_MEANS}"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
@@ -272,10 +269,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and _POINTER.search(value):
             continue  # "we show generations ... in Table 4" points at a finding
-        if aspect == "method" and _ROADMAP.search(unit.text):
-            continue  # "in Section 2 we present related work": the paper's roadmap
-        if m.groupdict().get("past") and cites_others(unit.text):
-            continue  # "in earlier work [3] we introduced ...": a proposal of the past
+        if aspect == "method" and statements.not_the_method(m, unit.text):
+            continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and _RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
         if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
@@ -283,7 +278,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
-        step = rank - 1 if aspect == "method" and rank > STUDY_RANK else rank  # shares a step
+        step = statements.cue_step(rank) if aspect == "method" else rank
         score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
@@ -305,11 +300,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     return None
 
 
-# a sentence pointing at one of the paper's sections states its roadmap, not its method
-_ROADMAP = re.compile(r"\b(?:[Ss]ections?\s+(?:\d|[a-z]+:)|SECREF|[Ss]ec\.\s*\d)")
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
-STUDY_RANK = 1  # the study cue, scored as the cue after the proposal; the cues after it as before
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
