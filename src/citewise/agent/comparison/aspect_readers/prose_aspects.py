@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.comparison.aspect_readers import method_statements as statements
+from citewise.agent.comparison.aspect_readers import method_statements, prose_headline
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
@@ -19,8 +19,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
-from citewise.agent.comparison.aspect_readers.prose_headline import BY_MEANS, headline, main_clause
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
+from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
@@ -51,10 +51,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "method": [
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:will\s+)?{statements.PROPOSAL_VERBS}\s+{_CLAUSE}",
+            rf"\b{_SUBJECT}\s+(?:will\s+)?{method_statements.PROPOSAL_VERBS}\s+{_CLAUSE}",
             re.I,
         ),
-        statements.STUDY_CUE,  # what a study compares, ranked after the proposal
+        method_statements.STUDY_CUE,  # what a study compares, ranked after the proposal
         re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
             r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
             r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
@@ -74,7 +74,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
-        *statements.LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
+        *method_statements.LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
     ],
     "main result": [
         re.compile(
@@ -89,7 +89,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(  # a whole sentence whose verb reports a result
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
-            rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{BY_MEANS}"
+            rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
@@ -269,7 +269,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and _POINTER.search(value):
             continue  # "we show generations ... in Table 4" points at a finding
-        if aspect == "method" and statements.not_the_method(m, unit.text):
+        if aspect == "method" and method_statements.not_the_method(m, unit.text):
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and _RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
@@ -278,7 +278,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
-        step = statements.cue_step(rank) if aspect == "method" else rank
+        step = method_statements.cue_step(rank) if aspect == "method" else rank
         score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
