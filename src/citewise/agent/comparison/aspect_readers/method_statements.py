@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, cites_others
 from citewise.agent.comparison.extraction import Finding, Unit
 
 # Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
@@ -35,6 +35,42 @@ _SUBJECT = (
 # "we derive a dataset ... and develop a method" (each in 6% of the pool's openings)
 _METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
 _AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
+# the verbs of a proposal, a past one named apart ("in this paper we proposed ..."; 11 of 313
+# pool openings): it is earlier work's where the sentence cites that work
+PROPOSAL_VERBS = (
+    r"(?:presents?|proposes?|introduces?|describes?|(?P<past>presented|proposed|introduced|"
+    r"described)|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)"
+)
+# a sentence pointing at one of the paper's sections states its roadmap, not its method ("In
+# Section 2 we present related work", 22 of 313 pool openings write one with a method verb)
+_ROADMAP = re.compile(r"\b(?:[Ss]ections?\s+(?:\d|[a-z]+:)|SECREF|[Ss]ec\.\s*\d)")
+STUDY_RANK = 1  # where STUDY_CUE stands among the method cues
+
+
+def not_the_method(m: re.Match[str], text: str) -> bool:
+    """Whether a method cue's match `m` in `text` is no statement of the paper's method: the
+    sentence is the paper's roadmap, or a past proposal citing the earlier work it was made in."""
+    if _ROADMAP.search(text):
+        return True
+    return bool(m.groupdict().get("past")) and cites_others(text)
+
+
+def cue_step(rank: int) -> int:
+    """The scoring step of the method cue at `rank`: the study cue scores as the cue after the
+    proposal, and the cues after it as they did before it was added."""
+    return rank - 1 if rank > STUDY_RANK else rank
+
+
+# a study's design where a paper compares rather than proposes: "we compare eleven similarity
+# metrics", "we investigate four learning strategies" (18 of 313 pool papers' openings); ranked
+# right after the proposal, so a paper that proposes something and compares it keeps its proposal
+STUDY_CUE = re.compile(
+    r"\b(?:we|I|this (?:paper|article|study|work))\s+(?:also\s+|first\s+|then\s+|further\s+)?"
+    rf"(?:{alternation('study_verbs')})\s+(?P<v>(?:{alternation('study_sets')}|\d+)\s+"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{alternation('studied_heads')})\b(?:[^.;:]|\.(?=\d)){{0,200}})",
+    re.I,
+)
+
 LATE_METHOD_CUES: list[re.Pattern[str]] = [
     re.compile(  # ranked last: sequels and roadmaps share these forms
         rf"\b(?:we|I)\s+(?:{_METHOD_ADVERB}|{_AND_THEN})(?:propose|present|introduce|develop|"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from citewise.agent.comparison.aspect_readers import method_statements, prose_headline
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
@@ -18,7 +19,6 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
-from citewise.agent.comparison.aspect_readers.method_statements import LATE_METHOD_CUES
 from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
@@ -35,7 +35,7 @@ from citewise.agent.comparison.extraction import Finding, Unit
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
 _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
-    r"the (?:present|current) study|here we)"
+    r"the (?:present|current) (?:study|paper|work|article)|here we)"
 )
 PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "task": [
@@ -60,10 +60,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "method": [
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:will\s+)?(?:present(?:s)?|propose(?:s)?|introduce(?:s)?|"
-            rf"describe(?:s)?|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)\s+{_CLAUSE}",
+            rf"\b{_SUBJECT}\s+(?:will\s+)?{method_statements.PROPOSAL_VERBS}\s+{_CLAUSE}",
             re.I,
         ),
+        method_statements.STUDY_CUE,  # what a study compares, ranked after the proposal
         re.compile(  # "we use a simple method based on bidirectional LSTMs to ..."
             r"\b(?:we|I)\s+(?:use|used|employ|employed|adopt|adopted|apply|applied|follow|followed)\s+"
             r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:method|approach|model|framework|algorithm|"
@@ -83,22 +83,22 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:{alternation('design_nouns')}))\b[^.;:]{{0,90}})",
             re.I,
         ),
-        *LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
+        *method_statements.LATE_METHOD_CUES,  # agent/comparison/aspect_readers/method_statements.py
     ],
     "main result": [
         re.compile(
-            r"\b(?:results|findings|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
+            r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
             rf"\b(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:find|found|show|showed|demonstrate|observe|observed)\s+"
+            rf"\b{_SUBJECT}\s+(?:finds?|found|shows?|showed|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
-            r"decreas|boost|exceed|halv)(?:s|es|ed)?\b"
+            rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
@@ -288,6 +288,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and _POINTER.search(value):
             continue  # "we show generations ... in Table 4" points at a finding
+        if aspect == "method" and method_statements.not_the_method(m, unit.text):
+            continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and _RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
         if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
@@ -295,7 +297,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
         # the abstract and introduction state tasks and methods
-        score = 2.0 - 0.3 * rank + (1.0 if in_section else 0.0) + 0.5 * early
+        step = method_statements.cue_step(rank) if aspect == "method" else rank
+        score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
@@ -318,7 +321,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 
 PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
-MEANS_CUE = 2  # the method cue naming the means ("we integrate ..."), said where a paper opens
+MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
 

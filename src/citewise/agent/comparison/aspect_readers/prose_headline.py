@@ -27,6 +27,12 @@ from citewise.agent.comparison.extraction import Finding, Unit
 
 # a value that points at a table or figure instead of stating a finding
 POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
+# after a result verb, its means rather than its size: "this is achieved by dropping ...",
+# "improved by augmenting ..." (33 of 315 pool papers); "improves by 2.1 points" stays a finding
+BY_MEANS = (
+    r"(?!\s+by\s+(?![\d+$-]|(?:a|an|the|over|more|less|up|about|around|nearly|almost|roughly|"
+    r"approximately|only|at)\b))"
+)
 _OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
 # "81.3", "7%": a measured number; not a year, not a size ("1.5 million tweets", "81.1M papers")
 _MEASURED = re.compile(rf"\d\.\d+(?![\d.]|\s?(?:{alternation('count_scales')})\b)|\d\s?%", re.I)
