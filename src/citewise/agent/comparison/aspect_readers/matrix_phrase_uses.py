@@ -297,6 +297,17 @@ def named_after(mention: str) -> Reader:
     return read
 
 
+def stated_reader(mention: str) -> Reader:
+    """The paper's statement of which one: the name right after its kind, read before the
+    object of a verb of use, which ends at the kind ("we use the transformer model BERT")."""
+    given, used = named_after(mention), use_reader(mention)
+
+    def read(text: str) -> tuple[str, bool] | None:
+        return given(text) or used(text)
+
+    return read
+
+
 def abbreviation(name: str, before: str) -> bool:
     """Whether `name` only abbreviates the words just before it ("recurrent neural language
     model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials

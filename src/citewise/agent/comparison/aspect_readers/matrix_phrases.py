@@ -50,10 +50,9 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     credited,
     framing,
     in_passing,
-    named_after,
     names_one,
     own_use,
-    use_reader,
+    stated_reader,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.sourced_lists import sourced_lists
@@ -284,14 +283,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    # the name right after its kind is read before the object of a verb of use, which ends at
-    # the kind ("we use the bidirectional transformer model BERT")
-    given, used = named_after(mention), use_reader(mention)
-
-    def stated(text: str) -> tuple[str, bool] | None:
-        return given(text) or used(text)
-
-    return [stated, link, copula_reader(mention), named_as, apposed, which_one]
+    return [stated_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
 
 
 def _says_no_name(value: str) -> bool:
