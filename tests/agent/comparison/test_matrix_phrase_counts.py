@@ -79,3 +79,15 @@ def test_a_threshold_or_a_selection_is_no_total(sentence: str) -> None:
 def test_more_than_a_count_approximates_the_total() -> None:
     sentence = "The quarry corpus holds more than 24K tokens of notes."
     assert best("number of tokens", sentence) == "24K"
+
+
+def test_a_count_per_item_gives_way_to_the_total() -> None:
+    per_note = "Each survey note carries three labels per outcrop in our data."
+    total = "Our survey uses 14 labels in all."
+    assert best("number of labels", per_note, total) == "14"
+    assert best("number of labels", total, per_note) == "14"
+    # alone it is still the paper's own count, read as written
+    assert best("number of labels", per_note) == "three"
+    # "for each of the N" distributes over the paper's own set: no per-item count
+    spread = "We drew 40 rock samples for each of the sites."
+    assert best("number of samples", spread, "The survey logged 9 samples per site.") == "40"

@@ -134,3 +134,30 @@ def test_a_count_of_one_gives_way_to_another_count() -> None:
 def test_a_count_that_is_a_setting_a_bound_or_an_average_is_no_total(sentence: str) -> None:
     assert best("number of sentences", sentence) is None
     assert best("number of tokens", sentence) is None
+
+
+@pytest.mark.parametrize(
+    "phrase,sentence,expected",
+    [
+        # the name given right after its kind, with no comma or bracket
+        ("tagging model", "We train the sequence tagging model RockTag on the notes.", "RockTag"),
+        ("core encoder", "Notes pass through the core encoder StrataNet2 and a softmax.",
+         "StrataNet2"),
+    ],
+)  # fmt: skip
+def test_the_name_after_its_kind_is_the_cell(phrase: str, sentence: str, expected: str) -> None:
+    assert best(phrase, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # inside a longer capitalised name, or the kind's own initials
+        "We compare to the Auxiliary Tagging Model GAN on the notes.",
+        "We train a tagging model TM on the notes.",
+    ],
+)
+def test_a_name_after_its_kind_that_is_part_of_a_name_or_initials_is_not_read(
+    sentence: str,
+) -> None:
+    assert best("tagging model", sentence) not in {"GAN", "TM"}

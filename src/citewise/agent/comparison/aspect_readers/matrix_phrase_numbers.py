@@ -51,6 +51,7 @@ _PHRASE_LISTS = (
     "averages",
     "setting_contexts",
     "own_use_words",
+    "per_item",
 )
 
 
@@ -194,6 +195,20 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         return None
 
     return [_respective(phrase_mention), first_reading(_after(phrase_mention)), before]
+
+
+def per_item(text: str, value: str) -> bool:
+    """Whether a count is per item rather than in all: a distributive word follows it within
+    a few words ("three labels per tweet", "20 annotations for each question"; "for each of
+    the three models" distributes over a set, not over items)."""
+    at = text.find(value)
+    if at < 0:
+        return False
+    marks = "|".join(
+        r"\s+".join(w.split()) for w in sorted(phrase_list("per_item"), key=len, reverse=True)
+    )
+    after = rf"[\w-]*(?:\s+[\w-]+){{0,3}}?\s+(?:{marks})\b(?!\s+of\b)"
+    return re.match(after, text[at + len(value) :]) is not None
 
 
 def _one_of_many(before: str) -> bool:

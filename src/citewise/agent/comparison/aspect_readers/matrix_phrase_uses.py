@@ -268,6 +268,46 @@ def coordinated(text: str, m: re.Match[str]) -> bool:
     )
 
 
+# a proper name of a model, tool or resource: capitalised with a capital or digit inside, or
+# with a digit ("BERT", "GPT-2", "RoBERTa", "GloVe", "word2vec", "fastText", "XLNet")
+NAME = r"(?:[A-Z][\w.+-]*[A-Z0-9][\w.+-]*|[a-z]+[A-Z0-9][\w.+-]*)"
+
+
+def named_after(mention: str) -> Reader:
+    """The name a kind is given right after it, with no comma or bracket: "the bidirectional
+    transformer model BERT", "the sentence encoder SkipThought" give the name. None where the
+    mention is capitalised (inside a longer name: "Auxiliary Classifier GAN"), the name is a
+    placeholder or the mention's own initials ("language model LM"), or it runs on into
+    another capitalised word."""
+    after = re.compile(
+        rf"\b(?P<m>(?i:{mention}))\s+(?P<v>{NAME})"
+        r"(?=\s*[),.;:]|\s+(?:and|or|to|is|was|are|were|for|with|on|in|as|which|that|by)\b|\s*$)"
+    )
+
+    def read(text: str) -> tuple[str, bool] | None:
+        for m in after.finditer(text):
+            name = m.group("v").rstrip(".")
+            if m.group("m")[:1].isupper() or re.search(r"REF\d|FORM\d|^UID\d", name):
+                continue
+            if abbreviation(name, text[: m.start("v")]):
+                continue
+            return (name, False)
+        return None
+
+    return read
+
+
+def stated_reader(mention: str) -> Reader:
+    """The paper's statement of which one: the name right after its kind, read before the
+    object of a verb of use, which ends at the kind ("we use the transformer model BERT")."""
+    given, used = named_after(mention), use_reader(mention)
+
+    def read(text: str) -> tuple[str, bool] | None:
+        return given(text) or used(text)
+
+    return read
+
+
 def abbreviation(name: str, before: str) -> bool:
     """Whether `name` only abbreviates the words just before it ("recurrent neural language
     model (RNNLM)", "masked language models (MLMs)"): its capitals all among their initials

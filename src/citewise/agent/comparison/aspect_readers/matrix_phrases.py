@@ -38,9 +38,11 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     count_readers,
     function_words,
     number_readers,
+    per_item,
     phrase_list,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+    NAME,
     abbreviation,
     caption,
     coordinated,
@@ -50,7 +52,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     in_passing,
     names_one,
     own_use,
-    use_reader,
+    stated_reader,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.sourced_lists import sourced_lists
@@ -206,6 +208,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             if not numeric and rank == 0 and cites_others(text):
                 score += CITING_PENALTY  # the paper's own use of a cited thing is its claim
             score -= 0.6 if numeric and value.lower() in _ONE else 0.0
+            score -= 0.6 if numeric and per_item(text, value) else 0.0  # "3 labels per tweet"
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
@@ -233,7 +236,7 @@ def _name_readers(mention: str) -> list[Reader]:
     )
     # the name the phrase is given right after it: "a pretrained encoder (BERT)", "the
     # tagger, TnT,", "language models such as GPT-2 and XLNet", "an encoder called ELMo"
-    named = rf"(?:{_NAME})(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|,\s+and\s+)(?:{_NAME}))*"
+    named = rf"(?:{NAME})(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|,\s+and\s+)(?:{NAME}))*"
     appositive = re.compile(
         rf"\b(?i:{mention})\w*(?:\s*(?P<open>[(,])\s*|\s+(?:such as|called|named|namely)\s+)"
         rf"(?P<v>{named})(?P<close>\s*[),.;]|\s+(?:and|or|to|is|was|for|with|on|in|as)\b)"
@@ -280,7 +283,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
-    return [use_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
+    return [stated_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
 
 
 def _says_no_name(value: str) -> bool:
@@ -330,11 +333,6 @@ def _generic(text: str, start: int, linked: str) -> bool:
     if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
-
-
-# a proper name of a model, tool or resource: capitalised with a capital or digit inside, or
-# with a digit ("BERT", "GPT-2", "RoBERTa", "GloVe", "word2vec", "fastText", "XLNet")
-_NAME = r"(?:[A-Z][\w.+-]*[A-Z0-9][\w.+-]*|[a-z]+[A-Z0-9][\w.+-]*)"
 
 
 # a verb before a mention ends the words that say which one ("we learn ... word embeddings")
