@@ -18,7 +18,9 @@ over --seeds splits, threshold searched under the 15% false-refusal cap), the he
 answerable against unanswerable drafted questions for each judge alone, for the shipped six
 answerability signals, and for the shipped signals with each judge; the judges of a cache are
 `top1` (the scorer's first candidate's log-odds) and `best` (the highest over the scored
-candidates). It also prints the raw AUC and the seconds per prompt. Nothing is shipped.
+candidates). It also prints the raw AUC, the seconds per prompt and whether the judge reads the
+answer at all: the AUC of its log-odds for candidates holding an accepted answer against the
+other candidates of answerable questions. Nothing is shipped.
 """
 
 from __future__ import annotations
@@ -224,6 +226,20 @@ def check(records_path: Path, caches: list[Path], seeds: int) -> None:
             r["signals"][f"{j}_top1"] = values[0]
             r["signals"][f"{j}_best"] = max(values)
         signals += [f"{j}_top1", f"{j}_best"]
+    for j in judges:
+        # does the judge read the answer at all? its candidates holding an accepted answer
+        # against the others, over answerable questions
+        pairs = [
+            (v, float(r["labels"][i]))
+            for r in scored
+            if r["answerable"]
+            for v, i in zip(r["judged"][j], scorer_order(r), strict=False)
+        ]
+        value, holds = np.asarray(pairs).T
+        print(
+            f"candidate AUC {j:22s} {auc(value, holds):.3f} ({int(holds.sum())} of "
+            f"{len(holds)} hold an answer; log-odds mean {value.mean():.2f} sd {value.std():.2f})"
+        )
     label = np.asarray([1.0 if r["answerable"] else 0.0 for r in scored])
     for s in signals:
         raw = np.asarray([r["signals"][s] for r in scored])

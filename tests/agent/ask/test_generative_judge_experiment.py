@@ -94,19 +94,23 @@ def test_a_real_small_model_reads_the_same_log_odds_twice(tmp_path: Path) -> Non
 
 def _records(seed: int = 3) -> list[dict[str, Any]]:
     """60 papers with two questions each, one in six unanswerable; every record carries the
-    six shipped answerability signals as noise, four candidates and the drafted answer."""
+    six shipped answerability signals as noise, four candidates (one holding the answer when
+    the question has one) and the drafted answer."""
     rng = np.random.default_rng(seed)
     records = []
     for paper in range(60):
         for k in range(2):
             answerable = bool(rng.random() > 1 / 6)
             signals = {n: float(rng.normal()) for n in _script().REFUSAL_SIGNALS}
+            labels = np.zeros(4)
+            labels[rng.integers(4)] = float(answerable)
             records.append(
                 {
                     "paper": f"paper-{paper}.md",
                     "question": f"question {k} about paper {paper}?",
                     "texts": [f"sentence {i} of paper {paper}" for i in range(4)],
                     "rows": rng.normal(size=(4, len(FEATURES))),
+                    "labels": labels,
                     "answerable": answerable,
                     "drafted": True,
                     "refused": False,
@@ -126,8 +130,9 @@ def test_check_scores_a_judge_held_out_by_paper(
     sharp: dict[tuple[str, str], tuple[float, float]] = {}
     noise: dict[tuple[str, str], tuple[float, float]] = {}
     for r in records:
-        for text in r["texts"]:
-            sharp[(r["question"], text)] = ((2.0 if r["answerable"] else -2.0) + rng.normal(), 0.1)
+        for text, holds in zip(r["texts"], r["labels"], strict=True):
+            lead = 2.0 if holds else (0.0 if r["answerable"] else -2.0)
+            sharp[(r["question"], text)] = (lead + rng.normal(), 0.1)
             noise[(r["question"], text)] = (float(rng.normal()), 0.1)
     (tmp_path / "records.pkl").write_bytes(pickle.dumps(records))
     for name, replies in (("sharp", sharp), ("noise", noise)):
@@ -140,7 +145,9 @@ def test_check_scores_a_judge_held_out_by_paper(
         line = next(x for x in lines if x.split()[0] == signals)
         return float(line.split("AUC")[1].split()[0])
 
+    candidate = {x.split()[2]: float(x.split()[3]) for x in lines if x.startswith("candidate AUC")}
+    assert candidate["sharp_ask"] > 0.85 and abs(candidate["noise_ask"] - 0.5) < 0.15
     assert held_out_auc("sharp_ask_best") > 0.9
-    assert held_out_auc("sharp_ask_top1") > 0.9
+    assert held_out_auc("sharp_ask_top1") > 0.8
     assert abs(held_out_auc("noise_ask_best") - 0.5) < 0.2
-    assert held_out_auc("+".join(script.REFUSAL_SIGNALS) + "+sharp_ask_top1") > 0.85
+    assert held_out_auc("+".join(script.REFUSAL_SIGNALS) + "+sharp_ask_top1") > 0.8
