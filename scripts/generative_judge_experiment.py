@@ -4,7 +4,7 @@ candidate sentence together, tell a sentence that answers the question from one 
     python scripts/generative_judge_experiment.py run RECORDS.pkl MODEL.gguf CACHE.pkl \
         [--wording ask|alone] [--top 3] [--limit N]
     python scripts/generative_judge_experiment.py check RECORDS.pkl CACHE.pkl [CACHE.pkl ...] \
-        [--seeds 5]
+        [--seeds 5] [--limit N]
 
 RECORDS.pkl is scripts/contextual_judge_experiment.py's `dump` (per question the scorer's 40
 candidate sentences with their feature rows and labels, and the drafted answer's signals).
@@ -200,8 +200,8 @@ def auc(score: np.ndarray, label: np.ndarray) -> float:
     return float(above / (len(pos) * len(neg)))
 
 
-def check(records_path: Path, caches: list[Path], seeds: int) -> None:
-    records: list[Record] = pickle.loads(records_path.read_bytes())
+def check(records_path: Path, caches: list[Path], seeds: int, limit: int = 0) -> None:
+    records: list[Record] = pickle.loads(records_path.read_bytes())[: limit or None]
     judges: list[str] = []
     for path in caches:
         cache = pickle.loads(path.read_bytes())
@@ -275,11 +275,12 @@ def main() -> None:
     c.add_argument("records", type=Path)
     c.add_argument("caches", type=Path, nargs="+")
     c.add_argument("--seeds", type=int, default=5)
+    c.add_argument("--limit", type=int, default=0, help="the first N questions (a run's prefix)")
     args = parser.parse_args()
     if args.command == "run":
         run(args.records, args.model, args.cache, args.wording, args.top, args.limit)
     else:
-        check(args.records, args.caches, args.seeds)
+        check(args.records, args.caches, args.seeds, args.limit)
 
 
 if __name__ == "__main__":
