@@ -67,8 +67,15 @@ def _load(path: Path, n_ctx: int) -> Any:
                 ) from exc
             threads = 1 if (os.cpu_count() or 1) <= 2 else 4
             try:
+                # Prompt processing runs on n_threads_batch (default: every CPU), generation
+                # on n_threads: both keep to the same share of the machine.
                 _loaded[key] = Llama(
-                    model_path=str(path), n_ctx=n_ctx, n_threads=threads, seed=0, verbose=False
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=threads,
+                    n_threads_batch=threads,
+                    seed=0,
+                    verbose=False,
                 )
             except (ValueError, RuntimeError) as exc:
                 raise UnknownModelError(
