@@ -188,13 +188,13 @@ def name_findings(
 
 _PLAIN_WORD = re.compile(r"[A-Z][a-z]+")
 _CAPITALISED_RUN = re.compile(r"(?:\s+[A-Z][\w-]*){1,3}")
-_LOWER_NEXT = re.compile(r"\s+(?P<w>[a-z][\w-]*)")
 
 
 def longer_name(text: str, start: int, end: int) -> str:
-    """The name a plain capitalised word at `start:end` stands for: itself, or when it is the
-    first word of a longer capitalised name, that name ("Conceptual Captions"); "" when the
-    longer name goes on into a lower-case noun it modifies ("South African languages")."""
+    """The name a plain capitalised word at `start:end` stands for: itself, or "" when it is
+    the first word of a longer capitalised name ("South" of "South African", "Zhihu" of
+    "Zhihu Live"), unless that name is one the paper cites ("Conceptual Captions BIBREF0"):
+    then the longer name."""
     word = text[start:end]
     run = _CAPITALISED_RUN.match(text, end)
     if not _PLAIN_WORD.fullmatch(word) or run is None:
@@ -202,12 +202,9 @@ def longer_name(text: str, start: int, end: int) -> str:
     stop = end
     for w in re.finditer(r"\S+", run.group()):
         if PLACEHOLDER.match(w.group()):
-            return text[start:stop]  # "Conceptual Captions BIBREF0": the citation ends it
+            return text[start:stop] if stop > end else word
         stop = end + w.end()
-    after = _LOWER_NEXT.match(text, stop)
-    if after and not re.fullmatch(_DATA_WORD, after.group("w")):
-        return ""
-    return text[start:stop]
+    return ""
 
 
 _BEFORE = re.compile(rf"(?:^|(?<=\s))(?P<w>{NAME})\s+$")
