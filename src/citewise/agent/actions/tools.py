@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from citewise.agent.actions import tool_actions as a
-from citewise.agent.comparison.extraction import ELLIPSIS
+from citewise.agent.comparison.extraction import cited_in
 from citewise.agent.generation.verify import SUPPORT_THRESHOLD
 from citewise.documents.math.formulas import parse_equation_id
 from citewise.errors import CitewiseError, Kind
@@ -36,8 +36,9 @@ class Tool:
 
 
 def _cited(quote: str, value: str) -> bool:
-    """The value occurs in its quote (a cell cut short ends in an ellipsis the quote lacks)."""
-    return value.removesuffix(ELLIPSIS) in quote
+    """The value occurs in its quote (a cell cut short ends in an ellipsis the quote lacks; a
+    cell shows the quote's converter placeholders left out)."""
+    return cited_in(value, quote)
 
 
 def _search_post(p: a.SearchLibraryParams, r: a.SearchLibraryResult) -> str | None:

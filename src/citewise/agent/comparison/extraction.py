@@ -24,6 +24,32 @@ _SKIP_SECTIONS = re.compile(
 )
 _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"https?://\S+")
+# the placeholders of papers converted from LaTeX: a citation, a cross-reference, a formula
+PLACEHOLDER_KINDS = "BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID"
+OMITTED = "[…]"  # what a shown value says where the paper had a formula or cross-reference
+# a run of citations ("X BIBREF3 , BIBREF4") is left out of a shown value, as in any quotation
+_CITATIONS = re.compile(r"\s*\bBIBREF\d+(?:\s*[,;]\s*BIBREF\d+)*")
+_REFERENCES = re.compile(rf"\b(?:{PLACEHOLDER_KINDS})\d+\b")
+_EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
+_SPACE_BEFORE = re.compile(r"\s+(?=[,;:)\]]|\.(?!\d))|(?<=\()\s+")
+_DOUBLED = re.compile(r"([,;])(?:\s*[,;])+")
+
+
+def readable(text: str) -> str:
+    """`text` as a cell shows it: the converter's placeholders out (citations dropped, a formula
+    or cross-reference as "[…]"), the spaces they leave before punctuation closed up."""
+    if "REF" not in text and "FORM" not in text and "UID" not in text:
+        return text
+    text = _REFERENCES.sub(OMITTED, _CITATIONS.sub("", text))
+    text = _DOUBLED.sub(r"\1", _SPACE_BEFORE.sub("", _EMPTY_BRACKETS.sub("", text)))
+    return _SPACE.sub(" ", text).strip(" ,;")
+
+
+def cited_in(value: str, quote: str) -> bool:
+    """Whether a shown value (cut short: with its ellipsis) is its quote's own words, the
+    quote read as the cell shows it (`readable`)."""
+    value = value.removesuffix(ELLIPSIS)
+    return value in quote or value in readable(quote)
 
 
 @dataclass(frozen=True)
@@ -53,8 +79,10 @@ class Finding:
 
     @property
     def shown(self) -> str:
-        """The value as a cell shows it: with "…" where it was cut short."""
-        return self.value + ELLIPSIS if self.cut else self.value
+        """The value as a cell shows it: placeholders out (`readable`), with "…" where it was
+        cut short; the quote stays verbatim."""
+        value = readable(self.value)
+        return value + ELLIPSIS if self.cut else value
 
     def __post_init__(self) -> None:
         if not self.value or self.value not in self.quote:

@@ -13,13 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
-from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
 from citewise.documents.model import Table
 
 KINDS = "kinds"  # the gazetteer's acronyms of a kind of data, never a dataset met in passing
 NAME = r"[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*"
 # a placeholder of a paper converted from LaTeX (a citation, table, formula) names nothing
-PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+$")
+PLACEHOLDER = re.compile(rf"^(?:{PLACEHOLDER_KINDS})\d+$")
 _DATA_WORD = (
     r"(?:datasets?|data ?sets?|corpus|corpora|databases?|benchmarks?|treebanks?|collections?)"
 )
@@ -176,10 +176,35 @@ def name_findings(
                 continue
             if kind == "datasets":
                 value = _whole_name(unit.text, m.start("v"), m.end("v"))
+                if value == m.group("v"):
+                    value = longer_name(unit.text, m.start("v"), m.end("v"))
+                if not value:
+                    continue  # "South" of "South African languages"
             found.append(
                 Finding(kind, value, unit.text, unit.page, unit.block_id, unit.section, score)
             )
     return found
+
+
+_PLAIN_WORD = re.compile(r"[A-Z][a-z]+")
+_CAPITALISED_RUN = re.compile(r"(?:\s+[A-Z][\w-]*){1,3}")
+
+
+def longer_name(text: str, start: int, end: int) -> str:
+    """The name a plain capitalised word at `start:end` stands for: itself, or "" when it is
+    the first word of a longer capitalised name ("South" of "South African", "Zhihu" of
+    "Zhihu Live"), unless that name is one the paper cites ("Conceptual Captions BIBREF0"):
+    then the longer name."""
+    word = text[start:end]
+    run = _CAPITALISED_RUN.match(text, end)
+    if not _PLAIN_WORD.fullmatch(word) or run is None:
+        return word
+    stop = end
+    for w in re.finditer(r"\S+", run.group()):
+        if PLACEHOLDER.match(w.group()):
+            return text[start:stop] if stop > end else word
+        stop = end + w.end()
+    return ""
 
 
 _BEFORE = re.compile(rf"(?:^|(?<=\s))(?P<w>{NAME})\s+$")

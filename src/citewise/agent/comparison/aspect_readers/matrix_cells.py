@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from importlib import resources
 
-from citewise.agent.comparison.extraction import Finding
+from citewise.agent.comparison.extraction import Finding, readable
 from citewise.agent.sourced_lists import HINT, read_lists
 from citewise.errors import CitewiseError
 
@@ -61,37 +61,99 @@ def _drop_dangling(value: str) -> str:
     return " ".join(words).rstrip(" ,;:—–-(")
 
 
-def shorten(value: str, limit: int = MAX_CELL) -> tuple[str, bool]:
+def shorten(
+    value: str, limit: int = MAX_CELL, keep: tuple[int, int] | None = None
+) -> tuple[str, bool]:
     """`value` within `limit` characters, cut at the last clause boundary in its second half,
-    else at the last word boundary; True when something was cut off."""
+    else at the last word boundary; True when something was cut off. `keep` is the span of
+    what made the value worth a cell (a cue, a measured number): a cut never drops it, the
+    value then running to the end of the clause that holds it (at most `KEEP_LIMIT`); the
+    converter's placeholders count for nothing (`readable`)."""
+    limit += _hidden(value, limit)
     if len(value) <= limit:
         return value, False
+    kept = keep[1] if keep is not None and keep[1] <= KEEP_LIMIT else 0
+    if kept:  # the clause that holds it, else the longest cell that does
+        short, was_cut = _cut_after(value, kept)
+        if len(short) <= KEEP_LIMIT:
+            return short, was_cut
+        limit = KEEP_LIMIT
     head = value[: limit + 1]
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(head) if m.start() >= limit // 2]
+    lowest = max(limit // 2, kept)
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(head) if m.start() >= lowest]
     if breaks:
         short = head[: breaks[-1]]
-    elif " " in head:
+    elif " " in head[kept:]:
         short = head[: head.rfind(" ")]
     else:
         short = head[:limit]
     return _drop_dangling(short.rstrip(" ,;:")), True
 
 
+KEEP_LIMIT = 2 * MAX_CELL  # how long a cell may grow to keep what it was chosen for
+
+
+def _hidden(value: str, limit: int) -> int:
+    """How many characters of the value's first `limit` a cell does not show (the converter's
+    placeholders, `readable`): a cut counts the characters a reader sees."""
+    hidden = 0
+    for _ in range(3):
+        head = value[: limit + hidden]
+        now = len(head) - len(readable(head))
+        if now <= hidden:
+            break
+        hidden = now
+    return hidden
+
+
+def _cut_after(value: str, end: int) -> tuple[str, bool]:
+    """`value` up to the first clause boundary at or after `end`, else whole."""
+    m = _CLAUSE_BREAK.search(value, end)
+    if m is None:
+        return value, False
+    return _drop_dangling(value[: m.start()].rstrip(" ,;:")), True
+
+
+@cache
+def _reasons() -> dict[str, re.Pattern[str]]:
+    """Per column, what makes a sentence its cell: a limitations cue, a measured number."""
+    return {
+        "limitations": re.compile(rf"\b(?:{alternation('limitation_reasons')})", re.I),
+        "main result": _MEASURED,
+    }
+
+
 def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     """The finding's value as a cell: whole words of its quote, at most `limit` characters,
-    `cut` set when the value stops short of its clause."""
+    `cut` set when the value stops short of its clause. A value cut before what made its
+    sentence the column's cell (a future-work cue, a measured number: `_reasons`) runs on
+    to the end of the clause that holds it."""
     start = word_start(finding.quote, finding.value)
     if start < 0:
         return finding
     end = complete_word(finding.quote, start + len(finding.value))
     start, end = balanced(finding.quote, start, end)
     value = finding.quote[start:end]
-    short, was_cut = shorten(value, limit)
+    keep = _lost_reason(finding, start, end)
+    if keep is not None:
+        value = finding.quote[start : clause_end(finding.quote, end)].rstrip(" ,")
+    short, was_cut = shorten(value, limit, keep)
     if not short or short not in finding.quote:
         return finding
     if short == finding.value and not was_cut:
         return finding
-    return replace(finding, value=short, cut=finding.cut or was_cut)
+    cut = (finding.cut and keep is None) or was_cut
+    return replace(finding, value=short, cut=cut)
+
+
+def _lost_reason(finding: Finding, start: int, end: int) -> tuple[int, int] | None:
+    """Where the reason the value was chosen stands (relative to `start`) when a cut left it
+    out: it is in the rest of the value's clause and not in the value; else None."""
+    reason = _reasons().get(finding.aspect)
+    if reason is None or not finding.cut or reason.search(finding.quote, start, end):
+        return None
+    m = reason.search(finding.quote, end, clause_end(finding.quote, end))
+    return (m.start() - start, m.end() - start) if m else None
 
 
 def word_start(text: str, value: str) -> int:

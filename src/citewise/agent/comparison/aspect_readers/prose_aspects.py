@@ -370,7 +370,7 @@ _DESCRIBED_DATA = re.compile(
     r"\b(?:we\s+(?:use|used|collect\w*|buil[dt]|create[sd]?|construct\w*|compile[sd]?|release[sd]?)|"
     r"(?:is|was|were)\s+(?:collected|built|created|constructed|compiled|used))\s+(?:\w+\s+){0,3}?"
     r"(?P<v>(?:a|an|our)\s+(?:[\w-]+\s+){0,4}?(?:dataset|data set|corpus|collection)\s+of\s+"
-    r"[^.;:]{5,100})",
+    r"(?:[^.;:]|\.(?=\d)){5,100})",  # "1.5 million" does not end it
     re.I,
 )
 DESCRIBED_DATA_SCORE = 1.5  # below a name the paper uses in its setup, above one named in passing
@@ -379,8 +379,8 @@ DESCRIBED_DATA_SCORE = 1.5  # below a name the paper uses in its setup, above on
 _DATA_SOURCE = re.compile(
     r"\b(?:our|the|this|new)\s+(?:[\w-]+\s+)?(?P<v>(?:dataset|data set|corpus)\s+(?:is|was)\s+"
     r"(?:derived|built|constructed|collected|created|extracted|compiled|sampled|drawn|crawled|"
-    r"obtained)\s+from\s+[^.;:,()]{3,70}?)(?=\s+BIBREF|\s+(?:which|that|where|and|with)\b|"
-    r"\s*[.;:,(]|$)",
+    r"obtained)\s+from\s+(?:[^.;:,()]|[.,](?=\d)){3,70}?)(?=\s+BIBREF|\s+(?:which|that|where|and|with)\b|"
+    r"\s*(?:[.,](?!\d)|[;:(])|$)",
     re.I,
 )
 
