@@ -55,3 +55,35 @@ def test_a_release_in_related_work_is_none() -> None:
     sentence = "Most taggers are initialised with pre-trained GloVe vectors."
     assert read("software", sentence, section="2 Related Work") == []
     assert read("software", sentence) == ["GloVe"]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("seeds", "Every tagger is run four times with different initializations and we report "
+         "the mean F1.", "four times with different initializations"),
+        ("seeds", "Scores in the table come from 6 different random initializations per corpus, "
+         "as reported below.", "6 different random initializations"),
+        ("schedule", "The parser was trained with RMSProp and a constant learning rate of 0.01.",
+         "constant learning rate"),
+        ("dropout", "We did not use dropout, since the tagger never overfit the small corpus.",
+         "did not use dropout"),
+        ("dropout", "Weight decay is applied to every matrix, but no dropout anywhere.",
+         "no dropout"),
+    ],
+)  # fmt: skip
+def test_a_setting_stated_by_what_the_paper_does(aspect: str, sentence: str, expected: str) -> None:
+    assert read(aspect, sentence) == [expected]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence",
+    [
+        ("seeds", "The ensemble joins three taggers trained from different initializations."),
+        ("dropout", "Without dropout the deep tagger overfits, as no dropout remains between "
+         "its layers."),
+        ("schedule", "A fixed learning rate is known to slow the late phase of optimisation."),
+    ],
+)  # fmt: skip
+def test_no_setting_from_an_ensemble_an_ablation_or_a_remark(aspect: str, sentence: str) -> None:
+    assert read(aspect, sentence) == []
