@@ -148,9 +148,7 @@ def loaded_embeddings(unit: Unit) -> list[str]:
         return []
     if not (_USE.search(text) or _LOADS.search(text)) or _NOT_OWN_USE.search(text):
         return []
-    # another work's subject, or a sentence reporting others ("X et al. reported that ...")
-    others = _OTHERS_SUBJECT.match(text) or re.search(r"\bet\s+al\b", text)
-    if others and not _FIRST_PERSON.search(text):
+    if _OTHERS_SUBJECT.match(text) and not _FIRST_PERSON.search(text):
         return []
     pattern = _named(vocabulary("pretrained embeddings"), re.I)
     if pattern is None:
