@@ -50,7 +50,6 @@ def test_a_loaded_pretrained_release_is_software(sentence: str, expected: str) -
         "We compare our vectors with GloVe embeddings trained on the same crawl.",
         "The strongest baseline uses word2vec features fed to a linear model.",
         "BIBREF4 initialised their tagger with GloVe vectors.",
-        "Their tagger was initialised with GloVe vectors before training.",
         "Spoken Word2Vec is used to embed the audio segments of each speaker.",
         "Figure 2: pre-trained fastText vectors of the frequent words, projected with PCA.",
         "The word2vec tool was developed by BIBREF5 and trained on a news corpus.",

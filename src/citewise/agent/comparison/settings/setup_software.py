@@ -120,7 +120,7 @@ _BACKGROUND = re.compile(
     r"introduction|related work|background|prior work|literature|caption", re.I
 )
 _OTHERS_SUBJECT = re.compile(
-    r"^\W*(?:[A-Z][\w-]+\s+et\s+al\.?|BIBREF\d+|They\b|Their\b|(?:Existing|Previous|Prior|Earlier)\s)"
+    r"^\W*(?:[A-Z][\w-]+\s+et\s+al\.?|BIBREF\d+|They\b|(?:Existing|Previous|Prior|Earlier)\s)"
 )
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
 # a sentence about what the paper compares with: "the baseline provided by the authors: an ELMo
