@@ -3,9 +3,7 @@
 the gazetteer's dataset names), or a programming language, framework, toolkit or statistics
 package of agent/data/matrix_software.txt, found in a sentence that uses it ("implemented in C",
 "trained using Sockeye", "analysed with Stata"), or a program named by its kind after a name in
-capitals ("obtained using the Stanford POS tagger", "we use the Montreal Forced Aligner"), or a
-pre-trained word-representation release the paper's own sentences load ("initialised with
-300-dimensional GloVe vectors", "we use the pre-trained ELMo")."""
+capitals ("obtained using the Stanford POS tagger", "we use the Montreal Forced Aligner")."""
 
 from __future__ import annotations
 
@@ -50,7 +48,7 @@ _NOT_SOFTWARE = re.compile(
 def vocabulary(name: str) -> tuple[str, ...]:
     text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
     names = ("languages", "frameworks", "tools", "statistics", "tool kinds", "service kinds",
-             "data collection words", "pretrained embeddings")  # fmt: skip
+             "data collection words")  # fmt: skip
     lists = sourced_lists(text, SOFTWARE_FILE, names)
     return tuple(lists[name])
 
@@ -101,61 +99,14 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             # "the Moses tokenizer" after "Moses": the program already named
             named = [*found, *(v.lower() for v in values)]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
-        embeddings = loaded_embeddings(unit)
-        for value in values + embeddings:
+        for value in values:
             if value.lower() in found:
                 continue
-            # a toolkit first, where a paper names more than the cell holds
-            score = (0.9 if value in embeddings else 1.0) + section_bonus("software", unit)
+            score = 1.0 + section_bonus("software", unit)
             found[value.lower()] = Finding(
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
     return list(found.values())
-
-
-# a sentence that loads a pre-trained release: "initialized with pre-trained GloVe embeddings"
-_LOADS = re.compile(r"\b(?:pre-?trained|initiali[sz]\w*|load\w*)\b", re.I)
-# where a paper names the representations others used, not its own
-_BACKGROUND = re.compile(
-    r"introduction|related work|background|prior work|literature|caption", re.I
-)
-_OTHERS_SUBJECT = re.compile(
-    r"^\W*(?:[A-Z][\w-]+\s+et\s+al\.?|BIBREF\d+|They\b|(?:Existing|Previous|Prior|Earlier)\s)"
-)
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
-# a sentence about what the paper compares with: "the baseline provided by the authors: an ELMo
-# encoder", or a figure's caption
-_NOT_OWN_USE = re.compile(
-    r"\bbaselines?\b|\bcompar\w*|\b(?:implemented|developed|proposed|introduced)\s+by\b|"
-    r"^\W*(?:Figure|Fig\.|Table)\s*\d",
-    re.I,
-)
-# the name as an example ("models such as ELMo, BERT"), inside a longer name ("Audio Word2Vec"),
-# or where something else was used ("the articles used in the word2vec implementation")
-_NOT_ITSELF = re.compile(
-    r"(?:\b(?:such\s+as|e\.g\.,?|like|including)\s+|\b[A-Z][\w-]*\s+|"
-    r"\bused\s+(?:in|by)\s+(?:the\s+)?)$"
-)
-
-
-def loaded_embeddings(unit: Unit) -> list[str]:
-    """The pre-trained word representations ([pretrained embeddings] of
-    agent/data/matrix_software.txt) a sentence of the paper's own uses or loads, as written;
-    none in the introduction, related work or a caption, in a sentence about a baseline or a
-    comparison, nor where a cited work is the subject or the name is an example."""
-    text = unit.text
-    if unit.kind in ("table", "caption") or _BACKGROUND.search(unit.section.split(" > ")[0]):
-        return []
-    if not (_USE.search(text) or _LOADS.search(text)) or _NOT_OWN_USE.search(text):
-        return []
-    if _OTHERS_SUBJECT.match(text) and not _FIRST_PERSON.search(text):
-        return []
-    pattern = _named(vocabulary("pretrained embeddings"), re.I)
-    if pattern is None:
-        return []
-    return [
-        m.group("v") for m in pattern.finditer(text) if not _NOT_ITSELF.search(text[: m.start()])
-    ]
 
 
 def _names_any(value: str, names: list[str]) -> bool:
