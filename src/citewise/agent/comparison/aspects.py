@@ -202,13 +202,15 @@ class Paper:
     units: list[Unit]
     tables: list[Table]
     title: Unit | None = None
+    thanks: tuple[Unit, ...] = ()  # the acknowledgements' sentences (hardware a paper was given)
 
 
 def load_paper(store: Store, document: StoredDocument) -> Paper:
     blocks = store.blocks(document.id)
     found = tables(store.blocks_with_data(document.id, ("table",)))
+    thanks = tuple(units(blocks, thanks=True))
     return Paper(document, _untitled(units(blocks), document.title), found,
-                 _title_unit(blocks, document.title))  # fmt: skip
+                 _title_unit(blocks, document.title), thanks)  # fmt: skip
 
 
 def _untitled(paper_units: list[Unit], title: str) -> list[Unit]:

@@ -22,6 +22,7 @@ PROSE_KINDS = ("paragraph", "list", "caption", "footnote")
 _SKIP_SECTIONS = re.compile(
     r"\b(references|bibliography|acknowledg\w*|author contributions)\b", re.I
 )
+_THANKS = re.compile(r"\backnowledg\w*", re.I)
 _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"https?://\S+")
 # the placeholders of papers converted from LaTeX: a citation, a cross-reference, a formula
@@ -99,11 +100,16 @@ class Finding:
         }
 
 
-def units(blocks: Iterable[StoredBlock]) -> list[Unit]:
-    """Trusted sentences and table rows of a paper, references and thanks left out."""
+def units(blocks: Iterable[StoredBlock], thanks: bool = False) -> list[Unit]:
+    """Trusted sentences and table rows of a paper, references and thanks left out; with
+    `thanks`, the sentences of its acknowledgements alone (where a paper names the hardware
+    it was given)."""
     out = []
     for b in blocks:
-        if not b.trusted or _SKIP_SECTIONS.search(b.section_path.split(" > ")[-1] or ""):
+        heading = b.section_path.split(" > ")[-1] or ""
+        if thanks and not _THANKS.search(heading):
+            continue
+        if not b.trusted or (not thanks and _SKIP_SECTIONS.search(heading)):
             continue
         if b.kind == "table":
             pieces = split_sentences(b.text, "table")

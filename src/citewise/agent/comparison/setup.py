@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 
 from citewise.agent.comparison.aspects import Paper, find_aspect
-from citewise.agent.comparison.extraction import Finding
+from citewise.agent.comparison.extraction import Finding, best_distinct
 from citewise.agent.comparison.gazetteer import Gazetteer
+from citewise.agent.comparison.settings.setup_thanks import thanked_hardware
 
 SETUP_ASPECTS = (
     "datasets",
@@ -92,8 +93,11 @@ def extract_setup(
     items = []
     for a in aspects:
         found = find_aspect(a, paper, gazetteer, LIMITS.get(a, DEFAULT_LIMIT))
-        kept = tuple(
+        kept = [
             f for f in found if a not in NAMED or not BACKGROUND.search(f.section.split(" > ")[0])
-        )
-        items.append(SetupItem(a, kept))
+        ]
+        if a == "hardware":
+            # the card or computing service the acknowledgements thank for, after the body's
+            kept = best_distinct(kept + thanked_hardware(paper.thanks), LIMITS[a])
+        items.append(SetupItem(a, tuple(kept)))
     return Setup(paper.document.id, paper.document.title, tuple(items))
