@@ -26,6 +26,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_WORK_CUE,
     LIMITED_CUE,
     PLAN_VERB,
+    RELEASES,
     limits_own_work,
     listed_plans,
     result_shortcomings,
@@ -175,7 +176,6 @@ _ANNOUNCES = re.compile(
 )
 # a result that names no finding: "experiments demonstrate the effectiveness of our method"
 _VAGUE = re.compile(rf"^(?:the\s+)?(?:{alternation('vague_results')})\s+(?:of|and)\b", re.I)
-_RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
 # what a result claims: a comparison, a change, a number
 _CLAIMS = re.compile(rf"\d|\b(?:{alternation('claim_words')})\b", re.I)
 
@@ -238,7 +238,7 @@ def _own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding
     """The clause of a sentence about the paper's own work that admits a shortcoming, cue
     words or not; scored higher where papers weigh their work (discussion, conclusion)."""
     m = _SHORTCOMING.search(unit.text)
-    if not m or not _OWN.search(unit.text) or _RELEASES.search(unit.text):
+    if not m or not _OWN.search(unit.text) or RELEASES.search(unit.text):
         return []
     if _CONDITION.match(unit.text):
         return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
@@ -290,7 +290,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # "we show generations ... in Table 4" points at a finding
         if aspect == "method" and method_statements.not_the_method(m, unit.text):
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
-        if aspect == "limitations" and _RELEASES.search(value):
+        if aspect == "limitations" and RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
         if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
             continue  # "BERT is a Markov random field", "the effectiveness of X": no finding

@@ -89,7 +89,8 @@ _VARIANT = re.compile(r"\b(?:without|w/o|removing|removed|ablat\w*)\b", re.I)
 # "the techniques we use to avoid overfitting": a shortcoming the paper's work remedies
 _REMEDY = re.compile(rf"\b(?:{alternation('remedy_verbs')})\s+(?:\w+\s+)?$", re.I)
 _CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
-_RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
+# a sentence offering something to others ("we release the code"): never a shortcoming
+RELEASES = re.compile(r"\b(?:release|publish|make (?:\w+ ){0,3}available)\b", re.I)
 RESULT_SHORTCOMING_SCORE = 1.5  # as an admission outside the closing sections
 _CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
 
@@ -107,7 +108,7 @@ def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list
     """The clause of a sentence in a section reporting results (or in a closing section,
     `closing`) that admits a shortcoming of the paper's own work, the work named in that
     clause; scored as an admission (`early`: 1 at the paper's start)."""
-    if not (closing or weighs_results(unit.section)) or _RELEASES.search(unit.text):
+    if not (closing or weighs_results(unit.section)) or RELEASES.search(unit.text):
         return []
     for m in _SHORTCOMING.finditer(unit.text):
         starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
