@@ -7,16 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.comparison.aspect_readers.matrix_phrases import phrase_findings
-from citewise.agent.comparison.extraction import Unit
-
-
-def best(phrase: str, *sentences: str, section: str = "4 Model") -> str | None:
-    """The value of the best-scored reading over the sentences, or None."""
-    units = [Unit(t, f"b-{n}", 2, section, "paragraph", n) for n, t in enumerate(sentences)]
-    found = phrase_findings(phrase, units)
-    assert all(f.value in f.quote for f in found)
-    return max(found, key=lambda f: f.score).value if found else None
+from tests.agent.comparison.test_matrix_phrases import best
 
 
 @pytest.mark.parametrize(

@@ -9,21 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
-from citewise.agent.comparison.settings.matrix_settings import settings_findings
+from citewise.agent.comparison.extraction import Unit
 from citewise.agent.comparison.settings.setup_thanks import thanked_hardware
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
+from tests.agent.comparison.test_setup_software import read
 
 runner = CliRunner()
-
-
-def read(aspect: str, *sentences: str, section: str = "4 Experiments") -> list[str]:
-    units = [Unit(s, f"b-{n}", 3, section, "paragraph", n) for n, s in enumerate(sentences)]
-    found: list[Finding] = [f for u in units for f in find_in_unit(aspect, u)]
-    kept = best_distinct(settings_findings(aspect, units, "", set(), found), 6)
-    assert all(f.value in f.quote for f in kept)
-    return [f.value for f in kept]
 
 
 @pytest.mark.parametrize(

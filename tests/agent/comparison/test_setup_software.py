@@ -13,8 +13,9 @@ from citewise.agent.comparison.settings.matrix_settings import settings_findings
 from citewise.agent.comparison.settings.setup_software import kind_named
 
 
-def read(aspect: str, *sentences: str) -> list[str]:
-    units = [Unit(s, f"b-{n}", 3, "4 Experiments", "paragraph", n) for n, s in enumerate(sentences)]
+def read(aspect: str, *sentences: str, section: str = "4 Experiments") -> list[str]:
+    """The values kept for `aspect` from sentences of one section (at most six)."""
+    units = [Unit(s, f"b-{n}", 3, section, "paragraph", n) for n, s in enumerate(sentences)]
     found: list[Finding] = [f for u in units for f in find_in_unit(aspect, u)]
     kept = best_distinct(settings_findings(aspect, units, "", set(), found), 6)
     assert all(f.value in f.quote for f in kept)
