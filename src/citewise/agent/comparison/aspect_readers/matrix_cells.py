@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, readable
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import HINT, read_lists
 from citewise.errors import CitewiseError
 
@@ -27,7 +27,7 @@ _WORD = re.compile(r"\w")
 @cache
 def word_list(name: str) -> frozenset[str]:
     """One "[name]" list of the data file, lower case; a list without provenance is an error."""
-    text = resources.files("citewise.agent").joinpath("data", WORDS_FILE).read_text("utf-8")
+    text = shipped_text(WORDS_FILE)
     lists, sourced = read_lists(text)
     words = {line.lower() for line in lists.get(name, [])}
     if not words or name not in sourced:

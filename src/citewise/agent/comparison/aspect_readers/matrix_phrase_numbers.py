@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.patterns import NUM
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 # a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
@@ -58,7 +58,7 @@ _PHRASE_LISTS = (
 @cache
 def phrase_list(name: str) -> frozenset[str]:
     """A list of agent/data/matrix_phrases.txt (lower case; provenance checked)."""
-    text = resources.files("citewise.agent").joinpath("data", PHRASE_LISTS_FILE).read_text("utf-8")
+    text = shipped_text(PHRASE_LISTS_FILE)
     lists = sourced_lists(text, PHRASE_LISTS_FILE, _PHRASE_LISTS)
     return frozenset(w.lower() for w in lists[name])
 
@@ -204,11 +204,16 @@ def per_item(text: str, value: str) -> bool:
     at = text.find(value)
     if at < 0:
         return False
+    return _per_item_after().match(text, at + len(value)) is not None
+
+
+@cache
+def _per_item_after() -> re.Pattern[str]:
+    """A distributive word ("per", "for each") within a few words, not "for each of"."""
     marks = "|".join(
         r"\s+".join(w.split()) for w in sorted(phrase_list("per_item"), key=len, reverse=True)
     )
-    after = rf"[\w-]*(?:\s+[\w-]+){{0,3}}?\s+(?:{marks})\b(?!\s+of\b)"
-    return re.match(after, text[at + len(value) :]) is not None
+    return re.compile(rf"[\w-]*(?:\s+[\w-]+){{0,3}}?\s+(?:{marks})\b(?!\s+of\b)")
 
 
 def _one_of_many(before: str) -> bool:

@@ -227,12 +227,17 @@ def credited(text: str, value: str) -> bool:
 
 def _used(word: str) -> bool:
     """A form of a verb of use ("using", "follows", "based"; agent/data/matrix_phrases.txt)."""
-    verbs = phrase_list("use_verbs") | phrase_list("own_use_words")
+    verbs = _use_words()
     return (
         word in verbs
         or word.rstrip("s") in verbs
         or (word.endswith("ing") and (word[:-3] in verbs or word[:-3] + "e" in verbs))
     )
+
+
+@cache
+def _use_words() -> frozenset[str]:
+    return phrase_list("use_verbs") | phrase_list("own_use_words")
 
 
 def copula_reader(mention: str) -> Reader:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     CITING_PENALTY,
@@ -55,6 +54,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     stated_reader,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6
@@ -83,7 +83,7 @@ PHRASE_WORDS_FILE = "setup_phrases.txt"
 @cache
 def phrase_words(name: str) -> frozenset[str]:
     """A list of agent/data/setup_phrases.txt (lower case; provenance checked)."""
-    text = resources.files("citewise.agent").joinpath("data", PHRASE_WORDS_FILE).read_text("utf-8")
+    text = shipped_text(PHRASE_WORDS_FILE)
     lists = sourced_lists(
         text, PHRASE_WORDS_FILE, ("property_modifiers", "negations", "clause_words")
     )

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.patterns import NUM
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 NAMES_FILE = "setup_names.txt"
@@ -34,7 +34,7 @@ NAMES_FILE = "setup_names.txt"
 @cache
 def word_alternation(name: str) -> str:
     """One list of agent/data/setup_names.txt as a regex alternation, longest first."""
-    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    text = shipped_text(NAMES_FILE)
     words = sourced_lists(text, NAMES_FILE, (name,))[name]
     alts = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in alts)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import METRIC_NAMES, NUM
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 NAMES_FILE = "setup_names.txt"
@@ -35,7 +35,7 @@ _LIST_GOES_ON = re.compile(rf"\s*(?:,|and\b)\s*\$?\s*{NUM}")
 
 @cache
 def _names() -> dict[str, re.Pattern[str]]:
-    text = resources.files("citewise.agent").joinpath("data", NAMES_FILE).read_text("utf-8")
+    text = shipped_text(NAMES_FILE)
     lists = sourced_lists(text, NAMES_FILE, SETTINGS)
     out = {}
     for aspect in SETTINGS:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import OPTIMIZERS
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
 SOFTWARE_FILE = "matrix_software.txt"
@@ -46,7 +46,7 @@ _NOT_SOFTWARE = re.compile(
 
 @cache
 def vocabulary(name: str) -> tuple[str, ...]:
-    text = resources.files("citewise.agent").joinpath("data", SOFTWARE_FILE).read_text("utf-8")
+    text = shipped_text(SOFTWARE_FILE)
     names = ("languages", "frameworks", "tools", "statistics", "tool kinds", "service kinds",
              "data collection words")  # fmt: skip
     lists = sourced_lists(text, SOFTWARE_FILE, names)
