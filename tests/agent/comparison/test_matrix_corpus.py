@@ -1,11 +1,10 @@
-"""`citewise matrix --all` over the shared corpus: fast, mostly filled, every value in its
+"""`citewise matrix --all` over the shared corpus: mostly filled, every value in its
 quote, the XLSX and CSV readable by openpyxl / csv / pandas, reruns served from the cache."""
 
 from __future__ import annotations
 
 import csv
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -30,14 +29,8 @@ def matrix(lib: Path, out: Path, *extra: str) -> dict:
     return json.loads(result.stdout)
 
 
-def test_matrix_over_the_corpus_is_fast_filled_and_quoted(
-    corpus_library: Path, tmp_path: Path
-) -> None:
-    start = time.perf_counter()
-    summary = matrix(corpus_library, tmp_path / "m.json")
-    elapsed = time.perf_counter() - start
-    print(f"matrix: {elapsed:.1f}s, fill {summary['fill_rate']:.3f}")
-    assert elapsed < 60
+def test_matrix_over_the_corpus_is_filled_and_quoted(corpus_library: Path, tmp_path: Path) -> None:
+    summary = matrix(corpus_library, tmp_path / "m.json")  # its speed: benchmarks/matrix_all.py
     assert summary["rows"] == 8 and summary["computed"] == 40
     assert summary["fill_rate"] >= 0.60
     data = json.loads((tmp_path / "m.json").read_text())
