@@ -1,7 +1,8 @@
 """The literature matrix and `setup` scored against hand labels (benchmarks/matrix_gold.yaml).
 
     python benchmarks/matrix_score.py --library LIB
-        [--part dev|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|all]
+        [--part dev|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8
+                |all]
         [--show] [--json]
 
 LIB holds the gold papers (the QASPER pool's Markdown and ../shared/corpus's PDFs; matched by
@@ -195,6 +196,7 @@ def main() -> None:
         "held-out-5",
         "held-out-6",
         "held-out-7",
+        "held-out-8",
         "all",
     )
     ap.add_argument("--part", default="dev", choices=parts)
