@@ -25,8 +25,10 @@ The matching rule (`Forms.names_item`, `Forms.names_answer`):
   "dataset", "model", ...), or all its words when none is left. A cell names an item when the
   cell holds every distinctive word of the item, or when one of the cell's parts (split as an
   answer is) is a shorter form of the item: the part's distinctive words, not only numbers,
-  all among the item's words and covering at least half of the item's distinctive words
-  ("CoNLL 2003" names "CoNLL 2003 English NER"; "English" does not). In the `dataset size`
+  all among the item's words and covering at least half of the distinctive words of the
+  item's head, its words before the first [head ends] word such as "of", "at" ("CoNLL 2003"
+  names "CoNLL 2003 English NER", "recall" names "recall at a given threshold"; "English"
+  does not name "CoNLL 2003 English NER"). In the `dataset size`
   column an item holding a number is named when the cell holds each of its numbers (commas and
   thin spaces between thousands dropped, "10K"/"64M"/"1.3 million" read as 10000/64000000/
   1300000), whatever its words.
@@ -79,6 +81,7 @@ class Item:
     text: str
     words: frozenset[str]
     distinctive: frozenset[str]
+    head: frozenset[str]  # distinctive words before the first head end ("of", "at", ...)
     abbreviation: frozenset[str]
     numbers: frozenset[float]
 
@@ -89,6 +92,7 @@ class Forms:
     exclude: list[re.Pattern[str]]
     generic: frozenset[str]
     same: tuple[tuple[tuple[str, ...], str], ...] = ()  # (spelling, kept), longest first
+    head_ends: frozenset[str] = frozenset()
 
     def column(self, question: str) -> str | None:
         """The column a question asks, or None (no form, an excluded form, or two columns)."""
@@ -125,15 +129,25 @@ class Forms:
             if not every and not abbreviation:
                 continue
             distinctive = [w for w in every if w not in self.generic] or every
-            out.append(Item(part, frozenset(every), frozenset(distinctive), abbreviation,
-                            frozenset(numbers(bare))))  # fmt: skip
+            cut = next((i for i, w in enumerate(every) if w in self.head_ends), len(every))
+            head = [w for w in every[:cut] if w not in self.generic] or distinctive
+            out.append(
+                Item(
+                    part,
+                    frozenset(every),
+                    frozenset(distinctive),
+                    frozenset(head),
+                    abbreviation,
+                    frozenset(numbers(bare)),
+                )  # fmt: skip
+            )
         return out
 
     def names_item(self, cell: str, item: Item, column: str) -> bool:
         """The cell names the item: it holds the item's distinctive words (or its abbreviation,
         or in the size column its numbers), or one of the cell's parts is a shorter form of the
         item (its distinctive words, not only numbers, all in the item and covering at least
-        half of the item's)."""
+        half of the distinctive words of the item's head)."""
         if column == SIZE_COLUMN and item.numbers:
             return item.numbers <= numbers(cell)
         have = set(self.words(cell))
@@ -142,10 +156,10 @@ class Forms:
         if item.distinctive and item.distinctive <= have:
             return True
         for part in self.items(cell):
-            shared = part.distinctive & item.distinctive
+            shared = part.distinctive & item.head
             if (part.distinctive and part.distinctive <= item.words
                     and any(not w.isdigit() for w in part.distinctive)
-                    and 2 * len(shared) >= len(item.distinctive)):  # fmt: skip
+                    and 2 * len(shared) >= len(item.head)):  # fmt: skip
                 return True
         return False
 
@@ -186,7 +200,8 @@ def read_forms(text: str) -> Forms:
         spellings = [tuple(_stem(w) for w in _WORD.findall(s.lower())) for s in line.split(" = ")]
         same += [(s, " ".join(spellings[0])) for s in spellings if s]
     same.sort(key=lambda pair: -len(pair[0]))
-    return Forms(columns, exclude, generic, tuple(same))
+    ends = frozenset(w for line in sections.get("head ends", []) for w in line.split())
+    return Forms(columns, exclude, generic, tuple(same), ends)
 
 
 def _stem(word: str) -> str:
