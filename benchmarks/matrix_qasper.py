@@ -301,6 +301,8 @@ class Cells:
         from citewise.agent.comparison.matrix import cached_gazetteer
         from citewise.store.factory import open_store
 
+        if not (library / "library.db").is_file():
+            raise SystemExit(f"{library} holds no citewise library (no library.db)")
         self.store = open_store(library, library)
         self.by_file = {Path(d.path).name: d for d in self.store.documents()}
         self.gazetteer = cached_gazetteer(self.store)
@@ -325,8 +327,10 @@ class Cells:
         self.store.close()
 
 
-def score_half(name: str, cells: Cells, forms: Forms, judges: set[str], show: bool) -> Half:
-    data = yaml.safe_load((POOL / "splits" / f"{name}.yaml").read_text())
+def score_half(
+    name: str, cells: Cells, forms: Forms, judges: set[str], show: bool, pool: Path = POOL
+) -> Half:
+    data = yaml.safe_load((pool / "splits" / f"{name}.yaml").read_text())
     questions, sentences = asked(data, forms)
     half = Half(name, {c: Tally() for c in forms.columns}, sentences=sentences)
     for q in questions:
@@ -370,6 +374,7 @@ def main() -> None:
     ap.add_argument("--half", default="both", choices=("odd", "even", "both"))
     ap.add_argument("--show", action="store_true", help="each odd-half question's cell and gold")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--pool", type=Path, default=POOL, help="the QASPER pool (its splits/)")
     args = ap.parse_args()
     if args.show and args.half != "odd":
         ap.error("--show reads items: odd half only (--half odd)")
@@ -379,7 +384,7 @@ def main() -> None:
     halves = ("odd", "even") if args.half == "both" else (args.half,)
     results = []
     for name in halves:
-        half = score_half(name, cells, forms, judges, args.show)
+        half = score_half(name, cells, forms, judges, args.show, args.pool)
         if args.show:
             print("\n".join(half.lines))
         results.append(report(half))
