@@ -93,6 +93,7 @@ def test_names_all_needs_every_item_of_one_answer() -> None:
         ("What languages are the reviews written in?", "languages studied"),
         ("How large is the collected corpus?", "dataset size"),
         ("What is the size of their data?", "dataset size"),
+        ("How much data do they collect?", "dataset size"),
         # left out: another work's data, a number, prior work, a sub-part's size, no form
         ("Which existing corpora do they compare with?", None),
         ("How many languages do they cover?", None),
@@ -100,6 +101,9 @@ def test_names_all_needs_every_item_of_one_answer() -> None:
         ("How big is the test set?", None),
         ("How is tagging accuracy measured?", None),
         ("Where was the data collected from?", None),
+        ("By how much do they beat the baselines?", None),
+        ("What is the baseline's accuracy?", None),
+        ("What measures do they take against overfitting?", None),
     ],
 )
 def test_a_question_form_picks_its_column(question: str, column: str | None) -> None:
