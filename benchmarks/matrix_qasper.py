@@ -1,6 +1,7 @@
 """Matrix cells checked against the QASPER pool's own questions: an external gold, by half.
 
     python benchmarks/matrix_qasper.py --library LIB [--half odd|even|both] [--show] [--json]
+        [--pool DIR]   # default: the QASPER pool (its splits/odd.yaml, splits/even.yaml)
 
 QASPER's annotators asked questions that a matrix column answers ("what datasets are used?",
 "what were the evaluation metrics?", "what were the baselines?", "how big is the dataset?").
@@ -20,18 +21,17 @@ The matching rule (`Forms.names_item`, `Forms.names_answer`):
   file's [same] section joins become one ("F-measure", "F-score", "F1" -> "f1").
 - A gold answer (one `accept` string) is a list of items split at "," ";" "/" "&" and the
   words "and" / "or". A parenthesis is dropped from its item; when it holds one word with a
-  capital letter in the gold ("(SNLI)"), that abbreviation alone names the item too.
+  capital letter in the gold ("(HRC)"), that abbreviation alone names the item too.
 - An item's distinctive words are its words minus the forms file's [generic] words ("the",
   "dataset", "model", ...), or all its words when none is left. A cell names an item when the
   cell holds every distinctive word of the item, or when one of the cell's parts (split as an
   answer is) is a shorter form of the item: the part's distinctive words, not only numbers,
   all among the item's words and covering at least half of the distinctive words of the
-  item's head, its words before the first [head ends] word such as "of", "at" ("CoNLL 2003"
-  names "CoNLL 2003 English NER", "recall" names "recall at a given threshold"; "English"
-  does not name "CoNLL 2003 English NER"). In the `dataset size`
-  column an item holding a number is named when the cell holds each of its numbers (commas and
-  thin spaces between thousands dropped, "10K"/"64M"/"1.3 million" read as 10000/64000000/
-  1300000), whatever its words.
+  item's head, its words before the first [head ends] word such as "of", "at" ("Lakeside
+  2019" names "Lakeside 2019 Welsh NER", "recall" names "recall at a fixed cutoff"; "Welsh"
+  names neither). In the `dataset size` column an item holding a number is named when the
+  cell holds each of its numbers (commas and thin spaces between thousands dropped, "10K",
+  "64M", "1.3 million" read as 10000, 64000000, 1300000), whatever its words.
 - A filled cell is **right** when it names at least one item of one accept string; it
   **names all** when it names every item of one accept string. "not stated" is a miss.
 Printed per half and column: questions, filled, right, precision (right / filled), recall
