@@ -1,7 +1,11 @@
 """Matrix cells checked against the QASPER pool's own questions: an external gold, by half.
 
     python benchmarks/matrix_qasper.py --library LIB [--half odd|even|both] [--show] [--json]
-        [--pool DIR]   # default: the QASPER pool (its splits/odd.yaml, splits/even.yaml)
+        [--pool DIR] [--forms FILE] [--gold FILE]
+matrix_gold.yaml is read from the script's tree, or for a copy outside one from ./benchmarks
+(run it from a citewise tree). The forms file is found
+beside the script under its name + "_forms.txt" (a copy /tmp/x_mq.py reads /tmp/x_mq_forms.txt),
+else in this tree's benchmarks/. --pool: the QASPER pool's folder (splits/odd.yaml, even.yaml).
 
 QASPER's annotators asked questions that a matrix column answers ("what datasets are used?",
 "what were the evaluation metrics?", "what were the baselines?", "how big is the dataset?").
@@ -56,8 +60,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-FORMS = ROOT / "benchmarks" / "matrix_qasper_forms.txt"
-GOLD = ROOT / "benchmarks" / "matrix_gold.yaml"
+# beside the script, named after it: a copy /tmp/x_mq.py reads /tmp/x_mq_forms.txt
+FORMS = Path(__file__).resolve().with_name(Path(__file__).stem + "_forms.txt")
+if not FORMS.is_file():
+    FORMS = ROOT / "benchmarks" / "matrix_qasper_forms.txt"
+GOLD = ROOT / "benchmarks" / "matrix_gold.yaml"  # the judge parts
+if not GOLD.is_file():  # a copy outside a tree: the tree it is run from
+    GOLD = Path("benchmarks") / "matrix_gold.yaml"
 POOL = Path("/work/shared/qa/external/qasper")
 JUDGE_PARTS = ("held-out-7", "held-out-8")
 SENTENCE_WORDS = 12
@@ -185,7 +194,7 @@ def read_forms(text: str) -> Forms:
             current = head.group(1).strip()
             sections[current] = []
         elif current is None:
-            raise SystemExit(f"{FORMS}: a line before any section: {line!r}")
+            raise SystemExit(f"the forms file: a line before any section: {line!r}")
         else:
             sections[current].append(line)
     columns = {
@@ -281,6 +290,8 @@ def _r(x: float | None) -> float | None:
 
 def judge_files(gold: Path = GOLD) -> set[str]:
     """The file names of the judge parts' papers (their entries are not looked at)."""
+    if not gold.is_file():
+        raise SystemExit(f"{gold} not found: run from a citewise tree or give --gold")
     papers = yaml.safe_load(gold.read_text()).get("papers") or []
     return {str(p["file"]) for p in papers if p.get("part") in JUDGE_PARTS}
 
@@ -375,11 +386,18 @@ def main() -> None:
     ap.add_argument("--show", action="store_true", help="each odd-half question's cell and gold")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--pool", type=Path, default=POOL, help="the QASPER pool (its splits/)")
+    ap.add_argument("--forms", type=Path, default=FORMS, help="the question forms file")
+    ap.add_argument("--gold", type=Path, default=GOLD, help="matrix_gold.yaml (judge parts)")
     args = ap.parse_args()
     if args.show and args.half != "odd":
         ap.error("--show reads items: odd half only (--half odd)")
-    forms = read_forms(FORMS.read_text(encoding="utf-8"))
-    judges = judge_files()
+    if not args.forms.is_file():
+        raise SystemExit(
+            f"{args.forms} not found: copy it beside the script, e.g. git show "
+            "qasper8:benchmarks/matrix_qasper_forms.txt > /tmp/NAME_mq_forms.txt, or give --forms"
+        )
+    forms = read_forms(args.forms.read_text(encoding="utf-8"))
+    judges = judge_files(args.gold)
     cells = Cells(args.library)
     halves = ("odd", "even") if args.half == "both" else (args.half,)
     results = []

@@ -192,3 +192,8 @@ def test_items_are_shown_for_the_odd_half_only(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(SystemExit) as stopped:
         m.main()
     assert stopped.value.code == 2  # refused before any library is opened
+
+
+def test_without_the_gold_file_it_stops_rather_than_read_judge_papers(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="not found"):
+        m.judge_files(tmp_path / "no_gold.yaml")
