@@ -29,6 +29,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     RELEASES,
     limits_own_work,
     listed_plans,
+    own_shortcoming,
     result_shortcomings,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -217,45 +218,12 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if cue is not None:
             found.append(cue)
         elif aspect == "limitations" and in_section:
-            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share) or (
-                result_shortcomings(unit, 1.0 - n / share, closing=True)
-            )
+            own = own_shortcoming(unit, in_section, 1.0 - n / share)
+            own = [f for f in own if not _FRAGMENT.match(f.value)]
+            admitted += own or result_shortcomings(unit, 1.0 - n / share, closing=True)
         elif aspect == "limitations":  # where the paper reports its results
             admitted += result_shortcomings(unit, 1.0 - n / share)
     return found or admitted  # an admitted shortcoming only where no limitation is stated
-
-
-# a sentence that weighs the paper's own work and admits a shortcoming: "the training speed of
-# the proposed models slightly decreased", "this noise cannot handle long-range reordering"
-_SHORTCOMING = re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
-_OWN = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
-_CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
-_CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
-SHORTCOMING_SCORE = 1.5  # below a limitation cue in its section, a cue outside it about level
-
-
-def _own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]:
-    """The clause of a sentence about the paper's own work that admits a shortcoming, cue
-    words or not; scored higher where papers weigh their work (discussion, conclusion)."""
-    m = _SHORTCOMING.search(unit.text)
-    if not m or not _OWN.search(unit.text) or RELEASES.search(unit.text):
-        return []
-    if _CONDITION.match(unit.text):
-        return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
-    start = 0
-    if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
-        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
-        start = starts[-1] if starts else 0
-    end = clause_end(unit.text, m.end())
-    value, was_cut = shorten(unit.text[start:end].strip(" ,"))
-    if len(value.split()) < 3 or value not in unit.text or _FRAGMENT.match(value):
-        return []
-    score = SHORTCOMING_SCORE + (1.0 if in_section else 0.0) + 0.5 * early
-    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
-                    was_cut or clause_continues(unit.text, end))]  # fmt: skip
-
-
-MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
 
 
 def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:

@@ -15,15 +15,26 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 
-# the words that name future work
-FUTURE_WORDS = r"future (?:work|studies|research|directions?)|in the future|further work"
+# the words that name future work, and work a paper says remains to be done ("it could
+# benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
+# pool papers, 16% use "further research/investigation/study" and 2.9% say more work is needed
+# without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
+# left out by `future_enabled`, released data by RELEASES)
+FUTURE_WORDS = (
+    r"future (?:work|studies|research|directions?)|in the future|further work|"
+    r"further (?:research|investigations?|study|studies)|"
+    r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
+    r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
+    r"(?:needed|required|necessary|warranted)"
+)
 # A sentence naming future work states what the paper leaves undone, whatever its verb ("In the
 # future, we also consider ...", "leaving X as our future work", "directions remain for future
 # research: ..."), unless it names work the paper serves ("facilitates future research").
 FUTURE_WORK_CUE = re.compile(
     r"(?:^|;\s+)"
     rf"(?=[^.;:]*\b(?:{FUTURE_WORDS})\b)"
-    rf"(?![^.;:]*\b(?:{alternation('future_enabled')}|{alternation('future_announced')})\s+"
+    rf"(?![^.;:]*\b(?:{alternation('future_enabled')}|{alternation('future_announced')})"
+    r"(?!\s+from\b)\s+"  # what "benefits from further study" is the work still to be done
     r"(?:(?!that\b)[\w-]+\s+){0,4}?"  # "we suggest that future work could ..." plans
     r"(?:future|further)\b)"
     r"(?P<v>[^.;:]*?\b(?:[^.;:]|\.(?=\d)){8,300})",
@@ -54,7 +65,12 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
         return m.start("v"), m.end("v")
     if text[end:].strip().startswith(":") or len(text[start:end].split()) < MIN_PLAN_WORDS:
         return None
-    return start, end
+    cut = _ABBREVIATED.search(text, start, end)  # "..., e.g. by exploring": the plan ends before
+    return start, (cut.start() if cut and text.startswith(".", end) else end)
+
+
+# a clause stopped by the point of an abbreviation ("e.g.", "i.e.", "cf.")
+_ABBREVIATED = re.compile(r",?\s*\b(?:e|i|cf|viz)$")
 
 
 LIMITED_CUE = 1  # "is limited to/by ...", "is not able/designed to ..." among PROSE_CUES
@@ -127,3 +143,34 @@ def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list
         return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section,
                         RESULT_SHORTCOMING_SCORE + closing + 0.5 * early, cut)]  # fmt: skip
     return []
+
+
+# a sentence that weighs the paper's own work and admits a shortcoming: "the training speed of
+# the proposed models slightly decreased", "this noise cannot handle long-range reordering"
+_ADMISSION = re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
+SHORTCOMING_SCORE = 1.5  # below a limitation cue in its section, a cue outside it about level
+
+
+def own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]:
+    """The clause of a sentence about the paper's own work that admits a shortcoming, cue
+    words or not, scored higher where papers weigh their work (discussion, conclusion); a
+    clause starting mid-phrase is the caller's to drop."""
+    m = _ADMISSION.search(unit.text)
+    if not m or not _OWN_REFERENCE.search(unit.text) or RELEASES.search(unit.text):
+        return []
+    if _CONDITION.match(unit.text):
+        return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
+    start = 0
+    if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
+        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
+        start = starts[-1] if starts else 0
+    end = clause_end(unit.text, m.end())
+    value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    score = SHORTCOMING_SCORE + (1.0 if in_section else 0.0) + 0.5 * early
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
+                    was_cut or clause_continues(unit.text, end))]  # fmt: skip
+
+
+MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
