@@ -10,6 +10,7 @@ import re
 
 from citewise.agent.comparison.aspect_readers import method_statements, prose_headline
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    CITING_PENALTY,
     alternation,
     cites_others,
     clause_continues,
@@ -27,10 +28,13 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     LIMITED_CUE,
     PLAN_VERB,
     RELEASES,
+    announces,
     limits_own_work,
     listed_plans,
     own_shortcoming,
     result_shortcomings,
+    states_limitations,
+    stating_weight,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 
@@ -205,7 +209,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if aspect in ("task", "method") and not in_section and n / share > _OPENING_SHARE:
             continue
         if aspect == "limitations":
-            if in_sections(unit.section, "limitation_sections") or announced == unit.block_id:
+            if states_limitations(unit.section) or announced == unit.block_id:
                 found += _stated_limitation(unit)
                 announced = ""
                 continue
@@ -271,6 +275,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
+        if aspect == "limitations" and rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
+            score += CITING_PENALTY  # a plan citing what it builds on is the paper's own
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
         if (
             aspect == "limitations"
@@ -327,9 +333,10 @@ def _stated_limitation(unit: Unit) -> list[Finding]:
     """A sentence of a limitations section is a limitation, cue or not: the sentence is the
     value (shortened), scored above drawbacks named elsewhere."""
     value, was_cut = shorten(unit.text.rstrip(" ."))
-    if len(value.split()) < 3 or value not in unit.text:
-        return []
-    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, 3.0,
+    if len(value.split()) < 3 or value not in unit.text or announces(unit.text):
+        return []  # "to reveal the limitations of the models, we analyze ...", "as follows:"
+    score = 3.0 + stating_weight(unit.text)  # the sentence admitting the shortcoming first
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
                     was_cut)]  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     clause_continues,
     clause_end,
+    in_sections,
     shorten,
     word_list,
 )
@@ -174,3 +175,39 @@ def own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]
 
 
 MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
+
+
+def states_limitations(section: str) -> bool:
+    """Whether the section is one where a paper states its own limitations (a "Limitations"
+    heading), not one of a system it compares with ("Baseline > XOR limitation")."""
+    if not in_sections(section, "limitation_sections"):
+        return False
+    words = set(re.findall(r"[a-z]+", section.lower()))
+    return not words & word_list("compared_headings")
+
+
+# a limitations section's sentence that announces what follows rather than stating a
+# limitation: "to reveal the limitations of the models, we analyze ...", "... as follows:"
+_ANNOUNCING = re.compile(
+    r"\b(?:reveal|discuss|analy[sz]e|examine|investigate|understand|explore|study|identify|"
+    r"highlight|outline|describe|present)\s+(?:the\s+|some\s+|its\s+|their\s+|our\s+)?"
+    r"(?:\w+\s+)?(?:limitations?|shortcomings?|weaknesses)\b|:\s*$",
+    re.I,
+)
+# the words by which a limitations section's sentence admits a shortcoming
+_ADMITS = re.compile(
+    rf"\b(?:{alternation('shortcoming_words')}|{alternation('own_shortcomings')})\b", re.I
+)
+STATING_WEIGHT = 0.5  # above the section's other sentences, below a cue elsewhere's margin
+
+
+def announces(text: str) -> bool:
+    """Whether a limitations section's sentence only announces limitations."""
+    return bool(_ANNOUNCING.search(text))
+
+
+def stating_weight(text: str) -> float:
+    """What a limitations section's sentence gains for admitting a shortcoming in words
+    ("came with some bias", "we are not able to verify"): the section's first sentence often
+    only sets the scene ("In this work we combined multiple datasets")."""
+    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
