@@ -79,3 +79,26 @@ def test_a_sentence_announcing_the_analysis_is_no_limitation(tmp_path: Path) -> 
 
 def test_a_compared_systems_limitation_heading_is_not_the_papers(tmp_path: Path) -> None:
     assert _limitation(tmp_path, "tides", BASELINE_HEADING) == "not stated"
+
+
+REMEDIED = """# Recommending Walking Routes From Step Counts
+
+## Abstract
+
+We recommend walking routes to people from the step counts their phones record.
+
+## The Proposed Framework
+
+Earlier recommenders learn routes from the routes people walked before. One drawback of this \
+approach is that it cannot recommend a route nobody has walked yet. It also ignores the \
+slope of the streets. To address these shortcomings, we add the street map and its \
+elevations to the recommender's input.
+
+## Results
+
+Walkers followed 64% of the recommended routes to their end.
+"""
+
+
+def test_a_drawback_the_paper_goes_on_to_remedy_is_no_limitation(tmp_path: Path) -> None:
+    assert _limitation(tmp_path, "walks", REMEDIED) == "not stated"

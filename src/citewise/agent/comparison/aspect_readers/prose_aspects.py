@@ -32,6 +32,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     limits_own_work,
     listed_plans,
     own_shortcoming,
+    remedied,
     result_shortcomings,
     states_limitations,
     stating_weight,
@@ -192,6 +193,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
+    gaps = remedied(paper_units) if aspect == "limitations" else set()
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
             continue
@@ -214,8 +216,8 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 announced = ""
                 continue
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
-            if _INTRODUCTION.search(unit.section.split(" > ")[-1]):
-                continue  # the gap a paper opens with
+            if _INTRODUCTION.search(unit.section.split(" > ")[-1]) or n in gaps:
+                continue  # the gap a paper opens with, or one it goes on to remedy
             if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
                 continue  # others' drawbacks; a plan citing the work it builds on is the paper's
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
