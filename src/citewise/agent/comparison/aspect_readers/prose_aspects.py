@@ -25,7 +25,7 @@ from citewise.agent.comparison.aspect_readers.prose_headline import headline, ma
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
     FUTURE_WORK_CUE,
-    LIMITED_CUE,
+    PLAN_CUE,
     PLAN_VERB,
     RELEASES,
     announces,
@@ -244,12 +244,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":
             start = main_clause(unit.text, start, end)
-        if (
-            aspect == "limitations"
-            and rank == LIMITED_CUE
-            and not limits_own_work(unit.text, start)
-        ):
-            continue  # "most corpora are limited to English", "vocabulary is limited to 50K"
+        if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
+            continue  # "most corpora are limited to English", "prior approaches suffer from"
         if aspect == "limitations" and rank == FUTURE_CUE:
             if not in_section and not PLAN_VERB.search(unit.text[start:end]):
                 continue  # outside the closing sections a plan names its verb
@@ -295,7 +291,6 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     return None
 
 
-PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)

@@ -78,14 +78,27 @@ LIMITED_CUE = 1  # "is limited to/by ...", "is not able/designed to ..." among P
 _OWN_REFERENCE = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
 
 
-def limits_own_work(text: str, start: int) -> bool:
-    """Whether "limited to/by/in" at `start` is said of the paper's own work (its clause names
-    it: "we are limited by the coverage of ..."); a corpus, a setting or others' work "limited
-    to English" is not the paper's limitation. The cue's other forms ("not able to ...") pass."""
-    if not text[start:].lower().startswith("limited"):
+def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
+    """Whether the limitations cue of rank `rank` whose value starts at `start` is said of the
+    paper's own work. "limited to/by/in" must name it in its clause ("we are limited by the
+    coverage of ..."): a corpus, a setting or others' work "limited to English" is not the
+    paper's limitation. A drawback or "suffers from" said of a compared system ("prior
+    approaches suffer from", "the vanilla model suffers from"; 3.5% of the pool papers) is that
+    system's. Plans and the cue's other forms ("not able to ...") pass."""
+    if rank in (FUTURE_CUE, PLAN_CUE):
         return True
     starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, start)]
-    return bool(_OWN_REFERENCE.search(text, starts[-1] if starts else 0, start))
+    clause = text[starts[-1] if starts else 0 : start]
+    if _COMPARED.search(clause):
+        return False
+    if rank != LIMITED_CUE or not text[start:].lower().startswith("limited"):
+        return True
+    return bool(_OWN_REFERENCE.search(clause))
+
+
+PLAN_CUE = 4  # "we plan to ..." among the limitations cues of prose_aspects.PROSE_CUES
+# the words naming a system the paper compares with rather than its own
+_COMPARED = re.compile(rf"\b(?:{alternation('compared_systems')})\b", re.I)
 
 
 # A shortcoming stated where a paper reports its results counts only when the clause states it
