@@ -83,3 +83,22 @@ def test_data_released_for_further_research_is_no_limitation(tmp_path: Path) -> 
 def test_a_plan_ends_before_its_examples(tmp_path: Path) -> None:
     value = _limitation(tmp_path, "lighthouse", EXAMPLES)
     assert value.endswith("add videos taken in fog")
+
+
+LATE_PLAN = """# Dating Pottery Shards From Photos
+
+## Abstract
+
+We date pottery shards to their century from photos of their glaze.
+
+## Conclusion
+
+The dates are right for two shards in three. Dating shards without glaze could be possible, \
+for example by reading the clay's colour under a lamp, but we leave this to future work as \
+the museum's collection holds few of them.
+"""
+
+
+def test_a_plan_said_late_in_its_sentence_is_its_own_clause(tmp_path: Path) -> None:
+    value = _limitation(tmp_path, "pottery", LATE_PLAN)
+    assert value.startswith("we leave this to future work")

@@ -67,7 +67,21 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
     if text[end:].strip().startswith(":") or len(text[start:end].split()) < MIN_PLAN_WORDS:
         return None
     cut = _ABBREVIATED.search(text, start, end)  # "..., e.g. by exploring": the plan ends before
-    return start, (cut.start() if cut and text.startswith(".", end) else end)
+    if cut and text.startswith(".", end):
+        end = cut.start()
+    words = _FUTURE_NAMED.search(text, start, end)
+    if words and words.start() - start > LATE_PLAN:  # "X could be possible, ..., but we leave
+        starts = [c.end() for c in _PLAN_CLAUSE.finditer(text, start, words.start())]
+        start = starts[-1] if starts else start  # this to future work as ...": that clause
+    return start, end
+
+
+LATE_PLAN = 70  # how far into a sentence its future-work words may stand, the value whole
+_FUTURE_NAMED = re.compile(rf"\b(?:{FUTURE_WORDS})\b", re.I)
+# where a clause holding the plan starts: ", but we leave ...", "; we leave ..."
+_PLAN_CLAUSE = re.compile(
+    r"(?:[,;]\s+(?:but|and|so|yet|while|although)?\s*)(?=we\b|our\b|this\b)", re.I
+)
 
 
 # a clause stopped by the point of an abbreviation ("e.g.", "i.e.", "cf.")
