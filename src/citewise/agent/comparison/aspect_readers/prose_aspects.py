@@ -10,6 +10,7 @@ import re
 
 from citewise.agent.comparison.aspect_readers import method_statements, prose_headline
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    CITING_PENALTY,
     alternation,
     cites_others,
     clause_continues,
@@ -24,12 +25,17 @@ from citewise.agent.comparison.aspect_readers.prose_headline import headline, ma
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
     FUTURE_WORK_CUE,
-    LIMITED_CUE,
+    PLAN_CUE,
     PLAN_VERB,
     RELEASES,
+    announces,
     limits_own_work,
     listed_plans,
+    own_shortcoming,
+    remedied,
     result_shortcomings,
+    states_limitations,
+    stating_weight,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 
@@ -187,6 +193,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
+    gaps = remedied(paper_units) if aspect == "limitations" else set()
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
             continue
@@ -204,58 +211,25 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         if aspect in ("task", "method") and not in_section and n / share > _OPENING_SHARE:
             continue
         if aspect == "limitations":
-            if in_sections(unit.section, "limitation_sections") or announced == unit.block_id:
+            if states_limitations(unit.section) or announced == unit.block_id:
                 found += _stated_limitation(unit)
                 announced = ""
                 continue
             announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
-            if _INTRODUCTION.search(unit.section.split(" > ")[-1]):
-                continue  # the gap a paper opens with
+            if _INTRODUCTION.search(unit.section.split(" > ")[-1]) or n in gaps:
+                continue  # the gap a paper opens with, or one it goes on to remedy
             if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
                 continue  # others' drawbacks; a plan citing the work it builds on is the paper's
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)
         elif aspect == "limitations" and in_section:
-            admitted += _own_shortcoming(unit, in_section, 1.0 - n / share) or (
-                result_shortcomings(unit, 1.0 - n / share, closing=True)
-            )
+            own = own_shortcoming(unit, in_section, 1.0 - n / share)
+            own = [f for f in own if not _FRAGMENT.match(f.value)]
+            admitted += own or result_shortcomings(unit, 1.0 - n / share, closing=True)
         elif aspect == "limitations":  # where the paper reports its results
             admitted += result_shortcomings(unit, 1.0 - n / share)
     return found or admitted  # an admitted shortcoming only where no limitation is stated
-
-
-# a sentence that weighs the paper's own work and admits a shortcoming: "the training speed of
-# the proposed models slightly decreased", "this noise cannot handle long-range reordering"
-_SHORTCOMING = re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
-_OWN = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
-_CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
-_CONDITION = re.compile(r"^(?:if|when|whenever|unless|in case)\b", re.I)
-SHORTCOMING_SCORE = 1.5  # below a limitation cue in its section, a cue outside it about level
-
-
-def _own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]:
-    """The clause of a sentence about the paper's own work that admits a shortcoming, cue
-    words or not; scored higher where papers weigh their work (discussion, conclusion)."""
-    m = _SHORTCOMING.search(unit.text)
-    if not m or not _OWN.search(unit.text) or RELEASES.search(unit.text):
-        return []
-    if _CONDITION.match(unit.text):
-        return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
-    start = 0
-    if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
-        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
-        start = starts[-1] if starts else 0
-    end = clause_end(unit.text, m.end())
-    value, was_cut = shorten(unit.text[start:end].strip(" ,"))
-    if len(value.split()) < 3 or value not in unit.text or _FRAGMENT.match(value):
-        return []
-    score = SHORTCOMING_SCORE + (1.0 if in_section else 0.0) + 0.5 * early
-    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
-                    was_cut or clause_continues(unit.text, end))]  # fmt: skip
-
-
-MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
 
 
 def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
@@ -270,12 +244,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":
             start = main_clause(unit.text, start, end)
-        if (
-            aspect == "limitations"
-            and rank == LIMITED_CUE
-            and not limits_own_work(unit.text, start)
-        ):
-            continue  # "most corpora are limited to English", "vocabulary is limited to 50K"
+        if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
+            continue  # "most corpora are limited to English", "prior approaches suffer from"
         if aspect == "limitations" and rank == FUTURE_CUE:
             if not in_section and not PLAN_VERB.search(unit.text[start:end]):
                 continue  # outside the closing sections a plan names its verb
@@ -303,6 +273,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations" and "limitation" in unit.section.lower():
             score += 1.0
+        if aspect == "limitations" and rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
+            score += CITING_PENALTY  # a plan citing what it builds on is the paper's own
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
         if (
             aspect == "limitations"
@@ -319,7 +291,6 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     return None
 
 
-PLAN_CUE = 4  # the limitations cue of a plan stated without "future work" ("we plan to ...")
 _FUTURE = re.compile(r"\bfuture\b", re.I)
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
@@ -359,9 +330,10 @@ def _stated_limitation(unit: Unit) -> list[Finding]:
     """A sentence of a limitations section is a limitation, cue or not: the sentence is the
     value (shortened), scored above drawbacks named elsewhere."""
     value, was_cut = shorten(unit.text.rstrip(" ."))
-    if len(value.split()) < 3 or value not in unit.text:
-        return []
-    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, 3.0,
+    if len(value.split()) < 3 or value not in unit.text or announces(unit.text):
+        return []  # "to reveal the limitations of the models, we analyze ...", "as follows:"
+    score = 3.0 + stating_weight(unit.text)  # the sentence admitting the shortcoming first
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
                     was_cut)]  # fmt: skip
 
 

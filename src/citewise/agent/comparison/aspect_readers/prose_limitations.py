@@ -10,20 +10,32 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     clause_continues,
     clause_end,
+    in_sections,
     shorten,
     word_list,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 
-# the words that name future work
-FUTURE_WORDS = r"future (?:work|studies|research|directions?)|in the future|further work"
+# the words that name future work, and work a paper says remains to be done ("it could
+# benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
+# pool papers, 16% use "further research/investigation/study" and 2.9% say more work is needed
+# without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
+# left out by `future_enabled`, released data by RELEASES)
+FUTURE_WORDS = (
+    r"future (?:work|studies|research|directions?)|in the future|further work|"
+    r"further (?:research|investigations?|study|studies)|"
+    r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
+    r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
+    r"(?:needed|required|necessary|warranted)"
+)
 # A sentence naming future work states what the paper leaves undone, whatever its verb ("In the
 # future, we also consider ...", "leaving X as our future work", "directions remain for future
 # research: ..."), unless it names work the paper serves ("facilitates future research").
 FUTURE_WORK_CUE = re.compile(
     r"(?:^|;\s+)"
     rf"(?=[^.;:]*\b(?:{FUTURE_WORDS})\b)"
-    rf"(?![^.;:]*\b(?:{alternation('future_enabled')}|{alternation('future_announced')})\s+"
+    rf"(?![^.;:]*\b(?:{alternation('future_enabled')}|{alternation('future_announced')})"
+    r"(?!\s+from\b)\s+"  # what "benefits from further study" is the work still to be done
     r"(?:(?!that\b)[\w-]+\s+){0,4}?"  # "we suggest that future work could ..." plans
     r"(?:future|further)\b)"
     r"(?P<v>[^.;:]*?\b(?:[^.;:]|\.(?=\d)){8,300})",
@@ -54,21 +66,53 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
         return m.start("v"), m.end("v")
     if text[end:].strip().startswith(":") or len(text[start:end].split()) < MIN_PLAN_WORDS:
         return None
+    cut = _ABBREVIATED.search(text, start, end)  # "..., e.g. by exploring": the plan ends before
+    if cut and text.startswith(".", end):
+        end = cut.start()
+    words = _FUTURE_NAMED.search(text, start, end)
+    if words and words.start() - start > LATE_PLAN:  # "X could be possible, ..., but we leave
+        starts = [c.end() for c in _PLAN_CLAUSE.finditer(text, start, words.start())]
+        start = starts[-1] if starts else start  # this to future work as ...": that clause
     return start, end
+
+
+LATE_PLAN = 70  # how far into a sentence its future-work words may stand, the value whole
+_FUTURE_NAMED = re.compile(rf"\b(?:{FUTURE_WORDS})\b", re.I)
+# where a clause holding the plan starts: ", but we leave ...", "; we leave ..."
+_PLAN_CLAUSE = re.compile(
+    r"(?:[,;]\s+(?:but|and|so|yet|while|although)?\s*)(?=we\b|our\b|this\b)", re.I
+)
+
+
+# a clause stopped by the point of an abbreviation ("e.g.", "i.e.", "cf.")
+_ABBREVIATED = re.compile(r",?\s*\b(?:e|i|cf|viz)$")
 
 
 LIMITED_CUE = 1  # "is limited to/by ...", "is not able/designed to ..." among PROSE_CUES
 _OWN_REFERENCE = re.compile(rf"\b(?:{alternation('own_reference')})\b", re.I)
 
 
-def limits_own_work(text: str, start: int) -> bool:
-    """Whether "limited to/by/in" at `start` is said of the paper's own work (its clause names
-    it: "we are limited by the coverage of ..."); a corpus, a setting or others' work "limited
-    to English" is not the paper's limitation. The cue's other forms ("not able to ...") pass."""
-    if not text[start:].lower().startswith("limited"):
+def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
+    """Whether the limitations cue of rank `rank` whose value starts at `start` is said of the
+    paper's own work. "limited to/by/in" must name it in its clause ("we are limited by the
+    coverage of ..."): a corpus, a setting or others' work "limited to English" is not the
+    paper's limitation. A drawback or "suffers from" said of a compared system ("prior
+    approaches suffer from", "the vanilla model suffers from"; 3.5% of the pool papers) is that
+    system's. Plans and the cue's other forms ("not able to ...") pass."""
+    if rank in (FUTURE_CUE, PLAN_CUE):
         return True
     starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, start)]
-    return bool(_OWN_REFERENCE.search(text, starts[-1] if starts else 0, start))
+    clause = text[starts[-1] if starts else 0 : start]
+    if _COMPARED.search(clause):
+        return False
+    if rank != LIMITED_CUE or not text[start:].lower().startswith("limited"):
+        return True
+    return bool(_OWN_REFERENCE.search(clause))
+
+
+PLAN_CUE = 4  # "we plan to ..." among the limitations cues of prose_aspects.PROSE_CUES
+# the words naming a system the paper compares with rather than its own
+_COMPARED = re.compile(rf"\b(?:{alternation('compared_systems')})\b", re.I)
 
 
 # A shortcoming stated where a paper reports its results counts only when the clause states it
@@ -127,3 +171,98 @@ def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list
         return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section,
                         RESULT_SHORTCOMING_SCORE + closing + 0.5 * early, cut)]  # fmt: skip
     return []
+
+
+# a sentence that weighs the paper's own work and admits a shortcoming: "the training speed of
+# the proposed models slightly decreased", "this noise cannot handle long-range reordering"
+_ADMISSION = re.compile(rf"\b(?:{alternation('own_shortcomings')})\b", re.I)
+SHORTCOMING_SCORE = 1.5  # below a limitation cue in its section, a cue outside it about level
+
+
+def own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]:
+    """The clause of a sentence about the paper's own work that admits a shortcoming, cue
+    words or not, scored higher where papers weigh their work (discussion, conclusion); a
+    clause starting mid-phrase is the caller's to drop."""
+    m = _ADMISSION.search(unit.text)
+    if not m or not _OWN_REFERENCE.search(unit.text) or RELEASES.search(unit.text):
+        return []
+    if _CONDITION.match(unit.text):
+        return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
+    start = 0
+    if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
+        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
+        start = starts[-1] if starts else 0
+    end = clause_end(unit.text, m.end())
+    value, was_cut = shorten(unit.text[start:end].strip(" ,"))
+    if len(value.split()) < 3 or value not in unit.text:
+        return []
+    score = SHORTCOMING_SCORE + (1.0 if in_section else 0.0) + 0.5 * early
+    return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
+                    was_cut or clause_continues(unit.text, end))]  # fmt: skip
+
+
+MAX_LEAD = 70  # how far into a sentence its admission may stand and the sentence still be whole
+
+
+def states_limitations(section: str) -> bool:
+    """Whether the section is one where a paper states its own limitations (a "Limitations"
+    heading), not one of a system it compares with ("Baseline > XOR limitation")."""
+    if not in_sections(section, "limitation_sections"):
+        return False
+    words = set(re.findall(r"[a-z]+", section.lower()))
+    return not words & word_list("compared_headings")
+
+
+# a limitations section's sentence that announces what follows rather than stating a
+# limitation: "to reveal the limitations of the models, we analyze ...", "... as follows:"
+_ANNOUNCING = re.compile(
+    r"\b(?:reveal|discuss|analy[sz]e|examine|investigate|understand|explore|study|identify|"
+    r"highlight|outline|describe|present)\s+(?:the\s+|some\s+|its\s+|their\s+|our\s+)?"
+    r"(?:\w+\s+)?(?:limitations?|shortcomings?|weaknesses)\b|:\s*$",
+    re.I,
+)
+# the words by which a limitations section's sentence admits a shortcoming
+_ADMITS = re.compile(
+    rf"\b(?:{alternation('shortcoming_words')}|{alternation('own_shortcomings')})\b", re.I
+)
+STATING_WEIGHT = 0.5  # above the section's other sentences, below a cue elsewhere's margin
+
+
+def announces(text: str) -> bool:
+    """Whether a limitations section's sentence only announces limitations."""
+    return bool(_ANNOUNCING.search(text))
+
+
+def stating_weight(text: str) -> float:
+    """What a limitations section's sentence gains for admitting a shortcoming in words
+    ("came with some bias", "we are not able to verify"): the section's first sentence often
+    only sets the scene ("In this work we combined multiple datasets")."""
+    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
+
+
+# a sentence remedying the problem the sentence before it states: "To address these
+# shortcomings, we propose ...", "We alleviate this issue by ..." (66 of the 315 pool papers
+# follow a sentence with one under the same heading)
+_REMEDIES = re.compile(
+    r"^(?:to|in order to|we(?:\s+\w+ly)?|our\s+(?:\w+\s+)?(?:model|method|approach|system|"
+    rf"framework)s?)\s+(?:{alternation('remedy_verbs')})\s+(?:this|these|such|the above|those|"
+    r"both|the)\s+(?:\w+\s+)?(?:limitations?|shortcomings?|drawbacks?|weakness(?:es)?|"
+    r"problems?|issues?|deficienc(?:y|ies)|disadvantages?)\b",
+    re.I,
+)
+
+
+def remedied(paper_units: list[Unit]) -> set[int]:
+    """The positions of the sentences whose problem one of the next two sentences under the
+    same heading remedies: the gap the paper fills ("one drawback of this approach is ... To
+    address these shortcomings, we propose ..."), not a limitation of its own."""
+    out: set[int] = set()
+    before: list[int] = []  # the two sentences before, under the same heading
+    for n, unit in enumerate(paper_units):
+        if unit.kind == "table":
+            continue
+        before = [b for b in before if paper_units[b].section == unit.section]
+        if _REMEDIES.search(unit.text):
+            out.update(before)
+        before = [*before[-1:], n]
+    return out
