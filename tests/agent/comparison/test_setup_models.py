@@ -63,3 +63,8 @@ def test_a_program_comes_before_the_release_it_loads() -> None:
 
 def test_a_name_in_capitals_is_matched_as_written() -> None:
     assert read("software", "We used Bert, our annotator, to label the pilot batch.") == []
+
+
+def test_every_item_of_a_list_of_models_followed_is_none() -> None:
+    sentence = "Our fine-tuning recipe closely resembles those of BERT and RoBERTa on every task."
+    assert read("software", sentence) == []

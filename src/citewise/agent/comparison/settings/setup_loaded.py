@@ -45,10 +45,10 @@ _EXAMPLE = (
     r"for|(?:those|that)\s+of)\s+(?:the\s+)?)"
 )
 _NOT_ITSELF = re.compile(rf"(?:{_EXAMPLE}|\b[A-Z][\w-]*\s+|(?i:\bused\s+(?:in|by)\s+(?:the\s+)?))$")
-# an earlier item of the same list ("such as word2vec BIBREF3 and GloVe"): the example's words
-# hold for every item
+# an earlier item of the same list ("such as word2vec BIBREF3 and GloVe", "those of BERT and
+# RoBERTa"): the example's words hold for every item
 _EXAMPLE_LIST = re.compile(
-    r"(?i:\b(?:such\s+as|e\.g\.,?|like|including)\s+)"
+    r"(?i:\b(?:such\s+as|e\.g\.,?|like|including|similar\s+to|(?:those|that)\s+of)\s+)"
     r"(?:[\w-]+\s*(?:BIBREF\d+\s*)?(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)){1,4}$"
 )
 
