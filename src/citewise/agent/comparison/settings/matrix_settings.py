@@ -251,6 +251,14 @@ _CHANGED_TO = re.compile(
 _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 # the rest of an ACL Anthology ID ("P15-1137", "K18-3008"), which cites a paper by venue and year
 _ANTHOLOGY_ID = re.compile(r"-\d{4}\b")
+# a citation key ("serban-EtAl:2016:P16-1"): an Anthology ID after its year, not a card
+_CITATION_KEY = re.compile(r":\d{4}:$")
+# people an annotation study trains: "the annotators were trained for about 8 weeks"
+_PEOPLE_TRAINED = re.compile(
+    rf"\b(?:{word_alternation('trained people')})\s+(?:were|was|are|is|had\s+been|have\s+been)\s+"
+    r"(?:\w+\s+)?trained\b",
+    re.I,
+)
 
 
 # another work's settings: a sentence with no "we"/"our" whose subject is a cited work or its
@@ -303,8 +311,12 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
             continue
         if aspect in _RATES and _OTHER_UNIT.match(f.quote, end):
             continue
-        if aspect == "hardware" and _ANTHOLOGY_ID.match(f.quote, end):
+        if aspect == "hardware" and (
+            _ANTHOLOGY_ID.match(f.quote, end) or _CITATION_KEY.search(f.quote[:at])
+        ):
             continue  # "P15" of "P15-1137": a paper cited by its ACL Anthology ID, not a card
+        if aspect == "compute" and _PEOPLE_TRAINED.search(f.quote[:at]):
+            continue  # the time people were trained for, not a model
         if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
             continue  # "decay the learning rate to 0.001": a schedule's step, not the rate
         out.append(f)

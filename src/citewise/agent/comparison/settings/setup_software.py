@@ -3,7 +3,9 @@
 the gazetteer's dataset names), or a programming language, framework, toolkit or statistics
 package of agent/data/matrix_software.txt, found in a sentence that uses it ("implemented in C",
 "trained using Sockeye", "analysed with Stata"), or a program named by its kind after a name in
-capitals ("obtained using the Stanford POS tagger", "we use the Montreal Forced Aligner")."""
+capitals ("obtained using the Stanford POS tagger", "we use the Montreal Forced Aligner"), or a
+pre-trained model or embedding release the paper's own sentences load (setup_loaded.py:
+"initialised with 300-dimensional GloVe vectors", "we fine-tune BERT-base")."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from functools import cache
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import OPTIMIZERS
+from citewise.agent.comparison.settings.setup_loaded import loaded_models
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
@@ -99,10 +102,12 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             # "the Moses tokenizer" after "Moses": the program already named
             named = [*found, *(v.lower() for v in values)]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
-        for value in values:
+        models = loaded_models(unit)
+        for value in values + models:
             if value.lower() in found:
                 continue
-            score = 1.0 + section_bonus("software", unit)
+            # a program first, where a paper names more than the cell holds
+            score = (0.9 if value in models else 1.0) + section_bonus("software", unit)
             found[value.lower()] = Finding(
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
