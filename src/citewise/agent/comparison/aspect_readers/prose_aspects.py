@@ -23,7 +23,6 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     in_sections,
     shorten,
 )
-from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
@@ -291,7 +290,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue
-        if aspect in ("task", "method", "main result") and _POINTER.search(value):
+        if aspect in ("task", "method", "main result") and prose_headline.points_at(aspect, value):
             continue  # "we show generations ... in Table 4" points at a finding
         if aspect == "method" and method_statements.not_the_method(m, unit.text):
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
