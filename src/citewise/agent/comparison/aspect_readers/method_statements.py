@@ -51,13 +51,19 @@ _REPORTED = re.compile(
     r"(?:results|findings|observations)\b",
     re.I,
 )
+# a task the paper proposes is its task, not its method: "we propose the task of question
+# rewriting", "we introduce the problem of multi-hop question generation" (6 of 315 openings)
+_TASK_OBJECT = re.compile(
+    r"(?:a|an|the)\s+(?:new\s+|novel\s+)?(?:[\w-]+\s+){0,2}?(?:task|problem)(?:\s+of\b|\s*:)",
+    re.I,
+)
 STUDY_RANK = 1  # where STUDY_CUE stands among the method cues
 
 
 def not_the_method(m: re.Match[str], text: str) -> bool:
     """Whether a method cue's match `m` in `text` is no statement of the paper's method: the
     sentence is the paper's roadmap, or a past proposal citing the earlier work it was made in."""
-    if _ROADMAP.search(text) or _REPORTED.match(m.group("v")):
+    if _ROADMAP.search(text) or _REPORTED.match(m.group("v")) or _TASK_OBJECT.match(m.group("v")):
         return True
     return bool(m.groupdict().get("past")) and cites_others(text)
 
