@@ -78,7 +78,8 @@ def cue_step(rank: int) -> int:
 # metrics", "we investigate four learning strategies" (18 of 313 pool papers' openings); ranked
 # right after the proposal, so a paper that proposes something and compares it keeps its proposal
 STUDY_CUE = re.compile(
-    r"\b(?:we|I|this (?:paper|article|study|work))\s+(?:also\s+|first\s+|then\s+|further\s+)?"
+    r"\b(?:we|I|this (?:paper|article|study|work))\s+(?:also\s+|first\s+|then\s+|further\s+|"
+    r"[a-z]+ly\s+)?"  # "we directly compare", "we empirically evaluate" (11 of 315 openings)
     rf"(?:{alternation('study_verbs')})\s+(?P<v>(?:{alternation('study_sets')}|\d+)\s+"
     rf"(?:[\w-]+\s+){{0,3}}?(?:{alternation('studied_heads')})\b(?:[^.;:]|\.(?=\d)){{0,200}})",
     re.I,
@@ -108,8 +109,9 @@ LATE_METHOD_CUES: list[re.Pattern[str]] = [
         r"(?P<v>\b(?:(?:we|I)\s+(?:tackle|address|approach|solve|attack)(?:d|ed|es|s)?\s+"
         r"(?:the|this|these)\s+[^.;:]{0,60}?\b(?:using|with|by|via)\b|"
         r"(?:the|our|this)\s+(?:proposed\s+|new\s+)?(?:system|model|method|approach|framework|"
-        r"architecture|algorithm|pipeline)\s+(?:relies on|is based on|builds on|is built on|"
-        r"consists of|combines|uses|employs|leverages|exploits|utili[sz]es|incorporates)\b)"
+        r"architecture|algorithm|pipeline|work|study)\s+(?:relies on|is based on|builds on|"
+        r"is built on|consists of|combines|uses|employs|leverages|exploits|utili[sz]es|"
+        r"incorporates|applies|extends|integrates|adopts)\b)"
         r"(?:[^.;:]|\.(?=\d)){3,200})",
         re.I,
     ),
