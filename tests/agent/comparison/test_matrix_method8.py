@@ -183,3 +183,43 @@ def test_a_numbered_reference_without_its_word_is_a_pointer() -> None:
     assert points_at("main result", said)
     assert not points_at("main result", "the refined sampler lowers the error by 4.1%")
     assert not points_at("method", said)  # a method may name where it is detailed
+
+
+CITED_DESIGN = """# Dialect Words in Market Songs
+
+## Abstract
+
+Market songs keep old dialect words alive.
+
+## Introduction
+
+Folklore research has long carried out a qualitative analysis of street cries [4]. Market \
+songs have rarely been collected.
+"""
+
+OWN_DESIGN = """# Dialect Words in Market Songs
+
+## Abstract
+
+Market songs keep old dialect words alive.
+
+## Introduction
+
+A qualitative analysis of 120 recorded market songs was carried out with two singers. \
+Market songs have rarely been collected.
+"""
+
+
+def test_a_study_design_named_beside_a_citation_is_not_the_method(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"cited": CITED_DESIGN, "own": OWN_DESIGN})
+    assert cells(lib, ids["cited"], "method")["method"]["stated"] is False
+    own = str(cells(lib, ids["own"], "method")["method"]["value"])
+    assert own.startswith("A qualitative analysis of 120 recorded market songs")
+
+
+def test_the_design_rank_names_the_study_design_cue() -> None:
+    from citewise.agent.comparison.aspect_readers.method_statements import DESIGN_RANK
+    from citewise.agent.comparison.aspect_readers.prose_aspects import PROSE_CUES
+
+    assert PROSE_CUES["method"][DESIGN_RANK].search("we ran a cross-sectional study of clinics")
+    assert not PROSE_CUES["method"][DESIGN_RANK].search("we propose a parser")

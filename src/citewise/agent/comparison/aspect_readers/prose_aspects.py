@@ -292,7 +292,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue
         if aspect in ("task", "method", "main result") and prose_headline.points_at(aspect, value):
             continue  # "we show generations ... in Table 4" points at a finding
-        if aspect == "method" and method_statements.not_the_method(m, unit.text):
+        if aspect == "method" and method_statements.not_the_method(m, unit.text, rank):
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
