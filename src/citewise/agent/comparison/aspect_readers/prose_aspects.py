@@ -9,6 +9,11 @@ from __future__ import annotations
 import re
 
 from citewise.agent.comparison.aspect_readers import method_statements, prose_headline
+from citewise.agent.comparison.aspect_readers.abstract_parts import (
+    PART_ASPECTS,
+    abstract_part,
+    part_sentence,
+)
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     CITING_PENALTY,
     alternation,
@@ -18,9 +23,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     complete_word,
     in_sections,
     shorten,
-    word_list,
 )
-from citewise.agent.comparison.aspect_readers.prose_headline import POINTER as _POINTER
 from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
@@ -95,7 +98,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "main result": [
         re.compile(
             r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
-            rf"\b(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?\s+(?:that\s+)?{_CLAUSE}",
+            r"\b(?:(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?|shown)\s+"
+            rf"(?:that\s+)?{_CLAUSE}",  # "results have shown that" (11 of 315 pool openings)
             re.I,
         ),
         re.compile(
@@ -197,15 +201,15 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
             continue
-        labelled = _abstract_part(unit.text)
+        labelled = abstract_part(unit, n / share)
         if labelled:
             aspect_of, rest = labelled
             part = (unit.block_id, aspect_of)
             if not rest:
                 continue
-        if aspect in _PART_ASPECTS and part == (unit.block_id, aspect):
+        if aspect in PART_ASPECTS and part == (unit.block_id, aspect):
             part = ("", "")
-            found += _part_sentence(aspect, unit, labelled[1] if labelled else unit.text)
+            found += part_sentence(aspect, unit, labelled[1] if labelled else unit.text)
             continue
         in_section = bool(_SECTIONS[aspect].search(unit.section))
         if aspect in ("task", "method") and not in_section and n / share > _OPENING_SHARE:
@@ -256,9 +260,9 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         value, was_cut = shorten(unit.text[start:end].strip(" ,"))
         if len(value.split()) < 2 or value not in unit.text or _FRAGMENT.match(value):
             continue
-        if aspect in ("task", "method", "main result") and _POINTER.search(value):
+        if aspect in ("task", "method", "main result") and prose_headline.points_at(aspect, value):
             continue  # "we show generations ... in Table 4" points at a finding
-        if aspect == "method" and method_statements.not_the_method(m, unit.text):
+        if aspect == "method" and method_statements.not_the_method(m, unit.text, rank):
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
@@ -294,36 +298,6 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 _FUTURE = re.compile(r"\bfuture\b", re.I)
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
-
-
-_PART_ASPECTS = {"task": "abstract_task_parts", "method": "abstract_method_parts",
-                 "main result": "abstract_result_parts"}  # fmt: skip
-_LABEL = re.compile(r"^(?P<label>[A-Z][A-Za-z ]{2,24}?)\s*[.:]\s*(?P<rest>.*)$")
-# what the first sentence under a structured abstract's heading scores: above the title for an
-# aim, above cue-found sentences for methods and findings
-PART_SCORE = 3.6
-
-
-def _abstract_part(text: str) -> tuple[str, str] | None:
-    """(aspect, rest of the sentence) when the sentence opens with a structured abstract's
-    heading ("Results. ...", "Objectives: ..."), else None."""
-    m = _LABEL.match(text)
-    if not m:
-        return None
-    label = m.group("label").strip().lower()
-    for aspect, list_name in _PART_ASPECTS.items():
-        if label in word_list(list_name):
-            return aspect, m.group("rest").strip()
-    return None
-
-
-def _part_sentence(aspect: str, unit: Unit, text: str) -> list[Finding]:
-    """The first sentence under a structured abstract's heading, whole (shortened)."""
-    value, was_cut = shorten(text.rstrip(" ."))
-    if len(value.split()) < 3 or value not in unit.text:
-        return []
-    return [Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, PART_SCORE,
-                    was_cut)]  # fmt: skip
 
 
 def _stated_limitation(unit: Unit) -> list[Finding]:

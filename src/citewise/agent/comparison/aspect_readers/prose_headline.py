@@ -27,6 +27,24 @@ from citewise.agent.comparison.extraction import Finding, Unit
 
 # a value that points at a table or figure instead of stating a finding
 POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
+# a result that points where it is stated rather than stating it: besides the words above, the
+# converter's numbered references written without them ("in algorithm SECREF12", "Fig FIGREF8",
+# "§ SECREF2": 100 of 315 pool papers write one) and the sections around ("we show in the
+# following sections that ...", "in the next subsection": 97 of 315)
+_RESULT_POINTER = re.compile(
+    r"(?:TABREF|FIGREF|SECREF)\d|\bSubsections?\b|"
+    r"\b(?:following|next|previous|subsequent|later)\s+(?:sub)?sections?\b"
+)
+
+
+def points_at(aspect: str, value: str) -> bool:
+    """Whether a task, method or main-result value points at a table, figure or section
+    rather than stating the aspect (a main result also at the sections around it)."""
+    if POINTER.search(value):
+        return True
+    return aspect == "main result" and _RESULT_POINTER.search(value) is not None
+
+
 # after a result verb, its means rather than its size: "this is achieved by dropping ...",
 # "improved by augmenting ..." (33 of 315 pool papers); "improves by 2.1 points" stays a finding
 BY_MEANS = (
@@ -60,7 +78,7 @@ def headline(unit: Unit, early: float) -> Finding | None:
         breaks = [b.end() for b in _BREAK.finditer(unit.text, begin, number.start())]
         begin = breaks[-1] if breaks else begin  # at the clause that states it
     clause = unit.text[begin:end]
-    if not _MEASURED.search(clause) or POINTER.search(clause):
+    if not _MEASURED.search(clause) or points_at("main result", clause):
         return None
     value, was_cut = shorten(clause.strip(" ,"))
     if len(value.split()) < 3 or value not in unit.text or not _MEASURED.search(value):
