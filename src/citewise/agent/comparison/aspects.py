@@ -15,6 +15,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     kinds_of_data,
     listed_metrics,
     long_forms,
+    longer_names,
     named_data_first,
     shared_task_data,
 )
@@ -288,7 +289,7 @@ def find_aspect(
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
-            own = long_forms(named_data_first(own))
+            own = longer_names(long_forms(named_data_first(own)))
         return best_distinct(own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)

@@ -47,8 +47,10 @@ _COLLECTS = re.compile(
 )
 # whose data a count is: the authors' ("we gathered ...") or a section about the data
 _OURS = re.compile(r"\b(?:we|our)\b", re.I)
+# a heading's numbering: "4.1 ", "IV. " (not the "I" of "Image captioning dataset")
+_NUMBERING = r"(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.?)\s+)?"
 _DATA_SECTION = re.compile(
-    r"^(?:[\dIVX.]+\s*)?(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
+    r"^" + _NUMBERING + r"(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
     r"(?:\s+(?:collection|description|statistics|preparation))?$",
     re.I,
 )
@@ -64,6 +66,7 @@ __all__ = [
     "kinds_of_data",
     "listed_metrics",
     "long_forms",
+    "longer_names",
     "named_data_first",
     "shared_task_data",
 ]
@@ -96,8 +99,9 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
                 found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
         found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
         heading = _heading_name(unit.section)
-        if heading and heading in unit.text:
-            found.append(_finding(unit, heading, NAMED_SCORE + bonus))
+        used = _heading_word(heading, unit.text) if heading else None
+        if used:
+            found.append(_finding(unit, used, NAMED_SCORE + bonus))
         heading = unit.section.split(" > ")[-1]
         ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
         if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
@@ -203,6 +207,41 @@ def _without_openers(words: str) -> str:
     return " ".join(tokens)
 
 
+LONGER_NAME_WORDS = 5  # a longer name, not a phrase describing the data
+
+
+def longer_names(found: list[Finding]) -> list[Finding]:
+    """Each finding whose value the paper also writes as part of a longer name ("Conceptual"
+    of "Conceptual Captions", "Caption" of "Caption-Quality") replaced, at its own score, by
+    the best finding of that longer name: `best_distinct` keeps one of two values where one
+    holds the other, and the shorter one, met first or scored higher, kept the full name out
+    of the cell. A name of at most `LONGER_NAME_WORDS` words, without a converter placeholder."""
+    names = [
+        g for g in found
+        if len(g.value.split()) <= LONGER_NAME_WORDS and g.value[:1].isupper()
+        and not _PLACEHOLDER_INSIDE.search(g.value)
+    ]  # fmt: skip
+    out = []
+    for f in found:
+        low = f.value.lower()
+        longer = [
+            g for g in names if len(g.value) > len(f.value) and _as_words(g.value.lower(), low)
+        ]
+        if longer:
+            g = max(longer, key=lambda g: g.score)
+            f = replace(g, score=f.score)
+        out.append(f)
+    return out
+
+
+_PLACEHOLDER_INSIDE = re.compile(r"(?:REF|FORM)\d")
+
+
+def _as_words(text: str, part: str) -> bool:
+    """Whether `part` stands in `text` as whole words ("caption" in "caption-quality")."""
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
+
+
 def long_forms(found: list[Finding]) -> list[Finding]:
     """A name written with its acronym ("Craigslist Bargaining dataset (CB)") scored as the
     best sentence that uses the acronym alone, so the cell shows the name a reader knows."""
@@ -272,8 +311,16 @@ def _finding(unit: Unit, value: str, score: float) -> Finding:
 
 
 _HEADED = re.compile(
-    rf"^(?:[\dIVX.]+\s*)?(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
+    rf"^{_NUMBERING}(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
 )
+
+
+def _heading_word(heading: str, text: str) -> str | None:
+    """The heading's word as the sentence writes it: alone, or the whole name it starts
+    ("Paragraph" in "ParagraphOrdering", "Caption" in "Caption-Quality"); never the start of
+    a plain word ("Image" in "Images")."""
+    m = re.search(rf"(?<![\w-]){re.escape(heading)}(?:(?:-|(?=[A-Z]))[\w-]+)?(?![\w-])", text)
+    return m.group() if m else None
 
 
 def _heading_name(section: str) -> str:

@@ -1,0 +1,72 @@
+"""Dataset names read whole (agent/comparison/aspect_readers/matrix_datasets.py): a heading's
+word as the sentence under it writes it, and the full name where a shorter one was found
+first; sentences the tests write."""
+
+from __future__ import annotations
+
+from citewise.agent.comparison.aspect_readers.matrix_datasets import (
+    dataset_findings,
+    longer_names,
+)
+from citewise.agent.comparison.extraction import Finding, Unit, best_distinct
+
+
+def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:
+    return Unit(text, f"b-{n}", 2, section, "paragraph", n)
+
+
+def names(units: list[Unit]) -> list[str]:
+    named, _ = dataset_findings(units)
+    return [f.value for f in named]
+
+
+def test_a_heading_starting_with_a_capital_i_is_not_read_as_numbered() -> None:
+    under = unit(
+        "Our photos come from an archive of images taken by volunteers.",
+        "Paper > Experiments > Image labelling corpus",
+    )
+    assert names([under]) == []
+
+
+def test_a_heading_word_is_read_as_the_whole_name_the_sentence_writes() -> None:
+    hyphened = unit(
+        "We rate captions with the Rating-Bank collection of judgements.",
+        "Paper > Data > Rating collection dataset",
+    )
+    assert names([hyphened]) == ["Rating-Bank"]
+    joined = unit(
+        "We built StoryOrdering from a thousand short tales.",
+        "Paper > 3.2 Story ordering corpus",
+    )
+    assert names([joined]) == ["StoryOrdering"]
+
+
+def test_a_roman_numbered_heading_still_names_its_dataset() -> None:
+    under = unit("Harbor reports were split by port.", "Paper > IV. Harbor Dataset")
+    assert names([under]) == ["Harbor"]
+
+
+def finding(value: str, quote: str, score: float) -> Finding:
+    return Finding("datasets", value, quote, 1, "b", "4 Data", score)
+
+
+def test_a_shorter_name_found_first_gives_way_to_the_full_name() -> None:
+    short = finding("Coastal", "We train on the Coastal dataset.", 3.0)
+    full = finding("Coastal Birds Survey", "We use Coastal Birds Survey [3], a bird corpus.", 2.0)
+    other = finding("ReefNet", "ReefNet is the test set.", 2.5)
+    kept = best_distinct(longer_names([short, other, full]), 3)
+    assert [f.value for f in kept] == ["Coastal Birds Survey", "ReefNet"]
+    assert kept[0].score == 3.0  # the place of the name found first
+
+
+def test_a_phrase_or_a_placeholder_is_no_longer_name() -> None:
+    short = finding("Coastal", "We train on the Coastal dataset.", 3.0)
+    phrase = finding(
+        "Coastal data of many years and many sites",
+        "We gathered Coastal data of many years and many sites.",
+        1.0,
+    )
+    glued = finding("CoastalBIBREF3", "The CoastalBIBREF3 set.", 1.0)
+    assert [f.value for f in longer_names([short, phrase, glued])][0] == "Coastal"
+    part = finding("Coast", "The Coast set.", 2.0)
+    assert longer_names([part, short])[0].value == "Coast"  # not a word of "Coastal"
