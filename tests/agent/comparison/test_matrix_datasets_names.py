@@ -4,8 +4,10 @@ first; sentences the tests write."""
 
 from __future__ import annotations
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import in_data_section
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
+    in_data_sections,
     longer_names,
 )
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct
@@ -70,3 +72,20 @@ def test_a_phrase_or_a_placeholder_is_no_longer_name() -> None:
     assert [f.value for f in longer_names([short, phrase, glued])][0] == "Coastal"
     part = finding("Coast", "The Coast set.", 2.0)
     assert longer_names([part, short])[0].value == "Coast"  # not a word of "Coastal"
+
+
+def test_a_heading_about_the_data_opens_or_closes_with_a_data_word() -> None:
+    assert in_data_section("Paper > 4 Experiments > 4.1 Datasets")
+    assert in_data_section("Paper > Data Collection and Annotation")
+    assert in_data_section("Paper > III. Training Data")
+    assert not in_data_section("Paper > Sensitivity of data and privacy")
+    assert not in_data_section("A Large Corpus for Detecting Sarcasm in Reviews > Introduction")
+
+
+def test_a_name_under_the_data_heading_outranks_one_in_the_introduction() -> None:
+    said = "Earlier systems were trained on HarborNet."
+    intro = Finding("datasets", "HarborNet", said, 1, "b1", "Paper > 1 Introduction", 2.0)
+    data = Finding("datasets", "DockLog", "We train on the DockLog records.", 3, "b2",
+                   "Paper > 4 Experiments > 4.1 Datasets", 2.0)  # fmt: skip
+    ranked = best_distinct(in_data_sections([intro, data]), 1)
+    assert [f.value for f in ranked] == ["DockLog"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
+    in_data_sections,
     kinds_of_data,
     listed_metrics,
     long_forms,
@@ -289,7 +290,7 @@ def find_aspect(
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
-            own = longer_names(long_forms(named_data_first(own)))
+            own = longer_names(long_forms(named_data_first(in_data_sections(own))))
         return best_distinct(own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)

@@ -20,7 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    cites_others,
+    in_data_section,
+    word_list,
+)
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
@@ -65,6 +69,7 @@ __all__ = [
     "is_source",
     "kinds_of_data",
     "listed_metrics",
+    "in_data_sections",
     "long_forms",
     "longer_names",
     "named_data_first",
@@ -205,6 +210,18 @@ def _without_openers(words: str) -> str:
     while tokens and tokens[0].lower() in word_list("name_openers"):
         tokens.pop(0)
     return " ".join(tokens)
+
+
+DATA_SECTION_BONUS = 1.0  # a name under "Datasets", "4.1 Data": where a paper names its data
+
+
+def in_data_sections(found: list[Finding]) -> list[Finding]:
+    """Findings under a heading about the paper's data ("Datasets", "Data Collection",
+    "Experiments > Corpus": agent/data/matrix_cells.txt) scored up by `DATA_SECTION_BONUS`."""
+    return [
+        replace(f, score=f.score + DATA_SECTION_BONUS) if in_data_section(f.section) else f
+        for f in found
+    ]
 
 
 LONGER_NAME_WORDS = 5  # a longer name, not a phrase describing the data
