@@ -89,3 +89,11 @@ def test_a_name_under_the_data_heading_outranks_one_in_the_introduction() -> Non
                    "Paper > 4 Experiments > 4.1 Datasets", 2.0)  # fmt: skip
     ranked = best_distinct(in_data_sections([intro, data]), 1)
     assert [f.value for f in ranked] == ["DockLog"]
+
+
+def test_a_name_set_off_by_what_it_is_names_a_dataset() -> None:
+    said = unit("We chose Harbor Voices [7], a corpus of radio talk from port towns.")
+    assert "Harbor Voices" in names([said])
+    single = unit("Experiments use DockQA, a question answering benchmark on shipping.")
+    assert "DockQA" in names([single])
+    assert names([unit("Finally, a corpus of letters was left out.")]) == []
