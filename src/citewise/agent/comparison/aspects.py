@@ -14,12 +14,12 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
     in_data_sections,
     kinds_of_data,
-    listed_metrics,
     long_forms,
     longer_names,
     named_data_first,
     shared_task_data,
 )
+from citewise.agent.comparison.aspect_readers.matrix_metrics import listed_metrics
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     is_free_phrase,
     phrase_findings,

@@ -29,12 +29,8 @@ from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
-_COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
-_LISTED = re.compile(rf"{_COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
-# "two automatic metrics: Distinct-1 and Distinct-2"
-_LISTED_METRICS = re.compile(
-    rf"{_COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
-)
+COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
+_LISTED = re.compile(rf"{COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
 _OPENS = re.compile(rf"^(?:The|Our)\s+(?P<v>{NAME})(?:\s+\(\w+\))?\s+{_DATA_WORD}\b")
 _STATED = re.compile(
     rf"\b{_DATA_WORD}\s+we\s+(?:use|used|adopt|chose)\s+(?:is|was)\s+(?:the\s+)?(?P<v>{NAME})"
@@ -68,7 +64,6 @@ __all__ = [
     "dataset_findings",
     "is_source",
     "kinds_of_data",
-    "listed_metrics",
     "in_data_sections",
     "long_forms",
     "longer_names",
@@ -181,14 +176,6 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
         name = _before_placeholder(described.group("v"))
         if len(name.split()) > 1 or is_name(name, "datasets") or name[0].isdigit():
             out.append((name, NAMED_SCORE))
-    for m in _APPOSITIVE.finditer(text):
-        name = _without_openers(m.group("v"))
-        if (
-            name
-            and not PLACEHOLDER.match(name.split()[-1])
-            and (len(name.split()) > 1 or is_name(name, "datasets") or name[0].islower())
-        ):
-            out.append((name, NAMED_SCORE))
     for pattern in (_INTRODUCES, _NEW_NAMED):
         for m in pattern.finditer(text):
             name = _without_openers(m.group("v"))
@@ -197,6 +184,16 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
                 is_name(first, "datasets") or len(name.split()) > 1 or first[0].islower()
             ):
                 out.append((name, INTRODUCED_SCORE))
+    named = {n for n, _ in out}  # an introduced name is not read twice
+    for m in _APPOSITIVE.finditer(text):
+        name = _without_openers(m.group("v"))
+        if (
+            name
+            and name not in named
+            and not PLACEHOLDER.match(name.split()[-1])
+            and (len(name.split()) > 1 or is_name(name, "datasets") or name[0].islower())
+        ):
+            out.append((name, NAMED_SCORE))
     return out
 
 
@@ -363,60 +360,3 @@ def _heading_name(section: str) -> str:
         return ""
     first = m.group("n").split()[0]
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
-
-
-# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
-_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
-_NAMED_METRICS = re.compile(
-    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
-)
-
-
-# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
-# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
-_USED_AS_METRIC = re.compile(
-    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
-    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
-    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
-    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
-    re.I,
-)
-
-
-def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
-    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
-    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
-    paper's own list of its data."""
-    found = []
-    for unit in paper_units:
-        if unit.kind == "table":
-            continue
-        score = LISTED_SCORE + section_bonus("metrics", unit)
-        for named in _NAMED_METRICS.finditer(unit.text):
-            for t in _NAME_TOKEN.finditer(named.group("v")):
-                if _metric_name(t.group()):
-                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
-                                         unit.block_id, unit.section, score))  # fmt: skip
-        used = _USED_AS_METRIC.search(unit.text)
-        if used:
-            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
-                                 unit.block_id, unit.section, score))  # fmt: skip
-        m = _LISTED_METRICS.search(unit.text)
-        if not m:
-            continue
-        bonus = section_bonus("metrics", unit)
-        for t in _NAME_TOKEN.finditer(m.group("v")):
-            if PLACEHOLDER.match(t.group()):
-                continue  # a citation of the paper that defined the metric
-            if is_name(t.group(), "model") or "-" in t.group():
-                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
-                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
-    return found
-
-
-def _metric_name(token: str) -> bool:
-    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
-    converted placeholder."""
-    if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
-        return False
-    return is_name(token, "model") or "-" in token

@@ -1,0 +1,76 @@
+"""Metrics a paper names as such, beside the metric patterns (agent/comparison/patterns.py):
+its own list ("two automatic metrics: Distinct-1 and Distinct-2"), a name it calls a metric
+("the LEA metric"), what it uses as its evaluation metric ("we use cosine similarity as the
+evaluation metric")."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
+from citewise.agent.comparison.aspect_readers.matrix_datasets import COUNTED_HEAD, LISTED_SCORE
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
+
+__all__ = ["listed_metrics"]
+
+_NAME_TOKEN = re.compile(NAME)
+# "two automatic metrics: Distinct-1 and Distinct-2"
+_LISTED_METRICS = re.compile(
+    rf"{COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
+)
+# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
+_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
+_NAMED_METRICS = re.compile(
+    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
+)
+
+
+# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
+# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
+_USED_AS_METRIC = re.compile(
+    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
+    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
+    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
+    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
+    re.I,
+)
+
+
+def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
+    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
+    paper's own list of its data."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        score = LISTED_SCORE + section_bonus("metrics", unit)
+        for named in _NAMED_METRICS.finditer(unit.text):
+            for t in _NAME_TOKEN.finditer(named.group("v")):
+                if _metric_name(t.group()):
+                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
+                                         unit.block_id, unit.section, score))  # fmt: skip
+        used = _USED_AS_METRIC.search(unit.text)
+        if used:
+            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
+        m = _LISTED_METRICS.search(unit.text)
+        if not m:
+            continue
+        bonus = section_bonus("metrics", unit)
+        for t in _NAME_TOKEN.finditer(m.group("v")):
+            if PLACEHOLDER.match(t.group()):
+                continue  # a citation of the paper that defined the metric
+            if is_name(t.group(), "model") or "-" in t.group():
+                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
+                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
+    return found
+
+
+def _metric_name(token: str) -> bool:
+    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
+    converted placeholder."""
+    if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
+        return False
+    return is_name(token, "model") or "-" in token
