@@ -6,18 +6,26 @@ evaluation metric")."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
-from citewise.agent.comparison.aspect_readers.matrix_datasets import COUNTED_HEAD, LISTED_SCORE
-from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCORE
+from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 
 __all__ = ["listed_metrics"]
 
 _NAME_TOKEN = re.compile(NAME)
-# "two automatic metrics: Distinct-1 and Distinct-2"
+# "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
+# ...", "The evaluation metrics are: ..." (~6% of pool papers)
+_METRICS_HEAD = (
+    r"(?:\b(?:two|three|four|five|six|seven|several|following|\d+)\s+(?:[\w-]+\s+){0,2}|"
+)
+_METRICS_HEAD += r"\b(?:evaluation|automatic|performance)\s+)"
 _LISTED_METRICS = re.compile(
-    rf"{COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
+    rf"{_METRICS_HEAD}(?:metrics|measures)\s*(?:are|were|include|used\s+are)?\s*:\s*"
+    r"(?P<v>[^.;]{3,200})",
+    re.I,
 )
 # "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
 _METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
@@ -59,6 +67,10 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
         if not m:
             continue
         bonus = section_bonus("metrics", unit)
+        listed = m.group("v")
+        for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
+            if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
+                found.append(replace(f, score=LISTED_SCORE + bonus))
         for t in _NAME_TOKEN.finditer(m.group("v")):
             if PLACEHOLDER.match(t.group()):
                 continue  # a citation of the paper that defined the metric
