@@ -19,7 +19,10 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     named_data_first,
     shared_task_data,
 )
-from citewise.agent.comparison.aspect_readers.matrix_metrics import listed_metrics
+from citewise.agent.comparison.aspect_readers.matrix_metrics import (
+    listed_metrics,
+    metric_long_forms,
+)
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     is_free_phrase,
     phrase_findings,
@@ -313,7 +316,7 @@ def find_aspect(
             for f in found
             if not _NOT_A_MEASURE.match(f.quote[f.quote.find(f.value) + len(f.value) :])
         ]
-        return best_distinct(own_statements(aspect, found), limit)
+        return best_distinct(own_statements(aspect, metric_long_forms(found, paper.units)), limit)
     if aspect not in KNOWN:
         return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
     found = [f for u in paper.units for f in find_in_unit(aspect, u)]

@@ -13,7 +13,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCOR
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 
-__all__ = ["listed_metrics"]
+__all__ = ["listed_metrics", "metric_long_forms"]
 
 _NAME_TOKEN = re.compile(NAME)
 # "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
@@ -86,3 +86,52 @@ def _metric_name(token: str) -> bool:
     if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
         return False
     return is_name(token, "model") or "-" in token
+
+
+_ACRONYM = re.compile(r"^[A-Z]{2,6}$")
+
+
+def metric_long_forms(found: list[Finding], paper_units: list[Unit]) -> list[Finding]:
+    """A metric found by its acronym ("NST", "MRR") shown as the paper defines it, "Neighbour
+    Similarity Test (NST)", from the sentence that defines it (the words before the bracket
+    whose initials spell the acronym; ~7% of pool papers define a metric so), at the finding's
+    own score; unchanged where the paper defines no long form."""
+    forms: dict[str, Finding | None] = {}
+    out = []
+    for f in found:
+        if _ACRONYM.match(f.value):
+            if f.value not in forms:
+                forms[f.value] = _defined(f.value, paper_units)
+            long = forms[f.value]
+            if long is not None:
+                f = replace(long, score=f.score)
+        out.append(f)
+    # a part of a long form ("error rate" of "Word error rate (WER)") is shown as the long form
+    longs = [g for g in forms.values() if g is not None]
+    return [_within(f, longs) for f in out]
+
+
+def _within(f: Finding, longs: list[Finding]) -> Finding:
+    low = f.value.lower()
+    for g in longs:
+        if len(g.value) > len(f.value) and re.search(
+            rf"(?<![\w-]){re.escape(low)}(?![\w-])", g.value.lower()
+        ):
+            return replace(g, score=f.score)
+    return f
+
+
+def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
+    """The first sentence's "Long Form (ACR)" for the acronym, as a metrics finding."""
+    n = len(acronym)
+    pattern = re.compile(rf"(?P<v>(?:[A-Za-z][\w'-]*\s+){{{n}}})\({re.escape(acronym)}\)")
+    for unit in paper_units:
+        if unit.kind == "table" or f"({acronym})" not in unit.text:
+            continue
+        for m in pattern.finditer(unit.text):
+            words = m.group("v").split()
+            if "".join(w[0] for w in words).lower() == acronym.lower():
+                value = unit.text[m.start() : m.end()]
+                return Finding("metrics", value, unit.text, unit.page, unit.block_id,
+                               unit.section, 0.0)  # fmt: skip
+    return None
