@@ -97,3 +97,25 @@ def test_a_name_set_off_by_what_it_is_names_a_dataset() -> None:
     single = unit("Experiments use DockQA, a question answering benchmark on shipping.")
     assert "DockQA" in names([single])
     assert names([unit("Finally, a corpus of letters was left out.")]) == []
+
+
+def counted(units: list[Unit]) -> list[str]:
+    return [f.value for f in dataset_findings(units)[1]]
+
+
+def test_what_the_papers_dataset_holds_is_counted_whatever_it_counts() -> None:
+    said = unit("Our dataset contains more than 12M ferry boardings, which span four ports.")
+    assert "12M ferry boardings" in counted([said])
+    held = unit("The corpus consists of 2,400 harbor logs collected by pilots.")
+    assert "2,400 harbor logs" in counted([held])
+    assert counted([unit("The corpus has 3 of the labels we need.")]) == []
+
+
+def test_a_held_count_stays_below_a_name_of_the_same_section() -> None:
+    section = "Paper > 4 Experiments > 4.1 Dataset"
+    both = [
+        unit("Our dataset contains 9,000 ferry boardings.", section, 1),
+        unit("We use the Ferry Boarding corpus for training.", section, 2),
+    ]
+    named, counts = dataset_findings(both)
+    assert max(f.score for f in counts) < max(f.score for f in named)
