@@ -11,10 +11,10 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import in_sections
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
     kinds_of_data,
-    listed_metrics,
     long_forms,
     shared_task_data,
 )
+from citewise.agent.comparison.aspect_readers.matrix_metrics import listed_metrics
 from citewise.agent.comparison.aspect_readers.prose_aspects import described_datasets
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for, differences

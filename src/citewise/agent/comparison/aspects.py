@@ -12,11 +12,16 @@ from dataclasses import dataclass, replace
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
+    in_data_sections,
     kinds_of_data,
-    listed_metrics,
     long_forms,
+    longer_names,
     named_data_first,
     shared_task_data,
+)
+from citewise.agent.comparison.aspect_readers.matrix_metrics import (
+    listed_metrics,
+    metric_long_forms,
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     is_free_phrase,
@@ -288,7 +293,7 @@ def find_aspect(
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
-            own = long_forms(named_data_first(own))
+            own = longer_names(long_forms(named_data_first(in_data_sections(own))))
         return best_distinct(own, limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
@@ -311,7 +316,7 @@ def find_aspect(
             for f in found
             if not _NOT_A_MEASURE.match(f.quote[f.quote.find(f.value) + len(f.value) :])
         ]
-        return best_distinct(own_statements(aspect, found), limit)
+        return best_distinct(own_statements(aspect, metric_long_forms(found, paper.units)), limit)
     if aspect not in KNOWN:
         return best_distinct(own_statements(aspect, phrase_findings(aspect, paper.units)), limit)
     found = [f for u in paper.units for f in find_in_unit(aspect, u)]

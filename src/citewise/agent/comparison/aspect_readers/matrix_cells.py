@@ -273,6 +273,23 @@ def own_use(text: str) -> bool:
 # QASPER pool's 220 headings naming such a section, the 4 longer than five words were a title
 # or a section about the paper's own results ("Comparison of results with previous work").
 OTHERS_HEADING_WORDS = 5
+DATA_HEADING_WORDS = 4
+
+
+def in_data_section(section_path: str) -> bool:
+    """Whether a heading of the path is about the paper's data: at most `DATA_HEADING_WORDS`
+    words, opening or closing with a word of the [data_sections] list ("Datasets", "4.1 Data
+    Collection", "Experimental Data"; not "Sensitivity of data and privacy", nor a title
+    "A Corpus for ...")."""
+    names = word_list("data_sections")
+    for heading in section_path.split(" > "):
+        words = _NUMBERING.sub("", heading.strip()).lower().split()
+        if not words or len(words) > DATA_HEADING_WORDS:
+            continue
+        ends = (words[0], words[-1], " ".join(words[:2]), " ".join(words[-2:]))
+        if any(w in names for w in ends):
+            return True
+    return False
 
 
 def in_sections(section_path: str, list_name: str) -> bool:

@@ -20,17 +20,17 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    cites_others,
+    in_data_section,
+    word_list,
+)
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
 _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
-_COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
-_LISTED = re.compile(rf"{_COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
-# "two automatic metrics: Distinct-1 and Distinct-2"
-_LISTED_METRICS = re.compile(
-    rf"{_COUNTED_HEAD}(?:metrics|measures)\s*:\s*(?P<v>[^.;]{{3,200}})", re.I
-)
+COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
+_LISTED = re.compile(rf"{COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
 _OPENS = re.compile(rf"^(?:The|Our)\s+(?P<v>{NAME})(?:\s+\(\w+\))?\s+{_DATA_WORD}\b")
 _STATED = re.compile(
     rf"\b{_DATA_WORD}\s+we\s+(?:use|used|adopt|chose)\s+(?:is|was)\s+(?:the\s+)?(?P<v>{NAME})"
@@ -47,8 +47,10 @@ _COLLECTS = re.compile(
 )
 # whose data a count is: the authors' ("we gathered ...") or a section about the data
 _OURS = re.compile(r"\b(?:we|our)\b", re.I)
+# a heading's numbering: "4.1 ", "IV. " (not the "I" of "Image captioning dataset")
+_NUMBERING = r"(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.?)\s+)?"
 _DATA_SECTION = re.compile(
-    r"^(?:[\dIVX.]+\s*)?(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
+    r"^" + _NUMBERING + r"(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
     r"(?:\s+(?:collection|description|statistics|preparation))?$",
     re.I,
 )
@@ -62,8 +64,9 @@ __all__ = [
     "dataset_findings",
     "is_source",
     "kinds_of_data",
-    "listed_metrics",
+    "in_data_sections",
     "long_forms",
+    "longer_names",
     "named_data_first",
     "shared_task_data",
 ]
@@ -96,8 +99,9 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
                 found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
         found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
         heading = _heading_name(unit.section)
-        if heading and heading in unit.text:
-            found.append(_finding(unit, heading, NAMED_SCORE + bonus))
+        used = _heading_word(heading, unit.text) if heading else None
+        if used:
+            found.append(_finding(unit, used, NAMED_SCORE + bonus))
         heading = unit.section.split(" > ")[-1]
         ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
         if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
@@ -107,7 +111,38 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
                     continue
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
+        held = _held_count(unit.text)
+        if held and not cites_others(unit.text):
+            counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
     return found, counts
+
+
+# what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user
+# click sessions", "The corpus consists of 2,000 sentence pairs" (~17% of pool papers)
+_HOLDS = re.compile(
+    r"\b(?:our|the|this)\s+(?:[\w-]+\s+)?(?:dataset|data set|corpus|data)\s+(?:contains|"
+    r"consists\s+of|comprises|includes|has)\s+(?:about\s+|over\s+|around\s+|more\s+than\s+|"
+    r"nearly\s+|approximately\s+|roughly\s+|a\s+total\s+of\s+)?"
+    rf"(?P<v>(?:{_COUNT})\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})",
+    re.I,
+)
+
+
+def _held_count(text: str) -> str:
+    """The count and the words it counts, up to a closed-class word ("of", "which") or a
+    participle ("collected"): "40M user click sessions"; "" when the sentence says none."""
+    m = _HOLDS.search(text)
+    if not m:
+        return ""
+    words = m.group("v").split(" ")
+    kept = words[:2]
+    for w in words[2:]:
+        if w.lower() in word_list("dangling") or w.endswith("ed"):
+            break
+        kept.append(w)
+    while len(kept) > 2 and kept[-1].lower() in word_list("dangling"):
+        kept.pop()
+    return " ".join(kept) if kept[1].lower() not in word_list("dangling") else ""
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"
@@ -142,6 +177,13 @@ _DESCRIBED = re.compile(
     rf",?\s*(?:which\s+)?(?:contains|consists\s+of|comprises|includes|holds)\s+"
     rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{_COUNT})\s+[a-z])"
 )
+# a name set off by what it is: "we use Conceptual Captions [cite], a large-scale captioning
+# dataset", "RACE, a challenging reading comprehension dataset" (~8% of pool papers)
+_APPOSITIVE = re.compile(
+    rf"(?<![\w-])(?P<v>(?:{NAME}|{_LOWER_FIRST})(?:\s+{NAME}){{0,3}}){_CITED}"
+    r"(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])?\s*,\s+an?\s+"
+    rf"(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b"
+)
 INTRODUCED_SCORE = 3.5  # the data a paper makes is its data, above a name its setup uses (3.0)
 
 
@@ -173,6 +215,16 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
                 is_name(first, "datasets") or len(name.split()) > 1 or first[0].islower()
             ):
                 out.append((name, INTRODUCED_SCORE))
+    named = {n for n, _ in out}  # an introduced name is not read twice
+    for m in _APPOSITIVE.finditer(text):
+        name = _without_openers(m.group("v"))
+        if (
+            name
+            and name not in named
+            and not PLACEHOLDER.match(name.split()[-1])
+            and (len(name.split()) > 1 or is_name(name, "datasets") or name[0].islower())
+        ):
+            out.append((name, NAMED_SCORE))
     return out
 
 
@@ -201,6 +253,53 @@ def _without_openers(words: str) -> str:
     while tokens and tokens[0].lower() in word_list("name_openers"):
         tokens.pop(0)
     return " ".join(tokens)
+
+
+DATA_SECTION_BONUS = 1.0  # a name under "Datasets", "4.1 Data": where a paper names its data
+
+
+def in_data_sections(found: list[Finding]) -> list[Finding]:
+    """Findings under a heading about the paper's data ("Datasets", "Data Collection",
+    "Experiments > Corpus": agent/data/matrix_cells.txt) scored up by `DATA_SECTION_BONUS`."""
+    return [
+        replace(f, score=f.score + DATA_SECTION_BONUS) if in_data_section(f.section) else f
+        for f in found
+    ]
+
+
+LONGER_NAME_WORDS = 5  # a longer name, not a phrase describing the data
+
+
+def longer_names(found: list[Finding]) -> list[Finding]:
+    """Each finding whose value the paper also writes as part of a longer name ("Conceptual"
+    of "Conceptual Captions", "Caption" of "Caption-Quality") replaced, at its own score, by
+    the best finding of that longer name: `best_distinct` keeps one of two values where one
+    holds the other, and the shorter one, met first or scored higher, kept the full name out
+    of the cell. A name of at most `LONGER_NAME_WORDS` words, without a converter placeholder."""
+    names = [
+        g for g in found
+        if len(g.value.split()) <= LONGER_NAME_WORDS and g.value[:1].isupper()
+        and not _PLACEHOLDER_INSIDE.search(g.value)
+    ]  # fmt: skip
+    out = []
+    for f in found:
+        low = f.value.lower()
+        longer = [
+            g for g in names if len(g.value) > len(f.value) and _as_words(g.value.lower(), low)
+        ]
+        if longer:
+            g = max(longer, key=lambda g: g.score)
+            f = replace(g, score=f.score)
+        out.append(f)
+    return out
+
+
+_PLACEHOLDER_INSIDE = re.compile(r"(?:REF|FORM)\d")
+
+
+def _as_words(text: str, part: str) -> bool:
+    """Whether `part` stands in `text` as whole words ("caption" in "caption-quality")."""
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
 
 
 def long_forms(found: list[Finding]) -> list[Finding]:
@@ -272,8 +371,16 @@ def _finding(unit: Unit, value: str, score: float) -> Finding:
 
 
 _HEADED = re.compile(
-    rf"^(?:[\dIVX.]+\s*)?(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
+    rf"^{_NUMBERING}(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
 )
+
+
+def _heading_word(heading: str, text: str) -> str | None:
+    """The heading's word as the sentence writes it: alone, or the whole name it starts
+    ("Paragraph" in "ParagraphOrdering", "Caption" in "Caption-Quality"); never the start of
+    a plain word ("Image" in "Images")."""
+    m = re.search(rf"(?<![\w-]){re.escape(heading)}(?:(?:-|(?=[A-Z]))[\w-]+)?(?![\w-])", text)
+    return m.group() if m else None
 
 
 def _heading_name(section: str) -> str:
@@ -284,60 +391,3 @@ def _heading_name(section: str) -> str:
         return ""
     first = m.group("n").split()[0]
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
-
-
-# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
-_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
-_NAMED_METRICS = re.compile(
-    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
-)
-
-
-# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
-# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
-_USED_AS_METRIC = re.compile(
-    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
-    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
-    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
-    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
-    re.I,
-)
-
-
-def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
-    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
-    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
-    paper's own list of its data."""
-    found = []
-    for unit in paper_units:
-        if unit.kind == "table":
-            continue
-        score = LISTED_SCORE + section_bonus("metrics", unit)
-        for named in _NAMED_METRICS.finditer(unit.text):
-            for t in _NAME_TOKEN.finditer(named.group("v")):
-                if _metric_name(t.group()):
-                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
-                                         unit.block_id, unit.section, score))  # fmt: skip
-        used = _USED_AS_METRIC.search(unit.text)
-        if used:
-            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
-                                 unit.block_id, unit.section, score))  # fmt: skip
-        m = _LISTED_METRICS.search(unit.text)
-        if not m:
-            continue
-        bonus = section_bonus("metrics", unit)
-        for t in _NAME_TOKEN.finditer(m.group("v")):
-            if PLACEHOLDER.match(t.group()):
-                continue  # a citation of the paper that defined the metric
-            if is_name(t.group(), "model") or "-" in t.group():
-                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
-                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
-    return found
-
-
-def _metric_name(token: str) -> bool:
-    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
-    converted placeholder."""
-    if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
-        return False
-    return is_name(token, "model") or "-" in token

@@ -1,0 +1,137 @@
+"""Metrics a paper names as such, beside the metric patterns (agent/comparison/patterns.py):
+its own list ("two automatic metrics: Distinct-1 and Distinct-2"), a name it calls a metric
+("the LEA metric"), what it uses as its evaluation metric ("we use cosine similarity as the
+evaluation metric")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
+from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCORE
+from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
+from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
+
+__all__ = ["listed_metrics", "metric_long_forms"]
+
+_NAME_TOKEN = re.compile(NAME)
+# "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
+# ...", "The evaluation metrics are: ..." (~6% of pool papers)
+_METRICS_HEAD = (
+    r"(?:\b(?:two|three|four|five|six|seven|several|following|\d+)\s+(?:[\w-]+\s+){0,2}|"
+)
+_METRICS_HEAD += r"\b(?:evaluation|automatic|performance)\s+)"
+_LISTED_METRICS = re.compile(
+    rf"{_METRICS_HEAD}(?:metrics|measures)\s*(?:are|were|include|used\s+are)?\s*:\s*"
+    r"(?P<v>[^.;]{3,200})",
+    re.I,
+)
+# "the LEA metric", "using the MUC, B3 and CEAF measures": a name the paper calls a metric
+_METRIC_LIST = rf"{NAME}(?:\s*,\s*{NAME})*(?:,?\s+and\s+{NAME})?"
+_NAMED_METRICS = re.compile(
+    rf"\b(?:the|using|with|by|of|and|on|in)\s+(?P<v>{_METRIC_LIST})\s+(?:metrics?|measures?)\b"
+)
+
+
+# "we use cosine similarity as the evaluation metric", "chose the F1 score as our main
+# performance measure" (~10% of pool papers): the words between the verb and "as" are the metric
+_USED_AS_METRIC = re.compile(
+    r"\b(?:use[sd]?|using|chose|choose|adopt\w*|report\w*|calculated?|compute[sd]?|employ\w*)"
+    r"\s+(?:the\s+)?(?:widely[- ]used\s+|standard\s+|common\s+)?(?P<v>[^,;.()]{2,40}?)"
+    r"(?:\s+BIBREF\d+)?(?:\s+scores?)?\s+as\s+(?:the|our|an?)\s+(?:[\w-]+\s+)?"
+    r"(?:evaluation|performance|automatic|automated)\s+(?:metric|measure)s?\b",
+    re.I,
+)
+
+
+def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
+    Distinct-2") or calls metrics ("the LEA metric"), each name a finding scored like the
+    paper's own list of its data."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        score = LISTED_SCORE + section_bonus("metrics", unit)
+        for named in _NAMED_METRICS.finditer(unit.text):
+            for t in _NAME_TOKEN.finditer(named.group("v")):
+                if _metric_name(t.group()):
+                    found.append(Finding("metrics", t.group(), unit.text, unit.page,
+                                         unit.block_id, unit.section, score))  # fmt: skip
+        used = _USED_AS_METRIC.search(unit.text)
+        if used:
+            found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
+        m = _LISTED_METRICS.search(unit.text)
+        if not m:
+            continue
+        bonus = section_bonus("metrics", unit)
+        listed = m.group("v")
+        for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
+            if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
+                found.append(replace(f, score=LISTED_SCORE + bonus))
+        for t in _NAME_TOKEN.finditer(m.group("v")):
+            if PLACEHOLDER.match(t.group()):
+                continue  # a citation of the paper that defined the metric
+            if is_name(t.group(), "model") or "-" in t.group():
+                found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
+                                     unit.section, LISTED_SCORE + bonus))  # fmt: skip
+    return found
+
+
+def _metric_name(token: str) -> bool:
+    """An acronym or a coined name ("LEA", "BLEU-4", "CIDEr"), not a sentence word or a
+    converted placeholder."""
+    if PLACEHOLDER.match(token) or token.lower() in word_list("name_openers"):
+        return False
+    return is_name(token, "model") or "-" in token
+
+
+_ACRONYM = re.compile(r"^[A-Z]{2,6}$")
+
+
+def metric_long_forms(found: list[Finding], paper_units: list[Unit]) -> list[Finding]:
+    """A metric found by its acronym ("NST", "MRR") shown as the paper defines it, "Neighbour
+    Similarity Test (NST)", from the sentence that defines it (the words before the bracket
+    whose initials spell the acronym; ~7% of pool papers define a metric so), at the finding's
+    own score; unchanged where the paper defines no long form."""
+    forms: dict[str, Finding | None] = {}
+    out = []
+    for f in found:
+        if _ACRONYM.match(f.value):
+            if f.value not in forms:
+                forms[f.value] = _defined(f.value, paper_units)
+            long = forms[f.value]
+            if long is not None:
+                f = replace(long, score=f.score)
+        out.append(f)
+    # a part of a long form ("error rate" of "Word error rate (WER)") is shown as the long form
+    longs = [g for g in forms.values() if g is not None]
+    return [_within(f, longs) for f in out]
+
+
+def _within(f: Finding, longs: list[Finding]) -> Finding:
+    low = f.value.lower()
+    for g in longs:
+        if len(g.value) > len(f.value) and re.search(
+            rf"(?<![\w-]){re.escape(low)}(?![\w-])", g.value.lower()
+        ):
+            return replace(g, score=f.score)
+    return f
+
+
+def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
+    """The first sentence's "Long Form (ACR)" for the acronym, as a metrics finding."""
+    n = len(acronym)
+    pattern = re.compile(rf"(?P<v>(?:[A-Za-z][\w'-]*\s+){{{n}}})\({re.escape(acronym)}\)")
+    for unit in paper_units:
+        if unit.kind == "table" or f"({acronym})" not in unit.text:
+            continue
+        for m in pattern.finditer(unit.text):
+            words = m.group("v").split()
+            if "".join(w[0] for w in words).lower() == acronym.lower():
+                value = unit.text[m.start() : m.end()]
+                return Finding("metrics", value, unit.text, unit.page, unit.block_id,
+                               unit.section, 0.0)  # fmt: skip
+    return None
