@@ -1,0 +1,234 @@
+"""The `baselines` column: the systems a paper's own experiments compare against.
+
+Read from the paper's own statements, in the forms counted over the QASPER pool's 315 papers
+(docs/benchmarks.md, "Eighth session: a baselines column"; papers with the form, related work
+left out):
+- a list the paper introduces: "we use two baselines: X and Y", "Baselines: X, Y" (24 papers),
+  or a sentence ending in "the following baselines:" whose next sentences open with the names;
+- "X as (our/a) baseline", "as a baseline, we use X", "X serves as our baseline" (52);
+- "the baselines are/include X", "our baseline model is X" (33);
+- "we compare (our model) with/against/to X", "our model is compared against X" (104, 22):
+  the compared-with phrase must name something (a capitalised or numbered word);
+- "X (baseline)" (3: under 1% of the pool, but it names the baseline outright);
+- sentences under a heading naming baselines (49) that open with a system's name.
+Never a sentence in a section about others' work ("Related Work"); a compared-with phrase of
+general words only ("the baseline", "previous methods") names nothing. The value is the span of
+its sentence naming the systems, stopped before a subordinate clause ("..., which ...",
+"... on three datasets"); the word lists are in agent/data/matrix_cells.txt.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    alternation,
+    in_sections,
+    word_list,
+)
+from citewise.agent.comparison.extraction import Finding, Unit
+
+ASPECT = "baselines"
+LISTED_SCORE = 3.0  # the paper's own list of its baselines
+STATED_SCORE = 2.6  # "X as our baseline", "the baselines are X"
+BRACKETED_SCORE = 2.4  # "X (baseline)"
+COMPARED_SCORE = 2.0  # "we compare our model with X"
+HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
+BASELINE_WORD_BONUS = 0.4  # a compared-with sentence that also says "baseline"
+SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
+
+_B = r"(?i:baselines?)"
+_KIND = r"(?i:(?:\s+(?:models?|systems?|methods?|approach(?:es)?))?)"
+_OF_OURS = re.compile(r"\b(?:we|our|us)\b", re.I)
+_BASELINE = re.compile(r"\bbaselines?\b", re.I)
+_SECTIONS = re.compile(r"baseline|experiment|result|evaluation|compar", re.I)
+_HEADED = re.compile(r"baseline|compared (?:methods|systems|models)", re.I)
+_PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+")
+_NAME_TOKEN = re.compile(r"[A-Z0-9]")  # a proper name, an acronym, a numbered system
+_TOKEN = re.compile(r"[^\s,;()]+")
+
+
+@cache
+def _forms() -> dict[str, list[re.Pattern[str]]]:
+    """The sentence forms, by how much they say: a list, a statement, a bracket, a comparison."""
+    take = alternation("baseline_choose_verbs")
+    det = r"(?i:(?:a|an|our|the|two|three|several|four|five)\s+)?(?:[\w-]+\s+){0,2}?"
+    return {
+        "listed": [
+            # "we use two simple baselines: X and Y", "Baselines: X, Y"
+            re.compile(rf"\b{_B}{_KIND}\s*:\s*(?P<v>[^:;]+)"),
+        ],
+        "stated": [
+            # "we use X as our baseline", "we have chosen system X as baseline"
+            re.compile(rf"\b(?i:{take})\s+(?P<v>[^.;:]{{2,160}}?)\s+(?i:as)\s+{det}{_B}\b"),
+            # "as a baseline, we use X", "As our second baseline, we take X"
+            re.compile(
+                rf"\b(?i:as)\s+{det}{_B}{_KIND}\s*,?\s*(?i:we)\s+(?:\w+\s+)?(?i:{take})\s+"
+                r"(?P<v>[^;:]+)"
+            ),
+            # "X serves as our baseline", "X is the baseline in our experiments"
+            re.compile(
+                rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
+                rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
+            ),
+            # "the baselines are X", "Our baseline model is a bidirectional RNN"
+            re.compile(
+                rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
+                rf"is|were|was|consists? of|comprises?)\s+(?P<v>(?:(?i:a|an|the)\s|[A-Z0-9])[^;:]+)"
+            ),
+        ],
+        "bracketed": [
+            # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
+            re.compile(
+                r"(?:\b(?i:a|an|the|our)\s+)?(?P<v>(?:[\w+.-]+\s+){0,3}?[\w+.-]*[A-Z][\w+.-]*)"
+                rf"\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
+            ),
+        ],
+        "compared": [
+            # "we compare our model with X", "we also compare against X"
+            re.compile(
+                r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\s+(?:(?i:our|the|this|these|its?|"
+                r"them|both)\b[^.;:]{0,80}?\s+)?(?i:with|against|to)\s+(?P<v>[^;:]+)"
+            ),
+            # "our model is compared against X"
+            re.compile(
+                r"\b(?i:is|are|was|were|be)\s+(?:\w+\s+)?(?i:compared)\s+(?i:with|against|to)\s+"
+                r"(?P<v>[^;:]+)"
+            ),
+        ],
+    }
+
+
+_SCORES = {
+    "listed": LISTED_SCORE,
+    "stated": STATED_SCORE,
+    "bracketed": BRACKETED_SCORE,
+    "compared": COMPARED_SCORE,
+}
+
+
+@cache
+def _cut() -> re.Pattern[str]:
+    """Where a compared-with phrase ends: a stop, a subordinate clause, a prepositional tail."""
+    words = alternation("baseline_cut_before")
+    return re.compile(rf"[.;:!?](?:\s|$)|,\s+(?i:{words})\b|\s(?i:{words})\b|\s(?:\(\s*)?\d")
+
+
+def _trimmed(value: str) -> str:
+    m = _cut().search(value)
+    if m:
+        value = value[: m.start()]
+    return value.strip(" ,;:-–—(")
+
+
+def names_something(value: str, need_name: bool) -> bool:
+    """Whether the phrase names a system: a word left when the general words of a comparison
+    ("the", "baseline", "previous methods") are gone; with `need_name`, a word that is a
+    name (a capital or a digit: "Weka", "BiLSTM", "seq2seq") or a citation placeholder."""
+    generic = word_list("baseline_generic")
+    tokens = [t for t in _TOKEN.findall(value) if not _PLACEHOLDER.match(t)]
+    left = [t for t in tokens if t.lower().strip(".,'\"“”") not in generic]
+    if not left:
+        return False
+    if not need_name:
+        return True
+    return any(_NAME_TOKEN.search(t) for t in left) or bool(_PLACEHOLDER.search(value))
+
+
+def _finding(unit: Unit, value: str, score: float) -> Finding | None:
+    value = value.strip()
+    if len(value) < 2 or value not in unit.text:
+        return None
+    if _SECTIONS.search(unit.section.split(" > ")[-1]):
+        score += SECTION_BONUS
+    return Finding(ASPECT, value, unit.text, unit.page, unit.block_id, unit.section, score)
+
+
+def _sentence_findings(unit: Unit) -> list[Finding]:
+    out = []
+    text = unit.text
+    for form, patterns in _forms().items():
+        for pattern in patterns:
+            for m in pattern.finditer(text):
+                value = _trimmed(m.group("v"))
+                compared = form == "compared"
+                if compared and not _OF_OURS.search(text):
+                    continue  # another paper's comparison
+                if not names_something(value, need_name=compared):
+                    continue
+                score = _SCORES[form]
+                if compared and _BASELINE.search(text):
+                    score += BASELINE_WORD_BONUS
+                found = _finding(unit, value, score)
+                if found is not None:
+                    out.append(found)
+    return out
+
+
+# "We compare our model with the following baselines:" — the names open the next sentences
+_INTRODUCES = re.compile(
+    r"\b(?:baselines?|following\s+(?:[\w-]+\s+){0,2}?(?:models|methods|systems|approaches))"
+    r"\s*:\s*$",
+    re.I,
+)
+_LISTED_AFTER = 8  # how many sentences after such an introduction may name a baseline
+
+
+def opening_name(text: str) -> str | None:
+    """The system's name a sentence opens with ("CorefNqg BIBREF33 A sequence-to-sequence
+    model ...", "LDA is ...", "Hidden-state (hs)."), None when it opens with a common word."""
+    tokens = list(re.finditer(r"[^\s,:;()]+", text))
+    run: list[re.Match[str]] = []
+    for t in tokens[:5]:
+        word = t.group().rstrip(".")
+        if _PLACEHOLDER.match(word) or not word[:1].isupper() and not word[:1].isdigit():
+            break
+        run.append(t)
+    if not run or run[0].group().lower().rstrip(".") in word_list("name_openers"):
+        return None
+    after = text[run[-1].end() :].lstrip()
+    named = any(_NAME_TOKEN.search(t.group()) for t in run) or len(run) > 1
+    if not named and not after.startswith(("(", ":", "BIBREF", "-", "–", "—")):
+        return None
+    value = text[run[0].start() : run[-1].end()].rstrip(".")
+    return value if names_something(value, need_name=False) else None
+
+
+def _listed_after(paper_units: list[Unit]) -> list[Finding]:
+    """Names opening the sentences that follow "the following baselines:" in its section."""
+    out = []
+    for i, unit in enumerate(paper_units):
+        if not _INTRODUCES.search(unit.text) or not (
+            _BASELINE.search(unit.text) or _OF_OURS.search(unit.text)
+        ):
+            continue
+        for nxt in paper_units[i + 1 : i + 1 + _LISTED_AFTER]:
+            if nxt.section != unit.section:
+                break
+            name = opening_name(nxt.text)
+            found = _finding(nxt, name, LISTED_SCORE - 0.2) if name else None
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _headed(paper_units: list[Unit]) -> list[Finding]:
+    """Sentences under a heading naming baselines that open with a system's name."""
+    out = []
+    for unit in paper_units:
+        if not _HEADED.search(unit.section.split(" > ")[-1]):
+            continue
+        name = opening_name(unit.text)
+        found = _finding(unit, name, HEADED_SCORE) if name else None
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def baseline_findings(paper_units: list[Unit]) -> list[Finding]:
+    """Every statement of what the paper compares against, sections about others' work
+    left out; scores only, unsorted."""
+    found = [f for u in paper_units for f in _sentence_findings(u)]
+    found += _listed_after(paper_units) + _headed(paper_units)
+    return [f for f in found if not in_sections(f.section, "others_sections")]
