@@ -34,7 +34,8 @@ LISTED_SCORE = 3.0  # the paper's own list of its baselines
 STATED_SCORE = 2.6  # "X as our baseline", "the baselines are X"
 BRACKETED_SCORE = 2.4  # "X (baseline)"
 COMPARED_SCORE = 2.0  # "we compare our model with X"
-HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
+HEADED_SCORE = 1.6
+NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word  # a sentence under a "Baselines" heading opening with a name
 BASELINE_WORD_BONUS = 0.4  # a compared-with sentence that also says "baseline"
 SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
 
@@ -47,6 +48,19 @@ _HEADED = re.compile(r"baseline|compared (?:methods|systems|models)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+")
 _NAME_TOKEN = re.compile(r"[A-Z0-9]")  # a proper name, an acronym, a numbered system
 _TOKEN = re.compile(r"[^\s,;()]+")
+_NAME_WORD = re.compile(r"[^\s,:;()]+")
+_INNER_NAME = re.compile(r"^.+[A-Z0-9]|^\d")  # "LDA", "BiLSTM", "GloVe-d2v"; not "Concreteness"
+_EXPANSION = re.compile(r"\s*\([^()]{3,40}\)")
+# the words of a bracketed baseline's name: after a determiner any word but a preposition
+# ("a B-LSTM neural network (baseline)"), else words with a capital ("ESIM (baseline model)")
+_MODIFIER = r"(?!(?i:with|of|to|in|on|for|by|and|or|from|as|than|our|we)\b)[\w+.-]+"
+_NAMED = r"[\w+.-]*[A-Z0-9][\w+.-]*"
+# what a value does not open with: the verb of "the baseline we compare with is X",
+# "Baseline: it is the attention-based system"
+_LEADING_VERB = re.compile(r"^(?i:(?:it|this|they|these)\s+)?(?i:is|are|was|were)\s+")
+_ENUMERATOR = re.compile(r"^(?:\(?\d+\)|\d+\.\s|\(?[a-z]\))\s*")  # "(1) the established method"
+# an apposition after the name: "X, a large-scale pre-trained model"
+_APPOSITION = re.compile(r",\s+(?i:a|an)\s")
 
 
 @cache
@@ -58,6 +72,10 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
         "listed": [
             # "we use two simple baselines: X and Y", "Baselines: X, Y"
             re.compile(rf"\b{_B}{_KIND}\s*:\s*(?P<v>[^:;]+)"),
+            # "we compare our method to four approaches: (1) X, (2) Y"
+            re.compile(
+                r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\b[^.:;]{0,80}\s*:\s*(?P<v>[^:;]+)"
+            ),
         ],
         "stated": [
             # "we use X as our baseline", "we have chosen system X as baseline"
@@ -81,9 +99,13 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
         "bracketed": [
             # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
             re.compile(
-                r"(?:\b(?i:a|an|the|our)\s+)?(?P<v>(?:[\w+.-]+\s+){0,3}?[\w+.-]*[A-Z][\w+.-]*)"
-                rf"\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
+                rf"(?:\b(?i:a|an|the|our)\s+(?P<v>(?:{_MODIFIER}\s+){{0,3}}?{_MODIFIER})|"
+                rf"(?P<n>(?:{_NAMED}\s+){{0,3}}{_NAMED}))\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
             ),
+        ],
+        "named": [
+            # "outperforms the Weka baseline", "the Seq2Seq baseline"
+            re.compile(rf"\b(?i:the|a|an|our)\s+(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})\s+{_B}\b"),
         ],
         "compared": [
             # "we compare our model with X", "we also compare against X"
@@ -104,6 +126,7 @@ _SCORES = {
     "listed": LISTED_SCORE,
     "stated": STATED_SCORE,
     "bracketed": BRACKETED_SCORE,
+    "named": NAMED_SCORE,
     "compared": COMPARED_SCORE,
 }
 
@@ -116,18 +139,25 @@ def _cut() -> re.Pattern[str]:
 
 
 def _trimmed(value: str) -> str:
-    m = _cut().search(value)
-    if m:
-        value = value[: m.start()]
+    value = _ENUMERATOR.sub("", _LEADING_VERB.sub("", value))
+    for cut in (_cut(), _APPOSITION):
+        m = cut.search(value)
+        if m:
+            value = value[: m.start()]
     return value.strip(" ,;:-–—(")
 
 
 def names_something(value: str, need_name: bool) -> bool:
-    """Whether the phrase names a system: a word left when the general words of a comparison
-    ("the", "baseline", "previous methods") are gone; with `need_name`, a word that is a
+    """Whether the phrase names a system: it does not open with a preposition ("in the
+    shared task") and a word is left when the general words of a comparison ("the",
+    "baseline", "previous methods") are gone; with `need_name`, a word that is a
     name (a capital or a digit: "Weka", "BiLSTM", "seq2seq") or a citation placeholder."""
     generic = word_list("baseline_generic")
     tokens = [t for t in _TOKEN.findall(value) if not _PLACEHOLDER.match(t)]
+    if tokens and tokens[0].lower() in word_list("baseline_not_openers"):
+        return False
+    if tokens and tokens[-1].lower().strip(".") in word_list("baseline_not_heads"):
+        return False  # "the entailment task": compared with, but no system
     left = [t for t in tokens if t.lower().strip(".,'\"“”") not in generic]
     if not left:
         return False
@@ -151,10 +181,10 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
     for form, patterns in _forms().items():
         for pattern in patterns:
             for m in pattern.finditer(text):
-                value = _trimmed(m.group("v"))
+                value = _trimmed(m.group("v") or m.group("n") if "n" in m.groupdict() else m.group("v"))
                 compared = form == "compared"
-                if compared and not _OF_OURS.search(text):
-                    continue  # another paper's comparison
+                if (compared or pattern is _forms()["stated"][2]) and not _OF_OURS.search(text):
+                    continue  # another paper's comparison or baseline
                 if not names_something(value, need_name=compared):
                     continue
                 score = _SCORES[form]
@@ -178,20 +208,25 @@ _LISTED_AFTER = 8  # how many sentences after such an introduction may name a ba
 def opening_name(text: str) -> str | None:
     """The system's name a sentence opens with ("CorefNqg BIBREF33 A sequence-to-sequence
     model ...", "LDA is ...", "Hidden-state (hs)."), None when it opens with a common word."""
-    tokens = list(re.finditer(r"[^\s,:;()]+", text))
+    start = _ENUMERATOR.match(text)
+    tokens = list(_NAME_WORD.finditer(text, start.end() if start else 0))
     run: list[re.Match[str]] = []
     for t in tokens[:5]:
         word = t.group().rstrip(".")
         if _PLACEHOLDER.match(word) or not word[:1].isupper() and not word[:1].isdigit():
             break
+        if run and text[run[-1].end() : t.start()].strip():
+            break  # a name's words are joined by spaces only ("Mean: A simple model")
         run.append(t)
     if not run or run[0].group().lower().rstrip(".") in word_list("name_openers"):
         return None
     after = text[run[-1].end() :].lstrip()
-    named = any(_NAME_TOKEN.search(t.group()) for t in run) or len(run) > 1
+    named = any(_INNER_NAME.search(t.group()) for t in run) or len(run) > 1
     if not named and not after.startswith(("(", ":", "BIBREF", "-", "–", "—")):
         return None
-    value = text[run[0].start() : run[-1].end()].rstrip(".")
+    end = run[-1].end()
+    expanded = _EXPANSION.match(text, end)  # "RB (Rule based method)"
+    value = text[run[0].start() : expanded.end() if expanded else end].rstrip(".")
     return value if names_something(value, need_name=False) else None
 
 
