@@ -89,7 +89,8 @@ ALIASES = {
     "compared methods": "baselines",
     "compared systems": "baselines",
 }
-COMPARED = ("baselines",)  # what the paper's experiments compare against (aspect_readers/baselines.py)
+# what the paper's experiments compare against (aspect_readers/baselines.py)
+COMPARED = ("baselines",)
 KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES) + COMPARED
 
 

@@ -34,8 +34,8 @@ LISTED_SCORE = 3.0  # the paper's own list of its baselines
 STATED_SCORE = 2.6  # "X as our baseline", "the baselines are X"
 BRACKETED_SCORE = 2.4  # "X (baseline)"
 COMPARED_SCORE = 2.0  # "we compare our model with X"
-HEADED_SCORE = 1.6
-NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word  # a sentence under a "Baselines" heading opening with a name
+HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
+NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word
 BASELINE_WORD_BONUS = 0.4  # a compared-with sentence that also says "baseline"
 SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
 
@@ -85,11 +85,15 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
                 rf"\b(?i:as)\s+{det}{_B}{_KIND}\s*,?\s*(?i:we)\s+(?:\w+\s+)?(?i:{take})\s+"
                 r"(?P<v>[^;:]+)"
             ),
+        ],
+        "claimed": [  # said of the paper's own experiments only (a "we"/"our" in the sentence)
             # "X serves as our baseline", "X is the baseline in our experiments"
             re.compile(
                 rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
                 rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
             ),
+        ],
+        "stated_as": [
             # "the baselines are X", "Our baseline model is a bidirectional RNN"
             re.compile(
                 rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
@@ -125,10 +129,15 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
 _SCORES = {
     "listed": LISTED_SCORE,
     "stated": STATED_SCORE,
+    "claimed": STATED_SCORE,
+    "stated_as": STATED_SCORE,
     "bracketed": BRACKETED_SCORE,
     "named": NAMED_SCORE,
     "compared": COMPARED_SCORE,
 }
+
+
+_OURS_ONLY = ("claimed", "compared")
 
 
 @cache
@@ -181,9 +190,9 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
     for form, patterns in _forms().items():
         for pattern in patterns:
             for m in pattern.finditer(text):
-                value = _trimmed(m.group("v") or m.group("n") if "n" in m.groupdict() else m.group("v"))
+                value = _trimmed(m.group("v") or m.groupdict().get("n") or "")
                 compared = form == "compared"
-                if (compared or pattern is _forms()["stated"][2]) and not _OF_OURS.search(text):
+                if form in _OURS_ONLY and not _OF_OURS.search(text):
                     continue  # another paper's comparison or baseline
                 if not names_something(value, need_name=compared):
                     continue
@@ -218,7 +227,8 @@ def opening_name(text: str) -> str | None:
         if run and text[run[-1].end() : t.start()].strip():
             break  # a name's words are joined by spaces only ("Mean: A simple model")
         run.append(t)
-    if not run or run[0].group().lower().rstrip(".") in word_list("name_openers"):
+    first = run[0].group().lower().rstrip(".") if run else ""
+    if not first or first in word_list("name_openers") or first in word_list("baseline_not_names"):
         return None
     after = text[run[-1].end() :].lstrip()
     named = any(_INNER_NAME.search(t.group()) for t in run) or len(run) > 1
