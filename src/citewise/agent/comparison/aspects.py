@@ -300,7 +300,7 @@ def find_aspect(
             own = long_forms(named_data_first(own))
         return best_distinct(own, limit)
     if aspect in COMPARED:
-        return best_distinct(baseline_findings(paper.units), limit)
+        return best_distinct(baseline_findings(paper.units, paper.document.title), limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:

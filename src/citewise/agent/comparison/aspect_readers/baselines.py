@@ -54,7 +54,12 @@ _EXPANSION = re.compile(r"\s*\([^()]{3,40}\)")
 # the words of a bracketed baseline's name: after a determiner any word but a preposition
 # ("a B-LSTM neural network (baseline)"), else words with a capital ("ESIM (baseline model)")
 _MODIFIER = r"(?!(?i:with|of|to|in|on|for|by|and|or|from|as|than|our|we)\b)[\w+.-]+"
-_NAMED = r"[\w+.-]*[A-Z0-9][\w+.-]*"
+_NAMED = (
+    r"(?!(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d)[\w+.-]*[A-Z0-9][\w+.-]*"
+)
+# what stands between "we compare our model" and "with X": not a clause of its own
+# ("we compared the two models when trained with a flat prior")
+_FILLER = r"(?:(?!\b(?i:when|trained|tested|used|using|while|if)\b)[^.;:])"
 # what a value does not open with: the verb of "the baseline we compare with is X",
 # "Baseline: it is the attention-based system"
 _LEADING_VERB = re.compile(r"^(?i:(?:it|this|they|these)\s+)?(?i:is|are|was|were)\s+")
@@ -109,13 +114,20 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
         ],
         "named": [
             # "outperforms the Weka baseline", "the Seq2Seq baseline"
-            re.compile(rf"\b(?i:the|a|an|our)\s+(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})\s+{_B}\b"),
+            re.compile(
+                rf"\b(?i:the|a|an|our)\s+(?:[a-z]+\s+)?(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})"
+                rf"\s+{_B}\b"
+            ),
+            # "our baseline model RoBERTa", "the baseline system Moses"
+            re.compile(
+                rf"\b(?i:our|the)\s+(?:[a-z-]+\s+)?{_B}{_KIND}\s+(?P<v>{_NAMED}(?:(?:[\s-]+|,\s+|\s+and\s+){_NAMED}){{0,3}})"
+            ),
         ],
         "compared": [
             # "we compare our model with X", "we also compare against X"
             re.compile(
                 r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\s+(?:(?i:our|the|this|these|its?|"
-                r"them|both)\b[^.;:]{0,80}?\s+)?(?i:with|against|to)\s+(?P<v>[^;:]+)"
+                rf"them|both)\b{_FILLER}{{0,80}}?\s+)?(?i:with|against|to)\s+(?P<v>[^;:]+)"
             ),
             # "our model is compared against X"
             re.compile(
@@ -156,16 +168,18 @@ def _trimmed(value: str) -> str:
     return value.strip(" ,;:-–—(")
 
 
-def names_something(value: str, need_name: bool) -> bool:
+def names_something(value: str, need_name: bool, listed: bool = False) -> bool:
     """Whether the phrase names a system: it does not open with a preposition ("in the
-    shared task") and a word is left when the general words of a comparison ("the",
+    shared task") or "our", does not end in a thing that is no system ("the entailment
+    task", "the baseline F1"; a `listed` phrase may: "and the LIX readability score"), and a
+    word is left when the general words of a comparison ("the",
     "baseline", "previous methods") are gone; with `need_name`, a word that is a
     name (a capital or a digit: "Weka", "BiLSTM", "seq2seq") or a citation placeholder."""
     generic = word_list("baseline_generic")
     tokens = [t for t in _TOKEN.findall(value) if not _PLACEHOLDER.match(t)]
     if tokens and tokens[0].lower() in word_list("baseline_not_openers"):
         return False
-    if tokens and tokens[-1].lower().strip(".") in word_list("baseline_not_heads"):
+    if not listed and tokens and tokens[-1].lower().strip(".") in word_list("baseline_not_heads"):
         return False  # "the entailment task": compared with, but no system
     left = [t for t in tokens if t.lower().strip(".,'\"“”") not in generic]
     if not left:
@@ -194,7 +208,7 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
                 compared = form == "compared"
                 if form in _OURS_ONLY and not _OF_OURS.search(text):
                     continue  # another paper's comparison or baseline
-                if not names_something(value, need_name=compared):
+                if not names_something(value, need_name=compared, listed=form == "listed"):
                     continue
                 score = _SCORES[form]
                 if compared and _BASELINE.search(text):
@@ -214,6 +228,9 @@ _INTRODUCES = re.compile(
 _LISTED_AFTER = 8  # how many sentences after such an introduction may name a baseline
 
 
+_NOT_OPENING = ("name_openers", "subordinators", "baseline_not_names")
+
+
 def opening_name(text: str) -> str | None:
     """The system's name a sentence opens with ("CorefNqg BIBREF33 A sequence-to-sequence
     model ...", "LDA is ...", "Hidden-state (hs)."), None when it opens with a common word."""
@@ -228,7 +245,7 @@ def opening_name(text: str) -> str | None:
             break  # a name's words are joined by spaces only ("Mean: A simple model")
         run.append(t)
     first = run[0].group().lower().rstrip(".") if run else ""
-    if not first or first in word_list("name_openers") or first in word_list("baseline_not_names"):
+    if not first or any(first in word_list(n) for n in _NOT_OPENING):
         return None
     after = text[run[-1].end() :].lstrip()
     named = any(_INNER_NAME.search(t.group()) for t in run) or len(run) > 1
@@ -271,9 +288,20 @@ def _headed(paper_units: list[Unit]) -> list[Finding]:
     return out
 
 
-def baseline_findings(paper_units: list[Unit]) -> list[Finding]:
+def baseline_findings(paper_units: list[Unit], title: str = "") -> list[Finding]:
     """Every statement of what the paper compares against, sections about others' work
-    left out; scores only, unsorted."""
+    left out, and the paper's own system where its title names it ("KelpNet: ..."); scores
+    only, unsorted."""
     found = [f for u in paper_units for f in _sentence_findings(u)]
     found += _listed_after(paper_units) + _headed(paper_units)
-    return [f for f in found if not in_sections(f.section, "others_sections")]
+    own = _OWN_NAME.match(title.strip())
+    ours = own.group(1).lower() if own else None
+    return [
+        f
+        for f in found
+        if not in_sections(f.section, "others_sections") and f.value.lower() != ours
+    ]
+
+
+# a title naming the paper's own system before a colon: "KelpNet: Counting Kelp From Above"
+_OWN_NAME = re.compile(r"^([^\s:]+(?:\s[^\s:]+)?)\s*:")
