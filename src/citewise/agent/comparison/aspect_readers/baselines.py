@@ -154,9 +154,14 @@ _OURS_ONLY = ("claimed", "compared")
 
 @cache
 def _cut() -> re.Pattern[str]:
-    """Where a compared-with phrase ends: a stop, a subordinate clause, a prepositional tail."""
+    """Where a compared-with phrase ends: a stop, a subordinate clause, a prepositional tail,
+    the next item's number ("X, (2) Y"), a count after a common word ("on those 20
+    speeches"; a name's number stays: "CoNLL 2018")."""
     words = alternation("baseline_cut_before")
-    return re.compile(rf"[.;:!?](?:\s|$)|,\s+(?i:{words})\b|\s(?i:{words})\b|\s(?:\(\s*)?\d")
+    return re.compile(
+        rf"[.;:!?](?:\s|$)|,\s+(?i:{words})\b|\s(?i:{words})\b|"
+        r"\s\(\s*(?:\d+(?:-\d+)?|[ivx]+)\s*\)|(?<=[a-z,])\s\d"
+    )
 
 
 def _trimmed(value: str) -> str:
@@ -179,14 +184,26 @@ def names_something(value: str, need_name: bool, listed: bool = False) -> bool:
     tokens = [t for t in _TOKEN.findall(value) if not _PLACEHOLDER.match(t)]
     if tokens and tokens[0].lower() in word_list("baseline_not_openers"):
         return False
-    if not listed and tokens and tokens[-1].lower().strip(".") in word_list("baseline_not_heads"):
-        return False  # "the entailment task": compared with, but no system
+    if not listed and _head(tokens) in word_list("baseline_not_heads"):
+        return False  # "the entailment task", "the annotations by crowd workers": no system
     left = [t for t in tokens if t.lower().strip(".,'\"“”") not in generic]
     if not left:
         return False
     if not need_name:
         return True
     return any(_NAME_TOKEN.search(t) for t in left) or bool(_PLACEHOLDER.search(value))
+
+
+def _head(tokens: list[str]) -> str:
+    """The phrase's head noun: its last word before a preposition ("annotations" of "the
+    annotations by crowd workers")."""
+    prepositions = word_list("baseline_not_openers")
+    head = ""
+    for t in tokens:
+        if t.lower() in prepositions:
+            break
+        head = t.lower().strip(".")
+    return head
 
 
 def _finding(unit: Unit, value: str, score: float) -> Finding | None:
