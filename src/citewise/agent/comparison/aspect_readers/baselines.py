@@ -68,20 +68,68 @@ _ENUMERATOR = re.compile(r"^(?:\(?\d+\)|\d+\.\s|\(?[a-z]\))\s*")  # "(1) the est
 _APPOSITION = re.compile(r",\s+(?i:a|an)\s")
 
 
+# the forms that need no word list: a list, a claim, a bracket, a name, a comparison
+_FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
+    "listed": [
+        # "we use two simple baselines: X and Y", "Baselines: X, Y"
+        re.compile(rf"\b{_B}{_KIND}\s*:\s*(?P<v>[^:;]+)"),
+        # "we compare our method to four approaches: (1) X, (2) Y"
+        re.compile(r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\b[^.:;]{0,80}\s*:\s*(?P<v>[^:;]+)"),
+    ],
+    "claimed": [  # said of the paper's own experiments only (a "we"/"our" in the sentence)
+        # "X serves as our baseline", "X is the baseline in our experiments"
+        re.compile(
+            rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
+            rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
+        ),
+    ],
+    "stated_as": [
+        # "the baselines are X", "Our baseline model is a bidirectional RNN"
+        re.compile(
+            rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
+            rf"is|were|was|consists? of|comprises?)\s+(?P<v>(?:(?i:a|an|the)\s|[A-Z0-9])[^;:]+)"
+        ),
+    ],
+    "bracketed": [
+        # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
+        re.compile(
+            rf"(?:\b(?i:a|an|the|our)\s+(?P<v>(?:{_MODIFIER}\s+){{0,3}}?{_MODIFIER})|"
+            rf"(?P<n>(?:{_NAMED}\s+){{0,3}}{_NAMED}))\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
+        ),
+    ],
+    "named": [
+        # "outperforms the Weka baseline", "the Seq2Seq baseline"
+        re.compile(
+            rf"\b(?i:the|a|an|our)\s+(?:[a-z]+\s+)?(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})"
+            rf"\s+{_B}\b"
+        ),
+        # "our baseline model RoBERTa", "the baseline system Moses"
+        re.compile(
+            rf"\b(?i:our|the)\s+(?:[a-z-]+\s+)?{_B}{_KIND}\s+"
+            rf"(?P<v>{_NAMED}(?:(?:[\s-]+|,\s+|\s+and\s+){_NAMED}){{0,3}})"
+        ),
+    ],
+    "compared": [
+        # "we compare our model with X", "we also compare against X"
+        re.compile(
+            r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\s+(?:(?i:our|the|this|these|its?|"
+            rf"them|both)\b{_FILLER}{{0,80}}?\s+)?(?i:with|against|to)\s+(?P<v>[^;:]+)"
+        ),
+        # "our model is compared against X"
+        re.compile(
+            r"\b(?i:is|are|was|were|be)\s+(?:\w+\s+)?(?i:compared)\s+(?i:with|against|to)\s+"
+            r"(?P<v>[^;:]+)"
+        ),
+    ],
+}
+
+
 @cache
 def _forms() -> dict[str, list[re.Pattern[str]]]:
     """The sentence forms, by how much they say: a list, a statement, a bracket, a comparison."""
     take = alternation("baseline_choose_verbs")
     det = r"(?i:(?:a|an|our|the|two|three|several|four|five)\s+)?(?:[\w-]+\s+){0,2}?"
     return {
-        "listed": [
-            # "we use two simple baselines: X and Y", "Baselines: X, Y"
-            re.compile(rf"\b{_B}{_KIND}\s*:\s*(?P<v>[^:;]+)"),
-            # "we compare our method to four approaches: (1) X, (2) Y"
-            re.compile(
-                r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\b[^.:;]{0,80}\s*:\s*(?P<v>[^:;]+)"
-            ),
-        ],
         "stated": [
             # "we use X as our baseline", "we have chosen system X as baseline"
             re.compile(rf"\b(?i:{take})\s+(?P<v>[^.;:]{{2,160}}?)\s+(?i:as)\s+{det}{_B}\b"),
@@ -91,50 +139,7 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
                 r"(?P<v>[^;:]+)"
             ),
         ],
-        "claimed": [  # said of the paper's own experiments only (a "we"/"our" in the sentence)
-            # "X serves as our baseline", "X is the baseline in our experiments"
-            re.compile(
-                rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
-                rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
-            ),
-        ],
-        "stated_as": [
-            # "the baselines are X", "Our baseline model is a bidirectional RNN"
-            re.compile(
-                rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
-                rf"is|were|was|consists? of|comprises?)\s+(?P<v>(?:(?i:a|an|the)\s|[A-Z0-9])[^;:]+)"
-            ),
-        ],
-        "bracketed": [
-            # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
-            re.compile(
-                rf"(?:\b(?i:a|an|the|our)\s+(?P<v>(?:{_MODIFIER}\s+){{0,3}}?{_MODIFIER})|"
-                rf"(?P<n>(?:{_NAMED}\s+){{0,3}}{_NAMED}))\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
-            ),
-        ],
-        "named": [
-            # "outperforms the Weka baseline", "the Seq2Seq baseline"
-            re.compile(
-                rf"\b(?i:the|a|an|our)\s+(?:[a-z]+\s+)?(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})"
-                rf"\s+{_B}\b"
-            ),
-            # "our baseline model RoBERTa", "the baseline system Moses"
-            re.compile(
-                rf"\b(?i:our|the)\s+(?:[a-z-]+\s+)?{_B}{_KIND}\s+(?P<v>{_NAMED}(?:(?:[\s-]+|,\s+|\s+and\s+){_NAMED}){{0,3}})"
-            ),
-        ],
-        "compared": [
-            # "we compare our model with X", "we also compare against X"
-            re.compile(
-                r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\s+(?:(?i:our|the|this|these|its?|"
-                rf"them|both)\b{_FILLER}{{0,80}}?\s+)?(?i:with|against|to)\s+(?P<v>[^;:]+)"
-            ),
-            # "our model is compared against X"
-            re.compile(
-                r"\b(?i:is|are|was|were|be)\s+(?:\w+\s+)?(?i:compared)\s+(?i:with|against|to)\s+"
-                r"(?P<v>[^;:]+)"
-            ),
-        ],
+        **_FIXED_FORMS,
     }
 
 
@@ -260,6 +265,8 @@ def opening_name(text: str) -> str | None:
             break
         if run and text[run[-1].end() : t.start()].strip():
             break  # a name's words are joined by spaces only ("Mean: A simple model")
+        if run and word.lower() in word_list("name_openers"):
+            break  # "TransferTransfo The model ...": the next sentence's first word
         run.append(t)
     first = run[0].group().lower().rstrip(".") if run else ""
     if not first or any(first in word_list(n) for n in _NOT_OPENING):
