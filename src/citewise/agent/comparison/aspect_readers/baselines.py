@@ -155,6 +155,9 @@ _SCORES = {
 
 
 _OURS_ONLY = ("claimed", "compared")
+_CUE = re.compile(r"(?i:\b(baseline|compar)(?:e|ed|es|ing|ison|s)?\b)")
+# the cues a form's sentence holds ("baseline" for the others)
+_NEEDS = {"compared": ("compar",), "listed": ("baseline", "compar")}
 
 
 @cache
@@ -221,9 +224,16 @@ def _finding(unit: Unit, value: str, score: float) -> Finding | None:
 
 
 def _sentence_findings(unit: Unit) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
     text = unit.text
+    says = {word.lower() for word in _CUE.findall(text)}
+    if not says:
+        return out  # every form says "baseline" or "compare"
     for form, patterns in _forms().items():
+        if not says.intersection(_NEEDS.get(form, ("baseline",))):
+            continue
+        if form == "bracketed" and "(" not in text:
+            continue
         for pattern in patterns:
             for m in pattern.finditer(text):
                 value = _trimmed(m.group("v") or m.groupdict().get("n") or "")
