@@ -133,9 +133,10 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
         "stated": [
             # "we use X as our baseline", "we have chosen system X as baseline"
             re.compile(rf"\b(?i:{take})\s+(?P<v>[^.;:]{{2,160}}?)\s+(?i:as)\s+{det}{_B}\b"),
-            # "as a baseline, we use X", "As our second baseline, we take X"
+            # "as a baseline, we use X", "As baselines for this task, we take X"
             re.compile(
-                rf"\b(?i:as)\s+{det}{_B}{_KIND}\s*,?\s*(?i:we)\s+(?:\w+\s+)?(?i:{take})\s+"
+                rf"\b(?i:as)\s+{det}{_B}{_KIND}(?:\s+(?i:for|on|in)\s+[^,;:]{{1,40}}?)?\s*,?\s*"
+                rf"(?i:we)\s+(?:\w+\s+)?(?i:{take})\s+"
                 r"(?P<v>[^;:]+)"
             ),
         ],
@@ -178,7 +179,10 @@ def _trimmed(value: str) -> str:
         m = cut.search(value)
         if m:
             value = value[: m.start()]
-    return value.strip(" ,;:-–—(")
+    words = value.strip(" ,;:-–—(").split(" ")
+    while len(words) > 1 and words[-1].lower().strip(",") in word_list("dangling"):
+        words.pop()  # "a system trained on" (a count cut off) ends before "on"
+    return " ".join(words).strip(" ,;:-–—(")
 
 
 def names_something(value: str, need_name: bool, listed: bool = False) -> bool:
@@ -202,10 +206,13 @@ def names_something(value: str, need_name: bool, listed: bool = False) -> bool:
     return any(_NAME_TOKEN.search(t) for t in left) or bool(_PLACEHOLDER.search(value))
 
 
+_AUTHORS = frozenset({"we", "our"})  # in baseline_not_openers beside the prepositions
+
+
 def _head(tokens: list[str]) -> str:
     """The phrase's head noun: its last word before a preposition ("annotations" of "the
     annotations by crowd workers")."""
-    prepositions = word_list("baseline_not_openers")
+    prepositions = word_list("baseline_not_openers") - _AUTHORS
     head = ""
     for t in tokens:
         if t.lower() in prepositions:
