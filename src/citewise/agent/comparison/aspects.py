@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from citewise.agent.comparison.aspect_readers.baselines import baseline_findings
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
@@ -86,8 +87,16 @@ ALIASES = {
     "gpu": "hardware",
     "optimiser": "optimizer",
     "warm-up": "warmup",
+    "baseline": "baselines",
+    "baseline models": "baselines",
+    "baseline methods": "baselines",
+    "baseline systems": "baselines",
+    "compared methods": "baselines",
+    "compared systems": "baselines",
 }
-KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES)
+# what the paper's experiments compare against (aspect_readers/baselines.py)
+COMPARED = ("baselines",)
+KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES) + COMPARED
 
 
 # a sentence that measures something (a metric named in passing, "as a result of", is not one)
@@ -295,6 +304,8 @@ def find_aspect(
         if aspect == "datasets":
             own = longer_names(long_forms(named_data_first(in_data_sections(own))))
         return best_distinct(own, limit)
+    if aspect in COMPARED:
+        return best_distinct(baseline_findings(paper.units, paper.document.title), limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:
