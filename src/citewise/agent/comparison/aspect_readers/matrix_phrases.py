@@ -36,6 +36,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     cited_value,
     count_readers,
     function_words,
+    illustrative,
     number_readers,
     per_item,
     phrase_list,
@@ -209,6 +210,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 score += CITING_PENALTY  # the paper's own use of a cited thing is its claim
             score -= 0.6 if numeric and value.lower() in _ONE else 0.0
             score -= 0.6 if numeric and per_item(text, value) else 0.0  # "3 labels per tweet"
+            score -= 0.6 if illustrative(text) else 0.0  # "For example, ...", "Let x be ..."
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
