@@ -111,3 +111,13 @@ def test_an_example_or_a_supposition_gives_way_to_the_papers_own_count() -> None
     assert best("number of notes", own, supposed) == "640"
     # alone an example is still read, as written (it is demoted, not dropped)
     assert best("number of notes", supposed) == "two"
+
+
+def test_a_kind_that_lists_its_members_gives_the_members() -> None:
+    listed = "We tested several rock classifiers, including Random Forest and SlateNet, on notes."
+    assert best("rock classifier", listed) == "Random Forest and SlateNet"
+    colon = "We compare three rock classifiers: Random Forest, SlateNet and QuarryBERT."
+    assert best("rock classifier", colon) == "Random Forest, SlateNet and QuarryBERT"
+    # a description after the colon is no list of names
+    described = "Baseline with rock classifiers: It is a classical RNN tagger, basic but sound."
+    assert best("rock classifier", described) != "It is a classical RNN tagger"

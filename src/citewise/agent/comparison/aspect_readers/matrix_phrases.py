@@ -50,6 +50,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     credited,
     framing,
     in_passing,
+    listed_reader,
     names_one,
     own_use,
     stated_reader,
@@ -244,6 +245,7 @@ def _name_readers(mention: str) -> list[Reader]:
         rf"(?P<v>{named})(?P<close>\s*[),.;]|\s+(?:and|or|to|is|was|for|with|on|in|as)\b)"
     )
     near = re.compile(rf"\b{mention}", re.I)
+    listed = listed_reader(mention)
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
@@ -278,11 +280,14 @@ def _name_readers(mention: str) -> list[Reader]:
         m = near.search(text)
         if not m:
             return None
+        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
+            return None  # "Automated Knowledge Base Construction": inside a longer name
+        members = listed(text)
+        if members:
+            return members  # "three text classifiers: SVM, NB and LR": the names, not the kind
         head = _modifiers(text[: m.start()].split())
         if not head:
             return None
-        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
-            return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [stated_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
