@@ -165,7 +165,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
