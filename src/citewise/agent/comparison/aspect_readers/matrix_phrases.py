@@ -282,8 +282,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
             return None  # "Automated Knowledge Base Construction": inside a longer name
-        members = listed(text)
-        if members:
+        if members := listed(text):
             return members  # "three text classifiers: SVM, NB and LR": the names, not the kind
         head = _modifiers(text[: m.start()].split())
         if not head:
