@@ -98,10 +98,12 @@ def _judge(cell: Cell, verdicts: list[dict[str, Any]]) -> tuple[str, str, str]:
             return "?", f"judged {verdicts[0]['verdict']}, value unknown", "value unknown"
         was = "; ".join(f"judged {v['verdict']} for value {v['value']!r}" for v in verdicts)
         return "?", was, "value changed"
-    verdict = same[0]
-    if "quote" in verdict and not _same(verdict["quote"], cell.quote[:QUOTE_START]):
+    # a value may be judged on several quotes (the same count read from two sentences)
+    quoted = [v for v in same if "quote" not in v or _same(v["quote"], cell.quote[:QUOTE_START])]
+    if not quoted:
+        verdict = same[0]
         return "?", f"judged {verdict['verdict']} for quote {verdict['quote']!r}", "quote moved"
-    return verdict["verdict"].upper(), "", ""
+    return quoted[0]["verdict"].upper(), "", ""
 
 
 def unjudged_entries(scored: list[Scored]) -> dict[str, list[dict[str, Any]]]:

@@ -127,8 +127,8 @@ def test_every_stored_verdict_keeps_a_value_or_says_it_is_unknown() -> None:
     judged = yaml.safe_load(JUDGED.read_text())
     for phrase, entry in judged.items():
         assert len(entry["judged_at"]) >= 7, phrase
-        pairs = [(cell["file"], cell["value"]) for cell in entry["cells"]]
-        assert len(pairs) == len(set(pairs)), phrase  # one verdict per paper and value
+        keys = [(cell["file"], cell["value"], cell.get("quote")) for cell in entry["cells"]]
+        assert len(keys) == len(set(keys)), phrase  # one verdict per paper, value and quote
         for cell in entry["cells"]:
             assert cell["verdict"] in ("right", "wrong"), (phrase, cell)
             assert "value" in cell, (phrase, cell)
@@ -153,3 +153,17 @@ def test_a_paper_judged_for_two_values_keeps_both_verdicts() -> None:
     assert scored.reasons == ["value changed"]
     assert "judged wrong for value 'nonlinear activation function'" in scored.marks[0][2]
     assert "judged right for value 'sigmoid activation function'" in scored.marks[0][2]
+
+
+def test_a_value_judged_on_two_quotes_keeps_each_verdict() -> None:
+    m = _script()
+    verdicts = [
+        _verdict("a.md", "wrong", "three", "We explore three categories of information."),
+        _verdict("a.md", "right", "three", "The corpus holds three categories of posts."),
+    ]
+    cells = [m.Cell("a.md", "three", "The corpus holds three categories of posts.")]
+    assert [mark for mark, _, _ in m.score("number of categories", cells, verdicts).marks] == [
+        "RIGHT"
+    ]
+    moved = [m.Cell("a.md", "three", "Three categories are listed in the table.")]
+    assert m.score("number of categories", moved, verdicts).reasons == ["quote moved"]

@@ -82,3 +82,42 @@ def test_a_count_per_item_gives_way_to_the_total() -> None:
     # "for each of the N" distributes over the paper's own set: no per-item count
     spread = "We drew 40 rock samples for each of the sites."
     assert best("number of samples", spread, "The survey logged 9 samples per site.") == "40"
+
+
+def test_a_space_groups_thousands_in_a_count() -> None:
+    sentence = "The quarry archive holds 48 312 survey notes from three sites."
+    assert best("number of notes", sentence) == "48 312"
+    # the count before the counted noun keeps its groups whole ("7 500", not "500")
+    sizes = "We also release archives of 2 000 and 7 500 notes."
+    assert best("number of notes", sizes) == "7 500"
+
+
+def test_kinds_of_something_else_are_no_count_of_the_papers_classes() -> None:
+    kinds = "We designed two classes of taggers for the outcrop notes."
+    assert best("number of classes", kinds) is None
+    # a determiner after "of": the classes of the paper's own data
+    own = "There are four classes of the quarry notes: shale, slate, chalk and flint."
+    assert best("number of classes", own) == "four"
+    # with the paper's own label set stated too, that is the count
+    stated = "Each note is labelled with one of 5 rock classes."
+    assert best("number of classes", kinds, stated) == "5"
+
+
+def test_an_example_or_a_supposition_gives_way_to_the_papers_own_count() -> None:
+    example = "For example, a surveyor may compare two notes from one outcrop."
+    supposed = "Let a and b be two notes of lengths m and n."
+    own = "Our quarry archive contains 640 notes."
+    assert best("number of notes", example, own) == "640"
+    assert best("number of notes", own, supposed) == "640"
+    # alone an example is still read, as written (it is demoted, not dropped)
+    assert best("number of notes", supposed) == "two"
+
+
+def test_a_kind_that_lists_its_members_gives_the_members() -> None:
+    listed = "We tested several rock classifiers, including Random Forest and SlateNet, on notes."
+    assert best("rock classifier", listed) == "Random Forest and SlateNet"
+    colon = "We compare three rock classifiers: Random Forest, SlateNet and QuarryBERT."
+    assert best("rock classifier", colon) == "Random Forest, SlateNet and QuarryBERT"
+    # a description after the colon is no list of names
+    described = "Baseline with rock classifiers: It is a classical RNN tagger, basic but sound."
+    assert best("rock classifier", described) != "It is a classical RNN tagger"

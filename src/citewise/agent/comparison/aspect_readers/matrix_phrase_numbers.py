@@ -52,6 +52,8 @@ _PHRASE_LISTS = (
     "setting_contexts",
     "own_use_words",
     "per_item",
+    "kind_nouns",
+    "illustrations",
 )
 
 
@@ -159,10 +161,11 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         re.escape(w) for w in sorted(phrase_list("comparison_words"), key=len, reverse=True)
     )
     # "110M parameters", "2 layers", "5,452 training examples" (a thousands separator)
-    one = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
+    grouped = rf"{_SPACED}|\d{{1,3}}(?:,\d{{3}})+(?![\d.])"
+    one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
@@ -188,6 +191,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
                 continue  # "one language pair", "a single language model": X names a kind
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
+            if _kinds_of(m.group("x"), text[m.end("x") :]):
+                continue  # "two classes of models": kinds of the models, not the paper's classes
             if _bounded(text[: m.start()]):
                 continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
@@ -214,6 +219,28 @@ def _per_item_after() -> re.Pattern[str]:
         r"\s+".join(w.split()) for w in sorted(phrase_list("per_item"), key=len, reverse=True)
     )
     return re.compile(rf"[\w-]*(?:\s+[\w-]+){{0,3}}?\s+(?:{marks})\b(?!\s+of\b)")
+
+
+def _kinds_of(counted: str, after: str) -> bool:
+    """Whether a counted kind noun divides what follows "of" ("two classes of models", "four
+    types of agreement"): it counts kinds of that, not the paper's own classes; "three classes
+    of the sentiment data" (a determiner) divides the paper's own data."""
+    return counted.lower() in phrase_list("kind_nouns") and bool(
+        re.match(r"\s+of\s+(?!(?:the|these|this|those|our|its|their)\b)", after, re.I)
+    )
+
+
+def illustrative(text: str) -> bool:
+    """Whether the sentence opens as an example or a supposition ("For example, ...", "Let x
+    and y be two sentences", "If a turn has 20 tokens, ..."): what it names illustrates, it is
+    not the paper's own setting or data."""
+    return _illustration().match(text) is not None
+
+
+@cache
+def _illustration() -> re.Pattern[str]:
+    openings = sorted(phrase_list("illustrations"), key=len, reverse=True)
+    return re.compile(r"\W*(?:" + "|".join(r"\s+".join(w.split()) for w in openings) + r")\b", re.I)
 
 
 def _one_of_many(before: str) -> bool:
@@ -303,6 +330,9 @@ def _located(text: str, m: re.Match[str]) -> str:
     return value if text.find(value) == m.start("v") else text[m.start("v") : m.end("x")]
 
 
+# a space (or a narrow no-break space) as thousands separator: "279 923 news articles", "1 000
+# examples" (ISO 80000's and many European languages' way of grouping digits)
+_SPACED = r"[1-9]\d{0,2}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,])"
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 # what joins coordinated names: "A, B and C", "A and B"
 _CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, shorten, word_list
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     Reader,
     modifies,
@@ -321,3 +321,36 @@ def abbreviation(name: str, before: str) -> bool:
     words = re.findall(r"[A-Za-z]+", before)[-5:]
     initials = "".join(w if w.isupper() else w[:1].upper() for w in words)
     return len(letters) >= 2 and letters[0] in initials and set(letters) <= set(initials)
+
+
+# a plural kind followed by the list of its members: "three classifiers: SVM, NB and LR",
+# "several models, including Naive Bayes and SVM" (42 of the 315 QASPER pool papers write a
+# kind noun then ":"/"including"/"namely" and a capitalised name)
+MAX_LISTED_WORDS = 4  # words of one listed name ("Support Vector Machine (SVM)")
+_LISTED = r"(?:\s*\([^)]{0,30}\))?(?:\s*:|,?\s+(?:including|namely))\s+"
+
+
+def listed_reader(mention: str) -> Reader:
+    """The members a plural kind lists right after it ("we train three text classifiers:
+    SVM, NB and LR" gives "SVM, NB and LR"): the names, not the kind. None unless the list
+    opens with a name and names one (a capital inside a word, a digit, a later capital)."""
+    kind = re.compile(rf"\b(?i:{mention})(?<=s){_LISTED}(?P<v>\S)")
+
+    def read(text: str) -> tuple[str, bool] | None:
+        m = kind.search(text)
+        if m is None:
+            return None
+        start = m.start("v")
+        end = _CLAUSE_STOP.search(text, start)
+        value = text[start : end.start() if end else len(text)].strip(" ,")
+        first = re.split(r",|\s(?:and|or)\s", value)[0].split()
+        if len(first) > MAX_LISTED_WORDS or not re.match(rf"{NAME}|[A-Z][a-z]", value):
+            return None  # "X: It is a classical RNN classifier": a description, no list
+        if first[0].lower() in word_list("dangling") or not names_one(value):
+            return None
+        return shorten(value)
+
+    return read
+
+
+_CLAUSE_STOP = re.compile(r"[;:]|\.(?:\s|$)|\s(?:which|that|to|for|on|in|as|with|from)\s")

@@ -36,6 +36,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     cited_value,
     count_readers,
     function_words,
+    illustrative,
     number_readers,
     per_item,
     phrase_list,
@@ -49,6 +50,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     credited,
     framing,
     in_passing,
+    listed_reader,
     names_one,
     own_use,
     stated_reader,
@@ -209,6 +211,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 score += CITING_PENALTY  # the paper's own use of a cited thing is its claim
             score -= 0.6 if numeric and value.lower() in _ONE else 0.0
             score -= 0.6 if numeric and per_item(text, value) else 0.0  # "3 labels per tweet"
+            score -= 0.6 if illustrative(text) else 0.0  # "For example, ...", "Let x be ..."
             found.append(Finding(phrase, value, text, unit.page, unit.block_id, unit.section,
                                  score, was_cut))  # fmt: skip
             break
@@ -242,6 +245,7 @@ def _name_readers(mention: str) -> list[Reader]:
         rf"(?P<v>{named})(?P<close>\s*[),.;]|\s+(?:and|or|to|is|was|for|with|on|in|as)\b)"
     )
     near = re.compile(rf"\b{mention}", re.I)
+    listed = listed_reader(mention)
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
@@ -276,11 +280,13 @@ def _name_readers(mention: str) -> list[Reader]:
         m = near.search(text)
         if not m:
             return None
+        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
+            return None  # "Automated Knowledge Base Construction": inside a longer name
+        if members := listed(text):
+            return members  # "three text classifiers: SVM, NB and LR": the names, not the kind
         head = _modifiers(text[: m.start()].split())
         if not head:
             return None
-        if m.group()[:1].isupper() and re.match(r"\s+[A-Z][a-z]", text[m.end() :]):
-            return None  # "Automated Knowledge Base Construction": inside a longer name
         return (text[text.rfind(head, 0, m.start()) : m.end()].rstrip(), False)
 
     return [stated_reader(mention), link, copula_reader(mention), named_as, apposed, which_one]
