@@ -47,3 +47,14 @@ def test_numbers_are_ordered_with_how_far_apart_they_are() -> None:
 def test_nothing_is_said_where_every_paper_states_the_same_value() -> None:
     cells = [cell("moss", "batch size", "128"), cell("lichen", "batch size", "128")]
     assert differences(["batch size"], cells) == []
+
+
+def test_baselines_are_compared_as_names_shared_or_not() -> None:
+    cells = [
+        cell("moss", "baselines", "a bag-of-words SVM and BiLSTM", page=5),
+        cell("lichen", "baselines", "BiLSTM", page=7),
+    ]
+    text = said(["baselines"], cells)["On baselines"]
+    assert text == (
+        "On baselines, moss and lichen both name BiLSTM; only moss names a bag-of-words SVM (p. 5)."
+    )

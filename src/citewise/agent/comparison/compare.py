@@ -111,7 +111,7 @@ def _cite(cell: Cell) -> str:
 
 # Aspects whose cells are names the papers share or not, and aspects whose cells are prose:
 # a sentence cannot be compared to another, so only who states it differs.
-LISTED = ("datasets", "metrics", "model", "software", "hardware", "splits")
+LISTED = ("datasets", "metrics", "model", "baselines", "software", "hardware", "splits")
 PROSE = ("task", "method", "main result", "limitations")
 # items of a names cell; a comma between digits ("33,708 tweets") separates thousands, not names
 _ITEMS = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|/|\band\b|\bor\b|\bwhile\b|\bwhereas\b)\s*")
