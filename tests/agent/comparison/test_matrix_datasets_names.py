@@ -11,15 +11,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     longer_names,
 )
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct
-
-
-def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:
-    return Unit(text, f"b-{n}", 2, section, "paragraph", n)
-
-
-def names(units: list[Unit]) -> list[str]:
-    named, _ = dataset_findings(units)
-    return [f.value for f in named]
+from tests.agent.comparison.test_matrix_datasets import names, unit
 
 
 def test_a_heading_starting_with_a_capital_i_is_not_read_as_numbered() -> None:
