@@ -1,0 +1,88 @@
+"""Two columns a user types about a paper's own data: its size and its languages.
+
+- `dataset size`: what the paper's own data holds, counted, with its unit ("more than 40M
+  user click sessions", "we collected 12,000 tweets"): the counted readings of
+  aspect_readers/matrix_datasets.py, which rank below names in the datasets cell and are the
+  value here.
+- `languages`: the languages the paper's own sentences name (not a sentence citing others),
+  from the [language_names] list of agent/data/matrix_cells.txt ("English" from "English
+  tweets"); the paper's languages are the ones it names most, and the cell is the sentence
+  naming most of them ("Spanish, Italian and German"). A paper naming none is "not stated".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.aspect_readers.matrix_datasets import dataset_findings
+from citewise.agent.comparison.extraction import Finding, Unit
+
+SIZE = "dataset size"
+LANGUAGES = "languages"
+DATA_FACTS = (SIZE, LANGUAGES)
+# what a user writes for these two columns (one word or a short phrase)
+DATA_FACT_ALIASES = {
+    "data size": SIZE,
+    "dataset sizes": SIZE,
+    "corpus size": SIZE,
+    "size of the dataset": SIZE,
+    "size of the data": SIZE,
+    "size of the corpus": SIZE,
+    "size of dataset": SIZE,
+    "number of examples": SIZE,
+    "number of samples": SIZE,
+    "number of instances": SIZE,
+    "language": LANGUAGES,
+    "languages studied": LANGUAGES,
+    "languages used": LANGUAGES,
+    "languages covered": LANGUAGES,
+    "language studied": LANGUAGES,
+    "data language": LANGUAGES,
+}
+# a language named this share of the top language's mentions is one of the paper's too
+SHARE_OF_TOP = 0.3
+
+
+def data_fact_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
+    if aspect == SIZE:
+        _, counted = dataset_findings(paper_units)
+        return [Finding(SIZE, f.value, f.quote, f.page, f.block_id, f.section, f.score)
+                for f in counted]  # fmt: skip
+    return language_findings(paper_units)
+
+
+@cache
+def _language() -> re.Pattern[str]:
+    names = sorted(word_list("language_names"), key=len, reverse=True)
+    # capitalised as a language is ("English", not "english" in a URL or an identifier)
+    return re.compile(r"\b(?:" + "|".join(n.capitalize() for n in names) + r")\b")
+
+
+def language_findings(paper_units: list[Unit]) -> list[Finding]:
+    """The languages the paper names most, in the own sentence naming most of them."""
+    own = [u for u in paper_units if u.kind != "table" and not cites_others(u.text)]
+    named = [(u, [m for m in _language().finditer(u.text)]) for u in own]
+    counts = Counter(m.group() for _, ms in named for m in ms)
+    if not counts:
+        return []
+    top = counts.most_common(1)[0][1]
+    ours = {n for n, c in counts.items() if c >= max(2, SHARE_OF_TOP * top) or c == top}
+    best: tuple[int, Unit, list[re.Match[str]]] | None = None
+    for unit, ms in named:
+        kept = [m for m in ms if m.group() in ours]
+        if kept and (best is None or len({m.group() for m in kept}) > best[0]):
+            best = (len({m.group() for m in kept}), unit, kept)
+    if best is None:
+        return []
+    _, unit, kept = best
+    seen: dict[str, Finding] = {}
+    for m in kept:
+        seen.setdefault(
+            m.group(),
+            Finding(LANGUAGES, m.group(), unit.text, unit.page, unit.block_id, unit.section,
+                    float(counts[m.group()])),
+        )  # fmt: skip
+    return list(seen.values())
