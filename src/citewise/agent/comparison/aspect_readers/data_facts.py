@@ -7,7 +7,7 @@
 - `languages`: the languages the paper's own sentences name (not a sentence citing others),
   from the [language_names] list of agent/data/matrix_cells.txt ("English" from "English
   tweets"); the paper's languages are the ones it names most, and the cell is the sentence
-  naming most of them ("Spanish, Italian and German"). A paper naming none is "not stated".
+  naming most of them, with the others it lists ("Spanish, Italian and German"). A paper naming none is "not stated".
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ DATA_FACT_ALIASES = {
     "language studied": LANGUAGES,
     "data language": LANGUAGES,
 }
+# a count drawn at random from the data is a sample of it, not its size ("we randomly sampled
+# 20 questions from each dataset")
+_SAMPLED = re.compile(r"\brandomly\s+(?:\w+\s+){0,2}$", re.I)
 # a language named this share of the top language's mentions is one of the paper's too
 SHARE_OF_TOP = 0.3
 
@@ -50,8 +53,13 @@ def data_fact_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     if aspect == SIZE:
         _, counted = dataset_findings(paper_units)
         return [Finding(SIZE, f.value, f.quote, f.page, f.block_id, f.section, f.score)
-                for f in counted]  # fmt: skip
+                for f in counted if not _sampled(f)]  # fmt: skip
     return language_findings(paper_units)
+
+
+def _sampled(finding: Finding) -> bool:
+    start = finding.quote.find(finding.value)
+    return start > 0 and _SAMPLED.search(finding.quote[:start]) is not None
 
 
 @cache
@@ -77,12 +85,12 @@ def language_findings(paper_units: list[Unit]) -> list[Finding]:
             best = (len({m.group() for m in kept}), unit, kept)
     if best is None:
         return []
-    _, unit, kept = best
+    _, unit, _ = best
     seen: dict[str, Finding] = {}
-    for m in kept:
+    for m in _language().finditer(unit.text):  # with the others the sentence lists
         seen.setdefault(
             m.group(),
             Finding(LANGUAGES, m.group(), unit.text, unit.page, unit.block_id, unit.section,
-                    float(counts[m.group()])),
+                    float(counts[m.group()] + (m.group() in ours))),
         )  # fmt: skip
     return list(seen.values())
