@@ -7,7 +7,8 @@
 - `languages`: the languages the paper's own sentences name (not a sentence citing others),
   from the [language_names] list of agent/data/matrix_cells.txt ("English" from "English
   tweets"); the paper's languages are the ones it names most, and the cell is the sentence
-  naming most of them, with the others it lists ("Spanish, Italian and German"). A paper naming none is "not stated".
+  naming most of them, with the others it lists ("Spanish, Italian and German"). A paper
+  naming none is "not stated".
 """
 
 from __future__ import annotations
