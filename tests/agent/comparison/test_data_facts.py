@@ -69,3 +69,15 @@ def test_size_and_languages_are_the_papers_own_data(tmp_path: Path) -> None:
     assert got["annotators"]["stated"] in (True, False)  # a one-word column is answered
     none = cells(lib, ids["gauges"], "dataset size,languages")
     assert not none["dataset size"]["stated"] and not none["languages"]["stated"]
+
+
+TRAVELLERS = (
+    "# Booking Dialogues\n\n## Introduction\n\n"
+    "A trip planned by an Italian, say, takes a dozen turns to book.\n\n## Data\n\n"
+    "We collected 2,400 booking dialogues in Dutch from a travel agency's chat logs.\n"
+)
+
+
+def test_a_person_named_by_a_languages_word_is_no_language(tmp_path: Path) -> None:
+    lib, ids = ingest(tmp_path, {"travel": TRAVELLERS})
+    assert cells(lib, ids["travel"], "languages")["languages"]["value"] == "Dutch"

@@ -6,9 +6,9 @@
   value here.
 - `languages`: the languages the paper's own sentences name (not a sentence citing others),
   from the [language_names] list of agent/data/matrix_cells.txt ("English" from "English
-  tweets"); the paper's languages are the ones it names most, and the cell is the sentence
-  naming most of them, with the others it lists ("Spanish, Italian and German"). A paper
-  naming none is "not stated".
+  tweets"; "an Italian." is a person); the paper's languages are the ones it names most, and
+  the cell is the sentence naming most of them, with the others it lists ("Spanish, Italian
+  and German"). A paper naming none is "not stated".
 """
 
 from __future__ import annotations
@@ -59,8 +59,10 @@ def data_fact_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
 
 
 def _sampled(finding: Finding) -> bool:
+    """A random sample of the data, or a number inside a name ("Reuters-21578")."""
     start = finding.quote.find(finding.value)
-    return start > 0 and _SAMPLED.search(finding.quote[:start]) is not None
+    before = finding.quote[:start]
+    return start > 0 and (_SAMPLED.search(before) is not None or before.endswith("-"))
 
 
 @cache
@@ -70,10 +72,19 @@ def _language() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(n.capitalize() for n in names) + r")\b")
 
 
+_PERSON_BEFORE = re.compile(r"\b(?:an?|the)\s+$", re.I)
+_PERSON_AFTER = re.compile(r"^(?:s\b|\s*[.,;:)”\"]|\s+(?:and|or|who)\b)")
+
+
+def _person(text: str, m: re.Match[str]) -> bool:
+    """'an Italian.', 'a German and a Swede': a person named by a language's word."""
+    return bool(_PERSON_BEFORE.search(text[: m.start()]) and _PERSON_AFTER.match(text[m.end() :]))
+
+
 def language_findings(paper_units: list[Unit]) -> list[Finding]:
     """The languages the paper names most, in the own sentence naming most of them."""
     own = [u for u in paper_units if u.kind != "table" and not cites_others(u.text)]
-    named = [(u, [m for m in _language().finditer(u.text)]) for u in own]
+    named = [(u, [m for m in _language().finditer(u.text) if not _person(u.text, m)]) for u in own]
     counts = Counter(m.group() for _, ms in named for m in ms)
     if not counts:
         return []
@@ -89,6 +100,8 @@ def language_findings(paper_units: list[Unit]) -> list[Finding]:
     _, unit, _ = best
     seen: dict[str, Finding] = {}
     for m in _language().finditer(unit.text):  # with the others the sentence lists
+        if _person(unit.text, m):
+            continue
         seen.setdefault(
             m.group(),
             Finding(LANGUAGES, m.group(), unit.text, unit.page, unit.block_id, unit.section,
