@@ -49,7 +49,7 @@ def test_compare_cites_every_stated_cell_with_a_block_that_quotes_it(server: Ser
         table = http.post("/compare", json=body).json()
         exported = http.post("/compare/export", params={"format": "csv"}, json=body)
         markdown = http.post("/compare/export", params={"format": "md"}, json=body)
-        unknown = http.post("/compare", json={"documents": ids, "aspects": ["colour"]})
+        unknown = http.post("/compare", json={"documents": ids, "aspects": ["optimzer"]})
         one = http.post("/compare", json={"documents": ids[:1]})
         blocks = {
             c["block"]: http.get(f"/blocks/{c['block']}").json()

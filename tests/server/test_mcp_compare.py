@@ -64,7 +64,9 @@ async def session(library: Path, a: str, b: str) -> dict[str, Any]:
         got["setup"] = await call("setup", {"document": a})
         got["one_paper"] = await call("compare", {"documents": [a]})
         got["missing"] = await call("setup", {"document": "nobody2020"})
-        got["unknown_aspect"] = await call("compare", {"documents": [a, b], "aspects": ["vibes"]})
+        got["unknown_aspect"] = await call(
+            "compare", {"documents": [a, b], "aspects": ["optimzer"]}
+        )
         got["ask"] = await call("ask", {"question": QUESTION.format(a=a, b=b)})
         got["nothing_stated"] = await call(
             "compare", {"documents": [a, b], "aspects": ["weight decay"]}

@@ -23,8 +23,8 @@ from citewise.report.matrix import comparison_csv, comparison_markdown, write_ma
 from citewise.server.limits import MAX_ID_CHARS, MAX_LIST_ITEMS, MAX_QUESTION_CHARS
 
 DocumentId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
-# The names compare and matrix know, or a free phrase of two to six words (any case is
-# accepted; another single word answers 422)
+# The names compare and matrix know, or a free phrase of one to six words (any case is
+# accepted; a single word misspelling a preset answers 422)
 Aspect = Annotated[
     str,
     Field(

@@ -314,7 +314,7 @@ def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     def compare(documents: list[str], aspects: list[str] | None = None) -> str:
         """Compare two or more papers aspect by aspect (default: task, method, datasets,
         metrics, main result, limitations; or e.g. optimizer, learning rate schedule,
-        gradient clipping; or any phrase of two to six words, e.g. 'study design', 'loss
+        gradient clipping; or any phrase of one to six words, e.g. 'study design', 'loss
         function'): each cell a value with its verbatim quote and page, or 'not stated'; key
         differences built only from cited cells."""
         params = {"documents": documents, "aspects": aspects or []}
@@ -324,7 +324,7 @@ def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     def matrix(documents: list[str] | None = None, columns: list[str] | None = None) -> str:
         """The literature matrix: one row per paper (all by default), one cited cell per
         column (default: task, method, datasets, metrics, limitations; a column may be any
-        preset or any phrase of two to six words, e.g. 'sample size', 'beam size')."""
+        preset or any phrase of one to six words, e.g. 'sample size', 'beam size')."""
         params = {"documents": documents or [], "columns": columns or []}
         return as_json(tools.call(lambda lib: lib.tool("build_matrix", params).to_dict()))
 

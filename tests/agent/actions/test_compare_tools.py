@@ -114,7 +114,7 @@ def test_compare_methods_cells_are_cited_or_aspect_empty(lib) -> None:
         assert c["value"].removesuffix("…") in c["citation"]["quote"]
     out = execute(library, "compare_methods", {"documents": docs, "aspects": ["weight decay"]})
     assert out.error and out.error.code == "ASPECT_EMPTY"
-    out = execute(library, "compare_methods", {"documents": docs, "aspects": ["vibes"]})
+    out = execute(library, "compare_methods", {"documents": docs, "aspects": ["optimzer"]})
     assert out.error and out.error.code == "UNKNOWN_ASPECT" and "optimizer" in out.error.hint
 
 
@@ -134,7 +134,7 @@ def test_build_matrix_has_a_row_per_paper_and_every_cell_cited(lib) -> None:
     out = execute(library, "build_matrix", {})  # every paper, the default columns
     assert out.ok and out.result and len(out.result["rows"]) == len(ids)
     assert out.result["columns"] == ["task", "method", "datasets", "metrics", "limitations"]
-    out = execute(library, "build_matrix", {"columns": ["vibes"]})
+    out = execute(library, "build_matrix", {"columns": ["optimzer"]})
     assert out.error and out.error.code == "UNKNOWN_ASPECT" and "optimizer" in out.error.hint
 
 

@@ -136,6 +136,7 @@ def test_the_ways_a_user_writes_the_column_reach_the_preset(written: str) -> Non
     assert normalise_aspect(written) == "baselines"
 
 
-def test_a_single_unknown_word_is_still_refused() -> None:
-    with pytest.raises(AspectError):
-        normalise_aspect("competitors")
+def test_a_single_word_misspelling_the_preset_is_refused_with_it_named() -> None:
+    with pytest.raises(AspectError) as err:
+        normalise_aspect("baselnies")
+    assert "did you mean 'baselines'?" in err.value.hint

@@ -95,7 +95,7 @@ def test_a_setting_a_paper_lacks_is_not_stated(two_papers: Path) -> None:
 
 def test_unknown_aspect_is_an_error_listing_the_known(two_papers: Path) -> None:
     a, b = ids(two_papers)
-    result = runner.invoke(app, ["-L", str(two_papers), "compare", a, b, "--aspects", "vibes"])
+    result = runner.invoke(app, ["-L", str(two_papers), "compare", a, b, "--aspects", "optimzer"])
     assert result.exit_code == 1
     assert isinstance(result.exception, Exception) and "UNKNOWN_ASPECT" in str(result.exception)
     assert "optimizer" in str(result.exception)

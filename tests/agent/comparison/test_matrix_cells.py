@@ -194,7 +194,7 @@ def test_a_free_phrase_column_is_answered_per_paper(tmp_path: Path) -> None:
     assert got["study design"]["page"] == 1
     none = cells(lib, ids["gauges"], "study design")
     assert none["study design"] == {**none["study design"], "stated": False, "quote": None}
-    bad = runner.invoke(app, ["-L", str(lib), "matrix", "--columns", "vibes", "--out", "x.json"])
+    bad = runner.invoke(app, ["-L", str(lib), "matrix", "--columns", "optimzer", "--out", "x.json"])
     assert bad.exit_code != 0 and "UNKNOWN_ASPECT" in str(bad.exception)
 
 

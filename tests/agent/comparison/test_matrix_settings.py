@@ -172,11 +172,11 @@ def test_the_registry_schemas_offer_free_phrases_beside_the_presets() -> None:
     for model, field in ((BuildMatrixParams, "columns"), (CompareMethodsParams, "aspects")):
         schema = model.model_json_schema()
         items = schema["properties"][field]["items"]
-        assert "task" in items["examples"] and "two to six words" in items["description"]
+        assert "task" in items["examples"] and "one to six words" in items["description"]
         base = {"documents": ["a", "b"]}
-        for ok in (["task"], ["study design"], ["loss function", "beam size"]):
+        for ok in (["task"], ["annotators"], ["study design"], ["loss function", "beam size"]):
             jsonschema.validate({**base, field: ok}, schema)
-        for bad in ([""], ["vibes"], ["one two three four five six seven"]):
+        for bad in ([""], ["42"], ["one two three four five six seven"]):
             with pytest.raises(jsonschema.ValidationError):
                 jsonschema.validate({**base, field: bad}, schema)
 

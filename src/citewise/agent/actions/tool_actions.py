@@ -56,16 +56,15 @@ class NothingStated(ToolFailure):
 
 
 # The aspect names a caller may send (documented in the schemas): a preset or alias, or a
-# free phrase of two to six words answered per paper
-# (agent/comparison/aspect_readers/matrix_phrases.py); an
-# unknown
-# single word is UNKNOWN_ASPECT with the list (agent/comparison/aspects.py).
+# free phrase of one to six words answered per paper
+# (agent/comparison/aspect_readers/matrix_phrases.py); a single word a typo away from a
+# preset is UNKNOWN_ASPECT naming it, with the list (agent/comparison/aspects.py).
 _NAMES: list[JsonValue] = [*sorted({*KNOWN, *ALIASES})]
 # one pattern for both (a schema reader that merges an anyOf of two string schemas loses one)
 FREE_PHRASE: dict[str, JsonValue] = {
     "type": "string",
     "pattern": "^(?:" + "|".join(str(n) for n in _NAMES) + ")$|" + FREE_PHRASE_PATTERN,
-    "description": "a preset aspect (see examples) or any phrase of two to six words, asked of "
+    "description": "a preset aspect (see examples) or any phrase of one to six words, asked of "
     "each paper like 'What is the <phrase>?' (e.g. 'study design', 'loss function')",
     "examples": _NAMES,
 }
@@ -135,7 +134,7 @@ class CompareMethodsParams(Params):
     aspects: list[str] = Field(
         default_factory=list,
         description="Default: task, method, datasets, metrics, main result, limitations; "
-        "or other presets, or any phrase of two to six words ('study design').",
+        "or other presets, or any phrase of one to six words ('study design').",
         json_schema_extra=ASPECT_NAMES,
     )
     _named = field_validator("aspects")(lambda names: _no_blank(names))
@@ -198,7 +197,7 @@ class BuildMatrixParams(Params):
     columns: list[str] = Field(
         default_factory=list,
         description="Default: task, method, datasets, metrics, limitations; or other presets, "
-        "or any phrase of two to six words ('loss function').",
+        "or any phrase of one to six words ('loss function').",
         json_schema_extra=ASPECT_NAMES,
     )
     _named = field_validator("columns")(lambda names: _no_blank(names))

@@ -10,6 +10,11 @@ import re
 from dataclasses import dataclass, replace
 
 from citewise.agent.comparison.aspect_readers.baselines import baseline_findings
+from citewise.agent.comparison.aspect_readers.data_facts import (
+    DATA_FACT_ALIASES,
+    DATA_FACTS,
+    data_fact_findings,
+)
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
@@ -93,10 +98,11 @@ ALIASES = {
     "baseline systems": "baselines",
     "compared methods": "baselines",
     "compared systems": "baselines",
+    **DATA_FACT_ALIASES,
 }
 # what the paper's experiments compare against (aspect_readers/baselines.py)
 COMPARED = ("baselines",)
-KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES) + COMPARED
+KNOWN = tuple(PATTERNS) + NAMED + tuple(PROSE_CUES) + COMPARED + DATA_FACTS
 
 
 # a sentence that measures something (a metric named in passing, "as a result of", is not one)
@@ -133,21 +139,56 @@ class AspectError(CitewiseError):
 
 
 def normalise_aspect(name: str) -> str:
-    """'Learning-rate schedule' -> 'schedule'; a phrase of two or more words that names no
-    preset ('study design') is a free-phrase column
-    (agent/comparison/aspect_readers/matrix_phrases.py); an unknown
-    single word is an error naming the known aspects."""
+    """'Learning-rate schedule' -> 'schedule'; a phrase of one to six words that names no
+    preset ('study design', 'annotators') is a free-phrase column
+    (agent/comparison/aspect_readers/matrix_phrases.py); a single word a typo away from a
+    preset or alias ('metircs') is an error whose hint names it."""
     key = phrase_key(name)
     key = ALIASES.get(key, key)
-    if key not in KNOWN and not is_free_phrase(key):
+    if key not in KNOWN and key.endswith("s") and key[:-1] in KNOWN:  # "methods"
+        key = key[:-1]
+    near = near_miss(key) if " " not in key and key not in KNOWN else None
+    if near or (key not in KNOWN and not is_free_phrase(key)):
+        hint = f"did you mean '{near}'? " if near else ""
         raise AspectError(
             f"unknown aspect '{name}'",
-            hint="known aspects: "
+            hint=hint
+            + "known aspects: "
             + ", ".join(sorted(KNOWN))
-            + "; or a phrase of two or more words, e.g. 'study design'",
+            + "; or a phrase of one to six words, e.g. 'study design'",
             code="UNKNOWN_ASPECT",
         )
     return key
+
+
+NEAR_MISS_LETTERS = 6
+
+
+def near_miss(word: str) -> str | None:
+    """The preset or alias a single word misspells: one edit away (a letter added, dropped,
+    changed or two swapped: 'datset', 'metircs'), two for a word of eight letters or more;
+    a word under six letters is too close to too many ('speed', 'seed') to be called one."""
+    if len(word) < NEAR_MISS_LETTERS:
+        return None
+    most = 2 if len(word) >= 8 else 1
+    for known in sorted({*KNOWN, *ALIASES}):
+        close = known != word and abs(len(known) - len(word)) <= most
+        if close and _edits(word, known) <= most:
+            return ALIASES.get(known, known)
+    return None
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance (Levenshtein with adjacent swaps)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb)))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def parse_aspects(text: str | None, default: tuple[str, ...]) -> list[str]:
@@ -304,6 +345,8 @@ def find_aspect(
         if aspect == "datasets":
             own = longer_names(long_forms(named_data_first(in_data_sections(own))))
         return best_distinct(own, limit)
+    if aspect in DATA_FACTS:
+        return best_distinct(data_fact_findings(aspect, paper.units), limit)
     if aspect in COMPARED:
         return best_distinct(baseline_findings(paper.units, paper.document.title), limit)
     if aspect in PROSE_CUES and fitted_reader and fitted(aspect):

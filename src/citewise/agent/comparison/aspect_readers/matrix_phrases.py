@@ -61,11 +61,11 @@ from citewise.agent.sourced_lists import sourced_lists
 
 MAX_PHRASE_WORDS = 6
 MAX_MODIFIERS = 5  # words of a name before the phrase's head noun
-# a free-phrase column as a JSON-schema pattern (the tool registry's and HTTP schemas): two to
-# six words, the first starting with a letter ("study design", "loss function"); spaces spelled
+# a free-phrase column as a JSON-schema pattern (the tool registry's and HTTP schemas): one to
+# six words, the first starting with a letter ("annotators", "loss function"); spaces spelled
 # out, so a JSON-schema (ECMAScript) reader and Python split words alike
 SPACE = " \t\n\r\f\v"
-FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{1,5}}[{SPACE}]*$"
+FREE_PHRASE_PATTERN = rf"^[{SPACE}]*[A-Za-z][^{SPACE}]*(?:[{SPACE}]+[^{SPACE}]+){{0,5}}[{SPACE}]*$"
 # what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."
 _LINK = r"\s*(?:\([^)]{0,40}\)\s*)?(?:is|was|are|were|:|=|consist(?:s|ed)? of|include[sd]?)\s+"
 # a value that points elsewhere says nothing itself
@@ -93,8 +93,8 @@ def phrase_words(name: str) -> frozenset[str]:
 
 
 def is_free_phrase(key: str) -> bool:
-    """Two to six words, the first starting with a letter: a column the user wrote rather
-    than a preset."""
+    """One to six words, the first starting with a letter: a column the user wrote rather
+    than a preset (agent/comparison/aspects.py refuses a single word that misspells one)."""
     return re.fullmatch(FREE_PHRASE_PATTERN, key) is not None
 
 
