@@ -120,7 +120,13 @@ def _reasons() -> dict[str, re.Pattern[str]]:
     return {
         "limitations": re.compile(rf"\b(?:{alternation('limitation_reasons')})", re.I),
         "main result": _MEASURED,
+        "method": re.compile(rf"\b(?:{alternation('method_means_words')})\b", re.I),
     }
+
+
+# columns whose reason is looked for in the rest of the clause even when the value holds one:
+# a method cell's "a model that uses X" still wants the "by Y" that says how it works
+_LATER_REASON = frozenset({"method"})
 
 
 def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
@@ -138,6 +144,8 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if keep is not None:
         value = finding.quote[start : clause_end(finding.quote, end)].rstrip(" ,")
     short, was_cut = shorten(value, limit, keep)
+    short, ends_short = whole_end(short)
+    was_cut = was_cut or ends_short
     if not short or short not in finding.quote:
         return finding
     if short == finding.value and not was_cut:
@@ -146,11 +154,31 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     return replace(finding, value=short, cut=cut)
 
 
+# an opening bracket whose first few characters end the value: "strategies (i", "attributes (e"
+_OPEN_END = re.compile(r"\s\(\s*[\w.]{0,3}$")
+# citation placeholders ending the value ("described in BIBREF9"): a cell shows none of them
+_CITED_END = re.compile(r"(?:\s*[,;]?\s*\bBIBREF\d+)+\s*[.,;]?$")
+
+
+def whole_end(value: str) -> tuple[str, bool]:
+    """`value` without an end a reader cannot take whole: a bracket it opens and barely
+    begins, or the dangling "in"/"by" a citation placeholder leaves once the cell drops it
+    (`readable`); True when something was cut off."""
+    cut = _OPEN_END.search(value)
+    if cut is None:
+        cut = _CITED_END.search(value)
+        if cut is None or _drop_dangling(value[: cut.start()]) == value[: cut.start()].rstrip():
+            return value, False
+    return _drop_dangling(value[: cut.start()].rstrip(" ,;:")), True
+
+
 def _lost_reason(finding: Finding, start: int, end: int) -> tuple[int, int] | None:
     """Where the reason the value was chosen stands (relative to `start`) when a cut left it
     out: it is in the rest of the value's clause and not in the value; else None."""
     reason = _reasons().get(finding.aspect)
-    if reason is None or not finding.cut or reason.search(finding.quote, start, end):
+    if reason is None or not finding.cut:
+        return None
+    if finding.aspect not in _LATER_REASON and reason.search(finding.quote, start, end):
         return None
     m = reason.search(finding.quote, end, clause_end(finding.quote, end))
     return (m.start() - start, m.end() - start) if m else None
@@ -204,7 +232,9 @@ def _capitalised_before(text: str, bracket: int) -> int:
     return start
 
 
-_CLAUSE_END = re.compile(r"[;:!?]|\.(?!\d)")
+# a point ends a clause unless it is a number's ("81.1"), an abbreviation's ("i.e.", "e.g.": a
+# point after a one-letter word) or followed by a comma ("i.e.,"); the text's last point always
+_CLAUSE_END = re.compile(r"[;:!?]|\.(?=\s*$)|(?<!\b[A-Za-z])\.(?![\d,])")
 
 
 def clause_end(text: str, end: int) -> int:
