@@ -56,7 +56,7 @@ def complete_word(text: str, end: int) -> int:
 def _drop_dangling(value: str) -> str:
     dangling = word_list("dangling")
     words = value.split(" ")
-    while len(words) > 1 and words[-1].lower().strip(",;:") in dangling:
+    while len(words) > 1 and words[-1].lower().strip(",;:(") in dangling:
         words.pop()
     return " ".join(words).rstrip(" ,;:—–-(")
 
