@@ -120,7 +120,8 @@ def _reasons() -> dict[str, re.Pattern[str]]:
     return {
         "limitations": re.compile(rf"\b(?:{alternation('limitation_reasons')})", re.I),
         "main result": _MEASURED,
-        "method": re.compile(rf"\b(?:{alternation('method_means_words')})\b", re.I),
+        # "by 4.7 points" is a margin, not a means
+        "method": re.compile(rf"\b(?:{alternation('means_after_cut')})\b(?!\s*\d)", re.I),
     }
 
 
@@ -144,7 +145,8 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if keep is not None:
         value = finding.quote[start : clause_end(finding.quote, end)].rstrip(" ,")
     short, was_cut = shorten(value, limit, keep)
-    short, ends_short = whole_end(short)
+    at = finding.quote.find(short, start)
+    short, ends_short = whole_end(short, finding.quote[at + len(short) :] if at >= 0 else "")
     was_cut = was_cut or ends_short
     if not short or short not in finding.quote:
         return finding
@@ -156,18 +158,24 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
 
 # an opening bracket whose first few characters end the value: "strategies (i", "attributes (e"
 _OPEN_END = re.compile(r"\s\(\s*[\w.]{0,3}$")
+# a one-letter word ending the value where the quote goes on with a point: an abbreviation's
+_LETTER_END = re.compile(r"[\s(,]*\b[a-z]$")
+_ABBREVIATION_GOES_ON = re.compile(r"\.[a-z]\.")
 # citation placeholders ending the value ("described in BIBREF9"): a cell shows none of them
 _CITED_END = re.compile(r"(?:\s*[,;]?\s*\bBIBREF\d+)+\s*[.,;]?$")
 
 
-def whole_end(value: str) -> tuple[str, bool]:
+def whole_end(value: str, following: str = "") -> tuple[str, bool]:
     """`value` without an end a reader cannot take whole: an "e.g." or "i.e.", a bracket it
-    opens and barely begins, or the dangling "in"/"by" a citation placeholder leaves once the
+    opens and barely begins, the first letter of an abbreviation the `following` text goes on
+    with ("models, e" of "models, e.g."), or the dangling "in"/"by" a citation placeholder leaves once the
     cell drops it (`readable`); True when something was cut off."""
     last = value.rsplit(" ", 1)[-1].lower().strip(",;:(")
     if "." in last and last in word_list("dangling"):  # "e.g.", "i.e.": an example to come
         return _drop_dangling(value), True
     cut = _OPEN_END.search(value)
+    if cut is None and _ABBREVIATION_GOES_ON.match(following):  # "attributes, e" of "e.g."
+        cut = _LETTER_END.search(value)
     if cut is None:
         cut = _CITED_END.search(value)
         if cut is None or _drop_dangling(value[: cut.start()]) == value[: cut.start()].rstrip():
@@ -235,9 +243,7 @@ def _capitalised_before(text: str, bracket: int) -> int:
     return start
 
 
-# a point ends a clause unless it is a number's ("81.1"), an abbreviation's ("i.e.", "e.g.": a
-# point after a one-letter word) or followed by a comma ("i.e.,"); the text's last point always
-_CLAUSE_END = re.compile(r"[;:!?]|\.(?=\s*$)|(?<!\b[A-Za-z])\.(?![\d,])")
+_CLAUSE_END = re.compile(r"[;:!?]|\.(?!\d)")
 
 
 def clause_end(text: str, end: int) -> int:
