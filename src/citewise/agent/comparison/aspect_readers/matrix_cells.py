@@ -168,8 +168,8 @@ _CITED_END = re.compile(r"(?:\s*[,;]?\s*\bBIBREF\d+)+\s*[.,;]?$")
 def whole_end(value: str, following: str = "") -> tuple[str, bool]:
     """`value` without an end a reader cannot take whole: an "e.g." or "i.e.", a bracket it
     opens and barely begins, the first letter of an abbreviation the `following` text goes on
-    with ("models, e" of "models, e.g."), or the dangling "in"/"by" a citation placeholder leaves once the
-    cell drops it (`readable`); True when something was cut off."""
+    with ("models, e" of "models, e.g."), or the dangling "in"/"by" a citation placeholder
+    leaves once the cell drops it (`readable`); True when something was cut off."""
     last = value.rsplit(" ", 1)[-1].lower().strip(",;:(")
     if "." in last and last in word_list("dangling"):  # "e.g.", "i.e.": an example to come
         return _drop_dangling(value), True
