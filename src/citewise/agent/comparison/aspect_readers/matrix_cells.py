@@ -56,7 +56,7 @@ def complete_word(text: str, end: int) -> int:
 def _drop_dangling(value: str) -> str:
     dangling = word_list("dangling")
     words = value.split(" ")
-    while len(words) > 1 and words[-1].lower().strip(",;:") in dangling:
+    while len(words) > 1 and words[-1].lower().strip(",;:(") in dangling:
         words.pop()
     return " ".join(words).rstrip(" ,;:—–-(")
 
@@ -120,7 +120,14 @@ def _reasons() -> dict[str, re.Pattern[str]]:
     return {
         "limitations": re.compile(rf"\b(?:{alternation('limitation_reasons')})", re.I),
         "main result": _MEASURED,
+        # "by 4.7 points" is a margin, not a means
+        "method": re.compile(rf"\b(?:{alternation('means_after_cut')})\b(?!\s*\d)", re.I),
     }
+
+
+# columns whose reason is looked for in the rest of the clause even when the value holds one:
+# a method cell's "a model that uses X" still wants the "by Y" that says how it works
+_LATER_REASON = frozenset({"method"})
 
 
 def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
@@ -138,6 +145,9 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     if keep is not None:
         value = finding.quote[start : clause_end(finding.quote, end)].rstrip(" ,")
     short, was_cut = shorten(value, limit, keep)
+    at = finding.quote.find(short, start)
+    short, ends_short = whole_end(short, finding.quote[at + len(short) :] if at >= 0 else "")
+    was_cut = was_cut or ends_short
     if not short or short not in finding.quote:
         return finding
     if short == finding.value and not was_cut:
@@ -146,11 +156,40 @@ def whole_phrase(finding: Finding, limit: int = MAX_CELL) -> Finding:
     return replace(finding, value=short, cut=cut)
 
 
+# an opening bracket whose first few characters end the value: "strategies (i", "attributes (e"
+_OPEN_END = re.compile(r"\s\(\s*[\w.]{0,3}$")
+# a one-letter word ending the value where the quote goes on with a point: an abbreviation's
+_LETTER_END = re.compile(r"[\s(,]*\b[a-z]$")
+_ABBREVIATION_GOES_ON = re.compile(r"\.[a-z]\.")
+# citation placeholders ending the value ("described in BIBREF9"): a cell shows none of them
+_CITED_END = re.compile(r"(?:\s*[,;]?\s*\bBIBREF\d+)+\s*[.,;]?$")
+
+
+def whole_end(value: str, following: str = "") -> tuple[str, bool]:
+    """`value` without an end a reader cannot take whole: an "e.g." or "i.e.", a bracket it
+    opens and barely begins, the first letter of an abbreviation the `following` text goes on
+    with ("models, e" of "models, e.g."), or the dangling "in"/"by" a citation placeholder
+    leaves once the cell drops it (`readable`); True when something was cut off."""
+    last = value.rsplit(" ", 1)[-1].lower().strip(",;:(")
+    if "." in last and last in word_list("dangling"):  # "e.g.", "i.e.": an example to come
+        return _drop_dangling(value), True
+    cut = _OPEN_END.search(value)
+    if cut is None and _ABBREVIATION_GOES_ON.match(following):  # "attributes, e" of "e.g."
+        cut = _LETTER_END.search(value)
+    if cut is None:
+        cut = _CITED_END.search(value)
+        if cut is None or _drop_dangling(value[: cut.start()]) == value[: cut.start()].rstrip():
+            return value, False
+    return _drop_dangling(value[: cut.start()].rstrip(" ,;:")), True
+
+
 def _lost_reason(finding: Finding, start: int, end: int) -> tuple[int, int] | None:
     """Where the reason the value was chosen stands (relative to `start`) when a cut left it
     out: it is in the rest of the value's clause and not in the value; else None."""
     reason = _reasons().get(finding.aspect)
-    if reason is None or not finding.cut or reason.search(finding.quote, start, end):
+    if reason is None or not finding.cut:
+        return None
+    if finding.aspect not in _LATER_REASON and reason.search(finding.quote, start, end):
         return None
     m = reason.search(finding.quote, end, clause_end(finding.quote, end))
     return (m.start() - start, m.end() - start) if m else None
