@@ -88,8 +88,8 @@ def test_names_all_needs_every_item_of_one_answer() -> None:
         ("On what dataset are the taggers tested?", "datasets"),
         ("What evaluation measures do the authors use?", "metrics"),
         ("How are the summaries evaluated?", "metrics"),
-        ("What were the baseline systems?", "baseline models"),
-        ("Which parsers do they compare against?", "baseline models"),
+        ("What were the baseline systems?", "baselines"),
+        ("Which parsers do they compare against?", "baselines"),
         ("What languages are the reviews written in?", "languages studied"),
         ("How large is the collected corpus?", "dataset size"),
         ("What is the size of their data?", "dataset size"),
@@ -182,7 +182,7 @@ def test_a_half_is_scored_on_real_cells_and_a_judge_paper_is_left_out(tmp_path: 
     assert rows["datasets"] == {"questions": 1, "filled": 1, "right": 1, "precision": 1.0,
                                 "recall": 1.0, "names_all": 1}  # fmt: skip
     assert rows["metrics"]["right"] == 1
-    assert rows["baseline models"]["questions"] == 1 and rows["baseline models"]["right"] == 0
+    assert rows["baselines"]["questions"] == 1 and rows["baselines"]["right"] == 0
     assert rows["all"]["questions"] == 3
 
 
