@@ -68,7 +68,7 @@ GOLD = ROOT / "benchmarks" / "matrix_gold.yaml"  # the judge parts
 if not GOLD.is_file():  # a copy outside a tree: the tree it is run from
     GOLD = Path("benchmarks") / "matrix_gold.yaml"
 POOL = Path("/work/shared/qa/external/qasper")
-JUDGE_PARTS = ("held-out-7", "held-out-8")
+JUDGE_PARTS = ("held-out-7", "held-out-8", "held-out-9")
 SENTENCE_WORDS = 12
 SIZE_COLUMN = "dataset size"
 
