@@ -101,8 +101,7 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
     system's. Plans and the cue's other forms ("not able to ...") pass."""
     if rank in (FUTURE_CUE, PLAN_CUE):
         return True
-    starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, start)]
-    clause = text[starts[-1] if starts else 0 : start]
+    clause = text[_clause_start(text, start) : start]
     if _COMPARED.search(clause):
         return False
     if rank != LIMITED_CUE or not text[start:].lower().startswith("limited"):
@@ -139,6 +138,13 @@ RESULT_SHORTCOMING_SCORE = 1.5  # as an admission outside the closing sections
 _CLAUSE_START = re.compile(r"(?:^|[,;]\s+|\s(?:but|although|though|while|whereas)\s+)", re.I)
 
 
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding position `at` starts: after the last comma, semicolon or
+    "but/although/while ..." before it, else at the sentence's start."""
+    starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, at)]
+    return starts[-1] if starts else 0
+
+
 def weighs_results(section: str) -> bool:
     """Whether a heading of the section's path is one where a paper reports and weighs its
     results (results, experiments, evaluation, analysis, discussion: the "results" role of
@@ -155,8 +161,7 @@ def result_shortcomings(unit: Unit, early: float, closing: bool = False) -> list
     if not (closing or weighs_results(unit.section)) or RELEASES.search(unit.text):
         return []
     for m in _SHORTCOMING.finditer(unit.text):
-        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
-        start = starts[-1] if starts else 0
+        start = _clause_start(unit.text, m.start())
         clause = unit.text[start : m.start()]
         own = _OWN_SUBJECT.search(clause)
         if own is None or _VARIANT.search(unit.text, 0, m.start()) or _REMEDY.search(clause):
@@ -190,8 +195,7 @@ def own_shortcoming(unit: Unit, in_section: bool, early: float) -> list[Finding]
         return []  # "if the algorithm cannot link it, ...": a case handled, not a shortcoming
     start = 0
     if m.start() > MAX_LEAD:  # a long sentence: the clause the admission stands in
-        starts = [c.end() for c in _CLAUSE_START.finditer(unit.text, 0, m.start())]
-        start = starts[-1] if starts else 0
+        start = _clause_start(unit.text, m.start())
     end = clause_end(unit.text, m.end())
     value, was_cut = shorten(unit.text[start:end].strip(" ,"))
     if len(value.split()) < 3 or value not in unit.text:
