@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -45,6 +48,17 @@ def corpus_library(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
                                 env={"CITEWISE_PARSE_SECONDS": "600"})  # fmt: skip
     assert result.exit_code == 0, result.output
     return lib
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script of scripts/ or benchmarks/ imported as module `name` (registered in sys.modules:
+    its dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def shared_cases(cases: list[object], reason: str) -> list[object]:

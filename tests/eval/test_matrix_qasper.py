@@ -5,7 +5,6 @@ the test builds, with a judge paper left out. Names, questions and answers here 
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,17 +14,13 @@ import yaml
 
 from citewise.cli import app
 from citewise.cli.testing import CliRunner
+from tests.conftest import load_script
 
 SCRIPT = Path(__file__).parents[2] / "benchmarks" / "matrix_qasper.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("matrix_qasper_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "matrix_qasper_script")
 
 
 m = _script()

@@ -5,24 +5,19 @@ floor is checked on judged cells only. Cells and verdicts here are made up."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import yaml
+
+from tests.conftest import load_script
 
 SCRIPT = Path(__file__).parents[2] / "benchmarks" / "matrix_phrases.py"
 JUDGED = Path(__file__).parents[2] / "benchmarks" / "matrix_phrases_judged.yaml"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("matrix_phrases_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "matrix_phrases_script")
 
 
 def _verdict(file: str, verdict: str, value: str | None, quote: str | None = None) -> dict:

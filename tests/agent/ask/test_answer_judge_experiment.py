@@ -5,24 +5,19 @@ the annotators' evidence only when nearly all its words are in one evidence pass
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from tests.conftest import load_script
+
 SCRIPT = Path(__file__).parents[3] / "scripts" / "answer_judge_experiment.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("answer_judge_experiment", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "answer_judge_experiment")
 
 
 def _records(separates: float, seed: int = 3) -> list[dict[str, Any]]:

@@ -5,8 +5,6 @@ reads how well a sentence's contextual pieces cover the question's rare pieces."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -15,17 +13,13 @@ import numpy as np
 import pytest
 
 from citewise.agent.ask.features import FEATURES
+from tests.conftest import load_script
 
 SCRIPT = Path(__file__).parents[3] / "scripts" / "contextual_judge_experiment.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("contextual_judge_experiment", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "contextual_judge_experiment")
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -5,24 +5,19 @@ splits of the papers — on drafts these tests make up."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
+from tests.conftest import load_script
+
 SCRIPT = Path(__file__).parents[3] / "scripts" / "fit_answerable.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_answerable", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "fit_answerable")
 
 
 def _drafts(script: ModuleType, separates: float, seed: int = 7) -> list:

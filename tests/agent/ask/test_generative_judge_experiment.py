@@ -6,10 +6,8 @@ judge that tells answerable questions apart gets a high AUC and one that does no
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import pickle
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -18,18 +16,14 @@ import numpy as np
 import pytest
 
 from citewise.agent.ask.features import FEATURES
+from tests.conftest import load_script
 from tests.llm.smollm2 import SMOLLM2, needs_smollm2
 
 SCRIPT = Path(__file__).parents[3] / "scripts" / "generative_judge_experiment.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generative_judge_experiment", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "generative_judge_experiment")
 
 
 def test_the_prompt_holds_question_and_passage_in_one_turn_then_opens_the_reply() -> None:

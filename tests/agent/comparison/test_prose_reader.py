@@ -5,9 +5,7 @@ the refit script's choice model and threshold on rows the tests make."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -28,6 +26,7 @@ from citewise.agent.comparison.aspects import Paper, load_paper
 from citewise.errors import CitewiseError
 from citewise.store.factory import open_store
 from tests.agent.comparison.test_matrix_cells import ingest
+from tests.conftest import load_script
 
 TIDES = """# Forecasting Harbour Tides With Gradient Boosting
 
@@ -109,12 +108,7 @@ def test_weights_fitted_on_other_features_are_refused() -> None:
 
 def _fit_script() -> ModuleType:
     path = Path(__file__).parents[3] / "scripts" / "fit_prose_reader.py"
-    spec = importlib.util.spec_from_file_location("fit_prose_reader", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path, "fit_prose_reader")
 
 
 def test_the_refit_learns_which_sentence_a_paper_states_its_cell_in() -> None:

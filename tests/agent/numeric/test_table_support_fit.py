@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from importlib.resources import files
 from pathlib import Path
@@ -11,16 +10,13 @@ from types import ModuleType
 import numpy as np
 
 from citewise.agent.numeric.tables.support import FEATURES, KINDS
+from tests.conftest import load_script
 
 SCRIPT = Path(__file__).parents[3] / "scripts" / "fit_table_support.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_table_support", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "fit_table_support")
 
 
 def test_the_support_file_weighs_exactly_the_features_answers_report() -> None:

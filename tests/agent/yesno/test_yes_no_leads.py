@@ -5,7 +5,6 @@ test writes, asked through the real library scoped to that paper."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Iterator
 from importlib import resources
@@ -26,6 +25,7 @@ from citewise.agent.yesno.polar_words import WORDS_FILE, pairs
 from citewise.agent.yesno.polar_words import words as polar_words
 from citewise.api import Library
 from citewise.errors import CitewiseError
+from tests.conftest import load_script
 
 PAPER = """# TIDEWAY: Reading Ferry Timetables with a Layout Parser
 
@@ -195,11 +195,7 @@ def test_the_shipped_model_reads_the_features_the_code_computes(tmp_path: Path) 
 
 def _fit_script() -> ModuleType:
     path = Path(__file__).parents[3] / "scripts" / "fit_yes_no.py"
-    spec = importlib.util.spec_from_file_location("fit_yes_no", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path, "fit_yes_no")
 
 
 def test_the_refit_holds_out_a_papers_questions_together() -> None:

@@ -4,7 +4,6 @@ through the real library scoped to it."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from citewise.agent.ask.question import analyse
 from citewise.agent.ask.refusal import NOT_ANSWERED, REFUSALS
 from citewise.agent.yesno.lead import YesNoLeads
 from citewise.api import Library
+from tests.conftest import load_script
 
 PAPER = """# ORCHARD: Counting Apple Blossoms from Drone Images
 
@@ -81,11 +81,7 @@ def test_a_refused_question_the_lead_answers_says_so(paper: tuple[Library, str])
 
 def _report_script() -> ModuleType:
     path = Path(__file__).resolve().parents[3] / "scripts" / "yes_no_report.py"
-    spec = importlib.util.spec_from_file_location("yes_no_report", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path, "yes_no_report")
 
 
 def test_the_report_totals_leads_by_signal_without_naming_items() -> None:
