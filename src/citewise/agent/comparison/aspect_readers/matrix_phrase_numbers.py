@@ -54,6 +54,10 @@ _PHRASE_LISTS = (
     "per_item",
     "kind_nouns",
     "illustrations",
+    "picking_counts",
+    "example_markers",
+    "possibility_words",
+    "pretrained_resources",
 )
 
 

@@ -41,6 +41,7 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     per_item,
     phrase_list,
 )
+from citewise.agent.comparison.aspect_readers.matrix_phrase_totals import not_a_total
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     NAME,
     abbreviation,
@@ -170,9 +171,10 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
     each = [re.compile(rf"\b{spelled(w)}\w*", re.I) for w in words]
     numeric = asks_for_number(phrase)
     mention = mention_pattern(words, strict=not numeric)
+    counts = numeric and counted(phrase) != phrase
     if not numeric:
         readers = _name_readers(mention)
-    elif counted(phrase) != phrase:
+    elif counts:
         readers = count_readers(mention_pattern(content_words(phrase)), mention)
     else:
         readers = number_readers(mention)
@@ -200,6 +202,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value) or (numeric and credited(text, value)):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
+            if counts and not_a_total(text, value, written_count=rank == len(readers) - 1):
+                continue  # "the similarity of two sentences": no total of the paper's own
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
             if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
