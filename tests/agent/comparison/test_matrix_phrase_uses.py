@@ -86,9 +86,10 @@ def test_the_papers_use_of_a_cited_thing_wins_over_its_definition() -> None:
         # a power of ten written out is part of the count
         ("number of sentences", "The outcrop corpus holds 3 million sentences of notes.",
          "3 million"),
-        # where the bare count first stands inside another word ("network"), the cell names
+        # where the bare count first stands inside another word ("attention"), the cell names
         # what it counts
-        ("number of layers", "The network stacks two recurrent layers.", "two recurrent layers"),
+        ("number of layers", "The attention network stacks ten recurrent layers.",
+         "ten recurrent layers"),
     ],
 )  # fmt: skip
 def test_a_count_is_read_whole(phrase: str, sentence: str, expected: str) -> None:

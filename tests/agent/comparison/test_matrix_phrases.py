@@ -85,9 +85,9 @@ def test_the_papers_own_use_wins_over_a_kind_named_in_passing() -> None:
 
 
 def test_a_kind_named_in_passing_in_an_introduction_is_not_the_papers_choice() -> None:
-    sentence = "Contextual sentence encoders changed how rock descriptions are compared."
+    sentence = "A contextual sentence encoder changed how rock descriptions are compared."
     assert best("sentence encoder", sentence, section="1 Introduction") is None
-    assert best("sentence encoder", sentence, section="3 Model") == "Contextual sentence encoders"
+    assert best("sentence encoder", sentence, section="3 Model") == "contextual sentence encoder"
 
 
 def test_a_measure_phrase_asks_for_a_number() -> None:

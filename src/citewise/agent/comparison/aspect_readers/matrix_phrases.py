@@ -30,8 +30,12 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import (
+    a_kind_in_general,
+    generic,
+    not_a_total,
+)
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
-    OURS,
     Reader,
     cited_value,
     count_readers,
@@ -41,7 +45,6 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
     per_item,
     phrase_list,
 )
-from citewise.agent.comparison.aspect_readers.matrix_phrase_totals import not_a_total
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     NAME,
     abbreviation,
@@ -206,6 +209,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue  # "the similarity of two sentences": no total of the paper's own
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
+            if not numeric and a_kind_in_general(value, phrase):
+                continue  # "we train text classification models": the class, not which one
             if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
                 continue  # a kind named in passing, not the paper's stated choice
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
@@ -253,7 +258,7 @@ def _name_readers(mention: str) -> list[Reader]:
 
     def link(text: str) -> tuple[str, bool] | None:
         m = linked.search(text)
-        if not m or _generic(text, m.start(), m.group()) or coordinated(text, m):
+        if not m or generic(text, m.start(), m.group()) or coordinated(text, m):
             return None
         start = m.start("v")
         value, was_cut = shorten(text[start : clause_end(text, start)].strip(" ,"))
@@ -328,21 +333,6 @@ def _predicate(word: str) -> bool:
     if bare in phrase_list("adverbs") or bare in vague or whole in vague:
         return True
     return len(bare) > 5 and bare.endswith(tuple(phrase_list("predicate_suffixes")))
-
-
-# a generic sentence opens with the thing in general as its subject: a bare or indefinite noun,
-# at most two words before it ("Word embeddings are dense vectors", "A loss function is ...")
-_GENERIC_OPENING = re.compile(r"^\W*(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
-_DEFINITE = re.compile(r"^\W*(?:the|this|these|our|its|their|each|every)\b", re.I)
-
-
-def _generic(text: str, start: int, linked: str) -> bool:
-    """Whether "X is/are ..." defines the thing in general rather than stating the paper's
-    choice: the mention opens the sentence without a definite determiner and the sentence
-    says nothing of the paper's own ("we", "our")."""
-    if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
-        return False
-    return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
 
 
 # a verb before a mention ends the words that say which one ("we learn ... word embeddings")

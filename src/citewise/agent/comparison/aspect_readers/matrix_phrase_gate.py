@@ -1,0 +1,88 @@
+"""The confidence gates of free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py):
+a reading fills the cell only where its sentence can be the paper's own statement of its own
+value or choice; otherwise the cell is left "not stated" rather than filled with it.
+
+- A count for "number of X": one written out as "one" or "two" picks a thing or a pair ("the
+  similarity of two sentences", "one language at a time"), a count in an example or a
+  possibility ("for example, three questions", "a word can have two tokens") illustrates, and
+  a count after "trained on" where a pre-trained resource is the subject ("GloVe vectors
+  pre-trained on 840B tokens") is the resource's corpus.
+- A name: the plural of a singular column with no name in it ("we train text classification
+  models" for "classification model") speaks of a class of things, and "X is/are ..." opening
+  a sentence with the bare thing defines it in general.
+
+The words live in agent/data/matrix_phrases.txt.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS, phrase_list
+from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
+
+MAX_RESOURCE_GAP = 6  # words between a pre-trained resource and its "trained on"
+
+
+def not_a_total(text: str, value: str, written_count: bool) -> str:
+    """Why a count read for a "number of X" column is not the paper's own total ("" when
+    nothing says so). `written_count`: the count stands before X ("two sentences"), not
+    linked to the whole phrase ("the number of sentences is two" keeps a count of two)."""
+    first = value.split()[0].lower() if value.split() else ""
+    if written_count and first in phrase_list("picking_counts"):
+        return "a thing or a pair picked"
+    if _marked().search(text):
+        return "an example or a possibility"
+    at = text.find(value)
+    if at >= 0 and _pretrained_corpus().search(text[:at]):
+        return "a pre-trained resource's corpus"
+    return ""
+
+
+@cache
+def _marked() -> re.Pattern[str]:
+    """A marker of an example or a possibility anywhere in the sentence."""
+    words = phrase_list("example_markers") | phrase_list("possibility_words")
+    alternation = "|".join(
+        r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<![\w.])(?:{alternation})(?![\w])", re.I)
+
+
+@cache
+def _pretrained_corpus() -> re.Pattern[str]:
+    """ "<resource> ... (pre-)trained on" ending just before the count ("vectors trained on",
+    "word2vec is trained on"), or "pre-trained on" alone; "X as features, trained on" is the
+    paper's own classifier."""
+    names = "|".join(re.escape(w) for w in sorted(phrase_list("pretrained_resources"), key=len))
+    return re.compile(
+        rf"(?:\b(?:{names})\b,?(?:\s+(?!as\b)[^\s.;]+){{0,{MAX_RESOURCE_GAP}}}?\s+|\bpre-?)"
+        rf"trained\s+on\s+(?:[^\s.;]+\s+){{0,8}}?(?:\(\s*)?$",
+        re.I,
+    )
+
+
+def a_kind_in_general(value: str, phrase: str) -> bool:
+    """Whether a name phrase's value is the plural of a singular column with no name in it
+    ("text classification models" for "classification model", "structured knowledge bases"):
+    it speaks of the class of such things, not of the one the paper chose."""
+    head = phrase.split()[-1].lower()
+    last = value.split()[-1].lower() if value.split() else ""
+    plural = last in {head + "s", head + "es"} or (head.endswith("y") and last == head[:-1] + "ies")
+    return not head.endswith("s") and plural and not names_one(value)
+
+
+# a generic sentence opens with the thing in general as its subject: a bare or indefinite noun,
+# at most two words before it ("Word embeddings are dense vectors", "A loss function is ...")
+_GENERIC_OPENING = re.compile(r"^\W*(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+_DEFINITE = re.compile(r"^\W*(?:the|this|these|our|its|their|each|every)\b", re.I)
+
+
+def generic(text: str, start: int, linked: str) -> bool:
+    """Whether "X is/are ..." defines the thing in general rather than stating the paper's
+    choice: the mention opens the sentence without a definite determiner and the sentence
+    says nothing of the paper's own ("we", "our")."""
+    if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
+        return False
+    return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)
