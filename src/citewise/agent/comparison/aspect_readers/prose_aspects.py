@@ -126,8 +126,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "limitations": [
         re.compile(
-            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
-            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
+            rf"\b(?:a|one|another|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|shortcomings?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
             rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
@@ -144,7 +144,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # a plan stated without the words "future work", where papers close
-            r"\b(?:we|I)\s+(?:also\s+|further\s+)?(?:would\s+(?:also\s+)?like|plan|intend|hope|aim)"
+            r"\b(?:we|I)\s+(?:also\s+|further\s+)?(?:would\s+(?:also\s+)?like|plan|intend|hope|aim|"
+            r"(?:are|am)\s+planning)"
             r"\s+to\s+"
             rf"(?!(?:{alternation('said_not_planned')})\b)"
             r"(?P<v>(?:further\s+|also\s+)?[a-z]+\b(?:[^.;:]|\.(?=\d)){8,300})",

@@ -22,7 +22,8 @@ from citewise.agent.comparison.extraction import Finding, Unit
 # without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
 # left out by `future_enabled`, released data by RELEASES)
 FUTURE_WORDS = (
-    r"future (?:work|studies|research|directions?)|in the future|further work|"
+    r"future (?:work|studies|research|directions?)|in the future|in future|further work|"
+    r"(?:future|possible|potential|natural) extensions? (?:of|to) (?:this|our)|"
     r"further (?:research|investigations?|study|studies)|"
     r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
     r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
@@ -239,9 +240,17 @@ def announces(text: str) -> bool:
 
 def stating_weight(text: str) -> float:
     """What a limitations section's sentence gains for admitting a shortcoming in words
-    ("came with some bias", "we are not able to verify"): the section's first sentence often
-    only sets the scene ("In this work we combined multiple datasets")."""
-    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
+    ("came with some bias", "we are not able to verify", "another shortcoming of our model"):
+    the section's first sentence often only sets the scene ("In this work we combined multiple
+    datasets") or recalls what the paper showed elsewhere ("we have shown in Section 4 ...")."""
+    if _POINTS_BACK.search(text):
+        return 0.0
+    return STATING_WEIGHT if _ADMITS.search(text) or _NAMES_LIMITATION.search(text) else 0.0
+
+
+# a sentence pointing at where the paper showed something: "as shown in Table 2", "in Section 4"
+_POINTS_BACK = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|TABREF|FIGREF|SECREF|UID)\s*\d")
+_NAMES_LIMITATION = re.compile(r"\b(?:limitations?|shortcomings?|drawbacks?|weakness(?:es)?)\b", re.I)
 
 
 # a sentence remedying the problem the sentence before it states: "To address these
