@@ -125,7 +125,8 @@ _SHORTCOMING = re.compile(
 _OWN_SUBJECT = re.compile(
     r"\b(?:our|ours|the proposed|this model|the (?:full |final )?model|this system|the system|"
     r"this method|"
-    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able))\b",
+    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able)|"
+    r"we (?:still\s+)?(?:see|saw|observe|observed|notice|noticed|find|found) (?:a|an|only|some)\b)\b",
     re.I,
 )
 _NOT_SUBJECT = re.compile(r"\b(?:than|over|compared|unlike|baselines?)\b", re.I)
