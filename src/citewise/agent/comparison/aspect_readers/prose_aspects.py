@@ -247,7 +247,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
-        if aspect == "main result":
+        if aspect in ("main result", "limitations"):  # "while X, Y is insufficient": Y
             start = main_clause(unit.text, start, end)
         if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
             continue  # "most corpora are limited to English", "prior approaches suffer from"
@@ -280,6 +280,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             score += 1.0
         if aspect == "limitations" and rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
             score += CITING_PENALTY  # a plan citing what it builds on is the paper's own
+        if aspect == "limitations" and _CLOSING.search(unit.section.split(" > ")[0]):
+            score += CLOSING_SCORE  # what a paper sums up where it closes
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
         if (
             aspect == "limitations"
@@ -297,6 +299,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 
 
 _FUTURE = re.compile(r"\bfuture\b", re.I)
+_CLOSING = re.compile(r"\b(?:conclusions?|concluding|future|summary)\b", re.I)
+CLOSING_SCORE = 0.5  # above a limitation or plan named in passing while results are discussed
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 
