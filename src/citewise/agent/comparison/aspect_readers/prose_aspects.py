@@ -24,7 +24,11 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     in_sections,
     shorten,
 )
-from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
+from citewise.agent.comparison.aspect_readers.prose_headline import (
+    headline,
+    main_clause,
+    reported_finding,
+)
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
     FUTURE_WORK_CUE,
@@ -247,6 +251,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        if aspect == "main result":  # "we introduce X and show that Y": Y
+            start = reported_finding(unit.text, start, end)
         if aspect in ("main result", "limitations"):  # "while X, Y is insufficient": Y
             start = main_clause(unit.text, start, end)
         if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
