@@ -36,6 +36,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     PLAN_VERB,
     RELEASES,
     announces,
+    limitation_clause,
     limits_own_work,
     listed_plans,
     own_shortcoming,
@@ -130,8 +131,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "limitations": [
         re.compile(
-            rf"\b(?:a|one|another|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
-            rf"drawbacks?|shortcomings?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
+            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
             rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
@@ -148,8 +149,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # a plan stated without the words "future work", where papers close
-            r"\b(?:we|I)\s+(?:also\s+|further\s+)?(?:would\s+(?:also\s+)?like|plan|intend|hope|aim|"
-            r"(?:are|am)\s+planning)"
+            r"\b(?:we|I)\s+(?:also\s+|further\s+)?(?:would\s+(?:also\s+)?like|plan|intend|hope|aim)"
             r"\s+to\s+"
             rf"(?!(?:{alternation('said_not_planned')})\b)"
             r"(?P<v>(?:further\s+|also\s+)?[a-z]+\b(?:[^.;:]|\.(?=\d)){8,300})",
@@ -253,8 +253,10 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result":  # "we introduce X and show that Y": Y
             start = reported_finding(unit.text, start, end)
-        if aspect in ("main result", "limitations"):  # "while X, Y is insufficient": Y
+        if aspect == "main result":
             start = main_clause(unit.text, start, end)
+        if aspect == "limitations":  # "while X, Y is insufficient": Y, unless X admits it
+            start = limitation_clause(unit.text, start, end)
         if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
             continue  # "most corpora are limited to English", "prior approaches suffer from"
         if aspect == "limitations" and rank == FUTURE_CUE:

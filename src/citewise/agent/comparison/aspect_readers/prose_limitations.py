@@ -14,6 +14,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 # the words that name future work, and work a paper says remains to be done ("it could
@@ -241,17 +242,9 @@ def announces(text: str) -> bool:
 
 def stating_weight(text: str) -> float:
     """What a limitations section's sentence gains for admitting a shortcoming in words
-    ("came with some bias", "we are not able to verify", "another shortcoming of our model"):
-    the section's first sentence often only sets the scene ("In this work we combined multiple
-    datasets") or recalls what the paper showed elsewhere ("we have shown in Section 4 ...")."""
-    if _POINTS_BACK.search(text):
-        return 0.0
-    return STATING_WEIGHT if _ADMITS.search(text) or _NAMES_LIMITATION.search(text) else 0.0
-
-
-# a sentence pointing at where the paper showed something: "as shown in Table 2", "in Section 4"
-_POINTS_BACK = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|TABREF|FIGREF|SECREF|UID)\s*\d")
-_NAMES_LIMITATION = re.compile(r"\b(?:limitations?|shortcomings?|drawbacks?|weakness(?:es)?)\b", re.I)
+    ("came with some bias", "we are not able to verify"): the section's first sentence often
+    only sets the scene ("In this work we combined multiple datasets")."""
+    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
 
 
 # a sentence remedying the problem the sentence before it states: "To address these
@@ -280,3 +273,14 @@ def remedied(paper_units: list[Unit]) -> set[int]:
             out.update(before)
         before = [*before[-1:], n]
     return out
+
+
+def limitation_clause(text: str, start: int, end: int) -> int:
+    """Where a limitations value starts: at its main clause when it opens with a subordinate
+    clause and is too long for a cell ("while our model does well in-domain, its cross-domain
+    performance is insufficient"), unless the subordinate clause is the one admitting the
+    shortcoming or naming the work left ("although more analysis would be needed, ...")."""
+    main = main_clause(text, start, end)
+    if main != start and (_FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)):
+        return start
+    return main
