@@ -127,7 +127,8 @@ _OWN_SUBJECT = re.compile(
     r"\b(?:our|ours|the proposed|this model|the (?:full |final )?model|this system|the system|"
     r"this method|"
     r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able)|"
-    r"we (?:still\s+)?(?:see|saw|observe|observed|notice|noticed|find|found) (?:a|an|only|some)\b)\b",
+    r"we (?:still\s+)?(?:see|saw|observe|observed|notice|noticed|find|found) "
+    r"(?:a|an|only|some)\b)\b",
     re.I,
 )
 _NOT_SUBJECT = re.compile(r"\b(?:than|over|compared|unlike|baselines?)\b", re.I)
@@ -281,6 +282,5 @@ def limitation_clause(text: str, start: int, end: int) -> int:
     performance is insufficient"), unless the subordinate clause is the one admitting the
     shortcoming or naming the work left ("although more analysis would be needed, ...")."""
     main = main_clause(text, start, end)
-    if main != start and (_FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)):
-        return start
-    return main
+    held = _FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)
+    return start if main != start and held else main
