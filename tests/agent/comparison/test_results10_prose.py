@@ -54,7 +54,7 @@ The word error rate is 41.2% on 60 recordings.
 
 ## Conclusion
 
-Singing is harder to transcribe than speech, and the results here may serve as a reference \
+Singing is harder to transcribe than speech, and these error rates could serve as a reference \
 for future work on sung folk music.
 """
 

@@ -251,11 +251,9 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
-        if aspect == "main result":  # "we introduce X and show that Y": Y
-            start = reported_finding(unit.text, start, end)
-        if aspect == "main result":
-            start = main_clause(unit.text, start, end)
-        if aspect == "limitations":  # "while X, Y is insufficient": Y, unless X admits it
+        if aspect == "main result":  # "we build X and show that Y": Y
+            start = main_clause(unit.text, reported_finding(unit.text, start, end), end)
+        if aspect == "limitations":  # "while X, Y falls short": Y, unless X admits it
             start = limitation_clause(unit.text, start, end)
         if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
             continue  # "most corpora are limited to English", "prior approaches suffer from"

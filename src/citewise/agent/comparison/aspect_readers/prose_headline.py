@@ -10,8 +10,8 @@ Two readings of the sentences papers state their results in:
 - a main clause: a cue's clause that opens with a subordinate clause ("we show that by doing
   X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it;
 - a reported finding: a sentence that first says what the paper did and then what it showed
-  ("we introduce a dataset ... and show that our method improves ...") states its finding after
-  the last "and show(ed) that".
+  ("we collect a corpus of ... and find that the parser halves ...") states its finding after
+  the last "and show(ed)/find(s) that".
 """
 
 from __future__ import annotations

@@ -278,9 +278,9 @@ def remedied(paper_units: list[Unit]) -> set[int]:
 
 def limitation_clause(text: str, start: int, end: int) -> int:
     """Where a limitations value starts: at its main clause when it opens with a subordinate
-    clause and is too long for a cell ("while our model does well in-domain, its cross-domain
-    performance is insufficient"), unless the subordinate clause is the one admitting the
-    shortcoming or naming the work left ("although more analysis would be needed, ...")."""
+    clause and is too long for a cell ("while the tagger reads printed forms well, its accuracy
+    on handwriting is low"), unless the subordinate clause is the one admitting the shortcoming
+    or naming the work left ("although more data would be needed to be sure, ...")."""
     main = main_clause(text, start, end)
     held = _FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)
     return start if main != start and held else main
