@@ -24,7 +24,11 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     in_sections,
     shorten,
 )
-from citewise.agent.comparison.aspect_readers.prose_headline import headline, main_clause
+from citewise.agent.comparison.aspect_readers.prose_headline import (
+    headline,
+    main_clause,
+    reported_finding,
+)
 from citewise.agent.comparison.aspect_readers.prose_limitations import (
     FUTURE_CUE,
     FUTURE_WORK_CUE,
@@ -32,6 +36,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     PLAN_VERB,
     RELEASES,
     announces,
+    limitation_clause,
     limits_own_work,
     listed_plans,
     own_shortcoming,
@@ -246,8 +251,10 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
-        if aspect == "main result":
-            start = main_clause(unit.text, start, end)
+        if aspect == "main result":  # "we build X and show that Y": Y
+            start = main_clause(unit.text, reported_finding(unit.text, start, end), end)
+        if aspect == "limitations":  # "while X, Y falls short": Y, unless X admits it
+            start = limitation_clause(unit.text, start, end)
         if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
             continue  # "most corpora are limited to English", "prior approaches suffer from"
         if aspect == "limitations" and rank == FUTURE_CUE:
@@ -279,6 +286,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             score += 1.0
         if aspect == "limitations" and rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
             score += CITING_PENALTY  # a plan citing what it builds on is the paper's own
+        if aspect == "limitations" and _CLOSING.search(unit.section.split(" > ")[0]):
+            score += CLOSING_SCORE  # what a paper sums up where it closes
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
         if (
             aspect == "limitations"
@@ -296,6 +305,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
 
 
 _FUTURE = re.compile(r"\bfuture\b", re.I)
+_CLOSING = re.compile(r"\b(?:conclusions?|concluding|future|summary)\b", re.I)
+CLOSING_SCORE = 0.5  # above a limitation or plan named in passing while results are discussed
 MEANS_CUE = 3  # the method cue naming the means ("we integrate ..."), said where a paper opens
 _OPENING = re.compile(r"abstract|introduction", re.I)
 

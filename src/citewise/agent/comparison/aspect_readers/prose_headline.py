@@ -8,7 +8,10 @@ Two readings of the sentences papers state their results in:
   improvements of more than 2% in F1", "we reduce its size by 40%"); the value starts at the
   clause that holds the number and must keep it;
 - a main clause: a cue's clause that opens with a subordinate clause ("we show that by doing
-  X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it.
+  X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it;
+- a reported finding: a sentence that first says what the paper did and then what it showed
+  ("we collect a corpus of ... and find that the parser halves ...") states its finding after
+  the last "and show(ed)/find(s) that".
 """
 
 from __future__ import annotations
@@ -97,3 +100,22 @@ def main_clause(text: str, start: int, end: int) -> int:
     if not m or len(text[start + m.end() : end].split()) < 3:
         return start
     return start + m.end()
+
+
+# "..., and show that": the finding a sentence reports after saying what the paper did
+_REPORTED = re.compile(
+    r"(?:,|\band)\s+(?:we\s+|it\s+|they\s+)?(?:also\s+)?(?:show|showed|shows|demonstrate|"
+    r"demonstrated|demonstrates|find|found|finds|observe|observed|conclude|concluded|reveal|"
+    r"revealed|reveals)\s+that\s+",
+    re.I,
+)
+
+
+def reported_finding(text: str, start: int, end: int) -> int:
+    """Where a main-result value starts when its clause from `start` to `end` first says what
+    the paper did and then, after "and show(ed) that", what it found: after the last such
+    verb (when at least three words follow), else `start` unchanged."""
+    found = [m.end() for m in _REPORTED.finditer(text, start, end)]
+    if not found or len(text[found[-1] : end].split()) < 3:
+        return start
+    return found[-1]

@@ -14,6 +14,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
 # the words that name future work, and work a paper says remains to be done ("it could
@@ -22,7 +23,8 @@ from citewise.agent.comparison.extraction import Finding, Unit
 # without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
 # left out by `future_enabled`, released data by RELEASES)
 FUTURE_WORDS = (
-    r"future (?:work|studies|research|directions?)|in the future|further work|"
+    r"future (?:work|studies|research|directions?)|in the future|in future|further work|"
+    r"(?:future|possible|potential|natural) extensions? (?:of|to) (?:this|our)|"
     r"further (?:research|investigations?|study|studies)|"
     r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
     r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
@@ -124,7 +126,9 @@ _SHORTCOMING = re.compile(
 _OWN_SUBJECT = re.compile(
     r"\b(?:our|ours|the proposed|this model|the (?:full |final )?model|this system|the system|"
     r"this method|"
-    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able))\b",
+    r"we (?:cannot|can not|could not|were unable|are unable|were not able|are not able)|"
+    r"we (?:still\s+)?(?:see|saw|observe|observed|notice|noticed|find|found) "
+    r"(?:a|an|only|some)\b)\b",
     re.I,
 )
 _NOT_SUBJECT = re.compile(r"\b(?:than|over|compared|unlike|baselines?)\b", re.I)
@@ -270,3 +274,13 @@ def remedied(paper_units: list[Unit]) -> set[int]:
             out.update(before)
         before = [*before[-1:], n]
     return out
+
+
+def limitation_clause(text: str, start: int, end: int) -> int:
+    """Where a limitations value starts: at its main clause when it opens with a subordinate
+    clause and is too long for a cell ("while the tagger reads printed forms well, its accuracy
+    on handwriting is low"), unless the subordinate clause is the one admitting the shortcoming
+    or naming the work left ("although more data would be needed to be sure, ...")."""
+    main = main_clause(text, start, end)
+    held = _FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)
+    return start if main != start and held else main
