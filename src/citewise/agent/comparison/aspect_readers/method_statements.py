@@ -188,14 +188,23 @@ def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]
     if not found:
         return out
     g = max(found, key=lambda f: f.score)  # only the proposal that would fill the cell
-    if (g.block_id, g.quote) in at and in_general_words(g.value):
+    if (g.block_id, g.quote) in at and in_general_words(_object(g.value)):
         n = at[(g.block_id, g.quote)]
         for k, f in enumerate(out):
             m = at.get((f.block_id, f.quote), -1)
             if not n < m <= n + ELABORATION_GAP or f.section != g.section:
                 continue
-            if in_general_words(f.value) or _NOT_MEANS.match(f.value):
+            if in_general_words(_object(f.value)) or _NOT_MEANS.match(_object(f.value)):
                 continue
             out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
             break
     return out
+
+
+def _object(value: str) -> str:
+    """A means statement's value without the verb it opens with ("model the context" states
+    what is modelled: "model" there is no head noun)."""
+    return _MEANS_VERB.sub("", value, count=1)
+
+
+_MEANS_VERB = re.compile(rf"^(?:{alternation('means_verbs')})\s+", re.I)
