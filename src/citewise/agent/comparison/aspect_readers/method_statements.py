@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, cites_others
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    alternation,
+    cites_others,
+    shorten,
+)
 from citewise.agent.comparison.extraction import Finding, Unit
 
 # Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
@@ -198,7 +203,42 @@ def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]
                 continue
             out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
             break
+    top = max(out, key=lambda f: f.score)  # the statement that fills the cell now
+    if (top.block_id, top.quote) in at:
+        told = _elaboration(top, paper_units, at[(top.block_id, top.quote)])
+        out += [told] if told else []
     return out
+
+
+def _elaboration(proposal: Finding, paper_units: list[Unit], n: int) -> Finding | None:
+    """The sentence right after an unnamed proposal, in its paragraph, that says it elaborates
+    it ("In more detail, ...", "In the first stage, ...", "These include ..."), as a method
+    finding just above the proposal; None when there is none, the proposal names its method
+    or proposes data, an experiment or a study."""
+    value = _object(proposal.value)
+    if n + 1 >= len(paper_units) or _NOT_MEANS.match(value) or _named(value):
+        return None
+    unit = paper_units[n + 1]
+    if unit.block_id != proposal.block_id or not _elaborates().match(unit.text):
+        return None
+    if cites_others(unit.text) or unit.kind not in ("paragraph", "list"):
+        return None
+    told, was_cut = shorten(unit.text.rstrip(" ."))
+    if len(told.split()) < 4 or told not in unit.text:
+        return None
+    return Finding("method", told, unit.text, unit.page, unit.block_id, unit.section,
+                   proposal.score + TAKEOVER, was_cut)  # fmt: skip
+
+
+def _named(value: str) -> bool:
+    """Whether a proposal's object opens with a coined name ("WikiRank, an unsupervised
+    method", "LadaBERT (...)"): the name and what it is are the cell."""
+    return any(w[:1].isupper() and _coined(w.strip(",()")) for w in value.split()[:3])
+
+
+@cache
+def _elaborates() -> re.Pattern[str]:
+    return re.compile(rf"^(?:{alternation('elaboration_openers')})\b", re.I)
 
 
 def _object(value: str) -> str:
