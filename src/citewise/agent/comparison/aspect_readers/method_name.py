@@ -334,6 +334,9 @@ def _statement(paper_units: list[Unit], name: MethodName, opening: set[str]) -> 
         if at < 0:
             continue
         start = _clause_start(text, at)
+        # "which led us to propose a model (X) for ...": the cell starts at what is proposed
+        proposed = [p.end() for p in _TO_PROPOSE.finditer(text, start, _name_at(text, name, at))]
+        start = max([start, *proposed])
         end = clause_end(text, at + len(name.name))
         value, was_cut = shorten(text[start:end].strip(" ,"))
         if not _names(value, name) or len(value.split()) < 3 or value not in text:
@@ -351,6 +354,12 @@ def _statement(paper_units: list[Unit], name: MethodName, opening: set[str]) -> 
     return late
 
 
+def _name_at(text: str, name: MethodName, at: int) -> int:
+    """Where the name itself stands at or after `at` (the start of its long form)."""
+    m = re.compile(rf"(?<![\w-]){re.escape(name.name)}(?![\w-])").search(text, at)
+    return m.start() if m else at
+
+
 # what follows a name stated with what it is: "X, a ...", "X is a ...", "X which ...", "X model"
 _DESCRIBES = re.compile(
     rf"^\)?\s*(?:,\s+(?:a|an|which|that|the)\b|(?:is|are)\s+(?:a|an)\b|(?:which|that)\b|"
@@ -364,8 +373,31 @@ def _describes(text: str, at: int, name: MethodName) -> bool:
     it, or words saying what it is right after it."""
     if any(p.start("object") <= at for p in _PROPOSE.finditer(text, 0, at + 1)):
         return True
+    if _EVALUATED.search(text, 0, at):
+        return False  # "we evaluate our X model on three tasks" reports an experiment
+    if _NOUN_BEFORE.search(text, 0, _name_at(text, name, at)):
+        return True  # "a model (X) for ...": the words before the bracket say what it is
     after = at + (len(name.long_form) if text.startswith(name.long_form, at) else len(name.name))
     return _DESCRIBES.search(text[after:].lstrip()) is not None
+
+
+# a name an experiment runs: "we evaluate our X model", "we trained the proposed X"
+_EVALUATED = re.compile(
+    r"\b(?:evaluat|test|assess|compar|train|benchmark|run|ran)\w*\s+(?:our|the|this)\s+"
+    r"(?:proposed\s+)?$",
+    re.I,
+)
+# a name bracketed right after the noun an indefinite article introduces: "a model (X)", "a new
+# framework (X)"; not "our model (X) outperforms ..." (a result), not a long form's last word
+# ("Feed-forward Neural Networks (FNN)" defines an acronym)
+_NOUN_BEFORE = re.compile(
+    r"\b[Aa]n?\s+(?:[a-z][\w-]*\s+){0,2}?"
+    rf"(?i:{alternation('method_nouns')})\s*\($"
+)
+
+
+# a proposal in the infinitive: "which led us to propose a model (X) for ..."
+_TO_PROPOSE = re.compile(r"\bto\s+(?:propose|present|introduce|develop|design)\s+", re.I)
 
 
 def _clause_start(text: str, at: int) -> int:
