@@ -1,4 +1,4 @@
-"""The sentence that states a paper's named method (ninth session; method_name.py): a name
+"""The sentence that states a paper's named method (ninth session; named_statement.py): a name
 bracketed after the noun an indefinite article introduces ("a model (X) for ...") is stated
 with what it is; a name an experiment runs ("we evaluate our X model on three sites") is not.
 """
