@@ -6,7 +6,8 @@ prose_aspects.py, matrix_cells.py):
   a named proposal, a proposal of data, or a following sentence without such an opening stays;
 - a means statement keeps its verb ("cast the task as ..."), and its object, not the verb, is
   what decides whether it states the means;
-- a cut before a bracketed acronym keeps the acronym with the words it abbreviates.
+- a cut before a bracketed acronym keeps the acronym with the words it abbreviates;
+- a proposal of a bare noun phrase ("we introduce two new measures.") is no method statement.
 """
 
 from __future__ import annotations
@@ -127,3 +128,22 @@ def test_a_cut_drops_a_bracket_that_is_no_acronym() -> None:
     )
     short, cut = shorten(value)
     assert cut and short.endswith("colony site images")
+
+
+BARE = """# Choosing a Source Shop for Receipt Readers
+
+## Abstract
+
+Receipt readers trained on one shop fail on another. We compare nine similarity measures \
+between the receipts of two shops with the accuracy a reader trained on one reaches on the \
+other. Out of these nine measures, we introduce two new measures.
+
+## Receipts
+
+We scanned 3,000 receipts from four shops.
+"""
+
+
+def test_a_bare_noun_phrase_proposed_says_nothing_of_the_method(tmp_path: Path) -> None:
+    value = _method(tmp_path, BARE)
+    assert value.startswith("nine similarity measures between the receipts")
