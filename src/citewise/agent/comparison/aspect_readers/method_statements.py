@@ -63,7 +63,7 @@ _TASK_OBJECT = re.compile(
     re.I,
 )
 # a clause that is only a bare noun phrase, no name and nothing after its head: "an
-# alternative", "two new metrics" (2 of 158 odd-half papers' method cells before it was read)
+# alternative", "two new metrics" (1 of 158 odd-half method cells, 1 of the develop parts)
 _BARE = re.compile(r"^(?:(?:a|an|the|our|some|several|two|three|four)\s+)?(?:[a-z]+\s+)?[a-z]+\s*$")
 STUDY_RANK = 1  # where STUDY_CUE stands among the method cues
 # where the study-design cue ("a cross-sectional study", "a qualitative analysis") stands; a
