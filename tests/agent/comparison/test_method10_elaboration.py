@@ -7,7 +7,9 @@ prose_aspects.py, matrix_cells.py):
 - a means statement keeps its verb ("cast the task as ..."), and its object, not the verb, is
   what decides whether it states the means;
 - a cut before a bracketed acronym keeps the acronym with the words it abbreviates;
-- a proposal of a bare noun phrase ("we introduce two new measures.") is no method statement.
+- a proposal of a bare noun phrase ("we introduce two new measures."), a means verb whose
+  object stood before it ("the photos we use in ...") and one in a condition ("as soon as we
+  apply ...") state no method.
 """
 
 from __future__ import annotations
@@ -147,3 +149,22 @@ We scanned 3,000 receipts from four shops.
 def test_a_bare_noun_phrase_proposed_says_nothing_of_the_method(tmp_path: Path) -> None:
     value = _method(tmp_path, BARE)
     assert value.startswith("nine similarity measures between the receipts")
+
+
+PREPOSITION_AND_CONDITION = """# Reading Gauges in the Wild
+
+## Abstract
+
+Photos from the field differ from the benchmark photos we use in gauge reading. As soon as \
+we apply our readers to field photos, accuracy drops. We combine a step that straightens \
+each gauge with a digit reader trained on field photos.
+
+## Photos
+
+We took 2,000 photos of twelve gauges.
+"""
+
+
+def test_a_relative_clause_or_a_condition_states_no_means(tmp_path: Path) -> None:
+    value = _method(tmp_path, PREPOSITION_AND_CONDITION)
+    assert value.startswith("combine a step that straightens each gauge")

@@ -65,6 +65,8 @@ _TASK_OBJECT = re.compile(
 # a clause that is only a bare noun phrase, no name and nothing after its head: "an
 # alternative", "two new metrics" (1 of 158 odd-half method cells, 1 of the develop parts)
 _BARE = re.compile(r"^(?:(?:a|an|the|our|some|several|two|three|four)\s+)?(?:[a-z]+\s+)?[a-z]+\s*$")
+# a condition or a time the cue's "we" stands in: "if we use ...", "as soon as we apply ..."
+_CONDITION = re.compile(r"\b(?:if|when|whenever|once|as soon as|unless|until)\s+$", re.I)
 STUDY_RANK = 1  # where STUDY_CUE stands among the method cues
 # where the study-design cue ("a cross-sectional study", "a qualitative analysis") stands; a
 # design named beside a citation is the cited work's ("according to the case study in [5]",
@@ -83,6 +85,8 @@ def not_the_method(m: re.Match[str], text: str, rank: int = 0) -> bool:
         return True
     if _BARE.match(m.group("v")):
         return True  # "we introduce two new metrics.": what they are is said elsewhere
+    if _CONDITION.search(text, 0, m.start()):
+        return True  # "as soon as we apply our technologies to the real world, ..."
     return bool(m.groupdict().get("past")) and cites_others(text)
 
 
