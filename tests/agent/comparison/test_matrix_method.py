@@ -59,5 +59,5 @@ def test_the_means_an_abstract_names_is_the_method_and_a_setup_choice_is_not(
 ) -> None:
     lib, ids = ingest(tmp_path, {"tides": MEANS_ONLY})
     value = str(cells(lib, ids["tides"], "method")["method"]["value"])
-    assert value.startswith("a curve tracer with a digit recogniser")
+    assert value.startswith("combine a curve tracer with a digit recogniser")  # the verb says how
     assert "Adam" not in value

@@ -112,7 +112,7 @@ We collected 5,000 photos from field staff.
 def test_an_architecture_in_general_words_gives_way_to_its_means(tmp_path: Path) -> None:
     lib, ids = ingest(tmp_path, {"meters": ARCHITECTURE})
     value = str(cells(lib, ids["meters"], "method")["method"]["value"])
-    assert value.startswith("a corner detector that straightens the dial")
+    assert value.startswith("combine a corner detector that straightens the dial")
 
 
 FOLLOWING_SECTIONS = """# A Simulator of Crowded Railway Platforms

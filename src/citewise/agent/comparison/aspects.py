@@ -34,8 +34,9 @@ from citewise.agent.comparison.aspect_readers.matrix_phrases import (
     phrase_findings,
     phrase_key,
 )
-from citewise.agent.comparison.aspect_readers.method_name import method_name, named_method
+from citewise.agent.comparison.aspect_readers.method_name import method_name
 from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
+from citewise.agent.comparison.aspect_readers.named_statement import named_method
 from citewise.agent.comparison.aspect_readers.prose_aspects import (
     PROSE_CUES,
     described_datasets,

@@ -21,6 +21,8 @@ WORDS_FILE = "matrix_cells.txt"
 MAX_CELL = 110
 # where a clause may end inside a long value: after a comma, semicolon, dash or before a bracket
 _CLAUSE_BREAK = re.compile(r",\s|;\s|\s[—–-]\s|\s\(")
+# an acronym the words before it define: a cut keeps it with them ("... Unit Discovery (AUD)")
+_ACRONYM_BRACKET = re.compile(r"\s\([A-Za-z0-9-]?[A-Z][A-Za-z0-9-]*[A-Z0-9][A-Za-z0-9-]*\)")
 _WORD = re.compile(r"\w")
 
 
@@ -82,7 +84,7 @@ def shorten(
     lowest = max(limit // 2, kept)
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(head) if m.start() >= lowest]
     if breaks:
-        short = head[: breaks[-1]]
+        short = value[: _past_acronym(value, breaks[-1])]
     elif " " in head[kept:]:
         short = head[: head.rfind(" ")]
     else:
@@ -109,9 +111,17 @@ def _hidden(value: str, limit: int) -> int:
 def _cut_after(value: str, end: int) -> tuple[str, bool]:
     """`value` up to the first clause boundary at or after `end`, else whole."""
     m = _CLAUSE_BREAK.search(value, end)
+    while m is not None and _past_acronym(value, m.start()) > m.start():
+        m = _CLAUSE_BREAK.search(value, _past_acronym(value, m.start()))
     if m is None:
         return value, False
     return _drop_dangling(value[: m.start()].rstrip(" ,;:")), True
+
+
+def _past_acronym(value: str, at: int) -> int:
+    """Where a cut at `at` ends: past the bracketed acronym standing there, else at `at`."""
+    m = _ACRONYM_BRACKET.match(value, at)
+    return m.end() if m and len(m.group()) <= 16 else at
 
 
 @cache

@@ -1,4 +1,4 @@
-"""The name a paper gives what it proposes, and the method cell that states it.
+"""The name a paper gives what it proposes.
 
 A paper names its own method in a few ways: "we propose KALM", "we call it H-CNN",
 "Tri-LSTM, a model that ...", "our model (MTNet)", a name before its title's colon, or an
@@ -7,7 +7,8 @@ sections keep using. A name looks coined (two capitals, a capital and a digit, o
 inside the word: "KALM", "S2ORC", "BiDAF", "H-CNN"). Names the paper mostly mentions beside a
 citation (a baseline, prior work), datasets of the library's gazetteer and generic
 architectures are not its method. The name's statement then (a) lifts the method sentence
-that names it and (b) fills the cell with the phrase that states the method with its name.
+that names it and (b) fills the cell with the phrase that states the method with its name
+(named_statement.py).
 """
 
 from __future__ import annotations
@@ -15,28 +16,25 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
-    clause_continues,
-    clause_end,
     in_sections,
-    shorten,
     word_list,
 )
-from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.extraction import Unit
 
 # a coined name: capitals and digits beyond a capitalised first letter, hyphenated parts allowed
 _TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
-_PROPOSE = re.compile(
+PROPOSE = re.compile(
     r"\b(?:we|I|this (?:paper|work|article|thesis|proposal))\s+(?:will\s+)?(?:also\s+)?"
     r"(?:propose|present|introduce|develop|design|build|describe|devise|offer|contribute)s?(?:d)?\s+"
     r"(?P<object>[^.;:]{0,120})",
     re.I,
 )
-_CALLED = re.compile(
+CALLED = re.compile(
     r"\b(?:call(?:ed)?|name[sd]?|dub(?:bed)?|term(?:ed)?|refer(?:red)? to (?:it |this |them )?as|"
     r"coin(?:ed)?)\s+(?:(?:it|them|(?:this|our|the)\s+[\w-]+)\s+)?(?:as\s+)?[\"“'‘]?"
     r"(?-i:(?=[A-Z]))",  # the name's capital, whatever the case of the verb
@@ -195,7 +193,7 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
     """Names a sentence (citing no one) states as the paper's own, each with how strongly:
     called so, "our X", "X (ours)"; in the opening also proposed and "X, a ..."."""
     out = []
-    for c in _CALLED.finditer(text):
+    for c in CALLED.finditer(text):
         if _PASSIVE.search(text[: c.start()]) and not _FIRST_PERSON.search(text):
             continue  # "this algorithm is called X": how others' work is known
         called = _first_name(text[c.end() :], within=3) or _defined_first(text[c.end() :])
@@ -213,7 +211,7 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
         if before:
             out.append((before[-1], OWN_SCORE))
     if opening:
-        p = _PROPOSE.search(text)
+        p = PROPOSE.search(text)
         proposed = _first_name(p.group("object")) if p else None
         if proposed:
             out.append((proposed, PROPOSED_SCORE))
@@ -268,11 +266,6 @@ def _long_form(words: str, name: str) -> str:
     return " ".join(parts[i:]) + f" ({name})"
 
 
-NAMED_BONUS = 1.5  # a method sentence that names the paper's method over one that does not
-STATEMENT_SCORE = 3.4  # the name stated where the paper opens, above a cue's unnamed sentence
-LATE_STATEMENT_SCORE = 0.5  # stated only later: a cell only where no cue found one
-
-
 def opening_blocks(paper_units: list[Unit]) -> set[str]:
     """The blocks of the paper's opening: its abstract and introduction, else its first fifth."""
     share = max(len(paper_units), 1)
@@ -288,94 +281,3 @@ def _in_opening(unit: Unit) -> bool:
 
 
 _OPENING = re.compile(r"abstract|introduction", re.I)
-
-
-def named_method(found: list[Finding], paper_units: list[Unit], name: MethodName) -> list[Finding]:
-    """Method findings with the named one first: an opening's cue clause naming the method
-    gains NAMED_BONUS; where none names it scoring STATEMENT_SCORE, the sentence that states
-    the name with what it is gives a candidate (the phrase from the name's long form, or the
-    clause it stands in)."""
-    opening = opening_blocks(paper_units)
-    out = [
-        replace(f, score=f.score + NAMED_BONUS)
-        if f.block_id in opening and _names(f.value, name)
-        else f
-        for f in found
-    ]
-    named = [f.score for f in out if f.block_id in opening and _names(f.value, name)]
-    if named and max(named) >= STATEMENT_SCORE:
-        return out  # a cue clause names it well enough (a weak cue's clause does not)
-    statement = _statement(paper_units, name, opening)
-    return out + ([statement] if statement else [])
-
-
-def _names(text: str, name: MethodName) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(name.name)}(?![\w-])", text) is not None
-
-
-_FORMULA = re.compile(r"[$\\{}^]")  # LaTeX left in a converted paper's sentence
-
-
-def _statement(paper_units: list[Unit], name: MethodName, opening: set[str]) -> Finding | None:
-    """The first sentence stating the name with what it is, as a method finding: from the
-    name (or its long form) to the end of its clause; one in the opening first."""
-    share = max(len(paper_units), 1)
-    late: Finding | None = None
-    for n, unit in enumerate(paper_units):
-        text = unit.text
-        if unit.kind == "table" or cites_others(text) or _FORMULA.search(text):
-            continue
-        if not _names(text, name):
-            continue
-        at = text.find(name.long_form)
-        if at < 0:
-            m = re.search(rf"(?<![\w-]){re.escape(name.name)}(?![\w-])", text)
-            at = m.start() if m else -1
-        if at < 0:
-            continue
-        start = _clause_start(text, at)
-        end = clause_end(text, at + len(name.name))
-        value, was_cut = shorten(text[start:end].strip(" ,"))
-        if not _names(value, name) or len(value.split()) < 3 or value not in text:
-            continue
-        if not _describes(text, at, name):
-            continue  # "KALM outperforms ..." reports a result, it does not state the method
-        was_cut = was_cut or clause_continues(text, text.find(value, start) + len(value))
-        if unit.block_id in opening:
-            score = STATEMENT_SCORE + 0.5 * (1.0 - n / share)
-            return Finding("method", value, text, unit.page, unit.block_id, unit.section, score,
-                           was_cut)  # fmt: skip
-        if late is None:
-            late = Finding("method", value, text, unit.page, unit.block_id, unit.section,
-                           LATE_STATEMENT_SCORE, was_cut)  # fmt: skip
-    return late
-
-
-# what follows a name stated with what it is: "X, a ...", "X is a ...", "X which ...", "X model"
-_DESCRIBES = re.compile(
-    rf"^\)?\s*(?:,\s+(?:a|an|which|that|the)\b|(?:is|are)\s+(?:a|an)\b|(?:which|that)\b|"
-    rf"(?:{alternation('method_nouns')})\b)",
-    re.I,
-)
-
-
-def _describes(text: str, at: int, name: MethodName) -> bool:
-    """Whether the sentence states what the name at `at` is: a proposal whose object holds
-    it, or words saying what it is right after it."""
-    if any(p.start("object") <= at for p in _PROPOSE.finditer(text, 0, at + 1)):
-        return True
-    after = at + (len(name.long_form) if text.startswith(name.long_form, at) else len(name.name))
-    return _DESCRIBES.search(text[after:].lstrip()) is not None
-
-
-def _clause_start(text: str, at: int) -> int:
-    """Where the clause holding position `at` starts: at a name given right after "call",
-    after a proposal's verb, else after
-    the last ", " or "; " before it, else the sentence's start."""
-    if any(c.end() <= at <= c.end() + 2 for c in _CALLED.finditer(text, 0, at + 1)):
-        return at  # "we call our system X, a ...": the cell starts at the name
-    objects = [p.start("object") for p in _PROPOSE.finditer(text, 0, at + 1)]
-    if objects and objects[-1] <= at:
-        return objects[-1]
-    breaks = [m.end() for m in re.finditer(r"[,;]\s+", text[:at])]
-    return breaks[-1] if breaks else 0

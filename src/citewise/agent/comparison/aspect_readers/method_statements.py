@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, cites_others
+from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    alternation,
+    cites_others,
+    shorten,
+)
 from citewise.agent.comparison.extraction import Finding, Unit
 
 # Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
@@ -57,6 +62,11 @@ _TASK_OBJECT = re.compile(
     r"(?:a|an|the)\s+(?:new\s+|novel\s+)?(?:[\w-]+\s+){0,2}?(?:task|problem)(?:\s+of\b|\s*:)",
     re.I,
 )
+# a clause that is only a bare noun phrase, no name and nothing after its head: "an
+# alternative", "two new metrics" (1 of 158 odd-half method cells, 1 of the develop parts)
+_BARE = re.compile(r"^(?:(?:a|an|the|our|some|several|two|three|four)\s+)?(?:[a-z]+\s+)?[a-z]+\s*$")
+# a condition or a time the cue's "we" stands in: "if we use ...", "as soon as we apply ..."
+_CONDITION = re.compile(r"\b(?:if|when|whenever|once|as soon as|unless|until)\s+$", re.I)
 STUDY_RANK = 1  # where STUDY_CUE stands among the method cues
 # where the study-design cue ("a cross-sectional study", "a qualitative analysis") stands; a
 # design named beside a citation is the cited work's ("according to the case study in [5]",
@@ -73,6 +83,10 @@ def not_the_method(m: re.Match[str], text: str, rank: int = 0) -> bool:
         return True
     if _ROADMAP.search(text) or _REPORTED.match(m.group("v")) or _TASK_OBJECT.match(m.group("v")):
         return True
+    if _BARE.match(m.group("v")):
+        return True  # "we introduce two new metrics.": what they are is said elsewhere
+    if _CONDITION.search(text, 0, m.start()):
+        return True  # "as soon as we apply our technologies to the real world, ..."
     return bool(m.groupdict().get("past")) and cites_others(text)
 
 
@@ -188,14 +202,58 @@ def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]
     if not found:
         return out
     g = max(found, key=lambda f: f.score)  # only the proposal that would fill the cell
-    if (g.block_id, g.quote) in at and in_general_words(g.value):
+    if (g.block_id, g.quote) in at and in_general_words(_object(g.value)):
         n = at[(g.block_id, g.quote)]
         for k, f in enumerate(out):
             m = at.get((f.block_id, f.quote), -1)
             if not n < m <= n + ELABORATION_GAP or f.section != g.section:
                 continue
-            if in_general_words(f.value) or _NOT_MEANS.match(f.value):
+            if in_general_words(_object(f.value)) or _NOT_MEANS.match(_object(f.value)):
                 continue
             out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
             break
+    top = max(out, key=lambda f: f.score)  # the statement that fills the cell now
+    if (top.block_id, top.quote) in at:
+        told = _elaboration(top, paper_units, at[(top.block_id, top.quote)])
+        out += [told] if told else []
     return out
+
+
+def _elaboration(proposal: Finding, paper_units: list[Unit], n: int) -> Finding | None:
+    """The sentence right after an unnamed proposal, in its paragraph, that says it elaborates
+    it ("In more detail, ...", "In the first stage, ...", "These include ..."), as a method
+    finding just above the proposal; None when there is none, the proposal names its method
+    or proposes data, an experiment or a study."""
+    value = _object(proposal.value)
+    if n + 1 >= len(paper_units) or _NOT_MEANS.match(value) or _named(value):
+        return None
+    unit = paper_units[n + 1]
+    if unit.block_id != proposal.block_id or not _elaborates().match(unit.text):
+        return None
+    if cites_others(unit.text) or unit.kind not in ("paragraph", "list"):
+        return None
+    told, was_cut = shorten(unit.text.rstrip(" ."))
+    if len(told.split()) < 4 or told not in unit.text:
+        return None
+    return Finding("method", told, unit.text, unit.page, unit.block_id, unit.section,
+                   proposal.score + TAKEOVER, was_cut)  # fmt: skip
+
+
+def _named(value: str) -> bool:
+    """Whether a proposal's object opens with a coined name ("WikiRank, an unsupervised
+    method", "LadaBERT (...)"): the name and what it is are the cell."""
+    return any(w[:1].isupper() and _coined(w.strip(",()")) for w in value.split()[:3])
+
+
+@cache
+def _elaborates() -> re.Pattern[str]:
+    return re.compile(rf"^(?:{alternation('elaboration_openers')})\b", re.I)
+
+
+def _object(value: str) -> str:
+    """A means statement's value without the verb it opens with ("model the context" states
+    what is modelled: "model" there is no head noun)."""
+    return _MEANS_VERB.sub("", value, count=1)
+
+
+_MEANS_VERB = re.compile(rf"^(?:{alternation('means_verbs')})\s+", re.I)

@@ -85,10 +85,13 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             r"architecture|technique|procedure|pipeline)\b(?:[^.;:]|\.(?=\d)){0,150})",
             re.I,
         ),
-        re.compile(  # the concrete means: "we integrate a language model for context-aware search"
-            rf"\b(?:we|I)\s+(?:also\s+|then\s+|further\s+)?(?:{alternation('means_verbs')})\s+"
-            r"(?!(?:this|these|that|those|it|them)\b)"
-            r"(?P<v>(?:a|an|the|two|three|several|our)?\s*(?:[\w-]+\s+){0,4}?[\w-]+"
+        re.compile(  # the concrete means, with its verb: "integrate a language model for ..."
+            rf"\b(?:we|I)\s+(?:also\s+|then\s+|further\s+)?(?P<v>(?:{alternation('means_verbs')})\s+"
+            # the object, not a pronoun, a second verb ("we build and analyze") nor a preposition
+            # ("the corpora we use in NLP": the object stood before the verb)
+            r"(?!(?:this|these|that|those|it|them|and|or|but|which|here|below|above|in|on|at|"
+            r"for|to|of|from|by|into|within|during)\b|[a-z]+,)"
+            r"(?:a|an|the|two|three|several|our)?\s*(?:[\w-]+\s+){0,4}?[\w-]+"
             r"(?:[^.;:]|\.(?=\d)){3,200})",
             re.I,
         ),
