@@ -45,6 +45,11 @@ def _names() -> dict[str, re.Pattern[str]]:
     return out
 
 
+def setting_name(aspect: str) -> str:
+    """The regex of a setting's names (setup_names.txt), with the words that may precede them."""
+    return _names()[aspect].pattern
+
+
 def _mentions(text: str) -> list[tuple[int, int, str]]:
     """Every setting name in `text` as (start, end, aspect), in order, the longest of
     overlapping ones kept."""
@@ -147,7 +152,8 @@ _VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
     r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:(?:both|all)\s+)?(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
+    r"(?:(?:both|all|initially|also|then|empirically)\s+)?"
+    r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
     r"(?:(?:to|as|at)\s+)?(?:be\s+)?"
     r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
 )
@@ -171,6 +177,15 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             re.I,
         ),
     ]
+    # a value the name's phrase gives as its start: "a linear decaying learning rate with an
+    # initial value of 0.025"
+    readers.append(
+        re.compile(
+            rf"{name}\s+with\s+an?\s+(?:initial|starting|start)\s+value\s+of\s+"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        )
+    )
     # a value set by a verb before the name: "set the maximum number of epochs to 100", "set
     # dropout BIBREF27 to 0.1", "the learning rate is set to 0.001, the dropout rate to 0.3"
     readers.append(

@@ -1,0 +1,96 @@
+"""A numeric setting read whole and ranked as a reader ranks it, on sentences the tests write:
+a value for each thing it is set for, a value the conversion left as a formula, and counts of
+epochs or batches that are not the training's own ranked below it."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.agent.comparison.extraction import Finding, Unit, best_distinct, find_in_unit
+from citewise.agent.comparison.settings.matrix_settings import settings_findings
+
+SECTION = "4 Experimental Setup"
+
+
+def unit(text: str, n: int = 1, section: str = SECTION) -> Unit:
+    return Unit(text, f"b-{n}", 3, section, "paragraph", n)
+
+
+def read(aspect: str, texts: list[str]) -> list[str]:
+    units = [unit(t, n) for n, t in enumerate(texts, 1)]
+    found: list[Finding] = [f for u in units for f in find_in_unit(aspect, u)]
+    kept = best_distinct(settings_findings(aspect, units, "", set(), found), 2)
+    assert all(f.value in f.quote for f in kept)
+    return [f.value for f in kept]
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("learning rate",
+         "The starting learning rate was set to 0.002 for the reef corpus and 0.02 for the dune "
+         "corpus.",
+         "0.002 for the reef corpus and 0.02 for the dune corpus"),
+        ("learning rate",
+         "Both echo models use a linearly decaying learning rate with an initial value of 0.03 in "
+         "ModelA and 0.06 in ModelB.",
+         "0.03 in ModelA and 0.06 in ModelB"),
+        ("batch size",
+         "We update the weights in batches of size 96 for GRU & CNN and 48 for the tagger.",
+         "96 for GRU & CNN and 48 for the tagger"),
+        ("epochs",
+         "The granite decoder is trained for 400 epochs on Reef and 90 epochs on Dune using Adam.",
+         "400 epochs on Reef and 90 epochs on Dune"),
+    ],
+)  # fmt: skip
+def test_every_value_is_given_with_what_it_is_for(aspect: str, sentence: str, expected: str
+                                                  ) -> None:  # fmt: skip
+    assert read(aspect, [sentence])[0] == expected
+
+
+def test_a_value_with_one_purpose_and_no_second_value_stays_as_read() -> None:
+    # "for 12 epochs" is what the rate is used for, not a second value of it
+    assert read("learning rate", ["We fine-tune with a learning rate of 0.004 for 12 epochs."]) == [
+        "0.004"
+    ]
+
+
+def test_a_setting_given_as_a_formula_is_stated_without_a_number() -> None:
+    texts = ["The dune tagger is trained with Adam and a learning rate of INLINEFORM2 ."]
+    assert read("learning rate", texts) == ["learning rate of INLINEFORM2"]
+    assert read("batch size", ["Sequences are merged in batches of size INLINEFORM0 ."]) == [
+        "batches of size INLINEFORM0"
+    ]
+
+
+def test_a_formula_gives_way_to_a_number_read_for_the_setting() -> None:
+    texts = [
+        "The reef model uses a learning rate of INLINEFORM0 during warm up.",
+        "The initial learning rate is set to 0.005.",
+    ]
+    assert read("learning rate", texts) == ["0.005"]
+
+
+def test_a_batch_of_something_given_as_a_formula_is_no_batch_size() -> None:
+    assert read("batch size", ["Then the next batch of INLINEFORM1 sequences is merged."]) == []
+
+
+def test_a_learning_rate_set_initially_is_read() -> None:
+    texts = ["The hidden layer has 64 units and the learning rate is initially set to 0.3."]
+    assert read("learning rate", texts) == ["0.3"]
+
+
+def test_the_training_count_of_epochs_comes_before_one_that_trains_nothing() -> None:
+    texts = [
+        "Our echo model already finds the right clause with only 4 epochs.",
+        "In our model, the training epochs are set to 30.",
+    ]
+    assert read("epochs", texts)[0] == "30"
+
+
+def test_a_batch_a_speed_is_measured_on_comes_after_the_training_batch() -> None:
+    texts = [
+        "We time inference on one CPU using a batch size of 1.",
+        "The dune model is trained with a batch size of 64.",
+    ]
+    assert read("batch size", texts) == ["64", "1"]
