@@ -94,3 +94,17 @@ def test_a_batch_a_speed_is_measured_on_comes_after_the_training_batch() -> None
         "The dune model is trained with a batch size of 64.",
     ]
     assert read("batch size", texts) == ["64", "1"]
+
+
+@pytest.mark.parametrize(
+    "sentence,expected",
+    [
+        ("Dropout (rate=0.35) is applied to the granite features.", "0.35"),
+        ("The tagger keeps two GRU layers, variational dropout (0.25, 0.25) and Adam.", "0.25"),
+        ("The reef network uses a drop out of 0.45 between its layers.", "0.45"),
+        ("We train for 9 epochs with a dropout factor of 0.15 on the dune corpus.", "0.15"),
+    ],
+)  # fmt: skip
+def test_a_dropout_rate_is_read_in_brackets_and_in_other_spellings(sentence: str, expected: str
+                                                                   ) -> None:  # fmt: skip
+    assert read("dropout", [sentence])[0] == expected

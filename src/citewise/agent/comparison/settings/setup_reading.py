@@ -177,6 +177,13 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             re.I,
         ),
     ]
+    # the value in brackets after the name: "dropout (0.5)", "Dropout (rate=0.5)"
+    readers.append(
+        re.compile(
+            rf"{name}\s*\(\s*(?:(?:rate|p|lr|size)\s*[=:]\s*)?(?P<v>{_VALUE})(?!\w|\.\d)\s*[,)]",
+            re.I,
+        )
+    )
     # a value the name's phrase gives as its start: "a linear decaying learning rate with an
     # initial value of 0.025"
     readers.append(
