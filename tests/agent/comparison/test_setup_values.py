@@ -108,3 +108,14 @@ def test_a_batch_a_speed_is_measured_on_comes_after_the_training_batch() -> None
 def test_a_dropout_rate_is_read_in_brackets_and_in_other_spellings(sentence: str, expected: str
                                                                    ) -> None:  # fmt: skip
     assert read("dropout", [sentence])[0] == expected
+
+
+def test_a_batch_counted_in_thousands_with_k_is_read() -> None:
+    texts = ["The reef model is trained on large batches (up to 8K examples per batch)."]
+    assert read("batch size", texts) == ["8K examples per batch"]
+
+
+def test_a_method_named_like_a_setting_takes_no_value_of_a_respectively_list() -> None:
+    # "LR" here is a logistic regression whose score the list gives, not a learning rate
+    texts = ["The SVM, GBDT and LR methods reach 0.61, 0.62 and 0.63 respectively."]
+    assert read("learning rate", texts) == []

@@ -150,7 +150,8 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "batch size": [
         # a batch counted in what it holds: "4096 tokens per batch", "tokens per batch to 4096"
         re.compile(
-            rf"(?P<v>{NUM}\s+(?:tokens|sentences|sentence pairs|examples|samples|sequences|images)"
+            rf"(?P<v>{NUM}(?:\s?[kK]\b)?\s+(?:tokens|sentences|sentence pairs|examples|samples|"
+            r"sequences|images)"
             r"\s+(?:per|in each|in a)\s+(?:mini-?)?batch)\b",
             re.I,
         ),

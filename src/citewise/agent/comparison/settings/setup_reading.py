@@ -98,11 +98,18 @@ def respectively_pairs(text: str) -> list[tuple[str, str]]:
     pairs = []
     for piece, value in zip(pieces, run, strict=True):
         named = _mentions(piece)
+        if named and _NAMES_A_THING.match(piece, named[-1][1]):
+            continue  # "LR methods", "the batch normalisation": a name that is part of another's
         if named:
             pairs.append((named[-1][2], (value.group("set") or value.group("num")).strip()))
     return pairs if len({a for a, _ in pairs}) == len(pairs) else []
 
 
+# a word after a setting's name that makes the name part of another thing's: "LR methods"
+_NAMES_A_THING = re.compile(
+    r"\s*(?:methods?|models?|classifiers?|baselines?|regressions?|systems?|approach(?:es)?)\b",
+    re.I,
+)
 # what joins two values or two names of a coordination
 _JOINS = re.compile(r"\s*\$?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)\s*\$?\s*", re.I)
 _CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*/\s*", re.I)

@@ -100,6 +100,6 @@ def ranked(aspect: str, found: list[Finding]) -> list[Finding]:
             (aspect == "epochs" and not _TRAINS.search(f.quote))
             or (aspect == "batch size" and _TIMED.search(f.quote))
         ):
-            f = replace(f, score=f.score - 2)
+            f = replace(f, score=f.score - 3)  # below every reading of the setting
         out.append(f)
     return out
