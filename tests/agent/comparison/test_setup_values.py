@@ -119,3 +119,29 @@ def test_a_method_named_like_a_setting_takes_no_value_of_a_respectively_list() -
     # "LR" here is a logistic regression whose score the list gives, not a learning rate
     texts = ["The SVM, GBDT and LR methods reach 0.61, 0.62 and 0.63 respectively."]
     assert read("learning rate", texts) == []
+
+
+@pytest.mark.parametrize(
+    "aspect,sentence,expected",
+    [
+        ("seeds", "Each granite experiment is run four times and the average score is reported.",
+         "is run four times"),
+        ("seeds", "Every number is the mean result of 3 repeated experiments on the reef data.",
+         "3 repeated experiments"),
+        ("schedule", "The taggers use SGD with an exponentially decaying learning rate from 0.1.",
+         "exponentially decaying learning rate"),
+        ("warmup", "The learning rate is warmed up for 7 epochs and then kept constant.",
+         "7 epochs"),
+        ("warmup", "We use a linear warmup schedule for the first $0.06$ fraction of the steps.",
+         "$0.06$ fraction of the steps"),
+    ],
+)  # fmt: skip
+def test_repeated_runs_a_decaying_rate_and_a_warmup_share_are_read(
+    aspect: str, sentence: str, expected: str
+) -> None:
+    assert read(aspect, [sentence])[0] == expected
+
+
+def test_folds_of_a_cross_validation_are_no_repeated_runs() -> None:
+    texts = ["The split was repeated five times in a cross-validation and the mean is reported."]
+    assert read("seeds", texts) == []
