@@ -145,3 +145,23 @@ def test_repeated_runs_a_decaying_rate_and_a_warmup_share_are_read(
 def test_folds_of_a_cross_validation_are_no_repeated_runs() -> None:
     texts = ["The split was repeated five times in a cross-validation and the mean is reported."]
     assert read("seeds", texts) == []
+
+
+def test_a_setting_of_the_related_work_is_not_the_papers_own() -> None:
+    others = Unit(
+        "Matrix products let such models use the full power of TPU hardware.",
+        "b-1", 2, "2 Related Work", "paragraph", 1,
+    )  # fmt: skip
+    ours = Unit(
+        "In related work we compare to, we also train on one TPU v3.",
+        "b-2", 2, "2 Related Work", "paragraph", 2,
+    )  # fmt: skip
+    found = [f for u in (others, ours) for f in find_in_unit("hardware", u)]
+    values = [f.value for f in settings_findings("hardware", [others, ours], "", set(), found)]
+    assert values == ["one TPU v3"]
+
+
+def test_a_files_code_is_no_card() -> None:
+    texts = ["The tagger was trained on the XML files H18 to H23 and tested on file H24."]
+    assert read("hardware", texts) == []
+    assert read("hardware", ["Each run trains on two V100 cards."]) != []

@@ -29,7 +29,12 @@ from citewise.agent.comparison.settings.setup_reading import (
 from citewise.agent.comparison.settings.setup_software import learn_software as learn_software
 from citewise.agent.comparison.settings.setup_software import software_findings
 from citewise.agent.comparison.settings.setup_software import software_names as software_names
-from citewise.agent.comparison.settings.setup_values import formula_findings, per_item, ranked
+from citewise.agent.comparison.settings.setup_values import (
+    formula_findings,
+    own_settings,
+    per_item,
+    ranked,
+)
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
@@ -227,7 +232,9 @@ def settings_findings(
     quoted = {f.quote for f in found}
     found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
     found += extra_findings(aspect, paper_units, found)
-    found = ranked(aspect, per_item(aspect, _values_of_the_setting(aspect, found)))
+    found = own_settings(
+        aspect, ranked(aspect, per_item(aspect, _values_of_the_setting(aspect, found)))
+    )
     return found or formula_findings(aspect, paper_units)
 
 

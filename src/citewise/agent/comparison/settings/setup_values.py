@@ -80,6 +80,33 @@ def formula_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     return found[:1]
 
 
+# the sections that report other works: a setting read there is theirs unless "we" state it
+_BACKGROUND = re.compile(r"introduction|related|background|prior work|literature", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+# a card's bare model code ("V100", "K40") is a card only where the sentence speaks of one:
+# "trained on the XML files H18 to H23" names files
+_BARE_CODE = re.compile(r"[A-Z]\d{2,3}")
+_CARD_WORDS = re.compile(r"\b(?:GPUs?|NVIDIA|Tesla|cards?|graphics|accelerators?)\b", re.I)
+
+
+def own_settings(aspect: str, found: list[Finding]) -> list[Finding]:
+    """The findings the paper states of its own experiments: none read in the introduction or
+    related work ("the full computational potential of TPU", "a data set of 4500hrs") unless
+    the sentence speaks of "we" or "our"; no card by a bare code in a sentence naming none."""
+    return [
+        f
+        for f in found
+        if (not _BACKGROUND.search(f.section.split(" > ")[0]) or _FIRST_PERSON.search(f.quote))
+        and not (
+            aspect == "hardware"
+            and _BARE_CODE.fullmatch(f.value)
+            and not _CARD_WORDS.search(f.quote)
+        )
+    ]
+
+
 # a sentence that trains something: its count of epochs is the training's
 _TRAINS = re.compile(
     r"\b(?:train\w*|fine-?tun\w*|learn\w*|optimi[sz]\w*|converg\w*|run|runs|ran|epochs?\s+"
