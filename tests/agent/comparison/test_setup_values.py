@@ -165,3 +165,18 @@ def test_a_files_code_is_no_card() -> None:
     texts = ["The tagger was trained on the XML files H18 to H23 and tested on file H24."]
     assert read("hardware", texts) == []
     assert read("hardware", ["Each run trains on two V100 cards."]) != []
+
+
+def test_stochastic_gradient_descent_is_the_family_of_a_named_optimizer() -> None:
+    texts = ["Training is done via stochastic gradient descent with the Adadelta update rule."]
+    assert read("optimizer", texts) == ["Adadelta"]
+    assert read("optimizer", ["We train the reef tagger with plain SGD."]) == ["SGD"]
+
+
+def test_a_setting_named_without_a_number_gives_way_to_its_number() -> None:
+    texts = [
+        "We apply dropout to the embeddings of the granite encoder.",
+        "The dropout rate is set to 0.35.",
+    ]
+    assert read("dropout", texts) == ["0.35"]
+    assert read("dropout", texts[:1]) == ["dropout"]

@@ -34,6 +34,7 @@ from citewise.agent.comparison.settings.setup_values import (
     own_settings,
     per_item,
     ranked,
+    specific,
 )
 
 # a verb saying the paper's own training uses a technique
@@ -235,7 +236,7 @@ def settings_findings(
     found = own_settings(
         aspect, ranked(aspect, per_item(aspect, _values_of_the_setting(aspect, found)))
     )
-    return found or formula_findings(aspect, paper_units)
+    return specific(aspect, found) or formula_findings(aspect, paper_units)
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2

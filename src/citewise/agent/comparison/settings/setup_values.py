@@ -107,6 +107,22 @@ def own_settings(aspect: str, found: list[Finding]) -> list[Finding]:
     ]
 
 
+# stochastic gradient descent named bare: the family an adaptive optimizer belongs to ("we
+# train using stochastic gradient descent with Adam"), not a second optimizer beside it
+_FAMILY = re.compile(r"(?:mini-?batch\s+)?(?:SGD|stochastic\s+gradient\s+descen[dt])", re.I)
+
+
+def specific(aspect: str, found: list[Finding]) -> list[Finding]:
+    """The values that say the setting's value: no bare stochastic gradient descent beside a
+    named optimizer, and no numeric setting named without a number ("dropout") beside its
+    number."""
+    if aspect == "optimizer" and any(not _FAMILY.fullmatch(f.value) for f in found):
+        return [f for f in found if not _FAMILY.fullmatch(f.value)]
+    if aspect in NUMERIC + ("gradient clipping",) and any(re.search(r"\d", f.value) for f in found):
+        return [f for f in found if re.search(r"\d", f.value)]
+    return found
+
+
 # a sentence that trains something: its count of epochs is the training's
 _TRAINS = re.compile(
     r"\b(?:train\w*|fine-?tun\w*|learn\w*|optimi[sz]\w*|converg\w*|run|runs|ran|epochs?\s+"
