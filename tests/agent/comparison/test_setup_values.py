@@ -103,6 +103,9 @@ def test_a_batch_a_speed_is_measured_on_comes_after_the_training_batch() -> None
         ("The tagger keeps two GRU layers, variational dropout (0.25, 0.25) and Adam.", "0.25"),
         ("The reef network uses a drop out of 0.45 between its layers.", "0.45"),
         ("We train for 9 epochs with a dropout factor of 0.15 on the dune corpus.", "0.15"),
+        ("We use dropout with rates 0.25 on every granite layer.", "0.25"),
+        ("We apply dropout BIBREF4 of rate 0.15 to all reef layers.", "0.15"),
+        ("We apply dropout BIBREF7 with rate $0.45$ after the encoder.", "$0.45$"),
     ],
 )  # fmt: skip
 def test_a_dropout_rate_is_read_in_brackets_and_in_other_spellings(sentence: str, expected: str

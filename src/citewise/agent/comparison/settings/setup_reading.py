@@ -183,6 +183,13 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             rf"(?P<v>{_VALUE})(?!\w|\.\d)",
             re.I,
         ),
+        # the value's kind between: "dropout with rates 0.2", "dropout BIBREF29 of rate 0.1",
+        # "dropout with rate $0.5$", "dropout at a rate of 0.3"
+        re.compile(
+            rf"{name}(?:\s+BIBREF\d+)?\s+(?:with|of|at)\s+(?:an?\s+)?"
+            rf"(?:rate|probability|ratio|value)s?\s+(?:of\s+)?(?:=\s*)?(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        ),
     ]
     # the value in brackets after the name: "dropout (0.5)", "Dropout (rate=0.5)"
     readers.append(
