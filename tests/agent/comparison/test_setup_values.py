@@ -183,3 +183,8 @@ def test_a_setting_named_without_a_number_gives_way_to_its_number() -> None:
     ]
     assert read("dropout", texts) == ["0.35"]
     assert read("dropout", texts[:1]) == ["dropout"]
+
+
+def test_a_formula_a_derivation_supposes_is_no_setting() -> None:
+    texts = ["Lets assume the training batch size is INLINEFORM4 and the share is INLINEFORM5 ."]
+    assert read("batch size", texts) == []

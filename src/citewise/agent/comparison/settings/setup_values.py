@@ -56,6 +56,8 @@ _TO_FORMULA = (
     r"(?:\s+BIBREF\d+)?(?:\s+(?:is|was|are|were|set|fixed|chosen|initially|to|of|as|at|"
     rf"with|a|an|rate|probability|value|size|per\s+\w+)){{0,4}}\s*[:=]?\s*{_FORMULA}"
 )
+# a formula a derivation supposes ("let the batch size be INLINEFORM4"): notation, not a setting
+_SUPPOSED = re.compile(r"\b(?:assum\w*|suppos\w*|let|lets)\b", re.I)
 _FORMULA_OPENED = re.compile(rf"\b(?:of|to|as|at|is|was|=|:|of\s+size)\s*{_FORMULA}$")
 
 
@@ -71,6 +73,8 @@ def formula_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
         m = reader.search(unit.text)
         if not m or unit.kind == "table" or not _FORMULA_OPENED.search(m.group("v")):
             continue
+        if _SUPPOSED.search(unit.text):
+            continue  # a derivation's notation
         if aspect == "batch size" and not re.search(r"\bsize\b", m.group("v"), re.I):
             continue  # "the next batch of INLINEFORM1 sequences": a batch, not its size
         score = 0.1 + section_bonus(aspect, unit) / 10
