@@ -159,7 +159,7 @@ _VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
     r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:(?:both|all|initially|also|then|empirically)\s+)?"
+    r"(?:(?:both|all|initially|also|empirically)\s+)?"
     r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
     r"(?:(?:to|as|at)\s+)?(?:be\s+)?"
     r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
