@@ -29,6 +29,13 @@ from citewise.agent.comparison.settings.setup_reading import (
 from citewise.agent.comparison.settings.setup_software import learn_software as learn_software
 from citewise.agent.comparison.settings.setup_software import software_findings
 from citewise.agent.comparison.settings.setup_software import software_names as software_names
+from citewise.agent.comparison.settings.setup_values import (
+    formula_findings,
+    own_settings,
+    per_item,
+    ranked,
+    specific,
+)
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
@@ -149,7 +156,8 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "batch size": [
         # a batch counted in what it holds: "4096 tokens per batch", "tokens per batch to 4096"
         re.compile(
-            rf"(?P<v>{NUM}\s+(?:tokens|sentences|sentence pairs|examples|samples|sequences|images)"
+            rf"(?P<v>{NUM}(?:\s?[kK]\b)?\s+(?:tokens|sentences|sentence pairs|examples|samples|"
+            r"sequences|images)"
             r"\s+(?:per|in each|in a)\s+(?:mini-?)?batch)\b",
             re.I,
         ),
@@ -225,7 +233,10 @@ def settings_findings(
     quoted = {f.quote for f in found}
     found += [f for f in linked_findings(aspect, paper_units) if f.quote not in quoted]
     found += extra_findings(aspect, paper_units, found)
-    return _values_of_the_setting(aspect, found)
+    found = own_settings(
+        aspect, ranked(aspect, per_item(aspect, _values_of_the_setting(aspect, found)))
+    )
+    return specific(aspect, found) or formula_findings(aspect, paper_units)
 
 
 # "reduced if the score does not improve after 3 epochs", "a patience of 10 epochs", "every 2

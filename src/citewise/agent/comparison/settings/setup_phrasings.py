@@ -96,12 +96,19 @@ def _counts(words: str) -> dict[str, list[re.Pattern[str]]]:
 
 def _times_and_names(words: str) -> dict[str, list[re.Pattern[str]]]:
     """Warmup steps, training time, NVIDIA cards and a dropout rate "at a rate of"."""
-    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations)"
+    steps = rf"{NUM}\s*[kK]?\s+(?:training\s+)?(?:steps|updates|iterations|epochs)"
+    # a share of the training: "the first 10% of steps", "the first $0.1$ fraction of the steps"
+    share = (
+        rf"(?:\$\s*)?{NUM}(?:\s*\$)?\s*(?:%|percent|fraction)\s+of\s+(?:the\s+)?"
+        r"(?:training\s+)?(?:steps|updates|iterations|training)"
+    )
     return {
         "warmup": [
+            # "a warm-up of 10K steps", "warms up for 8,000 steps", "the learning rate is warmed up
+            # for 20 epochs", "a linear warmup schedule for the first $0.1$ fraction of the steps"
             re.compile(
-                rf"\bwarm(?:-?up|s?\s+up)\b(?:\s+(?:period|phase|stage))?\s+(?:of|for|over)\s+"
-                rf"(?:the\s+first\s+)?(?P<v>{steps})\b",
+                r"\bwarm(?:-?up|s?\s+up|ed\s+up)\b(?:\s+(?:period|phase|stage|schedule))?\s+"
+                rf"(?:of|for|over|during)\s+(?:the\s+first\s+)?(?P<v>{steps}|{share})(?!\w)",
                 re.I,
             ),
         ],
@@ -149,8 +156,23 @@ def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
                 r"(?:random\s+)?initiali[sz]ations)\b",
                 re.I,
             ),
+            # "each experiment is run five times, and the average ... is reported", "the average
+            # result of 4 repeated experiments"; not folds of a cross-validation
+            re.compile(
+                r"^(?=.*\b(?:averag\w*|mean|median|standard\s+deviations?|confidence)\b)"
+                r"(?!.*\b(?:folds?|cross-validat\w*)\b).*?"
+                rf"(?P<v>\b(?:(?:is|was|are|were)\s+(?:run|trained|repeated)\s+(?:twice|{count}\s+times)|"
+                rf"{count}\s+(?:repeated|independent)\s+(?:experiments|runs|trials)))\b",
+                re.I,
+            ),
         ],
         "schedule": [
+            # "a linear decaying learning rate", "an exponentially decayed learning rate"
+            re.compile(
+                r"(?P<v>\b(?:linear(?:ly)?|exponential(?:ly)?|polynomial(?:ly)?|cosine|step)\s+"
+                r"(?:decaying|decayed|decreasing)\s+learning[- ]rates?)\b",
+                re.I,
+            ),
             # "trained using Adam with a fixed learning rate of 0.0002", "we fine tune it with a
             # constant learning rate"
             re.compile(

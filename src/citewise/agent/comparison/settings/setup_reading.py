@@ -45,6 +45,11 @@ def _names() -> dict[str, re.Pattern[str]]:
     return out
 
 
+def setting_name(aspect: str) -> str:
+    """The regex of a setting's names (setup_names.txt), with the words that may precede them."""
+    return _names()[aspect].pattern
+
+
 def _mentions(text: str) -> list[tuple[int, int, str]]:
     """Every setting name in `text` as (start, end, aspect), in order, the longest of
     overlapping ones kept."""
@@ -93,11 +98,18 @@ def respectively_pairs(text: str) -> list[tuple[str, str]]:
     pairs = []
     for piece, value in zip(pieces, run, strict=True):
         named = _mentions(piece)
+        if named and _NAMES_A_THING.match(piece, named[-1][1]):
+            continue  # "LR methods", "the batch normalisation": a name that is part of another's
         if named:
             pairs.append((named[-1][2], (value.group("set") or value.group("num")).strip()))
     return pairs if len({a for a, _ in pairs}) == len(pairs) else []
 
 
+# a word after a setting's name that makes the name part of another thing's: "LR methods"
+_NAMES_A_THING = re.compile(
+    r"\s*(?:methods?|models?|classifiers?|baselines?|regressions?|systems?|approach(?:es)?)\b",
+    re.I,
+)
 # what joins two values or two names of a coordination
 _JOINS = re.compile(r"\s*\$?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)\s*\$?\s*", re.I)
 _CONJUNCTION = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*/\s*", re.I)
@@ -147,7 +159,8 @@ _VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
     r"(?:\s+(?:(?!is\b|was\b|are\b|were\b)[a-z-]+|BIBREF\d+)){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:(?:both|all)\s+)?(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
+    r"(?:(?:both|all|initially|also|empirically)\s+)?"
+    r"(?:(?:set|fixed|chosen|initiali[sz]ed|kept|reported)\s+)?"
     r"(?:(?:to|as|at)\s+)?(?:be\s+)?"
     r"(?:equal\s+to\s+)?(?:about\s+|around\s+|approximately\s+)?"
 )
@@ -170,7 +183,30 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             rf"(?P<v>{_VALUE})(?!\w|\.\d)",
             re.I,
         ),
+        # the value's kind between: "dropout with rates 0.2", "dropout BIBREF29 of rate 0.1",
+        # "dropout with rate $0.5$", "dropout at a rate of 0.3"
+        re.compile(
+            rf"{name}(?:\s+BIBREF\d+)?\s+(?:with|of|at)\s+(?:an?\s+)?"
+            rf"(?:rate|probability|ratio|value)s?\s+(?:of\s+)?(?:=\s*)?(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        ),
     ]
+    # the value in brackets after the name: "dropout (0.5)", "Dropout (rate=0.5)"
+    readers.append(
+        re.compile(
+            rf"{name}\s*\(\s*(?:(?:rate|p|lr|size)\s*[=:]\s*)?(?P<v>{_VALUE})(?!\w|\.\d)\s*[,)]",
+            re.I,
+        )
+    )
+    # a value the name's phrase gives as its start: "a linear decaying learning rate with an
+    # initial value of 0.025"
+    readers.append(
+        re.compile(
+            rf"{name}\s+with\s+an?\s+(?:initial|starting|start)\s+value\s+of\s+"
+            rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        )
+    )
     # a value set by a verb before the name: "set the maximum number of epochs to 100", "set
     # dropout BIBREF27 to 0.1", "the learning rate is set to 0.001, the dropout rate to 0.3"
     readers.append(
