@@ -52,6 +52,8 @@ TOOLS = {
     "get_report",
 }
 WRITES = {"start_research"}
+FINAL = ("completed", "failed", "cancelled")
+TASK_SECONDS = 120  # how long the session polls get_task for a final state
 QUESTION = "What accuracy did the classifier reach on the held-out test set?"
 TOPIC = "acoustic granite sorting accuracy"
 
@@ -125,10 +127,10 @@ async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
         started = json.loads(text(await call("start_research", topic=TOPIC, rounds=1)))
         got["start_research"] = started
         got["early_report"] = await call("get_report", task_id=started["id"])
-        deadline = time.time() + 120
+        deadline = time.time() + TASK_SECONDS
         while True:
             shown = json.loads(text(await call("get_task", task_id=started["id"])))
-            if shown["state"] in ("completed", "failed", "cancelled") or time.time() > deadline:
+            if shown["state"] in FINAL or time.time() > deadline:
                 break
             await asyncio.sleep(0.5)
         got["get_task"] = shown
@@ -202,7 +204,10 @@ def test_results_match_the_http_api(got: dict[str, Any], http: Server) -> None:
     assert got["get_formula"] == formula and formula["text"] == "E = a m u 2"
     shown = json.loads(text(got["get_evidence"]))
     assert shown == {k: v for k, v in evidence.items() if k != "page_size"}
-    # the task the MCP server ran, as the HTTP API shows it (which server runs it differs)
+    # the task the MCP server ran, as the HTTP API shows it (which server runs it differs):
+    # read once it was final, when nothing of it changes any more
+    state = got["get_task"]["state"]
+    assert state in FINAL, f"the task was still {state} after {TASK_SECONDS} s of polling"
     assert {k: v for k, v in got["get_task"].items() if k != "running"} == {
         k: v for k, v in task.items() if k != "running"
     }
@@ -266,6 +271,8 @@ def test_a_research_task_runs_to_its_report(got: dict[str, Any]) -> None:
     assert got["start_research"]["state"] == "planning"
     shown = got["get_task"]
     assert shown["state"] == "completed" and shown["evidence"] > 0
+    # shown completed, it names its report files (they are written before it completes)
+    assert shown["report_markdown"] and shown["report_html"]
     assert "# Research report: " in got["get_report"]
     assert "93.4%" in got["get_report"]
 

@@ -155,8 +155,10 @@ class ResearchDesk:
             remote_search=self._remote_search,
             models=models or self._models,
             environ=library.settings.environ,
+            finishing=self._finish,
         )
         self.tasks = self.researcher.tasks
+        self._written: set[str] = set()  # tasks whose report files _finish wrote in this run
 
     def _models(self, task: Task) -> ResearchModels | None:
         """Clients for the `reason`, `screen` and `write` roles; None when all are extractive."""
@@ -208,9 +210,14 @@ class ResearchDesk:
     ) -> ResearchOutcome:
         """Finish a task from where it stopped (a completed task only re-renders)."""
         started = time.perf_counter()
-        task = self.researcher.run(task_id)
+        try:
+            task = self.researcher.run(task_id)
+        except BaseException:
+            self._unwrite(task_id)
+            raise
         evidence = self.tasks.evidence_count(task_id)
-        if task.state != "completed":
+        if task.state != "completed":  # cancelled as it was about to complete
+            self._unwrite(task_id)
             return ResearchOutcome(task, evidence=evidence)
         outcome = self.write_files(task, out, html)
         seconds = round(time.perf_counter() - started, 3)
@@ -226,7 +233,11 @@ class ResearchDesk:
         return self.researcher.report(task_id)
 
     def render(self, task_id: str, bibliography: str = "references.json") -> RenderedReport:
-        report = self.report(task_id)
+        return self._render(self.report(task_id), task_id, bibliography)
+
+    def _render(
+        self, report: Report, task_id: str, bibliography: str = "references.json"
+    ) -> RenderedReport:
         evidence = self.tasks.evidence(task_id)
         markdown, html = with_matrix_section(  # the literature matrix of the papers cited
             render_markdown(report, evidence, task_id, bibliography),
@@ -242,11 +253,10 @@ class ResearchDesk:
         """report.md, report.html and references.json in the library's reports folder, and
         copies where --out / --html ask (the bibliography beside the Markdown)."""
         folder = self.library.directory / REPORTS_DIR / task.id
-        folder.mkdir(parents=True, exist_ok=True)
-        rendered = self.render(task.id)
-        (folder / "report.md").write_text(rendered.markdown, encoding="utf-8")
-        (folder / "report.html").write_text(rendered.html, encoding="utf-8")
-        (folder / "references.json").write_text(rendered.csl, encoding="utf-8")
+        if task.id in self._written:  # written as the task completed (_finish)
+            self._written.discard(task.id)
+        else:
+            self._write_folder(task.id, self.render(task.id))
         markdown_path, html_path = folder / "report.md", folder / "report.html"
         if out is not None and out.suffix.lower() in PANDOC_FORMATS:
             from citewise.report.pandoc import convert
@@ -256,15 +266,37 @@ class ResearchDesk:
             bibliography = f"{out.stem}.references.json"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(self.render(task.id, bibliography).markdown, encoding="utf-8")
-            (out.parent / bibliography).write_text(rendered.csl, encoding="utf-8")
+            csl = (folder / "references.json").read_text(encoding="utf-8")
+            (out.parent / bibliography).write_text(csl, encoding="utf-8")
             markdown_path = out
         if html is not None:
             html.parent.mkdir(parents=True, exist_ok=True)
-            html.write_text(rendered.html, encoding="utf-8")
+            html.write_text((folder / "report.html").read_text(encoding="utf-8"), encoding="utf-8")
             html_path = html
         evidence = self.tasks.evidence_count(task.id)
         stats = self.stats(task)
         return ResearchOutcome(task, markdown_path, html_path, evidence, stats)
+
+    def _finish(self, task_id: str, report: Report) -> None:
+        """The report files of a task about to commit `completed` (Researcher `finishing`):
+        written first, so a task anyone sees completed names its report files."""
+        self._write_folder(task_id, self._render(report, task_id))
+        self._written.add(task_id)
+
+    def _write_folder(self, task_id: str, rendered: RenderedReport) -> None:
+        folder = self.library.directory / REPORTS_DIR / task_id
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "report.md").write_text(rendered.markdown, encoding="utf-8")
+        (folder / "report.html").write_text(rendered.html, encoding="utf-8")
+        (folder / "references.json").write_text(rendered.csl, encoding="utf-8")
+
+    def _unwrite(self, task_id: str) -> None:
+        """Take back the files _finish wrote for a task that did not complete after all."""
+        if task_id in self._written:
+            self._written.discard(task_id)
+            folder = self.library.directory / REPORTS_DIR / task_id
+            for name in ("report.md", "report.html", "references.json"):
+                (folder / name).unlink(missing_ok=True)
 
     def stats(self, task: Task) -> ResearchStats:
         """Counts for `--json`: papers, evidence, sentences with IDs, unresolved IDs (from

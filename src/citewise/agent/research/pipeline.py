@@ -13,6 +13,7 @@ place that commits an output.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -183,11 +184,18 @@ def citation_names(report: Report) -> dict[str, list[str]]:
     return names
 
 
-def run_stage(stage: Stage[In, Out], ctx: StageContext) -> None:
+Finishing = Callable[[str, Report], None]
+
+
+def run_stage(stage: Stage[In, Out], ctx: StageContext, finishing: Finishing | None = None) -> None:
     """Read the stage's inputs, run it, and commit its output with the next state (one
-    transaction; TaskCancelled if the task was cancelled meanwhile)."""
+    transaction; TaskCancelled if the task was cancelled meanwhile). `finishing` gets the
+    report (as the store will give it back) before the task commits `completed`, so what
+    it writes exists by the time anyone sees the task completed."""
     output = stage.run(ctx, stage.inputs(ctx))
     next_state, next_round = stage.following(ctx, output)
+    if finishing is not None and next_state == "completed" and isinstance(output, Verified):
+        finishing(ctx.task.id, Verified.from_dict(json.loads(json.dumps(output.to_dict()))).report)
     round_ = ctx.task.round if stage.per_round else 0
     ctx.tasks.commit_stage(
         ctx.task.id, stage.name, round_, output.to_dict(), next_state, next_round
@@ -218,8 +226,10 @@ class Researcher:
         remote_search: RemoteSearch | None = None,
         models: Callable[[Task], ResearchModels | None] | None = None,
         environ: Mapping[str, str] | None = None,
+        finishing: Finishing | None = None,
     ) -> None:
         self.store = store
+        self.finishing = finishing  # run_stage: the report's files, before `completed`
         self.retriever = retriever
         self.environ = dict(environ or {})  # the face's snapshot: source keys, contact
         self.tasks = TaskStore(store.tasks)
@@ -259,7 +269,7 @@ class Researcher:
             if self.progress:
                 ctx.progress = self.progress
             try:
-                run_stage(self.stages[task.state], ctx)
+                run_stage(self.stages[task.state], ctx, self.finishing)
             except TaskCancelled:
                 return self.tasks.get(task_id)
             except (CitewiseError, OSError, ValueError, KeyError) as exc:
