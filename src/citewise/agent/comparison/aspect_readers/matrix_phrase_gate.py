@@ -7,6 +7,10 @@ value or choice; otherwise the cell is left "not stated" rather than filled with
   possibility ("for example, three questions", "a word can have two tokens") illustrates, and
   a count after "trained on" where a pre-trained resource is the subject ("GloVe vectors
   pre-trained on 840B tokens") is the resource's corpus.
+- A count of a unit of time ("training takes 4 hours", "2,000 annotation hours") measures how
+  long something lasted; it counts data only where "of" and what the time holds follow ("81
+  hours of speech", "960 hours of training data") or where it is hyphened to a thing ("a
+  960-hour English dataset").
 - A name: the plural of a singular column with no name in it ("we train text classification
   models" for "classification model") speaks of a class of things, and "X is/are ..." opening
   a sentence with the bare thing defines it in general.
@@ -19,6 +23,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS, phrase_list
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
 
@@ -37,7 +42,54 @@ def not_a_total(text: str, value: str, written_count: bool) -> str:
     at = text.find(value)
     if at >= 0 and _pretrained_corpus().search(text[:at]):
         return "a pre-trained resource's corpus"
+    if a_duration(text, value):
+        return "a duration"
     return ""
+
+
+def a_duration(text: str, value: str) -> bool:
+    """Whether every place the count stands before a unit of time measures a duration ("takes
+    about 4 hours", "trained for 90 hours", "36,180 CPU hours", "60 hours of initial
+    training"); "81 hours of speech", "960 hours of training data" and "a 960-hour English
+    dataset" hold data. False where the count counts no unit of time."""
+    units = "|".join(sorted(phrase_list("time_units"), key=len, reverse=True))
+    found = False
+    for m in re.finditer(
+        rf"(?<![\w.]){re.escape(value)}(?P<join>-|\s+)(?P<mid>(?:[\w-]+\s+){{0,2}}?)"
+        rf"(?:{units})\b(?P<rest>.*)",
+        text,
+        re.I | re.S,
+    ):
+        found = True
+        mid = m.group("mid").lower().split()
+        if set(mid) & phrase_list("time_activities"):
+            continue  # "2,000 annotation hours", "36,180 CPU hours"
+        hyphened = m.group("join") == "-" and not mid
+        if (held := _held(m["rest"], hyphened)) and not _activity(held):
+            return False
+    return found
+
+
+def _held(rest: str, hyphened: bool) -> str:
+    """The noun naming what a span of time holds, in the words after its unit: "of speech"
+    gives "speech", "of training data" "data", a hyphened "-hour English dataset" "dataset";
+    "" where no "of" follows ("takes 4 hours to train", "after 24 hours Liu performs") or a
+    function word or a stop does ("4 hours of each run")."""
+    m = re.match(r"\s+(?:of\s+)([\w\s-]*)" if not hyphened else r"\s+([\w\s-]*)", rest)
+    words = m.group(1).lower().split()[:2] if m else []
+    stop = word_list("dangling") | phrase_list("duration_followers")
+    kept = []
+    for word in words:
+        if word in stop:
+            break
+        kept.append(word)
+    return kept[-1] if kept else ""
+
+
+def _activity(word: str) -> bool:
+    """Work a duration is spent on: "training", "annotation", a verb's "-ing" form."""
+    word = word.lower()
+    return word in phrase_list("time_activities") or (word.endswith("ing") and len(word) > 5)
 
 
 @cache

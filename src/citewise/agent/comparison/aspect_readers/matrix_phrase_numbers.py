@@ -58,6 +58,10 @@ _PHRASE_LISTS = (
     "example_markers",
     "possibility_words",
     "pretrained_resources",
+    "time_units",
+    "time_activities",
+    "selection_words",
+    "duration_followers",
 )
 
 
@@ -169,7 +173,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$/-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/\-\u2013\u2014])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
@@ -195,6 +199,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
                 continue  # "one language pair", "a single language model": X names a kind
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
+            if set(m.group("mid").lower().split()) & phrase_list("selection_words"):
+                continue  # "the 50 most common clusters": a selection, not the paper's total
             if _kinds_of(m.group("x"), text[m.end("x") :]):
                 continue  # "two classes of models": kinds of the models, not the paper's classes
             if _bounded(text[: m.start()]):
