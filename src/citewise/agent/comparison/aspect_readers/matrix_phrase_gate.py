@@ -12,8 +12,13 @@ value or choice; otherwise the cell is left "not stated" rather than filled with
   hours of speech", "960 hours of training data") or where it is hyphened to a thing ("a
   960-hour English dataset").
 - A name: the plural of a singular column with no name in it ("we train text classification
-  models" for "classification model") speaks of a class of things, and "X is/are ..." opening
-  a sentence with the bare thing defines it in general.
+  models" for "classification model") or after a quantifier ("most NLP deep neural network
+  models") speaks of a class of things; "X is/are/include ..." opening a sentence with the bare
+  thing defines it in general ("Typical neural network models include CNN, ..."); a sentence
+  whose subject is a cited work ("BIBREF87 learns ...", "Smith et al. propose ...") or that
+  describes a listed, cited item ("NSC+LA: a neural sentiment classification model with ...
+  (Chen et al., 2016)") speaks of another work's thing where it says nothing of the paper's
+  own.
 
 The words live in agent/data/matrix_phrases.txt.
 """
@@ -23,7 +28,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS, phrase_list
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
 
@@ -115,14 +120,41 @@ def _pretrained_corpus() -> re.Pattern[str]:
     )
 
 
-def a_kind_in_general(value: str, phrase: str) -> bool:
+def a_kind_in_general(value: str, phrase: str, text: str = "") -> bool:
     """Whether a name phrase's value is the plural of a singular column with no name in it
-    ("text classification models" for "classification model", "structured knowledge bases"):
-    it speaks of the class of such things, not of the one the paper chose."""
+    ("text classification models" for "classification model", "structured knowledge bases")
+    or a plural after a quantifier ("most NLP deep neural network models" in `text`): it
+    speaks of the class of such things, not of the one the paper chose."""
     head = phrase.split()[-1].lower()
     last = value.split()[-1].lower() if value.split() else ""
     plural = last in {head + "s", head + "es"} or (head.endswith("y") and last == head[:-1] + "ies")
-    return not head.endswith("s") and plural and not names_one(value)
+    if head.endswith("s") or not plural:
+        return False
+    return not names_one(value) or _quantified(text, value)
+
+
+def _quantified(text: str, value: str) -> bool:
+    """Whether a quantifier stands right before the value ("most NLP ... models")."""
+    at = text.find(value)
+    words = re.findall(r"[A-Za-z]+", text[:at]) if at > 0 else []
+    return bool(words) and words[-1].lower() in phrase_list("class_quantifiers")
+
+
+# a sentence whose subject is a cited work: it opens with the citation ("BIBREF87 learns",
+# "Salminen et al. salminen2018anatomy suggest", "kim2014convolutional propose")
+_CITED_SUBJECT = re.compile(
+    r"^\W*(?:BIBREF\d+|[A-Z][\w'-]+(?:\s+(?:and|&)\s+[A-Z][\w'-]+)?\s+et\s+al\b|[a-z]+\d{4}[a-z]+\b)"
+)
+# a listed item: a short label, a colon, then its description ("NSC+LA: Neural ...")
+_LABELLED = re.compile(r"^\W*[\w+.-]+(?:\s[\w+.-]+){0,2}\s*:\s")
+
+
+def anothers_work(text: str) -> bool:
+    """Whether the sentence speaks of another work's thing: a cited work is its subject, or it
+    describes a listed item and cites it, and it says nothing of the paper's own."""
+    if OURS.search(text):
+        return False
+    return bool(_CITED_SUBJECT.match(text)) or bool(_LABELLED.match(text) and cites_others(text))
 
 
 # a generic sentence opens with the thing in general as its subject: a bare or indefinite noun,
@@ -135,6 +167,6 @@ def generic(text: str, start: int, linked: str) -> bool:
     """Whether "X is/are ..." defines the thing in general rather than stating the paper's
     choice: the mention opens the sentence without a definite determiner and the sentence
     says nothing of the paper's own ("we", "our")."""
-    if not re.search(r"\s(?:is|are)\s", linked + " ") or OURS.search(text):
+    if not re.search(r"\s(?:is|are|include[sd]?)\s", linked + " ") or OURS.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)

@@ -62,6 +62,7 @@ _PHRASE_LISTS = (
     "time_activities",
     "selection_words",
     "duration_followers",
+    "class_quantifiers",
 )
 
 
