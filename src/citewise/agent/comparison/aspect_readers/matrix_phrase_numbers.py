@@ -174,12 +174,32 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$/\-\u2013\u2014])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/\-\u2013\u2014])(?<!\d,)(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
     )
     singular = {"1", "one", "single"}
+
+    item = rf"(?:\d{{1,3}}(?:[ ,\u00a0\u2009\u202f]\d{{3}})+|\d+(?:\.\d+)?\s?[kKMB]?|(?:{words}))"
+    listed_pattern = re.compile(
+        rf"(?<![\w.,])(?:{item}\s*,\s*)*{item}\s*,?\s+(?:and|or)\s+$", re.I
+    )
+    quantity = re.compile(
+        rf"\b(?:{'|'.join(sorted(word_list('quantity_words'), key=len, reverse=True))})\s*$", re.I
+    )
+
+    def _listed_before(before: str, one: bool) -> str:
+        """The counts coordinated before the one read ("run for 50, 100 and 200 clusters",
+        "600 and 150 hidden units"): the whole list is the value, as a list after the phrase
+        is; "between 20 and 100 tokens" is a range, and a first item after a quantity noun
+        ("size 2048 and 8 heads") another setting's value: no list."""
+        m = None if one else listed_pattern.search(before)
+        if m is None or re.search(r"\b(?:between|from)\s*$", before[: m.start()], re.I):
+            return ""
+        if quantity.search(before[: m.start()]):
+            return ""  # "feedforward size 2048 and 8 attention heads": another setting's value
+        return m.group()
 
     def before(text: str) -> tuple[str, bool] | None:
         for m in count.finditer(text):
@@ -207,6 +227,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             if _bounded(text[: m.start()]):
                 continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
+                if listed := _listed_before(text[: m.start("v")], one):
+                    return (text[m.start("v") - len(listed) : m.end("v")], False)
                 return (_located(text, m), False)
         return None
 
