@@ -99,6 +99,7 @@ def _reporting() -> re.Pattern[str]:
 
 
 Reader = Callable[[str], "tuple[str, bool] | None"]
+MAX_JOINED_GAP = 5  # words between two coordinated counts of one thing ("... from Reddit and")
 
 
 def _after(mention: str) -> re.Pattern[str]:
@@ -174,7 +175,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$/\-\u2013\u2014])(?<!\d,)(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/'\u2019\-\u2013\u2014])(?<!\d,)(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
@@ -200,6 +201,21 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
         if quantity.search(before[: m.start()]):
             return ""  # "feedforward size 2048 and 8 attention heads": another setting's value
         return m.group()
+
+    def _coordinated_after(text: str, m: re.Match[str]) -> str:
+        """Two counts of the same thing joined by "and" a few words apart ("5K conversations
+        from Reddit and 12k conversations from Gab"): both, from the first count to the
+        second thing counted, are the value; one alone is one part's count. A comma or
+        another number between ("3313 features, composed of 1647 ... and 1666 ...") makes the
+        second a part of the first."""
+        nxt = count.search(text, m.end("x"))
+        if nxt is None or nxt.group("x").lower() != m.group("x").lower():
+            return ""
+        between = text[m.end("x") : nxt.start("v")]
+        words = re.findall(r"[\w'-]+", between)
+        if re.search(r"[;.:(),\d]", between) or "and" not in words or len(words) > MAX_JOINED_GAP:
+            return ""
+        return text[m.start("v") : nxt.end("x")]
 
     def before(text: str) -> tuple[str, bool] | None:
         for m in count.finditer(text):
@@ -229,6 +245,8 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             if one or plural or compound:
                 if listed := _listed_before(text[: m.start("v")], one):
                     return (text[m.start("v") - len(listed) : m.end("v")], False)
+                if both := _coordinated_after(text, m):
+                    return (both, False)
                 return (_located(text, m), False)
         return None
 
