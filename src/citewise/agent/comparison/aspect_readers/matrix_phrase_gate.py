@@ -35,12 +35,14 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_on
 MAX_RESOURCE_GAP = 6  # words between a pre-trained resource and its "trained on"
 
 
-def not_a_total(text: str, value: str, written_count: bool) -> str:
+def not_a_total(text: str, value: str, written_count: bool, counted: str = "") -> str:
     """Why a count read for a "number of X" column is not the paper's own total ("" when
     nothing says so). `written_count`: the count stands before X ("two sentences"), not
-    linked to the whole phrase ("the number of sentences is two" keeps a count of two)."""
+    linked to the whole phrase ("the number of sentences is two" keeps a count of two).
+    `counted`: X; a network's parts ("a two-layer GRU", "two attention heads") are few by
+    nature, so "one" or "two" of them is the network's size, not a thing picked."""
     first = value.split()[0].lower() if value.split() else ""
-    if written_count and first in phrase_list("picking_counts"):
+    if written_count and first in phrase_list("picking_counts") and not network_part(counted):
         return "a thing or a pair picked"
     if _marked().search(text):
         return "an example or a possibility"
@@ -50,6 +52,14 @@ def not_a_total(text: str, value: str, written_count: bool) -> str:
     if a_duration(text, value):
         return "a duration"
     return ""
+
+
+def network_part(counted: str) -> bool:
+    """Whether the counted thing is a neural network's repeated part ("layers", "attention
+    heads", "hidden units"): its head noun, singular, in agent/data/matrix_phrases.txt."""
+    words = counted.lower().split()
+    head = words[-1] if words else ""
+    return head in phrase_list("network_parts") or head.rstrip("s") in phrase_list("network_parts")
 
 
 def a_duration(text: str, value: str) -> bool:

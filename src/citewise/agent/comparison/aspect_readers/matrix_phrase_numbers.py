@@ -63,6 +63,7 @@ _PHRASE_LISTS = (
     "selection_words",
     "duration_followers",
     "class_quantifiers",
+    "network_parts",
 )
 
 

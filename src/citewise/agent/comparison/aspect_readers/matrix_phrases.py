@@ -206,7 +206,8 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value) or (numeric and credited(text, value)):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
-            if counts and not_a_total(text, value, written_count=rank == len(readers) - 1):
+            written = rank == len(readers) - 1
+            if counts and not_a_total(text, value, written, counted(phrase)):
                 continue  # "the similarity of two sentences": no total of the paper's own
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
