@@ -184,9 +184,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     singular = {"1", "one", "single"}
 
     item = rf"(?:\d{{1,3}}(?:[ ,\u00a0\u2009\u202f]\d{{3}})+|\d+(?:\.\d+)?\s?[kKMB]?|(?:{words}))"
-    listed_pattern = re.compile(
-        rf"(?<![\w.,])(?:{item}\s*,\s*)*{item}\s*,?\s+(?:and|or)\s+$", re.I
-    )
+    listed_pattern = re.compile(rf"(?<![\w.,])(?:{item}\s*,\s*)*{item}\s*,?\s+(?:and|or)\s+$", re.I)
     quantity = re.compile(
         rf"\b(?:{'|'.join(sorted(word_list('quantity_words'), key=len, reverse=True))})\s*$", re.I
     )
