@@ -192,11 +192,13 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     def _listed_before(before: str, one: bool) -> str:
         """The counts coordinated before the one read ("run for 50, 100 and 200 clusters",
         "600 and 150 hidden units"): the whole list is the value, as a list after the phrase
-        is; "between 20 and 100 tokens" is a range, and a first item after a quantity noun
-        ("size 2048 and 8 heads") another setting's value: no list."""
+        is; "between 20 and 100 tokens" is a range ("range": no count), and a first item
+        after a quantity noun ("size 2048 and 8 heads") another setting's value: no list."""
         m = None if one else listed_pattern.search(before)
-        if m is None or re.search(r"\b(?:between|from)\s*$", before[: m.start()], re.I):
+        if m is None:
             return ""
+        if re.search(r"\b(?:between|from)\s*$", before[: m.start()], re.I):
+            return "range"
         if quantity.search(before[: m.start()]):
             return ""  # "feedforward size 2048 and 8 attention heads": another setting's value
         return m.group()
@@ -242,7 +244,10 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             if _bounded(text[: m.start()]):
                 continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
-                if listed := _listed_before(text[: m.start("v")], one):
+                listed = _listed_before(text[: m.start("v")], one)
+                if listed == "range":
+                    continue  # "between 20 and 100 tokens": a range, no total
+                if listed:
                     return (text[m.start("v") - len(listed) : m.end("v")], False)
                 if both := _coordinated_after(text, m):
                     return (both, False)
