@@ -112,3 +112,14 @@ def test_names_of_a_class_of_things_fill_no_cell() -> None:
     # a predicate before "for a X" names nothing
     assert best("rock classifier", "A fast tagger is crucial for a rock classifier.") is None
     assert best("rock classifier", "We use SlateNet as the rock classifier.") == "SlateNet"
+
+
+@pytest.mark.parametrize(
+    "sentence,expected",
+    [
+        ("Our slate classifier has a single layer of GRU units.", "single"),
+        ("The tagger is a single-layer network over the notes.", "single"),
+    ],
+)
+def test_a_single_layer_is_the_networks_size(sentence: str, expected: str) -> None:
+    assert best("number of layers", sentence) == expected
