@@ -7,17 +7,17 @@ value or choice; otherwise the cell is left "not stated" rather than filled with
   possibility ("for example, three questions", "a word can have two tokens") illustrates, and
   a count after "trained on" where a pre-trained resource is the subject ("GloVe vectors
   pre-trained on 840B tokens") is the resource's corpus.
-- A count of a unit of time ("training takes 4 hours", "2,000 annotation hours") measures how
-  long something lasted; it counts data only where "of" and what the time holds follow ("81
-  hours of speech", "960 hours of training data") or where it is hyphened to a thing ("a
-  960-hour English dataset").
+- A count of a unit of time ("fitting takes 6 hours", "300 annotation hours") measures how
+  long something lasted; it counts data only where "of" and what the time holds follow ("45
+  hours of recorded speech", "120 hours of training audio") or where it is hyphened to a thing ("a
+  70-hour Welsh corpus").
 - A name: the plural of a singular column with no name in it ("we train text classification
-  models" for "classification model") or after a quantifier ("most NLP deep neural network
-  models") speaks of a class of things; "X is/are/include ..." opening a sentence with the bare
-  thing defines it in general ("Typical neural network models include CNN, ..."); a sentence
-  whose subject is a cited work ("BIBREF87 learns ...", "Smith et al. propose ...") or that
-  describes a listed, cited item ("NSC+LA: a neural sentiment classification model with ...
-  (Chen et al., 2016)") speaks of another work's thing where it says nothing of the paper's
+  models" for "classification model") or after a quantifier ("most CNN rock
+  classifiers") speaks of a class of things; "X is/are/include ..." opening a sentence with the bare
+  thing defines it in general ("Typical rock classifiers include SlateNet, ..."); a sentence
+  whose subject is a cited work ("BIBREF4 learns ...", "Ashby et al. propose ...") or that
+  describes a listed, cited item ("SlateCNN: a convolutional rock classifier with ...
+  (Ashby et al., 2016)") speaks of another work's thing where it says nothing of the paper's
   own.
 
 The words live in agent/data/matrix_phrases.txt.
@@ -64,9 +64,9 @@ def network_part(counted: str) -> bool:
 
 def a_duration(text: str, value: str) -> bool:
     """Whether every place the count stands before a unit of time measures a duration ("takes
-    about 4 hours", "trained for 90 hours", "36,180 CPU hours", "60 hours of initial
-    training"); "81 hours of speech", "960 hours of training data" and "a 960-hour English
-    dataset" hold data. False where the count counts no unit of time."""
+    about 6 hours", "trained for 30 hours", "9,000 CPU hours", "20 hours of initial
+    training"); "45 hours of recorded speech", "120 hours of training audio" and "a 70-hour
+    Welsh corpus" hold data. False where the count counts no unit of time."""
     units = "|".join(sorted(phrase_list("time_units"), key=len, reverse=True))
     found = False
     for m in re.finditer(
@@ -78,7 +78,7 @@ def a_duration(text: str, value: str) -> bool:
         found = True
         mid = m.group("mid").lower().split()
         if set(mid) & phrase_list("time_activities"):
-            continue  # "2,000 annotation hours", "36,180 CPU hours"
+            continue  # "300 annotation hours", "9,000 CPU hours"
         hyphened = m.group("join") == "-" and not mid
         if (held := _held(m["rest"], hyphened)) and not _activity(held):
             return False
@@ -87,9 +87,9 @@ def a_duration(text: str, value: str) -> bool:
 
 def _held(rest: str, hyphened: bool) -> str:
     """The noun naming what a span of time holds, in the words after its unit: "of speech"
-    gives "speech", "of training data" "data", a hyphened "-hour English dataset" "dataset";
-    "" where no "of" follows ("takes 4 hours to train", "after 24 hours Liu performs") or a
-    function word or a stop does ("4 hours of each run")."""
+    gives "speech", "of training data" "data", a hyphened "-hour Welsh corpus" "corpus";
+    "" where no "of" follows ("takes 6 hours to train", "after 12 hours Ashby's tagger leads") or a
+    function word or a stop does ("6 hours of each run")."""
     m = re.match(r"\s+(?:of\s+)([\w\s-]*)" if not hyphened else r"\s+([\w\s-]*)", rest)
     words = m.group(1).lower().split()[:2] if m else []
     stop = word_list("dangling") | phrase_list("duration_followers")
@@ -133,7 +133,7 @@ def _pretrained_corpus() -> re.Pattern[str]:
 def a_kind_in_general(value: str, phrase: str, text: str = "") -> bool:
     """Whether a name phrase's value is the plural of a singular column with no name in it
     ("text classification models" for "classification model", "structured knowledge bases")
-    or a plural after a quantifier ("most NLP deep neural network models" in `text`): it
+    or a plural after a quantifier ("most CNN rock classifiers" in `text`): it
     speaks of the class of such things, not of the one the paper chose."""
     head = phrase.split()[-1].lower()
     last = value.split()[-1].lower() if value.split() else ""
@@ -144,18 +144,18 @@ def a_kind_in_general(value: str, phrase: str, text: str = "") -> bool:
 
 
 def _quantified(text: str, value: str) -> bool:
-    """Whether a quantifier stands right before the value ("most NLP ... models")."""
+    """Whether a quantifier stands right before the value ("most CNN ... classifiers")."""
     at = text.find(value)
     words = re.findall(r"[A-Za-z]+", text[:at]) if at > 0 else []
     return bool(words) and words[-1].lower() in phrase_list("class_quantifiers")
 
 
-# a sentence whose subject is a cited work: it opens with the citation ("BIBREF87 learns",
-# "Salminen et al. salminen2018anatomy suggest", "kim2014convolutional propose")
+# a sentence whose subject is a cited work: it opens with the citation ("BIBREF4 learns",
+# "Ashby et al. ashby2016slate suggest", "ashby2016slate propose")
 _CITED_SUBJECT = re.compile(
     r"^\W*(?:BIBREF\d+|[A-Z][\w'-]+(?:\s+(?:and|&)\s+[A-Z][\w'-]+)?\s+et\s+al\b|[a-z]+\d{4}[a-z]+\b)"
 )
-# a listed item: a short label, a colon, then its description ("NSC+LA: Neural ...")
+# a listed item: a short label, a colon, then its description ("SlateCNN: a convolutional ...")
 _LABELLED = re.compile(r"^\W*[\w+.-]+(?:\s[\w+.-]+){0,2}\s*:\s")
 
 

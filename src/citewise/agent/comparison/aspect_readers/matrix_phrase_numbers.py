@@ -100,7 +100,7 @@ def _reporting() -> re.Pattern[str]:
 
 
 Reader = Callable[[str], "tuple[str, bool] | None"]
-MAX_JOINED_GAP = 5  # words between two coordinated counts of one thing ("... from Reddit and")
+MAX_JOINED_GAP = 5  # words between two coordinated counts of one thing ("... from Wales and")
 
 
 def _after(mention: str) -> re.Pattern[str]:
@@ -190,24 +190,24 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     )
 
     def _listed_before(before: str, one: bool) -> str:
-        """The counts coordinated before the one read ("run for 50, 100 and 200 clusters",
-        "600 and 150 hidden units"): the whole list is the value, as a list after the phrase
-        is; "between 20 and 100 tokens" is a range ("range": no count), and a first item
-        after a quantity noun ("size 2048 and 8 heads") another setting's value: no list."""
+        """The counts coordinated before the one read ("run for 20, 40 and 80 clusters",
+        "300 and 100 hidden units"): the whole list is the value, as a list after the phrase
+        is; "between 5 and 60 notes" is a range ("range": no count), and a first item
+        after a quantity noun ("size 512 and 4 heads") another setting's value: no list."""
         m = None if one else listed_pattern.search(before)
         if m is None:
             return ""
         if re.search(r"\b(?:between|from)\s*$", before[: m.start()], re.I):
             return "range"
         if quantity.search(before[: m.start()]):
-            return ""  # "feedforward size 2048 and 8 attention heads": another setting's value
+            return ""  # "note size 512 and 4 heads": another setting's value
         return m.group()
 
     def _coordinated_after(text: str, m: re.Match[str]) -> str:
-        """Two counts of the same thing joined by "and" a few words apart ("5K conversations
-        from Reddit and 12k conversations from Gab"): both, from the first count to the
+        """Two counts of the same thing joined by "and" a few words apart ("900 notes
+        from Wales and 400 notes from Cornwall"): both, from the first count to the
         second thing counted, are the value; one alone is one part's count. A comma or
-        another number between ("3313 features, composed of 1647 ... and 1666 ...") makes the
+        another number between ("900 notes, written by 12 geologists and 400 ...") makes the
         second a part of the first."""
         nxt = count.search(text, m.end("x"))
         if nxt is None or nxt.group("x").lower() != m.group("x").lower():
@@ -238,7 +238,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
             if set(m.group("mid").lower().split()) & phrase_list("selection_words"):
-                continue  # "the 50 most common clusters": a selection, not the paper's total
+                continue  # "the 30 most visited outcrops": a selection, not the paper's total
             if _kinds_of(m.group("x"), text[m.end("x") :]):
                 continue  # "two classes of models": kinds of the models, not the paper's classes
             if _bounded(text[: m.start()]):
@@ -246,7 +246,7 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
             if one or plural or compound:
                 listed = _listed_before(text[: m.start("v")], one)
                 if listed == "range":
-                    continue  # "between 20 and 100 tokens": a range, no total
+                    continue  # "between 5 and 60 notes": a range, no total
                 if listed:
                     return (text[m.start("v") - len(listed) : m.end("v")], False)
                 if both := _coordinated_after(text, m):

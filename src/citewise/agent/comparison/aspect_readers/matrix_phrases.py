@@ -214,7 +214,7 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
             if not numeric and a_kind_in_general(value, phrase, text):
                 continue  # "we train text classification models": the class, not which one
             if not numeric and anothers_work(text):
-                continue  # "BIBREF87 learns ...": a cited work's thing
+                continue  # "BIBREF4 learns ...": a cited work's thing
             if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
                 continue  # a kind named in passing, not the paper's stated choice
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
@@ -282,7 +282,7 @@ def _name_readers(mention: str) -> list[Reader]:
             return None
         value = _modifiers(m.group("v").split())
         if value and _COPULA_BEFORE.search(text[: m.end("v") - len(value)]):
-            return None  # "is crucial for an encoder-decoder model": a predicate, no name
+            return None  # "is crucial for a rock classifier": a predicate, no name
         return (value, False) if value else None
 
     def apposed(text: str) -> tuple[str, bool] | None:
