@@ -33,9 +33,8 @@ def test_a_count_that_counts_nothing_of_the_papers_is_no_count(phrase: str, sent
     "phrase,sentence",
     [
         # the ninth session's gate: a count of one or two written out before the noun picks a
-        # thing or a pair, even where the paper says it of its own model (the price of the gate)
-        ("number of layers", "Our slate classifier has a single layer of GRU units."),
-        ("number of layers", "The tagger is a single-layer network over the notes."),
+        # thing or a pair, even where the paper says it of its own work (a network's layers,
+        # heads or units are its size instead: test_matrix_phrase_kinds.py)
         ("number of parameters", "There is only one parameter to tune in the tagger."),
         ("number of sentences", "The tagger then merges the two sentences of each note."),
     ],
@@ -102,9 +101,10 @@ def test_a_count_per_item_gives_way_to_the_total() -> None:
 def test_a_space_groups_thousands_in_a_count() -> None:
     sentence = "The quarry archive holds 48 312 survey notes from three sites."
     assert best("number of notes", sentence) == "48 312"
-    # the count before the counted noun keeps its groups whole ("7 500", not "500")
+    # the counts before the counted noun keep their groups whole ("7 500", not "500"), and
+    # coordinated they are one list (test_matrix_phrase_kinds.py)
     sizes = "We also release archives of 2 000 and 7 500 notes."
-    assert best("number of notes", sizes) == "7 500"
+    assert best("number of notes", sizes) == "2 000 and 7 500"
 
 
 def test_kinds_of_something_else_are_no_count_of_the_papers_classes() -> None:

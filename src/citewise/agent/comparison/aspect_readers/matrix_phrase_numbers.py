@@ -58,6 +58,12 @@ _PHRASE_LISTS = (
     "example_markers",
     "possibility_words",
     "pretrained_resources",
+    "time_units",
+    "time_activities",
+    "selection_words",
+    "duration_followers",
+    "class_quantifiers",
+    "network_parts",
 )
 
 
@@ -94,6 +100,7 @@ def _reporting() -> re.Pattern[str]:
 
 
 Reader = Callable[[str], "tuple[str, bool] | None"]
+MAX_JOINED_GAP = 5  # words between two coordinated counts of one thing ("... from Wales and")
 
 
 def _after(mention: str) -> re.Pattern[str]:
@@ -169,12 +176,47 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
     one = rf"(?:{grouped}|\d+(?:[.,]\d+)?\s?[kKMB]\b|\d+|(?:{words})\b)"
     large = "|".join(sorted(phrase_list("multipliers"), key=len, reverse=True))
     count = re.compile(
-        rf"(?<![\w.$/-])(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
+        rf"(?<![\w.$/'\u2019\-\u2013\u2014])(?<!\d,)(?P<v>{one}(?:\s+(?:{large})\b)?(?:\s+or\s+more)?)(?P<join>-|\s+)"
         rf"(?!dim|d\b)(?P<mid>(?:(?!(?:{function_words()}|{compared})\b)[\w()-]+\s+){{0,2}}?)"
         rf"(?P<x>{mention})(?![\w-])(?P<next>\s+[\w-]+)?",
         re.I,
     )
     singular = {"1", "one", "single"}
+
+    item = rf"(?:\d{{1,3}}(?:[ ,\u00a0\u2009\u202f]\d{{3}})+|\d+(?:\.\d+)?\s?[kKMB]?|(?:{words}))"
+    listed_pattern = re.compile(rf"(?<![\w.,])(?:{item}\s*,\s*)*{item}\s*,?\s+(?:and|or)\s+$", re.I)
+    quantity = re.compile(
+        rf"\b(?:{'|'.join(sorted(word_list('quantity_words'), key=len, reverse=True))})\s*$", re.I
+    )
+
+    def _listed_before(before: str, one: bool) -> str:
+        """The counts coordinated before the one read ("run for 20, 40 and 80 clusters",
+        "300 and 100 hidden units"): the whole list is the value, as a list after the phrase
+        is; "between 5 and 60 notes" is a range ("range": no count), and a first item
+        after a quantity noun ("size 512 and 4 heads") another setting's value: no list."""
+        m = None if one else listed_pattern.search(before)
+        if m is None:
+            return ""
+        if re.search(r"\b(?:between|from)\s*$", before[: m.start()], re.I):
+            return "range"
+        if quantity.search(before[: m.start()]):
+            return ""  # "note size 512 and 4 heads": another setting's value
+        return m.group()
+
+    def _coordinated_after(text: str, m: re.Match[str]) -> str:
+        """Two counts of the same thing joined by "and" a few words apart ("900 notes
+        from Wales and 400 notes from Cornwall"): both, from the first count to the
+        second thing counted, are the value; one alone is one part's count. A comma or
+        another number between ("900 notes, written by 12 geologists and 400 ...") makes the
+        second a part of the first."""
+        nxt = count.search(text, m.end("x"))
+        if nxt is None or nxt.group("x").lower() != m.group("x").lower():
+            return ""
+        between = text[m.end("x") : nxt.start("v")]
+        words = re.findall(r"[\w'-]+", between)
+        if re.search(r"[;.:(),\d]", between) or "and" not in words or len(words) > MAX_JOINED_GAP:
+            return ""
+        return text[m.start("v") : nxt.end("x")]
 
     def before(text: str) -> tuple[str, bool] | None:
         for m in count.finditer(text):
@@ -195,11 +237,20 @@ def count_readers(phrase_mention: str, mention: str) -> list[Reader]:
                 continue  # "one language pair", "a single language model": X names a kind
             if one and re.search(r"\w(?:ing|ed)\b", m.group("mid")):
                 continue  # "one representing formal language": a clause, not a count
+            if set(m.group("mid").lower().split()) & phrase_list("selection_words"):
+                continue  # "the 30 most visited outcrops": a selection, not the paper's total
             if _kinds_of(m.group("x"), text[m.end("x") :]):
                 continue  # "two classes of models": kinds of the models, not the paper's classes
             if _bounded(text[: m.start()]):
                 continue  # "a batch size of 15 sentences", "the top 5 sentences": no total
             if one or plural or compound:
+                listed = _listed_before(text[: m.start("v")], one)
+                if listed == "range":
+                    continue  # "between 5 and 60 notes": a range, no total
+                if listed:
+                    return (text[m.start("v") - len(listed) : m.end("v")], False)
+                if both := _coordinated_after(text, m):
+                    return (both, False)
                 return (_located(text, m), False)
         return None
 

@@ -32,6 +32,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import (
     a_kind_in_general,
+    anothers_work,
     generic,
     not_a_total,
 )
@@ -205,12 +206,15 @@ def phrase_findings(phrase: str, paper_units: list[Unit]) -> list[Finding]:
                 continue
             if cited_value(text, value) or (numeric and credited(text, value)):
                 continue  # "BIBREF4 report an agreement of 0.7": another work's value
-            if counts and not_a_total(text, value, written_count=rank == len(readers) - 1):
+            written = rank == len(readers) - 1
+            if counts and not_a_total(text, value, written, counted(phrase)):
                 continue  # "the similarity of two sentences": no total of the paper's own
             if numeric and not own_use(text) and framing(unit):
                 continue  # a count named in passing where the paper frames its field
-            if not numeric and a_kind_in_general(value, phrase):
+            if not numeric and a_kind_in_general(value, phrase, text):
                 continue  # "we train text classification models": the class, not which one
+            if not numeric and anothers_work(text):
+                continue  # "BIBREF4 learns ...": a cited work's thing
             if not numeric and rank > 0 and not names_one(value) and in_passing(unit, mention):
                 continue  # a kind named in passing, not the paper's stated choice
             score = 2.0 - 0.2 * rank + 0.3 * (1.0 - n / share)
@@ -237,6 +241,10 @@ _PLACEHOLDERS = re.compile(
     r"^(?:\W*(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+)+\W*$"
 )
 _PLACEHOLDER = re.compile(r"(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d")
+
+
+# a copula right before the words read as a name makes them a predicate
+_COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+$", re.I)
 
 
 def _name_readers(mention: str) -> list[Reader]:
@@ -273,6 +281,8 @@ def _name_readers(mention: str) -> list[Reader]:
         if not m:
             return None
         value = _modifiers(m.group("v").split())
+        if value and _COPULA_BEFORE.search(text[: m.end("v") - len(value)]):
+            return None  # "is crucial for a rock classifier": a predicate, no name
         return (value, False) if value else None
 
     def apposed(text: str) -> tuple[str, bool] | None:
