@@ -12,7 +12,8 @@
   "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the “Fluent Speech
   Commands” dataset" (its acronym kept with it where the paper defines one);
 - a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
-  reef dataset, KelpSet".
+  reef dataset, KelpSet";
+- the data its experiments run on, described in words (matrix_datasets_used.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     in_data_section,
     word_list,
 )
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import data_run_on
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
@@ -114,7 +116,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         held = _held_count(unit.text)
         if held and not cites_others(unit.text):
             counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
-    return found, counts
+    return found + data_run_on(units_), counts
 
 
 # what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user
