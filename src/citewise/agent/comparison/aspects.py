@@ -26,6 +26,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
+    caption_metrics,
     listed_metrics,
     metric_long_forms,
 )
@@ -364,7 +365,7 @@ def find_aspect(
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
-        found += listed_metrics(paper.units)
+        found += listed_metrics(paper.units) + caption_metrics(paper.units)
         found = [
             qualified(f)
             for f in found
