@@ -59,6 +59,13 @@ _DATA_SECTION = re.compile(
 _FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
 # "Fig. 4 All utterances ...": the number of a figure, table or section, no count
 _NUMBERED = re.compile(r"\b(?:fig|figure|table|section|sec|eq|equation|appendix)\.?\s*$", re.I)
+# a count drawn at random from the data is a sample of it ("a random sample of 200 tweets was
+# checked by hand", "we randomly selected 150 problems"; ~10% of pool papers)
+_SAMPLE_OF = re.compile(
+    r"\b(?:randomly\s+(?:sampled|selected|chose|chosen|picked|drew|drawn)\s+(?:\w+\s+)?|"
+    r"random\s+(?:sub)?samples?\s+of\s+)$",
+    re.I,
+)  # "we randomly collected 200 articles" is the collection itself
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 
@@ -109,24 +116,34 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
             for m in counted.finditer(unit.text):
                 before = unit.text[: m.start("v")]
-                if _FEWER.search(before) or _NUMBERED.search(before):
+                if _FEWER.search(before) or _NUMBERED.search(before) or _SAMPLE_OF.search(before):
                     continue
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
         held = _held_count(unit.text)
-        if held and not cites_others(unit.text):
+        if held and (not cites_others(unit.text) or _OWN_HELD.search(unit.text)):
             counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
     return found + data_run_on(units_), counts
 
 
 # what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user
-# click sessions", "The corpus consists of 2,000 sentence pairs" (~17% of pool papers)
+# click sessions", "The corpus consists of 2,000 sentence pairs", "This training set contained
+# 12,000 reports", "The created dataset is made of 1,600 dialogues" (~20% of pool papers)
 _HOLDS = re.compile(
-    r"\b(?:our|the|this)\s+(?:[\w-]+\s+)?(?:dataset|data set|corpus|data)\s+(?:contains|"
-    r"consists\s+of|comprises|includes|has)\s+(?:about\s+|over\s+|around\s+|more\s+than\s+|"
+    r"\b(?:our|the|this)\s+(?P<w>[\w-]+\s+)?(?:dataset|data set|corpus|data|training set|"
+    r"training data)\s+(?:contain(?:s|ed)|consists?\s+of|consisted\s+of|comprise[sd]|"
+    r"include[sd]|has|had|(?:is|was)\s+made\s+(?:up\s+)?of)\s+"
+    r"(?:about\s+|over\s+|around\s+|more\s+than\s+|"
     r"nearly\s+|approximately\s+|roughly\s+|a\s+total\s+of\s+)?"
     rf"(?P<v>(?:{_COUNT})\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})",
     re.I,
+)
+
+
+# "The dataset contains 2,000 tuples collected by [cite]", "Our training data consist of 64M
+# segments [cite]": the paper's data, whoever collected it (no other dataset's name before it)
+_OWN_HELD = re.compile(
+    _HOLDS.pattern.replace("(?P<w>[\\w-]+\\s+)?", "(?:(?-i:[a-z])[\\w-]*\\s+)?"), re.I
 )
 
 
@@ -139,11 +156,13 @@ def _held_count(text: str) -> str:
     words = m.group("v").split(" ")
     kept = words[:2]
     for w in words[2:]:
-        if w.lower() in word_list("dangling") or w.endswith("ed"):
-            break
+        if w.lower() in word_list("dangling") or w.endswith("ed") or PLACEHOLDER.match(w):
+            break  # "1 million INLINEFORM0 triples": a formula ends what the sentence counts
         kept.append(w)
     while len(kept) > 2 and kept[-1].lower() in word_list("dangling"):
         kept.pop()
+    if len(kept) == 2 and kept[1].lower() in word_list("count_scales"):
+        return ""  # "1 million": a number without what it counts
     return " ".join(kept) if kept[1].lower() not in word_list("dangling") else ""
 
 
