@@ -27,6 +27,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     caption_metrics,
+    changed_metrics,
     listed_metrics,
     metric_long_forms,
 )
@@ -366,6 +367,7 @@ def find_aspect(
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
         found += listed_metrics(paper.units) + caption_metrics(paper.units)
+        found += changed_metrics(paper.units)
         found = [
             qualified(f)
             for f in found

@@ -14,7 +14,7 @@ from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, se
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.comparison.patterns import METRIC_NAMES
 
-__all__ = ["caption_metrics", "listed_metrics", "metric_long_forms"]
+__all__ = ["caption_metrics", "changed_metrics", "listed_metrics", "metric_long_forms"]
 
 _NAME_TOKEN = re.compile(NAME)
 # "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
@@ -162,6 +162,31 @@ def caption_metrics(paper_units: list[Unit]) -> list[Finding]:
         m = _CAPTION_METRIC.match(head[:1].upper() + head[1:])
         if m:
             value = unit.text[m.start("v") : m.end("v")]
+            found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
+                                 unit.section, CAPTION_SCORE))  # fmt: skip
+    return found
+
+
+# a metric whose change the paper reports: "precision has been greatly increased from 0.6 to
+# 0.7", "the accuracy drops as ...", "a minor drop in BLEU", "improvements in perplexity"
+_CHANGE = r"(?:increase[sd]?|improve[sd]?|decrease[sd]?|drop(?:s|ped)?|rose|rises|fell|falls)"
+_CHANGED = re.compile(
+    rf"(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])\s+(?:scores?\s+)?(?:(?:has|have)\s+been\s+|"
+    rf"(?:was|were|is|are)\s+)?(?:\w+ly\s+)?{_CHANGE}\b|"
+    r"\b(?:improvements?|increases?|gains?|drops?|decreases?|reductions?)\s+(?:in|of)\s+"
+    rf"(?:the\s+)?(?:[\w-]+\s+)?(?P<w>\b(?:{METRIC_NAMES}))(?![\w-])"
+)
+
+
+def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics whose rise or fall the paper's sentences report, scored as a metric named
+    where something is measured (extraction.find_in_unit)."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for m in _CHANGED.finditer(unit.text):
+            value = m.group("v") or m.group("w")
             found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
                                  unit.section, CAPTION_SCORE))  # fmt: skip
     return found
