@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from citewise.agent.comparison.aspect_readers.matrix_datasets import dataset_findings
-from citewise.agent.comparison.aspect_readers.matrix_datasets_used import data_run_on
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
+    data_run_on,
+    names_after_data_word,
+)
 from citewise.agent.comparison.extraction import Unit
 
 
@@ -59,3 +62,22 @@ def test_outranks_a_name_met_in_passing_as_the_datasets_cell() -> None:
     )
     best = max(named, key=lambda f: f.score)
     assert best.value == "synthetic sorting datasets"
+
+
+def after_word(*texts: str) -> list[str]:
+    return [f.value for f in names_after_data_word([unit(t, n=i) for i, t in enumerate(texts)])]
+
+
+def test_reads_the_name_set_right_after_a_data_word_with_its_version() -> None:
+    assert after_word("We used the largest reef survey corpus KRS 2.0 BIBREF12 here.") == [
+        "KRS 2.0"
+    ]
+    assert after_word("We used the aforementioned dataset KelpRec, holding 5M reviews.") == [
+        "KelpRec"
+    ]
+
+
+def test_a_capitalised_data_word_or_a_placeholder_is_no_such_name() -> None:
+    assert after_word("Table 1: Dataset Statistics") == []
+    assert after_word("We evaluate on Kelp Dialogue Corpus V2 as before.") == []
+    assert after_word("It is tuned on the reef dataset BIBREF27 .") == []

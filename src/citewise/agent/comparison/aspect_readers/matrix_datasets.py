@@ -30,7 +30,10 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
     NUMBERING,
     counted_findings,
 )
-from citewise.agent.comparison.aspect_readers.matrix_datasets_used import data_run_on
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
+    data_run_on,
+    names_after_data_word,
+)
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
 
@@ -84,7 +87,8 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         used = _heading_word(heading, unit.text) if heading else None
         if used:
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
-    return found + data_run_on(units_), counted_findings(units_)
+    found += data_run_on(units_) + names_after_data_word(units_)
+    return found, counted_findings(units_)
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"

@@ -3,7 +3,8 @@ readings of matrix_datasets.py: "we conduct experiments on a simplified Chinese 
 corpus", "our experiments on synthetic translation datasets", "we experimented with the
 benchmark datasets from SemEval 2014 task 4". Data described only by words that say how
 known, big or public it is ("two benchmark datasets", "the same corpus") is no value; the
-words are in agent/data/datasets_words.txt.
+words are in agent/data/datasets_words.txt. Also the name a sentence sets right after a data
+word: "the largest discourse corpus PDTB 2.0 [cite]".
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
-from citewise.agent.comparison.gazetteer import NAME
+from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
@@ -56,6 +57,31 @@ def _describes(modifiers: str) -> bool:
     benchmark"); a name alone ("the RACE dataset") is read by matrix_datasets.py."""
     vague = _generic() | word_list("vague_modifiers")
     return any(w.lower() not in vague and w[:1].islower() for w in modifiers.split())
+
+
+# a data word followed by its name: "the largest discourse corpus PDTB 2.0 [cite]", "the
+# aforementioned dataset HotelRec, containing ..." (~2% of pool papers)
+_NAME_AFTER = re.compile(
+    rf"\b(?:dataset|data set|corpus|treebank)\s+(?P<v>{NAME}(?:\s+v?\d+(?:\.\d+)*)?)"
+    r"(?=\s*(?:BIBREF\d|\(|,|\.(?!\d)|;|$))"
+)
+NAME_AFTER_SCORE = 2.0  # as a name the paper states (matrix_datasets.NAMED_SCORE)
+
+
+def names_after_data_word(paper_units: list[Unit]) -> list[Finding]:
+    """The name a sentence gives right after a data word, with its version ("PDTB 2.0")."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for m in _NAME_AFTER.finditer(unit.text):
+            first = m.group("v").split()[0]
+            if PLACEHOLDER.match(first) or not is_name(first, "datasets"):
+                continue
+            score = NAME_AFTER_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", m.group("v"), unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+    return found
 
 
 def _without_generic(value: str) -> str:
