@@ -100,7 +100,9 @@ def listed_languages(paper_units: list[Unit]) -> tuple[Finding | None, int]:
     no own sentence lists them."""
     best: tuple[Finding | None, int] = (None, 0)
     for unit in paper_units:
-        if unit.kind == "table" or (cites_others(unit.text) and not _OURS.search(unit.text)):
+        if unit.kind == "table" or "languages" not in unit.text:
+            continue
+        if cites_others(unit.text) and not _OURS.search(unit.text):
             continue
         for m in _LISTED.finditer(unit.text):
             n = len({n.group() for n in _language().finditer(m.group("v"))})

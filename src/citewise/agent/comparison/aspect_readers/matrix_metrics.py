@@ -168,14 +168,34 @@ def caption_metrics(paper_units: list[Unit]) -> list[Finding]:
 
 
 # a metric whose change the paper reports: "precision has been greatly increased from 0.6 to
-# 0.7", "the accuracy drops as ...", "a minor drop in BLEU", "improvements in perplexity"
-_CHANGE = r"(?:increase[sd]?|improve[sd]?|decrease[sd]?|drop(?:s|ped)?|rose|rises|fell|falls)"
-_CHANGED = re.compile(
-    rf"(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])\s+(?:scores?\s+)?(?:(?:has|have)\s+been\s+|"
-    rf"(?:was|were|is|are)\s+)?(?:\w+ly\s+)?{_CHANGE}\b|"
-    r"\b(?:improvements?|increases?|gains?|drops?|decreases?|reductions?)\s+(?:in|of)\s+"
-    rf"(?:the\s+)?(?:[\w-]+\s+)?(?P<w>\b(?:{METRIC_NAMES}))(?![\w-])"
+# 0.7", "the accuracy drops as ...", "a minor drop in BLEU", "improvements in top-1 accuracy"
+_CHANGE_VERB = re.compile(
+    r"\b(?:increase[sd]?|improve[sd]?|decrease[sd]?|drop(?:s|ped)?|rose|rises|fell|falls)\b"
 )
+_METRIC_BEFORE = re.compile(
+    rf"(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])\s+(?:scores?\s+)?(?:(?:has|have)\s+been\s+|"
+    r"(?:was|were|is|are)\s+)?(?:\w+ly\s+)?$"
+)
+_CHANGE_NOUN = re.compile(
+    r"\b(?:improvements?|increases?|gains?|drops?|decreases?|reductions?)\s+(?:in|of)\s+"
+    r"(?:the\s+)?"
+)
+_METRIC_HERE = re.compile(rf"(?:[\w-]+\s+)??(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])")
+_BEFORE_CHARS = 60  # how far before a change verb its metric is looked for
+
+
+def _changed(text: str) -> list[str]:
+    """The metrics the text reports a change of, left to right as found."""
+    out = []
+    for verb in _CHANGE_VERB.finditer(text):
+        m = _METRIC_BEFORE.search(text[max(0, verb.start() - _BEFORE_CHARS) : verb.start()])
+        if m:
+            out.append(m.group("v"))
+    for noun in _CHANGE_NOUN.finditer(text):
+        m = _METRIC_HERE.match(text, noun.end())
+        if m:
+            out.append(m.group("v"))
+    return out
 
 
 def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
@@ -185,8 +205,7 @@ def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
     for unit in paper_units:
         if unit.kind == "table":
             continue
-        for m in _CHANGED.finditer(unit.text):
-            value = m.group("v") or m.group("w")
+        for value in _changed(unit.text):
             found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
                                  unit.section, CAPTION_SCORE))  # fmt: skip
     return found
