@@ -7,8 +7,9 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import dataset_fin
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
     data_run_on,
     names_after_data_word,
+    others_results_out,
 )
-from citewise.agent.comparison.extraction import Unit
+from citewise.agent.comparison.extraction import Finding, Unit
 
 
 def unit(text: str, section: str = "Paper > 4 Experiments", n: int = 1) -> Unit:
@@ -81,3 +82,34 @@ def test_a_capitalised_data_word_or_a_placeholder_is_no_such_name() -> None:
     assert after_word("Table 1: Dataset Statistics") == []
     assert after_word("We evaluate on Kelp Dialogue Corpus V2 as before.") == []
     assert after_word("It is tuned on the reef dataset BIBREF27 .") == []
+
+
+def test_another_work_s_result_on_its_data_is_not_the_paper_s_data() -> None:
+    theirs = Finding(
+        "datasets",
+        "KelpSubs",
+        "BIBREF26 compares models, with a score of 30.6 for KelpSubs.",
+        2,
+        "b-1",
+        "Results",
+        2.0,
+    )
+    ours = Finding(
+        "datasets",
+        "ReefChat",
+        "We report a score of 80.1 on ReefChat BIBREF3.",
+        2,
+        "b-2",
+        "Results",
+        2.0,
+    )
+    cited = Finding(
+        "datasets",
+        "ReefQA",
+        "The ReefQA corpus BIBREF4 holds 5,000 questions.",
+        2,
+        "b-3",
+        "Data",
+        2.0,
+    )
+    assert [f.value for f in others_results_out([theirs, ours, cited])] == ["ReefChat", "ReefQA"]

@@ -25,6 +25,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     named_data_first,
     shared_task_data,
 )
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import others_results_out
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     caption_metrics,
     changed_metrics,
@@ -345,7 +346,8 @@ def find_aspect(
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
-            own = longer_names(long_forms(named_data_first(in_data_sections(own))))
+            own = named_data_first(in_data_sections(others_results_out(own)))
+            own = longer_names(long_forms(own))
         return best_distinct(own, limit)
     if aspect in DATA_FACTS:
         return best_distinct(data_fact_findings(aspect, paper.units), limit)

@@ -114,3 +114,22 @@ def data_run_on(paper_units: list[Unit]) -> list[Finding]:
                                  unit.section, score))  # fmt: skip
             break
     return found
+
+
+# another work's result on its data: "[cite] compares models for three datasets, where the best
+# has a score of 30.6 for X", "the work of [cite], who report gains on the X dataset"
+_CITES = re.compile(r"\b(?:BIBREF\d+|et al\.)")
+_OWN = re.compile(r"\b(?:we|our|us)\b", re.I)
+_RESULT = re.compile(
+    r"\b(?:reports?|reported|shown|compares|achiev\w*|outperform\w*|scores?|performances?)\b",
+    re.I,
+)
+
+
+def others_results_out(found: list[Finding]) -> list[Finding]:
+    """The findings without those of a sentence that states another work's result (it cites,
+    names no "we"/"our" and reports a result): that data is theirs, not the paper's."""
+    return [
+        f for f in found
+        if not (_CITES.search(f.quote) and not _OWN.search(f.quote) and _RESULT.search(f.quote))
+    ]  # fmt: skip
