@@ -25,7 +25,10 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     named_data_first,
     shared_task_data,
 )
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import others_results_out
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
+    caption_metrics,
+    changed_metrics,
     listed_metrics,
     metric_long_forms,
 )
@@ -344,7 +347,8 @@ def find_aspect(
             own = [f for f in own if f.value not in kinds]
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
-            own = longer_names(long_forms(named_data_first(in_data_sections(own))))
+            own = named_data_first(in_data_sections(others_results_out(own)))
+            own = longer_names(long_forms(own))
         return best_distinct(own, limit)
     if aspect in DATA_FACTS:
         return best_distinct(data_fact_findings(aspect, paper.units), limit)
@@ -365,7 +369,8 @@ def find_aspect(
     if aspect in OWN_PATTERNED:
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
-        found += listed_metrics(paper.units)
+        found += listed_metrics(paper.units) + caption_metrics(paper.units)
+        found += changed_metrics(paper.units)
         found = [
             qualified(f)
             for f in found

@@ -8,7 +8,9 @@
   from the [language_names] list of agent/data/matrix_cells.txt ("English" from "English
   tweets"; "an Italian." is a person); the paper's languages are the ones it names most, and
   the cell is the sentence naming most of them, with the others it lists ("Spanish, Italian
-  and German"). A paper naming none is "not stated".
+  and German"). A paper naming none is "not stated". The paper's own list of its languages
+  ("we extend the corpus to six languages: Chinese, French, ...") is the cell where it names
+  more languages than the count finds.
 """
 
 from __future__ import annotations
@@ -81,8 +83,45 @@ def _person(text: str, m: re.Match[str]) -> bool:
     return bool(_PERSON_BEFORE.search(text[: m.start()]) and _PERSON_AFTER.match(text[m.end() :]))
 
 
+# the paper's own list of its languages: "we extend the corpus [cite] to six languages: Chinese,
+# French, ...", "experiments on three languages (English, German, Italian)" (~4% of pool papers)
+_LISTED = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|several|\d+)\s+(?:[\w-]+\s+)?"
+    r"languages\s*(?:[:(,]|\s)\s*(?:(?:namely|including|i\.e\.,?|viz\.,?)\s+)?"
+    r"(?P<v>[A-Z][a-z]+(?:\s*,\s*(?:and\s+)?[A-Z][a-z]+)+(?:,?\s+and\s+[A-Z][a-z]+)?)"
+)
+_OURS = re.compile(r"\b(?:we|our)\b", re.I)
+LISTED_SCORE = 100.0  # the paper's list of its languages outranks languages counted in passing
+
+
+def listed_languages(paper_units: list[Unit]) -> tuple[Finding | None, int]:
+    """The paper's own sentence listing the most languages after "N languages", its list as
+    written ("Chinese, French, and Korean") and how many languages it names; (None, 0) where
+    no own sentence lists them."""
+    best: tuple[Finding | None, int] = (None, 0)
+    for unit in paper_units:
+        if unit.kind == "table" or "languages" not in unit.text:
+            continue
+        if cites_others(unit.text) and not _OURS.search(unit.text):
+            continue
+        for m in _LISTED.finditer(unit.text):
+            n = len({n.group() for n in _language().finditer(m.group("v"))})
+            if n > best[1]:
+                f = Finding(LANGUAGES, m.group("v"), unit.text, unit.page, unit.block_id,
+                            unit.section, LISTED_SCORE)  # fmt: skip
+                best = (f, n)
+    return best
+
+
 def language_findings(paper_units: list[Unit]) -> list[Finding]:
-    """The languages the paper names most, in the own sentence naming most of them."""
+    """The languages the paper lists as its own (`listed_languages`), else the languages it
+    names most, in the own sentence naming most of them."""
+    listed, n = listed_languages(paper_units)
+    counted = _counted_languages(paper_units)
+    return [listed] if listed is not None and n > len(counted) else counted
+
+
+def _counted_languages(paper_units: list[Unit]) -> list[Finding]:
     own = [u for u in paper_units if u.kind != "table" and not cites_others(u.text)]
     named = [(u, [m for m in _language().finditer(u.text) if not _person(u.text, m)]) for u in own]
     counts = Counter(m.group() for _, ms in named for m in ms)

@@ -6,13 +6,13 @@
   "the second dataset we use is MetaQA";
 - a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
   sentence under it uses it;
-- the data counted in what it holds, where the paper collects or uses it: "we gathered 371,264
-  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt);
+- the data counted in what it holds (matrix_datasets_counted.py), below any name;
 - a name of several capitalised words before a dataset word, the gazetteer holding none of it:
   "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the “Fluent Speech
   Commands” dataset" (its acronym kept with it where the paper defines one);
 - a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
-  reef dataset, KelpSet".
+  reef dataset, KelpSet";
+- the data its experiments run on, described in words (matrix_datasets_used.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,15 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     cites_others,
     in_data_section,
     word_list,
+)
+from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
+    COUNT,
+    NUMBERING,
+    counted_findings,
+)
+from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
+    data_run_on,
+    names_after_data_word,
 )
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
@@ -40,24 +49,6 @@ _OWN_USE = re.compile(
     r"train|trained|test|tested|adopt|chose|consider)\b",
     re.I,
 )
-_COLLECTS = re.compile(
-    r"\b(?:gathered|collected|crawled|downloaded|constructed|created|annotated|labell?ed|compiled|"
-    r"sampled|extracted|recorded|obtained|use|used|using|consists?|contains?|comprises?)\b",
-    re.I,
-)
-# whose data a count is: the authors' ("we gathered ...") or a section about the data
-_OURS = re.compile(r"\b(?:we|our)\b", re.I)
-# a heading's numbering: "4.1 ", "IV. " (not the "I" of "Image captioning dataset")
-_NUMBERING = r"(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.?)\s+)?"
-_DATA_SECTION = re.compile(
-    r"^" + _NUMBERING + r"(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
-    r"(?:\s+(?:collection|description|statistics|preparation))?$",
-    re.I,
-)
-_FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
-# "Fig. 4 All utterances ...": the number of a figure, table or section, no count
-_NUMBERED = re.compile(r"\b(?:fig|figure|table|section|sec|eq|equation|appendix)\.?\s*$", re.I)
-_COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
 _NAME_TOKEN = re.compile(NAME)
 
 __all__ = [
@@ -73,19 +64,13 @@ __all__ = [
 
 LISTED_SCORE = 2.5  # the paper's own list of its data outranks a name met in passing
 NAMED_SCORE = 2.0
-COUNTED_SCORE = 0.6  # below any name: a counted collection fills a cell no name fills
 
 
 def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Finding]]:
     """(names, counted collections) beside the gazetteer's names, each verbatim in its
     sentence; a counted collection in a sentence citing others is their data, left out."""
     units_ = [u for u in paper_units if u.kind != "table"]
-    nouns = "|".join(re.escape(n) for n in sorted(word_list("data_units"), key=len, reverse=True))
-    counted = re.compile(
-        rf"(?<![\w.,])(?P<v>(?:{_COUNT})\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?(?:{nouns}))\b", re.I
-    )
     found: list[Finding] = []
-    counts: list[Finding] = []
     for unit in units_:
         bonus = section_bonus("default", unit) + (1.0 if _OWN_USE.search(unit.text) else 0.0)
         m = _LISTED.search(unit.text)
@@ -102,47 +87,8 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         used = _heading_word(heading, unit.text) if heading else None
         if used:
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
-        heading = unit.section.split(" > ")[-1]
-        ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
-        if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
-            for m in counted.finditer(unit.text):
-                before = unit.text[: m.start("v")]
-                if _FEWER.search(before) or _NUMBERED.search(before):
-                    continue
-                score = COUNTED_SCORE + section_bonus("default", unit)
-                counts.append(_finding(unit, m.group("v"), score))
-        held = _held_count(unit.text)
-        if held and not cites_others(unit.text):
-            counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
-    return found, counts
-
-
-# what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user
-# click sessions", "The corpus consists of 2,000 sentence pairs" (~17% of pool papers)
-_HOLDS = re.compile(
-    r"\b(?:our|the|this)\s+(?:[\w-]+\s+)?(?:dataset|data set|corpus|data)\s+(?:contains|"
-    r"consists\s+of|comprises|includes|has)\s+(?:about\s+|over\s+|around\s+|more\s+than\s+|"
-    r"nearly\s+|approximately\s+|roughly\s+|a\s+total\s+of\s+)?"
-    rf"(?P<v>(?:{_COUNT})\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})",
-    re.I,
-)
-
-
-def _held_count(text: str) -> str:
-    """The count and the words it counts, up to a closed-class word ("of", "which") or a
-    participle ("collected"): "40M user click sessions"; "" when the sentence says none."""
-    m = _HOLDS.search(text)
-    if not m:
-        return ""
-    words = m.group("v").split(" ")
-    kept = words[:2]
-    for w in words[2:]:
-        if w.lower() in word_list("dangling") or w.endswith("ed"):
-            break
-        kept.append(w)
-    while len(kept) > 2 and kept[-1].lower() in word_list("dangling"):
-        kept.pop()
-    return " ".join(kept) if kept[1].lower() not in word_list("dangling") else ""
+    found += data_run_on(units_) + names_after_data_word(units_)
+    return found, counted_findings(units_)
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"
@@ -175,7 +121,7 @@ _LEADING = rf"(?:\d+[A-Z][A-Za-z]*|{NAME})(?:\s+{NAME}){{0,3}}"
 _DESCRIBED = re.compile(
     rf"^(?P<v>{_LEADING}){_CITED}\s*(?:is\s+an?\s+(?:[\w-]+\s+){{0,4}}?{_DATA_WORD}\b|"
     rf",?\s*(?:which\s+)?(?:contains|consists\s+of|comprises|includes|holds)\s+"
-    rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{_COUNT})\s+[a-z])"
+    rf"(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+)?(?:{COUNT})\s+[a-z])"
 )
 # a name set off by what it is: "we use Conceptual Captions [cite], a large-scale captioning
 # dataset", "RACE, a challenging reading comprehension dataset" (~8% of pool papers)
@@ -371,7 +317,7 @@ def _finding(unit: Unit, value: str, score: float) -> Finding:
 
 
 _HEADED = re.compile(
-    rf"^{_NUMBERING}(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
+    rf"^{NUMBERING}(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
 )
 
 

@@ -12,8 +12,9 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCORE
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
+from citewise.agent.comparison.patterns import METRIC_NAMES
 
-__all__ = ["listed_metrics", "metric_long_forms"]
+__all__ = ["caption_metrics", "changed_metrics", "listed_metrics", "metric_long_forms"]
 
 _NAME_TOKEN = re.compile(NAME)
 # "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
@@ -135,3 +136,76 @@ def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
                 return Finding("metrics", value, unit.text, unit.page, unit.block_id,
                                unit.section, 0.0)  # fmt: skip
     return None
+
+
+# a table or figure whose caption opens with what it reports: "Table 2: Accuracy on all
+# instances", "Table 1: The average accuracy on the reef domains", "Figure 3: Mean squared
+# error per epoch" (the metric within the caption's first words)
+_CAPTION_METRIC = re.compile(
+    r"^(?:[Tt]able|TABLE|[Ff]igure|FIGURE|Fig\.?)\s*\d+\s*[:.]\s*(?:\S+\s+){0,3}?"
+    rf"(?P<v>\b(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-]))"
+)
+_TITLE_WORD = re.compile(r"\b[A-Z](?=[a-z])")  # "Accuracy", "Mean": capitalised, not an acronym
+CAPTION_SCORE = 1.5  # as a metric named in a sentence that measures (extraction.find_in_unit)
+
+
+def caption_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metric a table's or figure's caption opens with, as the caption writes it
+    ("Accuracy" read as "accuracy" is, an acronym only in its own capitals: no "mAP" in
+    "Heat map"); the words before it ("The average") are read as its qualifiers by
+    `aspects.qualified`."""
+    found = []
+    for unit in paper_units:
+        if unit.text[:3].lower() not in ("tab", "fig"):
+            continue
+        head = _TITLE_WORD.sub(lambda c: c.group().lower(), unit.text[:80])  # same offsets
+        m = _CAPTION_METRIC.match(head[:1].upper() + head[1:])
+        if m:
+            value = unit.text[m.start("v") : m.end("v")]
+            found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
+                                 unit.section, CAPTION_SCORE))  # fmt: skip
+    return found
+
+
+# a metric whose change the paper reports: "precision has been greatly increased from 0.6 to
+# 0.7", "the accuracy drops as ...", "a minor drop in BLEU", "improvements in top-1 accuracy"
+_CHANGE_VERB = re.compile(
+    r"\b(?:increase[sd]?|improve[sd]?|decrease[sd]?|drop(?:s|ped)?|rose|rises|fell|falls)\b"
+)
+_METRIC_BEFORE = re.compile(
+    rf"(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])\s+(?:scores?\s+)?(?:(?:has|have)\s+been\s+|"
+    r"(?:was|were|is|are)\s+)?(?:\w+ly\s+)?$"
+)
+_CHANGE_NOUN = re.compile(
+    r"\b(?:improvements?|increases?|gains?|drops?|decreases?|reductions?)\s+(?:in|of)\s+"
+    r"(?:the\s+)?"
+)
+_METRIC_HERE = re.compile(rf"(?:[\w-]+\s+)??(?P<v>\b(?:{METRIC_NAMES}))(?![\w-])")
+_BEFORE_CHARS = 60  # how far before a change verb its metric is looked for
+
+
+def _changed(text: str) -> list[str]:
+    """The metrics the text reports a change of, left to right as found."""
+    out = []
+    for verb in _CHANGE_VERB.finditer(text):
+        m = _METRIC_BEFORE.search(text[max(0, verb.start() - _BEFORE_CHARS) : verb.start()])
+        if m:
+            out.append(m.group("v"))
+    for noun in _CHANGE_NOUN.finditer(text):
+        m = _METRIC_HERE.match(text, noun.end())
+        if m:
+            out.append(m.group("v"))
+    return out
+
+
+def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
+    """The metrics whose rise or fall the paper's sentences report, scored as a metric named
+    where something is measured (extraction.find_in_unit)."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for value in _changed(unit.text):
+            found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
+                                 unit.section, CAPTION_SCORE))  # fmt: skip
+    return found

@@ -1,0 +1,114 @@
+"""The data a paper counts as its own, for the datasets cell (below any name) and the
+`dataset size` column (data_facts.py):
+
+- the data counted in what it holds, where the paper collects or uses it: "we gathered 371,264
+  tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt), never a
+  random sample of it ("a random sample of 200 tweets was checked by hand");
+- what its dataset holds, whatever it counts: "Our dataset contains more than 40M user click
+  sessions", "This training set contained 12,000 reports".
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.gazetteer import PLACEHOLDER
+
+__all__ = ["COUNT", "COUNTED_SCORE", "NUMBERING", "counted_findings"]
+
+COUNTED_SCORE = 0.6  # below any name: a counted collection fills a cell no name fills
+_COLLECTS = re.compile(
+    r"\b(?:gathered|collected|crawled|downloaded|constructed|created|annotated|labell?ed|compiled|"
+    r"sampled|extracted|recorded|obtained|use|used|using|consists?|contains?|comprises?)\b",
+    re.I,
+)
+# whose data a count is: the authors' ("we gathered ...") or a section about the data
+_OURS = re.compile(r"\b(?:we|our)\b", re.I)
+# a heading's numbering: "4.1 ", "IV. " (not the "I" of "Image captioning dataset")
+NUMBERING = r"(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.?)\s+)?"
+_DATA_SECTION = re.compile(
+    r"^" + NUMBERING + r"(?:[\w-]+\s+){0,2}?(?:data(?:\s*sets?)?|datasets?|corpus|corpora)"
+    r"(?:\s+(?:collection|description|statistics|preparation))?$",
+    re.I,
+)
+_FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
+# "Fig. 4 All utterances ...": the number of a figure, table or section, no count
+_NUMBERED = re.compile(r"\b(?:fig|figure|table|section|sec|eq|equation|appendix)\.?\s*$", re.I)
+# a count drawn at random from the data is a sample of it ("a random sample of 200 tweets was
+# checked by hand", "we randomly selected 150 problems"; ~10% of pool papers)
+_SAMPLE_OF = re.compile(
+    r"\b(?:randomly\s+(?:sampled|selected|chose|chosen|picked|drew|drawn)\s+(?:\w+\s+)?|"
+    r"random\s+(?:sub)?samples?\s+of\s+)$",
+    re.I,
+)  # "we randomly collected 200 articles" is the collection itself
+COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kKMB]\b|\d+"
+
+
+def counted_findings(units: list[Unit]) -> list[Finding]:
+    """The counted collections of the paper's own sentences (tables left to the caller), each
+    verbatim in its sentence; a count in a sentence citing others is their data, left out."""
+    nouns = "|".join(re.escape(n) for n in sorted(word_list("data_units"), key=len, reverse=True))
+    counted = re.compile(
+        rf"(?<![\w.,])(?P<v>(?:{COUNT})\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?(?:{nouns}))\b", re.I
+    )
+    counts = []
+    for unit in units:
+        heading = unit.section.split(" > ")[-1]
+        ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
+        if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
+            for m in counted.finditer(unit.text):
+                before = unit.text[: m.start("v")]
+                if _FEWER.search(before) or _NUMBERED.search(before) or _SAMPLE_OF.search(before):
+                    continue
+                score = COUNTED_SCORE + section_bonus("default", unit)
+                counts.append(_finding(unit, m.group("v"), score))
+        held = _held_count(unit.text)
+        if held and (not cites_others(unit.text) or _OWN_HELD.search(unit.text)):
+            counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
+    return counts
+
+
+# what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user
+# click sessions", "The corpus consists of 2,000 sentence pairs", "This training set contained
+# 12,000 reports", "The created dataset is made of 1,600 dialogues" (~20% of pool papers)
+_HOLDS = re.compile(
+    r"\b(?:our|the|this)\s+(?P<w>[\w-]+\s+)?(?:dataset|data set|corpus|data|training set|"
+    r"training data)\s+(?:contain(?:s|ed)|consists?\s+of|consisted\s+of|comprise[sd]|"
+    r"include[sd]|has|had|(?:is|was)\s+made\s+(?:up\s+)?of)\s+"
+    r"(?:about\s+|over\s+|around\s+|more\s+than\s+|"
+    r"nearly\s+|approximately\s+|roughly\s+|a\s+total\s+of\s+)?"
+    rf"(?P<v>(?:{COUNT})\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})",
+    re.I,
+)
+
+
+# "The dataset contains 2,000 tuples collected by [cite]", "Our training data consist of 64M
+# segments [cite]": the paper's data, whoever collected it (no other dataset's name before it)
+_OWN_HELD = re.compile(
+    _HOLDS.pattern.replace("(?P<w>[\\w-]+\\s+)?", "(?:(?-i:[a-z])[\\w-]*\\s+)?"), re.I
+)
+
+
+def _held_count(text: str) -> str:
+    """The count and the words it counts, up to a closed-class word ("of", "which") or a
+    participle ("collected"): "40M user click sessions"; "" when the sentence says none."""
+    m = _HOLDS.search(text)
+    if not m:
+        return ""
+    words = m.group("v").split(" ")
+    kept = words[:2]
+    for w in words[2:]:
+        if w.lower() in word_list("dangling") or w.endswith("ed") or PLACEHOLDER.match(w):
+            break  # "1 million INLINEFORM0 triples": a formula ends what the sentence counts
+        kept.append(w)
+    while len(kept) > 2 and kept[-1].lower() in word_list("dangling"):
+        kept.pop()
+    if len(kept) == 2 and kept[1].lower() in word_list("count_scales"):
+        return ""  # "1 million": a number without what it counts
+    return " ".join(kept) if kept[1].lower() not in word_list("dangling") else ""
+
+
+def _finding(unit: Unit, value: str, score: float) -> Finding:
+    return Finding("datasets", value, unit.text, unit.page, unit.block_id, unit.section, score)
