@@ -31,14 +31,7 @@ _RELEASE = re.compile(
 _CODE_WORD = re.compile(r"\b(?:code|codes|implementation|software|scripts|repository)\b", re.I)
 # code offered without a link, in other words than _AVAILABLE's and _RELEASE's
 _OFFERS_CODE = (
-    # "make all associated code and data publicly available", "we make the data ..., as well as
-    # our code for analysing it, publicly available online": the offer runs to "available"
-    re.compile(
-        r"(?P<v>\bmak(?:e|es|ing)\s+(?:[\w.,-]+\s+){0,12}?(?:code|codes|implementation|scripts)"
-        r"\b[^.;]{0,50}?\b(?:publicly\s+|freely\s+|openly\s+)?available(?:\s+online)?)",
-        re.I,
-    ),
-    # "we have released all the code"
+    # "we have released all the code", "make all associated code and data publicly available"
     re.compile(
         r"(?P<v>\b(?:released|published|open-sourced|make|made)\s+(?:publicly\s+)?"
         r"(?:our|the|all)\s+(?:\w+\s+){0,3}?(?:code|codes|implementation|source\s+code|scripts)"
