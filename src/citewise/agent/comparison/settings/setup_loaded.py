@@ -44,7 +44,13 @@ _EXAMPLE = (
     r"(?i:\b(?:such\s+as|e\.g\.,?|like|including|similar\s+to|following|unlike|as\s+in|(?<!well\s)as|in|"
     r"for|(?:those|that)\s+of)\s+(?:the\s+)?)"
 )
-_NOT_ITSELF = re.compile(rf"(?:{_EXAMPLE}|\b[A-Z][\w-]*\s+|(?i:\bused\s+(?:in|by)\s+(?:the\s+)?))$")
+# (a sentence's "Pre-trained GloVe embeddings ..." has its capital from its place: no longer name)
+_NOT_ITSELF = re.compile(
+    rf"(?:{_EXAMPLE}|\b(?!Pre-?trained\s)[A-Z][\w-]*\s+|(?i:\bused\s+(?:in|by)\s+(?:the\s+)?))$"
+)
+# the release right after "pre-trained", in a sentence of the paper's own method without "we":
+# "a vector obtained by pre-trained Word2Vec model", "Pre-trained GloVe embeddings of dimension 300"
+_PRETRAINED_BEFORE = re.compile(r"\bpre-?trained\s+$", re.I)
 # an earlier item of the same list ("such as word2vec BIBREF3 and GloVe", "those of BERT and
 # RoBERTa"): the example's words hold for every item
 _EXAMPLE_LIST = re.compile(
@@ -135,17 +141,20 @@ def loaded_models(unit: Unit) -> list[str]:
         return []
     # "are pre-trained embeddings from Word2Vec" uses what follows; "BERT-small is pre-trained
     # by ..." tells how a model was made
-    start = 0
+    start, bare = 0, False
     if not (_FIRST_PERSON.search(text) or _passive_use().search(text)):
         made = _PRETRAINED_PASSIVE.search(text)
         if made is None:
-            return []
-        start = made.end()
+            bare = True  # only a release named right after "pre-trained"
+        else:
+            start = made.end()
     if _OTHERS_SUBJECT.match(text) and not _FIRST_PERSON.search(text):
         return []
     out = []
     for m in _models().finditer(text, start):
         before, after = text[: m.start()], text[m.end() :]
+        if bare and not _PRETRAINED_BEFORE.search(before):
+            continue
         if _NOT_ITSELF.search(before) or _EXAMPLE_LIST.search(before):
             continue
         if _own_training().search(before):

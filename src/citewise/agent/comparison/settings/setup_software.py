@@ -182,6 +182,8 @@ def kind_named(text: str) -> list[str]:
         name = [w for w in words[:-1] if w != "POS"]
         if not name or all(_ACRONYM.match(w) for w in name):
             continue
+        if any(w.lower().endswith("-based") for w in name):
+            continue  # "a simple LSTM-based tagger": a kind of model, not a program's name
         # "Word segmenters are ...": a sentence's first word has its capital from its place
         opening = not text[: m.start()].strip(" \"'(")
         if opening and len(name) == 1 and not re.search(r".[A-Z0-9+#]", name[0]):
