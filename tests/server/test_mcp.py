@@ -120,7 +120,7 @@ async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
         got["others"] = others
         got["compare"] = json.loads(text(await call("compare", documents=others)))
         got["matrix"] = json.loads(text(await call("matrix")))
-        got["setup"] = await call("setup", document=structured)  # states no setting
+        got["setup"] = await call("setup", document=structured)  # trains nothing
         got["search_literature"] = json.loads(
             text(await call("search_literature", query="graph networks", limit=5))
         )
@@ -230,10 +230,11 @@ def test_compare_tools_match_the_http_api(got: dict[str, Any], http: Server) -> 
     }
     stated = [c for c in got["compare"]["cells"] if c["stated"]]
     assert stated and all(c["value"] in c["citation"]["quote"] for c in stated)
-    # a paper without experiments: the registry's ASPECT_EMPTY, with its hint, on both faces
-    assert got["setup"].is_error and "ASPECT_EMPTY: " in text(got["setup"])
-    assert setup.status_code == 404 and setup.json()["code"] == "ASPECT_EMPTY"
-    assert setup.json()["hint"] in text(got["setup"])
+    # the structured paper trains nothing: its setup holds only the measure its results table's
+    # caption opens with, the same on both faces (ASPECT_EMPTY: tests/server/test_mcp_compare.py)
+    shown = json.loads(text(got["setup"]))
+    assert not got["setup"].is_error and setup.status_code == 200 and shown == setup.json()
+    assert {v["aspect"]: v["value"] for v in shown["values"]} == {"metrics": "Precision"}
 
 
 def test_get_evidence_returns_the_page_image_with_the_block(got: dict[str, Any]) -> None:
