@@ -29,8 +29,9 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS, phrase_list
+from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
+from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
 
 MAX_RESOURCE_GAP = 6  # words between a pre-trained resource and its "trained on"
 

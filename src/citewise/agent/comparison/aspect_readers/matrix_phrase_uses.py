@@ -13,11 +13,9 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, shorten, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
-    Reader,
-    modifies,
-    phrase_list,
-)
+from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import Reader
+from citewise.agent.comparison.aspect_readers.phrase_counts import modifies
+from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
 from citewise.agent.comparison.extraction import Unit
 
 # the words an object may open with that name nothing: articles and possessives
