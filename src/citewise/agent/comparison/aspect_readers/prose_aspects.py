@@ -111,7 +111,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:finds?|found|shows?|showed|demonstrat(?:es?|ed)|observes?|observed)\s+"
+            rf"\b{_SUBJECT}\s+(?:(?:has|have)\s+(?=shown|demonstrated))?"
+            r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
@@ -276,7 +277,10 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
-        if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
+        # the claim word may stand past the cell's cut: "X requires less effort and produces
+        # reasonably accurate results" shortened before "accurate" still claims it
+        claim = unit.text[start:end] if was_cut else value
+        if aspect == "main result" and (not _CLAIMS.search(claim) or _VAGUE.match(value)):
             continue  # "BERT is a Markov random field", "the effectiveness of X": no finding
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
