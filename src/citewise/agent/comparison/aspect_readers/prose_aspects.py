@@ -242,7 +242,22 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             admitted += own or result_shortcomings(unit, 1.0 - n / share, closing=True)
         elif aspect == "limitations":  # where the paper reports its results
             admitted += result_shortcomings(unit, 1.0 - n / share)
+    if aspect == "limitations":  # "while the other cannot", "show two things": a fragment
+        found, admitted = (
+            [f for f in found if _says_enough(f)],
+            [f for f in admitted if _says_enough(f)],
+        )
     return found or admitted  # an admitted shortcoming only where no limitation is stated
+
+
+MIN_LIMITATION_WORDS = 4  # odd half: all 3 limitations cells with fewer were fragments, none right
+_WORD = re.compile(r"[^\W\d_]{2,}|\d+")  # a one-letter cut-off ("e" of "e.g.") is no word
+
+
+def _says_enough(finding: Finding) -> bool:
+    """Whether a limitations value is long enough to state a shortcoming: a clause cut to a
+    few words ("limited in size, e") names neither what falls short nor how."""
+    return len(_WORD.findall(finding.value)) >= MIN_LIMITATION_WORDS
 
 
 def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
