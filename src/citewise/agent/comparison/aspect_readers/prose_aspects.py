@@ -111,7 +111,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            rf"\b{_SUBJECT}\s+(?:finds?|found|shows?|showed|demonstrat(?:es?|ed)|observes?|observed)\s+"
+            rf"\b{_SUBJECT}\s+(?:(?:has|have)\s+(?=shown|demonstrated))?"
+            r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
@@ -241,7 +242,22 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             admitted += own or result_shortcomings(unit, 1.0 - n / share, closing=True)
         elif aspect == "limitations":  # where the paper reports its results
             admitted += result_shortcomings(unit, 1.0 - n / share)
+    if aspect == "limitations":  # "while the other cannot", "show two things": a fragment
+        found, admitted = (
+            [f for f in found if _says_enough(f)],
+            [f for f in admitted if _says_enough(f)],
+        )
     return found or admitted  # an admitted shortcoming only where no limitation is stated
+
+
+MIN_LIMITATION_WORDS = 4  # odd half: all 3 limitations cells with fewer were fragments, none right
+_WORD = re.compile(r"[^\W\d_]{2,}|\d+")  # a one-letter cut-off ("e" of "e.g.") is no word
+
+
+def _says_enough(finding: Finding) -> bool:
+    """Whether a limitations value is long enough to state a shortcoming: a clause cut to a
+    few words ("limited in size, e") names neither what falls short nor how."""
+    return len(_WORD.findall(finding.value)) >= MIN_LIMITATION_WORDS
 
 
 def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Finding | None:
@@ -276,7 +292,10 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # a roadmap ("in Section 2 we present ..."), earlier work's proposal
         if aspect == "limitations" and RELEASES.search(value):
             continue  # "we will release a model": a plan, not a shortcoming
-        if aspect == "main result" and (not _CLAIMS.search(value) or _VAGUE.match(value)):
+        # the claim word may stand past the cell's cut: "X requires less effort and produces
+        # reasonably accurate results" shortened before "accurate" still claims it
+        claim = unit.text[start:end] if was_cut else value
+        if aspect == "main result" and (not _CLAIMS.search(claim) or _VAGUE.match(value)):
             continue  # "BERT is a Markov random field", "the effectiveness of X": no finding
         stop = unit.text.find(value, start) + len(value)
         was_cut = was_cut or clause_continues(unit.text, stop)
