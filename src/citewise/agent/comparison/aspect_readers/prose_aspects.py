@@ -304,12 +304,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
-        if aspect == "limitations" and "limitation" in unit.section.lower():
-            score += 1.0
-        if aspect == "limitations" and rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
-            score += CITING_PENALTY  # a plan citing what it builds on is the paper's own
-        if aspect == "limitations" and _CLOSING.search(unit.section.split(" > ")[0]):
-            score += CLOSING_SCORE  # what a paper sums up where it closes
+        if aspect == "limitations":
+            score += _limitation_bonus(unit, rank)
         closing_cue = rank >= len(PROSE_CUES[aspect]) - 2  # a plan, a "however"
         if (
             aspect == "limitations"
@@ -324,6 +320,17 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     if aspect == "main result" and in_sections(unit.section, "headline_sections"):
         return headline(unit, early)
     return None
+
+
+def _limitation_bonus(unit: Unit, rank: int) -> float:
+    """What lifts a limitation's score: a limitations section, a plan citing what it builds on
+    (the paper's own plan), a closing section (what a paper sums up where it closes)."""
+    bonus = 1.0 if "limitation" in unit.section.lower() else 0.0
+    if rank in (FUTURE_CUE, PLAN_CUE) and cites_others(unit.text):
+        bonus += CITING_PENALTY
+    if _CLOSING.search(unit.section.split(" > ")[0]):
+        bonus += CLOSING_SCORE
+    return bonus
 
 
 _FUTURE = re.compile(r"\bfuture\b", re.I)
