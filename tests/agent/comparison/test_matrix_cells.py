@@ -52,6 +52,12 @@ def cells(lib: Path, doc: str, columns: str) -> dict[str, dict[str, object]]:
     return dict(row["cells"])
 
 
+def cell_value(tmp_path: Path, name: str, text: str, column: str) -> str:
+    """The value of one column's cell of one paper the test writes."""
+    lib, ids = ingest(tmp_path, {name: text})
+    return str(cells(lib, ids[name], column)[column]["value"])
+
+
 def test_a_long_clause_is_cut_at_a_word_with_an_ellipsis(tmp_path: Path) -> None:
     lib, ids = ingest(tmp_path, {"webcam": LONG_METHOD})
     method = cells(lib, ids["webcam"], "method")["method"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.agent.comparison.test_matrix_cells import cells, ingest
+from tests.agent.comparison.test_matrix_cells import cell_value as _cell
 
 IN_FUTURE = """# Reading Tide Gauges From Photographs
 
@@ -138,11 +138,6 @@ sentence splitter on the recipes of every cuisine.
 
 Recipes can be parsed into steps.
 """
-
-
-def _cell(tmp_path: Path, name: str, text: str, column: str) -> str:
-    lib, ids = ingest(tmp_path, {name: text})
-    return str(cells(lib, ids[name], column)[column]["value"])
 
 
 def test_a_plan_said_in_future_without_the_article_is_a_limitation(tmp_path: Path) -> None:

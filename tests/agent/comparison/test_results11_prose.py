@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.agent.comparison.test_matrix_cells import cells, ingest
+from tests.agent.comparison.test_matrix_cells import cell_value as _cell
 
 HAS_SHOWN = """# Counting Cranes From Weather Radar
 
@@ -53,11 +53,6 @@ drivers' logs for 90% of 2,000 arrivals.
 
 Stop cameras time bus arrivals well.
 """
-
-
-def _cell(tmp_path: Path, name: str, text: str, column: str) -> str:
-    lib, ids = ingest(tmp_path, {name: text})
-    return str(cells(lib, ids[name], column)[column]["value"])
 
 
 def test_a_finding_the_paper_has_shown_is_the_main_result(tmp_path: Path) -> None:
