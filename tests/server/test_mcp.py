@@ -23,7 +23,9 @@ import pymupdf
 import pytest
 import yaml
 
+from citewise.agent.research.model import ResearchOptions
 from citewise.api import Library
+from citewise.api.research import task_store
 from citewise.sources.config import SOURCE_NAMES
 from tests.loopback import free_port, stop
 from tests.server.conftest import TOKEN, Server, environment, make_library, start
@@ -77,6 +79,12 @@ def text(result: Any) -> str:
     return str(result.content[0].text)
 
 
+def unstarted_task(library: Path) -> str:
+    """A research task created in the library and never run (it stays `planning`)."""
+    with Library(library, embeddings=False) as lib:
+        return task_store(lib).create("coastal fog forecasts", ResearchOptions(rounds=1)).id
+
+
 async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
     """Run one MCP session against `citewise mcp`; everything it got, by name."""
     from mcp import ClientSession
@@ -124,9 +132,11 @@ async def session(library: Path, env: dict[str, str]) -> dict[str, Any]:
         got["search_literature"] = json.loads(
             text(await call("search_literature", query="graph networks", limit=5))
         )
+        # a task no worker runs stays unfinished: its report is asked for before it exists (a
+        # started task may finish before the next call, so it cannot stand for "not yet")
+        got["early_report"] = await call("get_report", task_id=unstarted_task(library))
         started = json.loads(text(await call("start_research", topic=TOPIC, rounds=1)))
         got["start_research"] = started
-        got["early_report"] = await call("get_report", task_id=started["id"])
         deadline = time.time() + TASK_SECONDS
         while True:
             shown = json.loads(text(await call("get_task", task_id=started["id"])))
