@@ -25,6 +25,8 @@ _SKIP_SECTIONS = re.compile(
 _THANKS = re.compile(r"\backnowledg\w*", re.I)
 _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"https?://\S+")
+# the paper speaking of its own work: "we", "our", "us"
+FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
 # the placeholders of papers converted from LaTeX: a citation, a cross-reference, a formula
 PLACEHOLDER_KINDS = "BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID"
 OMITTED = "[…]"  # what a shown value says where the paper had a formula or cross-reference

@@ -27,7 +27,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     in_sections,
     word_list,
 )
-from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit
 
 ASPECT = "baselines"
 LISTED_SCORE = 3.0  # the paper's own list of its baselines
@@ -41,7 +41,6 @@ SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
 
 _B = r"(?i:baselines?)"
 _KIND = r"(?i:(?:\s+(?:models?|systems?|methods?|approach(?:es)?))?)"
-_OF_OURS = re.compile(r"\b(?:we|our|us)\b", re.I)
 _BASELINE = re.compile(r"\bbaselines?\b", re.I)
 _SECTIONS = re.compile(r"baseline|experiment|result|evaluation|compar", re.I)
 _HEADED = re.compile(r"baseline|compared (?:methods|systems|models)", re.I)
@@ -245,7 +244,7 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
             for m in pattern.finditer(text):
                 value = _trimmed(m.group("v") or m.groupdict().get("n") or "")
                 compared = form == "compared"
-                if form in _OURS_ONLY and not _OF_OURS.search(text):
+                if form in _OURS_ONLY and not FIRST_PERSON.search(text):
                     continue  # another paper's comparison or baseline
                 if not names_something(value, need_name=compared, listed=form == "listed"):
                     continue
@@ -303,7 +302,7 @@ def _listed_after(paper_units: list[Unit]) -> list[Finding]:
     out = []
     for i, unit in enumerate(paper_units):
         if not _INTRODUCES.search(unit.text) or not (
-            _BASELINE.search(unit.text) or _OF_OURS.search(unit.text)
+            _BASELINE.search(unit.text) or FIRST_PERSON.search(unit.text)
         ):
             continue
         for nxt in paper_units[i + 1 : i + 1 + _LISTED_AFTER]:

@@ -13,7 +13,13 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
-from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import (
+    FIRST_PERSON,
+    PLACEHOLDER_KINDS,
+    Finding,
+    Unit,
+    section_bonus,
+)
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
@@ -119,7 +125,6 @@ def data_run_on(paper_units: list[Unit]) -> list[Finding]:
 # another work's result on its data: "[cite] compares models for three datasets, where the best
 # has a score of 30.6 for X", "the work of [cite], who report gains on the X dataset"
 _CITES = re.compile(r"\b(?:BIBREF\d+|et al\.)")
-_OWN = re.compile(r"\b(?:we|our|us)\b", re.I)
 _RESULT = re.compile(
     r"\b(?:reports?|reported|shown|compares|achiev\w*|outperform\w*|scores?|performances?)\b",
     re.I,
@@ -131,5 +136,7 @@ def others_results_out(found: list[Finding]) -> list[Finding]:
     names no "we"/"our" and reports a result): that data is theirs, not the paper's."""
     return [
         f for f in found
-        if not (_CITES.search(f.quote) and not _OWN.search(f.quote) and _RESULT.search(f.quote))
+        if not (
+            _CITES.search(f.quote) and not FIRST_PERSON.search(f.quote) and _RESULT.search(f.quote)
+        )
     ]  # fmt: skip

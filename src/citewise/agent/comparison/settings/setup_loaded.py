@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.extraction import Unit
+from citewise.agent.comparison.extraction import FIRST_PERSON, Unit
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
 
@@ -25,7 +25,6 @@ _BACKGROUND = re.compile(
 _OTHERS_SUBJECT = re.compile(
     r"^\W*(?:[A-Z][\w-]+\s+et\s+al\.?|BIBREF\d+|They\b|(?:Existing|Previous|Prior|Earlier)\s)"
 )
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
 _PRETRAINED_PASSIVE = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?pre-?trained\b", re.I)
 # a sentence about what the paper compares with ("the baseline provided by the authors: an ELMo
 # encoder"), about another work ("prior work in which the authors fine-tune InferSent"), or a
@@ -142,13 +141,13 @@ def loaded_models(unit: Unit) -> list[str]:
     # "are pre-trained embeddings from Word2Vec" uses what follows; "BERT-small is pre-trained
     # by ..." tells how a model was made
     start, bare = 0, False
-    if not (_FIRST_PERSON.search(text) or _passive_use().search(text)):
+    if not (FIRST_PERSON.search(text) or _passive_use().search(text)):
         made = _PRETRAINED_PASSIVE.search(text)
         if made is None:
             bare = True  # only a release named right after "pre-trained"
         else:
             start = made.end()
-    if _OTHERS_SUBJECT.match(text) and not _FIRST_PERSON.search(text):
+    if _OTHERS_SUBJECT.match(text) and not FIRST_PERSON.search(text):
         return []
     out = []
     for m in _models().finditer(text, start):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.settings.setup_reading import SETTINGS, setting_name
 
@@ -86,7 +86,6 @@ def formula_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
 
 # the sections that report other works: a setting read there is theirs unless "we" state it
 _BACKGROUND = re.compile(r"introduction|related|background|prior work|literature", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
 
 
 # a card's bare model code ("V100", "K40") is a card only where the sentence speaks of one:
@@ -102,7 +101,7 @@ def own_settings(aspect: str, found: list[Finding]) -> list[Finding]:
     return [
         f
         for f in found
-        if (not _BACKGROUND.search(f.section.split(" > ")[0]) or _FIRST_PERSON.search(f.quote))
+        if (not _BACKGROUND.search(f.section.split(" > ")[0]) or FIRST_PERSON.search(f.quote))
         and not (
             aspect == "hardware"
             and _BARE_CODE.fullmatch(f.value)
