@@ -27,6 +27,7 @@ _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"https?://\S+")
 # the paper speaking of its own work: "we", "our", "us"
 FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
+WE_OR_OUR = re.compile(r"\b(?:we|our)\b", re.I)  # the same without "us"
 # the placeholders of papers converted from LaTeX: a citation, a cross-reference, a formula
 PLACEHOLDER_KINDS = "BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID"
 OMITTED = "[…]"  # what a shown value says where the paper had a formula or cross-reference

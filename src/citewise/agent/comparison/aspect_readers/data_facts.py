@@ -21,7 +21,7 @@ from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.aspect_readers.matrix_datasets import dataset_findings
-from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.comparison.extraction import WE_OR_OUR, Finding, Unit
 
 SIZE = "dataset size"
 LANGUAGES = "languages"
@@ -90,7 +90,6 @@ _LISTED = re.compile(
     r"languages\s*(?:[:(,]|\s)\s*(?:(?:namely|including|i\.e\.,?|viz\.,?)\s+)?"
     r"(?P<v>[A-Z][a-z]+(?:\s*,\s*(?:and\s+)?[A-Z][a-z]+)+(?:,?\s+and\s+[A-Z][a-z]+)?)"
 )
-_OURS = re.compile(r"\b(?:we|our)\b", re.I)
 LISTED_SCORE = 100.0  # the paper's list of its languages outranks languages counted in passing
 
 
@@ -102,7 +101,7 @@ def listed_languages(paper_units: list[Unit]) -> tuple[Finding | None, int]:
     for unit in paper_units:
         if unit.kind == "table" or "languages" not in unit.text:
             continue
-        if cites_others(unit.text) and not _OURS.search(unit.text):
+        if cites_others(unit.text) and not WE_OR_OUR.search(unit.text):
             continue
         for m in _LISTED.finditer(unit.text):
             n = len({n.group() for n in _language().finditer(m.group("v"))})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
-from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import WE_OR_OUR, Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import PLACEHOLDER
 
 __all__ = ["COUNT", "COUNTED_SCORE", "NUMBERING", "counted_findings"]
@@ -25,7 +25,6 @@ _COLLECTS = re.compile(
     re.I,
 )
 # whose data a count is: the authors' ("we gathered ...") or a section about the data
-_OURS = re.compile(r"\b(?:we|our)\b", re.I)
 # a heading's numbering: "4.1 ", "IV. " (not the "I" of "Image captioning dataset")
 NUMBERING = r"(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.?)\s+)?"
 _DATA_SECTION = re.compile(
@@ -56,7 +55,7 @@ def counted_findings(units: list[Unit]) -> list[Finding]:
     counts = []
     for unit in units:
         heading = unit.section.split(" > ")[-1]
-        ours = _OURS.search(unit.text) or _DATA_SECTION.search(heading)
+        ours = WE_OR_OUR.search(unit.text) or _DATA_SECTION.search(heading)
         if ours and _COLLECTS.search(unit.text) and not cites_others(unit.text):
             for m in counted.finditer(unit.text):
                 before = unit.text[: m.start("v")]

@@ -29,9 +29,9 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import OURS
 from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
 from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
+from citewise.agent.comparison.extraction import WE_OR_OUR
 
 MAX_RESOURCE_GAP = 6  # words between a pre-trained resource and its "trained on"
 
@@ -163,7 +163,7 @@ _LABELLED = re.compile(r"^\W*[\w+.-]+(?:\s[\w+.-]+){0,2}\s*:\s")
 def anothers_work(text: str) -> bool:
     """Whether the sentence speaks of another work's thing: a cited work is its subject, or it
     describes a listed item and cites it, and it says nothing of the paper's own."""
-    if OURS.search(text):
+    if WE_OR_OUR.search(text):
         return False
     return bool(_CITED_SUBJECT.match(text)) or bool(_LABELLED.match(text) and cites_others(text))
 
@@ -178,6 +178,6 @@ def generic(text: str, start: int, linked: str) -> bool:
     """Whether "X is/are ..." defines the thing in general rather than stating the paper's
     choice: the mention opens the sentence without a definite determiner and the sentence
     says nothing of the paper's own ("we", "our")."""
-    if not re.search(r"\s(?:is|are|include[sd]?)\s", linked + " ") or OURS.search(text):
+    if not re.search(r"\s(?:is|are|include[sd]?)\s", linked + " ") or WE_OR_OUR.search(text):
         return False
     return _GENERIC_OPENING.match(text[:start]) is not None and not _DEFINITE.match(text)

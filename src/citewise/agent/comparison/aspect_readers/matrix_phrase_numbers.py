@@ -19,6 +19,7 @@ from citewise.agent.comparison.aspect_readers.phrase_counts import (
     no_total,
 )
 from citewise.agent.comparison.aspect_readers.phrase_lists import function_words, phrase_list
+from citewise.agent.comparison.extraction import WE_OR_OUR
 from citewise.agent.comparison.patterns import NUM
 
 # a number as papers print a setting: "8", "10k", "1.09M", "5 × 10−5", "40 K"
@@ -29,9 +30,6 @@ _SET = (
 )
 # a symbol the value is given to: "agreement was $\\kappa$ = 0.93", "κ = 0.8"
 _SYMBOL = r"(?:[$\\]*[^\W\d]{1,8}\s*\$?\s*=\s*\$?\s*)?"
-# of several readings in one sentence, the one the paper states of its own ("..., while our
-# model has an embedding size of 128")
-OURS = re.compile(r"\b(?:our|we)\b", re.I)
 
 
 def cited_value(text: str, value: str) -> bool:
@@ -39,7 +37,7 @@ def cited_value(text: str, value: str) -> bool:
     reporting ("BIBREF4 report an agreement of 0.7", "a tool [3] obtained 81.3"), and the
     sentence says nothing of the paper's own ("we", "our")."""
     at = text.find(value)
-    if OURS.search(text):
+    if WE_OR_OUR.search(text):
         return False
     words = re.finditer(r"\S+", text[:at])
     cited = next((w.end() for w in words if cites_others(text[: w.end()])), None)
@@ -76,7 +74,9 @@ def first_reading(pattern: re.Pattern[str]) -> Reader:
         matches = list(pattern.finditer(text))
         if not matches:
             return None
-        ours = [m for m in matches if OURS.search(text, 0, m.start())]
+        # of several readings, the one the paper states of its own ("..., while our model has
+        # an embedding size of 128")
+        ours = [m for m in matches if WE_OR_OUR.search(text, 0, m.start())]
         m = ours[0] if ours and len(matches) > 1 else matches[0]
         return (m.group("v").strip(), False)
 
