@@ -110,8 +110,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             rf"(?:that\s+)?{_CLAUSE}",  # "results have shown that" (11 of 315 pool openings)
             re.I,
         ),
-        re.compile(
-            rf"\b{_SUBJECT}\s+(?:(?:has|have)\s+(?=shown|demonstrated))?"
+        re.compile(  # "we show that Y"; "we compare X and find that Y" (the subject said once)
+            rf"\b{_SUBJECT}\s+{prose_headline.SECOND_VERB}(?:(?:has|have)\s+(?=shown|demonstrated))?"
             r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that\s+)?{_CLAUSE}",
             re.I,
@@ -270,6 +270,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         start = m.start("v")
         # a cue's clause is taken whole (a bounded match may stop mid-clause), then shortened
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
+        if aspect == "main result" and prose_headline.said_once(m, unit.section):
+            continue  # "we did X and found that Y" outside the sections that sum up
         if aspect == "main result":  # "we build X and show that Y": Y
             start = main_clause(unit.text, reported_finding(unit.text, start, end), end)
         if aspect == "limitations":  # "while X, Y falls short": Y, unless X admits it

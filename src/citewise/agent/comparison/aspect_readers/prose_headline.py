@@ -24,6 +24,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     cites_others,
     clause_continues,
     clause_end,
+    in_sections,
     shorten,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
@@ -54,6 +55,14 @@ BY_MEANS = (
     r"(?!\s+by\s+(?![\d+$-]|(?:a|an|the|over|more|less|up|about|around|nearly|almost|roughly|"
     r"approximately|only|at)\b))"
 )
+# the first verb of a sentence whose subject says once what the paper did and what it found
+# ("we compare X (...), and find that Y"): a clause of the first verb, then "and", no second
+# subject; read only where a paper sums up (abstract, conclusion), for in a results section "we
+# calculated the average length and found that they are of length 55.2" reports a detail
+SECOND_VERB = (
+    r"(?P<did>[a-z]+\s+(?:[^.;:]|\.(?=\d)){0,160}?,?\s+and\s+(?:also\s+|then\s+)?"
+    r"(?=(?:find|found|show|observe|demonstrat)))?"
+)
 _OWN_SUBJECT = re.compile(r"\b(?:we|our|the proposed)\b", re.I)
 # "81.3", "7%": a measured number; not a year, not a size ("1.5 million tweets", "81.1M papers")
 _MEASURED = re.compile(rf"\d\.\d+(?![\d.]|\s?(?:{alternation('count_scales')})\b)|\d\s?%", re.I)
@@ -64,6 +73,17 @@ MAX_LEAD = 70  # how far into a sentence its own subject may stand for the value
 _SUBORDINATE = re.compile(
     rf"^(?:{alternation('subordinators')})\b[^,]{{3,200}}?,\s+(?!BIBREF)", re.I
 )
+
+
+def said_once(m: re.Match[str], section: str) -> bool:
+    """Whether a main-result cue matched a finding whose subject was said once before an
+    earlier verb ("we compare X and find that Y") outside the sections that sum up."""
+    groups = m.re.groupindex
+    return (
+        "did" in groups
+        and m.group("did") is not None
+        and not in_sections(section, "headline_sections")
+    )
 
 
 def headline(unit: Unit, early: float) -> Finding | None:
