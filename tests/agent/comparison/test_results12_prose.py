@@ -1,6 +1,8 @@
 """Main-result cells on papers the test writes (agent/comparison/aspect_readers/prose_aspects.py,
 prose_headline.py): a finding whose subject is said once before the paper's first verb ("we
-compare X and find that Y") where a paper sums up, not where it reports details."""
+compare X and find that Y") where a paper sums up, not where it reports details; a finding
+after "results on ... (e.g., ...) show that, for example," and a summed-up finding whose
+measured number stands past the point where the cell is cut."""
 
 from __future__ import annotations
 
@@ -49,3 +51,41 @@ def test_a_finding_after_the_papers_first_verb_is_the_main_result(tmp_path: Path
 def test_a_detail_reported_so_in_a_results_section_is_not(tmp_path: Path) -> None:
     value = _cell(tmp_path, "owls", DETAIL, "main result")
     assert "12.4" not in value
+
+
+ABBREVIATION = """# Counting Bats at Cave Mouths
+
+## Abstract
+
+We count bats leaving caves at dusk with thermal cameras. Experiments at 12 caves (e.g., \
+limestone and sandstone caves) show that, for example, camera counts are within 4.5% of \
+the counts of trained observers at every cave.
+
+## Results
+
+Bats left the caves over 40 minutes. The cameras were placed 15 m from each mouth.
+"""
+
+NUMBER_PAST_CUT = """# Counting Bats at Cave Mouths
+
+## Abstract
+
+We count bats leaving caves at dusk with thermal cameras placed at each cave mouth. \
+Experiments show that counting the bats leaving each of the twelve caves with two thermal \
+cameras instead of one camera reduces the counting error of the whole colony by 3.5%.
+
+## Results
+
+Our results show that the cameras counted 2.5% more bats than the observers at the largest \
+cave.
+"""
+
+
+def test_an_abbreviation_before_the_cue_verb_ends_no_clause(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "bats", ABBREVIATION, "main result")
+    assert "camera counts are within 4.5%" in value
+
+
+def test_a_summed_up_number_past_the_cut_outranks_a_finding_without_one(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "bats", NUMBER_PAST_CUT, "main result")
+    assert "3.5%" in value and "2.5%" not in value

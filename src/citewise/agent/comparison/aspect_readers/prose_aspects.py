@@ -48,6 +48,8 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
+# a Latin abbreviation's points end no clause: "(e.g., CoQA and RACE)", "i.e. its ..."
+_ABBREVIATION = r"\b(?:e\.g\.|i\.e\.|cf\.|viz\.|et al\.)"
 _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
     r"the (?:present|current) (?:study|paper|work|article)|here we)"
@@ -105,15 +107,16 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "main result": [
         re.compile(
-            r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b[^.;:]{0,100}?"
+            r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b"
+            rf"(?:{_ABBREVIATION}|[^.;:]|\.(?=\d)){{0,100}}?"  # "on 10 datasets (e.g., ...) show"
             r"\b(?:(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?|shown)\s+"
-            rf"(?:that\s+)?{_CLAUSE}",  # "results have shown that" (11 of 315 pool openings)
+            rf"(?:that,?\s+)?{_CLAUSE}",  # "results have shown that" (11 of 315 pool openings)
             re.I,
         ),
         re.compile(  # "we show that Y"; "we compare X and find that Y" (the subject said once)
             rf"\b{_SUBJECT}\s+{prose_headline.SECOND_VERB}(?:(?:has|have)\s+(?=shown|demonstrated))?"
             r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
-            rf"(?:that\s+)?{_CLAUSE}",
+            rf"(?:that,?\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
@@ -304,6 +307,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         # the abstract and introduction state tasks and methods
         step = method_statements.cue_step(rank) if aspect == "method" else rank
         score = 2.0 - 0.3 * step + (1.0 if in_section else 0.0) + 0.5 * early
+        if aspect == "main result" and was_cut and in_sections(unit.section, "headline_sections"):
+            score += prose_headline.number_past_cut(claim, value)  # the cell will show it
         if aspect == "method" and rank == MEANS_CUE and not _OPENING.search(unit.section):
             continue  # "we use Adam" in a setup section is a setting, not the method
         if aspect == "limitations":

@@ -75,6 +75,18 @@ _SUBORDINATE = re.compile(
 )
 
 
+MEASURED_WEIGHT = 1.0  # what a measured number adds to a main result (matrix_cells.own_statements)
+
+
+def number_past_cut(clause: str, value: str) -> float:
+    """What a main-result value cut before the measured number its clause states weighs as
+    the cell will show it (running on to the number, matrix_cells.whole_phrase): the measured
+    weight the cut value lacks; 0 when it holds one or the clause states none."""
+    if _MEASURED.search(value) or not _MEASURED.search(clause):
+        return 0.0
+    return MEASURED_WEIGHT
+
+
 def said_once(m: re.Match[str], section: str) -> bool:
     """Whether a main-result cue matched a finding whose subject was said once before an
     earlier verb ("we compare X and find that Y") outside the sections that sum up."""
