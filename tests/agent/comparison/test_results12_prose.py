@@ -2,7 +2,8 @@
 prose_headline.py): a finding whose subject is said once before the paper's first verb ("we
 compare X and find that Y") where a paper sums up, not where it reports details; a finding
 after "results on ... (e.g., ...) show that, for example," and a summed-up finding whose
-measured number stands past the point where the cell is cut."""
+measured number stands past the point where the cell is cut; a finding stated with a
+comparative of size or ease or a word of likeness ("similar", "simpler", "as powerful as")."""
 
 from __future__ import annotations
 
@@ -89,3 +90,25 @@ def test_an_abbreviation_before_the_cue_verb_ends_no_clause(tmp_path: Path) -> N
 def test_a_summed_up_number_past_the_cut_outranks_a_finding_without_one(tmp_path: Path) -> None:
     value = _cell(tmp_path, "bats", NUMBER_PAST_CUT, "main result")
     assert "3.5%" in value and "2.5%" not in value
+
+
+LIKENESS = """# Reading Tide Gauges From Photographs
+
+## Abstract
+
+We read the water level from photographs of tide gauges taken by volunteers.
+
+## Method
+
+Each photograph is matched to the gauge's scale by its markings.
+
+## Conclusion
+
+Our results against the harbour's sensors show that the levels read from photographs are \
+similar to the sensors' levels.
+"""
+
+
+def test_a_finding_of_likeness_is_a_main_result(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "tides", LIKENESS, "main result")
+    assert "similar to the sensors' levels" in value

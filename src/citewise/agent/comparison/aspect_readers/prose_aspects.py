@@ -199,7 +199,9 @@ _ANNOUNCES = re.compile(
 # a result that names no finding: "experiments demonstrate the effectiveness of our method"
 _VAGUE = re.compile(rf"^(?:the\s+)?(?:{alternation('vague_results')})\s+(?:of|and)\b", re.I)
 # what a result claims: a comparison, a change, a number
-_CLAIMS = re.compile(rf"\d|\b(?:{alternation('claim_words')})\b", re.I)
+_CLAIMS = re.compile(
+    rf"\d|\b(?:{alternation('claim_words')}|{prose_headline.finding_words()})\b", re.I
+)
 
 
 def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:

@@ -17,6 +17,7 @@ Two readings of the sentences papers state their results in:
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     MAX_CELL,
@@ -28,6 +29,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import sourced_lists
 
 # a value that points at a table or figure instead of stating a finding
 POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
@@ -151,3 +154,17 @@ def reported_finding(text: str, start: int, end: int) -> int:
     if not found or len(text[found[-1] : end].split()) < 3:
         return start
     return found[-1]
+
+
+WORDS_FILE = "prose_results.txt"
+
+
+@cache
+def finding_words() -> str:
+    """The [finding_words] of agent/data/prose_results.txt as a regex alternation, longest
+    first ("similar*" a stem): what a result claims besides the [claim_words]."""
+    words = sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, ("finding_words",))
+    ordered = sorted(words["finding_words"], key=len, reverse=True)
+    return "|".join(
+        re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in ordered
+    )
