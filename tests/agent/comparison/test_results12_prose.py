@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.agent.comparison.matrix import extractor_files
 from tests.agent.comparison.test_matrix_cells import cell_value as _cell
 
 SAID_ONCE = """# Ringing Owls in Winter Woods
@@ -112,3 +113,7 @@ similar to the sensors' levels.
 def test_a_finding_of_likeness_is_a_main_result(tmp_path: Path) -> None:
     value = _cell(tmp_path, "tides", LIKENESS, "main result")
     assert "similar to the sensors' levels" in value
+
+
+def test_the_matrix_cache_version_reads_the_main_result_word_list() -> None:
+    assert "prose_results.txt" in {p.name for p in extractor_files()}

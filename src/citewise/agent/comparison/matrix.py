@@ -26,12 +26,13 @@ from citewise.store.sqlite.library import StoredDocument
 
 def extractor_files() -> list[Path]:
     """The files whose text makes a cell: every module of this folder and its subfolders, and
-    the word lists its readers load (agent/data/matrix_*.txt, setup_*.txt)."""
+    the word lists its readers load (agent/data/matrix_*.txt, setup_*.txt, prose_*.txt)."""
     here = Path(__file__).parent
     data = here.parent / "data"
     code = sorted(here.rglob("*.py"))
     lists = sorted(
-        [*data.glob("matrix_*.txt"), *data.glob("setup_*.txt"), data / "prose_reader.json"]
+        [*data.glob("matrix_*.txt"), *data.glob("setup_*.txt"), *data.glob("prose_*.txt")]
+        + [data / "prose_reader.json"]
     )
     return [*code, *lists]
 
