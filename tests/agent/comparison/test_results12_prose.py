@@ -3,7 +3,8 @@ prose_headline.py): a finding whose subject is said once before the paper's firs
 compare X and find that Y") where a paper sums up, not where it reports details; a finding
 after "results on ... (e.g., ...) show that, for example," and a summed-up finding whose
 measured number stands past the point where the cell is cut; a finding stated with a
-comparative of size or ease or a word of likeness ("similar", "simpler", "as powerful as")."""
+comparative of size or ease or a word of likeness ("similar", "simpler", "as powerful as");
+where a paper sums up no finding, its claim that its resource is the first of its kind."""
 
 from __future__ import annotations
 
@@ -117,3 +118,40 @@ def test_a_finding_of_likeness_is_a_main_result(tmp_path: Path) -> None:
 
 def test_the_matrix_cache_version_reads_the_main_result_word_list() -> None:
     assert "prose_results.txt" in {p.name for p in extractor_files()}
+
+
+NOVELTY = """# A Corpus of Ferry Announcements in Faroese
+
+## Abstract
+
+We introduce FerryTalk, the first corpus of spoken ferry announcements in Faroese. It holds \
+the announcements of six ferries recorded over one summer, transcribed by two native speakers.
+
+## Transcription
+
+Two speakers transcribed each announcement and a third settled where they differed.
+
+## Conclusion
+
+The corpus can be used to build speech recognisers for Faroese.
+"""
+
+FIRST_STEP = """# A Corpus of Ferry Announcements in Faroese
+
+## Abstract
+
+We record the spoken ferry announcements of six ferries over one summer and transcribe them.
+
+## Conclusion
+
+Our recordings are a first step towards building speech recognition systems for Faroese.
+"""
+
+
+def test_a_resource_claimed_the_first_of_its_kind_is_the_main_result(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "ferries", NOVELTY, "main result")
+    assert "the first corpus of spoken ferry announcements" in value
+
+
+def test_a_first_step_claims_no_novelty(tmp_path: Path) -> None:
+    assert _cell(tmp_path, "ferries", FIRST_STEP, "main result") == "not stated"

@@ -327,7 +327,7 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         return Finding(aspect, value, unit.text, unit.page, unit.block_id, unit.section, score,
                        was_cut)  # fmt: skip
     if aspect == "main result" and in_sections(unit.section, "headline_sections"):
-        return headline(unit, early)
+        return headline(unit, early) or prose_headline.novelty_claim(unit, early)
     return None
 
 

@@ -163,8 +163,54 @@ WORDS_FILE = "prose_results.txt"
 def finding_words() -> str:
     """The [finding_words] of agent/data/prose_results.txt as a regex alternation, longest
     first ("similar*" a stem): what a result claims besides the [claim_words]."""
-    words = sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, ("finding_words",))
-    ordered = sorted(words["finding_words"], key=len, reverse=True)
+    return _alternation("finding_words")
+
+
+@cache
+def _alternation(name: str) -> str:
+    """One list of agent/data/prose_results.txt as a regex alternation, longest first."""
+    lists = sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, (name,))
+    ordered = sorted(lists[name], key=len, reverse=True)
     return "|".join(
         re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in ordered
     )
+
+
+@cache
+def _novelty() -> re.Pattern[str]:
+    # "X is the first such dataset in French", "we introduce X, the largest publicly available
+    # corpus of ...", "we present the first system that ...": what a paper claims for its resource
+    # ("a first step towards ..." claims none)
+    return re.compile(
+        r"(?:\b(?:is|are|was|were|be|as|present|introduce|release|describe)|,)\s+"
+        rf"(?P<claim>(?:the|a)\s+(?:{_alternation('novelty_words')})\b(?!\s+steps?\b)[^.;:]{{0,80}}?"
+        rf"\b(?:{_alternation('resource_nouns')})s?\b)",
+        re.I,
+    )
+
+
+_OWN_CLAIM = re.compile(
+    r"\b(?:we|our|this|these)\b", re.I
+)  # not "the Ubuntu corpus is the largest"
+_KNOWLEDGE = re.compile(
+    r"^(?:to\s+(?:the\s+best\s+of\s+)?our\s+knowledge|in\s+this\s+(?:paper|work)),?\s*", re.I
+)
+NOVELTY_SCORE = 2.0  # below a stated finding where the paper sums up, above none
+
+
+def novelty_claim(unit: Unit, early: float) -> Finding | None:
+    """A sentence claiming the paper's own resource or system is the first or the largest of
+    its kind, from its subject (after "to our knowledge,"), or from the claim after a long lead;
+    None when it claims none or the resource is another's. The caller checks the section."""
+    m = _novelty().search(unit.text)
+    if not m or not _OWN_CLAIM.search(unit.text, 0, m.end()) or cites_others(unit.text):
+        return None
+    lead = _KNOWLEDGE.match(unit.text)
+    start = lead.end() if lead else 0
+    if m.start() - start > MAX_LEAD:
+        start = m.start("claim")
+    value, was_cut = shorten(unit.text[start:].rstrip(" ."))
+    if len(value.split()) < 3 or value not in unit.text or m.end("claim") > start + len(value):
+        return None
+    return Finding("main result", value, unit.text, unit.page, unit.block_id, unit.section,
+                   NOVELTY_SCORE + 0.5 * early, was_cut)  # fmt: skip
