@@ -48,7 +48,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
 from citewise.agent.comparison.extraction import Finding, Unit
 
 _CLAUSE = r"(?P<v>(?:[^.;:]|[.:](?=\d)){8,400})"  # "81.1M" and "1:2" do not end it
-# a Latin abbreviation's points end no clause: "(e.g., CoQA and RACE)", "i.e. its ..."
+# a Latin abbreviation's points end no clause: "(e.g., two news corpora)", "i.e. its ..."
 _ABBREVIATION = r"\b(?:e\.g\.|i\.e\.|cf\.|viz\.|et al\.)"
 _SUBJECT = (
     r"(?:we|I|this (?:paper|article|study|work|review|thesis|proposal)|"
@@ -108,7 +108,7 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     "main result": [
         re.compile(
             r"\b(?:results?|findings?|experiments|tests|evaluations?|analys[ie]s)\b"
-            rf"(?:{_ABBREVIATION}|[^.;:]|\.(?=\d)){{0,100}}?"  # "on 10 datasets (e.g., ...) show"
+            rf"(?:{_ABBREVIATION}|[^.;:]|\.(?=\d)){{0,100}}?"  # "on five corpora (e.g., ...) show"
             r"\b(?:(?:show|suggest|indicate|demonstrate|reveal|confirm)(?:ed|s)?|shown)\s+"
             rf"(?:that,?\s+)?{_CLAUSE}",  # "results have shown that" (11 of 315 pool openings)
             re.I,

@@ -1,6 +1,6 @@
 """Where a main-result cell's value starts: the paper's own finding with its number.
 
-Two readings of the sentences papers state their results in:
+Readings of the sentences papers state their results in:
 
 - a headline: where a paper sums up (abstract, conclusion), a sentence whose subject is the
   paper's own ("we", "our model", "the proposed") stating a measured number (a decimal or a
@@ -11,7 +11,12 @@ Two readings of the sentences papers state their results in:
   X, we obtain Y", "while A improves, B ...") and is too long for a cell starts after it;
 - a reported finding: a sentence that first says what the paper did and then what it showed
   ("we collect a corpus of ... and find that the parser halves ...") states its finding after
-  the last "and show(ed)/find(s) that".
+  the last "and show(ed)/find(s) that"; where a paper sums up, also when the subject is said
+  once before the first verb ("we compare X and find that Y", SECOND_VERB);
+- a number past the cut: a summed-up finding cut before its clause's measured number weighs
+  as the cell shows it, with the number;
+- a novelty claim: where a paper sums up no finding, its claim that its own resource or system
+  is the first or the largest of its kind (the word lists in agent/data/prose_results.txt).
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ BY_MEANS = (
 # the first verb of a sentence whose subject says once what the paper did and what it found
 # ("we compare X (...), and find that Y"): a clause of the first verb, then "and", no second
 # subject; read only where a paper sums up (abstract, conclusion), for in a results section "we
-# calculated the average length and found that they are of length 55.2" reports a detail
+# measured the outputs' lengths and found that they hold 40.1 words" reports a detail
 SECOND_VERB = (
     r"(?P<did>[a-z]+\s+(?:[^.;:]|\.(?=\d)){0,160}?,?\s+and\s+(?:also\s+|then\s+)?"
     r"(?=(?:find|found|show|observe|demonstrat)))?"
@@ -178,9 +183,9 @@ def _alternation(name: str) -> str:
 
 @cache
 def _novelty() -> re.Pattern[str]:
-    # "X is the first such dataset in French", "we introduce X, the largest publicly available
-    # corpus of ...", "we present the first system that ...": what a paper claims for its resource
-    # ("a first step towards ..." claims none)
+    # "X is the first corpus of its kind for Welsh", "we release X, the largest public collection
+    # of ...", "we describe the first tool that ...": what a paper claims for its resource ("our
+    # study is a first step toward ..." claims none)
     return re.compile(
         r"(?:\b(?:is|are|was|were|be|as|present|introduce|release|describe)|,)\s+"
         rf"(?P<claim>(?:the|a)\s+(?:{_alternation('novelty_words')})\b(?!\s+steps?\b)[^.;:]{{0,80}}?"
@@ -189,9 +194,8 @@ def _novelty() -> re.Pattern[str]:
     )
 
 
-_OWN_CLAIM = re.compile(
-    r"\b(?:we|our|this|these)\b", re.I
-)  # not "the Ubuntu corpus is the largest"
+# the paper's own resource: not "the forum corpus is the largest of its kind" said of another's
+_OWN_CLAIM = re.compile(r"\b(?:we|our|this|these)\b", re.I)
 _KNOWLEDGE = re.compile(
     r"^(?:to\s+(?:the\s+best\s+of\s+)?our\s+knowledge|in\s+this\s+(?:paper|work)),?\s*", re.I
 )
