@@ -17,18 +17,27 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
 
+# a problem a paper says stays open ("there is still ample room for improvement", "it is still an
+# open problem to ...", "the most significant question that remains is why ..."): work said to
+# remain, read like future work
+OPEN_PROBLEM = (
+    r"(?:room|opportunit(?:y|ies)|scope) for (?:\w+ )?improvements?|"
+    r"(?:remains?|is still|still|are still) (?:an? )?(?:open|unsolved|unresolved) (?:problems?|"
+    r"questions?|challenges?|issues?)|"
+    r"questions? (?:that|which) remains?|remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)"
+)
 # the words that name future work, and work a paper says remains to be done ("it could
 # benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
 # pool papers, 16% use "further research/investigation/study" and 2.9% say more work is needed
 # without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
 # left out by `future_enabled`, released data by RELEASES)
 FUTURE_WORDS = (
-    r"future (?:work|studies|research|directions?)|in the future|in future|further work|"
+    r"future (?:works?|studies|research|directions?)|in the future|in future|further work|"
     r"(?:future|possible|potential|natural) extensions? (?:of|to) (?:this|our)|"
     r"further (?:research|investigations?|study|studies)|"
-    r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
-    r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
-    r"(?:needed|required|necessary|warranted)"
+    r"(?:more|additional|further) (?:[\w-]+ ){0,2}?[\w-]+\b[^.;:]{0,40}?\b(?:is|are|would be|"
+    r"will be) (?:\w+ )?(?:needed|required|necessary|warranted)|"
+    rf"{OPEN_PROBLEM}"
 )
 # A sentence naming future work states what the paper leaves undone, whatever its verb ("In the
 # future, we also consider ...", "leaving X as our future work", "directions remain for future
@@ -75,11 +84,14 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
     if words and words.start() - start > LATE_PLAN:  # "X could be possible, ..., but we leave
         starts = [c.end() for c in _PLAN_CLAUSE.finditer(text, start, words.start())]
         start = starts[-1] if starts else start  # this to future work as ...": that clause
+        if not starts and _OPEN_NAMED.match(text, words.start()):  # "we built X and ran Y,
+            start = max(start, _clause_start(text, words.start()))  # showing there is room ..."
     return start, end
 
 
 LATE_PLAN = 70  # how far into a sentence its future-work words may stand, the value whole
 _FUTURE_NAMED = re.compile(rf"\b(?:{FUTURE_WORDS})\b", re.I)
+_OPEN_NAMED = re.compile(rf"\b(?:{OPEN_PROBLEM})\b", re.I)
 # where a clause holding the plan starts: ", but we leave ...", "; we leave ..."
 _PLAN_CLAUSE = re.compile(
     r"(?:[,;]\s+(?:but|and|so|yet|while|although)?\s*)(?=we\b|our\b|this\b)", re.I
@@ -103,6 +115,8 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
     system's. Plans and the cue's other forms ("not able to ...") pass."""
     if rank in (FUTURE_CUE, PLAN_CUE):
         return True
+    if _SERVES_FUTURE.search(text):  # "however, ... the results may serve as references for
+        return False  # future work": what the paper offers, whatever its cue
     clause = text[_clause_start(text, start) : start]
     if _COMPARED.search(clause):
         return False
@@ -112,6 +126,11 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
 
 
 PLAN_CUE = 4  # "we plan to ..." among the limitations cues of prose_aspects.PROSE_CUES
+_SERVES_FUTURE = re.compile(
+    rf"\b(?:{alternation('future_enabled')})\s+(?:(?!that\b)[\w-]+\s+){{0,4}}?"
+    r"(?:future|further)\s+(?:work|research|studies|investigations?|stud(?:y|ies)|efforts?)\b",
+    re.I,
+)
 # the words naming a system the paper compares with rather than its own
 _COMPARED = re.compile(rf"\b(?:{alternation('compared_systems')})\b", re.I)
 
