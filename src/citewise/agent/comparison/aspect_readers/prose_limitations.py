@@ -24,7 +24,8 @@ OPEN_PROBLEM = (
     r"(?:room|opportunit(?:y|ies)|scope) for (?:\w+ )?improvements?|"
     r"(?:remains?|is still|still|are still) (?:an? )?(?:open|unsolved|unresolved) (?:problems?|"
     r"questions?|challenges?|issues?)|"
-    r"questions? (?:that|which) remains?|remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)"
+    r"questions? (?:that|which) remains?|"
+    r"remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)"
 )
 # the words that name future work, and work a paper says remains to be done ("it could
 # benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
