@@ -4,6 +4,7 @@ own results."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from citewise.agent.ask.features import section_roles
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
@@ -16,6 +17,9 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import read_lists
+from citewise.errors import CitewiseError
 
 # a problem a paper says stays open ("there is still ample room for improvement", "it is still an
 # open problem to ...", "the most significant question that remains is why ..."): work said to
@@ -250,8 +254,8 @@ _ANNOUNCING = re.compile(
     re.I,
 )
 # the words by which a limitations section's sentence admits a shortcoming
-_ADMITS = re.compile(
-    rf"\b(?:{alternation('shortcoming_words')}|{alternation('own_shortcomings')})\b", re.I
+_ADMITS = re.compile(  # the phrases first: "not able to" is one admission, not a bare "not"
+    rf"\b(?:{alternation('own_shortcomings')}|{alternation('shortcoming_words')})\b", re.I
 )
 STATING_WEIGHT = 0.5  # above the section's other sentences, below a cue elsewhere's margin
 
@@ -265,7 +269,26 @@ def stating_weight(text: str) -> float:
     """What a limitations section's sentence gains for admitting a shortcoming in words
     ("came with some bias", "we are not able to verify"): the section's first sentence often
     only sets the scene ("In this work we combined multiple datasets")."""
-    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
+    words = {m.group(0).lower() for m in _ADMITS.finditer(text)}
+    return STATING_WEIGHT if words - limitation_words("weak_admissions") else 0.0
+
+
+LIMITATION_WORDS = "limitation_words.txt"
+
+
+@cache
+def limitation_words(name: str) -> frozenset[str]:
+    """One "[name]" list of agent/data/limitation_words.txt, lower case; a list missing or
+    without its provenance line is an error (WORDS_INVALID)."""
+    lists, sourced = read_lists(shipped_text(LIMITATION_WORDS))
+    words = frozenset(w.lower() for w in lists.get(name, []))
+    if not words or name not in sourced:
+        raise CitewiseError(
+            f"{LIMITATION_WORDS}: the list [{name}] is missing or lacks a '# from:' line",
+            hint="add the list with a '# from:' line naming where its words come from",
+            code="WORDS_INVALID",
+        )
+    return words
 
 
 # a sentence remedying the problem the sentence before it states: "To address these
