@@ -136,9 +136,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "limitations": [
         re.compile(
-            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
-            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
-            rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
+            rf"\b(?:a|one|another|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|weakness(?:es)?|shortcomings?|obstacles?|downsides?|disadvantages?)\s+"
+            rf"(?:of\s+(?:this|our|the)\s+(?:[\w-]+\s+){{1,2}}?(?:(?:that|which)\s+\w+\s+\w+\s+)?)?"
+            rf"(?:is|was|are|were|include[sd]?|lies? in)\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(  # the cue is part of the cell: "limited by the coverage of ..."
