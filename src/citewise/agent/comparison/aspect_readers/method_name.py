@@ -224,15 +224,15 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
 
 
 def _in_a_title(text: str, at: int) -> bool:
-    """Whether the naming verb at `at` is a capitalised word inside the sentence ("Spoken Term
-    Detection (STD)", "Short-Term Memory"): a word of a title-case name, not "we term it X"
+    """Whether the naming verb at `at` is a capitalised word inside the sentence ("Named Entity
+    Recognition (NER)", "Short-Term Memory"): a word of a title-case name, not "we term it X"
     (QASPER odd half: 3 sentences in 2 papers, each a long form read as a name given)."""
     return text[at].isupper() and at > 0 and not _SENTENCE_START.search(text, 0, at)
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)[\"“'‘(]?$")
 # a name written as a kind of thing: after an indefinite article and at most two lower-case
-# words, and before no noun of its own ("a personalized FST that ...", "an empty contact FST in")
+# words, and before no noun of its own ("a weighted FSA that ...", "an empty FSA in")
 _KIND_OF = (
     r"\b[Aa]n?\s+(?:[a-z][\w-]*\s+){0,2}?%s"
     r"(?=\s*(?:[,.;:)]|$|(?:that|which|with|in|for|to|of|is|are|as|and|or)\b))"

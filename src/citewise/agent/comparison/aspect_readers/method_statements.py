@@ -242,7 +242,7 @@ SUBJECT_WORDS = 6  # the fewest words of a sentence stating what the proposal do
 def _subject_elaboration(g: Finding, paper_units: list[Unit], n: int) -> Finding | None:
     """The sentence after a proposal in general words (within ELABORATION_GAP, in its
     paragraph) whose subject is the proposal itself and whose verb says what it does ("The
-    parser includes ...", "If ..., the system offers ...", "Our model hierarchically builds
+    parser includes ...", "If ..., the system rates ...", "Our model jointly reads
     ..."), from that subject on, as a method finding just above the proposal; None when no
     such sentence follows or its verb reports a result ("This system outperforms ...")."""
     head = _general_head().match(_object(g.value))
