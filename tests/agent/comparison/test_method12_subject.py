@@ -63,3 +63,22 @@ def test_a_result_with_the_proposal_as_subject_does_not_take_over(tmp_path: Path
 def test_a_way_to_do_something_is_a_proposal_in_general_words(tmp_path: Path) -> None:
     value = _method(tmp_path, WAY)
     assert value.startswith("Our model jointly reads the photographs"), value
+
+
+ENTRIES = """# Our Systems for the Map Reading Challenge
+
+## Abstract
+
+We describe two entries from our laboratory to the 2022 map reading challenge on contour \
+lines. Our entry to the small-data track is based on earlier work on hand-written grammars \
+together with a strong neural tagger. Both entries ranked in the top five.
+
+## Maps
+
+We used 900 scanned maps.
+"""
+
+
+def test_an_entry_said_to_be_based_on_something_states_its_means(tmp_path: Path) -> None:
+    value = _method(tmp_path, ENTRIES)
+    assert value.startswith("Our entry to the small-data track is based on earlier work"), value
