@@ -82,3 +82,13 @@ We used 900 scanned maps.
 def test_an_entry_said_to_be_based_on_something_states_its_means(tmp_path: Path) -> None:
     value = _method(tmp_path, ENTRIES)
     assert value.startswith("Our entry to the small-data track is based on earlier work"), value
+
+
+def test_an_auxiliary_after_the_proposal_states_no_means(tmp_path: Path) -> None:
+    paper = SUBJECT.replace(
+        "If a slope is unstable, the system rates each trail segment from seismometer readings and "
+        "rainfall forecasts.",
+        "The system was tested on twelve trails over two summers by the park rangers.",
+    )
+    value = _method(tmp_path, paper)
+    assert "tested" not in value and "warns hikers of rockfall" in value, value

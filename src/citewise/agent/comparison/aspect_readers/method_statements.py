@@ -267,14 +267,14 @@ def _subject_elaboration(g: Finding, paper_units: list[Unit], n: int) -> Finding
 def _subject(head: str) -> re.Pattern[str]:
     """The proposal as a sentence's subject, after at most a short opening clause ("If the
     possibility exists, the system ..."), with at most a short phrase saying which one ("our
-    entry to the second track"), then a finite verb (an adverb allowed) that reports no
-    result, or "is based on", "is composed of"."""
+    entry to the second track"), then a finite verb (an adverb allowed; no auxiliary: "the
+    model was trained ...") that reports no result, or "is based on", "is composed of"."""
     return re.compile(
         r"^(?:[^,.;:]{0,60},\s+)?(?P<s>(?:the|this|our)\s+(?:proposed\s+|new\s+)?"
         rf"(?:{re.escape(head)}|{alternation('general_method_heads')})\s+"
         r"(?:(?:to|for|in|on)\s+[^,.;:()]{1,50}?\s+)?"
         r"(?:(?:is|are|was|were)\s+(?:based\s+on|built\s+on|composed\s+of|made\s+up\s+of)\b|"
-        rf"(?:[a-z]+ly\s+)?(?!(?:{_result_verbs()})\b)[a-z]+(?:s|ed)\b))",
+        rf"(?:[a-z]+ly\s+)?(?!(?:is|was|has|does|{_result_verbs()})\b)[a-z]+(?:s|ed)\b))",
         re.I,
     )
 
