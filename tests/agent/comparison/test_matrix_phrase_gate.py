@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import (
+from citewise.agent.comparison.aspect_readers.phrases.gate import (
     a_kind_in_general,
     not_a_total,
 )

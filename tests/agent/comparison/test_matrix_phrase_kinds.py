@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import (
+from citewise.agent.comparison.aspect_readers.phrases.gate import (
     a_duration,
     anothers_work,
     network_part,

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.agent.comparison.aspect_readers.matrix_phrases import asks_for_number, phrase_findings
+from citewise.agent.comparison.aspect_readers.phrases.columns import (
+    asks_for_number,
+    phrase_findings,
+)
 from citewise.agent.comparison.extraction import Unit
 
 

@@ -117,7 +117,7 @@ def test_the_papers_own_repository_leads_over_other_links() -> None:
 
 
 def phrase(column: str, *sentences: str) -> list[str]:
-    from citewise.agent.comparison.aspect_readers.matrix_phrases import phrase_findings
+    from citewise.agent.comparison.aspect_readers.phrases.columns import phrase_findings
 
     units = [unit(s, n=i) for i, s in enumerate(sentences)]
     found = best_distinct(phrase_findings(column, units), 3)

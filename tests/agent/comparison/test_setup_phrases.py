@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from citewise.agent.comparison.aspect_readers.matrix_phrases import asks_for_number, phrase_findings
+from citewise.agent.comparison.aspect_readers.phrases.columns import (
+    asks_for_number,
+    phrase_findings,
+)
 from citewise.agent.comparison.extraction import Unit
 from citewise.cli import app
 from citewise.cli.testing import CliRunner

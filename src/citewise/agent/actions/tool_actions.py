@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
-from citewise.agent.comparison.aspect_readers.matrix_phrases import FREE_PHRASE_PATTERN
+from citewise.agent.comparison.aspect_readers.phrases.columns import FREE_PHRASE_PATTERN
 from citewise.agent.comparison.aspects import ALIASES, KNOWN
 from citewise.agent.comparison.compare import Comparison
 from citewise.agent.comparison.matrix import Matrix
@@ -57,7 +57,7 @@ class NothingStated(ToolFailure):
 
 # The aspect names a caller may send (documented in the schemas): a preset or alias, or a
 # free phrase of one to six words answered per paper
-# (agent/comparison/aspect_readers/matrix_phrases.py); a single word a typo away from a
+# (agent/comparison/aspect_readers/phrases/columns.py); a single word a typo away from a
 # preset is UNKNOWN_ASPECT naming it, with the list (agent/comparison/aspects.py).
 _NAMES: list[JsonValue] = [*sorted({*KNOWN, *ALIASES})]
 # one pattern for both (a schema reader that merges an anyOf of two string schemas loses one)

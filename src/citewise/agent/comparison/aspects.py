@@ -32,14 +32,14 @@ from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     listed_metrics,
     metric_long_forms,
 )
-from citewise.agent.comparison.aspect_readers.matrix_phrases import (
+from citewise.agent.comparison.aspect_readers.method_name import method_name
+from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
+from citewise.agent.comparison.aspect_readers.named_statement import named_method
+from citewise.agent.comparison.aspect_readers.phrases.columns import (
     is_free_phrase,
     phrase_findings,
     phrase_key,
 )
-from citewise.agent.comparison.aspect_readers.method_name import method_name
-from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
-from citewise.agent.comparison.aspect_readers.named_statement import named_method
 from citewise.agent.comparison.aspect_readers.prose_aspects import (
     PROSE_CUES,
     described_datasets,
@@ -145,7 +145,7 @@ class AspectError(CitewiseError):
 def normalise_aspect(name: str) -> str:
     """'Learning-rate schedule' -> 'schedule'; a phrase of one to six words that names no
     preset ('study design', 'annotators') is a free-phrase column
-    (agent/comparison/aspect_readers/matrix_phrases.py); a single word a typo away from a
+    (agent/comparison/aspect_readers/phrases/columns.py); a single word a typo away from a
     preset or alias ('metircs') is an error whose hint names it."""
     key = phrase_key(name)
     key = ALIASES.get(key, key)

@@ -178,7 +178,7 @@ def method_name(
             continue
         if score < NAME_FLOOR or _task_like(name, paper_units):
             continue
-        if _written_as_word(name, paper_units):
+        if _written_as_word(name, paper_units) or _a_kind(name, paper_units):
             continue
         uses, cited_uses = _uses(name, paper_units)
         if uses < 2 or cited_uses > MAX_CITED_SHARE * uses:
@@ -196,6 +196,8 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
     for c in CALLED.finditer(text):
         if _PASSIVE.search(text[: c.start()]) and not _FIRST_PERSON.search(text):
             continue  # "this algorithm is called X": how others' work is known
+        if _in_a_title(text, c.start()):
+            continue  # "Long Short-Term Memory (LSTM)": a word of a name, not the verb
         called = _first_name(text[c.end() :], within=3) or _defined_first(text[c.end() :])
         if called:
             out.append((called, CALLED_SCORE))
@@ -219,6 +221,32 @@ def _stated(text: str, opening: bool) -> list[tuple[str, float]]:
         if a and coined(a.group("n")):
             out.append((a.group("n"), APPOSITION_SCORE))
     return out
+
+
+def _in_a_title(text: str, at: int) -> bool:
+    """Whether the naming verb at `at` is a capitalised word inside the sentence ("Named Entity
+    Recognition (NER)", "Short-Term Memory"): a word of a title-case name, not "we term it X"
+    (QASPER odd half: 3 sentences in 2 papers, each a long form read as a name given)."""
+    return text[at].isupper() and at > 0 and not _SENTENCE_START.search(text, 0, at)
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)[\"“'‘(]?$")
+# a name written as a kind of thing: after an indefinite article and at most two lower-case
+# words, and before no noun of its own ("a weighted FSA that ...", "an empty FSA in")
+_KIND_OF = (
+    r"\b[Aa]n?\s+(?:[a-z][\w-]*\s+){0,2}?%s"
+    r"(?=\s*(?:[,.;:)]|$|(?:that|which|with|in|for|to|of|is|are|as|and|or)\b))"
+)
+KIND_USES = 3  # sentences writing a name so before it counts as a common noun
+
+
+def _a_kind(name: str, paper_units: list[Unit]) -> bool:
+    """Whether the paper writes the name as a common noun (a kind of thing, like "an LSTM")
+    in KIND_USES sentences or more: a paper's own method is a proper name ("we propose X",
+    "X outperforms"). QASPER odd half: 1 of the 57 names chosen (an abbreviation of a
+    textbook formalism); no other name is written so more than twice."""
+    pattern = re.compile(_KIND_OF % re.escape(name))
+    return sum(1 for u in paper_units if pattern.search(u.text)) >= KIND_USES
 
 
 def _task_like(name: str, paper_units: list[Unit]) -> bool:

@@ -28,6 +28,8 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     shorten,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import read_lists
 
 # Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
 # cell only where no proposal or means cue does, or take over from a general proposal.
@@ -222,7 +224,8 @@ def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]
             out[k] = replace(f, score=max(f.score, g.score + TAKEOVER))
             break
         else:
-            out = _abstract_means(out, g)
+            told = _subject_elaboration(g, paper_units, n)
+            out = [*out, told] if told else _abstract_means(out, g)
     top = max(out, key=lambda f: f.score)  # the statement that fills the cell now
     if (top.block_id, top.quote) in at:
         told = _elaboration(top, paper_units, at[(top.block_id, top.quote)])
@@ -231,6 +234,55 @@ def prefer_means(found: list[Finding], paper_units: list[Unit]) -> list[Finding]
 
 
 _ABSTRACT = re.compile(r"\babstract\b", re.I)
+
+
+SUBJECT_WORDS = 6  # the fewest words of a sentence stating what the proposal does
+
+
+def _subject_elaboration(g: Finding, paper_units: list[Unit], n: int) -> Finding | None:
+    """The sentence after a proposal in general words (within ELABORATION_GAP, in its
+    paragraph) whose subject is the proposal itself and whose verb says what it does ("The
+    parser includes ...", "If ..., the system rates ...", "Our model jointly reads
+    ..."), from that subject on, as a method finding just above the proposal; None when no
+    such sentence follows or its verb reports a result ("This system outperforms ...")."""
+    head = _general_head().match(_object(g.value))
+    if head is None:
+        return None
+    subject = _subject(_object(g.value)[: head.start("rest")].split()[-1].lower())
+    for unit in paper_units[n + 1 : n + 1 + ELABORATION_GAP]:
+        if unit.block_id != g.block_id:
+            break
+        m = subject.match(unit.text)
+        if m is None or cites_others(unit.text) or unit.kind not in ("paragraph", "list"):
+            continue
+        told, was_cut = shorten(unit.text[m.start("s") :].rstrip(" ."))
+        if len(told.split()) < SUBJECT_WORDS or told not in unit.text:
+            continue  # "Our systems ranked first": too short to say what it does
+        return Finding("method", told, unit.text, unit.page, unit.block_id, unit.section,
+                       g.score + TAKEOVER, was_cut)  # fmt: skip
+    return None
+
+
+@cache
+def _subject(head: str) -> re.Pattern[str]:
+    """The proposal as a sentence's subject, after at most a short opening clause ("If the
+    possibility exists, the system ..."), with at most a short phrase saying which one ("our
+    entry to the second track"), then a finite verb (an adverb allowed; no auxiliary: "the
+    model was trained ...") that reports no result, or "is based on", "is composed of"."""
+    return re.compile(
+        r"^(?:[^,.;:]{0,60},\s+)?(?P<s>(?:the|this|our)\s+(?:proposed\s+|new\s+)?"
+        rf"(?:{re.escape(head)}|{alternation('general_method_heads')})\s+"
+        r"(?:(?:to|for|in|on)\s+[^,.;:()]{1,50}?\s+)?"
+        r"(?:(?:is|are|was|were)\s+(?:based\s+on|built\s+on|composed\s+of|made\s+up\s+of)\b|"
+        rf"(?:[a-z]+ly\s+)?(?!(?:is|was|has|does|{_result_verbs()})\b)[a-z]+(?:s|ed)\b))",
+        re.I,
+    )
+
+
+@cache
+def _result_verbs() -> str:
+    lists, _ = read_lists(shipped_text("method_elaboration.txt"))
+    return "|".join(sorted(lists["result_verbs"], key=len, reverse=True))
 
 
 def _abstract_means(found: list[Finding], g: Finding) -> list[Finding]:

@@ -35,6 +35,7 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import (
     PLAN_CUE,
     PLAN_VERB,
     RELEASES,
+    about_cited,
     announces,
     limitation_clause,
     limits_own_work,
@@ -138,9 +139,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
     ],
     "limitations": [
         re.compile(
-            rf"\b(?:a|one|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
-            rf"drawbacks?|weakness(?:es)?)\s+(?:of\s+(?:this|our|the)\s+\w+\s+)?"
-            rf"(?:is|was|are|were|include[sd]?)\s+(?:that\s+)?{_CLAUSE}",
+            rf"\b(?:a|one|another|the|main|major|key|several|some)\s+(?:\w+\s+)?(?:limitations?|"
+            rf"drawbacks?|weakness(?:es)?|shortcomings?|obstacles?|downsides?|disadvantages?)\s+"
+            rf"(?:of\s+(?:this|our|the)\s+(?:[\w-]+\s+){{1,2}}?(?:(?:that|which)\s+\w+\s+\w+\s+)?)?"
+            rf"(?:is|was|are|were|include[sd]?|lies? in)\s+(?:that\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(  # the cue is part of the cell: "limited by the coverage of ..."
@@ -211,7 +213,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
-    gaps = remedied(paper_units) if aspect == "limitations" else set()
+    gaps = remedied(paper_units) | about_cited(paper_units) if aspect == "limitations" else set()
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
             continue
@@ -233,7 +235,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 found += _stated_limitation(unit)
                 announced = ""
                 continue
-            announced = unit.block_id if _ANNOUNCES.search(unit.text) else ""
+            announced = unit.block_id if _ANNOUNCES.search(unit.text) and n not in gaps else ""
             if _INTRODUCTION.search(unit.section.split(" > ")[-1]) or n in gaps:
                 continue  # the gap a paper opens with, or one it goes on to remedy
             if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):

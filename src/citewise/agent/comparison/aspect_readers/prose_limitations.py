@@ -4,10 +4,12 @@ own results."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from citewise.agent.ask.features import section_roles
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
+    cites_others,
     clause_continues,
     clause_end,
     in_sections,
@@ -16,19 +18,32 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import read_lists
+from citewise.errors import CitewiseError
 
+# a problem a paper says stays open ("there is still ample room for improvement", "it is still an
+# open problem to ...", "the most significant question that remains is why ..."): work said to
+# remain, read like future work
+OPEN_PROBLEM = (
+    r"(?:room|opportunit(?:y|ies)|scope) for (?:\w+ )?improvements?|"
+    r"(?:remains?|is still|still|are still) (?:an? )?(?:open|unsolved|unresolved) (?:problems?|"
+    r"questions?|challenges?|issues?)|"
+    r"questions? (?:that|which) remains?|"
+    r"remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)"
+)
 # the words that name future work, and work a paper says remains to be done ("it could
 # benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
 # pool papers, 16% use "further research/investigation/study" and 2.9% say more work is needed
 # without naming "future work"; what follows "for" a contribution, "facilitate", "encourage" is
 # left out by `future_enabled`, released data by RELEASES)
 FUTURE_WORDS = (
-    r"future (?:work|studies|research|directions?)|in the future|in future|further work|"
+    r"future (?:works?|studies|research|directions?)|in the future|in future|further work|"
     r"(?:future|possible|potential|natural) extensions? (?:of|to) (?:this|our)|"
     r"further (?:research|investigations?|study|studies)|"
-    r"(?:more|additional|further) (?:work|research|investigations?|studies|experiments|analysis|"
-    r"analyses|data|trials|evaluation)\b[^.;:]{0,40}?\b(?:is|are|would be|will be) (?:\w+ )?"
-    r"(?:needed|required|necessary|warranted)"
+    r"(?:more|additional|further) (?:[\w-]+ ){0,2}?[\w-]+\b[^.;:]{0,40}?\b(?:is|are|would be|"
+    r"will be) (?:\w+ )?(?:needed|required|necessary|warranted)|"
+    rf"{OPEN_PROBLEM}"
 )
 # A sentence naming future work states what the paper leaves undone, whatever its verb ("In the
 # future, we also consider ...", "leaving X as our future work", "directions remain for future
@@ -75,11 +90,14 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
     if words and words.start() - start > LATE_PLAN:  # "X could be possible, ..., but we leave
         starts = [c.end() for c in _PLAN_CLAUSE.finditer(text, start, words.start())]
         start = starts[-1] if starts else start  # this to future work as ...": that clause
+        if not starts and _OPEN_NAMED.match(text, words.start()):  # "we built X and ran Y,
+            start = max(start, _clause_start(text, words.start()))  # showing there is room ..."
     return start, end
 
 
 LATE_PLAN = 70  # how far into a sentence its future-work words may stand, the value whole
 _FUTURE_NAMED = re.compile(rf"\b(?:{FUTURE_WORDS})\b", re.I)
+_OPEN_NAMED = re.compile(rf"\b(?:{OPEN_PROBLEM})\b", re.I)
 # where a clause holding the plan starts: ", but we leave ...", "; we leave ..."
 _PLAN_CLAUSE = re.compile(
     r"(?:[,;]\s+(?:but|and|so|yet|while|although)?\s*)(?=we\b|our\b|this\b)", re.I
@@ -103,6 +121,8 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
     system's. Plans and the cue's other forms ("not able to ...") pass."""
     if rank in (FUTURE_CUE, PLAN_CUE):
         return True
+    if _SERVES_FUTURE.search(text):  # "however, ... the results may serve as references for
+        return False  # future work": what the paper offers, whatever its cue
     clause = text[_clause_start(text, start) : start]
     if _COMPARED.search(clause):
         return False
@@ -112,6 +132,11 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
 
 
 PLAN_CUE = 4  # "we plan to ..." among the limitations cues of prose_aspects.PROSE_CUES
+_SERVES_FUTURE = re.compile(
+    rf"\b(?:{alternation('future_enabled')})\s+(?:(?!that\b)[\w-]+\s+){{0,4}}?"
+    r"(?:future|further)\s+(?:work|research|studies|investigations?|stud(?:y|ies)|efforts?)\b",
+    re.I,
+)
 # the words naming a system the paper compares with rather than its own
 _COMPARED = re.compile(rf"\b(?:{alternation('compared_systems')})\b", re.I)
 
@@ -230,8 +255,8 @@ _ANNOUNCING = re.compile(
     re.I,
 )
 # the words by which a limitations section's sentence admits a shortcoming
-_ADMITS = re.compile(
-    rf"\b(?:{alternation('shortcoming_words')}|{alternation('own_shortcomings')})\b", re.I
+_ADMITS = re.compile(  # the phrases first: "not able to" is one admission, not a bare "not"
+    rf"\b(?:{alternation('own_shortcomings')}|{alternation('shortcoming_words')})\b", re.I
 )
 STATING_WEIGHT = 0.5  # above the section's other sentences, below a cue elsewhere's margin
 
@@ -245,7 +270,26 @@ def stating_weight(text: str) -> float:
     """What a limitations section's sentence gains for admitting a shortcoming in words
     ("came with some bias", "we are not able to verify"): the section's first sentence often
     only sets the scene ("In this work we combined multiple datasets")."""
-    return STATING_WEIGHT if _ADMITS.search(text) else 0.0
+    words = {m.group(0).lower() for m in _ADMITS.finditer(text)}
+    return STATING_WEIGHT if words - limitation_words("weak_admissions") else 0.0
+
+
+LIMITATION_WORDS = "limitation_words.txt"
+
+
+@cache
+def limitation_words(name: str) -> frozenset[str]:
+    """One "[name]" list of agent/data/limitation_words.txt, lower case; a list missing or
+    without its provenance line is an error (WORDS_INVALID)."""
+    lists, sourced = read_lists(shipped_text(LIMITATION_WORDS))
+    words = frozenset(w.lower() for w in lists.get(name, []))
+    if not words or name not in sourced:
+        raise CitewiseError(
+            f"{LIMITATION_WORDS}: the list [{name}] is missing or lacks a '# from:' line",
+            hint="add the list with a '# from:' line naming where its words come from",
+            code="WORDS_INVALID",
+        )
+    return words
 
 
 # a sentence remedying the problem the sentence before it states: "To address these
@@ -284,3 +328,41 @@ def limitation_clause(text: str, start: int, end: int) -> int:
     main = main_clause(text, start, end)
     held = _FUTURE_NAMED.search(text, start, main) or _ADMITS.search(text, start, main)
     return start if main != start and held else main
+
+
+# what a sentence following one that cites others' work names by a demonstrative: "In [3]'s work,
+# ... . The main limitation of this method is ...", "Their model cannot ..." (39 sentences in 30
+# of the odd half's 158 papers, all but one a cited work's drawback)
+_CITED_SUBJECT = re.compile(
+    r"\b(?:this|that|these|those|their|such)\s+(?:\w+\s+)?(?:methods?|approach(?:es)?|models?|"
+    r"works?|systems?|techniques?|frameworks?|algorithms?|architectures?)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+def about_cited(paper_units: list[Unit]) -> set[int]:
+    """The positions of the sentences that name, by a demonstrative and without the first
+    person, the work an earlier sentence of their paragraph cites, with no sentence in the first
+    person between: its drawbacks are not the paper's ("In [3]'s work, ... The main limitation
+    of this method is ..."). A plan stays ("combining such methods with ours remains future
+    work")."""
+    out: set[int] = set()
+    block, cited = "", False  # the paragraph, and whether others' work is what it speaks of
+    for n, unit in enumerate(paper_units):
+        if unit.kind == "table":
+            continue
+        if unit.block_id != block:
+            block, cited = unit.block_id, False
+        if (
+            cited
+            and _CITED_SUBJECT.search(unit.text)
+            and not _FIRST_PERSON.search(unit.text)
+            and not FUTURE_WORK_CUE.search(unit.text)
+        ):
+            out.add(n)
+        if cites_others(unit.text):
+            cited = True
+        elif _FIRST_PERSON.search(unit.text):
+            cited = False
+    return out

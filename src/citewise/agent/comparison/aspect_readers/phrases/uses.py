@@ -1,4 +1,4 @@
-"""Name phrases in free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py) read
+"""Name phrases in free-phrase columns (agent/comparison/aspect_readers/phrases/columns.py) read
 from the paper's statement of its own choice: "we use the Universal Sentence Encoder", "we
 train an LDA topic model", "we adopt the turn attention mechanism" give the object of the verb
 of use, whole, up to the phrase's head noun. A kind named in passing where the paper frames its
@@ -13,9 +13,9 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, shorten, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import Reader
-from citewise.agent.comparison.aspect_readers.phrase_counts import modifies
-from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.counts import modifies
+from citewise.agent.comparison.aspect_readers.phrases.lists import phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.numbers import Reader
 from citewise.agent.comparison.extraction import Unit
 
 # the words an object may open with that name nothing: articles and possessives

@@ -1,4 +1,4 @@
-"""Numbers in free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py): a setting's
+"""Numbers in free-phrase columns (agent/comparison/aspect_readers/phrases/columns.py): a setting's
 value
 after its phrase ("a beam size of 8", "agreement was κ = 0.93"), a count before the thing it
 counts ("2 LSTM layers", "three annotators"), the value in its place among coordinated settings
@@ -13,12 +13,12 @@ from collections.abc import Callable
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others
-from citewise.agent.comparison.aspect_readers.phrase_counts import (
+from citewise.agent.comparison.aspect_readers.phrases.counts import (
     coordinated_after,
     listed_before,
     no_total,
 )
-from citewise.agent.comparison.aspect_readers.phrase_lists import function_words, phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.lists import function_words, phrase_list
 from citewise.agent.comparison.extraction import WE_OR_OUR
 from citewise.agent.comparison.patterns import NUM
 

@@ -8,7 +8,7 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
-from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.lists import phrase_list
 
 
 def no_total(text: str, m: re.Match[str], one: bool, compound: bool, compared: str) -> bool:

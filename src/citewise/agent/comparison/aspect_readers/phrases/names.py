@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import clause_end, shorten, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import generic
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import Reader
-from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+from citewise.agent.comparison.aspect_readers.phrases.gate import generic
+from citewise.agent.comparison.aspect_readers.phrases.lists import phrase_list, phrase_words
+from citewise.agent.comparison.aspect_readers.phrases.numbers import Reader
+from citewise.agent.comparison.aspect_readers.phrases.uses import (
     NAME,
     abbreviation,
     coordinated,
@@ -17,7 +18,6 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     listed_reader,
     stated_reader,
 )
-from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list, phrase_words
 
 MAX_MODIFIERS = 5  # words of a name before the phrase's head noun
 # what links a phrase to its value: "X is/was/are ...", "X: ...", "X = ...", "X consists of ..."

@@ -1,4 +1,4 @@
-"""The confidence gates of free-phrase columns (agent/comparison/aspect_readers/matrix_phrases.py):
+"""The confidence gates of free-phrase columns (agent/comparison/aspect_readers/phrases/columns.py):
 a reading fills the cell only where its sentence can be the paper's own statement of its own
 value or choice; otherwise the cell is left "not stated" rather than filled with it.
 
@@ -29,8 +29,8 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
-from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import names_one
-from citewise.agent.comparison.aspect_readers.phrase_lists import phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.lists import phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.uses import names_one
 from citewise.agent.comparison.extraction import WE_OR_OUR
 
 MAX_RESOURCE_GAP = 6  # words between a pre-trained resource and its "trained on"

@@ -27,19 +27,21 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     cites_others,
     word_list,
 )
-from citewise.agent.comparison.aspect_readers.matrix_phrase_gate import (
+from citewise.agent.comparison.aspect_readers.phrases.gate import (
     a_kind_in_general,
     anothers_work,
     not_a_total,
 )
-from citewise.agent.comparison.aspect_readers.matrix_phrase_numbers import (
+from citewise.agent.comparison.aspect_readers.phrases.lists import function_words, phrase_list
+from citewise.agent.comparison.aspect_readers.phrases.names import name_readers
+from citewise.agent.comparison.aspect_readers.phrases.numbers import (
     cited_value,
     count_readers,
     illustrative,
     number_readers,
     per_item,
 )
-from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
+from citewise.agent.comparison.aspect_readers.phrases.uses import (
     caption,
     credited,
     framing,
@@ -47,8 +49,6 @@ from citewise.agent.comparison.aspect_readers.matrix_phrase_uses import (
     names_one,
     own_use,
 )
-from citewise.agent.comparison.aspect_readers.phrase_lists import function_words, phrase_list
-from citewise.agent.comparison.aspect_readers.phrase_names import name_readers
 from citewise.agent.comparison.extraction import Finding, Unit
 
 MAX_PHRASE_WORDS = 6
