@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.agent.comparison.aspect_readers.described_data import described_datasets
 from citewise.agent.comparison.aspect_readers.matrix_cells import in_sections
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
@@ -15,7 +16,6 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_metrics import listed_metrics
-from citewise.agent.comparison.aspect_readers.prose_aspects import described_datasets
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for, differences
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.agent.actions.tools import _cited
+from citewise.agent.comparison.aspect_readers.described_data import described_datasets
 from citewise.agent.comparison.aspect_readers.matrix_cells import MAX_CELL, shorten, whole_phrase
-from citewise.agent.comparison.aspect_readers.prose_aspects import described_datasets
 from citewise.agent.comparison.aspects import load_paper
 from citewise.agent.comparison.compare import Cell, cell_for
 from citewise.agent.comparison.extraction import ELLIPSIS, Finding, Unit, merged_value, readable

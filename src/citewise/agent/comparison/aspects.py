@@ -15,6 +15,7 @@ from citewise.agent.comparison.aspect_readers.data_facts import (
     DATA_FACTS,
     data_fact_findings,
 )
+from citewise.agent.comparison.aspect_readers.described_data import described_datasets
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, own_statements
 from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     dataset_findings,
@@ -42,7 +43,6 @@ from citewise.agent.comparison.aspect_readers.phrases.columns import (
 )
 from citewise.agent.comparison.aspect_readers.prose_aspects import (
     PROSE_CUES,
-    described_datasets,
     prose_findings,
 )
 from citewise.agent.comparison.aspect_readers.prose_reader import fallback, fitted, fitted_findings

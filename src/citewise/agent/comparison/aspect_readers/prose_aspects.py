@@ -281,14 +281,8 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
             continue  # "we did X and found that Y" outside the sections that sum up
         if aspect == "main result":  # "we build X and show that Y": Y
             start = main_clause(unit.text, reported_finding(unit.text, start, end), end)
-        if aspect == "limitations":  # "while X, Y falls short": Y, unless X admits it
-            start = limitation_clause(unit.text, start, end)
-        if aspect == "limitations" and not limits_own_work(unit.text, start, rank):
-            continue  # "most corpora are limited to English", "prior approaches suffer from"
-        if aspect == "limitations" and rank == FUTURE_CUE:
-            if not in_section and not PLAN_VERB.search(unit.text[start:end]):
-                continue  # outside the closing sections a plan names its verb
-            span = listed_plans(unit.text, start, end)
+        if aspect == "limitations":
+            span = _limitation_span(unit.text, start, end, rank, in_section)
             if span is None:
                 continue
             start, end = span
@@ -333,6 +327,23 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
     return None
 
 
+def _limitation_span(
+    text: str, start: int, end: int, rank: int, in_section: bool
+) -> tuple[int, int] | None:
+    """Where a limitation cue's value stands in its sentence, or None when it is no shortcoming
+    of the paper's own work: "while X, Y falls short" gives Y (unless X admits it); "most
+    corpora are limited to English", "prior approaches suffer from" give None; a plan outside
+    the closing sections must name its verb, and a list of plans gives its span."""
+    start = limitation_clause(text, start, end)
+    if not limits_own_work(text, start, rank):
+        return None
+    if rank != FUTURE_CUE:
+        return start, end
+    if not in_section and not PLAN_VERB.search(text[start:end]):
+        return None
+    return listed_plans(text, start, end)
+
+
 def _limitation_bonus(unit: Unit, rank: int) -> float:
     """What lifts a limitation's score: a limitations section, a plan citing what it builds on
     (the paper's own plan), a closing section (what a paper sums up where it closes)."""
@@ -360,38 +371,3 @@ def _stated_limitation(unit: Unit) -> list[Finding]:
     score = 3.0 + stating_weight(unit.text)  # the sentence admitting the shortcoming first
     return [Finding("limitations", value, unit.text, unit.page, unit.block_id, unit.section, score,
                     was_cut)]  # fmt: skip
-
-
-# a dataset a paper describes instead of naming: "we use a manually-curated dataset of ..."
-_DESCRIBED_DATA = re.compile(
-    r"\b(?:we\s+(?:use|used|collect\w*|buil[dt]|create[sd]?|construct\w*|compile[sd]?|release[sd]?)|"
-    r"(?:is|was|were)\s+(?:collected|built|created|constructed|compiled|used))\s+(?:\w+\s+){0,3}?"
-    r"(?P<v>(?:a|an|our)\s+(?:[\w-]+\s+){0,4}?(?:dataset|data set|corpus|collection)\s+of\s+"
-    r"(?:[^.;:]|\.(?=\d)){5,100})",  # "1.5 million" does not end it
-    re.I,
-)
-DESCRIBED_DATA_SCORE = 1.5  # below a name the paper uses in its setup, above one named in passing
-# where the paper's data comes from: "our dataset is derived from an NBA game report corpus",
-# "the corpus was crawled from the Douban forum" (~4% of pool papers)
-_DATA_SOURCE = re.compile(
-    r"\b(?:our|the|this|new)\s+(?:[\w-]+\s+)?(?P<v>(?:dataset|data set|corpus)\s+(?:is|was)\s+"
-    r"(?:derived|built|constructed|collected|created|extracted|compiled|sampled|drawn|crawled|"
-    r"obtained)\s+from\s+(?:[^.;:,()]|[.,](?=\d)){3,70}?)(?=\s+BIBREF|\s+(?:which|that|where|and|with)\b|"
-    r"\s*(?:[.,](?!\d)|[;:(])|$)",
-    re.I,
-)
-
-
-def described_datasets(paper_units: list[Unit]) -> list[Finding]:
-    """Datasets a paper describes in a phrase rather than names ("a dataset of ...", "the
-    dataset was derived from ..."), each such phrase a value."""
-    found = []
-    for unit in paper_units:
-        m = _DESCRIBED_DATA.search(unit.text) or _DATA_SOURCE.search(unit.text)
-        if not m or unit.kind == "table":
-            continue
-        value, was_cut = shorten(m.group("v").strip(" ,"))
-        if value in unit.text:
-            found.append(Finding("datasets", value, unit.text, unit.page, unit.block_id,
-                                 unit.section, DESCRIBED_DATA_SCORE, was_cut))  # fmt: skip
-    return found
