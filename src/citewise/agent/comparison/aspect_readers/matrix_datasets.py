@@ -336,4 +336,6 @@ def _heading_name(section: str) -> str:
     if not m:
         return ""
     first = m.group("n").split()[0]
+    if first.lower() in word_list("name_openers"):  # "The Dataset", "Our Corpus": no name
+        return ""
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
