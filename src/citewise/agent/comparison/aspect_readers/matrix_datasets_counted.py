@@ -61,12 +61,21 @@ def counted_findings(units: list[Unit]) -> list[Finding]:
                 before = unit.text[: m.start("v")]
                 if _FEWER.search(before) or _NUMBERED.search(before) or _SAMPLE_OF.search(before):
                     continue
+                if _counts_no_noun(m.group("v")):
+                    continue
                 score = COUNTED_SCORE + section_bonus("default", unit)
                 counts.append(_finding(unit, m.group("v"), score))
         held = _held_count(unit.text)
         if held and (not cites_others(unit.text) or _OWN_HELD.search(unit.text)):
             counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
     return counts
+
+
+def _counts_no_noun(value: str) -> bool:
+    """ "15 for dialogues", "7 of the tweets": a closed-class word right after the number
+    says the number counts something else (a length, a share), not the nouns after it."""
+    words = value.split()
+    return len(words) > 2 and words[1].lower() in word_list("dangling")
 
 
 # what the paper's dataset holds, whatever it counts: "Our dataset contains more than 40M user

@@ -1,0 +1,27 @@
+"""Dataset-size readings of the tenth session (aspect_readers/matrix_datasets_counted.py via
+data_facts.py); sentences the tests write."""
+
+from __future__ import annotations
+
+from citewise.agent.comparison.aspect_readers.data_facts import SIZE, data_fact_findings
+from citewise.agent.comparison.extraction import Unit
+
+
+def sizes(section: str, *texts: str) -> list[str]:
+    units = [Unit(t, f"b-{i}", 3, section, "paragraph", i) for i, t in enumerate(texts)]
+    return [f.value for f in data_fact_findings(SIZE, units)]
+
+
+def test_a_number_before_a_preposition_counts_no_data() -> None:
+    found = sizes(
+        "4 Experiments", "We used a minimum summary length of 40 for reports and 12 for dialogues."
+    )
+    assert found == []
+
+
+def test_a_part_of_the_data_is_not_its_size() -> None:
+    assert sizes("Data", "We collected reef posts; 812 of the posts are labeled as spam.") == []
+
+
+def test_a_plain_count_of_collected_data_is_still_read() -> None:
+    assert sizes("4 Data", "We collected 9,120 dialogues from a reef forum.") == ["9,120 dialogues"]
