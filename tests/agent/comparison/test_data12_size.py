@@ -25,3 +25,15 @@ def test_a_part_of_the_data_is_not_its_size() -> None:
 
 def test_a_plain_count_of_collected_data_is_still_read() -> None:
     assert sizes("4 Data", "We collected 9,120 dialogues from a reef forum.") == ["9,120 dialogues"]
+
+
+def test_the_authors_count_in_a_citing_sentence_is_their_data() -> None:
+    found = sizes(
+        "3 Data", "We gathered 48,210 reef posts using the Forum API BIBREF4 over a year."
+    )
+    assert found == ["48,210 reef posts"]
+
+
+def test_a_count_of_the_cited_work_is_not_the_papers_data() -> None:
+    found = sizes("2 Background", "BIBREF4 gathered 48,210 reef posts, and we use their labels.")
+    assert found == []
