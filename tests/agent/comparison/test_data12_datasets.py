@@ -19,3 +19,21 @@ def test_a_heading_of_an_article_and_a_data_word_names_no_dataset() -> None:
 
 def test_a_heading_naming_a_dataset_still_gives_its_name() -> None:
     assert "Kelpnet" in names("4.2 Kelpnet Dataset", "We train on Kelpnet for three rounds.")
+
+
+def known(*texts: str) -> list[str]:
+    from citewise.agent.comparison.gazetteer import Gazetteer, name_findings
+
+    gazetteer = Gazetteer({"datasets": {"REEFKIT", "KelpSet"}, "model": set()})
+    units = [Unit(t, f"b-{i}", 3, "4 Experiments", "paragraph", i) for i, t in enumerate(texts)]
+    return [f.value for f in name_findings("datasets", units, [], gazetteer)]
+
+
+def test_a_known_name_before_a_tool_word_is_a_tool_not_data() -> None:
+    assert known("We use the REEFKIT toolkit for tokenisation.") == []
+    assert known("We train an REEFKIT model on the notes.") == []
+    assert known("Tokens are tagged with Python REEFKIT NER.") == []
+
+
+def test_a_known_name_used_as_data_is_still_found() -> None:
+    assert known("We evaluate on KelpSet and report accuracy.") == ["KelpSet"]

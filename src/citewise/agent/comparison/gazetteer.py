@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.documents.model import Table
 
 KINDS = "kinds"  # the gazetteer's acronyms of a kind of data, never a dataset met in passing
@@ -175,6 +178,8 @@ def name_findings(
             else:
                 continue
             if kind == "datasets":
+                if _TOOL_AFTER().match(unit.text, m.end("v")):
+                    continue  # "the NLTK toolkit", "an SLU model": a tool, not data
                 value = _whole_name(unit.text, m.start("v"), m.end("v"))
                 if value == m.group("v"):
                     value = longer_name(unit.text, m.start("v"), m.end("v"))
@@ -186,6 +191,16 @@ def name_findings(
     return found
 
 
+@cache
+def _TOOL_AFTER() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built once
+    """A tool word right after a name ("NLTK toolkit", "SLU pipeline", "QA models"):
+    [tool_words] of agent/data/datasets_words.txt."""
+    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
+    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"\s+(?i:{alternation})\b")
+
+
+_WORDS_FILE = "datasets_words.txt"
 _PLAIN_WORD = re.compile(r"[A-Z][a-z]+")
 _CAPITALISED_RUN = re.compile(r"(?:\s+[A-Z][\w-]*){1,3}")
 
