@@ -37,3 +37,14 @@ def test_a_known_name_before_a_tool_word_is_a_tool_not_data() -> None:
 
 def test_a_known_name_used_as_data_is_still_found() -> None:
     assert known("We evaluate on KelpSet and report accuracy.") == ["KelpSet"]
+
+
+def test_a_name_used_in_a_role_is_the_data_and_the_role_is_no_name() -> None:
+    found = names("5 Experiments", "We use KelpQA 2.0 BIBREF3 as the English QG dataset.")
+    assert "KelpQA 2.0" in found
+    assert not any("QG" in f for f in found)
+    assert "Reef Notes" in names("4 Data", "We selected Reef Notes BIBREF2 as our second corpus.")
+
+
+def test_a_role_without_a_used_name_is_left_alone() -> None:
+    assert "The" not in names("4 Data", "The Reef Survey dataset is split as the authors did.")

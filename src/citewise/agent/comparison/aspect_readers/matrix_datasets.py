@@ -33,6 +33,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
     data_run_on,
     names_after_data_word,
+    used_as_data,
 )
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
@@ -88,7 +89,9 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         if used:
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
     found += data_run_on(units_) + names_after_data_word(units_)
-    return found, counted_findings(units_)
+    used, roles = used_as_data(units_)
+    found = [f for f in found if not any(q == f.quote and f.value in r for q, r in roles)]
+    return found + used, counted_findings(units_)
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"

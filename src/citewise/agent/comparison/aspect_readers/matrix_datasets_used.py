@@ -90,6 +90,39 @@ def names_after_data_word(paper_units: list[Unit]) -> list[Finding]:
     return found
 
 
+# the name a sentence says it uses as its data, in a role: "we use SQuAD 1.1 [cite] as the
+# English QG dataset", "we selected El Quijote [cite] as our second corpus" (~2.5% of pool papers)
+_USED_AS = re.compile(
+    r"\b(?i:use[ds]?|using|adopt(?:s|ed)?|take[sn]?|took|cho(?:se|ose|sen)|select(?:s|ed)?|"
+    rf"employ(?:s|ed)?)\s+(?:the\s+)?(?P<v>{NAME}(?:\s+(?:{NAME}|v?\d+(?:\.\d+)*)){{0,3}})"
+    r"(?:\s+BIBREF\d+(?:\s*,\s*BIBREF\d+)*)?\s+as\s+(?P<r>(?:the|our|an?)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:datasets?|data\s?sets?|data|corpus|corpora|benchmark|(?:training|test|development|"
+    r"validation|evaluation)\s+(?:set|data))s?)\b"
+)
+USED_AS_SCORE = 2.0  # as a name the paper states (matrix_datasets.NAMED_SCORE)
+
+
+def used_as_data(paper_units: list[Unit]) -> tuple[list[Finding], set[tuple[str, str]]]:
+    """The names a sentence uses as its data in a role, and the (sentence, role words) pairs
+    whose words ("English QG" of "as the English QG dataset") are then no name."""
+    found, roles = [], set()
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for m in _USED_AS.finditer(unit.text):
+            words = m.group("v").split()
+            name = " ".join(
+                words[: next((i for i, w in enumerate(words) if PLACEHOLDER.match(w)), None)]
+            )
+            if not name or name.split()[0].lower() in word_list("name_openers"):
+                continue
+            score = USED_AS_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", name, unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+            roles.add((unit.text, m.group("r")))
+    return found, roles
+
+
 def _without_generic(value: str) -> str:
     """ "public Ubuntu Dialogue Corpus" -> "Ubuntu Dialogue Corpus": words before the name
     that say how known or public the data is are no part of it."""
