@@ -48,3 +48,12 @@ def test_a_name_used_in_a_role_is_the_data_and_the_role_is_no_name() -> None:
 
 def test_a_role_without_a_used_name_is_left_alone() -> None:
     assert "The" not in names("4 Data", "The Reef Survey dataset is split as the authors did.")
+
+
+def test_a_name_before_a_split_of_its_data_is_read() -> None:
+    assert "KelpNLI" in names("5 Results", "Table 2: Accuracy on the KelpNLI test set.")
+    assert "ReefQA 2.0" in names("4 Setup", "Models are tuned on the ReefQA 2.0 development set.")
+
+
+def test_a_split_named_by_a_plain_word_is_no_name() -> None:
+    assert names("5 Results", "Accuracy drops on the held-out test set.") == []

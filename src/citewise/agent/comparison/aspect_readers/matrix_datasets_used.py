@@ -123,6 +123,33 @@ def used_as_data(paper_units: list[Unit]) -> tuple[list[Finding], set[tuple[str,
     return found, roles
 
 
+# a name before a split of its data: "accuracy on the SNLI test set", "trained on the RACE
+# training set", "the WikiLarge test data" (~14% of pool papers)
+_NAME_SPLIT = re.compile(
+    rf"\b(?i:the|on|from|using|of|in)\s+(?P<v>{NAME}(?:\s+v?\d+(?:\.\d+)*)?)\s+(?i:training|test|"
+    r"testing|dev|development|validation|evaluation)\s+(?i:sets?|data|splits?)\b"
+)
+
+
+SPLIT_SCORE = 1.0  # as a known name met in a results section: a split names data in passing
+
+
+def names_before_split(paper_units: list[Unit]) -> list[Finding]:
+    """The name a sentence sets before a split of its data ("the SNLI test set")."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        for m in _NAME_SPLIT.finditer(unit.text):
+            first = m.group("v").split()[0]
+            if PLACEHOLDER.match(first) or not is_name(first, "datasets"):
+                continue
+            score = SPLIT_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", m.group("v"), unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+    return found
+
+
 def _without_generic(value: str) -> str:
     """ "public Ubuntu Dialogue Corpus" -> "Ubuntu Dialogue Corpus": words before the name
     that say how known or public the data is are no part of it."""
