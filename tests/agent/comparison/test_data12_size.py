@@ -37,3 +37,15 @@ def test_the_authors_count_in_a_citing_sentence_is_their_data() -> None:
 def test_a_count_of_the_cited_work_is_not_the_papers_data() -> None:
     found = sizes("2 Background", "BIBREF4 gathered 48,210 reef posts, and we use their labels.")
     assert found == []
+
+
+def test_a_total_the_data_holds_is_its_size_without_we() -> None:
+    found = sizes("5 Analysis", "In the end the collection has a total of 7,204 sentences.")
+    assert found == ["7,204 sentences"]
+    found = sizes("2 Setting", "There is a total of 318 pairs in six reef files.")
+    assert found[:1] == ["318 pairs"]
+
+
+def test_a_total_a_task_asks_for_is_no_size() -> None:
+    found = sizes("3 Study", "Speakers were asked to read a total of 12 sentences aloud.")
+    assert found == []

@@ -66,9 +66,12 @@ def counted_findings(units: list[Unit]) -> list[Finding]:
         heading = unit.section.split(" > ")[-1]
         ours = WE_OR_OUR.search(unit.text) or _DATA_SECTION.search(heading)
         cited = cites_others(unit.text)
-        if ours and _COLLECTS.search(unit.text):
+        totals = ours or _TOTAL.search(unit.text)
+        if totals and (_COLLECTS.search(unit.text) or _TOTAL.search(unit.text)):
             for m in counted.finditer(unit.text):
                 before = unit.text[: m.start("v")]
+                if not (ours and _COLLECTS.search(unit.text)) and not _TOTAL.search(before):
+                    continue  # a total stated without "we": only the total itself
                 if cited and not _WE_COLLECTED.search(before):
                     continue  # their data, unless "we" collected or used the count itself
                 if _FEWER.search(before) or _NUMBERED.search(before) or _SAMPLE_OF.search(before):
@@ -81,6 +84,15 @@ def counted_findings(units: list[Unit]) -> list[Finding]:
         if held and (not cites_others(unit.text) or _OWN_HELD.search(unit.text)):
             counts.append(_finding(unit, held, COUNTED_SCORE))  # below a name in its section
     return counts
+
+
+# "with a total of 5,415 sentences", "There is a total of 412 pairs": a total the data holds is
+# its size, with or without "we" ("asked to pronounce a total of 10 sentences" is no holding)
+_TOTAL = re.compile(
+    r"\b(?:with|contains?|containing|comprising|comprises?|consists?\s+of|has|have|had|there\s+"
+    r"(?:is|are|was|were))\s+(?:a|in)\s+total\s+of\s+(?:$|\d)",
+    re.I,
+)
 
 
 def _counts_no_noun(value: str) -> bool:
