@@ -57,3 +57,15 @@ def test_a_name_before_a_split_of_its_data_is_read() -> None:
 
 def test_a_split_named_by_a_plain_word_is_no_name() -> None:
     assert names("5 Results", "Accuracy drops on the held-out test set.") == []
+
+
+def test_a_placeholder_is_never_a_known_dataset_name() -> None:
+    from citewise.agent.comparison.gazetteer import Gazetteer, name_findings, pattern_names
+
+    unit = Unit("We train on the INLINEFORM0 dataset for ten epochs.", "b-0", 3, "4 Setup",
+                "paragraph", 0)  # fmt: skip
+    assert ("datasets", "INLINEFORM0") not in pattern_names(unit)
+    gazetteer = Gazetteer({"datasets": {"INLINEFORM0", "KelpSet"}, "model": set()})
+    units = [Unit("Our data hold 9M reef notes of INLINEFORM0 tokens from KelpSet.", "b-1", 3,
+                  "4 Setup", "paragraph", 1)]  # fmt: skip
+    assert [f.value for f in name_findings("datasets", units, [], gazetteer)] == ["KelpSet"]

@@ -128,6 +128,8 @@ def pattern_names(unit: Unit) -> list[tuple[str, str]]:
         for pattern in patterns:
             for m in pattern.finditer(unit.text):
                 value = m.group("v").rstrip(".")
+                if kind == "datasets" and PLACEHOLDER.match(value):
+                    continue  # "the INLINEFORM0 dataset": a formula, no name
                 if is_name(value, kind):
                     out.append((kind, value))
     return out
@@ -158,6 +160,8 @@ def name_findings(
     kinds = gazetteer.names.get(KINDS, set())
     columns = {v for t in paper_tables for k, vs in column_values(t) if k == kind for v in vs}
     known = gazetteer.names.get(kind, set()) | own | columns
+    if kind == "datasets":  # a placeholder names nothing, and would hide its sentence's count
+        known = {n for n in known if not PLACEHOLDER.match(n)}
     if not known:
         return []
     alternation = "|".join(re.escape(n) for n in sorted(known, key=len, reverse=True))
