@@ -69,3 +69,13 @@ def test_a_placeholder_is_never_a_known_dataset_name() -> None:
     units = [Unit("Our data hold 9M reef notes of INLINEFORM0 tokens from KelpSet.", "b-1", 3,
                   "4 Setup", "paragraph", 1)]  # fmt: skip
     assert [f.value for f in name_findings("datasets", units, [], gazetteer)] == ["KelpSet"]
+
+
+def test_the_named_collection_the_data_comes_from() -> None:
+    found = names("4 Data", "All the data used in this study comes from Kelp internal datasets.")
+    assert "Kelp internal datasets" in found
+    assert "Reef 2019" in names("4 Data", "The English-Maori data comes from Reef 2019.")
+
+
+def test_data_drawn_from_a_plain_place_names_nothing_new() -> None:
+    assert names("4 Data", "The reef data was taken from the divers' logbooks.") == []

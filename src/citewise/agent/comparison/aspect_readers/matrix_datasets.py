@@ -32,6 +32,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
     data_run_on,
+    drawn_from,
     names_after_data_word,
     names_before_split,
     used_as_data,
@@ -90,6 +91,7 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         if used:
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
     found += data_run_on(units_) + names_after_data_word(units_) + names_before_split(units_)
+    found += drawn_from(units_)
     used, roles = used_as_data(units_)
     found = [f for f in found if not any(q == f.quote and f.value in r for q, r in roles)]
     return found + used, counted_findings(units_)
