@@ -92,9 +92,9 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
     found += data_run_on(units_) + names_after_data_word(units_) + names_before_split(units_)
     found += drawn_from(units_)
-    used, roles = used_as_data(units_)
+    as_data, roles = used_as_data(units_)
     found = [f for f in found if not any(q == f.quote and f.value in r for q, r in roles)]
-    return found + used, counted_findings(units_)
+    return found + as_data, counted_findings(units_)
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"

@@ -105,7 +105,8 @@ USED_AS_SCORE = 2.0  # as a name the paper states (matrix_datasets.NAMED_SCORE)
 def used_as_data(paper_units: list[Unit]) -> tuple[list[Finding], set[tuple[str, str]]]:
     """The names a sentence uses as its data in a role, and the (sentence, role words) pairs
     whose words ("English QG" of "as the English QG dataset") are then no name."""
-    found, roles = [], set()
+    found: list[Finding] = []
+    roles: set[tuple[str, str]] = set()
     for unit in paper_units:
         if unit.kind == "table":
             continue
