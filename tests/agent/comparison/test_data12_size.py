@@ -49,3 +49,17 @@ def test_a_total_the_data_holds_is_its_size_without_we() -> None:
 def test_a_total_a_task_asks_for_is_no_size() -> None:
     found = sizes("3 Study", "Speakers were asked to read a total of 12 sentences aloud.")
     assert found == []
+
+
+def test_what_a_named_dataset_holds_is_its_size() -> None:
+    found = sizes(
+        "2 Data", "KelpFact is the largest dataset and contains around 120k claims from reefs."
+    )
+    assert found == ["120k claims"]
+    assert sizes("2 Data", "ReefSet consists of 4,310 notes previously labelled by divers.") == [
+        "4,310 notes"
+    ]
+
+
+def test_a_clause_opener_before_a_name_is_no_dataset() -> None:
+    assert sizes("2 Data", "Whereas KelpSet includes 17 classes of reefs, ours has none.") == []

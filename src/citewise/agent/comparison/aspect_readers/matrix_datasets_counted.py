@@ -14,9 +14,9 @@ import re
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.extraction import WE_OR_OUR, Finding, Unit, section_bonus
-from citewise.agent.comparison.gazetteer import PLACEHOLDER
+from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 
-__all__ = ["COUNT", "COUNTED_SCORE", "NUMBERING", "counted_findings"]
+__all__ = ["COUNT", "COUNTED_SCORE", "NUMBERING", "counted_findings", "named_counts"]
 
 COUNTED_SCORE = 0.6  # below any name: a counted collection fills a cell no name fills
 _COLLECTS = re.compile(
@@ -123,16 +123,51 @@ _OWN_HELD = re.compile(
 )
 
 
+# what a dataset the sentence opens with holds: "FEVER is the largest dataset and contains around
+# 185k claims", "Fakeddit consists of 825,100 total submissions" (~7% of pool papers)
+_NAMED_HOLDS = re.compile(
+    rf"^(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,3}})(?:\s+(?i:dataset|data set|corpus|treebank))?"
+    r"(?:\s*,?\s*which|\s+(?:is|was)\s+[^.,;]{3,60}?\s+and)?\s+(?:contains|consists\s+of|"
+    r"comprises|includes|holds)\s+(?:about\s+|over\s+|around\s+|more\s+than\s+|nearly\s+|"
+    rf"approximately\s+|roughly\s+|a\s+total\s+of\s+)?(?P<v>(?:{COUNT})\s+[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*){0,3})"
+)
+
+
+def _named_count(text: str) -> str:
+    """What a named dataset the sentence opens with holds ("185k claims"), "" for none."""
+    m = _NAMED_HOLDS.search(text)
+    if not m:
+        return ""
+    first = m.group("n").split()[0].lower()
+    if first in word_list("name_openers") | word_list("subordinators"):
+        return ""  # "Whereas AI2D includes 17 classes": a clause's opener, no dataset
+    return _counted_words(m.group("v")) if is_name(m.group("n").split()[0], "datasets") else ""
+
+
+def named_counts(units: list[Unit]) -> list[Finding]:
+    """What a named dataset holds, where a sentence opens with it ("FEVER ... contains around
+    185k claims"), for the size column only: the datasets cell has the name itself."""
+    found = []
+    for unit in units:
+        named = _named_count(unit.text) if not _held_count(unit.text) else ""
+        if named:
+            found.append(_finding(unit, named, COUNTED_SCORE))
+    return found
+
+
 def _held_count(text: str) -> str:
     """The count and the words it counts, up to a closed-class word ("of", "which") or a
     participle ("collected"): "40M user click sessions"; "" when the sentence says none."""
     m = _HOLDS.search(text)
-    if not m:
-        return ""
-    words = m.group("v").split(" ")
+    return _counted_words(m.group("v")) if m else ""
+
+
+def _counted_words(value: str) -> str:
+    words = value.split(" ")
     kept = words[:2]
     for w in words[2:]:
-        if w.lower() in word_list("dangling") or w.endswith("ed") or PLACEHOLDER.match(w):
+        if w.lower() in word_list("dangling") or w.endswith(("ed", "ly")) or PLACEHOLDER.match(w):
             break  # "1 million INLINEFORM0 triples": a formula ends what the sentence counts
         kept.append(w)
     while len(kept) > 2 and kept[-1].lower() in word_list("dangling"):
