@@ -79,3 +79,13 @@ def test_the_named_collection_the_data_comes_from() -> None:
 
 def test_data_drawn_from_a_plain_place_names_nothing_new() -> None:
     assert names("4 Data", "The reef data was taken from the divers' logbooks.") == []
+
+
+def test_a_name_after_use_without_an_article_is_learned() -> None:
+    from citewise.agent.comparison.gazetteer import pattern_names
+
+    unit = Unit("In EN-JA translation, we use KFTR dataset, which holds 0.4M pairs.", "b-0", 3,
+                "4 Data", "paragraph", 0)  # fmt: skip
+    assert ("datasets", "KFTR") in pattern_names(unit)
+    plain = Unit("We use some dataset of reef notes.", "b-1", 3, "4 Data", "paragraph", 1)
+    assert [v for k, v in pattern_names(plain) if k == "datasets"] == []

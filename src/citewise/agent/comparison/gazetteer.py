@@ -29,7 +29,8 @@ _DATA_WORD = (
 _MODEL_WORD = r"(?:models?|architectures?|networks?|encoders?|baselines?|classifiers?)"
 _DATASET_PATTERNS = [
     re.compile(
-        rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+)(?P<v>{NAME})"
+        rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+|\b(?:use[sd]?|adopt(?:s|ed)?|"
+        rf"employ(?:s|ed)?)\s+)(?P<v>{NAME})"
         rf"(?:\s+\(?(?:[Rr]elease|[Vv]ersion|v)\s*[\d.]+\)?)?(?:\s+\d{{4}})?(?:\s+(?![a-z-]+ed\b)[a-z-]+)?\s+{_DATA_WORD}\b"
     ),
     re.compile(rf"\b{_DATA_WORD}\s+(?:called|named|of)\s+(?P<v>{NAME})\b"),
