@@ -12,7 +12,9 @@
   Commands” dataset" (its acronym kept with it where the paper defines one);
 - a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
   reef dataset, KelpSet";
-- the data its experiments run on, described in words (matrix_datasets_used.py).
+- the data its experiments run on, described in words (matrix_datasets_used.py), a name it
+  uses in a role ("we use X as the QG dataset"), a name before a split of its data ("the SNLI
+  test set") and the named collection its data comes from ("the data comes from WMT 2014").
 """
 
 from __future__ import annotations

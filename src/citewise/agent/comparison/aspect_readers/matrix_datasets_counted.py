@@ -5,7 +5,12 @@
   tweets", "we constructed 250 sentences" (the nouns in agent/data/matrix_cells.txt), never a
   random sample of it ("a random sample of 200 tweets was checked by hand");
 - what its dataset holds, whatever it counts: "Our dataset contains more than 40M user click
-  sessions", "This training set contained 12,000 reports".
+  sessions", "This training set contained 12,000 reports", or holds in total ("with a total of
+  5,415 sentences");
+- the authors' own count where the sentence cites its source ("we gathered N tweets using the
+  API [cite]"); never a number a closed-class word follows ("15 for dialogues");
+- for the size column only, what a named dataset a sentence opens with holds ("FEVER ...
+  contains around 185k claims", `named_counts`).
 """
 
 from __future__ import annotations
