@@ -139,9 +139,12 @@ _NAMED_HOLDS = re.compile(
 )
 
 
+_HOLD_VERB = re.compile(r"\b(?:contains|consists|comprises|includes|holds)\b")
+
+
 def _named_count(text: str) -> str:
     """What a named dataset the sentence opens with holds ("185k claims"), "" for none."""
-    m = _NAMED_HOLDS.search(text)
+    m = _NAMED_HOLDS.search(text) if _HOLD_VERB.search(text) else None
     if not m:
         return ""
     first = m.group("n").split()[0].lower()

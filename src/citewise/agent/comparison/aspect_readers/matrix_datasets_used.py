@@ -110,6 +110,8 @@ def used_as_data(paper_units: list[Unit]) -> tuple[list[Finding], set[tuple[str,
     for unit in paper_units:
         if unit.kind == "table":
             continue
+        if " as " not in unit.text:
+            continue  # the form's own word, checked before the pattern
         for m in _USED_AS.finditer(unit.text):
             words = m.group("v").split()
             name = " ".join(
@@ -132,6 +134,7 @@ _NAME_SPLIT = re.compile(
 )
 
 
+_SPLIT_WORD = re.compile(r"\b(?:set|sets|data|split|splits)\b", re.I)
 SPLIT_SCORE = 1.0  # as a known name met in a results section: a split names data in passing
 
 
@@ -140,6 +143,8 @@ def names_before_split(paper_units: list[Unit]) -> list[Finding]:
     found = []
     for unit in paper_units:
         if unit.kind == "table":
+            continue
+        if not _SPLIT_WORD.search(unit.text):
             continue
         for m in _NAME_SPLIT.finditer(unit.text):
             first = m.group("v").split()[0]
@@ -167,6 +172,8 @@ def drawn_from(paper_units: list[Unit]) -> list[Finding]:
     found = []
     for unit in paper_units:
         if unit.kind == "table":
+            continue
+        if " from " not in unit.text:
             continue
         for m in _DRAWN_FROM.finditer(unit.text):
             words = m.group("v").split()
