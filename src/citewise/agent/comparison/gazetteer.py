@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.documents.model import Table
 
 KINDS = "kinds"  # the gazetteer's acronyms of a kind of data, never a dataset met in passing
@@ -26,7 +29,8 @@ _DATA_WORD = (
 _MODEL_WORD = r"(?:models?|architectures?|networks?|encoders?|baselines?|classifiers?)"
 _DATASET_PATTERNS = [
     re.compile(
-        rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+)(?P<v>{NAME})"
+        rf"(?:\bthe\s+|\bour\s+|\bon\s+|\bfrom\s+|\busing\s+|\b(?:use[sd]?|adopt(?:s|ed)?|"
+        rf"employ(?:s|ed)?)\s+)(?P<v>{NAME})"
         rf"(?:\s+\(?(?:[Rr]elease|[Vv]ersion|v)\s*[\d.]+\)?)?(?:\s+\d{{4}})?(?:\s+(?![a-z-]+ed\b)[a-z-]+)?\s+{_DATA_WORD}\b"
     ),
     re.compile(rf"\b{_DATA_WORD}\s+(?:called|named|of)\s+(?P<v>{NAME})\b"),
@@ -125,6 +129,8 @@ def pattern_names(unit: Unit) -> list[tuple[str, str]]:
         for pattern in patterns:
             for m in pattern.finditer(unit.text):
                 value = m.group("v").rstrip(".")
+                if kind == "datasets" and PLACEHOLDER.match(value):
+                    continue  # "the INLINEFORM0 dataset": a formula, no name
                 if is_name(value, kind):
                     out.append((kind, value))
     return out
@@ -155,6 +161,8 @@ def name_findings(
     kinds = gazetteer.names.get(KINDS, set())
     columns = {v for t in paper_tables for k, vs in column_values(t) if k == kind for v in vs}
     known = gazetteer.names.get(kind, set()) | own | columns
+    if kind == "datasets":  # a placeholder names nothing, and would hide its sentence's count
+        known = {n for n in known if not PLACEHOLDER.match(n)}
     if not known:
         return []
     alternation = "|".join(re.escape(n) for n in sorted(known, key=len, reverse=True))
@@ -175,6 +183,8 @@ def name_findings(
             else:
                 continue
             if kind == "datasets":
+                if _TOOL_AFTER().match(unit.text, m.end("v")):
+                    continue  # "the NLTK toolkit", "an SLU model": a tool, not data
                 value = _whole_name(unit.text, m.start("v"), m.end("v"))
                 if value == m.group("v"):
                     value = longer_name(unit.text, m.start("v"), m.end("v"))
@@ -186,6 +196,16 @@ def name_findings(
     return found
 
 
+@cache
+def _TOOL_AFTER() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built once
+    """A tool word right after a name ("NLTK toolkit", "SLU pipeline", "QA models"):
+    [tool_words] of agent/data/datasets_words.txt."""
+    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
+    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"\s+(?i:{alternation})\b")
+
+
+_WORDS_FILE = "datasets_words.txt"
 _PLAIN_WORD = re.compile(r"[A-Z][a-z]+")
 _CAPITALISED_RUN = re.compile(r"(?:\s+[A-Z][\w-]*){1,3}")
 

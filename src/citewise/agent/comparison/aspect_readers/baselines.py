@@ -102,6 +102,12 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
             rf"\b(?i:the|a|an|our)\s+(?:[a-z]+\s+)?(?P<v>(?:{_NAMED}[\s-]+){{0,2}}{_NAMED})"
             rf"\s+{_B}\b"
         ),
+        # "the strongest baseline, TinyBERT, ...", "the word embedding based baseline, the
+        # GloVe-d2v method, achieves ...": a name set off by commas after the word
+        re.compile(
+            rf"\b{_B}{_KIND},\s+(?i:the\s+)?(?P<v>{_NAMED}(?:[\s-]+{_NAMED}){{0,2}})"
+            r"(?:\s+(?i:method|model|system|approach))?,"
+        ),
         # "our baseline model RoBERTa", "the baseline system Moses"
         re.compile(
             rf"\b(?i:our|the)\s+(?:[a-z-]+\s+)?{_B}{_KIND}\s+"

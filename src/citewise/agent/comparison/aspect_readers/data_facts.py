@@ -21,6 +21,7 @@ from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import cites_others, word_list
 from citewise.agent.comparison.aspect_readers.matrix_datasets import dataset_findings
+from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import named_counts
 from citewise.agent.comparison.extraction import WE_OR_OUR, Finding, Unit
 
 SIZE = "dataset size"
@@ -55,6 +56,7 @@ SHARE_OF_TOP = 0.3
 def data_fact_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     if aspect == SIZE:
         _, counted = dataset_findings(paper_units)
+        counted += named_counts([u for u in paper_units if u.kind != "table"])
         return [Finding(SIZE, f.value, f.quote, f.page, f.block_id, f.section, f.score)
                 for f in counted if not _sampled(f)]  # fmt: skip
     return language_findings(paper_units)

@@ -12,7 +12,9 @@
   Commands” dataset" (its acronym kept with it where the paper defines one);
 - a dataset the paper introduces by name: "we present KelpSet, a new dataset of ...", "a new
   reef dataset, KelpSet";
-- the data its experiments run on, described in words (matrix_datasets_used.py).
+- the data its experiments run on, described in words (matrix_datasets_used.py), a name it
+  uses in a role ("we use X as the QG dataset"), a name before a split of its data ("the SNLI
+  test set") and the named collection its data comes from ("the data comes from WMT 2014").
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
     data_run_on,
+    drawn_from,
     names_after_data_word,
+    names_before_split,
+    used_as_data,
 )
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name, kinds_of_data
@@ -87,8 +92,11 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         used = _heading_word(heading, unit.text) if heading else None
         if used:
             found.append(_finding(unit, used, NAMED_SCORE + bonus))
-    found += data_run_on(units_) + names_after_data_word(units_)
-    return found, counted_findings(units_)
+    found += data_run_on(units_) + names_after_data_word(units_) + names_before_split(units_)
+    found += drawn_from(units_)
+    as_data, roles = used_as_data(units_)
+    found = [f for f in found if not any(q == f.quote and f.value in r for q, r in roles)]
+    return found + as_data, counted_findings(units_)
 
 
 _ACRONYM = r"\((?:[A-Z][\w-]*[A-Z0-9][\w-]*)\)"  # "(CB)", "(MultiWOZ)", "(vSTS)"
@@ -336,4 +344,6 @@ def _heading_name(section: str) -> str:
     if not m:
         return ""
     first = m.group("n").split()[0]
+    if first.lower() in word_list("name_openers"):  # "The Dataset", "Our Corpus": no name
+        return ""
     return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""

@@ -90,6 +90,103 @@ def names_after_data_word(paper_units: list[Unit]) -> list[Finding]:
     return found
 
 
+# the name a sentence says it uses as its data, in a role: "we use SQuAD 1.1 [cite] as the
+# English QG dataset", "we selected El Quijote [cite] as our second corpus" (~2.5% of pool papers)
+_USED_AS = re.compile(
+    r"\b(?i:use[ds]?|using|adopt(?:s|ed)?|take[sn]?|took|cho(?:se|ose|sen)|select(?:s|ed)?|"
+    rf"employ(?:s|ed)?)\s+(?:the\s+)?(?P<v>{NAME}(?:\s+(?:{NAME}|v?\d+(?:\.\d+)*)){{0,3}})"
+    r"(?:\s+BIBREF\d+(?:\s*,\s*BIBREF\d+)*)?\s+as\s+(?P<r>(?:the|our|an?)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:datasets?|data\s?sets?|data|corpus|corpora|benchmark|(?:training|test|development|"
+    r"validation|evaluation)\s+(?:set|data))s?)\b"
+)
+USED_AS_SCORE = 2.0  # as a name the paper states (matrix_datasets.NAMED_SCORE)
+
+
+def used_as_data(paper_units: list[Unit]) -> tuple[list[Finding], set[tuple[str, str]]]:
+    """The names a sentence uses as its data in a role, and the (sentence, role words) pairs
+    whose words ("English QG" of "as the English QG dataset") are then no name."""
+    found: list[Finding] = []
+    roles: set[tuple[str, str]] = set()
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        if " as " not in unit.text:
+            continue  # the form's own word, checked before the pattern
+        for m in _USED_AS.finditer(unit.text):
+            words = m.group("v").split()
+            name = " ".join(
+                words[: next((i for i, w in enumerate(words) if PLACEHOLDER.match(w)), None)]
+            )
+            if not name or name.split()[0].lower() in word_list("name_openers"):
+                continue
+            score = USED_AS_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", name, unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+            roles.add((unit.text, m.group("r")))
+    return found, roles
+
+
+# a name before a split of its data: "accuracy on the SNLI test set", "trained on the RACE
+# training set", "the WikiLarge test data" (~14% of pool papers)
+_NAME_SPLIT = re.compile(
+    rf"\b(?i:the|on|from|using|of|in)\s+(?P<v>{NAME}(?:\s+v?\d+(?:\.\d+)*)?)\s+(?i:training|test|"
+    r"testing|dev|development|validation|evaluation)\s+(?i:sets?|data|splits?)\b"
+)
+
+
+_SPLIT_WORD = re.compile(r"\b(?:set|sets|data|split|splits)\b", re.I)
+SPLIT_SCORE = 1.0  # as a known name met in a results section: a split names data in passing
+
+
+def names_before_split(paper_units: list[Unit]) -> list[Finding]:
+    """The name a sentence sets before a split of its data ("the SNLI test set")."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        if not _SPLIT_WORD.search(unit.text):
+            continue
+        for m in _NAME_SPLIT.finditer(unit.text):
+            first = m.group("v").split()[0]
+            if PLACEHOLDER.match(first) or not is_name(first, "datasets"):
+                continue
+            score = SPLIT_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", m.group("v"), unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+    return found
+
+
+# the named collection the data is drawn from: "All the data used in this paper comes from Siri
+# internal datasets", "the parallel data comes from WMT 2014", "texts are taken from the
+# Norwegian Review Corpus (NoReC)" (~6% of pool papers)
+_DRAWN_FROM = re.compile(
+    r"\b(?i:data|datasets?|corpus|corpora|texts|documents|sentences)(?:\s+[a-z]+){0,4}\s+"
+    r"(?:comes?|came|(?:is|are|was|were)\s+(?:drawn|taken|obtained|sourced|extracted))\s+from\s+"
+    rf"(?:the\s+)?(?P<v>{NAME}(?:\s+(?:{NAME}|v?\d+(?:\.\d+)*|[a-z]+(?=\s+{_DATA_WORD})|"
+    rf"{_DATA_WORD})){{0,5}}(?:\s+\([A-Z][\w-]*\))?)"
+)
+
+
+def drawn_from(paper_units: list[Unit]) -> list[Finding]:
+    """The named collection a sentence says the data comes from, as it names it."""
+    found = []
+    for unit in paper_units:
+        if unit.kind == "table":
+            continue
+        if " from " not in unit.text:
+            continue
+        for m in _DRAWN_FROM.finditer(unit.text):
+            words = m.group("v").split()
+            cut = next((i for i, w in enumerate(words) if PLACEHOLDER.match(w)), len(words))
+            name = " ".join(words[:cut])
+            if not name or name.split()[0].lower() in word_list("name_openers"):
+                continue
+            score = NAME_AFTER_SCORE + section_bonus("default", unit)
+            found.append(Finding("datasets", name, unit.text, unit.page, unit.block_id,
+                                 unit.section, score))  # fmt: skip
+    return found
+
+
 def _without_generic(value: str) -> str:
     """ "public Ubuntu Dialogue Corpus" -> "Ubuntu Dialogue Corpus": words before the name
     that say how known or public the data is are no part of it."""
