@@ -13,7 +13,7 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
-from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import OPTIMIZERS
 from citewise.agent.comparison.settings.setup_loaded import loaded_models
 from citewise.agent.fitted_data import shipped_text
@@ -102,6 +102,7 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             # "the Moses tokenizer" after "Moses": the program already named
             named = [*found, *(v.lower() for v in values)]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
+        values = [v for v in values if not _others_program(unit.text, v)]
         models = loaded_models(unit)
         for value in values + models:
             if value.lower() in found:
@@ -112,6 +113,23 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
     return list(found.values())
+
+
+# a sentence about another work's experiments: its subject a cited work or its authors, after
+# an opening like "For example," ("For example, BIBREF3 test classifiers implemented in X")
+_OTHERS_SUBJECT = re.compile(
+    r"^\W*(?:(?:For\s+(?:example|instance)|Similarly|Likewise|Previously|Recently|Earlier),?\s+)?"
+    r"(?:[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?\s+et\s+al\.?|BIBREF\d+|They\b|"
+    r"The\s+authors\b|Their\b)"
+)
+
+
+def _others_program(text: str, value: str) -> bool:
+    """Whether the program is another work's: named in a sentence whose subject is a cited work
+    and that has no "we"/"our", or as a system compared with ("the Weka baseline")."""
+    if _OTHERS_SUBJECT.match(text) and not FIRST_PERSON.search(text):
+        return True
+    return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
 
 
 def _names_any(value: str, names: list[str]) -> bool:

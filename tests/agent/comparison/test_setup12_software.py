@@ -1,0 +1,25 @@
+"""Software of another work is not the paper's own (tenth session, setup12): a program named in
+a sentence whose subject is a cited work, or as the system compared with."""
+
+from __future__ import annotations
+
+from citewise.agent.comparison.extraction import Unit
+from citewise.agent.comparison.settings.setup_software import software_findings
+
+
+def names(text: str) -> list[str]:
+    unit = Unit(text, "b-1", 4, "5 Experiments", "paragraph", 1)
+    return [f.value for f in software_findings([unit], set())]
+
+
+def test_a_program_a_cited_work_used_is_not_the_papers_own() -> None:
+    assert names("For example, BIBREF7 compare four classifiers implemented in scikit-learn.") == []
+    assert names("Smith et al. BIBREF2 trained their tagger using NLTK.") == []
+
+
+def test_the_same_program_in_the_papers_own_sentence_is_read() -> None:
+    assert names("We compare four classifiers implemented in scikit-learn.") == ["scikit-learn"]
+
+
+def test_a_program_named_as_the_baseline_beaten_is_not_used() -> None:
+    assert names("Our tagger outperforms the NLTK baseline BIBREF4 using fewer features.") == []
