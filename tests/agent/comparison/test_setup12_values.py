@@ -31,3 +31,24 @@ def test_a_count_of_epochs_a_figure_shows_gives_way_to_the_training_count() -> N
 
 def test_a_count_of_epochs_that_trains_nothing_stays_when_it_is_all_there_is() -> None:
     assert read("epochs", ["The heron model already picks the right span with only 3 epochs."])
+
+
+def test_weight_decay_the_paper_uses_without_a_value_is_read_by_its_name() -> None:
+    assert read("weight decay", ["We train the heron tagger with SGD and an L2 regularizer."]) == [
+        "L2 regularizer"
+    ]
+    assert read("weight decay", ["We also apply weight decay to the output layer."]) == [
+        "weight decay"
+    ]
+
+
+def test_the_digit_of_l2_is_no_value_beside_a_stated_coefficient() -> None:
+    texts = [
+        "The baseline heron tagger is trained with L2 regularization.",
+        "We use an L2 weight decay of 0.0005.",
+    ]
+    assert read("weight decay", texts) == ["0.0005"]
+
+
+def test_l2_regularization_named_without_use_is_not_read() -> None:
+    assert read("weight decay", ["L2 regularization is a common way to avoid overfitting."]) == []

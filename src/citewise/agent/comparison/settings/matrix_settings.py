@@ -146,6 +146,17 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
+    "weight decay": [
+        # weight decay the paper uses without a value, as dropout above: "we used L2
+        # regularization whose coefficient was tuned", "trained using SGD with an L2 regularizer",
+        # "L2 regularization is applied to the embedding matrix"
+        re.compile(
+            r"^(?=.*\b(?:we|us(?:e|es|ed|ing)|appl\w+|add\w*|employ\w*|adopt\w*|with)\b).*?"
+            r"(?P<v>\b(?:L2|ℓ2)[- ](?:regulari[sz]ation|regulari[sz]er|penalty)(?:\s+term)?)\b",
+            re.I,
+        ),
+        re.compile(rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>(?:L2\s+)?weight[- ]decay)\b", re.I),
+    ],
     "learning rate": [
         # the older name of the learning rate: "we fixed the training rate at 0.001"
         re.compile(

@@ -121,9 +121,13 @@ def specific(aspect: str, found: list[Finding]) -> list[Finding]:
     number."""
     if aspect == "optimizer" and any(not _FAMILY.fullmatch(f.value) for f in found):
         return [f for f in found if not _FAMILY.fullmatch(f.value)]
-    if aspect in NUMERIC + ("gradient clipping",) and any(re.search(r"\d", f.value) for f in found):
-        return [f for f in found if re.search(r"\d", f.value)]
+    if aspect in NUMERIC + ("gradient clipping",) and any(_NUMBER.search(f.value) for f in found):
+        return [f for f in found if _NUMBER.search(f.value)]
     return found
+
+
+# a number of the value's own, not the digit of a name ("L2 regularization")
+_NUMBER = re.compile(r"(?<![A-Za-zℓ])\d")
 
 
 # a sentence that trains something: its count of epochs is the training's
