@@ -52,3 +52,16 @@ def test_the_digit_of_l2_is_no_value_beside_a_stated_coefficient() -> None:
 
 def test_l2_regularization_named_without_use_is_not_read() -> None:
     assert read("weight decay", ["L2 regularization is a common way to avoid overfitting."]) == []
+
+
+def test_a_training_length_in_steps_a_run_is_given_is_read() -> None:
+    assert read("epochs", ["All heron models are trained for 50,000 optimizer steps."]) == [
+        "50,000 optimizer steps"
+    ]
+    assert read("epochs", ["It takes about 9 hours to run 12,000 steps of pre-training."]) == [
+        "12,000 steps"
+    ]
+
+
+def test_steps_between_checkpoints_are_no_training_length() -> None:
+    assert read("epochs", ["We save a checkpoint every 1,000 optimizer steps."]) == []

@@ -63,6 +63,15 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"
         ),
+        # a training length in steps a run is given (the gold's definition counts it when no
+        # epochs are stated): "trained for 100,000 optimizer steps", "it takes 30 hours to run
+        # 23,000 steps", "the EM algorithm was run 20 iterations"
+        re.compile(
+            r"\b(?:run|runs|ran|trained|train|training)\s+(?:for\s+)?(?:about\s+|a\s+total\s+of\s+|"
+            rf"up\s+to\s+)?(?P<v>{NUM}[kKM]?\s+(?:training\s+|optimi[sz]er\s+|update\s+)?"
+            r"(?:steps|iterations|updates))\b",
+            re.I,
+        ),
     ],
     "schedule": [
         # a decay the learning rate's sentence names: "with a decay rate of 0.9 when ...",
