@@ -23,3 +23,15 @@ def test_the_same_program_in_the_papers_own_sentence_is_read() -> None:
 
 def test_a_program_named_as_the_baseline_beaten_is_not_used() -> None:
     assert names("Our tagger outperforms the NLTK baseline BIBREF4 using fewer features.") == []
+
+
+def test_a_program_named_as_an_example_of_a_kind_is_not_used() -> None:
+    assert names("We tag the posts using NLTK.") == ["NLTK"]
+    assert "NLTK" not in names("We tag the posts using HeronTag, which extends tools such as NLTK.")
+    assert names("Many tools (e.g., NLTK BIBREF1, spaCy BIBREF2) are used by practitioners.") == []
+
+
+def test_tokenizers_crawlers_and_metric_scorers_of_the_list_are_read_where_used() -> None:
+    assert names("BLEU is computed on detokenized output using SacreBLEU BIBREF9.") == ["SacreBLEU"]
+    assert names("The reviews were collected using Scrapy from two forums.") == ["Scrapy"]
+    assert names("We segment the Chinese posts using jieba before training.") == ["jieba"]

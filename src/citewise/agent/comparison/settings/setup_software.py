@@ -13,7 +13,7 @@ import re
 from functools import cache
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
-from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit, section_bonus
+from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import OPTIMIZERS
 from citewise.agent.comparison.settings.setup_loaded import loaded_models
 from citewise.agent.fitted_data import shipped_text
@@ -124,10 +124,27 @@ _OTHERS_SUBJECT = re.compile(
 )
 
 
+# "we", "our", "us", but not "US" (the country: "the US election")
+_WE = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us)\b")
+
+
+# a program named as an example of a kind: "popular tools such as X and Y", "(e.g., X, Y)",
+# "such as the Linguistic Inquiry and Word Count (X)"
+_AS_EXAMPLE = re.compile(
+    r"\b(?:such\s+as|e\.g\.,?|for\s+example,?)\s+(?:the\s+)?(?:[^.;:]{0,100}?"
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*\())?$",
+    re.I,
+)
+
+
 def _others_program(text: str, value: str) -> bool:
-    """Whether the program is another work's: named in a sentence whose subject is a cited work
-    and that has no "we"/"our", or as a system compared with ("the Weka baseline")."""
-    if _OTHERS_SUBJECT.match(text) and not FIRST_PERSON.search(text):
+    """Whether the program is not one the paper's experiments run: named in a sentence whose
+    subject is a cited work and that has no "we"/"our", as a system compared with ("the Weka
+    baseline"), or as an example of a kind of tool ("tools such as X")."""
+    if _OTHERS_SUBJECT.match(text) and not _WE.search(text):
+        return True
+    at = re.search(rf"(?<![\w.+#-]){re.escape(value)}(?![\w+#-])", text)
+    if at and _AS_EXAMPLE.search(text, 0, at.start()):
         return True
     return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
 
