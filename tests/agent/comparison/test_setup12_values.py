@@ -65,3 +65,14 @@ def test_a_training_length_in_steps_a_run_is_given_is_read() -> None:
 
 def test_steps_between_checkpoints_are_no_training_length() -> None:
     assert read("epochs", ["We save a checkpoint every 1,000 optimizer steps."]) == []
+
+
+def test_the_set_a_search_tried_is_the_settings_value() -> None:
+    sentence = "The learning rate is selected amongst {1e-5, 3e-5, 5e-5} on the heron dev set."
+    assert read("learning rate", [sentence]) == ["{1e-5, 3e-5, 5e-5}"]
+    latex = r"We try every dropout in $\lbrace 0.1,0.3\rbrace $ for the heron tagger."
+    assert read("dropout", [latex]) == [r"$\lbrace 0.1,0.3\rbrace $"]
+
+
+def test_a_set_of_other_things_is_no_value() -> None:
+    assert read("batch size", ["The batch size depends on the language in {en, de, fr}."]) == []
