@@ -76,3 +76,8 @@ def test_the_set_a_search_tried_is_the_settings_value() -> None:
 
 def test_a_set_of_other_things_is_no_value() -> None:
     assert read("batch size", ["The batch size depends on the language in {en, de, fr}."]) == []
+
+
+def test_cards_a_run_simulates_are_not_its_hardware() -> None:
+    sentence = "We train on one GPU, delaying gradient updates by factor 4 to simulate 4 GPUs."
+    assert read("hardware", [sentence]) == ["one GPU"]

@@ -284,6 +284,8 @@ _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 _ANTHOLOGY_ID = re.compile(r"-\d{4}\b")
 # a citation key ("serban-EtAl:2016:P16-1"): an Anthology ID after its year, not a card
 _CITATION_KEY = re.compile(r":\d{4}:$")
+# cards a run imitates by delaying its updates ("to simulate 500K steps with 8 GPUs")
+_SIMULATED = re.compile(r"\bsimulat\w*\s+(?:[\w-]+\s+){0,5}?$", re.I)
 # people an annotation study trains: "the annotators were trained for about 8 weeks"
 _PEOPLE_TRAINED = re.compile(
     rf"\b(?:{word_alternation('trained people')})\s+(?:were|was|are|is|had\s+been|have\s+been)\s+"
@@ -346,6 +348,8 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
             _ANTHOLOGY_ID.match(f.quote, end) or _CITATION_KEY.search(f.quote[:at])
         ):
             continue  # "P15" of "P15-1137": a paper cited by its ACL Anthology ID, not a card
+        if aspect == "hardware" and _SIMULATED.search(f.quote[:at]):
+            continue  # "delaying updates to simulate 4 GPUs": cards the run stands in for
         if aspect == "compute" and _PEOPLE_TRAINED.search(f.quote[:at]):
             continue  # the time people were trained for, not a model
         if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):
