@@ -35,3 +35,18 @@ def test_tokenizers_crawlers_and_metric_scorers_of_the_list_are_read_where_used(
     assert names("BLEU is computed on detokenized output using SacreBLEU BIBREF9.") == ["SacreBLEU"]
     assert names("The reviews were collected using Scrapy from two forums.") == ["Scrapy"]
     assert names("We segment the Chinese posts using jieba before training.") == ["jieba"]
+
+
+def test_a_versioned_name_the_paper_uses_as_data_is_no_software() -> None:
+    from citewise.agent.comparison.extraction import Finding, Unit
+    from citewise.agent.comparison.settings.matrix_settings import settings_findings
+
+    data = "For reading comprehension datasets we use (1) HeronQA v1.1 BIBREF2 and (2) CraneQA."
+    again = "To score HeronQA v1.1, we used the official script."
+    tool = "We parse the PDFs of the corpus using Heronflow v2.3 on one machine."
+    units = [Unit(t, f"b-{n}", 3, "5 Experiments", "paragraph", n)
+             for n, t in enumerate((data, again, tool), 1)]  # fmt: skip
+    found = [Finding("software", v, u.text, 3, u.block_id, u.section, 1.5)
+             for u, v in zip(units, ("HeronQA v1.1", "HeronQA v1.1", "Heronflow v2.3"), strict=True)]  # fmt: skip
+    values = [f.value for f in settings_findings("software", units, "", set(), found)]
+    assert values == ["Heronflow v2.3"]

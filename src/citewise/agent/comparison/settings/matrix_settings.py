@@ -210,6 +210,15 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
 }
 
 
+# a name with a version read as a program ("SQuAD v1.1", "Universal Dependency v2.3") in a
+# sentence about data: a dataset's release, not software
+_VERSIONED = re.compile(r"[A-Z][A-Za-z]+\s+v\d+(?:\.\d+)+")
+_VERSIONED_DATA = re.compile(
+    r"\b(?:datasets?|data|corpus|corpora|treebanks?|benchmarks?)\b"
+    # not the data a program processes: "PDFs of the corpus using X v3.0"
+    r"(?!.*\b(?:using|with|by|via|through)\b)",
+    re.I | re.S,
+)
 # a reading the sentence denies: "we did not use dropout", "without gradient clipping"
 _NOT_BEFORE = re.compile(r"\b(?:not|never|without|no|n't)\s+(?:\w+\s+){0,3}$", re.I)
 
@@ -242,6 +251,9 @@ def settings_findings(
     """`found` (agent/comparison/patterns.py's findings) with what this module reads for the
     aspect."""
     if aspect == "software":
+        data = {f.value for f in found if _VERSIONED.fullmatch(f.value)
+                and _VERSIONED_DATA.search(f.quote, 0, max(f.quote.find(f.value), 0))}  # fmt: skip
+        found = [f for f in found if f.value not in data]
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
