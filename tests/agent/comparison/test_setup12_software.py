@@ -46,7 +46,8 @@ def test_a_versioned_name_the_paper_uses_as_data_is_no_software() -> None:
     tool = "We parse the PDFs of the corpus using Heronflow v2.3 on one machine."
     units = [Unit(t, f"b-{n}", 3, "5 Experiments", "paragraph", n)
              for n, t in enumerate((data, again, tool), 1)]  # fmt: skip
+    names = ("HeronQA v1.1", "HeronQA v1.1", "Heronflow v2.3")
     found = [Finding("software", v, u.text, 3, u.block_id, u.section, 1.5)
-             for u, v in zip(units, ("HeronQA v1.1", "HeronQA v1.1", "Heronflow v2.3"), strict=True)]  # fmt: skip
+             for u, v in zip(units, names, strict=True)]  # fmt: skip
     values = [f.value for f in settings_findings("software", units, "", set(), found)]
     assert values == ["Heronflow v2.3"]

@@ -223,7 +223,7 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
         )
     )
     # the values a search tried, as a set: "the learning rate is selected amongst {5e-6, 1e-5}",
-    # "dropout in $\lbrace 0.1,0.2\rbrace $ and learning rate in $\lbrace 1, 2\rbrace \times 10^{-5}$"
+    # "dropout in $\lbrace 0.1,0.2\rbrace $", "rate in $\lbrace 1, 2\rbrace \times 10^{-5}$"
     readers.append(
         re.compile(
             rf"{name}(?:\s+(?:is|are|was|were))?(?:\s+(?:selected|chosen|tuned|searched|varied|"
