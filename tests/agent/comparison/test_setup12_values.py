@@ -81,3 +81,12 @@ def test_a_set_of_other_things_is_no_value() -> None:
 def test_cards_a_run_simulates_are_not_its_hardware() -> None:
     sentence = "We train on one GPU, delaying gradient updates by factor 4 to simulate 4 GPUs."
     assert read("hardware", [sentence]) == ["one GPU"]
+
+
+def test_optimizers_named_as_examples_are_not_the_one_used() -> None:
+    texts = [
+        "The heron network could be optimized by any SGD method, e.g., Adam BIBREF3, Adadelta "
+        "BIBREF4, and so on.",
+        "In our experiments, optimization uses RMSprop BIBREF5.",
+    ]
+    assert read("optimizer", texts) == ["RMSprop"]

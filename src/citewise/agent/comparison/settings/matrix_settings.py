@@ -24,10 +24,10 @@ from citewise.agent.comparison.settings.setup_reading import (
     respectively_findings,
     table_findings,
 )
+from citewise.agent.comparison.settings.setup_software import AS_EXAMPLE, software_findings
 
 # learn_software and software_names are re-exported: matrix.py learns names over the library
 from citewise.agent.comparison.settings.setup_software import learn_software as learn_software
-from citewise.agent.comparison.settings.setup_software import software_findings
 from citewise.agent.comparison.settings.setup_software import software_names as software_names
 from citewise.agent.comparison.settings.setup_values import (
     formula_findings,
@@ -360,6 +360,8 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
             _ANTHOLOGY_ID.match(f.quote, end) or _CITATION_KEY.search(f.quote[:at])
         ):
             continue  # "P15" of "P15-1137": a paper cited by its ACL Anthology ID, not a card
+        if aspect == "optimizer" and AS_EXAMPLE.search(f.quote[:at]):
+            continue  # "optimized by any SGD method, e.g., Adam, Adadelta": kinds, not the one used
         if aspect == "hardware" and _SIMULATED.search(f.quote[:at]):
             continue  # "delaying updates to simulate 4 GPUs": cards the run stands in for
         if aspect == "compute" and _PEOPLE_TRAINED.search(f.quote[:at]):

@@ -130,7 +130,7 @@ _WE = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us)\b")
 
 # a program named as an example of a kind: "popular tools such as X and Y", "(e.g., X, Y)",
 # "such as the Linguistic Inquiry and Word Count (X)"
-_AS_EXAMPLE = re.compile(
+AS_EXAMPLE = re.compile(
     r"\b(?:such\s+as|e\.g\.,?|for\s+example,?)\s+(?:the\s+)?(?:[^.;:]{0,100}?"
     r"(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*\())?$",
     re.I,
@@ -144,7 +144,7 @@ def _others_program(text: str, value: str) -> bool:
     if _OTHERS_SUBJECT.match(text) and not _WE.search(text):
         return True
     at = re.search(rf"(?<![\w.+#-]){re.escape(value)}(?![\w+#-])", text)
-    if at and _AS_EXAMPLE.search(text, 0, at.start()):
+    if at and AS_EXAMPLE.search(text, 0, at.start()):
         return True
     return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
 
