@@ -90,3 +90,9 @@ def test_optimizers_named_as_examples_are_not_the_one_used() -> None:
         "In our experiments, optimization uses RMSprop BIBREF5.",
     ]
     assert read("optimizer", texts) == ["RMSprop"]
+
+
+def test_a_minibatch_written_as_one_word_is_a_batch() -> None:
+    assert read("batch size", ["The heron net is unrolled for 30 steps; each minibatch is 16."]) == [
+        "16"
+    ]
