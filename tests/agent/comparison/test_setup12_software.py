@@ -51,3 +51,14 @@ def test_a_versioned_name_the_paper_uses_as_data_is_no_software() -> None:
              for u, v in zip(units, names, strict=True)]  # fmt: skip
     values = [f.value for f in settings_findings("software", units, "", set(), found)]
     assert values == ["Heronflow v2.3"]
+
+
+def test_another_systems_tool_in_the_related_work_is_not_the_papers_own() -> None:
+    text = "The heron system parses each query and uses the NLTK toolkit to tag it."
+    related = Unit(text, "b-1", 2, "2 Related Work", "paragraph", 1)
+    own = Unit(text.replace("The heron system", "Our system"), "b-2", 2, "2 Related Work",
+               "paragraph", 2)  # fmt: skip
+    assert [f.value for f in software_findings([related], set())] == []
+    assert [f.value for f in software_findings([own], set())] == ["NLTK"]
+    methods = Unit(text, "b-3", 4, "3 Neural Abstractive Methods", "paragraph", 3)
+    assert [f.value for f in software_findings([methods], set())] == ["NLTK"]

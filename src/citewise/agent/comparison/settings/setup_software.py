@@ -103,6 +103,8 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             named = [*found, *(v.lower() for v in values)]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
         values = [v for v in values if not _others_program(unit.text, v)]
+        if _BACKGROUND.search(unit.section.split(" > ")[0]) and not _WE.search(unit.text):
+            values = []  # the introduction or related work on others' tools: "... uses the X toolkit"
         models = loaded_models(unit)
         for value in values + models:
             if value.lower() in found:
@@ -124,6 +126,8 @@ _OTHERS_SUBJECT = re.compile(
 )
 
 
+# the sections that tell of other works' tools (a word of its own: not "Abstractive Methods")
+_BACKGROUND = re.compile(r"\b(?:introduction|related|background|prior work|previous work)\b", re.I)
 # "we", "our", "us", but not "US" (the country: "the US election")
 _WE = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us)\b")
 
