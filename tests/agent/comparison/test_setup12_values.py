@@ -93,6 +93,6 @@ def test_optimizers_named_as_examples_are_not_the_one_used() -> None:
 
 
 def test_a_minibatch_written_as_one_word_is_a_batch() -> None:
-    assert read("batch size", ["The heron net is unrolled for 30 steps; each minibatch is 16."]) == [
-        "16"
-    ]
+    assert read(
+        "batch size", ["The heron net is unrolled for 30 steps; each minibatch is 16."]
+    ) == ["16"]

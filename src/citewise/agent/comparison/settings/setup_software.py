@@ -104,7 +104,7 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
         values = [v for v in values if not _others_program(unit.text, v)]
         if _BACKGROUND.search(unit.section.split(" > ")[0]) and not _WE.search(unit.text):
-            values = []  # the introduction or related work on others' tools: "... uses the X toolkit"
+            values = []  # the introduction or related work: "... uses the X toolkit"
         models = loaded_models(unit)
         for value in values + models:
             if value.lower() in found:
