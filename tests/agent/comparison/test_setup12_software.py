@@ -62,3 +62,11 @@ def test_another_systems_tool_in_the_related_work_is_not_the_papers_own() -> Non
     assert [f.value for f in software_findings([own], set())] == ["NLTK"]
     methods = Unit(text, "b-3", 4, "3 Neural Abstractive Methods", "paragraph", 3)
     assert [f.value for f in software_findings([methods], set())] == ["NLTK"]
+
+
+def test_a_model_loaded_in_a_section_on_abstractive_methods_is_read() -> None:
+    from citewise.agent.comparison.settings.setup_loaded import loaded_models
+
+    text = "We initialise the heron encoder with 300-dimensional GloVe vectors."
+    assert loaded_models(Unit(text, "b-1", 4, "3 Abstractive Methods", "paragraph", 1)) == ["GloVe"]
+    assert loaded_models(Unit(text, "b-2", 9, "Figure and table captions", "paragraph", 2)) == []
