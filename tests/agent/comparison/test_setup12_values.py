@@ -96,3 +96,13 @@ def test_a_minibatch_written_as_one_word_is_a_batch() -> None:
     assert read(
         "batch size", ["The heron net is unrolled for 30 steps; each minibatch is 16."]
     ) == ["16"]
+
+
+def test_dropout_named_in_quotes_or_as_a_layer_is_read() -> None:
+    assert read(
+        "dropout", ["For the heron layer we applied `dropout' BIBREF3 regularization."]
+    ) == ["dropout"]
+    assert read("dropout", ["The dense layer is followed by a drop-out layer."]) == [
+        "drop-out layer"
+    ]
+    assert read("dropout", ["A dropout layer is a common way to regularise."]) == []

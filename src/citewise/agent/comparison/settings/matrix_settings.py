@@ -149,11 +149,13 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
         # a rate written as a formula in papers converted from LaTeX: "$P_{dropout} = 0.1$"
         re.compile(r"\bdropout\s*\}?\s*=\s*(?P<v>0?\.\d+)", re.I),
-        # dropout the paper uses without a rate: "we apply dropout to the input of each layer"
+        # dropout the paper uses without a rate: "we apply dropout to the input of each layer",
+        # "we applied `dropout' regularization", "is followed by a drop-out layer"
         re.compile(
-            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?[`'‘\"“]?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
             re.I,
         ),
+        re.compile(r"\b(?:followed\s+by|with)\s+an?\s+(?P<v>drop-?out\s+layer)\b", re.I),
     ],
     "weight decay": [
         # weight decay the paper uses without a value, as dropout above: "we used L2
