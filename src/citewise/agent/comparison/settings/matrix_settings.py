@@ -155,7 +155,11 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?[`'‘\"“]?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
             re.I,
         ),
-        re.compile(r"\b(?:followed\s+by|with)\s+an?\s+(?P<v>drop-?out\s+layer)\b", re.I),
+        re.compile(
+            r"\b(?:followed\s+by|with)\s+an?\s+(?P<v>drop-?out\s+layer)\b"
+            r"(?!\s+(?:at|with|of)\s+(?:a\s+)?(?:rate|probability)\b)",  # its rate read by another
+            re.I,
+        ),
     ],
     "weight decay": [
         # weight decay the paper uses without a value, as dropout above: "we used L2
