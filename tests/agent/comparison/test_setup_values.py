@@ -88,12 +88,13 @@ def test_the_training_count_of_epochs_comes_before_one_that_trains_nothing() -> 
     assert read("epochs", texts)[0] == "30"
 
 
-def test_a_batch_a_speed_is_measured_on_comes_after_the_training_batch() -> None:
+def test_a_batch_a_speed_is_measured_on_gives_way_to_the_training_batch() -> None:
     texts = [
         "We time inference on one CPU using a batch size of 1.",
         "The dune model is trained with a batch size of 64.",
     ]
-    assert read("batch size", texts) == ["64", "1"]
+    assert read("batch size", texts) == ["64"]
+    assert read("batch size", texts[:1]) == ["1"]  # all the paper says: kept
 
 
 @pytest.mark.parametrize(

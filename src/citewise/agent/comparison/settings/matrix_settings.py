@@ -24,10 +24,10 @@ from citewise.agent.comparison.settings.setup_reading import (
     respectively_findings,
     table_findings,
 )
+from citewise.agent.comparison.settings.setup_software import AS_EXAMPLE, software_findings
 
 # learn_software and software_names are re-exported: matrix.py learns names over the library
 from citewise.agent.comparison.settings.setup_software import learn_software as learn_software
-from citewise.agent.comparison.settings.setup_software import software_findings
 from citewise.agent.comparison.settings.setup_software import software_names as software_names
 from citewise.agent.comparison.settings.setup_values import (
     formula_findings,
@@ -62,6 +62,15 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         # a count of epochs with a word between: "100 time epochs", "30 full epochs"
         re.compile(
             rf"(?P<v>\b{NUM}\s+(?!(?:more|additional|further|first|last|next)\b)[a-z]+\s+epochs)\b"
+        ),
+        # a training length in steps a run is given (the gold's definition counts it when no
+        # epochs are stated): "trained for 100,000 optimizer steps", "it takes 30 hours to run
+        # 23,000 steps", "the EM algorithm was run 20 iterations"
+        re.compile(
+            r"\b(?:run|runs|ran|trained|train|training)\s+(?:for\s+)?(?:about\s+|a\s+total\s+of\s+|"
+            rf"up\s+to\s+)?(?P<v>{NUM}[kKM]?\s+(?:training\s+|optimi[sz]er\s+|update\s+)?"
+            r"(?:steps|iterations|updates))\b",
+            re.I,
         ),
     ],
     "schedule": [
@@ -140,11 +149,28 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
         ),
         # a rate written as a formula in papers converted from LaTeX: "$P_{dropout} = 0.1$"
         re.compile(r"\bdropout\s*\}?\s*=\s*(?P<v>0?\.\d+)", re.I),
-        # dropout the paper uses without a rate: "we apply dropout to the input of each layer"
+        # dropout the paper uses without a rate: "we apply dropout to the input of each layer",
+        # "we applied `dropout' regularization", "is followed by a drop-out layer"
         re.compile(
-            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
+            rf"\b{_APPLIES}\s+(?:\w+\s+){{0,4}}?[`'‘\"“]?(?P<v>dropout(?:\s+regulari[sz]ation)?)\b",
             re.I,
         ),
+        re.compile(
+            r"\b(?:followed\s+by|with)\s+an?\s+(?P<v>drop-?out\s+layer)\b"
+            r"(?!\s+(?:at|with|of)\s+(?:a\s+)?(?:rate|probability)\b)",  # its rate read by another
+            re.I,
+        ),
+    ],
+    "weight decay": [
+        # weight decay the paper uses without a value, as dropout above: "we used L2
+        # regularization whose coefficient was tuned", "trained using SGD with an L2 regularizer",
+        # "L2 regularization is applied to the embedding matrix"
+        re.compile(
+            r"^(?=.*\b(?:we|us(?:e|es|ed|ing)|appl\w+|add\w*|employ\w*|adopt\w*|with)\b).*?"
+            r"(?P<v>\b(?:L2|ℓ2)[- ](?:regulari[sz]ation|regulari[sz]er|penalty)(?:\s+term)?)\b",
+            re.I,
+        ),
+        re.compile(rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>(?:L2\s+)?weight[- ]decay)\b", re.I),
     ],
     "learning rate": [
         # the older name of the learning rate: "we fixed the training rate at 0.001"
@@ -190,6 +216,15 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
 }
 
 
+# a name with a version read as a program ("SQuAD v1.1", "Universal Dependency v2.3") in a
+# sentence about data: a dataset's release, not software
+_VERSIONED = re.compile(r"[A-Z][A-Za-z]+\s+v\d+(?:\.\d+)+")
+_VERSIONED_DATA = re.compile(
+    r"\b(?:datasets?|data|corpus|corpora|treebanks?|benchmarks?)\b"
+    # not the data a program processes: "PDFs of the corpus using X v3.0"
+    r"(?!.*\b(?:using|with|by|via|through)\b)",
+    re.I | re.S,
+)
 # a reading the sentence denies: "we did not use dropout", "without gradient clipping"
 _NOT_BEFORE = re.compile(r"\b(?:not|never|without|no|n't)\s+(?:\w+\s+){0,3}$", re.I)
 
@@ -222,6 +257,9 @@ def settings_findings(
     """`found` (agent/comparison/patterns.py's findings) with what this module reads for the
     aspect."""
     if aspect == "software":
+        data = {f.value for f in found if _VERSIONED.fullmatch(f.value)
+                and _VERSIONED_DATA.search(f.quote, 0, max(f.quote.find(f.value), 0))}  # fmt: skip
+        found = [f for f in found if f.value not in data]
         return found + software_findings(paper_units, software)
     if aspect == "code availability":
         return code_findings(paper_units, title, found)
@@ -264,6 +302,8 @@ _RATES = ("learning rate", "dropout", "weight decay", "gradient clipping")
 _ANTHOLOGY_ID = re.compile(r"-\d{4}\b")
 # a citation key ("serban-EtAl:2016:P16-1"): an Anthology ID after its year, not a card
 _CITATION_KEY = re.compile(r":\d{4}:$")
+# cards a run imitates by delaying its updates ("to simulate 500K steps with 8 GPUs")
+_SIMULATED = re.compile(r"\bsimulat\w*\s+(?:[\w-]+\s+){0,5}?$", re.I)
 # people an annotation study trains: "the annotators were trained for about 8 weeks"
 _PEOPLE_TRAINED = re.compile(
     rf"\b(?:{word_alternation('trained people')})\s+(?:were|was|are|is|had\s+been|have\s+been)\s+"
@@ -326,6 +366,10 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
             _ANTHOLOGY_ID.match(f.quote, end) or _CITATION_KEY.search(f.quote[:at])
         ):
             continue  # "P15" of "P15-1137": a paper cited by its ACL Anthology ID, not a card
+        if aspect == "optimizer" and AS_EXAMPLE.search(f.quote[:at]):
+            continue  # "optimized by any SGD method, e.g., Adam, Adadelta": kinds, not the one used
+        if aspect == "hardware" and _SIMULATED.search(f.quote[:at]):
+            continue  # "delaying updates to simulate 4 GPUs": cards the run stands in for
         if aspect == "compute" and _PEOPLE_TRAINED.search(f.quote[:at]):
             continue  # the time people were trained for, not a model
         if aspect == "learning rate" and _CHANGED_TO.search(f.quote[:at]):

@@ -50,6 +50,15 @@ _OFFERS_CODE = (
         r"(?P<v>\bour\s+(?:publicly\s+available\s+(?:source\s+)?code|GitHub\s+repository))",
         re.I,
     ),
+    # the paper's own data released (the gold's definition counts it): "We release a public
+    # benchmark dataset", "we publicize a dataset named X"; only "we" say it (a passive "the
+    # dataset is released" is as often another work's)
+    re.compile(
+        r"\bwe\s+(?:also\s+)?(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
+        r"(?:our|the|all|a|an)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
+        r"annotations|lexicon)s?)\b",
+        re.I,
+    ),
 )
 # a sentence that offers the paper's code or data: "our code", "we release", "is available at"
 _OFFERED = re.compile(

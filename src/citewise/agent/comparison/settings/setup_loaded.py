@@ -20,7 +20,9 @@ from citewise.agent.sourced_lists import sourced_lists
 SOFTWARE_FILE = "matrix_software.txt"
 # where a paper names the representations others used, not its own, or sums up its work
 _BACKGROUND = re.compile(
-    r"abstract|introduction|related|background|prior work|previous work|literature|caption", re.I
+    r"\b(?:abstract|introduction|related|background|prior work|previous work|literature|"
+    r"captions?)\b",
+    re.I,
 )
 _OTHERS_SUBJECT = re.compile(
     r"^\W*(?:[A-Z][\w-]+\s+et\s+al\.?|BIBREF\d+|They\b|(?:Existing|Previous|Prior|Earlier)\s)"

@@ -155,6 +155,11 @@ _LATEX = (
 # a power of ten inside a formula: "$lr=5\cdot 10^{-5}$"
 _POWER = r"\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*10\^\{?[-−]?\d+\}?"
 _VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+# a set of values in braces, as printed or as LaTeX, with a power of ten after it
+_SET = (
+    r"\$?\s*(?:\{|\\lbrace|\\\{)\s*(?:[-−]?\d[\w.\-−]*\s*,\s*)+[-−]?\d[\w.\-−]*\s*"
+    r"(?:\}|\\rbrace|\\\})(?:\s*\\(?:times|cdot)\s*10\^\{?[-−]?\d+\}?)?\s*\$?"
+)
 # what links a name to its value across a few words of its own: "the batch size for training
 # is 80", "the mini-batch size for the update is set as 64", "learning rate: .05"
 _LINKED = (
@@ -214,6 +219,16 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             rf"\b(?:set|sets|setting|fix|fixed|fixes|limit|limited|initiali[sz]e[sd]?)\s"
             rf"(?:(?!{_CHANGED})(?:[^.;]|\.(?=\d))){{0,80}}?{name}(?:\s+BIBREF\d+)?\s+(?:to|at|as)\s+(?:be\s+)?"
             rf"(?P<v>{_VALUE})(?!\w|\.\d)",
+            re.I,
+        )
+    )
+    # the values a search tried, as a set: "the learning rate is selected amongst {5e-6, 1e-5}",
+    # "dropout in $\lbrace 0.1,0.2\rbrace $", "rate in $\lbrace 1, 2\rbrace \times 10^{-5}$"
+    readers.append(
+        re.compile(
+            rf"{name}(?:\s+(?:is|are|was|were))?(?:\s+(?:selected|chosen|tuned|searched|varied|"
+            r"picked))?\s+(?:from|among|amongst|in|over|within)\s+(?:the\s+)?(?:set\s+)?(?:of\s+)?"
+            rf"(?P<v>{_SET})",
             re.I,
         )
     )

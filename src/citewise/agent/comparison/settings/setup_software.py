@@ -102,6 +102,9 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
             # "the Moses tokenizer" after "Moses": the program already named
             named = [*found, *(v.lower() for v in values)]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
+        values = [v for v in values if not _others_program(unit.text, v)]
+        if _BACKGROUND.search(unit.section.split(" > ")[0]) and not _WE.search(unit.text):
+            values = []  # the introduction or related work: "... uses the X toolkit"
         models = loaded_models(unit)
         for value in values + models:
             if value.lower() in found:
@@ -112,6 +115,42 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
                 "software", value, unit.text, unit.page, unit.block_id, unit.section, score
             )
     return list(found.values())
+
+
+# a sentence about another work's experiments: its subject a cited work or its authors, after
+# an opening like "For example," ("For example, BIBREF3 test classifiers implemented in X")
+_OTHERS_SUBJECT = re.compile(
+    r"^\W*(?:(?:For\s+(?:example|instance)|Similarly|Likewise|Previously|Recently|Earlier),?\s+)?"
+    r"(?:[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?\s+et\s+al\.?|BIBREF\d+|They\b|"
+    r"The\s+authors\b|Their\b)"
+)
+
+
+# the sections that tell of other works' tools (a word of its own: not "Abstractive Methods")
+_BACKGROUND = re.compile(r"\b(?:introduction|related|background|prior work|previous work)\b", re.I)
+# "we", "our", "us", but not "US" (the country: "the US election")
+_WE = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us)\b")
+
+
+# a program named as an example of a kind: "popular tools such as X and Y", "(e.g., X, Y)",
+# "such as the Linguistic Inquiry and Word Count (X)"
+AS_EXAMPLE = re.compile(
+    r"\b(?:such\s+as|e\.g\.,?|for\s+example,?)\s+(?:the\s+)?(?:[^.;:]{0,100}?"
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*\())?$",
+    re.I,
+)
+
+
+def _others_program(text: str, value: str) -> bool:
+    """Whether the program is not one the paper's experiments run: named in a sentence whose
+    subject is a cited work and that has no "we"/"our", as a system compared with ("the Weka
+    baseline"), or as an example of a kind of tool ("tools such as X")."""
+    if _OTHERS_SUBJECT.match(text) and not _WE.search(text):
+        return True
+    at = re.search(rf"(?<![\w.+#-]){re.escape(value)}(?![\w+#-])", text)
+    if at and AS_EXAMPLE.search(text, 0, at.start()):
+        return True
+    return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
 
 
 def _names_any(value: str, names: list[str]) -> bool:

@@ -121,9 +121,13 @@ def specific(aspect: str, found: list[Finding]) -> list[Finding]:
     number."""
     if aspect == "optimizer" and any(not _FAMILY.fullmatch(f.value) for f in found):
         return [f for f in found if not _FAMILY.fullmatch(f.value)]
-    if aspect in NUMERIC + ("gradient clipping",) and any(re.search(r"\d", f.value) for f in found):
-        return [f for f in found if re.search(r"\d", f.value)]
+    if aspect in NUMERIC + ("gradient clipping",) and any(_NUMBER.search(f.value) for f in found):
+        return [f for f in found if _NUMBER.search(f.value)]
     return found
+
+
+# a number of the value's own, not the digit of a name ("L2 regularization")
+_NUMBER = re.compile(r"(?<![A-Za-zℓ])\d")
 
 
 # a sentence that trains something: its count of epochs is the training's
@@ -138,14 +142,16 @@ _TIMED = re.compile(r"\b(?:inference|latency|throughput|speed|seconds|runtime|de
 
 def ranked(aspect: str, found: list[Finding]) -> list[Finding]:
     """Findings of a count of epochs in a sentence that trains nothing, and of a batch size a
-    speed is measured with, scored below the rest (kept: they may be all the paper says)."""
-    out = []
+    speed is measured with, kept only when they are all the paper says (then scored below
+    the rest): beside the training's own value they name another run's."""
+    kept, aside = [], []
     for f in found:
         prose = "|" not in f.quote  # a table's row is read by its label, not by its words
         if prose and (
             (aspect == "epochs" and not _TRAINS.search(f.quote))
             or (aspect == "batch size" and _TIMED.search(f.quote))
         ):
-            f = replace(f, score=f.score - 3)  # below every reading of the setting
-        out.append(f)
-    return out
+            aside.append(replace(f, score=f.score - 3))  # below every reading of the setting
+        else:
+            kept.append(f)
+    return kept or aside
