@@ -81,3 +81,55 @@ def test_a_question_remaining_unanswered_is_read_where_results_are_discussed(
 def test_a_challenge_the_method_goes_on_to_meet_is_no_limitation(tmp_path: Path) -> None:
     value = _cell(tmp_path, "trails", GAP_FILLED, "limitations")
     assert "critical challenge" not in value, value
+
+
+COMPARED_NOT_ABLE = """# Spotting Potholes in Dashcam Video
+
+## Abstract
+
+We spot potholes in dashcam video with a detector trained on frames from city buses.
+
+## Method
+
+The detector marks each pothole in a frame and a tracker joins marks across frames.
+
+## Results
+
+Our detector finds 88% of the potholes the inspectors logged. In contrast, features learned \
+by the colour-threshold method are not able to carry over to wet roads, giving fewer hits than \
+a random guess.
+
+## Conclusion
+
+The detector finds most potholes the inspectors logged on the bus routes.
+"""
+
+OWN_NOT_ABLE = """# Spotting Potholes in Dashcam Video at Night
+
+## Abstract
+
+We spot potholes in night-time dashcam video with a detector trained on frames from city buses.
+
+## Method
+
+The detector marks each pothole in a frame and a tracker joins marks across frames.
+
+## Results
+
+The detector finds 81% of the potholes the inspectors logged. On wet roads, however, our \
+detector is not able to tell puddles from potholes, and half of its hits are puddles.
+
+## Conclusion
+
+The detector finds most potholes the inspectors logged at night.
+"""
+
+
+def test_a_compared_method_not_able_to_is_not_the_papers(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "potholes", COMPARED_NOT_ABLE, "limitations")
+    assert "carry over" not in value, value
+
+
+def test_the_papers_own_work_not_able_to_stays(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "night", OWN_NOT_ABLE, "limitations")
+    assert value.startswith("not able to tell puddles from potholes"), value
