@@ -22,6 +22,14 @@ from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import read_lists
 from citewise.errors import CitewiseError
 
+# work a sentence says is still to be done, its own plan verb ("it remains to be seen whether
+# ...", "the question ... remains unanswered", "it remains to investigate whether ..."): 4
+# odd-half sentences in 4 papers, each an open problem the paper leaves
+REMAINING = (
+    r"(?:remains?|remained) (?:yet |still |largely )?(?:to be (?:seen|investigated|explored|"
+    r"determined|answered|studied|examined|addressed|solved|tested|verified|done)|unanswered|"
+    r"unexplored|open\b)|it remains to \w+"
+)
 # a problem a paper says stays open ("there is still ample room for improvement", "it is still an
 # open problem to ...", "the most significant question that remains is why ..."): work said to
 # remain, read like future work
@@ -30,7 +38,8 @@ OPEN_PROBLEM = (
     r"(?:remains?|is still|still|are still) (?:an? )?(?:open|unsolved|unresolved) (?:problems?|"
     r"questions?|challenges?|issues?)|"
     r"questions? (?:that|which) remains?|"
-    r"remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)"
+    r"remains? (?:a |an )?(?:\w+ )?(?:challenge|unclear|unsolved)|"
+    rf"{REMAINING}"
 )
 # the words that name future work, and work a paper says remains to be done ("it could
 # benefit from further investigation", "more experiments on X are needed": of the 315 QASPER
@@ -64,7 +73,7 @@ FUTURE_CUE = 2  # its rank among the limitations cues of prose_aspects.PROSE_CUE
 # ("allowing unspecified future research" in a method section plans nothing)
 PLAN_VERB = re.compile(
     r"\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|hope|required|"
-    r"warranted|leave|leaves|left|is to|intend)\b",
+    rf"warranted|leave|leaves|left|is to|intend|{REMAINING})\b",
     re.I,
 )
 _LIST = re.compile(r"\s*:\s*(?P<v>[^.]{12,})")
@@ -92,12 +101,15 @@ def listed_plans(text: str, start: int, end: int) -> tuple[int, int] | None:
         start = starts[-1] if starts else start  # this to future work as ...": that clause
         if not starts and _OPEN_NAMED.match(text, words.start()):  # "we built X and ran Y,
             start = max(start, _clause_start(text, words.start()))  # showing there is room ..."
+            link = _LINK.match(text, start)  # "..., and so it remains to be seen whether ..."
+            start = link.end() if link else start
     return start, end
 
 
 LATE_PLAN = 70  # how far into a sentence its future-work words may stand, the value whole
 _FUTURE_NAMED = re.compile(rf"\b(?:{FUTURE_WORDS})\b", re.I)
 _OPEN_NAMED = re.compile(rf"\b(?:{OPEN_PROBLEM})\b", re.I)
+_LINK = re.compile(r"(?:and|but|so|thus|hence)\s+(?:(?:so|thus|hence|therefore)\s+)?", re.I)
 # where a clause holding the plan starts: ", but we leave ...", "; we leave ..."
 _PLAN_CLAUSE = re.compile(
     r"(?:[,;]\s+(?:but|and|so|yet|while|although)?\s*)(?=we\b|our\b|this\b)", re.I
@@ -118,7 +130,9 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
     coverage of ..."): a corpus, a setting or others' work "limited to English" is not the
     paper's limitation. A drawback or "suffers from" said of a compared system ("prior
     approaches suffer from", "the vanilla model suffers from"; 3.5% of the pool papers) is that
-    system's. Plans and the cue's other forms ("not able to ...") pass."""
+    system's. "not able/designed to" must name it in its sentence ("our detector is not able
+    to ..."): of the odd half's 10 such sentences, the 7 naming no "we/our/the model" all speak
+    of others' work (a compared method, a probed model, a background system). Plans pass."""
     if rank in (FUTURE_CUE, PLAN_CUE):
         return True
     if _SERVES_FUTURE.search(text):  # "however, ... the results may serve as references for
@@ -126,8 +140,10 @@ def limits_own_work(text: str, start: int, rank: int = LIMITED_CUE) -> bool:
     clause = text[_clause_start(text, start) : start]
     if _COMPARED.search(clause):
         return False
-    if rank != LIMITED_CUE or not text[start:].lower().startswith("limited"):
+    if rank != LIMITED_CUE:
         return True
+    if not text[start:].lower().startswith("limited"):  # "not able to": the sentence names it
+        return bool(_OWN_REFERENCE.search(text))
     return bool(_OWN_REFERENCE.search(clause))
 
 
