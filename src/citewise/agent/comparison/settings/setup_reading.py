@@ -177,7 +177,14 @@ _CHANGED = r"\b(?:reduc|decay|decreas|halv|multipl|lower|drop|increas|anneal|war
 
 @cache
 def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
+    """The readers of a setting's value tied to its name: after the name, then set by a verb
+    before it, a set of values searched, and the forms of one setting only."""
     name = _names()[aspect].pattern
+    return (*_after_name(name), *_around_name(aspect, name))
+
+
+def _after_name(name: str) -> list[re.Pattern[str]]:
+    """The value after the setting's name: linked by a verb, a colon, "of", brackets."""
     readers = [
         re.compile(rf"{name}{_LINKED}(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
         re.compile(rf"{name}\s*[:=]\s*(?P<v>{_VALUE})(?!\w|\.\d)", re.I),
@@ -212,6 +219,12 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
             re.I,
         )
     )
+    return readers
+
+
+def _around_name(aspect: str, name: str) -> list[re.Pattern[str]]:
+    """A value set by a verb before the name, the set a search tried, and forms of one setting."""
+    readers = []
     # a value set by a verb before the name: "set the maximum number of epochs to 100", "set
     # dropout BIBREF27 to 0.1", "the learning rate is set to 0.001, the dropout rate to 0.3"
     readers.append(
@@ -244,7 +257,7 @@ def _linked(aspect: str) -> tuple[re.Pattern[str], ...]:
                 re.I,
             )
         )
-    return tuple(readers)
+    return readers
 
 
 def linked_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
