@@ -213,6 +213,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
+    voiced = False  # the abstract has spoken of the paper's own work
     gaps = remedied(paper_units) | about_cited(paper_units) if aspect == "limitations" else set()
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
@@ -240,6 +241,10 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 continue  # the gap a paper opens with, or one it goes on to remedy
             if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
                 continue  # others' drawbacks; a plan citing the work it builds on is the paper's
+        if aspect == "main result":  # the field's state an abstract opens with is no finding
+            if prose_headline.background(unit, voiced):
+                continue
+            voiced = voiced or prose_headline.own_voice(unit)
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)

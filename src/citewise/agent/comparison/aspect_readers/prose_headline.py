@@ -161,6 +161,28 @@ def reported_finding(text: str, start: int, end: int) -> int:
     return found[-1]
 
 
+# a paper speaking of its own work: "we", "our", "this paper", "here", "the proposed"
+_OWN_VOICE = re.compile(
+    r"\b(?:we|our|us|here|(?:this|the present|the current)\s+(?:paper|article|study|work|thesis|"
+    r"review|proposal)|the proposed)\b|(?-i:\bI\b)",
+    re.I,
+)
+_ABSTRACT = re.compile(r"^abstract\b", re.I)
+
+
+def background(unit: Unit, voiced: bool) -> bool:
+    """Whether an abstract's sentence is the background it opens with: it stands before the
+    paper first speaks of its own work (`voiced`: it has) and does not itself ("Fine-tuned
+    encoders achieve the state of the art on this task", "This results in increased effort"):
+    what the field found or needs, not the paper's finding."""
+    return bool(_ABSTRACT.match(unit.section)) and not voiced and not _OWN_VOICE.search(unit.text)
+
+
+def own_voice(unit: Unit) -> bool:
+    """Whether an abstract's sentence speaks of the paper's own work (see `background`)."""
+    return bool(_ABSTRACT.match(unit.section)) and _OWN_VOICE.search(unit.text) is not None
+
+
 WORDS_FILE = "prose_results.txt"
 
 
