@@ -1,6 +1,7 @@
 """Main-result cells on papers the test writes (agent/comparison/aspect_readers/prose_aspects.py,
 prose_headline.py): an abstract's opening sentences about what the field has achieved, before
-the paper first speaks of its own work, state no finding of the paper."""
+the paper first speaks of its own work, state no finding of the paper; "we also / finally /
+empirically find that Y" states Y, "we also show how ..." states none."""
 
 from __future__ import annotations
 
@@ -46,3 +47,43 @@ def test_the_fields_state_an_abstract_opens_with_is_no_main_result(tmp_path: Pat
 def test_an_opening_sentence_in_the_papers_own_voice_still_counts(tmp_path: Path) -> None:
     value = _cell(tmp_path, "wrens", OPENS_WITH_OWN_FINDING, "main result")
     assert "much higher nesting rates" in value
+
+
+ADVERB = """# Counting Moths at Garden Lamps
+
+## Abstract
+
+We count moths at garden lamps of four colours over one summer. We finally observe that \
+amber lamps draw far fewer moths than white ones, whatever the night's warmth.
+
+## Results
+
+Most moths came in the first hour after dusk.
+
+## Conclusion
+
+According to our counts, most moths are drawn to lamps in the first hour after dusk, which \
+is when the garden is warmest.
+"""
+
+SHOWS_HOW = """# Counting Moths at Garden Lamps
+
+## Abstract
+
+We count moths at garden lamps of four colours over one summer. We also show how the counts \
+are kept in a shared table, which makes counting easier for volunteers.
+
+## Conclusion
+
+Amber lamps draw far fewer moths than white ones.
+"""
+
+
+def test_an_adverb_between_we_and_the_finding_verb_keeps_the_finding(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "moths", ADVERB, "main result")
+    assert value.startswith("amber lamps draw far fewer moths")
+
+
+def test_we_also_show_how_states_no_finding(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "moths", SHOWS_HOW, "main result")
+    assert "shared table" not in value

@@ -116,6 +116,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(  # "we show that Y"; "we compare X and find that Y" (the subject said once)
             rf"\b{_SUBJECT}\s+{prose_headline.SECOND_VERB}(?:(?:has|have)\s+(?=shown|demonstrated))?"
+            # "we also find that Y"; not "we also show how ...", "we also demonstrated outputs"
+            rf"(?:(?:{prose_headline.finding_adverbs()})\s+(?=[a-z]+\s+that\b))?"
             r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that,?\s+)?{_CLAUSE}",
             re.I,

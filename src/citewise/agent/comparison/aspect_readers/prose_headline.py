@@ -1,6 +1,8 @@
 """Where a main-result cell's value starts: the paper's own finding with its number.
 
-Readings of the sentences papers state their results in:
+Readings of the sentences papers state their results in (besides prose_aspects.py's cues, which
+allow an adverb between "we" and the finding verb, [finding_adverbs], and skip the field's state an
+abstract opens with, `background`):
 
 - a headline: where a paper sums up (abstract, conclusion), a sentence whose subject is the
   paper's own ("we", "our model", "the proposed") stating a measured number (a decimal or a
@@ -191,6 +193,13 @@ def finding_words() -> str:
     """The [finding_words] of agent/data/prose_results.txt as a regex alternation, longest
     first ("similar*" a stem): what a result claims besides the [claim_words]."""
     return _alternation("finding_words")
+
+
+@cache
+def finding_adverbs() -> str:
+    """The [finding_adverbs] of agent/data/prose_results.txt as a regex alternation: what may
+    stand between a paper's subject and the verb reporting its finding ("we also find")."""
+    return _alternation("finding_adverbs")
 
 
 @cache
