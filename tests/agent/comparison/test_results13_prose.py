@@ -1,7 +1,8 @@
 """Main-result cells on papers the test writes (agent/comparison/aspect_readers/prose_aspects.py,
 prose_headline.py): an abstract's opening sentences about what the field has achieved, before
 the paper first speaks of its own work, state no finding of the paper; "we also / finally /
-empirically find that Y" states Y, "we also show how ..." states none."""
+empirically find that Y" states Y, "we also show how ..." states none; "the achieved score"
+is a participle, not the sentence's result verb."""
 
 from __future__ import annotations
 
@@ -87,3 +88,27 @@ def test_an_adverb_between_we_and_the_finding_verb_keeps_the_finding(tmp_path: P
 def test_we_also_show_how_states_no_finding(tmp_path: Path) -> None:
     value = _cell(tmp_path, "moths", SHOWS_HOW, "main result")
     assert "shared table" not in value
+
+
+PARTICIPLE = """# Counting Moths at Garden Lamps
+
+## Abstract
+
+We count moths at garden lamps of four colours over one summer. We show that amber lamps \
+draw far fewer moths than white ones.
+
+## Results
+
+Given these counts, the achieved catch of 12.5 moths per hour seems close to what light \
+traps catch in woods.
+
+## Conclusion
+
+Lamp colour matters to moths.
+"""
+
+
+def test_a_participle_after_a_determiner_is_no_result_verb(tmp_path: Path) -> None:
+    value = _cell(tmp_path, "moths", PARTICIPLE, "main result")
+    assert "12.5" not in value
+    assert value.startswith("amber lamps draw far fewer moths")

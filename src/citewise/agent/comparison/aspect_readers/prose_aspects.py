@@ -123,7 +123,10 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
-            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
+            # the verb, not a participle after a determiner ("the achieved score of 93.5 seems ...")
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}(?<!\bthe )(?<!\ban )(?<!\ba )(?<!\bour )"
+            r"(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthese )"
+            r"\b(?:outperform|achiev|improv|surpass|reduc|increas|"
             rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
