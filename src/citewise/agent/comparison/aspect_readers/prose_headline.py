@@ -174,8 +174,8 @@ _ABSTRACT = re.compile(r"^abstract\b", re.I)
 
 def background(unit: Unit, voiced: bool) -> bool:
     """Whether an abstract's sentence is the background it opens with: it stands before the
-    paper first speaks of its own work (`voiced`: it has) and does not itself ("Fine-tuned
-    encoders achieve the state of the art on this task", "This results in increased effort"):
+    paper first speaks of its own work (`voiced`: it has) and does not itself ("Pretrained
+    encoders now reach top scores on such tasks", "Hand-picking features leads to more work"):
     what the field found or needs, not the paper's finding."""
     return bool(_ABSTRACT.match(unit.section)) and not voiced and not _OWN_VOICE.search(unit.text)
 
