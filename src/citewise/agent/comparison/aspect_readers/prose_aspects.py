@@ -116,12 +116,17 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(  # "we show that Y"; "we compare X and find that Y" (the subject said once)
             rf"\b{_SUBJECT}\s+{prose_headline.SECOND_VERB}(?:(?:has|have)\s+(?=shown|demonstrated))?"
+            # "we also find that Y"; not "we also show how ...", "we also demonstrated outputs"
+            rf"(?:(?:{prose_headline.finding_adverbs()})\s+(?=[a-z]+\s+that\b))?"
             r"(?:finds?|found|shows?|showed|shown|demonstrat(?:es?|ed)|observes?|observed)\s+"
             rf"(?:that,?\s+)?{_CLAUSE}",
             re.I,
         ),
         re.compile(  # a whole sentence whose verb reports a result
-            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}\b(?:outperform|achiev|improv|surpass|reduc|increas|"
+            # its verb, not a participle after a determiner ("the achieved accuracy of 71.2 is ...")
+            r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}(?<!\bthe )(?<!\ban )(?<!\ba )(?<!\bour )"
+            r"(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthese )"
+            r"\b(?:outperform|achiev|improv|surpass|reduc|increas|"
             rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
@@ -213,6 +218,7 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
     announced = ""  # the block whose sentence announced limitations
     part = ("", "")  # (block, aspect) of a structured abstract's label just read ("Results.")
     admitted: list[Finding] = []  # shortcomings the paper admits without a limitation cue
+    voiced = False  # the abstract has spoken of the paper's own work
     gaps = remedied(paper_units) | about_cited(paper_units) if aspect == "limitations" else set()
     for n, unit in enumerate(paper_units):
         if unit.kind == "table":
@@ -240,6 +246,10 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
                 continue  # the gap a paper opens with, or one it goes on to remedy
             if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
                 continue  # others' drawbacks; a plan citing the work it builds on is the paper's
+        if aspect == "main result":  # the field's state an abstract opens with is no finding
+            if prose_headline.background(unit, voiced):
+                continue
+            voiced = voiced or prose_headline.own_voice(unit)
         cue = _cue_finding(aspect, unit, in_section, 1.0 - n / share)
         if cue is not None:
             found.append(cue)

@@ -1,6 +1,8 @@
 """Where a main-result cell's value starts: the paper's own finding with its number.
 
-Readings of the sentences papers state their results in:
+Readings of the sentences papers state their results in (besides prose_aspects.py's cues, which
+allow an adverb between "we" and the finding verb, [finding_adverbs], and skip the field's state an
+abstract opens with, `background`):
 
 - a headline: where a paper sums up (abstract, conclusion), a sentence whose subject is the
   paper's own ("we", "our model", "the proposed") stating a measured number (a decimal or a
@@ -161,6 +163,28 @@ def reported_finding(text: str, start: int, end: int) -> int:
     return found[-1]
 
 
+# a paper speaking of its own work: "we", "our", "this paper", "here", "the proposed"
+_OWN_VOICE = re.compile(
+    r"\b(?:we|our|us|here|(?:this|the present|the current)\s+(?:paper|article|study|work|thesis|"
+    r"review|proposal)|the proposed)\b|(?-i:\bI\b)",
+    re.I,
+)
+_ABSTRACT = re.compile(r"^abstract\b", re.I)
+
+
+def background(unit: Unit, voiced: bool) -> bool:
+    """Whether an abstract's sentence is the background it opens with: it stands before the
+    paper first speaks of its own work (`voiced`: it has) and does not itself ("Pretrained
+    encoders now reach top scores on such tasks", "Hand-picking features leads to more work"):
+    what the field found or needs, not the paper's finding."""
+    return bool(_ABSTRACT.match(unit.section)) and not voiced and not _OWN_VOICE.search(unit.text)
+
+
+def own_voice(unit: Unit) -> bool:
+    """Whether an abstract's sentence speaks of the paper's own work (see `background`)."""
+    return bool(_ABSTRACT.match(unit.section)) and _OWN_VOICE.search(unit.text) is not None
+
+
 WORDS_FILE = "prose_results.txt"
 
 
@@ -169,6 +193,13 @@ def finding_words() -> str:
     """The [finding_words] of agent/data/prose_results.txt as a regex alternation, longest
     first ("similar*" a stem): what a result claims besides the [claim_words]."""
     return _alternation("finding_words")
+
+
+@cache
+def finding_adverbs() -> str:
+    """The [finding_adverbs] of agent/data/prose_results.txt as a regex alternation: what may
+    stand between a paper's subject and the verb reporting its finding ("we also find")."""
+    return _alternation("finding_adverbs")
 
 
 @cache
