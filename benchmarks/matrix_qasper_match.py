@@ -40,7 +40,8 @@ SIZE_COLUMN = "dataset size"
 _PLACEHOLDER = re.compile(
     r"\b(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM|UID)\d+\b"
 )
-_SPLIT = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.I)
+# a comma inside a number ("5,415 sentences") splits nothing
+_SPLIT = re.compile(r"\s*(?:,(?!\d{3}(?!\d))|[;/&]|\band\b|\bor\b)\s*", re.I)
 _PAREN = re.compile(r"\(([^()]*)\)")
 _WORD = re.compile(r"[a-z0-9]+")
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*(k|m|b|thousand|million|billion)?\b", re.I)

@@ -54,9 +54,13 @@ def norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
 def numbers(text: str) -> set[float]:
     out = set()
-    for m in _NUMBER.finditer(text.replace(",", "")):
+    # a thousands comma joins a number ("5,415"); any other comma separates ("{0.1,0.2}")
+    for m in _NUMBER.finditer(_THOUSANDS.sub("", text)):
         try:
             out.add(float(m.group()))
         except ValueError:
