@@ -141,29 +141,51 @@ def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
 # a table or figure whose caption opens with what it reports: "Table 2: Accuracy on all
 # instances", "Table 1: The average accuracy on the reef domains", "Figure 3: Mean squared
 # error per epoch" (the metric within the caption's first words)
+_METRIC = rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-])"
 _CAPTION_METRIC = re.compile(
     r"^(?:[Tt]able|TABLE|[Ff]igure|FIGURE|Fig\.?)\s*\d+\s*[:.]\s*(?:\S+\s+){0,3}?"
-    rf"(?P<v>\b(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-]))"
+    rf"(?P<v>\b{_METRIC})"
+)
+# the list the caption's first metric opens: "Table 4: Precision, recall and F1 values of ...",
+# "Table 2: Accuracy and macro-F1 (%) for ..." (~4% of odd-half pool papers)
+_CAPTION_MORE = re.compile(
+    rf"(?:\s*,\s*(?:the\s+)?{_METRIC})*(?:,?\s+(?:and|&)\s+(?:the\s+)?{_METRIC})?"
+)
+# a caption's key of its columns' abbreviations: "Acc: Accuracy. Sen: Sensitivity.",
+# "Acc=Accuracy, P=Precision", "(F1m = F1 macro)" (~3% of odd-half pool papers)
+_CAPTION_KEY = re.compile(
+    rf"(?:^|(?<=[.;,(])|(?<=[.;,(]\s))[A-Za-z][\w@-]{{0,5}}\s*[:=]\s*(?P<v>{_METRIC}(?:\s+[a-z]+)?)"
+    r"(?=\s*(?:[.;,)]|$))"
 )
 _TITLE_WORD = re.compile(r"\b[A-Z](?=[a-z])")  # "Accuracy", "Mean": capitalised, not an acronym
 CAPTION_SCORE = 1.5  # as a metric named in a sentence that measures (extraction.find_in_unit)
+# a key spelling out what a table's columns report is the paper's own list of its metrics: above
+# a metric named in a results sentence (2.5), below a list the paper introduces there
+KEY_SCORE = LISTED_SCORE + 0.5
 
 
 def caption_metrics(paper_units: list[Unit]) -> list[Finding]:
-    """The metric a table's or figure's caption opens with, as the caption writes it
+    """The metrics a table's or figure's caption opens with, as the caption writes them
     ("Accuracy" read as "accuracy" is, an acronym only in its own capitals: no "mAP" in
-    "Heat map"); the words before it ("The average") are read as its qualifiers by
+    "Heat map"), the list it opens taken whole ("Precision, recall and F1 values"); and the
+    metrics its key of abbreviations spells out ("Acc: Accuracy. Spe: Specificity."). The
+    words before an opening metric ("The average") are read as its qualifiers by
     `aspects.qualified`."""
     found = []
     for unit in paper_units:
-        if unit.text[:3].lower() not in ("tab", "fig"):
-            continue
-        head = _TITLE_WORD.sub(lambda c: c.group().lower(), unit.text[:80])  # same offsets
-        m = _CAPTION_METRIC.match(head[:1].upper() + head[1:])
+        opens = unit.text[:3].lower() in ("tab", "fig")
+        if not (opens or unit.kind == "caption" or "caption" in unit.section.lower()):
+            continue  # a caption's later sentences are units of their own ("Acc: Accuracy.")
+        lowered = _TITLE_WORD.sub(lambda c: c.group().lower(), unit.text)  # same offsets
+        spans = []
+        m = _CAPTION_METRIC.match(lowered[:1].upper() + lowered[1:80]) if opens else None
         if m:
-            value = unit.text[m.start("v") : m.end("v")]
-            found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
-                                 unit.section, CAPTION_SCORE))  # fmt: skip
+            more = _CAPTION_MORE.match(lowered, m.end("v"))
+            spans.append((m.start("v"), more.end() if more else m.end("v"), CAPTION_SCORE))
+        spans += [(*k.span("v"), KEY_SCORE) for k in _CAPTION_KEY.finditer(lowered)]
+        for start, end, score in spans:
+            found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
     return found
 
 
