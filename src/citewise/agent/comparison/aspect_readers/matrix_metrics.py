@@ -14,7 +14,13 @@ from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, se
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.comparison.patterns import METRIC_NAMES
 
-__all__ = ["caption_metrics", "changed_metrics", "listed_metrics", "metric_long_forms"]
+__all__ = [
+    "caption_metrics",
+    "changed_metrics",
+    "listed_metrics",
+    "metric_long_forms",
+    "set_aside",
+]
 
 _NAME_TOKEN = re.compile(NAME)
 # "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
@@ -231,3 +237,27 @@ def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
             found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
                                  unit.section, CAPTION_SCORE))  # fmt: skip
     return found
+
+
+# a metric the paper sets aside: "We do not use BLEU because ...", "Many commonly used metrics,
+# such as BLEU ..., are not useful here", "using accuracy as the evaluation metric is not
+# appropriate" (~2% of odd-half pool papers): the metric right after the refusal or before the
+# verdict, so a metric the paper turns to after it stays
+_NOT_USED = re.compile(r"\b(?:do|does|did)\s+not\s+(?:use|report|adopt|employ)\s+(?:the\s+)?")
+_UNSUITED = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:useful|suitable|appropriate|adequate|reliable|"
+    r"informative|meaningful)\b|\bunsuitable\b"
+)
+
+
+def set_aside(found: list[Finding]) -> list[Finding]:
+    """The findings without the metrics their sentences set aside."""
+    return [f for f in found if not _set_aside(f)]
+
+
+def _set_aside(f: Finding) -> bool:
+    at = f.quote.find(f.value)
+    if any(m.end() == at for m in _NOT_USED.finditer(f.quote)):
+        return True
+    verdict = _UNSUITED.search(f.quote)
+    return verdict is not None and 0 <= at < verdict.start()
