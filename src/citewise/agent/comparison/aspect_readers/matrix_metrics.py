@@ -51,6 +51,31 @@ _USED_AS_METRIC = re.compile(
     re.I,
 )
 
+# a list after words that qualify the metrics, in a sentence that evaluates: "For human
+# evaluation, we consider three metrics for the generated questions: relatedness, fluency, and
+# correctness", "an evaluation that uses only metrics that quantify ... [cite]: categorization
+# measure, ..." (~3% of odd-half pool papers; without an evaluating word the colon lists
+# predicates or features): each item of up to four words, before any citation, is a metric
+_QUALIFIED_LIST = re.compile(r"\b(?:metrics|measures)\b[^.:;]{1,80}?:\s*(?P<v>[^.;]{3,200})")
+_EVALUATING = re.compile(r"evaluat|quantif|assess", re.I)
+_MET_SCORE = 1.5  # = CAPTION_SCORE, a metric named in a sentence that measures
+_ITEM = re.compile(
+    r"(?:^|,\s*(?:and\s+)?|\s+and\s+)(?P<v>(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+    r"(?=\s*(?:BIBREF\d+\s*)?(?:,|\s+and\s|$))"
+)
+
+
+def _qualified_list(text: str) -> list[tuple[int, int]]:
+    """The spans of a qualified list's items in the text."""
+    m = _QUALIFIED_LIST.search(text)
+    if not m or not _EVALUATING.search(text[: m.start("v")]):
+        return []
+    out = []
+    for item in _ITEM.finditer(m.group("v")):
+        if not PLACEHOLDER.match(item.group("v")):
+            out.append((m.start("v") + item.start("v"), m.start("v") + item.end("v")))
+    return out
+
 
 def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
     """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
@@ -71,9 +96,12 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
             found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
                                  unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
-        if not m:
-            continue
         bonus = section_bonus("metrics", unit)
+        if not m:
+            for start, end in _qualified_list(unit.text):  # as a metric met where one measures
+                found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                     unit.block_id, unit.section, _MET_SCORE + bonus))  # fmt: skip
+            continue
         listed = m.group("v")
         for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
             if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
