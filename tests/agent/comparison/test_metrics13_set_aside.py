@@ -29,3 +29,10 @@ def test_a_refusal_of_something_else_keeps_the_metric() -> None:
     quote = "We do not use any external lexicon and report accuracy on the reef test set."
     assert kept(quote, "accuracy") == ["accuracy"]
     assert kept("Accuracy is reported for all six reef taggers.", "Accuracy") == ["Accuracy"]
+
+
+def test_a_metric_named_in_describing_another_is_set_aside() -> None:
+    quote = "We report perplexity, which indicates the error rate of the next reef word."
+    assert kept(quote, "perplexity", "error rate") == ["perplexity"]
+    quote = "We use the kelp score which considers both precision and recall of the tags."
+    assert kept(quote, "precision", "recall") == []

@@ -277,15 +277,26 @@ _UNSUITED = re.compile(
     r"informative|meaningful)\b|\bunsuitable\b"
 )
 
+# a metric named in another's description, not reported itself: "perplexity, which indicates
+# the error rate of ...", "a score which considers both precision and recall" (~1% of odd-half
+# pool papers)
+_DESCRIBES = re.compile(
+    r"\b(?:which|that)\s+(?:\w+ly\s+)?(?:indicates?|measures?|reflects?|considers?|combines?|"
+    r"captures?|balances?)\s+(?:both\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}$"
+)
+
 
 def set_aside(found: list[Finding]) -> list[Finding]:
-    """The findings without the metrics their sentences set aside."""
+    """The findings without the metrics their sentences set aside or name in describing
+    another."""
     return [f for f in found if not _set_aside(f)]
 
 
 def _set_aside(f: Finding) -> bool:
     at = f.quote.find(f.value)
     if any(m.end() == at for m in _NOT_USED.finditer(f.quote)):
+        return True
+    if at > 0 and _DESCRIBES.search(f.quote[max(0, at - 60) : at]):
         return True
     verdict = _UNSUITED.search(f.quote)
     return verdict is not None and 0 <= at < verdict.start()
