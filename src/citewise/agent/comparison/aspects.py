@@ -32,6 +32,7 @@ from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     changed_metrics,
     listed_metrics,
     metric_long_forms,
+    set_aside,
 )
 from citewise.agent.comparison.aspect_readers.method_name import method_name
 from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
@@ -370,7 +371,7 @@ def find_aspect(
         found = [f for u in paper.units if _EVALUATES.search(u.text) or u.kind == "table"
                  for f in find_in_unit(aspect, u)]  # fmt: skip
         found += listed_metrics(paper.units) + caption_metrics(paper.units)
-        found += changed_metrics(paper.units)
+        found = set_aside(found + changed_metrics(paper.units))
         found = [
             qualified(f)
             for f in found

@@ -14,7 +14,13 @@ from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, se
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.comparison.patterns import METRIC_NAMES
 
-__all__ = ["caption_metrics", "changed_metrics", "listed_metrics", "metric_long_forms"]
+__all__ = [
+    "caption_metrics",
+    "changed_metrics",
+    "listed_metrics",
+    "metric_long_forms",
+    "set_aside",
+]
 
 _NAME_TOKEN = re.compile(NAME)
 # "two automatic metrics: Distinct-1 and Distinct-2", "five automatic evaluation metrics: MRR,
@@ -45,6 +51,31 @@ _USED_AS_METRIC = re.compile(
     re.I,
 )
 
+# a list after words that qualify the metrics, in a sentence that evaluates: "For human
+# evaluation, we consider three metrics for the generated questions: relatedness, fluency, and
+# correctness", "an evaluation that uses only metrics that quantify ... [cite]: categorization
+# measure, ..." (~3% of odd-half pool papers; without an evaluating word the colon lists
+# predicates or features): each item of up to four words, before any citation, is a metric
+_QUALIFIED_LIST = re.compile(r"\b(?:metrics|measures)\b[^.:;]{1,80}?:\s*(?P<v>[^.;]{3,200})")
+_EVALUATING = re.compile(r"evaluat|quantif|assess", re.I)
+_MET_SCORE = 1.5  # = CAPTION_SCORE, a metric named in a sentence that measures
+_ITEM = re.compile(
+    r"(?:^|,\s*(?:and\s+)?|\s+and\s+)(?P<v>(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+    r"(?=\s*(?:BIBREF\d+\s*)?(?:,|\s+and\s|$))"
+)
+
+
+def _qualified_list(text: str) -> list[tuple[int, int]]:
+    """The spans of a qualified list's items in the text."""
+    m = _QUALIFIED_LIST.search(text)
+    if not m or not _EVALUATING.search(text[: m.start("v")]):
+        return []
+    out = []
+    for item in _ITEM.finditer(m.group("v")):
+        if not PLACEHOLDER.match(item.group("v")):
+            out.append((m.start("v") + item.start("v"), m.start("v") + item.end("v")))
+    return out
+
 
 def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
     """The metrics a paper introduces as a list ("two automatic metrics: Distinct-1 and
@@ -65,9 +96,12 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
             found.append(Finding("metrics", used.group("v"), unit.text, unit.page,
                                  unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
-        if not m:
-            continue
         bonus = section_bonus("metrics", unit)
+        if not m:
+            for start, end in _qualified_list(unit.text):  # as a metric met where one measures
+                found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                     unit.block_id, unit.section, _MET_SCORE + bonus))  # fmt: skip
+            continue
         listed = m.group("v")
         for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
             if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
@@ -141,29 +175,51 @@ def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
 # a table or figure whose caption opens with what it reports: "Table 2: Accuracy on all
 # instances", "Table 1: The average accuracy on the reef domains", "Figure 3: Mean squared
 # error per epoch" (the metric within the caption's first words)
+_METRIC = rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-])"
 _CAPTION_METRIC = re.compile(
     r"^(?:[Tt]able|TABLE|[Ff]igure|FIGURE|Fig\.?)\s*\d+\s*[:.]\s*(?:\S+\s+){0,3}?"
-    rf"(?P<v>\b(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-]))"
+    rf"(?P<v>\b{_METRIC})"
+)
+# the list the caption's first metric opens: "Table 4: Precision, recall and F1 values of ...",
+# "Table 2: Accuracy and macro-F1 (%) for ..." (~4% of odd-half pool papers)
+_CAPTION_MORE = re.compile(
+    rf"(?:\s*,\s*(?:the\s+)?{_METRIC})*(?:,?\s+(?:and|&)\s+(?:the\s+)?{_METRIC})?"
+)
+# a caption's key of its columns' abbreviations: "Acc: Accuracy. Sen: Sensitivity.",
+# "Acc=Accuracy, P=Precision", "(F1m = F1 macro)" (~3% of odd-half pool papers)
+_CAPTION_KEY = re.compile(
+    rf"(?:^|(?<=[.;,(])|(?<=[.;,(]\s))[A-Za-z][\w@-]{{0,5}}\s*[:=]\s*(?P<v>{_METRIC}(?:\s+[a-z]+)?)"
+    r"(?=\s*(?:[.;,)]|$))"
 )
 _TITLE_WORD = re.compile(r"\b[A-Z](?=[a-z])")  # "Accuracy", "Mean": capitalised, not an acronym
 CAPTION_SCORE = 1.5  # as a metric named in a sentence that measures (extraction.find_in_unit)
+# a key spelling out what a table's columns report is the paper's own list of its metrics: above
+# a metric named in a results sentence (2.5), below a list the paper introduces there
+KEY_SCORE = LISTED_SCORE + 0.5
 
 
 def caption_metrics(paper_units: list[Unit]) -> list[Finding]:
-    """The metric a table's or figure's caption opens with, as the caption writes it
+    """The metrics a table's or figure's caption opens with, as the caption writes them
     ("Accuracy" read as "accuracy" is, an acronym only in its own capitals: no "mAP" in
-    "Heat map"); the words before it ("The average") are read as its qualifiers by
+    "Heat map"), the list it opens taken whole ("Precision, recall and F1 values"); and the
+    metrics its key of abbreviations spells out ("Acc: Accuracy. Spe: Specificity."). The
+    words before an opening metric ("The average") are read as its qualifiers by
     `aspects.qualified`."""
     found = []
     for unit in paper_units:
-        if unit.text[:3].lower() not in ("tab", "fig"):
-            continue
-        head = _TITLE_WORD.sub(lambda c: c.group().lower(), unit.text[:80])  # same offsets
-        m = _CAPTION_METRIC.match(head[:1].upper() + head[1:])
+        opens = unit.text[:3].lower() in ("tab", "fig")
+        if not (opens or unit.kind == "caption" or "caption" in unit.section.lower()):
+            continue  # a caption's later sentences are units of their own ("Acc: Accuracy.")
+        lowered = _TITLE_WORD.sub(lambda c: c.group().lower(), unit.text)  # same offsets
+        spans = []
+        m = _CAPTION_METRIC.match(lowered[:1].upper() + lowered[1:80]) if opens else None
         if m:
-            value = unit.text[m.start("v") : m.end("v")]
-            found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
-                                 unit.section, CAPTION_SCORE))  # fmt: skip
+            more = _CAPTION_MORE.match(lowered, m.end("v"))
+            spans.append((m.start("v"), more.end() if more else m.end("v"), CAPTION_SCORE))
+        spans += [(*k.span("v"), KEY_SCORE) for k in _CAPTION_KEY.finditer(lowered)]
+        for start, end, score in spans:
+            found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                 unit.block_id, unit.section, score))  # fmt: skip
     return found
 
 
@@ -209,3 +265,38 @@ def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
             found.append(Finding("metrics", value, unit.text, unit.page, unit.block_id,
                                  unit.section, CAPTION_SCORE))  # fmt: skip
     return found
+
+
+# a metric the paper sets aside: "We do not use BLEU because ...", "Many commonly used metrics,
+# such as BLEU ..., are not useful here", "using accuracy as the evaluation metric is not
+# appropriate" (~2% of odd-half pool papers): the metric right after the refusal or before the
+# verdict, so a metric the paper turns to after it stays
+_NOT_USED = re.compile(r"\b(?:do|does|did)\s+not\s+(?:use|report|adopt|employ)\s+(?:the\s+)?")
+_UNSUITED = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:useful|suitable|appropriate|adequate|reliable|"
+    r"informative|meaningful)\b|\bunsuitable\b"
+)
+
+# a metric named in another's description, not reported itself: "perplexity, which indicates
+# the error rate of ...", "a score which considers both precision and recall" (~1% of odd-half
+# pool papers)
+_DESCRIBES = re.compile(
+    r"\b(?:which|that)\s+(?:\w+ly\s+)?(?:indicates?|measures?|reflects?|considers?|combines?|"
+    r"captures?|balances?)\s+(?:both\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}$"
+)
+
+
+def set_aside(found: list[Finding]) -> list[Finding]:
+    """The findings without the metrics their sentences set aside or name in describing
+    another."""
+    return [f for f in found if not _set_aside(f)]
+
+
+def _set_aside(f: Finding) -> bool:
+    at = f.quote.find(f.value)
+    if any(m.end() == at for m in _NOT_USED.finditer(f.quote)):
+        return True
+    if at > 0 and _DESCRIBES.search(f.quote[max(0, at - 60) : at]):
+        return True
+    verdict = _UNSUITED.search(f.quote)
+    return verdict is not None and 0 <= at < verdict.start()
