@@ -244,7 +244,8 @@ def prose_findings(aspect: str, paper_units: list[Unit]) -> list[Finding]:
             announced = unit.block_id if _ANNOUNCES.search(unit.text) and n not in gaps else ""
             if _INTRODUCTION.search(unit.section.split(" > ")[-1]) or n in gaps:
                 continue  # the gap a paper opens with, or one it goes on to remedy
-            if cites_others(unit.text) and not _FUTURE_WORK.search(unit.text):
+            plan = PROSE_CUES[aspect][PLAN_CUE].search(unit.text)  # "we plan to compare to [3]"
+            if cites_others(unit.text) and not (_FUTURE_WORK.search(unit.text) or plan):
                 continue  # others' drawbacks; a plan citing the work it builds on is the paper's
         if aspect == "main result":  # the field's state an abstract opens with is no finding
             if prose_headline.background(unit, voiced):

@@ -50,6 +50,8 @@ FUTURE_WORDS = (
     r"future (?:works?|studies|research|directions?)|in the future|in future|further work|"
     r"(?:future|possible|potential|natural) extensions? (?:of|to) (?:this|our)|"
     r"further (?:research|investigations?|study|studies)|"
+    # "Further experiments will include ...": 3 odd-half sentences in 2 papers, each its plan
+    r"(?:further|future) experiments? (?:will|would|could|should|must|needs?)|"
     r"(?:more|additional|further) (?:[\w-]+ ){0,2}?[\w-]+\b[^.;:]{0,40}?\b(?:is|are|would be|"
     r"will be) (?:\w+ )?(?:needed|required|necessary|warranted)|"
     rf"{OPEN_PROBLEM}"
@@ -70,10 +72,12 @@ FUTURE_WORK_CUE = re.compile(
 
 FUTURE_CUE = 2  # its rank among the limitations cues of prose_aspects.PROSE_CUES
 # the verbs of a plan; outside the closing sections a sentence naming future work needs one
-# ("allowing unspecified future research" in a method section plans nothing)
+# ("allowing unspecified future research" in a method section plans nothing); "X remains an
+# avenue for future work" is one (3 odd-half sentences, each a plan of the paper's; the plural
+# announces the plans a section lists: "we recognize two main avenues for further research")
 PLAN_VERB = re.compile(
     r"\b(?:will|should|could|might|may|would|includes?|plan|want|need|needed|hope|required|"
-    rf"warranted|leave|leaves|left|is to|intend|{REMAINING})\b",
+    rf"warranted|leave|leaves|left|is to|intend|avenue for|{REMAINING})\b",
     re.I,
 )
 _LIST = re.compile(r"\s*:\s*(?P<v>[^.]{12,})")
