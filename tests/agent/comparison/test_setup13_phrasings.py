@@ -47,3 +47,15 @@ def test_a_warmup_given_as_a_share_or_by_name_is_read() -> None:
 
 def test_a_warmup_of_something_else_is_not() -> None:
     assert read("warmup", ["The decoder runs a warm-up stage before the heron queries."]) == []
+
+
+def test_dropout_the_papers_models_use_without_a_rate_is_read_by_its_name() -> None:
+    assert read(
+        "dropout", ["In all our models, besides dropout regularization, we stop early."]
+    ) == ["dropout regularization"]
+    text = "It consists of three layers, dropout to regularize the weights, and a softmax."
+    assert read("dropout", [text]) == ["dropout to regularize the weights"]
+
+
+def test_dropout_a_paper_does_without_or_only_discusses_is_not_this_reading() -> None:
+    assert read("dropout", ["Heron calls are noisy, so dropout regularization may help."]) == []

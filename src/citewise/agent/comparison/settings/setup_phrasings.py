@@ -211,6 +211,14 @@ def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
             ),
         ],
         "dropout": [
+            # dropout the paper's models use, named without a rate: "in all our models, besides
+            # dropout regularization, ...", "it consists of two layers, dropout to regularize
+            # the weights, and ..."
+            re.compile(
+                r"^(?=.*\b(?:we|our|consists?|applied|use[sd]?)\b)(?!.*\b(?:without|no)\s+dropout)"
+                r".*?(?P<v>\bdropout\s+(?:regulari[sz]ation|to\s+regulari[sz]e(?:\s+the\s+\w+)?))\b",
+                re.I,
+            ),
             # "we did not use dropout", "layer normalization is used, but no dropout"
             re.compile(
                 r"(?P<v>\b(?:did|do|does)\s+not\s+(?:use|apply|employ)\s+(?:any\s+)?dropout)\b",
