@@ -19,11 +19,12 @@ _AVAILABLE = re.compile(
     r"(?:the\s+)?(?:source\s+)?(?:code|implementation|software|scripts)\b"
     r"[^.;]{0,60}?)\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?"
     r"(?:publicly\s+|freely\s+|openly\s+)?(?P<v>available(?:\s+(?:online|on\s+GitHub|for\s+"
-    r"download|upon\s+request|on\s+request))?)"
-    # not code available inside another project ("the implementation is available in X BIBREF3")
-    r"(?!\s+(?:in|from|through|via)\s+(?:the\s+)?(?-i:[A-Z]|BIBREF))",
+    r"download|upon\s+request|on\s+request))?)",
     re.I,
 )
+# code available inside another project: "The implementation is available in X BIBREF3" (not
+# "an implementation of our scheme is available in the X decoder": the paper's own, see below)
+_INSIDE_ANOTHER = re.compile(r"\s+(?:in|from|through|via)\s+(?:the\s+)?(?:[A-Z]|BIBREF)")
 _NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
 _RELEASE = re.compile(
     r"\b(?P<v>(?:we\s+)?(?:release|publish|open-source|make available)\s+(?:our|the|all)\s+"
@@ -142,6 +143,12 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             said = pattern.search(unit.text)
             if said and _AMONG_OTHERS.search(unit.text, 0, said.end("v")):
                 continue  # "the implementation methods that are available": others' code
+            if (
+                said
+                and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
+                and not re.search(r"\bour\b", said.group(), re.I)
+            ):
+                continue  # another project's code the paper used
             if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
