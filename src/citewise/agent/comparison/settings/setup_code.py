@@ -22,6 +22,9 @@ _AVAILABLE = re.compile(
     r"download|upon\s+request|on\s+request))?)",
     re.I,
 )
+# code available inside another project: "The implementation is available in X BIBREF3" (not
+# "an implementation of our scheme is available in the X decoder": the paper's own, see below)
+_INSIDE_ANOTHER = re.compile(r"\s+(?:in|from|through|via)\s+(?:the\s+)?(?:[A-Z]|BIBREF)")
 _NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
 _RELEASE = re.compile(
     r"\b(?P<v>(?:we\s+)?(?:release|publish|open-source|make available)\s+(?:our|the|all)\s+"
@@ -57,6 +60,22 @@ _OFFERS_CODE = (
         r"\bwe\s+(?:also\s+)?(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
         r"(?:our|the|all|a|an)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
         r"annotations|lexicon)s?)\b",
+        re.I,
+    ),
+    # the paper's own data said available in the passive, as the sentence's subject: "The
+    # dataset is freely available for the research community", "The annotated dataset for X is
+    # available online"; a named or cited data set before the verb is another work's
+    re.compile(
+        r"(?:^|[.;]\s+)(?:The|This|Our)\s+(?:[a-z][\w-]*\s+){0,2}?(?:dataset|corpus|data\s+set|data|"
+        r"annotations)\b(?:(?!BIBREF|\[\d)[^.;]){0,80}?\b(?:is|are|will\s+be|has\s+been|have\s+been)"
+        r"\s+(?P<v>(?:made\s+)?(?:freely\s+|publicly\s+|openly\s+)?available(?:\s+online)?)\b"
+    ),
+    # the paper's own program offered as open source: "we introduce X, a lightweight ...
+    # open-source tool for ...", "I created an open-source software implementation of ..."
+    re.compile(
+        r"\b(?:we|I)\s+(?:\w+\s+){0,3}?(?:introduce|present|propose|describe|create|created|develop|"
+        r"developed|build|built)\b[^.;]{0,100}?\b(?P<v>open[- ]source[d]?\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:tool|toolkit|system|software|library|platform|framework|implementation|code|package)s?)\b",
         re.I,
     ),
 )
@@ -115,10 +134,21 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             seen.add(link)  # the paper's repository, or a link a sentence offers its code at
             out.append(Finding("code availability", link, unit.text, unit.page, unit.block_id,
                                unit.section, 2.0 if own else 1.5))  # fmt: skip
+        named = _IS_OPEN_SOURCE.search(unit.text)
+        if named and named.group("n").lower() in system and not _NEGATED.search(unit.text):
+            out.append(Finding("code availability", named.group("v"), unit.text, unit.page,
+                               unit.block_id, unit.section, 0.8))  # fmt: skip
+            continue  # the system the title names "is open source": the paper's own program
         for pattern in (_AVAILABLE, _RELEASE, *_OFFERS_CODE):
             said = pattern.search(unit.text)
             if said and _AMONG_OTHERS.search(unit.text, 0, said.end("v")):
                 continue  # "the implementation methods that are available": others' code
+            if (
+                said
+                and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
+                and not re.search(r"\bour\b", said.group(), re.I)
+            ):
+                continue  # another project's code the paper used
             if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
@@ -126,6 +156,10 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
     return out
 
 
+# "X is an open-source, ... platform", X a name of the paper's title
+_IS_OPEN_SOURCE = re.compile(
+    r"\b(?P<n>[A-Z][\w-]*)\s+(?:is|are)\s+(?:an?\s+)?(?P<v>open[- ]sourced?)\b"
+)
 # a sentence about what the paper took from elsewhere: "We used the BERT-Base checkpoint from
 # https://...", "We use publicly available datasets from BIBREF22 (http://...)"
 _USED_FROM = re.compile(

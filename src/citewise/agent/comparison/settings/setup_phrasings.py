@@ -167,6 +167,15 @@ def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
             ),
         ],
         "schedule": [
+            # a decay named after the rate it changes, in the learning rate's sentence: "a
+            # learning rate of 0.1 with a learning rate decay", "... to a peak learning rate of
+            # 1e-4 followed by decay", "the rate decreasing by a factor of 2 after every epoch"
+            re.compile(
+                r"^(?=.*\blearning[- ]rates?\b).*?(?P<v>\b(?:followed\s+by|with)\s+(?:an?\s+)?"
+                r"(?:learning[- ]rate\s+)?decay(?:\s+(?:rate|factor))?\b|\bthe\s+rate\s+(?:is\s+|"
+                r"was\s+)?(?:decreas|decay|halv|reduc|divid|lower)\w*\s+by\b[^.;]{0,50})",
+                re.I,
+            ),
             # "a linear decaying learning rate", "an exponentially decayed learning rate"
             re.compile(
                 r"(?P<v>\b(?:linear(?:ly)?|exponential(?:ly)?|polynomial(?:ly)?|cosine|step)\s+"
@@ -181,7 +190,35 @@ def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
                 re.I,
             ),
         ],
+        "warmup": [
+            # a warmup given as a share: "with a warmup rate ranging from 0.06 to 0.25", "we set
+            # the learning rate warmup in X to 0.05 and 0.1 for ..."
+            re.compile(
+                r"\bwarm-?up\s+(?:rate|ratio|proportion)\s+(?:of\s+|is\s+|was\s+|=\s*|ranging\s+"
+                rf"from\s+|from\s+|set\s+to\s+)?(?P<v>{NUM}(?:\s*(?:to|and|-|–)\s*{NUM})?)",
+                re.I,
+            ),
+            re.compile(
+                r"\bset\s+(?:the\s+)?(?:learning[- ]rate\s+)?warm-?up(?:\s+(?:rate|ratio|"
+                r"proportion|steps))?(?:\s+(?:in|on|for)\s+\w+)?\s+to\s+"
+                rf"(?P<v>{NUM}(?:\s+and\s+{NUM})?)",
+                re.I,
+            ),
+            # a warmup named without its length: "a learning rate of X with learning rate warmup
+            # during the first ..." (the length given by a symbol)
+            re.compile(
+                r"\bwith\s+(?:an?\s+)?(?:linear\s+)?(?P<v>learning[- ]rate\s+warm-?up)\b", re.I
+            ),
+        ],
         "dropout": [
+            # dropout the paper's models use, named without a rate: "in all our models, besides
+            # dropout regularization, ...", "it consists of two layers, dropout to regularize
+            # the weights, and ..."
+            re.compile(
+                r"^(?=.*\b(?:we|our|consists?|applied|use[sd]?)\b)(?!.*\b(?:without|no)\s+dropout)"
+                r".*?(?P<v>\bdropout\s+(?:regulari[sz]ation|to\s+regulari[sz]e(?:\s+the\s+\w+)?))\b",
+                re.I,
+            ),
             # "we did not use dropout", "layer normalization is used, but no dropout"
             re.compile(
                 r"(?P<v>\b(?:did|do|does)\s+not\s+(?:use|apply|employ)\s+(?:any\s+)?dropout)\b",
