@@ -144,6 +144,11 @@ def _times_and_names(words: str) -> dict[str, list[re.Pattern[str]]]:
 def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
     """Settings a paper states by what it does rather than by a number: repeated runs from
     different initialisations, a learning rate kept fixed, dropout it does not use."""
+    return {**_runs_and_schedules(words), **_named_without_a_value()}
+
+
+def _runs_and_schedules(words: str) -> dict[str, list[re.Pattern[str]]]:
+    """Repeated runs (seeds) and a learning rate's schedule, said in words."""
     count = rf"(?:\d+|{words})"
     return {
         "seeds": [
@@ -190,6 +195,13 @@ def _stated_without_a_number(words: str) -> dict[str, list[re.Pattern[str]]]:
                 re.I,
             ),
         ],
+    }
+
+
+def _named_without_a_value() -> dict[str, list[re.Pattern[str]]]:
+    """A warmup given as a share or named without its length; dropout used without a rate, or
+    not used."""
+    return {
         "warmup": [
             # a warmup given as a share: "with a warmup rate ranging from 0.06 to 0.25", "we set
             # the learning rate warmup in X to 0.05 and 0.1 for ..."
