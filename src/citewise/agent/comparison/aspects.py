@@ -26,6 +26,7 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     named_data_first,
     shared_task_data,
 )
+from citewise.agent.comparison.aspect_readers.matrix_datasets_listed import listed_beside
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import others_results_out
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     caption_metrics,
@@ -343,6 +344,7 @@ def find_aspect(
             # a count beside a name ("MetaQA, which contains 29,000 questions") is no second value
             quoted = {f.quote for f in own}
             own += [f for f in counted if f.quote not in quoted]
+            own += listed_beside(own, paper.units)  # "A and B datasets" beside a name read
             # "an SLU dataset": a kind of data, not a name
             kinds = kinds_of_data(paper.units)
             own = [f for f in own if f.value not in kinds]
