@@ -76,15 +76,27 @@ NAME_AFTER_SCORE = 2.0  # as a name the paper states (matrix_datasets.NAMED_SCOR
 
 def names_after_data_word(paper_units: list[Unit]) -> list[Finding]:
     """The name a sentence gives right after a data word, with its version ("PDTB 2.0")."""
+    return _named(paper_units, _NAME_AFTER, NAME_AFTER_SCORE)
+
+
+def _named(
+    paper_units: list[Unit],
+    pattern: re.Pattern[str],
+    base: float,
+    *,
+    needs: re.Pattern[str] | None = None,
+) -> list[Finding]:
+    """Each name `pattern` reads (its group "v", opening with a dataset name, no placeholder)
+    outside tables, scored `base` plus its section's bonus; `needs` a word the sentence holds."""
     found = []
     for unit in paper_units:
-        if unit.kind == "table":
+        if unit.kind == "table" or (needs and not needs.search(unit.text)):
             continue
-        for m in _NAME_AFTER.finditer(unit.text):
+        for m in pattern.finditer(unit.text):
             first = m.group("v").split()[0]
             if PLACEHOLDER.match(first) or not is_name(first, "datasets"):
                 continue
-            score = NAME_AFTER_SCORE + section_bonus("default", unit)
+            score = base + section_bonus("default", unit)
             found.append(Finding("datasets", m.group("v"), unit.text, unit.page, unit.block_id,
                                  unit.section, score))  # fmt: skip
     return found
@@ -140,20 +152,7 @@ SPLIT_SCORE = 1.0  # as a known name met in a results section: a split names dat
 
 def names_before_split(paper_units: list[Unit]) -> list[Finding]:
     """The name a sentence sets before a split of its data ("the SNLI test set")."""
-    found = []
-    for unit in paper_units:
-        if unit.kind == "table":
-            continue
-        if not _SPLIT_WORD.search(unit.text):
-            continue
-        for m in _NAME_SPLIT.finditer(unit.text):
-            first = m.group("v").split()[0]
-            if PLACEHOLDER.match(first) or not is_name(first, "datasets"):
-                continue
-            score = SPLIT_SCORE + section_bonus("default", unit)
-            found.append(Finding("datasets", m.group("v"), unit.text, unit.page, unit.block_id,
-                                 unit.section, score))  # fmt: skip
-    return found
+    return _named(paper_units, _NAME_SPLIT, SPLIT_SCORE, needs=_SPLIT_WORD)
 
 
 # the named collection the data is drawn from: "All the data used in this paper comes from Siri
