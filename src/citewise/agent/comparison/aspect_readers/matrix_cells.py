@@ -9,6 +9,7 @@ live in agent/data/matrix_cells.txt.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 
@@ -44,8 +45,15 @@ def word_list(name: str) -> frozenset[str]:
 def alternation(name: str) -> str:
     """The "[name]" list of the data file as a regex alternation, longest first; an entry
     ending in "*" is a stem ("improv*" matches "improved", "improvements")."""
-    words = sorted(word_list(name), key=len, reverse=True)
-    return "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
+    return stems_alternation(word_list(name))
+
+
+def stems_alternation(words: Iterable[str]) -> str:
+    """Words as a regex alternation, longest first; a word ending in "*" is a stem."""
+    return "|".join(
+        re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w)
+        for w in sorted(words, key=len, reverse=True)
+    )
 
 
 def complete_word(text: str, end: int) -> int:

@@ -34,6 +34,7 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     clause_end,
     in_sections,
     shorten,
+    stems_alternation,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
 from citewise.agent.fitted_data import shipped_text
@@ -205,11 +206,7 @@ def finding_adverbs() -> str:
 @cache
 def _alternation(name: str) -> str:
     """One list of agent/data/prose_results.txt as a regex alternation, longest first."""
-    lists = sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, (name,))
-    ordered = sorted(lists[name], key=len, reverse=True)
-    return "|".join(
-        re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in ordered
-    )
+    return stems_alternation(sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, (name,))[name])
 
 
 @cache
