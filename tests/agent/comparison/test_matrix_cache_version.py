@@ -11,4 +11,7 @@ def test_the_version_reads_every_reader_module_and_word_list() -> None:
     # readers split out of matrix_settings.py and the lists they load
     assert {"setup_reading.py", "setup_software.py", "matrix_settings.py", "patterns.py"} <= names
     assert {"matrix_cells.txt", "matrix_software.txt", "setup_names.txt"} <= names
+    # lists named otherwise: the limitations, method and datasets readers' own, section roles
+    assert {"limitation_words.txt", "method_elaboration.txt", "datasets_words.txt"} <= names
+    assert "section_roles.yaml" in names
     assert all(p.is_file() for p in extractor_files())

@@ -26,14 +26,12 @@ from citewise.store.sqlite.library import StoredDocument
 
 def extractor_files() -> list[Path]:
     """The files whose text makes a cell: every module of this folder and its subfolders, and
-    the word lists its readers load (agent/data/matrix_*.txt, setup_*.txt, prose_*.txt)."""
+    every file of agent/data (the readers load lists under many names — limitation_words.txt,
+    datasets_words.txt, section_roles.yaml —, so a name pattern would miss the next one)."""
     here = Path(__file__).parent
     data = here.parent / "data"
     code = sorted(here.rglob("*.py"))
-    lists = sorted(
-        [*data.glob("matrix_*.txt"), *data.glob("setup_*.txt"), *data.glob("prose_*.txt")]
-        + [data / "prose_reader.json"]
-    )
+    lists = sorted(p for p in data.iterdir() if p.is_file())
     return [*code, *lists]
 
 
