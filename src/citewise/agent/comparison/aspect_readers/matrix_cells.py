@@ -27,19 +27,24 @@ _ACRONYM_BRACKET = re.compile(r"\s\([A-Za-z0-9-]?[A-Z][A-Za-z0-9-]*[A-Z0-9][A-Za
 _WORD = re.compile(r"\w")
 
 
-@cache
 def word_list(name: str) -> frozenset[str]:
     """One "[name]" list of the data file, lower case; a list without provenance is an error."""
-    text = shipped_text(WORDS_FILE)
-    lists, sourced = read_lists(text)
-    words = {line.lower() for line in lists.get(name, [])}
+    return listed(WORDS_FILE, name)
+
+
+@cache
+def listed(file: str, name: str) -> frozenset[str]:
+    """One "[name]" list of agent/data/<file>, lower case; a list missing, empty or without its
+    provenance line is an error (WORDS_INVALID)."""
+    lists, sourced = read_lists(shipped_text(file))
+    words = frozenset(line.lower() for line in lists.get(name, []))
     if not words or name not in sourced:
         raise CitewiseError(
-            f"{WORDS_FILE}: the list [{name}] is missing or lacks a '# from:' line",
+            f"{file}: the list [{name}] is missing or lacks a '# from:' line",
             hint=HINT,
             code="WORDS_INVALID",
         )
-    return frozenset(words)
+    return words
 
 
 def alternation(name: str) -> str:

@@ -25,11 +25,11 @@ from functools import cache
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
     cites_others,
+    listed,
     shorten,
+    stems_alternation,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.fitted_data import shipped_text
-from citewise.agent.sourced_lists import read_lists
 
 # Method cues ranked after prose_aspects' own (appended to PROSE_CUES["method"]): they fill a
 # cell only where no proposal or means cue does, or take over from a general proposal.
@@ -279,10 +279,8 @@ def _subject(head: str) -> re.Pattern[str]:
     )
 
 
-@cache
 def _result_verbs() -> str:
-    lists, _ = read_lists(shipped_text("method_elaboration.txt"))
-    return "|".join(sorted(lists["result_verbs"], key=len, reverse=True))
+    return stems_alternation(listed("method_elaboration.txt", "result_verbs"))
 
 
 def _abstract_means(found: list[Finding], g: Finding) -> list[Finding]:

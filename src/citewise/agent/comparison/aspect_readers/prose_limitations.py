@@ -4,7 +4,6 @@ own results."""
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from citewise.agent.ask.features import section_roles
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
@@ -13,14 +12,12 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     clause_continues,
     clause_end,
     in_sections,
+    listed,
     shorten,
     word_list,
 )
 from citewise.agent.comparison.aspect_readers.prose_headline import main_clause
 from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.fitted_data import shipped_text
-from citewise.agent.sourced_lists import read_lists
-from citewise.errors import CitewiseError
 
 # work a sentence says is still to be done, its own plan verb ("it remains to be seen whether
 # ...", "the question ... remains unanswered", "it remains to investigate whether ..."): 4
@@ -297,19 +294,10 @@ def stating_weight(text: str) -> float:
 LIMITATION_WORDS = "limitation_words.txt"
 
 
-@cache
 def limitation_words(name: str) -> frozenset[str]:
     """One "[name]" list of agent/data/limitation_words.txt, lower case; a list missing or
     without its provenance line is an error (WORDS_INVALID)."""
-    lists, sourced = read_lists(shipped_text(LIMITATION_WORDS))
-    words = frozenset(w.lower() for w in lists.get(name, []))
-    if not words or name not in sourced:
-        raise CitewiseError(
-            f"{LIMITATION_WORDS}: the list [{name}] is missing or lacks a '# from:' line",
-            hint="add the list with a '# from:' line naming where its words come from",
-            code="WORDS_INVALID",
-        )
-    return words
+    return listed(LIMITATION_WORDS, name)
 
 
 # a sentence remedying the problem the sentence before it states: "To address these
