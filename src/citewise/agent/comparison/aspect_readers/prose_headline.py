@@ -33,12 +33,11 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
     clause_continues,
     clause_end,
     in_sections,
+    listed,
     shorten,
     stems_alternation,
 )
 from citewise.agent.comparison.extraction import Finding, Unit
-from citewise.agent.fitted_data import shipped_text
-from citewise.agent.sourced_lists import sourced_lists
 
 # a value that points at a table or figure instead of stating a finding
 POINTER = re.compile(r"\b(?:Tables?|Figures?|Fig\.|Sections?|Appendix|TABREF|FIGREF|SECREF)\b")
@@ -206,7 +205,7 @@ def finding_adverbs() -> str:
 @cache
 def _alternation(name: str) -> str:
     """One list of agent/data/prose_results.txt as a regex alternation, longest first."""
-    return stems_alternation(sourced_lists(shipped_text(WORDS_FILE), WORDS_FILE, (name,))[name])
+    return stems_alternation(listed(WORDS_FILE, name))
 
 
 @cache
