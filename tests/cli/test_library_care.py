@@ -153,3 +153,22 @@ def test_list_prints_ids_whole_with_authors_on_a_narrow_pipe(tmp_path: Path) -> 
         assert any("Quarry" in line for line in lines)
         assert all(len(line) <= int(columns) for line in lines)
     assert "authors" in lines[1] and "path" in lines[1]
+
+
+def test_a_document_is_found_by_its_file_name_without_extension(tmp_path: Path) -> None:
+    papers = tmp_path / "papers"
+    (papers / "again").mkdir(parents=True)
+    (papers / "2101.00042.md").write_text(KILN)
+    (papers / "loom.v2.md").write_text(LOOM)
+    (papers / "again" / "loom.v2.md").write_text(LOOM.replace("Floor Loom", "Hand Loom"))
+    library = tmp_path / "lib"
+    assert citewise(library, "ingest", "--no-embed", str(papers)).returncode == 0
+    with Library(library) as lib:
+        kiln = lib.document("2101.00042")  # the stem, not the ID
+        assert kiln.id != "2101.00042" and Path(kiln.path).name == "2101.00042.md"
+        assert lib.document("2101.00042.md").id == kiln.id
+    shown = citewise(library, "show", "2101.00042")
+    assert shown.returncode == 0 and "Wood Kiln" in shown.stdout
+    shared = citewise(library, "show", "loom.v2")  # two files share the stem: neither is taken
+    assert shared.returncode == 3
+    assert "no document 'loom.v2'" in shared.stderr and "shared by" in shared.stderr

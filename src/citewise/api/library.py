@@ -219,18 +219,23 @@ class Library(
         return self.store.documents()
 
     def document(self, doc_id: str) -> StoredDocument:
-        """A document by ID, or by original file name / path as a convenience."""
+        """A document by ID, or as a convenience by its original path, file name or file name
+        without its extension ("N18-3011" for N18-3011.pdf, whose ID is its citation key); a
+        name two files share names neither, and the error lists their IDs."""
         doc = self.store.document(doc_id)
-        if doc is None:
-            matches = [
-                d for d in self.documents() if Path(d.path).name == doc_id or d.path == doc_id
-            ]
-            doc = matches[0] if len(matches) == 1 else None
-        if doc is None:
-            raise DocumentNotFoundError(
-                f"no document '{doc_id}'", hint="run 'citewise list' to see document IDs"
-            )
-        return doc
+        if doc is not None:
+            return doc
+        matches = [
+            d
+            for d in self.documents()
+            if doc_id in (d.path, Path(d.path).name, Path(d.path).stem)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        hint = "run 'citewise list' to see document IDs"
+        if matches:
+            hint = "the name is shared by " + ", ".join(d.id for d in matches) + ": give an ID"
+        raise DocumentNotFoundError(f"no document '{doc_id}'", hint=hint)
 
     def document_details(self, doc_id: str) -> DocumentDetails:
         """The `show --json` object (and `GET /documents/{id}`): metadata and structure."""
