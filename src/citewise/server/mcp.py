@@ -323,7 +323,7 @@ def _compare_tools(server: MCPServer[Any], tools: LibraryTools) -> None:
     @server.tool(annotations=READ, structured_output=False)
     def matrix(documents: list[str] | None = None, columns: list[str] | None = None) -> str:
         """The literature matrix: one row per paper (all by default), one cited cell per
-        column (default: task, method, datasets, metrics, limitations; a column may be any
+        column (default: task, method, datasets, metrics, main result, limitations; any
         preset or any phrase of one to six words, e.g. 'sample size', 'beam size')."""
         params = {"documents": documents or [], "columns": columns or []}
         return as_json(tools.call(lambda lib: lib.tool("build_matrix", params).to_dict()))

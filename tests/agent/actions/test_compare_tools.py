@@ -133,7 +133,9 @@ def test_build_matrix_has_a_row_per_paper_and_every_cell_cited(lib) -> None:
     assert out.result["fill_rate"] == 0.25
     out = execute(library, "build_matrix", {})  # every paper, the default columns
     assert out.ok and out.result and len(out.result["rows"]) == len(ids)
-    assert out.result["columns"] == ["task", "method", "datasets", "metrics", "limitations"]
+    assert out.result["columns"] == [
+        "task", "method", "datasets", "metrics", "main result", "limitations"
+    ]
     out = execute(library, "build_matrix", {"columns": ["optimzer"]})
     assert out.error and out.error.code == "UNKNOWN_ASPECT" and "optimizer" in out.error.hint
 

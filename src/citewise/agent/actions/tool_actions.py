@@ -196,8 +196,8 @@ class BuildMatrixParams(Params):
     documents: list[str] = Field(default_factory=list, description="Default: every paper.")
     columns: list[str] = Field(
         default_factory=list,
-        description="Default: task, method, datasets, metrics, limitations; or other presets, "
-        "or any phrase of one to six words ('loss function').",
+        description="Default: task, method, datasets, metrics, main result, limitations; or "
+        "other presets, or any phrase of one to six words ('loss function').",
         json_schema_extra=ASPECT_NAMES,
     )
     _named = field_validator("columns")(lambda names: _no_blank(names))
