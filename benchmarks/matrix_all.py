@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT = "task,method,datasets,metrics,limitations"
+DEFAULT = "task,method,datasets,metrics,main result,limitations"  # the CLI's default columns
 
 
 def run(library: Path, columns: str, out: Path) -> dict[str, float]:
