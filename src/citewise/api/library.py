@@ -219,17 +219,12 @@ class Library(
         return self.store.documents()
 
     def document(self, doc_id: str) -> StoredDocument:
-        """A document by ID, or as a convenience by its original path, file name or file name
-        without its extension ("N18-3011" for N18-3011.pdf, whose ID is its citation key); a
-        name two files share names neither, and the error lists their IDs."""
-        doc = self.store.document(doc_id)
-        if doc is not None:
+        """A document by ID, or by its path, file name or file name without extension (a
+        name two files share names neither, and the error lists their IDs)."""
+        if (doc := self.store.document(doc_id)) is not None:
             return doc
-        matches = [
-            d
-            for d in self.documents()
-            if doc_id in (d.path, Path(d.path).name, Path(d.path).stem)
-        ]
+        paths = ((d, Path(d.path)) for d in self.documents())
+        matches = [d for d, p in paths if doc_id in (d.path, p.name, p.stem)]
         if len(matches) == 1:
             return matches[0]
         hint = "run 'citewise list' to see document IDs"
