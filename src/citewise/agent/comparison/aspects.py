@@ -38,6 +38,7 @@ from citewise.agent.comparison.aspect_readers.matrix_metrics import (
 from citewise.agent.comparison.aspect_readers.method_name import method_name
 from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
 from citewise.agent.comparison.aspect_readers.named_statement import named_method
+from citewise.agent.comparison.aspect_readers.own_weaknesses import own_weaknesses
 from citewise.agent.comparison.aspect_readers.phrases.columns import (
     is_free_phrase,
     phrase_findings,
@@ -366,6 +367,10 @@ def find_aspect(
         if aspect == "method":
             found = _with_method_name(paper, gazetteer, found)
         kept = best_distinct(own_statements(aspect, found), limit)
+        if not kept and aspect == "limitations":  # its own weaknesses where it states no other
+            data = gazetteer.names.get("datasets", set())
+            found = own_weaknesses(paper.units, paper.document.title or "", data)
+            kept = best_distinct(own_statements(aspect, found), limit)
         if not kept and fitted_reader and fallback(aspect):
             return best_distinct(fitted_findings(aspect, paper.units), limit)
         return kept
