@@ -121,3 +121,23 @@ def test_an_outcome_in_brackets_or_after_another_clause_is_none() -> None:
     assert reported_weakness(_unit(text), None) is None
     text = "Our analysis shows that the compared tagger performs poorly on rivers."
     assert reported_weakness(_unit(text), None) is None
+
+
+def test_a_change_the_paper_tried_is_its_own_work() -> None:
+    text = "We found that adding a spelling layer decreases the accuracy on rivers."
+    span = reported_weakness(_unit(text), None)
+    assert span is not None and span[2], span  # a change tried, ranked below the system's own
+
+
+def test_a_participle_after_a_comma_is_no_subject() -> None:
+    text = "The archive holds many rivers, leading to lower recall for the rule baseline."
+    assert reported_weakness(_unit(text), None) is None
+
+
+def test_the_systems_own_outcome_outranks_a_change_tried(tmp_path: Path) -> None:
+    results = (
+        "Using a larger gazetteer performs worse than the plain lists on towns. "
+        "The model is confused by rivers named after saints."
+    )
+    value = _cell(tmp_path, "ranked", _paper(results), "limitations")
+    assert value.startswith("The model is confused by rivers"), value

@@ -362,15 +362,12 @@ def find_aspect(
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:
         found = prose_findings(aspect, paper.units)
-        if aspect == "task":
-            found += title_task(paper)
+        found += title_task(paper) if aspect == "task" else []
+        if not found and aspect == "limitations":  # its own weaknesses where it states none
+            found = own_weaknesses(paper, gazetteer)
         if aspect == "method":
             found = _with_method_name(paper, gazetteer, found)
         kept = best_distinct(own_statements(aspect, found), limit)
-        if not kept and aspect == "limitations":  # its own weaknesses where it states no other
-            data = gazetteer.names.get("datasets", set())
-            found = own_weaknesses(paper.units, paper.document.title or "", data)
-            kept = best_distinct(own_statements(aspect, found), limit)
         if not kept and fitted_reader and fallback(aspect):
             return best_distinct(fitted_findings(aspect, paper.units), limit)
         return kept

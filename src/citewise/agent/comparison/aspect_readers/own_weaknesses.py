@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
     alternation,
@@ -31,6 +32,10 @@ from citewise.agent.comparison.aspect_readers.method_name import method_name
 from citewise.agent.comparison.aspect_readers.prose_limitations import about_cited, remedied
 from citewise.agent.comparison.extraction import Finding, Unit
 
+if TYPE_CHECKING:
+    from citewise.agent.comparison.aspects import Paper
+    from citewise.agent.comparison.gazetteer import Gazetteer
+
 WORDS = "own_weaknesses.txt"
 OPENING_SHARE = 0.2  # the part of a paper where it sets out the gap, not its results
 _OPENING = re.compile(r"\b(?:abstract|introduction|motivation|background|related)\b", re.I)
@@ -41,7 +46,9 @@ _CLAUSE_START = re.compile(
 _BETWEEN_NOT = re.compile(r"\b(?:than|over|compared|unlike|versus|vs)\b", re.I)
 # an ablated or reduced variant before the outcome: its drop shows the part's worth
 _VARIANT = re.compile(
-    r"\b(?:without(?! which)|w/o|remov\w+|ablat\w*|withhold\w*|dropping|excluding)\b", re.I
+    r"\b(?:without(?! which)|w/o|remov\w+|ablat\w*|withhold\w*|dropping|excluding|"
+    r"disabl\w+|replac\w+)\b",
+    re.I,
 )
 # a word opening another clause between the subject and the outcome: the outcome is that
 # clause's ("we observe that the compared network performs poorly"), or a case handled ("when
@@ -54,6 +61,7 @@ _CASE = re.compile(r"\b(?:if|when|whenever|unless|given)\s+$", re.I)
 FIRST_PERSON_REACH = 4  # words between a bare "we" and the outcome it is the subject of
 WEAKNESS_SCORE = 1.0
 CLOSING_WEIGHT = 0.5  # a weakness said where the paper discusses or closes
+TRIED_PENALTY = 0.25  # a change the paper tried ("adding X decreases ...") below its system
 
 
 def weakness_words(name: str) -> frozenset[str]:
@@ -91,28 +99,45 @@ def _bracketed(text: str, at: int) -> bool:
     return text.rfind("(", 0, at) > text.rfind(")", 0, at)
 
 
-def own_subject(clause: str, name: str | None) -> int | None:
+# a clause whose subject is a gerund, after a first-person report of it at most: a change the
+# paper tried on its own work
+_GERUND = re.compile(
+    r"\s*(?:we\s+(?:also\s+)?(?:find|found|observe|observed|see|saw|notice|noticed|note)\s+"
+    r"that\s+)?(?P<g>[A-Za-z]+ing)\s+(?!that\b)",
+    re.I,
+)
+
+
+def own_subject(clause: str, name: str | None, opens: bool = False) -> int | None:
     """Where the clause names the paper's own work (its last mention), or None; the name the
     paper gives its method counts, whole word, case kept."""
     spots = [m.start() for m in _own().finditer(clause)]
+    g = (
+        _GERUND.match(clause) if opens else None
+    )  # "adding the layer decreases ...", "we found that using X ..."
+    if g and g.group("g").lower() not in weakness_words("not_gerund_subjects"):
+        spots.append(g.start("g"))
     if name:
         spots += [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", clause)]
     return max(spots) if spots else None
 
 
-def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int] | None:
+def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int, bool] | None:
     """The span of the clause of `unit` reporting an unfavourable outcome of the paper's own
-    work, or None."""
+    work and whether its subject is a change the paper tried (a gerund), or None."""
     for m in _outcome().finditer(unit.text):
         start = _clause_start(unit.text, m.start())
         clause = unit.text[start : m.start()]
-        at = own_subject(clause, name)
+        opens = not unit.text[:start].strip() or unit.text[:start].rstrip().endswith(";")
+        at = own_subject(clause, name, opens)  # a gerund opening a sentence, not ", leading to"
         if at is None or _bracketed(unit.text, m.start()) or _NEGATED.search(clause):
             continue
         if _VARIANT.search(clause) or _VARIANT.match(unit.text):  # "Without X, our ..."
             continue
         between = clause[at:]
-        if _BETWEEN_NOT.search(between) or _others().search(between) or cites_others(between):
+        if _BETWEEN_NOT.search(between) or _others().search(between):
+            continue
+        if cites_others(unit.text[: m.start()]):  # "X [9] ..., although the model is poor"
             continue
         if _NEW_CLAUSE.search(between) or _CASE.search(clause, 0, at):
             continue
@@ -121,7 +146,7 @@ def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int] | None:
         end = clause_end(unit.text, m.end())
         if own_subject(unit.text[m.end() : end], name) is not None:
             continue  # "the model with X performs worse than the model with Y": a finding
-        return start, end
+        return start, end, not _own().match(clause, at) and clause[at:].split(" ")[0] != name
     return None
 
 
@@ -143,11 +168,13 @@ _FOOTNOTE_MARK = re.compile(r"^\s*[†‡§¶*]")
 _CLOSING = re.compile(r"\b(?:discussion|conclusions?|concluding|analysis|limitations?)\b", re.I)
 
 
-def own_weaknesses(paper_units: list[Unit], title: str, datasets: set[str]) -> list[Finding]:
+def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
     """Each clause reporting a weakness of the paper's own work (see the module), scored
     higher where the paper discusses or closes; the name the paper gives its method
-    (method_name.py; `datasets` are no method's names) counts as its own work."""
-    named = method_name(paper_units, title, datasets)
+    (method_name.py; the gazetteer's datasets are no method's names) counts as its own."""
+    paper_units = paper.units
+    data = gazetteer.names.get("datasets", set())
+    named = method_name(paper_units, paper.document.title or "", data)
     name = named.name if named else None
     found = []
     share = max(len(paper_units), 1)
@@ -165,6 +192,7 @@ def own_weaknesses(paper_units: list[Unit], title: str, datasets: set[str]) -> l
         if len(value.split()) < 4 or value not in unit.text:
             continue
         score = WEAKNESS_SCORE + (CLOSING_WEIGHT if _CLOSING.search(unit.section) else 0.0)
+        score -= TRIED_PENALTY if span[2] else 0.0  # the system's own outcome before a change's
         cut = was_cut or clause_continues(unit.text, span[1])
         found.append(Finding("limitations", value, unit.text, unit.page, unit.block_id,
                              unit.section, score, cut))  # fmt: skip
