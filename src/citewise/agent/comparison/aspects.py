@@ -333,8 +333,7 @@ def find_aspect(
     """The aspect's best values in the paper, best first; [] when the paper does not say.
     Names and prose aspects are the paper's own statements first
     (agent/comparison/aspect_readers/matrix_cells.py); a prose aspect with a fitted reader is chosen
-    by it
-    (agent/comparison/aspect_readers/prose_reader.py) unless `fitted_reader` is False."""
+    by it (agent/comparison/aspect_readers/prose_reader.py) unless `fitted_reader` is False."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":
