@@ -141,3 +141,16 @@ def test_the_systems_own_outcome_outranks_a_change_tried(tmp_path: Path) -> None
     )
     value = _cell(tmp_path, "ranked", _paper(results), "limitations")
     assert value.startswith("The model is confused by rivers"), value
+
+
+def test_a_note_under_a_table_is_not_read(tmp_path: Path) -> None:
+    results = (
+        "Table 2 counts the names per archive.\n\n"
+        "† Fewer names are linked in the second archive. Our linker still lags behind the "
+        "archive's own index on county names."
+    )
+    assert _cell(tmp_path, "note", _paper(results), "limitations") == "not stated"
+    plain = "Our linker still lags behind the archive's own index on county names."
+    (tmp_path / "plain").mkdir()
+    value = _cell(tmp_path / "plain", "plain", _paper(plain), "limitations")
+    assert value.startswith("Our linker still lags behind"), value
