@@ -38,6 +38,7 @@ from citewise.agent.comparison.aspect_readers.matrix_metrics import (
 from citewise.agent.comparison.aspect_readers.method_name import method_name
 from citewise.agent.comparison.aspect_readers.method_statements import prefer_means
 from citewise.agent.comparison.aspect_readers.named_statement import named_method
+from citewise.agent.comparison.aspect_readers.own_weaknesses import own_weaknesses
 from citewise.agent.comparison.aspect_readers.phrases.columns import (
     is_free_phrase,
     phrase_findings,
@@ -332,8 +333,7 @@ def find_aspect(
     """The aspect's best values in the paper, best first; [] when the paper does not say.
     Names and prose aspects are the paper's own statements first
     (agent/comparison/aspect_readers/matrix_cells.py); a prose aspect with a fitted reader is chosen
-    by it
-    (agent/comparison/aspect_readers/prose_reader.py) unless `fitted_reader` is False."""
+    by it (agent/comparison/aspect_readers/prose_reader.py) unless `fitted_reader` is False."""
     if aspect in NAMED:
         own = name_findings(aspect, paper.units, paper.tables, gazetteer)
         if aspect == "datasets":
@@ -361,8 +361,9 @@ def find_aspect(
         return best_distinct(fitted_findings(aspect, paper.units), limit)
     if aspect in PROSE_CUES:
         found = prose_findings(aspect, paper.units)
-        if aspect == "task":
-            found += title_task(paper)
+        found += title_task(paper) if aspect == "task" else []
+        if not found and aspect == "limitations":  # its own weaknesses where it states none
+            found = own_weaknesses(paper, gazetteer)
         if aspect == "method":
             found = _with_method_name(paper, gazetteer, found)
         kept = best_distinct(own_statements(aspect, found), limit)
