@@ -43,10 +43,12 @@ _SUBJECT = (
 _METHOD_ADVERB = r"(?:also|then|further|here|thus|therefore|additionally)\s+"
 _AND_THEN = r"[a-z]+\b[^.;:]{3,150}?,?\s+and\s+(?:then\s+|also\s+|further\s+)?"
 # the verbs of a proposal, a past one named apart ("in this paper we proposed ..."; 11 of 313
-# pool openings): it is earlier work's where the sentence cites that work
+# pool openings): it is earlier work's where the sentence cites that work; "we devised a
+# pipeline", "we attempt to develop a profile" propose too (odd half: 4 and 1 sentences)
 PROPOSAL_VERBS = (
+    r"(?:(?:attempt(?:s|ed)?|tr(?:y|ies|ied)|seek(?:s)?)\s+to\s+)?"
     r"(?:presents?|proposes?|introduces?|describes?|(?P<past>presented|proposed|introduced|"
-    r"described)|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?)"
+    r"described)|develop(?:s|ed)?|construct(?:s|ed)?|design(?:s|ed)?|devise(?:s|d)?)"
 )
 # a sentence pointing at one of the paper's sections states its roadmap, not its method ("In
 # Section 2 we present related work", 22 of 313 pool openings write one with a method verb)
@@ -62,6 +64,14 @@ _REPORTED = re.compile(
 # rewriting", "we introduce the problem of multi-hop question generation" (6 of 315 openings)
 _TASK_OBJECT = re.compile(
     r"(?:a|an|the)\s+(?:new\s+|novel\s+)?(?:[\w-]+\s+){0,2}?(?:task|problem)(?:\s+of\b|\s*:)",
+    re.I,
+)
+# the measures a paper evaluates with are not its method: "we propose two metrics inspired by
+# ...", "we devise automatic metrics to measure ..." (odd half: 5 proposals, none the method);
+# one measure ("a new metric for ...") may be what a paper proposes, so only plurals
+_MEASURES = re.compile(
+    r"(?:(?:a|an|the|our|two|three|four|five|several|some|new|novel|number\s+of)\s+)*"
+    r"(?:[\w-]+\s+){0,3}?(?:metrics|measures|scores)\b",
     re.I,
 )
 # a clause that is only a bare noun phrase, no name and nothing after its head: "an
@@ -80,11 +90,14 @@ DESIGN_RANK = 4
 def not_the_method(m: re.Match[str], text: str, rank: int = 0) -> bool:
     """Whether a method cue's match `m` in `text` (the cue at `rank`) is no statement of the
     paper's method: the sentence is the paper's roadmap, a past proposal citing the earlier work
-    it was made in, or a study design named beside a citation (another's study)."""
+    it was made in, a study design named beside a citation (another's study), or a proposal of
+    the measures the paper evaluates with."""
     if rank == DESIGN_RANK and cites_others(text):
         return True
     if _ROADMAP.search(text) or _REPORTED.match(m.group("v")) or _TASK_OBJECT.match(m.group("v")):
         return True
+    if rank == 0 and _MEASURES.match(m.group("v")):
+        return True  # the proposal cue's object is the evaluation's measures
     if _BARE.match(m.group("v")):
         return True  # "we introduce two new metrics.": what they are is said elsewhere
     if _CONDITION.search(text, 0, m.start()):
