@@ -153,6 +153,25 @@ _REPORTED = re.compile(
 )
 
 
+# a colon that ends a finding's clause and a statement after it: "our hypothesis is confirmed:
+# X does not hold", "the method improves on both sets: the gains are 2.4 and 0.9 BLEU"
+_COLON = re.compile(r":\s+(?=[^\s.;:])")
+MIN_ELABORATION = 3  # words after the colon: "(precision: 0.79" is a label, not a statement
+
+
+def past_colon(text: str, end: int) -> int:
+    """Where a main-result clause ending at `end` stops when a colon there opens what the
+    clause announces or how much it holds: at the end of the statement after the colon (of at
+    least MIN_ELABORATION words); else `end` unchanged."""
+    m = _COLON.match(text, end)
+    if not m:
+        return end
+    stop = clause_end(text, m.end())
+    if len(text[m.end() : stop].split()) < MIN_ELABORATION:
+        return end
+    return stop
+
+
 def reported_finding(text: str, start: int, end: int) -> int:
     """Where a main-result value starts when its clause from `start` to `end` first says what
     the paper did and then, after "and show(ed) that", what it found: after the last such
