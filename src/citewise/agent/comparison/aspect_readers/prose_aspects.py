@@ -126,8 +126,9 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             # its verb, not a participle after a determiner ("the achieved accuracy of 71.2 is ...")
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}(?<!\bthe )(?<!\ban )(?<!\ba )(?<!\bour )"
             r"(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthese )"
-            r"\b(?:outperform|achiev|improv|surpass|reduc|increas|"
+            r"\b(?:(?:outperform|achiev|improv|surpass|reduc|increas|"
             rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
+            rf"|{prose_headline.COPULAR_COMPARISON})"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
@@ -290,8 +291,9 @@ def _cue_finding(aspect: str, unit: Unit, in_section: bool, early: float) -> Fin
         end = clause_end(unit.text, complete_word(unit.text, m.end("v")))
         if aspect == "main result" and prose_headline.said_once(m, unit.section):
             continue  # "we did X and found that Y" outside the sections that sum up
-        if aspect == "main result":  # "we build X and show that Y": Y
+        if aspect == "main result":  # "we build X and show that Y": Y; "X holds: Y" runs on
             start = main_clause(unit.text, reported_finding(unit.text, start, end), end)
+            end = prose_headline.past_colon(unit.text, end)
         if aspect == "limitations":
             span = _limitation_span(unit.text, start, end, rank, in_section)
             if span is None:
