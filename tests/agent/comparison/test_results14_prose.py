@@ -61,39 +61,3 @@ def test_a_colon_before_a_label_or_a_short_tail_ends_the_clause() -> None:
     text = "This is known as rutherford-xue 2015:NAACL in the literature."
     end = text.index(":")
     assert past_colon(text, end) == end  # no space after it: a citation key's colon
-
-
-COPULAR = """# A Corpus of Read Fairy Tales in Welsh
-
-## Abstract
-
-We present a corpus of Welsh fairy tales read aloud, with their text aligned to the audio. \
-The alignment quality of the corpus is comparable to widely used read-speech corpora and can be \
-tuned by a cutoff.
-
-## Corpus Evaluation
-
-The rating of the alignments rises with the aligner's confidence, which shows the cutoff works.
-"""
-
-RELATIVE = """# A Corpus of Read Fairy Tales in Welsh
-
-## Abstract
-
-We present a corpus of Welsh fairy tales read aloud. The recorder runs on a phone, which is \
-comparable to a studio microphone for quiet rooms.
-
-## Corpus Evaluation
-
-Two readers checked the alignments of forty tales by ear.
-"""
-
-
-def test_a_comparison_stated_with_to_be_is_a_finding(tmp_path: Path) -> None:
-    value = _cell(tmp_path, "tales", COPULAR, "main result")
-    assert value.startswith("The alignment quality of the corpus is comparable to widely used")
-
-
-def test_a_relative_clauses_comparison_is_not_the_sentences_finding(tmp_path: Path) -> None:
-    value = _cell(tmp_path, "tales", RELATIVE, "main result")
-    assert "studio microphone" not in value

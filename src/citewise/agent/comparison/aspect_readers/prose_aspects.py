@@ -126,9 +126,8 @@ PROSE_CUES: dict[str, list[re.Pattern[str]]] = {
             # its verb, not a participle after a determiner ("the achieved accuracy of 71.2 is ...")
             r"^(?P<v>[A-Z](?:[^.;:]|\.(?=\d)){0,80}(?<!\bthe )(?<!\ban )(?<!\ba )(?<!\bour )"
             r"(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthese )"
-            r"\b(?:(?:outperform|achiev|improv|surpass|reduc|increas|"
+            r"\b(?:outperform|achiev|improv|surpass|reduc|increas|"
             rf"decreas|boost|exceed|halv)(?:s|es|ed)?\b{prose_headline.BY_MEANS}"
-            rf"|{prose_headline.COPULAR_COMPARISON})"
             r"(?:[^.;:]|\.(?=\d)){3,200})"
         ),
         re.compile(  # "this approach yields improvements of 1.3 BLEU over ..."
