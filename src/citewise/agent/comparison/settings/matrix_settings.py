@@ -35,6 +35,7 @@ from citewise.agent.comparison.settings.setup_values import (
     per_item,
     ranked,
     specific,
+    uncut,
 )
 
 # a verb saying the paper's own training uses a technique
@@ -348,6 +349,7 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
     ("learning rate 0.1 and 4000 warm-up steps") cut to its first item."""
     out = []
     for f in found:
+        f = uncut(f)
         at = _position(f.quote, f.value)
         end = at + len(f.value)
         item = _LIST_ITEM.match(f.value)
