@@ -70,6 +70,15 @@ _OFFERS_CODE = (
         r"annotations)\b(?:(?!BIBREF|\[\d)[^.;]){0,80}?\b(?:is|are|will\s+be|has\s+been|have\s+been)"
         r"\s+(?P<v>(?:made\s+)?(?:freely\s+|publicly\s+|openly\s+)?available(?:\s+online)?)\b"
     ),
+    # the paper's own data or code made available by "we", the thing between the verb and
+    # "available": "we make a new dataset of X available online as a resource", "We intend to
+    # make our dataset freely available" (a data set of an earlier work is caught below)
+    re.compile(
+        r"\bwe\s+(?:\w+\s+){0,2}?(?:make|made)\s+(?:our|the|a|an|all)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:dataset|corpus|corpora|data|code|implementation|annotations|lexicon|resources)s?\b"
+        r"[^.;]{0,60}?\b(?P<v>(?:publicly\s+|freely\s+|openly\s+)?available(?:\s+online)?)\b",
+        re.I,
+    ),
     # the paper's own program offered as open source: "we introduce X, a lightweight ...
     # open-source tool for ...", "I created an open-source software implementation of ..."
     re.compile(
@@ -143,6 +152,8 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             said = pattern.search(unit.text)
             if said and _AMONG_OTHERS.search(unit.text, 0, said.end("v")):
                 continue  # "the implementation methods that are available": others' code
+            if said and _EARLIER_WORK.search(unit.text, 0, said.start("v")):
+                continue  # "In previous work BIBREF0, we introduced a dataset ...": not this paper's
             if (
                 said
                 and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
@@ -153,6 +164,10 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
                 break
+    if any(_own_link(f.value, orgs, system) for f in out):
+        # the paper's own repository is where its code is: words saying it is available
+        # somewhere add nothing beside it
+        out = [f for f in out if _URL.match(f.value) or _REPO.search(f.value)]
     return out
 
 
@@ -167,6 +182,8 @@ _USED_FROM = re.compile(
     r"obtain(?:ed)?|borrow(?:ed)?|took|take)|using)\b",
     re.I,
 )
+# the authors' earlier paper, whose data or code is not this one's offer
+_EARLIER_WORK = re.compile(r"\b(?:previous|earlier|prior|past)\s+(?:work|paper|study|studies)\b", re.I)
 # available as a relative clause of something general: "methods that are available"
 _AMONG_OTHERS = re.compile(r"\b(?:that|which)\s+(?:is|are|were|was)\s+(?:\w+\s+)?available\b", re.I)
 
