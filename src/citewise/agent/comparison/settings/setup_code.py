@@ -153,7 +153,7 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             if said and _AMONG_OTHERS.search(unit.text, 0, said.end("v")):
                 continue  # "the implementation methods that are available": others' code
             if said and _EARLIER_WORK.search(unit.text, 0, said.start("v")):
-                continue  # "In previous work BIBREF0, we introduced a dataset ...": not this paper's
+                continue  # "In previous work BIBREF0, we made X available": not this paper's
             if (
                 said
                 and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
@@ -183,7 +183,9 @@ _USED_FROM = re.compile(
     re.I,
 )
 # the authors' earlier paper, whose data or code is not this one's offer
-_EARLIER_WORK = re.compile(r"\b(?:previous|earlier|prior|past)\s+(?:work|paper|study|studies)\b", re.I)
+_EARLIER_WORK = re.compile(
+    r"\b(?:previous|earlier|prior|past)\s+(?:work|paper|study|studies)\b", re.I
+)
 # available as a relative clause of something general: "methods that are available"
 _AMONG_OTHERS = re.compile(r"\b(?:that|which)\s+(?:is|are|were|was)\s+(?:\w+\s+)?available\b", re.I)
 
