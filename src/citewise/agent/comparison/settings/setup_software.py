@@ -29,7 +29,9 @@ _LEARN = [
         r"(?:toolkit|toolbox|library|libraries|package|software)\b"
     ),
     # the kind before the name: "the Python library Gensim", "the microframework “Dash”"
+    # (not the paper's own system: "our framework X", "the proposed framework X")
     re.compile(
+        r"(?<!\bour\s)(?<!\bproposed\s)"
         r"\b(?:toolkit|library|package|(?:micro)?framework)\s+[“\"']?"
         r"(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
     ),

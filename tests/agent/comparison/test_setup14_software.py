@@ -1,0 +1,21 @@
+"""Software names learned from a paper's sentences (eleventh session, setup14): the paper's own
+system, introduced as "our framework X" or "the proposed framework X", is not a program."""
+
+from __future__ import annotations
+
+from citewise.agent.comparison.extraction import Unit
+from citewise.agent.comparison.settings.setup_software import learn_software
+
+
+def learned(text: str) -> set[str]:
+    return learn_software([Unit(text, "b-1", 4, "5 Experiments", "paragraph", 1)])
+
+
+def test_the_papers_own_framework_is_not_learned_as_software() -> None:
+    assert learned("It is clear that our framework HeronNet beats every baseline.") == set()
+    assert learned("We compare the proposed framework Heron-QA with three systems.") == set()
+
+
+def test_a_framework_or_library_named_by_its_kind_is_still_learned() -> None:
+    assert learned("The tagger is built on the framework Flock and its tools.") == {"Flock"}
+    assert "Wader" in learned("We count herons with the Python library Wader.")
