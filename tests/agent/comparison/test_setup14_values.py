@@ -29,3 +29,18 @@ def test_a_schedule_cut_at_a_decimal_point_is_read_over_its_number() -> None:
 def test_a_schedule_ending_in_a_whole_number_stays_as_read() -> None:
     text = "The learning rate is halved after epoch 4. Then the heron model is saved."
     assert read("schedule", [text]) == ["learning rate is halved after epoch 4"]
+
+
+def test_an_l2_coefficient_written_in_latex_or_as_a_factor_is_the_weight_decay() -> None:
+    text = "Here the weight $\\lambda $ of $\\mathcal {L}_2$ regularization term is $10^{-4}$."
+    assert read("weight decay", [text]) == ["$10^{-4}$"]
+    text = "A $L_2$ regularization is added, for which the coefficient $\\lambda $ is set as 0.003."
+    assert read("weight decay", [text]) == ["0.003"]
+    assert read("weight decay", ["Heron tagger settings. Regularization factor: 0.0002"]) == [
+        "0.0002"
+    ]
+
+
+def test_a_regularization_term_without_a_coefficient_gives_no_value() -> None:
+    text = "We add a regularisation term $\\mathcal {L}_{reg}$ to keep the heron codes apart."
+    assert read("weight decay", [text]) == []
