@@ -34,3 +34,13 @@ def test_words_give_way_to_the_papers_own_repository() -> None:
     ]
     assert offered(texts) == ["https://github.com/heronlab/heron-tagger"]
     assert offered(texts[1:2]) == ["make our code and data"]
+
+
+def test_data_the_paper_will_release_is_offered() -> None:
+    assert offered(["We extend it to 900 pairs, and we will release this dataset to all."]) == [
+        "release this dataset"
+    ]
+    assert offered(["To help others, we will publish our tagger and datasets."]) == [
+        "publish our tagger and datasets"
+    ]
+    assert offered(["They will release this dataset next year."]) == []

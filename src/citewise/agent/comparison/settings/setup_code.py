@@ -57,8 +57,11 @@ _OFFERS_CODE = (
     # benchmark dataset", "we publicize a dataset named X"; only "we" say it (a passive "the
     # dataset is released" is as often another work's)
     re.compile(
-        r"\bwe\s+(?:also\s+)?(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
-        r"(?:our|the|all|a|an)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
+        # (or will: "we will release this dataset to the public", "we will publish our model
+        # and datasets")
+        r"\bwe\s+(?:will\s+|plan\s+to\s+|intend\s+to\s+)?(?:also\s+)?"
+        r"(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
+        r"(?:our|the|all|a|an|this|these)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
         r"annotations|lexicon)s?)\b",
         re.I,
     ),
