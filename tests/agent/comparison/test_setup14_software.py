@@ -31,3 +31,14 @@ def test_a_tool_the_model_is_based_on_is_used() -> None:
         "tensor2tensor"
     ]
     assert named("Tensor2Tensor is a library that many herons like.") == []
+
+
+def test_a_program_the_papers_system_is_compared_with_is_not_its_own() -> None:
+    text = "We compared our heron tagger with a public implementation using Theano."
+    assert named(text) == []
+    text = "We compare our model with the Crane Tagger model BIBREF5 on three tasks."
+    assert named(text) == []
+
+
+def test_a_program_used_beside_a_comparison_stays() -> None:
+    assert named("We implemented our heron tagger using Theano and compared it.") == ["Theano"]

@@ -152,7 +152,14 @@ def _others_program(text: str, value: str) -> bool:
     at = re.search(rf"(?<![\w.+#-]){re.escape(value)}(?![\w+#-])", text)
     if at and AS_EXAMPLE.search(text, 0, at.start()):
         return True
+    if at and _COMPARED_WITH.search(text, 0, at.start()):
+        return True
     return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
+
+
+# a system the paper's own is compared with: "we conduct experiments comparing our model with
+# ... the X model BIBREF5", "We compared our implementation with a public implementation using X"
+_COMPARED_WITH = re.compile(r"\bcompar\w*\s+(?:our|the\s+proposed)\b[^.;]{0,60}?\bwith\b", re.I)
 
 
 def _names_any(value: str, names: list[str]) -> bool:
