@@ -175,9 +175,9 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>(?:L2\s+)?weight[- ]decay)\b", re.I),
-        # L2 as converted LaTeX with its coefficient: "the coefficient $\lambda $ of $\mathcal
-        # {L}_2$ regularization item is $10^{-5}$", "The standard $L_2$ regularization is used,
-        # for which the weight $\lambda $ is set as 0.0001"
+        # L2 as converted LaTeX with its coefficient: "the weight $\lambda $ of $\mathcal
+        # {L}_2$ regularization term is $10^{-4}$", "an $L_2$ regularization is added, for which
+        # the coefficient $\lambda $ is set as 0.003"
         re.compile(
             rf"{_L2}\s*regulari[sz]\w*(?:\s+(?:item|term))?\s+(?:is|was)\s+(?:set\s+)?(?:to\s+|as\s+)?"
             rf"(?P<v>{VALUE})(?!\w|\.\d)",

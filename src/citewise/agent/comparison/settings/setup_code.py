@@ -57,8 +57,8 @@ _OFFERS_CODE = (
     # benchmark dataset", "we publicize a dataset named X"; only "we" say it (a passive "the
     # dataset is released" is as often another work's)
     re.compile(
-        # (or will: "we will release this dataset to the public", "we will publish our model
-        # and datasets")
+        # (or will: "we will release this corpus to all", "we will publish our tagger and
+        # datasets")
         r"\bwe\s+(?:will\s+|plan\s+to\s+|intend\s+to\s+)?(?:also\s+)?"
         r"(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
         r"(?:our|the|all|a|an|this|these)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
@@ -74,8 +74,8 @@ _OFFERS_CODE = (
         r"\s+(?P<v>(?:made\s+)?(?:freely\s+|publicly\s+|openly\s+)?available(?:\s+online)?)\b"
     ),
     # the paper's own data or code made available by "we", the thing between the verb and
-    # "available": "we make a new dataset of X available online as a resource", "We intend to
-    # make our dataset freely available" (a data set of an earlier work is caught below)
+    # "available": "we make a new corpus of X available online", "we plan to make our data
+    # freely available" (a data set of an earlier work is caught below)
     re.compile(
         r"\bwe\s+(?:\w+\s+){0,2}?(?:make|made)\s+(?:our|the|a|an|all)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:dataset|corpus|corpora|data|code|implementation|annotations|lexicon|resources)s?\b"

@@ -157,8 +157,8 @@ def _others_program(text: str, value: str) -> bool:
     return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
 
 
-# a system the paper's own is compared with: "we conduct experiments comparing our model with
-# ... the X model BIBREF5", "We compared our implementation with a public implementation using X"
+# a system the paper's own is compared with: "we compare our model with the X tagger BIBREF5",
+# "we compared our tagger with a public implementation using X"
 _COMPARED_WITH = re.compile(r"\bcompar\w*\s+(?:our|the\s+proposed)\b[^.;]{0,60}?\bwith\b", re.I)
 
 

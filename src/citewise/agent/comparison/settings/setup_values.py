@@ -127,7 +127,7 @@ def specific(aspect: str, found: list[Finding]) -> list[Finding]:
 
 
 # a phrase cut at a decimal point by a reading that stops at the first "." ("the learning rate
-# is multiplied by 0" of "by 0.1 whenever ..."): the number and the clause's words after it
+# is multiplied by 0" of "by 0.5 when ..."): the number and the clause's words after it
 _CUT_AT_POINT = re.compile(r"\.\d+(?:[^.;]|\.(?=\d)){0,60}")
 
 
