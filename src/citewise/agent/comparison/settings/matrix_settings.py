@@ -18,6 +18,7 @@ from citewise.agent.comparison.patterns import NUM
 from citewise.agent.comparison.settings.setup_code import code_findings
 from citewise.agent.comparison.settings.setup_phrasings import phrasings, word_alternation
 from citewise.agent.comparison.settings.setup_reading import (
+    VALUE,
     linked_findings,
     names_another,
     readings,
@@ -35,11 +36,14 @@ from citewise.agent.comparison.settings.setup_values import (
     per_item,
     ranked,
     specific,
+    uncut,
 )
 
 # a verb saying the paper's own training uses a technique
 _APPLIES = r"(?:appl(?:y|ies|ied)|us(?:e|es|ed|ing)|add(?:s|ed)?|employ(?:s|ed)?|adopt(?:s|ed)?)"
 _OPTIMIZER = r"(?:adamw|adam|adagrad|adadelta|adamax|rms-?prop|nadam|sgd)"
+# L2 as papers converted from LaTeX write it: "$L_2$", "$\mathcal {L}_2$", "$l_2$", "ℓ2"
+_L2 = r"(?:\$\s*(?:\\mathcal\s*\{\s*L\s*\}|L|l|\\ell)\s*_\s*\{?2\}?\s*\$|\bL2\b|ℓ2)"
 _DURATION = r"(?:h|hrs?|hours?|minutes?|mins?|days?|weeks?)"
 _EXTRA: dict[str, list[re.Pattern[str]]] = {
     "compute": [
@@ -171,6 +175,20 @@ _EXTRA: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(rf"\b{_APPLIES}\s+(?:\w+\s+){{0,3}}?(?P<v>(?:L2\s+)?weight[- ]decay)\b", re.I),
+        # L2 as converted LaTeX with its coefficient: "the weight $\lambda $ of $\mathcal
+        # {L}_2$ regularization term is $10^{-4}$", "an $L_2$ regularization is added, for which
+        # the coefficient $\lambda $ is set as 0.003"
+        re.compile(
+            rf"{_L2}\s*regulari[sz]\w*(?:\s+(?:item|term))?\s+(?:is|was)\s+(?:set\s+)?(?:to\s+|as\s+)?"
+            rf"(?P<v>{VALUE})(?!\w|\.\d)",
+            re.I,
+        ),
+        re.compile(
+            rf"{_L2}\s*regulari[sz]\w*\b[^.;]{{0,40}}?\b(?:weight|coefficient|strength)\s*"
+            rf"(?:\$\s*\\lambda\s*\$\s*|λ\s*)?(?:is|was)\s+(?:set\s+)?(?:to\s+|as\s+)?(?P<v>{VALUE})"
+            r"(?!\w|\.\d)",
+            re.I,
+        ),
     ],
     "learning rate": [
         # the older name of the learning rate: "we fixed the training rate at 0.001"
@@ -348,6 +366,7 @@ def _values_of_the_setting(aspect: str, found: list[Finding]) -> list[Finding]:
     ("learning rate 0.1 and 4000 warm-up steps") cut to its first item."""
     out = []
     for f in found:
+        f = uncut(f)
         at = _position(f.quote, f.value)
         end = at + len(f.value)
         item = _LIST_ITEM.match(f.value)

@@ -57,8 +57,11 @@ _OFFERS_CODE = (
     # benchmark dataset", "we publicize a dataset named X"; only "we" say it (a passive "the
     # dataset is released" is as often another work's)
     re.compile(
-        r"\bwe\s+(?:also\s+)?(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
-        r"(?:our|the|all|a|an)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
+        # (or will: "we will release this corpus to all", "we will publish our tagger and
+        # datasets")
+        r"\bwe\s+(?:will\s+|plan\s+to\s+|intend\s+to\s+)?(?:also\s+)?"
+        r"(?P<v>(?:release|publish|publicize|publicise|open-source|share)\s+"
+        r"(?:our|the|all|a|an|this|these)\s+(?:[\w-]+\s+){0,3}?(?:dataset|corpus|data|treebank|benchmark|"
         r"annotations|lexicon)s?)\b",
         re.I,
     ),
@@ -69,6 +72,15 @@ _OFFERS_CODE = (
         r"(?:^|[.;]\s+)(?:The|This|Our)\s+(?:[a-z][\w-]*\s+){0,2}?(?:dataset|corpus|data\s+set|data|"
         r"annotations)\b(?:(?!BIBREF|\[\d)[^.;]){0,80}?\b(?:is|are|will\s+be|has\s+been|have\s+been)"
         r"\s+(?P<v>(?:made\s+)?(?:freely\s+|publicly\s+|openly\s+)?available(?:\s+online)?)\b"
+    ),
+    # the paper's own data or code made available by "we", the thing between the verb and
+    # "available": "we make a new corpus of X available online", "we plan to make our data
+    # freely available" (a data set of an earlier work is caught below)
+    re.compile(
+        r"\bwe\s+(?:\w+\s+){0,2}?(?:make|made)\s+(?:our|the|a|an|all)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:dataset|corpus|corpora|data|code|implementation|annotations|lexicon|resources)s?\b"
+        r"[^.;]{0,60}?\b(?P<v>(?:publicly\s+|freely\s+|openly\s+)?available(?:\s+online)?)\b",
+        re.I,
     ),
     # the paper's own program offered as open source: "we introduce X, a lightweight ...
     # open-source tool for ...", "I created an open-source software implementation of ..."
@@ -143,6 +155,8 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
             said = pattern.search(unit.text)
             if said and _AMONG_OTHERS.search(unit.text, 0, said.end("v")):
                 continue  # "the implementation methods that are available": others' code
+            if said and _EARLIER_WORK.search(unit.text, 0, said.start("v")):
+                continue  # "In previous work BIBREF0, we made X available": not this paper's
             if (
                 said
                 and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
@@ -153,6 +167,10 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
                 break
+    if any(_own_link(f.value, orgs, system) for f in out):
+        # the paper's own repository is where its code is: words saying it is available
+        # somewhere add nothing beside it
+        out = [f for f in out if _URL.match(f.value) or _REPO.search(f.value)]
     return out
 
 
@@ -166,6 +184,10 @@ _USED_FROM = re.compile(
     r"^\W*(?:we\s+(?:also\s+|first\s+)?(?:use[sd]?|employ(?:ed)?|adopt(?:ed)?|download(?:ed)?|"
     r"obtain(?:ed)?|borrow(?:ed)?|took|take)|using)\b",
     re.I,
+)
+# the authors' earlier paper, whose data or code is not this one's offer
+_EARLIER_WORK = re.compile(
+    r"\b(?:previous|earlier|prior|past)\s+(?:work|paper|study|studies)\b", re.I
 )
 # available as a relative clause of something general: "methods that are available"
 _AMONG_OTHERS = re.compile(r"\b(?:that|which)\s+(?:is|are|were|was)\s+(?:\w+\s+)?available\b", re.I)

@@ -155,6 +155,7 @@ _LATEX = (
 # a power of ten inside a formula: "$lr=5\cdot 10^{-5}$"
 _POWER = r"\d+(?:\.\d+)?\s*\\(?:times|cdot)\s*10\^\{?[-−]?\d+\}?"
 _VALUE = rf"(?:{_LATEX}|{_POWER}|{NUM}(?:\s?[kKM]\b)?|\.\d+)"
+VALUE = _VALUE  # for the readers of matrix_settings.py
 # a set of values in braces, as printed or as LaTeX, with a power of ten after it
 _SET = (
     r"\$?\s*(?:\{|\\lbrace|\\\{)\s*(?:[-−]?\d[\w.\-−]*\s*,\s*)+[-−]?\d[\w.\-−]*\s*"

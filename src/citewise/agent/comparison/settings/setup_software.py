@@ -29,7 +29,9 @@ _LEARN = [
         r"(?:toolkit|toolbox|library|libraries|package|software)\b"
     ),
     # the kind before the name: "the Python library Gensim", "the microframework “Dash”"
+    # (not the paper's own system: "our framework X", "the proposed framework X")
     re.compile(
+        r"(?<!\bour\s)(?<!\bproposed\s)"
         r"\b(?:toolkit|library|package|(?:micro)?framework)\s+[“\"']?"
         r"(?P<n>[A-Z][A-Za-z0-9+#]*(?:[-_./][A-Za-z0-9+#]+)*)"
     ),
@@ -150,7 +152,14 @@ def _others_program(text: str, value: str) -> bool:
     at = re.search(rf"(?<![\w.+#-]){re.escape(value)}(?![\w+#-])", text)
     if at and AS_EXAMPLE.search(text, 0, at.start()):
         return True
+    if at and _COMPARED_WITH.search(text, 0, at.start()):
+        return True
     return re.search(rf"(?<![\w.+#-]){re.escape(value)}\s+baselines?\b", text) is not None
+
+
+# a system the paper's own is compared with: "we compare our model with the X tagger BIBREF5",
+# "we compared our tagger with a public implementation using X"
+_COMPARED_WITH = re.compile(r"\bcompar\w*\s+(?:our|the\s+proposed)\b[^.;]{0,60}?\bwith\b", re.I)
 
 
 def _names_any(value: str, names: list[str]) -> bool:

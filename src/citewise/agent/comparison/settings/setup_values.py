@@ -126,6 +126,20 @@ def specific(aspect: str, found: list[Finding]) -> list[Finding]:
     return found
 
 
+# a phrase cut at a decimal point by a reading that stops at the first "." ("the learning rate
+# is multiplied by 0" of "by 0.5 when ..."): the number and the clause's words after it
+_CUT_AT_POINT = re.compile(r"\.\d+(?:[^.;]|\.(?=\d)){0,60}")
+
+
+def uncut(f: Finding) -> Finding:
+    """A phrase value that ends inside a decimal number, read on to the end of its clause."""
+    at = f.quote.find(f.value)
+    if at < 0 or not re.search(r"[A-Za-z]\D*\d$", f.value):
+        return f
+    m = _CUT_AT_POINT.match(f.quote, at + len(f.value))
+    return replace(f, value=(f.value + m.group()).rstrip(" ,")) if m else f
+
+
 # a number of the value's own, not the digit of a name ("L2 regularization")
 _NUMBER = re.compile(r"(?<![A-Za-zℓ])\d")
 
