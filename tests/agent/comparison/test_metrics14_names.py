@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.agent.comparison.patterns import METRICS_FILE, METRIC_NAMES
+from citewise.agent.comparison.patterns import METRIC_NAMES, METRICS_FILE
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import read_lists
 
