@@ -52,7 +52,7 @@ def _metric_names() -> str:
 
 
 METRICS_FILE = "metric_names.txt"
-_METRIC_LISTS = ("evaluation_metrics", "clinical_measures")
+_METRIC_LISTS = ("evaluation_metrics", "named_measures", "clinical_measures")
 METRIC_NAMES = _metric_names()
 
 PATTERNS: dict[str, list[re.Pattern[str]]] = {
