@@ -56,3 +56,8 @@ def test_plural_correlations_are_read() -> None:
     assert names("Table 1: Pearson correlations between the two reef surveys") == [
         "Pearson correlations"
     ]
+
+
+def test_a_name_that_extends_another_is_read_whole() -> None:
+    assert names("Performance is measured in recall at k, with k = 1, 5 and 10.") == ["recall at k"]
+    assert names("ranking measures such as precision at $k$ and MRR") == ["precision at $k$", "MRR"]

@@ -103,12 +103,14 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                                      unit.block_id, unit.section, _MET_SCORE + bonus))  # fmt: skip
             continue
         listed = m.group("v")
+        known = set()
         for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
             if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
                 found.append(replace(f, score=LISTED_SCORE + bonus))
+                known.add(f.value)
         for t in _NAME_TOKEN.finditer(m.group("v")):
-            if PLACEHOLDER.match(t.group()):
-                continue  # a citation of the paper that defined the metric
+            if PLACEHOLDER.match(t.group()) or t.group() in known:
+                continue  # a citation of the paper that defined the metric, or a known name
             if is_name(t.group(), "model") or "-" in t.group():
                 found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
                                      unit.section, LISTED_SCORE + bonus))  # fmt: skip
