@@ -179,9 +179,7 @@ def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
 # error per epoch" (the metric within the caption's first words); a caption may name its
 # accuracy in the plural ("Table 2: Test accuracies on ...", ~3% of odd-half pool papers), which
 # in a sentence more often counts values ("the accuracies of 100 models")
-_METRIC = (
-    rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|accuracies|{METRIC_NAMES})(?![\w-])"
-)
+_METRIC = rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|accuracies|{METRIC_NAMES})(?![\w-])"
 _CAPTION_METRIC = re.compile(
     r"^(?:[Tt]able|TABLE|[Ff]igure|FIGURE|Fig\.?)\s*\d+\s*[:.]\s*(?:\S+\s+){0,3}?"
     rf"(?P<v>\b{_METRIC})"
