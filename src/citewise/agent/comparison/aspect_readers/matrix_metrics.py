@@ -276,6 +276,13 @@ def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
 # appropriate" (~2% of odd-half pool papers): the metric right after the refusal or before the
 # verdict, so a metric the paper turns to after it stays
 _NOT_USED = re.compile(r"\b(?:do|does|did)\s+not\s+(?:use|report|adopt|employ)\s+(?:the\s+)?")
+# a metric the paper contrasts its own with: "we used the F1 score rather than the accuracy",
+# "a more complete picture compared to reporting precision, recall, or F-scores" (~1% of
+# odd-half pool papers), each item of the list the contrast opens
+_CONTRASTED = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|compared\s+(?:to|with)\s+"
+    r"(?:reporting|using))\s+(?:the\s+)?(?:[\w-]+(?:\s+[\w-]+)?\s*,\s*(?:and\s+|or\s+)?)*$"
+)
 _UNSUITED = re.compile(
     r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:useful|suitable|appropriate|adequate|reliable|"
     r"informative|meaningful)\b|\bunsuitable\b"
@@ -299,6 +306,8 @@ def set_aside(found: list[Finding]) -> list[Finding]:
 def _set_aside(f: Finding) -> bool:
     at = f.quote.find(f.value)
     if any(m.end() == at for m in _NOT_USED.finditer(f.quote)):
+        return True
+    if at > 0 and _CONTRASTED.search(f.quote[max(0, at - 80) : at]):
         return True
     if at > 0 and _DESCRIBES.search(f.quote[max(0, at - 60) : at]):
         return True
