@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCORE
+from citewise.agent.comparison.aspect_readers.matrix_metrics_terms import in_terms_of
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.comparison.patterns import METRIC_NAMES
@@ -59,6 +60,7 @@ _USED_AS_METRIC = re.compile(
 _QUALIFIED_LIST = re.compile(r"\b(?:metrics|measures)\b[^.:;]{1,80}?:\s*(?P<v>[^.;]{3,200})")
 _EVALUATING = re.compile(r"evaluat|quantif|assess", re.I)
 _MET_SCORE = 1.5  # = CAPTION_SCORE, a metric named in a sentence that measures
+_TERMS_SCORE = 1.0  # a measure named only after "in terms of": below any known metric
 _ITEM = re.compile(
     r"(?:^|,\s*(?:and\s+)?|\s+and\s+)(?P<v>(?:[\w'-]+\s+){0,3}?[\w'-]+)"
     r"(?=\s*(?:BIBREF\d+\s*)?(?:,|\s+and\s|$))"
@@ -97,6 +99,9 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                                  unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
         bonus = section_bonus("metrics", unit)
+        for start, end in in_terms_of(unit.text):  # below any metric named as such
+            found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                 unit.block_id, unit.section, _TERMS_SCORE + bonus))  # fmt: skip
         if not m:
             for start, end in _qualified_list(unit.text):  # as a metric met where one measures
                 found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
