@@ -138,7 +138,7 @@ def qualified(finding: Finding) -> Finding:
 
 
 # qualifiers stack: "mean average precision", "weighted macro F1"
-_QUALIFIER = re.compile(rf"\b(?:(?:{alternation('metric_qualifiers')})\s+){{1,2}}$", re.I)
+_QUALIFIER = re.compile(rf"(?<![\w-])(?:(?:{alternation('metric_qualifiers')})\s+){{1,2}}$", re.I)
 
 
 class AspectError(CitewiseError):

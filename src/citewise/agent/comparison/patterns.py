@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from citewise.agent.fitted_data import shipped_text
+from citewise.agent.sourced_lists import sourced_lists
+
 _I = re.IGNORECASE
 NUM = r"(?:\d+(?:[.,]\d+)*(?:\s*[×x*]\s*10\s*[-−–]\s*\d+|e[-−–]?\d+)?%?)"
 NUMS = rf"{NUM}(?:\s*(?:,|,?\s*or|,?\s*and|to|–|-)\s*{NUM})*"
@@ -40,18 +43,17 @@ _SOFTWARE = (
     r"Python|PyTorch|TensorFlow|JAX|Keras|Perl|Java|MATLAB|Ubuntu(?: OS)?|CUDA|cuDNN|"
     r"scikit-learn|Transformers|fairseq|R|Julia|Stata|SPSS|SAS|GCC|Linux|Windows"
 )
-METRIC_NAMES = (
-    r"(?:macro|micro|weighted|span|token|entity|sentence)[- ]?level F1|(?:macro|micro)[- ]?F1|"
-    r"(?:macro|micro)[- ]averaged F1|F1[- ]scores?|F1|F-measure|F-score|top-[15] accuracy|"
-    r"(?:Recall|Precision|Hits|recall|precision|hits|[PR])\s?@\s?(?:\d+|\$?k\b\$?)|"
-    r"accuracy|precision|recall|(?i:BLEU)(?:-\d)?|(?i:ROUGE)(?:-[12L])?|METEOR|CIDEr|perplexity|"
-    r"ROC[- ]AUC|AUROC|AUPRC|AUC|mAP|MRR|nDCG(?:@\d+)?|exact match|Pearson(?:'s)? correlation|"
-    r"Spearman(?:'s)? correlation|RMSE|MAE|MSE|word error rate|WER|character error rate|"
-    r"LAS|UAS|Cohen(?:'s)? kappa|kappa|sensitivity|specificity|odds ratios?|relative risks?|"
-    r"hazard ratios?|log[- ]likelihood|likelihood ratio tests?|Jaccard index|incidence|"
-    r"prevalence|(?:mortality|complication|failure|response|satisfaction|readmission|"
-    r"retrieval|occlusion|migration|error|success|survival) rates?"
-)
+
+
+def _metric_names() -> str:
+    """The metric names of agent/data/metric_names.txt as one alternation, in file order."""
+    lists = sourced_lists(shipped_text(METRICS_FILE), METRICS_FILE, _METRIC_LISTS)
+    return "|".join(entry for name in _METRIC_LISTS for entry in lists[name])
+
+
+METRICS_FILE = "metric_names.txt"
+_METRIC_LISTS = ("evaluation_metrics", "named_measures", "clinical_measures")
+METRIC_NAMES = _metric_names()
 
 PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "optimizer": [

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
 from citewise.agent.comparison.aspect_readers.matrix_datasets import LISTED_SCORE
+from citewise.agent.comparison.aspect_readers.matrix_metrics_terms import in_terms_of
 from citewise.agent.comparison.extraction import Finding, Unit, find_in_unit, section_bonus
 from citewise.agent.comparison.gazetteer import NAME, PLACEHOLDER, is_name
 from citewise.agent.comparison.patterns import METRIC_NAMES
@@ -59,6 +60,7 @@ _USED_AS_METRIC = re.compile(
 _QUALIFIED_LIST = re.compile(r"\b(?:metrics|measures)\b[^.:;]{1,80}?:\s*(?P<v>[^.;]{3,200})")
 _EVALUATING = re.compile(r"evaluat|quantif|assess", re.I)
 _MET_SCORE = 1.5  # = CAPTION_SCORE, a metric named in a sentence that measures
+_TERMS_SCORE = 1.0  # a measure named only after "in terms of": below any known metric
 _ITEM = re.compile(
     r"(?:^|,\s*(?:and\s+)?|\s+and\s+)(?P<v>(?:[\w'-]+\s+){0,3}?[\w'-]+)"
     r"(?=\s*(?:BIBREF\d+\s*)?(?:,|\s+and\s|$))"
@@ -97,18 +99,23 @@ def listed_metrics(paper_units: list[Unit]) -> list[Finding]:
                                  unit.block_id, unit.section, score))  # fmt: skip
         m = _LISTED_METRICS.search(unit.text)
         bonus = section_bonus("metrics", unit)
+        for start, end in in_terms_of(unit.text):  # below any metric named as such
+            found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
+                                 unit.block_id, unit.section, _TERMS_SCORE + bonus))  # fmt: skip
         if not m:
             for start, end in _qualified_list(unit.text):  # as a metric met where one measures
                 found.append(Finding("metrics", unit.text[start:end], unit.text, unit.page,
                                      unit.block_id, unit.section, _MET_SCORE + bonus))  # fmt: skip
             continue
         listed = m.group("v")
+        known = set()
         for f in find_in_unit("metrics", unit):  # "accuracy, precision and recall" of the list
             if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", listed):  # not "Self-BLEU"
                 found.append(replace(f, score=LISTED_SCORE + bonus))
+                known.add(f.value)
         for t in _NAME_TOKEN.finditer(m.group("v")):
-            if PLACEHOLDER.match(t.group()):
-                continue  # a citation of the paper that defined the metric
+            if PLACEHOLDER.match(t.group()) or t.group() in known:
+                continue  # a citation of the paper that defined the metric, or a known name
             if is_name(t.group(), "model") or "-" in t.group():
                 found.append(Finding("metrics", t.group(), unit.text, unit.page, unit.block_id,
                                      unit.section, LISTED_SCORE + bonus))  # fmt: skip
@@ -174,8 +181,10 @@ def _defined(acronym: str, paper_units: list[Unit]) -> Finding | None:
 
 # a table or figure whose caption opens with what it reports: "Table 2: Accuracy on all
 # instances", "Table 1: The average accuracy on the reef domains", "Figure 3: Mean squared
-# error per epoch" (the metric within the caption's first words)
-_METRIC = rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|{METRIC_NAMES})(?![\w-])"
+# error per epoch" (the metric within the caption's first words); a caption may name its
+# accuracy in the plural ("Table 2: Test accuracies on ...", ~3% of odd-half pool papers), which
+# in a sentence more often counts values ("the accuracies of 100 models")
+_METRIC = rf"(?:(?:root\s+)?mean\s+(?:squared|absolute)\s+error|accuracies|{METRIC_NAMES})(?![\w-])"
 _CAPTION_METRIC = re.compile(
     r"^(?:[Tt]able|TABLE|[Ff]igure|FIGURE|Fig\.?)\s*\d+\s*[:.]\s*(?:\S+\s+){0,3}?"
     rf"(?P<v>\b{_METRIC})"
@@ -272,6 +281,13 @@ def changed_metrics(paper_units: list[Unit]) -> list[Finding]:
 # appropriate" (~2% of odd-half pool papers): the metric right after the refusal or before the
 # verdict, so a metric the paper turns to after it stays
 _NOT_USED = re.compile(r"\b(?:do|does|did)\s+not\s+(?:use|report|adopt|employ)\s+(?:the\s+)?")
+# a metric the paper contrasts its own with: "we used the F1 score rather than the accuracy",
+# "a more complete picture compared to reporting precision, recall, or F-scores" (~1% of
+# odd-half pool papers), each item of the list the contrast opens
+_CONTRASTED = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|compared\s+(?:to|with)\s+"
+    r"(?:reporting|using))\s+(?:the\s+)?(?:[\w-]+(?:\s+[\w-]+)?\s*,\s*(?:and\s+|or\s+)?)*$"
+)
 _UNSUITED = re.compile(
     r"\b(?:is|are)\s+not\s+(?:\w+\s+)?(?:useful|suitable|appropriate|adequate|reliable|"
     r"informative|meaningful)\b|\bunsuitable\b"
@@ -295,6 +311,8 @@ def set_aside(found: list[Finding]) -> list[Finding]:
 def _set_aside(f: Finding) -> bool:
     at = f.quote.find(f.value)
     if any(m.end() == at for m in _NOT_USED.finditer(f.quote)):
+        return True
+    if at > 0 and _CONTRASTED.search(f.quote[max(0, at - 80) : at]):
         return True
     if at > 0 and _DESCRIBES.search(f.quote[max(0, at - 60) : at]):
         return True
