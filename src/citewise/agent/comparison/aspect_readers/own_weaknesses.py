@@ -216,6 +216,9 @@ def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
             continue
         span = reported_weakness(unit, name)
         if span is None:
+            low = low_result(unit)  # "the results are not stable on the smaller set"
+            span = (low[0], low[1], True) if low else None
+        if span is None:
             continue
         value, was_cut = shorten(unit.text[span[0] : span[1]].strip(" ,"))
         if len(value.split()) < 4 or value not in unit.text:
@@ -226,3 +229,42 @@ def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
         found.append(Finding("limitations", value, unit.text, unit.page, unit.block_id,
                              unit.section, score, cut))  # fmt: skip
     return found
+
+
+# a sentence opening with a condition: what follows is a case ("When not using X, the precision
+# is lower"), not the system's outcome
+_CONDITION = re.compile(r"\s*(?:if|when|whenever|unless|once|after)\b", re.I)
+
+
+@cache
+def _low_result() -> re.Pattern[str]:
+    """ "the results are quite low", "the overall performance is much lower": a measured outcome
+    of the work as the clause's subject, a copula, at most one degree adverb, a low predicate."""
+    nouns = stems_alternation(weakness_words("result_nouns"))
+    adverb = rf"(?:(?:{stems_alternation(weakness_words('degree_adverbs'))})\s+)?"
+    low = stems_alternation(weakness_words("low_predicates"))
+    return re.compile(
+        r"(?:(?:however|although|though|while|whereas|but|yet)\s*,?\s+)?"
+        r"(?:we\s+(?:also\s+)?(?:see|saw|observe|observed|find|found|note|notice)\s+that\s+)?"
+        rf"(?:the|these|first|overall)\s+(?:[\w-]+\s+)?(?:{nouns})\s+"
+        rf"{adverb}(?:are|were|is|was|remains?|remained)\s+{adverb}(?:{low})\b",
+        re.I,
+    )
+
+
+def low_result(unit: Unit) -> tuple[int, int] | None:
+    """The span of a clause of `unit` that reports the work's measured outcome as low with
+    no other subject ("the recall is rather low because ..."), or None: the subject a measure
+    the clause opens with, not a compared system's, no condition, variant or citation before."""
+    text = unit.text
+    if _CONDITION.match(text) or _VARIANT.match(text):
+        return None
+    starts = [0] + [c.end() for c in _CLAUSE_START.finditer(text)]
+    for start in starts:
+        m = _low_result().match(text, start)
+        if m is None or _others().search(m.group(0)) or _VARIANT.search(m.group(0)):
+            continue
+        if cites_others(text[: m.end()]) or _bracketed(text, m.start()):
+            continue
+        return start, clause_end(text, m.end())
+    return None
