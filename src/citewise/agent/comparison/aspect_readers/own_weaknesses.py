@@ -8,7 +8,8 @@ first person, "the proposed", "this/the model" ([own_subjects]) or the name the 
 method — before the outcome, with no system it compares with, no citation and no ablated
 variant ("without the memory, ...") between; or a pronoun opening a later clause of a
 sentence that named the paper's own work ("X finds most matches, however it shows low
-precision"). A baseline's or a cited work's weakness, a
+precision"); or, below those, a clause opening with a measure of the work reported low ("the
+recall is rather low", `low_result`). A baseline's or a cited work's weakness, a
 difficulty the paper's method remedies, a condition ("if the parser fails, ...") are not the
 paper's. Read only where no limitation cue fills the cell.
 """
