@@ -6,7 +6,10 @@ The subject is the whole test: the clause that reports the unfavourable outcome
 (agent/data/own_weaknesses.txt, [weakness_outcomes]) must name the paper's own work — the
 first person, "the proposed", "this/the model" ([own_subjects]) or the name the paper gives its
 method — before the outcome, with no system it compares with, no citation and no ablated
-variant ("without the memory, ...") between. A baseline's or a cited work's weakness, a
+variant ("without the memory, ...") between; or a pronoun opening a later clause of a
+sentence that named the paper's own work ("X finds most matches, however it shows low
+precision"); or, below those, a clause opening with a measure of the work reported low ("the
+recall is rather low", `low_result`). A baseline's or a cited work's weakness, a
 difficulty the paper's method remedies, a condition ("if the parser fails, ...") are not the
 paper's. Read only where no limitation cue fills the cell.
 """
@@ -18,6 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
+    MAX_CELL,
     alternation,
     cites_others,
     clause_continues,
@@ -130,6 +134,8 @@ def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int, bool] | N
         clause = unit.text[start : m.start()]
         opens = not unit.text[:start].strip() or unit.text[:start].rstrip().endswith(";")
         at = own_subject(clause, name, opens)  # a gerund opening a sentence, not ", leading to"
+        said = _said_before(unit.text, start, clause, name) if at is None else None
+        at = said[1] if said else at
         if at is None or _bracketed(unit.text, m.start()) or _NEGATED.search(clause):
             continue
         if _VARIANT.search(clause) or _VARIANT.match(unit.text):  # "Without X, our ..."
@@ -146,8 +152,32 @@ def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int, bool] | N
         end = clause_end(unit.text, m.end())
         if own_subject(unit.text[m.end() : end], name) is not None:
             continue  # "the model with X performs worse than the model with Y": a finding
+        if said:  # "MERF finds most matches, however it shows low precision": from the name on
+            return (said[0] if end - said[0] <= MAX_CELL else start), end, False
         return start, end, not _own().match(clause, at) and clause[at:].split(" ")[0] != name
     return None
+
+
+# a later clause whose subject is a pronoun ("but it only improves ...", ", however they ...")
+_PRONOUN = re.compile(r"(?:(?:however|yet|but|and|still)\s*,?\s+)?(?P<p>it|they)\s", re.I)
+
+
+def _said_before(text: str, start: int, clause: str, name: str | None) -> tuple[int, int] | None:
+    """Where the sentence names the paper's own work before a clause whose subject is a
+    pronoun, and where that pronoun stands in the clause; None when the clause opens
+    otherwise or what stands between the name and the pronoun is another's or a new clause."""
+    pronoun = _PRONOUN.match(clause)
+    if pronoun is None or start == 0:
+        return None
+    own = own_subject(text[:start], name)
+    if own is None or _CASE.search(text, 0, own) or cites_others(text[:start]):
+        return None
+    between = text[_clause_start(text, own) : start]  # "than our model does, but they ..."
+    if _BETWEEN_NOT.search(between) or _others().search(between) or _VARIANT.search(between):
+        return None
+    if _NEW_CLAUSE.search(text, own, start) or _WE.match(text, own):  # "we find that X ..., it"
+        return None
+    return _clause_start(text, own), pronoun.start("p")
 
 
 def weighs_work(unit: Unit, position: float) -> bool:
@@ -187,6 +217,9 @@ def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
             continue
         span = reported_weakness(unit, name)
         if span is None:
+            low = low_result(unit)  # "the results are not stable on the smaller set"
+            span = (low[0], low[1], True) if low else None
+        if span is None:
             continue
         value, was_cut = shorten(unit.text[span[0] : span[1]].strip(" ,"))
         if len(value.split()) < 4 or value not in unit.text:
@@ -197,3 +230,42 @@ def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
         found.append(Finding("limitations", value, unit.text, unit.page, unit.block_id,
                              unit.section, score, cut))  # fmt: skip
     return found
+
+
+# a sentence opening with a condition: what follows is a case ("When not using X, the precision
+# is lower"), not the system's outcome
+_CONDITION = re.compile(r"\s*(?:if|when|whenever|unless|once|after)\b", re.I)
+
+
+@cache
+def _low_result() -> re.Pattern[str]:
+    """ "the results are quite low", "the overall performance is much lower": a measured outcome
+    of the work as the clause's subject, a copula, at most one degree adverb, a low predicate."""
+    nouns = stems_alternation(weakness_words("result_nouns"))
+    adverb = rf"(?:(?:{stems_alternation(weakness_words('degree_adverbs'))})\s+)?"
+    low = stems_alternation(weakness_words("low_predicates"))
+    return re.compile(
+        r"(?:(?:however|although|though|while|whereas|but|yet)\s*,?\s+)?"
+        r"(?:we\s+(?:also\s+)?(?:see|saw|observe|observed|find|found|note|notice)\s+that\s+)?"
+        rf"(?:the|these|first|overall)\s+(?:[\w-]+\s+)?(?:{nouns})\s+"
+        rf"{adverb}(?:are|were|is|was|remains?|remained)\s+{adverb}(?:{low})\b",
+        re.I,
+    )
+
+
+def low_result(unit: Unit) -> tuple[int, int] | None:
+    """The span of a clause of `unit` that reports the work's measured outcome as low with
+    no other subject ("the recall is rather low because ..."), or None: the subject a measure
+    the clause opens with, not a compared system's, no condition, variant or citation before."""
+    text = unit.text
+    if _CONDITION.match(text) or _VARIANT.match(text):
+        return None
+    starts = [0] + [c.end() for c in _CLAUSE_START.finditer(text)]
+    for start in starts:
+        m = _low_result().match(text, start)
+        if m is None or _others().search(m.group(0)) or _VARIANT.search(m.group(0)):
+            continue
+        if cites_others(text[: m.end()]) or _bracketed(text, m.start()):
+            continue
+        return start, clause_end(text, m.end())
+    return None
