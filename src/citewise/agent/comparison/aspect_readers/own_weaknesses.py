@@ -6,12 +6,10 @@ The subject is the whole test: the clause that reports the unfavourable outcome
 (agent/data/own_weaknesses.txt, [weakness_outcomes]) must name the paper's own work — the
 first person, "the proposed", "this/the model" ([own_subjects]) or the name the paper gives its
 method — before the outcome, with no system it compares with, no citation and no ablated
-variant ("without the memory, ...") between; or a pronoun opening a later clause of a
-sentence that named the paper's own work ("X finds most matches, however it shows low
-precision"); or, below those, a clause opening with a measure of the work reported low ("the
-recall is rather low", `low_result`). A baseline's or a cited work's weakness, a
-difficulty the paper's method remedies, a condition ("if the parser fails, ...") are not the
-paper's. Read only where no limitation cue fills the cell.
+variant ("without the memory, ...") between; or, below those, a clause opening with a measure
+of the work reported low ("the recall is rather low", `low_result`). A baseline's or a cited
+work's weakness, a difficulty the paper's method remedies, a condition ("if the parser
+fails, ...") are not the paper's. Read only where no limitation cue fills the cell.
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from citewise.agent.comparison.aspect_readers.matrix_cells import (
-    MAX_CELL,
     alternation,
     cites_others,
     clause_continues,
@@ -134,8 +131,6 @@ def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int, bool] | N
         clause = unit.text[start : m.start()]
         opens = not unit.text[:start].strip() or unit.text[:start].rstrip().endswith(";")
         at = own_subject(clause, name, opens)  # a gerund opening a sentence, not ", leading to"
-        said = _said_before(unit.text, start, clause, name) if at is None else None
-        at = said[1] if said else at
         if at is None or _bracketed(unit.text, m.start()) or _NEGATED.search(clause):
             continue
         if _VARIANT.search(clause) or _VARIANT.match(unit.text):  # "Without X, our ..."
@@ -152,32 +147,8 @@ def reported_weakness(unit: Unit, name: str | None) -> tuple[int, int, bool] | N
         end = clause_end(unit.text, m.end())
         if own_subject(unit.text[m.end() : end], name) is not None:
             continue  # "the model with X performs worse than the model with Y": a finding
-        if said:  # "MERF finds most matches, however it shows low precision": from the name on
-            return (said[0] if end - said[0] <= MAX_CELL else start), end, False
         return start, end, not _own().match(clause, at) and clause[at:].split(" ")[0] != name
     return None
-
-
-# a later clause whose subject is a pronoun ("but it only improves ...", ", however they ...")
-_PRONOUN = re.compile(r"(?:(?:however|yet|but|and|still)\s*,?\s+)?(?P<p>it|they)\s", re.I)
-
-
-def _said_before(text: str, start: int, clause: str, name: str | None) -> tuple[int, int] | None:
-    """Where the sentence names the paper's own work before a clause whose subject is a
-    pronoun, and where that pronoun stands in the clause; None when the clause opens
-    otherwise or what stands between the name and the pronoun is another's or a new clause."""
-    pronoun = _PRONOUN.match(clause)
-    if pronoun is None or start == 0:
-        return None
-    own = own_subject(text[:start], name)
-    if own is None or _CASE.search(text, 0, own) or cites_others(text[:start]):
-        return None
-    between = text[_clause_start(text, own) : start]  # "than our model does, but they ..."
-    if _BETWEEN_NOT.search(between) or _others().search(between) or _VARIANT.search(between):
-        return None
-    if _NEW_CLAUSE.search(text, own, start) or _WE.match(text, own):  # "we find that X ..., it"
-        return None
-    return _clause_start(text, own), pronoun.start("p")
 
 
 def weighs_work(unit: Unit, position: float) -> bool:
