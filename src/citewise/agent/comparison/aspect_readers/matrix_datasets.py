@@ -172,6 +172,8 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
     named = {n for n, _ in out}  # an introduced name is not read twice
     for m in _APPOSITIVE.finditer(text):
         name = _without_openers(m.group("v"))
+        if PLACEHOLDER.match(name.split()[-1] if name else "") and _OWN_USE.search(text):
+            name = _before_placeholder(name)  # "we use Kelp BIBREF2 , a ... dataset"
         if (
             name
             and name not in named
