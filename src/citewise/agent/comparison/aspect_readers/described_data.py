@@ -28,13 +28,14 @@ _DATA_SOURCE = re.compile(
     re.I,
 )
 
-# what the authors downloaded, crawled or scraped themselves ("retrieve" is left out: most often
-# a lookup, "we retrieve the types of this entity from the KB"): "We download parts of the Kelp
-# Wikipedia from ...", "we scraped three years of reef reports using the official API" (~4% of
-# pool papers)
+# what the authors downloaded, crawled or scraped themselves, with where it came from: "We
+# download parts of the Kelp Wikipedia from ...", "we scraped three years of reef reports using
+# the official API" (~4% of pool papers); "retrieve" is left out (most often a lookup: "we
+# retrieve the types of this entity from the KB")
 _GATHERED = re.compile(
     r"\b[Ww]e\s+(?:download|crawl|scrap)(?:ed|e)?\s+"
-    r"(?P<v>(?!(?:it|them|this|these|that|those)\b)(?:[^.;:]|\.(?=\d)){5,100})"
+    r"(?P<v>(?!(?:it|them|this|these|that|those)\b)(?:[^.;:]|\.(?=\d)){2,100}?"
+    r"\b(?:from|using|via|through)\s(?:[^.;:]|\.(?=\d)){3,100})"  # with where it came from
 )
 
 
