@@ -27,6 +27,9 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
     shared_task_data,
 )
 from citewise.agent.comparison.aspect_readers.matrix_datasets_listed import listed_beside
+from citewise.agent.comparison.aspect_readers.matrix_datasets_pretrained import (
+    pretrained_data_out,
+)
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import others_results_out
 from citewise.agent.comparison.aspect_readers.matrix_metrics import (
     caption_metrics,
@@ -345,9 +348,9 @@ def find_aspect(
             quoted = {f.quote for f in own}
             own += [f for f in counted if f.quote not in quoted]
             own += listed_beside(own, paper.units)  # "A and B datasets" beside a name read
-            # "an SLU dataset": a kind of data, not a name
+            # "an SLU dataset": a kind of data, not a name; "word2vec is trained on X": not its data
             kinds = kinds_of_data(paper.units)
-            own = [f for f in own if f.value not in kinds]
+            own = pretrained_data_out([f for f in own if f.value not in kinds])
         own = own_statements(aspect, [f for f in own if not _NOT_A_NAME.match(f.value)])
         if aspect == "datasets":
             own = named_data_first(in_data_sections(others_results_out(own)))

@@ -183,8 +183,10 @@ def name_findings(
             else:
                 continue
             if kind == "datasets":
-                if _TOOL_AFTER().match(unit.text, m.end("v")):
-                    continue  # "the NLTK toolkit", "an SLU model": a tool, not data
+                if _TOOL_AFTER().match(unit.text, m.end("v")) or _TOOL_BEFORE().search(
+                    unit.text[max(0, m.start("v") - 120) : m.start("v")]
+                ):
+                    continue  # "the NLTK toolkit", "packages such as NLTK": a tool, not data
                 value = _whole_name(unit.text, m.start("v"), m.end("v"))
                 if value == m.group("v"):
                     value = longer_name(unit.text, m.start("v"), m.end("v"))
@@ -203,6 +205,19 @@ def _TOOL_AFTER() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built 
     words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
     alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"\s+(?i:{alternation})\b")
+
+
+@cache
+def _TOOL_BEFORE() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built once
+    """A list a tool word opens, up to the name it holds ("Python packages such as NLTK,
+    NetworkX and", "tools (e.g., NLTK", "models such as Multilingual"): [tool_words]."""
+    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
+    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    item = r"[^\s,;.()]+(?:\s+[^\s,;.()]+){0,2}"
+    return re.compile(
+        rf"\b(?i:{alternation})\s*\(?\s*(?:such\s+as|like|including|e\.g\.,?|i\.e\.,?)\s+"
+        rf"(?:{item}\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+))*$"
+    )
 
 
 _WORDS_FILE = "datasets_words.txt"

@@ -172,6 +172,8 @@ def _named_in_words(text: str) -> list[tuple[str, float]]:
     named = {n for n, _ in out}  # an introduced name is not read twice
     for m in _APPOSITIVE.finditer(text):
         name = _without_openers(m.group("v"))
+        if PLACEHOLDER.match(name.split()[-1] if name else "") and _OWN_USE.search(text):
+            name = _before_placeholder(name)  # "we use Kelp BIBREF2 , a ... dataset"
         if (
             name
             and name not in named
@@ -303,14 +305,20 @@ def is_source(value: str) -> bool:
     """Whether a value names where data comes from rather than a dataset: a platform or
     company ("Twitter", "Google"), a language ("Arabic"), a country ("US"), or a pair of them
     ("En-Vi", "English-German", a translation direction), with a year or number ("Icelandic
-    2018"); words in agent/data/matrix_cells.txt."""
+    2018"; a platform with a year, "Yelp 2013", is that year's dataset); words in
+    agent/data/matrix_cells.txt."""
     sources = word_list("data_sources")
     low = value.lower().strip()
     if low in sources:
         return True
     parts = [p for p in _PARTS.split(low) if p and not p.isdigit()]  # "Icelandic 2018"
     kinds = sources | word_list("language_codes")
+    if _YEAR.search(low) and not any(p in word_list("language_names") for p in parts):
+        return False  # "Yelp 2013": a year's edition of a platform's data names a dataset
     return bool(parts) and all(p in kinds for p in parts) and (len(parts) > 1 or low != parts[0])
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def named_data_first(found: list[Finding]) -> list[Finding]:

@@ -55,11 +55,23 @@ def listed_beside(found: list[Finding], paper_units: list[Unit]) -> list[Finding
             for m in _COORDINATED.finditer(unit.text)
             for t in _ITEM_TOKEN.finditer(m.group("v"))
         ]
-        names = [n for n in items if is_name(n.split()[0], "datasets") and not PLACEHOLDER.match(n)]
+        names = [n for n in items if _names_data(n)]
         known = [best[n] for n in names if n in best]
         if len(names) > 1 and known:
             out += [_finding(unit, n, max(known) + LIST_EDGE) for n in names]
     return out
+
+
+# an edition of a one-word name: "Yelp 2013", "DUC 2004" (the word alone may be too short or
+# plain to pass as a name: "Yelp")
+_EDITION = re.compile(r"[A-Z][a-z]+\s+(?:19|20)\d\d")
+
+
+def _names_data(item: str) -> bool:
+    """Whether a list item is a name: its first word one, or a word with its year."""
+    if PLACEHOLDER.match(item):
+        return False
+    return is_name(item.split()[0], "datasets") or _EDITION.fullmatch(item) is not None
 
 
 LIST_EDGE = 0.01  # a list holding a name read elsewhere fills that name's cell
