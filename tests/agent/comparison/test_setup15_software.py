@@ -38,3 +38,15 @@ def test_a_resource_the_paper_calls_its_data_is_not_read() -> None:
 def test_a_program_named_after_the_resource_keeps_its_full_name() -> None:
     text = "We lemmatise the tweets using the WordNet Lemmatizer before training."
     assert names(text) == ["WordNet Lemmatizer"]
+
+
+def test_a_toolkit_named_in_capitals_before_its_kind_is_read() -> None:
+    assert names("We tokenised every review using the Heron NLP Toolkit.") == ["Heron NLP Toolkit"]
+    assert names("Posts were split into tokens with the Crane Twitter NLP tool.") == [
+        "Crane Twitter NLP tool"
+    ]
+
+
+def test_a_tool_after_a_determiner_alone_is_no_program() -> None:
+    assert names("We use the tool to split the posts into tokens.") == []
+    assert names("We use an NLP toolkit to split the posts into tokens.") == []
