@@ -52,7 +52,8 @@ _NOT_SOFTWARE = re.compile(
 @cache
 def vocabulary(name: str) -> tuple[str, ...]:
     text = shipped_text(SOFTWARE_FILE)
-    names = ("languages", "frameworks", "tools", "statistics", "tool kinds", "service kinds",
+    names = ("languages", "frameworks", "tools", "statistics", "lexical resources",
+             "label inventory words", "resource as data words", "tool kinds", "service kinds",
              "data collection words")  # fmt: skip
     lists = sourced_lists(text, SOFTWARE_FILE, names)
     return tuple(lists[name])
@@ -95,6 +96,7 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
         rf"(?P<v>(?:{lang})(?:\s+\d+(?:\.\d+)*)?)(?![\w+#-])"
     )
     found: dict[str, Finding] = {}
+    as_data = _resources_as_data(paper_units)
     for unit in paper_units:
         if unit.kind == "table":
             continue
@@ -102,9 +104,10 @@ def software_findings(paper_units: list[Unit], known: set[str]) -> list[Finding]
         if _USE.search(unit.text):
             values += [m.group("v") for p in by_name if p for m in p.finditer(unit.text)]
             # "the Moses tokenizer" after "Moses": the program already named
-            named = [*found, *(v.lower() for v in values)]
+            named = [n for n in (*found, *(v.lower() for v in values)) if n not in _lexical()]
             values += [v for v in kind_named(unit.text) if not _names_any(v, named)]
         values = [v for v in values if not _others_program(unit.text, v)]
+        values = _lexical_kept(unit.text, values, as_data)
         if _BACKGROUND.search(unit.section.split(" > ")[0]) and not _WE.search(unit.text):
             values = []  # the introduction or related work: "... uses the X toolkit"
         models = loaded_models(unit)
@@ -169,14 +172,61 @@ def _names_any(value: str, names: list[str]) -> bool:
 
 
 @cache
+def _lexical() -> list[str]:
+    return [n.lower() for n in vocabulary("lexical resources")]
+
+
+def _lexical_kept(text: str, values: list[str], as_data: set[str]) -> list[str]:
+    """The sentence's values with its lexical resources (WordNet, ConceptNet ...) kept only
+    where the paper's own experiments use one: in a sentence with "we"/"our", not where it
+    only supplies the data's labels ("labelled by senses from WordNet 3.0"), not one the paper
+    calls its data ("the WordNet dataset"); a program named by its kind after the resource
+    ("the WordNet lemmatizer") is kept in its place."""
+    lexical = _lexical()
+    bare = [v for v in values if re.sub(r"\s+v?\d.*$", "", v.lower()) in lexical]
+    fuller = [v for v in values if v not in bare]
+    drop = {v for v in bare if _names_any(" ".join(fuller).lower(), [v.lower()])}
+    if not _WE.search(text) or _label_inventory().search(text):
+        drop |= set(bare)
+    drop |= {v for v in bare if re.sub(r"\s+v?\d.*$", "", v.lower()) in as_data}
+    return [v for v in values if v not in drop]
+
+
+def _resources_as_data(paper_units: list[Unit]) -> set[str]:
+    """The lexical resources a paper's sentences call a dataset or corpus: "the WordNet
+    ontology dataset", "a dataset of relations from ConceptNet" (lower-cased)."""
+    words = "|".join(re.escape(w) for w in vocabulary("resource as data words"))
+    out = set()
+    for name in _lexical():
+        n = re.escape(name)
+        as_data = re.compile(
+            rf"\b{n}(?:\s+[\w-]+){{0,2}}?\s+(?:{words})\b|\b(?:{words})\b[^.;]{{0,60}}?"
+            rf"\b(?:from|of|in)\s+(?:the\s+)?{n}\b",
+            re.I,
+        )
+        if any(as_data.search(u.text) for u in paper_units):
+            out.add(name)
+    return out
+
+
+@cache
+def _label_inventory() -> re.Pattern[str]:
+    """A sentence saying a lexical resource only supplies the data's labels."""
+    words = sorted(vocabulary("label inventory words"), key=len, reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in words)})\b", re.I)
+
+
+@cache
 def _tools() -> re.Pattern[str]:
-    """The tools and statistics packages of the vocabulary: a name in capitals ("GATE",
-    "SAS") as written, any other in any case ("Spacy" for spaCy), "-" or " " alike."""
+    """The tools, statistics packages and lexical resources of the vocabulary: a name in
+    capitals ("GATE", "SAS") as written, any other in any case ("Spacy" for spaCy), "-" or " "
+    alike."""
 
     def spelled(name: str) -> str:
         return re.sub(r"\\[- ]", "[-\\\\s]?", re.escape(name))
 
-    names = sorted(vocabulary("tools") + vocabulary("statistics"), key=len, reverse=True)
+    named = vocabulary("tools") + vocabulary("statistics") + vocabulary("lexical resources")
+    names = sorted(named, key=len, reverse=True)
     exact = "|".join(spelled(n) for n in names if n.isupper())
     loose = "|".join(spelled(n) for n in names if not n.isupper())
     return re.compile(
