@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from citewise.agent.comparison.patterns import PATTERNS, ROW_LABELS, SECTION_HINTS, needs_context
+from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sentences.extractive import split_sentences
+from citewise.agent.sourced_lists import sourced_lists
 from citewise.store.sqlite.library import StoredBlock
 
 NOT_STATED = "not stated"
@@ -204,18 +207,66 @@ def best_distinct(found: list[Finding], limit: int) -> list[Finding]:
 
 
 def merged_value(findings: list[Finding], max_chars: int = 120) -> Finding | None:
-    """One cell for a spreadsheet: the best finding, widened to the span of the other
-    findings in the same quote ('BC5CDR, JNLPBA and SciERC') when that stays short."""
+    """One cell for a spreadsheet: the best finding, widened to the other findings in the same
+    quote that run on from it as a list ('BC5CDR, JNLPBA and SciERC') when that stays short;
+    a finding the list does not reach (a clause between) stays out."""
     if not findings:
         return None
     best = findings[0]
-    same = [f for f in findings if f.quote == best.quote]
-    spans = [(best.quote.find(f.value), best.quote.find(f.value) + len(f.value)) for f in same]
-    start = min(s for s, _ in spans)
-    end = max(e for _, e in spans)
-    if len(same) > 1 and end - start <= max_chars:
+    start, end = listed_run(best, [f for f in findings if f.quote == best.quote])
+    if end - start <= max_chars and best.quote[start:end] != best.value:
         value = best.quote[start:end]
         return Finding(
             best.aspect, value, best.quote, best.page, best.block_id, best.section, best.score
         )
     return best
+
+
+def listed_run(best: Finding, same: list[Finding]) -> tuple[int, int]:
+    """The span of the run of findings, in quote order, around `best` whose neighbours are
+    joined as a list is (`list_joint`)."""
+    quote = best.quote
+    spans = sorted({(quote.find(f.value), quote.find(f.value) + len(f.value)) for f in same})
+    at = spans.index((quote.find(best.value), quote.find(best.value) + len(best.value)))
+    first = last = at
+    while first > 0 and list_joint(quote[spans[first - 1][1] : spans[first][0]]):
+        first -= 1
+    while last + 1 < len(spans) and list_joint(quote[spans[last][1] : spans[last + 1][0]]):
+        last += 1
+    return min(s for s, _ in spans[first : last + 1]), max(e for _, e in spans[first : last + 1])
+
+
+# a short aside in brackets between two items: an abbreviation, a score ("(RTF)", "(0.794)")
+_ASIDE = re.compile(r"\([^()]{0,30}\)|\[[^\[\]]{0,30}\]")
+_PUNCTUATION = re.compile(r"[,;/&]")
+_QUALIFIER = re.compile(r"[\w.+-]+")
+
+
+def list_joint(gap: str) -> bool:
+    """Whether the text between two findings joins them as items of one list: punctuation, a
+    coordinating conjunction, citations, math delimiters, short bracketed asides, and at most
+    one qualifying word that is no function word ("ABSA datasets and SNLI", "Pearson and
+    Spearman correlation"); a gap the findings overlap across joins them too."""
+    if not gap:
+        return True
+    gap = _ASIDE.sub(" ", _CITATIONS.sub(" ", _REFERENCES.sub(" ", gap.replace("$", ""))))
+    gap = gap.strip().removeprefix(")").removeprefix("]").removesuffix("(").removesuffix("[")
+    if any(c in gap for c in "()[]:"):
+        return False
+    joints, function_words = _joint_words()
+    words = _PUNCTUATION.sub(" ", gap.lower()).split()
+    for joint in (j for j in joints if " " in j):  # "as well as": one joint of three words
+        words = " ".join(words).replace(joint, "and").split()
+    others = [w for w in words if w not in joints]
+    return len(others) <= 1 and all(
+        _QUALIFIER.fullmatch(w) and w not in function_words for w in others
+    )
+
+
+@cache
+def _joint_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The list joints (agent/data/list_joints.txt) and the function words no qualifier is
+    (the [dangling] list of agent/data/matrix_cells.txt)."""
+    joints = sourced_lists(shipped_text("list_joints.txt"), "list_joints.txt", ["joints"])
+    cells = sourced_lists(shipped_text("matrix_cells.txt"), "matrix_cells.txt", ["dangling"])
+    return frozenset(joints["joints"]), frozenset(cells["dangling"])
