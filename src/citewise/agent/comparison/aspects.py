@@ -366,7 +366,7 @@ def find_aspect(
         found = prose_findings(aspect, paper.units)
         found += title_task(paper) if aspect == "task" else []
         if not found and aspect == "limitations":  # its own weaknesses where it states none
-            found = own_weaknesses(paper, gazetteer)
+            found = own_weaknesses(paper.units, paper.document.title or "", gazetteer)
         if aspect == "method":
             found = _with_method_name(paper, gazetteer, found)
         kept = best_distinct(own_statements(aspect, found), limit)

@@ -34,7 +34,6 @@ from citewise.agent.comparison.aspect_readers.prose_limitations import about_cit
 from citewise.agent.comparison.extraction import Finding, Unit
 
 if TYPE_CHECKING:
-    from citewise.agent.comparison.aspects import Paper
     from citewise.agent.comparison.gazetteer import Gazetteer
 
 WORDS = "own_weaknesses.txt"
@@ -169,13 +168,13 @@ _FOOTNOTE_MARK = re.compile(r"^\s*[†‡§¶*]")
 _CLOSING = re.compile(r"\b(?:discussion|conclusions?|concluding|analysis|limitations?)\b", re.I)
 
 
-def own_weaknesses(paper: Paper, gazetteer: Gazetteer) -> list[Finding]:
+def own_weaknesses(paper_units: list[Unit], title: str, gazetteer: Gazetteer) -> list[Finding]:
     """Each clause reporting a weakness of the paper's own work (see the module), scored
     higher where the paper discusses or closes; the name the paper gives its method
-    (method_name.py; the gazetteer's datasets are no method's names) counts as its own."""
-    paper_units = paper.units
+    (method_name.py, from its sentences and `title`; the gazetteer's datasets are no
+    method's names) counts as its own."""
     data = gazetteer.names.get("datasets", set())
-    named = method_name(paper_units, paper.document.title or "", data)
+    named = method_name(paper_units, title, data)
     name = named.name if named else None
     found = []
     share = max(len(paper_units), 1)
