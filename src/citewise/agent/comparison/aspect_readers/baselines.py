@@ -5,7 +5,7 @@ Read from the paper's own statements, in the forms counted over the QASPER pool'
 left out):
 - a list the paper introduces: "we use two baselines: X and Y", "Baselines: X, Y" (24 papers),
   or a sentence ending in "the following baselines:" whose next sentences open with the names;
-- "X as (our/a) baseline", "as a baseline, we use X", "X serves as our baseline" (52);
+- "X as (our/a) baseline", "as a baseline, we use X" (52);
 - "the baselines are/include X", "our baseline model is X" (33);
 - "we compare (our model) with/against/to X", "our model is compared against X" (104, 22):
   the compared-with phrase must name something (a capitalised or numbered word);
@@ -31,7 +31,7 @@ from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit
 
 ASPECT = "baselines"
 LISTED_SCORE = 3.0  # the paper's own list of its baselines
-STATED_SCORE = 2.6  # "X as our baseline", "the baselines are X"
+STATED_SCORE = 2.6  # "we use X as our baseline", "the baselines are X"
 BRACKETED_SCORE = 2.4  # "X (baseline)"
 COMPARED_SCORE = 2.0  # "we compare our model with X"
 HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
@@ -74,13 +74,6 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"\b{_B}{_KIND}\s*:\s*(?P<v>[^:;]+)"),
         # "we compare our method to four approaches: (1) X, (2) Y"
         re.compile(r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\b[^.:;]{0,80}\s*:\s*(?P<v>[^:;]+)"),
-    ],
-    "claimed": [  # said of the paper's own experiments only (a "we"/"our" in the sentence)
-        # "X serves as our baseline", "X is the baseline in our experiments"
-        re.compile(
-            rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
-            rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
-        ),
     ],
     "stated_as": [
         # "the baselines are X", "Our baseline model is a bidirectional RNN"
@@ -152,7 +145,6 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
 _SCORES = {
     "listed": LISTED_SCORE,
     "stated": STATED_SCORE,
-    "claimed": STATED_SCORE,
     "stated_as": STATED_SCORE,
     "bracketed": BRACKETED_SCORE,
     "named": NAMED_SCORE,
@@ -160,7 +152,7 @@ _SCORES = {
 }
 
 
-_OURS_ONLY = ("claimed", "compared")
+_OURS_ONLY = ("compared",)
 _CUE = re.compile(r"(?i:\b(baseline|compar)(?:e|ed|es|ing|ison|s)?\b)")
 # the cues a form's sentence holds ("baseline" for the others)
 _NEEDS = {"compared": ("compar",), "listed": ("baseline", "compar")}
