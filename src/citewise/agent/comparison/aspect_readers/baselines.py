@@ -9,7 +9,6 @@ left out):
 - "the baselines are/include X", "our baseline model is X" (33);
 - "we compare (our model) with/against/to X", "our model is compared against X" (104, 22):
   the compared-with phrase must name something (a capitalised or numbered word);
-- "X (baseline)" (3: under 1% of the pool, but it names the baseline outright);
 - sentences under a heading naming baselines (49) that open with a system's name.
 Never a sentence in a section about others' work ("Related Work"); a compared-with phrase of
 general words only ("the baseline", "previous methods") names nothing. The value is the span of
@@ -32,7 +31,6 @@ from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit
 ASPECT = "baselines"
 LISTED_SCORE = 3.0  # the paper's own list of its baselines
 STATED_SCORE = 2.6  # "we use X as our baseline", "the baselines are X"
-BRACKETED_SCORE = 2.4  # "X (baseline)"
 COMPARED_SCORE = 2.0  # "we compare our model with X"
 HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
 NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word
@@ -50,9 +48,6 @@ _TOKEN = re.compile(r"[^\s,;()]+")
 _NAME_WORD = re.compile(r"[^\s,:;()]+")
 _INNER_NAME = re.compile(r"^.+[A-Z0-9]|^\d")  # "LDA", "BiLSTM", "GloVe-d2v"; not "Concreteness"
 _EXPANSION = re.compile(r"\s*\([^()]{3,40}\)")
-# the words of a bracketed baseline's name: after a determiner any word but a preposition
-# ("a B-LSTM neural network (baseline)"), else words with a capital ("ESIM (baseline model)")
-_MODIFIER = r"(?!(?i:with|of|to|in|on|for|by|and|or|from|as|than|our|we)\b)[\w+.-]+"
 _NAMED = (
     r"(?!(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d)[\w+.-]*[A-Z0-9][\w+.-]*"
 )
@@ -67,7 +62,7 @@ _ENUMERATOR = re.compile(r"^(?:\(?\d+\)|\d+\.\s|\(?[a-z]\))\s*")  # "(1) the est
 _APPOSITION = re.compile(r",\s+(?i:a|an)\s")
 
 
-# the forms that need no word list: a list, a claim, a bracket, a name, a comparison
+# the forms that need no word list: a list, a statement, a name, a comparison
 _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
     "listed": [
         # "we use two simple baselines: X and Y", "Baselines: X, Y"
@@ -80,13 +75,6 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
             rf"is|were|was|consists? of|comprises?)\s+(?P<v>(?:(?i:a|an|the)\s|[A-Z0-9])[^;:]+)"
-        ),
-    ],
-    "bracketed": [
-        # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
-        re.compile(
-            rf"(?:\b(?i:a|an|the|our)\s+(?P<v>(?:{_MODIFIER}\s+){{0,3}}?{_MODIFIER})|"
-            rf"(?P<n>(?:{_NAMED}\s+){{0,3}}{_NAMED}))\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
         ),
     ],
     "named": [
@@ -124,7 +112,7 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
 
 @cache
 def _forms() -> dict[str, list[re.Pattern[str]]]:
-    """The sentence forms, by how much they say: a list, a statement, a bracket, a comparison."""
+    """The sentence forms, by how much they say: a list, a statement, a name, a comparison."""
     take = alternation("baseline_choose_verbs")
     det = r"(?i:(?:a|an|our|the|two|three|several|four|five)\s+)?(?:[\w-]+\s+){0,2}?"
     return {
@@ -146,7 +134,6 @@ _SCORES = {
     "listed": LISTED_SCORE,
     "stated": STATED_SCORE,
     "stated_as": STATED_SCORE,
-    "bracketed": BRACKETED_SCORE,
     "named": NAMED_SCORE,
     "compared": COMPARED_SCORE,
 }
@@ -236,11 +223,9 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
     for form, patterns in _forms().items():
         if not says.intersection(_NEEDS.get(form, ("baseline",))):
             continue
-        if form == "bracketed" and "(" not in text:
-            continue
         for pattern in patterns:
             for m in pattern.finditer(text):
-                value = _trimmed(m.group("v") or m.groupdict().get("n") or "")
+                value = _trimmed(m.group("v") or "")
                 compared = form == "compared"
                 if form in _OURS_ONLY and not FIRST_PERSON.search(text):
                     continue  # another paper's comparison or baseline
