@@ -54,9 +54,6 @@ _NAMED = (
 # what stands between "we compare our model" and "with X": not a clause of its own
 # ("we compared the two models when trained with a flat prior")
 _FILLER = r"(?:(?!\b(?i:when|trained|tested|used|using|while|if)\b)[^.;:])"
-# what a value does not open with: the verb of "the baseline we compare with is X",
-# "Baseline: it is the attention-based system"
-_LEADING_VERB = re.compile(r"^(?i:(?:it|this|they|these)\s+)?(?i:is|are|was|were)\s+")
 _ENUMERATOR = re.compile(r"^(?:\(?\d+\)|\d+\.\s|\(?[a-z]\))\s*")  # "(1) the established method"
 # an apposition after the name: "X, a large-scale pre-trained model"
 _APPOSITION = re.compile(r",\s+(?i:a|an)\s")
@@ -158,7 +155,7 @@ def _cut() -> re.Pattern[str]:
 
 
 def _trimmed(value: str) -> str:
-    value = _ENUMERATOR.sub("", _LEADING_VERB.sub("", value))
+    value = _ENUMERATOR.sub("", value)
     for cut in (_cut(), _APPOSITION):
         m = cut.search(value)
         if m:
