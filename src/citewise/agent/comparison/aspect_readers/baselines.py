@@ -35,12 +35,10 @@ COMPARED_SCORE = 2.0  # "we compare our model with X"
 HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
 NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word
 BASELINE_WORD_BONUS = 0.4  # a compared-with sentence that also says "baseline"
-SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
 
 _B = r"(?i:baselines?)"
 _KIND = r"(?i:(?:\s+(?:models?|systems?|methods?|approach(?:es)?))?)"
 _BASELINE = re.compile(r"\bbaselines?\b", re.I)
-_SECTIONS = re.compile(r"baseline|experiment|result|evaluation|compar", re.I)
 _HEADED = re.compile(r"baseline|compared (?:methods|systems|models)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+")
 _NAME_TOKEN = re.compile(r"[A-Z0-9]")  # a proper name, an acronym, a numbered system
@@ -206,8 +204,6 @@ def _finding(unit: Unit, value: str, score: float) -> Finding | None:
     value = value.strip()
     if len(value) < 2 or value not in unit.text:
         return None
-    if _SECTIONS.search(unit.section.split(" > ")[-1]):
-        score += SECTION_BONUS
     return Finding(ASPECT, value, unit.text, unit.page, unit.block_id, unit.section, score)
 
 
