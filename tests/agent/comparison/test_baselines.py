@@ -50,18 +50,6 @@ ShoalNet is a convolutional model over the weather maps of the last six hours.
 Our predictor is within four minutes of the arrival time on 70% of the crossings.
 """
 
-BRACKETED = """# Counting Cells in Microscope Slides
-
-## Abstract
-
-We count stained cells in slides of blood samples.
-
-## Models
-
-Our first model is a DotCount regressor (baseline). The second model adds attention over \
-the slide's tiles and counts within 3% of a technician.
-"""
-
 RELATED_ONLY = """# Spotting Potholes From Dashcam Video
 
 ## Abstract
@@ -111,10 +99,6 @@ def test_a_sentence_under_a_baselines_heading_names_the_system_it_opens_with(
     tmp_path: Path,
 ) -> None:
     assert _baselines(tmp_path, "ferries", HEADED)["value"] == "ShoalNet"
-
-
-def test_a_system_marked_baseline_in_brackets_is_named(tmp_path: Path) -> None:
-    assert _baselines(tmp_path, "cells", BRACKETED)["value"] == "DotCount regressor"
 
 
 def test_systems_only_cited_in_related_work_are_not_the_papers_baselines(

@@ -5,11 +5,10 @@ Read from the paper's own statements, in the forms counted over the QASPER pool'
 left out):
 - a list the paper introduces: "we use two baselines: X and Y", "Baselines: X, Y" (24 papers),
   or a sentence ending in "the following baselines:" whose next sentences open with the names;
-- "X as (our/a) baseline", "as a baseline, we use X", "X serves as our baseline" (52);
+- "X as (our/a) baseline", "as a baseline, we use X" (52);
 - "the baselines are/include X", "our baseline model is X" (33);
 - "we compare (our model) with/against/to X", "our model is compared against X" (104, 22):
   the compared-with phrase must name something (a capitalised or numbered word);
-- "X (baseline)" (3: under 1% of the pool, but it names the baseline outright);
 - sentences under a heading naming baselines (49) that open with a system's name.
 Never a sentence in a section about others' work ("Related Work"); a compared-with phrase of
 general words only ("the baseline", "previous methods") names nothing. The value is the span of
@@ -31,18 +30,15 @@ from citewise.agent.comparison.extraction import FIRST_PERSON, Finding, Unit
 
 ASPECT = "baselines"
 LISTED_SCORE = 3.0  # the paper's own list of its baselines
-STATED_SCORE = 2.6  # "X as our baseline", "the baselines are X"
-BRACKETED_SCORE = 2.4  # "X (baseline)"
+STATED_SCORE = 2.6  # "we use X as our baseline", "the baselines are X"
 COMPARED_SCORE = 2.0  # "we compare our model with X"
 HEADED_SCORE = 1.6  # a sentence under a "Baselines" heading opening with a name
 NAMED_SCORE = 1.4  # "outperforms the Weka baseline": a name before the word
 BASELINE_WORD_BONUS = 0.4  # a compared-with sentence that also says "baseline"
-SECTION_BONUS = 0.3  # under a heading naming baselines, experiments or results
 
 _B = r"(?i:baselines?)"
 _KIND = r"(?i:(?:\s+(?:models?|systems?|methods?|approach(?:es)?))?)"
 _BASELINE = re.compile(r"\bbaselines?\b", re.I)
-_SECTIONS = re.compile(r"baseline|experiment|result|evaluation|compar", re.I)
 _HEADED = re.compile(r"baseline|compared (?:methods|systems|models)", re.I)
 _PLACEHOLDER = re.compile(r"^(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d+")
 _NAME_TOKEN = re.compile(r"[A-Z0-9]")  # a proper name, an acronym, a numbered system
@@ -50,24 +46,18 @@ _TOKEN = re.compile(r"[^\s,;()]+")
 _NAME_WORD = re.compile(r"[^\s,:;()]+")
 _INNER_NAME = re.compile(r"^.+[A-Z0-9]|^\d")  # "LDA", "BiLSTM", "GloVe-d2v"; not "Concreteness"
 _EXPANSION = re.compile(r"\s*\([^()]{3,40}\)")
-# the words of a bracketed baseline's name: after a determiner any word but a preposition
-# ("a B-LSTM neural network (baseline)"), else words with a capital ("ESIM (baseline model)")
-_MODIFIER = r"(?!(?i:with|of|to|in|on|for|by|and|or|from|as|than|our|we)\b)[\w+.-]+"
 _NAMED = (
     r"(?!(?:BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d)[\w+.-]*[A-Z0-9][\w+.-]*"
 )
 # what stands between "we compare our model" and "with X": not a clause of its own
 # ("we compared the two models when trained with a flat prior")
 _FILLER = r"(?:(?!\b(?i:when|trained|tested|used|using|while|if)\b)[^.;:])"
-# what a value does not open with: the verb of "the baseline we compare with is X",
-# "Baseline: it is the attention-based system"
-_LEADING_VERB = re.compile(r"^(?i:(?:it|this|they|these)\s+)?(?i:is|are|was|were)\s+")
 _ENUMERATOR = re.compile(r"^(?:\(?\d+\)|\d+\.\s|\(?[a-z]\))\s*")  # "(1) the established method"
 # an apposition after the name: "X, a large-scale pre-trained model"
 _APPOSITION = re.compile(r",\s+(?i:a|an)\s")
 
 
-# the forms that need no word list: a list, a claim, a bracket, a name, a comparison
+# the forms that need no word list: a list, a statement, a name, a comparison
 _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
     "listed": [
         # "we use two simple baselines: X and Y", "Baselines: X, Y"
@@ -75,25 +65,11 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
         # "we compare our method to four approaches: (1) X, (2) Y"
         re.compile(r"\b(?i:we)\s+(?:\w+\s+)?(?i:compare[sd]?)\b[^.:;]{0,80}\s*:\s*(?P<v>[^:;]+)"),
     ],
-    "claimed": [  # said of the paper's own experiments only (a "we"/"our" in the sentence)
-        # "X serves as our baseline", "X is the baseline in our experiments"
-        re.compile(
-            rf"^(?P<v>[^,;:]{{2,100}}?)\s+(?i:serves?|served|acts?|acted|is|was|are|were)"
-            rf"\s+(?i:used\s+)?(?i:as\s+)?(?i:our|the|a|an)\s+(?:[\w-]+\s+)?{_B}\b"
-        ),
-    ],
     "stated_as": [
         # "the baselines are X", "Our baseline model is a bidirectional RNN"
         re.compile(
             rf"^(?i:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_B}{_KIND}\s+(?i:are|include|includes|"
             rf"is|were|was|consists? of|comprises?)\s+(?P<v>(?:(?i:a|an|the)\s|[A-Z0-9])[^;:]+)"
-        ),
-    ],
-    "bracketed": [
-        # "ESIM (baseline model)", "a B-LSTM neural network (baseline)"
-        re.compile(
-            rf"(?:\b(?i:a|an|the|our)\s+(?P<v>(?:{_MODIFIER}\s+){{0,3}}?{_MODIFIER})|"
-            rf"(?P<n>(?:{_NAMED}\s+){{0,3}}{_NAMED}))\s*\(\s*(?i:the\s+)?{_B}(?:\s+\w+)?\s*\)"
         ),
     ],
     "named": [
@@ -131,7 +107,7 @@ _FIXED_FORMS: dict[str, list[re.Pattern[str]]] = {
 
 @cache
 def _forms() -> dict[str, list[re.Pattern[str]]]:
-    """The sentence forms, by how much they say: a list, a statement, a bracket, a comparison."""
+    """The sentence forms, by how much they say: a list, a statement, a name, a comparison."""
     take = alternation("baseline_choose_verbs")
     det = r"(?i:(?:a|an|our|the|two|three|several|four|five)\s+)?(?:[\w-]+\s+){0,2}?"
     return {
@@ -152,15 +128,13 @@ def _forms() -> dict[str, list[re.Pattern[str]]]:
 _SCORES = {
     "listed": LISTED_SCORE,
     "stated": STATED_SCORE,
-    "claimed": STATED_SCORE,
     "stated_as": STATED_SCORE,
-    "bracketed": BRACKETED_SCORE,
     "named": NAMED_SCORE,
     "compared": COMPARED_SCORE,
 }
 
 
-_OURS_ONLY = ("claimed", "compared")
+_OURS_ONLY = ("compared",)
 _CUE = re.compile(r"(?i:\b(baseline|compar)(?:e|ed|es|ing|ison|s)?\b)")
 # the cues a form's sentence holds ("baseline" for the others)
 _NEEDS = {"compared": ("compar",), "listed": ("baseline", "compar")}
@@ -179,7 +153,7 @@ def _cut() -> re.Pattern[str]:
 
 
 def _trimmed(value: str) -> str:
-    value = _ENUMERATOR.sub("", _LEADING_VERB.sub("", value))
+    value = _ENUMERATOR.sub("", value)
     for cut in (_cut(), _APPOSITION):
         m = cut.search(value)
         if m:
@@ -230,8 +204,6 @@ def _finding(unit: Unit, value: str, score: float) -> Finding | None:
     value = value.strip()
     if len(value) < 2 or value not in unit.text:
         return None
-    if _SECTIONS.search(unit.section.split(" > ")[-1]):
-        score += SECTION_BONUS
     return Finding(ASPECT, value, unit.text, unit.page, unit.block_id, unit.section, score)
 
 
@@ -244,11 +216,9 @@ def _sentence_findings(unit: Unit) -> list[Finding]:
     for form, patterns in _forms().items():
         if not says.intersection(_NEEDS.get(form, ("baseline",))):
             continue
-        if form == "bracketed" and "(" not in text:
-            continue
         for pattern in patterns:
             for m in pattern.finditer(text):
-                value = _trimmed(m.group("v") or m.groupdict().get("n") or "")
+                value = _trimmed(m.group("v") or "")
                 compared = form == "compared"
                 if form in _OURS_ONLY and not FIRST_PERSON.search(text):
                     continue  # another paper's comparison or baseline
