@@ -2,8 +2,7 @@
 (agent/comparison/gazetteer.py).
 
 - a list the paper introduces as its data: "we use two datasets: FIGER and BBN";
-- a name a sentence opens with or states as the paper's data: "The DUC-2001 dataset ...",
-  "the second dataset we use is MetaQA";
+- a name a sentence opens with: "The DUC-2001 dataset ...";
 - a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
   sentence under it uses it;
 - the data counted in what it holds (matrix_datasets_counted.py), below any name;
@@ -46,9 +45,6 @@ _DATA_WORD = r"(?:datasets?|data ?sets?|corpus|corpora|benchmarks?|treebanks?)"
 COUNTED_HEAD = r"\b(?:two|three|four|five|six|several|following|\d+)\s+(?:[\w-]+\s+)?"
 _LISTED = re.compile(rf"{COUNTED_HEAD}{_DATA_WORD}\s*:\s*(?P<v>[^.;]{{3,200}})", re.I)
 _OPENS = re.compile(rf"^(?:The|Our)\s+(?P<v>{NAME})(?:\s+\(\w+\))?\s+{_DATA_WORD}\b")
-_STATED = re.compile(
-    rf"\b{_DATA_WORD}\s+we\s+(?:use|used|adopt|chose)\s+(?:is|was)\s+(?:the\s+)?(?P<v>{NAME})"
-)
 _OWN_USE = re.compile(
     r"\b(?:we|our)\s+(?:\w+\s+){0,2}?(?:use|used|evaluate|evaluated|experiment|experimented|"
     r"train|trained|test|tested|adopt|chose|consider)\b",
@@ -83,10 +79,9 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
             for t in _NAME_TOKEN.finditer(m.group("v")):
                 if is_name(t.group(), "datasets") and not PLACEHOLDER.match(t.group()):
                     found.append(_finding(unit, t.group(), LISTED_SCORE + bonus))
-        for pattern in (_OPENS, _STATED):
-            m = pattern.search(unit.text)
-            if m and is_name(m.group("v"), "datasets"):
-                found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
+        m = _OPENS.search(unit.text)
+        if m and is_name(m.group("v"), "datasets"):
+            found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
         found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
         heading = _heading_name(unit.section)
         used = _heading_word(heading, unit.text) if heading else None
