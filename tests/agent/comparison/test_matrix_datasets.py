@@ -48,13 +48,6 @@ def test_a_sentence_that_opens_with_a_dataset_names_it() -> None:
     assert names([unit("The CoNLL-2003 corpus holds Reuters news stories.")]) == ["CoNLL-2003"]
 
 
-def test_a_section_headed_by_a_dataset_names_it_where_a_sentence_uses_it() -> None:
-    under = unit(
-        "About 2M Reddit threads were kept after filtering.", "Paper > Reddit Thread Corpus"
-    )
-    assert names([under]) == ["Reddit"]
-
-
 def test_the_authors_counted_collection_is_a_dataset_when_no_name_is_given() -> None:
     assert counted([unit("We collected 12,480 product reviews from an online shop.")]) == [
         "12,480 product reviews"

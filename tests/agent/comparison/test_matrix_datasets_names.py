@@ -1,6 +1,5 @@
-"""Dataset names read whole (agent/comparison/aspect_readers/matrix_datasets.py): a heading's
-word as the sentence under it writes it, and the full name where a shorter one was found
-first; sentences the tests write."""
+"""Dataset names read whole (agent/comparison/aspect_readers/matrix_datasets.py): the full
+name where a shorter one was found first; sentences the tests write."""
 
 from __future__ import annotations
 
@@ -12,32 +11,6 @@ from citewise.agent.comparison.aspect_readers.matrix_datasets import (
 )
 from citewise.agent.comparison.extraction import Finding, Unit, best_distinct
 from tests.agent.comparison.test_matrix_datasets import names, unit
-
-
-def test_a_heading_starting_with_a_capital_i_is_not_read_as_numbered() -> None:
-    under = unit(
-        "Our photos come from an archive of images taken by volunteers.",
-        "Paper > Experiments > Image labelling corpus",
-    )
-    assert names([under]) == []
-
-
-def test_a_heading_word_is_read_as_the_whole_name_the_sentence_writes() -> None:
-    hyphened = unit(
-        "We rate captions with the Rating-Bank collection of judgements.",
-        "Paper > Data > Rating collection dataset",
-    )
-    assert names([hyphened]) == ["Rating-Bank"]
-    joined = unit(
-        "We built StoryOrdering from a thousand short tales.",
-        "Paper > 3.2 Story ordering corpus",
-    )
-    assert names([joined]) == ["StoryOrdering"]
-
-
-def test_a_roman_numbered_heading_still_names_its_dataset() -> None:
-    under = unit("Harbor reports were split by port.", "Paper > IV. Harbor Dataset")
-    assert names([under]) == ["Harbor"]
 
 
 def finding(value: str, quote: str, score: float) -> Finding:

@@ -3,8 +3,6 @@
 
 - a list the paper introduces as its data: "we use two datasets: FIGER and BBN";
 - a name a sentence opens with: "The DUC-2001 dataset ...";
-- a section headed by a dataset ("Twitter Dialogue Dataset"): the heading's name where a
-  sentence under it uses it;
 - the data counted in what it holds (matrix_datasets_counted.py), below any name;
 - a name of several capitalised words before a dataset word, the gazetteer holding none of it:
   "the Ubuntu Dialogue Corpus", "the Craigslist Bargaining dataset (CB)", "the “Fluent Speech
@@ -28,7 +26,6 @@ from citewise.agent.comparison.aspect_readers.matrix_cells import (
 )
 from citewise.agent.comparison.aspect_readers.matrix_datasets_counted import (
     COUNT,
-    NUMBERING,
     counted_findings,
 )
 from citewise.agent.comparison.aspect_readers.matrix_datasets_used import (
@@ -83,10 +80,6 @@ def dataset_findings(paper_units: list[Unit]) -> tuple[list[Finding], list[Findi
         if m and is_name(m.group("v"), "datasets"):
             found.append(_finding(unit, m.group("v"), NAMED_SCORE + bonus))
         found += [_finding(unit, v, s + bonus) for v, s in _named_in_words(unit.text)]
-        heading = _heading_name(unit.section)
-        used = _heading_word(heading, unit.text) if heading else None
-        if used:
-            found.append(_finding(unit, used, NAMED_SCORE + bonus))
     found += data_run_on(units_) + names_after_data_word(units_) + names_before_split(units_)
     found += drawn_from(units_)
     as_data, roles = used_as_data(units_)
@@ -325,28 +318,3 @@ def named_data_first(found: list[Finding]) -> list[Finding]:
 
 def _finding(unit: Unit, value: str, score: float) -> Finding:
     return Finding("datasets", value, unit.text, unit.page, unit.block_id, unit.section, score)
-
-
-_HEADED = re.compile(
-    rf"^{NUMBERING}(?:The\s+)?(?P<n>{NAME}(?:\s+{NAME}){{0,2}})\s+{_DATA_WORD}$", re.I
-)
-
-
-def _heading_word(heading: str, text: str) -> str | None:
-    """The heading's word as the sentence writes it: alone, or the whole name it starts
-    ("Paragraph" in "ParagraphOrdering", "Caption" in "Caption-Quality"); never the start of
-    a plain word ("Image" in "Images")."""
-    m = re.search(rf"(?<![\w-]){re.escape(heading)}(?:(?:-|(?=[A-Z]))[\w-]+)?(?![\w-])", text)
-    return m.group() if m else None
-
-
-def _heading_name(section: str) -> str:
-    """The first word of a heading that names a dataset ("Twitter Dialogue Dataset" ->
-    "Twitter"), the word a sentence under it uses; "" for other headings."""
-    m = _HEADED.match(section.split(" > ")[-1].strip())
-    if not m:
-        return ""
-    first = m.group("n").split()[0]
-    if first.lower() in word_list("name_openers"):  # "The Dataset", "Our Corpus": no name
-        return ""
-    return first if len(first) >= 3 and first.lower() not in word_list("vague_modifiers") else ""
