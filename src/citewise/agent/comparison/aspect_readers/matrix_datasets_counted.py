@@ -37,7 +37,6 @@ _DATA_SECTION = re.compile(
     r"(?:\s+(?:collection|description|statistics|preparation))?$",
     re.I,
 )
-_FEWER = re.compile(r"\b(?:less|fewer)\s+than\s+$", re.I)  # "with less than 1,000 samples"
 # "Fig. 4 All utterances ...": the number of a figure, table or section, no count
 _NUMBERED = re.compile(r"\b(?:fig|figure|table|section|sec|eq|equation|appendix)\.?\s*$", re.I)
 # a count drawn at random from the data is a sample of it ("a random sample of 200 tweets was
@@ -79,7 +78,7 @@ def counted_findings(units: list[Unit]) -> list[Finding]:
                     continue  # a total stated without "we": only the total itself
                 if cited and not _WE_COLLECTED.search(before):
                     continue  # their data, unless "we" collected or used the count itself
-                if _FEWER.search(before) or _NUMBERED.search(before) or _SAMPLE_OF.search(before):
+                if _NUMBERED.search(before) or _SAMPLE_OF.search(before):
                     continue
                 if _counts_no_noun(m.group("v")):
                     continue
