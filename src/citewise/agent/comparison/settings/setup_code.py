@@ -162,10 +162,6 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
                 break
-    if any(_own_link(f.value, orgs, system) for f in out):
-        # the paper's own repository is where its code is: words saying it is available
-        # somewhere add nothing beside it
-        out = [f for f in out if _URL.match(f.value) or _REPO.search(f.value)]
     return out
 
 
