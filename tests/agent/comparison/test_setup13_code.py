@@ -44,8 +44,3 @@ def test_another_programs_open_source_status_is_not() -> None:
 def test_code_available_inside_another_project_is_not_the_papers() -> None:
     assert offered("The implementation is available in Crane BIBREF9.") == []
     assert offered("Our implementation is available online.") == ["available online"]
-
-
-def test_the_papers_own_code_inside_another_project_is_still_its_own() -> None:
-    text = "An implementation of our heron search is available in the Crane decoder BIBREF2."
-    assert offered(text) == ["available"]

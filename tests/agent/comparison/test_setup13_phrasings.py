@@ -59,8 +59,3 @@ def test_dropout_the_papers_models_use_without_a_rate_is_read_by_its_name() -> N
 
 def test_dropout_a_paper_does_without_or_only_discusses_is_not_this_reading() -> None:
     assert read("dropout", ["Heron calls are noisy, so dropout regularization may help."]) == []
-
-
-def test_a_decay_rate_after_the_learning_rate_keeps_its_noun() -> None:
-    text = "The initial learning rate is $\\eta $ with a decay rate $\\rho $."
-    assert read("schedule", [text]) == ["with a decay rate"]

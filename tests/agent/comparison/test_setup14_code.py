@@ -1,5 +1,5 @@
 """Code availability (eleventh session, setup14): the paper's data or code made available by
-"we", an earlier work's left out, and words beside the paper's own repository dropped."""
+"we", and an earlier work's left out."""
 
 from __future__ import annotations
 
@@ -24,16 +24,6 @@ def test_an_earlier_works_data_or_other_things_made_available_are_not() -> None:
     text = "In previous work BIBREF0, we made the heron corpus publicly available to all."
     assert offered([text]) == []
     assert offered(["We plan to make our results available through a website."]) == []
-
-
-def test_words_give_way_to_the_papers_own_repository() -> None:
-    texts = [
-        "Ann Lee ann@heronlab.org",
-        "We make our code and data publicly available for future work.",
-        "See https://github.com/heronlab/heron-tagger for details.",
-    ]
-    assert offered(texts) == ["https://github.com/heronlab/heron-tagger"]
-    assert offered(texts[1:2]) == ["make our code and data"]
 
 
 def test_data_the_paper_will_release_is_offered() -> None:

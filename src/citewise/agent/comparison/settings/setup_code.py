@@ -22,8 +22,7 @@ _AVAILABLE = re.compile(
     r"download|upon\s+request|on\s+request))?)",
     re.I,
 )
-# code available inside another project: "The implementation is available in X BIBREF3" (not
-# "an implementation of our scheme is available in the X decoder": the paper's own, see below)
+# code available inside another project: "The implementation is available in X BIBREF3"
 _INSIDE_ANOTHER = re.compile(r"\s+(?:in|from|through|via)\s+(?:the\s+)?(?:[A-Z]|BIBREF)")
 _NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
 _RELEASE = re.compile(
@@ -157,20 +156,12 @@ def code_findings(paper_units: list[Unit], title: str, found: list[Finding]) -> 
                 continue  # "the implementation methods that are available": others' code
             if said and _EARLIER_WORK.search(unit.text, 0, said.start("v")):
                 continue  # "In previous work BIBREF0, we made X available": not this paper's
-            if (
-                said
-                and _INSIDE_ANOTHER.match(unit.text, said.end("v"))
-                and not re.search(r"\bour\b", said.group(), re.I)
-            ):
+            if said and _INSIDE_ANOTHER.match(unit.text, said.end("v")):
                 continue  # another project's code the paper used
             if said and not _URL.search(unit.text) and not _NEGATED.search(unit.text):
                 out.append(Finding("code availability", said.group("v"), unit.text, unit.page,
                                    unit.block_id, unit.section, 0.8))  # fmt: skip
                 break
-    if any(_own_link(f.value, orgs, system) for f in out):
-        # the paper's own repository is where its code is: words saying it is available
-        # somewhere add nothing beside it
-        out = [f for f in out if _URL.match(f.value) or _REPO.search(f.value)]
     return out
 
 

@@ -177,8 +177,8 @@ def _runs_and_schedules(words: str) -> dict[str, list[re.Pattern[str]]]:
             # 1e-4 followed by decay", "the rate decreasing by a factor of 2 after every epoch"
             re.compile(
                 r"^(?=.*\blearning[- ]rates?\b).*?(?P<v>\b(?:followed\s+by|with)\s+(?:an?\s+)?"
-                r"(?:learning[- ]rate\s+)?decay(?:\s+(?:rate|factor))?\b|\bthe\s+rate\s+(?:is\s+|"
-                r"was\s+)?(?:decreas|decay|halv|reduc|divid|lower)\w*\s+by\b[^.;]{0,50})",
+                r"(?:learning[- ]rate\s+)?decay\b|\bthe\s+rate\s+(?:is\s+|was\s+)?"
+                r"(?:decreas|decay|halv|reduc|divid|lower)\w*\s+by\b[^.;]{0,50})",
                 re.I,
             ),
             # "a linear decaying learning rate", "an exponentially decayed learning rate"
