@@ -2,7 +2,7 @@
 
     python benchmarks/matrix_score.py --library LIB
         [--part dev|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8
-                |held-out-9|held-out-10|held-out-11|held-out-12|all]
+                |held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|all]
         [--show] [--json]
 
 LIB holds the gold papers (the QASPER pool's Markdown and ../shared/corpus's PDFs; matched by
@@ -205,6 +205,7 @@ def main() -> None:
         "held-out-10",
         "held-out-11",
         "held-out-12",
+        "held-out-13",
         "all",
     )
     ap.add_argument("--part", default="dev", choices=parts)
