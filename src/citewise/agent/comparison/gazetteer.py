@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import word_list
+from citewise.agent.comparison.aspect_readers.matrix_cells import stems_alternation, word_list
 from citewise.agent.comparison.extraction import PLACEHOLDER_KINDS, Finding, Unit, section_bonus
 from citewise.agent.fitted_data import shipped_text
 from citewise.agent.sourced_lists import sourced_lists
@@ -198,21 +198,23 @@ def name_findings(
     return found
 
 
+def _tool_words() -> str:
+    """[tool_words] of agent/data/datasets_words.txt as an alternation, longest first."""
+    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
+    return stems_alternation(words)
+
+
 @cache
 def _TOOL_AFTER() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built once
-    """A tool word right after a name ("NLTK toolkit", "SLU pipeline", "QA models"):
-    [tool_words] of agent/data/datasets_words.txt."""
-    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
-    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"\s+(?i:{alternation})\b")
+    """A tool word right after a name ("NLTK toolkit", "SLU pipeline", "QA models")."""
+    return re.compile(rf"\s+(?i:{_tool_words()})\b")
 
 
 @cache
 def _TOOL_BEFORE() -> re.Pattern[str]:  # noqa: N802 - a compiled pattern, built once
     """A list a tool word opens, up to the name it holds ("Python packages such as NLTK,
-    NetworkX and", "tools (e.g., NLTK", "models such as Multilingual"): [tool_words]."""
-    words = sourced_lists(shipped_text(_WORDS_FILE), _WORDS_FILE, ["tool_words"])["tool_words"]
-    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    NetworkX and", "tools (e.g., NLTK", "models such as Multilingual")."""
+    alternation = _tool_words()
     item = r"[^\s,;.()]+(?:\s+[^\s,;.()]+){0,2}"
     return re.compile(
         rf"\b(?i:{alternation})\s*\(?\s*(?:such\s+as|like|including|e\.g\.,?|i\.e\.,?)\s+"

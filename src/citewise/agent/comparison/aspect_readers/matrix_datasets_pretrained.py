@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import listed
+from citewise.agent.comparison.aspect_readers.matrix_cells import listed, stems_alternation
 from citewise.agent.comparison.extraction import Finding
 
 __all__ = ["pretrained_data_out"]
@@ -23,8 +23,7 @@ WORDS_FILE = "datasets_words.txt"
 def _trained_on() -> re.Pattern[str]:
     """The resource, its verb "(is / was / have been) (pre-)trained | learned | tuned" and
     the words after it to the clause's end (a decimal point, "2.8 billion", ends nothing)."""
-    words = sorted(listed(WORDS_FILE, "pretrained_resources"), key=len, reverse=True)
-    resource = "|".join(re.escape(w) for w in words)
+    resource = stems_alternation(listed(WORDS_FILE, "pretrained_resources"))
     return re.compile(
         rf"\b(?i:{resource})\b(?:\s*,\s*which|\s+that|\s+which)?(?:\s+(?:have|has))?"
         r"(?:\s+(?:is|are|was|were|been|being))?\s+(?:also\s+|originally\s+|already\s+)?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from citewise.agent.comparison.aspect_readers.matrix_cells import alternation
+from citewise.agent.comparison.aspect_readers.matrix_cells import alternation, stems_alternation
 from citewise.agent.comparison.extraction import Finding, Unit, section_bonus
 from citewise.agent.comparison.patterns import OPTIMIZERS
 from citewise.agent.comparison.settings.setup_loaded import loaded_models
@@ -212,8 +212,7 @@ def _resources_as_data(paper_units: list[Unit]) -> set[str]:
 @cache
 def _label_inventory() -> re.Pattern[str]:
     """A sentence saying a lexical resource only supplies the data's labels."""
-    words = sorted(vocabulary("label inventory words"), key=len, reverse=True)
-    return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in words)})\b", re.I)
+    return re.compile(rf"\b(?:{stems_alternation(vocabulary('label inventory words'))})\b", re.I)
 
 
 @cache
@@ -259,9 +258,7 @@ def _kind_pattern() -> re.Pattern[str]:
 
 @cache
 def _collects() -> re.Pattern[str]:
-    words = sorted(vocabulary("data collection words"), key=len, reverse=True)
-    stems = "|".join(re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words)
-    return re.compile(rf"\b(?:{stems})\b", re.I)
+    return re.compile(rf"\b(?:{stems_alternation(vocabulary('data collection words'))})\b", re.I)
 
 
 def kind_named(text: str) -> list[str]:
